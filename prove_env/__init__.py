@@ -1,0 +1,1 @@
+"""prove-env: live, stateful MCP tool-use environments with programmatic rewards."""

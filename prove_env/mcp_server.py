@@ -1,0 +1,190 @@
+"""Turning a toolkit into a real MCP server, and a client session to it.
+
+`build_server(Toolkit, slot)` returns an `mcp` `MCPServer` whose tools are the toolkit's, with
+their schemas, descriptions and annotations. The server serves whatever world its `WorldSlot`
+holds: over stdio one process serves one world, and in-process each environment owns one
+server and one slot, and a reset only puts a fresh world into the slot (no reconnect). The MCP
+`Tool` objects are built once per toolkit and shared by every server instance; they hold no
+state. Isolation never relies on MCP sessions (the 2026-07-28 protocol has none).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from decimal import Decimal
+from functools import cache
+from typing import Any
+
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+
+from prove_env.runtime import private_loop, run_sync
+from prove_env.toolkit import Toolkit, ToolSpec
+from prove_env.world import World
+
+__all__ = ["WorldSlot", "build_server", "ToolClient", "to_json"]
+
+
+class WorldSlot:
+    """The world one server instance serves; swapping it is how an in-process episode resets."""
+
+    def __init__(self, toolkit: type[Toolkit], world: World | None = None) -> None:
+        self.toolkit_cls = toolkit
+        self.toolkit: Toolkit | None = None
+        self.world = world
+
+    @property
+    def world(self) -> World | None:
+        return self._world
+
+    @world.setter
+    def world(self, world: World | None) -> None:
+        self._world = world
+        self.toolkit = None if world is None else self.toolkit_cls(world)
+
+
+def build_server(toolkit: type[Toolkit], slot: WorldSlot, *, include_hidden: bool = False) -> MCPServer:
+    """An MCP server over the world in `slot`. Hidden tools are left out unless asked for."""
+
+    @asynccontextmanager
+    async def lifespan(_: MCPServer) -> AsyncIterator[WorldSlot]:
+        yield slot
+
+    return MCPServer(
+        toolkit.name,
+        instructions=toolkit.description(),
+        tools=list(_tools(toolkit, include_hidden)),
+        lifespan=lifespan,
+        log_level="WARNING",
+        warn_on_duplicate_tools=False,
+    )
+
+
+def to_json(value: Any) -> str:
+    """Tool results as the model reads them: JSON, dates in ISO 8601, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False, default=_json_default)
+
+
+class ToolClient:
+    """An MCP client session to one in-process server, usable from synchronous and async code.
+
+    The client is entered and exited by one owner task on the private loop (anyio requires both
+    in the same task); calls may be awaited from any loop, since in-process MCP dispatch runs
+    the request in the caller's own task.
+    """
+
+    def __init__(self, server: MCPServer) -> None:
+        self._server = server
+        self._client: Client | None = None
+        self._owner: asyncio.Task[None] | None = None
+        self._stop: asyncio.Event | None = None
+
+    def open(self) -> ToolClient:
+        if self._client is None:
+            run_sync(self._open())
+        return self
+
+    async def _open(self) -> None:
+        ready: asyncio.Future[Client] = private_loop().create_future()
+        self._stop = asyncio.Event()
+        self._owner = asyncio.get_running_loop().create_task(self._own(ready, self._stop))
+        self._client = await ready
+
+    async def _own(self, ready: asyncio.Future[Client], stop: asyncio.Event) -> None:
+        try:
+            async with Client(self._server, raise_exceptions=False) as client:
+                ready.set_result(client)
+                await stop.wait()
+        except BaseException as exc:  # pragma: no cover - surfaced to the opener
+            if not ready.done():
+                ready.set_exception(exc)
+            raise
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
+        if self._client is None:
+            raise RuntimeError("the MCP client is closed")
+        return await self._client.call_tool(name, arguments)
+
+    async def list_tools(self) -> list[Any]:
+        if self._client is None:
+            raise RuntimeError("the MCP client is closed")
+        return (await self._client.list_tools()).tools
+
+    def close(self) -> None:
+        if self._client is None:
+            return
+        self._client = None
+        self._stop.set()  # type: ignore[union-attr]
+        owner, self._owner = self._owner, None
+        if owner is not None and not owner.done():
+            run_sync(_finish(owner))
+
+
+async def _finish(task: asyncio.Task[None]) -> None:
+    await task
+
+
+# -- internals ----------------------------------------------------------------------------------
+
+_CONTEXT_KWARG = "__prove_context__"
+
+
+class _PassThrough(FuncMetadata):
+    """Arguments reach the toolkit untouched: it validates them strictly, with readable errors."""
+
+    def validate_arguments(self, arguments_to_validate: dict[str, Any]) -> dict[str, Any]:
+        return dict(arguments_to_validate)
+
+
+@cache
+def _tools(toolkit: type[Toolkit], include_hidden: bool) -> tuple[Tool, ...]:
+    return tuple(_mcp_tool(spec) for spec in toolkit.specs().values() if include_hidden or not spec.hidden)
+
+
+def _mcp_tool(spec: ToolSpec) -> Tool:
+    name = spec.name
+
+    async def call(**arguments: Any) -> CallToolResult:
+        slot: WorldSlot = arguments.pop(_CONTEXT_KWARG).request_context.lifespan_context
+        if slot.toolkit is None:
+            raise RuntimeError("this server has no world loaded")
+        value = slot.toolkit.run(name, arguments)
+        return CallToolResult(
+            content=[TextContent(type="text", text=value if isinstance(value, str) else to_json(value))],
+            structured_content=None,
+        )
+
+    return Tool(
+        fn=call,
+        name=name,
+        description=spec.description,
+        parameters=spec.parameters,
+        fn_metadata=_PassThrough(arg_model=ArgModelBase),
+        is_async=True,
+        context_kwarg=_CONTEXT_KWARG,
+        annotations=ToolAnnotations(
+            read_only_hint=spec.read_only,
+            destructive_hint=spec.destructive,
+            idempotent_hint=spec.idempotent,
+            open_world_hint=False,
+        ),
+        meta={"prove/produces": list(spec.produces), "prove/consumes": list(spec.consumes)},
+    )
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return value.isoformat(timespec="minutes") if value.second == 0 and not value.microsecond else value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+

@@ -1,0 +1,44 @@
+"""The servers that ship with prove-env: every package under `prove_env.servers`.
+
+A server is found by its folder alone (no list to edit): `servers/<name>/tools.py` defines one
+`Toolkit` subclass whose `name` is the folder's name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+
+from prove_env import servers as _servers_pkg
+from prove_env.toolkit import Toolkit
+
+__all__ = ["server_names", "get_toolkit", "UnknownServerError"]
+
+
+class UnknownServerError(KeyError):
+    def __str__(self) -> str:
+        return f"unknown server {self.args[0]!r}; available: {', '.join(server_names())}"
+
+
+@cache
+def server_names() -> tuple[str, ...]:
+    """Names of all shipped servers, sorted, without importing them."""
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(_servers_pkg.__path__) if m.ispkg))
+
+
+@cache
+def get_toolkit(name: str) -> type[Toolkit]:
+    """The `Toolkit` subclass of server `name`."""
+    if name not in server_names():
+        raise UnknownServerError(name)
+    module = importlib.import_module(f"prove_env.servers.{name}.tools")
+    found = [
+        obj for obj in vars(module).values()
+        if isinstance(obj, type) and issubclass(obj, Toolkit) and obj is not Toolkit and obj.__module__ == module.__name__
+    ]
+    if len(found) != 1:
+        raise TypeError(f"servers/{name}/tools.py must define exactly one Toolkit subclass, found {len(found)}")
+    if found[0].name != name:
+        raise TypeError(f"servers/{name}: the toolkit is named {found[0].name!r}, expected {name!r}")
+    return found[0]

@@ -1,0 +1,330 @@
+"""The server framework: a server is a `Toolkit` subclass with typed models, tools and a seed recipe.
+
+    class Banking(Toolkit):
+        '''Accounts, transfers and balances of a retail bank's customers.'''
+
+        name = "banking"
+        models = Base            # the server's SQLAlchemy DeclarativeBase
+        seed = staticmethod(seed_bank)   # fills a fresh world from a SeedContext
+
+        @tool(read_only=True, produces=("account",))
+        def find_accounts(self, owner_name: str) -> list[dict]:
+            '''Find accounts by their owner's name.
+
+            Args:
+                owner_name: the owner's full or partial name, such as 'Ada Park'.
+            '''
+            ...
+
+Inside a tool, `self.world` is the episode's world, `self.db` its SQLAlchemy session and
+`self.now` its frozen clock. A domain failure is raised as `ToolError("readable message")`.
+Everything else (schemas, strict argument validation, transactions, MCP annotations, results as
+JSON) is done once here for every tool, so server code never touches the protocol.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import inspect
+import re
+import textwrap
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar
+
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from sqlalchemy import MetaData
+from sqlalchemy.orm import DeclarativeBase, Session
+
+from prove_env.world import SeedContext, World, _framework_tables
+
+__all__ = ["Toolkit", "tool", "ToolError", "ToolSpec", "parse_datetime", "parse_date", "RESERVED_NAMES"]
+
+RESERVED_NAMES = frozenset({"reset", "step", "state", "close", "get_reward"})
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """Everything known about one tool, derived once from its method.
+
+    `produces` and `consumes` name entity kinds (such as "account"): a tool produces a kind when
+    its result carries ids of that kind, and consumes it when a parameter takes such an id. The
+    tool dependency graph of the task synthesizer is derived from them.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    method: Callable[..., Any] = field(repr=False)
+    arguments: type[BaseModel] = field(repr=False)
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    hidden: bool = False
+    produces: tuple[str, ...] = ()
+    consumes: tuple[str, ...] = ()
+
+    @property
+    def required(self) -> list[str]:
+        return list(self.parameters.get("required", []))
+
+    def openai_schema(self) -> dict[str, Any]:
+        """The tool in OpenAI function-calling format."""
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
+    def validate(self, arguments: Any) -> dict[str, Any]:
+        """Strictly validated keyword arguments, or a `ToolError` that says what is wrong."""
+        if not isinstance(arguments, dict):
+            raise ToolError(f"arguments must be a JSON object, got {type(arguments).__name__}")
+        try:
+            model = self.arguments.model_validate(arguments)
+        except ValidationError as exc:
+            raise ToolError(_explain(exc)) from None
+        return {name: getattr(model, name) for name in type(model).model_fields}
+
+
+def tool(
+    *,
+    read_only: bool = False,
+    destructive: bool = False,
+    idempotent: bool | None = None,
+    hidden: bool = False,
+    produces: tuple[str, ...] | list[str] = (),
+    consumes: tuple[str, ...] | list[str] = (),
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a `Toolkit` method as a tool.
+
+    Args:
+        read_only: the tool never changes the world.
+        destructive: the tool deletes or overwrites data (a hint for clients, per MCP).
+        idempotent: calling it twice with the same arguments has the effect of calling it once.
+            Read-only tools are idempotent unless told otherwise.
+        hidden: a helper or debug tool that is never shown to, nor callable by, the agent.
+        produces: entity kinds whose ids the result carries.
+        consumes: entity kinds whose ids the parameters take.
+    """
+    if read_only and destructive:
+        raise ValueError("a tool cannot be both read-only and destructive")
+
+    def mark(method: Callable[..., Any]) -> Callable[..., Any]:
+        method.__prove_tool__ = {  # type: ignore[attr-defined]
+            "read_only": read_only,
+            "destructive": destructive,
+            "idempotent": read_only if idempotent is None else idempotent,
+            "hidden": hidden,
+            "produces": tuple(produces),
+            "consumes": tuple(consumes),
+        }
+        return method
+
+    return mark
+
+
+class Toolkit:
+    """Base class of every server. Subclasses set `name`, `models` and `seed`, and define tools."""
+
+    name: ClassVar[str]
+    models: ClassVar[type[DeclarativeBase]]
+    # The seed recipe: fills a fresh world. Declared as a staticmethod on the subclass.
+    seed: ClassVar[Callable[[SeedContext], None]]
+    # Shown to MCP clients as the server's instructions; defaults to the class docstring.
+    instructions: ClassVar[str | None] = None
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+
+    @property
+    def db(self) -> Session:
+        return self.world.session
+
+    @property
+    def now(self) -> dt.datetime:
+        return self.world.now
+
+    def new_id(self, prefix: str, width: int = 4) -> str:
+        return self.world.new_id(prefix, width)
+
+    # -- class-level introspection (computed once per server) ------------------------------------
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for attr in ("name", "models", "seed"):
+            if attr not in cls.__dict__:
+                raise TypeError(f"server {cls.__name__} must define {attr!r}")
+        _framework_tables(cls.models.metadata)
+        cls.specs()  # fail at import time, not at the first call
+
+    @classmethod
+    def metadata(cls) -> MetaData:
+        return cls.models.metadata
+
+    @classmethod
+    def table_names(cls) -> list[str]:
+        return sorted(cls.models.metadata.tables)
+
+    @classmethod
+    def description(cls) -> str:
+        return cls.instructions or inspect.cleandoc(cls.__doc__ or cls.name)
+
+    @classmethod
+    def specs(cls) -> dict[str, ToolSpec]:
+        """Every tool of the server by name, hidden ones included, in definition order."""
+        cached = cls.__dict__.get("_specs")
+        if cached is None:
+            cached = {}
+            for klass in reversed(cls.__mro__):
+                for attr, method in vars(klass).items():
+                    if callable(method) and hasattr(method, "__prove_tool__"):
+                        cached[attr] = _spec(cls, attr, method)
+            if not cached:
+                raise TypeError(f"server {cls.__name__} defines no tools")
+            cls._specs = cached
+        return cached
+
+    @classmethod
+    def visible_specs(cls) -> list[ToolSpec]:
+        return [s for s in cls.specs().values() if not s.hidden]
+
+    @cached_property
+    def _bound(self) -> dict[str, Callable[..., Any]]:
+        return {name: getattr(self, name) for name in self.specs()}
+
+    def run(self, name: str, arguments: dict[str, Any]) -> Any:
+        """Validate and run one tool inside a transaction of the world (the single call path)."""
+        spec = self.specs().get(name)
+        if spec is None:
+            raise ToolError(f"Unknown tool: {name}")
+        kwargs = spec.validate(arguments)
+        with self.world.transaction(write=not spec.read_only):
+            return self._bound[name](**kwargs)
+
+
+# -- helpers for tool bodies --------------------------------------------------------------------
+
+
+def parse_datetime(value: str, what: str = "date-time") -> dt.datetime:
+    """Parse an ISO 8601 date-time such as '2026-03-14T09:30' (seconds optional), or raise ToolError."""
+    try:
+        parsed = dt.datetime.fromisoformat(value.strip().replace("Z", ""))
+    except (AttributeError, ValueError):
+        raise ToolError(f"{what} must be an ISO 8601 date-time such as '2026-03-14T09:30', got {value!r}") from None
+    return parsed.replace(tzinfo=None)
+
+
+def parse_date(value: str, what: str = "date") -> dt.date:
+    """Parse an ISO 8601 date such as '2026-03-14', or raise ToolError."""
+    try:
+        return dt.date.fromisoformat(value.strip())
+    except (AttributeError, ValueError):
+        raise ToolError(f"{what} must be an ISO 8601 date such as '2026-03-14', got {value!r}") from None
+
+
+# -- internals ----------------------------------------------------------------------------------
+
+
+class _Arguments(BaseModel):
+    # Strict: "250" is not a number and 1 is not a boolean; unknown keys are errors.
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+_ALLOWED = (str, int, float, bool)
+
+
+def _spec(cls: type[Toolkit], name: str, method: Callable[..., Any]) -> ToolSpec:
+    where = f"{cls.__name__}.{name}"
+    if not _NAME.match(name) or name in RESERVED_NAMES:
+        raise TypeError(f"{where}: tool names are snake_case and not one of {sorted(RESERVED_NAMES)}")
+    doc = inspect.getdoc(method)
+    if not doc:
+        raise TypeError(f"{where}: every tool needs a docstring")
+    summary, arg_docs = _parse_docstring(doc)
+    hints = typing.get_type_hints(method)
+    fields: dict[str, Any] = {}
+    for param in list(inspect.signature(method).parameters.values())[1:]:
+        if param.kind not in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY):
+            raise TypeError(f"{where}: *args and **kwargs are not allowed in tools")
+        if param.name not in hints:
+            raise TypeError(f"{where}: parameter {param.name!r} needs a type hint")
+        if param.name not in arg_docs:
+            raise TypeError(f"{where}: parameter {param.name!r} is not described in the docstring's Args")
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[param.name] = (hints[param.name], Field(default, description=arg_docs[param.name]))
+    model = create_model(f"{name}_arguments", __base__=_Arguments, **fields)
+    schema = _clean_schema(model.model_json_schema())
+    flags = method.__prove_tool__  # type: ignore[attr-defined]
+    return ToolSpec(name=name, description=summary, parameters=schema, method=method, arguments=model, **flags)
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into its description and its Args entries."""
+    lines = doc.splitlines()
+    args: dict[str, str] = {}
+    body: list[str] = []
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == "Args:":
+            i += 1
+            current = None
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
+                text = lines[i].strip()
+                match = re.match(r"^(\w+)(?:\s*\([^)]*\))?:\s*(.*)$", text)
+                if match and lines[i].startswith(" " * 4) and not lines[i].startswith(" " * 5):
+                    current = match.group(1)
+                    args[current] = match.group(2)
+                elif current and text:
+                    args[current] += " " + text
+                i += 1
+            continue
+        body.append(lines[i])
+        i += 1
+    return textwrap.dedent("\n".join(body)).strip(), args
+
+
+def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A compact JSON schema: no pydantic titles, `$defs` inlined, `additionalProperties` false."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(defs[node["$ref"].split("/")[-1]])
+            return {k: walk(v) for k, v in node.items() if k != "title"}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    out = walk(schema)
+    for prop in out.get("properties", {}).values():
+        # Optional[X] = None renders as anyOf[X, null]; show the model the plain type.
+        variants = prop.get("anyOf")
+        if variants and len(variants) == 2 and {"type": "null"} in variants:
+            prop.update(next(v for v in variants if v != {"type": "null"}))
+            del prop["anyOf"]
+            if prop.get("default", 0) is None:
+                del prop["default"]
+    out.setdefault("required", [])
+    out["additionalProperties"] = False
+    return {"type": "object", "properties": out.get("properties", {}), "required": out["required"],
+            "additionalProperties": False}
+
+
+def _explain(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in err["loc"]) or "arguments"
+        if err["type"] == "missing":
+            parts.append(f"missing required argument '{loc}'")
+        elif err["type"] == "extra_forbidden":
+            parts.append(f"unknown argument '{loc}'")
+        else:
+            got = err.get("input")
+            shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
+            parts.append(f"argument '{loc}': {err['msg'].lower()} (got {shown})")
+    return "Invalid arguments: " + "; ".join(parts)

@@ -1,0 +1,428 @@
+"""Worlds: one isolated SQLite database per episode, with a frozen clock and deterministic ids.
+
+A world is built from a toolkit (the server definition) and either a seed or a JSON snapshot.
+For a (toolkit, seed) pair the database is seeded once with Faker and kept as a serialized
+template; every world after that is a clone of the template (`sqlite3.Connection.deserialize`),
+never a re-seed. Two worlds never share a connection, a session or any other mutable object.
+
+Digests are computed over the canonical content of every table (rows ordered by primary key,
+values as canonical JSON), so they do not depend on SQLite's file layout or version.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import random
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import faker
+from sqlalchemy import Boolean, Column, Date, DateTime, Integer, MetaData, String, Table, create_engine, insert, select
+from sqlalchemy.orm import Session
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+from sqlalchemy.util import LRUCache
+
+if TYPE_CHECKING:
+    from prove_env.toolkit import Toolkit
+
+__all__ = ["World", "WorldError", "SeedContext", "template_digest", "worlds"]
+
+# Tables the framework keeps in every world, next to the server's own.
+_META = "prove_meta"
+_IDS = "prove_ids"
+
+# The clock of seeded worlds: a seed-derived instant in 2026, always on a full quarter hour.
+_EPOCH = dt.datetime(2026, 1, 5, 9, 0)
+
+
+class WorldError(ValueError):
+    """A world cannot be built as asked (bad snapshot, digest mismatch, unknown server)."""
+
+
+def _framework_tables(metadata: MetaData) -> tuple[Table, Table]:
+    meta = Table(_META, metadata, Column("key", String, primary_key=True), Column("value", String, nullable=False))
+    ids = Table(_IDS, metadata, Column("prefix", String, primary_key=True), Column("last", Integer, nullable=False))
+    return meta, ids
+
+
+def _seeded_now(server: str, seed: int) -> dt.datetime:
+    # random.Random seeded with a str hashes it with SHA-512: the same in every process.
+    rng = random.Random(f"{server}/{seed}/clock")
+    return _EPOCH + dt.timedelta(days=rng.randrange(0, 350), minutes=15 * rng.randrange(0, 36))
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return {"$bytes": value.hex()}
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _json_value(value: Any) -> Any:
+    """A typed column value as plain JSON (dates as ISO 8601)."""
+    if isinstance(value, dt.datetime):
+        return value.isoformat(timespec="seconds") if value.microsecond == 0 else value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return value.hex()
+    return value
+
+
+def _python_value(column: Column, value: Any, where: str) -> Any:
+    """A JSON snapshot value converted for `column`, with a clear error when it cannot be."""
+    if value is None:
+        if not column.nullable and not column.primary_key:
+            raise WorldError(f"{where}: column {column.name!r} may not be null")
+        return None
+    kind = column.type
+    try:
+        if isinstance(kind, DateTime):
+            return value if isinstance(value, dt.datetime) else dt.datetime.fromisoformat(str(value))
+        if isinstance(kind, Date):
+            return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+        if isinstance(kind, Boolean):
+            if isinstance(value, bool):
+                return value
+            raise TypeError("expected true or false")
+        if isinstance(kind, Integer):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError("expected an integer")
+            return value
+    except (TypeError, ValueError) as exc:
+        raise WorldError(f"{where}: bad value {value!r} for column {column.name!r}: {exc}") from None
+    return value
+
+
+@dataclass
+class SeedContext:
+    """What a seed recipe gets: a seeded Faker, a seeded RNG, the frozen clock and the world to fill.
+
+    Seed recipes must take every random choice from `fake` or `rng`, and every date relative to
+    `now` (never Faker's providers that read the wall clock, such as `date_this_year`).
+    """
+
+    world: World
+    fake: faker.Faker
+    rng: random.Random
+    now: dt.datetime
+
+    @property
+    def session(self) -> Session:
+        return self.world.session
+
+    def add(self, *objects: Any) -> None:
+        self.world.session.add_all(objects)
+
+    def new_id(self, prefix: str, width: int = 4) -> str:
+        return self.world.new_id(prefix, width)
+
+    def moment(self, days_from: float, days_to: float, *, step_minutes: int = 15) -> dt.datetime:
+        """A seeded instant between now+days_from and now+days_to, on a `step_minutes` grid."""
+        lo = int(days_from * 24 * 60 // step_minutes)
+        hi = int(days_to * 24 * 60 // step_minutes)
+        return self.now + dt.timedelta(minutes=step_minutes * self.rng.randint(lo, hi))
+
+
+class World:
+    """One isolated SQLite database of one server, with its frozen clock and id counters.
+
+    Attributes:
+        toolkit: the server definition (a `Toolkit` subclass) this world belongs to.
+        seed: the seed it was built from, or None for a world made from a snapshot.
+        now: the world's frozen "now"; tools read time only from here.
+    """
+
+    def __init__(self, toolkit: type[Toolkit], connection: sqlite3.Connection, seed: int | None) -> None:
+        self.toolkit = toolkit
+        self.seed = seed
+        self.connection = connection
+        self._session: Session | None = None
+        row = connection.execute(f"SELECT value FROM {_META} WHERE key = 'now'").fetchone()
+        self.now = dt.datetime.fromisoformat(row[0])
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def _empty(cls, toolkit: type[Toolkit], now: dt.datetime, seed: int | None) -> World:
+        connection = sqlite3.connect(":memory:", check_same_thread=False)
+        engine = _engine(connection)
+        metadata = toolkit.metadata()
+        metadata.create_all(engine)
+        with engine.begin() as conn:
+            conn.execute(insert(metadata.tables[_META]), [{"key": "now", "value": now.isoformat()},
+                                                          {"key": "server", "value": toolkit.name}])
+        engine.dispose(close=False)
+        return cls(toolkit, connection, seed)
+
+    @classmethod
+    def from_bytes(cls, toolkit: type[Toolkit], data: bytes, seed: int | None = None) -> World:
+        connection = sqlite3.connect(":memory:", check_same_thread=False)
+        connection.deserialize(data)
+        return cls(toolkit, connection, seed)
+
+    @classmethod
+    def from_snapshot(cls, toolkit: type[Toolkit], snapshot: Mapping[str, Any]) -> World:
+        """Build a world from a JSON snapshot (see `snapshot()` for the format).
+
+        Hand-written snapshots may leave out `now` (the server's default clock is used), id
+        counters (they continue after the largest id present) and any table (it stays empty).
+        """
+        if not isinstance(snapshot, Mapping):
+            raise WorldError("a world snapshot must be a JSON object")
+        server = snapshot.get("server", toolkit.name)
+        if server != toolkit.name:
+            raise WorldError(f"snapshot is of server {server!r}, not {toolkit.name!r}")
+        try:
+            now = dt.datetime.fromisoformat(snapshot["now"]) if snapshot.get("now") else _seeded_now(toolkit.name, 0)
+        except (TypeError, ValueError):
+            raise WorldError(f"snapshot 'now' must be an ISO 8601 date-time, got {snapshot.get('now')!r}") from None
+        world = cls._empty(toolkit, now, None)
+        tables = snapshot.get("tables", {})
+        if not isinstance(tables, Mapping):
+            raise WorldError("snapshot 'tables' must map table names to lists of rows")
+        metadata = toolkit.metadata()
+        known = {name for name in metadata.tables if name not in (_META, _IDS)}
+        unknown = sorted(set(tables) - known)
+        if unknown:
+            raise WorldError(f"snapshot has unknown tables {unknown}; {toolkit.name} has {sorted(known)}")
+        engine = _engine(world.connection)
+        with engine.begin() as conn:
+            for name in metadata.sorted_tables:  # parents before children
+                rows = tables.get(name.name)
+                if not rows:
+                    continue
+                if not isinstance(rows, list):
+                    raise WorldError(f"snapshot table {name.name!r} must be a list of row objects")
+                conn.execute(insert(name), [_row_for(name, row, f"{name.name}[{i}]") for i, row in enumerate(rows)])
+            counters = snapshot.get("ids", {})
+            if counters:
+                conn.execute(insert(metadata.tables[_IDS]), [{"prefix": k, "last": int(v)} for k, v in counters.items()])
+        engine.dispose(close=False)
+        try:
+            problems = world.connection.execute("PRAGMA foreign_key_check").fetchall()
+        except sqlite3.Error:  # pragma: no cover
+            problems = []
+        if problems:
+            table, rowid, parent, _ = problems[0]
+            raise WorldError(f"snapshot row {rowid} of {table!r} refers to a missing row of {parent!r}")
+        return world
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def session(self) -> Session:
+        """The world's SQLAlchemy session (created on first use, reused for every tool call)."""
+        if self._session is None:
+            # One session per world, used by every tool call; since nothing else writes to the
+            # database, loaded objects stay valid across commits and need no reload.
+            self._session = Session(_engine(self.connection), expire_on_commit=False, autoflush=True)
+        return self._session
+
+    @contextmanager
+    def transaction(self, *, write: bool = True) -> Iterator[Session]:
+        """Run one tool call: commit what it wrote, or roll all of it back if it raises.
+
+        A read-only call (`write=False`) has nothing to commit and skips it.
+        """
+        session = self.session
+        try:
+            yield session
+            if write:
+                session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+
+    def new_id(self, prefix: str, width: int = 4) -> str:
+        """The next id with `prefix`, such as 'EVT-0042'. Counters live in the world itself.
+
+        A prefix without a counter yet (a world made from a hand-written snapshot) starts after
+        the largest id of that form found in any table.
+        """
+        session = self.session
+        ids = self.toolkit.metadata().tables[_IDS]
+        last = session.execute(select(ids.c.last).where(ids.c.prefix == prefix)).scalar()
+        if last is None:
+            last = self._largest_existing(prefix)
+            session.execute(insert(ids).values(prefix=prefix, last=last + 1))
+        else:
+            session.execute(ids.update().where(ids.c.prefix == prefix).values(last=last + 1))
+        return f"{prefix}-{last + 1:0{width}d}"
+
+    def _largest_existing(self, prefix: str) -> int:
+        largest = 0
+        for table in self.toolkit.metadata().sorted_tables:
+            for column in table.primary_key.columns:
+                if not isinstance(column.type, String):
+                    continue
+                for (value,) in self.session.execute(
+                    select(column).where(column.like(f"{prefix}-%"))
+                ):
+                    tail = value[len(prefix) + 1:]
+                    if tail.isdigit():
+                        largest = max(largest, int(tail))
+        return largest
+
+    def serialize(self) -> bytes:
+        self._flush()
+        return self.connection.serialize()
+
+    def rows(self, table: str) -> list[tuple]:
+        """Raw rows of one table in primary-key order (what digests are computed from)."""
+        self._flush()
+        return self.connection.execute(f'SELECT * FROM "{table}" ORDER BY {_order(self.toolkit, table)}').fetchall()
+
+    def table_digests(self) -> dict[str, str]:
+        """One SHA-256 per table over its canonical content."""
+        self._flush()
+        out = {}
+        for table in self.toolkit.table_names():
+            h = hashlib.sha256()
+            for row in self.connection.execute(f'SELECT * FROM "{table}" ORDER BY {_order(self.toolkit, table)}'):
+                h.update(json.dumps([_canonical(v) for v in row], ensure_ascii=False, separators=(",", ":")).encode())
+                h.update(b"\n")
+            out[table] = h.hexdigest()
+        return out
+
+    def digest(self) -> str:
+        """SHA-256 over the canonical content of every table: equal digests mean equal worlds."""
+        return combine_digests(self.toolkit.name, self.table_digests())
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON: `{"server", "now", "ids", "tables": {table: [row, ...]}}`."""
+        self._flush()
+        engine = _engine(self.connection)
+        metadata = self.toolkit.metadata()
+        tables: dict[str, list[dict[str, Any]]] = {}
+        with engine.connect() as conn:
+            for table in metadata.sorted_tables:
+                if table.name in (_META, _IDS):
+                    continue
+                order = list(table.primary_key.columns)
+                tables[table.name] = [
+                    {k: _json_value(v) for k, v in row._mapping.items()}
+                    for row in conn.execute(select(table).order_by(*order))
+                ]
+            ids = {p: last for p, last in conn.execute(select(metadata.tables[_IDS]).order_by("prefix"))}
+        engine.dispose(close=False)
+        return {"server": self.toolkit.name, "now": self.now.isoformat(), "ids": ids, "tables": tables}
+
+    def clone(self) -> World:
+        return World.from_bytes(self.toolkit, self.serialize(), self.seed)
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session.get_bind().dispose(close=False)
+            self._session = None
+        self.connection.close()
+
+    def _flush(self) -> None:
+        if self._session is not None and (self._session.new or self._session.dirty or self._session.deleted):
+            self._session.flush()
+
+    def __repr__(self) -> str:
+        origin = f"seed={self.seed}" if self.seed is not None else "snapshot"
+        return f"<World {self.toolkit.name} {origin} now={self.now.isoformat()}>"
+
+
+def combine_digests(server: str, table_digests: Mapping[str, str]) -> str:
+    h = hashlib.sha256(server.encode())
+    for name in sorted(table_digests):
+        h.update(f"\n{name}:{table_digests[name]}".encode())
+    return h.hexdigest()
+
+
+def _row_for(table: Table, row: Any, where: str) -> dict[str, Any]:
+    if not isinstance(row, Mapping):
+        raise WorldError(f"{where}: a row must be a JSON object")
+    unknown = sorted(set(row) - set(table.c.keys()))
+    if unknown:
+        raise WorldError(f"{where}: unknown columns {unknown}; {table.name} has {sorted(table.c.keys())}")
+    return {k: _python_value(table.c[k], v, where) for k, v in row.items()}
+
+
+def _order(toolkit: type[Toolkit], table: str) -> str:
+    pk = toolkit.metadata().tables[table].primary_key.columns
+    return ", ".join(f'"{c.name}"' for c in pk) if len(pk) else "rowid"
+
+
+# One cache of compiled SQL for every world: a fresh world would otherwise recompile each
+# statement on first use (about a millisecond for the first ORM query).
+_COMPILED = LRUCache(2000)
+
+
+def _engine(connection: sqlite3.Connection) -> Engine:
+    engine = create_engine("sqlite://", creator=lambda: connection, poolclass=StaticPool)
+    return engine.execution_options(compiled_cache=_COMPILED)
+
+
+class _Templates:
+    """The process-wide cache of seeded template databases, keyed by (server, seed)."""
+
+    def __init__(self) -> None:
+        self._data: dict[tuple[str, int], tuple[bytes, str, dict[str, str]]] = {}
+        self._lock = threading.Lock()
+
+    def template(self, toolkit: type[Toolkit], seed: int) -> tuple[bytes, str, dict[str, str]]:
+        """(serialized database, digest, table digests) of the seeded world."""
+        key = (toolkit.name, seed)
+        found = self._data.get(key)
+        if found is None:
+            with self._lock:
+                found = self._data.get(key)
+                if found is None:
+                    world = _seed_world(toolkit, seed)
+                    tables = world.table_digests()
+                    found = (world.serialize(), combine_digests(toolkit.name, tables), tables)
+                    world.close()
+                    self._data[key] = found
+        return found
+
+    def create(self, toolkit: type[Toolkit], seed: int) -> World:
+        """A fresh world cloned from the (toolkit, seed) template."""
+        return World.from_bytes(toolkit, self.template(toolkit, seed)[0], seed)
+
+    def digest(self, toolkit: type[Toolkit], seed: int) -> str:
+        return self.template(toolkit, seed)[1]
+
+    def table_digests(self, toolkit: type[Toolkit], seed: int) -> dict[str, str]:
+        return dict(self.template(toolkit, seed)[2])
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+def _seed_world(toolkit: type[Toolkit], seed: int) -> World:
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise WorldError(f"a world seed must be a non-negative integer, got {seed!r}")
+    now = _seeded_now(toolkit.name, seed)
+    world = World._empty(toolkit, now, seed)
+    fake = faker.Faker("en_US")
+    fake.seed_instance(seed)
+    ctx = SeedContext(world=world, fake=fake, rng=random.Random(f"{toolkit.name}/{seed}"), now=now)
+    with world.transaction():
+        toolkit.seed(ctx)
+    # Drop the seeding session so the template carries nothing but the database itself.
+    world._session.close()  # type: ignore[union-attr]
+    world._session = None
+    world.connection.execute("VACUUM")
+    return world
+
+
+worlds = _Templates()
+"""The process-wide world factory: `worlds.create(Toolkit, seed)` clones a cached template."""
+
+
+def template_digest(toolkit: type[Toolkit], seed: int) -> str:
+    return worlds.digest(toolkit, seed)

@@ -1,0 +1,70 @@
+"""Shared fixtures: servers driven through real in-process MCP, the way environments use them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from prove_env.mcp_server import ToolClient, WorldSlot, build_server
+from prove_env.registry import get_toolkit
+from prove_env.runtime import run_sync
+from prove_env.world import World, worlds
+
+
+@dataclass
+class Result:
+    ok: bool
+    text: str
+
+    @property
+    def data(self) -> Any:
+        assert self.ok, self.text
+        return json.loads(self.text)
+
+
+class Served:
+    """One server over one fresh world, called through a real MCP client session."""
+
+    def __init__(self, server: str, seed: int = 0, include_hidden: bool = False) -> None:
+        self.toolkit = get_toolkit(server)
+        self.world: World = worlds.create(self.toolkit, seed)
+        self.slot = WorldSlot(self.toolkit, self.world)
+        self.client = ToolClient(build_server(self.toolkit, self.slot, include_hidden=include_hidden)).open()
+
+    def call(self, name: str, **arguments: Any) -> Result:
+        result = run_sync(self.client.call(name, arguments))
+        return Result(ok=not result.is_error, text=result.content[0].text if result.content else "")
+
+    def ok(self, name: str, **arguments: Any) -> Any:
+        """Call a tool that must succeed and return its decoded result."""
+        result = self.call(name, **arguments)
+        assert result.ok, f"{name}({arguments}) failed: {result.text}"
+        return result.data
+
+    def fails(self, name: str, match: str = "", **arguments: Any) -> str:
+        """Call a tool that must fail with a readable error containing `match` (case-insensitive)."""
+        result = self.call(name, **arguments)
+        assert not result.ok, f"{name}({arguments}) should have failed but returned {result.text}"
+        assert match.lower() in result.text.lower(), f"error {result.text!r} does not mention {match!r}"
+        return result.text
+
+    def close(self) -> None:
+        self.client.close()
+        self.world.close()
+
+
+@pytest.fixture
+def served():
+    opened: list[Served] = []
+
+    def make(server: str, seed: int = 0, include_hidden: bool = False) -> Served:
+        s = Served(server, seed, include_hidden)
+        opened.append(s)
+        return s
+
+    yield make
+    for s in opened:
+        s.close()
