@@ -1,0 +1,1 @@
+"""A retail bank: customers, accounts, ledger, transfers, payees, scheduled payments and cards."""
