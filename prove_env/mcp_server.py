@@ -75,9 +75,9 @@ def to_json(value: Any) -> str:
 class ToolClient:
     """An MCP client session to one in-process server, usable from synchronous and async code.
 
-    The client is entered and exited by one owner task on the private loop (anyio requires both
-    in the same task); calls may be awaited from any loop, since in-process MCP dispatch runs
-    the request in the caller's own task.
+    The client is entered and exited by one owner task (anyio requires both in the same task) on
+    the loop that opened it; calls may be awaited from any loop, since in-process MCP dispatch
+    runs each request in the caller's own task.
     """
 
     def __init__(self, server: MCPServer) -> None:
@@ -86,16 +86,24 @@ class ToolClient:
         self._owner: asyncio.Task[None] | None = None
         self._stop: asyncio.Event | None = None
 
-    def open(self) -> ToolClient:
+    @property
+    def is_open(self) -> bool:
+        return self._client is not None
+
+    async def aopen(self) -> ToolClient:
         if self._client is None:
-            run_sync(self._open())
+            loop = asyncio.get_running_loop()
+            ready: asyncio.Future[Client] = loop.create_future()
+            self._stop = asyncio.Event()
+            self._owner = loop.create_task(self._own(ready, self._stop))
+            self._client = await ready
         return self
 
-    async def _open(self) -> None:
-        ready: asyncio.Future[Client] = private_loop().create_future()
-        self._stop = asyncio.Event()
-        self._owner = asyncio.get_running_loop().create_task(self._own(ready, self._stop))
-        self._client = await ready
+    def open(self) -> ToolClient:
+        """Open from synchronous code (on the private loop)."""
+        if self._client is None:
+            run_sync(self.aopen())
+        return self
 
     async def _own(self, ready: asyncio.Future[Client], stop: asyncio.Event) -> None:
         try:
@@ -117,18 +125,39 @@ class ToolClient:
             raise RuntimeError("the MCP client is closed")
         return (await self._client.list_tools()).tools
 
-    def close(self) -> None:
-        if self._client is None:
+    async def aclose(self) -> None:
+        detached = self._detach()
+        if detached is None:
             return
-        self._client = None
-        self._stop.set()  # type: ignore[union-attr]
-        owner, self._owner = self._owner, None
-        if owner is not None and not owner.done():
-            run_sync(_finish(owner))
+        owner, stop = detached
+        if owner.get_loop() is asyncio.get_running_loop():
+            await _stop_and_wait(stop, owner)
+        elif not owner.get_loop().is_closed():
+            owner.get_loop().call_soon_threadsafe(stop.set)
+
+    def close(self) -> None:
+        """Close from synchronous code. Idempotent."""
+        detached = self._detach()
+        if detached is None:
+            return
+        owner, stop = detached
+        loop = owner.get_loop()
+        if loop is private_loop() and not loop.is_running():
+            run_sync(_stop_and_wait(stop, owner))
+        elif not loop.is_closed():
+            loop.call_soon_threadsafe(stop.set)
+
+    def _detach(self) -> tuple[asyncio.Task[None], asyncio.Event] | None:
+        owner, stop = self._owner, self._stop
+        self._client = self._owner = self._stop = None
+        if owner is None or stop is None or owner.done():
+            return None
+        return owner, stop
 
 
-async def _finish(task: asyncio.Task[None]) -> None:
-    await task
+async def _stop_and_wait(stop: asyncio.Event, owner: asyncio.Task[None]) -> None:
+    stop.set()
+    await owner
 
 
 # -- internals ----------------------------------------------------------------------------------

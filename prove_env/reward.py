@@ -155,7 +155,7 @@ def compute_reward(
 
     n_gt = len(gold)
     budget = n_gt + math.ceil(config.beta * n_gt)
-    r_eff = -config.alpha * max(0, n_calls - budget) / budget
+    r_eff = -config.alpha * max(0, n_calls - budget) / budget + 0.0  # + 0.0: no negative zero
 
     gold_names = {g.name for g in gold}
     r_name = sum(1 for c in calls if c.name in gold_names) / n_calls

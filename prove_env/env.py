@@ -1,0 +1,326 @@
+"""The Gymnasium environment: `gym.make("prove/<server>-v0")`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from prove_env.actions import ParsedAction, parse_action
+from prove_env.episode import CallRecord, Episode
+from prove_env.reward import PRESETS, RewardBreakdown, RewardConfig
+from prove_env.runtime import run_sync
+from prove_env.task import Task, TaskError, fixture_tasks, load_tasks
+
+__all__ = ["ProveEnv", "UnicodeText", "DEFAULT_SYSTEM_PROMPT"]
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are an assistant that serves the user's requests by calling the tools of the {server} service.\n"
+    "{description}\n"
+    "Look up ids and facts with the tools instead of guessing them. If a request needs information the "
+    "user has not given, ask for it; if no available tool can serve it, say so instead of calling a tool. "
+    "When the request is done, answer the user in plain text."
+)
+
+_TRUNCATED = "\n[... {n} more characters truncated]"
+
+
+class UnicodeText(spaces.Text):
+    """A text space that contains any Unicode string up to `max_length` characters.
+
+    `gymnasium.spaces.Text` only contains strings over its charset, so an observation with
+    "é" or "–" would fall outside it; tool results and model output are arbitrary Unicode.
+    Sampling still draws from the printable charset.
+    """
+
+    def __init__(self, max_length: int, *, seed: int | np.random.Generator | None = None) -> None:
+        super().__init__(max_length=max_length, min_length=0, seed=seed)
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, str) and len(x) <= self.max_length
+
+    def __repr__(self) -> str:
+        return f"UnicodeText({self.max_length})"
+
+
+class ProveEnv(gym.Env[str, Any]):
+    """A live, stateful tool-use environment over one MCP server, with a programmatic reward.
+
+    ## Description
+
+    Each episode is one task: a user with one or more requests, and the server's tools. The
+    world is an isolated SQLite database cloned from the task's seeded (or snapshot) start state;
+    every tool call of the model executes through real MCP dispatch against that world. The
+    reward is PROVE's (validity, dependency-aware coverage, adaptive efficiency, tool-name
+    precision, argument match), plus a final-state check and a strict success flag.
+
+    ## Action Space
+
+    `UnicodeText(max_action_chars)` in the space, but `step` accepts whatever a model produced:
+    `{"name", "arguments"}`; an OpenAI tool call (arguments as a dict or a JSON string); an
+    assistant message with `tool_calls`; a JSON string of any of these; assistant text with one or
+    more `<tool_call>{...}</tool_call>` blocks; or a list of calls. Text without a tool call is
+    the assistant's answer to the current user turn. Malformed actions never raise: they are
+    recorded, answered with a readable error and scored as invalid calls.
+
+    ## Observation Space
+
+    `UnicodeText(max_observation_chars)`. After `reset` and after an answer: the next user turn.
+    After tool calls: the tool message content the model would see (one call), or the contents
+    of all tool messages joined by blank lines (several calls). Longer text is truncated with a
+    visible marker.
+
+    ## Rewards
+
+    0 on every step but the last; on the terminal or truncated step, the episode's reward under
+    the chosen preset ("paper" by default: maximum 1.3, unbounded below through the efficiency
+    term; abstention tasks score 1 or 0), with `info["reward_breakdown"]` holding every component
+    (`validity`, `coverage`, `efficiency`, `name`, `argument`, `state`, `success`, `total`).
+
+    ## Starting State
+
+    `reset(seed, options)` starts `options["task"]` (a Task or its dict), `options["task_id"]` (a
+    task of the environment's task set), or else a task drawn with `self.np_random`. The world is
+    a fresh clone of the task's start world; a task whose start world builds to a different
+    digest on this machine is refused with an error. `info` holds `tools` (OpenAI function
+    format), `messages` (the chat so far, system prompt included), `task_id`, `server`, `turn`.
+
+    ## Episode End
+
+    Terminated when the assistant answers the last user turn; truncated after `max_steps`
+    assistant actions.
+
+    ## Arguments
+
+    - `server`: the server name (set by the registered id, e.g. `prove/calendar-v0`).
+    - `tasks`: a task file (JSON Lines) or a list of tasks to draw from; default: the server's
+      fixture tasks.
+    - `reward`: "paper", "state" or a `RewardConfig`.
+    - `max_steps`: assistant actions per episode (default 10).
+    - `max_observation_chars`, `max_action_chars`: sizes of the text spaces.
+    - `system_prompt`: a format string with `{server}` and `{description}`.
+    - `render_mode`: None or "ansi" (the transcript as text).
+
+    ## Version History
+
+    - v0: initial release.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        server: str,
+        *,
+        tasks: str | Path | list[Task | dict[str, Any]] | None = None,
+        reward: str | RewardConfig = "paper",
+        max_steps: int = 10,
+        max_observation_chars: int = 32_768,
+        max_action_chars: int = 32_768,
+        system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if isinstance(reward, str):
+            if reward not in PRESETS:
+                raise ValueError(f"reward must be one of {sorted(PRESETS)} or a RewardConfig, got {reward!r}")
+            reward = PRESETS[reward]
+        if max_steps < 1:
+            raise ValueError("max_steps must be at least 1")
+        self.server = server
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.system_prompt = system_prompt
+        self.observation_space = UnicodeText(max_observation_chars)
+        self.action_space = UnicodeText(max_action_chars)
+        self._episode = Episode(server, reward=reward)
+        self.tasks = self._load(tasks)
+        self._by_id = {t.id: t for t in self.tasks}
+        self._task: Task | None = None
+        self._messages: list[dict[str, Any]] = []
+        self._turn = 0
+        self._steps = 0
+        self._done = True
+        self._breakdown: RewardBreakdown | None = None
+
+    # -- the Gymnasium API ------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        super().reset(seed=seed)
+        return run_sync(self._areset(self._choose(options)))
+
+    def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        return run_sync(self._astep(action))
+
+    async def areset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """`reset` for async frameworks: the same code path, awaited on the caller's loop."""
+        super().reset(seed=seed)
+        return await self._areset(self._choose(options))
+
+    async def astep(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """`step` for async frameworks: the same code path, awaited on the caller's loop."""
+        return await self._astep(action)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        lines = []
+        for m in self._messages:
+            if m["role"] == "assistant" and m.get("tool_calls"):
+                calls = ", ".join(f"{c['function']['name']}({c['function']['arguments']})" for c in m["tool_calls"])
+                lines.append(f"assistant -> {calls}" + (f"\n  {m['content']}" if m.get("content") else ""))
+            elif m["role"] == "tool":
+                lines.append(f"tool[{m['name']}]: {m['content']}")
+            else:
+                lines.append(f"{m['role']}: {m['content']}")
+        if self._breakdown is not None:
+            lines.append("reward: " + json.dumps(self._breakdown.as_dict()))
+        return "\n".join(lines) + "\n"
+
+    def close(self) -> None:
+        self._episode.close()
+
+    # -- conveniences -----------------------------------------------------------------------------
+
+    @property
+    def task(self) -> Task | None:
+        return self._task
+
+    @property
+    def episode(self) -> Episode:
+        """The live episode: its world (`.world`), its calls (`.calls`) and its tools."""
+        return self._episode
+
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        return [dict(t) for t in self._episode.tools]
+
+    def get_reward(self) -> RewardBreakdown:
+        """The reward of the episode so far (final once the episode has ended)."""
+        return run_sync(self._episode.score())
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _load(self, tasks: str | Path | list[Task | dict[str, Any]] | None) -> list[Task]:
+        if tasks is None:
+            loaded = fixture_tasks(self.server)
+        elif isinstance(tasks, str | Path):
+            loaded = load_tasks(tasks)
+        else:
+            loaded = [Task.parse(t, f"tasks[{i}]") for i, t in enumerate(tasks)]
+        wrong = [t.id for t in loaded if t.server != self.server]
+        if wrong:
+            raise TaskError(f"tasks {wrong[:5]} are for other servers than {self.server!r}")
+        return loaded
+
+    def _choose(self, options: dict[str, Any] | None) -> Task:
+        options = options or {}
+        if "task" in options:
+            task = Task.parse(options["task"], "options['task']")
+            if task.server != self.server:
+                raise TaskError(f"options['task'] is for server {task.server!r}, not {self.server!r}")
+            return task
+        if "task_id" in options:
+            found = self._by_id.get(options["task_id"])
+            if found is None:
+                raise TaskError(f"no task {options['task_id']!r} in this environment's {len(self.tasks)} tasks")
+            return found
+        if not self.tasks:
+            raise TaskError(f"server {self.server!r} has no tasks: pass tasks=... or options={{'task': ...}}")
+        return self.tasks[int(self.np_random.integers(len(self.tasks)))]
+
+    async def _areset(self, task: Task) -> tuple[str, dict[str, Any]]:
+        await self._episode.begin(task)
+        self._task = task
+        self._turn = 0
+        self._steps = 0
+        self._done = False
+        self._breakdown = None
+        toolkit = self._episode.toolkit
+        system = task.system_prompt or self.system_prompt.format(server=toolkit.name, description=toolkit.description())
+        self._messages = [{"role": "system", "content": system}, {"role": "user", "content": task.user_turns[0]}]
+        info = self._info()
+        info["tools"] = self.tool_schemas()
+        return self._clip(task.user_turns[0]), info
+
+    async def _astep(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode has ended: call reset() before step()")
+        self._steps += 1
+        parsed = parse_action(action)
+        info: dict[str, Any] = {}
+        if parsed.is_answer:
+            self._messages.append({"role": "assistant", "content": parsed.text})
+            self._turn += 1
+            terminated = self._turn >= len(self._task.user_turns)  # type: ignore[union-attr]
+            if terminated:
+                observation = ""
+            else:
+                observation = self._task.user_turns[self._turn]  # type: ignore[union-attr]
+                self._messages.append({"role": "user", "content": observation})
+        else:
+            records = [await self._episode.call(call) for call in parsed.calls]
+            self._messages.append(_assistant_message(parsed, records))
+            tool_messages = [
+                {"role": "tool", "tool_call_id": r.id, "name": r.name or "", "content": self._clip(r.output)}
+                for r in records
+            ]
+            self._messages.extend(tool_messages)
+            observation = "\n\n".join(m["content"] for m in tool_messages)
+            info["tool_messages"] = tool_messages
+            info["calls"] = [r.as_dict() for r in records]
+            terminated = False
+        truncated = not terminated and self._steps >= self.max_steps
+        reward = 0.0
+        if terminated or truncated:
+            self._done = True
+            self._breakdown = await self._episode.score()
+            reward = float(self._breakdown.total)
+            info["reward_breakdown"] = self._breakdown.as_dict()
+            info["trajectory"] = [r.as_dict() for r in self._episode.calls]
+            info["success"] = self._breakdown.success
+        info.update(self._info())
+        return self._clip(observation), reward, terminated, truncated, info
+
+    def _info(self) -> dict[str, Any]:
+        task = self._task
+        assert task is not None
+        return {
+            "task_id": task.id,
+            "server": self.server,
+            "turn": self._turn,
+            "step": self._steps,
+            "messages": [dict(m) for m in self._messages],
+        }
+
+    def _clip(self, text: str) -> str:
+        limit = self.observation_space.max_length
+        if len(text) <= limit:
+            return text
+        marker = _TRUNCATED.format(n=len(text) - limit)
+        keep = max(0, limit - len(marker) - 8)
+        return text[:keep] + _TRUNCATED.format(n=len(text) - keep)
+
+
+def _assistant_message(parsed: ParsedAction, records: list[CallRecord]) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": parsed.text,
+        "tool_calls": [
+            {
+                "id": r.id,
+                "type": "function",
+                "function": {
+                    "name": r.name or "",
+                    "arguments": r.arguments if isinstance(r.arguments, str) else json.dumps(r.arguments, ensure_ascii=False, default=str),
+                },
+            }
+            for r in records
+        ],
+    }

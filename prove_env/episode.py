@@ -1,0 +1,214 @@
+"""Episodes: a task's world behind a live MCP server, the model's calls against it, and the reward.
+
+An `Episode` owns one MCP server instance and one client session for its whole life; `begin(task)`
+puts a fresh world for the task into the server's slot (a clone of a cached template: no
+reconnect, no re-seed). Every call the model makes goes through real MCP dispatch and is
+recorded with its outcome; `score()` turns the record into the reward.
+
+`replay(task)` runs a task's gold calls on a fresh start world through the same MCP path, and
+is what the reference state of the reward, task stamping and task verification all use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from prove_env.actions import ParsedCall
+from prove_env.mcp_server import ToolClient, WorldSlot, build_server
+from prove_env.registry import get_toolkit
+from prove_env.reward import PAPER, Call, Gold, RewardBreakdown, RewardConfig, StateOutcome, compute_reward
+from prove_env.task import Task
+from prove_env.toolkit import Toolkit
+from prove_env.world import World, WorldError, combine_digests, worlds
+
+__all__ = ["CallRecord", "Episode", "Replay", "replay", "build_world", "shown_tools"]
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One model call and what the server answered (`output` is the tool message's content)."""
+
+    id: str
+    name: str | None
+    arguments: Any
+    ok: bool
+    output: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "arguments": self.arguments, "ok": self.ok, "output": self.output}
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A task's gold calls replayed on a fresh start world."""
+
+    start_digest: str
+    gold_digest: str
+    start_tables: dict[str, str] = field(repr=False)
+    gold_tables: dict[str, str] = field(repr=False)
+    records: tuple[CallRecord, ...] = field(repr=False)
+
+    @property
+    def failures(self) -> list[CallRecord]:
+        return [r for r in self.records if not r.ok]
+
+
+def build_world(toolkit: type[Toolkit], task: Task) -> World:
+    """The start world of `task`, checked against the digest the task recorded."""
+    if task.seed is not None:
+        world = worlds.create(toolkit, task.seed)
+        digest = worlds.digest(toolkit, task.seed)
+    else:
+        world = World.from_snapshot(toolkit, task.snapshot or {})
+        digest = world.digest() if task.start_digest else ""
+    if task.start_digest and digest != task.start_digest:
+        world.close()
+        origin = f"seed {task.seed}" if task.seed is not None else "its snapshot"
+        raise WorldError(
+            f"task {task.id!r}: the start world ({task.server}, {origin}) builds to digest {digest[:12]}... on this "
+            f"machine, but the task was written against {task.start_digest[:12]}.... Seeded data depends on the "
+            "Faker version: install the versions the task set was made with, or re-stamp the tasks."
+        )
+    return world
+
+
+def shown_tools(toolkit: type[Toolkit], task: Task) -> list[dict[str, Any]]:
+    """The tools the model sees for `task`, in OpenAI function format."""
+    if task.tools is not None:
+        return task.tools
+    return [spec.openai_schema() for spec in toolkit.visible_specs()]
+
+
+class Episode:
+    """One server's live MCP session, reused across tasks; one task's world and record at a time.
+
+    The methods are coroutines; the Gymnasium environment drives them from synchronous code
+    through `prove_env.runtime.run_sync`, and async callers await them directly.
+    """
+
+    def __init__(self, server: str | type[Toolkit], reward: RewardConfig = PAPER) -> None:
+        self.toolkit = get_toolkit(server) if isinstance(server, str) else server
+        self.reward_config = reward
+        self.slot = WorldSlot(self.toolkit)
+        self._client = ToolClient(build_server(self.toolkit, self.slot))
+        self.task: Task | None = None
+        self.tools: list[dict[str, Any]] = []
+        self.schemas: dict[str, dict[str, Any]] = {}
+        self.calls: list[CallRecord] = []
+
+    @property
+    def world(self) -> World:
+        if self.slot.world is None:
+            raise RuntimeError("the episode has not begun: call begin(task) first")
+        return self.slot.world
+
+    async def begin(self, task: Task) -> None:
+        """Start `task` on a fresh copy of its start world."""
+        if task.server != self.toolkit.name:
+            raise ValueError(f"task {task.id!r} is for server {task.server!r}, not {self.toolkit.name!r}")
+        world = build_world(self.toolkit, task)
+        old, self.slot.world = self.slot.world, world
+        if old is not None:
+            old.close()
+        self.task = task
+        self.tools = shown_tools(self.toolkit, task)
+        self.schemas = {t["function"]["name"]: t["function"].get("parameters", {}) for t in self.tools}
+        self.calls = []
+        await self._client.aopen()
+
+    async def call(self, parsed: ParsedCall) -> CallRecord:
+        """Execute one parsed call against the live world and record it. Never raises on bad calls."""
+        call_id = parsed.id or f"call_{len(self.calls) + 1}"
+        if parsed.error is not None:
+            output = f"Error: {parsed.error}"
+            ok = False
+        elif parsed.name not in self.schemas:
+            output = f"Error: unknown tool {parsed.name!r}. Available tools: {', '.join(self.schemas)}."
+            ok = False
+        else:
+            result = await self._client.call(parsed.name, parsed.arguments)
+            output = "\n".join(block.text for block in result.content if hasattr(block, "text"))
+            ok = not result.is_error
+        record = CallRecord(call_id, parsed.name, parsed.arguments, ok, output)
+        self.calls.append(record)
+        return record
+
+    async def state_outcome(self) -> StateOutcome:
+        """The final world against the world the gold calls produce from the same start."""
+        reference = await replay(self._task())
+        final = self.world.table_digests()
+        start, gold = reference.start_tables, reference.gold_tables
+        write_set = [t for t in start if start[t] != gold[t]]
+        matched = sum(final[t] == gold[t] for t in write_set) / len(write_set) if write_set else 1.0
+        collateral = any(final[t] != start[t] for t in start if t not in write_set)
+        return StateOutcome(matched=matched, collateral=collateral, writes=bool(write_set))
+
+    async def score(self) -> RewardBreakdown:
+        """The reward of the calls made so far (the episode's reward once it has ended)."""
+        task = self._task()
+        calls = [Call(r.name, r.arguments, r.ok) for r in self.calls]
+        gold = [Gold(g.id, g.name, g.arguments, tuple(g.depends_on)) for g in task.gold_calls]
+        state = await self.state_outcome()
+        return compute_reward(calls, gold, self.schemas, state=state, config=self.reward_config)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+        self._drop_world()
+
+    def close(self) -> None:
+        self._client.close()
+        self._drop_world()
+
+    def _drop_world(self) -> None:
+        if self.slot.world is not None:
+            self.slot.world.close()
+            self.slot.world = None
+
+    def _task(self) -> Task:
+        if self.task is None:
+            raise RuntimeError("the episode has not begun: call begin(task) first")
+        return self.task
+
+
+# -- gold replay --------------------------------------------------------------------------------
+
+_REPLAYS: OrderedDict[str, Replay] = OrderedDict()
+_REPLAYS_MAX = 4096
+
+
+async def replay(task: Task) -> Replay:
+    """Replay the gold calls of `task` on a fresh start world (cached per task content)."""
+    key = _task_key(task)
+    found = _REPLAYS.get(key)
+    if found is not None:
+        return found
+    episode = Episode(task.server)
+    try:
+        await episode.begin(task.model_copy(update={"tools": None}))
+        start_tables = episode.world.table_digests()
+        for gold in task.gold_calls:
+            await episode.call(ParsedCall(gold.name, dict(gold.arguments), gold.id))
+        gold_tables = episode.world.table_digests()
+        records = tuple(episode.calls)
+    finally:
+        await episode.aclose()
+    found = Replay(
+        start_digest=combine_digests(task.server, start_tables),
+        gold_digest=combine_digests(task.server, gold_tables),
+        start_tables=start_tables,
+        gold_tables=gold_tables,
+        records=records,
+    )
+    _REPLAYS[key] = found
+    while len(_REPLAYS) > _REPLAYS_MAX:
+        _REPLAYS.popitem(last=False)
+    return found
+
+
+def _task_key(task: Task) -> str:
+    payload = task.model_dump(include={"server", "seed", "snapshot", "gold"}, mode="json")
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
