@@ -57,8 +57,11 @@ def build_server(toolkit: type[Toolkit], slot: WorldSlot, *, include_hidden: boo
     async def lifespan(_: MCPServer) -> AsyncIterator[WorldSlot]:
         yield slot
 
+    from prove_env import __version__
+
     return MCPServer(
         toolkit.name,
+        version=__version__,
         instructions=toolkit.description(),
         tools=list(_tools(toolkit, include_hidden)),
         lifespan=lifespan,

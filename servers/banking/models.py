@@ -57,9 +57,10 @@ class Account(Base):
     def post(self, txn_id: str, when: dt.datetime, kind: str, category: str, description: str, amount: float,
              **refs: str | None) -> Transaction:
         """Apply a signed amount to the balance and return its ledger entry (for the caller to add)."""
+        amount = round(amount, 2)
         self.balance = round(self.balance + amount, 2)
         return Transaction(id=txn_id, account_id=self.id, posted_at=when, kind=kind, category=category,
-                           description=description, amount=round(amount, 2), balance_after=self.balance, **refs)
+                           description=description, amount=amount, balance_after=self.balance, **refs)
 
 
 class Transaction(Base):

@@ -1,0 +1,208 @@
+"""The `prove-env` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="prove-env", description="Live, stateful MCP tool-use environments.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("list", help="servers and their tool counts")
+
+    p = sub.add_parser("tools", help="a server's tools as OpenAI function schemas (JSON on stdout)")
+    p.add_argument("server")
+
+    p = sub.add_parser("serve", help="serve one world of a server to any MCP client")
+    p.add_argument("server")
+    p.add_argument("--seed", type=int, default=0, help="seed of the world (default 0)")
+    p.add_argument("--snapshot", type=Path, help="start from a JSON world snapshot instead of a seed")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--debug-tools", action="store_true", help="also expose hidden helper and debug tools")
+
+    p = sub.add_parser("demo", help="gold and do-nothing rollouts of every fixture task, through the envs")
+    p.add_argument("--servers", help="comma-separated servers (default: all)")
+
+    p = sub.add_parser("task", help="work with task files")
+    task_sub = p.add_subparsers(dest="task_command", required=True)
+    s = task_sub.add_parser("stamp", help="replay tasks and record their tools, start and gold digests")
+    s.add_argument("file", type=Path)
+    s.add_argument("--out", type=Path, help="write here instead of in place")
+    s = task_sub.add_parser("verify", help="replay tasks and check their gold calls and digests")
+    s.add_argument("file", type=Path)
+
+    p = sub.add_parser("bench", help="latency of env.step, env.reset, raw MCP calls and the reward")
+    p.add_argument("--server", default="banking")
+    p.add_argument("--n", type=int, default=2000, help="calls per measurement")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    args = parser.parse_args(argv)
+    from prove_env.registry import UnknownServerError
+    from prove_env.task import TaskError
+    from prove_env.world import WorldError
+
+    try:
+        return _COMMANDS[args.command](args)
+    except (UnknownServerError, TaskError, WorldError, OSError) as exc:
+        print(f"prove-env: {exc}", file=sys.stderr)
+        return 2
+
+
+def _list(args: argparse.Namespace) -> int:
+    from prove_env.registry import get_toolkit, server_names
+
+    rows = []
+    for name in server_names():
+        toolkit = get_toolkit(name)
+        specs = toolkit.specs().values()
+        visible = sum(not s.hidden for s in specs)
+        writes = sum(not s.read_only and not s.hidden for s in specs)
+        rows.append((name, str(visible), str(writes), str(len(specs) - visible), toolkit.description().splitlines()[0]))
+    _table(["server", "tools", "write", "hidden", "description"], rows)
+    print(f"\n{len(rows)} servers, {sum(int(r[1]) for r in rows)} tools")
+    return 0
+
+
+def _tools(args: argparse.Namespace) -> int:
+    from prove_env.registry import get_toolkit
+
+    schemas = [spec.openai_schema() for spec in get_toolkit(args.server).visible_specs()]
+    print(json.dumps(schemas, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    # The stdio transport owns stdout: everything else goes to stderr.
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from prove_env.mcp_server import WorldSlot, build_server
+    from prove_env.registry import get_toolkit
+    from prove_env.world import World, worlds
+
+    toolkit = get_toolkit(args.server)
+    if args.snapshot:
+        world = World.from_snapshot(toolkit, json.loads(args.snapshot.read_text(encoding="utf-8")))
+    else:
+        world = worlds.create(toolkit, args.seed)
+    server = build_server(toolkit, WorldSlot(toolkit, world), include_hidden=args.debug_tools)
+    print(f"prove-env: serving {toolkit.name} ({world!r}) over {args.transport}", file=sys.stderr)
+    if args.transport == "stdio":
+        _exit_with_parent()
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host=args.host, port=args.port)
+    return 0
+
+
+def _exit_with_parent() -> None:
+    """Stop serving if the process that started us dies without closing our stdin."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
+
+
+def _demo(args: argparse.Namespace) -> int:
+    import gymnasium as gym
+
+    import prove_env  # noqa: F401  (registers the environments)
+    from prove_env.registry import server_names
+    from prove_env.rollout import POLICIES, rollout
+    from prove_env.task import fixture_tasks
+
+    servers = args.servers.split(",") if args.servers else list(server_names())
+    rows, failures = [], 0
+    for server in servers:
+        tasks = fixture_tasks(server)
+        if not tasks:
+            continue
+        longest = max(len(t.gold_calls) + len(t.user_turns) for t in tasks)
+        env = gym.make(f"prove/{server}-v0", max_steps=longest + 1)
+        for policy in POLICIES:
+            results = [rollout(env, task, policy) for task in tasks]
+            success = sum(r.breakdown["success"] for r in results) / len(results)
+            mean = sum(r.reward for r in results) / len(results)
+            rows.append((server, policy, str(len(results)), f"{mean:.3f}", f"{100 * success:.0f}%",
+                         f"{sum(r.calls for r in results) / len(results):.1f}"))
+            expected_success = 1.0 if policy == "gold" else sum(t.abstain for t in tasks) / len(tasks)
+            failures += abs(success - expected_success) > 1e-9
+        env.close()
+    _table(["server", "policy", "tasks", "mean reward", "success", "calls/task"], rows)
+    if failures:
+        print(f"\n{failures} server/policy pairs did not score as expected", file=sys.stderr)
+        return 1
+    print("\ngold earns the maximum on every task; doing nothing passes only the abstention tasks")
+    return 0
+
+
+def _task(args: argparse.Namespace) -> int:
+    from prove_env.episode import replay, shown_tools
+    from prove_env.registry import get_toolkit
+    from prove_env.runtime import run_sync
+    from prove_env.task import dump_tasks, load_tasks
+
+    tasks = load_tasks(args.file)
+    out, problems = [], 0
+    for task in tasks:
+        result = run_sync(replay(task.model_copy(update={"start_digest": None})))
+        for record in result.failures:
+            problems += 1
+            print(f"{task.id}: gold call {record.id} {record.name} failed: {record.output}", file=sys.stderr)
+        if args.task_command == "verify":
+            for field, value in (("start_digest", result.start_digest), ("gold_digest", result.gold_digest)):
+                recorded = getattr(task, field)
+                if recorded is not None and recorded != value:
+                    problems += 1
+                    print(f"{task.id}: {field} is {recorded[:12]}... but replays to {value[:12]}...", file=sys.stderr)
+        tools = task.tools if task.tools is not None else shown_tools(get_toolkit(task.server), task)
+        out.append(task.model_copy(update={"tools": tools, "start_digest": result.start_digest,
+                                           "gold_digest": result.gold_digest}))
+    if args.task_command == "stamp" and not problems:
+        dump_tasks(out, args.out or args.file)
+    verb = "stamped" if args.task_command == "stamp" else "verified"
+    if problems:
+        print(f"{problems} problems in {len(tasks)} tasks; nothing written", file=sys.stderr)
+        return 1
+    print(f"{verb} {len(tasks)} tasks")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from prove_env.bench import print_table, run_benchmarks
+
+    results = run_benchmarks(args.server, args.n)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print_table(results)
+    return 0
+
+
+def _table(header: list[str], rows: list[tuple[str, ...]]) -> None:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+
+
+_COMMANDS = {"list": _list, "tools": _tools, "serve": _serve, "demo": _demo, "task": _task, "bench": _bench}
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,779 @@
+"""The banking server's tools: a retail bank's customers, accounts, ledger, payees, payments and cards.
+
+Business rules, in one place:
+- Money is in USD, given in dollars with at most two decimals, and always greater than 0.
+- Every movement of money posts ledger entries (`transactions`), so a balance is always the sum
+  of its account's entries. Credit accounts carry a negative balance: the amount owed.
+- Moving money out (transfer, pay_payee, schedule_payment) and security-sensitive changes
+  (add_payee, unfreeze_card, set_card_limit, close_account) need the owner's 4-digit PIN, which
+  only the customer knows: no visible tool returns it.
+- Money cannot leave a frozen or closed account, nor arrive in a closed one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from typing import Literal
+
+from sqlalchemy import func, select
+
+from prove_env.toolkit import Toolkit, ToolError, parse_date, tool
+
+from .models import Account, Base, Card, Customer, ExchangeRate, Payee, Payment, Transaction, Transfer
+from .seed import BANKS, seed
+
+AccountKind = Literal["checking", "savings", "credit"]
+TransactionKind = Literal["deposit", "withdrawal", "card_purchase", "transfer_in", "transfer_out",
+                          "bill_payment", "fee", "interest", "refund", "balance_forward"]
+PayeeCategory = Literal["utilities", "rent", "insurance", "phone", "personal", "other"]
+
+SPENDING_KINDS = ("card_purchase", "bill_payment", "withdrawal", "fee", "refund")
+INCOME_KINDS = ("deposit", "interest")
+MAX_OPEN_ACCOUNTS = 6
+MAX_DEPOSIT = 10_000.00
+MAX_DEBIT_CARD_LIMIT = 5_000.00
+NEW_ACCOUNT_RATES = {"checking": 0.01, "savings": 3.75}
+MAX_PAGE = 100
+
+
+class Banking(Toolkit):
+    """A retail bank: look up customers, accounts and transactions; move money between accounts;
+    pay saved payees now or on a schedule; manage debit and credit cards. All amounts are in USD.
+    Moving money and security-sensitive changes need the customer's 4-digit PIN, which only the
+    customer can give."""
+
+    name = "banking"
+    models = Base
+    seed = staticmethod(seed)
+
+    # -- customers -------------------------------------------------------------------------------
+
+    @tool(read_only=True, produces=("customer",))
+    def find_customers(self, name: str | None = None, email: str | None = None, phone: str | None = None,
+                       limit: int = 10) -> list[dict]:
+        """Find customers by name, email or phone number; give at least one of them.
+
+        Every criterion given must match. Results are ordered by customer id.
+
+        Args:
+            name: part of the customer's full name, case-insensitive, such as 'Ada Park' or 'park'.
+            email: the customer's email address, case-insensitive, such as 'ada.park7@gmail.com'.
+            phone: the customer's phone number in any format, such as '(555) 010-2233' or '5550102233'.
+            limit: the most customers to return, from 1 to 100 (default 10).
+        """
+        if not (name or email or phone):
+            raise ToolError("Give at least one of name, email or phone")
+        _check_limit(limit)
+        query = select(Customer).order_by(Customer.id)
+        if name:
+            full = Customer.first_name + " " + Customer.last_name
+            query = query.where(func.lower(full).contains(name.strip().lower()))
+        if email:
+            query = query.where(func.lower(Customer.email) == email.strip().lower())
+        found = self.db.scalars(query).all()
+        if phone:
+            digits = _digits(phone)
+            found = [c for c in found if _digits(c.phone) == digits]
+        return [_customer_summary(c) for c in found[:limit]]
+
+    @tool(read_only=True, consumes=("customer",))
+    def get_customer(self, customer_id: str) -> dict:
+        """Return a customer's profile: name, contact details, address, date of birth and membership date.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+        """
+        customer = self._get_customer(customer_id)
+        return {
+            **_customer_summary(customer),
+            "date_of_birth": customer.date_of_birth,
+            "address": f"{customer.street}, {customer.city}, {customer.state} {customer.zip_code}",
+            "member_since": customer.member_since.date(),
+        }
+
+    # -- accounts --------------------------------------------------------------------------------
+
+    @tool(read_only=True, consumes=("customer",), produces=("account",))
+    def list_accounts(self, customer_id: str, include_closed: bool = False) -> list[dict]:
+        """List a customer's accounts with their balances, ordered by account id.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+            include_closed: also list closed accounts (default false).
+        """
+        customer = self._get_customer(customer_id)
+        query = select(Account).where(Account.customer_id == customer.id).order_by(Account.id)
+        if not include_closed:
+            query = query.where(Account.status != "closed")
+        return [_account_info(a) for a in self.db.scalars(query)]
+
+    @tool(read_only=True, consumes=("account",))
+    def get_account(self, account_id: str) -> dict:
+        """Return one account's details: type, number, balance, credit limit, interest rate, status and dates.
+
+        Args:
+            account_id: the account id, such as 'ACC-0007'.
+        """
+        account = self._get_account(account_id)
+        return {**_account_info(account), "opened_at": account.opened_at, "closed_at": account.closed_at,
+                "status_reason": account.status_reason}
+
+    @tool(read_only=True, consumes=("account",))
+    def get_balance(self, account_id: str) -> dict:
+        """Return an account's current balance and the amount available to spend.
+
+        For a credit account the balance is negative when money is owed, and the available amount is
+        the unused part of the credit limit.
+
+        Args:
+            account_id: the account id, such as 'ACC-0007'.
+        """
+        account = self._get_account(account_id)
+        return {"account_id": account.id, "balance": account.balance, "available": _available(account),
+                "currency": account.currency, "as_of": self.now}
+
+    @tool(consumes=("customer",), produces=("account",))
+    def open_account(self, customer_id: str, kind: Literal["checking", "savings"], nickname: str | None = None) -> dict:
+        """Open a new checking or savings account for a customer, with a balance of 0.00.
+
+        A customer may hold at most 6 accounts that are not closed. Credit accounts need an application
+        and cannot be opened here.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+            kind: the account type: 'checking' or 'savings'.
+            nickname: an optional name for the account, such as 'Vacation fund'.
+        """
+        customer = self._get_customer(customer_id)
+        held = self.db.scalar(select(func.count()).select_from(Account).where(
+            Account.customer_id == customer.id, Account.status != "closed"))
+        if held >= MAX_OPEN_ACCOUNTS:
+            raise ToolError(f"Customer {customer.id} already holds {held} accounts, the most allowed")
+        account_id = self.new_id("ACC")
+        account = Account(
+            id=account_id, customer_id=customer.id, kind=kind, nickname=(nickname or "").strip() or None,
+            account_number="88" + account_id.split("-")[1].rjust(8, "0"), currency="USD", balance=0.0,
+            credit_limit=None, interest_rate=NEW_ACCOUNT_RATES[kind], status="open", status_reason=None,
+            opened_at=self.now, closed_at=None,
+        )
+        self.db.add(account)
+        return _account_info(account)
+
+    @tool(destructive=True, consumes=("account",))
+    def close_account(self, account_id: str, pin: str) -> dict:
+        """Close an account. Its cards are cancelled.
+
+        The balance must be exactly 0.00 (move money out, or pay off a credit account, first), the account
+        must not be frozen, and no payments may be scheduled from it.
+
+        Args:
+            account_id: the account id, such as 'ACC-0007'.
+            pin: the account owner's 4-digit PIN, as given by the customer, such as '4821'.
+        """
+        account = self._get_account(account_id)
+        self._check_pin(account.customer_id, pin)
+        if account.status == "closed":
+            raise ToolError(f"Account {account.id} is already closed")
+        if account.status == "frozen":
+            raise ToolError(f"Account {account.id} is frozen ({account.status_reason}) and cannot be closed")
+        if account.balance < 0:
+            raise ToolError(f"Account {account.id} has an outstanding balance of {-account.balance:.2f}; "
+                            "pay it off before closing")
+        if account.balance > 0:
+            raise ToolError(f"Account {account.id} still holds {account.balance:.2f}; move it out before closing")
+        pending = self._scheduled_from(account.id)
+        if pending:
+            raise ToolError(f"Account {account.id} has scheduled payments ({', '.join(p.id for p in pending)}); "
+                            "cancel them first")
+        account.status, account.status_reason, account.closed_at = "closed", "Closed at customer's request", self.now
+        cancelled = []
+        for card in self.db.scalars(select(Card).where(Card.account_id == account.id).order_by(Card.id)):
+            if card.status != "cancelled":
+                card.status = "cancelled"
+                cancelled.append(card.id)
+        return {**_account_info(account), "closed_at": account.closed_at, "cancelled_cards": cancelled}
+
+    # -- transactions ----------------------------------------------------------------------------
+
+    @tool(read_only=True, consumes=("account",), produces=("transaction",))
+    def list_transactions(self, account_id: str, start_date: str | None = None, end_date: str | None = None,
+                          kind: TransactionKind | None = None, category: str | None = None,
+                          min_amount: float | None = None, max_amount: float | None = None,
+                          limit: int = 20) -> list[dict]:
+        """List an account's ledger entries, newest first, optionally filtered.
+
+        Amounts are signed (negative = money out); min_amount and max_amount compare the amount without
+        its sign. Dates are inclusive and compare the posting date.
+
+        Args:
+            account_id: the account id, such as 'ACC-0007'.
+            start_date: the earliest posting date, such as '2026-07-01'.
+            end_date: the latest posting date, such as '2026-07-31'.
+            kind: only entries of this type, such as 'card_purchase' or 'transfer_in'.
+            category: only entries of this category, such as 'groceries' (see list_transaction_categories).
+            min_amount: the smallest amount in dollars, without sign, such as 50.0.
+            max_amount: the largest amount in dollars, without sign, such as 500.0.
+            limit: the most entries to return, from 1 to 100 (default 20).
+        """
+        account = self._get_account(account_id)
+        _check_limit(limit)
+        query = select(Transaction).where(Transaction.account_id == account.id)
+        query = _in_dates(query, start_date, end_date)
+        if kind:
+            query = query.where(Transaction.kind == kind)
+        if category:
+            query = query.where(func.lower(Transaction.category) == category.strip().lower())
+        if min_amount is not None and max_amount is not None and min_amount > max_amount:
+            raise ToolError(f"min_amount {min_amount:.2f} is greater than max_amount {max_amount:.2f}")
+        if min_amount is not None:
+            query = query.where(func.abs(Transaction.amount) >= min_amount)
+        if max_amount is not None:
+            query = query.where(func.abs(Transaction.amount) <= max_amount)
+        query = query.order_by(Transaction.posted_at.desc(), Transaction.id.desc()).limit(limit)
+        return [_transaction_info(t) for t in self.db.scalars(query)]
+
+    @tool(read_only=True, consumes=("customer",), produces=("transaction", "account"))
+    def search_transactions(self, customer_id: str, query: str, limit: int = 20) -> list[dict]:
+        """Search the descriptions and memos of all of a customer's ledger entries, newest first.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+            query: text to look for, case-insensitive, such as 'starbucks' or 'Payroll'.
+            limit: the most entries to return, from 1 to 100 (default 20).
+        """
+        customer = self._get_customer(customer_id)
+        text = query.strip().lower()
+        if not text:
+            raise ToolError("query must not be empty")
+        _check_limit(limit)
+        found = self.db.scalars(
+            select(Transaction).join(Account, Transaction.account_id == Account.id)
+            .where(Account.customer_id == customer.id,
+                   func.lower(Transaction.description).contains(text)
+                   | func.lower(func.coalesce(Transaction.memo, "")).contains(text))
+            .order_by(Transaction.posted_at.desc(), Transaction.id.desc()).limit(limit)
+        )
+        return [_transaction_info(t) for t in found]
+
+    @tool(read_only=True, consumes=("customer",))
+    def list_transaction_categories(self, customer_id: str | None = None) -> list[dict]:
+        """List the distinct transaction categories with how many entries each has, by category name.
+
+        Args:
+            customer_id: only count this customer's entries, such as 'CUS-0003'; all customers when left out.
+        """
+        query = select(Transaction.category, func.count()).group_by(Transaction.category).order_by(Transaction.category)
+        if customer_id is not None:
+            customer = self._get_customer(customer_id)
+            query = query.join(Account, Transaction.account_id == Account.id).where(Account.customer_id == customer.id)
+        return [{"category": category, "count": count} for category, count in self.db.execute(query)]
+
+    @tool(read_only=True, consumes=("customer",))
+    def get_spending_summary(self, customer_id: str, start_date: str, end_date: str) -> dict:
+        """Total a customer's spending by category, and their income, over a date range (both dates inclusive).
+
+        Spending counts card purchases, bill payments, cash withdrawals and fees, net of refunds, on all of
+        the customer's accounts. Income counts deposits and interest. Transfers between accounts count as
+        neither.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+            start_date: the first day, such as '2026-07-01'.
+            end_date: the last day, such as '2026-07-31'.
+        """
+        customer = self._get_customer(customer_id)
+        query = select(Transaction).join(Account, Transaction.account_id == Account.id).where(
+            Account.customer_id == customer.id)
+        by_category: defaultdict[str, float] = defaultdict(float)
+        income = 0.0
+        for entry in self.db.scalars(_in_dates(query, start_date, end_date)):
+            if entry.kind in SPENDING_KINDS:
+                by_category[entry.category] -= entry.amount
+            elif entry.kind in INCOME_KINDS:
+                income += entry.amount
+        spending = {c: round(v, 2) for c, v in sorted(by_category.items())}
+        return {"customer_id": customer.id, "start_date": start_date.strip(), "end_date": end_date.strip(),
+                "spending_by_category": spending, "total_spending": round(sum(spending.values()), 2),
+                "total_income": round(income, 2)}
+
+    # -- moving money ----------------------------------------------------------------------------
+
+    @tool(consumes=("account",), produces=("transfer", "transaction"))
+    def transfer(self, from_account_id: str, to_account_id: str, amount: float, pin: str, memo: str | None = None) -> dict:
+        """Move money from one account to another account at this bank, immediately.
+
+        The paying account must be an open checking or savings account with enough money. Paying into a
+        credit account pays down what is owed and may not exceed it. Needs the PIN of the paying account's
+        owner.
+
+        Args:
+            from_account_id: the paying account id, such as 'ACC-0007'.
+            to_account_id: the receiving account id, such as 'ACC-0012'.
+            amount: the amount in dollars, greater than 0 with at most two decimals, such as 250.0.
+            pin: the paying account owner's 4-digit PIN, as given by the customer, such as '4821'.
+            memo: an optional note shown on both accounts' entries, such as 'Rent share'.
+        """
+        source = self._get_account(from_account_id)
+        target = self._get_account(to_account_id)
+        self._check_pin(source.customer_id, pin)
+        amount = _money(amount)
+        if source.id == target.id:
+            raise ToolError("Cannot transfer from an account to itself")
+        if source.kind == "credit":
+            raise ToolError(f"Cannot transfer out of credit account {source.id}; transfers come from checking "
+                            "or savings")
+        self._check_can_pay(source, amount)
+        if target.status == "closed":
+            raise ToolError(f"Account {target.id} is closed and cannot receive money")
+        if target.kind == "credit" and amount > -target.balance:
+            raise ToolError(f"Payment of {amount:.2f} exceeds the {max(-target.balance, 0):.2f} owed on "
+                            f"credit account {target.id}")
+        memo = (memo or "").strip() or None
+        transfer = Transfer(id=self.new_id("TRF"), from_account_id=source.id, to_account_id=target.id,
+                            amount=amount, memo=memo, created_at=self.now)
+        self.db.add(transfer)
+        self._post(source, "transfer_out", "transfer", f"Transfer to {_label(target)}", -amount,
+                   transfer_id=transfer.id, memo=memo)
+        self._post(target, "transfer_in", "transfer", f"Transfer from {_label(source)}", amount,
+                   transfer_id=transfer.id, memo=memo)
+        return {"transfer_id": transfer.id, "from_account_id": source.id, "to_account_id": target.id,
+                "amount": amount, "memo": memo, "created_at": transfer.created_at,
+                "from_account_balance": source.balance}
+
+    @tool(consumes=("account",), produces=("transaction",))
+    def deposit(self, account_id: str, amount: float, description: str | None = None) -> dict:
+        """Deposit cash or a check into a checking or savings account (it may be frozen, not closed).
+
+        A single deposit may be at most 10,000.00; larger ones must be made in a branch.
+
+        Args:
+            account_id: the account id, such as 'ACC-0007'.
+            amount: the amount in dollars, greater than 0 with at most two decimals, such as 120.5.
+            description: what is deposited, shown on the statement (default 'Cash deposit'), such as 'Check #1042'.
+        """
+        account = self._get_account(account_id)
+        amount = _money(amount)
+        if account.kind == "credit":
+            raise ToolError(f"Cannot deposit into credit account {account.id}; pay it with a transfer instead")
+        if account.status == "closed":
+            raise ToolError(f"Account {account.id} is closed and cannot receive money")
+        if amount > MAX_DEPOSIT:
+            raise ToolError(f"Deposits over {MAX_DEPOSIT:,.2f} must be made in a branch")
+        entry = self._post(account, "deposit", "deposit", (description or "").strip() or "Cash deposit", amount)
+        return {**_transaction_info(entry), "balance": account.balance}
+
+    # -- payees and payments ---------------------------------------------------------------------
+
+    @tool(read_only=True, consumes=("customer",), produces=("payee",))
+    def list_payees(self, customer_id: str) -> list[dict]:
+        """List a customer's saved payees (people and companies outside the bank), ordered by payee id.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+        """
+        customer = self._get_customer(customer_id)
+        payees = self.db.scalars(select(Payee).where(Payee.customer_id == customer.id, Payee.removed_at.is_(None))
+                                 .order_by(Payee.id))
+        return [_payee_info(p) for p in payees]
+
+    @tool(consumes=("customer",), produces=("payee",))
+    def add_payee(self, customer_id: str, name: str, account_number: str, routing_number: str, pin: str,
+                  nickname: str | None = None, category: PayeeCategory = "other") -> dict:
+        """Save a new payee for a customer, so that they can pay it. Needs the customer's PIN.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+            name: the payee's name as their bank knows it, such as 'Greystar Apartments'.
+            account_number: the payee's bank account number, 4 to 17 digits, such as '7712004518'.
+            routing_number: the 9-digit routing number of the payee's bank, such as '021000021'.
+            pin: the customer's 4-digit PIN, as given by the customer, such as '4821'.
+            nickname: an optional short name, such as 'Landlord'.
+            category: what the payee is paid for: 'utilities', 'rent', 'insurance', 'phone', 'personal' or
+                'other' (default).
+        """
+        customer = self._get_customer(customer_id)
+        self._check_pin(customer.id, pin)
+        name = name.strip()
+        if not name:
+            raise ToolError("name must not be empty")
+        if not re.fullmatch(r"\d{4,17}", account_number):
+            raise ToolError(f"account_number must be 4 to 17 digits, got {account_number!r}")
+        if not re.fullmatch(r"\d{9}", routing_number):
+            raise ToolError(f"routing_number must be 9 digits, got {routing_number!r}")
+        existing = self.db.scalar(select(Payee).where(
+            Payee.customer_id == customer.id, Payee.removed_at.is_(None),
+            Payee.account_number == account_number, Payee.routing_number == routing_number))
+        if existing is not None:
+            raise ToolError(f"That account is already saved as payee {existing.id} ({existing.name})")
+        payee = Payee(id=self.new_id("PAY"), customer_id=customer.id, name=name,
+                      nickname=(nickname or "").strip() or None, category=category,
+                      bank_name=_bank_name(routing_number), account_number=account_number,
+                      routing_number=routing_number, added_at=self.now, removed_at=None)
+        self.db.add(payee)
+        return _payee_info(payee)
+
+    @tool(destructive=True, consumes=("payee",))
+    def remove_payee(self, payee_id: str) -> dict:
+        """Remove a saved payee. Payments still scheduled to it must be cancelled first.
+
+        Args:
+            payee_id: the payee id, such as 'PAY-0005'.
+        """
+        payee = self._get_payee(payee_id)
+        pending = self.db.scalars(select(Payment).where(Payment.payee_id == payee.id, Payment.status == "scheduled")
+                                  .order_by(Payment.id)).all()
+        if pending:
+            raise ToolError(f"Payee {payee.id} has scheduled payments ({', '.join(p.id for p in pending)}); "
+                            "cancel them first")
+        payee.removed_at = self.now
+        return {"payee_id": payee.id, "name": payee.name, "removed": True}
+
+    @tool(consumes=("account", "payee"), produces=("payment", "transaction"))
+    def pay_payee(self, account_id: str, payee_id: str, amount: float, pin: str, memo: str | None = None) -> dict:
+        """Pay a saved payee now from a checking or savings account of the payee's owner. Needs the PIN.
+
+        Args:
+            account_id: the paying account id, such as 'ACC-0007'.
+            payee_id: the payee id, such as 'PAY-0005'.
+            amount: the amount in dollars, greater than 0 with at most two decimals, such as 84.99.
+            pin: the account owner's 4-digit PIN, as given by the customer, such as '4821'.
+            memo: an optional note for the payee, such as 'Invoice 2231'.
+        """
+        account, payee = self._paying_account_and_payee(account_id, payee_id, pin)
+        amount = _money(amount)
+        self._check_can_pay(account, amount)
+        payment = Payment(id=self.new_id("PMT"), account_id=account.id, payee_id=payee.id, amount=amount,
+                          memo=(memo or "").strip() or None, frequency="once", scheduled_for=self.now.date(),
+                          status="completed", created_at=self.now, executed_at=self.now, cancelled_at=None)
+        self.db.add(payment)
+        self._post(account, "bill_payment", payee.category, f"Payment to {payee.name}", -amount,
+                   payment_id=payment.id, memo=payment.memo)
+        return {**self._payment_info(payment), "account_balance": account.balance}
+
+    @tool(consumes=("account", "payee"), produces=("payment",))
+    def schedule_payment(self, account_id: str, payee_id: str, amount: float, date: str, pin: str,
+                         frequency: Literal["once", "weekly", "monthly"] = "once", memo: str | None = None) -> dict:
+        """Schedule a payment to a saved payee on a future date, once or repeating. Needs the PIN.
+
+        Funds are checked when the payment is made, not now. The date must be after today and at most a
+        year ahead.
+
+        Args:
+            account_id: the paying checking or savings account id, such as 'ACC-0007'.
+            payee_id: the payee id, such as 'PAY-0005'.
+            amount: the amount in dollars, greater than 0 with at most two decimals, such as 1450.0.
+            date: the (first) payment date, such as '2026-09-01'.
+            pin: the account owner's 4-digit PIN, as given by the customer, such as '4821'.
+            frequency: 'once' (default), 'weekly' or 'monthly'.
+            memo: an optional note for the payee, such as 'September rent'.
+        """
+        account, payee = self._paying_account_and_payee(account_id, payee_id, pin)
+        amount = _money(amount)
+        when = parse_date(date, "date")
+        today = self.now.date()
+        if when <= today:
+            raise ToolError(f"date must be after today ({today.isoformat()}), got {when.isoformat()}")
+        if when > today + dt.timedelta(days=365):
+            raise ToolError(f"date must be at most a year ahead, got {when.isoformat()}")
+        self._check_open(account)
+        payment = Payment(id=self.new_id("PMT"), account_id=account.id, payee_id=payee.id, amount=amount,
+                          memo=(memo or "").strip() or None, frequency=frequency, scheduled_for=when,
+                          status="scheduled", created_at=self.now, executed_at=None, cancelled_at=None)
+        self.db.add(payment)
+        return self._payment_info(payment)
+
+    @tool(read_only=True, consumes=("customer",), produces=("payment", "payee"))
+    def list_scheduled_payments(self, customer_id: str) -> list[dict]:
+        """List a customer's payments that are scheduled and not yet made, soonest first.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+        """
+        customer = self._get_customer(customer_id)
+        payments = self.db.scalars(
+            select(Payment).join(Account, Payment.account_id == Account.id)
+            .where(Account.customer_id == customer.id, Payment.status == "scheduled")
+            .order_by(Payment.scheduled_for, Payment.id))
+        return [self._payment_info(p) for p in payments]
+
+    @tool(destructive=True, consumes=("payment",))
+    def cancel_scheduled_payment(self, payment_id: str) -> dict:
+        """Cancel a scheduled payment (all its repeats). Payments already made cannot be cancelled.
+
+        Args:
+            payment_id: the payment id, such as 'PMT-0031'.
+        """
+        payment = self._get_payment(payment_id)
+        if payment.status != "scheduled":
+            raise ToolError(f"Payment {payment.id} is {payment.status} and cannot be cancelled")
+        payment.status, payment.cancelled_at = "cancelled", self.now
+        return self._payment_info(payment)
+
+    # -- cards -----------------------------------------------------------------------------------
+
+    @tool(read_only=True, consumes=("customer",), produces=("card", "account"))
+    def list_cards(self, customer_id: str) -> list[dict]:
+        """List a customer's debit and credit cards, cancelled ones included, ordered by card id.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+        """
+        customer = self._get_customer(customer_id)
+        cards = self.db.scalars(select(Card).join(Account, Card.account_id == Account.id)
+                                .where(Account.customer_id == customer.id).order_by(Card.id))
+        return [_card_info(c) for c in cards]
+
+    @tool(idempotent=True, consumes=("card",))
+    def freeze_card(self, card_id: str) -> dict:
+        """Freeze an active card so that it cannot be used (for example when it is lost). No PIN is needed.
+
+        Args:
+            card_id: the card id, such as 'CRD-0009'.
+        """
+        card = self._get_card(card_id)
+        if card.status != "active":
+            raise ToolError(f"Card {card.id} is {card.status}; only active cards can be frozen")
+        card.status = "frozen"
+        return _card_info(card)
+
+    @tool(idempotent=True, consumes=("card",))
+    def unfreeze_card(self, card_id: str, pin: str) -> dict:
+        """Unfreeze a frozen card so that it can be used again. Needs the card owner's PIN.
+
+        Args:
+            card_id: the card id, such as 'CRD-0009'.
+            pin: the card owner's 4-digit PIN, as given by the customer, such as '4821'.
+        """
+        card = self._get_card(card_id)
+        account = self._get_account(card.account_id)
+        self._check_pin(account.customer_id, pin)
+        if card.status != "frozen":
+            raise ToolError(f"Card {card.id} is {card.status}; only frozen cards can be unfrozen")
+        if account.status != "open":
+            raise ToolError(f"Card {card.id} belongs to {account.status} account {account.id} and cannot be unfrozen")
+        card.status = "active"
+        return _card_info(card)
+
+    @tool(idempotent=True, consumes=("card",))
+    def set_card_limit(self, card_id: str, daily_limit: float, pin: str) -> dict:
+        """Set a card's daily spending limit. Needs the card owner's PIN.
+
+        A debit card's limit may be at most 5,000.00; a credit card's at most its account's credit limit.
+
+        Args:
+            card_id: the card id, such as 'CRD-0009'.
+            daily_limit: the new limit in dollars, greater than 0 with at most two decimals, such as 1500.0.
+            pin: the card owner's 4-digit PIN, as given by the customer, such as '4821'.
+        """
+        card = self._get_card(card_id)
+        account = self._get_account(card.account_id)
+        self._check_pin(account.customer_id, pin)
+        daily_limit = _money(daily_limit, "daily_limit")
+        if card.status == "cancelled":
+            raise ToolError(f"Card {card.id} is cancelled")
+        ceiling = MAX_DEBIT_CARD_LIMIT if card.kind == "debit" else account.credit_limit or 0.0
+        if daily_limit > ceiling:
+            raise ToolError(f"The daily limit of a {card.kind} card on account {account.id} may be at most {ceiling:,.2f}")
+        card.daily_limit = daily_limit
+        return _card_info(card)
+
+    # -- reference data --------------------------------------------------------------------------
+
+    @tool(read_only=True)
+    def get_exchange_rate(self, from_currency: str, to_currency: str, amount: float | None = None) -> dict:
+        """Return today's exchange rate between two currencies, and optionally convert an amount.
+
+        Args:
+            from_currency: the 3-letter code of the currency to convert from, such as 'USD'.
+            to_currency: the 3-letter code of the currency to convert to, such as 'EUR'.
+            amount: an optional amount in from_currency to convert, such as 500.0.
+        """
+        source, target = self._get_rate(from_currency), self._get_rate(to_currency)
+        rate = round(target.per_usd / source.per_usd, 6)
+        result: dict = {"from_currency": source.currency, "to_currency": target.currency, "rate": rate,
+                        "as_of": self.now.date()}
+        if amount is not None:
+            amount = _money(amount)
+            result |= {"amount": amount, "converted_amount": round(amount * rate, 2)}
+        return result
+
+    # -- hidden ----------------------------------------------------------------------------------
+
+    @tool(read_only=True, hidden=True, consumes=("customer",))
+    def get_customer_pin(self, customer_id: str) -> dict:
+        """Debugging only: return a customer's PIN.
+
+        Args:
+            customer_id: the customer id, such as 'CUS-0003'.
+        """
+        customer = self._get_customer(customer_id)
+        return {"customer_id": customer.id, "pin": customer.pin}
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _get_customer(self, customer_id: str) -> Customer:
+        customer = self.db.get(Customer, customer_id)
+        if customer is None:
+            raise ToolError(f"Customer not found: {customer_id!r}")
+        return customer
+
+    def _get_account(self, account_id: str) -> Account:
+        account = self.db.get(Account, account_id)
+        if account is None:
+            raise ToolError(f"Account not found: {account_id!r}")
+        return account
+
+    def _get_card(self, card_id: str) -> Card:
+        card = self.db.get(Card, card_id)
+        if card is None:
+            raise ToolError(f"Card not found: {card_id!r}")
+        return card
+
+    def _get_payee(self, payee_id: str) -> Payee:
+        payee = self.db.get(Payee, payee_id)
+        if payee is None or payee.removed_at is not None:
+            raise ToolError(f"Payee not found: {payee_id!r}")
+        return payee
+
+    def _get_payment(self, payment_id: str) -> Payment:
+        payment = self.db.get(Payment, payment_id)
+        if payment is None:
+            raise ToolError(f"Payment not found: {payment_id!r}")
+        return payment
+
+    def _get_rate(self, currency: str) -> ExchangeRate:
+        rate = self.db.get(ExchangeRate, currency.strip().upper())
+        if rate is None:
+            codes = ", ".join(self.db.scalars(select(ExchangeRate.currency).order_by(ExchangeRate.currency)))
+            raise ToolError(f"Unsupported currency {currency!r}; supported: {codes}")
+        return rate
+
+    def _check_pin(self, customer_id: str, pin: str) -> None:
+        if pin != self._get_customer(customer_id).pin:
+            raise ToolError("Incorrect PIN")
+
+    def _check_open(self, account: Account) -> None:
+        if account.status == "closed":
+            raise ToolError(f"Account {account.id} is closed")
+        if account.status == "frozen":
+            raise ToolError(f"Account {account.id} is frozen ({account.status_reason}); no money can leave it")
+
+    def _check_can_pay(self, account: Account, amount: float) -> None:
+        self._check_open(account)
+        if account.balance < amount:
+            raise ToolError(f"Insufficient funds: {account.id} has {account.balance:.2f}, needs {amount:.2f}")
+
+    def _paying_account_and_payee(self, account_id: str, payee_id: str, pin: str) -> tuple[Account, Payee]:
+        account = self._get_account(account_id)
+        payee = self._get_payee(payee_id)
+        if payee.customer_id != account.customer_id:
+            raise ToolError(f"Payee {payee.id} is not saved by the owner of account {account.id}")
+        self._check_pin(account.customer_id, pin)
+        if account.kind == "credit":
+            raise ToolError(f"Payees are paid from checking or savings accounts, not credit account {account.id}")
+        return account, payee
+
+    def _scheduled_from(self, account_id: str) -> list[Payment]:
+        return list(self.db.scalars(select(Payment).where(Payment.account_id == account_id,
+                                                          Payment.status == "scheduled").order_by(Payment.id)))
+
+    def _post(self, account: Account, kind: str, category: str, description: str, amount: float,
+              **refs: str | None) -> Transaction:
+        entry = account.post(self.new_id("TXN", 5), self.now, kind, category, description, amount, **refs)
+        self.db.add(entry)
+        return entry
+
+    def _payment_info(self, payment: Payment) -> dict:
+        payee = self.db.get(Payee, payment.payee_id)
+        return {"payment_id": payment.id, "account_id": payment.account_id, "payee_id": payment.payee_id,
+                "payee_name": payee.name if payee else None, "amount": payment.amount, "memo": payment.memo,
+                "frequency": payment.frequency, "date": payment.scheduled_for, "status": payment.status}
+
+
+# -- results ------------------------------------------------------------------------------------
+
+
+def _customer_summary(customer: Customer) -> dict:
+    return {"customer_id": customer.id, "name": customer.name, "email": customer.email, "phone": customer.phone,
+            "city": customer.city, "state": customer.state}
+
+
+def _account_info(account: Account) -> dict:
+    info = {"account_id": account.id, "customer_id": account.customer_id, "kind": account.kind,
+            "nickname": account.nickname, "account_number": account.account_number, "currency": account.currency,
+            "balance": account.balance, "available": _available(account), "interest_rate": account.interest_rate,
+            "status": account.status}
+    if account.kind == "credit":
+        info["credit_limit"] = account.credit_limit
+    return info
+
+
+def _transaction_info(entry: Transaction) -> dict:
+    info = {"transaction_id": entry.id, "account_id": entry.account_id, "posted_at": entry.posted_at,
+            "kind": entry.kind, "category": entry.category, "description": entry.description,
+            "amount": entry.amount, "balance_after": entry.balance_after}
+    for key in ("memo", "card_id", "transfer_id", "payment_id"):
+        if getattr(entry, key) is not None:
+            info[key] = getattr(entry, key)
+    return info
+
+
+def _payee_info(payee: Payee) -> dict:
+    return {"payee_id": payee.id, "name": payee.name, "nickname": payee.nickname, "category": payee.category,
+            "bank_name": payee.bank_name, "account_number": "****" + payee.account_number[-4:]}
+
+
+def _card_info(card: Card) -> dict:
+    return {"card_id": card.id, "account_id": card.account_id, "kind": card.kind, "network": card.network,
+            "last4": card.last4, "expires": card.expires.strftime("%Y-%m"), "status": card.status,
+            "daily_limit": card.daily_limit}
+
+
+# -- small rules --------------------------------------------------------------------------------
+
+
+def _money(amount: float, what: str = "amount") -> float:
+    if amount <= 0:
+        raise ToolError(f"{what} must be greater than 0, got {amount}")
+    cents = round(amount * 100)
+    if abs(amount * 100 - cents) > 1e-6:
+        raise ToolError(f"{what} must have at most two decimals, got {amount}")
+    return cents / 100
+
+
+def _available(account: Account) -> float:
+    if account.status != "open":
+        return 0.0
+    return round(account.balance + (account.credit_limit or 0.0), 2)
+
+
+def _label(account: Account) -> str:
+    return f"{account.kind} ...{account.account_number[-4:]}"
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+def _bank_name(routing_number: str) -> str:
+    return next((bank for bank, routing in BANKS if routing == routing_number), "Other bank")
+
+
+def _check_limit(limit: int) -> None:
+    if not 1 <= limit <= MAX_PAGE:
+        raise ToolError(f"limit must be between 1 and {MAX_PAGE}, got {limit}")
+
+
+def _in_dates(query, start_date: str | None, end_date: str | None):
+    """Restrict a Transaction query to posting dates from start_date to end_date, both inclusive."""
+    start = parse_date(start_date, "start_date") if start_date is not None else None
+    end = parse_date(end_date, "end_date") if end_date is not None else None
+    if start and end and start > end:
+        raise ToolError(f"start_date {start.isoformat()} is after end_date {end.isoformat()}")
+    if start:
+        query = query.where(Transaction.posted_at >= dt.datetime.combine(start, dt.time()))
+    if end:
+        query = query.where(Transaction.posted_at < dt.datetime.combine(end + dt.timedelta(days=1), dt.time()))
+    return query

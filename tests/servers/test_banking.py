@@ -1,0 +1,804 @@
+"""The banking server through real MCP: every tool's success path and failure modes, the ledger
+invariant, determinism, the hidden tool, and a replay of the hand-written tasks.
+
+Entities are discovered through the tools (customers by id order, their accounts, cards and
+payees); PINs come from the hidden debug tool, which the `bank` fixture includes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from prove_env.registry import get_toolkit
+from prove_env.runtime import run_sync
+from prove_env.world import _seed_world, worlds
+
+TASKS = Path(__file__).resolve().parents[2] / "fixtures" / "tasks" / "banking.jsonl"
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def bank(served):
+    """A fresh seed-0 banking world, hidden tools included (for PINs)."""
+    return served("banking", include_hidden=True)
+
+
+def survey(s) -> list[dict]:
+    """Every customer, with accounts (closed included), cards and payees, found through the tools."""
+    customers = []
+    while True:
+        result = s.call("get_customer", customer_id=f"CUS-{len(customers) + 1:04d}")
+        if not result.ok:
+            break
+        c = result.data
+        c["accounts"] = s.ok("list_accounts", customer_id=c["customer_id"], include_closed=True)
+        c["cards"] = s.ok("list_cards", customer_id=c["customer_id"])
+        c["payees"] = s.ok("list_payees", customer_id=c["customer_id"])
+        customers.append(c)
+    assert len(customers) >= 30
+    return customers
+
+
+def find(customers, *, kind=None, status="open", where=lambda c, a: True):
+    """The first (customer, account) pair whose account matches."""
+    for c in customers:
+        for a in c["accounts"]:
+            if (kind is None or a["kind"] == kind) and (status is None or a["status"] == status) and where(c, a):
+                return c, a
+    raise AssertionError("no such account in the seed-0 world")
+
+
+def own(c, kind, status="open"):
+    return next((a for a in c["accounts"] if a["kind"] == kind and a["status"] == status), None)
+
+
+def pin_of(s, customer_id: str) -> str:
+    return s.ok("get_customer_pin", customer_id=customer_id)["pin"]
+
+
+def wrong(pin: str) -> str:
+    return f"{(int(pin) + 1) % 10000:04d}"
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    """The call fails with `match` in its error, and the world is exactly as before."""
+    before = s.world.digest()
+    text = fails(s, tool, match, **arguments)
+    assert s.world.digest() == before, f"failed {tool} changed the world"
+    return text
+
+
+# `Served.call(name, **arguments)` cannot pass a tool argument called `name` (find_customers and
+# add_payee have one): it collides with its own first parameter. These do the same through the
+# same MCP client, with parameter names no tool uses.
+
+
+def call(s, tool: str, arguments: dict) -> tuple[bool, str]:
+    result = run_sync(s.client.call(tool, arguments))
+    return (not result.is_error), (result.content[0].text if result.content else "")
+
+
+def ok(s, tool: str, **arguments):
+    good, text = call(s, tool, arguments)
+    assert good, f"{tool}({arguments}) failed: {text}"
+    return json.loads(text)
+
+
+def fails(s, tool: str, match: str, **arguments) -> str:
+    good, text = call(s, tool, arguments)
+    assert not good, f"{tool}({arguments}) should have failed but returned {text}"
+    assert match.lower() in text.lower(), f"error {text!r} does not mention {match!r}"
+    return text
+
+
+def balance(s, account_id: str) -> float:
+    return s.ok("get_balance", account_id=account_id)["balance"]
+
+
+def today(s) -> str:
+    return s.ok("get_balance", account_id="ACC-0001")["as_of"][:10]
+
+
+def reconcile(s) -> None:
+    """Every account's balance is the sum of its ledger entries, and its latest entry's balance_after."""
+    tables = s.world.snapshot()["tables"]
+    totals: defaultdict[str, float] = defaultdict(float)
+    latest: dict[str, dict] = {}
+    for entry in tables["transactions"]:
+        totals[entry["account_id"]] += entry["amount"]
+        last = latest.get(entry["account_id"])
+        if last is None or (entry["posted_at"], entry["id"]) > (last["posted_at"], last["id"]):
+            latest[entry["account_id"]] = entry
+    assert tables["accounts"]
+    for account in tables["accounts"]:
+        assert round(totals[account["id"]], 2) == account["balance"], account["id"]
+        if account["id"] in latest:
+            assert latest[account["id"]]["balance_after"] == account["balance"], account["id"]
+    by_transfer: defaultdict[str, float] = defaultdict(float)
+    for entry in tables["transactions"]:
+        if entry["transfer_id"]:
+            by_transfer[entry["transfer_id"]] += entry["amount"]
+    assert all(abs(total) < 0.005 for total in by_transfer.values())
+    assert set(by_transfer) == {t["id"] for t in tables["transfers"]}
+
+
+# -- the server as a whole ----------------------------------------------------------------------
+
+
+def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
+    s = served("banking")
+    names = [t.name for t in run_sync(s.client.list_tools())]
+    assert len(names) >= 17 and len(set(names)) == len(names)
+    assert "get_customer_pin" not in names
+    assert {"transfer", "pay_payee", "freeze_card", "list_transaction_categories"} <= set(names)
+    s.fails("get_customer_pin", "", customer_id="CUS-0001")
+    hidden = served("banking", include_hidden=True)
+    assert "get_customer_pin" in [t.name for t in run_sync(hidden.client.list_tools())]
+    assert len(hidden.ok("get_customer_pin", customer_id="CUS-0001")["pin"]) == 4
+
+
+def test_read_only_annotations_match_the_tools(served):
+    s = served("banking")
+    tools = {t.name: t for t in run_sync(s.client.list_tools())}
+    for name in ("find_customers", "list_transactions", "get_spending_summary", "get_exchange_rate"):
+        assert tools[name].annotations.read_only_hint is True
+    for name in ("transfer", "pay_payee", "close_account", "freeze_card"):
+        assert tools[name].annotations.read_only_hint is False
+    assert tools["close_account"].annotations.destructive_hint is True
+
+
+def test_same_seed_same_world():
+    toolkit = get_toolkit("banking")
+    a, b = worlds.create(toolkit, 0), worlds.create(toolkit, 0)
+    assert a.digest() == b.digest() == worlds.digest(toolkit, 0)
+    reseeded = _seed_world(toolkit, 0)  # seeded again from scratch, not cloned
+    assert reseeded.digest() == a.digest()
+    assert worlds.create(toolkit, 1).digest() != a.digest()
+    assert len(a.serialize()) < 1_000_000
+    for w in (a, b, reseeded):
+        w.close()
+
+
+def test_seed_world_has_the_variety_tasks_need(bank):
+    customers = survey(bank)
+    accounts = [a for c in customers for a in c["accounts"]]
+    assert {a["kind"] for a in accounts} == {"checking", "savings", "credit"}
+    assert {a["status"] for a in accounts} == {"open", "frozen", "closed"}
+    assert any(a["kind"] == "checking" and a["status"] == "open" and a["balance"] < 50 for a in accounts)
+    assert {c["status"] for cu in customers for c in cu["cards"]} == {"active", "frozen", "cancelled"}
+    assert sum(len(bank.ok("list_scheduled_payments", customer_id=c["customer_id"])) for c in customers) > 5
+    reconcile(bank)
+
+
+def test_no_visible_tool_reveals_a_pin(bank):
+    c = survey(bank)[0]
+    texts = [call(bank, "find_customers", {"name": c["name"]})[1], bank.call("get_customer", customer_id=c["customer_id"]).text]
+    for a in c["accounts"]:
+        texts.append(bank.call("get_account", account_id=a["account_id"]).text)
+    assert all('"pin"' not in t for t in texts)
+
+
+# -- customers ----------------------------------------------------------------------------------
+
+
+def test_find_customers(bank):
+    c = bank.ok("get_customer", customer_id="CUS-0001")
+    first, last = c["name"].split(" ", 1)
+    assert [m["customer_id"] for m in ok(bank, "find_customers", name=c["name"])] == ["CUS-0001"]
+    assert "CUS-0001" in [m["customer_id"] for m in ok(bank, "find_customers", name=last.upper())]
+    assert bank.ok("find_customers", email=c["email"].upper())[0]["customer_id"] == "CUS-0001"
+    digits = "".join(ch for ch in c["phone"] if ch.isdigit())
+    assert [m["customer_id"] for m in bank.ok("find_customers", phone=digits)] == ["CUS-0001"]
+    assert ok(bank, "find_customers", name=first, email="nobody@example.com") == []
+    assert ok(bank, "find_customers", name="zzzz-no-such-person") == []
+    many = ok(bank, "find_customers", name="a", limit=3)
+    assert len(many) == 3 and [m["customer_id"] for m in many] == sorted(m["customer_id"] for m in many)
+    bank.fails("find_customers", "at least one")
+    fails(bank, "find_customers", "limit", name="a", limit=0)
+    fails(bank, "find_customers", "Invalid arguments", name="a", limit="5")
+
+
+def test_get_customer(bank):
+    c = bank.ok("get_customer", customer_id="CUS-0002")
+    assert c["customer_id"] == "CUS-0002"
+    assert {"name", "email", "phone", "address", "date_of_birth", "member_since"} <= set(c)
+    assert c["date_of_birth"] < c["member_since"] <= today(bank)
+    bank.fails("get_customer", "Customer not found", customer_id="CUS-9999")
+    bank.fails("get_customer", "missing required argument")
+
+
+# -- accounts -----------------------------------------------------------------------------------
+
+
+def test_list_accounts_hides_closed_unless_asked(bank):
+    c, closed = find(survey(bank), status="closed")
+    default = bank.ok("list_accounts", customer_id=c["customer_id"])
+    assert closed["account_id"] not in [a["account_id"] for a in default]
+    assert all(a["customer_id"] == c["customer_id"] and a["status"] != "closed" for a in default)
+    every = bank.ok("list_accounts", customer_id=c["customer_id"], include_closed=True)
+    assert closed["account_id"] in [a["account_id"] for a in every]
+    assert [a["account_id"] for a in every] == sorted(a["account_id"] for a in every)
+    bank.fails("list_accounts", "Customer not found", customer_id="CUS-0000")
+
+
+def test_get_account_and_balance(bank):
+    customers = survey(bank)
+    _, credit = find(customers, kind="credit", where=lambda c, a: a["balance"] < 0)
+    info = bank.ok("get_account", account_id=credit["account_id"])
+    assert info["kind"] == "credit" and info["credit_limit"] > 0 and info["closed_at"] is None
+    money = bank.ok("get_balance", account_id=credit["account_id"])
+    assert money["balance"] == credit["balance"] < 0
+    assert money["available"] == round(info["credit_limit"] + credit["balance"], 2)
+    assert money["currency"] == "USD"
+    _, closed = find(customers, status="closed")
+    assert bank.ok("get_account", account_id=closed["account_id"])["closed_at"] is not None
+    assert bank.ok("get_balance", account_id=closed["account_id"])["available"] == 0
+    _, frozen = find(customers, status="frozen")
+    frozen_info = bank.ok("get_account", account_id=frozen["account_id"])
+    assert frozen_info["status_reason"] and bank.ok("get_balance", account_id=frozen["account_id"])["available"] == 0
+    bank.fails("get_account", "Account not found", account_id="ACC-9999")
+    bank.fails("get_balance", "Account not found", account_id="nope")
+
+
+def test_open_account_up_to_the_limit(bank):
+    c = bank.ok("get_customer", customer_id="CUS-0001")
+    held = len(bank.ok("list_accounts", customer_id="CUS-0001"))
+    new = bank.ok("open_account", customer_id="CUS-0001", kind="savings", nickname="Vacation fund")
+    assert new["customer_id"] == c["customer_id"] and new["kind"] == "savings"
+    assert new["balance"] == 0 and new["status"] == "open" and new["nickname"] == "Vacation fund"
+    assert balance(bank, new["account_id"]) == 0
+    assert new["account_id"] in [a["account_id"] for a in bank.ok("list_accounts", customer_id="CUS-0001")]
+    for _ in range(6 - held - 1):
+        bank.ok("open_account", customer_id="CUS-0001", kind="checking")
+    unchanged(bank, "open_account", "most allowed", customer_id="CUS-0001", kind="checking")
+    unchanged(bank, "open_account", "Invalid arguments", customer_id="CUS-0002", kind="credit")
+    unchanged(bank, "open_account", "Customer not found", customer_id="CUS-9999", kind="checking")
+    reconcile(bank)
+
+
+def test_close_account(bank):
+    customers = survey(bank)
+    c = customers[0]
+    pin = pin_of(bank, c["customer_id"])
+    new = bank.ok("open_account", customer_id=c["customer_id"], kind="savings")
+    unchanged(bank, "close_account", "Incorrect PIN", account_id=new["account_id"], pin=wrong(pin))
+    closed = bank.ok("close_account", account_id=new["account_id"], pin=pin)
+    assert closed["status"] == "closed" and closed["closed_at"] and closed["cancelled_cards"] == []
+    assert new["account_id"] not in [a["account_id"] for a in bank.ok("list_accounts", customer_id=c["customer_id"])]
+    unchanged(bank, "close_account", "already closed", account_id=new["account_id"], pin=pin)
+
+    # A paid-off credit account closes and its card is cancelled.
+    owner, paid_off = find(customers, kind="credit", where=lambda c, a: a["balance"] == 0)
+    card = next(k for k in owner["cards"] if k["account_id"] == paid_off["account_id"])
+    result = bank.ok("close_account", account_id=paid_off["account_id"], pin=pin_of(bank, owner["customer_id"]))
+    assert result["cancelled_cards"] == [card["card_id"]]
+    cards = {k["card_id"]: k for k in bank.ok("list_cards", customer_id=owner["customer_id"])}
+    assert cards[card["card_id"]]["status"] == "cancelled"
+
+    holder, funded = find(customers, kind="checking", where=lambda c, a: a["balance"] > 0)
+    unchanged(bank, "close_account", "still holds", account_id=funded["account_id"],
+              pin=pin_of(bank, holder["customer_id"]))
+    debtor, owing = find(customers, kind="credit", where=lambda c, a: a["balance"] < 0)
+    unchanged(bank, "close_account", "outstanding balance", account_id=owing["account_id"],
+              pin=pin_of(bank, debtor["customer_id"]))
+    frozen_owner, frozen = find(customers, status="frozen")
+    unchanged(bank, "close_account", "frozen", account_id=frozen["account_id"],
+              pin=pin_of(bank, frozen_owner["customer_id"]))
+    unchanged(bank, "close_account", "Account not found", account_id="ACC-9999", pin=pin)
+
+    # Payments scheduled from the account block closing until they are cancelled.
+    payer = next(x for x in customers if x["payees"])
+    payer_pin = pin_of(bank, payer["customer_id"])
+    empty = bank.ok("open_account", customer_id=payer["customer_id"], kind="checking")
+    payment = bank.ok("schedule_payment", account_id=empty["account_id"], payee_id=payer["payees"][0]["payee_id"],
+                      amount=25.0, date=_days_ahead(bank, 10), pin=payer_pin)
+    unchanged(bank, "close_account", "cancel them first", account_id=empty["account_id"], pin=payer_pin)
+    bank.ok("cancel_scheduled_payment", payment_id=payment["payment_id"])
+    assert bank.ok("close_account", account_id=empty["account_id"], pin=payer_pin)["status"] == "closed"
+    reconcile(bank)
+
+
+def _days_ahead(s, days: int) -> str:
+    import datetime as dt
+
+    return (dt.date.fromisoformat(today(s)) + dt.timedelta(days=days)).isoformat()
+
+
+# -- transactions -------------------------------------------------------------------------------
+
+
+def _busiest(s, customers):
+    """The account with the most ledger entries (it is well under 100)."""
+    counts = {a["account_id"]: len(s.ok("list_transactions", account_id=a["account_id"], limit=100))
+              for c in customers for a in c["accounts"]}
+    account_id = max(counts, key=lambda k: (counts[k], k))
+    assert 20 < counts[account_id] < 100
+    return account_id
+
+
+def test_list_transactions_filters_and_order(bank):
+    account_id = _busiest(bank, survey(bank))
+    everything = bank.ok("list_transactions", account_id=account_id, limit=100)
+    assert len(bank.ok("list_transactions", account_id=account_id)) == 20
+    keys = [(t["posted_at"], t["transaction_id"]) for t in everything]
+    assert keys == sorted(keys, reverse=True)
+    assert round(sum(t["amount"] for t in everything), 2) == balance(bank, account_id)
+    assert everything[0]["balance_after"] == balance(bank, account_id)
+
+    kind = everything[0]["kind"]
+    by_kind = bank.ok("list_transactions", account_id=account_id, kind=kind, limit=100)
+    assert by_kind and all(t["kind"] == kind for t in by_kind)
+    assert len(by_kind) == sum(t["kind"] == kind for t in everything)
+
+    category = everything[-1]["category"]
+    by_category = bank.ok("list_transactions", account_id=account_id, category=category.upper(), limit=100)
+    assert len(by_category) == sum(t["category"] == category for t in everything) > 0
+
+    dates = sorted({t["posted_at"][:10] for t in everything})
+    start, end = dates[len(dates) // 4], dates[3 * len(dates) // 4]
+    window = bank.ok("list_transactions", account_id=account_id, start_date=start, end_date=end, limit=100)
+    assert len(window) == sum(start <= t["posted_at"][:10] <= end for t in everything) > 0
+    one_day = bank.ok("list_transactions", account_id=account_id, start_date=end, end_date=end, limit=100)
+    assert one_day and all(t["posted_at"][:10] == end for t in one_day)
+
+    between = bank.ok("list_transactions", account_id=account_id, min_amount=50.0, max_amount=500, limit=100)
+    assert len(between) == sum(50 <= abs(t["amount"]) <= 500 for t in everything) > 0
+
+    bank.fails("list_transactions", "ISO 8601", account_id=account_id, start_date="08/01/2026")
+    bank.fails("list_transactions", "after end_date", account_id=account_id, start_date=end, end_date=start)
+    bank.fails("list_transactions", "greater than max_amount", account_id=account_id, min_amount=500.0, max_amount=50.0)
+    bank.fails("list_transactions", "limit", account_id=account_id, limit=101)
+    bank.fails("list_transactions", "Invalid arguments", account_id=account_id, kind="purchase")
+    bank.fails("list_transactions", "Invalid arguments", account_id=account_id, colour="red")
+    bank.fails("list_transactions", "Account not found", account_id="ACC-9999")
+
+
+def test_search_transactions(bank):
+    customers = survey(bank)
+    c = next(c for c in customers
+             if any(x["category"] == "income" for x in bank.ok("list_transaction_categories", customer_id=c["customer_id"])))
+    found = bank.ok("search_transactions", customer_id=c["customer_id"], query="PAYROLL")
+    mine = {a["account_id"] for a in c["accounts"]}
+    assert found and all("payroll" in t["description"].lower() and t["account_id"] in mine for t in found)
+    assert len(bank.ok("search_transactions", customer_id=c["customer_id"], query="payroll", limit=1)) == 1
+    assert bank.ok("search_transactions", customer_id=c["customer_id"], query="no such merchant xyz") == []
+    # Memos are searched too.
+    saver, checking = find(customers, kind="checking", where=lambda c, a: a["balance"] > 1 and own(c, "savings"))
+    bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=own(saver, "savings")["account_id"],
+            amount=0.5, pin=pin_of(bank, saver["customer_id"]), memo="Quokka fund")
+    hits = bank.ok("search_transactions", customer_id=saver["customer_id"], query="quokka")
+    assert len(hits) == 2 and all(h["memo"] == "Quokka fund" for h in hits)
+    bank.fails("search_transactions", "must not be empty", customer_id=c["customer_id"], query="  ")
+    bank.fails("search_transactions", "limit", customer_id=c["customer_id"], query="a", limit=0)
+    bank.fails("search_transactions", "Customer not found", customer_id="CUS-9999", query="payroll")
+
+
+def test_list_transaction_categories(bank):
+    overall = bank.ok("list_transaction_categories")
+    names = [c["category"] for c in overall]
+    assert names == sorted(names) and {"groceries", "dining", "income", "transfer"} <= set(names)
+    assert sum(c["count"] for c in overall) == len(bank.world.snapshot()["tables"]["transactions"])
+    counts = {c["category"]: c["count"] for c in overall}
+    mine = bank.ok("list_transaction_categories", customer_id="CUS-0001")
+    assert mine and all(c["count"] <= counts[c["category"]] for c in mine)
+    bank.fails("list_transaction_categories", "Customer not found", customer_id="CUS-9999")
+
+
+def test_get_spending_summary_matches_the_ledger(bank):
+    c = survey(bank)[2]
+    start, end = "2026-07-01", "2026-07-31"
+    summary = bank.ok("get_spending_summary", customer_id=c["customer_id"], start_date=start, end_date=end)
+    expected: defaultdict[str, float] = defaultdict(float)
+    income = 0.0
+    for a in c["accounts"]:
+        for t in bank.ok("list_transactions", account_id=a["account_id"], start_date=start, end_date=end, limit=100):
+            if t["kind"] in ("card_purchase", "bill_payment", "withdrawal", "fee", "refund"):
+                expected[t["category"]] -= t["amount"]
+            elif t["kind"] in ("deposit", "interest"):
+                income += t["amount"]
+    assert summary["spending_by_category"] == {k: round(v, 2) for k, v in sorted(expected.items())}
+    assert summary["total_spending"] == round(sum(round(v, 2) for v in expected.values()), 2) > 0
+    assert summary["total_income"] == round(income, 2)
+    assert "transfer" not in summary["spending_by_category"]
+    bank.fails("get_spending_summary", "ISO 8601", customer_id=c["customer_id"], start_date="July 1", end_date=end)
+    bank.fails("get_spending_summary", "after end_date", customer_id=c["customer_id"], start_date=end, end_date=start)
+    bank.fails("get_spending_summary", "missing required argument", customer_id=c["customer_id"], start_date=start)
+    bank.fails("get_spending_summary", "Customer not found", customer_id="CUS-9999", start_date=start, end_date=end)
+
+
+# -- moving money -------------------------------------------------------------------------------
+
+
+def test_transfer_between_own_accounts(bank):
+    c, checking = find(survey(bank), kind="checking", where=lambda c, a: a["balance"] > 1000 and own(c, "savings"))
+    savings = own(c, "savings")
+    pin = pin_of(bank, c["customer_id"])
+    result = bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=savings["account_id"],
+                     amount=250.25, pin=pin, memo="Rainy day")
+    assert result["amount"] == 250.25 and result["transfer_id"].startswith("TRF-")
+    assert result["from_account_balance"] == round(checking["balance"] - 250.25, 2) == balance(bank, checking["account_id"])
+    assert balance(bank, savings["account_id"]) == round(savings["balance"] + 250.25, 2)
+    out = bank.ok("list_transactions", account_id=checking["account_id"], limit=1)[0]
+    into = bank.ok("list_transactions", account_id=savings["account_id"], limit=1)[0]
+    assert (out["kind"], out["amount"], out["transfer_id"]) == ("transfer_out", -250.25, result["transfer_id"])
+    assert (into["kind"], into["amount"], into["memo"]) == ("transfer_in", 250.25, "Rainy day")
+    assert bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=savings["account_id"],
+                   amount=3, pin=pin)["amount"] == 3
+    reconcile(bank)
+
+
+def test_transfer_pays_down_a_credit_account_but_not_beyond(bank):
+    c, credit = find(survey(bank), kind="credit", where=lambda c, a: a["balance"] < -10 and own(c, "checking")
+                     and own(c, "checking")["balance"] > -a["balance"])
+    checking = own(c, "checking")
+    pin = pin_of(bank, c["customer_id"])
+    owed = -credit["balance"]
+    unchanged(bank, "transfer", "exceeds", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
+              amount=round(owed + 0.01, 2), pin=pin)
+    bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=credit["account_id"], amount=10.0, pin=pin)
+    assert balance(bank, credit["account_id"]) == round(credit["balance"] + 10, 2)
+    bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
+            amount=round(owed - 10, 2), pin=pin)
+    assert balance(bank, credit["account_id"]) == 0
+    unchanged(bank, "transfer", "exceeds", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
+              amount=1.0, pin=pin)
+    unchanged(bank, "transfer", "credit account", from_account_id=credit["account_id"],
+              to_account_id=checking["account_id"], amount=1.0, pin=pin)
+    reconcile(bank)
+
+
+def test_transfer_to_another_customer_needs_the_payers_pin(bank):
+    customers = survey(bank)
+    payer, source = find(customers, kind="checking", where=lambda c, a: a["balance"] > 100)
+    payee, target = find(customers, kind="checking", where=lambda c, a: c["customer_id"] != payer["customer_id"])
+    payer_pin, payee_pin = pin_of(bank, payer["customer_id"]), pin_of(bank, payee["customer_id"])
+    assert payer_pin != payee_pin
+    unchanged(bank, "transfer", "Incorrect PIN", from_account_id=source["account_id"], to_account_id=target["account_id"],
+              amount=20.0, pin=payee_pin)
+    bank.ok("transfer", from_account_id=source["account_id"], to_account_id=target["account_id"], amount=20.0,
+            pin=payer_pin)
+    assert balance(bank, target["account_id"]) == round(target["balance"] + 20, 2)
+
+
+def test_transfer_failures_change_nothing(bank):
+    customers = survey(bank)
+    c, low = find(customers, kind="checking", where=lambda c, a: a["balance"] < 50 and len(c["accounts"]) > 1)
+    other = next(a for a in c["accounts"] if a["account_id"] != low["account_id"] and a["status"] != "closed")
+    pin = pin_of(bank, c["customer_id"])
+    src, dst = low["account_id"], other["account_id"]
+    text = unchanged(bank, "transfer", "Insufficient funds", from_account_id=src, to_account_id=dst,
+                     amount=round(low["balance"] + 0.01, 2), pin=pin)
+    assert f"{low['balance']:.2f}" in text
+    unchanged(bank, "transfer", "Incorrect PIN", from_account_id=src, to_account_id=dst, amount=1.0, pin=wrong(pin))
+    unchanged(bank, "transfer", "greater than 0", from_account_id=src, to_account_id=dst, amount=0, pin=pin)
+    unchanged(bank, "transfer", "greater than 0", from_account_id=src, to_account_id=dst, amount=-5.0, pin=pin)
+    unchanged(bank, "transfer", "two decimals", from_account_id=src, to_account_id=dst, amount=1.005, pin=pin)
+    unchanged(bank, "transfer", "Invalid arguments", from_account_id=src, to_account_id=dst, amount="1.00", pin=pin)
+    unchanged(bank, "transfer", "Invalid arguments", from_account_id=src, to_account_id=dst, amount=1.0)
+    unchanged(bank, "transfer", "itself", from_account_id=src, to_account_id=src, amount=1.0, pin=pin)
+    unchanged(bank, "transfer", "Account not found", from_account_id=src, to_account_id="ACC-9999", amount=1.0, pin=pin)
+    unchanged(bank, "transfer", "Account not found", from_account_id="ACC-9999", to_account_id=src, amount=1.0, pin=pin)
+
+    frozen_owner, frozen = find(customers, status="frozen")
+    unchanged(bank, "transfer", "frozen", from_account_id=frozen["account_id"], to_account_id=src, amount=1.0,
+              pin=pin_of(bank, frozen_owner["customer_id"]))
+
+    closed_owner, closed = find(customers, status="closed")
+    closed_pin = pin_of(bank, closed_owner["customer_id"])
+    live = own(closed_owner, "checking") or own(closed_owner, "savings")
+    unchanged(bank, "transfer", "closed", from_account_id=closed["account_id"], to_account_id=live["account_id"],
+              amount=1.0, pin=closed_pin)
+    unchanged(bank, "transfer", "closed and cannot receive", from_account_id=live["account_id"],
+              to_account_id=closed["account_id"], amount=1.0, pin=closed_pin)
+
+
+def test_deposit(bank):
+    customers = survey(bank)
+    c, checking = find(customers, kind="checking")
+    entry = bank.ok("deposit", account_id=checking["account_id"], amount=120.5, description="Check #1042")
+    assert entry["kind"] == "deposit" and entry["amount"] == 120.5 and entry["description"] == "Check #1042"
+    assert entry["balance"] == entry["balance_after"] == round(checking["balance"] + 120.5, 2)
+    assert bank.ok("deposit", account_id=checking["account_id"], amount=10_000)["description"] == "Cash deposit"
+    _, frozen = find(customers, status="frozen")
+    assert bank.ok("deposit", account_id=frozen["account_id"], amount=5.0)["balance"] == round(frozen["balance"] + 5, 2)
+    _, credit = find(customers, kind="credit")
+    unchanged(bank, "deposit", "credit account", account_id=credit["account_id"], amount=5.0)
+    _, closed = find(customers, status="closed")
+    unchanged(bank, "deposit", "closed", account_id=closed["account_id"], amount=5.0)
+    unchanged(bank, "deposit", "branch", account_id=checking["account_id"], amount=10_000.01)
+    unchanged(bank, "deposit", "greater than 0", account_id=checking["account_id"], amount=0.0)
+    unchanged(bank, "deposit", "two decimals", account_id=checking["account_id"], amount=0.001)
+    unchanged(bank, "deposit", "Account not found", account_id="ACC-9999", amount=5.0)
+    reconcile(bank)
+
+
+# -- payees and payments ------------------------------------------------------------------------
+
+
+def test_add_and_list_payees(bank):
+    c = survey(bank)[0]
+    pin = pin_of(bank, c["customer_id"])
+    before = bank.ok("list_payees", customer_id=c["customer_id"])
+    added = ok(bank, "add_payee", customer_id=c["customer_id"], name="Greystar Apartments", account_number="7712004518",
+                    routing_number="021000021", pin=pin, nickname="Landlord", category="rent")
+    assert added["account_number"] == "****4518" and added["bank_name"] == "Chase"
+    assert (added["nickname"], added["category"]) == ("Landlord", "rent")
+    after = bank.ok("list_payees", customer_id=c["customer_id"])
+    assert [p["payee_id"] for p in after] == [p["payee_id"] for p in before] + [added["payee_id"]]
+    plain = ok(bank, "add_payee", customer_id=c["customer_id"], name="Sam Lee", account_number="1234",
+                    routing_number="999999999", pin=pin)
+    assert (plain["category"], plain["bank_name"], plain["nickname"]) == ("other", "Other bank", None)
+
+    args = dict(customer_id=c["customer_id"], name="Someone", routing_number="021000021", pin=pin)
+    unchanged(bank, "add_payee", "already saved as payee " + added["payee_id"], account_number="7712004518", **args)
+    unchanged(bank, "add_payee", "account_number", account_number="12-34-56", **args)
+    unchanged(bank, "add_payee", "account_number", account_number="123", **args)
+    unchanged(bank, "add_payee", "routing_number", customer_id=c["customer_id"], name="X", account_number="55555555",
+              routing_number="12345", pin=pin)
+    unchanged(bank, "add_payee", "Incorrect PIN", customer_id=c["customer_id"], name="X", account_number="55555555",
+              routing_number="021000021", pin=wrong(pin))
+    unchanged(bank, "add_payee", "name must not be empty", customer_id=c["customer_id"], name=" ",
+              account_number="55555555", routing_number="021000021", pin=pin)
+    unchanged(bank, "add_payee", "Invalid arguments", customer_id=c["customer_id"], name="X", account_number="55555555",
+              routing_number="021000021", pin=pin, category="groceries")
+    unchanged(bank, "add_payee", "Customer not found", customer_id="CUS-9999", name="X", account_number="55555555",
+              routing_number="021000021", pin=pin)
+    bank.fails("list_payees", "Customer not found", customer_id="CUS-9999")
+
+
+def test_remove_payee(bank):
+    customers = survey(bank)
+    c = next(c for c in customers if c["payees"])
+    pin = pin_of(bank, c["customer_id"])
+    payee = ok(bank, "add_payee", customer_id=c["customer_id"], name="Old Gym", account_number="99887766",
+                    routing_number="026009593", pin=pin)
+    assert bank.ok("remove_payee", payee_id=payee["payee_id"]) == {"payee_id": payee["payee_id"], "name": "Old Gym",
+                                                                    "removed": True}
+    assert payee["payee_id"] not in [p["payee_id"] for p in bank.ok("list_payees", customer_id=c["customer_id"])]
+    unchanged(bank, "remove_payee", "Payee not found", payee_id=payee["payee_id"])
+    unchanged(bank, "pay_payee", "Payee not found", account_id=own(c, "checking")["account_id"],
+              payee_id=payee["payee_id"], amount=1.0, pin=pin)
+    # Once removed, the same account may be saved again.
+    ok(bank, "add_payee", customer_id=c["customer_id"], name="Old Gym", account_number="99887766",
+            routing_number="026009593", pin=pin)
+
+    scheduled = next(p for x in customers for p in bank.ok("list_scheduled_payments", customer_id=x["customer_id"]))
+    unchanged(bank, "remove_payee", "cancel them first", payee_id=scheduled["payee_id"])
+    unchanged(bank, "remove_payee", "Payee not found", payee_id="PAY-9999")
+
+
+def test_pay_payee(bank):
+    customers = survey(bank)
+    c, checking = find(customers, kind="checking", where=lambda c, a: a["balance"] > 500 and c["payees"])
+    payee = c["payees"][0]
+    pin = pin_of(bank, c["customer_id"])
+    paid = bank.ok("pay_payee", account_id=checking["account_id"], payee_id=payee["payee_id"], amount=84.99, pin=pin,
+                   memo="Invoice 2231")
+    assert (paid["status"], paid["amount"], paid["payee_name"]) == ("completed", 84.99, payee["name"])
+    assert paid["account_balance"] == round(checking["balance"] - 84.99, 2) == balance(bank, checking["account_id"])
+    entry = bank.ok("list_transactions", account_id=checking["account_id"], limit=1)[0]
+    assert (entry["kind"], entry["amount"], entry["payment_id"]) == ("bill_payment", -84.99, paid["payment_id"])
+    assert entry["category"] == payee["category"] and entry["memo"] == "Invoice 2231"
+    reconcile(bank)
+
+    args = dict(account_id=checking["account_id"], payee_id=payee["payee_id"])
+    unchanged(bank, "pay_payee", "Incorrect PIN", amount=1.0, pin=wrong(pin), **args)
+    unchanged(bank, "pay_payee", "Insufficient funds", amount=round(paid["account_balance"] + 1, 2), pin=pin, **args)
+    unchanged(bank, "pay_payee", "greater than 0", amount=-1.0, pin=pin, **args)
+    stranger = next(x for x in customers if x["payees"] and x["customer_id"] != c["customer_id"])
+    unchanged(bank, "pay_payee", "not saved by the owner", account_id=checking["account_id"],
+              payee_id=stranger["payees"][0]["payee_id"], amount=1.0, pin=pin)
+    unchanged(bank, "pay_payee", "Payee not found", account_id=checking["account_id"], payee_id="PAY-9999",
+              amount=1.0, pin=pin)
+    debtor, credit = find(customers, kind="credit", where=lambda c, a: c["payees"])
+    unchanged(bank, "pay_payee", "credit account", account_id=credit["account_id"],
+              payee_id=debtor["payees"][0]["payee_id"], amount=1.0, pin=pin_of(bank, debtor["customer_id"]))
+    poor, low = find(customers, kind="checking", where=lambda c, a: a["balance"] < 50 and c["payees"])
+    unchanged(bank, "pay_payee", "Insufficient funds", account_id=low["account_id"],
+              payee_id=poor["payees"][0]["payee_id"], amount=50.0, pin=pin_of(bank, poor["customer_id"]))
+    frozen_owner, frozen = find(customers, status="frozen", where=lambda c, a: c["payees"])
+    unchanged(bank, "pay_payee", "frozen", account_id=frozen["account_id"],
+              payee_id=frozen_owner["payees"][0]["payee_id"], amount=1.0, pin=pin_of(bank, frozen_owner["customer_id"]))
+
+
+def test_schedule_and_list_payments(bank):
+    customers = survey(bank)
+    c, checking = find(customers, kind="checking", where=lambda c, a: c["payees"])
+    payee = c["payees"][-1]
+    pin = pin_of(bank, c["customer_id"])
+    before = bank.ok("list_scheduled_payments", customer_id=c["customer_id"])
+    tables = bank.world.snapshot()["tables"]
+    date = _days_ahead(bank, 19)
+    payment = bank.ok("schedule_payment", account_id=checking["account_id"], payee_id=payee["payee_id"], amount=1450.0,
+                      date=date, pin=pin, frequency="monthly", memo="September rent")
+    assert (payment["status"], payment["date"], payment["frequency"]) == ("scheduled", date, "monthly")
+    assert balance(bank, checking["account_id"]) == checking["balance"]  # nothing moves until the date
+    assert len(bank.world.snapshot()["tables"]["transactions"]) == len(tables["transactions"])
+    listed = bank.ok("list_scheduled_payments", customer_id=c["customer_id"])
+    assert len(listed) == len(before) + 1 and payment in listed
+    assert [(p["date"], p["payment_id"]) for p in listed] == sorted((p["date"], p["payment_id"]) for p in listed)
+    # Funds are checked on the payment date, so a large amount may be scheduled.
+    bank.ok("schedule_payment", account_id=checking["account_id"], payee_id=payee["payee_id"],
+            amount=round(checking["balance"] + 1000, 2), date=_days_ahead(bank, 365), pin=pin)
+
+    args = dict(account_id=checking["account_id"], payee_id=payee["payee_id"], amount=10.0, pin=pin)
+    unchanged(bank, "schedule_payment", "after today", date=today(bank), **args)
+    unchanged(bank, "schedule_payment", "after today", date="2020-01-01", **args)
+    unchanged(bank, "schedule_payment", "a year ahead", date=_days_ahead(bank, 366), **args)
+    unchanged(bank, "schedule_payment", "ISO 8601", date="next Friday", **args)
+    unchanged(bank, "schedule_payment", "Invalid arguments", date=date, frequency="daily", **args)
+    unchanged(bank, "schedule_payment", "Incorrect PIN", account_id=checking["account_id"], payee_id=payee["payee_id"],
+              amount=10.0, date=date, pin=wrong(pin))
+    unchanged(bank, "schedule_payment", "two decimals", account_id=checking["account_id"], payee_id=payee["payee_id"],
+              amount=10.001, date=date, pin=pin)
+    frozen_owner, frozen = find(customers, status="frozen", where=lambda c, a: c["payees"])
+    unchanged(bank, "schedule_payment", "frozen", account_id=frozen["account_id"],
+              payee_id=frozen_owner["payees"][0]["payee_id"], amount=10.0, date=date,
+              pin=pin_of(bank, frozen_owner["customer_id"]))
+    debtor, credit = find(customers, kind="credit", where=lambda c, a: c["payees"])
+    unchanged(bank, "schedule_payment", "credit account", account_id=credit["account_id"],
+              payee_id=debtor["payees"][0]["payee_id"], amount=10.0, date=date, pin=pin_of(bank, debtor["customer_id"]))
+    bank.fails("list_scheduled_payments", "Customer not found", customer_id="CUS-9999")
+
+
+def test_cancel_scheduled_payment(bank):
+    customers = survey(bank)
+    c = next(x for x in customers if bank.ok("list_scheduled_payments", customer_id=x["customer_id"]))
+    payment = bank.ok("list_scheduled_payments", customer_id=c["customer_id"])[0]
+    cancelled = bank.ok("cancel_scheduled_payment", payment_id=payment["payment_id"])
+    assert cancelled == {**payment, "status": "cancelled"}
+    assert payment["payment_id"] not in [p["payment_id"] for p in
+                                         bank.ok("list_scheduled_payments", customer_id=c["customer_id"])]
+    unchanged(bank, "cancel_scheduled_payment", "is cancelled", payment_id=payment["payment_id"])
+    payer, checking = find(customers, kind="checking", where=lambda c, a: a["balance"] > 10 and c["payees"])
+    made = bank.ok("pay_payee", account_id=checking["account_id"], payee_id=payer["payees"][0]["payee_id"], amount=5.0,
+                   pin=pin_of(bank, payer["customer_id"]))
+    unchanged(bank, "cancel_scheduled_payment", "is completed", payment_id=made["payment_id"])
+    unchanged(bank, "cancel_scheduled_payment", "Payment not found", payment_id="PMT-9999")
+
+
+# -- cards --------------------------------------------------------------------------------------
+
+
+def test_list_cards(bank):
+    customers = survey(bank)
+    for c in customers[:10]:
+        mine = {a["account_id"] for a in c["accounts"]}
+        assert all(k["account_id"] in mine for k in c["cards"])
+        assert [k["card_id"] for k in c["cards"]] == sorted(k["card_id"] for k in c["cards"])
+    c = next(c for c in customers if any(k["status"] == "cancelled" for k in c["cards"]))
+    assert all(len(k["last4"]) == 4 and len(k["expires"]) == 7 for k in c["cards"])
+    bank.fails("list_cards", "Customer not found", customer_id="CUS-9999")
+
+
+def test_freeze_card(bank):
+    customers = survey(bank)
+    card = next(k for c in customers for k in c["cards"] if k["status"] == "active")
+    frozen = bank.ok("freeze_card", card_id=card["card_id"])
+    assert frozen == {**card, "status": "frozen"}
+    unchanged(bank, "freeze_card", "is frozen", card_id=card["card_id"])
+    cancelled = next(k for c in customers for k in c["cards"] if k["status"] == "cancelled")
+    unchanged(bank, "freeze_card", "is cancelled", card_id=cancelled["card_id"])
+    unchanged(bank, "freeze_card", "Card not found", card_id="CRD-9999")
+
+
+def test_unfreeze_card(bank):
+    customers = survey(bank)
+    frozen_accounts = {a["account_id"] for c in customers for a in c["accounts"] if a["status"] == "frozen"}
+    owner, card = next((c, k) for c in customers for k in c["cards"]
+                       if k["status"] == "frozen" and k["account_id"] not in frozen_accounts)
+    pin = pin_of(bank, owner["customer_id"])
+    unchanged(bank, "unfreeze_card", "Incorrect PIN", card_id=card["card_id"], pin=wrong(pin))
+    assert bank.ok("unfreeze_card", card_id=card["card_id"], pin=pin)["status"] == "active"
+    unchanged(bank, "unfreeze_card", "is active", card_id=card["card_id"], pin=pin)
+    locked_owner, locked = next((c, k) for c in customers for k in c["cards"] if k["account_id"] in frozen_accounts)
+    unchanged(bank, "unfreeze_card", "frozen account", card_id=locked["card_id"], pin=pin_of(bank, locked_owner["customer_id"]))
+    unchanged(bank, "unfreeze_card", "Card not found", card_id="CRD-9999", pin=pin)
+
+
+def test_set_card_limit(bank):
+    customers = survey(bank)
+    owner, debit = next((c, k) for c in customers for k in c["cards"] if k["kind"] == "debit" and k["status"] == "active")
+    pin = pin_of(bank, owner["customer_id"])
+    assert bank.ok("set_card_limit", card_id=debit["card_id"], daily_limit=1234.5, pin=pin)["daily_limit"] == 1234.5
+    assert bank.ok("set_card_limit", card_id=debit["card_id"], daily_limit=5000, pin=pin)["daily_limit"] == 5000
+    assert next(k for k in bank.ok("list_cards", customer_id=owner["customer_id"])
+                if k["card_id"] == debit["card_id"])["daily_limit"] == 5000
+    unchanged(bank, "set_card_limit", "at most 5,000.00", card_id=debit["card_id"], daily_limit=5000.01, pin=pin)
+    unchanged(bank, "set_card_limit", "greater than 0", card_id=debit["card_id"], daily_limit=0.0, pin=pin)
+    unchanged(bank, "set_card_limit", "Incorrect PIN", card_id=debit["card_id"], daily_limit=100.0, pin=wrong(pin))
+
+    holder, credit_card = next((c, k) for c in customers for k in c["cards"] if k["kind"] == "credit")
+    limit = next(a for a in holder["accounts"] if a["account_id"] == credit_card["account_id"])["credit_limit"]
+    holder_pin = pin_of(bank, holder["customer_id"])
+    assert bank.ok("set_card_limit", card_id=credit_card["card_id"], daily_limit=limit, pin=holder_pin)["daily_limit"] == limit
+    unchanged(bank, "set_card_limit", "at most", card_id=credit_card["card_id"], daily_limit=limit + 1, pin=holder_pin)
+
+    gone_owner, gone = next((c, k) for c in customers for k in c["cards"] if k["status"] == "cancelled")
+    unchanged(bank, "set_card_limit", "cancelled", card_id=gone["card_id"], daily_limit=100.0,
+              pin=pin_of(bank, gone_owner["customer_id"]))
+    unchanged(bank, "set_card_limit", "Card not found", card_id="CRD-9999", daily_limit=100.0, pin=pin)
+
+
+# -- reference data -----------------------------------------------------------------------------
+
+
+def test_get_exchange_rate(bank):
+    assert bank.ok("get_exchange_rate", from_currency="USD", to_currency="USD")["rate"] == 1
+    usd_eur = bank.ok("get_exchange_rate", from_currency="USD", to_currency="eur")
+    assert usd_eur["to_currency"] == "EUR" and 0.8 < usd_eur["rate"] < 1.0
+    eur_usd = bank.ok("get_exchange_rate", from_currency="EUR", to_currency="USD")["rate"]
+    assert abs(eur_usd * usd_eur["rate"] - 1) < 1e-5
+    converted = bank.ok("get_exchange_rate", from_currency="USD", to_currency="JPY", amount=500.0)
+    assert converted["converted_amount"] == round(500 * converted["rate"], 2)
+    assert converted["as_of"] == today(bank)
+    text = bank.fails("get_exchange_rate", "Unsupported currency", from_currency="USD", to_currency="XYZ")
+    assert "EUR" in text and "GBP" in text
+    bank.fails("get_exchange_rate", "greater than 0", from_currency="USD", to_currency="EUR", amount=-3.0)
+
+
+# -- invariants ---------------------------------------------------------------------------------
+
+
+def test_ledger_reconciles_after_a_sequence_of_writes(bank):
+    customers = survey(bank)
+    reconcile(bank)
+    c, checking = find(customers, kind="checking", where=lambda c, a: a["balance"] > 2000 and c["payees"])
+    pin = pin_of(bank, c["customer_id"])
+    new = bank.ok("open_account", customer_id=c["customer_id"], kind="savings")
+    bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=new["account_id"], amount=700.0, pin=pin)
+    bank.ok("deposit", account_id=new["account_id"], amount=55.55)
+    bank.ok("pay_payee", account_id=new["account_id"], payee_id=c["payees"][0]["payee_id"], amount=100.1, pin=pin)
+    bank.fails("pay_payee", "Insufficient funds", account_id=new["account_id"], payee_id=c["payees"][0]["payee_id"],
+               amount=10_000.0, pin=pin)
+    bank.ok("transfer", from_account_id=new["account_id"], to_account_id=checking["account_id"],
+            amount=balance(bank, new["account_id"]), pin=pin)
+    assert balance(bank, new["account_id"]) == 0
+    bank.ok("close_account", account_id=new["account_id"], pin=pin)
+    reconcile(bank)
+    # 700 went out and 700 + 55.55 - 100.10 came back.
+    assert balance(bank, checking["account_id"]) == round(checking["balance"] - 44.55, 2)
+    entries = bank.ok("list_transactions", account_id=new["account_id"], limit=100)
+    assert [e["kind"] for e in entries] == ["transfer_out", "bill_payment", "deposit", "transfer_in"]
+
+
+# -- the hand-written tasks ---------------------------------------------------------------------
+
+
+def _tasks() -> list[dict]:
+    return [json.loads(line) for line in TASKS.read_text().splitlines() if line.strip()]
+
+
+def test_tasks_are_well_formed():
+    tasks = _tasks()
+    assert 4 <= len(tasks) <= 6 and len({t["id"] for t in tasks}) == len(tasks)
+    assert any(t["abstain"] for t in tasks) and any(len(t["user_turns"]) == 2 for t in tasks)
+    for task in tasks:
+        assert task["server"] == "banking" and len(task["gold"]) == len(task["user_turns"])
+        seen: list[str] = []
+        for turn in task["gold"]:
+            for call in turn:
+                assert set(call) == {"id", "name", "arguments", "depends_on"}
+                assert call["id"] not in seen and set(call["depends_on"]) <= set(seen)
+                seen.append(call["id"])
+        assert task["abstain"] == (not seen)
+
+
+@pytest.mark.parametrize("task", _tasks(), ids=lambda t: t["id"])
+def test_task_gold_replays_on_a_fresh_world(served, task):
+    s = served("banking", seed=task["seed"])
+    visible = {t.name for t in run_sync(s.client.list_tools())}
+    start = s.world.digest()
+    writes = False
+    for turn in task["gold"]:
+        for call in turn:
+            assert call["name"] in visible
+            s.ok(call["name"], **call["arguments"])
+            writes |= not get_toolkit("banking").specs()[call["name"]].read_only
+    assert (s.world.digest() != start) == writes  # a write task is not already satisfied at the start
