@@ -205,7 +205,7 @@ class _Recipe:
                    repeat_freq="weekly", repeat_interval=2)
         self.event(self.work, "Monthly Business Review", self.at(base.replace(day=10), 15), 60, self.cpo,
                    [self.me, self.lead, self.pm, *self.others[:4]], room=room["Everest"], repeat_freq="monthly",
-                   repeat_count=8, description="Metrics, revenue and roadmap status for the month.")
+                   repeat_count=8, responses={self.me.id: "accepted"}, description="Metrics, revenue and roadmap status for the month.")
         everyone = [c for c in self.colleagues if c is not self.ceo]
         self.event(self.company, "Company All-Hands", self.at(base.replace(day=20), 16), 60, self.ceo,
                    [self.me, *everyone], location="Main auditorium", repeat_freq="monthly",
