@@ -34,17 +34,17 @@ class Served:
         self.slot = WorldSlot(self.toolkit, self.world)
         self.client = ToolClient(build_server(self.toolkit, self.slot, include_hidden=include_hidden)).open()
 
-    def call(self, name: str, **arguments: Any) -> Result:
+    def call(self, name: str, /, **arguments: Any) -> Result:
         result = run_sync(self.client.call(name, arguments))
         return Result(ok=not result.is_error, text=result.content[0].text if result.content else "")
 
-    def ok(self, name: str, **arguments: Any) -> Any:
+    def ok(self, name: str, /, **arguments: Any) -> Any:
         """Call a tool that must succeed and return its decoded result."""
         result = self.call(name, **arguments)
         assert result.ok, f"{name}({arguments}) failed: {result.text}"
         return result.data
 
-    def fails(self, name: str, match: str = "", **arguments: Any) -> str:
+    def fails(self, name: str, match: str = "", /, **arguments: Any) -> str:
         """Call a tool that must fail with a readable error containing `match` (case-insensitive)."""
         result = self.call(name, **arguments)
         assert not result.ok, f"{name}({arguments}) should have failed but returned {result.text}"

@@ -102,3 +102,29 @@ def test_official_typescript_client_drives_the_server():
     assert not any(r["isError"] for r in results[:4]) and results[4]["isError"]
     before, after = json.loads(results[1]["text"]), json.loads(results[3]["text"])
     assert round(after["balance"] - before["balance"], 2) == 125.5  # the state changed, and stayed changed
+
+
+async def test_serve_over_http_on_loopback():
+    import socket
+
+    import anyio
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen([*CLI, "serve", "banking", "--transport", "http", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                await anyio.sleep(0.1)
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            assert len((await client.list_tools()).tools) >= 17
+            result = await client.call_tool("get_account", {"account_id": "ACC-0002"})
+            assert not result.is_error and json.loads(result.content[0].text)["account_id"] == "ACC-0002"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -12,45 +12,45 @@ from collections.abc import Callable
 
 from prove_env.world import SeedContext
 
-from .models import Account, Card, Customer, ExchangeRate, Payee, Payment, Transfer
+from .models import Account, Card, Customer, ExchangeRate, Payee, Payment, Transaction, Transfer
 
 N_CUSTOMERS = 40
 HISTORY_DAYS = 60
 
-CURRENCIES = [
+CURRENCIES = (
     ("USD", "US dollar", 1.0), ("EUR", "Euro", 0.92), ("GBP", "British pound", 0.79),
     ("JPY", "Japanese yen", 151.2), ("CAD", "Canadian dollar", 1.37), ("MXN", "Mexican peso", 17.1),
     ("CHF", "Swiss franc", 0.88), ("AUD", "Australian dollar", 1.52), ("INR", "Indian rupee", 83.4),
     ("CNY", "Chinese yuan", 7.24),
-]
+)
 
 # category -> (merchants, lowest amount, highest amount)
-MERCHANTS: dict[str, tuple[list[str], float, float]] = {
-    "groceries": (["Whole Foods Market", "Trader Joe's", "Safeway", "Kroger", "Costco Wholesale"], 18, 240),
-    "dining": (["Chipotle", "Starbucks", "Olive Garden", "Sweetgreen", "Panera Bread", "Shake Shack"], 6, 95),
-    "transport": (["Shell", "Chevron", "Uber", "Lyft", "Exxon Mobil"], 12, 85),
-    "shopping": (["Amazon.com", "Target", "Best Buy", "Home Depot", "IKEA"], 15, 480),
-    "entertainment": (["Netflix", "Spotify", "AMC Theatres", "Steam Games"], 9, 70),
-    "travel": (["Delta Air Lines", "United Airlines", "Marriott Hotels", "Airbnb"], 120, 1400),
-    "health": (["CVS Pharmacy", "Walgreens", "Planet Fitness"], 10, 120),
+MERCHANTS: dict[str, tuple[tuple[str, ...], float, float]] = {
+    "groceries": (("Whole Foods Market", "Trader Joe's", "Safeway", "Kroger", "Costco Wholesale"), 18, 240),
+    "dining": (("Chipotle", "Starbucks", "Olive Garden", "Sweetgreen", "Panera Bread", "Shake Shack"), 6, 95),
+    "transport": (("Shell", "Chevron", "Uber", "Lyft", "Exxon Mobil"), 12, 85),
+    "shopping": (("Amazon.com", "Target", "Best Buy", "Home Depot", "IKEA"), 15, 480),
+    "entertainment": (("Netflix", "Spotify", "AMC Theatres", "Steam Games"), 9, 70),
+    "travel": (("Delta Air Lines", "United Airlines", "Marriott Hotels", "Airbnb"), 120, 1400),
+    "health": (("CVS Pharmacy", "Walgreens", "Planet Fitness"), 10, 120),
 }
-CARD_CATEGORIES = ["groceries"] * 4 + ["dining"] * 4 + ["transport"] * 3 + ["shopping"] * 3 + \
-    ["entertainment"] * 2 + ["travel", "health", "health"]
+CARD_CATEGORIES = ("groceries",) * 4 + ("dining",) * 4 + ("transport",) * 3 + ("shopping",) * 3 + \
+    ("entertainment",) * 2 + ("travel", "health", "health")
 
 # (name, category, lowest monthly bill, highest monthly bill)
-BILLERS = [
+BILLERS = (
     ("Pacific Gas & Electric", "utilities", 60, 220), ("Con Edison", "utilities", 70, 260),
     ("Comcast Xfinity", "utilities", 55, 140), ("Verizon Wireless", "phone", 45, 180),
     ("T-Mobile", "phone", 40, 150), ("State Farm Insurance", "insurance", 90, 310),
     ("GEICO", "insurance", 80, 260), ("Oakwood Property Management", "rent", 1100, 2600),
     ("Greystar Apartments", "rent", 1200, 2900),
-]
-BANKS = [
+)
+BANKS = (
     ("Chase", "021000021"), ("Bank of America", "026009593"), ("Wells Fargo", "121000248"),
     ("Citibank", "021000089"), ("US Bank", "091000022"), ("PNC Bank", "043000096"),
     ("Capital One", "051405515"),
-]
-FROZEN_REASONS = ["Suspected fraud under review", "Legal hold", "Identity verification pending"]
+)
+FROZEN_REASONS = ("Suspected fraud under review", "Legal hold", "Identity verification pending")
 
 
 def seed(ctx: SeedContext) -> None:
@@ -270,7 +270,7 @@ class _Household:
             self._at(ctx.moment(-HISTORY_DAYS, -0.1), self._refund)
 
     def _post(self, account: Account, when: dt.datetime, kind: str, category: str, description: str,
-              amount: float, **refs: str | None):
+              amount: float, **refs: str | None) -> Transaction:
         entry = account.post(self.ctx.new_id("TXN", 5), when, kind, category, description, amount, **refs)
         self.ctx.add(entry)
         return entry

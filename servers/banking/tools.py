@@ -13,6 +13,7 @@ Business rules, in one place:
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from collections import defaultdict
 from typing import Literal
@@ -24,7 +25,6 @@ from prove_env.toolkit import Toolkit, ToolError, parse_date, tool
 from .models import Account, Base, Card, Customer, ExchangeRate, Payee, Payment, Transaction, Transfer
 from .seed import BANKS, seed
 
-AccountKind = Literal["checking", "savings", "credit"]
 TransactionKind = Literal["deposit", "withdrawal", "card_purchase", "transfer_in", "transfer_out",
                           "bill_payment", "fee", "interest", "refund", "balance_forward"]
 PayeeCategory = Literal["utilities", "rent", "insurance", "phone", "personal", "other"]
@@ -154,7 +154,7 @@ class Banking(Toolkit):
         account_id = self.new_id("ACC")
         account = Account(
             id=account_id, customer_id=customer.id, kind=kind, nickname=(nickname or "").strip() or None,
-            account_number="88" + account_id.split("-")[1].rjust(8, "0"), currency="USD", balance=0.0,
+            account_number=self._new_account_number(account_id), currency="USD", balance=0.0,
             credit_limit=None, interest_rate=NEW_ACCOUNT_RATES[kind], status="open", status_reason=None,
             opened_at=self.now, closed_at=None,
         )
@@ -301,7 +301,8 @@ class Banking(Toolkit):
     # -- moving money ----------------------------------------------------------------------------
 
     @tool(consumes=("account",), produces=("transfer", "transaction"))
-    def transfer(self, from_account_id: str, to_account_id: str, amount: float, pin: str, memo: str | None = None) -> dict:
+    def transfer(self, from_account_id: str, to_account_id: str, amount: float, pin: str,
+                 memo: str | None = None) -> dict:
         """Move money from one account to another account at this bank, immediately.
 
         The paying account must be an open checking or savings account with enough money. Paying into a
@@ -575,7 +576,8 @@ class Banking(Toolkit):
             raise ToolError(f"Card {card.id} is cancelled")
         ceiling = MAX_DEBIT_CARD_LIMIT if card.kind == "debit" else account.credit_limit or 0.0
         if daily_limit > ceiling:
-            raise ToolError(f"The daily limit of a {card.kind} card on account {account.id} may be at most {ceiling:,.2f}")
+            raise ToolError(f"The daily limit of a {card.kind} card on account {account.id} may be at most "
+                            f"{ceiling:,.2f}")
         card.daily_limit = daily_limit
         return _card_info(card)
 
@@ -675,6 +677,13 @@ class Banking(Toolkit):
             raise ToolError(f"Payees are paid from checking or savings accounts, not credit account {account.id}")
         return account, payee
 
+    def _new_account_number(self, account_id: str) -> str:
+        """A 10-digit number derived from the id (no randomness in tools), skipping any in use."""
+        number = 8_800_000_000 + int(account_id.split("-")[1])
+        while self.db.scalar(select(Account.id).where(Account.account_number == str(number))) is not None:
+            number += 1
+        return str(number)
+
     def _scheduled_from(self, account_id: str) -> list[Payment]:
         return list(self.db.scalars(select(Payment).where(Payment.account_id == account_id,
                                                           Payment.status == "scheduled").order_by(Payment.id)))
@@ -735,10 +744,11 @@ def _card_info(card: Card) -> dict:
 
 
 def _money(amount: float, what: str = "amount") -> float:
-    if amount <= 0:
+    """A positive amount of dollars with at most two decimals, as a float rounded to cents."""
+    if not math.isfinite(amount) or amount <= 0:
         raise ToolError(f"{what} must be greater than 0, got {amount}")
     cents = round(amount * 100)
-    if abs(amount * 100 - cents) > 1e-6:
+    if abs(amount * 100 - cents) > 1e-6 or cents == 0:
         raise ToolError(f"{what} must have at most two decimals, got {amount}")
     return cents / 100
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from sqlalchemy import select
+
 from prove_env.world import SeedContext
 
 from .models import BusyBlock, Calendar, CancelledOccurrence, Contact, Event, Invitee, Reminder, Room
@@ -104,9 +106,9 @@ class _Recipe:
         self.pm = self.person("Product", "Senior Product Manager")
         self.sre = self.person("Engineering", "Site Reliability Engineer")
         self.team = [self.sre] + [self.person("Engineering", self.rng.choice(DEPARTMENTS["Engineering"][:3]))
-                                  for _ in range(5)]
-        self.junior = self.team[-1]
-        self.junior.job_title = "Software Engineer"
+                                  for _ in range(4)]
+        self.junior = self.person("Engineering", "Software Engineer")  # whom the user mentors
+        self.team.append(self.junior)
         self.others = [self.person(dept, self.rng.choice(titles))
                        for dept, titles in DEPARTMENTS.items() for _ in range(3)]
         self.colleagues = [self.lead, self.ceo, self.cpo, self.people_head, self.recruiter, self.pm,
@@ -181,12 +183,12 @@ class _Recipe:
         standup = self.event(
             self.team_cal, "Platform Standup", self.at(monday, 9, 30), 15, self.lead, [self.me, *self.team],
             location="Platform team area", responses=accepted, repeat_freq="weekly",
-            repeat_weekdays="monday,tuesday,wednesday,thursday,friday")
+            repeat_weekdays="monday,tuesday,wednesday,thursday,friday",
+            description="Daily check-in: yesterday, today, blockers. 15 minutes, standing.")
         skipped = {monday + dt.timedelta(weeks=3, days=4), monday + dt.timedelta(weeks=9, days=2)}
         skipped.add(self.next_weekday(self.today + dt.timedelta(days=3), 4))  # a Friday soon
         for day in sorted(skipped):
             self.ctx.add(CancelledOccurrence(event_id=standup.id, occurrence_date=day))
-        standup.description = "Daily check-in: yesterday, today, blockers. 15 minutes, standing."
 
         room = {r.name: r for r in self.rooms}
         one_on_one = self.event(
@@ -205,10 +207,11 @@ class _Recipe:
                    repeat_freq="weekly", repeat_interval=2)
         self.event(self.work, "Monthly Business Review", self.at(base.replace(day=10), 15), 60, self.cpo,
                    [self.me, self.lead, self.pm, *self.others[:4]], room=room["Everest"], repeat_freq="monthly",
-                   repeat_count=8, responses={self.me.id: "accepted"}, description="Metrics, revenue and roadmap status for the month.")
+                   repeat_count=8, responses={self.me.id: "accepted"},
+                   description="Metrics, revenue and roadmap status for the month.")
         everyone = [c for c in self.colleagues if c is not self.ceo]
-        self.event(self.company, "Company All-Hands", self.at(base.replace(day=20), 16), 60, self.ceo,
-                   [self.me, *everyone], location="Main auditorium", repeat_freq="monthly",
+        self.event(self.company, "Company All-Hands", self.at(self.next_weekday(base, 4), 15), 60, self.ceo,
+                   [self.me, *everyone], location="Main auditorium", repeat_freq="weekly", repeat_interval=4,
                    responses={self.me.id: "accepted"})
         self.event(self.personal, "Lunch run", self.at(self.next_weekday(base, 1), 12, 15), 45, self.me, [],
                    location="Riverside path", repeat_freq="weekly", repeat_weekdays="tuesday,thursday",
@@ -227,7 +230,7 @@ class _Recipe:
                    repeat_freq="weekly", repeat_count=20)
         self.ctx.session.flush()
         window = (self.ctx.now - dt.timedelta(days=130), self.ctx.now + dt.timedelta(days=130))
-        for event in self.ctx.session.query(Event).all():
+        for event in self.ctx.session.scalars(select(Event)):
             attends = event.organizer_id == self.me.id or any(
                 i.contact_id == self.me.id and i.response != "declined" for i in event.invitees)
             for start in event.occurrences(*window):

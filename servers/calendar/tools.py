@@ -18,6 +18,7 @@ Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "satur
 
 DAY_START, DAY_END = dt.time(9, 0), dt.time(17, 0)  # working hours, Monday to Friday
 MAX_EVENT_LENGTH = dt.timedelta(hours=24)
+MAX_CHECK_LENGTH = dt.timedelta(days=7)  # availability look-ups may cover a week
 MAX_LIST_DAYS = 92
 MAX_SLOT_DAYS = 31
 UPCOMING_DAYS = 92
@@ -156,13 +157,13 @@ class CalendarServer(Toolkit):
             raise ToolError(f"Calendar '{calendar.name}' ({calendar.id}) is read-only: events cannot be added to it")
         begin, finish = _span(start, end)
         self._not_past(begin)
-        me = self._me()
         guests = self._contacts(invitee_ids or [], "invitee_ids")
         event = Event(id=self.new_id("EVT"), calendar=calendar, title=_required(title, "title"),
                       description=_optional(description), location=_optional(location), start=begin, end=finish,
-                      organizer=me, status="confirmed")
+                      organizer=self._me(), status="confirmed")
         event.invitees = [Invitee(contact=c, response="needs-action") for c in guests]
         self.db.add(event)
+        self.db.flush()  # fills the foreign keys the result shows
         return {**self._event_dict(event), "conflicts": self._my_conflicts(event)}
 
     @tool(destructive=True, idempotent=True, consumes=("event",))
@@ -339,7 +340,7 @@ class CalendarServer(Toolkit):
             event_id: the event id, such as 'EVT-0042'.
         """
         event = self._get_event(event_id)
-        if event.organizer_id != self._me().id:
+        if event.organizer_id != self._my_id:
             raise ToolError(f"Only the organizer, {event.organizer.name}, can delete {_label(event)}; "
                             "decline it with respond_to_invitation instead")
         self.db.delete(event)
@@ -401,10 +402,9 @@ class CalendarServer(Toolkit):
             response: 'accepted', 'declined' or 'tentative'.
         """
         event = self._get_event(event_id)
-        me = self._me()
-        if event.organizer_id == me.id:
+        if event.organizer_id == self._my_id:
             raise ToolError(f"You organize {_label(event)}; only invitees respond to it")
-        invitee = next((i for i in event.invitees if i.contact_id == me.id), None)
+        invitee = next((i for i in event.invitees if i.contact_id == self._my_id), None)
         if invitee is None:
             raise ToolError(f"You are not invited to {_label(event)}")
         if event.status == "cancelled":
@@ -421,9 +421,8 @@ class CalendarServer(Toolkit):
         Args:
             limit: the most invitations to return (1-100).
         """
-        me = self._me()
         events = self.db.scalars(select(Event).join(Invitee).where(
-            Invitee.contact_id == me.id, Invitee.response == "needs-action", Event.status != "cancelled")).all()
+            Invitee.contact_id == self._my_id, Invitee.response == "needs-action", Event.status != "cancelled")).all()
         pending = sorted(((e, s) for e in events if (s := self._next_occurrence(e)) is not None),
                          key=lambda p: (p[1], p[0].id))
         return {"total": len(pending), "invitations": [
@@ -454,11 +453,12 @@ class CalendarServer(Toolkit):
         return [_contact_dict(c) for c in self.db.scalars(stmt.limit(_limit(limit, 100)))]
 
     @tool(produces=("contact",))
-    def add_contact(self, name: str, email: str, company: str | None = None, job_title: str | None = None) -> dict:
+    def add_contact(self, full_name: str, email: str, company: str | None = None,
+                    job_title: str | None = None) -> dict:
         """Add a person (such as an outside guest) to the directory so they can be invited.
 
         Args:
-            name: the person's full name, such as 'Ada Park'.
+            full_name: the person's full name, such as 'Ada Park'.
             email: their email address, such as 'ada.park@example.com'; it must not be in the directory yet.
             company: where they work, such as 'Globex'.
             job_title: their role, such as 'Head of Procurement'.
@@ -469,7 +469,7 @@ class CalendarServer(Toolkit):
         existing = self.db.scalars(select(Contact).where(Contact.email == address)).first()
         if existing is not None:
             raise ToolError(f"{address} already belongs to {existing.name} ({existing.id})")
-        contact = Contact(id=self.new_id("CON"), name=_required(name, "name"), email=address,
+        contact = Contact(id=self.new_id("CON"), name=_required(full_name, "full_name"), email=address,
                           company=_optional(company), department=None, job_title=_optional(job_title), is_me=False)
         self.db.add(contact)
         return _contact_dict(contact)
@@ -482,14 +482,14 @@ class CalendarServer(Toolkit):
 
         Someone is busy during events they organize or were invited to and have not declined
         (cancelled events do not count), and during private busy time on their own calendars
-        (shown as 'Busy' without details).
+        (shown as 'Busy' without details). The span may last up to 7 days.
 
         Args:
             start: the start of the span, local time such as '2026-03-17T15:00'.
             end: the end of the span, such as '2026-03-17T15:30'.
             contact_ids: other people to check besides the user, such as ['CON-0004'].
         """
-        begin, finish = _span(start, end)
+        begin, finish = _span(start, end, MAX_CHECK_LENGTH)
         people = [self._me(), *self._contacts(contact_ids or [], "contact_ids")]
         conflicts = [busy for person in people for busy in self._busy_of(person, begin, finish)]
         return {"start": begin, "end": finish, "free": not conflicts, "conflicts": conflicts}
@@ -542,8 +542,11 @@ class CalendarServer(Toolkit):
     # -- rooms ---------------------------------------------------------------------------------
 
     @tool(read_only=True, produces=("room",))
-    def list_rooms(self, min_capacity: int | None = None, start: str | None = None, end: str | None = None) -> list[dict]:
+    def list_rooms(self, min_capacity: int | None = None, start: str | None = None,
+                   end: str | None = None) -> list[dict]:
         """List the meeting rooms, optionally only those big enough and free for a whole time span.
+
+        The span, when given, may last up to 7 days.
 
         Args:
             min_capacity: only rooms seating at least this many people, such as 6.
@@ -556,7 +559,7 @@ class CalendarServer(Toolkit):
             raise ToolError(f"min_capacity must be at least 1, got {min_capacity}")
         rooms = self.db.scalars(select(Room).where(Room.capacity >= (min_capacity or 0)).order_by(Room.id)).all()
         if start is not None and end is not None:
-            begin, finish = _span(start, end)
+            begin, finish = _span(start, end, MAX_CHECK_LENGTH)
             rooms = [r for r in rooms if not self._occurrences(begin, finish, Event.room_id == r.id)]
         return [_room_dict(r) for r in rooms]
 
@@ -641,17 +644,15 @@ class CalendarServer(Toolkit):
 
     @tool(destructive=True, consumes=("reminder",))
     def remove_reminder(self, reminder_id: str) -> dict:
-        """Remove one reminder.
+        """Remove one of the user's reminders; the event itself stays.
 
         Args:
             reminder_id: the reminder id, such as 'REM-0007'.
         """
-        reminder = self.db.get(Reminder, reminder_id)
-        if reminder is None:
-            raise ToolError(f"Reminder {reminder_id!r} not found; list_reminders shows the existing ones")
-        removed = {"removed": reminder.id, "event_id": reminder.event.id, "title": reminder.event.title}
-        self.db.delete(reminder)
-        return removed
+        reminder = self._get_reminder(reminder_id)
+        event = reminder.event
+        event.reminders.remove(reminder)  # delete-orphan deletes it, and the loaded collection stays true
+        return {"removed": reminder.id, "event_id": event.id, "title": event.title}
 
     # -- hidden helpers ------------------------------------------------------------------------
 
@@ -692,6 +693,12 @@ class CalendarServer(Toolkit):
             raise ToolError(f"Contact {contact_id!r} not found; find_contacts looks people up")
         return contact
 
+    def _get_reminder(self, reminder_id: str) -> Reminder:
+        reminder = self.db.get(Reminder, reminder_id)
+        if reminder is None:
+            raise ToolError(f"Reminder {reminder_id!r} not found; list_reminders shows the existing ones")
+        return reminder
+
     def _get_room(self, room_id: str) -> Room:
         room = self.db.get(Room, room_id)
         if room is None:
@@ -701,7 +708,10 @@ class CalendarServer(Toolkit):
     @cached_property
     def _my_id(self) -> str:
         # The user never changes within a world, so one look-up per world is enough.
-        return self.db.scalars(select(Contact.id).where(Contact.is_me)).one()
+        my_id = self.db.scalars(select(Contact.id).where(Contact.is_me)).first()
+        if my_id is None:
+            raise ToolError("This calendar has no user: no contact is marked is_me")
+        return my_id
 
     def _me(self) -> Contact:
         return self.db.get(Contact, self._my_id)
@@ -883,17 +893,19 @@ def _optional(text: str | None) -> str | None:
     return text.strip() or None if text is not None else None
 
 
-def _span(start: str, end: str) -> tuple[dt.datetime, dt.datetime]:
+def _span(start: str, end: str, longest: dt.timedelta = MAX_EVENT_LENGTH) -> tuple[dt.datetime, dt.datetime]:
     begin, finish = parse_datetime(start, "start"), parse_datetime(end, "end")
-    _check_span(begin, finish)
+    _check_span(begin, finish, longest)
     return begin, finish
 
 
-def _check_span(begin: dt.datetime, finish: dt.datetime) -> None:
+def _check_span(begin: dt.datetime, finish: dt.datetime, longest: dt.timedelta = MAX_EVENT_LENGTH) -> None:
     if finish <= begin:
         raise ToolError(f"The end ({_iso(finish)}) must be after the start ({_iso(begin)})")
-    if finish - begin > MAX_EVENT_LENGTH:
-        raise ToolError(f"An event lasts at most 24 hours; {_iso(begin)} to {_iso(finish)} is longer")
+    if finish - begin > longest:
+        what = "An event lasts" if longest == MAX_EVENT_LENGTH else "The span may last"
+        raise ToolError(f"{what} at most {longest.days * 24 + longest.seconds // 3600} hours; "
+                        f"{_iso(begin)} to {_iso(finish)} is longer")
 
 
 def _label(event: Event) -> str:
@@ -920,8 +932,9 @@ def _rule_text(event: Event) -> str:
 
 
 def _invitee_dicts(event: Event) -> list[dict]:
-    return [{"contact_id": i.contact_id, "name": i.contact.name, "email": i.contact.email, "response": i.response}
-            for i in sorted(event.invitees, key=lambda i: i.contact_id)]
+    # Read through the relationship: an invitee added in this call has no contact_id until flushed.
+    people = sorted(((i.contact, i.response) for i in event.invitees), key=lambda pair: pair[0].id)
+    return [{"contact_id": c.id, "name": c.name, "email": c.email, "response": response} for c, response in people]
 
 
 def _calendar_dict(calendar: Calendar) -> dict:

@@ -182,6 +182,13 @@ def leading_number(text: str) -> float:
     return float(match.group(1)) if match else 0.0
 
 
+def tidy(value: float | None) -> int | float | None:
+    """A number as a person writes it: whole numbers without '.0', others to 4 decimals."""
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else round(value, 4)
+
+
 def as_number(text: str) -> float | None:
     try:
         return float(text.strip().replace(",", ""))
@@ -193,6 +200,44 @@ def field_of(line: str, index: int, delimiter: str | None) -> str:
     """The 1-based field `index` of a line (split on `delimiter`, or on runs of blanks when None)."""
     fields = line.split(delimiter) if delimiter is not None else line.split()
     return fields[index - 1] if 0 < index <= len(fields) else ""
+
+
+def sort_lines(lines: list[str], *, reverse: bool, numeric: bool, unique: bool, ignore_case: bool,
+               key: int | None, delimiter: str | None) -> list[str]:
+    """Lines ordered as `sort` orders them: by key, ties by the whole line; with unique, the first of equal keys."""
+
+    def sort_key(line: str) -> str | float:
+        text = field_of(line, key, delimiter) if key else line
+        text = text.lower() if ignore_case else text
+        return leading_number(text) if numeric else text
+
+    ordered = sorted(lines, key=lambda line: (sort_key(line), line), reverse=reverse)
+    if not unique:
+        return ordered
+    kept: list[str] = []
+    for line in ordered:
+        if not kept or sort_key(line) != sort_key(kept[-1]):
+            kept.append(line)
+    return kept
+
+
+def adjacent_runs(lines: list[str], ignore_case: bool) -> list[tuple[str, int]]:
+    """(line, repeat count) for each run of equal adjacent lines, as `uniq -c` groups them."""
+    runs: list[list] = []
+    for line in lines:
+        if runs and (runs[-1][0].lower() == line.lower() if ignore_case else runs[-1][0] == line):
+            runs[-1][1] += 1
+        else:
+            runs.append([line, 1])
+    return [(line, n) for line, n in runs]
+
+
+def cut_line(line: str, fields: list[int], delimiter: str) -> str:
+    """The 1-based `fields` of a line in file order, as `cut -f` prints them (a line without the delimiter whole)."""
+    parts = line.split(delimiter)
+    if len(parts) == 1:
+        return line
+    return delimiter.join(parts[f - 1] for f in sorted(set(fields)) if f <= len(parts))
 
 
 def unified_diff(old: str, new: str, old_name: str, new_name: str, context: int) -> str:

@@ -309,7 +309,7 @@ def _notes(tree: _Tree, ctx: SeedContext, home: str) -> None:
         steps = "".join(f"{k}. {fake.sentence()}\n" for k in range(1, rng.randint(4, 6)))
         tree.file(join(notes, f"recipes/{name}.md"), f"# {name.replace('-', ' ').title()}\n\n## Ingredients\n\n"
                   f"{ingredients}\n## Steps\n\n{steps}", mode=0o444 if name == "banana-bread" else 0o644)
-    for days_back in sorted(rng.sample(range(5, 150), 9), reverse=True):
+    for days_back in sorted(rng.sample(range(5, 330), 16), reverse=True):
         day = ctx.now - dt.timedelta(days=days_back)
         path = join(notes, f"journal/{day:%Y}/{day:%m}/{day:%d}.md")
         mood = rng.choice(["good", "tired", "great", "okay", "stressed"])

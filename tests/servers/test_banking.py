@@ -7,6 +7,8 @@ payees); PINs come from the hidden debug tool, which the `bank` fixture includes
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import json
 from collections import defaultdict
 from pathlib import Path
@@ -137,7 +139,7 @@ def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
     assert len(names) >= 17 and len(set(names)) == len(names)
     assert "get_customer_pin" not in names
     assert {"transfer", "pay_payee", "freeze_card", "list_transaction_categories"} <= set(names)
-    s.fails("get_customer_pin", "", customer_id="CUS-0001")
+    s.fails("get_customer_pin", "Unknown tool", customer_id="CUS-0001")
     hidden = served("banking", include_hidden=True)
     assert "get_customer_pin" in [t.name for t in run_sync(hidden.client.list_tools())]
     assert len(hidden.ok("get_customer_pin", customer_id="CUS-0001")["pin"]) == 4
@@ -159,9 +161,10 @@ def test_same_seed_same_world():
     assert a.digest() == b.digest() == worlds.digest(toolkit, 0)
     reseeded = _seed_world(toolkit, 0)  # seeded again from scratch, not cloned
     assert reseeded.digest() == a.digest()
-    assert worlds.create(toolkit, 1).digest() != a.digest()
+    other = worlds.create(toolkit, 1)
+    assert other.digest() != a.digest()
     assert len(a.serialize()) < 1_000_000
-    for w in (a, b, reseeded):
+    for w in (a, b, reseeded, other):
         w.close()
 
 
@@ -178,7 +181,8 @@ def test_seed_world_has_the_variety_tasks_need(bank):
 
 def test_no_visible_tool_reveals_a_pin(bank):
     c = survey(bank)[0]
-    texts = [call(bank, "find_customers", {"name": c["name"]})[1], bank.call("get_customer", customer_id=c["customer_id"]).text]
+    texts = [call(bank, "find_customers", {"name": c["name"]})[1],
+             bank.call("get_customer", customer_id=c["customer_id"]).text]
     for a in c["accounts"]:
         texts.append(bank.call("get_account", account_id=a["account_id"]).text)
     assert all('"pin"' not in t for t in texts)
@@ -253,6 +257,8 @@ def test_open_account_up_to_the_limit(bank):
     assert new["customer_id"] == c["customer_id"] and new["kind"] == "savings"
     assert new["balance"] == 0 and new["status"] == "open" and new["nickname"] == "Vacation fund"
     assert balance(bank, new["account_id"]) == 0
+    numbers = [a["account_number"] for a in bank.ok("list_accounts", customer_id="CUS-0001")]
+    assert len(new["account_number"]) == 10 and numbers.count(new["account_number"]) == 1
     assert new["account_id"] in [a["account_id"] for a in bank.ok("list_accounts", customer_id="CUS-0001")]
     for _ in range(6 - held - 1):
         bank.ok("open_account", customer_id="CUS-0001", kind="checking")
@@ -305,8 +311,6 @@ def test_close_account(bank):
 
 
 def _days_ahead(s, days: int) -> str:
-    import datetime as dt
-
     return (dt.date.fromisoformat(today(s)) + dt.timedelta(days=days)).isoformat()
 
 
@@ -362,7 +366,8 @@ def test_list_transactions_filters_and_order(bank):
 def test_search_transactions(bank):
     customers = survey(bank)
     c = next(c for c in customers
-             if any(x["category"] == "income" for x in bank.ok("list_transaction_categories", customer_id=c["customer_id"])))
+             if any(x["category"] == "income"
+                    for x in bank.ok("list_transaction_categories", customer_id=c["customer_id"])))
     found = bank.ok("search_transactions", customer_id=c["customer_id"], query="PAYROLL")
     mine = {a["account_id"] for a in c["accounts"]}
     assert found and all("payroll" in t["description"].lower() and t["account_id"] in mine for t in found)
@@ -391,8 +396,12 @@ def test_list_transaction_categories(bank):
 
 
 def test_get_spending_summary_matches_the_ledger(bank):
-    c = survey(bank)[2]
-    start, end = "2026-07-01", "2026-07-31"
+    # A customer with a refund, over the whole month of that refund: refunds reduce spending.
+    c, refund = next((c, hits[0]) for c in survey(bank)
+                     if (hits := bank.ok("search_transactions", customer_id=c["customer_id"], query="refund")))
+    year, month = int(refund["posted_at"][:4]), int(refund["posted_at"][5:7])
+    start = f"{year:04d}-{month:02d}-01"
+    end = f"{year:04d}-{month:02d}-{calendar.monthrange(year, month)[1]:02d}"
     summary = bank.ok("get_spending_summary", customer_id=c["customer_id"], start_date=start, end_date=end)
     expected: defaultdict[str, float] = defaultdict(float)
     income = 0.0
@@ -403,7 +412,8 @@ def test_get_spending_summary_matches_the_ledger(bank):
             elif t["kind"] in ("deposit", "interest"):
                 income += t["amount"]
     assert summary["spending_by_category"] == {k: round(v, 2) for k, v in sorted(expected.items())}
-    assert summary["total_spending"] == round(sum(round(v, 2) for v in expected.values()), 2) > 0
+    assert summary["total_spending"] == round(sum(round(v, 2) for v in expected.values()), 2)
+    assert refund["category"] in summary["spending_by_category"]
     assert summary["total_income"] == round(income, 2)
     assert "transfer" not in summary["spending_by_category"]
     bank.fails("get_spending_summary", "ISO 8601", customer_id=c["customer_id"], start_date="July 1", end_date=end)
@@ -422,7 +432,8 @@ def test_transfer_between_own_accounts(bank):
     result = bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=savings["account_id"],
                      amount=250.25, pin=pin, memo="Rainy day")
     assert result["amount"] == 250.25 and result["transfer_id"].startswith("TRF-")
-    assert result["from_account_balance"] == round(checking["balance"] - 250.25, 2) == balance(bank, checking["account_id"])
+    assert result["from_account_balance"] == round(checking["balance"] - 250.25, 2)
+    assert balance(bank, checking["account_id"]) == result["from_account_balance"]
     assert balance(bank, savings["account_id"]) == round(savings["balance"] + 250.25, 2)
     out = bank.ok("list_transactions", account_id=checking["account_id"], limit=1)[0]
     into = bank.ok("list_transactions", account_id=savings["account_id"], limit=1)[0]
@@ -441,7 +452,8 @@ def test_transfer_pays_down_a_credit_account_but_not_beyond(bank):
     owed = -credit["balance"]
     unchanged(bank, "transfer", "exceeds", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
               amount=round(owed + 0.01, 2), pin=pin)
-    bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=credit["account_id"], amount=10.0, pin=pin)
+    bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=credit["account_id"], amount=10.0,
+            pin=pin)
     assert balance(bank, credit["account_id"]) == round(credit["balance"] + 10, 2)
     bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
             amount=round(owed - 10, 2), pin=pin)
@@ -459,8 +471,8 @@ def test_transfer_to_another_customer_needs_the_payers_pin(bank):
     payee, target = find(customers, kind="checking", where=lambda c, a: c["customer_id"] != payer["customer_id"])
     payer_pin, payee_pin = pin_of(bank, payer["customer_id"]), pin_of(bank, payee["customer_id"])
     assert payer_pin != payee_pin
-    unchanged(bank, "transfer", "Incorrect PIN", from_account_id=source["account_id"], to_account_id=target["account_id"],
-              amount=20.0, pin=payee_pin)
+    unchanged(bank, "transfer", "Incorrect PIN", from_account_id=source["account_id"],
+              to_account_id=target["account_id"], amount=20.0, pin=payee_pin)
     bank.ok("transfer", from_account_id=source["account_id"], to_account_id=target["account_id"], amount=20.0,
             pin=payer_pin)
     assert balance(bank, target["account_id"]) == round(target["balance"] + 20, 2)
@@ -698,13 +710,15 @@ def test_unfreeze_card(bank):
     assert bank.ok("unfreeze_card", card_id=card["card_id"], pin=pin)["status"] == "active"
     unchanged(bank, "unfreeze_card", "is active", card_id=card["card_id"], pin=pin)
     locked_owner, locked = next((c, k) for c in customers for k in c["cards"] if k["account_id"] in frozen_accounts)
-    unchanged(bank, "unfreeze_card", "frozen account", card_id=locked["card_id"], pin=pin_of(bank, locked_owner["customer_id"]))
+    unchanged(bank, "unfreeze_card", "frozen account", card_id=locked["card_id"],
+              pin=pin_of(bank, locked_owner["customer_id"]))
     unchanged(bank, "unfreeze_card", "Card not found", card_id="CRD-9999", pin=pin)
 
 
 def test_set_card_limit(bank):
     customers = survey(bank)
-    owner, debit = next((c, k) for c in customers for k in c["cards"] if k["kind"] == "debit" and k["status"] == "active")
+    owner, debit = next((c, k) for c in customers for k in c["cards"]
+                        if k["kind"] == "debit" and k["status"] == "active")
     pin = pin_of(bank, owner["customer_id"])
     assert bank.ok("set_card_limit", card_id=debit["card_id"], daily_limit=1234.5, pin=pin)["daily_limit"] == 1234.5
     assert bank.ok("set_card_limit", card_id=debit["card_id"], daily_limit=5000, pin=pin)["daily_limit"] == 5000
@@ -717,7 +731,8 @@ def test_set_card_limit(bank):
     holder, credit_card = next((c, k) for c in customers for k in c["cards"] if k["kind"] == "credit")
     limit = next(a for a in holder["accounts"] if a["account_id"] == credit_card["account_id"])["credit_limit"]
     holder_pin = pin_of(bank, holder["customer_id"])
-    assert bank.ok("set_card_limit", card_id=credit_card["card_id"], daily_limit=limit, pin=holder_pin)["daily_limit"] == limit
+    raised = bank.ok("set_card_limit", card_id=credit_card["card_id"], daily_limit=limit, pin=holder_pin)
+    assert raised["daily_limit"] == limit
     unchanged(bank, "set_card_limit", "at most", card_id=credit_card["card_id"], daily_limit=limit + 1, pin=holder_pin)
 
     gone_owner, gone = next((c, k) for c in customers for k in c["cards"] if k["status"] == "cancelled")

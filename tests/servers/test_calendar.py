@@ -1,0 +1,933 @@
+"""The calendar server through real MCP: every tool's success path and failure modes, recurrence
+expansion, free-slot finding, determinism, the hidden tool, and a replay of the hand-written tasks.
+
+Seed entities are discovered through the tools (series by title, invitations, rooms); events the
+tests change are mostly created by the tests themselves, at 07:00 where the seed has nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from prove_env.registry import get_toolkit
+from prove_env.runtime import run_sync
+from prove_env.world import _seed_world, worlds
+
+TASKS = Path(__file__).resolve().parents[2] / "fixtures" / "tasks" / "calendar.jsonl"
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cal(served):
+    """A fresh seed-0 calendar world."""
+    return served("calendar")
+
+
+def now_of(s) -> dt.datetime:
+    return dt.datetime.fromisoformat(s.ok("get_current_time")["now"])
+
+
+def iso(moment: dt.datetime) -> str:
+    return moment.isoformat(timespec="minutes")
+
+
+def weekday_ahead(s, weekday: int, weeks: int = 1) -> dt.date:
+    """The date of `weekday` (0 = Monday) in the `weeks`-th week after this one."""
+    today = now_of(s).date()
+    monday = today - dt.timedelta(days=today.weekday())
+    return monday + dt.timedelta(weeks=weeks, days=weekday)
+
+
+def at(day: dt.date, hhmm: str) -> str:
+    return f"{day.isoformat()}T{hhmm}"
+
+
+def colleagues(s, n: int) -> list[dict]:
+    """The first n colleagues (not the user) in the Engineering department."""
+    people = [c for c in s.ok("find_contacts", department="Engineering", limit=100) if not c["is_me"]]
+    assert len(people) >= n
+    return people[:n]
+
+
+def me(s) -> dict:
+    return next(c for c in s.ok("find_contacts", limit=100) if c["is_me"])
+
+
+def new_event(s, day: dt.date, start: str = "07:00", end: str = "07:30", **extra) -> dict:
+    """An event the user organizes, created through the tool."""
+    return s.ok("create_event", title=extra.pop("title", "Test event"), start=at(day, start), end=at(day, end), **extra)
+
+
+def series(s, title: str) -> dict:
+    """A seeded recurring event, found by its title."""
+    found = [e for e in s.ok("search_events", query=title)["events"] if e["title"] == title]
+    assert len(found) == 1 and found[0]["recurrence"], title
+    return found[0]
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    """The call fails with `match` in its error, and the world is exactly as before."""
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"failed {tool} changed the world"
+    return text
+
+
+def listed(s, day_from: dt.date, day_to: dt.date, **extra) -> list[dict]:
+    result = s.ok("list_events", start_date=day_from.isoformat(), end_date=day_to.isoformat(), limit=200, **extra)
+    return result["events"]
+
+
+def starts_of(s, event_id: str, day_from: dt.date, day_to: dt.date) -> list[str]:
+    """The starts of one event's occurrences that list_events shows between two days."""
+    return [e["start"] for e in listed(s, day_from, day_to) if e["event_id"] == event_id]
+
+
+def pending_one_off(s) -> dict:
+    return next(i for i in s.ok("list_pending_invitations")["invitations"] if not i["recurring"])
+
+
+# -- the server as a whole ----------------------------------------------------------------------
+
+
+def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
+    s = served("calendar")
+    names = [t.name for t in run_sync(s.client.list_tools())]
+    assert len(names) >= 20 and len(set(names)) == len(names)
+    assert "set_invitee_response" not in names
+    s.fails("set_invitee_response", "", event_id="EVT-0001", contact_id="CON-0002", response="accepted")
+    hidden = served("calendar", include_hidden=True)
+    assert "set_invitee_response" in [t.name for t in run_sync(hidden.client.list_tools())]
+    invitation = hidden.ok("get_event", event_id="EVT-0004")  # the user's weekly tech sync
+    guest = invitation["invitees"][0]["contact_id"]
+    hidden.ok("set_invitee_response", event_id="EVT-0004", contact_id=guest, response="declined")
+    assert hidden.ok("get_event", event_id="EVT-0004")["invitees"][0]["response"] == "declined"
+    before = hidden.world.digest()
+    hidden.fails("set_invitee_response", "is not invited", event_id="EVT-0004", contact_id="CON-0001",
+                 response="accepted")
+    assert hidden.world.digest() == before
+
+
+def test_annotations(cal):
+    tools = {t.name: t for t in run_sync(cal.client.list_tools())}
+    for name in ("list_events", "search_events", "find_free_slots", "check_conflicts", "get_current_time"):
+        assert tools[name].annotations.read_only_hint is True
+    for name in ("delete_event", "cancel_event", "cancel_occurrence", "remove_invitee", "remove_reminder"):
+        assert tools[name].annotations.destructive_hint is True
+    assert tools["create_event"].annotations.read_only_hint is False
+    assert tools["create_event"].annotations.destructive_hint is False
+
+
+def test_same_seed_same_world():
+    toolkit = get_toolkit("calendar")
+    a, b = worlds.create(toolkit, 0), worlds.create(toolkit, 0)
+    assert a.digest() == b.digest() == worlds.digest(toolkit, 0)
+    reseeded = _seed_world(toolkit, 0)  # seeded again from scratch, not cloned
+    assert reseeded.digest() == a.digest()
+    other = worlds.create(toolkit, 1)
+    assert other.digest() != a.digest() and other.now != a.now
+    assert len(a.serialize()) < 1_000_000
+    for w in (a, b, reseeded, other):
+        w.close()
+
+
+def test_seed_world_has_the_variety_tasks_need(cal):
+    now = now_of(cal)
+    events = cal.ok("list_events", start_date=(now.date() - dt.timedelta(days=60)).isoformat(),
+                    end_date=(now.date() + dt.timedelta(days=31)).isoformat(), include_cancelled=True, limit=200)
+    assert events["total"] > 150
+    more = listed(cal, now.date() + dt.timedelta(days=32), now.date() + dt.timedelta(days=60), include_cancelled=True)
+    every = events["events"] + more
+    assert {e["status"] for e in every} == {"confirmed", "tentative", "cancelled"}
+    assert {e["my_response"] for e in every} >= {"organizer", "accepted", "declined", "tentative", "needs-action", None}
+    assert len({e["calendar_id"] for e in every}) == 5
+    starts = [dt.datetime.fromisoformat(e["start"]) for e in every]
+    assert all(s.minute % 15 == 0 for s in starts)
+    assert min(starts) < now - dt.timedelta(days=50) and max(starts) > now + dt.timedelta(days=50)
+    assert all(dt.time(9) <= dt.datetime.fromisoformat(e["start"]).time() and e["end"][11:] <= "17:00" for e in every)
+    assert len(cal.ok("find_contacts", limit=100)) >= 40
+    assert sum(1 for e in every if e["recurring"]) > 50
+    assert cal.ok("list_pending_invitations")["total"] >= 3
+    assert len(cal.ok("list_reminders")) >= 5
+
+
+def test_read_only_tools_do_not_change_the_world(cal):
+    before = cal.world.digest()
+    day = weekday_ahead(cal, 1)
+    cal.ok("get_current_time")
+    cal.ok("list_calendars")
+    cal.ok("list_events", start_date=day.isoformat(), end_date=day.isoformat())
+    cal.ok("list_upcoming_events")
+    cal.ok("search_events", query="review")
+    cal.ok("get_event", event_id="EVT-0001")
+    cal.ok("list_pending_invitations")
+    cal.ok("find_contacts", query="a")
+    cal.ok("check_conflicts", start=at(day, "10:00"), end=at(day, "11:00"))
+    cal.ok("find_free_slots", contact_ids=[], start_date=day.isoformat(), end_date=day.isoformat(), duration_minutes=30)
+    cal.ok("list_rooms", start=at(day, "10:00"), end=at(day, "11:00"))
+    cal.ok("list_reminders")
+    assert cal.world.digest() == before
+
+
+# -- time and discovery -------------------------------------------------------------------------
+
+
+def test_get_current_time_is_the_frozen_clock(cal):
+    result = cal.ok("get_current_time")
+    assert result["now"] == iso(cal.world.now)
+    assert result["date"] == cal.world.now.date().isoformat()
+    assert result["weekday"] == cal.world.now.strftime("%A")
+    assert cal.ok("get_current_time") == result
+
+
+def test_list_calendars(cal):
+    calendars = cal.ok("list_calendars")
+    assert 3 <= len(calendars) <= 5
+    assert [c["calendar_id"] for c in calendars] == sorted(c["calendar_id"] for c in calendars)
+    assert sum(c["is_default"] for c in calendars) == 1
+    assert any(c["read_only"] for c in calendars) and any(c["shared"] for c in calendars)
+    assert next(c for c in calendars if c["is_default"])["name"] == "Work"
+
+
+def test_list_events_one_day_sorted_and_filtered(cal):
+    day = weekday_ahead(cal, 1)  # next week's Tuesday
+    events = listed(cal, day, day)
+    assert events and all(e["start"][:10] == day.isoformat() for e in events)
+    assert [e["start"] for e in events] == sorted(e["start"] for e in events)
+    assert "Platform Standup" in [e["title"] for e in events]
+    team = next(c for c in cal.ok("list_calendars") if c["name"] == "Platform Team")
+    only_team = listed(cal, day, day, calendar_id=team["calendar_id"])
+    assert only_team and all(e["calendar_id"] == team["calendar_id"] for e in only_team)
+    assert len(only_team) < len(events)
+    first_two = cal.ok("list_events", start_date=day.isoformat(), end_date=day.isoformat(), limit=2)
+    assert first_two["total"] == len(events) and first_two["events"] == events[:2]
+
+
+def test_list_events_failures(cal):
+    cal.fails("list_events", "ISO 8601 date", start_date="next monday", end_date="2026-09-10")
+    cal.fails("list_events", "ISO 8601 date", start_date="2026-09-10", end_date="10/09/2026")
+    cal.fails("list_events", "before start_date", start_date="2026-09-10", end_date="2026-09-09")
+    cal.fails("list_events", "at most 92 days", start_date="2026-01-01", end_date="2026-06-30")
+    cal.fails("list_events", "Calendar 'CAL-0099' not found", start_date="2026-09-10", end_date="2026-09-10",
+              calendar_id="CAL-0099")
+    cal.fails("list_events", "limit must be between 1 and 200", start_date="2026-09-10", end_date="2026-09-10", limit=0)
+    cal.fails("list_events", "Invalid arguments", start_date="2026-09-10", end_date="2026-09-10", limit="5")
+    cal.fails("list_events", "missing required argument 'end_date'", start_date="2026-09-10")
+
+
+def test_list_upcoming_events(cal):
+    now = now_of(cal)
+    upcoming = cal.ok("list_upcoming_events", limit=15)
+    assert len(upcoming) == 15
+    starts = [dt.datetime.fromisoformat(e["start"]) for e in upcoming]
+    assert starts == sorted(starts) and starts[0] >= now
+    assert all(e["status"] != "cancelled" for e in upcoming)
+    # The soonest events are exactly what list_events shows from now on.
+    window = [e for e in listed(cal, now.date(), now.date() + dt.timedelta(days=6))
+              if dt.datetime.fromisoformat(e["start"]) >= now]
+    assert upcoming[:5] == window[:5]
+    personal = next(c for c in cal.ok("list_calendars") if c["name"] == "Personal")
+    mine = cal.ok("list_upcoming_events", calendar_id=personal["calendar_id"], limit=3)
+    assert mine and all(e["calendar_id"] == personal["calendar_id"] for e in mine)
+    cal.fails("list_upcoming_events", "limit must be between 1 and 100", limit=500)
+    cal.fails("list_upcoming_events", "not found", calendar_id="CAL-9")
+
+
+def test_search_events(cal):
+    result = cal.ok("search_events", query="STANDUP")
+    assert [e["title"] for e in result["events"]] == ["Platform Standup"]
+    standup = result["events"][0]
+    assert standup["recurrence"].startswith("every week on Monday")
+    assert dt.datetime.fromisoformat(standup["next_occurrence"]) >= now_of(cal)
+    interviews = cal.ok("search_events", query="interview:")
+    assert interviews["total"] >= 5 and all("interview" in e["title"].lower() for e in interviews["events"])
+    assert [e["start"] for e in interviews["events"]] == sorted(e["start"] for e in interviews["events"])
+    assert cal.ok("search_events", query="Interview:", limit=2)["events"] == interviews["events"][:2]
+    by_location = cal.ok("search_events", query="riverside")["events"]
+    assert [e["title"] for e in by_location] == ["Lunch run"]
+    assert cal.ok("search_events", query="100%_match")["total"] == 0  # wildcards are literal
+    cal.fails("search_events", "must not be empty", query="  ")
+
+
+def test_get_event(cal):
+    event = cal.ok("get_event", event_id="EVT-0001")
+    assert event["title"] == "Platform Standup" and event["recurrence"]["frequency"] == "weekly"
+    assert event["recurrence"]["weekdays"] == WEEKDAYS[:5]
+    assert event["organizer"]["name"] != me(cal)["name"] and event["my_response"] == "accepted"
+    assert {i["response"] for i in event["invitees"]} == {"accepted"}
+    cal.fails("get_event", "Event 'EVT-9999' not found", event_id="EVT-9999")
+    cal.fails("get_event", "missing required argument", )
+
+
+# -- creating and changing events ---------------------------------------------------------------
+
+
+def test_create_event_with_invitees(cal):
+    day = weekday_ahead(cal, 2)
+    a, b = colleagues(cal, 2)
+    event = new_event(cal, day, "07:00", "07:45", title="Pairing session", location=" Zoom ",
+                      description="Bring the repro", invitee_ids=[a["contact_id"], b["contact_id"]])
+    assert event["event_id"].startswith("EVT-") and event["calendar_id"] == "CAL-0001"
+    assert event["location"] == "Zoom" and event["my_response"] == "organizer"
+    assert [(i["contact_id"], i["response"]) for i in event["invitees"]] == sorted(
+        [(a["contact_id"], "needs-action"), (b["contact_id"], "needs-action")])
+    assert event["conflicts"] == [] and event["recurrence"] is None
+    assert cal.ok("get_event", event_id=event["event_id"])["title"] == "Pairing session"
+    assert "Pairing session" in [e["title"] for e in listed(cal, day, day)]
+    # The invitees are now busy then.
+    check = cal.ok("check_conflicts", start=at(day, "07:15"), end=at(day, "07:30"), contact_ids=[a["contact_id"]])
+    assert {c["contact_id"] for c in check["conflicts"]} == {me(cal)["contact_id"], a["contact_id"]}
+
+
+def test_create_event_reports_overlaps_and_other_calendars(cal):
+    standup = series(cal, "Platform Standup")
+    start = dt.datetime.fromisoformat(standup["next_occurrence"])
+    event = cal.ok("create_event", title="Overlapping", start=iso(start), end=iso(start + dt.timedelta(minutes=30)))
+    assert [c["event_id"] for c in event["conflicts"]] == [standup["event_id"]]
+    personal = next(c for c in cal.ok("list_calendars") if c["name"] == "Personal")
+    event = new_event(cal, weekday_ahead(cal, 3), title="School run", calendar_id=personal["calendar_id"])
+    assert event["calendar"] == "Personal"
+
+
+def test_create_event_failures_change_nothing(cal):
+    day = weekday_ahead(cal, 2)
+    now = now_of(cal)
+    company = next(c for c in cal.ok("list_calendars") if c["read_only"])
+    guest = colleagues(cal, 1)[0]["contact_id"]
+    base = {"title": "X", "start": at(day, "07:00"), "end": at(day, "07:30")}
+    unchanged(cal, "create_event", "in the past", **{**base, "start": iso(now - dt.timedelta(hours=1)),
+                                                     "end": iso(now)})
+    unchanged(cal, "create_event", "must be after the start", **{**base, "end": at(day, "06:30")})
+    unchanged(cal, "create_event", "must be after the start", **{**base, "end": base["start"]})
+    unchanged(cal, "create_event", "at most 24 hours", **{**base, "end": at(day + dt.timedelta(days=2), "07:00")})
+    unchanged(cal, "create_event", "ISO 8601 date-time", **{**base, "start": "tomorrow 3pm"})
+    unchanged(cal, "create_event", "ISO 8601 date-time", **{**base, "end": "2026-13-01T10:00"})
+    unchanged(cal, "create_event", "read-only", **base, calendar_id=company["calendar_id"])
+    unchanged(cal, "create_event", "Calendar 'CAL-0042' not found", **base, calendar_id="CAL-0042")
+    unchanged(cal, "create_event", "Contact 'CON-9999' not found", **base, invitee_ids=[guest, "CON-9999"])
+    unchanged(cal, "create_event", "more than once", **base, invitee_ids=[guest, guest])
+    unchanged(cal, "create_event", "is you", **base, invitee_ids=[me(cal)["contact_id"]])
+    unchanged(cal, "create_event", "title must not be empty", **{**base, "title": "   "})
+    unchanged(cal, "create_event", "unknown argument 'room'", **base, room="Aurora")
+
+
+def test_update_event(cal):
+    event = new_event(cal, weekday_ahead(cal, 2))
+    updated = cal.ok("update_event", event_id=event["event_id"], title="Renamed", description="Agenda")
+    assert (updated["title"], updated["description"], updated["location"]) == ("Renamed", "Agenda", None)
+    updated = cal.ok("update_event", event_id=event["event_id"], location="Cafe on 2", description="")
+    assert (updated["title"], updated["description"], updated["location"]) == ("Renamed", None, "Cafe on 2")
+    assert updated["start"] == event["start"]
+
+
+def test_update_event_failures(cal):
+    event = new_event(cal, weekday_ahead(cal, 2))
+    unchanged(cal, "update_event", "Nothing to update", event_id=event["event_id"])
+    unchanged(cal, "update_event", "title must not be empty", event_id=event["event_id"], title="")
+    unchanged(cal, "update_event", "not found", event_id="EVT-0", title="x")
+    standup = series(cal, "Platform Standup")
+    unchanged(cal, "update_event", "Only the organizer", event_id=standup["event_id"], title="Mine now")
+    tech_sync = series(cal, "Platform Tech Sync")  # the user's, with a room booked
+    unchanged(cal, "update_event", "release the room first", event_id=tech_sync["event_id"], location="Zoom")
+    cal.ok("cancel_event", event_id=event["event_id"])
+    unchanged(cal, "update_event", "is cancelled", event_id=event["event_id"], title="Back")
+
+
+def test_reschedule_event_keeps_length_and_asks_invitees_again(served):
+    s = served("calendar", include_hidden=True)
+    guest = colleagues(s, 1)[0]["contact_id"]
+    day = weekday_ahead(s, 2)
+    event = new_event(s, day, "07:00", "07:45", invitee_ids=[guest])
+    s.ok("set_invitee_response", event_id=event["event_id"], contact_id=guest, response="accepted")
+    moved = s.ok("reschedule_event", event_id=event["event_id"], start=at(day + dt.timedelta(days=1), "07:15"))
+    next_day = day + dt.timedelta(days=1)
+    assert (moved["start"], moved["end"]) == (at(next_day, "07:15"), at(next_day, "08:00"))
+    assert moved["invitees"][0]["response"] == "needs-action"
+    moved = s.ok("reschedule_event", event_id=event["event_id"], start=at(day, "06:00"), end=at(day, "06:20"))
+    assert (moved["start"], moved["end"]) == (at(day, "06:00"), at(day, "06:20"))
+    assert starts_of(s, event["event_id"], day, next_day) == [at(day, "06:00")]
+    # Same time again: nothing to do, nothing changes.
+    before = s.world.digest()
+    s.ok("reschedule_event", event_id=event["event_id"], start=at(day, "06:00"))
+    assert s.world.digest() == before
+
+
+def test_reschedule_a_weekly_series_moves_every_occurrence(cal):
+    tech_sync = series(cal, "Platform Tech Sync")  # weekly, on its start's weekday (Thursday)
+    nxt = dt.datetime.fromisoformat(tech_sync["next_occurrence"])
+    wednesday = nxt.date() + dt.timedelta(days=6)  # the Wednesday of the week after
+    moved = cal.ok("reschedule_event", event_id=tech_sync["event_id"], start=at(wednesday, "11:00"))
+    assert moved["recurrence"]["summary"] == "every week on Wednesday"
+    assert moved["next_occurrence"] == at(wednesday, "11:00")
+    monday = wednesday - dt.timedelta(days=2)
+    starts = [e["start"] for e in listed(cal, nxt.date() - dt.timedelta(days=7), monday + dt.timedelta(days=20))
+              if e["event_id"] == tech_sync["event_id"]]
+    assert starts == [at(wednesday + dt.timedelta(weeks=k), "11:00") for k in range(3)]
+
+
+def test_reschedule_event_failures(cal):
+    day = weekday_ahead(cal, 2)
+    event = new_event(cal, day)
+    now = now_of(cal)
+    unchanged(cal, "reschedule_event", "in the past", event_id=event["event_id"], start=iso(now - dt.timedelta(days=1)))
+    unchanged(cal, "reschedule_event", "must be after the start", event_id=event["event_id"], start=at(day, "08:00"),
+              end=at(day, "07:00"))
+    unchanged(cal, "reschedule_event", "ISO 8601", event_id=event["event_id"], start="Friday 9am")
+    unchanged(cal, "reschedule_event", "not found", event_id="EVT-12345", start=at(day, "08:00"))
+    standup = series(cal, "Platform Standup")
+    unchanged(cal, "reschedule_event", "Only the organizer", event_id=standup["event_id"], start=at(day, "08:00"))
+    ending = new_event(cal, day, title="Short series")
+    cal.ok("set_recurrence", event_id=ending["event_id"], frequency="daily",
+           until=(day + dt.timedelta(days=2)).isoformat())
+    unchanged(cal, "reschedule_event", "before the new start", event_id=ending["event_id"],
+              start=at(day + dt.timedelta(days=5), "07:00"))
+    # A series on Tuesdays and Thursdays cannot start on a Wednesday without changing its rule.
+    lunch = series(cal, "Lunch run")
+    assert "Tuesday, Thursday" in lunch["recurrence"]
+    unchanged(cal, "reschedule_event", "set_recurrence first", event_id=lunch["event_id"],
+              start=at(weekday_ahead(cal, 2), "12:15"))
+    tech_sync = series(cal, "Platform Tech Sync")
+    # Its room (booked every Thursday) must be free at the new time.
+    planning = series(cal, "Sprint Planning")
+    clash = dt.datetime.fromisoformat(planning["next_occurrence"])
+    sync_room = cal.ok("get_event", event_id=tech_sync["event_id"])["room"]["room_id"]
+    planning_room = cal.ok("get_event", event_id=planning["event_id"])["room"]["room_id"]
+    booked = new_event(cal, clash.date() + dt.timedelta(days=1), title="Roomy")
+    cal.ok("book_room", event_id=booked["event_id"], room_id=planning_room)
+    unchanged(cal, "reschedule_event", "is booked", event_id=booked["event_id"], start=iso(clash))
+    assert sync_room != planning_room
+
+
+def test_delete_event_removes_it_with_its_reminders(cal):
+    event = new_event(cal, weekday_ahead(cal, 2), invitee_ids=[colleagues(cal, 1)[0]["contact_id"]])
+    reminder = cal.ok("add_reminder", event_id=event["event_id"], minutes_before=10)
+    deleted = cal.ok("delete_event", event_id=event["event_id"])
+    assert deleted == {"deleted": event["event_id"], "title": "Test event"}
+    cal.fails("get_event", "not found", event_id=event["event_id"])
+    assert reminder["reminder_id"] not in [r["reminder_id"] for r in cal.ok("list_reminders")]
+    cal.fails("remove_reminder", "not found", reminder_id=reminder["reminder_id"])
+    rows = cal.world.snapshot()["tables"]
+    assert not [r for r in rows["invitees"] if r["event_id"] == event["event_id"]]
+    assert not [r for r in rows["reminders"] if r["event_id"] == event["event_id"]]
+
+
+def test_delete_event_failures(cal):
+    invitation = pending_one_off(cal)
+    unchanged(cal, "delete_event", "decline it with respond_to_invitation", event_id=invitation["event_id"])
+    unchanged(cal, "delete_event", "not found", event_id="EVT-0000")
+
+
+def test_cancel_event(cal):
+    day = weekday_ahead(cal, 2)
+    event = new_event(cal, day, invitee_ids=[colleagues(cal, 1)[0]["contact_id"]])
+    result = cal.ok("cancel_event", event_id=event["event_id"])
+    assert result["status"] == "cancelled" and len(result["notified"]) == 1
+    assert event["event_id"] not in [e["event_id"] for e in listed(cal, day, day)]
+    shown = [e for e in listed(cal, day, day, include_cancelled=True) if e["event_id"] == event["event_id"]]
+    assert [e["status"] for e in shown] == ["cancelled"]
+    assert cal.ok("check_conflicts", start=at(day, "07:00"), end=at(day, "07:30"))["free"]
+    unchanged(cal, "cancel_event", "already cancelled", event_id=event["event_id"])
+
+
+def test_cancel_event_failures(cal):
+    unchanged(cal, "cancel_event", "Only the organizer", event_id=series(cal, "Platform Standup")["event_id"])
+    unchanged(cal, "cancel_event", "not found", event_id="EVT-0")
+    now = now_of(cal)
+    past = next(e for e in listed(cal, now.date() - dt.timedelta(days=30), now.date() - dt.timedelta(days=1))
+                if e["my_response"] == "organizer" and not e["recurring"])
+    unchanged(cal, "cancel_event", "already taken place", event_id=past["event_id"])
+
+
+# -- recurrence ---------------------------------------------------------------------------------
+
+
+def test_weekly_series_shows_once_per_week_and_cancelled_occurrence_disappears(cal):
+    tech_sync = series(cal, "Platform Tech Sync")
+    first = dt.datetime.fromisoformat(tech_sync["next_occurrence"])
+    monday = first.date() - dt.timedelta(days=first.weekday())
+    weeks = [e for e in listed(cal, monday, monday + dt.timedelta(days=27)) if e["event_id"] == tech_sync["event_id"]]
+    assert [e["start"] for e in weeks] == [iso(first + dt.timedelta(weeks=k)) for k in range(4)]
+    assert all(e["recurring"] for e in weeks)
+    # Cancel the second one: it disappears, the others stay, and it shows as cancelled on request.
+    second = first + dt.timedelta(weeks=1)
+    result = cal.ok("cancel_occurrence", event_id=tech_sync["event_id"], date=second.date().isoformat())
+    assert result["cancelled_occurrence"]["start"] == iso(second)
+    assert result["next_occurrence"] == iso(first)
+    weeks = starts_of(cal, tech_sync["event_id"], monday, monday + dt.timedelta(days=27))
+    assert weeks == [iso(first + dt.timedelta(weeks=k)) for k in (0, 2, 3)]
+    shown = [e for e in listed(cal, second.date(), second.date(), include_cancelled=True)
+             if e["event_id"] == tech_sync["event_id"]]
+    assert [e["status"] for e in shown] == ["cancelled"]
+    assert cal.ok("get_event", event_id=tech_sync["event_id"])["recurrence"]["cancelled_dates"] == [
+        second.date().isoformat()]
+
+
+def test_seeded_standup_skips_its_cancelled_dates(cal):
+    standup = cal.ok("get_event", event_id=series(cal, "Platform Standup")["event_id"])
+    now = now_of(cal)
+    future = [dt.date.fromisoformat(d) for d in standup["recurrence"]["cancelled_dates"]
+              if dt.date.fromisoformat(d) > now.date()]
+    assert future
+    skipped = future[0]
+    monday = skipped - dt.timedelta(days=skipped.weekday())
+    days = [e["start"][:10] for e in listed(cal, monday, monday + dt.timedelta(days=6))
+            if e["event_id"] == standup["event_id"]]
+    expected = [(monday + dt.timedelta(days=k)).isoformat() for k in range(5)]
+    expected.remove(skipped.isoformat())
+    assert days == expected
+
+
+def test_set_recurrence_weekly_with_weekdays_and_count(cal):
+    monday = weekday_ahead(cal, 0)
+    event = new_event(cal, monday)
+    result = cal.ok("set_recurrence", event_id=event["event_id"], frequency="weekly",
+                    weekdays=["wednesday", "monday"], count=5)
+    assert result["recurrence"]["weekdays"] == ["monday", "wednesday"]
+    assert result["recurrence"]["summary"] == "every week on Monday, Wednesday, 5 times"
+    starts = [e["start"][:10] for e in listed(cal, monday, monday + dt.timedelta(days=27))
+              if e["event_id"] == event["event_id"]]
+    assert starts == [(monday + dt.timedelta(days=d)).isoformat() for d in (0, 2, 7, 9, 14)]
+
+
+def test_set_recurrence_daily_monthly_until_and_none(cal):
+    monday = weekday_ahead(cal, 0)
+    event = new_event(cal, monday)
+    cal.ok("set_recurrence", event_id=event["event_id"], frequency="daily", interval=2,
+           until=(monday + dt.timedelta(days=6)).isoformat())
+    starts = starts_of(cal, event["event_id"], monday, monday + dt.timedelta(days=20))
+    assert starts == [at(monday + dt.timedelta(days=d), "07:00") for d in (0, 2, 4, 6)]
+    # Monthly on the 31st skips the months that have no 31st.
+    start31 = dt.date(now_of(cal).year + 1, 1, 31)
+    monthly = new_event(cal, start31, title="Month end close")
+    cal.ok("set_recurrence", event_id=monthly["event_id"], frequency="monthly", count=4)
+    found = [e["start"][:10] for e in listed(cal, start31, start31 + dt.timedelta(days=91))
+             if e["event_id"] == monthly["event_id"]] + [
+        e["start"][:10] for e in listed(cal, start31 + dt.timedelta(days=92), start31 + dt.timedelta(days=183))
+        if e["event_id"] == monthly["event_id"]]
+    year = start31.year
+    assert found == [f"{year}-01-31", f"{year}-03-31", f"{year}-05-31", f"{year}-07-31"]
+    # 'none' makes it a one-off again.
+    one_off = cal.ok("set_recurrence", event_id=event["event_id"], frequency="none")
+    assert one_off["recurrence"] is None
+    assert [e["start"][:10] for e in listed(cal, monday, monday + dt.timedelta(days=20))
+            if e["event_id"] == event["event_id"]] == [monday.isoformat()]
+
+
+def test_set_recurrence_failures_change_nothing(cal):
+    monday = weekday_ahead(cal, 0)
+    event = new_event(cal, monday)["event_id"]
+    unchanged(cal, "set_recurrence", "only be given with frequency 'weekly'", event_id=event, frequency="daily",
+              weekdays=["monday"])
+    unchanged(cal, "set_recurrence", "must include monday", event_id=event, frequency="weekly",
+              weekdays=["tuesday", "thursday"])
+    unchanged(cal, "set_recurrence", "more than once", event_id=event, frequency="weekly",
+              weekdays=["monday", "monday"])
+    unchanged(cal, "set_recurrence", "either count or until", event_id=event, frequency="weekly", count=3,
+              until=(monday + dt.timedelta(days=30)).isoformat())
+    unchanged(cal, "set_recurrence", "interval must be between 1 and 30", event_id=event, frequency="daily", interval=0)
+    unchanged(cal, "set_recurrence", "count must be between 1 and 500", event_id=event, frequency="daily", count=501)
+    unchanged(cal, "set_recurrence", "before the first occurrence", event_id=event, frequency="weekly",
+              until=(monday - dt.timedelta(days=1)).isoformat())
+    unchanged(cal, "set_recurrence", "ISO 8601 date", event_id=event, frequency="weekly", until="in two months")
+    unchanged(cal, "set_recurrence", "Invalid arguments", event_id=event, frequency="yearly")
+    unchanged(cal, "set_recurrence", "Invalid arguments", event_id=event, frequency="weekly", weekdays=["Mon"])
+    unchanged(cal, "set_recurrence", "does not repeat", event_id=event, frequency="none")
+    unchanged(cal, "set_recurrence", "takes no interval", event_id=event, frequency="none", count=2)
+    unchanged(cal, "set_recurrence", "Only the organizer", event_id=series(cal, "Platform Standup")["event_id"],
+              frequency="daily")
+
+
+def test_set_recurrence_checks_the_room_at_every_occurrence(cal):
+    planning = series(cal, "Sprint Planning")  # every two weeks, in its room
+    room = cal.ok("get_event", event_id=planning["event_id"])["room"]["room_id"]
+    nxt = dt.datetime.fromisoformat(planning["next_occurrence"])
+    # An event one week before a planning session, at the same time, in the same room: fine alone ...
+    start = nxt - dt.timedelta(weeks=1)
+    if start < now_of(cal):
+        start += dt.timedelta(weeks=2)
+    event = cal.ok("create_event", title="Roomy", start=iso(start), end=iso(start + dt.timedelta(minutes=30)))
+    cal.ok("book_room", event_id=event["event_id"], room_id=room)
+    # ... but weekly it would meet the planning session in the room.
+    unchanged(cal, "set_recurrence", "is booked", event_id=event["event_id"], frequency="weekly")
+    cal.ok("set_recurrence", event_id=event["event_id"], frequency="weekly", interval=2)
+
+
+def test_cancel_occurrence_failures(cal):
+    tech_sync = series(cal, "Platform Tech Sync")
+    nxt = dt.datetime.fromisoformat(tech_sync["next_occurrence"])
+    sync = tech_sync["event_id"]
+    unchanged(cal, "cancel_occurrence", "has no occurrence on", event_id=sync,
+              date=(nxt + dt.timedelta(days=1)).date().isoformat())
+    unchanged(cal, "cancel_occurrence", "only future occurrences", event_id=sync,
+              date=(nxt - dt.timedelta(weeks=2)).date().isoformat())
+    unchanged(cal, "cancel_occurrence", "ISO 8601 date", event_id=sync, date="next thursday")
+    cal.ok("cancel_occurrence", event_id=sync, date=nxt.date().isoformat())
+    unchanged(cal, "cancel_occurrence", "already cancelled", event_id=sync, date=nxt.date().isoformat())
+    one_off = new_event(cal, weekday_ahead(cal, 1))
+    unchanged(cal, "cancel_occurrence", "use cancel_event", event_id=one_off["event_id"],
+              date=weekday_ahead(cal, 1).isoformat())
+    standup = series(cal, "Platform Standup")
+    unchanged(cal, "cancel_occurrence", "Only the organizer", event_id=standup["event_id"],
+              date=standup["next_occurrence"][:10])
+    unchanged(cal, "cancel_occurrence", "not found", event_id="EVT-404", date="2026-09-10")
+
+
+# -- invitations --------------------------------------------------------------------------------
+
+
+def test_add_and_remove_invitees(cal):
+    a, b, c = colleagues(cal, 3)
+    event = new_event(cal, weekday_ahead(cal, 2), invitee_ids=[a["contact_id"]])
+    result = cal.ok("add_invitees", event_id=event["event_id"], contact_ids=[c["contact_id"], b["contact_id"]])
+    assert [i["contact_id"] for i in result["invitees"]] == sorted([a["contact_id"], b["contact_id"], c["contact_id"]])
+    assert {i["response"] for i in result["invitees"]} == {"needs-action"}
+    result = cal.ok("remove_invitee", event_id=event["event_id"], contact_id=a["contact_id"])
+    assert result["removed"] == a["contact_id"]
+    assert [i["contact_id"] for i in cal.ok("get_event", event_id=event["event_id"])["invitees"]] == sorted(
+        [b["contact_id"], c["contact_id"]])
+
+
+def test_add_invitees_failures_change_nothing(cal):
+    a, b = colleagues(cal, 2)
+    event = new_event(cal, weekday_ahead(cal, 2), invitee_ids=[a["contact_id"]])["event_id"]
+    unchanged(cal, "add_invitees", "already invited", event_id=event, contact_ids=[b["contact_id"], a["contact_id"]])
+    unchanged(cal, "add_invitees", "Contact 'CON-0999' not found", event_id=event, contact_ids=["CON-0999"])
+    unchanged(cal, "add_invitees", "at least one", event_id=event, contact_ids=[])
+    unchanged(cal, "add_invitees", "is you", event_id=event, contact_ids=[me(cal)["contact_id"]])
+    unchanged(cal, "add_invitees", "Only the organizer", event_id=series(cal, "Platform Standup")["event_id"],
+              contact_ids=[b["contact_id"]])
+    now = now_of(cal)
+    past = next(e for e in listed(cal, now.date() - dt.timedelta(days=20), now.date() - dt.timedelta(days=1))
+                if e["my_response"] == "organizer" and not e["recurring"])
+    unchanged(cal, "add_invitees", "already taken place", event_id=past["event_id"], contact_ids=[b["contact_id"]])
+    elsewhere = next(r for r in cal.ok("list_rooms") if r["name"] != past["location"])
+    unchanged(cal, "book_room", "already taken place", event_id=past["event_id"], room_id=elsewhere["room_id"])
+    # The smallest room cannot take a third person.
+    smallest = min(cal.ok("list_rooms"), key=lambda r: r["capacity"])
+    assert smallest["capacity"] == 2
+    cal.ok("book_room", event_id=event, room_id=smallest["room_id"])
+    unchanged(cal, "add_invitees", "Book a bigger room", event_id=event, contact_ids=[b["contact_id"]])
+
+
+def test_remove_invitee_failures(cal):
+    a, b = colleagues(cal, 2)
+    event = new_event(cal, weekday_ahead(cal, 2), invitee_ids=[a["contact_id"]])["event_id"]
+    unchanged(cal, "remove_invitee", "is not invited", event_id=event, contact_id=b["contact_id"])
+    unchanged(cal, "remove_invitee", "not found", event_id=event, contact_id="CON-7777")
+    standup = cal.ok("get_event", event_id=series(cal, "Platform Standup")["event_id"])
+    unchanged(cal, "remove_invitee", "Only the organizer", event_id=standup["event_id"],
+              contact_id=standup["invitees"][0]["contact_id"])
+
+
+def test_respond_to_invitation_and_pending_list(cal):
+    pending = cal.ok("list_pending_invitations")
+    assert pending["total"] == len(pending["invitations"]) >= 3
+    starts = [i["start"] for i in pending["invitations"]]
+    assert starts == sorted(starts) and starts[0] >= iso(now_of(cal))
+    assert all(i["my_response"] == "needs-action" and i["status"] != "cancelled" for i in pending["invitations"])
+    first, second = pending["invitations"][:2]
+    answer = cal.ok("respond_to_invitation", event_id=first["event_id"], response="accepted")
+    assert answer["my_response"] == "accepted"
+    cal.ok("respond_to_invitation", event_id=second["event_id"], response="declined")
+    after = cal.ok("list_pending_invitations")
+    assert after["total"] == pending["total"] - 2
+    assert cal.ok("get_event", event_id=second["event_id"])["my_response"] == "declined"
+    # A declined meeting no longer makes the user busy.
+    start, end = second["start"], second["end"]
+    clashes = cal.ok("check_conflicts", start=start, end=end)["conflicts"]
+    assert second["event_id"] not in [c["event_id"] for c in clashes]
+    # Changing one's mind is allowed (the same answer twice too).
+    cal.ok("respond_to_invitation", event_id=second["event_id"], response="tentative")
+    cal.ok("respond_to_invitation", event_id=second["event_id"], response="tentative")
+
+
+def test_respond_to_invitation_failures(cal):
+    now = now_of(cal)
+    unchanged(cal, "respond_to_invitation", "You organize", event_id=series(cal, "Platform Tech Sync")["event_id"],
+              response="accepted")
+    unchanged(cal, "respond_to_invitation", "Invalid arguments", event_id=pending_one_off(cal)["event_id"],
+              response="maybe")
+    unchanged(cal, "respond_to_invitation", "not found", event_id="EVT-0", response="accepted")
+    every = listed(cal, now.date() - dt.timedelta(days=60), now.date() + dt.timedelta(days=31), include_cancelled=True)
+    cancelled = next(e for e in every if e["status"] == "cancelled" and e["my_response"] not in (None, "organizer")
+                     and not e["recurring"])
+    unchanged(cal, "respond_to_invitation", "was cancelled", event_id=cancelled["event_id"], response="accepted")
+    past = next(e for e in every if e["end"] < iso(now) and e["my_response"] not in (None, "organizer")
+                and not e["recurring"] and e["status"] != "cancelled")
+    unchanged(cal, "respond_to_invitation", "already taken place", event_id=past["event_id"], response="declined")
+    not_invited = next(e for e in every if e["my_response"] is None and e["status"] != "cancelled")
+    unchanged(cal, "respond_to_invitation", "not invited", event_id=not_invited["event_id"], response="accepted")
+
+
+# -- people -------------------------------------------------------------------------------------
+
+
+def test_find_contacts(cal):
+    everyone = cal.ok("find_contacts", limit=100)
+    assert len(everyone) >= 40 and sum(c["is_me"] for c in everyone) == 1
+    assert [c["name"] for c in everyone] == sorted(c["name"] for c in everyone)
+    person = everyone[5]
+    assert [c["contact_id"] for c in cal.ok("find_contacts", query=person["name"].upper())] == [person["contact_id"]]
+    assert person["contact_id"] in [c["contact_id"] for c in cal.ok("find_contacts", query=person["email"])]
+    sales = cal.ok("find_contacts", department="sales")
+    assert sales and all(c["department"] == "Sales" for c in sales)
+    outside = [c for c in everyone if c["company"] != "Lumen Labs"]
+    assert outside and cal.ok("find_contacts", query=outside[0]["company"])[0]["company"] == outside[0]["company"]
+    assert cal.ok("find_contacts", query="recruiter")
+    assert len(cal.ok("find_contacts", limit=3)) == 3
+    assert cal.ok("find_contacts", query="zz-nobody") == []
+    cal.fails("find_contacts", "limit must be between 1 and 100", limit=101)
+
+
+def test_add_contact_then_invite(cal):
+    contact = cal.ok("add_contact", full_name="Ada Park", email="Ada.Park@Example.com", company="Globex")
+    assert contact["contact_id"].startswith("CON-") and contact["email"] == "ada.park@example.com"
+    assert cal.ok("find_contacts", query="ada park")[0]["contact_id"] == contact["contact_id"]
+    event = new_event(cal, weekday_ahead(cal, 2), invitee_ids=[contact["contact_id"]])
+    assert event["invitees"][0]["email"] == "ada.park@example.com"
+
+
+def test_add_contact_failures_change_nothing(cal):
+    taken = cal.ok("find_contacts", limit=1)[0]
+    unchanged(cal, "add_contact", "not a valid email", full_name="Ada Park", email="ada.park@")
+    unchanged(cal, "add_contact", "not a valid email", full_name="Ada Park", email="ada park@example.com")
+    unchanged(cal, "add_contact", f"already belongs to {taken['name']}", full_name="Someone",
+              email=taken["email"].upper())
+    unchanged(cal, "add_contact", "full_name must not be empty", full_name=" ", email="x@example.com")
+
+
+# -- availability -------------------------------------------------------------------------------
+
+
+def test_check_conflicts(cal):
+    standup = series(cal, "Platform Standup")
+    start = dt.datetime.fromisoformat(standup["next_occurrence"])
+    busy = cal.ok("check_conflicts", start=iso(start), end=iso(start + dt.timedelta(minutes=15)))
+    assert not busy["free"] and [c["event_id"] for c in busy["conflicts"]] == [standup["event_id"]]
+    quiet = cal.ok("check_conflicts", start=at(start.date(), "07:00"), end=at(start.date(), "08:00"))
+    assert quiet == {"start": at(start.date(), "07:00"), "end": at(start.date(), "08:00"), "free": True,
+                     "conflicts": []}
+    # Colleagues' private busy time shows as 'Busy', without details.
+    private = []
+    for person in colleagues(cal, 6):
+        day = weekday_ahead(cal, 0)
+        week = cal.ok("check_conflicts", start=at(day, "09:00"), end=at(day + dt.timedelta(days=4), "17:00"),
+                      contact_ids=[person["contact_id"]])
+        private += [c for c in week["conflicts"] if c["contact_id"] == person["contact_id"] and c["event_id"] is None]
+    assert private and all(c["title"] == "Busy" for c in private)
+    cal.fails("check_conflicts", "must be after the start", start=at(start.date(), "10:00"),
+              end=at(start.date(), "09:00"))
+    cal.fails("check_conflicts", "ISO 8601", start="noon", end=at(start.date(), "13:00"))
+    cal.fails("check_conflicts", "not found", start=at(start.date(), "10:00"), end=at(start.date(), "11:00"),
+              contact_ids=["CON-0000"])
+
+
+def free_windows_by_brute_force(s, day: dt.date, contact_ids: list[str], minutes: int) -> list[tuple[str, str]]:
+    """Maximal free windows of a working day, from check_conflicts on every 15-minute cell."""
+    cells = []
+    for k in range(32):
+        start = dt.datetime.combine(day, dt.time(9)) + dt.timedelta(minutes=15 * k)
+        end = start + dt.timedelta(minutes=15)
+        free = s.ok("check_conflicts", start=iso(start), end=iso(end), contact_ids=contact_ids)["free"]
+        cells.append((start, end, free))
+    windows, open_at = [], None
+    for start, end, free in cells + [(None, None, False)]:
+        if free and open_at is None:
+            open_at = start
+        if not free and open_at is not None:
+            windows.append((open_at, previous_end))
+            open_at = None
+        previous_end = end
+    return [(iso(a), iso(b)) for a, b in windows if b - a >= dt.timedelta(minutes=minutes)]
+
+
+def test_find_free_slots_matches_brute_force(cal):
+    person = colleagues(cal, 2)[1]
+    for weeks, weekday in ((1, 0), (1, 2), (1, 4), (2, 1), (2, 3), (3, 4)):
+        day = weekday_ahead(cal, weekday, weeks)
+        for contacts, minutes in (([], 30), ([person["contact_id"]], 45)):
+            result = cal.ok("find_free_slots", contact_ids=contacts, start_date=day.isoformat(),
+                            end_date=day.isoformat(), duration_minutes=minutes)
+            expected = free_windows_by_brute_force(cal, day, contacts, minutes)
+            assert [(w["start"], w["end"]) for w in result["slots"]] == expected, (day, contacts)
+            assert result["total"] == len(expected)
+    assert [a["contact_id"] for a in result["attendees"]] == [me(cal)["contact_id"], person["contact_id"]]
+
+
+def test_find_free_slots_respects_new_events_weekends_and_now(cal):
+    monday = weekday_ahead(cal, 0)
+    week = cal.ok("find_free_slots", contact_ids=[], start_date=monday.isoformat(),
+                  end_date=(monday + dt.timedelta(days=6)).isoformat(), duration_minutes=15, limit=100)
+    days = {dt.date.fromisoformat(w["start"][:10]).weekday() for w in week["slots"]}
+    assert days <= {0, 1, 2, 3, 4}
+    for w in week["slots"]:
+        assert "09:00" <= w["start"][11:] and w["end"][11:] <= "17:00" and w["start"] < w["end"]
+    # Filling the first free window makes it disappear.
+    first = week["slots"][0]
+    cal.ok("create_event", title="Blocker", start=first["start"], end=first["end"])
+    again = cal.ok("find_free_slots", contact_ids=[], start_date=monday.isoformat(),
+                   end_date=(monday + dt.timedelta(days=6)).isoformat(), duration_minutes=15, limit=100)
+    assert first not in again["slots"] and again["total"] == week["total"] - 1
+    # Nothing before now: today's slots (if any) start at or after the current time.
+    now = now_of(cal)
+    soon = cal.ok("find_free_slots", contact_ids=[], start_date=now.date().isoformat(),
+                  end_date=(now.date() + dt.timedelta(days=3)).isoformat(), duration_minutes=15)
+    assert all(w["start"] >= iso(now) for w in soon["slots"])
+    assert cal.ok("find_free_slots", contact_ids=[], start_date=monday.isoformat(), end_date=monday.isoformat(),
+                  duration_minutes=15, limit=1)["slots"] == again["slots"][:1]
+
+
+def test_find_free_slots_failures(cal):
+    monday = weekday_ahead(cal, 0)
+    args = {"contact_ids": [], "start_date": monday.isoformat(), "end_date": monday.isoformat()}
+    cal.fails("find_free_slots", "between 15 and 480", **args, duration_minutes=5)
+    cal.fails("find_free_slots", "between 15 and 480", **args, duration_minutes=600)
+    cal.fails("find_free_slots", "at most 31 days", contact_ids=[], start_date=monday.isoformat(),
+              end_date=(monday + dt.timedelta(days=40)).isoformat(), duration_minutes=30)
+    cal.fails("find_free_slots", "already passed", contact_ids=[], start_date="2026-01-05", end_date="2026-01-09",
+              duration_minutes=30)
+    cal.fails("find_free_slots", "not found", **{**args, "contact_ids": ["CON-4242"]}, duration_minutes=30)
+    cal.fails("find_free_slots", "ISO 8601 date", **{**args, "start_date": "monday"}, duration_minutes=30)
+
+
+# -- rooms --------------------------------------------------------------------------------------
+
+
+def test_list_rooms(cal):
+    rooms = cal.ok("list_rooms")
+    assert len(rooms) >= 5 and [r["room_id"] for r in rooms] == sorted(r["room_id"] for r in rooms)
+    big = cal.ok("list_rooms", min_capacity=10)
+    assert big and all(r["capacity"] >= 10 for r in big) and len(big) < len(rooms)
+    planning = cal.ok("get_event", event_id=series(cal, "Sprint Planning")["event_id"])
+    start = dt.datetime.fromisoformat(planning["next_occurrence"])
+    free = cal.ok("list_rooms", start=iso(start), end=iso(start + dt.timedelta(minutes=30)))
+    assert planning["room"]["room_id"] not in [r["room_id"] for r in free]
+    early = cal.ok("list_rooms", start=at(start.date(), "07:00"), end=at(start.date(), "07:30"))
+    assert early == rooms
+    cal.fails("list_rooms", "both start and end", start=iso(start))
+    cal.fails("list_rooms", "at least 1", min_capacity=0)
+    cal.fails("list_rooms", "must be after the start", start=iso(start), end=iso(start))
+
+
+def test_book_and_release_room(cal):
+    guests = [c["contact_id"] for c in colleagues(cal, 3)]
+    event = new_event(cal, weekday_ahead(cal, 2), invitee_ids=guests)
+    room = next(r for r in cal.ok("list_rooms", min_capacity=4))
+    booked = cal.ok("book_room", event_id=event["event_id"], room_id=room["room_id"])
+    assert booked["room"]["room_id"] == room["room_id"] and booked["location"] == room["name"]
+    start = booked["start"]
+    assert room["room_id"] not in [r["room_id"] for r in cal.ok("list_rooms", start=start, end=booked["end"])]
+    other = next(r for r in cal.ok("list_rooms", min_capacity=4) if r["room_id"] != room["room_id"])
+    switched = cal.ok("book_room", event_id=event["event_id"], room_id=other["room_id"])
+    assert switched["room"]["room_id"] == other["room_id"]
+    assert room["room_id"] in [r["room_id"] for r in cal.ok("list_rooms", start=start, end=booked["end"])]
+    released = cal.ok("release_room", event_id=event["event_id"])
+    assert released["room"] is None and released["location"] is None
+    unchanged(cal, "release_room", "has no room booked", event_id=event["event_id"])
+
+
+def test_book_room_failures_change_nothing(cal):
+    guests = [c["contact_id"] for c in colleagues(cal, 3)]
+    event = new_event(cal, weekday_ahead(cal, 2), invitee_ids=guests)["event_id"]
+    small = min(cal.ok("list_rooms"), key=lambda r: r["capacity"])
+    unchanged(cal, "book_room", "holds 2 people", event_id=event, room_id=small["room_id"])
+    unchanged(cal, "book_room", "Room 'ROOM-0099' not found", event_id=event, room_id="ROOM-0099")
+    planning = cal.ok("get_event", event_id=series(cal, "Sprint Planning")["event_id"])
+    start = dt.datetime.fromisoformat(planning["next_occurrence"])
+    clash = cal.ok("create_event", title="Clash", start=iso(start + dt.timedelta(minutes=30)),
+                   end=iso(start + dt.timedelta(minutes=90)))
+    unchanged(cal, "book_room", f"is booked from {iso(start)}", event_id=clash["event_id"],
+              room_id=planning["room"]["room_id"])
+    unchanged(cal, "book_room", "Only the organizer", event_id=planning["event_id"], room_id=small["room_id"])
+    tech_sync = cal.ok("get_event", event_id=series(cal, "Platform Tech Sync")["event_id"])
+    unchanged(cal, "book_room", "already booked", event_id=tech_sync["event_id"], room_id=tech_sync["room"]["room_id"])
+    standup = series(cal, "Platform Standup")["event_id"]
+    unchanged(cal, "release_room", "Only the organizer", event_id=standup)
+
+
+# -- reminders ----------------------------------------------------------------------------------
+
+
+def test_reminders(cal):
+    day = weekday_ahead(cal, 2)
+    event = new_event(cal, day)
+    reminder = cal.ok("add_reminder", event_id=event["event_id"], minutes_before=30, method="email")
+    assert reminder["next_trigger"] == at(day, "06:30") and reminder["for_occurrence"] == at(day, "07:00")
+    popup = cal.ok("add_reminder", event_id=event["event_id"], minutes_before=30)
+    assert popup["method"] == "popup"
+    assert [r["reminder_id"] for r in cal.ok("list_reminders", event_id=event["event_id"])] == [
+        reminder["reminder_id"], popup["reminder_id"]]
+    everything = cal.ok("list_reminders")
+    triggers = [r["next_trigger"] for r in everything]
+    assert triggers == sorted(triggers) and triggers[0] >= iso(now_of(cal))
+    assert reminder["reminder_id"] in [r["reminder_id"] for r in everything]
+    removed = cal.ok("remove_reminder", reminder_id=reminder["reminder_id"])
+    assert removed == {"removed": reminder["reminder_id"], "event_id": event["event_id"], "title": "Test event"}
+    assert [r["reminder_id"] for r in cal.ok("list_reminders", event_id=event["event_id"])] == [popup["reminder_id"]]
+    # A reminder on a recurring event goes off before its next occurrence.
+    standup = series(cal, "Platform Standup")
+    on_series = cal.ok("add_reminder", event_id=standup["event_id"], minutes_before=10)
+    nxt = dt.datetime.fromisoformat(standup["next_occurrence"])
+    assert on_series["next_trigger"] == iso(nxt - dt.timedelta(minutes=10))
+
+
+def test_reminder_failures_change_nothing(cal):
+    event = new_event(cal, weekday_ahead(cal, 2))["event_id"]
+    cal.ok("add_reminder", event_id=event, minutes_before=10)
+    unchanged(cal, "add_reminder", "already has a popup reminder 10 minutes", event_id=event, minutes_before=10)
+    unchanged(cal, "add_reminder", "between 0 and 40320", event_id=event, minutes_before=-5)
+    unchanged(cal, "add_reminder", "between 0 and 40320", event_id=event, minutes_before=50000)
+    unchanged(cal, "add_reminder", "Invalid arguments", event_id=event, minutes_before=10, method="sms")
+    for minutes in (20, 30, 40, 50):
+        cal.ok("add_reminder", event_id=event, minutes_before=minutes)
+    unchanged(cal, "add_reminder", "already has 5 reminders", event_id=event, minutes_before=60)
+    unchanged(cal, "add_reminder", "not found", event_id="EVT-0", minutes_before=5)
+    now = now_of(cal)
+    past = next(e for e in listed(cal, now.date() - dt.timedelta(days=20), now.date() - dt.timedelta(days=1))
+                if not e["recurring"])
+    unchanged(cal, "add_reminder", "already taken place", event_id=past["event_id"], minutes_before=5)
+    cal.ok("cancel_event", event_id=event)
+    unchanged(cal, "add_reminder", "is cancelled", event_id=event, minutes_before=5)
+    unchanged(cal, "remove_reminder", "Reminder 'REM-9999' not found", reminder_id="REM-9999")
+    unchanged(cal, "list_reminders", "not found", event_id="EVT-0")
+
+
+# -- the hand-written tasks ---------------------------------------------------------------------
+
+
+def load_tasks() -> list[dict]:
+    return [json.loads(line) for line in TASKS.read_text().splitlines() if line.strip()]
+
+
+def test_tasks_are_well_formed():
+    tasks = load_tasks()
+    assert 4 <= len(tasks) <= 6 and len({t["id"] for t in tasks}) == len(tasks)
+    assert any(t["abstain"] for t in tasks) and any(len(t["user_turns"]) > 1 for t in tasks)
+    names = {s.name for s in get_toolkit("calendar").visible_specs()}
+    writes = {s.name for s in get_toolkit("calendar").visible_specs() if not s.read_only}
+    assert any(not {c["name"] for turn in t["gold"] for c in turn} & writes for t in tasks if not t["abstain"])
+    assert any({c["name"] for turn in t["gold"] for c in turn} & writes for t in tasks)
+    for task in tasks:
+        assert task["server"] == "calendar" and task["seed"] == 0
+        assert len(task["gold"]) == len(task["user_turns"])
+        seen = set()
+        for call in (c for turn in task["gold"] for c in turn):
+            assert call["name"] in names and set(call["depends_on"]) <= seen
+            seen.add(call["id"])
+        assert task["abstain"] == (not seen)
+
+
+@pytest.mark.parametrize("task", load_tasks(), ids=lambda t: t["id"])
+def test_task_gold_calls_replay_on_a_fresh_world(served, task):
+    s = served("calendar", seed=task["seed"])
+    for call in (c for turn in task["gold"] for c in turn):
+        s.ok(call["name"], **call["arguments"])
+    if task.get("gold_digest"):
+        assert s.world.digest() == task["gold_digest"]
