@@ -367,8 +367,7 @@ def test_reschedule_a_weekly_series_moves_every_occurrence(cal):
     assert moved["recurrence"]["summary"] == "every week on Wednesday"
     assert moved["next_occurrence"] == at(wednesday, "11:00")
     monday = wednesday - dt.timedelta(days=2)
-    starts = [e["start"] for e in listed(cal, nxt.date() - dt.timedelta(days=7), monday + dt.timedelta(days=20))
-              if e["event_id"] == tech_sync["event_id"]]
+    starts = starts_of(cal, tech_sync["event_id"], nxt.date() - dt.timedelta(days=7), monday + dt.timedelta(days=20))
     assert starts == [at(wednesday + dt.timedelta(weeks=k), "11:00") for k in range(3)]
 
 
@@ -477,11 +476,9 @@ def test_seeded_standup_skips_its_cancelled_dates(cal):
     assert future
     skipped = future[0]
     monday = skipped - dt.timedelta(days=skipped.weekday())
-    days = [e["start"][:10] for e in listed(cal, monday, monday + dt.timedelta(days=6))
-            if e["event_id"] == standup["event_id"]]
-    expected = [(monday + dt.timedelta(days=k)).isoformat() for k in range(5)]
-    expected.remove(skipped.isoformat())
-    assert days == expected
+    starts = starts_of(cal, standup["event_id"], monday, monday + dt.timedelta(days=6))
+    assert [s[:10] for s in starts] == [(monday + dt.timedelta(days=k)).isoformat() for k in range(5)
+                                        if monday + dt.timedelta(days=k) != skipped]
 
 
 def test_set_recurrence_weekly_with_weekdays_and_count(cal):
@@ -491,9 +488,15 @@ def test_set_recurrence_weekly_with_weekdays_and_count(cal):
                     weekdays=["wednesday", "monday"], count=5)
     assert result["recurrence"]["weekdays"] == ["monday", "wednesday"]
     assert result["recurrence"]["summary"] == "every week on Monday, Wednesday, 5 times"
-    starts = [e["start"][:10] for e in listed(cal, monday, monday + dt.timedelta(days=27))
-              if e["event_id"] == event["event_id"]]
-    assert starts == [(monday + dt.timedelta(days=d)).isoformat() for d in (0, 2, 7, 9, 14)]
+    starts = starts_of(cal, event["event_id"], monday, monday + dt.timedelta(days=27))
+    assert starts == [at(monday + dt.timedelta(days=d), "07:00") for d in (0, 2, 7, 9, 14)]
+    # Starting mid-week: the first week's earlier weekdays are not occurrences; count includes the first.
+    wednesday = monday + dt.timedelta(days=2)
+    midweek = new_event(cal, wednesday, "06:00", "06:30", title="Midweek")
+    cal.ok("set_recurrence", event_id=midweek["event_id"], frequency="weekly",
+           weekdays=["monday", "wednesday", "friday"], count=4)
+    starts = starts_of(cal, midweek["event_id"], monday, monday + dt.timedelta(days=27))
+    assert starts == [at(monday + dt.timedelta(days=d), "06:00") for d in (2, 4, 7, 9)]
 
 
 def test_set_recurrence_daily_monthly_until_and_none(cal):
@@ -507,17 +510,15 @@ def test_set_recurrence_daily_monthly_until_and_none(cal):
     start31 = dt.date(now_of(cal).year + 1, 1, 31)
     monthly = new_event(cal, start31, title="Month end close")
     cal.ok("set_recurrence", event_id=monthly["event_id"], frequency="monthly", count=4)
-    found = [e["start"][:10] for e in listed(cal, start31, start31 + dt.timedelta(days=91))
-             if e["event_id"] == monthly["event_id"]] + [
-        e["start"][:10] for e in listed(cal, start31 + dt.timedelta(days=92), start31 + dt.timedelta(days=183))
-        if e["event_id"] == monthly["event_id"]]
+    half = start31 + dt.timedelta(days=91)  # list_events covers at most 92 days at a time
+    found = (starts_of(cal, monthly["event_id"], start31, half)
+             + starts_of(cal, monthly["event_id"], half + dt.timedelta(days=1), half + dt.timedelta(days=92)))
     year = start31.year
-    assert found == [f"{year}-01-31", f"{year}-03-31", f"{year}-05-31", f"{year}-07-31"]
+    assert [f[:10] for f in found] == [f"{year}-01-31", f"{year}-03-31", f"{year}-05-31", f"{year}-07-31"]
     # 'none' makes it a one-off again.
     one_off = cal.ok("set_recurrence", event_id=event["event_id"], frequency="none")
     assert one_off["recurrence"] is None
-    assert [e["start"][:10] for e in listed(cal, monday, monday + dt.timedelta(days=20))
-            if e["event_id"] == event["event_id"]] == [monday.isoformat()]
+    assert starts_of(cal, event["event_id"], monday, monday + dt.timedelta(days=20)) == [at(monday, "07:00")]
 
 
 def test_set_recurrence_failures_change_nothing(cal):
@@ -775,13 +776,22 @@ def test_find_free_slots_respects_new_events_weekends_and_now(cal):
     again = cal.ok("find_free_slots", contact_ids=[], start_date=monday.isoformat(),
                    end_date=(monday + dt.timedelta(days=6)).isoformat(), duration_minutes=15, limit=100)
     assert first not in again["slots"] and again["total"] == week["total"] - 1
-    # Nothing before now: today's slots (if any) start at or after the current time.
-    now = now_of(cal)
-    soon = cal.ok("find_free_slots", contact_ids=[], start_date=now.date().isoformat(),
-                  end_date=(now.date() + dt.timedelta(days=3)).isoformat(), duration_minutes=15)
-    assert all(w["start"] >= iso(now) for w in soon["slots"])
+
     assert cal.ok("find_free_slots", contact_ids=[], start_date=monday.isoformat(), end_date=monday.isoformat(),
                   duration_minutes=15, limit=1)["slots"] == again["slots"][:1]
+
+
+def test_find_free_slots_start_from_now(served):
+    s = served("calendar", seed=2)  # a world whose "now" falls inside working hours
+    now = now_of(s)
+    assert now.weekday() < 5 and dt.time(9) < now.time() < dt.time(16)
+    today = s.ok("find_free_slots", contact_ids=[], start_date=now.date().isoformat(),
+                 end_date=now.date().isoformat(), duration_minutes=15, limit=100)["slots"]
+    # The whole day's free windows, cut at the current time.
+    whole_day = free_windows_by_brute_force(s, now.date(), [], 15)
+    expected = [{"start": max(a, iso(now)), "end": b} for a, b in whole_day if b > iso(now)]
+    assert today == [w for w in expected if w["end"] >= iso(dt.datetime.fromisoformat(w["start"]) + dt.timedelta(minutes=15))]
+    assert whole_day[0][0] < iso(now) and today[0]["start"] == iso(now)
 
 
 def test_find_free_slots_failures(cal):

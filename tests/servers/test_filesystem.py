@@ -1049,14 +1049,14 @@ def test_task_outcomes(served):
     """The gold calls do what the user asked in the seed-0 world."""
     s = served("filesystem")
     tasks = {t["id"]: t for t in _tasks()}
-    for call in tasks["filesystem-003"]["gold"][0]:
-        sh(s, call["name"], **call["arguments"])
+    for gold in tasks["filesystem-003"]["gold"][0]:
+        sh(s, gold["name"], **gold["arguments"])
     assert ok(s, "glob", pattern="~/notes/meeting-*")["matches"] == []
     assert len(ok(s, "glob", pattern="~/notes/archive/meeting-*.md")["matches"]) == 5
-    call = tasks["filesystem-004"]["gold"][0][1]
+    edit = tasks["filesystem-004"]["gold"][0][1]
     sh(s, "cd", path="~")
-    sh(s, call["name"], **call["arguments"])
-    settings = sh(s, "cat", path=call["arguments"]["path"])
+    sh(s, edit["name"], **edit["arguments"])
+    settings = sh(s, "cat", path=edit["arguments"]["path"])
     assert "  port: 9090" in settings and "  port: 5432" in settings and "8080" not in settings
     errors = [line for line in sh(s, "cat", path="~/logs/app.log").splitlines() if "ERROR" in line]
     assert sh(s, "grep", **tasks["filesystem-001"]["gold"][0][0]["arguments"]) == str(len(errors))
