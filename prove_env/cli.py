@@ -152,7 +152,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _task(args: argparse.Namespace) -> int:
-    from prove_env.episode import replay, shown_tools
+    from prove_env.episode import replay
     from prove_env.registry import get_toolkit
     from prove_env.runtime import run_sync
     from prove_env.task import dump_tasks, load_tasks
@@ -170,7 +170,7 @@ def _task(args: argparse.Namespace) -> int:
                 if recorded is not None and recorded != value:
                     problems += 1
                     print(f"{task.id}: {field} is {recorded[:12]}... but replays to {value[:12]}...", file=sys.stderr)
-        tools = task.tools if task.tools is not None else shown_tools(get_toolkit(task.server), task)
+        tools = _current_schemas(get_toolkit(task.server), task)
         out.append(task.model_copy(update={"tools": tools, "start_digest": result.start_digest,
                                            "gold_digest": result.gold_digest}))
     if args.task_command == "stamp" and not problems:
@@ -181,6 +181,15 @@ def _task(args: argparse.Namespace) -> int:
         return 1
     print(f"{verb} {len(tasks)} tasks")
     return 0
+
+
+def _current_schemas(toolkit, task) -> list[dict]:
+    """The task's shown tools with this server's tools at their current schemas (others kept)."""
+    from prove_env.episode import shown_tools
+
+    current = {spec.name: spec.openai_schema() for spec in toolkit.visible_specs()}
+    shown = shown_tools(toolkit, task)
+    return [current.get(tool["function"]["name"], tool) for tool in shown]
 
 
 def _bench(args: argparse.Namespace) -> int:

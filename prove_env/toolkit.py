@@ -210,12 +210,17 @@ class Toolkit:
 
 
 def parse_datetime(value: str, what: str = "date-time") -> dt.datetime:
-    """Parse an ISO 8601 date-time such as '2026-03-14T09:30' (seconds optional), or raise ToolError."""
+    """Parse an ISO 8601 date-time such as '2026-03-14T09:30' (seconds optional), or raise ToolError.
+
+    World clocks are in UTC: a value with an offset ('...+02:00', '...Z') is converted to UTC.
+    """
     try:
-        parsed = dt.datetime.fromisoformat(value.strip().replace("Z", ""))
+        parsed = dt.datetime.fromisoformat(value.strip())
     except (AttributeError, ValueError):
         raise ToolError(f"{what} must be an ISO 8601 date-time such as '2026-03-14T09:30', got {value!r}") from None
-    return parsed.replace(tzinfo=None)
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return parsed
 
 
 def parse_date(value: str, what: str = "date") -> dt.date:

@@ -222,9 +222,9 @@ class World:
     def session(self) -> Session:
         """The world's SQLAlchemy session (created on first use, reused for every tool call)."""
         if self._session is None:
-            # One session per world, used by every tool call; since nothing else writes to the
-            # database, loaded objects stay valid across commits and need no reload.
-            self._session = Session(_engine(self.connection), expire_on_commit=False, autoflush=True)
+            # One session per world, used by every tool call. Committing a write expires what was
+            # loaded, so no later call sees a stale relationship collection.
+            self._session = Session(_engine(self.connection), expire_on_commit=True, autoflush=True)
         return self._session
 
     @contextmanager

@@ -789,8 +789,9 @@ def test_find_free_slots_start_from_now(served):
                  end_date=now.date().isoformat(), duration_minutes=15, limit=100)["slots"]
     # The whole day's free windows, cut at the current time.
     whole_day = free_windows_by_brute_force(s, now.date(), [], 15)
-    expected = [{"start": max(a, iso(now)), "end": b} for a, b in whole_day if b > iso(now)]
-    assert today == [w for w in expected if w["end"] >= iso(dt.datetime.fromisoformat(w["start"]) + dt.timedelta(minutes=15))]
+    cut = [(max(dt.datetime.fromisoformat(a), now), dt.datetime.fromisoformat(b)) for a, b in whole_day]
+    expected = [{"start": iso(a), "end": iso(b)} for a, b in cut if b - a >= dt.timedelta(minutes=15)]
+    assert today == expected
     assert whole_day[0][0] < iso(now) and today[0]["start"] == iso(now)
 
 
