@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("file", type=Path)
 
     p = sub.add_parser("bench", help="latency of env.step, env.reset, raw MCP calls and the reward")
-    p.add_argument("--server", default="banking")
+    p.add_argument("--servers", help="comma-separated servers (default: all)")
     p.add_argument("--n", type=int, default=2000, help="calls per measurement")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -195,11 +195,16 @@ def _current_schemas(toolkit, task) -> list[dict]:
 def _bench(args: argparse.Namespace) -> int:
     from prove_env.bench import print_table, run_benchmarks
 
-    results = run_benchmarks(args.server, args.n)
+    from prove_env.registry import server_names
+
+    servers = args.servers.split(",") if args.servers else list(server_names())
+    results = [run_benchmarks(server, args.n) for server in servers]
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        print_table(results)
+        for result in results:
+            print_table(result)
+            print()
     return 0
 
 

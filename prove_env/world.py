@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import faker
-from sqlalchemy import Boolean, Column, Date, DateTime, Integer, MetaData, String, Table, create_engine, insert, select
+from sqlalchemy import (
+    Boolean, Column, Date, DateTime, Integer, MetaData, String, Table, create_engine, event, insert, select,
+)
 from sqlalchemy.orm import Session
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
@@ -146,6 +148,7 @@ class World:
         self.seed = seed
         self.connection = connection
         self._session: Session | None = None
+        self._pinned: list[Any] = []
         row = connection.execute(f"SELECT value FROM {_META} WHERE key = 'now'").fetchone()
         self.now = dt.datetime.fromisoformat(row[0])
 
@@ -225,6 +228,9 @@ class World:
             # One session per world, used by every tool call. Committing a write expires what was
             # loaded, so no later call sees a stale relationship collection.
             self._session = Session(_engine(self.connection), expire_on_commit=True, autoflush=True)
+            # The identity map holds objects weakly: a tool that looks up the same row twice would
+            # load it twice. Objects loaded during a call are kept alive until the call ends.
+            event.listen(self._session, "loaded_as_persistent", lambda _, obj: self._pinned.append(obj))
         return self._session
 
     @contextmanager
@@ -241,6 +247,8 @@ class World:
         except BaseException:
             session.rollback()
             raise
+        finally:
+            self._pinned.clear()
 
     def new_id(self, prefix: str, width: int = 4) -> str:
         """The next id with `prefix`, such as 'EVT-0042'. Counters live in the world itself.
