@@ -13,5 +13,6 @@ setup(
         "prove_env.servers",
         *("prove_env.servers." + p for p in find_packages("servers")),
         "prove_env.fixtures",
+        "prove_env.fixtures.tasks",  # data only: the shipped task files
     ]
 )

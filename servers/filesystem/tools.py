@@ -12,6 +12,8 @@ import hashlib
 import re
 from typing import Literal
 
+from sqlalchemy import select
+
 from prove_env.toolkit import Toolkit, ToolError, tool
 
 from . import helpers as h
@@ -1299,6 +1301,7 @@ class FileSystem(Toolkit):
         parent raises. Every directory passed through needs search ('x') permission.
         """
         parts = h.parts_of(abs_path)
+        self._prefetch(parts)
         current, current_path, i, hops = self._root(), "/", 0, 0
         while i < len(parts):
             if current.kind != "dir":
@@ -1322,6 +1325,14 @@ class FileSystem(Toolkit):
                 continue
             current, current_path, i = child, child_path, i + 1
         return current_path, current
+
+    def _prefetch(self, parts: list[str]) -> None:
+        """Load the root and every ancestor of a path in one query; the walk then finds them loaded."""
+        prefixes, path = ["/"], "/"
+        for part in parts:
+            path = h.join(path, part)
+            prefixes.append(path)
+        self.db.scalars(select(Node).where(Node.path.in_(prefixes))).all()
 
     def _root(self) -> Node:
         root = self.db.get(Node, "/")
