@@ -32,7 +32,7 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -42,6 +42,8 @@ from sqlalchemy.orm import DeclarativeBase, Session
 from prove_env.world import SeedContext, World, _framework_tables
 
 __all__ = ["Toolkit", "tool", "ToolError", "ToolSpec", "parse_datetime", "parse_date", "RESERVED_NAMES"]
+
+M = TypeVar("M")
 
 RESERVED_NAMES = frozenset({"reset", "step", "state", "close", "get_reward"})
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -150,6 +152,16 @@ class Toolkit:
 
     def new_id(self, prefix: str, width: int = 4) -> str:
         return self.world.new_id(prefix, width)
+
+    def lookup(self, model: type[M], key: Any, message: str | None = None) -> M:
+        """The row of `model` whose primary key is `key`, or a ToolError saying it was not found.
+
+        `message` replaces the default "<Model> not found: 'key'" (for a hint on where ids come from).
+        """
+        row = self.db.get(model, key)
+        if row is None:
+            raise ToolError(message or f"{model.__name__} not found: {key!r}")
+        return row
 
     # -- class-level introspection (computed once per server) ------------------------------------
 

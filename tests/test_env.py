@@ -130,7 +130,7 @@ def test_truncation_scores_the_episode():
     task = _task()
     env.reset(options={"task": task})
     call = task.gold_calls[0]
-    for i in range(3):
+    for _ in range(3):
         obs, reward, terminated, truncated, info = env.step({"name": call.name, "arguments": call.arguments})
     assert truncated and not terminated and "reward_breakdown" in info and reward == info["reward_breakdown"]["total"]
     with pytest.raises(RuntimeError, match="reset"):

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from prove_env.registry import get_toolkit, server_names
-from prove_env.world import World, WorldError, worlds
+from prove_env.world import World, WorldError, _seed_world, worlds
 
 DIGEST_SCRIPT = """
 import hashlib, json, sys
@@ -35,6 +35,15 @@ def test_same_seed_same_world_in_separate_processes():
     assert first == second
     here = {n: [worlds.create(get_toolkit(n), 3).digest(), ""] for n in server_names()}
     assert {n: v[0] for n, v in here.items()} == {n: v[0] for n, v in first.items()}
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_seeding_again_from_scratch_gives_the_cached_world(server):
+    toolkit = get_toolkit(server)
+    reseeded = _seed_world(toolkit, 0)
+    assert reseeded.digest() == worlds.digest(toolkit, 0)
+    assert reseeded.serialize() == worlds.create(toolkit, 0).serialize()
+    assert len(reseeded.serialize()) < 1_000_000
 
 
 @pytest.mark.parametrize("server", server_names())

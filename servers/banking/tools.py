@@ -616,22 +616,13 @@ class Banking(Toolkit):
     # -- helpers ---------------------------------------------------------------------------------
 
     def _get_customer(self, customer_id: str) -> Customer:
-        customer = self.db.get(Customer, customer_id)
-        if customer is None:
-            raise ToolError(f"Customer not found: {customer_id!r}")
-        return customer
+        return self.lookup(Customer, customer_id)
 
     def _get_account(self, account_id: str) -> Account:
-        account = self.db.get(Account, account_id)
-        if account is None:
-            raise ToolError(f"Account not found: {account_id!r}")
-        return account
+        return self.lookup(Account, account_id)
 
     def _get_card(self, card_id: str) -> Card:
-        card = self.db.get(Card, card_id)
-        if card is None:
-            raise ToolError(f"Card not found: {card_id!r}")
-        return card
+        return self.lookup(Card, card_id)
 
     def _get_payee(self, payee_id: str) -> Payee:
         payee = self.db.get(Payee, payee_id)

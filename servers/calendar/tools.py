@@ -676,34 +676,19 @@ class CalendarServer(Toolkit):
     # -- look-ups ------------------------------------------------------------------------------
 
     def _get_event(self, event_id: str) -> Event:
-        event = self.db.get(Event, event_id)
-        if event is None:
-            raise ToolError(f"Event {event_id!r} not found; event ids look like 'EVT-0042'")
-        return event
+        return self.lookup(Event, event_id, f"Event {event_id!r} not found; event ids look like 'EVT-0042'")
 
     def _get_calendar(self, calendar_id: str) -> Calendar:
-        calendar = self.db.get(Calendar, calendar_id)
-        if calendar is None:
-            raise ToolError(f"Calendar {calendar_id!r} not found; list_calendars shows the calendars")
-        return calendar
+        return self.lookup(Calendar, calendar_id, f"Calendar {calendar_id!r} not found; list_calendars shows the calendars")
 
     def _get_contact(self, contact_id: str) -> Contact:
-        contact = self.db.get(Contact, contact_id)
-        if contact is None:
-            raise ToolError(f"Contact {contact_id!r} not found; find_contacts looks people up")
-        return contact
+        return self.lookup(Contact, contact_id, f"Contact {contact_id!r} not found; find_contacts looks people up")
 
     def _get_reminder(self, reminder_id: str) -> Reminder:
-        reminder = self.db.get(Reminder, reminder_id)
-        if reminder is None:
-            raise ToolError(f"Reminder {reminder_id!r} not found; list_reminders shows the existing ones")
-        return reminder
+        return self.lookup(Reminder, reminder_id, f"Reminder {reminder_id!r} not found; list_reminders shows the existing ones")
 
     def _get_room(self, room_id: str) -> Room:
-        room = self.db.get(Room, room_id)
-        if room is None:
-            raise ToolError(f"Room {room_id!r} not found; list_rooms shows the rooms")
-        return room
+        return self.lookup(Room, room_id, f"Room {room_id!r} not found; list_rooms shows the rooms")
 
     @cached_property
     def _my_id(self) -> str:

@@ -17,7 +17,6 @@ import pytest
 
 from prove_env.registry import get_toolkit
 from prove_env.runtime import run_sync
-from prove_env.world import _seed_world, worlds
 
 TASKS = Path(__file__).resolve().parents[2] / "fixtures" / "tasks" / "banking.jsonl"
 
@@ -153,19 +152,6 @@ def test_read_only_annotations_match_the_tools(served):
     for name in ("transfer", "pay_payee", "close_account", "freeze_card"):
         assert tools[name].annotations.read_only_hint is False
     assert tools["close_account"].annotations.destructive_hint is True
-
-
-def test_same_seed_same_world():
-    toolkit = get_toolkit("banking")
-    a, b = worlds.create(toolkit, 0), worlds.create(toolkit, 0)
-    assert a.digest() == b.digest() == worlds.digest(toolkit, 0)
-    reseeded = _seed_world(toolkit, 0)  # seeded again from scratch, not cloned
-    assert reseeded.digest() == a.digest()
-    other = worlds.create(toolkit, 1)
-    assert other.digest() != a.digest()
-    assert len(a.serialize()) < 1_000_000
-    for w in (a, b, reseeded, other):
-        w.close()
 
 
 def test_seed_world_has_the_variety_tasks_need(bank):
