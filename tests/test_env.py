@@ -200,3 +200,20 @@ def test_long_results_are_truncated_with_a_marker():
     env.reset(options={"task": _task()})
     obs, *_ = env.step({"name": "no_such_tool", "arguments": {}})
     assert len(obs) <= 200 and "truncated" in obs
+
+
+def test_task_from_a_hand_written_snapshot():
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    snapshot = worlds.create(get_toolkit("banking"), 0).snapshot()
+    account = snapshot["tables"]["accounts"][0]
+    account["balance"] = 4321.0
+    task = {"id": "snap-1", "server": "banking", "snapshot": snapshot, "user_turns": ["What is my balance?"],
+            "gold": [[{"id": "g1", "name": "get_balance", "arguments": {"account_id": account["id"]}}]]}
+    env = gym.make("prove/banking-v0")
+    env.reset(options={"task": task})
+    obs, *_ = env.step({"name": "get_balance", "arguments": {"account_id": account["id"]}})
+    assert "4321" in obs
+    *_, info = env.step("Your balance is $4,321.00.")
+    assert info["reward_breakdown"]["success"] and info["reward_breakdown"]["total"] == pytest.approx(1.3)

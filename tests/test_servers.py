@@ -68,3 +68,12 @@ def test_produces_and_consumes_declared(server):
     consumed = {k for s in specs for k in s.consumes}
     assert produced and consumed
     assert consumed <= produced, f"kinds consumed but never produced: {consumed - produced}"
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_every_visible_tool_has_tests(server):
+    path = __import__("pathlib").Path(__file__).parent / "servers" / f"test_{server}.py"
+    assert path.exists(), f"{server} has no tests/servers/test_{server}.py"
+    text = path.read_text()
+    untested = [s.name for s in get_toolkit(server).visible_specs() if f'"{s.name}"' not in text]
+    assert not untested, f"tools never called in {path.name}: {untested}"
