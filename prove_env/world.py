@@ -49,6 +49,8 @@ class WorldError(ValueError):
 
 
 def _framework_tables(metadata: MetaData) -> tuple[Table, Table]:
+    if _META in metadata.tables:  # a toolkit subclassing another shares its models
+        return metadata.tables[_META], metadata.tables[_IDS]
     meta = Table(_META, metadata, Column("key", String, primary_key=True), Column("value", String, nullable=False))
     ids = Table(_IDS, metadata, Column("prefix", String, primary_key=True), Column("last", Integer, nullable=False))
     return meta, ids

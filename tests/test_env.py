@@ -217,3 +217,19 @@ def test_task_from_a_hand_written_snapshot():
     assert "4321" in obs
     *_, info = env.step("Your balance is $4,321.00.")
     assert info["reward_breakdown"]["success"] and info["reward_breakdown"]["total"] == pytest.approx(1.3)
+
+
+def test_sync_api_inside_a_running_event_loop():
+    """A notebook runs an event loop in the main thread; the synchronous API must still work there."""
+    task = _task()
+    actions = list(_gold_actions(task))
+
+    async def notebook_cell():
+        env = gym.make("prove/banking-v0", max_steps=50)
+        env.reset(options={"task": task})
+        out = [env.step(a) for a in actions]
+        env.close()
+        return out
+
+    results = asyncio.run(notebook_cell())
+    assert results[-1][2] and results[-1][4]["reward_breakdown"]["success"]
