@@ -11,11 +11,8 @@ state. Isolation never relies on MCP sessions (the 2026-07-28 protocol has none)
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -29,7 +26,7 @@ from prove_env.runtime import private_loop, run_sync
 from prove_env.toolkit import Toolkit, ToolSpec
 from prove_env.world import World
 
-__all__ = ["WorldSlot", "build_server", "ToolClient", "to_json"]
+__all__ = ["WorldSlot", "build_server", "ToolClient"]
 
 
 class WorldSlot:
@@ -68,11 +65,6 @@ def build_server(toolkit: type[Toolkit], slot: WorldSlot, *, include_hidden: boo
         log_level="WARNING",
         warn_on_duplicate_tools=False,
     )
-
-
-def to_json(value: Any) -> str:
-    """Tool results as the model reads them: JSON, dates in ISO 8601, non-ASCII kept."""
-    return json.dumps(value, ensure_ascii=False, default=_json_default)
 
 
 class ToolClient:
@@ -187,11 +179,7 @@ def _mcp_tool(spec: ToolSpec) -> Tool:
         slot: WorldSlot = arguments.pop(_CONTEXT_KWARG).request_context.lifespan_context
         if slot.toolkit is None:
             raise RuntimeError("this server has no world loaded")
-        value = slot.toolkit.run(name, arguments)
-        return CallToolResult(
-            content=[TextContent(type="text", text=value if isinstance(value, str) else to_json(value))],
-            structured_content=None,
-        )
+        return CallToolResult(content=[TextContent(type="text", text=slot.toolkit.run(name, arguments))])
 
     return Tool(
         fn=call,
@@ -209,14 +197,3 @@ def _mcp_tool(spec: ToolSpec) -> Tool:
         ),
         meta={"prove/produces": list(spec.produces), "prove/consumes": list(spec.consumes)},
     )
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, dt.datetime):
-        return value.isoformat(timespec="minutes") if value.second == 0 and not value.microsecond else value.isoformat()
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return float(value)
-    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
-

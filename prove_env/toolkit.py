@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
+import json
+import logging
 import re
 import textwrap
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
@@ -41,7 +44,16 @@ from sqlalchemy.orm import DeclarativeBase, Session
 
 from prove_env.world import SeedContext, World, _framework_tables
 
-__all__ = ["Toolkit", "tool", "ToolError", "ToolSpec", "parse_datetime", "parse_date", "RESERVED_NAMES"]
+__all__ = [
+    "Toolkit", "tool", "ToolError", "InternalToolError", "ToolSpec", "parse_datetime", "parse_date", "to_json",
+    "RESERVED_NAMES",
+]
+
+logger = logging.getLogger("prove_env.toolkit")
+
+
+class InternalToolError(ToolError):
+    """A tool failed for a reason other than a domain rule: a bug in the server."""
 
 M = TypeVar("M")
 
@@ -138,6 +150,10 @@ class Toolkit:
     seed: ClassVar[Callable[[SeedContext], None]]
     # Shown to MCP clients as the server's instructions; defaults to the class docstring.
     instructions: ClassVar[str | None] = None
+    # Limits on one call: the JSON size of its arguments, and the length of its result text
+    # (longer results are cut, with a visible marker saying how much).
+    max_argument_chars: ClassVar[int] = 65_536
+    max_result_chars: ClassVar[int] = 65_536
 
     def __init__(self, world: World) -> None:
         self.world = world
@@ -208,14 +224,44 @@ class Toolkit:
     def _bound(self) -> dict[str, Callable[..., Any]]:
         return {name: getattr(self, name) for name in self.specs()}
 
-    def run(self, name: str, arguments: dict[str, Any]) -> Any:
-        """Validate and run one tool inside a transaction of the world (the single call path)."""
+    def run(self, name: str, arguments: dict[str, Any]) -> str:
+        """Run one tool call and return its result as the text the model reads (the single call path).
+
+        Arguments are size-checked and strictly validated; the tool runs in one transaction of the
+        world, and its result is rendered to JSON before the transaction commits, so a call either
+        succeeds completely or changes nothing. Domain failures raise `ToolError`; anything else is
+        a bug in the server, logged with its traceback and reported as an `InternalToolError`.
+        """
         spec = self.specs().get(name)
         if spec is None:
             raise ToolError(f"Unknown tool: {name}")
+        size = _json_size(arguments)
+        if size > self.max_argument_chars:
+            raise ToolError(f"Arguments too large: {size} characters of JSON, the limit is {self.max_argument_chars}")
         kwargs = spec.validate(arguments)
-        with self.world.transaction(write=not spec.read_only):
-            return self._bound[name](**kwargs)
+        try:
+            with self.world.transaction(write=not spec.read_only):
+                value = self._bound[name](**kwargs)
+                text = value if isinstance(value, str) else to_json(value)
+        except ToolError:
+            raise
+        except Exception as exc:
+            logger.exception("tool %s of server %s raised", name, self.name)
+            raise InternalToolError(
+                f"internal error in {name} ({type(exc).__name__}); the world is unchanged"
+            ) from exc
+        if len(text) > self.max_result_chars:
+            cut = len(text) - self.max_result_chars
+            text = text[: self.max_result_chars] + f"\n[... {cut} more characters truncated]"
+        return text
+
+    def invariants(self) -> list[str]:
+        """Domain rules the world must satisfy after any sequence of calls (empty when all hold).
+
+        Servers override this (for example: every balance equals the sum of its ledger entries);
+        the reliability tests check it after every fuzzed call sequence.
+        """
+        return []
 
 
 # -- helpers for tool bodies --------------------------------------------------------------------
@@ -243,7 +289,29 @@ def parse_date(value: str, what: str = "date") -> dt.date:
         raise ToolError(f"{what} must be an ISO 8601 date such as '2026-03-14', got {value!r}") from None
 
 
+def to_json(value: Any) -> str:
+    """Tool results as the model reads them: JSON, dates in ISO 8601, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False, default=_json_default)
+
+
 # -- internals ----------------------------------------------------------------------------------
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return value.isoformat(timespec="minutes") if value.second == 0 and not value.microsecond else value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+
+
+def _json_size(value: Any) -> int:
+    try:
+        return len(json.dumps(value, ensure_ascii=False, default=str))
+    except (ValueError, RecursionError):
+        return 1 << 30
 
 
 class _Arguments(BaseModel):

@@ -282,6 +282,14 @@ class World:
                         largest = max(largest, int(tail))
         return largest
 
+    def problems(self) -> list[str]:
+        """What is wrong with the database itself: SQLite's integrity check and dangling references."""
+        self._flush()
+        found = [f"integrity: {row[0]}" for row in self.connection.execute("PRAGMA integrity_check") if row[0] != "ok"]
+        for table, rowid, parent, _ in self.connection.execute("PRAGMA foreign_key_check"):
+            found.append(f"row {rowid} of {table} refers to a missing row of {parent}")
+        return found
+
     def serialize(self) -> bytes:
         self._flush()
         return self.connection.serialize()
