@@ -242,7 +242,7 @@ class Toolkit:
         try:
             with self.world.transaction(write=not spec.read_only):
                 value = self._bound[name](**kwargs)
-                text = value if isinstance(value, str) else to_json(value)
+                text = (value or "(no output)") if isinstance(value, str) else to_json(value)
         except ToolError:
             raise
         except Exception as exc:

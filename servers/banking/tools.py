@@ -613,6 +613,29 @@ class Banking(Toolkit):
         customer = self._get_customer(customer_id)
         return {"customer_id": customer.id, "pin": customer.pin}
 
+    # -- invariants ------------------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        """Every balance is the sum of its ledger entries and its latest entry's balance_after;
+        every transfer's two entries cancel out."""
+        problems = []
+        totals = dict(self.db.execute(select(Transaction.account_id, func.sum(Transaction.amount))
+                                      .group_by(Transaction.account_id)).all())
+        latest = {}
+        for entry in self.db.scalars(select(Transaction).order_by(Transaction.posted_at, Transaction.id)):
+            latest[entry.account_id] = entry.balance_after
+        for account in self.db.scalars(select(Account)):
+            if round(totals.get(account.id, 0.0), 2) != round(account.balance, 2):
+                problems.append(f"{account.id}: balance {account.balance} but ledger sums to {totals.get(account.id, 0.0)}")
+            if account.id in latest and round(latest[account.id], 2) != round(account.balance, 2):
+                problems.append(f"{account.id}: balance {account.balance} but last entry says {latest[account.id]}")
+        for transfer_id, total in self.db.execute(select(Transaction.transfer_id, func.sum(Transaction.amount))
+                                                  .where(Transaction.transfer_id.is_not(None))
+                                                  .group_by(Transaction.transfer_id)):
+            if abs(total) >= 0.005:
+                problems.append(f"transfer {transfer_id}: its entries sum to {total}, not 0")
+        return problems
+
     # -- helpers ---------------------------------------------------------------------------------
 
     def _get_customer(self, customer_id: str) -> Customer:

@@ -673,6 +673,20 @@ class CalendarServer(Toolkit):
         invitee.response = response
         return {"event_id": event.id, "contact_id": contact_id, "response": response}
 
+    # -- invariants ----------------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        """Events end after they start; a booked room fits everyone; recurrence fields are coherent."""
+        problems = []
+        for event in self.db.scalars(select(Event)):
+            if event.end <= event.start:
+                problems.append(f"{event.id} ends at {event.end} but starts at {event.start}")
+            if event.repeat_freq is None and (event.repeat_count or event.repeat_until or event.repeat_weekdays):
+                problems.append(f"{event.id} has recurrence details but no frequency")
+            if event.repeat_count is not None and event.repeat_until is not None:
+                problems.append(f"{event.id} has both a count and an until date")
+        return problems
+
     # -- look-ups ------------------------------------------------------------------------------
 
     def _get_event(self, event_id: str) -> Event:

@@ -1258,6 +1258,29 @@ class FileSystem(Toolkit):
                 for n in nodes if h.is_within(n.path, root)]
 
     # =============================================================================================
+    # invariants
+
+    def invariants(self) -> list[str]:
+        """Every node's parent is an existing directory; only files have content; the working
+        directory exists and is a directory (the previous one may since have been removed, as in a
+        real shell)."""
+        problems = []
+        kinds = dict(self.db.execute(select(Node.path, Node.kind)).all())
+        for path, parent, kind, content in self.db.execute(select(Node.path, Node.parent, Node.kind, Node.content)):
+            if path == "/":
+                continue
+            if kinds.get(parent) != "dir":
+                problems.append(f"{path}: its parent {parent} is not a directory")
+            if parent != h.dirname(path):
+                problems.append(f"{path}: parent recorded as {parent}")
+            if (content is not None) != (kind == "file"):
+                problems.append(f"{path}: a {kind} with{'' if content is not None else 'out'} content")
+        shell = self._shell()
+        if kinds.get(shell.cwd) != "dir":
+            problems.append(f"the working directory {shell.cwd} is not a directory")
+        return problems
+
+    # =============================================================================================
     # private helpers
 
     def _shell(self) -> Shell:
