@@ -31,6 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--debug-tools", action="store_true", help="also expose hidden helper and debug tools")
+    p.add_argument("--max-request-bytes", type=int, default=4 * 1024 * 1024,
+                   help="HTTP: largest request body accepted (default 4 MiB)")
 
     p = sub.add_parser("demo", help="gold and do-nothing rollouts of every fixture task, through the envs")
     p.add_argument("--servers", help="comma-separated servers (default: all)")
@@ -101,7 +103,7 @@ def _serve(args: argparse.Namespace) -> int:
         _exit_with_parent()
         server.run("stdio")
     else:
-        server.run("streamable-http", host=args.host, port=args.port)
+        server.run("streamable-http", host=args.host, port=args.port, max_request_body_size=args.max_request_bytes)
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +93,8 @@ class ProveEnv(gym.Env[str, Any]):
     ## Episode End
 
     Terminated when the assistant answers the last user turn; truncated after `max_steps`
-    assistant actions.
+    assistant actions, or on the step whose calls reach `max_calls` (calls past the limit are not
+    executed: they are answered with an error and count as invalid calls).
 
     ## Arguments
 
@@ -101,6 +103,7 @@ class ProveEnv(gym.Env[str, Any]):
       fixture tasks.
     - `reward`: "paper", "state" or a `RewardConfig`.
     - `max_steps`: assistant actions per episode (default 10).
+    - `max_calls`: tool calls per episode (default 50).
     - `max_observation_chars`, `max_action_chars`: sizes of the text spaces.
     - `system_prompt`: a format string with `{server}` and `{description}`.
     - `render_mode`: None or "ansi" (the transcript as text).
@@ -119,6 +122,7 @@ class ProveEnv(gym.Env[str, Any]):
         tasks: str | Path | list[Task | dict[str, Any]] | None = None,
         reward: str | RewardConfig = "paper",
         max_steps: int = 10,
+        max_calls: int = 50,
         max_observation_chars: int = 32_768,
         max_action_chars: int = 32_768,
         system_prompt: str = DEFAULT_SYSTEM_PROMPT,
@@ -130,8 +134,9 @@ class ProveEnv(gym.Env[str, Any]):
             if reward not in PRESETS:
                 raise ValueError(f"reward must be one of {sorted(PRESETS)} or a RewardConfig, got {reward!r}")
             reward = PRESETS[reward]
-        if max_steps < 1:
-            raise ValueError("max_steps must be at least 1")
+        if max_steps < 1 or max_calls < 1:
+            raise ValueError("max_steps and max_calls must be at least 1")
+        self.max_calls = max_calls
         self.server = server
         self.render_mode = render_mode
         self.max_steps = max_steps
@@ -255,6 +260,7 @@ class ProveEnv(gym.Env[str, Any]):
         self._steps += 1
         parsed = parse_action(action)
         info: dict[str, Any] = {}
+        limit_reached = False
         if parsed.is_answer:
             self._messages.append({"role": "assistant", "content": parsed.text})
             self._turn += 1
@@ -265,7 +271,12 @@ class ProveEnv(gym.Env[str, Any]):
                 observation = self._task.user_turns[self._turn]  # type: ignore[union-attr]
                 self._messages.append({"role": "user", "content": observation})
         else:
-            records = [await self._episode.call(call) for call in parsed.calls]
+            records = []
+            for call in parsed.calls:
+                if len(self._episode.calls) >= self.max_calls:
+                    limit_reached = True
+                    call = replace(call, error=f"this episode's limit of {self.max_calls} tool calls is reached")
+                records.append(await self._episode.call(call))
             self._messages.append(_assistant_message(parsed, records))
             tool_messages = [
                 {"role": "tool", "tool_call_id": r.id, "name": r.name or "", "content": self._clip(r.output)}
@@ -276,7 +287,7 @@ class ProveEnv(gym.Env[str, Any]):
             info["tool_messages"] = tool_messages
             info["calls"] = [r.as_dict() for r in records]
             terminated = False
-        truncated = not terminated and self._steps >= self.max_steps
+        truncated = not terminated and (self._steps >= self.max_steps or limit_reached)
         reward = 0.0
         if terminated or truncated:
             self._done = True

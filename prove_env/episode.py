@@ -83,6 +83,9 @@ def shown_tools(toolkit: type[Toolkit], task: Task) -> list[dict[str, Any]]:
     return [spec.openai_schema() for spec in toolkit.visible_specs()]
 
 
+_RAW_ARGUMENTS_KEPT = 2_000
+
+
 class Episode:
     """One server's live MCP session, reused across tasks; one task's world and record at a time.
 
@@ -133,7 +136,11 @@ class Episode:
             result = await self._client.call(parsed.name, parsed.arguments)
             output = "\n".join(block.text for block in result.content if hasattr(block, "text"))
             ok = not result.is_error
-        record = CallRecord(call_id, parsed.name, parsed.arguments, ok, output)
+        arguments = parsed.arguments
+        if isinstance(arguments, str) and len(arguments) > _RAW_ARGUMENTS_KEPT:
+            # Unreadable arguments are kept only to be scored as such; a bounded prefix does that.
+            arguments = arguments[:_RAW_ARGUMENTS_KEPT] + f"[... {len(arguments) - _RAW_ARGUMENTS_KEPT} more characters]"
+        record = CallRecord(call_id, parsed.name, arguments, ok, output)
         self.calls.append(record)
         return record
 

@@ -374,14 +374,24 @@ def _order(toolkit: type[Toolkit], table: str) -> str:
     return ", ".join(f'"{c.name}"' for c in pk) if len(pk) else "rowid"
 
 
-# One cache of compiled SQL for every world: a fresh world would otherwise recompile each
-# statement on first use (about a millisecond for the first ORM query).
-_COMPILED = LRUCache(2000)
+# Every world's engine shares one initialized dialect and one cache of compiled SQL. An engine
+# made with create_engine() per world would bring its own dialect, so each world would compile
+# every statement again (about a millisecond for a first ORM query) and fill the cache with
+# entries no other world can use.
+_BASE_ENGINE = create_engine("sqlite://", poolclass=StaticPool)
+with _BASE_ENGINE.connect():
+    pass  # runs the dialect's one-time initialization
+_DIALECT = _BASE_ENGINE.dialect
+_ON_CONNECT = _DIALECT.on_connect()  # per-connection setup (SQL functions such as REGEXP)
+_COMPILED = LRUCache(500)
 
 
 def _engine(connection: sqlite3.Connection) -> Engine:
-    engine = create_engine("sqlite://", creator=lambda: connection, poolclass=StaticPool)
-    return engine.execution_options(compiled_cache=_COMPILED)
+    """An engine over one world's connection, sharing the process-wide dialect and SQL cache."""
+    if _ON_CONNECT is not None:
+        _ON_CONNECT(connection)
+    pool = StaticPool(lambda: connection, dialect=_DIALECT)
+    return Engine(pool, _DIALECT, _BASE_ENGINE.url, execution_options={"compiled_cache": _COMPILED})
 
 
 class _Templates:
