@@ -70,7 +70,7 @@ def run_benchmarks(server: str = "banking", n: int = 2000) -> dict[str, Any]:
     seed, name, arguments = _read_call(server)
     task = Task(id="bench", server=server, seed=seed, user_turns=["benchmark"],
                 gold=[[{"id": "g1", "name": name, "arguments": arguments}]])
-    env = gym.make(f"prove/{server}-v0", tasks=[task], max_steps=10**9)
+    env = gym.make(f"prove/{server}-v0", tasks=[task], max_steps=10**9, max_calls=10**9)
     env.reset(seed=0)
     inner = env.unwrapped
     client = inner.episode._client
@@ -79,7 +79,9 @@ def run_benchmarks(server: str = "banking", n: int = 2000) -> dict[str, Any]:
 
     def step() -> None:
         env.step(action)
-        del inner._messages[2:]  # keep the transcript short so every sample does the same work
+        # Keep the transcript and call record short so every sample does the same work.
+        del inner._messages[2:]
+        del inner.episode.calls[:]
 
     results: dict[str, Any] = {"server": server, "tool": name, "arguments": arguments}
     results["toolkit call, no MCP"] = _time(lambda: toolkit.run(name, arguments), n)
