@@ -128,3 +128,34 @@ async def test_serve_over_http_on_loopback():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_http_request_size_limit():
+    import socket
+    import time
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen([*CLI, "serve", "banking", "--transport", "http", "--port", str(port),
+                             "--max-request-bytes", "4096"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                           "params": {"name": "find_customers", "arguments": {"name": "x" * 10_000}}}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=body, method="POST",
+                                         headers={"Content-Type": "application/json",
+                                                  "Accept": "application/json, text/event-stream"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 413
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
