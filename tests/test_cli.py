@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -104,43 +109,14 @@ def test_official_typescript_client_drives_the_server():
     assert round(after["balance"] - before["balance"], 2) == 125.5  # the state changed, and stayed changed
 
 
-async def test_serve_over_http_on_loopback():
-    import socket
-
-    import anyio
-
+@contextmanager
+def _http_server(*extra: str):
+    """`prove-env serve banking --transport http` on a free loopback port; yields the port."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    proc = subprocess.Popen([*CLI, "serve", "banking", "--transport", "http", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                await anyio.sleep(0.1)
-        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
-            assert len((await client.list_tools()).tools) >= 17
-            result = await client.call_tool("get_account", {"account_id": "ACC-0002"})
-            assert not result.is_error and json.loads(result.content[0].text)["account_id"] == "ACC-0002"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-
-
-def test_http_request_size_limit():
-    import socket
-    import time
-    import urllib.error
-    import urllib.request
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    proc = subprocess.Popen([*CLI, "serve", "banking", "--transport", "http", "--port", str(port),
-                             "--max-request-bytes", "4096"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([*CLI, "serve", "banking", "--transport", "http", "--port", str(port), *extra],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
             try:
@@ -148,6 +124,22 @@ def test_http_request_size_limit():
                     break
             except OSError:
                 time.sleep(0.1)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+async def test_serve_over_http_on_loopback():
+    with _http_server() as port:
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            assert len((await client.list_tools()).tools) >= 17
+            result = await client.call_tool("get_account", {"account_id": "ACC-0002"})
+            assert not result.is_error and json.loads(result.content[0].text)["account_id"] == "ACC-0002"
+
+
+def test_http_request_size_limit():
+    with _http_server("--max-request-bytes", "4096") as port:
         body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                            "params": {"name": "find_customers", "arguments": {"name": "x" * 10_000}}}).encode()
         request = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=body, method="POST",
@@ -156,6 +148,3 @@ def test_http_request_size_limit():
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 413
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
