@@ -377,10 +377,16 @@ def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
     defs = schema.pop("$defs", {})
 
     def walk(node: Any) -> Any:
+        """A schema node without pydantic's "title" annotations (a property may still be named title)."""
         if isinstance(node, dict):
             if "$ref" in node:
                 return walk(defs[node["$ref"].split("/")[-1]])
-            return {k: walk(v) for k, v in node.items() if k != "title"}
+            out = {}
+            for key, value in node.items():
+                if key == "title" and isinstance(value, str):
+                    continue
+                out[key] = {k: walk(v) for k, v in value.items()} if key == "properties" else walk(value)
+            return out
         if isinstance(node, list):
             return [walk(v) for v in node]
         return node

@@ -74,6 +74,19 @@ def _value(prop: dict, pool: dict[str, list], name: str) -> st.SearchStrategy:
     return st.one_of(valid, valid, valid, boundary, wrong)
 
 
+def _example(prop: dict, pool: dict[str, list], name: str):
+    """One plausible valid value for a parameter, taken from the world where possible."""
+    kind = prop.get("type")
+    if "enum" in prop:
+        return prop["enum"][0]
+    if kind == "string":
+        known = pool["ids"] if name.endswith(("_id", "id", "path", "source", "target", "destination")) else pool["texts"]
+        return known[len(known) // 2] if known else "x"
+    if kind == "array":
+        return [_example(prop.get("items", {"type": "string"}), pool, name)]
+    return {"integer": 3, "number": 25.0, "boolean": True}.get(kind)
+
+
 @st.composite
 def _call(draw, specs, pool):
     spec = draw(st.sampled_from(specs))
@@ -104,31 +117,49 @@ def test_fuzz_every_tool(server):
     client = ToolClient(build_server(toolkit, slot)).open()
     called: set[str] = set()
 
+    def call(name, arguments):
+        before = slot.world.digest()
+        result = run_sync(client.call(name, arguments))
+        text = result.content[0].text if result.content else ""
+        STATS["calls"] += 1
+        STATS["errors" if result.is_error else "ok"] += 1
+        called.add(name)
+        assert "internal error" not in text, f"{name}({arguments!r}) hit a server bug: {text}"
+        assert text, f"{name}({arguments!r}) answered nothing"
+        if result.is_error:
+            assert text.startswith(f"Error executing tool {name}: ") and len(text) > len(name) + 30, text
+            assert slot.world.digest() == before, f"failed call {name}({arguments!r}) changed the world"
+
+    def fresh_world():
+        if slot.world is not None:
+            problems = _check(slot.world, slot.toolkit)
+            assert not problems, problems[:5]
+            slot.world.close()
+        slot.world = worlds.create(toolkit, 0)
+
+    # A sweep first, so every tool is reached whatever the number of examples: no arguments, the
+    # required ones from the world, and every one from the world.
+    for spec in specs:
+        fresh_world()
+        props, required = spec.parameters["properties"], spec.parameters.get("required", [])
+        sample = {k: _example(props[k], pool, k) for k in props}
+        for arguments in ({}, {k: sample[k] for k in required}, sample):
+            call(spec.name, arguments)
+
     @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     @given(st.lists(_call(specs, pool), min_size=1, max_size=12))
     def sequence(calls):
-        slot.world = worlds.create(toolkit, 0)
+        fresh_world()
         for name, arguments in calls:
-            before = slot.world.digest()
-            result = run_sync(client.call(name, arguments))
-            text = result.content[0].text if result.content else ""
-            STATS["calls"] += 1
-            STATS["errors" if result.is_error else "ok"] += 1
-            called.add(name)
-            assert "internal error" not in text, f"{name}({arguments!r}) hit a server bug: {text}"
-            assert text, f"{name}({arguments!r}) answered nothing"
-            if result.is_error:
-                assert text.startswith(f"Error executing tool {name}: ") and len(text) > len(name) + 30, text
-                assert slot.world.digest() == before, f"failed call {name}({arguments!r}) changed the world"
-        problems = _check(slot.world, slot.toolkit)
-        assert not problems, f"after {calls!r}: {problems[:5]}"
-        slot.world.close()
+            call(name, arguments)
 
     try:
         sequence()
+        fresh_world()
     finally:
         client.close()
+    assert called == {s.name for s in specs}
     STATS[f"tools:{server}"] = len(called)
     STATS["tools fuzzed"] += len(called)
 

@@ -31,6 +31,9 @@ def test_tool_count_names_and_docs(server):
             if name.endswith("_id") or name.endswith("_ids"):
                 assert "such as" in prop["description"] or "e.g." in prop["description"], f"{spec.name}.{name} has no example"
         assert not (spec.read_only and spec.destructive)
+        parameters = list(inspect.signature(spec.method).parameters)[1:]
+        assert list(spec.parameters["properties"]) == parameters, f"{spec.name}: schema and signature differ"
+        assert set(spec.parameters["required"]) <= set(parameters)
 
 
 @pytest.mark.parametrize("server", server_names())
