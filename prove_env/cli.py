@@ -34,8 +34,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-request-bytes", type=int, default=4 * 1024 * 1024,
                    help="HTTP: largest request body accepted (default 4 MiB)")
 
-    p = sub.add_parser("demo", help="gold and do-nothing rollouts of every fixture task, through the envs")
+    p = sub.add_parser("demo", help="the first run: gold, noop and random on every server's fixture tasks, with a report")
     p.add_argument("--servers", help="comma-separated servers (default: all)")
+    p.add_argument("--out", type=Path, default=Path("prove-env-demo"), help="run directory (default prove-env-demo/)")
+
+    p = sub.add_parser("eval", help="evaluate policies on tasks through the environments")
+    p.add_argument("--tasks", type=Path, help="a task file (JSON Lines); default: the fixture tasks of every server")
+    p.add_argument("--servers", help="comma-separated servers to keep (default: all)")
+    p.add_argument("--policies", default="gold,noop,random", help="comma-separated: gold, noop, random, openai")
+    p.add_argument("--trials", type=int, default=1, help="episodes per task and policy, for pass^k (default 1)")
+    p.add_argument("--out", type=Path, required=True, help="run directory; re-running resumes it")
+    p.add_argument("--compare", type=Path, help="another run directory to compare with in the report")
+    p.add_argument("--reward", choices=["paper", "state"], default="paper")
+    p.add_argument("--max-steps", type=int, default=10, help="assistant actions per episode (default 10)")
+    p.add_argument("--base-url", help="openai: the endpoint, such as http://127.0.0.1:8000/v1")
+    p.add_argument("--model", help="openai: the model name the endpoint serves")
+    p.add_argument("--temperature", type=float, default=0.0)
+    p.add_argument("--concurrency", type=int, default=1, help="episodes in flight at once (default 1)")
+    p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
+    p.add_argument("--name", help="the run's name in the report (default: the directory name)")
+
+    sub.add_parser("catalog", help="Markdown catalog of every server and tool (docs/catalog.md)")
 
     p = sub.add_parser("task", help="work with task files")
     task_sub = p.add_subparsers(dest="task_command", required=True)
@@ -57,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return _COMMANDS[args.command](args)
-    except (UnknownServerError, TaskError, WorldError, OSError) as exc:
+    except (UnknownServerError, TaskError, WorldError, OSError, ValueError) as exc:
         print(f"prove-env: {exc}", file=sys.stderr)
         return 2
 
@@ -121,35 +140,69 @@ def _exit_with_parent() -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    import gymnasium as gym
-
-    import prove_env  # noqa: F401  (registers the environments)
     from prove_env.registry import server_names
-    from prove_env.rollout import POLICIES, rollout
-    from prove_env.task import fixture_tasks
 
     servers = args.servers.split(",") if args.servers else list(server_names())
-    rows, failures = [], 0
-    for server in servers:
-        tasks = fixture_tasks(server)
-        if not tasks:
-            continue
-        longest = max(len(t.gold_calls) + len(t.user_turns) for t in tasks)
-        env = gym.make(f"prove/{server}-v0", max_steps=longest + 1)
-        for policy in POLICIES:
-            results = [rollout(env, task, policy) for task in tasks]
-            success = sum(r.breakdown["success"] for r in results) / len(results)
-            mean = sum(r.reward for r in results) / len(results)
-            rows.append((server, policy, str(len(results)), f"{mean:.3f}", f"{100 * success:.0f}%",
-                         f"{sum(r.calls for r in results) / len(results):.1f}"))
-            expected_success = 1.0 if policy == "gold" else sum(t.abstain for t in tasks) / len(tasks)
-            failures += abs(success - expected_success) > 1e-9
-        env.close()
-    _table(["server", "policy", "tasks", "mean reward", "success", "calls/task"], rows)
-    if failures:
-        print(f"\n{failures} server/policy pairs did not score as expected", file=sys.stderr)
-        return 1
-    print("\ngold earns the maximum on every task; doing nothing passes only the abstention tasks")
+    tasks = _fixture_task_list(servers)
+    code = _run_eval(tasks, ["gold", "noop", "random"], args.out, trials=3, reward="paper", max_steps=10,
+                     concurrency=1, policy_options={}, compare=None, name="prove-env demo")
+    expected = _check_reference_policies(args.out)
+    print("\n" + expected if expected else "\ngold earns the maximum on every task; doing nothing passes only the abstention tasks")
+    return 1 if expected else code
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from prove_env.registry import server_names
+    from prove_env.task import load_tasks
+
+    servers = args.servers.split(",") if args.servers else list(server_names())
+    if args.tasks:
+        tasks = [t for t in load_tasks(args.tasks) if t.server in servers]
+    else:
+        tasks = _fixture_task_list(servers)
+    if not tasks:
+        print("prove-env: no tasks to evaluate", file=sys.stderr)
+        return 2
+    options = {}
+    policies = args.policies.split(",")
+    if "openai" in policies:
+        options = {"base_url": args.base_url, "model": args.model, "temperature": args.temperature,
+                   "api_key": os.environ.get(args.api_key_env)}
+    return _run_eval(tasks, policies, args.out, trials=args.trials, reward=args.reward, max_steps=args.max_steps,
+                     concurrency=args.concurrency, policy_options=options, compare=args.compare, name=args.name)
+
+
+def _fixture_task_list(servers: list[str]) -> list:
+    from prove_env.task import fixture_tasks
+
+    return [t for server in servers for t in fixture_tasks(server)]
+
+
+def _run_eval(tasks, policies, out, *, trials, reward, max_steps, concurrency, policy_options, compare, name) -> int:
+    from prove_env.evaluate import evaluate
+    from prove_env.report import print_summary, write_report
+
+    metrics = evaluate(tasks, policies, out, trials=trials, reward=reward, max_steps=max_steps,
+                       concurrency=concurrency, policy_options=policy_options, name=name)
+    print(print_summary(metrics))
+    report = write_report(out, compare=compare)
+    print(f"\nwrote {out / 'trajectories.jsonl'}, {out / 'metrics.json'} and {report}")
+    return 0
+
+
+def _check_reference_policies(out: Path) -> str:
+    """What is wrong, if gold does not score the maximum everywhere or noop passes a task needing calls."""
+    records = [json.loads(line) for line in (out / "trajectories.jsonl").read_text().splitlines() if line.strip()]
+    problems = [f"gold did not succeed on {r['task_id']}" for r in records if r["policy"] == "gold" and not r["success"]]
+    problems += [f"noop succeeded on {r['task_id']}, which needs calls" for r in records
+                 if r["policy"] == "noop" and r["success"] and not r["abstain"]]
+    return "\n".join(problems)
+
+
+def _catalog(args: argparse.Namespace) -> int:
+    from prove_env.catalog import render_catalog
+
+    print(render_catalog(), end="")
     return 0
 
 
@@ -218,7 +271,8 @@ def _table(header: list[str], rows: list[tuple[str, ...]]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
 
 
-_COMMANDS = {"list": _list, "tools": _tools, "serve": _serve, "demo": _demo, "task": _task, "bench": _bench}
+_COMMANDS = {"list": _list, "tools": _tools, "serve": _serve, "demo": _demo, "eval": _eval, "catalog": _catalog,
+             "task": _task, "bench": _bench}
 
 if __name__ == "__main__":
     sys.exit(main())

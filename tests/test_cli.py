@@ -59,10 +59,11 @@ def test_task_stamp_and_verify(tmp_path, capsys):
     assert "failed" in capsys.readouterr().err
 
 
-def test_demo_runs_gold_and_noop(capsys):
-    assert main(["demo", "--servers", "banking"]) == 0
+def test_demo_runs_the_reference_policies_and_writes_a_report(tmp_path, capsys):
+    assert main(["demo", "--servers", "banking", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "gold" in out and "noop" in out and "100%" in out
+    assert "gold" in out and "noop" in out and "random" in out and "gold earns the maximum" in out
+    assert (tmp_path / "report.html").exists() and (tmp_path / "metrics.json").exists()
 
 
 async def test_serve_over_stdio_with_the_python_sdk():
