@@ -90,7 +90,8 @@ def _list(args: argparse.Namespace) -> int:
         specs = toolkit.specs().values()
         visible = sum(not s.hidden for s in specs)
         writes = sum(not s.read_only and not s.hidden for s in specs)
-        rows.append((name, str(visible), str(writes), str(len(specs) - visible), toolkit.description().splitlines()[0]))
+        summary = " ".join(toolkit.description().split()).split(". ")[0].rstrip(".;:")
+        rows.append((name, str(visible), str(writes), str(len(specs) - visible), summary))
     _table(["server", "tools", "write", "hidden", "description"], rows)
     print(f"\n{len(rows)} servers, {sum(int(r[1]) for r in rows)} tools")
     return 0

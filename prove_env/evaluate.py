@@ -76,6 +76,8 @@ def evaluate(
     tasks = list(tasks)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    _check_settings(out, {"reward": reward, "max_steps": max_steps,
+                          "policy_options": {k: v for k, v in (policy_options or {}).items() if k != "api_key"}})
     path = out / "trajectories.jsonl"
     if path.exists() and not path.read_bytes().endswith(b"\n") and path.stat().st_size:
         with path.open("a", encoding="utf-8") as f:
@@ -110,8 +112,9 @@ def evaluate(
             list(pool.map(run, jobs))
     bar.close()
 
-    records = [r for r in _read(path) if r["policy"] in policies and (r["server"], r["task_id"]) in
-               {(t.server, t.id) for t in tasks}]
+    wanted = {(t.server, t.id) for t in tasks}
+    records = [r for r in _read(path)
+               if r["policy"] in policies and r["trial"] < trials and (r["server"], r["task_id"]) in wanted]
     metrics = compute_metrics(records, policies, trials, reward, name or out.name)
     (out / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf-8")
     return metrics
@@ -159,6 +162,20 @@ def _pass_k(successes: list[bool], k: int) -> float:
     """The chance that k trials drawn from the n of a task all succeed: C(c, k) / C(n, k)."""
     n, c = len(successes), sum(successes)
     return math.comb(c, k) / math.comb(n, k) if n >= k else float("nan")
+
+
+def _check_settings(out: Path, settings: dict[str, Any]) -> None:
+    """A run directory keeps the settings its episodes were played with; resuming needs the same."""
+    path = out / "run.json"
+    settings = json.loads(json.dumps(settings, default=str))
+    if path.exists():
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        if recorded != settings:
+            changed = sorted(k for k in set(recorded) | set(settings) if recorded.get(k) != settings.get(k))
+            raise ValueError(f"{out} holds a run made with other settings ({', '.join(changed)}): "
+                             "use a new --out directory, or the same settings to resume it")
+    else:
+        path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
 
 
 def _key(record: dict[str, Any]) -> tuple[str, str, str, int]:

@@ -147,3 +147,12 @@ def test_eval_cli_and_compare(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "calendar" in out and "gold" in out and (after / "report.html").exists()
     assert main(["eval", "--policies", "openai", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_resuming_with_other_settings_is_refused(tmp_path):
+    evaluate(TASKS[:1], ["gold"], tmp_path, progress=False)
+    with pytest.raises(ValueError, match="other settings \\(reward\\)"):
+        evaluate(TASKS[:1], ["gold"], tmp_path, reward="state", progress=False)
+    evaluate(TASKS[:1], ["gold"], tmp_path, trials=3, progress=False)
+    metrics = evaluate(TASKS[:1], ["gold"], tmp_path, trials=2, progress=False)
+    assert metrics["by_policy"]["gold"]["overall"]["episodes"] == 2  # episodes of trials beyond 2 are not counted
