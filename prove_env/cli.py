@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--servers", help="comma-separated servers (default: all)")
     p.add_argument("--n", type=int, default=2000, help="calls per measurement")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--no-scale", action="store_true", help="skip large worlds, memory and stdio comparisons")
 
     args = parser.parse_args(argv)
     from prove_env.registry import UnknownServerError
@@ -249,18 +250,22 @@ def _current_schemas(toolkit, task) -> list[dict]:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from prove_env.bench import print_table, run_benchmarks
+    from prove_env.bench import print_scale_table, print_table, run_benchmarks, run_scale_benchmarks
 
     from prove_env.registry import server_names
 
     servers = args.servers.split(",") if args.servers else list(server_names())
-    results = [run_benchmarks(server, args.n) for server in servers]
+    results = {"servers": [run_benchmarks(server, args.n) for server in servers]}
+    if not args.no_scale:
+        results["scale"] = run_scale_benchmarks(args.n // 10)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        for result in results:
+        for result in results["servers"]:
             print_table(result)
             print()
+        if "scale" in results:
+            print_scale_table(results["scale"])
     return 0
 
 

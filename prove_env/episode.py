@@ -63,8 +63,8 @@ def build_world(toolkit: type[Toolkit], task: Task) -> World:
         world = worlds.create(toolkit, task.seed)
         digest = worlds.digest(toolkit, task.seed)
     else:
-        world = World.from_snapshot(toolkit, task.snapshot or {})
-        digest = world.digest() if task.start_digest else ""
+        world = worlds.create_from_snapshot(toolkit, task.snapshot or {}, task.snapshot_key)
+        digest = worlds.snapshot_template(toolkit, task.snapshot or {}, task.snapshot_key)[1]
     if task.start_digest and digest != task.start_digest:
         world.close()
         origin = f"seed {task.seed}" if task.seed is not None else "its snapshot"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,13 @@ class Task(BaseModel):
                 if tool.get("type") != "function" or "name" not in tool.get("function", {}):
                     raise ValueError("'tools' must be OpenAI function schemas: {'type': 'function', 'function': {...}}")
         return self
+
+    @cached_property
+    def snapshot_key(self) -> str | None:
+        """The content hash of `snapshot` (computed once per Task object), keying its cached template."""
+        from prove_env.world import snapshot_key
+
+        return None if self.snapshot is None else snapshot_key(self.snapshot)
 
     @property
     def gold_calls(self) -> list[GoldCall]:

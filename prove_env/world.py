@@ -17,7 +17,7 @@ import json
 import random
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -395,26 +395,22 @@ def _engine(connection: sqlite3.Connection) -> Engine:
 
 
 class _Templates:
-    """The process-wide cache of seeded template databases, keyed by (server, seed)."""
+    """The process-wide cache of template databases: one per (server, seed), and one per snapshot.
+
+    Building a template (seeding with Faker, or loading a JSON snapshot) happens once; every world
+    after that is a clone of its serialized bytes.
+    """
+
+    _MAX_SNAPSHOTS = 256
 
     def __init__(self) -> None:
-        self._data: dict[tuple[str, int], tuple[bytes, str, dict[str, str]]] = {}
+        self._data: dict[tuple, tuple[bytes, str, dict[str, str]]] = {}
+        self._snapshots: list[tuple] = []  # insertion order, to bound the snapshot templates kept
         self._lock = threading.Lock()
 
     def template(self, toolkit: type[Toolkit], seed: int) -> tuple[bytes, str, dict[str, str]]:
         """(serialized database, digest, table digests) of the seeded world."""
-        key = (toolkit.name, seed)
-        found = self._data.get(key)
-        if found is None:
-            with self._lock:
-                found = self._data.get(key)
-                if found is None:
-                    world = _seed_world(toolkit, seed)
-                    tables = world.table_digests()
-                    found = (world.serialize(), combine_digests(toolkit.name, tables), tables)
-                    world.close()
-                    self._data[key] = found
-        return found
+        return self._get((toolkit.name, "seed", seed), lambda: _seed_world(toolkit, seed))
 
     def create(self, toolkit: type[Toolkit], seed: int) -> World:
         """A fresh world cloned from the (toolkit, seed) template."""
@@ -426,9 +422,44 @@ class _Templates:
     def table_digests(self, toolkit: type[Toolkit], seed: int) -> dict[str, str]:
         return dict(self.template(toolkit, seed)[2])
 
+    def snapshot_template(self, toolkit: type[Toolkit], snapshot: Mapping[str, Any],
+                          key: str | None = None) -> tuple[bytes, str, dict[str, str]]:
+        """The template of a JSON snapshot; `key` (its content hash) saves hashing it again."""
+        key = key or snapshot_key(snapshot)
+        return self._get((toolkit.name, "snapshot", key), lambda: World.from_snapshot(toolkit, snapshot))
+
+    def create_from_snapshot(self, toolkit: type[Toolkit], snapshot: Mapping[str, Any],
+                             key: str | None = None) -> World:
+        """A fresh world cloned from the template of a JSON snapshot (loaded once per snapshot)."""
+        return World.from_bytes(toolkit, self.snapshot_template(toolkit, snapshot, key)[0])
+
     def clear(self) -> None:
         with self._lock:
             self._data.clear()
+            self._snapshots.clear()
+
+    def _get(self, key: tuple, build: Callable[[], World]) -> tuple[bytes, str, dict[str, str]]:
+        found = self._data.get(key)
+        if found is None:
+            with self._lock:
+                found = self._data.get(key)
+                if found is None:
+                    world = build()
+                    tables = world.table_digests()
+                    found = (world.serialize(), combine_digests(world.toolkit.name, tables), tables)
+                    world.close()
+                    self._data[key] = found
+                    if key[1] == "snapshot":
+                        self._snapshots.append(key)
+                        if len(self._snapshots) > self._MAX_SNAPSHOTS:
+                            self._data.pop(self._snapshots.pop(0), None)
+        return found
+
+
+def snapshot_key(snapshot: Mapping[str, Any]) -> str:
+    """A content hash of a JSON snapshot (key order does not matter)."""
+    text = json.dumps(snapshot, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _seed_world(toolkit: type[Toolkit], seed: int) -> World:

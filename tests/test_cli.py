@@ -149,3 +149,9 @@ def test_http_request_size_limit():
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 413
+
+
+def test_bench_runs(capsys):
+    assert main(["bench", "--servers", "calendar", "--n", "30", "--no-scale", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)["servers"][0]
+    assert result["env.step (one read call)"]["p50_us"] > 0 and result["ratios"]
