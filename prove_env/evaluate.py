@@ -90,7 +90,9 @@ def evaluate(
 
     lock = threading.Lock()
     local = threading.local()
-    steps = {t.server: max(max_steps, len(t.gold_calls) + len(t.user_turns) + 1) for t in tasks}
+    steps: dict[str, int] = {}
+    for t in tasks:  # room for the longest reference path of each server's tasks
+        steps[t.server] = max(steps.get(t.server, max_steps), len(t.gold_calls) + len(t.user_turns) + 1)
 
     def run(job: tuple[Task, str, int]) -> None:
         task, policy_name, trial = job

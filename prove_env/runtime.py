@@ -37,7 +37,10 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     """Run `coro` to completion on the private loop and return its result."""
     try:
         asyncio.get_running_loop()
+        in_a_loop = True
     except RuntimeError:
+        in_a_loop = False
+    if not in_a_loop:  # outside the except block, so errors raised here carry no unrelated context
         with _lock:
             return private_loop().run_until_complete(coro)
     global _helper
