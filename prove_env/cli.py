@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("tools", help="a server's tools as OpenAI function schemas (JSON on stdout)")
     p.add_argument("server")
 
-    p = sub.add_parser("serve", help="serve one world of a server to any MCP client")
+    p = sub.add_parser("serve", help="serve a server to any MCP client: one world over stdio, many episodes over http")
     p.add_argument("server")
     p.add_argument("--seed", type=int, default=0, help="seed of the world (default 0)")
     p.add_argument("--snapshot", type=Path, help="start from a JSON world snapshot instead of a seed")
@@ -33,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--debug-tools", action="store_true", help="also expose hidden helper and debug tools")
     p.add_argument("--max-request-bytes", type=int, default=4 * 1024 * 1024,
                    help="HTTP: largest request body accepted (default 4 MiB)")
+    p.add_argument("--max-episodes", type=int, default=256,
+                   help="HTTP: most live episodes at once; more are refused with status 429 (default 256)")
+    p.add_argument("--idle-seconds", type=float, default=600.0,
+                   help="HTTP: close an episode after this many seconds without a request; 0 never (default 600)")
 
     p = sub.add_parser("demo", help="the first run: gold, noop and random on every server's fixture tasks, with a report")
     p.add_argument("--servers", help="comma-separated servers (default: all)")
@@ -114,17 +118,24 @@ def _serve(args: argparse.Namespace) -> int:
     from prove_env.world import World, worlds
 
     toolkit = get_toolkit(args.server)
+    if args.transport == "http":
+        from prove_env.http_server import serve
+
+        if args.max_episodes < 1 or args.max_request_bytes < 1 or args.idle_seconds < 0:
+            raise ValueError("--max-episodes and --max-request-bytes must be positive, --idle-seconds at least 0")
+        snapshot = json.loads(args.snapshot.read_text(encoding="utf-8")) if args.snapshot else None
+        serve(toolkit, host=args.host, port=args.port, seed=args.seed, snapshot=snapshot,
+              max_episodes=args.max_episodes, idle_seconds=args.idle_seconds or None,
+              max_request_bytes=args.max_request_bytes, include_hidden=args.debug_tools)
+        return 0
     if args.snapshot:
         world = World.from_snapshot(toolkit, json.loads(args.snapshot.read_text(encoding="utf-8")))
     else:
         world = worlds.create(toolkit, args.seed)
     server = build_server(toolkit, WorldSlot(toolkit, world), include_hidden=args.debug_tools)
     print(f"prove-env: serving {toolkit.name} ({world!r}) over {args.transport}", file=sys.stderr)
-    if args.transport == "stdio":
-        _exit_with_parent()
-        server.run("stdio")
-    else:
-        server.run("streamable-http", host=args.host, port=args.port, max_request_body_size=args.max_request_bytes)
+    _exit_with_parent()
+    server.run("stdio")
     return 0
 
 

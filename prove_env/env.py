@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
@@ -16,6 +16,9 @@ from prove_env.episode import CallRecord, Episode
 from prove_env.reward import PRESETS, RewardBreakdown, RewardConfig
 from prove_env.runtime import run_sync
 from prove_env.task import Task, TaskError, fixture_tasks, load_tasks
+
+if TYPE_CHECKING:
+    from prove_env.remote import RemoteEpisode
 
 __all__ = ["ProveEnv", "UnicodeText", "DEFAULT_SYSTEM_PROMPT"]
 
@@ -107,6 +110,11 @@ class ProveEnv(gym.Env[str, Any]):
     - `max_observation_chars`, `max_action_chars`: sizes of the text spaces.
     - `system_prompt`: a format string with `{server}` and `{description}`.
     - `render_mode`: None or "ansi" (the transcript as text).
+    - `server_url`: the base URL of a `prove-env serve <server> --transport http` server, such as
+      "http://127.0.0.1:8000": each episode then lives on that server (created with its control
+      endpoints, tool calls over MCP at the episode's own endpoint, reward computed there) instead
+      of in this process. Observations, rewards and `info` are the same; `episode.world` is not
+      available (the server's `GET /episodes/<id>/trajectory` has the world digest).
 
     ## Version History
 
@@ -127,6 +135,7 @@ class ProveEnv(gym.Env[str, Any]):
         max_action_chars: int = 32_768,
         system_prompt: str = DEFAULT_SYSTEM_PROMPT,
         render_mode: str | None = None,
+        server_url: str | None = None,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -143,7 +152,14 @@ class ProveEnv(gym.Env[str, Any]):
         self.system_prompt = system_prompt
         self.observation_space = UnicodeText(max_observation_chars)
         self.action_space = UnicodeText(max_action_chars)
-        self._episode = Episode(server, reward=reward)
+        self.server_url = server_url
+        self._episode: Episode | RemoteEpisode
+        if server_url is None:
+            self._episode = Episode(server, reward=reward)
+        else:
+            from prove_env.remote import RemoteEpisode
+
+            self._episode = RemoteEpisode(server_url, server, reward=reward)
         self.tasks = self._load(tasks)
         self._by_id = {t.id: t for t in self.tasks}
         self._task: Task | None = None
@@ -199,8 +215,8 @@ class ProveEnv(gym.Env[str, Any]):
         return self._task
 
     @property
-    def episode(self) -> Episode:
-        """The live episode: its world (`.world`), its calls (`.calls`) and its tools."""
+    def episode(self) -> Episode | RemoteEpisode:
+        """The live episode: its world (`.world`, in-process only), its calls (`.calls`) and its tools."""
         return self._episode
 
     def tool_schemas(self) -> list[dict[str, Any]]:

@@ -183,6 +183,9 @@ class World:
         """
         if not isinstance(snapshot, Mapping):
             raise WorldError("a world snapshot must be a JSON object")
+        unknown = sorted(set(snapshot) - {"server", "now", "ids", "tables"})
+        if unknown:
+            raise WorldError(f"snapshot has unknown keys {unknown}; a snapshot has server, now, ids and tables")
         server = snapshot.get("server", toolkit.name)
         if server != toolkit.name:
             raise WorldError(f"snapshot is of server {server!r}, not {toolkit.name!r}")

@@ -87,6 +87,7 @@ def test_hand_written_snapshot_and_id_continuation():
     ({"tables": {"accounts": [{"colour": 1}]}}, "unknown columns"),
     ({"now": "yesterday"}, "ISO 8601"),
     ([], "JSON object"),
+    ({"nope": 1}, "unknown keys"),
 ])
 def test_bad_snapshots_get_clear_errors(snapshot, message):
     with pytest.raises(WorldError, match=message):
