@@ -170,6 +170,8 @@ class EpisodeHost:
             raise Refused(429, f"too many live episodes: this server holds at most {self.max_episodes} "
                                "(--max-episodes). Close finished ones with DELETE /episodes/<id>, or wait for idle "
                                f"ones to be closed{self._idle_note()}.")
+        # A handle, not world state: random so that one client cannot guess another's episode. It
+        # never enters a world, an observation or a reward, which all stay reproducible from the seed.
         episode_id = episode_id or uuid.uuid4().hex
         self._reserved += not pinned
         episode = (_HiddenToolsEpisode if self.include_hidden else Episode)(self.toolkit, reward=reward)
