@@ -13,7 +13,7 @@ from gymnasium import spaces
 
 from prove_env.actions import ParsedAction, parse_action
 from prove_env.episode import CallRecord, Episode
-from prove_env.reward import PRESETS, RewardBreakdown, RewardConfig
+from prove_env.reward import RewardBreakdown, RewardConfig, resolve_config
 from prove_env.runtime import run_sync
 from prove_env.task import Task, TaskError, fixture_tasks, load_tasks
 
@@ -104,7 +104,7 @@ class ProveEnv(gym.Env[str, Any]):
     - `server`: the server name (set by the registered id, e.g. `prove/calendar-v0`).
     - `tasks`: a task file (JSON Lines) or a list of tasks to draw from; default: the server's
       fixture tasks.
-    - `reward`: "paper", "state" or a `RewardConfig`.
+    - `reward`: "paper", "state", a `RewardConfig` or a mapping of its fields.
     - `max_steps`: assistant actions per episode (default 10).
     - `max_calls`: tool calls per episode (default 50).
     - `max_observation_chars`, `max_action_chars`: sizes of the text spaces.
@@ -128,7 +128,7 @@ class ProveEnv(gym.Env[str, Any]):
         server: str,
         *,
         tasks: str | Path | list[Task | dict[str, Any]] | None = None,
-        reward: str | RewardConfig = "paper",
+        reward: str | dict[str, Any] | RewardConfig = "paper",
         max_steps: int = 10,
         max_calls: int = 50,
         max_observation_chars: int = 32_768,
@@ -139,10 +139,7 @@ class ProveEnv(gym.Env[str, Any]):
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if isinstance(reward, str):
-            if reward not in PRESETS:
-                raise ValueError(f"reward must be one of {sorted(PRESETS)} or a RewardConfig, got {reward!r}")
-            reward = PRESETS[reward]
+        reward = resolve_config(reward)
         if max_steps < 1 or max_calls < 1:
             raise ValueError("max_steps and max_calls must be at least 1")
         self.max_calls = max_calls

@@ -93,11 +93,13 @@ class Episode:
     through `prove_env.runtime.run_sync`, and async callers await them directly.
     """
 
-    def __init__(self, server: str | type[Toolkit], reward: RewardConfig = PAPER) -> None:
+    def __init__(self, server: str | type[Toolkit], reward: RewardConfig = PAPER, *,
+                 include_hidden: bool = False) -> None:
         self.toolkit = get_toolkit(server) if isinstance(server, str) else server
         self.reward_config = reward
         self.slot = WorldSlot(self.toolkit)
-        self._client = ToolClient(build_server(self.toolkit, self.slot))
+        # include_hidden: the server also has the helper and debug tools (`serve --debug-tools`).
+        self._client = ToolClient(build_server(self.toolkit, self.slot, include_hidden=include_hidden))
         self.task: Task | None = None
         self.tools: list[dict[str, Any]] = []
         self.schemas: dict[str, dict[str, Any]] = {}

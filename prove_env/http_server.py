@@ -45,7 +45,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as types
@@ -61,9 +61,9 @@ from starlette.types import Receive, Scope, Send
 
 from prove_env.actions import ParsedCall
 from prove_env.episode import Episode, build_world
-from prove_env.mcp_server import ToolClient, WorldSlot, build_server
+from prove_env.mcp_server import WorldSlot, build_server
 from prove_env.registry import get_toolkit
-from prove_env.reward import PAPER, PRESETS, RewardConfig
+from prove_env.reward import PAPER, RewardConfig, resolve_config
 from prove_env.task import Task, TaskError, fixture_tasks
 from prove_env.toolkit import Toolkit
 from prove_env.world import WorldError
@@ -120,14 +120,6 @@ class Live:
             self.touch()
 
 
-class _HiddenToolsEpisode(Episode):
-    """An episode whose MCP server also has the hidden helper and debug tools (`--debug-tools`)."""
-
-    def __init__(self, server: type[Toolkit], reward: RewardConfig = PAPER) -> None:
-        super().__init__(server, reward=reward)
-        self._client = ToolClient(build_server(self.toolkit, self.slot, include_hidden=True))
-
-
 class EpisodeHost:
     """The live episodes of one server, by episode id."""
 
@@ -174,7 +166,7 @@ class EpisodeHost:
         # never enters a world, an observation or a reward, which all stay reproducible from the seed.
         episode_id = episode_id or uuid.uuid4().hex
         self._reserved += not pinned
-        episode = (_HiddenToolsEpisode if self.include_hidden else Episode)(self.toolkit, reward=reward)
+        episode = Episode(self.toolkit, reward=reward, include_hidden=self.include_hidden)
         try:
             await episode.begin(task)
             tools = await self._tools_of(episode)
@@ -364,27 +356,10 @@ def _session_id(ctx: Any) -> str | None:
 def _reward_config(value: Any, default: RewardConfig | None) -> RewardConfig | None:
     if value is None:
         return default
-    if isinstance(value, str):
-        if value not in PRESETS:
-            raise Refused(400, f"'reward' must be one of {sorted(PRESETS)} or an object of RewardConfig fields, "
-                               f"got {value!r}")
-        return PRESETS[value]
-    if not isinstance(value, dict):
-        raise Refused(400, "'reward' must be a preset name or an object of RewardConfig fields")
-    known = {f.name for f in fields(RewardConfig)}
-    unknown = sorted(set(value) - known)
-    if unknown:
-        raise Refused(400, f"'reward' has unknown fields {unknown}; RewardConfig has {sorted(known)}")
-    for key, item in value.items():
-        if key == "lenient_strings":
-            ok = isinstance(item, bool)
-        elif key == "clip_min":
-            ok = item is None or (isinstance(item, int | float) and not isinstance(item, bool))
-        else:
-            ok = isinstance(item, int | float) and not isinstance(item, bool)
-        if not ok:
-            raise Refused(400, f"'reward.{key}' has the wrong type: {item!r}")
-    return RewardConfig(**value)
+    try:
+        return resolve_config(value)
+    except ValueError as exc:
+        raise Refused(400, f"'reward': {exc}") from None
 
 
 def _task_from(body: dict[str, Any], host: EpisodeHost, current: Task | None) -> Task:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "PAPER",
     "STATE",
     "PRESETS",
+    "resolve_config",
     "compute_reward",
     "validity_score",
 ]
@@ -99,6 +100,31 @@ STATE = RewardConfig(state=0.5)
 """The paper's terms plus the final-state check at the weight of validity and coverage."""
 
 PRESETS: dict[str, RewardConfig] = {"paper": PAPER, "state": STATE}
+
+
+def resolve_config(value: str | Mapping[str, Any] | RewardConfig) -> RewardConfig:
+    """A reward config from a preset name, a mapping of `RewardConfig` fields, or a config itself.
+
+    Raises ValueError naming what is wrong (unknown preset, unknown field, a field of the wrong type).
+    """
+    if isinstance(value, RewardConfig):
+        return value
+    if isinstance(value, str):
+        if value not in PRESETS:
+            raise ValueError(f"reward must be one of {sorted(PRESETS)} or RewardConfig fields, got {value!r}")
+        return PRESETS[value]
+    if not isinstance(value, Mapping):
+        raise ValueError("reward must be a preset name, a RewardConfig or a mapping of its fields")
+    known = {f.name for f in fields(RewardConfig)}
+    unknown = sorted(set(value) - known)
+    if unknown:
+        raise ValueError(f"reward has unknown fields {unknown}; RewardConfig has {sorted(known)}")
+    for key, item in value.items():
+        number = isinstance(item, int | float) and not isinstance(item, bool)
+        ok = isinstance(item, bool) if key == "lenient_strings" else number or (key == "clip_min" and item is None)
+        if not ok:
+            raise ValueError(f"reward field {key!r} has the wrong type: {item!r}")
+    return RewardConfig(**value)
 
 
 @dataclass(frozen=True)

@@ -119,3 +119,14 @@ def test_abstention():
     assert compute_reward([], [], SCHEMAS).success
     assert compute_reward(GOLD_CALLS[:1], [], SCHEMAS).total == 0.0
     assert compute_reward([], [], SCHEMAS, config=STATE).total == 1.0
+
+
+def test_resolve_config():
+    from prove_env.reward import resolve_config
+
+    assert resolve_config("state") is STATE and resolve_config(PAPER) is PAPER
+    assert resolve_config({"state": 1.0, "clip_min": None}).state == 1.0
+    for bad, message in (("nope", "one of"), ({"colour": 1}, "unknown fields"), ({"alpha": "0.5"}, "wrong type"),
+                         ({"lenient_strings": 1}, "wrong type"), (3, "preset name")):
+        with pytest.raises(ValueError, match=message):
+            resolve_config(bad)
