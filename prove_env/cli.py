@@ -68,6 +68,34 @@ def main(argv: list[str] | None = None) -> int:
     s = task_sub.add_parser("verify", help="replay tasks and check their gold calls and digests")
     s.add_argument("file", type=Path)
 
+    p = sub.add_parser("graph", help="a server's tool dependency graph, as text or Graphviz DOT")
+    p.add_argument("server")
+    p.add_argument("--format", choices=["text", "dot", "json"], default="text")
+
+    p = sub.add_parser("synth", help="write verified multi-turn tasks from live server state")
+    p.add_argument("--servers", help="comma-separated servers (default: every server with a recipe)")
+    p.add_argument("--n", type=int, default=1000, help="tasks to write in all, split evenly over servers")
+    p.add_argument("--seed", type=int, default=0, help="run seed: the same arguments write the same bytes")
+    p.add_argument("--out", type=Path, required=True, help="directory for train.jsonl, test.jsonl, stats.json/.txt")
+    p.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    defaults = _synth_defaults()
+    for name, help_text in (("distractor_rate", "share of tasks with distractor tools"),
+                            ("strip_enums_rate", "share of tasks whose schemas lose enum lists"),
+                            ("irrelevant_rate", "share of irrelevant queries (gold: no call)"),
+                            ("hidden_rate", "share of hidden-tool requests (gold: no call)"),
+                            ("test_share", "share of worlds in the test split")):
+        p.add_argument("--" + name.replace("_", "-"), type=float, default=defaults[name],
+                       help=f"{help_text} (default {defaults[name]})")
+    p.add_argument("--info-levels", default=",".join(str(x) for x in defaults["info_levels"]),
+                   help="shares of complete, missing and minimal requests (default %(default)s)")
+    p.add_argument("--tasks-per-world", type=int, default=defaults["tasks_per_world"],
+                   help="tasks written from one seeded world (default %(default)s)")
+    p.add_argument("--teacher-url", help="rewrite user turns through this OpenAI-compatible endpoint "
+                                         "(such as http://127.0.0.1:8000/v1); kept only if they still validate")
+    p.add_argument("--teacher-model", help="the model name the teacher endpoint serves")
+    p.add_argument("--teacher-api-key-env", default="OPENAI_API_KEY", help="environment variable with its API key")
+
     p = sub.add_parser("bench", help="latency of env.step, env.reset, raw MCP calls and the reward")
     p.add_argument("--servers", help="comma-separated servers (default: all)")
     p.add_argument("--n", type=int, default=2000, help="calls per measurement")
@@ -288,8 +316,64 @@ def _table(header: list[str], rows: list[tuple[str, ...]]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
 
 
+def _synth_defaults() -> dict:
+    from prove_env.synthesis.config import SynthConfig
+
+    return SynthConfig().as_dict()
+
+
+def _graph(args: argparse.Namespace) -> int:
+    from prove_env.synthesis.graph import dependency_graph
+
+    graph = dependency_graph(args.server)
+    if args.format == "dot":
+        print(graph.to_dot(), end="")
+    elif args.format == "json":
+        print(json.dumps(graph.as_dict(), indent=2))
+    else:
+        print(graph.to_text(), end="")
+    return 0
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from prove_env.synthesis.config import SynthConfig
+    from prove_env.synthesis.pipeline import progress_bar, stats_table, synthesize, write_output
+
+    try:
+        levels = tuple(float(x) for x in args.info_levels.split(","))
+    except ValueError:
+        raise ValueError(f"--info-levels must be three numbers such as 0.6,0.2,0.2, got {args.info_levels!r}") from None
+    if len(levels) != 3:
+        raise ValueError("--info-levels takes three shares: complete, missing, minimal")
+    config = SynthConfig(info_levels=levels, distractor_rate=args.distractor_rate,
+                         strip_enums_rate=args.strip_enums_rate, irrelevant_rate=args.irrelevant_rate,
+                         hidden_rate=args.hidden_rate, test_share=args.test_share,
+                         tasks_per_world=args.tasks_per_world)
+    teacher = None
+    if args.teacher_url or args.teacher_model:
+        from prove_env.chat import ChatEndpoint
+        from prove_env.synthesis.teacher import Teacher
+
+        teacher = Teacher(ChatEndpoint(args.teacher_url, args.teacher_model,
+                                       api_key=os.environ.get(args.teacher_api_key_env)))
+    servers = [s.strip() for s in args.servers.split(",") if s.strip()] if args.servers else None
+    progress = None if args.no_progress else progress_bar(0)
+    result = synthesize(servers, args.n, args.seed, config=config, workers=args.workers, teacher=teacher,
+                        progress=progress)
+    paths = write_output(result, args.out)
+    print(stats_table(result.stats), end="")
+    total = len(result.train) + len(result.test)
+    print(f"\n{total} tasks ({len(result.train)} train, {len(result.test)} test) in {result.seconds:.1f} s "
+          f"({result.rate:.1f} tasks/s), every one replay-validated")
+    print("wrote " + ", ".join(str(p) for p in paths))
+    if total < args.n:
+        print(f"prove-env: only {total} of {args.n} tasks passed the gates", file=sys.stderr)
+        return 1
+    return 0
+
+
 _COMMANDS = {"list": _list, "tools": _tools, "serve": _serve, "demo": _demo, "eval": _eval, "catalog": _catalog,
-             "task": _task, "bench": _bench}
+             "task": _task, "bench": _bench, "graph": _graph, "synth": _synth}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -195,5 +195,6 @@ def _mcp_tool(spec: ToolSpec) -> Tool:
             idempotent_hint=spec.idempotent,
             open_world_hint=False,
         ),
-        meta={"prove/produces": list(spec.produces), "prove/consumes": list(spec.consumes)},
+        meta={"prove/produces": list(spec.produces), "prove/consumes": list(spec.consumes),
+              "prove/sets": list(spec.sets), "prove/requires": list(spec.requires)},
     )

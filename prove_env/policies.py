@@ -15,14 +15,11 @@ A policy plays one episode at a time: `start(task, info, trial)` after `env.rese
 from __future__ import annotations
 
 import hashlib
-import json
 import random
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
+from prove_env.chat import ChatEndpoint, EndpointError
 from prove_env.task import Task
 
 __all__ = ["Policy", "GoldPolicy", "NoopPolicy", "RandomPolicy", "OpenAIPolicy", "EndpointError", "make_policy",
@@ -87,10 +84,6 @@ class RandomPolicy(_Scripted):
             yield ANSWER
 
 
-class EndpointError(RuntimeError):
-    """The chat-completions endpoint failed after retries."""
-
-
 class OpenAIPolicy(Policy):
     """The next assistant message from an OpenAI-compatible `/chat/completions` endpoint."""
 
@@ -98,46 +91,22 @@ class OpenAIPolicy(Policy):
 
     def __init__(self, base_url: str, model: str, *, temperature: float = 0.0, api_key: str | None = None,
                  timeout: float = 120.0, retries: int = 3, max_tokens: int | None = None) -> None:
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.model = model
+        self.endpoint = ChatEndpoint(base_url, model, api_key=api_key, timeout=timeout, retries=retries)
         self.temperature = temperature
-        self.api_key = api_key
-        self.timeout = timeout
-        self.retries = retries
         self.max_tokens = max_tokens
 
     def start(self, task: Task, info: dict[str, Any], trial: int) -> None:
         self._tools = info["tools"]
 
     def act(self, observation: str, info: dict[str, Any]) -> Any:
-        body: dict[str, Any] = {"model": self.model, "messages": _wire_messages(info["messages"]),
-                                "tools": self._tools, "temperature": self.temperature}
+        body: dict[str, Any] = {"messages": _wire_messages(info["messages"]), "tools": self._tools,
+                                "temperature": self.temperature}
         if self.max_tokens:
             body["max_tokens"] = self.max_tokens
-        message = self._post(body)["choices"][0]["message"]
+        message = self.endpoint.message(body)
         if message.get("tool_calls"):
             return {"role": "assistant", "content": message.get("content") or "", "tool_calls": message["tool_calls"]}
         return message.get("content") or ""
-
-    def _post(self, body: dict[str, Any]) -> dict[str, Any]:
-        data = json.dumps(body).encode()
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        problem = ""
-        for attempt in range(self.retries):
-            try:
-                request = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return json.loads(response.read())
-            except urllib.error.HTTPError as exc:
-                problem = f"HTTP {exc.code}: {exc.read()[:300].decode('utf-8', 'replace')}"
-                if exc.code < 500 and exc.code != 429:
-                    break
-            except (urllib.error.URLError, TimeoutError, json.JSONDecodeError, KeyError) as exc:
-                problem = str(exc)
-            time.sleep(min(8.0, 0.5 * 2**attempt))
-        raise EndpointError(f"{self.url}: {problem}")
 
 
 SCRIPTED: dict[str, type[_Scripted]] = {"gold": GoldPolicy, "noop": NoopPolicy, "random": RandomPolicy}

@@ -66,8 +66,10 @@ class ToolSpec:
     """Everything known about one tool, derived once from its method.
 
     `produces` and `consumes` name entity kinds (such as "account"): a tool produces a kind when
-    its result carries ids of that kind, and consumes it when a parameter takes such an id. The
-    tool dependency graph of the task synthesizer is derived from them.
+    its result carries ids of that kind, and consumes it when a parameter takes such an id.
+    `sets` and `requires` name states of the world (such as "card.frozen" or "cwd"): a tool sets
+    a state it establishes, and requires one that its outcome depends on. The tool dependency
+    graph of the task synthesizer is derived from these four (`prove_env.synthesis.graph`).
     """
 
     name: str
@@ -81,6 +83,8 @@ class ToolSpec:
     hidden: bool = False
     produces: tuple[str, ...] = ()
     consumes: tuple[str, ...] = ()
+    sets: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
 
     @property
     def required(self) -> list[str]:
@@ -112,6 +116,8 @@ def tool(
     hidden: bool = False,
     produces: tuple[str, ...] | list[str] = (),
     consumes: tuple[str, ...] | list[str] = (),
+    sets: tuple[str, ...] | list[str] = (),
+    requires: tuple[str, ...] | list[str] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a `Toolkit` method as a tool.
 
@@ -123,6 +129,8 @@ def tool(
         hidden: a helper or debug tool that is never shown to, nor callable by, the agent.
         produces: entity kinds whose ids the result carries.
         consumes: entity kinds whose ids the parameters take.
+        sets: states of the world the tool establishes, such as "card.frozen".
+        requires: states the tool's outcome depends on, such as "cwd" (set by another tool).
     """
     if read_only and destructive:
         raise ValueError("a tool cannot be both read-only and destructive")
@@ -135,6 +143,8 @@ def tool(
             "hidden": hidden,
             "produces": tuple(produces),
             "consumes": tuple(consumes),
+            "sets": tuple(sets),
+            "requires": tuple(requires),
         }
         return method
 

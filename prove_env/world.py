@@ -12,6 +12,7 @@ values as canonical JSON), so they do not depend on SQLite's file layout or vers
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import random
@@ -151,6 +152,8 @@ class World:
         self.connection = connection
         self._session: Session | None = None
         self._pinned: list[Any] = []
+        # (SQLite change count, table digests) when the digests at that count are known
+        self._known: tuple[int, dict[str, str]] | None = None
         row = connection.execute(f"SELECT value FROM {_META} WHERE key = 'now'").fetchone()
         self.now = dt.datetime.fromisoformat(row[0])
 
@@ -169,10 +172,16 @@ class World:
         return cls(toolkit, connection, seed)
 
     @classmethod
-    def from_bytes(cls, toolkit: type[Toolkit], data: bytes, seed: int | None = None) -> World:
+    def from_bytes(cls, toolkit: type[Toolkit], data: bytes, seed: int | None = None,
+                   table_digests: Mapping[str, str] | None = None) -> World:
+        """A world over a copy of serialized database bytes; `table_digests`, when given, are
+        the digests of those bytes (a template's), so an unchanged clone need not hash itself."""
         connection = sqlite3.connect(":memory:", check_same_thread=False)
         connection.deserialize(data)
-        return cls(toolkit, connection, seed)
+        world = cls(toolkit, connection, seed)
+        if table_digests is not None:
+            world._known = (connection.total_changes, dict(table_digests))
+        return world
 
     @classmethod
     def from_snapshot(cls, toolkit: type[Toolkit], snapshot: Mapping[str, Any]) -> World:
@@ -303,16 +312,25 @@ class World:
         return self.connection.execute(f'SELECT * FROM "{table}" ORDER BY {_order(self.toolkit, table)}').fetchall()
 
     def table_digests(self) -> dict[str, str]:
-        """One SHA-256 per table over its canonical content."""
+        """One SHA-256 per table over its canonical content.
+
+        A world cloned from a template starts with the template's digests; while nothing has
+        been written since (SQLite's change counter has not moved), they are returned as known.
+        """
         self._flush()
+        changes = self.connection.total_changes
+        if self._known is not None and self._known[0] == changes:
+            return dict(self._known[1])
         out = {}
         for table in self.toolkit.table_names():
-            h = hashlib.sha256()
-            for row in self.connection.execute(f'SELECT * FROM "{table}" ORDER BY {_order(self.toolkit, table)}'):
-                h.update(json.dumps([_canonical(v) for v in row], ensure_ascii=False, separators=(",", ":")).encode())
-                h.update(b"\n")
-            out[table] = h.hexdigest()
-        return out
+            canonical = _canonical_columns(self.toolkit, table)
+            rows = self.connection.execute(f'SELECT * FROM "{table}" ORDER BY {_order(self.toolkit, table)}')
+            if canonical:
+                rows = ([_canonical(v) if i in canonical else v for i, v in enumerate(row)] for row in rows)
+            text = "".join(_ENCODE(row) + "\n" for row in rows)
+            out[table] = hashlib.sha256(text.encode()).hexdigest()
+        self._known = (changes, out)
+        return dict(out)
 
     def digest(self) -> str:
         """SHA-256 over the canonical content of every table: equal digests mean equal worlds."""
@@ -372,6 +390,27 @@ def _row_for(table: Table, row: Any, where: str) -> dict[str, Any]:
     return {k: _python_value(table.c[k], v, where) for k, v in row.items()}
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+@functools.cache
+def _canonical_columns(toolkit: type[Toolkit], table: str) -> frozenset[int]:
+    """Positions of the columns whose values `_canonical` may change.
+
+    By SQLite's type affinity rules, only REAL and BLOB (or untyped) columns can hold a float
+    with an integral value or bytes; TEXT, INTEGER and NUMERIC columns convert those on storage.
+    """
+    positions = set()
+    for i, column in enumerate(toolkit.metadata().tables[table].columns):
+        declared = column.type.compile(_DIALECT).upper()
+        if "INT" in declared or "CHAR" in declared or "CLOB" in declared or "TEXT" in declared:
+            continue
+        if any(k in declared for k in ("REAL", "FLOA", "DOUB", "BLOB")) or not declared:
+            positions.add(i)
+        # everything else has NUMERIC affinity: integral reals are stored as integers
+    return frozenset(positions)
+
+
 def _order(toolkit: type[Toolkit], table: str) -> str:
     pk = toolkit.metadata().tables[table].primary_key.columns
     return ", ".join(f'"{c.name}"' for c in pk) if len(pk) else "rowid"
@@ -417,7 +456,8 @@ class _Templates:
 
     def create(self, toolkit: type[Toolkit], seed: int) -> World:
         """A fresh world cloned from the (toolkit, seed) template."""
-        return World.from_bytes(toolkit, self.template(toolkit, seed)[0], seed)
+        data, _, tables = self.template(toolkit, seed)
+        return World.from_bytes(toolkit, data, seed, tables)
 
     def digest(self, toolkit: type[Toolkit], seed: int) -> str:
         return self.template(toolkit, seed)[1]
@@ -434,7 +474,8 @@ class _Templates:
     def create_from_snapshot(self, toolkit: type[Toolkit], snapshot: Mapping[str, Any],
                              key: str | None = None) -> World:
         """A fresh world cloned from the template of a JSON snapshot (loaded once per snapshot)."""
-        return World.from_bytes(toolkit, self.snapshot_template(toolkit, snapshot, key)[0])
+        data, _, tables = self.snapshot_template(toolkit, snapshot, key)
+        return World.from_bytes(toolkit, data, None, tables)
 
     def clear(self) -> None:
         with self._lock:

@@ -300,7 +300,7 @@ class Banking(Toolkit):
 
     # -- moving money ----------------------------------------------------------------------------
 
-    @tool(consumes=("account",), produces=("transfer", "transaction"))
+    @tool(consumes=("account",), produces=("transfer", "transaction"), requires=("account.funded",))
     def transfer(self, from_account_id: str, to_account_id: str, amount: float, pin: str,
                  memo: str | None = None) -> dict:
         """Move money from one account to another account at this bank, immediately.
@@ -343,7 +343,7 @@ class Banking(Toolkit):
                 "amount": amount, "memo": memo, "created_at": transfer.created_at,
                 "from_account_balance": source.balance}
 
-    @tool(consumes=("account",), produces=("transaction",))
+    @tool(consumes=("account",), produces=("transaction",), sets=("account.funded",))
     def deposit(self, account_id: str, amount: float, description: str | None = None) -> dict:
         """Deposit cash or a check into a checking or savings account (it may be frozen, not closed).
 
@@ -431,7 +431,7 @@ class Banking(Toolkit):
         payee.removed_at = self.now
         return {"payee_id": payee.id, "name": payee.name, "removed": True}
 
-    @tool(consumes=("account", "payee"), produces=("payment", "transaction"))
+    @tool(consumes=("account", "payee"), produces=("payment", "transaction"), requires=("account.funded",))
     def pay_payee(self, account_id: str, payee_id: str, amount: float, pin: str, memo: str | None = None) -> dict:
         """Pay a saved payee now from a checking or savings account of the payee's owner. Needs the PIN.
 
@@ -453,7 +453,7 @@ class Banking(Toolkit):
                    payment_id=payment.id, memo=payment.memo)
         return {**self._payment_info(payment), "account_balance": account.balance}
 
-    @tool(consumes=("account", "payee"), produces=("payment",))
+    @tool(consumes=("account", "payee"), produces=("payment",), sets=("payment.scheduled",))
     def schedule_payment(self, account_id: str, payee_id: str, amount: float, date: str, pin: str,
                          frequency: Literal["once", "weekly", "monthly"] = "once", memo: str | None = None) -> dict:
         """Schedule a payment to a saved payee on a future date, once or repeating. Needs the PIN.
@@ -499,7 +499,7 @@ class Banking(Toolkit):
             .order_by(Payment.scheduled_for, Payment.id))
         return [self._payment_info(p) for p in payments]
 
-    @tool(destructive=True, consumes=("payment",))
+    @tool(destructive=True, consumes=("payment",), requires=("payment.scheduled",))
     def cancel_scheduled_payment(self, payment_id: str) -> dict:
         """Cancel a scheduled payment (all its repeats). Payments already made cannot be cancelled.
 
@@ -526,7 +526,7 @@ class Banking(Toolkit):
                                 .where(Account.customer_id == customer.id).order_by(Card.id))
         return [_card_info(c) for c in cards]
 
-    @tool(idempotent=True, consumes=("card",))
+    @tool(idempotent=True, consumes=("card",), sets=("card.frozen",))
     def freeze_card(self, card_id: str) -> dict:
         """Freeze an active card so that it cannot be used (for example when it is lost). No PIN is needed.
 
@@ -539,7 +539,7 @@ class Banking(Toolkit):
         card.status = "frozen"
         return _card_info(card)
 
-    @tool(idempotent=True, consumes=("card",))
+    @tool(idempotent=True, consumes=("card",), requires=("card.frozen",))
     def unfreeze_card(self, card_id: str, pin: str) -> dict:
         """Unfreeze a frozen card so that it can be used again. Needs the card owner's PIN.
 

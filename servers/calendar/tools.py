@@ -227,7 +227,7 @@ class CalendarServer(Toolkit):
                 self._check_room_free(event, event.room)
         return {**self._event_dict(event), "conflicts": self._my_conflicts(event)}
 
-    @tool(destructive=True, idempotent=True, consumes=("event",))
+    @tool(destructive=True, idempotent=True, consumes=("event",), sets=("event.recurring",))
     def set_recurrence(self, event_id: str, frequency: Literal["daily", "weekly", "monthly", "none"],
                        interval: int = 1, weekdays: list[Weekday] | None = None, count: int | None = None,
                        until: str | None = None) -> dict:
@@ -282,7 +282,7 @@ class CalendarServer(Toolkit):
             self._check_room_free(event, event.room)
         return self._event_dict(event)
 
-    @tool(destructive=True, consumes=("event",))
+    @tool(destructive=True, consumes=("event",), requires=("event.recurring",))
     def cancel_occurrence(self, event_id: str, date: str) -> dict:
         """Cancel one occurrence of a recurring event the user organizes; the rest of the series stays.
 
@@ -348,7 +348,7 @@ class CalendarServer(Toolkit):
 
     # -- invitations ---------------------------------------------------------------------------
 
-    @tool(consumes=("event", "contact"))
+    @tool(consumes=("event", "contact"), sets=("event.invitees",))
     def add_invitees(self, event_id: str, contact_ids: list[str]) -> dict:
         """Invite more people to an event the user organizes; each new invitee gets 'needs-action'.
 
@@ -374,7 +374,7 @@ class CalendarServer(Toolkit):
         event.invitees.extend(Invitee(contact=c, response="needs-action") for c in guests)
         return {"event_id": event.id, "title": event.title, "invitees": _invitee_dicts(event)}
 
-    @tool(destructive=True, consumes=("event", "contact"))
+    @tool(destructive=True, consumes=("event", "contact"), requires=("event.invitees",))
     def remove_invitee(self, event_id: str, contact_id: str) -> dict:
         """Withdraw one person's invitation to an event the user organizes.
 
@@ -390,7 +390,7 @@ class CalendarServer(Toolkit):
         event.invitees.remove(invitee)
         return {"event_id": event.id, "title": event.title, "removed": contact.id, "invitees": _invitee_dicts(event)}
 
-    @tool(idempotent=True, consumes=("event",))
+    @tool(idempotent=True, consumes=("event",), requires=("invitation.pending",))
     def respond_to_invitation(self, event_id: str, response: Literal["accepted", "declined", "tentative"]) -> dict:
         """Answer an invitation from someone else: accept, decline or tentatively accept it.
 
@@ -563,7 +563,7 @@ class CalendarServer(Toolkit):
             rooms = [r for r in rooms if not self._occurrences(begin, finish, Event.room_id == r.id)]
         return [_room_dict(r) for r in rooms]
 
-    @tool(consumes=("event", "room"))
+    @tool(consumes=("event", "room"), sets=("event.room",))
     def book_room(self, event_id: str, room_id: str) -> dict:
         """Book a meeting room for an event the user organizes (every future occurrence if recurring).
 
@@ -587,7 +587,7 @@ class CalendarServer(Toolkit):
         event.room, event.location = room, room.name
         return self._event_dict(event)
 
-    @tool(destructive=True, consumes=("event",))
+    @tool(destructive=True, consumes=("event",), requires=("event.room",))
     def release_room(self, event_id: str) -> dict:
         """Release the meeting room booked for an event the user organizes; its location is cleared.
 
@@ -656,7 +656,7 @@ class CalendarServer(Toolkit):
 
     # -- hidden helpers ------------------------------------------------------------------------
 
-    @tool(hidden=True, idempotent=True, consumes=("event", "contact"))
+    @tool(hidden=True, idempotent=True, consumes=("event", "contact"), sets=("invitation.pending",))
     def set_invitee_response(self, event_id: str, contact_id: str,
                              response: Literal["needs-action", "accepted", "declined", "tentative"]) -> dict:
         """Record an invitee's answer as if they had replied (a test and synthesis helper).

@@ -51,7 +51,7 @@ class FileSystem(Toolkit):
         """Print the current working directory, such as '/home/maria/notes'."""
         return self._shell().cwd
 
-    @tool(consumes=("directory", "path"), produces=("directory",))
+    @tool(consumes=("directory", "path"), produces=("directory",), sets=("cwd",))
     def cd(self, path: str | None = None) -> str:
         """Change the current working directory and print the new one.
 
@@ -86,7 +86,7 @@ class FileSystem(Toolkit):
 
     # == looking around ===========================================================================
 
-    @tool(read_only=True, consumes=("path",), produces=("path",))
+    @tool(read_only=True, consumes=("path",), produces=("path",), requires=("cwd",))
     def ls(self, path: str | None = None, all: bool = False, long: bool = False, recursive: bool = False) -> str:
         """List a directory's entries (or show a file), one per line, sorted by name, like `ls -1`.
 
@@ -132,7 +132,7 @@ class FileSystem(Toolkit):
                     sections = [s for s in subdirs if s not in denied] + sections
         return h.clip(out, _MAX_LINES) if out else "(empty directory)"
 
-    @tool(read_only=True, consumes=("directory",), produces=("path",))
+    @tool(read_only=True, consumes=("directory",), produces=("path",), requires=("cwd",))
     def tree(self, path: str | None = None, max_depth: int | None = None, all: bool = False,
              dirs_only: bool = False) -> str:
         """Draw a directory tree, like `tree`, ending with a 'N directories, M files' summary.
@@ -204,7 +204,7 @@ class FileSystem(Toolkit):
             node = None
         return {"path": abs_path, "exists": node is not None, "type": _TYPE_NAMES[node.kind] if node else None}
 
-    @tool(read_only=True, consumes=("directory",), produces=("path",))
+    @tool(read_only=True, consumes=("directory",), produces=("path",), requires=("cwd",))
     def list_dir(self, path: str | None = None, all: bool = False,
                  sort_by: Literal["name", "size", "modified"] = "name", reverse: bool = False,
                  limit: int = 100) -> dict:
@@ -234,7 +234,7 @@ class FileSystem(Toolkit):
         return {"path": folder.path, "entries": [self._entry(n) for n in entries[:limit]],
                 "total": len(entries), "truncated": len(entries) > limit}
 
-    @tool(read_only=True, consumes=("directory",), produces=("path",))
+    @tool(read_only=True, consumes=("directory",), produces=("path",), requires=("cwd",))
     def find(self, path: str | None = None, name: str | None = None, type: Literal["f", "d", "l"] | None = None,
              max_depth: int | None = None, min_size: int | None = None, modified_within_days: int | None = None,
              ignore_case: bool = False, limit: int = 200) -> str:
@@ -334,7 +334,7 @@ class FileSystem(Toolkit):
 
     # == reading files ============================================================================
 
-    @tool(read_only=True, consumes=("file",))
+    @tool(read_only=True, consumes=("file",), requires=("cwd",))
     def cat(self, path: str, number_lines: bool = False) -> str:
         """Print the content of a file, like `cat` (patterns such as 'notes/*.md' concatenate several).
 
@@ -770,7 +770,7 @@ class FileSystem(Toolkit):
 
     # == creating and writing =====================================================================
 
-    @tool(idempotent=True, consumes=("path",), produces=("directory",))
+    @tool(idempotent=True, consumes=("path",), produces=("directory",), requires=("cwd",))
     def mkdir(self, path: str, parents: bool = False) -> str:
         """Create a directory, like `mkdir -v`; prints each directory created.
 
@@ -800,7 +800,7 @@ class FileSystem(Toolkit):
             current = canon
         return "\n".join(created) or f"(nothing to do: '{abs_path}' already exists)"
 
-    @tool(idempotent=True, consumes=("path",), produces=("file",))
+    @tool(idempotent=True, consumes=("path",), produces=("file",), requires=("cwd",))
     def touch(self, path: str) -> str:
         """Create an empty file, or set an existing file's or directory's modification time to now, like `touch`.
 
@@ -835,7 +835,7 @@ class FileSystem(Toolkit):
         verb = "appended" if append and not created else "wrote"
         return f"{verb} {h.byte_size(text + chr(10))} bytes to '{node.path}'"
 
-    @tool(destructive=True, idempotent=True, consumes=("path",), produces=("file",))
+    @tool(destructive=True, idempotent=True, consumes=("path",), produces=("file",), requires=("cwd",))
     def write_file(self, path: str, content: str) -> dict:
         """Create a file, or replace its whole content, with the given text.
 
@@ -969,7 +969,7 @@ class FileSystem(Toolkit):
 
     # == moving, copying, deleting ================================================================
 
-    @tool(destructive=True, consumes=("path",), produces=("path",))
+    @tool(destructive=True, consumes=("path",), produces=("path",), requires=("cwd",))
     def mv(self, source: str, destination: str, no_clobber: bool = False) -> str:
         """Move or rename files and directories, like `mv -v`; prints 'renamed 'a' -> 'b'' per entry.
 
@@ -991,7 +991,7 @@ class FileSystem(Toolkit):
             raise ToolError(f"target '{dest_abs}' is not a directory (needed to move several files)")
         return "\n".join(self._move(abs_path, dest, no_clobber) for _, abs_path in sources)
 
-    @tool(destructive=True, consumes=("path",), produces=("path",))
+    @tool(destructive=True, consumes=("path",), produces=("path",), requires=("cwd",))
     def cp(self, source: str, destination: str, recursive: bool = False, no_clobber: bool = False) -> str:
         """Copy files, or directories with recursive=True, like `cp -v`; prints ''a' -> 'b'' per source.
 
@@ -1022,7 +1022,7 @@ class FileSystem(Toolkit):
             out.append(self._copy(abs_path, canon, node, final, recursive, no_clobber))
         return "\n".join(out)
 
-    @tool(destructive=True, idempotent=True, consumes=("path",))
+    @tool(destructive=True, idempotent=True, consumes=("path",), requires=("cwd",), sets=("directory.emptied",))
     def rm(self, path: str, recursive: bool = False, force: bool = False) -> str:
         """Delete files, or directories with recursive=True, like `rm -v`; prints what was removed.
 
@@ -1063,7 +1063,7 @@ class FileSystem(Toolkit):
                        else f"removed directory '{abs_path}' ({len(doomed) - 1} entries inside)")
         return "\n".join(out) or "(nothing removed)"
 
-    @tool(destructive=True, idempotent=True, consumes=("directory",))
+    @tool(destructive=True, idempotent=True, consumes=("directory",), requires=("directory.emptied",))
     def rmdir(self, path: str) -> str:
         """Delete an empty directory, like `rmdir`.
 
@@ -1144,7 +1144,7 @@ class FileSystem(Toolkit):
 
     # == archives =================================================================================
 
-    @tool(destructive=True, consumes=("path",), produces=("file",))
+    @tool(destructive=True, consumes=("path",), produces=("file",), sets=("archive",))
     def tar_create(self, archive: str, paths: list[str]) -> dict:
         """Pack files and directories (with everything inside) into one archive file, like `tar -cf`.
 
@@ -1184,7 +1184,7 @@ class FileSystem(Toolkit):
         node, _ = self._put(archive, h.encode_archive(entries), append=False)
         return {"archive": node.path, "entries": len(entries), "bytes": self._size(node)}
 
-    @tool(read_only=True, consumes=("file",), produces=("path",))
+    @tool(read_only=True, consumes=("file",), produces=("path",), requires=("archive",))
     def tar_list(self, archive: str) -> dict:
         """List the entries of an archive made by tar_create, like `tar -tvf`.
 
@@ -1198,7 +1198,7 @@ class FileSystem(Toolkit):
             {"name": e["name"], "type": _TYPE_NAMES.get(e["type"], e["type"]),
              "size": h.byte_size(e.get("content")), "mode": h.octal(e["mode"])} for e in entries]}
 
-    @tool(destructive=True, consumes=("file", "directory"), produces=("path",))
+    @tool(destructive=True, consumes=("file", "directory"), produces=("path",), requires=("archive",))
     def tar_extract(self, archive: str, directory: str | None = None) -> dict:
         """Unpack an archive made by tar_create into a directory, like `tar -xf`.
 

@@ -1,0 +1,268 @@
+"""Chains and conversations: from sampled bundles to draft tasks.
+
+A draft is built in four moves:
+1. draw a bundle (one principal's slice of the world) and 1 to 3 requests (`Goal`s) that its
+   data supports;
+2. for every entity a request names without its id, walk the dependency graph backwards
+   through the recipe's look-ups (a customer's name -> `find_customers` -> the customer id ->
+   `list_accounts` -> the account id) until everything the call needs is resolved; look-ups
+   shared by several requests run once, and every gold call records the calls it depends on
+   (explicit edges: their results; implicit edges: the states they set);
+3. split the requests over 1 to 3 user turns at the drawn information level (complete, missing a
+   required value, minimal);
+4. choose the tools shown (distractors, stripped enums).
+
+Irrelevant and hidden-tool drafts skip 1 to 3: their gold is to make no call at all.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from prove_env.synthesis.config import INFO_LEVELS, SynthConfig
+from prove_env.synthesis.graph import DependencyGraph
+from prove_env.synthesis.perturb import irrelevant_query, shown_tools
+from prove_env.synthesis.recipe import Ask, Bundle, Recipe, RecipeError, Ref
+from prove_env.task import GoldCall
+
+__all__ = ["Draft", "Composer"]
+
+_OPENERS = ("Thanks.", "Great, thanks.", "OK, thank you.", "Perfect.", "Got it, thanks.", "")
+_JOINERS = ("Also, ", "And ", "Then ", "After that, ")
+
+
+@dataclass
+class Draft:
+    """A composed task before verification."""
+
+    user_turns: list[str]
+    gold: list[list[GoldCall]]
+    tools: list[dict[str, Any]]
+    abstain: bool = False
+    metadata: dict[str, Any] = field(default_factory=dict)
+    mentions: list[list[str]] = field(default_factory=list)
+    unstated: list[str] = field(default_factory=list)  # values the requests need but never say
+
+    @property
+    def calls(self) -> list[GoldCall]:
+        return [c for turn in self.gold for c in turn]
+
+
+@dataclass
+class _Turn:
+    texts: list[str]
+    calls: list[GoldCall]
+    mentions: list[str]
+
+
+class _Chain:
+    """Gold calls being assembled: look-ups resolved once, dependency edges recorded."""
+
+    def __init__(self, recipe: Recipe, graph: DependencyGraph, rng: random.Random) -> None:
+        self.recipe, self.graph, self.rng = recipe, graph, rng
+        self.calls: list[GoldCall] = []
+        self.resolved: dict[tuple[str, str], str] = {}
+        self.introduced: set[tuple[str, str]] = set()
+
+    def plan(self, tool: str, ask: Ask) -> tuple[list[GoldCall], list[tuple[str, str]], dict, set] | None:
+        """The calls `ask` adds (look-ups first), and the introductions they need; nothing committed.
+
+        None when the chain already makes that very call (a request must add something)."""
+        new: list[GoldCall] = []
+        intros: list[tuple[str, str]] = []
+        resolved = dict(self.resolved)
+        introduced = set(self.introduced)
+
+        def find(name: str, args: dict[str, Any]) -> str | None:
+            for call in self.calls + new:
+                if call.name == name and call.arguments == args:
+                    return call.id
+            return None
+
+        def add(name: str, args: dict[str, Any], deps: list[str]) -> str:
+            implicit = [c.id for c in self.calls + new
+                        if (e := self.graph.edge(c.name, name)) is not None and e.kind == "implicit"]
+            call_id = f"g{len(self.calls) + len(new) + 1}"
+            ordered = [d for d in dict.fromkeys(deps + implicit)]
+            new.append(GoldCall(id=call_id, name=name, arguments=args, depends_on=ordered))
+            return call_id
+
+        def resolve(ref: Ref, depth: int = 0) -> str:
+            key = (ref.kind, ref.key)
+            if key in resolved:
+                return resolved[key]
+            if depth > 4:
+                raise RecipeError(f"{self.recipe.server}: look-ups for {ref.kind!r} do not terminate")
+            choices = self.recipe.lookups_for(ref.kind)
+            if not choices:
+                raise RecipeError(f"{self.recipe.server}: no look-up resolves {ref.kind!r}")
+            lookup = choices[0] if len(choices) == 1 else self.rng.choice(choices)
+            deps = [resolve(r, depth + 1) for r in lookup.needs(ref)]
+            args = lookup.args(ref)
+            call_id = find(lookup.tool, args) or add(lookup.tool, args, deps)
+            if lookup.intro is not None and key not in introduced:
+                introduced.add(key)
+                intros.append(lookup.intro(ref))
+            resolved[key] = call_id
+            return call_id
+
+        consumes = self.graph.consumes(tool)
+        resolved_refs = [(ref, resolve(ref)) for ref in ask.refs]
+        # the call depends on the look-ups whose ids it takes; others only introduce the user
+        deps = [call_id for ref, call_id in resolved_refs if ref.kind in consumes]
+        if find(tool, dict(ask.args)) is not None:
+            return None
+        add(tool, dict(ask.args), deps)
+        return new, intros, resolved, introduced
+
+    def commit(self, new: list[GoldCall], resolved: dict, introduced: set) -> None:
+        self.calls.extend(new)
+        self.resolved, self.introduced = resolved, introduced
+
+
+class Composer:
+    """Draws draft tasks from one world's bundles (deterministic given `rng`)."""
+
+    def __init__(self, recipe: Recipe, graph: DependencyGraph, bundles: list[Bundle], config: SynthConfig,
+                 rng: random.Random) -> None:
+        if not bundles:
+            raise RecipeError(f"{recipe.server}: the sampler found no bundle with enough data")
+        self.recipe, self.graph, self.bundles, self.config, self.rng = recipe, graph, bundles, config, rng
+
+    def draft(self) -> Draft | None:
+        """One draft, or None when the drawn shape could not be filled from this bundle."""
+        roll = self.rng.random()
+        if roll < self.config.irrelevant_rate:
+            return self._irrelevant()
+        if roll < self.config.irrelevant_rate + self.config.hidden_rate and self.recipe.hidden:
+            return self._hidden()
+        return self._chain()
+
+    # -- abstention drafts -------------------------------------------------------------------------
+
+    def _irrelevant(self) -> Draft:
+        topic, text = irrelevant_query(self.recipe.topics, self.rng)
+        return self._abstention(text, {"perturbations": ["irrelevant"], "irrelevant_topic": topic})
+
+    def _hidden(self) -> Draft | None:
+        hidden = self.rng.choice(self.recipe.hidden)
+        text = hidden.build(self.rng.choice(self.bundles), self.rng)
+        if text is None:
+            return None
+        return self._abstention(text, {"perturbations": ["hidden_tool"], "hidden_tool": hidden.tool})
+
+    def _abstention(self, text: str, metadata: dict[str, Any]) -> Draft:
+        tools, applied = self._tools()
+        metadata = {"kind": "abstention", "chain_length": 0, "turns": 1, "info_level": "complete", **metadata}
+        metadata["perturbations"] = metadata["perturbations"] + sorted(applied)
+        metadata.update(applied)
+        return Draft(user_turns=[text], gold=[[]], tools=tools, abstain=True, metadata=metadata, mentions=[[]])
+
+    # -- chains ------------------------------------------------------------------------------------
+
+    def _chain(self) -> Draft | None:
+        config, rng = self.config, self.rng
+        bundle = rng.choice(self.bundles)
+        level = rng.choices(INFO_LEVELS, weights=config.info_levels)[0]
+        wanted = rng.choices((1, 2, 3), weights=config.goals)[0]
+        chain = _Chain(self.recipe, self.graph, rng)
+        turns: list[_Turn] = []
+        withheld = False
+        used: set[str] = set()
+        for index in range(wanted):
+            picked = self._pick(bundle, chain, used, need_detail=level == "missing" and not withheld)
+            if picked is None:
+                if level == "missing" and not withheld:
+                    return None  # this bundle cannot hold a value back: draw again
+                break
+            tool, ask, new, intros, resolved, introduced = picked
+            used.add(tool)
+            withhold = level == "missing" and not withheld and ask.detail is not None
+            extra_turns = 2 if withhold else 1
+            joins = bool(index > 0 and not withhold and turns and turns[-1].calls
+                         and rng.random() > config.split_turn_rate)
+            if not joins and len(turns) + extra_turns > config.max_turns:
+                break
+            terse = level == "minimal"
+            intro_text = [t for say, short in intros for t in ([short] if terse else [say])]
+            request = ask.terse if terse and ask.terse else ask.say
+            mentions = list(ask.mentions)
+            if withhold:
+                withheld = True
+                turns.append(_Turn(intro_text + [request], [], mentions))
+                turns.append(_Turn([ask.detail], new, []))
+            else:
+                # a terse request already carries every value, the detail's included
+                words = intro_text + [request] + ([ask.detail] if ask.detail and not terse else [])
+                if joins:
+                    turns[-1].texts.append(rng.choice(_JOINERS) + _lower_first(" ".join(words)))
+                    turns[-1].calls.extend(new)
+                    turns[-1].mentions.extend(mentions)
+                else:
+                    turns.append(_Turn(words, new, mentions))
+            chain.commit(new, resolved, introduced)
+        if not chain.calls:
+            return None
+        if level == "missing" and not withheld:
+            return None
+        tools, applied = self._tools()
+        user_turns = []
+        for i, turn in enumerate(turns):
+            text = " ".join(t for t in turn.texts if t)
+            if i > 0 and turns[i - 1].calls:  # not after a request that waits for a missing value
+                text = f"{rng.choice(_OPENERS)} {text}".strip()
+            user_turns.append(text)
+        goals = [c.name for c in chain.calls if not self._is_lookup(c, chain)]
+        metadata = {
+            "kind": "chain",
+            "info_level": level,
+            "chain_length": len(chain.calls),
+            "turns": len(turns),
+            "goals": goals,
+            "perturbations": sorted(applied),
+            "dependencies": [{"source": d, "target": c.id, "kind": self._edge_kind(chain, d, c)}
+                             for c in chain.calls for d in c.depends_on],
+            **applied,
+        }
+        wanted = list(dict.fromkeys(m for t in turns for m in t.mentions))
+        mentions = [[m for m in wanted if m.lower() in text.lower()] for text in user_turns]
+        unstated = [m for m in wanted if not any(m in found for found in mentions)]
+        return Draft(user_turns=user_turns, gold=[t.calls for t in turns], tools=tools, metadata=metadata,
+                     mentions=mentions, unstated=unstated)
+
+    def _pick(self, bundle: Bundle, chain: _Chain, used: set[str], *, need_detail: bool):
+        goals = [g for g in self.recipe.goals if g.tool not in used]
+        for _ in range(8):
+            if not goals:
+                return None
+            goal = self.rng.choices(goals, weights=[g.weight for g in goals])[0]
+            ask = goal.build(bundle, self.rng)
+            if ask is None or (need_detail and ask.detail is None):
+                continue
+            planned = chain.plan(goal.tool, ask)
+            if planned is None:
+                continue
+            new, intros, resolved, introduced = planned
+            if len(chain.calls) + len(new) > self.config.max_calls:
+                continue
+            return goal.tool, ask, new, intros, resolved, introduced
+        return None
+
+    def _tools(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        c = self.config
+        return shown_tools(self.recipe.server, self.rng, distractor_rate=c.distractor_rate,
+                           distractors=c.distractors, strip_enums_rate=c.strip_enums_rate)
+
+    def _is_lookup(self, call: GoldCall, chain: _Chain) -> bool:
+        return call.id in set(chain.resolved.values())
+
+    def _edge_kind(self, chain: _Chain, source_id: str, target: GoldCall) -> str:
+        source = next(c for c in chain.calls if c.id == source_id)
+        edge = self.graph.edge(source.name, target.name)
+        return edge.kind if edge is not None else "explicit"
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text

@@ -1,0 +1,363 @@
+"""`prove-env synth`: the whole pipeline, sharded over worlds and processes.
+
+The work is cut into *shards*: one seeded world of one server, and a number of tasks to deliver
+from it. A shard samples its world through the read-only tools, composes drafts, runs every draft
+through the verification gates, drops near-duplicates and returns what passed with its drop
+counts. Shards run in worker processes; their results are merged in shard order, deduplicated
+across shards, and written. Everything random is seeded from (seed, server, world seed), so the
+same arguments write byte-identical files whatever the number of workers.
+
+A shard's world seed decides its split: train and test never share a world.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from prove_env.registry import get_toolkit, server_names
+from prove_env.synthesis.compose import Composer, Draft
+from prove_env.synthesis.config import INFO_LEVELS, SynthConfig
+from prove_env.synthesis.dedup import Deduplicator
+from prove_env.synthesis.graph import dependency_graph
+from prove_env.synthesis.recipe import Reader, get_recipe
+from prove_env.synthesis.verify import GATES, Verifier
+from prove_env.task import Task
+
+__all__ = ["Shard", "ShardResult", "synthesize", "run_shard", "SynthResult"]
+
+_WORLDS_PER_SEED = 100_000  # world seeds of one run: seed * 100000 + shard number
+_TOP_UP_ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class Shard:
+    server: str
+    world_seed: int
+    quota: int
+    split: str
+    run_seed: int
+
+
+@dataclass
+class ShardResult:
+    shard: Shard
+    tasks: list[str]  # Task JSON, in the order written
+    drafts: int = 0
+    drops: dict[str, int] = field(default_factory=dict)
+    reads: int = 0
+    bundles: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class SynthResult:
+    train: list[Task]
+    test: list[Task]
+    stats: dict[str, Any]
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return (len(self.train) + len(self.test)) / self.seconds if self.seconds else 0.0
+
+
+# -- one shard -------------------------------------------------------------------------------------
+
+_VERIFIERS: dict[str, Verifier] = {}
+
+
+def run_shard(shard: Shard, config: SynthConfig, teacher: Any = None) -> ShardResult:
+    """Deliver up to `shard.quota` verified, locally distinct tasks from one seeded world."""
+    from prove_env.world import worlds
+
+    started = time.perf_counter()
+    toolkit = get_toolkit(shard.server)
+    recipe = get_recipe(shard.server)
+    rng = random.Random(f"prove-env synth {shard.run_seed} {shard.server} {shard.world_seed}")
+    world = worlds.create(toolkit, shard.world_seed)
+    try:
+        reader = Reader(toolkit, world)
+        bundles = recipe.sample(reader, world.now, rng)
+    finally:
+        world.close()
+    result = ShardResult(shard, [], reads=reader.calls, bundles=len(bundles))
+    if not bundles:
+        result.drops["no usable entities"] = 1
+        return result
+    composer = Composer(recipe, dependency_graph(shard.server), bundles, config, rng)
+    verifier = _VERIFIERS.get(shard.server) or _VERIFIERS.setdefault(shard.server, Verifier(shard.server))
+    dedup = Deduplicator()
+    drops: Counter[str] = Counter()
+    budget = shard.quota * config.attempts_per_task
+    while len(result.tasks) < shard.quota and result.drafts < budget:
+        result.drafts += 1
+        draft = composer.draft()
+        if draft is None:
+            drops["no draft"] += 1
+            continue
+        if draft.unstated:
+            drops["value not stated"] += 1
+            continue
+        task = _task(shard, result.drafts, draft)
+        verdict = verifier.check(task)
+        if verdict.task is None:
+            drops[verdict.reason or "unknown"] += 1
+            continue
+        if not dedup.add(verdict.task):
+            drops["near-duplicate"] += 1
+            continue
+        stamped = verdict.task
+        if teacher is not None:
+            stamped, outcome = teacher.rewrite(stamped, verifier)
+            drops[f"teacher: {outcome}"] += 1
+        result.tasks.append(stamped.to_json())
+    result.drops = dict(sorted(drops.items()))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _task(shard: Shard, number: int, draft: Draft) -> Task:
+    metadata = {"synthesis": {"run_seed": shard.run_seed, "draft": number, "split": shard.split},
+                **draft.metadata, "mentions": draft.mentions}
+    return Task(id=f"{shard.server}-{shard.world_seed}-{number:04d}", server=shard.server, seed=shard.world_seed,
+                user_turns=draft.user_turns, gold=draft.gold, tools=draft.tools, abstain=draft.abstain,
+                metadata=metadata)
+
+
+def _worker(args: tuple[Shard, SynthConfig, Any]) -> ShardResult:
+    return run_shard(*args)
+
+
+# -- the run ---------------------------------------------------------------------------------------
+
+def plan(servers: list[str], n: int, seed: int, config: SynthConfig) -> list[Shard]:
+    """The first round of shards: tasks split evenly over servers, `tasks_per_world` per world."""
+    shards = []
+    for i, server in enumerate(servers):
+        want = n // len(servers) + (1 if i < n % len(servers) else 0)
+        if want == 0:
+            continue
+        count = math.ceil(want / config.tasks_per_world)
+        if config.test_share > 0 and count == 1 and want >= 2:
+            count = 2  # both splits get a world of their own
+        tests = 0 if config.test_share == 0 else max(1, round(count * config.test_share)) if count >= 2 else 0
+        base, extra = divmod(want, count)
+        for k in range(count):
+            shards.append(Shard(server, seed * _WORLDS_PER_SEED + k, base + (1 if k < extra else 0),
+                                "test" if k >= count - tests else "train", seed))
+    return shards
+
+
+def synthesize(
+    servers: list[str] | None,
+    n: int,
+    seed: int = 0,
+    *,
+    config: SynthConfig | None = None,
+    workers: int | None = None,
+    teacher: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SynthResult:
+    """Write `n` verified, deduplicated tasks over `servers` (default: every server with a recipe)."""
+    started = time.perf_counter()
+    config = config or SynthConfig()
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    if seed < 0:
+        raise ValueError("seed must be non-negative")
+    servers = list(servers) if servers else [s for s in server_names() if _has_recipe(s)]
+    for server in servers:
+        get_recipe(server)  # unknown servers and broken recipes fail here, before any work
+    workers = max(1, workers or os.cpu_count() or 1)
+    shards = plan(servers, n, seed, config)
+    wanted = Counter()
+    for shard in shards:
+        wanted[shard.server] += shard.quota
+    results: list[ShardResult] = []
+    next_index = Counter({s.server: 0 for s in shards})
+    for shard in shards:
+        next_index[shard.server] = max(next_index[shard.server], shard.world_seed - seed * _WORLDS_PER_SEED + 1)
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 1 else None
+    done_count, total = 0, len(shards)
+    try:
+        todo = shards
+        kept: dict[str, list[Task]] = {s: [] for s in servers}
+        dedup = Deduplicator()
+        cross_dups: Counter[str] = Counter()
+        for round_number in range(1 + _TOP_UP_ROUNDS):
+            jobs = [(shard, config, teacher) for shard in todo]
+            mapped = pool.map(_worker, jobs) if pool else map(_worker, jobs)
+            batch = []
+            for result in mapped:
+                batch.append(result)
+                done_count += 1
+                if progress:
+                    progress(done_count, total)
+            results.extend(batch)
+            for result in batch:
+                for line in result.tasks:
+                    task = Task.parse(line)
+                    if len(kept[task.server]) >= wanted[task.server]:
+                        continue
+                    if dedup.add(task):
+                        kept[task.server].append(task)
+                    else:
+                        cross_dups[task.server] += 1
+            todo = []
+            for server in servers:
+                missing = wanted[server] - len(kept[server])
+                if missing <= 0 or round_number == _TOP_UP_ROUNDS:
+                    continue
+                for _ in range(math.ceil(missing / config.tasks_per_world)):
+                    index = next_index[server]
+                    next_index[server] += 1
+                    todo.append(Shard(server, seed * _WORLDS_PER_SEED + index,
+                                      min(config.tasks_per_world, missing), "train", seed))
+                    missing -= config.tasks_per_world
+            if not todo:
+                break
+            total += len(todo)
+    finally:
+        if pool:
+            pool.shutdown()
+    split_of = {(r.shard.server, r.shard.world_seed): r.shard.split for r in results}
+    train, test = [], []
+    for server in servers:
+        for task in kept[server]:
+            (test if split_of[(server, task.seed)] == "test" else train).append(task)
+    seconds = time.perf_counter() - started
+    stats = _stats(servers, n, seed, config, train, test, results, cross_dups)
+    return SynthResult(train, test, stats, seconds)
+
+
+def _has_recipe(server: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(f"prove_env.servers.{server}.synth") is not None
+
+
+# -- statistics ------------------------------------------------------------------------------------
+
+def _stats(servers: list[str], n: int, seed: int, config: SynthConfig, train: list[Task], test: list[Task],
+           results: list[ShardResult], cross_dups: Counter[str]) -> dict[str, Any]:
+    per_server: dict[str, Any] = {}
+    for server in servers:
+        mine = [t for t in train + test if t.server == server]
+        shard_results = [r for r in results if r.shard.server == server]
+        drops: Counter[str] = Counter()
+        for r in shard_results:
+            drops.update(r.drops)
+        if cross_dups[server]:
+            drops["near-duplicate"] += cross_dups[server]
+        per_server[server] = {
+            "tasks": len(mine),
+            "train": sum(t.server == server for t in train),
+            "test": sum(t.server == server for t in test),
+            "worlds": {"train": sorted({t.seed for t in train if t.server == server}),
+                       "test": sorted({t.seed for t in test if t.server == server})},
+            "drafts": sum(r.drafts for r in shard_results),
+            "dropped": {reason: drops[reason] for reason in sorted(drops) if drops[reason]},
+            **_shape(mine),
+        }
+    everything = train + test
+    return {
+        "parameters": {"servers": servers, "n": n, "seed": seed, "config": config.as_dict()},
+        "tasks": len(everything),
+        "train": len(train),
+        "test": len(test),
+        "gates": list(GATES),
+        **_shape(everything),
+        "dropped": dict(sorted(sum((Counter(s["dropped"]) for s in per_server.values()), Counter()).items())),
+        "servers": per_server,
+    }
+
+
+def _shape(tasks: list[Task]) -> dict[str, Any]:
+    def count(values: list[Any]) -> dict[str, int]:
+        counter = Counter(str(v) for v in values)
+        return {k: counter[k] for k in sorted(counter, key=lambda x: (len(x), x))}
+
+    perturbations = Counter(p for t in tasks for p in t.metadata.get("perturbations", []))
+    return {
+        "chain_length": count([len(t.gold_calls) for t in tasks]),
+        "turns": count([len(t.user_turns) for t in tasks]),
+        "info_level": {level: sum(t.metadata.get("info_level") == level and not t.abstain for t in tasks)
+                       for level in INFO_LEVELS},
+        "abstention": sum(t.abstain for t in tasks),
+        "writes": sum(t.writes for t in tasks),
+        "perturbations": {k: perturbations[k] for k in sorted(perturbations)},
+    }
+
+
+def stats_table(stats: dict[str, Any]) -> str:
+    """The stats report as a readable text table."""
+    lines = []
+    servers = stats["servers"]
+    header = f"{'server':<12} {'tasks':>6} {'train':>6} {'test':>5} {'drafts':>7} {'writes':>6} {'abstain':>7}"
+    lines += [header, "-" * len(header)]
+    for name, s in servers.items():
+        lines.append(f"{name:<12} {s['tasks']:>6} {s['train']:>6} {s['test']:>5} {s['drafts']:>7} "
+                     f"{s['writes']:>6} {s['abstention']:>7}")
+    lines.append(f"{'all':<12} {stats['tasks']:>6} {stats['train']:>6} {stats['test']:>5} "
+                 f"{sum(s['drafts'] for s in servers.values()):>7} {stats['writes']:>6} {stats['abstention']:>7}")
+
+    def block(title: str, key: str) -> None:
+        lines.append("")
+        lines.append(title)
+        keys = list(stats[key])
+        for name, s in servers.items():
+            keys += [k for k in s[key] if k not in keys]
+        width = max([len(k) for k in keys] + [6])
+        lines.append(f"  {'':<12}" + "".join(f" {k:>{width}}" for k in keys))
+        for name, s in list(servers.items()) + [("all", stats)]:
+            lines.append(f"  {name:<12}" + "".join(f" {s[key].get(k, 0):>{width}}" for k in keys))
+
+    block("chain length (gold calls)", "chain_length")
+    block("user turns", "turns")
+    block("information level (tasks with calls)", "info_level")
+    block("perturbations", "perturbations")
+    block("dropped, by reason", "dropped")
+    return "\n".join(lines) + "\n"
+
+
+def write_output(result: SynthResult, out: str | Path) -> list[Path]:
+    """Write train.jsonl, test.jsonl, stats.json and stats.txt into `out`."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, tasks in (("train.jsonl", result.train), ("test.jsonl", result.test)):
+        path = out / name
+        path.write_text("".join(t.to_json() + "\n" for t in tasks), encoding="utf-8")
+        paths.append(path)
+    (out / "stats.json").write_text(json.dumps(result.stats, indent=2) + "\n", encoding="utf-8")
+    (out / "stats.txt").write_text(stats_table(result.stats), encoding="utf-8")
+    return paths + [out / "stats.json", out / "stats.txt"]
+
+
+def progress_bar(total_hint: int) -> Callable[[int, int], None]:
+    """A tqdm progress bar over shards (on stderr), as a `progress(done, total)` callback."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=total_hint, unit="world", desc="synth", file=sys.stderr, leave=True)
+
+    def update(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.total = total
+        bar.n = done
+        bar.refresh()
+        if done >= total:
+            bar.close()
+
+    return update

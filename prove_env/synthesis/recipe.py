@@ -1,0 +1,200 @@
+"""What a server tells the synthesizer: how to sample its world, how people ask for things, and
+how they refer to entities whose ids the model must look up.
+
+A server's recipe lives beside its tools, in `servers/<name>/synth.py`, as a module-level
+`recipe = Recipe(...)`. It is small domain code:
+
+- `sample(read, now, rng)` reads the live world through the server's read-only tools (`read`
+  refuses any other) and returns *bundles*: slices of the world around one principal (a customer
+  with their accounts, payees and cards; a calendar owner with their events), kept only when
+  they carry enough supporting data;
+- `goals`: per tool, a builder that turns a bundle into an `Ask`: the call's arguments, the
+  request in a person's words, and `Ref`s to the entities the request names without their ids;
+- `lookups`: per entity kind, the call that turns what a person says ("this is Ada Park", "the
+  budget review on Tuesday") into the id, and what must be resolved before it;
+- `hidden`: requests that only a hidden tool could serve (the assistant must abstain);
+- `topics`: what the server is about (irrelevant queries on those topics are never drawn).
+
+The composer (`prove_env.synthesis.compose`) walks the dependency graph from these pieces; the
+recipe never writes a gold call list by hand.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from prove_env.registry import get_toolkit
+from prove_env.toolkit import Toolkit, ToolError
+from prove_env.world import World
+
+__all__ = ["Ref", "Ask", "Goal", "Lookup", "HiddenAsk", "Recipe", "Reader", "RecipeError", "get_recipe"]
+
+Bundle = Mapping[str, Any]
+
+
+class RecipeError(ValueError):
+    """A recipe is inconsistent with its server's tools or dependency graph."""
+
+
+@dataclass(frozen=True)
+class Ref:
+    """An entity a request names the way a person would; `key` is its id in the world."""
+
+    kind: str
+    key: str
+    entity: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One request and the call that serves it.
+
+    Attributes:
+        args: the arguments of the serving call (ids included: the lookups produce them).
+        say: the request in a person's words, complete.
+        terse: the same request with the bare minimum of words (defaults to `say`).
+        detail: a sentence carrying a required value (a PIN, a date range) that the "missing"
+            information level holds back: the user's turn is `say` alone, the assistant must ask,
+            and `detail` is the next user turn. Complete requests say `say` then `detail`.
+        refs: entities named without their ids, resolved by lookups before the call.
+        mentions: values that must appear in the user's words for the call to be derivable
+            (checked when a teacher model rewrites the turns).
+    """
+
+    args: dict[str, Any]
+    say: str
+    terse: str | None = None
+    detail: str | None = None
+    refs: tuple[Ref, ...] = ()
+    mentions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A tool a user can ask for, and how a bundle becomes such a request (None: not here)."""
+
+    tool: str
+    build: Callable[[Bundle, random.Random], Ask | None]
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """How an entity named by a person is turned into its id.
+
+    Attributes:
+        kind: the entity kind resolved; `tool` must produce it.
+        tool: the look-up tool.
+        args: the look-up call's arguments for one entity.
+        needs: entities to resolve first (an account's owner before the account).
+        intro: how the user introduces the entity, complete and terse ("Hi, this is Ada Park.",
+            "Ada Park here."); None when the request itself names it.
+    """
+
+    kind: str
+    tool: str
+    args: Callable[[Ref], dict[str, Any]]
+    needs: Callable[[Ref], Sequence[Ref]] = lambda ref: ()
+    intro: Callable[[Ref], tuple[str, str]] | None = None
+
+
+@dataclass(frozen=True)
+class HiddenAsk:
+    """A request only the hidden tool `tool` could serve: the assistant must not pretend to."""
+
+    tool: str
+    build: Callable[[Bundle, random.Random], str | None]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    server: str
+    sample: Callable[[Reader, dt.datetime, random.Random], list[Bundle]]
+    goals: tuple[Goal, ...]
+    lookups: tuple[Lookup, ...]
+    hidden: tuple[HiddenAsk, ...] = ()
+    topics: tuple[str, ...] = ()
+
+    def lookups_for(self, kind: str) -> list[Lookup]:
+        return [lk for lk in self.lookups if lk.kind == kind]
+
+    def check(self) -> None:
+        """Raise `RecipeError` unless every goal and look-up agrees with the server's tools."""
+        from prove_env.synthesis.graph import dependency_graph
+
+        specs = get_toolkit(self.server).specs()
+        graph = dependency_graph(self.server)
+        for goal in self.goals:
+            if goal.tool not in specs or specs[goal.tool].hidden:
+                raise RecipeError(f"{self.server}: goal tool {goal.tool!r} is not a visible tool")
+        for lookup in self.lookups:
+            spec = specs.get(lookup.tool)
+            if spec is None or spec.hidden or not spec.read_only:
+                raise RecipeError(f"{self.server}: look-up tool {lookup.tool!r} is not a visible read-only tool")
+            if lookup.kind not in spec.produces:
+                raise RecipeError(f"{self.server}: {lookup.tool!r} does not produce {lookup.kind!r}, "
+                                  "so it cannot look one up")
+            consumers = [g.tool for g in self.goals if lookup.kind in specs[g.tool].consumes]
+            if consumers and not any(graph.edge(lookup.tool, c) for c in consumers):
+                raise RecipeError(f"{self.server}: no graph edge from {lookup.tool!r} to a goal consuming "
+                                  f"{lookup.kind!r}")
+        for hidden in self.hidden:
+            if hidden.tool not in specs or not specs[hidden.tool].hidden:
+                raise RecipeError(f"{self.server}: {hidden.tool!r} is not a hidden tool")
+
+
+class Reader:
+    """Read-only access to a world through the server's own tools: the sampler's only way in.
+
+    `read(tool, **arguments)` runs a read-only tool (hidden helpers included) exactly as a call
+    would, and returns its result parsed from JSON (or the text). A write tool is refused.
+    """
+
+    def __init__(self, toolkit: type[Toolkit], world: World) -> None:
+        self._tools = toolkit(world)
+        self._specs = toolkit.specs()
+        self.calls = 0
+
+    def __call__(self, tool: str, **arguments: Any) -> Any:
+        spec = self._specs.get(tool)
+        if spec is None or not spec.read_only:
+            raise RecipeError(f"the sampler reads through read-only tools only, not {tool!r}")
+        self.calls += 1
+        text = self._tools.run(tool, arguments)
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+
+    def maybe(self, tool: str, **arguments: Any) -> Any:
+        """Like calling the reader, but None when the tool answers with a domain error."""
+        try:
+            return self(tool, **arguments)
+        except ToolError:
+            return None
+
+
+_RECIPES: dict[str, Recipe] = {}
+
+
+def get_recipe(server: str) -> Recipe:
+    """The recipe of `server` (from `prove_env.servers.<server>.synth`), checked once."""
+    recipe = _RECIPES.get(server)
+    if recipe is None:
+        toolkit = get_toolkit(server)
+        try:
+            module = importlib.import_module(f"prove_env.servers.{toolkit.name}.synth")
+        except ModuleNotFoundError as exc:
+            raise RecipeError(f"server {server!r} has no synthesis recipe (servers/{server}/synth.py)") from exc
+        recipe = module.recipe
+        if recipe.server != toolkit.name:
+            raise RecipeError(f"servers/{server}/synth.py defines a recipe for {recipe.server!r}")
+        recipe.check()
+        _RECIPES[server] = recipe
+    return recipe

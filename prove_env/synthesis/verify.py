@@ -1,0 +1,68 @@
+"""Verification gates: every task is executed before it is written.
+
+A draft becomes a task only if, on a fresh clone of its start world and through the Gymnasium
+environment itself:
+1. every gold call succeeds ("gold call failed");
+2. the gold trajectory earns the maximum reward with `success` true ("gold below maximum");
+3. a task whose gold calls write does change the world: the start state does not already
+   satisfy the goal ("already satisfied");
+4. a do-nothing agent fails `success`, unless the task is an abstention ("do-nothing passes").
+The start and gold final-state digests are recorded on the task.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prove_env.env import ProveEnv
+from prove_env.episode import replay
+from prove_env.evaluate import run_episode
+from prove_env.policies import GoldPolicy, NoopPolicy
+from prove_env.registry import get_toolkit
+from prove_env.runtime import run_sync
+from prove_env.task import Task
+
+__all__ = ["GATES", "Verdict", "Verifier"]
+
+GATES = ("gold call failed", "gold below maximum", "already satisfied", "do-nothing passes")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    task: Task | None  # the stamped task, or None when a gate failed
+    reason: str | None = None
+    detail: str = ""
+
+
+class Verifier:
+    """Runs the gates for one server, reusing one environment for every task."""
+
+    def __init__(self, server: str, *, max_steps: int = 10) -> None:
+        self.server = server
+        self.specs = get_toolkit(server).specs()
+        self.env = ProveEnv(server, max_steps=max_steps)
+        self._gold, self._noop = GoldPolicy(), NoopPolicy()
+
+    def check(self, task: Task) -> Verdict:
+        gold = run_episode(self.env, self._gold, task, 0)
+        failed = [c for c in gold["calls"] if not c["ok"]]
+        if failed:
+            first = failed[0]
+            return Verdict(None, "gold call failed", f"{first['name']}: {first['output'][:200]}")
+        maximum = self.env.episode.reward_config.maximum
+        if not gold["success"] or (not task.abstain and gold["reward"] < maximum - 1e-9):
+            return Verdict(None, "gold below maximum", f"reward {gold['reward']:.3f}, success {gold['success']}")
+        reference = run_sync(replay(task))
+        writes = any(not self.specs[c.name].read_only for c in task.gold_calls)
+        if writes and reference.gold_digest == reference.start_digest:
+            return Verdict(None, "already satisfied")
+        if not task.abstain:
+            noop = run_episode(self.env, self._noop, task, 0)
+            if noop["success"]:
+                return Verdict(None, "do-nothing passes", f"reward {noop['reward']:.3f}")
+        stamped = task.model_copy(update={"start_digest": reference.start_digest,
+                                          "gold_digest": reference.gold_digest})
+        return Verdict(stamped)
+
+    def close(self) -> None:
+        self.env.close()
