@@ -127,6 +127,24 @@ class Task(BaseModel):
     def to_json(self) -> str:
         return self.model_dump_json(exclude_none=True)
 
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Task:
+        """A Task from a row of `datasets.load_dataset("json", ...)` over a task file.
+
+        Arrow gives every record of a column the union of the keys seen in that column, filled
+        with None; those keys are dropped again (task files never hold null arguments, and a
+        null schema default means the same as none).
+        """
+        return cls.parse(_drop_nulls(dict(row)), "dataset row")
+
+
+def _drop_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_nulls(v) for v in value]
+    return value
+
 
 def load_tasks(path: str | Path) -> list[Task]:
     """Tasks from a JSON Lines file (blank lines are skipped)."""

@@ -1,0 +1,348 @@
+"""Task synthesis: the graph, sampling, composition, gates, dedup, splits, output and the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+import prove_env  # noqa: F401
+from prove_env.chat import ChatEndpoint
+from prove_env.cli import main
+from prove_env.evaluate import run_episode
+from prove_env.policies import GoldPolicy, NoopPolicy
+from prove_env.registry import get_toolkit, server_names
+from prove_env.synthesis.config import SynthConfig
+from prove_env.synthesis.dedup import Deduplicator, jaccard, signature
+from prove_env.synthesis.graph import dependency_graph, schema_digest
+from prove_env.synthesis.perturb import shown_tools, strip_enums
+from prove_env.synthesis.pipeline import Shard, run_shard, synthesize, write_output
+from prove_env.synthesis.recipe import Reader, RecipeError, get_recipe
+from prove_env.synthesis.teacher import Teacher
+from prove_env.synthesis.verify import Verifier
+from prove_env.task import GoldCall, Task, load_tasks
+from prove_env.world import worlds
+
+def _recipe_servers() -> list[str]:
+    found = []
+    for name in server_names():
+        try:
+            get_recipe(name)
+        except RecipeError:
+            continue
+        found.append(name)
+    return found
+
+
+SERVERS = _recipe_servers()
+SMALL = SynthConfig(tasks_per_world=5)
+
+
+@pytest.fixture(scope="module")
+def synthesized(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    out = tmp_path_factory.mktemp("synth")
+    result = synthesize(SERVERS, 12 * len(SERVERS), seed=3, config=SMALL, workers=1)
+    write_output(result, out)
+    return out, result
+
+
+# -- the dependency graph --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("server", server_names())
+def test_graph_edges_follow_declarations(server: str) -> None:
+    specs = get_toolkit(server).specs()
+    graph = dependency_graph(server)
+    for a in specs.values():
+        for b in specs.values():
+            edge = graph.edge(a.name, b.name)
+            kinds = set(a.produces) & set(b.consumes)
+            states = set(a.sets) & set(b.requires)
+            if a.name == b.name or not (kinds or states):
+                assert edge is None
+            elif kinds:
+                assert edge.kind == "explicit" and set(edge.via) == kinds
+            else:
+                assert edge.kind == "implicit" and set(edge.via) == states
+
+
+def test_graph_has_implicit_edges_and_renders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture) -> None:
+    graph = dependency_graph("banking")
+    assert graph.edge("freeze_card", "unfreeze_card").kind == "implicit"
+    assert graph.edge("find_customers", "list_accounts").via == ("customer",)
+    dot = graph.to_dot()
+    assert dot.startswith('digraph "banking"') and '"find_customers" -> "list_accounts"' in dot
+    assert main(["graph", "banking", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["digest"] == schema_digest(get_toolkit("banking"))
+
+
+def test_graph_cache_is_keyed_by_schema_digest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from prove_env.synthesis import graph as graph_module
+
+    monkeypatch.setenv("PROVE_ENV_CACHE", str(tmp_path))
+    monkeypatch.setattr(graph_module, "_GRAPHS", {})
+    fresh = dependency_graph("calendar")
+    files = list((tmp_path / "graphs").glob("calendar-*.json"))
+    assert len(files) == 1 and fresh.digest[:16] in files[0].name
+    monkeypatch.setattr(graph_module, "_GRAPHS", {})
+    assert dependency_graph("calendar") == fresh  # read back from the file
+    digests = {schema_digest(get_toolkit(s)) for s in server_names()}
+    assert len(digests) == len(server_names())
+
+
+# -- sampling and composition --------------------------------------------------------------------
+
+def test_reader_refuses_write_tools() -> None:
+    reader = Reader(get_toolkit("banking"), worlds.create(get_toolkit("banking"), 0))
+    with pytest.raises(RecipeError, match="read-only"):
+        reader("deposit", account_id="ACC-0001", amount=5.0)
+    assert reader("get_customer_pin", customer_id="CUS-0001")["pin"]  # a hidden read-only helper is fine
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_recipe_is_consistent_and_samples_entities(server: str) -> None:
+    recipe = get_recipe(server)
+    toolkit = get_toolkit(server)
+    world = worlds.create(toolkit, 0)
+    before = world.digest()
+    bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(0))
+    assert bundles
+    assert world.digest() == before  # sampling reads only
+    graph = dependency_graph(server)
+    for lookup in recipe.lookups:
+        assert lookup.kind in toolkit.specs()[lookup.tool].produces
+        assert graph.successors(lookup.tool)
+
+
+def test_missing_level_holds_a_value_back() -> None:
+    config = SynthConfig(info_levels=(0.0, 1.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0, tasks_per_world=8)
+    result = run_shard(Shard("banking", 5, 8, "train", 0), config)
+    assert len(result.tasks) == 8
+    for line in result.tasks:
+        task = Task.parse(line)
+        first = next(i for i, turn in enumerate(task.gold) if not turn)
+        assert task.gold[first + 1], "the value comes in the next turn, with the calls"
+        later = {m for turn in task.metadata["mentions"][first + 1:] for m in turn}
+        assert later, "the held-back value is recorded"
+        assert not any(m.lower() in task.user_turns[first].lower() for m in later - set(task.metadata["mentions"][first]))
+
+
+# -- perturbations ---------------------------------------------------------------------------------
+
+def test_strip_enums_keeps_properties_named_enum() -> None:
+    schema = {"type": "object", "properties": {"enum": {"type": "string", "enum": ["a", "b"]},
+                                               "kind": {"enum": ["x"], "type": "string"}}}
+    assert strip_enums(schema) == {"type": "object", "properties": {"enum": {"type": "string"},
+                                                                    "kind": {"type": "string"}}}
+
+
+def test_distractors_come_from_other_servers_and_fail_when_called() -> None:
+    tools, applied = shown_tools("banking", random.Random(1), distractor_rate=1.0, distractors=(3, 8),
+                                 strip_enums_rate=0.0)
+    own = {s.name for s in get_toolkit("banking").visible_specs()}
+    assert 3 <= len(applied["distractors"]) <= 8
+    assert not set(applied["distractors"]) & own
+    assert len(tools) == len(own) + len(applied["distractors"])
+    env = gym.make("prove/banking-v0")
+    task = Task(id="d", server="banking", seed=0, user_turns=["Hi"], gold=[[]], abstain=True, tools=tools)
+    env.reset(options={"task": task})
+    observation, *_ = env.step({"name": applied["distractors"][0], "arguments": {}})
+    assert "Unknown tool" in observation and not env.unwrapped.episode.calls[-1].ok
+    env.close()
+
+
+# -- gates -----------------------------------------------------------------------------------------
+
+def _task(gold: list[GoldCall], **extra) -> Task:
+    return Task(id="t", server="banking", seed=0, user_turns=["Please."], gold=[gold], **extra)
+
+
+def test_gates_drop_failing_and_trivial_tasks() -> None:
+    verifier = Verifier("banking")
+    failing = _task([GoldCall(id="g1", name="get_balance", arguments={"account_id": "ACC-9999"})])
+    assert verifier.check(failing).reason == "gold call failed"
+    ok = _task([GoldCall(id="g1", name="deposit", arguments={"account_id": "ACC-0001", "amount": 10.0})])
+    verdict = verifier.check(ok)
+    assert verdict.task is not None and verdict.task.gold_digest != verdict.task.start_digest
+    # a write that changes nothing (the card's limit set to what it is) is "already satisfied"
+    read = Reader(get_toolkit("banking"), worlds.create(get_toolkit("banking"), 0))
+    card = next(c for c in read("list_cards", customer_id="CUS-0001") if c["status"] == "active")
+    pin = read("get_customer_pin", customer_id="CUS-0001")["pin"]
+    same = _task([GoldCall(id="g1", name="set_card_limit",
+                           arguments={"card_id": card["card_id"], "daily_limit": card["daily_limit"], "pin": pin})])
+    assert verifier.check(same).reason == "already satisfied"
+    verifier.close()
+
+
+# -- dedup -----------------------------------------------------------------------------------------
+
+def test_dedup_by_jaccard_of_calls() -> None:
+    a = _task([GoldCall(id="g1", name="find_customers", arguments={"name": "Ada"}),
+               GoldCall(id="g2", name="list_accounts", arguments={"customer_id": "CUS-0001"}, depends_on=["g1"]),
+               GoldCall(id="g3", name="get_balance", arguments={"account_id": "ACC-0001"}, depends_on=["g2"])])
+    near = a.model_copy(update={"id": "u", "gold": [a.gold[0][:3]], "user_turns": ["Other words."]})
+    other = _task([GoldCall(id="g1", name="get_balance", arguments={"account_id": "ACC-0002"})])
+    assert jaccard(signature(a), signature(near)) == 1.0
+    dedup = Deduplicator(0.70)
+    assert dedup.add(a) and not dedup.add(near) and dedup.add(other)
+
+
+# -- the pipeline ------------------------------------------------------------------------------------
+
+def test_synthesized_tasks_verify_through_the_environment(synthesized) -> None:
+    out, result = synthesized
+    tasks = load_tasks(out / "train.jsonl") + load_tasks(out / "test.jsonl")
+    assert len(tasks) == 12 * len(SERVERS)
+    for server in SERVERS:
+        env = gym.make(f"prove/{server}-v0")
+        for task in (t for t in tasks if t.server == server):
+            gold = run_episode(env.unwrapped, GoldPolicy(), task, 0)
+            assert gold["success"], task.id
+            if not task.abstain:
+                assert gold["reward"] == pytest.approx(env.unwrapped.episode.reward_config.maximum), task.id
+                assert not run_episode(env.unwrapped, NoopPolicy(), task, 0)["success"], task.id
+            assert task.start_digest and task.gold_digest
+        env.close()
+
+
+def test_splits_share_no_world_and_stats_add_up(synthesized) -> None:
+    out, result = synthesized
+    train, test = load_tasks(out / "train.jsonl"), load_tasks(out / "test.jsonl")
+    assert train and test
+    assert not {(t.server, t.seed) for t in train} & {(t.server, t.seed) for t in test}
+    stats = json.loads((out / "stats.json").read_text())
+    assert stats["tasks"] == len(train) + len(test)
+    assert sum(stats["chain_length"].values()) == stats["tasks"]
+    assert sum(stats["turns"].values()) == stats["tasks"]
+    assert sum(stats["info_level"].values()) + stats["abstention"] == stats["tasks"]
+    for server in SERVERS:
+        s = stats["servers"][server]
+        assert s["drafts"] >= s["tasks"]
+    assert "chain length" in (out / "stats.txt").read_text()
+    for task in train + test:
+        assert 0 <= len(task.gold_calls) <= 5 and 1 <= len(task.user_turns) <= 3
+        for call in task.gold_calls:
+            assert call.name in {t["function"]["name"] for t in task.tools}
+
+
+def test_same_arguments_write_the_same_bytes(synthesized, tmp_path: Path) -> None:
+    out, _ = synthesized
+    again = synthesize(SERVERS, 12 * len(SERVERS), seed=3, config=SMALL, workers=2)
+    write_output(again, tmp_path)
+    for name in ("train.jsonl", "test.jsonl", "stats.json", "stats.txt"):
+        assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
+
+
+def test_environment_draws_from_a_synthesized_file(synthesized) -> None:
+    out, _ = synthesized
+    server = SERVERS[0]
+    path = out / "train.jsonl"
+    mine = [t for t in load_tasks(path) if t.server == server]
+    only = out / f"{server}.jsonl"
+    only.write_text("".join(t.to_json() + "\n" for t in mine))
+    env = gym.make(f"prove/{server}-v0", tasks=str(only))
+    _, info = env.reset(seed=0)
+    assert info["task_id"] in {t.id for t in mine}
+    _, info = env.reset(options={"task": json.loads(mine[0].to_json())})
+    assert info["task_id"] == mine[0].id and info["tools"] == mine[0].tools
+    env.close()
+
+
+def test_dataset_rows_round_trip(synthesized) -> None:
+    datasets = pytest.importorskip("datasets")
+    out, _ = synthesized
+    rows = datasets.load_dataset("json", data_files=str(out / "train.jsonl"), split="train")
+    for row, task in zip(rows, load_tasks(out / "train.jsonl")):
+        back = Task.from_row(row)
+        assert back.gold == task.gold and back.user_turns == task.user_turns and back.seed == task.seed
+
+
+def test_cli_synth(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    code = main(["synth", "--servers", "banking", "--n", "6", "--seed", "1", "--out", str(tmp_path),
+                 "--workers", "1", "--no-progress", "--tasks-per-world", "3"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "6 tasks" in printed and "replay-validated" in printed
+    assert len(load_tasks(tmp_path / "train.jsonl")) + len(load_tasks(tmp_path / "test.jsonl")) == 6
+    assert main(["synth", "--servers", "nope", "--n", "3", "--out", str(tmp_path)]) == 2
+    assert main(["synth", "--n", "3", "--out", str(tmp_path), "--info-levels", "1,2"]) == 2
+
+
+# -- the teacher -------------------------------------------------------------------------------------
+
+class _ChatServer(ThreadingHTTPServer):
+    def __init__(self, reply) -> None:
+        self.reply = reply
+        self.requests: list[dict] = []
+        super().__init__(("127.0.0.1", 0), _ChatHandler)
+
+
+class _ChatHandler(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.requests.append({"path": self.path, "body": body})
+        status, content = self.server.reply(json.loads(body["messages"][1]["content"]))
+        payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def chat_server():
+    servers = []
+
+    def start(reply):
+        server = _ChatServer(reply)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def _shard_task() -> Task:
+    config = SynthConfig(info_levels=(1.0, 0.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0)
+    return Task.parse(run_shard(Shard("banking", 2, 1, "train", 0), config).tasks[0])
+
+
+def test_teacher_keeps_a_faithful_rewrite(chat_server) -> None:
+    task = _shard_task()
+    server = chat_server(lambda turns: (200, json.dumps(["Hey there! " + t for t in turns])))
+    teacher = Teacher(ChatEndpoint(f"http://127.0.0.1:{server.server_port}/v1", "teacher", retries=1))
+    verifier = Verifier("banking")
+    kept, outcome = teacher.rewrite(task, verifier)
+    assert outcome == "kept"
+    assert kept.user_turns == ["Hey there! " + t for t in task.user_turns]
+    assert kept.metadata["teacher"]["original"] == task.user_turns and kept.gold == task.gold
+    assert server.requests[0]["path"] == "/v1/chat/completions" and server.requests[0]["body"]["model"] == "teacher"
+
+
+def test_teacher_rejects_rewrites_that_lose_values(chat_server) -> None:
+    task = _shard_task()
+    value = task.metadata["mentions"][0][0]
+    verifier = Verifier("banking")
+    cases = [
+        (lambda turns: (200, json.dumps([t.replace(value, "something") for t in turns])), "lost"),
+        (lambda turns: (200, "Sure! Here you go."), "not a list"),
+        (lambda turns: (200, json.dumps(turns + ["extra"])), "same length"),
+        (lambda turns: (500, "overloaded"), "endpoint error"),
+    ]
+    for reply, expected in cases:
+        server = chat_server(reply)
+        teacher = Teacher(ChatEndpoint(f"http://127.0.0.1:{server.server_port}/v1", "teacher", retries=1))
+        kept, outcome = teacher.rewrite(task, verifier)
+        assert expected in outcome and kept == task
