@@ -110,8 +110,11 @@ class _Chain:
 
         consumes = self.graph.consumes(tool)
         resolved_refs = [(ref, resolve(ref)) for ref in ask.refs]
-        # the call depends on the look-ups whose ids it takes; others only introduce the user
-        deps = [call_id for ref, call_id in resolved_refs if ref.kind in consumes]
+        names = {c.id: c.name for c in self.calls + new}
+        # The call depends on the look-ups whose results it takes: those resolving a kind it
+        # consumes, or whose tool has an explicit edge to it. Others only introduce the user.
+        deps = [call_id for ref, call_id in resolved_refs
+                if ref.kind in consumes or _explicit(self.graph, names[call_id], tool)]
         if find(tool, dict(ask.args)) is not None:
             return None
         add(tool, dict(ask.args), deps)
@@ -262,6 +265,11 @@ class Composer:
         source = next(c for c in chain.calls if c.id == source_id)
         edge = self.graph.edge(source.name, target.name)
         return edge.kind if edge is not None else "explicit"
+
+
+def _explicit(graph: DependencyGraph, source: str, target: str) -> bool:
+    edge = graph.edge(source, target)
+    return edge is not None and edge.kind == "explicit"
 
 
 def _lower_first(text: str) -> str:

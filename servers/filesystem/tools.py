@@ -234,7 +234,7 @@ class FileSystem(Toolkit):
         return {"path": folder.path, "entries": [self._entry(n) for n in entries[:limit]],
                 "total": len(entries), "truncated": len(entries) > limit}
 
-    @tool(read_only=True, consumes=("directory",), produces=("path",), requires=("cwd",))
+    @tool(read_only=True, consumes=("directory",), produces=("path", "file", "directory"), requires=("cwd",))
     def find(self, path: str | None = None, name: str | None = None, type: Literal["f", "d", "l"] | None = None,
              max_depth: int | None = None, min_size: int | None = None, modified_within_days: int | None = None,
              ignore_case: bool = False, limit: int = 200) -> str:
@@ -275,7 +275,7 @@ class FileSystem(Toolkit):
             return "\n".join(["(no matches)", *notes])
         return h.clip(out, limit, "narrow the search or raise limit") + "".join("\n" + n for n in notes)
 
-    @tool(read_only=True, produces=("path",))
+    @tool(read_only=True, produces=("path", "file", "directory"))
     def glob(self, pattern: str, limit: int = 200) -> dict:
         """Expand a shell pattern into the absolute paths that match it, sorted.
 
@@ -817,7 +817,7 @@ class FileSystem(Toolkit):
         node.mtime = self.now
         return f"updated the modification time of '{canon}'"
 
-    @tool(destructive=True, produces=("file",))
+    @tool(destructive=True, consumes=("path",), produces=("file",))
     def echo(self, text: str, file: str | None = None, append: bool = False) -> str:
         """Print text, or write it plus a newline to a file, like `echo text > file` / `>> file`.
 
