@@ -11,7 +11,8 @@ from typing import Any
 
 import gymnasium as gym
 
-__all__ = ["run_benchmarks", "print_table"]
+__all__ = ["print_http_table", "print_scale_table", "print_table", "run_benchmarks", "run_http_benchmarks",
+           "run_scale_benchmarks"]
 
 # Targets of the project's performance spec (docs/performance.md), in microseconds.
 TARGETS = {
@@ -250,3 +251,143 @@ def print_scale_table(results: dict[str, Any]) -> None:
           f"target <= 1024 MB: {'met' if memory['total_mb_1000'] <= 1024 else 'MISSED'})")
     for key, ratio in results["ratios"].items():
         print(f"{key:44} {ratio:8.2f}x (target >= 3x: {'met' if ratio >= 3 else 'MISSED'})")
+
+
+# -- http: one episode server process under 64 concurrent episodes ---------------------------------
+
+HTTP_TARGET_CALLS_PER_S = 1000.0
+HTTP_TARGET_P99_MS = 25.0
+
+
+def run_http_benchmarks(episodes: int = 64, seconds: float = 3.0, warmup: float = 1.0,
+                        rate: float = HTTP_TARGET_CALLS_PER_S) -> dict[str, Any]:
+    """`prove-env serve filesystem --transport http` in a subprocess, driven by `prove_env.loadgen` in another.
+
+    Two measurements on the same 64 episodes: every episode flat out (throughput), then the
+    episodes paced to offer `rate` calls per second in all (latency at the target's load). The
+    calls are the load generator's checked mix (a write, then reads that must return it). Next to
+    them, the same calls through `Episode.call` in this process: what a call costs without HTTP.
+    """
+    import json
+    import subprocess
+    import sys
+
+    results: dict[str, Any] = {"server": "filesystem", "episodes": episodes, "seconds": seconds}
+    with _episode_server(episodes) as (base, pid):
+        command = [sys.executable, "-m", "prove_env.loadgen", base, "--episodes", str(episodes),
+                   "--rates", f"max,{rate:g}", "--seconds", str(seconds), "--warmup", str(warmup),
+                   "--server-pid", str(pid), "--json"]
+        done = subprocess.run(command, check=False, capture_output=True, text=True,
+                              timeout=120 + 4 * (seconds + warmup))
+        if done.returncode != 0:
+            raise RuntimeError(f"the load generator failed: {done.stderr.strip() or done.stdout.strip()}")
+        flat, paced = json.loads(done.stdout)
+    results["workload"] = flat["workload"]
+    results["flat out"] = flat
+    results[f"offered {rate:g} calls/s"] = paced
+    results["in-process (Episode.call, same calls)"] = {"cpu_ms_per_call": _in_process_cpu_per_call(min(episodes, 16))}
+    return results
+
+
+def _episode_server(episodes: int) -> Any:
+    import contextlib
+    import socket
+    import subprocess
+    import sys
+    import tempfile
+    import urllib.request
+
+    @contextlib.contextmanager
+    def server() -> Any:
+        for _attempt in range(5):
+            with socket.socket() as sock:
+                sock.bind(("127.0.0.1", 0))
+                port = sock.getsockname()[1]
+            base = f"http://127.0.0.1:{port}"
+            with tempfile.TemporaryFile() as log:
+                proc = subprocess.Popen([sys.executable, "-m", "prove_env.cli", "serve", "filesystem", "--transport",
+                                         "http", "--port", str(port), "--max-episodes", str(episodes)],
+                                        stdout=subprocess.DEVNULL, stderr=log)
+                try:
+                    deadline = time.monotonic() + 60
+                    while proc.poll() is None and time.monotonic() < deadline:
+                        try:
+                            with urllib.request.urlopen(f"{base}/health", timeout=1):
+                                break
+                        except OSError:
+                            time.sleep(0.1)
+                    else:
+                        if proc.poll() is None:
+                            raise RuntimeError("the episode server did not start in 60 s")
+                    if proc.poll() is None:
+                        yield base, proc.pid
+                        return
+                finally:
+                    proc.terminate()
+                    try:
+                        proc.wait(timeout=30)
+                    except subprocess.TimeoutExpired:  # pragma: no cover
+                        proc.kill()
+                        proc.wait()
+                log.seek(0)
+                error = log.read().decode(errors="replace")
+            if "address already in use" not in error:
+                raise RuntimeError(f"the episode server exited with {proc.returncode}: {error.strip()}")
+        raise RuntimeError("no free loopback port for the episode server after 5 attempts")
+
+    return server()
+
+
+def _in_process_cpu_per_call(episodes: int, calls: int = 800) -> float:
+    """CPU ms per call of the load generator's mix through `Episode.call`, over `episodes` live episodes."""
+    from prove_env.actions import ParsedCall
+    from prove_env.episode import Episode
+    from prove_env.runtime import run_sync
+    from prove_env.task import Task
+
+    task = Task(id="bench-http", server="filesystem", seed=0, user_turns=["benchmark"], gold=[[]], abstain=True)
+
+    async def measure() -> float:
+        live = []
+        try:
+            for _ in range(episodes):
+                episode = Episode("filesystem")
+                live.append(episode)
+                await episode.begin(task)
+                await episode.call(ParsedCall("mkdir", {"path": "load"}, None))
+            mix = [("write_file", {"path": "load/f0.txt", "content": "episode 0 call 0"})]
+            mix += [("cat", {"path": "load/f0.txt"})] * 3
+            rounds = max(1, calls // (episodes * len(mix)))
+            start = time.process_time()
+            for _ in range(rounds):
+                for episode in live:
+                    for name, arguments in mix:
+                        await episode.call(ParsedCall(name, arguments, None))
+                    del episode.calls[:]
+            return (time.process_time() - start) / (rounds * episodes * len(mix)) * 1000
+        finally:
+            for episode in live:
+                await episode.aclose()
+
+    return run_sync(measure())
+
+
+def print_http_table(results: dict[str, Any]) -> None:
+    print(f"http: one `serve {results['server']} --transport http` process, {results['episodes']} concurrent episodes "
+          f"on loopback, load from another process\n({results['workload']}; every read checked against the "
+          f"episode's own writes)\n")
+    print(f"{'measurement':34} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'server CPU ms/call':>19}   target")
+    for key, value in results.items():
+        if not isinstance(value, dict) or "calls_per_s" not in value:
+            continue
+        if value["offered_per_s"] is None:
+            met = value["calls_per_s"] >= HTTP_TARGET_CALLS_PER_S
+            verdict = f">= {HTTP_TARGET_CALLS_PER_S:g} calls/s: {'met' if met else 'MISSED'}"
+        else:
+            met = value["p99_ms"] <= HTTP_TARGET_P99_MS and value["calls_per_s"] >= 0.98 * value["offered_per_s"]
+            verdict = f"p99 <= {HTTP_TARGET_P99_MS:g} ms at {value['offered_per_s']:g} calls/s: {'met' if met else 'MISSED'}"
+        cpu = value["server_cpu_ms_per_call"]
+        shown = "" if cpu is None else f"{cpu:.2f}"
+        print(f"{key:34} {value['calls_per_s']:8.0f} {value['p50_ms']:8.1f} {value['p99_ms']:8.1f} {shown:>19}   {verdict}")
+    floor = results["in-process (Episode.call, same calls)"]["cpu_ms_per_call"]
+    print(f"{'same calls in-process (Episode.call)':34} {'':8} {'':8} {'':8} {floor:19.2f}")

@@ -100,7 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--servers", help="comma-separated servers (default: all)")
     p.add_argument("--n", type=int, default=2000, help="calls per measurement")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
-    p.add_argument("--no-scale", action="store_true", help="skip large worlds, memory and stdio comparisons")
+    p.add_argument("--no-scale", action="store_true",
+                   help="skip the slow sections: large worlds, memory, stdio comparisons and the HTTP load")
+    p.add_argument("--no-http", action="store_true",
+                   help="skip the HTTP load (one server process, 64 concurrent episodes; about 15 s)")
 
     args = parser.parse_args(argv)
     from prove_env.registry import UnknownServerError
@@ -289,14 +292,22 @@ def _current_schemas(toolkit, task) -> list[dict]:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from prove_env.bench import print_scale_table, print_table, run_benchmarks, run_scale_benchmarks
-
+    from prove_env.bench import (
+        print_http_table,
+        print_scale_table,
+        print_table,
+        run_benchmarks,
+        run_http_benchmarks,
+        run_scale_benchmarks,
+    )
     from prove_env.registry import server_names
 
     servers = args.servers.split(",") if args.servers else list(server_names())
     results = {"servers": [run_benchmarks(server, args.n) for server in servers]}
     if not args.no_scale:
         results["scale"] = run_scale_benchmarks(args.n // 10)
+    if not args.no_scale and not args.no_http:
+        results["http"] = run_http_benchmarks()
     if args.json:
         print(json.dumps(results, indent=2))
     else:
@@ -305,6 +316,9 @@ def _bench(args: argparse.Namespace) -> int:
             print()
         if "scale" in results:
             print_scale_table(results["scale"])
+        if "http" in results:
+            print()
+            print_http_table(results["http"])
     return 0
 
 

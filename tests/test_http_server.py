@@ -240,9 +240,14 @@ async def test_request_size_limit_and_debug_tools():
 
 def test_requests_for_another_host_are_refused(banking):
     """DNS rebinding protection on a loopback server: control and MCP endpoints alike."""
-    for method, path in (("GET", "/health"), ("POST", "/episodes"), ("POST", "/mcp")):
+    episode = _create(banking, {"seed": 0})["episode_id"]
+    for method, path in (("GET", "/health"), ("POST", "/episodes"), ("POST", "/mcp"),
+                         ("POST", f"/episodes/{episode}/mcp")):
         response = httpx2.request(method, f"{banking}{path}", headers={"Host": "evil.example:80"}, json={})
         assert response.status_code == 421, (method, path, response.text)
+    for path in ("/episodes//mcp", f"/episodes/{episode}/x/mcp"):  # not an episode endpoint: no route
+        assert httpx2.post(f"{banking}{path}", json={}).status_code == 404, path
+    httpx2.delete(f"{banking}/episodes/{episode}")
     response = httpx2.get(f"{banking}/health", headers={"Origin": "http://evil.example"})
     assert response.status_code == 403 and "Origin" in response.json()["error"]
 

@@ -1,21 +1,32 @@
 """Load: 64 concurrent episodes through one HTTP episode server on loopback, with interleaved writes.
 
-Each episode has its own MCP client (half of them sessionless 2026-07-28, half legacy with an MCP
-session) and writes its own files on the file system server, in rounds that all episodes start
-together, then reads them back. No episode may see another's writes, no call may be lost or
-reordered, and each episode's final world must be exactly the world its own calls produce when
-replayed alone in-process. Bounded in count (64 x 18 calls) and time; only 127.0.0.1.
+First with the official SDK: each episode has its own MCP client (half of them sessionless
+2026-07-28, half legacy with an MCP session) and writes its own files on the file system server,
+in rounds that all episodes start together, then reads them back. No episode may see another's
+writes, no call may be lost or reordered, and each episode's final world must be exactly the world
+its own calls produce when replayed alone in-process. Bounded in count (64 x 18 calls) and time.
+
+Then with the load generator (`prove_env.loadgen`) in a separate process, as `prove-env bench`
+drives the server: 64 episodes flat out and paced, every read checked against the episode's own
+last write; and a check that its verdict can fail: an episode pointed at another's endpoint is
+caught. Only 127.0.0.1; nothing here asserts a time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 import time
 
 import httpx2
+import pytest
 from mcp import Client
 
+from prove_env import loadgen
 from prove_env.actions import ParsedCall
+from prove_env.bench import print_http_table, run_http_benchmarks
 from prove_env.episode import Episode
 from prove_env.task import Task
 from tests.test_http_server import episode_server
@@ -111,3 +122,51 @@ async def test_64_concurrent_episodes_keep_their_worlds_apart(capsys):
         print(f"\nload: {EPISODES} concurrent episodes, {len(latencies)} MCP tool calls in {elapsed:.2f} s: "
               f"{len(latencies) / elapsed:.0f} calls/s, p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms "
               f"(client-side, barriers included)")
+
+
+def test_load_generator_drives_64_episodes_from_another_process():
+    with episode_server("filesystem", "--max-episodes", str(EPISODES)) as base:
+        done = subprocess.run([sys.executable, "-m", "prove_env.loadgen", base, "--episodes", str(EPISODES),
+                               "--rates", "max,400", "--seconds", "1", "--warmup", "0.2", "--json"],
+                              check=False, capture_output=True, text=True, timeout=180)
+        assert done.returncode == 0, done.stderr
+        flat, paced = json.loads(done.stdout)
+        for result in (flat, paced):
+            assert result["episodes"] == EPISODES and result["calls"] > 0 and result["writes"] > 0
+            assert 0 < result["p50_ms"] <= result["p99_ms"] <= result["max_ms"]
+            assert result["server_cpu_ms_per_call"] is None  # no --server-pid given
+        assert flat["offered_per_s"] is None and paced["offered_per_s"] == 400
+        listing = httpx2.get(f"{base}/episodes").json()
+        assert listing["live"] == 0  # it closed its episodes
+
+
+async def test_load_generator_catches_state_crossing_between_episodes():
+    """Its check is real: episode 1's calls sent to episode 0's endpoint read episode 0's writes."""
+    with episode_server("filesystem") as base:
+        async with httpx2.AsyncClient(timeout=30) as http:
+            created = [(await http.post(f"{base}/episodes", json={"seed": 0})).json() for _ in range(2)]
+        host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
+        path = httpx2.URL(created[0]["mcp_url"]).path
+        mine = loadgen._Episode(0, created[0]["episode_id"], path, loadgen._Connection(host, port), "mix", 1)
+        crossed = loadgen._Episode(1, created[1]["episode_id"], path, loadgen._Connection(host, port), "mix", 1)
+        try:
+            for episode in (mine, crossed):
+                await episode.call("mkdir", {"path": "load"})
+            assert await mine.step(0) is True and await mine.step(1) is False  # its own write reads back
+            await crossed.step(0)
+            await mine.call("write_file", {"path": "load/f0.txt", "content": "episode 0 again"})  # after "episode 1"
+            with pytest.raises(loadgen.LoadError, match="another episode's state crossed"):
+                await crossed.step(1)
+        finally:
+            await mine.conn.close()
+            await crossed.conn.close()
+
+
+def test_bench_http_section(capsys):
+    results = run_http_benchmarks(episodes=8, seconds=0.5, warmup=0.2, rate=200)
+    for key in ("flat out", "offered 200 calls/s"):
+        assert results[key]["calls"] > 0 and results[key]["server_cpu_ms_per_call"] > 0
+    assert results["in-process (Episode.call, same calls)"]["cpu_ms_per_call"] > 0
+    print_http_table(results)
+    table = capsys.readouterr().out
+    assert "flat out" in table and "p99 <= 25 ms at 200 calls/s" in table and "Episode.call" in table
