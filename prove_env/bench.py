@@ -391,3 +391,28 @@ def print_http_table(results: dict[str, Any]) -> None:
         print(f"{key:34} {value['calls_per_s']:8.0f} {value['p50_ms']:8.1f} {value['p99_ms']:8.1f} {shown:>19}   {verdict}")
     floor = results["in-process (Episode.call, same calls)"]["cpu_ms_per_call"]
     print(f"{'same calls in-process (Episode.call)':34} {'':8} {'':8} {'':8} {floor:19.2f}")
+
+
+def run_synth_benchmark(n: int = 1350, workers: int | None = None) -> dict[str, Any]:
+    """Synthesis rate: `n` tasks over every server with a recipe, every one replay-validated."""
+    import os
+
+    from prove_env.synthesis.pipeline import synthesize
+
+    workers = workers or os.cpu_count() or 1
+    result = synthesize(None, n, seed=0, workers=workers)
+    tasks = len(result.train) + len(result.test)
+    target = 13_500
+    return {"servers": result.stats["parameters"]["servers"], "tasks": tasks, "workers": workers,
+            "seconds": result.seconds, "tasks_per_s": result.rate,
+            "drafts": sum(s["drafts"] for s in result.stats["servers"].values()),
+            "minutes_for_13500": target / result.rate / 60 if result.rate else None,
+            "target_minutes": 10}
+
+
+def print_synth_table(results: dict[str, Any]) -> None:
+    print(f"synthesis ({', '.join(results['servers'])}; {results['workers']} workers; every task replay-validated)")
+    print(f"  {results['tasks']} tasks from {results['drafts']} drafts in {results['seconds']:.1f} s: "
+          f"{results['tasks_per_s']:.1f} tasks/s")
+    minutes = results["minutes_for_13500"]
+    print(f"  13,500 tasks at this rate: {minutes:.1f} min (target <= {results['target_minutes']} min on 2 cores)")

@@ -104,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="skip the slow sections: large worlds, memory, stdio comparisons and the HTTP load")
     p.add_argument("--no-http", action="store_true",
                    help="skip the HTTP load (one server process, 64 concurrent episodes; about 15 s)")
+    p.add_argument("--synth-n", type=int, default=1350,
+                   help="tasks synthesized to measure the synthesis rate (default 1350, a tenth of the full set; 0 skips it)")
 
     args = parser.parse_args(argv)
     from prove_env.registry import UnknownServerError
@@ -295,10 +297,12 @@ def _bench(args: argparse.Namespace) -> int:
     from prove_env.bench import (
         print_http_table,
         print_scale_table,
+        print_synth_table,
         print_table,
         run_benchmarks,
         run_http_benchmarks,
         run_scale_benchmarks,
+        run_synth_benchmark,
     )
     from prove_env.registry import server_names
 
@@ -308,6 +312,8 @@ def _bench(args: argparse.Namespace) -> int:
         results["scale"] = run_scale_benchmarks(args.n // 10)
     if not args.no_scale and not args.no_http:
         results["http"] = run_http_benchmarks()
+    if not args.no_scale and args.synth_n > 0:
+        results["synthesis"] = run_synth_benchmark(args.synth_n)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
@@ -319,6 +325,9 @@ def _bench(args: argparse.Namespace) -> int:
         if "http" in results:
             print()
             print_http_table(results["http"])
+        if "synthesis" in results:
+            print()
+            print_synth_table(results["synthesis"])
     return 0
 
 
