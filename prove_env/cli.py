@@ -380,6 +380,10 @@ def _synth(args: argparse.Namespace) -> int:
         teacher = Teacher(ChatEndpoint(args.teacher_url, args.teacher_model,
                                        api_key=os.environ.get(args.teacher_api_key_env)))
     servers = [s.strip() for s in args.servers.split(",") if s.strip()] if args.servers else None
+    if args.workers == 1:
+        from prove_env.runtime import tune_gc
+
+        tune_gc()  # this process does the work itself
     progress = None if args.no_progress else progress_bar(0)
     result = synthesize(servers, args.n, args.seed, config=config, workers=args.workers, teacher=teacher,
                         progress=progress)

@@ -102,8 +102,9 @@ class ProveEnv(gym.Env[str, Any]):
     ## Arguments
 
     - `server`: the server name (set by the registered id, e.g. `prove/calendar-v0`).
-    - `tasks`: a task file (JSON Lines) or a list of tasks to draw from; default: the server's
-      fixture tasks.
+    - `tasks`: a task file (JSON Lines; the tasks of this server are kept, so one file written
+      by `prove-env synth` serves every environment) or a list of tasks to draw from; default:
+      the server's fixture tasks.
     - `reward`: "paper", "state", a `RewardConfig` or a mapping of its fields.
     - `max_steps`: assistant actions per episode (default 10).
     - `max_calls`: tool calls per episode (default 50).
@@ -229,7 +230,12 @@ class ProveEnv(gym.Env[str, Any]):
         if tasks is None:
             loaded = fixture_tasks(self.server)
         elif isinstance(tasks, str | Path):
-            loaded = load_tasks(tasks)
+            # a file may hold several servers' tasks (`prove-env synth` writes them together)
+            everything = load_tasks(tasks)
+            loaded = [t for t in everything if t.server == self.server]
+            if everything and not loaded:
+                raise TaskError(f"{tasks} has no tasks for server {self.server!r}")
+            return loaded
         else:
             loaded = [Task.parse(t, f"tasks[{i}]") for i, t in enumerate(tasks)]
         wrong = [t.id for t in loaded if t.server != self.server]

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import sys
@@ -65,6 +64,7 @@ from prove_env.episode import Episode, build_world
 from prove_env.mcp_server import WorldSlot, build_server
 from prove_env.registry import get_toolkit
 from prove_env.reward import PAPER, RewardConfig, resolve_config
+from prove_env.runtime import tune_gc
 from prove_env.task import Task, TaskError, fixture_tasks
 from prove_env.toolkit import Toolkit
 from prove_env.world import WorldError
@@ -778,23 +778,3 @@ def serve(
           file=sys.stderr)
     tune_gc()
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
-
-
-GC_THRESHOLDS = (10_000, 10, 10)
-
-
-def tune_gc() -> None:
-    """Garbage collection for a long-running server process (the process's own setting: `serve` calls it).
-
-    Every request leaves a few small reference cycles (the MCP SDK's per-request connection and
-    runner), and with 64 requests in flight the default thresholds (700, 10, 10) promote them
-    fast enough to run a full collection every half second, each walking every object the
-    process holds: the 140,000 or so of the imported libraries included. Under load that took
-    a third of the CPU and put 100 ms pauses into the latency tail. Freezing what exists once
-    the app is built takes the libraries' objects out of every collection (they live as long as
-    the process), and a larger young generation lets the per-request cycles die young. Garbage
-    is still collected; only how often, and over what, changes.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)

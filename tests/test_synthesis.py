@@ -240,17 +240,20 @@ def test_same_arguments_write_the_same_bytes(synthesized, tmp_path: Path) -> Non
 
 def test_environment_draws_from_a_synthesized_file(synthesized) -> None:
     out, _ = synthesized
-    server = SERVERS[0]
     path = out / "train.jsonl"
-    mine = [t for t in load_tasks(path) if t.server == server]
-    only = out / f"{server}.jsonl"
-    only.write_text("".join(t.to_json() + "\n" for t in mine))
-    env = gym.make(f"prove/{server}-v0", tasks=str(only))
-    _, info = env.reset(seed=0)
-    assert info["task_id"] in {t.id for t in mine}
-    _, info = env.reset(options={"task": json.loads(mine[0].to_json())})
-    assert info["task_id"] == mine[0].id and info["tools"] == mine[0].tools
-    env.close()
+    for server in SERVERS:
+        mine = [t for t in load_tasks(path) if t.server == server]
+        env = gym.make(f"prove/{server}-v0", tasks=str(path))  # the file holds every server's tasks
+        assert [t.id for t in env.unwrapped.tasks] == [t.id for t in mine]
+        _, info = env.reset(seed=0)
+        assert info["task_id"] in {t.id for t in mine}
+        _, info = env.reset(options={"task": json.loads(mine[0].to_json())})
+        assert info["task_id"] == mine[0].id and info["tools"] == mine[0].tools
+        env.close()
+    other = out / "only-banking.jsonl"
+    other.write_text("".join(t.to_json() + "\n" for t in load_tasks(path) if t.server == "banking"))
+    with pytest.raises(Exception, match="no tasks for server 'calendar'"):
+        gym.make("prove/calendar-v0", tasks=str(other))
 
 
 def test_dataset_rows_round_trip(synthesized) -> None:

@@ -2,7 +2,8 @@
 
 A task's signature is the set of its gold calls, each as its name with its canonical arguments;
 two tasks are near-duplicates when the Jaccard similarity of their signatures reaches the
-threshold (0.70, as in PROVE). Abstention tasks have no calls; their signature is their words.
+threshold (0.70, as in PROVE). Abstention tasks have no calls; two of them are duplicates only
+when their words are the same.
 Candidates are found through an inverted index, so the cost grows with overlaps, not with the
 square of the data set. The first task of a duplicate group (in input order) is kept.
 """
@@ -22,7 +23,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 def signature(task: Task) -> frozenset[str]:
     if task.abstain:
-        return frozenset("w:" + w for w in _WORD.findall(" ".join(task.user_turns).lower()))
+        return frozenset({"text:" + " ".join(_WORD.findall(" ".join(task.user_turns).lower()))})
     return frozenset(
         f"{c.name}:{json.dumps(c.arguments, sort_keys=True, separators=(',', ':'))}" for c in task.gold_calls
     )

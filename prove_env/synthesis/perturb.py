@@ -17,44 +17,74 @@ __all__ = ["IRRELEVANT", "shown_tools", "irrelevant_query", "strip_enums"]
 
 # (topic, request): things people ask an assistant that a service's tools do not serve. A
 # server's recipe lists the topics it does serve, and those requests are never drawn for it.
+# Braced words are filled from _SLOTS, so each template yields many distinct requests.
 IRRELEVANT: tuple[tuple[str, str], ...] = (
-    ("weather", "What's the weather going to be like in Chicago this weekend?"),
-    ("weather", "Will it rain in Seattle tomorrow morning?"),
-    ("sports", "Who won the Lakers game last night?"),
-    ("sports", "When does the next Champions League final take place?"),
-    ("cooking", "Can you give me a good recipe for banana bread?"),
-    ("cooking", "How long should I boil an egg for a runny yolk?"),
-    ("translation", "How do you say 'where is the train station' in Portuguese?"),
-    ("translation", "Translate 'thank you for your patience' into Japanese, please."),
-    ("trivia", "What is the tallest mountain in Africa?"),
-    ("trivia", "Who painted The Persistence of Memory?"),
-    ("health", "What are the usual symptoms of a vitamin D deficiency?"),
-    ("music", "Recommend a few albums similar to Kind of Blue."),
-    ("news", "What are today's top headlines?"),
-    ("math", "What's the derivative of x squared times sine of x?"),
-    ("writing", "Write me a short poem about autumn leaves."),
-    ("travel", "Which is the cheapest month to fly to Tokyo?"),
-    ("shopping", "Which running shoes are best for flat feet?"),
-    ("pets", "How often should I feed a six-month-old kitten?"),
-    ("stocks", "Should I buy shares of a company before its earnings call?"),
-    ("email", "Send an email to my landlord saying the rent will be late."),
-    ("maps", "How long does it take to drive from Boston to New York?"),
-    ("smart_home", "Turn off the lights in the living room."),
-    ("vehicle", "Start my car and warm it up to 72 degrees."),
-    ("food_delivery", "Order me a large pepperoni pizza for delivery."),
-    ("social_media", "Post a photo of my lunch to my feed."),
-    ("files", "Delete the old screenshots from my desktop folder."),
-    ("calendar", "Put a dentist appointment on my calendar for next Thursday."),
-    ("banking", "Transfer fifty dollars from my checking account to my savings."),
-    ("jokes", "Tell me a joke about programmers."),
-    ("history", "Why did the Roman Empire fall?"),
+    ("weather", "What's the weather going to be like in {city} this weekend?"),
+    ("weather", "Will it rain in {city} tomorrow morning?"),
+    ("sports", "Who won the {team} game last night?"),
+    ("sports", "When do the {team} play next?"),
+    ("cooking", "Can you give me a good recipe for {dish}?"),
+    ("cooking", "How long should I cook {dish} for, roughly?"),
+    ("translation", "How do you say '{phrase}' in {language}?"),
+    ("translation", "Translate '{phrase}' into {language}, please."),
+    ("trivia", "What is the tallest mountain in {continent}?"),
+    ("trivia", "Who painted {painting}?"),
+    ("health", "What are the usual symptoms of {condition}?"),
+    ("music", "Recommend a few albums similar to {album}."),
+    ("news", "What are today's top headlines about {subject}?"),
+    ("math", "What's {a} times {b}, divided by {c}?"),
+    ("writing", "Write me a short poem about {subject}."),
+    ("travel", "Which is the cheapest month to fly to {city}?"),
+    ("shopping", "Which {product} are best for beginners?"),
+    ("pets", "How often should I feed a {age}-month-old {pet}?"),
+    ("stocks", "Should I buy shares of {company} before its earnings call?"),
+    ("email", "Send an email to my {relative} saying I'll be late for dinner."),
+    ("maps", "How long does it take to drive from {city} to {city2}?"),
+    ("smart_home", "Turn off the lights in the {room}."),
+    ("vehicle", "Start my car and warm it up to {degrees} degrees."),
+    ("food_delivery", "Order me a large {dish} for delivery."),
+    ("social_media", "Post a photo of my {dish} to my feed."),
+    ("files", "Delete the old screenshots from my {folder} folder."),
+    ("calendar", "Put a {appointment} appointment on my calendar for next Thursday."),
+    ("banking", "Transfer {a} dollars from my checking account to my savings."),
+    ("jokes", "Tell me a joke about {profession}."),
+    ("history", "Why did {empire} fall?"),
 )
+
+_SLOTS: dict[str, tuple[str, ...]] = {
+    "city": ("Chicago", "Seattle", "Lisbon", "Tokyo", "Denver", "Nairobi", "Montreal", "Austin", "Oslo", "Lima"),
+    "city2": ("Boston", "New York", "Philadelphia", "San Diego", "Portland", "Atlanta"),
+    "team": ("Lakers", "Yankees", "Packers", "Celtics", "Dodgers", "Warriors", "Bruins"),
+    "dish": ("banana bread", "lasagna", "pad thai", "a pepperoni pizza", "chili", "salmon", "risotto"),
+    "phrase": ("where is the train station", "thank you for your patience", "good morning", "how much is this"),
+    "language": ("Portuguese", "Japanese", "German", "Swahili", "Korean", "Italian"),
+    "continent": ("Africa", "South America", "Europe", "Asia", "Oceania"),
+    "painting": ("The Persistence of Memory", "The Starry Night", "Girl with a Pearl Earring", "The Scream"),
+    "condition": ("a vitamin D deficiency", "the flu", "dehydration", "an iron deficiency", "hay fever"),
+    "album": ("Kind of Blue", "Abbey Road", "Rumours", "Blue Train", "Purple Rain"),
+    "subject": ("autumn leaves", "the ocean", "city lights", "the economy", "space exploration", "the rain"),
+    "a": ("12", "35", "48", "75", "120"),
+    "b": ("7", "9", "14", "23"),
+    "c": ("3", "4", "5", "6"),
+    "product": ("running shoes", "road bikes", "guitars", "cameras", "tents"),
+    "age": ("three", "six", "nine"),
+    "pet": ("kitten", "puppy", "rabbit"),
+    "company": ("a chip maker", "an airline", "a bank", "a streaming company"),
+    "relative": ("mom", "dad", "sister", "brother", "landlord"),
+    "room": ("living room", "kitchen", "bedroom", "garage"),
+    "degrees": ("68", "70", "72", "74"),
+    "folder": ("desktop", "downloads", "pictures"),
+    "appointment": ("dentist", "haircut", "doctor's", "vet"),
+    "profession": ("programmers", "accountants", "pilots", "chefs"),
+    "empire": ("the Roman Empire", "the Ottoman Empire", "the Aztec Empire", "the Byzantine Empire"),
+}
 
 
 def irrelevant_query(topics: tuple[str, ...], rng: random.Random) -> tuple[str, str]:
     """An off-topic (topic, request) for a server about `topics`."""
-    pool = [item for item in IRRELEVANT if item[0] not in topics]
-    return rng.choice(pool)
+    topic, template = rng.choice([item for item in IRRELEVANT if item[0] not in topics])
+    fields = {name for name in _SLOTS if "{" + name + "}" in template}
+    return topic, template.format(**{name: rng.choice(_SLOTS[name]) for name in sorted(fields)})
 
 
 @cache

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from prove_env.registry import get_toolkit, server_names
+from prove_env.runtime import tune_gc
 from prove_env.synthesis.compose import Composer, Draft
 from prove_env.synthesis.config import INFO_LEVELS, SynthConfig
 from prove_env.synthesis.dedup import Deduplicator
@@ -189,7 +190,9 @@ def synthesize(
     next_index = Counter({s.server: 0 for s in shards})
     for shard in shards:
         next_index[shard.server] = max(next_index[shard.server], shard.world_seed - seed * _WORLDS_PER_SEED + 1)
-    pool = ProcessPoolExecutor(workers, mp_context=get_context("spawn")) if workers > 1 else None
+    # Worker processes make thousands of MCP calls each: they get the long-running-process GC setting.
+    pool = (ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=tune_gc)
+            if workers > 1 else None)
     done_count, total = 0, len(shards)
     try:
         todo = shards
@@ -220,6 +223,8 @@ def synthesize(
                 missing = wanted[server] - len(kept[server])
                 if missing <= 0 or round_number == _TOP_UP_ROUNDS:
                     continue
+                # ask for more than is missing: some of a new world's tasks repeat earlier worlds'
+                missing = min(2 * missing + 2, missing + config.tasks_per_world)
                 for _ in range(math.ceil(missing / config.tasks_per_world)):
                     index = next_index[server]
                     next_index[server] += 1

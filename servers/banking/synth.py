@@ -135,7 +135,7 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
     name = account_name(b, account)
     args = {"account_id": account["account_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
     return Ask(args, say=f"Show me the transactions on {name} from {day(start)} to {day(end)}, {end.year}.",
-               terse=f"{name} transactions {start.isoformat()} to {end.isoformat()}".capitalize(),
+               terse=f"Transactions on {name}, {day(start)} to {day(end)}, {end.year}?",
                refs=(_customer(b), _account(b, account)), mentions=(day(start), day(end)))
 
 
@@ -148,7 +148,7 @@ def get_spending_summary(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"customer_id": b["customer"]["customer_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
     if rng.random() < 0.5:
         return Ask(args, say="Could you break down my spending by category for me?",
-                   terse="Spending by category?", detail=f"For {month}, please.",
+                   terse=f"Spending by category for {month}?", detail=f"For {month}, please.",
                    refs=(_customer(b),), mentions=(month,))
     return Ask(args, say=f"How much did I spend in {month}, by category?", terse=f"Spending in {month}?",
                refs=(_customer(b),), mentions=(month,))
@@ -237,7 +237,7 @@ def schedule_payment(b: Bundle, rng: random.Random) -> Ask | None:
         repeat = ", repeating every month"
     return Ask(args, say=f"Schedule a payment of {money(amount)} to {payee['name']} from {name} on "
                          f"{day(when)}, {when.year}{repeat}.",
-               terse=f"Schedule {money(amount)} to {payee['name']} on {when.isoformat()}{repeat}, from {name}. "
+               terse=f"Schedule {money(amount)} to {payee['name']} on {day(when)}, {when.year}{repeat}, from {name}. "
                      f"PIN {b['customer']['pin']}.",
                detail=pin_detail(b), refs=(_customer(b), _account(b, account), _payee(b, payee)),
                mentions=(money(amount), payee["name"], day(when), b["customer"]["pin"]))
@@ -254,7 +254,7 @@ def cancel_scheduled_payment(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"payment_id": payment["payment_id"]},
                say=f"Please cancel the {money(payment['amount'])} payment to {payment['payee_name']} "
                    f"scheduled for {day(when)}.",
-               terse=f"Cancel the {payment['payee_name']} payment on {when.isoformat()}.",
+               terse=f"Cancel the {payment['payee_name']} payment on {day(when)}.",
                refs=(_customer(b), _payment(b, payment)), mentions=(payment["payee_name"], day(when)))
 
 
@@ -275,7 +275,8 @@ def freeze_card(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 def unfreeze_card(b: Bundle, rng: random.Random) -> Ask | None:
-    cards = [c for c in b["cards"] if c["status"] == "frozen"]
+    open_accounts = {a["account_id"] for a in b["accounts"]}
+    cards = [c for c in b["cards"] if c["status"] == "frozen" and c["account_id"] in open_accounts]
     if not cards:
         return None
     card = rng.choice(cards)

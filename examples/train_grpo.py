@@ -1,0 +1,242 @@
+"""GRPO on prove-env's servers with TRL's `GRPOTrainer` (its `environment_factory` tool loop).
+
+One GPU:
+
+    python examples/train_grpo.py --model Qwen/Qwen3-4B --servers banking,calendar,filesystem --output-dir runs/qwen3-4b
+
+Several GPUs (one process each):
+
+    accelerate launch --num_processes 4 examples/train_grpo.py --model Qwen/Qwen3-8B --output-dir runs/qwen3-8b
+
+CPU smoke run (a tiny random model warmed up on gold trajectories, a few GRPO steps, no download):
+
+    python examples/train_grpo.py --smoke
+
+Defaults follow PROVE's training setup: 16 prompts x 16 rollouts per step, KL coefficient 0.01,
+5 tool rounds per rollout, 350 steps, the learning rate of the model family. The reward is the
+environment's (`get_reward`, weight 1); its components are logged as `rewards/prove_<component>/mean`.
+See docs/training.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+LEARNING_RATES = {"qwen3-4b": 1e-6, "qwen3-8b": 5e-8, "qwen2.5-7b": 3e-7, "granite": 3e-7}
+"""PROVE's learning rate per model family (matched on the lower-cased model name); others get 1e-6."""
+
+DEFAULT_LEARNING_RATE = 1e-6
+DEFAULT_SERVERS = ("banking", "calendar", "filesystem")
+SMOKE_SERVERS = ("banking", "calendar")
+
+
+def default_learning_rate(model: str) -> float:
+    name = model.lower().replace("_", "-")
+    for family, rate in LEARNING_RATES.items():
+        if family in name:
+            return rate
+    return DEFAULT_LEARNING_RATE
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", default="Qwen/Qwen3-4B", help="a local path or a Hugging Face Hub id")
+    p.add_argument("--servers", default=None,
+                   help=f"comma-separated servers (default: {','.join(DEFAULT_SERVERS)}; smoke: {','.join(SMOKE_SERVERS)})")
+    p.add_argument("--tasks", default=None, help="a task file (JSON Lines); default: the servers' fixture tasks")
+    p.add_argument("--output-dir", default="runs/grpo")
+    p.add_argument("--max-steps", type=int, default=350)
+    p.add_argument("--prompts-per-step", type=int, default=16, help="distinct tasks per optimizer step")
+    p.add_argument("--num-generations", type=int, default=16, help="rollouts per task (the GRPO group)")
+    p.add_argument("--per-device-batch", type=int, default=16, help="rollouts per device per forward/backward")
+    p.add_argument("--learning-rate", type=float, default=None, help="default: PROVE's rate for the model family")
+    p.add_argument("--beta", type=float, default=0.01, help="KL coefficient to the reference model")
+    p.add_argument("--max-tool-rounds", type=int, default=5, help="tool-calling rounds per rollout")
+    p.add_argument("--max-completion-length", type=int, default=4096, help="tokens per rollout, all turns and tool results")
+    p.add_argument("--temperature", type=float, default=1.0)
+    p.add_argument("--reward", default="paper", choices=["paper", "state"], help="the environment's reward preset")
+    p.add_argument("--max-calls", type=int, default=50, help="tool calls per episode")
+    p.add_argument("--vllm", choices=["auto", "colocate", "server", "off"], default="auto",
+                   help="generation with vLLM: auto = colocate when vLLM and a GPU are available")
+    p.add_argument("--vllm-gpu-memory-utilization", type=float, default=0.3)
+    p.add_argument("--vllm-server-base-url", default=None, help="with --vllm server, e.g. http://10.0.0.2:8000")
+    p.add_argument("--save-steps", type=int, default=50)
+    p.add_argument("--save-total-limit", type=int, default=3)
+    p.add_argument("--resume", action="store_true", help="resume from the last checkpoint in --output-dir")
+    p.add_argument("--logging-steps", type=int, default=1)
+    p.add_argument("--report-to", default="none", help="e.g. wandb, tensorboard")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--smoke", action="store_true", help="CPU run with a tiny random model: checks the whole pipeline")
+    p.add_argument("--smoke-warmup-steps", type=int, default=80)
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    import torch
+    from trl import GRPOConfig, GRPOTrainer
+
+    from prove_env.task import load_tasks
+    from prove_env.trl_adapter import (
+        REWARD_COMPONENTS,
+        environment_factory,
+        make_dataset,
+        reward_funcs,
+    )
+
+    servers = args.servers.split(",") if args.servers else list(SMOKE_SERVERS if args.smoke else DEFAULT_SERVERS)
+    tasks = load_tasks(args.tasks) if args.tasks else None
+    dataset = make_dataset(tasks, servers=servers)
+    servers = sorted(set(dataset["environment"]))
+    factory = environment_factory(servers, reward=args.reward, max_calls=args.max_calls)
+
+    summary: dict[str, Any] = {"servers": servers, "tasks": len(dataset)}
+    if args.smoke:
+        torch.set_num_threads(1)  # a tiny model runs faster on one thread than on contended ones
+        model, tokenizer, warmup = _smoke_model(dataset, factory, args)
+        summary["warmup"] = warmup
+        config_overrides = {
+            "use_cpu": True, "bf16": False, "gradient_checkpointing": False, "max_steps": args.max_steps if args.max_steps != 350 else 2,
+            "learning_rate": args.learning_rate or 1e-3, "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
+            "num_generations": 4, "max_completion_length": 80, "max_tool_calling_iterations": 2, "save_strategy": "no",
+            "dataloader_num_workers": 0, "model_init_kwargs": {"dtype": "float32"},
+        }
+        use_vllm = False
+    else:
+        model, tokenizer = args.model, None
+        world = int(os.environ.get("WORLD_SIZE", "1"))
+        rollouts = args.prompts_per_step * args.num_generations
+        if rollouts % (args.per_device_batch * world):
+            raise SystemExit(f"{rollouts} rollouts per step do not split into {world} devices x {args.per_device_batch}")
+        use_vllm = _use_vllm(args.vllm)
+        config_overrides = {
+            "max_steps": args.max_steps, "learning_rate": args.learning_rate or default_learning_rate(args.model),
+            "per_device_train_batch_size": args.per_device_batch,
+            "gradient_accumulation_steps": rollouts // (args.per_device_batch * world),
+            "num_generations": args.num_generations, "max_completion_length": args.max_completion_length,
+            "max_tool_calling_iterations": args.max_tool_rounds, "bf16": torch.cuda.is_available(),
+            "gradient_checkpointing": True, "save_strategy": "steps", "save_steps": args.save_steps,
+            "save_total_limit": args.save_total_limit, "model_init_kwargs": {"dtype": "bfloat16"},
+        }
+        if use_vllm:
+            config_overrides.update(use_vllm=True, vllm_mode="server" if args.vllm == "server" else "colocate",
+                                    vllm_gpu_memory_utilization=args.vllm_gpu_memory_utilization)
+            if args.vllm_server_base_url:
+                config_overrides["vllm_server_base_url"] = args.vllm_server_base_url
+
+    config = GRPOConfig(
+        output_dir=args.output_dir,
+        beta=args.beta,
+        temperature=args.temperature,
+        chat_template_kwargs={"enable_thinking": False},
+        reward_weights=[0.0] * len(REWARD_COMPONENTS),  # components are logged; get_reward (weight 1) is the reward
+        logging_steps=args.logging_steps,
+        log_completions=not args.smoke,
+        report_to=args.report_to,
+        seed=args.seed,
+        **config_overrides,
+    )
+    timer = _step_timer()
+    trainer = GRPOTrainer(
+        model=model,
+        processing_class=tokenizer,
+        reward_funcs=reward_funcs(),
+        args=config,
+        train_dataset=dataset,
+        environment_factory=factory,
+        callbacks=[timer],
+    )
+    before = {n: p.detach().clone() for n, p in trainer.model.named_parameters()} if args.smoke else None
+    trainer.train(resume_from_checkpoint=True if args.resume else None)
+    if not args.smoke:
+        trainer.save_model(str(Path(args.output_dir) / "final"))
+
+    logs = [entry for entry in trainer.state.log_history if "reward" in entry]
+    summary.update(
+        steps=trainer.state.global_step,
+        use_vllm=use_vllm,
+        step_seconds=timer.seconds,
+        logs=logs,
+    )
+    if before is not None:
+        summary["max_parameter_change"] = max(
+            (p.detach() - before[n]).abs().max().item() for n, p in trainer.model.named_parameters()
+        )
+    print(json.dumps({k: v for k, v in summary.items() if k != "logs"}, default=str))
+    for entry in logs:
+        print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in entry.items()
+                          if k.startswith(("reward", "frac_reward", "step", "tools/", "kl"))}))
+    return summary
+
+
+def _step_timer() -> Any:
+    from transformers import TrainerCallback
+
+    class StepTimer(TrainerCallback):
+        """Wall-clock seconds of each optimizer step (generation, rewards and update)."""
+
+        def __init__(self) -> None:
+            self.seconds: list[float] = []
+            self._start = 0.0
+
+        def on_step_begin(self, args, state, control, **kwargs):
+            self._start = time.perf_counter()
+
+        def on_step_end(self, args, state, control, **kwargs):
+            self.seconds.append(time.perf_counter() - self._start)
+
+    return StepTimer()
+
+
+def _use_vllm(choice: str) -> bool:
+    if choice == "off":
+        return False
+    import torch
+    from trl.import_utils import is_vllm_available
+
+    available = is_vllm_available() and torch.cuda.is_available()
+    if choice in ("colocate", "server") and not available:
+        raise SystemExit("--vllm needs vLLM (TRL 1.16 supports 0.22.0 to 0.31.0) and a GPU")
+    return available
+
+
+def _smoke_model(dataset: Any, factory: Any, args: argparse.Namespace) -> tuple[Any, Any, dict[str, float]]:
+    """The tiny model and tokenizer, warmed up on the dataset's gold trajectories as TRL will render them."""
+    from prove_env.task import Task
+    from prove_env.tiny_model import (
+        build_tiny_model,
+        build_tokenizer,
+        gold_conversations,
+        set_seed,
+        sft_warmup,
+    )
+    from prove_env.trl_adapter import environment_tools
+
+    set_seed(args.seed)
+    classes = factory if isinstance(factory, dict) else {None: factory}
+    instances = {cls.server: cls() for cls in classes.values()}
+
+    def methods(server: str) -> list[Any]:  # the tools exactly as GRPOTrainer renders them
+        return environment_tools(instances[server])
+
+    tasks = [Task.parse(t) for t in dataset["task"]]
+    conversations = gold_conversations(tasks, tools=methods)
+    tokenizer = build_tokenizer(conversations)
+    model = build_tiny_model(tokenizer, seed=args.seed)
+    warmup = sft_warmup(model, tokenizer, conversations, steps=args.smoke_warmup_steps, seed=args.seed)
+    # GRPOTrainer loads its reference model from the policy's path: save the warmed-up model.
+    path = Path(args.output_dir) / "tiny-model"
+    model.save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return str(path), tokenizer, warmup
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

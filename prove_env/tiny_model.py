@@ -1,0 +1,248 @@
+"""A tiny causal LM for CPU smoke runs of the training examples, and its supervised warm-up.
+
+Nothing is downloaded: `build_tokenizer` trains a byte-level BPE tokenizer on the spot (with
+Qwen's special tokens and TRL's shipped Qwen3 chat template, whose tool calls TRL's parser
+reads), and `build_tiny_model` makes a randomly initialised two-layer `Qwen3ForCausalLM`.
+
+A random model never writes a tool call, so every rollout would score the same and GRPO would
+have no signal. `sft_warmup` first trains the model for a few seconds on gold trajectories
+(`gold_conversations`: each task's gold calls played through the environment, rendered with the
+chat template as `<tool_call>` messages, loss on the assistant's tokens only), after which
+sampled rollouts call tools, sometimes the right ones, and rewards vary within a group.
+
+Needs the `train` extra (torch, transformers, tokenizers, trl).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+
+from prove_env.env import ProveEnv
+from prove_env.policies import GoldPolicy
+from prove_env.task import Task
+
+__all__ = [
+    "ADDED_TOKENS",
+    "SPECIAL_TOKENS",
+    "build_tiny_model",
+    "build_tokenizer",
+    "gold_conversations",
+    "qwen3_chat_template",
+    "render_for_training",
+    "set_seed",
+    "sft_warmup",
+    "training_chat_template",
+]
+
+SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+"""Qwen's special tokens: padding, and the start and end of a chat message (the end is EOS)."""
+
+ADDED_TOKENS = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "<think>", "</think>"]
+"""Qwen's other added tokens: single tokens, but not special (decoding keeps them)."""
+
+
+def set_seed(seed: int) -> None:
+    random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def qwen3_chat_template() -> str:
+    """TRL's shipped Qwen3 chat template (TRL recognises it and parses its tool calls)."""
+    from trl.chat_template_utils import qwen3_chat_template as template
+
+    return template
+
+
+def training_chat_template(tokenizer: Any) -> str:
+    """The template TRL renders multi-turn rollouts with: its prefix-preserving training variant."""
+    from trl.chat_template_utils import (
+        get_training_chat_template,
+        is_chat_template_prefix_preserving,
+    )
+
+    if is_chat_template_prefix_preserving(tokenizer):
+        return tokenizer.chat_template
+    return get_training_chat_template(tokenizer) or tokenizer.chat_template
+
+
+def gold_conversations(
+    tasks: Sequence[Task],
+    *,
+    tools: Callable[[str], list[Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Each task's gold trajectory, played through `ProveEnv` with the gold policy.
+
+    Returns dicts with `messages` (system, user, assistant tool calls, the real tool results,
+    answers), `tools` (the environment's OpenAI schemas, or `tools(server)` when given: e.g. the
+    methods of the TRL environment class, so the warm-up renders what the trainer will render),
+    `task_id`, `server` and `reward` (the environment's reward of the trajectory).
+    """
+    out = []
+    envs: dict[str, ProveEnv] = {}
+    policy = GoldPolicy()
+    try:
+        for task in tasks:
+            env = envs.get(task.server)
+            if env is None:
+                env = envs[task.server] = ProveEnv(task.server, max_steps=100, max_calls=100)
+            observation, info = env.reset(options={"task": task})
+            policy.start(task, info, 0)
+            done, reward = False, 0.0
+            while not done:
+                observation, reward, terminated, truncated, info = env.step(policy.act(observation, info))
+                done = terminated or truncated
+            out.append({
+                "messages": info["messages"],
+                "tools": tools(task.server) if tools is not None else env.tool_schemas(),
+                "task_id": task.id,
+                "server": task.server,
+                "reward": reward,
+            })
+    finally:
+        for env in envs.values():
+            env.close()
+    return out
+
+
+def build_tokenizer(conversations: Sequence[dict[str, Any]], *, vocab_size: int = 6000, extra_text: Sequence[str] = ()):
+    """A byte-level BPE tokenizer trained on the rendered conversations, with Qwen's tokens and template."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    def wrap(backend: Tokenizer) -> PreTrainedTokenizerFast:
+        tokenizer = PreTrainedTokenizerFast(
+            tokenizer_object=backend, eos_token="<|im_end|>", pad_token="<|endoftext|>",
+            additional_special_tokens=["<|im_start|>"],
+        )
+        tokenizer.add_tokens(ADDED_TOKENS)
+        tokenizer.chat_template = qwen3_chat_template()
+        return tokenizer
+
+    def backend() -> Tokenizer:
+        tok = Tokenizer(models.BPE())
+        # No splitting into words: merges may span spaces and punctuation, so the long tool list that
+        # every prompt of a server repeats becomes a few hundred tokens and CPU steps stay fast.
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+        tok.decoder = decoders.ByteLevel()
+        return tok
+
+    # Render the corpus with the chat template (an untrained tokenizer renders text just as well).
+    renderer = wrap(backend())
+    template = training_chat_template(renderer)
+    corpus = [
+        renderer.apply_chat_template(c["messages"], tools=c["tools"], chat_template=template, tokenize=False)
+        for c in conversations
+    ]
+    corpus += list(extra_text)
+    trained = backend()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=SPECIAL_TOKENS,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    trained.train_from_iterator(corpus, trainer=trainer)
+    return wrap(trained)
+
+
+def build_tiny_model(tokenizer: Any, *, seed: int = 0, hidden_size: int = 64, num_layers: int = 2,
+                     max_positions: int = 16_384):
+    """A randomly initialised `Qwen3ForCausalLM` of `num_layers` layers, sized to the tokenizer."""
+    from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
+
+    set_seed(seed)
+    config = Qwen3Config(
+        vocab_size=len(tokenizer),
+        hidden_size=hidden_size,
+        intermediate_size=hidden_size * 2,
+        num_hidden_layers=num_layers,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=hidden_size // 4,
+        max_position_embeddings=max_positions,
+        tie_word_embeddings=True,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=None,
+    )
+    model = Qwen3ForCausalLM._from_config(config, attn_implementation="sdpa")
+    model.generation_config = GenerationConfig(
+        eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id, bos_token_id=None,
+    )
+    return model
+
+
+def render_for_training(tokenizer: Any, conversation: dict[str, Any], *, chat_template: str | None = None,
+                        **template_kwargs: Any) -> tuple[list[int], list[int]]:
+    """Token ids of a whole conversation and the mask of the assistant's tokens (the loss targets)."""
+    encoded = tokenizer.apply_chat_template(
+        conversation["messages"], tools=conversation["tools"], chat_template=chat_template or training_chat_template(tokenizer),
+        tokenize=True, return_dict=True, return_assistant_tokens_mask=True, **template_kwargs,
+    )
+    ids = list(encoded["input_ids"])
+    mask = list(encoded["assistant_masks"])
+    if not any(mask):
+        raise ValueError("the chat template marks no assistant tokens ({% generation %} markers are needed)")
+    return ids, mask
+
+
+def sft_warmup(
+    model: Any,
+    tokenizer: Any,
+    conversations: Sequence[dict[str, Any]],
+    *,
+    steps: int = 60,
+    max_seconds: float | None = None,
+    learning_rate: float = 3e-3,
+    batch_size: int = 4,
+    seed: int = 0,
+    chat_template: str | None = None,
+) -> dict[str, float]:
+    """Supervised steps on the conversations' assistant tokens; returns steps, seconds and losses.
+
+    Stops after `steps` optimizer steps, or earlier once `max_seconds` have passed.
+    """
+    examples = [render_for_training(tokenizer, c, chat_template=chat_template) for c in conversations]
+    rng = random.Random(seed)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.0)
+    model.train()
+    start = time.perf_counter()
+    first = last = float("nan")
+    done = 0
+    for step in range(steps):
+        batch = [examples[i] for i in rng.sample(range(len(examples)), min(batch_size, len(examples)))]
+        width = max(len(ids) for ids, _ in batch)
+        input_ids = torch.full((len(batch), width), tokenizer.pad_token_id, dtype=torch.long)
+        labels = torch.full((len(batch), width), -100, dtype=torch.long)
+        attention = torch.zeros((len(batch), width), dtype=torch.long)
+        for row, (ids, mask) in enumerate(batch):
+            input_ids[row, : len(ids)] = torch.tensor(ids)
+            attention[row, : len(ids)] = 1
+            labels[row, : len(ids)] = torch.tensor([i if m else -100 for i, m in zip(ids, mask, strict=True)])
+        loss = _masked_lm_loss(model, input_ids, attention, labels)
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        done = step + 1
+        first = loss.item() if step == 0 else first
+        last = loss.item()
+        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+            break
+    model.eval()
+    return {"steps": done, "seconds": time.perf_counter() - start, "first_loss": first, "last_loss": last}
+
+
+def _masked_lm_loss(model: Any, input_ids: torch.Tensor, attention: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """Next-token cross-entropy on the labelled positions only (the LM head runs only there: the
+    vocabulary projection of every position would dominate the cost of a tiny model)."""
+    hidden = model.model(input_ids=input_ids, attention_mask=attention).last_hidden_state
+    targets = labels[:, 1:]
+    keep = targets != -100
+    logits = model.lm_head(hidden[:, :-1][keep])
+    return torch.nn.functional.cross_entropy(logits.float(), targets[keep])
