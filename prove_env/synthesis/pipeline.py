@@ -64,10 +64,15 @@ class ShardResult:
 
 @dataclass
 class SynthResult:
-    train: list[Task]
-    test: list[Task]
+    """The written tasks as JSON lines (as they go to the files), the stats and the time taken."""
+
+    train: list[str]
+    test: list[str]
     stats: dict[str, Any]
     seconds: float
+
+    def tasks(self, split: str = "train") -> list[Task]:
+        return [Task.parse(line) for line in (self.train if split == "train" else self.test)]
 
     @property
     def rate(self) -> float:
@@ -196,7 +201,9 @@ def synthesize(
     done_count, total = 0, len(shards)
     try:
         todo = shards
-        kept: dict[str, list[Task]] = {s: [] for s in servers}
+        # per server: (JSON line, the task without its tool schemas) for each task kept; the
+        # schemas are most of a task's memory and only the line needs them
+        kept: dict[str, list[tuple[str, Task]]] = {s: [] for s in servers}
         dedup = Deduplicator()
         cross_dups: Counter[str] = Counter()
         for round_number in range(1 + _TOP_UP_ROUNDS):
@@ -215,7 +222,7 @@ def synthesize(
                     if len(kept[task.server]) >= wanted[task.server]:
                         continue
                     if dedup.add(task):
-                        kept[task.server].append(task)
+                        kept[task.server].append((line, task.model_copy(update={"tools": None})))
                     else:
                         cross_dups[task.server] += 1
             todo = []
@@ -238,13 +245,15 @@ def synthesize(
         if pool:
             pool.shutdown()
     split_of = {(r.shard.server, r.shard.world_seed): r.shard.split for r in results}
-    train, test = [], []
+    train, test, train_lines, test_lines = [], [], [], []
     for server in servers:
-        for task in kept[server]:
-            (test if split_of[(server, task.seed)] == "test" else train).append(task)
+        for line, task in kept[server]:
+            is_test = split_of[(server, task.seed)] == "test"
+            (test if is_test else train).append(task)
+            (test_lines if is_test else train_lines).append(line)
     seconds = time.perf_counter() - started
     stats = _stats(servers, n, seed, config, train, test, results, cross_dups)
-    return SynthResult(train, test, stats, seconds)
+    return SynthResult(train_lines, test_lines, stats, seconds)
 
 
 def _has_recipe(server: str) -> bool:
@@ -342,9 +351,9 @@ def write_output(result: SynthResult, out: str | Path) -> list[Path]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, tasks in (("train.jsonl", result.train), ("test.jsonl", result.test)):
+    for name, lines in (("train.jsonl", result.train), ("test.jsonl", result.test)):
         path = out / name
-        path.write_text("".join(t.to_json() + "\n" for t in tasks), encoding="utf-8")
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         paths.append(path)
     (out / "stats.json").write_text(json.dumps(result.stats, indent=2) + "\n", encoding="utf-8")
     (out / "stats.txt").write_text(stats_table(result.stats), encoding="utf-8")
