@@ -272,8 +272,10 @@ def run_http_benchmarks(episodes: int = 64, seconds: float = 3.0, warmup: float 
     import subprocess
     import sys
 
+    from prove_env.http_server import spawned
+
     results: dict[str, Any] = {"server": "filesystem", "episodes": episodes, "seconds": seconds}
-    with _episode_server(episodes) as (base, pid):
+    with spawned("filesystem", "--max-episodes", str(episodes)) as (base, pid):
         command = [sys.executable, "-m", "prove_env.loadgen", base, "--episodes", str(episodes),
                    "--rates", f"max,{rate:g}", "--seconds", str(seconds), "--warmup", str(warmup),
                    "--server-pid", str(pid), "--json"]
@@ -287,55 +289,6 @@ def run_http_benchmarks(episodes: int = 64, seconds: float = 3.0, warmup: float 
     results[f"offered {rate:g} calls/s"] = paced
     results["in-process (Episode.call, same calls)"] = {"cpu_ms_per_call": _in_process_cpu_per_call(min(episodes, 16))}
     return results
-
-
-def _episode_server(episodes: int) -> Any:
-    import contextlib
-    import socket
-    import subprocess
-    import sys
-    import tempfile
-    import urllib.request
-
-    @contextlib.contextmanager
-    def server() -> Any:
-        for _attempt in range(5):
-            with socket.socket() as sock:
-                sock.bind(("127.0.0.1", 0))
-                port = sock.getsockname()[1]
-            base = f"http://127.0.0.1:{port}"
-            with tempfile.TemporaryFile() as log:
-                proc = subprocess.Popen([sys.executable, "-m", "prove_env.cli", "serve", "filesystem", "--transport",
-                                         "http", "--port", str(port), "--max-episodes", str(episodes)],
-                                        stdout=subprocess.DEVNULL, stderr=log)
-                try:
-                    deadline = time.monotonic() + 60
-                    while proc.poll() is None and time.monotonic() < deadline:
-                        try:
-                            with urllib.request.urlopen(f"{base}/health", timeout=1):
-                                break
-                        except OSError:
-                            time.sleep(0.1)
-                    else:
-                        if proc.poll() is None:
-                            raise RuntimeError("the episode server did not start in 60 s")
-                    if proc.poll() is None:
-                        yield base, proc.pid
-                        return
-                finally:
-                    proc.terminate()
-                    try:
-                        proc.wait(timeout=30)
-                    except subprocess.TimeoutExpired:  # pragma: no cover
-                        proc.kill()
-                        proc.wait()
-                log.seek(0)
-                error = log.read().decode(errors="replace")
-            if "address already in use" not in error:
-                raise RuntimeError(f"the episode server exited with {proc.returncode}: {error.strip()}")
-        raise RuntimeError("no free loopback port for the episode server after 5 attempts")
-
-    return server()
 
 
 def _in_process_cpu_per_call(episodes: int, calls: int = 800) -> float:

@@ -44,7 +44,7 @@ import sys
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -778,3 +778,51 @@ def serve(
           file=sys.stderr)
     tune_gc()
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+
+
+@contextlib.contextmanager
+def spawned(server: str, *options: str, attempts: int = 5, timeout: float = 60.0) -> Iterator[tuple[str, int]]:
+    """`prove-env serve <server> --transport http [options]` in a subprocess on a free loopback port.
+
+    Yields (base URL, process id) once `/health` answers, and stops the process on exit. A port
+    another process takes between choosing and binding it is retried on another port.
+    """
+    import socket
+    import subprocess
+    import tempfile
+    import urllib.request
+
+    for _attempt in range(attempts):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        base = f"http://127.0.0.1:{port}"
+        # the log is a file, not a pipe: a server that logs a lot must never block on it
+        with tempfile.TemporaryFile() as log:
+            proc = subprocess.Popen([sys.executable, "-m", "prove_env.cli", "serve", server, "--transport", "http",
+                                     "--port", str(port), *options], stdout=subprocess.DEVNULL, stderr=log)
+            try:
+                deadline = time.monotonic() + timeout
+                while proc.poll() is None:
+                    try:
+                        with urllib.request.urlopen(f"{base}/health", timeout=1):
+                            break
+                    except OSError:
+                        if time.monotonic() > deadline:
+                            raise TimeoutError(f"the episode server did not start in {timeout:g} s") from None
+                        time.sleep(0.1)
+                if proc.poll() is None:
+                    yield base, proc.pid
+                    return
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:  # pragma: no cover
+                    proc.kill()
+                    proc.wait()
+            log.seek(0)
+            error = log.read().decode(errors="replace")
+        if "address already in use" not in error:
+            raise RuntimeError(f"the episode server exited with {proc.returncode}: {error.strip()}")
+    raise RuntimeError(f"no free loopback port for the episode server after {attempts} attempts")

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
@@ -17,6 +15,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from prove_env.cli import main
+from prove_env.http_server import spawned
 from prove_env.registry import server_names
 from prove_env.task import load_tasks
 
@@ -113,22 +112,8 @@ def test_official_typescript_client_drives_the_server():
 @contextmanager
 def _http_server(*extra: str):
     """`prove-env serve banking --transport http` on a free loopback port; yields the port."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    proc = subprocess.Popen([*CLI, "serve", "banking", "--transport", "http", "--port", str(port), *extra],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        yield port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    with spawned("banking", *extra) as (base, _pid):
+        yield int(base.rsplit(":", 1)[1])
 
 
 async def test_serve_over_http_on_loopback():

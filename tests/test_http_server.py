@@ -8,10 +8,7 @@ its default (2026-07-28, sessionless) mode and in legacy mode (initialize handsh
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +20,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 import prove_env  # noqa: F401
+from prove_env.http_server import spawned
 from prove_env.policies import GoldPolicy, NoopPolicy
 from prove_env.task import fixture_tasks
 
@@ -35,45 +33,8 @@ FILESYSTEM = fixture_tasks("filesystem")
 @contextmanager
 def episode_server(server: str = "banking", *extra: str) -> Iterator[str]:
     """`prove-env serve <server> --transport http` on a free loopback port; yields its base URL."""
-    for _attempt in range(5):
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        base = f"http://127.0.0.1:{port}"
-        # the log is a file, not a pipe: a server that logs a lot must never block on it
-        with tempfile.TemporaryFile() as log:
-            proc = subprocess.Popen([*CLI, "serve", server, "--transport", "http", "--port", str(port), *extra],
-                                    stdout=subprocess.DEVNULL, stderr=log)
-            try:
-                if _started(proc, base):
-                    yield base
-                    return
-            finally:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:  # pragma: no cover
-                    proc.kill()
-                    proc.wait()
-            log.seek(0)
-            error = log.read().decode(errors="replace")
-        if "address already in use" not in error:  # another process took the port first: try another
-            raise RuntimeError(f"the episode server exited with {proc.returncode}: {error}")
-    raise RuntimeError("no free loopback port for the episode server after 5 attempts")
-
-
-def _started(proc: subprocess.Popen, base: str) -> bool:
-    deadline = time.monotonic() + 60
-    while proc.poll() is None:
-        try:
-            if httpx2.get(f"{base}/health", timeout=1).status_code == 200:
-                return True
-        except httpx2.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            raise TimeoutError("the episode server did not start in 60 s")
-        time.sleep(0.1)
-    return False
+    with spawned(server, *extra) as (base, _pid):
+        yield base
 
 
 @pytest.fixture(scope="module")

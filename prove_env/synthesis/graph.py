@@ -52,20 +52,12 @@ class DependencyGraph:
     def successors(self, tool: str) -> list[Edge]:
         return [e for e in self.edges if e.source == tool]
 
-    def predecessors(self, tool: str) -> list[Edge]:
-        return [e for e in self.edges if e.target == tool]
-
     def edge(self, source: str, target: str) -> Edge | None:
         return self._index.get((source, target))
 
     def consumes(self, tool: str) -> tuple[str, ...]:
         """The entity kinds whose ids `tool` takes."""
         return get_toolkit(self.server).specs()[tool].consumes
-
-    def producers(self, kind: str) -> list[str]:
-        """Tools whose results carry ids of `kind`."""
-        specs = get_toolkit(self.server).specs()
-        return [name for name in self.tools if kind in specs[name].produces]
 
     @property
     def _index(self) -> dict[tuple[str, str], Edge]:

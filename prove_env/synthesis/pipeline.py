@@ -192,9 +192,7 @@ def synthesize(
     for shard in shards:
         wanted[shard.server] += shard.quota
     results: list[ShardResult] = []
-    next_index = Counter({s.server: 0 for s in shards})
-    for shard in shards:
-        next_index[shard.server] = max(next_index[shard.server], shard.world_seed - seed * _WORLDS_PER_SEED + 1)
+    next_index = Counter(shard.server for shard in shards)  # top-up worlds follow the planned ones
     # Worker processes make thousands of MCP calls each: they get the long-running-process GC setting.
     pool = (ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=tune_gc)
             if workers > 1 else None)
