@@ -5,7 +5,11 @@ Accepted forms:
 - an OpenAI-style tool call `{"type": "function", "id": ..., "function": {"name", "arguments"}}`;
 - an assistant message `{"role": "assistant", "content": ..., "tool_calls": [...]}`;
 - a JSON string of any of these, or of a list of them;
-- assistant text with `<tool_call>{...}</tool_call>` blocks (the Hermes/Qwen convention);
+- assistant text in the tool-call formats of the common chat-template families:
+  - `<tool_call>{...}</tool_call>` blocks: Hermes, Qwen2.5, Qwen3, Granite 4;
+  - a bare JSON call or list of calls, `"parameters"` standing for `"arguments"`, perhaps after
+    `<|python_tag|>`: Llama 3.1 to 3.3;
+  - `<|tool_call|>[...]`: Granite 3; `[TOOL_CALLS][...]`: Mistral;
 - a list of any of these.
 Text with no tool call is the assistant's answer. Nothing here raises on model output: a call
 that cannot be read becomes a `ParsedCall` with an `error` the model can read.
@@ -21,6 +25,8 @@ from typing import Any
 __all__ = ["ParsedCall", "ParsedAction", "parse_action"]
 
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
+_CALL_PREFIXES = ("<|python_tag|>", "<|tool_call|>", "[TOOL_CALLS]")
+"""Markers after which a chat-template family writes its calls as JSON (Llama 3, Granite 3, Mistral)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,10 @@ def _parse_text(text: str) -> ParsedAction:
     if blocks:
         calls = tuple(_call_from_json(block.strip()) for block in blocks)
         return ParsedAction(calls, _TOOL_CALL.sub("", text).strip())
+    for prefix in _CALL_PREFIXES:
+        at = text.find(prefix)
+        if at >= 0:
+            return _parse_after_prefix(text[:at].strip(), text[at + len(prefix):].strip())
     stripped = text.strip()
     if stripped[:1] in ("{", "["):
         try:
@@ -103,6 +113,19 @@ def _parse_text(text: str) -> ParsedAction:
         if isinstance(value, list) and value and all(isinstance(v, dict) and _looks_like_call(v) for v in value):
             return _parse(value)
     return ParsedAction((), text)
+
+
+def _parse_after_prefix(before: str, rest: str) -> ParsedAction:
+    """The JSON call, or list of calls, that follows a family's call marker; the text before it is content."""
+    try:
+        value, _ = json.JSONDecoder().raw_decode(rest)
+    except ValueError as exc:
+        problem = f"The tool call is not valid JSON ({exc.args[0]})."
+        return ParsedAction((ParsedCall(_name_hint(rest), _clip(rest), error=problem),), before)
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        return ParsedAction((ParsedCall(None, [], error="The tool call list is empty."),), before)
+    return ParsedAction(tuple(_call(item) for item in items), before)
 
 
 def _looks_like_call(value: dict[str, Any]) -> bool:

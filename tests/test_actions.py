@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,3 +79,66 @@ def test_never_raises(action):
     parse_action(action)
     if isinstance(action, str):
         parse_action(f"<tool_call>{action}</tool_call>")
+        parse_action(f"<|tool_call|>{action}")
+
+
+# -- chat-template families --------------------------------------------------------------------------
+
+ASSISTANT_CALL = {"role": "assistant", "content": "",
+                  "tool_calls": [{"type": "function", "function": {"name": "get_balance",
+                                                                   "arguments": {"account_id": "ACC-0007"}}}]}
+TOOLS = [{"type": "function", "function": {
+    "name": "get_balance", "description": "An account's balance.",
+    "parameters": {"type": "object", "properties": {"account_id": {"type": "string", "description": "the account id"}},
+                   "required": ["account_id"]}}}]
+
+
+def _rendered_call(template_name: str) -> str:
+    """The assistant turn of a tool call as the family's chat template writes it, with its special tokens
+    removed the way decoding with skip_special_tokens removes them."""
+    pytest.importorskip("trl")
+    pytest.importorskip("tokenizers")
+    from pathlib import Path
+
+    import trl
+    from tokenizers import Tokenizer, models
+    from transformers import PreTrainedTokenizerFast
+
+    template = (Path(trl.__file__).parent / "chat_templates" / f"{template_name}.jinja").read_text(encoding="utf-8")
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=Tokenizer(models.BPE()), eos_token="<|im_end|>")
+    messages = [{"role": "system", "content": "You serve banking requests."}, {"role": "user", "content": "My balance?"}]
+    prompt = tokenizer.apply_chat_template(messages, tools=TOOLS, chat_template=template, tokenize=False,
+                                           add_generation_prompt=True)
+    full = tokenizer.apply_chat_template(messages + [ASSISTANT_CALL], tools=TOOLS, chat_template=template,
+                                         tokenize=False)
+    assert full.startswith(prompt), template_name
+    turn = full[len(prompt):]
+    for end_of_turn in ("<|im_end|>", "<|eot_id|>"):
+        turn = turn.split(end_of_turn)[0]
+    return turn
+
+
+@pytest.mark.parametrize("template_name", ["qwen3", "qwen2_5", "llama3_1", "llama3_2"])
+def test_tool_calls_written_by_each_template_family(template_name):
+    text = _rendered_call(template_name)
+    call = _only(text)
+    assert (call.name, call.arguments, call.error) == ("get_balance", {"account_id": "ACC-0007"}, None), text
+
+
+@pytest.mark.parametrize("text", [
+    '<|python_tag|>{"name": "get_balance", "parameters": {"account_id": "ACC-0007"}}',  # Llama 3.1, kept special tokens
+    '<|tool_call|>[{"name": "get_balance", "arguments": {"account_id": "ACC-0007"}}]',  # Granite 3
+    '[TOOL_CALLS][{"name": "get_balance", "arguments": {"account_id": "ACC-0007"}}]',  # Mistral
+    '<tool_call>\n{"name": "get_balance", "arguments": {"account_id": "ACC-0007"}}\n</tool_call>',  # Granite 4, Hermes
+])
+def test_tool_call_markers_of_other_families(text):
+    call = _only(text)
+    assert (call.name, call.arguments, call.error) == ("get_balance", {"account_id": "ACC-0007"}, None)
+
+
+def test_marker_calls_keep_text_before_them_and_report_bad_json():
+    parsed = parse_action('Checking.<|tool_call|>[{"name": "get_balance", "arguments": {}}, {"name": "list_accounts"}]')
+    assert [c.name for c in parsed.calls] == ["get_balance", "list_accounts"] and parsed.text == "Checking."
+    broken = _only('[TOOL_CALLS][{"name": "get_balance", "arguments": {"account_id": ')
+    assert broken.name == "get_balance" and "not valid JSON" in broken.error
+    assert "empty" in _only("<|tool_call|>[]").error
