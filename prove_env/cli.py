@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
 
     sub.add_parser("catalog", help="Markdown catalog of every server and tool (docs/catalog.md)")
 
+    p = sub.add_parser("new-server", help="write a working server skeleton (source checkout): folder, tests, fixtures")
+    p.add_argument("name", help="the new server's name: lower-case letters, digits and underscores")
+
     p = sub.add_parser("task", help="work with task files")
     task_sub = p.add_subparsers(dest="task_command", required=True)
     s = task_sub.add_parser("stamp", help="replay tasks and record their tools, start and gold digests")
@@ -399,8 +402,19 @@ def _synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def _new_server(args: argparse.Namespace) -> int:
+    from prove_env.scaffold import new_server, source_root
+
+    root = source_root()
+    for path in new_server(args.name, root):
+        print(f"wrote {path.relative_to(root)}")
+    print(f"\nServer {args.name!r} passes the test suite as written (python -m pytest -q); "
+          "docs/adding-a-server.md says how to grow it into the product it should model.")
+    return 0
+
+
 _COMMANDS = {"list": _list, "tools": _tools, "serve": _serve, "demo": _demo, "eval": _eval, "catalog": _catalog,
-             "task": _task, "bench": _bench, "graph": _graph, "synth": _synth}
+             "task": _task, "bench": _bench, "graph": _graph, "synth": _synth, "new-server": _new_server}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -22,12 +22,11 @@ import gymnasium as gym
 
 import prove_env  # noqa: F401  (registers the environments)
 from prove_env.policies import EndpointError, Policy, make_policy
-from prove_env.reward import PRESETS
+from prove_env.reward import COMPONENTS, PRESETS
 from prove_env.task import Task
 
 __all__ = ["run_episode", "evaluate", "compute_metrics", "COMPONENTS"]
 
-COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "state")
 
 
 def run_episode(env: gym.Env, policy: Policy, task: Task, trial: int) -> dict[str, Any]:

@@ -13,7 +13,17 @@ from functools import cache
 from prove_env import servers as _servers_pkg
 from prove_env.toolkit import Toolkit
 
-__all__ = ["server_names", "get_toolkit", "UnknownServerError"]
+__all__ = ["server_names", "get_toolkit", "minimum_tools", "UnknownServerError", "PAPER_TOOL_COUNTS"]
+
+# Tools visible to the agent per server in PROVE (arXiv 2606.03892, Table 2): ours are at least these.
+PAPER_TOOL_COUNTS = {
+    "banking": 17, "trading": 13, "payments": 10, "calendar": 17, "email": 17, "filesystem": 40, "shopping": 23,
+    "marketplace": 13, "retail_chain": 11, "travel_booking": 20, "maps": 16, "social_media": 15, "team_chat": 11,
+    "iot_devices": 25, "vehicle": 20, "crm": 16, "issue_tracker": 20, "budget": 12, "food_delivery": 17,
+    "video_meeting": 10,
+}
+# A server that is not one of the paper's twenty still offers a product's worth of tools.
+MINIMUM_OTHER_TOOLS = 6
 
 
 class UnknownServerError(KeyError):
@@ -25,6 +35,11 @@ class UnknownServerError(KeyError):
 def server_names() -> tuple[str, ...]:
     """Names of all shipped servers, sorted, without importing them."""
     return tuple(sorted(m.name for m in pkgutil.iter_modules(_servers_pkg.__path__) if m.ispkg))
+
+
+def minimum_tools(server: str) -> int:
+    """The fewest visible tools `server` may have: the paper's count, or 6 for a server of our own."""
+    return PAPER_TOOL_COUNTS.get(server, MINIMUM_OTHER_TOOLS)
 
 
 @cache

@@ -26,9 +26,10 @@ from typing import Any
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from prove_env.reward import COMPONENTS
+
 __all__ = ["load_run", "print_summary", "render_report", "write_report"]
 
-COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "state")
 PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c")
 WORST_EPISODES = 10
 MAX_CALL_NAMES = 8

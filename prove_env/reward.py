@@ -28,6 +28,7 @@ __all__ = [
     "STATE",
     "PRESETS",
     "resolve_config",
+    "COMPONENTS",
     "compute_reward",
     "validity_score",
 ]
@@ -125,6 +126,10 @@ def resolve_config(value: str | Mapping[str, Any] | RewardConfig) -> RewardConfi
         if not ok:
             raise ValueError(f"reward field {key!r} has the wrong type: {item!r}")
     return RewardConfig(**value)
+
+
+COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "state")
+"""The reward's components, in the order every table and plot shows them."""
 
 
 @dataclass(frozen=True)

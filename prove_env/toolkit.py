@@ -7,19 +7,26 @@
         models = Base            # the server's SQLAlchemy DeclarativeBase
         seed = staticmethod(seed_bank)   # fills a fresh world from a SeedContext
 
-        @tool(read_only=True, produces=("account",))
-        def find_accounts(self, owner_name: str) -> list[dict]:
-            '''Find accounts by their owner's name.
+        entities = (Entity("customer", Customer, "CUS", lookup="find_customers"),
+                    Entity("account", Account, "ACC", lookup="list_accounts"))
+
+        @tool(read_only=True)
+        def list_accounts(self, customer_id: Id["customer"], limit: Limit = 10) -> list[dict]:
+            '''List a customer's accounts.
 
             Args:
-                owner_name: the owner's full or partial name, such as 'Ada Park'.
+                limit: the most accounts to return.
             '''
+            customer = self.get(Customer, customer_id)
             ...
 
 Inside a tool, `self.world` is the episode's world, `self.db` its SQLAlchemy session and
 `self.now` its frozen clock. A domain failure is raised as `ToolError("readable message")`.
-Everything else (schemas, strict argument validation, transactions, MCP annotations, results as
-JSON) is done once here for every tool, so server code never touches the protocol.
+Everything else is derived once here for every tool, so server code never touches the protocol:
+schemas and strict validation from the type hints (`prove_env.params`) and the docstring, MCP
+annotations, transactions, results as JSON, and from the declared entities the kinds a tool
+consumes (its `Id[...]` parameters) and produces (it is the kind's look-up tool), the id format
+in the parameter's description, and one wording of "not found" (`get`).
 """
 
 from __future__ import annotations
@@ -42,11 +49,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase, Session
 
+from prove_env.params import MAX_PAGE, Date, DateTime, Id, Limit, Money, id_kinds
 from prove_env.world import SeedContext, World, _framework_tables
 
 __all__ = [
-    "Toolkit", "tool", "ToolError", "InternalToolError", "ToolSpec", "parse_datetime", "parse_date", "to_json",
-    "RESERVED_NAMES",
+    "Toolkit", "tool", "Entity", "ToolError", "InternalToolError", "ToolSpec", "to_json", "RESERVED_NAMES",
+    "Id", "Limit", "Money", "Date", "DateTime", "MAX_PAGE", "check_range",
 ]
 
 logger = logging.getLogger("prove_env.toolkit")
@@ -59,6 +67,36 @@ M = TypeVar("M")
 
 RESERVED_NAMES = frozenset({"reset", "step", "state", "close", "get_reward"})
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A kind of entity a person names and the model must look up: rows of `model` with ids such
+    as 'ACC-0007' (`prefix`, `width` digits), found by the read-only tool `lookup`.
+
+    `exists`, when given, tells whether a row still counts (a removed payee keeps its row but is
+    "not found").
+    """
+
+    kind: str
+    model: type = field(repr=False)
+    prefix: str
+    lookup: str
+    width: int = 4
+    exists: Callable[[Any], bool] | None = field(default=None, repr=False)
+
+    @property
+    def noun(self) -> str:
+        return self.kind.replace("_", " ")
+
+    @property
+    def example(self) -> str:
+        return f"{self.prefix}-{7:0{self.width}d}"
+
+    def not_found(self, key: Any) -> str:
+        """The one wording of a missing entity, with where ids come from."""
+        return (f"{self.noun.capitalize()} {key!r} not found; {self.noun} ids look like {self.example!r} "
+                f"and {self.lookup} finds them")
 
 
 @dataclass(frozen=True)
@@ -85,6 +123,8 @@ class ToolSpec:
     consumes: tuple[str, ...] = ()
     sets: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
+    # (parameter, entity kind, takes a list): the id parameters, checked to exist before the call
+    ids: tuple[tuple[str, str, bool], ...] = ()
 
     @property
     def required(self) -> list[str]:
@@ -158,6 +198,8 @@ class Toolkit:
     models: ClassVar[type[DeclarativeBase]]
     # The seed recipe: fills a fresh world. Declared as a staticmethod on the subclass.
     seed: ClassVar[Callable[[SeedContext], None]]
+    # The kinds of entity the server's tools take ids of (see `Entity`).
+    entities: ClassVar[tuple[Entity, ...]] = ()
     # Shown to MCP clients as the server's instructions; defaults to the class docstring.
     instructions: ClassVar[str | None] = None
     # Limits on one call: the JSON size of its arguments, and the length of its result text
@@ -179,15 +221,22 @@ class Toolkit:
     def new_id(self, prefix: str, width: int = 4) -> str:
         return self.world.new_id(prefix, width)
 
-    def lookup(self, model: type[M], key: Any, message: str | None = None) -> M:
-        """The row of `model` whose primary key is `key`, or a ToolError saying it was not found.
-
-        `message` replaces the default "<Model> not found: 'key'" (for a hint on where ids come from).
-        """
+    def get(self, model: type[M], key: Any) -> M:
+        """The entity of `model` with id `key`, or a ToolError saying it was not found (one wording
+        for every server, naming the id format and the look-up tool)."""
+        entity = self.entity_of(model)
         row = self.db.get(model, key)
-        if row is None:
-            raise ToolError(message or f"{model.__name__} not found: {key!r}")
+        if row is None or (entity.exists is not None and not entity.exists(row)):
+            raise ToolError(entity.not_found(key))
         return row
+
+    @classmethod
+    def entity_of(cls, model_or_kind: type | str) -> Entity:
+        """The declared entity of a model class or a kind name."""
+        for entity in cls.entities:
+            if entity.model is model_or_kind or entity.kind == model_or_kind:
+                return entity
+        raise KeyError(f"server {cls.name} declares no entity for {model_or_kind!r}")
 
     # -- class-level introspection (computed once per server) ------------------------------------
 
@@ -197,7 +246,15 @@ class Toolkit:
             if attr not in cls.__dict__:
                 raise TypeError(f"server {cls.__name__} must define {attr!r}")
         _framework_tables(cls.models.metadata)
-        cls.specs()  # fail at import time, not at the first call
+        kinds = [e.kind for e in cls.entities]
+        if len(set(kinds)) != len(kinds):
+            raise TypeError(f"server {cls.__name__} declares an entity kind twice: {kinds}")
+        specs = cls.specs()  # fail at import time, not at the first call
+        for entity in cls.entities:
+            spec = specs.get(entity.lookup)
+            if spec is None or spec.hidden or not spec.read_only:
+                raise TypeError(f"server {cls.__name__}: the look-up of {entity.kind!r}, {entity.lookup!r}, "
+                                "is not a visible read-only tool")
 
     @classmethod
     def metadata(cls) -> MetaData:
@@ -249,6 +306,11 @@ class Toolkit:
         if size > self.max_argument_chars:
             raise ToolError(f"Arguments too large: {size} characters of JSON, the limit is {self.max_argument_chars}")
         kwargs = spec.validate(arguments)
+        for param, kind, many in spec.ids:  # unknown ids fail first, all in one wording
+            value = kwargs[param]
+            if value is not None:
+                for key in value if many else (value,):
+                    self.get(self.entity_of(kind).model, key)
         try:
             with self.world.transaction(write=not spec.read_only):
                 value = self._bound[name](**kwargs)
@@ -277,26 +339,10 @@ class Toolkit:
 # -- helpers for tool bodies --------------------------------------------------------------------
 
 
-def parse_datetime(value: str, what: str = "date-time") -> dt.datetime:
-    """Parse an ISO 8601 date-time such as '2026-03-14T09:30' (seconds optional), or raise ToolError.
-
-    World clocks are in UTC: a value with an offset ('...+02:00', '...Z') is converted to UTC.
-    """
-    try:
-        parsed = dt.datetime.fromisoformat(value.strip())
-    except (AttributeError, ValueError):
-        raise ToolError(f"{what} must be an ISO 8601 date-time such as '2026-03-14T09:30', got {value!r}") from None
-    if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(dt.timezone.utc).replace(tzinfo=None)
-    return parsed
-
-
-def parse_date(value: str, what: str = "date") -> dt.date:
-    """Parse an ISO 8601 date such as '2026-03-14', or raise ToolError."""
-    try:
-        return dt.date.fromisoformat(value.strip())
-    except (AttributeError, ValueError):
-        raise ToolError(f"{what} must be an ISO 8601 date such as '2026-03-14', got {value!r}") from None
+def check_range(start: Any, end: Any, what: tuple[str, str] = ("start_date", "end_date")) -> None:
+    """Refuse a range whose start is after its end (either may be None: open-ended)."""
+    if start is not None and end is not None and start > end:
+        raise ToolError(f"{what[0]} {start.isoformat()} is after {what[1]} {end.isoformat()}")
 
 
 def to_json(value: Any) -> str:
@@ -340,21 +386,57 @@ def _spec(cls: type[Toolkit], name: str, method: Callable[..., Any]) -> ToolSpec
     if not doc:
         raise TypeError(f"{where}: every tool needs a docstring")
     summary, arg_docs = _parse_docstring(doc)
-    hints = typing.get_type_hints(method)
+    hints = typing.get_type_hints(method, include_extras=True)
     fields: dict[str, Any] = {}
+    consumed: list[str] = []
+    ids: list[tuple[str, str, bool]] = []
     for param in list(inspect.signature(method).parameters.values())[1:]:
         if param.kind not in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY):
             raise TypeError(f"{where}: *args and **kwargs are not allowed in tools")
         if param.name not in hints:
             raise TypeError(f"{where}: parameter {param.name!r} needs a type hint")
-        if param.name not in arg_docs:
+        hint = hints[param.name]
+        described = arg_docs.get(param.name)
+        taken = id_kinds(hint)
+        if taken is not None:
+            kind, many = taken
+            try:
+                entity = cls.entity_of(kind)
+            except KeyError:
+                raise TypeError(f"{where}: parameter {param.name!r} takes ids of {kind!r}, which the server "
+                                f"does not declare in `entities`") from None
+            consumed.append(kind)
+            ids.append((param.name, kind, many))
+            described = _id_description(described, entity, many)
+        elif described is None and _is_limit(hint):
+            described = "the most results to return, from 1 to 100" + (
+                f" (default {param.default})" if param.default is not inspect.Parameter.empty else "")
+        if described is None:
             raise TypeError(f"{where}: parameter {param.name!r} is not described in the docstring's Args")
         default = ... if param.default is inspect.Parameter.empty else param.default
-        fields[param.name] = (hints[param.name], Field(default, description=arg_docs[param.name]))
+        fields[param.name] = (hint, Field(default, description=described))
     model = create_model(f"{name}_arguments", __base__=_Arguments, **fields)
     schema = _clean_schema(model.model_json_schema())
-    flags = method.__prove_tool__  # type: ignore[attr-defined]
-    return ToolSpec(name=name, description=summary, parameters=schema, method=method, arguments=model, **flags)
+    flags = dict(method.__prove_tool__)  # type: ignore[attr-defined]
+    flags["consumes"] = tuple(dict.fromkeys([*flags["consumes"], *consumed]))
+    looked_up = [e.kind for e in cls.entities if e.lookup == name]
+    flags["produces"] = tuple(dict.fromkeys([*flags["produces"], *looked_up]))
+    return ToolSpec(name=name, description=summary, parameters=schema, method=method, arguments=model,
+                    ids=tuple(ids), **flags)
+
+
+def _id_description(described: str | None, entity: Entity, many: bool) -> str:
+    """The description of an id parameter, with the id format when the docstring leaves it out."""
+    example = f"['{entity.example}']" if many else f"'{entity.example}'"
+    if described is None:
+        return f"the {entity.noun} id{'s' if many else ''}, such as {example}."
+    if "such as" in described:
+        return described
+    return f"{described.rstrip('.')}, such as {example}."
+
+
+def _is_limit(hint: Any) -> bool:
+    return hint is Limit
 
 
 def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
@@ -429,3 +511,4 @@ def _explain(exc: ValidationError) -> str:
             shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
             parts.append(f"argument '{loc}': {err['msg'].lower()} (got {shown})")
     return "Invalid arguments: " + "; ".join(parts)
+

@@ -20,8 +20,8 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
 
 import faker
 from sqlalchemy import (
@@ -32,10 +32,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.util import LRUCache
 
-if TYPE_CHECKING:
-    from prove_env.toolkit import Toolkit
-
-__all__ = ["World", "WorldError", "SeedContext", "template_digest", "worlds"]
+__all__ = ["World", "WorldError", "SeedContext", "Server", "template_digest", "worlds"]
 
 # Tables the framework keeps in every world, next to the server's own.
 _META = "prove_meta"
@@ -43,6 +40,20 @@ _IDS = "prove_ids"
 
 # The clock of seeded worlds: a seed-derived instant in 2026, always on a full quarter hour.
 _EPOCH = dt.datetime(2026, 1, 5, 9, 0)
+
+
+class Server(Protocol):
+    """What a world needs of its server definition (a `prove_env.toolkit.Toolkit` subclass):
+    its name, its tables and its seed recipe. Worlds sit below toolkits and never import them."""
+
+    name: ClassVar[str]
+    seed: ClassVar[Callable[[SeedContext], None]]
+
+    @classmethod
+    def metadata(cls) -> MetaData: ...
+
+    @classmethod
+    def table_names(cls) -> list[str]: ...
 
 
 class WorldError(ValueError):
@@ -119,6 +130,17 @@ class SeedContext:
     fake: faker.Faker
     rng: random.Random
     now: dt.datetime
+    _names: set[tuple[str, str]] = field(default_factory=set, repr=False)
+
+    def person_name(self, *, unique_first: bool = False) -> tuple[str, str]:
+        """A (first, last) name that no earlier person of this world has, so that a name alone
+        says who is meant; with `unique_first`, no earlier person shares the first name either."""
+        while True:
+            first, last = self.fake.first_name(), self.fake.last_name()
+            if (first, last) in self._names or (unique_first and any(f == first for f, _ in self._names)):
+                continue
+            self._names.add((first, last))
+            return first, last
 
     @property
     def session(self) -> Session:
@@ -146,7 +168,7 @@ class World:
         now: the world's frozen "now"; tools read time only from here.
     """
 
-    def __init__(self, toolkit: type[Toolkit], connection: sqlite3.Connection, seed: int | None) -> None:
+    def __init__(self, toolkit: type[Server], connection: sqlite3.Connection, seed: int | None) -> None:
         self.toolkit = toolkit
         self.seed = seed
         self.connection = connection
@@ -160,7 +182,7 @@ class World:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def _empty(cls, toolkit: type[Toolkit], now: dt.datetime, seed: int | None) -> World:
+    def _empty(cls, toolkit: type[Server], now: dt.datetime, seed: int | None) -> World:
         connection = sqlite3.connect(":memory:", check_same_thread=False)
         engine = _engine(connection)
         metadata = toolkit.metadata()
@@ -172,7 +194,7 @@ class World:
         return cls(toolkit, connection, seed)
 
     @classmethod
-    def from_bytes(cls, toolkit: type[Toolkit], data: bytes, seed: int | None = None,
+    def from_bytes(cls, toolkit: type[Server], data: bytes, seed: int | None = None,
                    table_digests: Mapping[str, str] | None = None) -> World:
         """A world over a copy of serialized database bytes; `table_digests`, when given, are
         the digests of those bytes (a template's), so an unchanged clone need not hash itself."""
@@ -184,7 +206,7 @@ class World:
         return world
 
     @classmethod
-    def from_snapshot(cls, toolkit: type[Toolkit], snapshot: Mapping[str, Any]) -> World:
+    def from_snapshot(cls, toolkit: type[Server], snapshot: Mapping[str, Any]) -> World:
         """Build a world from a JSON snapshot (see `snapshot()` for the format).
 
         Hand-written snapshots may leave out `now` (the server's default clock is used), id
@@ -394,7 +416,7 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 @functools.cache
-def _canonical_columns(toolkit: type[Toolkit], table: str) -> frozenset[int]:
+def _canonical_columns(toolkit: type[Server], table: str) -> frozenset[int]:
     """Positions of the columns whose values `_canonical` may change.
 
     By SQLite's type affinity rules, only REAL and BLOB (or untyped) columns can hold a float
@@ -411,7 +433,7 @@ def _canonical_columns(toolkit: type[Toolkit], table: str) -> frozenset[int]:
     return frozenset(positions)
 
 
-def _order(toolkit: type[Toolkit], table: str) -> str:
+def _order(toolkit: type[Server], table: str) -> str:
     pk = toolkit.metadata().tables[table].primary_key.columns
     return ", ".join(f'"{c.name}"' for c in pk) if len(pk) else "rowid"
 
@@ -450,28 +472,28 @@ class _Templates:
         self._snapshots: list[tuple] = []  # insertion order, to bound the snapshot templates kept
         self._lock = threading.Lock()
 
-    def template(self, toolkit: type[Toolkit], seed: int) -> tuple[bytes, str, dict[str, str]]:
+    def template(self, toolkit: type[Server], seed: int) -> tuple[bytes, str, dict[str, str]]:
         """(serialized database, digest, table digests) of the seeded world."""
         return self._get((toolkit.name, "seed", seed), lambda: _seed_world(toolkit, seed))
 
-    def create(self, toolkit: type[Toolkit], seed: int) -> World:
+    def create(self, toolkit: type[Server], seed: int) -> World:
         """A fresh world cloned from the (toolkit, seed) template."""
         data, _, tables = self.template(toolkit, seed)
         return World.from_bytes(toolkit, data, seed, tables)
 
-    def digest(self, toolkit: type[Toolkit], seed: int) -> str:
+    def digest(self, toolkit: type[Server], seed: int) -> str:
         return self.template(toolkit, seed)[1]
 
-    def table_digests(self, toolkit: type[Toolkit], seed: int) -> dict[str, str]:
+    def table_digests(self, toolkit: type[Server], seed: int) -> dict[str, str]:
         return dict(self.template(toolkit, seed)[2])
 
-    def snapshot_template(self, toolkit: type[Toolkit], snapshot: Mapping[str, Any],
+    def snapshot_template(self, toolkit: type[Server], snapshot: Mapping[str, Any],
                           key: str | None = None) -> tuple[bytes, str, dict[str, str]]:
         """The template of a JSON snapshot; `key` (its content hash) saves hashing it again."""
         key = key or snapshot_key(snapshot)
         return self._get((toolkit.name, "snapshot", key), lambda: World.from_snapshot(toolkit, snapshot))
 
-    def create_from_snapshot(self, toolkit: type[Toolkit], snapshot: Mapping[str, Any],
+    def create_from_snapshot(self, toolkit: type[Server], snapshot: Mapping[str, Any],
                              key: str | None = None) -> World:
         """A fresh world cloned from the template of a JSON snapshot (loaded once per snapshot)."""
         data, _, tables = self.snapshot_template(toolkit, snapshot, key)
@@ -506,7 +528,7 @@ def snapshot_key(snapshot: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _seed_world(toolkit: type[Toolkit], seed: int) -> World:
+def _seed_world(toolkit: type[Server], seed: int) -> World:
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise WorldError(f"a world seed must be a non-negative integer, got {seed!r}")
     now = _seeded_now(toolkit.name, seed)
@@ -527,5 +549,5 @@ worlds = _Templates()
 """The process-wide world factory: `worlds.create(Toolkit, seed)` clones a cached template."""
 
 
-def template_digest(toolkit: type[Toolkit], seed: int) -> str:
+def template_digest(toolkit: type[Server], seed: int) -> str:
     return worlds.digest(toolkit, seed)

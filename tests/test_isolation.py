@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import prove_env  # noqa: F401
+from prove_env.registry import server_names
 from prove_env.task import fixture_tasks
 
 TASK = next(t for t in fixture_tasks("filesystem") if not t.abstain)
@@ -115,7 +116,7 @@ def test_asyncio_interleaving_many_episodes():
         assert digests[seed] == digest and observations[seed] == alone, f"episode {seed} was disturbed"
 
 
-@pytest.mark.parametrize("server", ["banking", "calendar"])
+@pytest.mark.parametrize("server", server_names())
 def test_worlds_of_one_seed_do_not_share_writes(server):
     task = next(t for t in fixture_tasks(server) if t.writes)
     a, b = gym.make(f"prove/{server}-v0", max_steps=50), gym.make(f"prove/{server}-v0", max_steps=50)

@@ -28,18 +28,7 @@ from prove_env.synthesis.verify import Verifier
 from prove_env.task import GoldCall, Task, load_tasks
 from prove_env.world import worlds
 
-def _recipe_servers() -> list[str]:
-    found = []
-    for name in server_names():
-        try:
-            get_recipe(name)
-        except RecipeError:
-            continue
-        found.append(name)
-    return found
-
-
-SERVERS = _recipe_servers()
+SERVERS = server_names()  # every server has a recipe; a broken one fails loudly
 SMALL = SynthConfig(tasks_per_world=5)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from prove_env.task import Task, TaskError, fixture_tasks, load_tasks
+from prove_env.task import Task, TaskError, load_tasks
 
 BASE = {"id": "t", "server": "banking", "seed": 0, "user_turns": ["hi"],
         "gold": [[{"id": "g1", "name": "get_balance", "arguments": {"account_id": "ACC-0001"}}]]}
@@ -43,12 +43,3 @@ def test_load_errors_name_the_line(tmp_path):
         load_tasks(path)
     with pytest.raises(TaskError, match="no task file"):
         load_tasks(tmp_path / "missing.jsonl")
-
-
-@pytest.mark.parametrize("server", ["banking", "calendar", "filesystem"])
-def test_fixture_tasks_are_stamped(server):
-    tasks = fixture_tasks(server)
-    assert len(tasks) >= 3
-    assert any(t.abstain for t in tasks) and any(len(t.user_turns) > 1 for t in tasks)
-    for task in tasks:
-        assert task.start_digest and task.gold_digest and task.tools, f"{task.id} is not stamped"

@@ -117,6 +117,9 @@ class _Chain:
                 if ref.kind in consumes or _explicit(self.graph, names[call_id], tool)]
         if find(tool, dict(ask.args)) is not None:
             return None
+        for name, args in ask.prior:  # asked for first, in the same request
+            if find(name, dict(args)) is None:
+                add(name, dict(args), deps)
         add(tool, dict(ask.args), deps)
         return new, intros, resolved, introduced
 

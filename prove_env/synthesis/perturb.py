@@ -13,7 +13,7 @@ from typing import Any
 
 from prove_env.registry import get_toolkit, server_names
 
-__all__ = ["IRRELEVANT", "shown_tools", "irrelevant_query", "strip_enums"]
+__all__ = ["IRRELEVANT", "TOPICS", "shown_tools", "irrelevant_query", "strip_enums"]
 
 # (topic, request): things people ask an assistant that a service's tools do not serve. A
 # server's recipe lists the topics it does serve, and those requests are never drawn for it.
@@ -49,7 +49,19 @@ IRRELEVANT: tuple[tuple[str, str], ...] = (
     ("banking", "Transfer {a} dollars from my checking account to my savings."),
     ("jokes", "Tell me a joke about {profession}."),
     ("history", "Why did {empire} fall?"),
+    ("payments", "Send the invoice for the {product} order to my client and mark it paid."),
+    ("budget", "How much did I spend on {dish} this month, and am I over budget?"),
+    ("chat", "Post a message in the team channel saying the build is green."),
+    ("meetings", "Start a video call with the {team} fans group and record it."),
+    ("auctions", "Bid 20 dollars more on the vintage {product} listing."),
+    ("stores", "Which branch near {city} has {product} in stock?"),
+    ("sales", "Move the {company} deal to the negotiation stage."),
+    ("projects", "Close the ticket about the login bug and assign the next one to me."),
+    ("files", "Zip up my {folder} folder and email it to me."),
 )
+
+TOPICS: frozenset[str] = frozenset(topic for topic, _ in IRRELEVANT)
+"""Every topic a recipe may declare (the topics of the irrelevant requests)."""
 
 _SLOTS: dict[str, tuple[str, ...]] = {
     "city": ("Chicago", "Seattle", "Lisbon", "Tokyo", "Denver", "Nairobi", "Montreal", "Austin", "Oslo", "Lima"),

@@ -9,11 +9,17 @@ A server's recipe lives beside its tools, in `servers/<name>/synth.py`, as a mod
   with their accounts, payees and cards; a calendar owner with their events), kept only when
   they carry enough supporting data;
 - `goals`: per tool, a builder that turns a bundle into an `Ask`: the call's arguments, the
-  request in a person's words, and `Ref`s to the entities the request names without their ids;
+  request in a person's words, and `Ref`s to the entities the request names without their ids.
+  Builders are declared with `Goals.add` beside their code; a tool that only takes one entity
+  gets a generic goal from `Goals.single`;
 - `lookups`: per entity kind, the call that turns what a person says ("this is Ada Park", "the
-  budget review on Tuesday") into the id, and what must be resolved before it;
+  budget review on Tuesday") into the id, and what must be resolved before it (`Lookup.under`:
+  listed by its owner);
+- `skip`: visible tools that are no user's goal, each with the reason (checked: every visible
+  tool is a goal, a look-up or skipped);
 - `hidden`: requests that only a hidden tool could serve (the assistant must abstain);
-- `topics`: what the server is about (irrelevant queries on those topics are never drawn).
+- `topics`: what the server is about, from `perturb.TOPICS` (irrelevant queries on those topics
+  are never drawn).
 
 The composer (`prove_env.synthesis.compose`) walks the dependency graph from these pieces; the
 recipe never writes a gold call list by hand.
@@ -33,7 +39,7 @@ from prove_env.registry import get_toolkit
 from prove_env.toolkit import Toolkit, ToolError
 from prove_env.world import World
 
-__all__ = ["Ref", "Ask", "Goal", "Lookup", "HiddenAsk", "Recipe", "Reader", "RecipeError", "get_recipe"]
+__all__ = ["Ref", "Ask", "Goal", "Goals", "Lookup", "HiddenAsk", "Recipe", "Reader", "RecipeError", "get_recipe"]
 
 Bundle = Mapping[str, Any]
 
@@ -44,11 +50,18 @@ class RecipeError(ValueError):
 
 @dataclass(frozen=True)
 class Ref:
-    """An entity a request names the way a person would; `key` is its id in the world."""
+    """An entity a request names the way a person would; `key` is its id in the world, `owner`
+    the entity it is listed under (an account's customer), resolved first."""
 
     kind: str
     key: str
     entity: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    owner: Ref | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, kind: str, entity: Mapping[str, Any], owner: Ref | None = None) -> Ref:
+        """The reference to a sampled entity whose id is its `<kind>_id` field."""
+        return cls(kind, entity[f"{kind}_id"], entity, owner)
 
 
 @dataclass(frozen=True)
@@ -65,6 +78,8 @@ class Ask:
         refs: entities named without their ids, resolved by lookups before the call.
         mentions: values that must appear in the user's words for the call to be derivable
             (checked when a teacher model rewrites the turns).
+        prior: calls (tool, arguments) the request itself asks for first, such as packing an
+            archive before listing it; they join the chain before the serving call.
     """
 
     args: dict[str, Any]
@@ -73,6 +88,7 @@ class Ask:
     detail: str | None = None
     refs: tuple[Ref, ...] = ()
     mentions: tuple[str, ...] = ()
+    prior: tuple[tuple[str, dict[str, Any]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,6 +98,48 @@ class Goal:
     tool: str
     build: Callable[[Bundle, random.Random], Ask | None]
     weight: float = 1.0
+
+
+class Goals:
+    """The goals of a recipe, each declared beside its builder:
+
+        goals = Goals()
+
+        @goals.add("get_balance", weight=1.5)
+        def _(b, rng): return Ask(...)
+
+        goals.single("get_account", "account", pick=..., name=..., say=("What are the details of {name}?",))
+    """
+
+    def __init__(self) -> None:
+        self.all: list[Goal] = []
+
+    def add(self, tool: str, weight: float = 1.0) -> Callable[[Callable[[Bundle, random.Random], Ask | None]], Any]:
+        def register(build: Callable[[Bundle, random.Random], Ask | None]) -> Callable[..., Ask | None]:
+            self.all.append(Goal(tool, build, weight))
+            return build
+        return register
+
+    def single(self, tool: str, kind: str, *, pick: Callable[[Bundle], Sequence[Mapping[str, Any]]],
+               name: Callable[[Bundle, Mapping[str, Any]], str], say: Sequence[str], terse: str,
+               owner: Callable[[Bundle], Ref] | None = None, mention: Callable[[Mapping[str, Any]], str] | None = None,
+               weight: float = 1.0) -> None:
+        """A goal for a tool whose only argument is one entity's id (`<kind>_id`): `pick` lists
+        the candidates of a bundle, `name` says one the way the user does, and `say`/`terse` are
+        phrasings with a `{name}` slot."""
+
+        def build(b: Bundle, rng: random.Random) -> Ask | None:
+            candidates = list(pick(b))
+            if not candidates:
+                return None
+            entity = rng.choice(candidates)
+            said = name(b, entity)
+            ref = Ref.of(kind, entity, owner(b) if owner else None)
+            return Ask({f"{kind}_id": ref.key}, say=rng.choice(list(say)).format(name=said),
+                       terse=terse.format(name=said), refs=(ref,),
+                       mentions=(mention(entity),) if mention else ())
+
+        self.all.append(Goal(tool, build, weight))
 
 
 @dataclass(frozen=True)
@@ -100,8 +158,13 @@ class Lookup:
     kind: str
     tool: str
     args: Callable[[Ref], dict[str, Any]]
-    needs: Callable[[Ref], Sequence[Ref]] = lambda ref: ()
+    needs: Callable[[Ref], Sequence[Ref]] = lambda ref: (ref.owner,) if ref.owner else ()
     intro: Callable[[Ref], tuple[str, str]] | None = None
+
+    @classmethod
+    def under(cls, kind: str, tool: str) -> Lookup:
+        """Entities listed under their owner: `tool(<owner kind>_id=...)` after the owner's look-up."""
+        return cls(kind, tool, args=lambda ref: {f"{ref.owner.kind}_id": ref.owner.key})
 
 
 @dataclass(frozen=True)
@@ -116,10 +179,11 @@ class HiddenAsk:
 class Recipe:
     server: str
     sample: Callable[[Reader, dt.datetime, random.Random], list[Bundle]]
-    goals: tuple[Goal, ...]
+    goals: Sequence[Goal]
     lookups: tuple[Lookup, ...]
     hidden: tuple[HiddenAsk, ...] = ()
     topics: tuple[str, ...] = ()
+    skip: Mapping[str, str] = field(default_factory=dict)
 
     def lookups_for(self, kind: str) -> list[Lookup]:
         return [lk for lk in self.lookups if lk.kind == kind]
@@ -128,11 +192,28 @@ class Recipe:
         """Raise `RecipeError` unless every goal and look-up agrees with the server's tools."""
         from prove_env.synthesis.graph import dependency_graph
 
+        from prove_env.synthesis.perturb import TOPICS
+
         specs = get_toolkit(self.server).specs()
         graph = dependency_graph(self.server)
         for goal in self.goals:
             if goal.tool not in specs or specs[goal.tool].hidden:
                 raise RecipeError(f"{self.server}: goal tool {goal.tool!r} is not a visible tool")
+        for tool, reason in self.skip.items():
+            if tool not in specs or specs[tool].hidden:
+                raise RecipeError(f"{self.server}: skipped tool {tool!r} is not a visible tool")
+            if not reason or not reason.strip():
+                raise RecipeError(f"{self.server}: skipped tool {tool!r} needs a reason")
+        reached = {g.tool for g in self.goals} | {lk.tool for lk in self.lookups} | set(self.skip)
+        unreached = [s.name for s in specs.values() if not s.hidden and s.name not in reached]
+        if unreached:
+            raise RecipeError(f"{self.server}: visible tools {unreached} are neither a goal, a look-up, nor skipped "
+                              "with a reason in the recipe")
+        if not self.topics:
+            raise RecipeError(f"{self.server}: the recipe declares no topics")
+        unknown = sorted(set(self.topics) - TOPICS)
+        if unknown:
+            raise RecipeError(f"{self.server}: unknown topics {unknown}; known topics: {sorted(TOPICS)}")
         for lookup in self.lookups:
             spec = specs.get(lookup.tool)
             if spec is None or spec.hidden or not spec.read_only:

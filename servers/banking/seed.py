@@ -57,18 +57,13 @@ def seed(ctx: SeedContext) -> None:
     for code, name, rate in CURRENCIES:
         per_usd = rate if code == "USD" else round(rate * ctx.rng.uniform(0.98, 1.02), 4)
         ctx.add(ExchangeRate(currency=code, name=name, per_usd=per_usd))
-    names: set[str] = set()
     numbers: set[str] = set()
     for _ in range(N_CUSTOMERS):
-        _Household(ctx, _customer(ctx, names), numbers).live()
+        _Household(ctx, _customer(ctx), numbers).live()
 
 
-def _customer(ctx: SeedContext, names: set[str]) -> Customer:
-    while True:
-        first, last = ctx.fake.first_name(), ctx.fake.last_name()
-        if f"{first} {last}" not in names:
-            names.add(f"{first} {last}")
-            break
+def _customer(ctx: SeedContext) -> Customer:
+    first, last = ctx.person_name()
     domain = ctx.rng.choice(["gmail.com", "yahoo.com", "outlook.com", "icloud.com", "proton.me"])
     customer = Customer(
         id=ctx.new_id("CUS"),

@@ -8,7 +8,8 @@ import datetime as dt
 import random
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goal, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import day, money, month
 
 from .seed import BANKS, CURRENCIES
 
@@ -56,27 +57,14 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
 # -- how people name things ------------------------------------------------------------------------
 
 def _customer(b: Bundle) -> Ref:
-    return Ref("customer", b["customer"]["customer_id"], b["customer"])
+    return Ref.of("customer", b["customer"])
 
 
-def _account(b: Bundle, account: dict) -> Ref:
-    return Ref("account", account["account_id"], {**account, "customer": b["customer"]})
+def _owned(kind: str):
+    return lambda b, entity: Ref.of(kind, entity, _customer(b))
 
 
-def _owned(kind: str, key: str):
-    def ref(b: Bundle, entity: dict) -> Ref:
-        return Ref(kind, entity[key], {**entity, "customer": b["customer"]})
-    return ref
-
-
-_payee = _owned("payee", "payee_id")
-_card = _owned("card", "card_id")
-_payment = _owned("payment", "payment_id")
-
-
-def _owner(ref: Ref) -> list[Ref]:
-    customer = ref.entity["customer"]
-    return [Ref("customer", customer["customer_id"], customer)]
+_account, _payee, _card, _payment = (_owned(kind) for kind in ("account", "payee", "card", "payment"))
 
 
 def account_name(b: Bundle, account: dict) -> str:
@@ -85,14 +73,6 @@ def account_name(b: Bundle, account: dict) -> str:
     if len(same) == 1:
         return f"my {account['kind']} account"
     return f"my {account['kind']} account ending in {account['account_number'][-4:]}"
-
-
-def money(amount: float) -> str:
-    return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
-
-
-def day(d: dt.date) -> str:
-    return f"{d:%B} {d.day}"
 
 
 def pin_detail(b: Bundle) -> str:
@@ -106,6 +86,10 @@ def _round_amount(rng: random.Random, high: float) -> float | None:
 
 # -- goals ------------------------------------------------------------------------------------------
 
+goals = Goals()
+
+
+@goals.add("get_balance", 1.5)
 def get_balance(b: Bundle, rng: random.Random) -> Ask | None:
     account = rng.choice(b["accounts"])
     name = account_name(b, account)
@@ -114,6 +98,7 @@ def get_balance(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Balance of {name}?", refs=(_customer(b), _account(b, account)))
 
 
+@goals.add("list_accounts", 0.5)
 def list_accounts(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"customer_id": b["customer"]["customer_id"]},
                say=rng.choice(["Which accounts do I have with you, and what are their balances?",
@@ -121,6 +106,7 @@ def list_accounts(b: Bundle, rng: random.Random) -> Ask | None:
                terse="List my accounts.", refs=(_customer(b),))
 
 
+@goals.add("get_customer", 0.5)
 def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"customer_id": b["customer"]["customer_id"]},
                say=rng.choice(["What address and phone number do you have on file for me?",
@@ -128,6 +114,7 @@ def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
                terse="My contact details on file?", refs=(_customer(b),))
 
 
+@goals.add("list_transactions")
 def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
     account = rng.choice(b["accounts"])
     end = b["now"].date() - dt.timedelta(days=rng.randint(0, 10))
@@ -139,21 +126,23 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_customer(b), _account(b, account)), mentions=(day(start), day(end)))
 
 
+@goals.add("get_spending_summary")
 def get_spending_summary(b: Bundle, rng: random.Random) -> Ask | None:
     now = b["now"].date()
     first_this = now.replace(day=1)
     last_prev = first_this - dt.timedelta(days=1)
     start, end = last_prev.replace(day=1), last_prev
-    month = f"{start:%B %Y}"
+    month_name = month(start)
     args = {"customer_id": b["customer"]["customer_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
     if rng.random() < 0.5:
         return Ask(args, say="Could you break down my spending by category for me?",
-                   terse=f"Spending by category for {month}?", detail=f"For {month}, please.",
-                   refs=(_customer(b),), mentions=(month,))
-    return Ask(args, say=f"How much did I spend in {month}, by category?", terse=f"Spending in {month}?",
-               refs=(_customer(b),), mentions=(month,))
+                   terse=f"Spending by category for {month_name}?", detail=f"For {month_name}, please.",
+                   refs=(_customer(b),), mentions=(month_name,))
+    return Ask(args, say=f"How much did I spend in {month_name}, by category?", terse=f"Spending in {month_name}?",
+               refs=(_customer(b),), mentions=(month_name,))
 
 
+@goals.add("search_transactions")
 def search_transactions(b: Bundle, rng: random.Random) -> Ask | None:
     merchants = sorted({t["description"] for t in b["transactions"] if t["kind"] == "card_purchase"})
     if not merchants:
@@ -164,6 +153,7 @@ def search_transactions(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_customer(b),), mentions=(merchant,))
 
 
+@goals.add("transfer", 2.0)
 def transfer(b: Bundle, rng: random.Random) -> Ask | None:
     sources = [a for a in b["accounts"] if a["kind"] in ("checking", "savings") and a["balance"] >= 10]
     if not sources:
@@ -186,6 +176,7 @@ def transfer(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(money(amount), b["customer"]["pin"]))
 
 
+@goals.add("deposit")
 def deposit(b: Bundle, rng: random.Random) -> Ask | None:
     account = rng.choice([a for a in b["accounts"] if a["kind"] != "credit"] or [None])
     if account is None:
@@ -203,6 +194,7 @@ def _paying(b: Bundle) -> list[dict]:
     return [a for a in b["accounts"] if a["kind"] in ("checking", "savings") and a["balance"] >= 20]
 
 
+@goals.add("pay_payee", 1.5)
 def pay_payee(b: Bundle, rng: random.Random) -> Ask | None:
     accounts, payees = _paying(b), b["payees"]
     if not accounts or not payees:
@@ -220,6 +212,7 @@ def pay_payee(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(money(amount), payee["name"], b["customer"]["pin"]))
 
 
+@goals.add("schedule_payment")
 def schedule_payment(b: Bundle, rng: random.Random) -> Ask | None:
     accounts, payees = _paying(b), b["payees"]
     if not accounts or not payees:
@@ -243,6 +236,7 @@ def schedule_payment(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(money(amount), payee["name"], day(when), b["customer"]["pin"]))
 
 
+@goals.add("cancel_scheduled_payment")
 def cancel_scheduled_payment(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["payments"]:
         return None
@@ -262,6 +256,7 @@ def _card_name(card: dict) -> str:
     return f"my {card['network']} {card['kind']} card ending in {card['last4']}"
 
 
+@goals.add("freeze_card")
 def freeze_card(b: Bundle, rng: random.Random) -> Ask | None:
     cards = [c for c in b["cards"] if c["status"] == "active"]
     if not cards:
@@ -274,6 +269,7 @@ def freeze_card(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Freeze {name}.", refs=(_customer(b), _card(b, card)), mentions=(card["last4"],))
 
 
+@goals.add("unfreeze_card")
 def unfreeze_card(b: Bundle, rng: random.Random) -> Ask | None:
     open_accounts = {a["account_id"] for a in b["accounts"]}
     cards = [c for c in b["cards"] if c["status"] == "frozen" and c["account_id"] in open_accounts]
@@ -287,6 +283,7 @@ def unfreeze_card(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(card["last4"], b["customer"]["pin"]))
 
 
+@goals.add("set_card_limit")
 def set_card_limit(b: Bundle, rng: random.Random) -> Ask | None:
     cards = [c for c in b["cards"] if c["status"] != "cancelled" and c["kind"] == "debit"]
     if not cards:
@@ -303,6 +300,7 @@ def set_card_limit(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(card["last4"], money(limit), b["customer"]["pin"]))
 
 
+@goals.add("open_account", 0.5)
 def open_account(b: Bundle, rng: random.Random) -> Ask | None:
     if len(b["accounts"]) >= 6:
         return None
@@ -312,6 +310,7 @@ def open_account(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Open a {kind} account.", refs=(_customer(b),), mentions=(kind,))
 
 
+@goals.add("add_payee", 0.7)
 def add_payee(b: Bundle, rng: random.Random) -> Ask | None:
     name, category, who = rng.choice(NEW_PAYEES)
     if any(p["name"] == name for p in b["payees"]):
@@ -326,6 +325,7 @@ def add_payee(b: Bundle, rng: random.Random) -> Ask | None:
                detail=pin_detail(b), refs=(_customer(b),), mentions=(name, number, routing, b["customer"]["pin"]))
 
 
+@goals.add("remove_payee", 0.7)
 def remove_payee(b: Bundle, rng: random.Random) -> Ask | None:
     busy = {p["payee_id"] for p in b["payments"]}
     payees = [p for p in b["payees"] if p["payee_id"] not in busy]
@@ -339,12 +339,50 @@ def remove_payee(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Remove payee {payee['name']}.", refs=(_customer(b), _payee(b, payee)), mentions=(payee["name"],))
 
 
+@goals.add("get_exchange_rate", 0.5)
 def get_exchange_rate(b: Bundle, rng: random.Random) -> Ask | None:
     code, name, _ = rng.choice([c for c in CURRENCIES if c[0] != "USD"])
     amount = float(rng.choice([100, 250, 500, 1000, 2000]))
     return Ask({"from_currency": "USD", "to_currency": code, "amount": amount},
                say=f"How much is {money(amount)} in {name}s ({code}) at today's rate?",
                terse=f"{money(amount)} in {code}?", mentions=(money(amount), code))
+
+
+goals.single("get_account", "account", pick=lambda b: b["accounts"], name=account_name, owner=_customer,
+             say=("What interest rate does {name} earn, and when was it opened?",
+                  "Can you pull up the details of {name}?"), terse="Details of {name}?", weight=0.6)
+
+
+@goals.add("list_transaction_categories", 0.4)
+def list_transaction_categories(b: Bundle, rng: random.Random) -> Ask | None:
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               say=rng.choice(["Which spending categories show up on my transactions, and how often?",
+                               "How are my transactions categorized? List the categories with counts."]),
+               terse="My transaction categories?", refs=(_customer(b),))
+
+
+@goals.add("close_account", 0.5)
+def close_account(b: Bundle, rng: random.Random) -> Ask | None:
+    """Close an account after moving what it holds into another one (balance must reach 0)."""
+    scheduled = {p["account_id"] for p in b["payments"]}
+    closable = [a for a in b["accounts"] if a["kind"] != "credit" and a["balance"] >= 0
+                and a["account_id"] not in scheduled]
+    if len(b["accounts"]) < 2 or not closable:
+        return None
+    account = rng.choice(closable)
+    keep = [a for a in b["accounts"] if a["account_id"] != account["account_id"] and a["kind"] != "credit"]
+    if not keep:
+        return None
+    target, pin = rng.choice(keep), b["customer"]["pin"]
+    name, into = account_name(b, account), account_name(b, target)
+    prior = ()
+    if account["balance"] > 0:
+        prior = (("transfer", {"from_account_id": account["account_id"], "to_account_id": target["account_id"],
+                               "amount": account["balance"], "pin": pin}),)
+    return Ask({"account_id": account["account_id"], "pin": pin},
+               say=f"I'd like to close {name}. Move whatever is left in it to {into} first.",
+               terse=f"Empty {name} into {into} and close it. PIN {pin}.", detail=pin_detail(b),
+               refs=(_account(b, account), _account(b, target)), mentions=(pin,), prior=prior)
 
 
 def pin_request(b: Bundle, rng: random.Random) -> str | None:
@@ -356,41 +394,16 @@ def pin_request(b: Bundle, rng: random.Random) -> str | None:
 recipe = Recipe(
     server="banking",
     sample=sample,
-    topics=("banking", "stocks"),
-    goals=(
-        Goal("get_balance", get_balance, 1.5),
-        Goal("list_accounts", list_accounts, 0.5),
-        Goal("get_customer", get_customer, 0.5),
-        Goal("list_transactions", list_transactions),
-        Goal("get_spending_summary", get_spending_summary),
-        Goal("search_transactions", search_transactions),
-        Goal("transfer", transfer, 2.0),
-        Goal("deposit", deposit),
-        Goal("pay_payee", pay_payee, 1.5),
-        Goal("schedule_payment", schedule_payment),
-        Goal("cancel_scheduled_payment", cancel_scheduled_payment),
-        Goal("freeze_card", freeze_card),
-        Goal("unfreeze_card", unfreeze_card),
-        Goal("set_card_limit", set_card_limit),
-        Goal("open_account", open_account, 0.5),
-        Goal("add_payee", add_payee, 0.7),
-        Goal("remove_payee", remove_payee, 0.7),
-        Goal("get_exchange_rate", get_exchange_rate, 0.5),
-    ),
+    topics=("banking", "stocks", "budget"),
+    goals=goals.all,
     lookups=(
         Lookup("customer", "find_customers", args=lambda r: {"name": r.entity["name"]},
                intro=lambda r: (f"Hi, this is {r.entity['name']}.", f"{r.entity['name']} here.")),
         Lookup("customer", "find_customers", args=lambda r: {"email": r.entity["email"]},
                intro=lambda r: (f"Hello, my email address with you is {r.entity['email']}.",
                                 f"Email: {r.entity['email']}.")),
-        Lookup("account", "list_accounts", args=lambda r: {"customer_id": r.entity["customer"]["customer_id"]},
-               needs=_owner),
-        Lookup("payee", "list_payees", args=lambda r: {"customer_id": r.entity["customer"]["customer_id"]},
-               needs=_owner),
-        Lookup("card", "list_cards", args=lambda r: {"customer_id": r.entity["customer"]["customer_id"]},
-               needs=_owner),
-        Lookup("payment", "list_scheduled_payments",
-               args=lambda r: {"customer_id": r.entity["customer"]["customer_id"]}, needs=_owner),
+        *(Lookup.under(kind, tool) for kind, tool in (("account", "list_accounts"), ("payee", "list_payees"),
+                                                      ("card", "list_cards"), ("payment", "list_scheduled_payments"))),
     ),
     hidden=(HiddenAsk("get_customer_pin", pin_request),),
 )

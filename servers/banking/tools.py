@@ -13,14 +13,13 @@ Business rules, in one place:
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 from collections import defaultdict
 from typing import Literal
 
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Toolkit, ToolError, parse_date, tool
+from prove_env.toolkit import Date, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
 
 from .models import Account, Base, Card, Customer, ExchangeRate, Payee, Payment, Transaction, Transfer
 from .seed import BANKS, seed
@@ -35,7 +34,6 @@ MAX_OPEN_ACCOUNTS = 6
 MAX_DEPOSIT = 10_000.00
 MAX_DEBIT_CARD_LIMIT = 5_000.00
 NEW_ACCOUNT_RATES = {"checking": 0.01, "savings": 3.75}
-MAX_PAGE = 100
 
 
 class Banking(Toolkit):
@@ -47,13 +45,21 @@ class Banking(Toolkit):
     name = "banking"
     models = Base
     seed = staticmethod(seed)
+    entities = (
+        Entity("customer", Customer, "CUS", lookup="find_customers"),
+        Entity("account", Account, "ACC", lookup="list_accounts"),
+        Entity("payee", Payee, "PAY", lookup="list_payees", exists=lambda payee: payee.removed_at is None),
+        Entity("payment", Payment, "PMT", lookup="list_scheduled_payments"),
+        Entity("card", Card, "CRD", lookup="list_cards"),
+        Entity("transaction", Transaction, "TXN", lookup="list_transactions", width=5),
+    )
 
     # -- customers -------------------------------------------------------------------------------
 
-    @tool(read_only=True, produces=("customer",))
+    @tool(read_only=True)
     def find_customers(self, name: str | None = None, email: str | None = None, phone: str | None = None,
-                       limit: int = 10) -> list[dict]:
-        """Find customers by name, email or phone number; give at least one of them.
+                       limit: Limit = 10) -> list[dict]:
+        """Find customers by name, email or phone number; with none of them, list customers.
 
         Every criterion given must match. Results are ordered by customer id.
 
@@ -61,11 +67,7 @@ class Banking(Toolkit):
             name: part of the customer's full name, case-insensitive, such as 'Ada Park' or 'park'.
             email: the customer's email address, case-insensitive, such as 'ada.park7@gmail.com'.
             phone: the customer's phone number in any format, such as '(555) 010-2233' or '5550102233'.
-            limit: the most customers to return, from 1 to 100 (default 10).
         """
-        if not (name or email or phone):
-            raise ToolError("Give at least one of name, email or phone")
-        _check_limit(limit)
         query = select(Customer).order_by(Customer.id)
         if name:
             full = Customer.first_name + " " + Customer.last_name
@@ -78,14 +80,13 @@ class Banking(Toolkit):
             found = [c for c in found if _digits(c.phone) == digits]
         return [_customer_summary(c) for c in found[:limit]]
 
-    @tool(read_only=True, consumes=("customer",))
-    def get_customer(self, customer_id: str) -> dict:
+    @tool(read_only=True)
+    def get_customer(self, customer_id: Id["customer"]) -> dict:
         """Return a customer's profile: name, contact details, address, date of birth and membership date.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         return {
             **_customer_summary(customer),
             "date_of_birth": customer.date_of_birth,
@@ -95,58 +96,54 @@ class Banking(Toolkit):
 
     # -- accounts --------------------------------------------------------------------------------
 
-    @tool(read_only=True, consumes=("customer",), produces=("account",))
-    def list_accounts(self, customer_id: str, include_closed: bool = False) -> list[dict]:
+    @tool(read_only=True)
+    def list_accounts(self, customer_id: Id["customer"], include_closed: bool = False) -> list[dict]:
         """List a customer's accounts with their balances, ordered by account id.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
             include_closed: also list closed accounts (default false).
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         query = select(Account).where(Account.customer_id == customer.id).order_by(Account.id)
         if not include_closed:
             query = query.where(Account.status != "closed")
         return [_account_info(a) for a in self.db.scalars(query)]
 
-    @tool(read_only=True, consumes=("account",))
-    def get_account(self, account_id: str) -> dict:
+    @tool(read_only=True)
+    def get_account(self, account_id: Id["account"]) -> dict:
         """Return one account's details: type, number, balance, credit limit, interest rate, status and dates.
 
         Args:
-            account_id: the account id, such as 'ACC-0007'.
         """
-        account = self._get_account(account_id)
+        account = self.get(Account, account_id)
         return {**_account_info(account), "opened_at": account.opened_at, "closed_at": account.closed_at,
                 "status_reason": account.status_reason}
 
-    @tool(read_only=True, consumes=("account",))
-    def get_balance(self, account_id: str) -> dict:
+    @tool(read_only=True)
+    def get_balance(self, account_id: Id["account"]) -> dict:
         """Return an account's current balance and the amount available to spend.
 
         For a credit account the balance is negative when money is owed, and the available amount is
         the unused part of the credit limit.
 
         Args:
-            account_id: the account id, such as 'ACC-0007'.
         """
-        account = self._get_account(account_id)
+        account = self.get(Account, account_id)
         return {"account_id": account.id, "balance": account.balance, "available": _available(account),
                 "currency": account.currency, "as_of": self.now}
 
-    @tool(consumes=("customer",), produces=("account",))
-    def open_account(self, customer_id: str, kind: Literal["checking", "savings"], nickname: str | None = None) -> dict:
+    @tool(produces=("account",))
+    def open_account(self, customer_id: Id["customer"], kind: Literal["checking", "savings"], nickname: str | None = None) -> dict:
         """Open a new checking or savings account for a customer, with a balance of 0.00.
 
         A customer may hold at most 6 accounts that are not closed. Credit accounts need an application
         and cannot be opened here.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
             kind: the account type: 'checking' or 'savings'.
             nickname: an optional name for the account, such as 'Vacation fund'.
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         held = self.db.scalar(select(func.count()).select_from(Account).where(
             Account.customer_id == customer.id, Account.status != "closed"))
         if held >= MAX_OPEN_ACCOUNTS:
@@ -161,18 +158,17 @@ class Banking(Toolkit):
         self.db.add(account)
         return _account_info(account)
 
-    @tool(destructive=True, consumes=("account",))
-    def close_account(self, account_id: str, pin: str) -> dict:
+    @tool(destructive=True)
+    def close_account(self, account_id: Id["account"], pin: str) -> dict:
         """Close an account. Its cards are cancelled.
 
         The balance must be exactly 0.00 (move money out, or pay off a credit account, first), the account
         must not be frozen, and no payments may be scheduled from it.
 
         Args:
-            account_id: the account id, such as 'ACC-0007'.
             pin: the account owner's 4-digit PIN, as given by the customer, such as '4821'.
         """
-        account = self._get_account(account_id)
+        account = self.get(Account, account_id)
         self._check_pin(account.customer_id, pin)
         if account.status == "closed":
             raise ToolError(f"Account {account.id} is already closed")
@@ -197,28 +193,25 @@ class Banking(Toolkit):
 
     # -- transactions ----------------------------------------------------------------------------
 
-    @tool(read_only=True, consumes=("account",), produces=("transaction",))
-    def list_transactions(self, account_id: str, start_date: str | None = None, end_date: str | None = None,
+    @tool(read_only=True)
+    def list_transactions(self, account_id: Id["account"], start_date: Date | None = None, end_date: Date | None = None,
                           kind: TransactionKind | None = None, category: str | None = None,
                           min_amount: float | None = None, max_amount: float | None = None,
-                          limit: int = 20) -> list[dict]:
+                          limit: Limit = 20) -> list[dict]:
         """List an account's ledger entries, newest first, optionally filtered.
 
         Amounts are signed (negative = money out); min_amount and max_amount compare the amount without
         its sign. Dates are inclusive and compare the posting date.
 
         Args:
-            account_id: the account id, such as 'ACC-0007'.
             start_date: the earliest posting date, such as '2026-07-01'.
             end_date: the latest posting date, such as '2026-07-31'.
             kind: only entries of this type, such as 'card_purchase' or 'transfer_in'.
             category: only entries of this category, such as 'groceries' (see list_transaction_categories).
             min_amount: the smallest amount in dollars, without sign, such as 50.0.
             max_amount: the largest amount in dollars, without sign, such as 500.0.
-            limit: the most entries to return, from 1 to 100 (default 20).
         """
-        account = self._get_account(account_id)
-        _check_limit(limit)
+        account = self.get(Account, account_id)
         query = select(Transaction).where(Transaction.account_id == account.id)
         query = _in_dates(query, start_date, end_date)
         if kind:
@@ -234,20 +227,17 @@ class Banking(Toolkit):
         query = query.order_by(Transaction.posted_at.desc(), Transaction.id.desc()).limit(limit)
         return [_transaction_info(t) for t in self.db.scalars(query)]
 
-    @tool(read_only=True, consumes=("customer",), produces=("transaction", "account"))
-    def search_transactions(self, customer_id: str, query: str, limit: int = 20) -> list[dict]:
+    @tool(read_only=True, produces=("transaction", "account"))
+    def search_transactions(self, customer_id: Id["customer"], query: str, limit: Limit = 20) -> list[dict]:
         """Search the descriptions and memos of all of a customer's ledger entries, newest first.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
             query: text to look for, case-insensitive, such as 'starbucks' or 'Payroll'.
-            limit: the most entries to return, from 1 to 100 (default 20).
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         text = query.strip().lower()
         if not text:
             raise ToolError("query must not be empty")
-        _check_limit(limit)
         found = self.db.scalars(
             select(Transaction).join(Account, Transaction.account_id == Account.id)
             .where(Account.customer_id == customer.id,
@@ -257,8 +247,8 @@ class Banking(Toolkit):
         )
         return [_transaction_info(t) for t in found]
 
-    @tool(read_only=True, consumes=("customer",))
-    def list_transaction_categories(self, customer_id: str | None = None) -> list[dict]:
+    @tool(read_only=True)
+    def list_transaction_categories(self, customer_id: Id["customer"] | None = None) -> list[dict]:
         """List the distinct transaction categories with how many entries each has, by category name.
 
         Args:
@@ -266,12 +256,12 @@ class Banking(Toolkit):
         """
         query = select(Transaction.category, func.count()).group_by(Transaction.category).order_by(Transaction.category)
         if customer_id is not None:
-            customer = self._get_customer(customer_id)
+            customer = self.get(Customer, customer_id)
             query = query.join(Account, Transaction.account_id == Account.id).where(Account.customer_id == customer.id)
         return [{"category": category, "count": count} for category, count in self.db.execute(query)]
 
-    @tool(read_only=True, consumes=("customer",))
-    def get_spending_summary(self, customer_id: str, start_date: str, end_date: str) -> dict:
+    @tool(read_only=True)
+    def get_spending_summary(self, customer_id: Id["customer"], start_date: Date, end_date: Date) -> dict:
         """Total a customer's spending by category, and their income, over a date range (both dates inclusive).
 
         Spending counts card purchases, bill payments, cash withdrawals and fees, net of refunds, on all of
@@ -279,11 +269,10 @@ class Banking(Toolkit):
         neither.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
             start_date: the first day, such as '2026-07-01'.
             end_date: the last day, such as '2026-07-31'.
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         query = select(Transaction).join(Account, Transaction.account_id == Account.id).where(
             Account.customer_id == customer.id)
         by_category: defaultdict[str, float] = defaultdict(float)
@@ -294,14 +283,14 @@ class Banking(Toolkit):
             elif entry.kind in INCOME_KINDS:
                 income += entry.amount
         spending = {c: round(v, 2) for c, v in sorted(by_category.items())}
-        return {"customer_id": customer.id, "start_date": start_date.strip(), "end_date": end_date.strip(),
+        return {"customer_id": customer.id, "start_date": start_date, "end_date": end_date,
                 "spending_by_category": spending, "total_spending": round(sum(spending.values()), 2),
                 "total_income": round(income, 2)}
 
     # -- moving money ----------------------------------------------------------------------------
 
-    @tool(consumes=("account",), produces=("transfer", "transaction"), requires=("account.funded",))
-    def transfer(self, from_account_id: str, to_account_id: str, amount: float, pin: str,
+    @tool(produces=("transfer", "transaction"), requires=("account.funded",))
+    def transfer(self, from_account_id: Id["account"], to_account_id: Id["account"], amount: Money, pin: str,
                  memo: str | None = None) -> dict:
         """Move money from one account to another account at this bank, immediately.
 
@@ -316,10 +305,9 @@ class Banking(Toolkit):
             pin: the paying account owner's 4-digit PIN, as given by the customer, such as '4821'.
             memo: an optional note shown on both accounts' entries, such as 'Rent share'.
         """
-        source = self._get_account(from_account_id)
-        target = self._get_account(to_account_id)
+        source = self.get(Account, from_account_id)
+        target = self.get(Account, to_account_id)
         self._check_pin(source.customer_id, pin)
-        amount = _money(amount)
         if source.id == target.id:
             raise ToolError("Cannot transfer from an account to itself")
         if source.kind == "credit":
@@ -343,19 +331,17 @@ class Banking(Toolkit):
                 "amount": amount, "memo": memo, "created_at": transfer.created_at,
                 "from_account_balance": source.balance}
 
-    @tool(consumes=("account",), produces=("transaction",), sets=("account.funded",))
-    def deposit(self, account_id: str, amount: float, description: str | None = None) -> dict:
+    @tool(produces=("transaction",), sets=("account.funded",))
+    def deposit(self, account_id: Id["account"], amount: Money, description: str | None = None) -> dict:
         """Deposit cash or a check into a checking or savings account (it may be frozen, not closed).
 
         A single deposit may be at most 10,000.00; larger ones must be made in a branch.
 
         Args:
-            account_id: the account id, such as 'ACC-0007'.
             amount: the amount in dollars, greater than 0 with at most two decimals, such as 120.5.
             description: what is deposited, shown on the statement (default 'Cash deposit'), such as 'Check #1042'.
         """
-        account = self._get_account(account_id)
-        amount = _money(amount)
+        account = self.get(Account, account_id)
         if account.kind == "credit":
             raise ToolError(f"Cannot deposit into credit account {account.id}; pay it with a transfer instead")
         if account.status == "closed":
@@ -367,25 +353,23 @@ class Banking(Toolkit):
 
     # -- payees and payments ---------------------------------------------------------------------
 
-    @tool(read_only=True, consumes=("customer",), produces=("payee",))
-    def list_payees(self, customer_id: str) -> list[dict]:
+    @tool(read_only=True)
+    def list_payees(self, customer_id: Id["customer"]) -> list[dict]:
         """List a customer's saved payees (people and companies outside the bank), ordered by payee id.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         payees = self.db.scalars(select(Payee).where(Payee.customer_id == customer.id, Payee.removed_at.is_(None))
                                  .order_by(Payee.id))
         return [_payee_info(p) for p in payees]
 
-    @tool(consumes=("customer",), produces=("payee",))
-    def add_payee(self, customer_id: str, name: str, account_number: str, routing_number: str, pin: str,
+    @tool(produces=("payee",))
+    def add_payee(self, customer_id: Id["customer"], name: str, account_number: str, routing_number: str, pin: str,
                   nickname: str | None = None, category: PayeeCategory = "other") -> dict:
         """Save a new payee for a customer, so that they can pay it. Needs the customer's PIN.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
             name: the payee's name as their bank knows it, such as 'Greystar Apartments'.
             account_number: the payee's bank account number, 4 to 17 digits, such as '7712004518'.
             routing_number: the 9-digit routing number of the payee's bank, such as '021000021'.
@@ -394,7 +378,7 @@ class Banking(Toolkit):
             category: what the payee is paid for: 'utilities', 'rent', 'insurance', 'phone', 'personal' or
                 'other' (default).
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         self._check_pin(customer.id, pin)
         name = name.strip()
         if not name:
@@ -415,14 +399,13 @@ class Banking(Toolkit):
         self.db.add(payee)
         return _payee_info(payee)
 
-    @tool(destructive=True, consumes=("payee",))
-    def remove_payee(self, payee_id: str) -> dict:
+    @tool(destructive=True)
+    def remove_payee(self, payee_id: Id["payee"]) -> dict:
         """Remove a saved payee. Payments still scheduled to it must be cancelled first.
 
         Args:
-            payee_id: the payee id, such as 'PAY-0005'.
         """
-        payee = self._get_payee(payee_id)
+        payee = self.get(Payee, payee_id)
         pending = self.db.scalars(select(Payment).where(Payment.payee_id == payee.id, Payment.status == "scheduled")
                                   .order_by(Payment.id)).all()
         if pending:
@@ -431,19 +414,17 @@ class Banking(Toolkit):
         payee.removed_at = self.now
         return {"payee_id": payee.id, "name": payee.name, "removed": True}
 
-    @tool(consumes=("account", "payee"), produces=("payment", "transaction"), requires=("account.funded",))
-    def pay_payee(self, account_id: str, payee_id: str, amount: float, pin: str, memo: str | None = None) -> dict:
+    @tool(produces=("payment", "transaction"), requires=("account.funded",))
+    def pay_payee(self, account_id: Id["account"], payee_id: Id["payee"], amount: Money, pin: str, memo: str | None = None) -> dict:
         """Pay a saved payee now from a checking or savings account of the payee's owner. Needs the PIN.
 
         Args:
             account_id: the paying account id, such as 'ACC-0007'.
-            payee_id: the payee id, such as 'PAY-0005'.
             amount: the amount in dollars, greater than 0 with at most two decimals, such as 84.99.
             pin: the account owner's 4-digit PIN, as given by the customer, such as '4821'.
             memo: an optional note for the payee, such as 'Invoice 2231'.
         """
         account, payee = self._paying_account_and_payee(account_id, payee_id, pin)
-        amount = _money(amount)
         self._check_can_pay(account, amount)
         payment = Payment(id=self.new_id("PMT"), account_id=account.id, payee_id=payee.id, amount=amount,
                           memo=(memo or "").strip() or None, frequency="once", scheduled_for=self.now.date(),
@@ -453,8 +434,8 @@ class Banking(Toolkit):
                    payment_id=payment.id, memo=payment.memo)
         return {**self._payment_info(payment), "account_balance": account.balance}
 
-    @tool(consumes=("account", "payee"), produces=("payment",), sets=("payment.scheduled",))
-    def schedule_payment(self, account_id: str, payee_id: str, amount: float, date: str, pin: str,
+    @tool(produces=("payment",), sets=("payment.scheduled",))
+    def schedule_payment(self, account_id: Id["account"], payee_id: Id["payee"], amount: Money, date: Date, pin: str,
                          frequency: Literal["once", "weekly", "monthly"] = "once", memo: str | None = None) -> dict:
         """Schedule a payment to a saved payee on a future date, once or repeating. Needs the PIN.
 
@@ -463,7 +444,6 @@ class Banking(Toolkit):
 
         Args:
             account_id: the paying checking or savings account id, such as 'ACC-0007'.
-            payee_id: the payee id, such as 'PAY-0005'.
             amount: the amount in dollars, greater than 0 with at most two decimals, such as 1450.0.
             date: the (first) payment date, such as '2026-09-01'.
             pin: the account owner's 4-digit PIN, as given by the customer, such as '4821'.
@@ -471,9 +451,7 @@ class Banking(Toolkit):
             memo: an optional note for the payee, such as 'September rent'.
         """
         account, payee = self._paying_account_and_payee(account_id, payee_id, pin)
-        amount = _money(amount)
-        when = parse_date(date, "date")
-        today = self.now.date()
+        when, today = date, self.now.date()
         if when <= today:
             raise ToolError(f"date must be after today ({today.isoformat()}), got {when.isoformat()}")
         if when > today + dt.timedelta(days=365):
@@ -485,28 +463,26 @@ class Banking(Toolkit):
         self.db.add(payment)
         return self._payment_info(payment)
 
-    @tool(read_only=True, consumes=("customer",), produces=("payment", "payee"))
-    def list_scheduled_payments(self, customer_id: str) -> list[dict]:
+    @tool(read_only=True, produces=("payee",))
+    def list_scheduled_payments(self, customer_id: Id["customer"]) -> list[dict]:
         """List a customer's payments that are scheduled and not yet made, soonest first.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         payments = self.db.scalars(
             select(Payment).join(Account, Payment.account_id == Account.id)
             .where(Account.customer_id == customer.id, Payment.status == "scheduled")
             .order_by(Payment.scheduled_for, Payment.id))
         return [self._payment_info(p) for p in payments]
 
-    @tool(destructive=True, consumes=("payment",), requires=("payment.scheduled",))
-    def cancel_scheduled_payment(self, payment_id: str) -> dict:
+    @tool(destructive=True, requires=("payment.scheduled",))
+    def cancel_scheduled_payment(self, payment_id: Id["payment"]) -> dict:
         """Cancel a scheduled payment (all its repeats). Payments already made cannot be cancelled.
 
         Args:
-            payment_id: the payment id, such as 'PMT-0031'.
         """
-        payment = self._get_payment(payment_id)
+        payment = self.get(Payment, payment_id)
         if payment.status != "scheduled":
             raise ToolError(f"Payment {payment.id} is {payment.status} and cannot be cancelled")
         payment.status, payment.cancelled_at = "cancelled", self.now
@@ -514,41 +490,38 @@ class Banking(Toolkit):
 
     # -- cards -----------------------------------------------------------------------------------
 
-    @tool(read_only=True, consumes=("customer",), produces=("card", "account"))
-    def list_cards(self, customer_id: str) -> list[dict]:
+    @tool(read_only=True, produces=("account",))
+    def list_cards(self, customer_id: Id["customer"]) -> list[dict]:
         """List a customer's debit and credit cards, cancelled ones included, ordered by card id.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         cards = self.db.scalars(select(Card).join(Account, Card.account_id == Account.id)
                                 .where(Account.customer_id == customer.id).order_by(Card.id))
         return [_card_info(c) for c in cards]
 
-    @tool(idempotent=True, consumes=("card",), sets=("card.frozen",))
-    def freeze_card(self, card_id: str) -> dict:
+    @tool(idempotent=True, sets=("card.frozen",))
+    def freeze_card(self, card_id: Id["card"]) -> dict:
         """Freeze an active card so that it cannot be used (for example when it is lost). No PIN is needed.
 
         Args:
-            card_id: the card id, such as 'CRD-0009'.
         """
-        card = self._get_card(card_id)
+        card = self.get(Card, card_id)
         if card.status != "active":
             raise ToolError(f"Card {card.id} is {card.status}; only active cards can be frozen")
         card.status = "frozen"
         return _card_info(card)
 
-    @tool(idempotent=True, consumes=("card",), requires=("card.frozen",))
-    def unfreeze_card(self, card_id: str, pin: str) -> dict:
+    @tool(idempotent=True, requires=("card.frozen",))
+    def unfreeze_card(self, card_id: Id["card"], pin: str) -> dict:
         """Unfreeze a frozen card so that it can be used again. Needs the card owner's PIN.
 
         Args:
-            card_id: the card id, such as 'CRD-0009'.
             pin: the card owner's 4-digit PIN, as given by the customer, such as '4821'.
         """
-        card = self._get_card(card_id)
-        account = self._get_account(card.account_id)
+        card = self.get(Card, card_id)
+        account = self.get(Account, card.account_id)
         self._check_pin(account.customer_id, pin)
         if card.status != "frozen":
             raise ToolError(f"Card {card.id} is {card.status}; only frozen cards can be unfrozen")
@@ -557,21 +530,19 @@ class Banking(Toolkit):
         card.status = "active"
         return _card_info(card)
 
-    @tool(idempotent=True, consumes=("card",))
-    def set_card_limit(self, card_id: str, daily_limit: float, pin: str) -> dict:
+    @tool(idempotent=True)
+    def set_card_limit(self, card_id: Id["card"], daily_limit: Money, pin: str) -> dict:
         """Set a card's daily spending limit. Needs the card owner's PIN.
 
         A debit card's limit may be at most 5,000.00; a credit card's at most its account's credit limit.
 
         Args:
-            card_id: the card id, such as 'CRD-0009'.
             daily_limit: the new limit in dollars, greater than 0 with at most two decimals, such as 1500.0.
             pin: the card owner's 4-digit PIN, as given by the customer, such as '4821'.
         """
-        card = self._get_card(card_id)
-        account = self._get_account(card.account_id)
+        card = self.get(Card, card_id)
+        account = self.get(Account, card.account_id)
         self._check_pin(account.customer_id, pin)
-        daily_limit = _money(daily_limit, "daily_limit")
         if card.status == "cancelled":
             raise ToolError(f"Card {card.id} is cancelled")
         ceiling = MAX_DEBIT_CARD_LIMIT if card.kind == "debit" else account.credit_limit or 0.0
@@ -584,7 +555,7 @@ class Banking(Toolkit):
     # -- reference data --------------------------------------------------------------------------
 
     @tool(read_only=True)
-    def get_exchange_rate(self, from_currency: str, to_currency: str, amount: float | None = None) -> dict:
+    def get_exchange_rate(self, from_currency: str, to_currency: str, amount: Money | None = None) -> dict:
         """Return today's exchange rate between two currencies, and optionally convert an amount.
 
         Args:
@@ -597,20 +568,18 @@ class Banking(Toolkit):
         result: dict = {"from_currency": source.currency, "to_currency": target.currency, "rate": rate,
                         "as_of": self.now.date()}
         if amount is not None:
-            amount = _money(amount)
-            result |= {"amount": amount, "converted_amount": round(amount * rate, 2)}
+                result |= {"amount": amount, "converted_amount": round(amount * rate, 2)}
         return result
 
     # -- hidden ----------------------------------------------------------------------------------
 
-    @tool(read_only=True, hidden=True, consumes=("customer",))
-    def get_customer_pin(self, customer_id: str) -> dict:
+    @tool(read_only=True, hidden=True)
+    def get_customer_pin(self, customer_id: Id["customer"]) -> dict:
         """Debugging only: return a customer's PIN.
 
         Args:
-            customer_id: the customer id, such as 'CUS-0003'.
         """
-        customer = self._get_customer(customer_id)
+        customer = self.get(Customer, customer_id)
         return {"customer_id": customer.id, "pin": customer.pin}
 
     # -- invariants ------------------------------------------------------------------------------
@@ -638,27 +607,6 @@ class Banking(Toolkit):
 
     # -- helpers ---------------------------------------------------------------------------------
 
-    def _get_customer(self, customer_id: str) -> Customer:
-        return self.lookup(Customer, customer_id)
-
-    def _get_account(self, account_id: str) -> Account:
-        return self.lookup(Account, account_id)
-
-    def _get_card(self, card_id: str) -> Card:
-        return self.lookup(Card, card_id)
-
-    def _get_payee(self, payee_id: str) -> Payee:
-        payee = self.db.get(Payee, payee_id)
-        if payee is None or payee.removed_at is not None:
-            raise ToolError(f"Payee not found: {payee_id!r}")
-        return payee
-
-    def _get_payment(self, payment_id: str) -> Payment:
-        payment = self.db.get(Payment, payment_id)
-        if payment is None:
-            raise ToolError(f"Payment not found: {payment_id!r}")
-        return payment
-
     def _get_rate(self, currency: str) -> ExchangeRate:
         rate = self.db.get(ExchangeRate, currency.strip().upper())
         if rate is None:
@@ -666,8 +614,8 @@ class Banking(Toolkit):
             raise ToolError(f"Unsupported currency {currency!r}; supported: {codes}")
         return rate
 
-    def _check_pin(self, customer_id: str, pin: str) -> None:
-        if pin != self._get_customer(customer_id).pin:
+    def _check_pin(self, customer_id: Id["customer"], pin: str) -> None:
+        if pin != self.get(Customer, customer_id).pin:
             raise ToolError("Incorrect PIN")
 
     def _check_open(self, account: Account) -> None:
@@ -681,9 +629,9 @@ class Banking(Toolkit):
         if account.balance < amount:
             raise ToolError(f"Insufficient funds: {account.id} has {account.balance:.2f}, needs {amount:.2f}")
 
-    def _paying_account_and_payee(self, account_id: str, payee_id: str, pin: str) -> tuple[Account, Payee]:
-        account = self._get_account(account_id)
-        payee = self._get_payee(payee_id)
+    def _paying_account_and_payee(self, account_id: Id["account"], payee_id: Id["payee"], pin: str) -> tuple[Account, Payee]:
+        account = self.get(Account, account_id)
+        payee = self.get(Payee, payee_id)
         if payee.customer_id != account.customer_id:
             raise ToolError(f"Payee {payee.id} is not saved by the owner of account {account.id}")
         self._check_pin(account.customer_id, pin)
@@ -691,14 +639,14 @@ class Banking(Toolkit):
             raise ToolError(f"Payees are paid from checking or savings accounts, not credit account {account.id}")
         return account, payee
 
-    def _new_account_number(self, account_id: str) -> str:
+    def _new_account_number(self, account_id: Id["account"]) -> str:
         """A 10-digit number derived from the id (no randomness in tools), skipping any in use."""
         number = 8_800_000_000 + int(account_id.split("-")[1])
         while self.db.scalar(select(Account.id).where(Account.account_number == str(number))) is not None:
             number += 1
         return str(number)
 
-    def _scheduled_from(self, account_id: str) -> list[Payment]:
+    def _scheduled_from(self, account_id: Id["account"]) -> list[Payment]:
         return list(self.db.scalars(select(Payment).where(Payment.account_id == account_id,
                                                           Payment.status == "scheduled").order_by(Payment.id)))
 
@@ -757,16 +705,6 @@ def _card_info(card: Card) -> dict:
 # -- small rules --------------------------------------------------------------------------------
 
 
-def _money(amount: float, what: str = "amount") -> float:
-    """A positive amount of dollars with at most two decimals, as a float rounded to cents."""
-    if not math.isfinite(amount) or amount <= 0:
-        raise ToolError(f"{what} must be greater than 0, got {amount}")
-    cents = round(amount * 100)
-    if abs(amount * 100 - cents) > 1e-6 or cents == 0:
-        raise ToolError(f"{what} must have at most two decimals, got {amount}")
-    return cents / 100
-
-
 def _available(account: Account) -> float:
     if account.status != "open":
         return 0.0
@@ -785,17 +723,9 @@ def _bank_name(routing_number: str) -> str:
     return next((bank for bank, routing in BANKS if routing == routing_number), "Other bank")
 
 
-def _check_limit(limit: int) -> None:
-    if not 1 <= limit <= MAX_PAGE:
-        raise ToolError(f"limit must be between 1 and {MAX_PAGE}, got {limit}")
-
-
-def _in_dates(query, start_date: str | None, end_date: str | None):
-    """Restrict a Transaction query to posting dates from start_date to end_date, both inclusive."""
-    start = parse_date(start_date, "start_date") if start_date is not None else None
-    end = parse_date(end_date, "end_date") if end_date is not None else None
-    if start and end and start > end:
-        raise ToolError(f"start_date {start.isoformat()} is after end_date {end.isoformat()}")
+def _in_dates(query, start: dt.date | None, end: dt.date | None):
+    """Restrict a Transaction query to posting dates from start to end, both inclusive."""
+    check_range(start, end)
     if start:
         query = query.where(Transaction.posted_at >= dt.datetime.combine(start, dt.time()))
     if end:

@@ -67,7 +67,6 @@ class _Recipe:
         self.ctx = ctx
         self.rng = ctx.rng
         self.today = ctx.now.date()
-        self.names: set[str] = set()
         self.user_busy: list[tuple[dt.datetime, dt.datetime]] = []
         self.room_busy: dict[str, list[tuple[dt.datetime, dt.datetime]]] = {}
         self.titles: set[str] = set()
@@ -84,12 +83,7 @@ class _Recipe:
 
     def person(self, department: str | None, job_title: str | None, *, company: str = COMPANY,
                domain: str = DOMAIN, is_me: bool = False) -> Contact:
-        fake = self.ctx.fake
-        while True:
-            first, last = fake.first_name(), fake.last_name()
-            if f"{first} {last}" not in self.names and first not in {n.split()[0] for n in self.names}:
-                break
-        self.names.add(f"{first} {last}")
+        first, last = self.ctx.person_name(unique_first=True)
         local = re.sub(r"[^a-z]", "", first.lower()) + "." + re.sub(r"[^a-z]", "", last.lower())
         contact = Contact(id=self.ctx.new_id("CON"), name=f"{first} {last}", email=f"{local}@{domain}",
                           company=company, department=department, job_title=job_title, is_me=is_me)

@@ -9,7 +9,7 @@ from typing import Literal
 
 from sqlalchemy import or_, select
 
-from prove_env.toolkit import Toolkit, ToolError, parse_date, parse_datetime, tool
+from prove_env.toolkit import Date, DateTime, Entity, Id, Toolkit, ToolError, tool
 
 from .models import WEEKDAYS, Base, BusyBlock, Calendar, CancelledOccurrence, Contact, Event, Invitee, Reminder, Room
 from .seed import seed
@@ -39,6 +39,13 @@ class CalendarServer(Toolkit):
     name = "calendar"
     models = Base
     seed = staticmethod(seed)
+    entities = (
+        Entity("calendar", Calendar, "CAL", lookup="list_calendars"),
+        Entity("event", Event, "EVT", lookup="search_events"),
+        Entity("contact", Contact, "CON", lookup="find_contacts"),
+        Entity("room", Room, "ROOM", lookup="list_rooms"),
+        Entity("reminder", Reminder, "REM", lookup="list_reminders"),
+    )
 
     # -- time and discovery --------------------------------------------------------------------
 
@@ -51,7 +58,7 @@ class CalendarServer(Toolkit):
         return {"now": self.now, "date": self.now.date(), "weekday": _weekday(self.now.date()),
                 "working_hours": "09:00-17:00, Monday to Friday"}
 
-    @tool(read_only=True, produces=("calendar",))
+    @tool(read_only=True)
     def list_calendars(self) -> list[dict]:
         """List the user's calendars and the shared calendars they subscribe to.
 
@@ -60,8 +67,8 @@ class CalendarServer(Toolkit):
         """
         return [_calendar_dict(c) for c in self.db.scalars(select(Calendar).order_by(Calendar.id))]
 
-    @tool(read_only=True, consumes=("calendar",), produces=("event",))
-    def list_events(self, start_date: str, end_date: str, calendar_id: str | None = None,
+    @tool(read_only=True, produces=("event",))
+    def list_events(self, start_date: Date, end_date: Date, calendar_id: Id["calendar"] | None = None,
                     include_cancelled: bool = False, limit: int = 50) -> dict:
         """List the events on all the user's calendars between two dates (inclusive), ordered by start.
 
@@ -78,14 +85,14 @@ class CalendarServer(Toolkit):
             limit: the most entries to return (1-200), earliest first; 'total' counts them all.
         """
         first, last = self._date_range(start_date, end_date, MAX_LIST_DAYS)
-        filters = [Event.calendar_id == self._get_calendar(calendar_id).id] if calendar_id is not None else []
+        filters = [Event.calendar_id == self.get(Calendar, calendar_id).id] if calendar_id is not None else []
         found = self._occurrences(_midnight(first), _midnight(last + dt.timedelta(days=1)), *filters,
                                   include_cancelled=include_cancelled)
         return {"start_date": first, "end_date": last, "total": len(found),
                 "events": [self._occurrence_dict(e, s) for e, s in found[:_limit(limit, 200)]]}
 
-    @tool(read_only=True, consumes=("calendar",), produces=("event",))
-    def list_upcoming_events(self, limit: int = 10, calendar_id: str | None = None) -> list[dict]:
+    @tool(read_only=True, produces=("event",))
+    def list_upcoming_events(self, limit: int = 10, calendar_id: Id["calendar"] | None = None) -> list[dict]:
         """List the next events that start from now on, soonest first, over the coming 92 days.
 
         Recurring events are expanded into occurrences; cancelled ones are left out.
@@ -94,12 +101,12 @@ class CalendarServer(Toolkit):
             limit: how many to return (1-100), such as 5.
             calendar_id: only events of this calendar, such as 'CAL-0001'; all calendars when omitted.
         """
-        filters = [Event.calendar_id == self._get_calendar(calendar_id).id] if calendar_id is not None else []
+        filters = [Event.calendar_id == self.get(Calendar, calendar_id).id] if calendar_id is not None else []
         found = [(e, s) for e, s in self._occurrences(self.now, self.now + dt.timedelta(days=UPCOMING_DAYS), *filters)
                  if s >= self.now]
         return [self._occurrence_dict(e, s) for e, s in found[:_limit(limit, 100)]]
 
-    @tool(read_only=True, produces=("event",))
+    @tool(read_only=True)
     def search_events(self, query: str, limit: int = 20) -> dict:
         """Find events, past and future, whose title, description or location contains a text.
 
@@ -121,21 +128,20 @@ class CalendarServer(Toolkit):
         return {"query": text, "total": len(events),
                 "events": [self._series_dict(e) for e in events[:_limit(limit, 100)]]}
 
-    @tool(read_only=True, consumes=("event",), produces=("contact", "room", "reminder", "calendar"))
-    def get_event(self, event_id: str) -> dict:
+    @tool(read_only=True, produces=("contact", "room", "reminder", "calendar"))
+    def get_event(self, event_id: Id["event"]) -> dict:
         """Return one event in full: time, place, organizer, invitees and their responses, recurrence, reminders.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
         """
-        return self._event_dict(self._get_event(event_id))
+        return self._event_dict(self.get(Event, event_id))
 
     # -- scheduling ----------------------------------------------------------------------------
 
-    @tool(consumes=("calendar", "contact"), produces=("event",))
-    def create_event(self, title: str, start: str, end: str, calendar_id: str | None = None,
+    @tool(produces=("event",))
+    def create_event(self, title: str, start: DateTime, end: DateTime, calendar_id: Id["calendar"] | None = None,
                      location: str | None = None, description: str | None = None,
-                     invitee_ids: list[str] | None = None) -> dict:
+                     invitee_ids: list[Id["contact"]] | None = None) -> dict:
         """Create an event organized by the user; each invitee gets an invitation to answer.
 
         The start may not be in the past, the end must be after the start, and an event lasts at
@@ -152,7 +158,7 @@ class CalendarServer(Toolkit):
             description: notes or an agenda for the invitees.
             invitee_ids: contact ids of the people to invite, such as ['CON-0004', 'CON-0011'].
         """
-        calendar = self._get_calendar(calendar_id) if calendar_id is not None else self._default_calendar()
+        calendar = self.get(Calendar, calendar_id) if calendar_id is not None else self._default_calendar()
         if calendar.read_only:
             raise ToolError(f"Calendar '{calendar.name}' ({calendar.id}) is read-only: events cannot be added to it")
         begin, finish = _span(start, end)
@@ -166,8 +172,8 @@ class CalendarServer(Toolkit):
         self.db.flush()  # fills the foreign keys the result shows
         return {**self._event_dict(event), "conflicts": self._my_conflicts(event)}
 
-    @tool(destructive=True, idempotent=True, consumes=("event",))
-    def update_event(self, event_id: str, title: str | None = None, location: str | None = None,
+    @tool(destructive=True, idempotent=True)
+    def update_event(self, event_id: Id["event"], title: str | None = None, location: str | None = None,
                      description: str | None = None) -> dict:
         """Change the title, location or description of an event the user organizes.
 
@@ -175,12 +181,11 @@ class CalendarServer(Toolkit):
         booked room takes its location from the room (release_room first to set another).
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
             title: the new title, such as 'Billing API review (v2)'.
             location: the new location, such as 'Zoom'; an empty string clears it.
             description: the new description; an empty string clears it.
         """
-        event = self._own(self._get_event(event_id), "edit")
+        event = self._own(self.get(Event, event_id), "edit")
         if title is None and location is None and description is None:
             raise ToolError("Nothing to update: give a title, location or description")
         if title is not None:
@@ -194,8 +199,8 @@ class CalendarServer(Toolkit):
             event.description = _optional(description)
         return self._event_dict(event)
 
-    @tool(destructive=True, idempotent=True, consumes=("event",))
-    def reschedule_event(self, event_id: str, start: str, end: str | None = None) -> dict:
+    @tool(destructive=True, idempotent=True)
+    def reschedule_event(self, event_id: Id["event"], start: DateTime, end: DateTime | None = None) -> dict:
         """Move an event the user organizes to a new time; every invitee is asked to respond again.
 
         Without an end the event keeps its length. The new start may not be in the past. For a
@@ -205,13 +210,12 @@ class CalendarServer(Toolkit):
         under 'conflicts'.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
             start: the new start, local time such as '2026-03-17T15:00'.
             end: the new end, such as '2026-03-17T15:30'; the same length as before when omitted.
         """
-        event = self._own(self._get_event(event_id), "reschedule")
-        begin = parse_datetime(start, "start")
-        finish = parse_datetime(end, "end") if end is not None else begin + event.duration
+        event = self._own(self.get(Event, event_id), "reschedule")
+        begin = start
+        finish = end if end is not None else begin + event.duration
         _check_span(begin, finish)
         if (begin, finish) != (event.start, event.end):
             self._not_past(begin)
@@ -227,10 +231,10 @@ class CalendarServer(Toolkit):
                 self._check_room_free(event, event.room)
         return {**self._event_dict(event), "conflicts": self._my_conflicts(event)}
 
-    @tool(destructive=True, idempotent=True, consumes=("event",), sets=("event.recurring",))
-    def set_recurrence(self, event_id: str, frequency: Literal["daily", "weekly", "monthly", "none"],
+    @tool(destructive=True, idempotent=True, sets=("event.recurring",))
+    def set_recurrence(self, event_id: Id["event"], frequency: Literal["daily", "weekly", "monthly", "none"],
                        interval: int = 1, weekdays: list[Weekday] | None = None, count: int | None = None,
-                       until: str | None = None) -> dict:
+                       until: Date | None = None) -> dict:
         """Make an event the user organizes repeat, replace its rule, or stop it repeating ('none').
 
         The event's start is the first occurrence. A weekly rule repeats on the start's weekday
@@ -240,14 +244,13 @@ class CalendarServer(Toolkit):
         at every future occurrence.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
             frequency: 'daily', 'weekly', 'monthly', or 'none' to make it a one-off event again.
             interval: repeat every this many days, weeks or months (1-30), such as 2 for every other week.
             weekdays: weekly only: the days it repeats on, such as ['monday', 'wednesday'].
             count: how many occurrences in all (1-500), such as 10.
             until: the last date an occurrence may fall on, such as '2026-12-18'.
         """
-        event = self._own(self._get_event(event_id), "change the recurrence of")
+        event = self._own(self.get(Event, event_id), "change the recurrence of")
         if frequency == "none":
             if interval != 1 or weekdays or count is not None or until is not None:
                 raise ToolError("frequency 'none' takes no interval, weekdays, count or until")
@@ -272,7 +275,7 @@ class CalendarServer(Toolkit):
             raise ToolError("Give either count or until, not both")
         if count is not None and not 1 <= count <= 500:
             raise ToolError(f"count must be between 1 and 500, got {count}")
-        last_day = parse_date(until, "until") if until is not None else None
+        last_day = until
         if last_day is not None and last_day < event.start.date():
             raise ToolError(f"until ({last_day}) is before the first occurrence ({event.start.date()})")
         event.repeat_freq, event.repeat_interval = frequency, interval
@@ -282,8 +285,8 @@ class CalendarServer(Toolkit):
             self._check_room_free(event, event.room)
         return self._event_dict(event)
 
-    @tool(destructive=True, consumes=("event",), requires=("event.recurring",))
-    def cancel_occurrence(self, event_id: str, date: str) -> dict:
+    @tool(destructive=True, requires=("event.recurring",))
+    def cancel_occurrence(self, event_id: Id["event"], date: Date) -> dict:
         """Cancel one occurrence of a recurring event the user organizes; the rest of the series stays.
 
         Only occurrences that have not started yet can be cancelled.
@@ -292,10 +295,10 @@ class CalendarServer(Toolkit):
             event_id: the recurring event's id, such as 'EVT-0003'.
             date: the date of the occurrence to cancel, such as '2026-03-19'.
         """
-        event = self._own(self._get_event(event_id), "cancel an occurrence of")
+        event = self._own(self.get(Event, event_id), "cancel an occurrence of")
         if not event.recurring:
             raise ToolError(f"{_label(event)} does not repeat; use cancel_event to cancel it")
-        day = parse_date(date, "date")
+        day = date
         start = next((s for s in event.rule_starts() if s.date() >= day), None)
         if start is None or start.date() != day:
             raise ToolError(f"{_label(event)} has no occurrence on {day} ({_weekday(day)}); it repeats "
@@ -310,17 +313,16 @@ class CalendarServer(Toolkit):
                 "cancelled_occurrence": {"start": start, "end": start + event.duration},
                 "next_occurrence": self._next_occurrence(event)}
 
-    @tool(destructive=True, consumes=("event",))
-    def cancel_event(self, event_id: str) -> dict:
+    @tool(destructive=True)
+    def cancel_event(self, event_id: Id["event"]) -> dict:
         """Cancel an event the user organizes (a recurring one: the whole series); invitees are notified.
 
         The event stays on the calendar with status 'cancelled'. An event that has already taken
         place cannot be cancelled.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
         """
-        event = self._get_event(event_id)
+        event = self.get(Event, event_id)
         if event.status == "cancelled":
             raise ToolError(f"{_label(event)} is already cancelled")
         self._own(event, "cancel")
@@ -330,16 +332,15 @@ class CalendarServer(Toolkit):
         return {"event_id": event.id, "title": event.title, "status": event.status,
                 "notified": [i.contact.name for i in event.invitees]}
 
-    @tool(destructive=True, consumes=("event",))
-    def delete_event(self, event_id: str) -> dict:
+    @tool(destructive=True)
+    def delete_event(self, event_id: Id["event"]) -> dict:
         """Delete an event the user organizes, with its invitations and reminders, for good.
 
         For an invitation from someone else, decline it with respond_to_invitation instead.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
         """
-        event = self._get_event(event_id)
+        event = self.get(Event, event_id)
         if event.organizer_id != self._my_id:
             raise ToolError(f"Only the organizer, {event.organizer.name}, can delete {_label(event)}; "
                             "decline it with respond_to_invitation instead")
@@ -348,17 +349,16 @@ class CalendarServer(Toolkit):
 
     # -- invitations ---------------------------------------------------------------------------
 
-    @tool(consumes=("event", "contact"), sets=("event.invitees",))
-    def add_invitees(self, event_id: str, contact_ids: list[str]) -> dict:
+    @tool(sets=("event.invitees",))
+    def add_invitees(self, event_id: Id["event"], contact_ids: list[Id["contact"]]) -> dict:
         """Invite more people to an event the user organizes; each new invitee gets 'needs-action'.
 
         Fails if someone is already invited, or if the booked room would be too small.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
             contact_ids: contact ids of the people to invite, such as ['CON-0004', 'CON-0011'].
         """
-        event = self._own(self._get_event(event_id), "invite people to")
+        event = self._own(self.get(Event, event_id), "invite people to")
         if self._next_occurrence(event) is None:
             raise ToolError(f"{_label(event)} has already taken place")
         guests = self._contacts(contact_ids, "contact_ids")
@@ -374,34 +374,32 @@ class CalendarServer(Toolkit):
         event.invitees.extend(Invitee(contact=c, response="needs-action") for c in guests)
         return {"event_id": event.id, "title": event.title, "invitees": _invitee_dicts(event)}
 
-    @tool(destructive=True, consumes=("event", "contact"), requires=("event.invitees",))
-    def remove_invitee(self, event_id: str, contact_id: str) -> dict:
+    @tool(destructive=True, requires=("event.invitees",))
+    def remove_invitee(self, event_id: Id["event"], contact_id: Id["contact"]) -> dict:
         """Withdraw one person's invitation to an event the user organizes.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
             contact_id: the invitee's contact id, such as 'CON-0011'.
         """
-        event = self._own(self._get_event(event_id), "remove invitees from")
-        contact = self._get_contact(contact_id)
+        event = self._own(self.get(Event, event_id), "remove invitees from")
+        contact = self.get(Contact, contact_id)
         invitee = next((i for i in event.invitees if i.contact_id == contact.id), None)
         if invitee is None:
             raise ToolError(f"{contact.name} ({contact.id}) is not invited to {_label(event)}")
         event.invitees.remove(invitee)
         return {"event_id": event.id, "title": event.title, "removed": contact.id, "invitees": _invitee_dicts(event)}
 
-    @tool(idempotent=True, consumes=("event",), requires=("invitation.pending",))
-    def respond_to_invitation(self, event_id: str, response: Literal["accepted", "declined", "tentative"]) -> dict:
+    @tool(idempotent=True, requires=("invitation.pending",))
+    def respond_to_invitation(self, event_id: Id["event"], response: Literal["accepted", "declined", "tentative"]) -> dict:
         """Answer an invitation from someone else: accept, decline or tentatively accept it.
 
         For a recurring event the answer covers the whole series. Cancelled events and events
         that have already taken place cannot be answered.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
             response: 'accepted', 'declined' or 'tentative'.
         """
-        event = self._get_event(event_id)
+        event = self.get(Event, event_id)
         if event.organizer_id == self._my_id:
             raise ToolError(f"You organize {_label(event)}; only invitees respond to it")
         invitee = next((i for i in event.invitees if i.contact_id == self._my_id), None)
@@ -431,7 +429,7 @@ class CalendarServer(Toolkit):
 
     # -- people --------------------------------------------------------------------------------
 
-    @tool(read_only=True, produces=("contact",))
+    @tool(read_only=True)
     def find_contacts(self, query: str | None = None, department: str | None = None, limit: int = 20) -> list[dict]:
         """Find people in the directory by name, email, company or job title, ordered by name.
 
@@ -476,8 +474,8 @@ class CalendarServer(Toolkit):
 
     # -- availability --------------------------------------------------------------------------
 
-    @tool(read_only=True, consumes=("contact",), produces=("event",))
-    def check_conflicts(self, start: str, end: str, contact_ids: list[str] | None = None) -> dict:
+    @tool(read_only=True, produces=("event",))
+    def check_conflicts(self, start: DateTime, end: DateTime, contact_ids: list[Id["contact"]] | None = None) -> dict:
         """Check whether the user, and optionally other people, are free for a time span.
 
         Someone is busy during events they organize or were invited to and have not declined
@@ -494,8 +492,8 @@ class CalendarServer(Toolkit):
         conflicts = [busy for person in people for busy in self._busy_of(person, begin, finish)]
         return {"start": begin, "end": finish, "free": not conflicts, "conflicts": conflicts}
 
-    @tool(read_only=True, consumes=("contact",))
-    def find_free_slots(self, contact_ids: list[str], start_date: str, end_date: str,
+    @tool(read_only=True)
+    def find_free_slots(self, contact_ids: list[Id["contact"]], start_date: Date, end_date: Date,
                         duration_minutes: int, limit: int = 10) -> dict:
         """Find times when the user and the given people are all free for a meeting of a given length.
 
@@ -541,9 +539,9 @@ class CalendarServer(Toolkit):
 
     # -- rooms ---------------------------------------------------------------------------------
 
-    @tool(read_only=True, produces=("room",))
-    def list_rooms(self, min_capacity: int | None = None, start: str | None = None,
-                   end: str | None = None) -> list[dict]:
+    @tool(read_only=True)
+    def list_rooms(self, min_capacity: int | None = None, start: DateTime | None = None,
+                   end: DateTime | None = None) -> list[dict]:
         """List the meeting rooms, optionally only those big enough and free for a whole time span.
 
         The span, when given, may last up to 7 days.
@@ -563,19 +561,17 @@ class CalendarServer(Toolkit):
             rooms = [r for r in rooms if not self._occurrences(begin, finish, Event.room_id == r.id)]
         return [_room_dict(r) for r in rooms]
 
-    @tool(consumes=("event", "room"), sets=("event.room",))
-    def book_room(self, event_id: str, room_id: str) -> dict:
+    @tool(sets=("event.room",))
+    def book_room(self, event_id: Id["event"], room_id: Id["room"]) -> dict:
         """Book a meeting room for an event the user organizes (every future occurrence if recurring).
 
         The room must seat the organizer and every invitee who has not declined, and be free for
         the event; a room booked before is released. The event's location becomes the room's name.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
-            room_id: the room id, such as 'ROOM-0003'.
         """
-        event = self._own(self._get_event(event_id), "book a room for")
-        room = self._get_room(room_id)
+        event = self._own(self.get(Event, event_id), "book a room for")
+        room = self.get(Room, room_id)
         if event.room_id == room.id:
             raise ToolError(f"{room.name} is already booked for {_label(event)}")
         if self._next_occurrence(event) is None:
@@ -587,14 +583,13 @@ class CalendarServer(Toolkit):
         event.room, event.location = room, room.name
         return self._event_dict(event)
 
-    @tool(destructive=True, consumes=("event",), requires=("event.room",))
-    def release_room(self, event_id: str) -> dict:
+    @tool(destructive=True, requires=("event.room",))
+    def release_room(self, event_id: Id["event"]) -> dict:
         """Release the meeting room booked for an event the user organizes; its location is cleared.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
         """
-        event = self._own(self._get_event(event_id), "release the room of")
+        event = self._own(self.get(Event, event_id), "release the room of")
         if event.room is None:
             raise ToolError(f"{_label(event)} has no room booked")
         event.room, event.location = None, None
@@ -602,18 +597,17 @@ class CalendarServer(Toolkit):
 
     # -- reminders -----------------------------------------------------------------------------
 
-    @tool(consumes=("event",), produces=("reminder",))
-    def add_reminder(self, event_id: str, minutes_before: int, method: Literal["popup", "email"] = "popup") -> dict:
+    @tool(produces=("reminder",))
+    def add_reminder(self, event_id: Id["event"], minutes_before: int, method: Literal["popup", "email"] = "popup") -> dict:
         """Add a reminder to an event on the user's calendars (for every occurrence if recurring).
 
         At most 5 reminders per event, no two alike; not for cancelled or past events.
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
             minutes_before: how long before the start to remind, in minutes (0-40320), such as 15.
             method: 'popup' (a notification) or 'email'.
         """
-        event = self._get_event(event_id)
+        event = self.get(Event, event_id)
         if event.status == "cancelled":
             raise ToolError(f"{_label(event)} is cancelled")
         if not 0 <= minutes_before <= 40320:
@@ -628,8 +622,8 @@ class CalendarServer(Toolkit):
         event.reminders.append(reminder)
         return self._reminder_dict(reminder)
 
-    @tool(read_only=True, consumes=("event",), produces=("reminder",))
-    def list_reminders(self, event_id: str | None = None) -> list[dict]:
+    @tool(read_only=True)
+    def list_reminders(self, event_id: Id["event"] | None = None) -> list[dict]:
         """List reminders: those of one event, or else every reminder still to go off, soonest first.
 
         'next_trigger' is when the reminder next goes off (null when it never will again).
@@ -638,35 +632,33 @@ class CalendarServer(Toolkit):
             event_id: only this event's reminders, such as 'EVT-0042'.
         """
         if event_id is not None:
-            return [self._reminder_dict(r) for r in self._get_event(event_id).reminders]
+            return [self._reminder_dict(r) for r in self.get(Event, event_id).reminders]
         items = [self._reminder_dict(r) for r in self.db.scalars(select(Reminder).order_by(Reminder.id))]
         return sorted((i for i in items if i["next_trigger"] is not None), key=lambda i: i["next_trigger"])
 
-    @tool(destructive=True, consumes=("reminder",))
-    def remove_reminder(self, reminder_id: str) -> dict:
+    @tool(destructive=True)
+    def remove_reminder(self, reminder_id: Id["reminder"]) -> dict:
         """Remove one of the user's reminders; the event itself stays.
 
         Args:
-            reminder_id: the reminder id, such as 'REM-0007'.
         """
-        reminder = self._get_reminder(reminder_id)
+        reminder = self.get(Reminder, reminder_id)
         event = reminder.event
         event.reminders.remove(reminder)  # delete-orphan deletes it, and the loaded collection stays true
         return {"removed": reminder.id, "event_id": event.id, "title": event.title}
 
     # -- hidden helpers ------------------------------------------------------------------------
 
-    @tool(hidden=True, idempotent=True, consumes=("event", "contact"), sets=("invitation.pending",))
-    def set_invitee_response(self, event_id: str, contact_id: str,
+    @tool(hidden=True, idempotent=True, sets=("invitation.pending",))
+    def set_invitee_response(self, event_id: Id["event"], contact_id: Id["contact"],
                              response: Literal["needs-action", "accepted", "declined", "tentative"]) -> dict:
         """Record an invitee's answer as if they had replied (a test and synthesis helper).
 
         Args:
-            event_id: the event id, such as 'EVT-0042'.
             contact_id: the invitee's contact id, such as 'CON-0011'.
             response: the answer to record.
         """
-        event = self._get_event(event_id)
+        event = self.get(Event, event_id)
         invitee = next((i for i in event.invitees if i.contact_id == contact_id), None)
         if invitee is None:
             raise ToolError(f"{contact_id} is not invited to {_label(event)}")
@@ -689,21 +681,6 @@ class CalendarServer(Toolkit):
 
     # -- look-ups ------------------------------------------------------------------------------
 
-    def _get_event(self, event_id: str) -> Event:
-        return self.lookup(Event, event_id, f"Event {event_id!r} not found; event ids look like 'EVT-0042'")
-
-    def _get_calendar(self, calendar_id: str) -> Calendar:
-        return self.lookup(Calendar, calendar_id, f"Calendar {calendar_id!r} not found; list_calendars shows the calendars")
-
-    def _get_contact(self, contact_id: str) -> Contact:
-        return self.lookup(Contact, contact_id, f"Contact {contact_id!r} not found; find_contacts looks people up")
-
-    def _get_reminder(self, reminder_id: str) -> Reminder:
-        return self.lookup(Reminder, reminder_id, f"Reminder {reminder_id!r} not found; list_reminders shows the existing ones")
-
-    def _get_room(self, room_id: str) -> Room:
-        return self.lookup(Room, room_id, f"Room {room_id!r} not found; list_rooms shows the rooms")
-
     @cached_property
     def _my_id(self) -> str:
         # The user never changes within a world, so one look-up per world is enough.
@@ -718,11 +695,11 @@ class CalendarServer(Toolkit):
     def _default_calendar(self) -> Calendar:
         return self.db.scalars(select(Calendar).where(Calendar.is_default).order_by(Calendar.id)).first()
 
-    def _contacts(self, contact_ids: list[str], what: str) -> list[Contact]:
+    def _contacts(self, contact_ids: list[Id["contact"]], what: str) -> list[Contact]:
         """The contacts named by a list of ids: each once, each known, never the user."""
         if len(set(contact_ids)) != len(contact_ids):
             raise ToolError(f"{what} names a contact more than once")
-        contacts = [self._get_contact(i) for i in contact_ids]
+        contacts = [self.get(Contact, i) for i in contact_ids]
         for contact in contacts:
             if contact.is_me:
                 raise ToolError(f"{contact.id} is you, the user; list only other people in {what}")
@@ -744,8 +721,7 @@ class CalendarServer(Toolkit):
             raise ToolError(f"{_iso(start)} is in the past (it is now {_iso(self.now)}); "
                             "events can only be scheduled from now on")
 
-    def _date_range(self, start_date: str, end_date: str, max_days: int) -> tuple[dt.date, dt.date]:
-        first, last = parse_date(start_date, "start_date"), parse_date(end_date, "end_date")
+    def _date_range(self, first: dt.date, last: dt.date, max_days: int) -> tuple[dt.date, dt.date]:
         if last < first:
             raise ToolError(f"end_date ({last}) is before start_date ({first})")
         if (last - first).days + 1 > max_days:
@@ -892,8 +868,8 @@ def _optional(text: str | None) -> str | None:
     return text.strip() or None if text is not None else None
 
 
-def _span(start: str, end: str, longest: dt.timedelta = MAX_EVENT_LENGTH) -> tuple[dt.datetime, dt.datetime]:
-    begin, finish = parse_datetime(start, "start"), parse_datetime(end, "end")
+def _span(begin: dt.datetime, finish: dt.datetime,
+          longest: dt.timedelta = MAX_EVENT_LENGTH) -> tuple[dt.datetime, dt.datetime]:
     _check_span(begin, finish, longest)
     return begin, finish
 

@@ -78,8 +78,6 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     b["by_name"] = _unique_names(b)
     b["csv"] = {p: _columns(f["lines"]) for p, f in files.items() if p.endswith(".csv") and len(f["lines"]) > 2}
     b["csv"] = {p: cols for p, cols in b["csv"].items() if cols["numeric"]}
-    b["archives"] = [p for p in files if p.endswith((".tar", ".tar.gz", ".tgz"))
-                     and read.maybe("tar_list", archive=p) is not None]
     return [b] if len(b["read"]) >= 10 else []
 
 
@@ -989,24 +987,35 @@ def tar_create(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(top, archive))
 
 
-def tar_list(b: Bundle, rng: random.Random) -> Ask | None:
-    """Only when the world already holds an archive made by tar_create (the seed has none)."""
-    archive = _pick(rng, b["archives"])
-    if archive is None:
+def _packed(b: Bundle, rng: random.Random) -> tuple[str, str] | None:
+    """A folder and a new archive for it: the seed holds no archive, so listing or unpacking one
+    starts by packing it."""
+    top = _pick(rng, [a for a in b["areas"] if not a.endswith("logs")])
+    if top is None:
         return None
-    return Ask({"archive": archive}, say=f"What's inside the archive {archive}?", terse=_cmd(f"tar -tf {archive}"),
-               mentions=(archive,))
+    archive = f"/tmp/{top.rsplit('/', 1)[1]}-backup.tar"
+    return None if archive in b["nodes"] else (top, archive)
+
+
+def tar_list(b: Bundle, rng: random.Random) -> Ask | None:
+    packed = _packed(b, rng)
+    if packed is None:
+        return None
+    top, archive = packed
+    return Ask({"archive": archive}, say=f"Pack the {top} folder into {archive}, then tell me what went into it.",
+               terse=_cmd(f"tar -cf {archive} {top} && tar -tf {archive}"), mentions=(top, archive),
+               prior=(("tar_create", {"archive": archive, "paths": [top]}),))
 
 
 def tar_extract(b: Bundle, rng: random.Random) -> Ask | None:
-    archive = _pick(rng, b["archives"])
-    if archive is None:
+    packed = _packed(b, rng)
+    if packed is None or "/tmp" not in b["nodes"]:
         return None
-    into = f"{b['home']}/restore"
-    if into not in b["nodes"]:
-        return None
-    return Ask({"archive": archive, "directory": into}, say=f"Unpack the archive {archive} into {into}.",
-               terse=_cmd(f"tar -xf {archive} -C {into}"), mentions=(archive, into))
+    top, archive = packed
+    return Ask({"archive": archive, "directory": "/tmp"},
+               say=f"Back up {top} as {archive}, then unpack a copy of that archive into /tmp.",
+               terse=_cmd(f"tar -cf {archive} {top} && tar -xf {archive} -C /tmp"), mentions=(top, archive),
+               prior=(("tar_create", {"archive": archive, "paths": [top]}),))
 
 
 # -- what only the hidden tool could do -------------------------------------------------------------

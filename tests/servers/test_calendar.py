@@ -8,15 +8,11 @@ tests change are mostly created by the tests themselves, at 07:00 where the seed
 from __future__ import annotations
 
 import datetime as dt
-import json
-from pathlib import Path
 
 import pytest
 
-from prove_env.registry import get_toolkit
 from prove_env.runtime import run_sync
 
-TASKS = Path(__file__).resolve().parents[2] / "fixtures" / "tasks" / "calendar.jsonl"
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
 
@@ -897,34 +893,3 @@ def test_reminder_failures_change_nothing(cal):
 
 
 # -- the hand-written tasks ---------------------------------------------------------------------
-
-
-def load_tasks() -> list[dict]:
-    return [json.loads(line) for line in TASKS.read_text().splitlines() if line.strip()]
-
-
-def test_tasks_are_well_formed():
-    tasks = load_tasks()
-    assert len(tasks) >= 8 and len({t["id"] for t in tasks}) == len(tasks)
-    assert any(t["abstain"] for t in tasks) and any(len(t["user_turns"]) > 1 for t in tasks)
-    names = {s.name for s in get_toolkit("calendar").visible_specs()}
-    writes = {s.name for s in get_toolkit("calendar").visible_specs() if not s.read_only}
-    assert any(not {c["name"] for turn in t["gold"] for c in turn} & writes for t in tasks if not t["abstain"])
-    assert any({c["name"] for turn in t["gold"] for c in turn} & writes for t in tasks)
-    for task in tasks:
-        assert task["server"] == "calendar" and task["seed"] == 0
-        assert len(task["gold"]) == len(task["user_turns"])
-        seen = set()
-        for call in (c for turn in task["gold"] for c in turn):
-            assert call["name"] in names and set(call["depends_on"]) <= seen
-            seen.add(call["id"])
-        assert task["abstain"] == (not seen)
-
-
-@pytest.mark.parametrize("task", load_tasks(), ids=lambda t: t["id"])
-def test_task_gold_calls_replay_on_a_fresh_world(served, task):
-    s = served("calendar", seed=task["seed"])
-    for call in (c for turn in task["gold"] for c in turn):
-        s.ok(call["name"], **call["arguments"])
-    if task.get("gold_digest"):
-        assert s.world.digest() == task["gold_digest"]

@@ -1,0 +1,80 @@
+"""How people say values: the words every recipe uses for money, days, times and lists.
+
+Each helper says one kind of value one way, so that a task's words and its mentions (the values
+a rewrite must keep) agree across servers:
+
+    money(1250.0)            '$1,250'          money(84.99)   '$84.99'
+    day(date)                'October 6'       (a day of the current year; also what a mention checks)
+    full_date(date)          'October 6, 2026'
+    weekday(date)            'Tuesday, October 6'
+    relative_day(date, now)  'today', 'tomorrow', 'on Friday', 'next Tuesday', else 'on October 6'
+    month(date)              'July 2026'
+    clock(time)              '9 am', '3:30 pm', 'noon'
+    listing(["A", "B", "C"]) 'A, B and C'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+__all__ = ["money", "day", "full_date", "weekday", "relative_day", "month", "clock", "listing", "lower_first"]
+
+
+def money(amount: float) -> str:
+    return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
+
+
+def day(d: dt.date) -> str:
+    return f"{d:%B} {d.day}"
+
+
+def full_date(d: dt.date) -> str:
+    return f"{day(d)}, {d.year}"
+
+
+def weekday(d: dt.date) -> str:
+    return f"{d:%A}, {day(d)}"
+
+
+def relative_day(d: dt.date, today: dt.date) -> str:
+    """A day as said from `today`: 'today', 'tomorrow', 'yesterday', 'on Friday' (this week),
+    'next Tuesday' (the week after), else 'on October 6'."""
+    delta = (d - today).days
+    if delta == 0:
+        return "today"
+    if delta == 1:
+        return "tomorrow"
+    if delta == -1:
+        return "yesterday"
+    if 1 < delta < 7 and d.weekday() > today.weekday():
+        return f"on {d:%A}"
+    monday = today - dt.timedelta(days=today.weekday())
+    if 7 <= (d - monday).days < 14:
+        return f"next {d:%A}"
+    return f"on {day(d)}"
+
+
+def month(d: dt.date) -> str:
+    return f"{d:%B %Y}"
+
+
+def clock(t: dt.datetime | dt.time) -> str:
+    if t.hour == 12 and t.minute == 0:
+        return "noon"
+    hour = t.hour % 12 or 12
+    suffix = "am" if t.hour < 12 else "pm"
+    return f"{hour} {suffix}" if t.minute == 0 else f"{hour}:{t.minute:02d} {suffix}"
+
+
+def listing(words: Sequence[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    words = list(words)
+    if not words:
+        raise ValueError("nothing to list")
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def lower_first(text: str) -> str:
+    """The text with its first letter lowered, unless it starts an acronym or a name like 'PIN'."""
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
