@@ -73,14 +73,15 @@ def training_chat_template(tokenizer: Any) -> str:
 def gold_conversations(
     tasks: Sequence[Task],
     *,
-    tools: Callable[[str], list[Any]] | None = None,
+    tools: Callable[[Task], list[Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Each task's gold trajectory, played through `ProveEnv` with the gold policy.
 
     Returns dicts with `messages` (system, user, assistant tool calls, the real tool results,
-    answers), `tools` (the environment's OpenAI schemas, or `tools(server)` when given: e.g. the
-    methods of the TRL environment class, so the warm-up renders what the trainer will render),
-    `task_id`, `server` and `reward` (the environment's reward of the trajectory).
+    answers), `tools` (the tools the environment shows for the task, as OpenAI schemas, or
+    `tools(task)` when given: e.g. the methods of the task's TRL environment class, so the warm-up
+    renders what the trainer will render), `task_id`, `server` and `reward` (the environment's
+    reward of the trajectory).
     """
     out = []
     envs: dict[str, ProveEnv] = {}
@@ -98,7 +99,7 @@ def gold_conversations(
                 done = terminated or truncated
             out.append({
                 "messages": info["messages"],
-                "tools": tools(task.server) if tools is not None else env.tool_schemas(),
+                "tools": tools(task) if tools is not None else env.tool_schemas(),
                 "task_id": task.id,
                 "server": task.server,
                 "reward": reward,

@@ -1,54 +1,53 @@
 """TRL's `GRPOTrainer(environment_factory=...)` over the Gymnasium environments.
 
 TRL 1.16 runs the multi-turn tool loop itself: it renders the public methods of an environment
-class as the model's tools, calls them when the model emits tool calls, and asks `get_reward()`
-for the episode's reward. This module builds, per server, such a class as a thin shim over
-`ProveEnv`: every tool call is one `ProveEnv.step`, so calls, errors, limits and the reward are
-exactly the environment's.
+class as the model's tools and calls them when the model emits tool calls. This module builds
+such classes as thin shims over `ProveEnv`: every tool call is one `ProveEnv.step`, so calls,
+errors, limits and the reward are exactly the environment's.
 
     from trl import GRPOConfig, GRPOTrainer
-    from prove_env.trl_adapter import REWARD_COMPONENTS, environment_factory, make_dataset, reward_funcs
+    from prove_env.trl_adapter import environment_factory, make_dataset, reward_funcs, reward_weights
 
+    dataset = make_dataset("data/train.jsonl")                 # or make_dataset(servers=[...]): fixture tasks
     trainer = GRPOTrainer(
         model="Qwen/Qwen3-4B",
-        train_dataset=make_dataset(servers=["banking", "calendar", "filesystem"]),
-        environment_factory=environment_factory(["banking", "calendar", "filesystem"]),
-        reward_funcs=reward_funcs(),                      # the components, logged with weight 0
-        args=GRPOConfig(reward_weights=[0.0] * len(REWARD_COMPONENTS), ...),
+        train_dataset=dataset,
+        environment_factory=environment_factory(dataset),     # {tool set: class}: TRL's multi-environment mode
+        reward_funcs=reward_funcs(),                          # prove_reward (the total), then each component
+        args=GRPOConfig(reward_weights=reward_weights(), ...),
     )
 
 How an episode maps onto TRL's rollout:
 
-- **Tools.** One method per visible tool of the server, with a real signature (`__signature__`
-  and `__annotations__` from the tool's JSON schema: types, enums, required and optional
-  parameters) and a Google docstring (the tool's description and each parameter's), so TRL's
-  schema extraction renders the server's own schema. A call returns the tool message the
-  environment produced, as a string; a call the environment answers with an error raises
-  `ToolCallError`, which TRL shows to the model as `{"error": ...}`.
+- **Tools.** A class per tool set: one method per tool the task shows (its server's tools, or the
+  task's own list with distractor tools of other servers and enum lists stripped), with a real
+  signature (`__signature__` and `__annotations__` from the tool's JSON schema) and a Google
+  docstring, so TRL's schema extraction renders the task's own schemas. `make_dataset` writes
+  each row's tool set in the `environment` column, and TRL's multi-environment mode shows each
+  rollout only its class's tools. A call returns the tool message the environment produced, as a
+  string; a call the environment answers with an error raises `ToolCallError`, which TRL shows
+  to the model as `{"error": ...}`.
 - **Start.** `reset(**row)` starts the row's task (`task`, its JSON) on a fresh world and returns
   None: the prompt (system prompt and user message) is the dataset's, made by `make_dataset` from
   the environment's own reset.
 - **User turns.** TRL plays one user message per rollout. `make_dataset` therefore merges a
   task's user turns into one message (blank lines between) and its gold calls into one turn; the
   start world, the gold calls and their dependencies, hence the reward, are unchanged.
-- **End and reward.** TRL ends a rollout when the model answers without a tool call; that answer
-  never reaches a tool. Calls to names that are not tools never reach the environment either
-  (TRL answers "Tool X not found"), nor do the calls of the last generation once
-  `max_tool_calling_iterations` is reached. The reward functions of `reward_funcs()` receive
-  each rollout's completion: they step into the environment, in order, every call of the
-  completion that the environment has not executed (so an unknown name is recorded and scored as
-  an invalid call, exactly as `ProveEnv.step` scores it), then the final answer text, which ends
-  the episode. The environment's reward breakdown is then final: each function returns one
-  component (`prove_validity`, `prove_coverage`, ...) and `get_reward()` returns the total.
-  TRL runs `reward_funcs` before `get_reward`; `get_reward` alone (without `reward_funcs()`)
-  still ends the episode, with an empty answer and without the calls that never reached it.
+- **End and reward.** Only the calls TRL made during the rollout reach the world. The reward
+  functions of `reward_funcs()` receive each rollout's completion and end its episode: a call TRL
+  answered itself ("Tool X not found": a name that is not a tool) is stepped into the environment,
+  which records and scores it as an invalid call without running anything; the final answer is
+  not parsed for calls, and the calls of a last generation that TRL did not run (the tool-round
+  limit was reached) are neither run nor scored. The breakdown is then final: `prove_reward`
+  returns the total and the other functions one component each (`prove_validity`, ...).
 """
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
 import re
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Union
@@ -68,13 +67,17 @@ __all__ = [
     "make_environment_class",
     "merge_user_turns",
     "reward_funcs",
+    "reward_weights",
     "tool_schemas",
+    "tool_set_key",
 ]
 
 REWARD_COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "state", "success")
-"""The reward breakdown's components, one reward function each in `reward_funcs()`."""
+"""The reward breakdown's components, one reward function each in `reward_funcs()` after `prove_reward`."""
 
 _RESERVED = {"reset", "get_reward"}
+_ANSWER = ""
+"""What ends an episode here: an empty answer (the answer text is never judged, and never parsed for calls)."""
 
 
 class ToolCallError(RuntimeError):
@@ -82,22 +85,25 @@ class ToolCallError(RuntimeError):
 
 
 class ProveToolEnv:
-    """Base of the generated environment classes: one `ProveEnv` per instance, reused across rollouts.
+    """Base of the generated environment classes: a `ProveEnv` episode behind the tool methods.
 
-    Subclasses set `server` and `env_kwargs`, and get one method per tool. Only `reset`,
-    `get_reward` and the tool methods are public: TRL exposes every other public function as a tool.
+    Subclasses set `server`, `tools` (the schemas shown) and `env_kwargs`, and get one method per
+    tool. Only `reset` and the tool methods are public: TRL exposes every other public function as
+    a tool. An instance borrows a `ProveEnv` from a pool shared by its server's classes when an
+    episode starts and gives it back once the episode is scored, so many tool sets (one class
+    each) cost no more environments than the rollouts in flight.
     """
 
     server: ClassVar[str]
+    tools: ClassVar[list[dict[str, Any]]] = []
     env_kwargs: ClassVar[dict[str, Any]] = {}
 
     def __init__(self) -> None:
-        self._env = ProveEnv(self.server, **self.env_kwargs)
+        self._env: ProveEnv | None = None
         self._task: Task | None = None
         self._done = True
         self._executed: list[tuple[str, Any]] = []
         self._breakdown: dict[str, Any] | None = None
-        self._saw_completion = False
 
     # -- what TRL calls ---------------------------------------------------------------------------
 
@@ -109,18 +115,25 @@ class ProveToolEnv:
             options = {"task_id": task_id}
         else:
             raise ValueError("a dataset row needs a 'task' (the task as JSON) or a 'task_id' column")
+        if self._env is None:
+            self._env = _borrow(self.server, self.env_kwargs)
         self._env.reset(options=options)
         self._task = self._env.task
+        shown = {t["function"]["name"] for t in self._env.tool_schemas()}
+        if shown != set(self._names()):
+            task_id = options.get("task_id") or options["task"].id
+            self._give_back()
+            raise ValueError(f"task {task_id!r} shows other tools than {type(self).__name__} has: build the classes "
+                             "with environment_factory(dataset) from the same make_dataset rows")
         self._done = False
         self._executed = []
         self._breakdown = None
-        self._saw_completion = False
-
-    def get_reward(self) -> float:
-        """The episode's reward (ending it first, if the reward functions have not)."""
-        return float(self._finish()["total"])
 
     # -- internals (private: TRL must not see them as tools) --------------------------------------
+
+    @classmethod
+    def _names(cls) -> list[str]:
+        return [t["function"]["name"] for t in cls.tools]
 
     def _call(self, name: str, arguments: dict[str, Any]) -> str:
         if self._task is None:
@@ -135,6 +148,7 @@ class ProveToolEnv:
         return observation
 
     def _step(self, action: Any) -> tuple[str, dict[str, Any]]:
+        assert self._env is not None
         observation, _, terminated, truncated, info = self._env.step(action)
         if terminated or truncated:
             self._done = True
@@ -142,62 +156,73 @@ class ProveToolEnv:
         return observation, info
 
     def _finish(self, completion: Any = None) -> dict[str, Any]:
-        """End the episode with what the completion holds, once; return the reward breakdown."""
-        if self._task is None:
+        """End the episode after the rollout `completion`, once; return the reward breakdown.
+
+        Calls TRL answered itself without reaching a method (unknown names) are stepped in, so the
+        environment scores them as the invalid calls they are; nothing else of the completion runs.
+        """
+        if self._breakdown is not None and self._done:
+            self._give_back()
+            return self._breakdown
+        if self._task is None or self._env is None:
             raise RuntimeError("no episode: reset() was not called")
-        if completion is not None and not self._saw_completion:
-            self._saw_completion = True
-            if self._breakdown is not None and self._done and not self._executed_all(completion):
-                warnings.warn(
-                    "the episode had ended before its completion was seen: calls that never reached the "
-                    "environment are not scored (pass reward_funcs() to GRPOTrainer)",
-                    stacklevel=3,
-                )
-            unexecuted, answer = self._unexecuted(completion)
-            if unexecuted and not self._done:
-                self._step(unexecuted)
-        else:
-            answer = ""
+        for call in _refused_calls(completion, self._executed) if completion is not None else []:
+            if self._done:
+                break
+            self._step(call)
         while not self._done:
-            self._step(answer)
-            answer = ""  # a task with several user turns (not merged): answer the rest empty
+            self._step(_ANSWER)  # a task with several user turns (not merged) answers the rest empty too
         assert self._breakdown is not None
+        self._give_back()
         return self._breakdown
 
-    def _unexecuted(self, completion: Any) -> tuple[list[dict[str, Any]], str]:
-        """The completion's calls this environment did not execute, in order, and its final answer text."""
-        if isinstance(completion, str):
-            return [], completion
-        calls = list(_completion_calls(completion))
-        pending = []
-        j = 0
-        for call in calls:
-            if j < len(self._executed) and self._executed[j] == (call["name"], call["arguments"]):
-                j += 1
-                continue
-            pending.append(call)
-        last = completion[-1] if completion else None
-        answer = ""
-        if isinstance(last, dict) and last.get("role") == "assistant" and not last.get("tool_calls"):
-            answer = last.get("content") or ""
-            answer = answer if isinstance(answer, str) else ""
-        return pending, answer
-
-    def _executed_all(self, completion: Any) -> bool:
-        return not self._unexecuted(completion)[0]
+    def _give_back(self) -> None:
+        if self._env is not None:
+            _POOLS.setdefault(_pool_key(self.server, self.env_kwargs), []).append(self._env)
+            self._env = None
 
 
-def _completion_calls(completion: Sequence[Any]) -> Iterable[dict[str, Any]]:
-    for message in completion:
+_POOLS: dict[tuple[str, str], list[ProveEnv]] = {}
+"""Idle environments per server and settings, shared by the classes of that server's tool sets."""
+
+
+def _pool_key(server: str, settings: dict[str, Any]) -> tuple[str, str]:
+    return server, repr(sorted(settings.items()))
+
+
+def _borrow(server: str, settings: dict[str, Any]) -> ProveEnv:
+    idle = _POOLS.get(_pool_key(server, settings))
+    return idle.pop() if idle else ProveEnv(server, **settings)
+
+
+def _refused_calls(completion: Any, executed: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+    """The calls of a completion that TRL answered without running them: not among `executed`, in
+    order, and followed by tool messages (a call of a generation that TRL did not run has none)."""
+    if not isinstance(completion, list | tuple):
+        return []
+    refused = []
+    j = 0
+    for i, message in enumerate(completion):
         if not isinstance(message, dict) or message.get("role") != "assistant":
             continue
-        for call in message.get("tool_calls") or []:
-            function = call.get("function", call) if isinstance(call, dict) else {}
-            name = function.get("name") if isinstance(function, dict) else None
-            arguments = function.get("arguments", {}) if isinstance(function, dict) else call
-            if isinstance(call, dict) and call.get("type", "function") != "function":
-                name = None  # a call TRL does not run: the environment scores it as unreadable
-            yield {"name": name, "arguments": arguments}
+        following = completion[i + 1] if i + 1 < len(completion) else None
+        answered = isinstance(following, dict) and following.get("role") == "tool"
+        for call in _message_calls(message):
+            if j < len(executed) and executed[j] == (call["name"], call["arguments"]):
+                j += 1
+            elif answered:
+                refused.append(call)
+    return refused
+
+
+def _message_calls(message: dict[str, Any]) -> Iterable[dict[str, Any]]:
+    for call in message.get("tool_calls") or []:
+        function = call.get("function", call) if isinstance(call, dict) else {}
+        name = function.get("name") if isinstance(function, dict) else None
+        arguments = function.get("arguments", {}) if isinstance(function, dict) else call
+        if isinstance(call, dict) and call.get("type", "function") != "function":
+            name = None  # a call TRL does not run: the environment scores it as unreadable
+        yield {"name": name, "arguments": arguments}
 
 
 # -- classes from schemas -----------------------------------------------------------------------
@@ -260,7 +285,7 @@ def _make_method(class_name: str, function: dict[str, Any]) -> Callable[..., str
 
 
 def tool_schemas(server: str) -> list[dict[str, Any]]:
-    """The server's visible tools in OpenAI function format: what the generated class exposes."""
+    """The server's visible tools in OpenAI function format: what a task without its own list shows."""
     return [spec.openai_schema() for spec in get_toolkit(server).visible_specs()]
 
 
@@ -273,58 +298,106 @@ def environment_tools(environment: ProveToolEnv) -> list[Callable[..., str]]:
     ]
 
 
-_CLASSES: dict[tuple[str, str], type[ProveToolEnv]] = {}
+def tool_set_key(server: str, tools: list[dict[str, Any]] | None) -> str:
+    """The name of a task's tool set: its server's when it shows the server's visible tools (in any
+    order, as TRL lists methods by name), else the server and a digest of the schemas."""
+    if tools is None:
+        return server
+    canonical = _canonical(tools)
+    if canonical == _canonical(tool_schemas(server)):
+        return server
+    return f"{server}+{hashlib.sha256(canonical.encode()).hexdigest()[:12]}"
+
+
+def _canonical(tools: list[dict[str, Any]]) -> str:
+    return json.dumps(sorted(tools, key=lambda t: t["function"]["name"]), sort_keys=True, ensure_ascii=False)
+
+
+_CLASSES: dict[tuple[str, str, str], type[ProveToolEnv]] = {}
 
 
 def make_environment_class(
     server: str,
     *,
+    tools: list[dict[str, Any]] | None = None,
     reward: str | dict[str, Any] | RewardConfig = "paper",
     max_calls: int = 50,
     tasks: str | Path | list[Task | dict[str, Any]] | None = None,
 ) -> type[ProveToolEnv]:
-    """The `environment_factory` class of one server (cached per server and settings).
+    """The `environment_factory` class of one tool set of a server (cached per tools and settings).
 
     Args:
         server: the server name, such as 'banking'.
+        tools: the tools shown, in OpenAI function format (a task's `tools`: distractors of other
+            servers and stripped enums included); None for the server's visible tools.
         reward: the environment's reward preset or config ("paper" by default).
         max_calls: tool calls per episode; each call is one environment step here, so the
             environment's step limit is set to allow them all and TRL's `max_tool_calling_iterations`
             bounds the rounds.
         tasks: the environment's own task set, used only by rows that give a `task_id` instead of a `task`.
     """
+    shown = tool_schemas(server) if tools is None else [dict(t) for t in tools]
+    key = tool_set_key(server, tools)
     settings = {"reward": reward, "max_calls": max_calls, "max_steps": max_calls + 1, "tasks": tasks}
-    key = (server, repr(settings))
-    cached = _CLASSES.get(key)
+    cache_key = (key, _canonical(shown), repr(settings))
+    cached = _CLASSES.get(cache_key)
     if cached is not None:
         return cached
     class_name = "Prove" + "".join(part.title() for part in re.split(r"[^0-9a-zA-Z]+", server)) + "Env"
-    namespace: dict[str, Any] = {"server": server, "env_kwargs": settings, "__module__": __name__,
-                                 "__doc__": f"The {server} server's tools over a ProveEnv episode (for TRL)."}
-    for schema in tool_schemas(server):
+    if key != server:
+        class_name += "_" + key.rsplit("+", 1)[1]
+    namespace: dict[str, Any] = {
+        "server": server, "tools": shown, "env_kwargs": settings, "__module__": __name__,
+        "__doc__": f"Tool set {key!r} of the {server} server over a ProveEnv episode (for TRL).",
+    }
+    for schema in shown:
         function = schema["function"]
-        if function["name"] in _RESERVED or function["name"].startswith("_") or not function["name"].isidentifier():
-            raise ValueError(f"server {server!r}: tool name {function['name']!r} cannot be a method for TRL")
-        namespace[function["name"]] = _make_method(class_name, function)
+        name = function["name"]
+        if name in _RESERVED or name.startswith("_") or not name.isidentifier():
+            raise ValueError(f"server {server!r}: tool name {name!r} cannot be a method for TRL")
+        if name in namespace:
+            raise ValueError(f"server {server!r}: tool {name!r} is shown twice")
+        namespace[name] = _make_method(class_name, function)
     cls = type(class_name, (ProveToolEnv,), namespace)
-    _CLASSES[key] = cls
+    _CLASSES[cache_key] = cls
     return cls
 
 
-def environment_factory(
-    servers: str | Sequence[str], **settings: Any
-) -> type[ProveToolEnv] | dict[str, type[ProveToolEnv]]:
-    """`GRPOTrainer(environment_factory=...)`: one server's class, or `{server: class}` for several.
+def environment_factory(source: Any, **settings: Any) -> type[ProveToolEnv] | dict[str, type[ProveToolEnv]]:
+    """`GRPOTrainer(environment_factory=...)` for a dataset of `make_dataset`, or for servers.
 
-    With several servers, TRL's multi-environment mode routes each row by its `environment`
-    column (which `make_dataset` writes) and shows each rollout only its server's tools.
+    Args:
+        source: a dataset made by `make_dataset` (any mapping or `datasets.Dataset` with its `task`
+            and `environment` columns): returns `{tool set: class}` for every tool set of its rows,
+            TRL's multi-environment mode, which renders each row's prompt with its class's tools.
+            Or a server name (its class, showing the server's visible tools), or several names
+            (`{server: class}`), for tasks that show their server's tools.
+        **settings: `reward`, `max_calls`, `tasks`, as in `make_environment_class`.
     """
-    if isinstance(servers, str):
-        return make_environment_class(servers, **settings)
-    servers = list(dict.fromkeys(servers))
+    if isinstance(source, str):
+        return make_environment_class(source, **settings)
+    if _is_dataset(source):
+        keys, rows = source["environment"], source["task"]
+        classes: dict[str, type[ProveToolEnv]] = {}
+        for key, row in zip(keys, rows, strict=True):
+            if key not in classes:
+                task = Task.parse(row, f"the task of environment {key!r}")
+                if tool_set_key(task.server, task.tools) != key:
+                    raise ValueError(f"row of task {task.id!r}: environment {key!r} is not its tool set "
+                                     f"{tool_set_key(task.server, task.tools)!r}; make the dataset with make_dataset")
+                classes[key] = make_environment_class(task.server, tools=task.tools, **settings)
+        return classes
+    servers = list(dict.fromkeys(source))
     if len(servers) == 1:
         return make_environment_class(servers[0], **settings)
     return {s: make_environment_class(s, **settings) for s in servers}
+
+
+def _is_dataset(source: Any) -> bool:
+    try:
+        return "environment" in source.column_names and "task" in source.column_names
+    except AttributeError:
+        return isinstance(source, dict) and "environment" in source and "task" in source
 
 
 # -- dataset --------------------------------------------------------------------------------------
@@ -354,7 +427,9 @@ def make_dataset(
 
     Columns: `prompt` (the system prompt and the user message, as the environment's reset
     writes them), `task` (the task as JSON: `reset(**row)` rebuilds it), `task_id` and
-    `environment` (the server: TRL's multi-environment routing column).
+    `environment` (the task's tool set, `tool_set_key`: the server's name when the task shows the
+    server's tools, else the server and a digest; TRL routes each row by it, and
+    `environment_factory(dataset)` makes one class per tool set).
 
     Args:
         tasks: a task file, a list of tasks, or None for the fixture tasks of `servers`.
@@ -362,8 +437,8 @@ def make_dataset(
         merge_turns: merge each task's user turns into one message (see `merge_user_turns`);
             TRL plays one user message per rollout.
 
-    Every task is shown every visible tool of its server (its `tools` field is dropped), because
-    TRL renders the environment class's methods, which are all of them.
+    Each task is shown exactly its own tools (`task.tools`, distractors and stripped enums
+    included; its server's visible tools when it has none).
     """
     from datasets import Dataset
 
@@ -384,7 +459,6 @@ def make_dataset(
     envs: dict[str, ProveEnv] = {}
     try:
         for task in loaded:
-            task = task.model_copy(update={"tools": None})
             if merge_turns:
                 task = merge_user_turns(task)
             env = envs.get(task.server)
@@ -394,7 +468,7 @@ def make_dataset(
             rows["prompt"].append([{"role": m["role"], "content": m["content"]} for m in info["messages"]])
             rows["task"].append(task.to_json())
             rows["task_id"].append(task.id)
-            rows["environment"].append(task.server)
+            rows["environment"].append(tool_set_key(task.server, task.tools))
     finally:
         for env in envs.values():
             env.close()
@@ -403,34 +477,48 @@ def make_dataset(
 
 # -- reward functions ---------------------------------------------------------------------------
 
-def _component_reward(component: str) -> Callable[..., list[float | None]]:
-    def reward(completions: list[Any], environments: list[Any] | None = None, **_: Any) -> list[float | None]:
+def _episode_reward(component: str | None) -> Callable[..., list[float | None]]:
+    key = component or "total"
+
+    def reward(completions: list[Any], environments: list[Any] | None = None, log_metric: Any = None,
+               **_: Any) -> list[float | None]:
         if environments is None:
-            raise ValueError(f"prove_{component} needs GRPOTrainer(environment_factory=...) environments")
+            raise ValueError(f"{reward.__name__} needs GRPOTrainer(environment_factory=...) environments")
         out: list[float | None] = []
+        by_server: dict[str, list[float]] = {}
         for completion, env in zip(completions, environments, strict=True):
             if not isinstance(env, ProveToolEnv):
                 out.append(None)  # another kind of environment in a mixed run
                 continue
-            out.append(float(env._finish(completion)[component]))
+            value = float(env._finish(completion)[key])
+            out.append(value)
+            by_server.setdefault(env.server, []).append(value)
+        if component is None and log_metric is not None:
+            for server, values in sorted(by_server.items()):
+                log_metric(f"rewards/{server}/mean", sum(values) / len(values))
         return out
 
-    reward.__name__ = reward.__qualname__ = f"prove_{component}"
-    reward.__doc__ = (f"The `{component}` component of each rollout's reward, from its environment, after the "
-                      "rollout's completion has been stepped into it (calls that never reached it, then its answer).")
+    reward.__name__ = reward.__qualname__ = f"prove_{component}" if component else "prove_reward"
+    reward.__doc__ = (f"The {'reward' if component is None else f'`{component}` component'} of each rollout, from "
+                      "its environment, once the rollout's completion has ended the episode.")
     return reward
 
 
 def reward_funcs(components: Sequence[str] = REWARD_COMPONENTS) -> list[Callable[..., list[float | None]]]:
-    """Reward functions for `GRPOTrainer(reward_funcs=...)`, one per reward component.
+    """Reward functions for `GRPOTrainer(reward_funcs=...)`: `prove_reward`, then one per component.
 
-    Each ends its rollouts' episodes with their completions (idempotent) and returns one
-    component: `prove_validity` scores every call of the completion, unknown tool names
-    included. Give them weight 0 (`GRPOConfig(reward_weights=[0.0] * n)`) to log the components
-    (`rewards/prove_<component>/mean`) while the environments' `get_reward()` (weight 1) is the
-    reward; other weights add shaping on top of it.
+    `prove_reward` is the environment's total under its preset (and logs `rewards/<server>/mean`);
+    each of the others returns one component, `prove_validity` counting every call the model
+    wrote, unknown tool names included. With `reward_weights()` (1 for the total, 0 for the
+    components) the components are only logged (`rewards/prove_<component>/mean`); other weights
+    add shaping on top of the total. Each ends its rollouts' episodes first (once).
     """
     unknown = [c for c in components if c not in REWARD_COMPONENTS]
     if unknown:
         raise ValueError(f"unknown reward components {unknown}; choose from {REWARD_COMPONENTS}")
-    return [_component_reward(c) for c in components]
+    return [_episode_reward(None)] + [_episode_reward(c) for c in components]
+
+
+def reward_weights(components: Sequence[str] = REWARD_COMPONENTS) -> list[float]:
+    """`GRPOConfig(reward_weights=...)` for `reward_funcs(components)`: the total counts, the components are logged."""
+    return [1.0] + [0.0] * len(components)
