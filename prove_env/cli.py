@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import sys
 import threading
 import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 __all__ = ["main"]
@@ -21,40 +24,41 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("list", help="servers and their tool counts")
 
     p = sub.add_parser("tools", help="a server's tools as OpenAI function schemas (JSON on stdout)")
-    p.add_argument("server")
+    p.add_argument("server", type=_server)
 
     p = sub.add_parser("serve", help="serve a server to any MCP client: one world over stdio, many episodes over http")
-    p.add_argument("server")
-    p.add_argument("--seed", type=int, default=0, help="seed of the world (default 0)")
-    p.add_argument("--snapshot", type=Path, help="start from a JSON world snapshot instead of a seed")
+    p.add_argument("server", type=_server)
+    start = p.add_mutually_exclusive_group()
+    start.add_argument("--seed", type=_whole(0), default=0, help="seed of the world (default 0)")
+    start.add_argument("--snapshot", type=_snapshot_file, help="start from a JSON world snapshot instead of a seed")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=_whole(1, 65535), default=8000, help="HTTP port, 1 to 65535 (default 8000)")
     p.add_argument("--debug-tools", action="store_true", help="also expose hidden helper and debug tools")
-    p.add_argument("--max-request-bytes", type=int, default=4 * 1024 * 1024,
+    p.add_argument("--max-request-bytes", type=_whole(1), default=4 * 1024 * 1024,
                    help="HTTP: largest request body accepted (default 4 MiB)")
-    p.add_argument("--max-episodes", type=int, default=256,
+    p.add_argument("--max-episodes", type=_whole(1), default=256,
                    help="HTTP: most live episodes at once; more are refused with status 429 (default 256)")
-    p.add_argument("--idle-seconds", type=float, default=600.0,
+    p.add_argument("--idle-seconds", type=_number(0), default=600.0,
                    help="HTTP: close an episode after this many seconds without a request; 0 never (default 600)")
 
     p = sub.add_parser("demo", help="the first run: gold, noop and random on every server's fixture tasks, with a report")
-    p.add_argument("--servers", help="comma-separated servers (default: all)")
-    p.add_argument("--out", type=Path, default=Path("prove-env-demo"), help="run directory (default prove-env-demo/)")
+    p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: all)")
+    p.add_argument("--out", type=_out_dir, default=Path("prove-env-demo"), help="run directory (default prove-env-demo/)")
 
     p = sub.add_parser("eval", help="evaluate policies on tasks through the environments")
     p.add_argument("--tasks", type=Path, help="a task file (JSON Lines); default: the fixture tasks of every server")
-    p.add_argument("--servers", help="comma-separated servers to keep (default: all)")
+    p.add_argument("--servers", type=_server_list, help="comma-separated servers to keep (default: all)")
     p.add_argument("--policies", default="gold,noop,random", help="comma-separated: gold, noop, random, openai")
-    p.add_argument("--trials", type=int, default=1, help="episodes per task and policy, for pass^k (default 1)")
-    p.add_argument("--out", type=Path, required=True, help="run directory; re-running resumes it")
-    p.add_argument("--compare", type=Path, help="another run directory to compare with in the report")
+    p.add_argument("--trials", type=_whole(1), default=1, help="episodes per task and policy, for pass^k (default 1)")
+    p.add_argument("--out", type=_out_dir, required=True, help="run directory; re-running resumes it")
+    p.add_argument("--compare", type=_run_dir, help="another run directory to compare with in the report")
     p.add_argument("--reward", choices=["paper", "state"], default="paper")
-    p.add_argument("--max-steps", type=int, default=10, help="assistant actions per episode (default 10)")
+    p.add_argument("--max-steps", type=_whole(1), default=10, help="assistant actions per episode (default 10)")
     p.add_argument("--base-url", help="openai: the endpoint, such as http://127.0.0.1:8000/v1")
     p.add_argument("--model", help="openai: the model name the endpoint serves")
-    p.add_argument("--temperature", type=float, default=0.0)
-    p.add_argument("--concurrency", type=int, default=1, help="episodes in flight at once (default 1)")
+    p.add_argument("--temperature", type=_number(0), default=0.0)
+    p.add_argument("--concurrency", type=_whole(1), default=1, help="episodes in flight at once (default 1)")
     p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
     p.add_argument("--name", help="the run's name in the report (default: the directory name)")
 
@@ -66,21 +70,21 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("task", help="work with task files")
     task_sub = p.add_subparsers(dest="task_command", required=True)
     s = task_sub.add_parser("stamp", help="replay tasks and record their tools, start and gold digests")
-    s.add_argument("file", type=Path)
+    s.add_argument("file", type=Path, help="a task file (JSON Lines), stamped in place unless --out is given")
     s.add_argument("--out", type=Path, help="write here instead of in place")
     s = task_sub.add_parser("verify", help="replay tasks and check their gold calls and digests")
-    s.add_argument("file", type=Path)
+    s.add_argument("file", help="a task file (JSON Lines), or a server name for the fixture tasks it ships with")
 
     p = sub.add_parser("graph", help="a server's tool dependency graph, as text or Graphviz DOT")
-    p.add_argument("server")
+    p.add_argument("server", type=_server)
     p.add_argument("--format", choices=["text", "dot", "json"], default="text")
 
     p = sub.add_parser("synth", help="write verified multi-turn tasks from live server state")
-    p.add_argument("--servers", help="comma-separated servers (default: every server with a recipe)")
-    p.add_argument("--n", type=int, default=1000, help="tasks to write in all, split evenly over servers")
-    p.add_argument("--seed", type=int, default=0, help="run seed: the same arguments write the same bytes")
-    p.add_argument("--out", type=Path, required=True, help="directory for train.jsonl, test.jsonl, stats.json/.txt")
-    p.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: every server with a recipe)")
+    p.add_argument("--n", type=_whole(1), default=1000, help="tasks to write in all, split evenly over servers")
+    p.add_argument("--seed", type=_whole(0), default=0, help="run seed: the same arguments write the same bytes")
+    p.add_argument("--out", type=_out_dir, required=True, help="directory for train.jsonl, test.jsonl, stats.json/.txt")
+    p.add_argument("--workers", type=_whole(1), help="worker processes (default: every core)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     defaults = _synth_defaults()
     for name, help_text in (("distractor_rate", "share of tasks with distractor tools"),
@@ -88,11 +92,11 @@ def main(argv: list[str] | None = None) -> int:
                             ("irrelevant_rate", "share of irrelevant queries (gold: no call)"),
                             ("hidden_rate", "share of hidden-tool requests (gold: no call)"),
                             ("test_share", "share of worlds in the test split")):
-        p.add_argument("--" + name.replace("_", "-"), type=float, default=defaults[name],
+        p.add_argument("--" + name.replace("_", "-"), type=_number(0, 1), default=defaults[name],
                        help=f"{help_text} (default {defaults[name]})")
     p.add_argument("--info-levels", default=",".join(str(x) for x in defaults["info_levels"]),
                    help="shares of complete, missing and minimal requests (default %(default)s)")
-    p.add_argument("--tasks-per-world", type=int, default=defaults["tasks_per_world"],
+    p.add_argument("--tasks-per-world", type=_whole(1), default=defaults["tasks_per_world"],
                    help="tasks written from one seeded world (default %(default)s)")
     p.add_argument("--teacher-url", help="rewrite user turns through this OpenAI-compatible endpoint "
                                          "(such as http://127.0.0.1:8000/v1); kept only if they still validate")
@@ -100,26 +104,136 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--teacher-api-key-env", default="OPENAI_API_KEY", help="environment variable with its API key")
 
     p = sub.add_parser("bench", help="latency of env.step, env.reset, raw MCP calls and the reward")
-    p.add_argument("--servers", help="comma-separated servers (default: all)")
-    p.add_argument("--n", type=int, default=2000, help="calls per measurement")
+    p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: all)")
+    p.add_argument("--n", type=_whole(1), default=2000, help="calls per measurement")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--no-scale", action="store_true",
                    help="skip the slow sections: large worlds, memory, stdio comparisons and the HTTP load")
     p.add_argument("--no-http", action="store_true",
                    help="skip the HTTP load (one server process, 64 concurrent episodes; about 15 s)")
-    p.add_argument("--synth-n", type=int, default=1350,
+    p.add_argument("--synth-n", type=_whole(0), default=1350,
                    help="tasks synthesized to measure the synthesis rate (default 1350, a tenth of the full set; 0 skips it)")
 
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, or a usage error argparse has explained on stderr
+        return stop.code if isinstance(stop.code, int) else 0
     from prove_env.registry import UnknownServerError
     from prove_env.task import TaskError
     from prove_env.world import WorldError
 
     try:
-        return _COMMANDS[args.command](args)
+        code = _COMMANDS[args.command](args)
+        sys.stdout.flush()  # inside the try: a reader that went away is seen here, not at exit
+        return code
+    except BrokenPipeError:
+        return _output_closed()
+    except KeyboardInterrupt:
+        print("prove-env: interrupted", file=sys.stderr)
+        return 130
     except (UnknownServerError, TaskError, WorldError, OSError, ValueError) as exc:
         print(f"prove-env: {exc}", file=sys.stderr)
         return 2
+
+
+def _output_closed() -> int:
+    """The reader of our output went away (`prove-env catalog | head`): stop quietly, as a shell tool does.
+
+    What is still buffered for stdout goes to /dev/null, so the interpreter's last flush does not
+    fail again on the way out. The status is a shell's for a process ended by SIGPIPE (128 + 13).
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141
+
+
+# -- argument types: a bad value stops the command with one line naming the argument, before any work
+
+
+def _whole(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """A whole number from `minimum` (to `maximum`)."""
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            bounds = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+
+    return whole
+
+
+def _number(minimum: float, maximum: float | None = None) -> Callable[[str], float]:
+    """A finite number from `minimum` (to `maximum`)."""
+
+    def number(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not math.isfinite(value) or value < minimum or (maximum is not None and value > maximum):
+            bounds = f"from {minimum:g} to {maximum:g}" if maximum is not None else f"at least {minimum:g}"
+            raise argparse.ArgumentTypeError(f"must be a number {bounds}, got {text}")
+        return value
+
+    return number
+
+
+def _server(text: str) -> str:
+    """The name of a server of this installation."""
+    from prove_env.registry import UnknownServerError, server_names
+
+    if text not in server_names():
+        raise argparse.ArgumentTypeError(str(UnknownServerError(text)))
+    return text
+
+
+def _server_list(text: str) -> list[str]:
+    """Comma-separated server names, each a server of this installation, in the order given."""
+    names = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected server names separated by commas, such as banking,calendar; "
+                                         f"got {text!r}")
+    return [_server(name) for name in names]
+
+
+def _out_dir(text: str) -> Path:
+    """A directory to write into: it may not exist yet, but it may not be a file."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is a file, not a directory")
+    return path
+
+
+def _run_dir(text: str) -> Path:
+    """The directory of an earlier evaluation run."""
+    path = Path(text)
+    if not (path / "metrics.json").is_file():
+        raise argparse.ArgumentTypeError(f"{path} is not an evaluation run: it holds no metrics.json")
+    return path
+
+
+def _snapshot_file(text: str) -> dict:
+    """A world snapshot: a JSON object read from the file `text`."""
+    path = Path(text)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"{path} is not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(
+            f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno} (character {exc.pos})"
+        ) from None
+    if not isinstance(data, dict):
+        raise argparse.ArgumentTypeError(f"{path} holds a JSON {type(data).__name__}, not a snapshot object "
+                                         "(World.snapshot() writes one)")
+    return data
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -134,7 +248,9 @@ def _list(args: argparse.Namespace) -> int:
         summary = " ".join(toolkit.description().split()).split(". ")[0].rstrip(".;:")
         rows.append((name, str(visible), str(writes), str(len(specs) - visible), summary))
     _table(["server", "tools", "write", "hidden", "description"], rows)
-    print(f"\n{len(rows)} servers, {sum(int(r[1]) for r in rows)} tools")
+    hidden = sum(int(r[3]) for r in rows)
+    print(f"\n{len(rows)} servers, {sum(int(r[1]) for r in rows)} tools the agent sees; {hidden} more are hidden "
+          "helpers (served with --debug-tools, and counted by `prove-env graph`)")
     return 0
 
 
@@ -157,15 +273,15 @@ def _serve(args: argparse.Namespace) -> int:
     if args.transport == "http":
         from prove_env.http_server import serve
 
-        if args.max_episodes < 1 or args.max_request_bytes < 1 or args.idle_seconds < 0:
-            raise ValueError("--max-episodes and --max-request-bytes must be positive, --idle-seconds at least 0")
-        snapshot = json.loads(args.snapshot.read_text(encoding="utf-8")) if args.snapshot else None
-        serve(toolkit, host=args.host, port=args.port, seed=args.seed, snapshot=snapshot,
+        if args.snapshot is not None:
+            World.from_snapshot(toolkit, args.snapshot).close()  # a bad snapshot is refused before serving
+        _check_listen(args.host, args.port)
+        serve(toolkit, host=args.host, port=args.port, seed=args.seed, snapshot=args.snapshot,
               max_episodes=args.max_episodes, idle_seconds=args.idle_seconds or None,
               max_request_bytes=args.max_request_bytes, include_hidden=args.debug_tools)
         return 0
-    if args.snapshot:
-        world = World.from_snapshot(toolkit, json.loads(args.snapshot.read_text(encoding="utf-8")))
+    if args.snapshot is not None:
+        world = World.from_snapshot(toolkit, args.snapshot)
     else:
         world = worlds.create(toolkit, args.seed)
     server = build_server(toolkit, WorldSlot(toolkit, world), include_hidden=args.debug_tools)
@@ -173,6 +289,23 @@ def _serve(args: argparse.Namespace) -> int:
     _exit_with_parent()
     server.run("stdio")
     return 0
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Raise a ValueError naming the address if the HTTP server could not listen on it."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ValueError(f"--host {host!r} is not an address of this machine ({exc})") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server itself binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ValueError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
 
 
 def _exit_with_parent() -> None:
@@ -191,8 +324,7 @@ def _exit_with_parent() -> None:
 def _demo(args: argparse.Namespace) -> int:
     from prove_env.registry import server_names
 
-    servers = args.servers.split(",") if args.servers else list(server_names())
-    tasks = _fixture_task_list(servers)
+    tasks = _fixture_task_list(args.servers or list(server_names()))
     code = _run_eval(tasks, ["gold", "noop", "random"], args.out, trials=3, reward="paper", max_steps=10,
                      concurrency=1, policy_options={}, compare=None, name="prove-env demo")
     expected = _check_reference_policies(args.out)
@@ -202,16 +334,9 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     from prove_env.registry import server_names
-    from prove_env.task import load_tasks
 
-    servers = args.servers.split(",") if args.servers else list(server_names())
-    if args.tasks:
-        tasks = [t for t in load_tasks(args.tasks) if t.server in servers]
-    else:
-        tasks = _fixture_task_list(servers)
-    if not tasks:
-        print("prove-env: no tasks to evaluate", file=sys.stderr)
-        return 2
+    servers = args.servers or list(server_names())
+    tasks = _file_tasks(args.tasks, args.servers) if args.tasks else _fixture_task_list(servers)
     options = {}
     policies = args.policies.split(",")
     if "openai" in policies:
@@ -222,9 +347,40 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _fixture_task_list(servers: list[str]) -> list:
+    """The fixture tasks of `servers`, or a ValueError when none of them ships any."""
     from prove_env.task import fixture_tasks
 
-    return [t for server in servers for t in fixture_tasks(server)]
+    tasks = [t for server in servers for t in fixture_tasks(server)]
+    if not tasks:
+        raise ValueError(f"no tasks to evaluate: {', '.join(servers)} ship{'s' if len(servers) == 1 else ''} no "
+                         "fixture tasks (fixtures/tasks/<server>.jsonl); pass --tasks FILE")
+    return tasks
+
+
+def _file_tasks(path: Path, servers: list[str] | None) -> list:
+    """The tasks of a task file for `servers` (all when None), or a ValueError that says why there are none.
+
+    A task for a server this installation lacks is refused rather than skipped, unless --servers
+    leaves its server out anyway.
+    """
+    from prove_env.registry import server_names
+    from prove_env.task import load_tasks
+
+    tasks = load_tasks(path)
+    counts = Counter(t.server for t in tasks)
+    found = ", ".join(f"{server} ({n})" for server, n in sorted(counts.items()))
+    unknown = sorted(server for server in counts if server not in server_names())
+    if servers is None and unknown:
+        raise ValueError(f"{path} has tasks for servers this installation does not have: "
+                         f"{', '.join(f'{s} ({counts[s]} of {len(tasks)} tasks)' for s in unknown)}; the servers are "
+                         f"{', '.join(server_names())} (--servers keeps only some)")
+    kept = [t for t in tasks if servers is None or t.server in servers]
+    if not kept:
+        if not tasks:
+            raise ValueError(f"{path} holds no tasks")
+        raise ValueError(f"no tasks to evaluate: {path} has no task for --servers {','.join(servers or [])}; its "
+                         f"tasks are for {found}")
+    return kept
 
 
 def _run_eval(tasks, policies, out, *, trials, reward, max_steps, concurrency, policy_options, compare, name) -> int:
@@ -259,9 +415,9 @@ def _task(args: argparse.Namespace) -> int:
     from prove_env.episode import replay
     from prove_env.registry import get_toolkit
     from prove_env.runtime import run_sync
-    from prove_env.task import dump_tasks, load_tasks
+    from prove_env.task import dump_tasks
 
-    tasks = load_tasks(args.file)
+    tasks = _tasks_to_check(args.file) if args.task_command == "verify" else _file_tasks(args.file, None)
     out, problems = [], 0
     for task in tasks:
         result = run_sync(replay(task.model_copy(update={"start_digest": None})))
@@ -287,6 +443,22 @@ def _task(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tasks_to_check(source: str) -> list:
+    """The tasks of a task file, or the fixture tasks a server ships when `source` names one (and no file)."""
+    from prove_env.registry import server_names
+    from prove_env.task import fixture_tasks
+
+    if Path(source).exists() or source not in server_names():
+        if not Path(source).exists():
+            raise ValueError(f"{source} is neither a task file nor a server (the servers are "
+                             f"{', '.join(server_names())})")
+        return _file_tasks(Path(source), None)
+    tasks = fixture_tasks(source)
+    if not tasks:
+        raise ValueError(f"server {source} ships no fixture tasks")
+    return tasks
+
+
 def _current_schemas(toolkit, task) -> list[dict]:
     """The task's shown tools with this server's tools at their current schemas (others kept)."""
     from prove_env.episode import shown_tools
@@ -297,40 +469,15 @@ def _current_schemas(toolkit, task) -> list[dict]:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from prove_env.bench import (
-        print_http_table,
-        print_scale_table,
-        print_synth_table,
-        print_table,
-        run_benchmarks,
-        run_http_benchmarks,
-        run_scale_benchmarks,
-        run_synth_benchmark,
-    )
+    from prove_env.bench import print_report, run_all
     from prove_env.registry import server_names
 
-    servers = args.servers.split(",") if args.servers else list(server_names())
-    results = {"servers": [run_benchmarks(server, args.n) for server in servers]}
-    if not args.no_scale:
-        results["scale"] = run_scale_benchmarks(args.n // 10)
-    if not args.no_scale and not args.no_http:
-        results["http"] = run_http_benchmarks()
-    if not args.no_scale and args.synth_n > 0:
-        results["synthesis"] = run_synth_benchmark(args.synth_n)
+    servers = args.servers or list(server_names())
+    results = run_all(servers, args.n, scale=not args.no_scale, http=not args.no_http, synth_n=args.synth_n)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        for result in results["servers"]:
-            print_table(result)
-            print()
-        if "scale" in results:
-            print_scale_table(results["scale"])
-        if "http" in results:
-            print()
-            print_http_table(results["http"])
-        if "synthesis" in results:
-            print()
-            print_synth_table(results["synthesis"])
+        print_report(results)
     return 0
 
 
@@ -376,13 +523,15 @@ def _synth(args: argparse.Namespace) -> int:
                          hidden_rate=args.hidden_rate, test_share=args.test_share,
                          tasks_per_world=args.tasks_per_world)
     teacher = None
+    if bool(args.teacher_url) != bool(args.teacher_model):
+        raise ValueError("--teacher-url and --teacher-model go together: the endpoint and the model it serves")
     if args.teacher_url or args.teacher_model:
         from prove_env.chat import ChatEndpoint
         from prove_env.synthesis.teacher import Teacher
 
         teacher = Teacher(ChatEndpoint(args.teacher_url, args.teacher_model,
                                        api_key=os.environ.get(args.teacher_api_key_env)))
-    servers = [s.strip() for s in args.servers.split(",") if s.strip()] if args.servers else None
+    servers = args.servers
     if args.workers == 1:
         from prove_env.runtime import tune_gc
 

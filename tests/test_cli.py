@@ -140,3 +140,149 @@ def test_bench_runs(capsys):
     assert main(["bench", "--servers", "calendar", "--n", "30", "--no-scale", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)["servers"][0]
     assert result["env.step (one read call)"]["p50_us"] > 0 and result["ratios"]
+
+
+# -- bad input: one line that says what is wrong, never a traceback ---------------------------------
+
+BAD_ARGUMENTS = [
+    (["serve", "calendar", "--transport", "http", "--port", "99999"], "argument --port: must be from 1 to 65535, got 99999"),
+    (["serve", "calendar", "--transport", "http", "--port", "-1"], "argument --port: must be from 1 to 65535, got -1"),
+    (["serve", "calendar", "--transport", "http", "--port", "http"], "argument --port: expected a whole number, got 'http'"),
+    (["serve", "calendar", "--transport", "http", "--seed", "-1"], "argument --seed: must be at least 0, got -1"),
+    (["serve", "calendar", "--transport", "http", "--max-episodes", "0"], "argument --max-episodes: must be at least 1"),
+    (["serve", "calendar", "--transport", "http", "--idle-seconds", "-5"], "argument --idle-seconds: must be a number"),
+    (["serve", "calendar", "--transport", "http", "--idle-seconds", "nan"], "argument --idle-seconds: must be a number"),
+    (["eval", "--servers", "banking", "--trials", "0", "--out", "{tmp}"], "argument --trials: must be at least 1, got 0"),
+    (["eval", "--servers", "banking", "--concurrency", "-2", "--out", "{tmp}"], "argument --concurrency: must be at least 1"),
+    (["eval", "--servers", "banking", "--max-steps", "0", "--out", "{tmp}"], "argument --max-steps: must be at least 1"),
+    (["eval", "--servers", "banking", "--compare", "{tmp}", "--out", "{tmp}/run"], "argument --compare: {tmp} is not an "
+                                                                                   "evaluation run"),
+    (["eval", "--servers", "banking", "--out", "{tmp}/file.txt"], "argument --out: {tmp}/file.txt is a file"),
+    (["synth", "--servers", "banking", "--n", "-5", "--out", "{tmp}"], "argument --n: must be at least 1, got -5"),
+    (["synth", "--servers", "banking", "--n", "10", "--workers", "-1", "--out", "{tmp}"], "argument --workers: must be at "
+                                                                                          "least 1, got -1"),
+    (["synth", "--servers", "banking", "--n", "10", "--workers", "0", "--out", "{tmp}"], "argument --workers: must be at "
+                                                                                         "least 1, got 0"),
+    (["synth", "--servers", "banking", "--n", "10", "--distractor-rate", "2", "--out", "{tmp}"],
+     "argument --distractor-rate: must be a number from 0 to 1, got 2"),
+    (["synth", "--servers", "banking", "--n", "10", "--teacher-url", "http://127.0.0.1:9/v1", "--out", "{tmp}"],
+     "--teacher-url and --teacher-model go together"),
+    (["bench", "--servers", "calendar", "--n", "0", "--no-scale"], "argument --n: must be at least 1, got 0"),
+    (["bench", "--servers", "calendar", "--n", "10", "--synth-n", "-1"], "argument --synth-n: must be at least 0"),
+    (["task", "verify", "{tmp}/missing.jsonl"], "{tmp}/missing.jsonl is neither a task file nor a server"),
+]
+
+
+@pytest.mark.parametrize("argv, says", BAD_ARGUMENTS,
+                         ids=[f"{a[0]} {s.split(':')[0].removeprefix('argument ')}" for a, s in BAD_ARGUMENTS])
+def test_bad_arguments_are_refused_with_one_clear_line(argv, says, tmp_path, capsys):
+    (tmp_path / "file.txt").write_text("not a directory")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert says.replace("{tmp}", str(tmp_path)) in err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("prove-env")
+
+
+# Every subcommand that takes server names, with the argument that takes them.
+SERVER_ARGUMENTS = [["tools", "{}"], ["serve", "{}"], ["graph", "{}"], ["demo", "--servers", "banking,{}"],
+                    ["eval", "--servers", "{}", "--out", "out"], ["bench", "--servers", "{}"],
+                    ["synth", "--servers", "{}", "--out", "out"]]
+
+
+@pytest.mark.parametrize("argv", SERVER_ARGUMENTS, ids=[a[0] for a in SERVER_ARGUMENTS])
+def test_an_unknown_server_is_named_with_the_servers_there_are(argv, capsys):
+    assert main([a.format("no_such_server") for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert "unknown server 'no_such_server'; available: " + ", ".join(server_names()) in err
+    assert "Traceback" not in err
+
+
+def test_a_snapshot_that_is_not_json_names_the_file_and_the_position(tmp_path, capsys):
+    snapshot = tmp_path / "world.json"
+    snapshot.write_text('{"server": "banking",\n  "now": }\n')
+    for transport in ("stdio", "http"):
+        assert main(["serve", "banking", "--transport", transport, "--snapshot", str(snapshot)]) == 2
+        err = capsys.readouterr().err
+        assert f"argument --snapshot: {snapshot} is not valid JSON: Expecting value at line 2, column 10" in err
+    snapshot.write_text("[1, 2]")
+    assert main(["serve", "banking", "--snapshot", str(snapshot)]) == 2
+    assert f"{snapshot} holds a JSON list, not a snapshot object" in capsys.readouterr().err
+    snapshot.write_text('{"tables": {}, "nope": 1}')
+    assert main(["serve", "banking", "--transport", "http", "--snapshot", str(snapshot)]) == 2
+    assert "unknown keys ['nope']" in capsys.readouterr().err  # refused before the server starts
+    assert main(["serve", "banking", "--seed", "3", "--snapshot", str(snapshot)]) == 2
+    assert "argument --snapshot: not allowed with argument --seed" in capsys.readouterr().err
+
+
+def test_an_address_the_server_cannot_listen_on_is_named(capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "banking", "--transport", "http", "--port", str(port)]) == 2
+        assert f"cannot listen on 127.0.0.1 port {port}: Address already in use" in capsys.readouterr().err
+    assert main(["serve", "banking", "--transport", "http", "--host", "no-such-host.invalid"]) == 2
+    assert "--host 'no-such-host.invalid' is not an address of this machine" in capsys.readouterr().err
+
+
+def test_eval_says_why_a_task_file_gives_nothing_to_evaluate(tmp_path, capsys):
+    first = load_tasks(Path(__file__).parents[1] / "fixtures" / "tasks" / "calendar.jsonl")[0]
+    tasks = tmp_path / "tasks.jsonl"
+    elsewhere = first.model_copy(update={"id": "elsewhere-001", "server": "no_such_server"})
+    tasks.write_text(elsewhere.to_json() + "\n" + first.to_json() + "\n")
+    assert main(["eval", "--tasks", str(tasks), "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert (f"{tasks} has tasks for servers this installation does not have: no_such_server (1 of 2 tasks); "
+            f"the servers are {', '.join(server_names())}") in err
+    assert main(["eval", "--tasks", str(tasks), "--servers", "banking", "--out", str(tmp_path / "run")]) == 2
+    assert (f"{tasks} has no task for --servers banking; its tasks are for calendar (1), no_such_server (1)"
+            in capsys.readouterr().err)
+    tasks.write_text("\n")
+    assert main(["eval", "--tasks", str(tasks), "--out", str(tmp_path / "run")]) == 2
+    assert f"{tasks} holds no tasks" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()  # refused before anything ran
+
+
+def test_output_closed_by_its_reader_ends_quietly():
+    """`prove-env catalog | head`: the reader leaves early; no traceback, no error line."""
+    proc = subprocess.Popen([*CLI, "catalog"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the first write
+    assert proc.wait(timeout=120) == 141  # a shell's status for a process ended by SIGPIPE
+    assert proc.stderr.read() == b""
+
+
+def test_help_returns_instead_of_exiting(capsys):
+    assert main(["serve", "--help"]) == 0
+    assert "--snapshot" in capsys.readouterr().out
+
+
+def test_task_verify_takes_a_server_name_for_its_packaged_fixtures(capsys):
+    from prove_env.task import fixture_tasks
+
+    for server in server_names():
+        count = len(fixture_tasks(server))
+        assert main(["task", "verify", server]) == (0 if count else 2), server
+        captured = capsys.readouterr()
+        assert (f"verified {count} tasks" in captured.out) if count else (
+            f"server {server} ships no fixture tasks" in captured.err)
+
+
+def test_list_and_graph_count_the_same_tools(capsys):
+    from prove_env.registry import get_toolkit
+
+    assert main(["list"]) == 0
+    listed = capsys.readouterr().out
+    rows = {cells[0]: cells for cells in (line.split() for line in listed.splitlines()) if cells and cells[0] in server_names()}
+    hidden_total = 0
+    for server in server_names():
+        toolkit = get_toolkit(server)
+        visible, hidden = len(toolkit.visible_specs()), len(toolkit.specs()) - len(toolkit.visible_specs())
+        hidden_total += hidden
+        assert (rows[server][1], rows[server][3]) == (str(visible), str(hidden))
+        assert main(["graph", server]) == 0
+        header = capsys.readouterr().out.splitlines()[0]
+        assert header.startswith(f"{server}: {visible + hidden} tools ({visible} the agent sees, {hidden} hidden)")
+    assert f"; {hidden_total} more are hidden helpers" in listed

@@ -81,7 +81,10 @@ class DependencyGraph:
 
     def to_text(self) -> str:
         explicit = sum(e.kind == "explicit" for e in self.edges)
-        lines = [f"{self.server}: {len(self.tools)} tools, {explicit} explicit and "
+        # Hidden helper tools are nodes too (they set states that visible tools require), so the
+        # header says how many the agent sees: the count `prove-env list` shows.
+        lines = [f"{self.server}: {len(self.tools)} tools ({len(self.tools) - len(self.hidden)} the agent sees, "
+                 f"{len(self.hidden)} hidden), {explicit} explicit and "
                  f"{len(self.edges) - explicit} implicit edges (schema digest {self.digest[:12]})"]
         for tool in self.tools:
             out = self.successors(tool)
