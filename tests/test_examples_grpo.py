@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import sys
 from pathlib import Path
@@ -148,6 +149,75 @@ def test_generation_without_vllm_is_chunked_and_weights_stay_float32() -> None:
     with pytest.raises(SystemExit, match="whole groups"):
         module.training_settings(module.parse_args(["--per-device-batch", "4", "--generation-batch", "4"]),
                                  cuda=True, world=1, use_vllm=False)
+
+
+@pytest.fixture(scope="module")
+def scratch_policy() -> tuple:
+    """grpo_from_scratch's smoke policy (a tiny model warmed up on the banking fixture tasks) and its arguments."""
+    module = _load("grpo_from_scratch")
+    from prove_env.task import fixture_tasks
+
+    args = module.parse_args(["--smoke", "--smoke-warmup-steps", "80", "--max-new-tokens", "48"])
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        model, tokenizer, template, _ = module.load_policy(args, fixture_tasks("banking"))
+    finally:
+        torch.set_num_threads(threads)
+    return module, args, model, tokenizer, template
+
+
+def test_scratch_group_log_probs_are_those_of_the_sampled_tokens(scratch_policy: tuple) -> None:
+    """The update's log-probabilities (one right-padded batch) line up token for token with sampling's
+    (a left-padded batch generating the whole group)."""
+    from prove_env.env import ProveEnv
+    from prove_env.task import fixture_tasks
+
+    module, args, model, tokenizer, template = scratch_policy
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    task = fixture_tasks("banking")[0]
+    envs = [ProveEnv("banking", max_steps=args.max_turns) for _ in range(4)]
+    rollouts = module.play_group(model, tokenizer, template, envs, task, args)
+    assert len({len(r.ids) for r in rollouts}) > 1  # rollouts of different lengths were generated together
+    recomputed = module.token_logprobs(model, rollouts, args.temperature)
+    for r, logprobs in zip(rollouts, recomputed, strict=True):
+        assert len(r.ids) == len(r.mask) == len(r.sampled_logprobs)
+        sampled = torch.tensor([lp for lp, m in zip(r.sampled_logprobs, r.mask, strict=True) if m])
+        assert logprobs.shape == sampled.shape and sum(r.mask) > 0
+        assert torch.allclose(logprobs, sampled, atol=1e-4), (logprobs - sampled).abs().max()
+    for env in envs:
+        env.close()
+
+
+def test_scratch_rollouts_keep_the_turn_and_tool_round_caps(scratch_policy: tuple) -> None:
+    from prove_env.env import ProveEnv
+    from prove_env.task import fixture_tasks
+
+    module, args, model, tokenizer, template = scratch_policy
+    torch.set_num_threads(1)
+    torch.manual_seed(1)
+    capped = copy.copy(args)
+    capped.max_tool_rounds, capped.max_turns = 1, 3
+    for task in fixture_tasks("banking")[:3]:
+        envs = [ProveEnv("banking", max_steps=capped.max_turns) for _ in range(4)]
+        rollouts = module.play_group(model, tokenizer, template, envs, task, capped)
+        for r in rollouts:
+            assert r.done and r.turns <= capped.max_turns
+            call_turns = [m for m in r.info["messages"] if m["role"] == "assistant" and m.get("tool_calls")]
+            assert len(call_turns) <= capped.max_tool_rounds
+        for env in envs:
+            env.close()
+
+
+def test_scratch_checkpoints_and_resumes(tmp_path: Path) -> None:
+    module = _load("grpo_from_scratch")
+    base = ["--smoke", "--smoke-warmup-steps", "10", "--output-dir", str(tmp_path), "--save-steps", "1"]
+    first = module.main(base + ["--steps", "1"])
+    assert [h["step"] for h in first["history"]] == [1] and (tmp_path / "checkpoint-1" / "state.pt").exists()
+    resumed = module.main(base + ["--steps", "2", "--resume"])
+    assert resumed["resumed_from"] == tmp_path / "checkpoint-1"
+    assert [h["step"] for h in resumed["history"]] == [1, 2] and (tmp_path / "checkpoint-2").exists()
 
 
 def test_learning_rate_table() -> None:
