@@ -247,7 +247,7 @@ class __CLASS__(Toolkit):
         return [_owner(o) for o in self.db.scalars(query)]
 
     @tool(read_only=True)
-    def list_items(self, owner_id: Id["owner"], status: Literal["active", "archived"] | None = None) -> list[dict]:
+    def list_items(self, owner_id: Id("owner"), status: Literal["active", "archived"] | None = None) -> list[dict]:
         """List an owner's items, ordered by id, optionally only active or only archived ones.
 
         Args:
@@ -260,13 +260,13 @@ class __CLASS__(Toolkit):
         return [_item(i) for i in self.db.scalars(query)]
 
     @tool(read_only=True)
-    def get_item(self, item_id: Id["item"]) -> dict:
+    def get_item(self, item_id: Id("item")) -> dict:
         """Return one item in full: title, note, status, owner and creation time."""
         item = self.get(Item, item_id)
         return {**_item(item), "note": item.note, "created_at": item.created_at}
 
     @tool(produces=("item",))
-    def add_item(self, owner_id: Id["owner"], title: str, note: str | None = None) -> dict:
+    def add_item(self, owner_id: Id("owner"), title: str, note: str | None = None) -> dict:
         """Add an active item to an owner's list.
 
         Args:
@@ -280,7 +280,7 @@ class __CLASS__(Toolkit):
         return _item(item)
 
     @tool(idempotent=True)
-    def rename_item(self, item_id: Id["item"], title: str) -> dict:
+    def rename_item(self, item_id: Id("item"), title: str) -> dict:
         """Give an active item a new title.
 
         Args:
@@ -291,14 +291,14 @@ class __CLASS__(Toolkit):
         return _item(item)
 
     @tool(idempotent=True, sets=("item.archived",))
-    def archive_item(self, item_id: Id["item"]) -> dict:
+    def archive_item(self, item_id: Id("item")) -> dict:
         """Archive an active item: it stays listed, with status 'archived', and can then be deleted."""
         item = self._active(self.get(Item, item_id), "archived")
         item.status = "archived"
         return _item(item)
 
     @tool(destructive=True, requires=("item.archived",))
-    def delete_item(self, item_id: Id["item"]) -> dict:
+    def delete_item(self, item_id: Id("item")) -> dict:
         """Delete an archived item for good. Active items must be archived first."""
         item = self.get(Item, item_id)
         if item.status != "archived":

@@ -11,7 +11,7 @@
                     Entity("account", Account, "ACC", lookup="list_accounts"))
 
         @tool(read_only=True)
-        def list_accounts(self, customer_id: Id["customer"], limit: Limit = 10) -> list[dict]:
+        def list_accounts(self, customer_id: Id("customer"), limit: Limit = 10) -> list[dict]:
             '''List a customer's accounts.
 
             Args:
@@ -25,7 +25,7 @@ Inside a tool, `self.world` is the episode's world, `self.db` its SQLAlchemy ses
 Everything else is derived once here for every tool, so server code never touches the protocol:
 schemas and strict validation from the type hints (`prove_env.params`) and the docstring, MCP
 annotations, transactions, results as JSON, and from the declared entities the kinds a tool
-consumes (its `Id[...]` parameters) and produces (it is the kind's look-up tool), the id format
+consumes (its `Id(...)` parameters) and produces (it is the kind's look-up tool), the id format
 in the parameter's description, and one wording of "not found" (`get`).
 """
 

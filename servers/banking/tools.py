@@ -81,7 +81,7 @@ class Banking(Toolkit):
         return [_customer_summary(c) for c in found[:limit]]
 
     @tool(read_only=True)
-    def get_customer(self, customer_id: Id["customer"]) -> dict:
+    def get_customer(self, customer_id: Id("customer")) -> dict:
         """Return a customer's profile: name, contact details, address, date of birth and membership date.
 
         Args:
@@ -97,7 +97,7 @@ class Banking(Toolkit):
     # -- accounts --------------------------------------------------------------------------------
 
     @tool(read_only=True)
-    def list_accounts(self, customer_id: Id["customer"], include_closed: bool = False) -> list[dict]:
+    def list_accounts(self, customer_id: Id("customer"), include_closed: bool = False) -> list[dict]:
         """List a customer's accounts with their balances, ordered by account id.
 
         Args:
@@ -110,7 +110,7 @@ class Banking(Toolkit):
         return [_account_info(a) for a in self.db.scalars(query)]
 
     @tool(read_only=True)
-    def get_account(self, account_id: Id["account"]) -> dict:
+    def get_account(self, account_id: Id("account")) -> dict:
         """Return one account's details: type, number, balance, credit limit, interest rate, status and dates.
 
         Args:
@@ -120,7 +120,7 @@ class Banking(Toolkit):
                 "status_reason": account.status_reason}
 
     @tool(read_only=True)
-    def get_balance(self, account_id: Id["account"]) -> dict:
+    def get_balance(self, account_id: Id("account")) -> dict:
         """Return an account's current balance and the amount available to spend.
 
         For a credit account the balance is negative when money is owed, and the available amount is
@@ -133,7 +133,7 @@ class Banking(Toolkit):
                 "currency": account.currency, "as_of": self.now}
 
     @tool(produces=("account",))
-    def open_account(self, customer_id: Id["customer"], kind: Literal["checking", "savings"], nickname: str | None = None) -> dict:
+    def open_account(self, customer_id: Id("customer"), kind: Literal["checking", "savings"], nickname: str | None = None) -> dict:
         """Open a new checking or savings account for a customer, with a balance of 0.00.
 
         A customer may hold at most 6 accounts that are not closed. Credit accounts need an application
@@ -159,7 +159,7 @@ class Banking(Toolkit):
         return _account_info(account)
 
     @tool(destructive=True)
-    def close_account(self, account_id: Id["account"], pin: str) -> dict:
+    def close_account(self, account_id: Id("account"), pin: str) -> dict:
         """Close an account. Its cards are cancelled.
 
         The balance must be exactly 0.00 (move money out, or pay off a credit account, first), the account
@@ -194,7 +194,7 @@ class Banking(Toolkit):
     # -- transactions ----------------------------------------------------------------------------
 
     @tool(read_only=True)
-    def list_transactions(self, account_id: Id["account"], start_date: Date | None = None, end_date: Date | None = None,
+    def list_transactions(self, account_id: Id("account"), start_date: Date | None = None, end_date: Date | None = None,
                           kind: TransactionKind | None = None, category: str | None = None,
                           min_amount: float | None = None, max_amount: float | None = None,
                           limit: Limit = 20) -> list[dict]:
@@ -228,7 +228,7 @@ class Banking(Toolkit):
         return [_transaction_info(t) for t in self.db.scalars(query)]
 
     @tool(read_only=True, produces=("transaction", "account"))
-    def search_transactions(self, customer_id: Id["customer"], query: str, limit: Limit = 20) -> list[dict]:
+    def search_transactions(self, customer_id: Id("customer"), query: str, limit: Limit = 20) -> list[dict]:
         """Search the descriptions and memos of all of a customer's ledger entries, newest first.
 
         Args:
@@ -248,7 +248,7 @@ class Banking(Toolkit):
         return [_transaction_info(t) for t in found]
 
     @tool(read_only=True)
-    def list_transaction_categories(self, customer_id: Id["customer"] | None = None) -> list[dict]:
+    def list_transaction_categories(self, customer_id: Id("customer") | None = None) -> list[dict]:
         """List the distinct transaction categories with how many entries each has, by category name.
 
         Args:
@@ -261,7 +261,7 @@ class Banking(Toolkit):
         return [{"category": category, "count": count} for category, count in self.db.execute(query)]
 
     @tool(read_only=True)
-    def get_spending_summary(self, customer_id: Id["customer"], start_date: Date, end_date: Date) -> dict:
+    def get_spending_summary(self, customer_id: Id("customer"), start_date: Date, end_date: Date) -> dict:
         """Total a customer's spending by category, and their income, over a date range (both dates inclusive).
 
         Spending counts card purchases, bill payments, cash withdrawals and fees, net of refunds, on all of
@@ -290,7 +290,7 @@ class Banking(Toolkit):
     # -- moving money ----------------------------------------------------------------------------
 
     @tool(produces=("transfer", "transaction"), requires=("account.funded",))
-    def transfer(self, from_account_id: Id["account"], to_account_id: Id["account"], amount: Money, pin: str,
+    def transfer(self, from_account_id: Id("account"), to_account_id: Id("account"), amount: Money, pin: str,
                  memo: str | None = None) -> dict:
         """Move money from one account to another account at this bank, immediately.
 
@@ -332,7 +332,7 @@ class Banking(Toolkit):
                 "from_account_balance": source.balance}
 
     @tool(produces=("transaction",), sets=("account.funded",))
-    def deposit(self, account_id: Id["account"], amount: Money, description: str | None = None) -> dict:
+    def deposit(self, account_id: Id("account"), amount: Money, description: str | None = None) -> dict:
         """Deposit cash or a check into a checking or savings account (it may be frozen, not closed).
 
         A single deposit may be at most 10,000.00; larger ones must be made in a branch.
@@ -354,7 +354,7 @@ class Banking(Toolkit):
     # -- payees and payments ---------------------------------------------------------------------
 
     @tool(read_only=True)
-    def list_payees(self, customer_id: Id["customer"]) -> list[dict]:
+    def list_payees(self, customer_id: Id("customer")) -> list[dict]:
         """List a customer's saved payees (people and companies outside the bank), ordered by payee id.
 
         Args:
@@ -365,7 +365,7 @@ class Banking(Toolkit):
         return [_payee_info(p) for p in payees]
 
     @tool(produces=("payee",))
-    def add_payee(self, customer_id: Id["customer"], name: str, account_number: str, routing_number: str, pin: str,
+    def add_payee(self, customer_id: Id("customer"), name: str, account_number: str, routing_number: str, pin: str,
                   nickname: str | None = None, category: PayeeCategory = "other") -> dict:
         """Save a new payee for a customer, so that they can pay it. Needs the customer's PIN.
 
@@ -400,7 +400,7 @@ class Banking(Toolkit):
         return _payee_info(payee)
 
     @tool(destructive=True)
-    def remove_payee(self, payee_id: Id["payee"]) -> dict:
+    def remove_payee(self, payee_id: Id("payee")) -> dict:
         """Remove a saved payee. Payments still scheduled to it must be cancelled first.
 
         Args:
@@ -415,7 +415,7 @@ class Banking(Toolkit):
         return {"payee_id": payee.id, "name": payee.name, "removed": True}
 
     @tool(produces=("payment", "transaction"), requires=("account.funded",))
-    def pay_payee(self, account_id: Id["account"], payee_id: Id["payee"], amount: Money, pin: str, memo: str | None = None) -> dict:
+    def pay_payee(self, account_id: Id("account"), payee_id: Id("payee"), amount: Money, pin: str, memo: str | None = None) -> dict:
         """Pay a saved payee now from a checking or savings account of the payee's owner. Needs the PIN.
 
         Args:
@@ -435,7 +435,7 @@ class Banking(Toolkit):
         return {**self._payment_info(payment), "account_balance": account.balance}
 
     @tool(produces=("payment",), sets=("payment.scheduled",))
-    def schedule_payment(self, account_id: Id["account"], payee_id: Id["payee"], amount: Money, date: Date, pin: str,
+    def schedule_payment(self, account_id: Id("account"), payee_id: Id("payee"), amount: Money, date: Date, pin: str,
                          frequency: Literal["once", "weekly", "monthly"] = "once", memo: str | None = None) -> dict:
         """Schedule a payment to a saved payee on a future date, once or repeating. Needs the PIN.
 
@@ -464,7 +464,7 @@ class Banking(Toolkit):
         return self._payment_info(payment)
 
     @tool(read_only=True, produces=("payee",))
-    def list_scheduled_payments(self, customer_id: Id["customer"]) -> list[dict]:
+    def list_scheduled_payments(self, customer_id: Id("customer")) -> list[dict]:
         """List a customer's payments that are scheduled and not yet made, soonest first.
 
         Args:
@@ -477,7 +477,7 @@ class Banking(Toolkit):
         return [self._payment_info(p) for p in payments]
 
     @tool(destructive=True, requires=("payment.scheduled",))
-    def cancel_scheduled_payment(self, payment_id: Id["payment"]) -> dict:
+    def cancel_scheduled_payment(self, payment_id: Id("payment")) -> dict:
         """Cancel a scheduled payment (all its repeats). Payments already made cannot be cancelled.
 
         Args:
@@ -491,7 +491,7 @@ class Banking(Toolkit):
     # -- cards -----------------------------------------------------------------------------------
 
     @tool(read_only=True, produces=("account",))
-    def list_cards(self, customer_id: Id["customer"]) -> list[dict]:
+    def list_cards(self, customer_id: Id("customer")) -> list[dict]:
         """List a customer's debit and credit cards, cancelled ones included, ordered by card id.
 
         Args:
@@ -502,7 +502,7 @@ class Banking(Toolkit):
         return [_card_info(c) for c in cards]
 
     @tool(idempotent=True, sets=("card.frozen",))
-    def freeze_card(self, card_id: Id["card"]) -> dict:
+    def freeze_card(self, card_id: Id("card")) -> dict:
         """Freeze an active card so that it cannot be used (for example when it is lost). No PIN is needed.
 
         Args:
@@ -514,7 +514,7 @@ class Banking(Toolkit):
         return _card_info(card)
 
     @tool(idempotent=True, requires=("card.frozen",))
-    def unfreeze_card(self, card_id: Id["card"], pin: str) -> dict:
+    def unfreeze_card(self, card_id: Id("card"), pin: str) -> dict:
         """Unfreeze a frozen card so that it can be used again. Needs the card owner's PIN.
 
         Args:
@@ -531,7 +531,7 @@ class Banking(Toolkit):
         return _card_info(card)
 
     @tool(idempotent=True)
-    def set_card_limit(self, card_id: Id["card"], daily_limit: Money, pin: str) -> dict:
+    def set_card_limit(self, card_id: Id("card"), daily_limit: Money, pin: str) -> dict:
         """Set a card's daily spending limit. Needs the card owner's PIN.
 
         A debit card's limit may be at most 5,000.00; a credit card's at most its account's credit limit.
@@ -574,7 +574,7 @@ class Banking(Toolkit):
     # -- hidden ----------------------------------------------------------------------------------
 
     @tool(read_only=True, hidden=True)
-    def get_customer_pin(self, customer_id: Id["customer"]) -> dict:
+    def get_customer_pin(self, customer_id: Id("customer")) -> dict:
         """Debugging only: return a customer's PIN.
 
         Args:
@@ -614,7 +614,7 @@ class Banking(Toolkit):
             raise ToolError(f"Unsupported currency {currency!r}; supported: {codes}")
         return rate
 
-    def _check_pin(self, customer_id: Id["customer"], pin: str) -> None:
+    def _check_pin(self, customer_id: Id("customer"), pin: str) -> None:
         if pin != self.get(Customer, customer_id).pin:
             raise ToolError("Incorrect PIN")
 
@@ -629,7 +629,7 @@ class Banking(Toolkit):
         if account.balance < amount:
             raise ToolError(f"Insufficient funds: {account.id} has {account.balance:.2f}, needs {amount:.2f}")
 
-    def _paying_account_and_payee(self, account_id: Id["account"], payee_id: Id["payee"], pin: str) -> tuple[Account, Payee]:
+    def _paying_account_and_payee(self, account_id: Id("account"), payee_id: Id("payee"), pin: str) -> tuple[Account, Payee]:
         account = self.get(Account, account_id)
         payee = self.get(Payee, payee_id)
         if payee.customer_id != account.customer_id:
@@ -639,14 +639,14 @@ class Banking(Toolkit):
             raise ToolError(f"Payees are paid from checking or savings accounts, not credit account {account.id}")
         return account, payee
 
-    def _new_account_number(self, account_id: Id["account"]) -> str:
+    def _new_account_number(self, account_id: Id("account")) -> str:
         """A 10-digit number derived from the id (no randomness in tools), skipping any in use."""
         number = 8_800_000_000 + int(account_id.split("-")[1])
         while self.db.scalar(select(Account.id).where(Account.account_number == str(number))) is not None:
             number += 1
         return str(number)
 
-    def _scheduled_from(self, account_id: Id["account"]) -> list[Payment]:
+    def _scheduled_from(self, account_id: Id("account")) -> list[Payment]:
         return list(self.db.scalars(select(Payment).where(Payment.account_id == account_id,
                                                           Payment.status == "scheduled").order_by(Payment.id)))
 

@@ -16,7 +16,8 @@ import datetime as dt
 import random
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goal, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import clock, day, full_date, listing, weekday
 
 from .seed import MEETING_KINDS, TOPICS
 
@@ -180,38 +181,14 @@ def _iso(moment: dt.datetime) -> str:
     return moment.isoformat(timespec="minutes")
 
 
-def day(d: dt.date) -> str:
-    """'Tuesday, October 6': names an existing event's day."""
-    return f"{d:%A}, {d:%B} {d.day}"
-
-
 def date(d: dt.date) -> str:
     """'Tuesday, October 6, 2026': a day that becomes an argument, said in full."""
-    return f"{day(d)}, {d.year}"
-
-
-def short(d: dt.date) -> str:
-    """'October 6, 2026': a day in a terse request."""
-    return f"{d:%B} {d.day}, {d.year}"
-
-
-def md(d: dt.date) -> str:
-    """'October 6': what every way of saying a day has in common (a mention)."""
-    return f"{d:%B} {d.day}"
-
-
-def clock(t: dt.datetime | dt.time) -> str:
-    if t.hour == 12 and t.minute == 0:
-        return "noon"
-    hour = t.hour % 12 or 12
-    suffix = "am" if t.hour < 12 else "pm"
-    return f"{hour} {suffix}" if t.minute == 0 else f"{hour}:{t.minute:02d} {suffix}"
+    return f"{weekday(d)}, {d.year}"
 
 
 def names(people: list[dict], *, me: bool = False) -> str:
     """'Ana Smith, Bo Chen and Cy Diaz' (and 'I' last when `me`)."""
-    words = [p["name"] for p in people] + (["I"] if me else [])
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return listing([p["name"] for p in people] + (["I"] if me else []))
 
 
 def quoted(o: dict) -> str:
@@ -223,7 +200,7 @@ def event_name(o: dict) -> str:
     """'the Platform Tech Sync' (a series) or 'the Focus time on Wednesday, September 16'."""
     if o["recurring"]:
         return f"the {quoted(o)}"
-    return f"the {quoted(o)} on {day(o['start'].date())}"
+    return f"the {quoted(o)} on {weekday(o['start'].date())}"
 
 
 def _event(o: dict) -> Ref:
@@ -276,30 +253,45 @@ def _slot(rng: random.Random, d: dt.date, minutes: int) -> dt.datetime:
     return dt.datetime.combine(d, dt.time(9)) + dt.timedelta(minutes=15 * rng.randint(0, max(steps, 0)))
 
 
+def _ask(rng: random.Random, args: dict, *, vague: str, detail: str, says: list[str], terse: str,
+         refs: tuple[Ref, ...], mentions: tuple[str, ...]) -> Ask:
+    """A request that either leaves the 'which one' to a second sentence (`vague` then `detail`,
+    which the "missing" level holds back) or names it at once (one of `says`)."""
+    if rng.random() < SPLIT / 2:
+        return Ask(args, say=vague, terse=terse, detail=detail, refs=refs, mentions=mentions)
+    return Ask(args, say=rng.choice(says), terse=terse, refs=refs, mentions=mentions)
+
+
 def _length(minutes: int) -> str:
     return {60: "one-hour", 90: "90-minute", 120: "two-hour"}.get(minutes, f"{minutes}-minute")
 
 
 # -- goals: reading the calendar ----------------------------------------------------------------------
 
+goals = Goals()
+
+
+@goals.add("get_current_time", 0.2)
 def get_current_time(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["What's today's date?", "What day is it today, and what time is it?"]),
                terse="Today's date?")
 
 
+@goals.add("list_calendars", 0.2)
 def list_calendars(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["Which calendars do I have access to?",
                                    "Can you list my calendars, including the shared ones?"]),
                terse="List my calendars.")
 
 
+@goals.add("list_events", 1.5)
 def list_events(b: Bundle, rng: random.Random) -> Ask | None:
     first = rng.choice([d for d in b["days"] if d.weekday() < 5])
     friday = first + dt.timedelta(days=4 - first.weekday())
     last = first if rng.random() < 0.6 else friday  # one day, or the rest of that work week
     args = {"start_date": first.isoformat(), "end_date": last.isoformat()}
-    span = f"on {date(first)}" if first == last else f"from {day(first)} to {date(last)}"
-    terse_span = short(first) if first == last else f"{md(first)} to {short(last)}"
+    span = f"on {date(first)}" if first == last else f"from {weekday(first)} to {date(last)}"
+    terse_span = full_date(first) if first == last else f"{day(first)} to {full_date(last)}"
     refs: tuple[Ref, ...] = ()
     where, terse_where = "my calendar", "My calendar for"
     if rng.random() < 0.25:
@@ -307,7 +299,7 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
         args["calendar_id"] = calendar["calendar_id"]
         refs = (_calendar(calendar),)
         where, terse_where = f"the {calendar['name']} calendar", f"{calendar['name']} calendar for"
-    mentions = (md(first),) if first == last else (md(first), md(last))
+    mentions = (day(first),) if first == last else (day(first), day(last))
     if rng.random() < SPLIT / 2:
         return Ask(args, say=f"Can you check what's on {where} for me?", terse=f"{terse_where} {terse_span}?",
                    detail=f"I mean {span.removeprefix('on ')}.", refs=refs, mentions=mentions)
@@ -315,6 +307,7 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"{terse_where} {terse_span}?", refs=refs, mentions=mentions)
 
 
+@goals.add("list_upcoming_events", 0.5)
 def list_upcoming_events(b: Bundle, rng: random.Random) -> Ask | None:
     limit = rng.choice([3, 5, 5, 8])
     if rng.random() < 0.3:
@@ -329,6 +322,7 @@ def list_upcoming_events(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Next {limit} events?")
 
 
+@goals.add("search_events", 0.7)
 def search_events(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["topics"]:
         return None
@@ -338,24 +332,20 @@ def search_events(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Events about {topic}?", mentions=(topic,))
 
 
-def get_event(b: Bundle, rng: random.Random) -> Ask | None:
-    events = [o for o in b["events"] if not o["cancelled"]]
-    if not events:
-        return None
-    o = rng.choice(events)
-    name = event_name(o)
-    return Ask({"event_id": o["event_id"]},
-               say=rng.choice([f"Who is invited to {name}, and have they replied?",
-                               f"Can you pull up the details of {name}? Where is it, and who's coming?"]),
-               terse=f"Details of {name}.", refs=(_event(o),), mentions=(o["title"],))
+goals.single("get_event", "event", pick=lambda b: [o for o in b["events"] if not o["cancelled"]],
+             name=lambda b, o: event_name(o), mention=lambda o: o["title"],
+             say=("Who is invited to {name}, and have they replied?",
+                  "Can you pull up the details of {name}? Where is it, and who's coming?"), terse="Details of {name}.")
 
 
+@goals.add("list_pending_invitations", 0.3)
 def list_pending_invitations(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["Which meeting invitations haven't I answered yet?",
                                    "Do I have any invitations I still need to respond to?"]),
                terse="Unanswered invitations?")
 
 
+@goals.add("list_reminders", 0.6)
 def list_reminders(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.3:
         return Ask({}, say="Which reminders do I have coming up?", terse="Upcoming reminders?")
@@ -367,6 +357,7 @@ def list_reminders(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Reminders on {event_name(o)}?", refs=(_event(o),), mentions=(o["title"],))
 
 
+@goals.add("find_contacts", 0.6)
 def find_contacts(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.3:
         departments = sorted({p["department"] for p in b["people"] if p["department"]})
@@ -380,6 +371,7 @@ def find_contacts(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Look up {person['name']}.", mentions=(person["name"],))
 
 
+@goals.add("check_conflicts")
 def check_conflicts(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["workdays"]:
         return None
@@ -389,7 +381,7 @@ def check_conflicts(b: Bundle, rng: random.Random) -> Ask | None:
     end = start + dt.timedelta(minutes=minutes)
     args: dict[str, Any] = {"start": _iso(start), "end": _iso(end)}
     when = f"on {date(d)} from {clock(start)} to {clock(end)}"
-    terse_when = f"{short(d)}, {clock(start)} to {clock(end)}?"
+    terse_when = f"{full_date(d)}, {clock(start)} to {clock(end)}?"
     others = rng.sample(b["people"], rng.choice([0, 1, 1, 2]))
     if others:
         args["contact_ids"] = [p["contact_id"] for p in others]
@@ -399,13 +391,14 @@ def check_conflicts(b: Bundle, rng: random.Random) -> Ask | None:
     else:
         ask, whether, terse = "Am I free", "I'm free", f"Am I free {terse_when}"
     refs = tuple(_contact(p) for p in others)
-    mentions = tuple(p["name"] for p in others) + (md(d), clock(start), clock(end))
+    mentions = tuple(p["name"] for p in others) + (day(d), clock(start), clock(end))
     if rng.random() < SPLIT:
         return Ask(args, say=f"I'd like to check whether {whether}.", terse=terse,
                    detail=f"{when[:1].upper()}{when[1:]}.", refs=refs, mentions=mentions)
     return Ask(args, say=f"{ask} {when}?", terse=terse, refs=refs, mentions=mentions)
 
 
+@goals.add("find_free_slots")
 def find_free_slots(b: Bundle, rng: random.Random) -> Ask | None:
     if len(b["workdays"]) < 2:
         return None
@@ -415,10 +408,10 @@ def find_free_slots(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"contact_ids": [p["contact_id"] for p in others], "start_date": first.isoformat(),
             "end_date": last.isoformat(), "duration_minutes": minutes}
     who = f"{names(others, me=True)} {'are both' if len(others) == 1 else 'are all'} free"
-    span = f"between {day(first)} and {date(last)}"
+    span = f"between {weekday(first)} and {date(last)}"
     refs = tuple(_contact(p) for p in others)
-    terse = f"Find a {minutes}-minute slot for me and {names(others)}, {md(first)} to {short(last)}."
-    mentions = tuple(p["name"] for p in others) + (f"{minutes}-minute", md(first), md(last))
+    terse = f"Find a {minutes}-minute slot for me and {names(others)}, {day(first)} to {full_date(last)}."
+    mentions = tuple(p["name"] for p in others) + (f"{minutes}-minute", day(first), day(last))
     if rng.random() < SPLIT:
         return Ask(args, say=f"Can you find a {minutes}-minute slot when {who}?", terse=terse,
                    detail=f"Any time {span} works.", refs=refs, mentions=mentions)
@@ -426,6 +419,7 @@ def find_free_slots(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=mentions)
 
 
+@goals.add("list_rooms", 0.6)
 def list_rooms(b: Bundle, rng: random.Random) -> Ask | None:
     capacity = rng.choice([4, 6, 8, 10])
     if not b["workdays"] or rng.random() < 0.4:
@@ -439,15 +433,16 @@ def list_rooms(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.5:
         args = {"min_capacity": capacity, **args}
         return Ask(args, say=f"Which rooms for at least {capacity} people are free {when}?",
-                   terse=f"Free rooms for {capacity}+, {short(d)}, {clock(start)} to {clock(end)}?",
-                   mentions=(md(d), clock(start), clock(end)))
+                   terse=f"Free rooms for {capacity}+, {full_date(d)}, {clock(start)} to {clock(end)}?",
+                   mentions=(day(d), clock(start), clock(end)))
     return Ask(args, say=f"Which meeting rooms are free {when}?",
-               terse=f"Free rooms {short(d)}, {clock(start)} to {clock(end)}?",
-               mentions=(md(d), clock(start), clock(end)))
+               terse=f"Free rooms {full_date(d)}, {clock(start)} to {clock(end)}?",
+               mentions=(day(d), clock(start), clock(end)))
 
 
 # -- goals: scheduling -----------------------------------------------------------------------------
 
+@goals.add("create_event", 2.0)
 def create_event(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["workdays"]:
         return None
@@ -462,8 +457,8 @@ def create_event(b: Bundle, rng: random.Random) -> Ask | None:
         args = {"title": title, "start": _iso(start), "end": _iso(end), "calendar_id": calendar["calendar_id"]}
         what = f"'{title}' on my Personal calendar"
         return Ask(args, say=f"Please put {what} on {date(d)} from {clock(start)} to {clock(end)}.",
-                   terse=f"Personal calendar: '{title}', {short(d)}, {clock(start)} to {clock(end)}.",
-                   refs=(_calendar(calendar),), mentions=(title, "Personal", md(d), clock(start), clock(end)))
+                   terse=f"Personal calendar: '{title}', {full_date(d)}, {clock(start)} to {clock(end)}.",
+                   refs=(_calendar(calendar),), mentions=(title, "Personal", day(d), clock(start), clock(end)))
     if not b["fresh_titles"]:
         return None
     title = rng.choice(b["fresh_titles"])
@@ -480,10 +475,10 @@ def create_event(b: Bundle, rng: random.Random) -> Ask | None:
         args["invitee_ids"] = [p["contact_id"] for p in guests]
     with_whom = f" with {names(guests)}" if guests else ""
     what = f"a {_length(minutes)} meeting called '{title}'{with_whom}{where}"
-    terse = (f"New event '{title}', {short(d)}, {clock(start)} to {clock(end)}{where}"
+    terse = (f"New event '{title}', {full_date(d)}, {clock(start)} to {clock(end)}{where}"
              + (f", invite {names(guests)}." if guests else "."))
     refs = tuple(_contact(p) for p in guests)
-    mentions = (title,) + tuple(p["name"] for p in guests) + (md(d), clock(start))
+    mentions = (title,) + tuple(p["name"] for p in guests) + (day(d), clock(start))
     if rng.random() < SPLIT:
         return Ask(args, say=f"Please set up {what}.", terse=terse,
                    detail=f"Make it {date(d)} at {clock(start)}.", refs=refs, mentions=mentions)
@@ -492,6 +487,7 @@ def create_event(b: Bundle, rng: random.Random) -> Ask | None:
                terse=terse, refs=refs, mentions=mentions)
 
 
+@goals.add("reschedule_event", 1.5)
 def reschedule_event(b: Bundle, rng: random.Random) -> Ask | None:
     events = [o for o in _mine(b, (MOVE,), one_off=True) if o["moves"]]
     if not events:
@@ -501,8 +497,8 @@ def reschedule_event(b: Bundle, rng: random.Random) -> Ask | None:
     name = event_name(o)
     new = f"{date(start.date())} at {clock(start)}"
     args = {"event_id": o["event_id"], "start": _iso(start)}
-    terse = f"Move {name} to {short(start.date())}, {clock(start)}, same length."
-    mentions = (o["title"], md(start.date()), clock(start))
+    terse = f"Move {name} to {full_date(start.date())}, {clock(start)}, same length."
+    mentions = (o["title"], day(start.date()), clock(start))
     if rng.random() < SPLIT:
         return Ask(args, say=f"I need to move {name}; same length as before.", terse=terse,
                    detail=f"Please make it {new} instead.", refs=(_event(o),), mentions=mentions)
@@ -511,6 +507,7 @@ def reschedule_event(b: Bundle, rng: random.Random) -> Ask | None:
                terse=terse, refs=(_event(o),), mentions=mentions)
 
 
+@goals.add("set_recurrence", 2.0)
 def set_recurrence(b: Bundle, rng: random.Random) -> Ask | None:
     events = [o for o in _mine(b, (REPEAT,), one_off=True) if o["event"]["room"] is None]
     if not events:
@@ -556,6 +553,7 @@ def set_recurrence(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(o["title"], rule))
 
 
+@goals.add("cancel_occurrence")
 def cancel_occurrence(b: Bundle, rng: random.Random) -> Ask | None:
     occurrences = [o for o in b["occurrences"] if o["recurring"] and o["mine"] and o["future"]
                    and not o["cancelled"] and not o["series_cancelled"] and o["role"] in EDITABLE]
@@ -566,15 +564,16 @@ def cancel_occurrence(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < SPLIT / 2:
         return Ask({"event_id": o["event_id"], "date": d.isoformat()},
                    say=f"I can't make one of the upcoming {quoted(o)} sessions; please cancel just that one.",
-                   terse=f"Cancel only the {quoted(o)} on {short(d)}.", detail=f"The one on {date(d)}.",
-                   refs=(_event(o),), mentions=(o["title"], md(d)))
+                   terse=f"Cancel only the {quoted(o)} on {full_date(d)}.", detail=f"The one on {date(d)}.",
+                   refs=(_event(o),), mentions=(o["title"], day(d)))
     return Ask({"event_id": o["event_id"], "date": d.isoformat()},
                say=rng.choice([f"I can't make the {quoted(o)} on {date(d)}. Please cancel just that one.",
                                f"Please skip the {quoted(o)} on {date(d)} only; the rest of the series stays."]),
-               terse=f"Cancel only the {quoted(o)} on {short(d)}.", refs=(_event(o),),
-               mentions=(o["title"], md(d)))
+               terse=f"Cancel only the {quoted(o)} on {full_date(d)}.", refs=(_event(o),),
+               mentions=(o["title"], day(d)))
 
 
+@goals.add("cancel_event")
 def cancel_event(b: Bundle, rng: random.Random) -> Ask | None:
     events = _mine(b, (CANCEL,))
     if not events:
@@ -590,6 +589,7 @@ def cancel_event(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(o["title"],))
 
 
+@goals.add("delete_event", 0.7)
 def delete_event(b: Bundle, rng: random.Random) -> Ask | None:
     events = [o for o in b["events"] if o["mine"] and o["role"] == DELETE]
     if not events:
@@ -602,6 +602,7 @@ def delete_event(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Delete {name}.", refs=(_event(o),), mentions=(o["title"],))
 
 
+@goals.add("update_event")
 def update_event(b: Bundle, rng: random.Random) -> Ask | None:
     events = _mine(b, EDITABLE)
     if not events:
@@ -640,6 +641,7 @@ def update_event(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- goals: people, invitations, rooms, reminders ------------------------------------------------------
 
+@goals.add("add_invitees", 1.2)
 def add_invitees(b: Bundle, rng: random.Random) -> Ask | None:
     # not where a room may be booked in the same task: it is chosen for today's guest list
     events = [o for o in _shared(_mine(b, (MOVE, REPEAT))) if o["event"]["next_occurrence"]]
@@ -668,6 +670,7 @@ def add_invitees(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(o["title"], *(p["name"] for p in guests)))
 
 
+@goals.add("remove_invitee")
 def remove_invitee(b: Bundle, rng: random.Random) -> Ask | None:
     people = {p["contact_id"]: p for p in b["people"]}
     events = [o for o in _shared(_mine(b, EDITABLE)) if any(i["contact_id"] in people for i in o["event"]["invitees"])]
@@ -676,18 +679,16 @@ def remove_invitee(b: Bundle, rng: random.Random) -> Ask | None:
     o = rng.choice(events)
     person = people[rng.choice([i["contact_id"] for i in o["event"]["invitees"] if i["contact_id"] in people])]
     name = event_name(o)
-    if rng.random() < SPLIT / 2:
-        return Ask({"event_id": o["event_id"], "contact_id": person["contact_id"]},
-                   say=f"Someone on the invite list for {name} doesn't need to come.",
-                   terse=f"Uninvite {person['name']} from {name}.", detail=f"Please remove {person['name']}.",
-                   refs=(_event(o), _contact(person)), mentions=(o["title"], person["name"]))
-    return Ask({"event_id": o["event_id"], "contact_id": person["contact_id"]},
-               say=rng.choice([f"Please take {person['name']} off the invite list for {name}.",
-                               f"{person['name']} doesn't need to come to {name}; please remove them."]),
-               terse=f"Uninvite {person['name']} from {name}.", refs=(_event(o), _contact(person)),
-               mentions=(o["title"], person["name"]))
+    return _ask(rng, {"event_id": o["event_id"], "contact_id": person["contact_id"]},
+                vague=f"Someone on the invite list for {name} doesn't need to come.",
+                detail=f"Please remove {person['name']}.",
+                says=[f"Please take {person['name']} off the invite list for {name}.",
+                      f"{person['name']} doesn't need to come to {name}; please remove them."],
+                terse=f"Uninvite {person['name']} from {name}.", refs=(_event(o), _contact(person)),
+                mentions=(o["title"], person["name"]))
 
 
+@goals.add("respond_to_invitation", 1.5)
 def respond_to_invitation(b: Bundle, rng: random.Random) -> Ask | None:
     events = [o for o in b["events"] if not o["mine"] and o["my_response"] is not None and o["future"]
               and not o["cancelled"] and not o["series_cancelled"]]
@@ -710,6 +711,7 @@ def respond_to_invitation(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=say, terse=terse, refs=(_event(o),), mentions=(o["title"],))
 
 
+@goals.add("add_contact", 0.6)
 def add_contact(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["new_people"]:
         return None
@@ -723,6 +725,7 @@ def add_contact(b: Bundle, rng: random.Random) -> Ask | None:
                terse=terse, mentions=(name, email, company))
 
 
+@goals.add("book_room", 2.0)
 def book_room(b: Bundle, rng: random.Random) -> Ask | None:
     events = [o for o in _mine(b, (ROOMS,), one_off=True) if o["free_rooms"] and o["event"]["calendar"] != "Personal"
               and not o["title"].startswith("Coffee chat")]
@@ -731,18 +734,15 @@ def book_room(b: Bundle, rng: random.Random) -> Ask | None:
     o = rng.choice(events)
     room = rng.choice(o["free_rooms"])
     name = event_name(o)
-    if rng.random() < SPLIT / 2:
-        return Ask({"event_id": o["event_id"], "room_id": room["room_id"]},
-                   say=f"{name[:1].upper() + name[1:]} needs a meeting room; can you book one?",
-                   terse=f"Book {room['name']} for {name}.", detail=f"The {room['name']} room, please.",
-                   refs=(_event(o), _room(room)), mentions=(o["title"], room["name"]))
-    return Ask({"event_id": o["event_id"], "room_id": room["room_id"]},
-               say=rng.choice([f"Please book the {room['name']} room for {name}.",
-                               f"Can you reserve {room['name']} for {name}?"]),
-               terse=f"Book {room['name']} for {name}.", refs=(_event(o), _room(room)),
-               mentions=(o["title"], room["name"]))
+    return _ask(rng, {"event_id": o["event_id"], "room_id": room["room_id"]},
+                vague=f"{name[:1].upper() + name[1:]} needs a meeting room; can you book one?",
+                detail=f"The {room['name']} room, please.",
+                says=[f"Please book the {room['name']} room for {name}.", f"Can you reserve {room['name']} for {name}?"],
+                terse=f"Book {room['name']} for {name}.", refs=(_event(o), _room(room)),
+                mentions=(o["title"], room["name"]))
 
 
+@goals.add("release_room", 0.7)
 def release_room(b: Bundle, rng: random.Random) -> Ask | None:
     events = [o for o in _mine(b, (ROOMS,)) if o["event"]["room"] is not None]
     if not events:
@@ -754,6 +754,7 @@ def release_room(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Release the room of {name}.", refs=(_event(o),), mentions=(o["title"],))
 
 
+@goals.add("add_reminder", 1.2)
 def add_reminder(b: Bundle, rng: random.Random) -> Ask | None:
     events = [o for o in _live(b) if len(o["event"]["reminders"]) < 5]
     if not events:
@@ -786,6 +787,7 @@ def _reminder_words(reminder: dict) -> str:
     return f"the {lead} {reminder['method']} reminder"
 
 
+@goals.add("remove_reminder", 0.8)
 def remove_reminder(b: Bundle, rng: random.Random) -> Ask | None:
     events = [o for o in _live(b) if o["event"]["reminders"]]
     if not events:
@@ -816,46 +818,11 @@ def record_answer(b: Bundle, rng: random.Random) -> str | None:
     ])
 
 
-recipe = Recipe(
-    server="calendar",
-    sample=sample,
-    topics=("calendar",),
-    goals=(
-        Goal("get_current_time", get_current_time, 0.2),
-        Goal("list_calendars", list_calendars, 0.2),
-        Goal("list_events", list_events, 1.5),
-        Goal("list_upcoming_events", list_upcoming_events, 0.5),
-        Goal("search_events", search_events, 0.7),
-        Goal("get_event", get_event),
-        Goal("list_pending_invitations", list_pending_invitations, 0.3),
-        Goal("list_reminders", list_reminders, 0.6),
-        Goal("find_contacts", find_contacts, 0.6),
-        Goal("check_conflicts", check_conflicts),
-        Goal("find_free_slots", find_free_slots),
-        Goal("list_rooms", list_rooms, 0.6),
-        Goal("create_event", create_event, 2.0),
-        Goal("reschedule_event", reschedule_event, 1.5),
-        Goal("set_recurrence", set_recurrence, 2.0),
-        Goal("cancel_occurrence", cancel_occurrence),
-        Goal("cancel_event", cancel_event),
-        Goal("delete_event", delete_event, 0.7),
-        Goal("update_event", update_event),
-        Goal("add_invitees", add_invitees, 1.2),
-        Goal("remove_invitee", remove_invitee),
-        Goal("respond_to_invitation", respond_to_invitation, 1.5),
-        Goal("add_contact", add_contact, 0.6),
-        Goal("book_room", book_room, 2.0),
-        Goal("release_room", release_room, 0.7),
-        Goal("add_reminder", add_reminder, 1.2),
-        Goal("remove_reminder", remove_reminder, 0.8),
-    ),
-    lookups=(
-        Lookup("event", "search_events", args=lambda r: {"query": r.entity["title"]}),
-        Lookup("contact", "find_contacts", args=lambda r: {"query": r.entity["name"]}),
-        Lookup("room", "list_rooms", args=lambda r: {}),
-        Lookup("calendar", "list_calendars", args=lambda r: {}),
-        Lookup("reminder", "list_reminders", args=lambda r: {"event_id": r.entity["event"]["event_id"]},
-               needs=_of_event),
-    ),
-    hidden=(HiddenAsk("set_invitee_response", record_answer),),
-)
+recipe = Recipe(server="calendar", sample=sample, topics=("calendar",), goals=goals.all, lookups=(
+    Lookup("event", "search_events", args=lambda r: {"query": r.entity["title"]}),
+    Lookup("contact", "find_contacts", args=lambda r: {"query": r.entity["name"]}),
+    Lookup("room", "list_rooms", args=lambda r: {}),
+    Lookup("calendar", "list_calendars", args=lambda r: {}),
+    Lookup("reminder", "list_reminders", args=lambda r: {"event_id": r.entity["event"]["event_id"]},
+           needs=_of_event),
+), hidden=(HiddenAsk("set_invitee_response", record_answer),))

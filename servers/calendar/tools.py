@@ -5,11 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from functools import cached_property
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from sqlalchemy import or_, select
 
-from prove_env.toolkit import Date, DateTime, Entity, Id, Toolkit, ToolError, tool
+from prove_env.toolkit import Date, DateTime, Entity, Id, Limit, Toolkit, ToolError, tool
 
 from .models import WEEKDAYS, Base, BusyBlock, Calendar, CancelledOccurrence, Contact, Event, Invitee, Reminder, Room
 from .seed import seed
@@ -68,8 +70,8 @@ class CalendarServer(Toolkit):
         return [_calendar_dict(c) for c in self.db.scalars(select(Calendar).order_by(Calendar.id))]
 
     @tool(read_only=True, produces=("event",))
-    def list_events(self, start_date: Date, end_date: Date, calendar_id: Id["calendar"] | None = None,
-                    include_cancelled: bool = False, limit: int = 50) -> dict:
+    def list_events(self, start_date: Date, end_date: Date, calendar_id: Id("calendar") | None = None,
+                    include_cancelled: bool = False, limit: Annotated[int, Field(ge=1, le=200)] = 50) -> dict:
         """List the events on all the user's calendars between two dates (inclusive), ordered by start.
 
         Recurring events are expanded: every occurrence in the range is one entry carrying the
@@ -89,25 +91,24 @@ class CalendarServer(Toolkit):
         found = self._occurrences(_midnight(first), _midnight(last + dt.timedelta(days=1)), *filters,
                                   include_cancelled=include_cancelled)
         return {"start_date": first, "end_date": last, "total": len(found),
-                "events": [self._occurrence_dict(e, s) for e, s in found[:_limit(limit, 200)]]}
+                "events": [self._occurrence_dict(e, s) for e, s in found[:limit]]}
 
     @tool(read_only=True, produces=("event",))
-    def list_upcoming_events(self, limit: int = 10, calendar_id: Id["calendar"] | None = None) -> list[dict]:
+    def list_upcoming_events(self, limit: Limit = 10, calendar_id: Id("calendar") | None = None) -> list[dict]:
         """List the next events that start from now on, soonest first, over the coming 92 days.
 
         Recurring events are expanded into occurrences; cancelled ones are left out.
 
         Args:
-            limit: how many to return (1-100), such as 5.
             calendar_id: only events of this calendar, such as 'CAL-0001'; all calendars when omitted.
         """
         filters = [Event.calendar_id == self.get(Calendar, calendar_id).id] if calendar_id is not None else []
         found = [(e, s) for e, s in self._occurrences(self.now, self.now + dt.timedelta(days=UPCOMING_DAYS), *filters)
                  if s >= self.now]
-        return [self._occurrence_dict(e, s) for e, s in found[:_limit(limit, 100)]]
+        return [self._occurrence_dict(e, s) for e, s in found[:limit]]
 
     @tool(read_only=True)
-    def search_events(self, query: str, limit: int = 20) -> dict:
+    def search_events(self, query: str, limit: Limit = 20) -> dict:
         """Find events, past and future, whose title, description or location contains a text.
 
         The match ignores case. A recurring event is listed once, with its rule and its next
@@ -115,7 +116,6 @@ class CalendarServer(Toolkit):
 
         Args:
             query: the text to look for, such as 'budget' or 'Interview'.
-            limit: the most events to return (1-100).
         """
         text = query.strip()
         if not text:
@@ -126,10 +126,10 @@ class CalendarServer(Toolkit):
             Event.location.icontains(text, autoescape=True),
         )).order_by(Event.start, Event.id)).all()
         return {"query": text, "total": len(events),
-                "events": [self._series_dict(e) for e in events[:_limit(limit, 100)]]}
+                "events": [self._series_dict(e) for e in events[:limit]]}
 
     @tool(read_only=True, produces=("contact", "room", "reminder", "calendar"))
-    def get_event(self, event_id: Id["event"]) -> dict:
+    def get_event(self, event_id: Id("event")) -> dict:
         """Return one event in full: time, place, organizer, invitees and their responses, recurrence, reminders.
 
         Args:
@@ -139,9 +139,9 @@ class CalendarServer(Toolkit):
     # -- scheduling ----------------------------------------------------------------------------
 
     @tool(produces=("event",))
-    def create_event(self, title: str, start: DateTime, end: DateTime, calendar_id: Id["calendar"] | None = None,
+    def create_event(self, title: str, start: DateTime, end: DateTime, calendar_id: Id("calendar") | None = None,
                      location: str | None = None, description: str | None = None,
-                     invitee_ids: list[Id["contact"]] | None = None) -> dict:
+                     invitee_ids: list[Id("contact")] | None = None) -> dict:
         """Create an event organized by the user; each invitee gets an invitation to answer.
 
         The start may not be in the past, the end must be after the start, and an event lasts at
@@ -173,7 +173,7 @@ class CalendarServer(Toolkit):
         return {**self._event_dict(event), "conflicts": self._my_conflicts(event)}
 
     @tool(destructive=True, idempotent=True)
-    def update_event(self, event_id: Id["event"], title: str | None = None, location: str | None = None,
+    def update_event(self, event_id: Id("event"), title: str | None = None, location: str | None = None,
                      description: str | None = None) -> dict:
         """Change the title, location or description of an event the user organizes.
 
@@ -200,7 +200,7 @@ class CalendarServer(Toolkit):
         return self._event_dict(event)
 
     @tool(destructive=True, idempotent=True)
-    def reschedule_event(self, event_id: Id["event"], start: DateTime, end: DateTime | None = None) -> dict:
+    def reschedule_event(self, event_id: Id("event"), start: DateTime, end: DateTime | None = None) -> dict:
         """Move an event the user organizes to a new time; every invitee is asked to respond again.
 
         Without an end the event keeps its length. The new start may not be in the past. For a
@@ -232,7 +232,7 @@ class CalendarServer(Toolkit):
         return {**self._event_dict(event), "conflicts": self._my_conflicts(event)}
 
     @tool(destructive=True, idempotent=True, sets=("event.recurring",))
-    def set_recurrence(self, event_id: Id["event"], frequency: Literal["daily", "weekly", "monthly", "none"],
+    def set_recurrence(self, event_id: Id("event"), frequency: Literal["daily", "weekly", "monthly", "none"],
                        interval: int = 1, weekdays: list[Weekday] | None = None, count: int | None = None,
                        until: Date | None = None) -> dict:
         """Make an event the user organizes repeat, replace its rule, or stop it repeating ('none').
@@ -286,7 +286,7 @@ class CalendarServer(Toolkit):
         return self._event_dict(event)
 
     @tool(destructive=True, requires=("event.recurring",))
-    def cancel_occurrence(self, event_id: Id["event"], date: Date) -> dict:
+    def cancel_occurrence(self, event_id: Id("event"), date: Date) -> dict:
         """Cancel one occurrence of a recurring event the user organizes; the rest of the series stays.
 
         Only occurrences that have not started yet can be cancelled.
@@ -314,7 +314,7 @@ class CalendarServer(Toolkit):
                 "next_occurrence": self._next_occurrence(event)}
 
     @tool(destructive=True)
-    def cancel_event(self, event_id: Id["event"]) -> dict:
+    def cancel_event(self, event_id: Id("event")) -> dict:
         """Cancel an event the user organizes (a recurring one: the whole series); invitees are notified.
 
         The event stays on the calendar with status 'cancelled'. An event that has already taken
@@ -333,7 +333,7 @@ class CalendarServer(Toolkit):
                 "notified": [i.contact.name for i in event.invitees]}
 
     @tool(destructive=True)
-    def delete_event(self, event_id: Id["event"]) -> dict:
+    def delete_event(self, event_id: Id("event")) -> dict:
         """Delete an event the user organizes, with its invitations and reminders, for good.
 
         For an invitation from someone else, decline it with respond_to_invitation instead.
@@ -350,7 +350,7 @@ class CalendarServer(Toolkit):
     # -- invitations ---------------------------------------------------------------------------
 
     @tool(sets=("event.invitees",))
-    def add_invitees(self, event_id: Id["event"], contact_ids: list[Id["contact"]]) -> dict:
+    def add_invitees(self, event_id: Id("event"), contact_ids: list[Id("contact")]) -> dict:
         """Invite more people to an event the user organizes; each new invitee gets 'needs-action'.
 
         Fails if someone is already invited, or if the booked room would be too small.
@@ -375,7 +375,7 @@ class CalendarServer(Toolkit):
         return {"event_id": event.id, "title": event.title, "invitees": _invitee_dicts(event)}
 
     @tool(destructive=True, requires=("event.invitees",))
-    def remove_invitee(self, event_id: Id["event"], contact_id: Id["contact"]) -> dict:
+    def remove_invitee(self, event_id: Id("event"), contact_id: Id("contact")) -> dict:
         """Withdraw one person's invitation to an event the user organizes.
 
         Args:
@@ -390,7 +390,7 @@ class CalendarServer(Toolkit):
         return {"event_id": event.id, "title": event.title, "removed": contact.id, "invitees": _invitee_dicts(event)}
 
     @tool(idempotent=True, requires=("invitation.pending",))
-    def respond_to_invitation(self, event_id: Id["event"], response: Literal["accepted", "declined", "tentative"]) -> dict:
+    def respond_to_invitation(self, event_id: Id("event"), response: Literal["accepted", "declined", "tentative"]) -> dict:
         """Answer an invitation from someone else: accept, decline or tentatively accept it.
 
         For a recurring event the answer covers the whole series. Cancelled events and events
@@ -413,11 +413,10 @@ class CalendarServer(Toolkit):
         return {"event_id": event.id, "title": event.title, "organizer": event.organizer.name, "my_response": response}
 
     @tool(read_only=True, produces=("event",))
-    def list_pending_invitations(self, limit: int = 20) -> dict:
+    def list_pending_invitations(self, limit: Limit = 20) -> dict:
         """List the invitations the user has not answered yet, for events still to come, soonest first.
 
         Args:
-            limit: the most invitations to return (1-100).
         """
         events = self.db.scalars(select(Event).join(Invitee).where(
             Invitee.contact_id == self._my_id, Invitee.response == "needs-action", Event.status != "cancelled")).all()
@@ -425,12 +424,12 @@ class CalendarServer(Toolkit):
                          key=lambda p: (p[1], p[0].id))
         return {"total": len(pending), "invitations": [
             {**self._occurrence_dict(e, s), "recurrence": _rule_text(e) if e.recurring else None}
-            for e, s in pending[:_limit(limit, 100)]]}
+            for e, s in pending[:limit]]}
 
     # -- people --------------------------------------------------------------------------------
 
     @tool(read_only=True)
-    def find_contacts(self, query: str | None = None, department: str | None = None, limit: int = 20) -> list[dict]:
+    def find_contacts(self, query: str | None = None, department: str | None = None, limit: Limit = 20) -> list[dict]:
         """Find people in the directory by name, email, company or job title, ordered by name.
 
         Without a query, lists everyone (of a department, if given). The user is the contact
@@ -439,7 +438,6 @@ class CalendarServer(Toolkit):
         Args:
             query: part of a name, email, company or job title, such as 'Maria' or 'recruiter'.
             department: only this department, such as 'Engineering' or 'Sales' (ignoring case).
-            limit: the most contacts to return (1-100).
         """
         stmt = select(Contact).order_by(Contact.name, Contact.id)
         if query is not None and query.strip():
@@ -448,7 +446,7 @@ class CalendarServer(Toolkit):
                                     (Contact.name, Contact.email, Contact.company, Contact.job_title))))
         if department is not None:
             stmt = stmt.where(Contact.department.ilike(department.strip()))
-        return [_contact_dict(c) for c in self.db.scalars(stmt.limit(_limit(limit, 100)))]
+        return [_contact_dict(c) for c in self.db.scalars(stmt.limit(limit))]
 
     @tool(produces=("contact",))
     def add_contact(self, full_name: str, email: str, company: str | None = None,
@@ -475,7 +473,7 @@ class CalendarServer(Toolkit):
     # -- availability --------------------------------------------------------------------------
 
     @tool(read_only=True, produces=("event",))
-    def check_conflicts(self, start: DateTime, end: DateTime, contact_ids: list[Id["contact"]] | None = None) -> dict:
+    def check_conflicts(self, start: DateTime, end: DateTime, contact_ids: list[Id("contact")] | None = None) -> dict:
         """Check whether the user, and optionally other people, are free for a time span.
 
         Someone is busy during events they organize or were invited to and have not declined
@@ -493,8 +491,8 @@ class CalendarServer(Toolkit):
         return {"start": begin, "end": finish, "free": not conflicts, "conflicts": conflicts}
 
     @tool(read_only=True)
-    def find_free_slots(self, contact_ids: list[Id["contact"]], start_date: Date, end_date: Date,
-                        duration_minutes: int, limit: int = 10) -> dict:
+    def find_free_slots(self, contact_ids: list[Id("contact")], start_date: Date, end_date: Date,
+                        duration_minutes: int, limit: Limit = 10) -> dict:
         """Find times when the user and the given people are all free for a meeting of a given length.
 
         Looks at working hours only (09:00-17:00, Monday to Friday) from now on, over at most 31
@@ -506,7 +504,6 @@ class CalendarServer(Toolkit):
             start_date: the first day to search, such as '2026-03-16'.
             end_date: the last day to search, included, such as '2026-03-20'.
             duration_minutes: the meeting's length in minutes (15-480), such as 30.
-            limit: the most slots to return (1-100).
         """
         first, last = self._date_range(start_date, end_date, MAX_SLOT_DAYS)
         if not 15 <= duration_minutes <= 480:
@@ -535,7 +532,7 @@ class CalendarServer(Toolkit):
                     slots.append({"start": cursor, "end": close})
             day += dt.timedelta(days=1)
         return {"attendees": [{"contact_id": p.id, "name": p.name} for p in people],
-                "duration_minutes": duration_minutes, "total": len(slots), "slots": slots[:_limit(limit, 100)]}
+                "duration_minutes": duration_minutes, "total": len(slots), "slots": slots[:limit]}
 
     # -- rooms ---------------------------------------------------------------------------------
 
@@ -562,7 +559,7 @@ class CalendarServer(Toolkit):
         return [_room_dict(r) for r in rooms]
 
     @tool(sets=("event.room",))
-    def book_room(self, event_id: Id["event"], room_id: Id["room"]) -> dict:
+    def book_room(self, event_id: Id("event"), room_id: Id("room")) -> dict:
         """Book a meeting room for an event the user organizes (every future occurrence if recurring).
 
         The room must seat the organizer and every invitee who has not declined, and be free for
@@ -584,7 +581,7 @@ class CalendarServer(Toolkit):
         return self._event_dict(event)
 
     @tool(destructive=True, requires=("event.room",))
-    def release_room(self, event_id: Id["event"]) -> dict:
+    def release_room(self, event_id: Id("event")) -> dict:
         """Release the meeting room booked for an event the user organizes; its location is cleared.
 
         Args:
@@ -598,7 +595,7 @@ class CalendarServer(Toolkit):
     # -- reminders -----------------------------------------------------------------------------
 
     @tool(produces=("reminder",))
-    def add_reminder(self, event_id: Id["event"], minutes_before: int, method: Literal["popup", "email"] = "popup") -> dict:
+    def add_reminder(self, event_id: Id("event"), minutes_before: int, method: Literal["popup", "email"] = "popup") -> dict:
         """Add a reminder to an event on the user's calendars (for every occurrence if recurring).
 
         At most 5 reminders per event, no two alike; not for cancelled or past events.
@@ -623,7 +620,7 @@ class CalendarServer(Toolkit):
         return self._reminder_dict(reminder)
 
     @tool(read_only=True)
-    def list_reminders(self, event_id: Id["event"] | None = None) -> list[dict]:
+    def list_reminders(self, event_id: Id("event") | None = None) -> list[dict]:
         """List reminders: those of one event, or else every reminder still to go off, soonest first.
 
         'next_trigger' is when the reminder next goes off (null when it never will again).
@@ -637,7 +634,7 @@ class CalendarServer(Toolkit):
         return sorted((i for i in items if i["next_trigger"] is not None), key=lambda i: i["next_trigger"])
 
     @tool(destructive=True)
-    def remove_reminder(self, reminder_id: Id["reminder"]) -> dict:
+    def remove_reminder(self, reminder_id: Id("reminder")) -> dict:
         """Remove one of the user's reminders; the event itself stays.
 
         Args:
@@ -650,7 +647,7 @@ class CalendarServer(Toolkit):
     # -- hidden helpers ------------------------------------------------------------------------
 
     @tool(hidden=True, idempotent=True, sets=("invitation.pending",))
-    def set_invitee_response(self, event_id: Id["event"], contact_id: Id["contact"],
+    def set_invitee_response(self, event_id: Id("event"), contact_id: Id("contact"),
                              response: Literal["needs-action", "accepted", "declined", "tentative"]) -> dict:
         """Record an invitee's answer as if they had replied (a test and synthesis helper).
 
@@ -695,7 +692,7 @@ class CalendarServer(Toolkit):
     def _default_calendar(self) -> Calendar:
         return self.db.scalars(select(Calendar).where(Calendar.is_default).order_by(Calendar.id)).first()
 
-    def _contacts(self, contact_ids: list[Id["contact"]], what: str) -> list[Contact]:
+    def _contacts(self, contact_ids: list[Id("contact")], what: str) -> list[Contact]:
         """The contacts named by a list of ids: each once, each known, never the user."""
         if len(set(contact_ids)) != len(contact_ids):
             raise ToolError(f"{what} names a contact more than once")
@@ -850,12 +847,6 @@ def _midnight(day: dt.date) -> dt.datetime:
 def _ceil_quarter(moment: dt.datetime) -> dt.datetime:
     floor = moment.replace(minute=moment.minute - moment.minute % 15, second=0, microsecond=0)
     return floor if floor == moment else floor + dt.timedelta(minutes=15)
-
-
-def _limit(limit: int, maximum: int) -> int:
-    if not 1 <= limit <= maximum:
-        raise ToolError(f"limit must be between 1 and {maximum}, got {limit}")
-    return limit
 
 
 def _required(text: str, what: str) -> str:

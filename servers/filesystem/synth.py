@@ -16,7 +16,7 @@ import random
 import re
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goal, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
 Bundle = dict[str, Any]
 
@@ -239,6 +239,10 @@ def _editable(b: Bundle, paths: list[str]) -> list[str]:
 
 # -- reading -----------------------------------------------------------------------------------------
 
+goals = Goals()
+
+
+@goals.add("cat", 1.5)
 def cat(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, [p for p in _text_files(b) if len(b["files"][p]["lines"]) <= 60])
     if path is None:
@@ -249,6 +253,7 @@ def cat(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Print {words}.", refs=refs, mentions=mentions)
 
 
+@goals.add("head")
 def head(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, _text_files(b, min_lines=12))
     if path is None:
@@ -260,6 +265,7 @@ def head(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=mentions + (str(n),))
 
 
+@goals.add("tail")
 def tail(b: Bundle, rng: random.Random) -> Ask | None:
     logs = _text_files(b, min_lines=12, ext=(".log",))
     path = _pick(rng, logs or _text_files(b, min_lines=12))
@@ -275,6 +281,7 @@ def tail(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Last {n} lines of {words}.", refs=refs, mentions=mentions + (str(n),))
 
 
+@goals.add("read_file", 0.7)
 def read_file(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, _text_files(b, min_lines=8))
     if path is None:
@@ -288,6 +295,7 @@ def read_file(b: Bundle, rng: random.Random) -> Ask | None:
                refs=refs, mentions=mentions + (str(start), str(end)))
 
 
+@goals.add("wc", 0.7)
 def wc(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, _text_files(b, min_lines=3))
     if path is None:
@@ -301,6 +309,7 @@ def wc(b: Bundle, rng: random.Random) -> Ask | None:
 _GREP_WORDS = ("ERROR", "WARN", "TODO", "FIXME", "import", "timeout", "Attendees", "port", "return", "def")
 
 
+@goals.add("grep", 1.5)
 def grep(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, _text_files(b, min_lines=5))
     if path is None:
@@ -334,6 +343,7 @@ def grep(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"grep {pattern} in {words}.", refs=refs, mentions=mentions)
 
 
+@goals.add("grep", 0.5)
 def grep_recursive(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [a for a in b["areas"] if a.endswith(("projects", "notes", "scripts", "logs"))])
     if top is None:
@@ -347,6 +357,7 @@ def grep_recursive(b: Bundle, rng: random.Random) -> Ask | None:
                terse=_cmd(f"grep -r {pattern} {top}"), mentions=(pattern, top))
 
 
+@goals.add("search_files")
 def search_files(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"])
     texts = [line for p in _text_files(b, under=top + "/") for line in b["files"][p]["lines"]]
@@ -376,6 +387,7 @@ def _exts(b: Bundle, top: str) -> list[str]:
                    and "." in p.rsplit("/", 1)[1].lstrip(".")})
 
 
+@goals.add("find", 1.2)
 def find(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"] + [b["home"]])
     style = rng.random()
@@ -403,6 +415,7 @@ def find(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Files of 1024+ bytes under {top}.", mentions=(top, "1024"))
 
 
+@goals.add("glob", 0.6)
 def glob(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [d for d in b["dirs"] if any(p.rsplit("/", 1)[0] == d for p in b["files"])])
     if top is None:
@@ -417,6 +430,7 @@ def glob(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Expand {pattern}.", mentions=(pattern,))
 
 
+@goals.add("ls", 1.2)
 def ls(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [b["home"]] + b["dirs"])
     words, refs, mentions = name_file(b, rng, top, BY_NAME) if top != b["home"] else (top, (), (top,))
@@ -432,6 +446,7 @@ def ls(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"ls {words}.", refs=refs, mentions=mentions)
 
 
+@goals.add("list_dir", 0.6)
 def list_dir(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [d for d in b["dirs"] if sum(n.startswith(d + "/") for n in b["nodes"]) >= 3])
     if top is None:
@@ -444,6 +459,7 @@ def list_dir(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"{top} entries, newest first.", mentions=(top,))
 
 
+@goals.add("tree", 0.7)
 def tree(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"] + [f"{b['home']}/projects/{n}" for n in _projects(b)])
     if top is None:
@@ -466,6 +482,7 @@ def _projects(b: Bundle) -> list[str]:
     return sorted({p[len(top):].split("/")[0] for p in b["nodes"] if p.startswith(top)})
 
 
+@goals.add("stat", 0.7)
 def stat(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, b["read"] + b["links"] + b["dirs"][:6])
     words, refs, mentions = name_file(b, rng, path, BY_NAME)
@@ -474,6 +491,7 @@ def stat(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"stat {words}.", refs=refs, mentions=mentions)
 
 
+@goals.add("exists", 0.6)
 def exists(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     missing = [p for p in (f"{home}/.env", f"{home}/notes/archive", f"{home}/documents/passport.pdf",
@@ -483,6 +501,7 @@ def exists(b: Bundle, rng: random.Random) -> Ask | None:
                terse=_cmd(f"test -e {_q(path)}"), mentions=(path,))
 
 
+@goals.add("realpath", 0.4)
 def realpath(b: Bundle, rng: random.Random) -> Ask | None:
     link = _pick(rng, b["links"])
     if link is None:
@@ -509,6 +528,7 @@ def _resolved(link: str, target: str) -> str:
     return "/" + "/".join(parts)
 
 
+@goals.add("readlink", 0.4)
 def readlink(b: Bundle, rng: random.Random) -> Ask | None:
     link = _pick(rng, b["links"])
     if link is None:
@@ -519,6 +539,7 @@ def readlink(b: Bundle, rng: random.Random) -> Ask | None:
                terse=_cmd(f"readlink {link}"), mentions=(link,))
 
 
+@goals.add("list_recent", 0.6)
 def list_recent(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"] + [b["home"]])
     n = rng.choice([3, 5])
@@ -526,6 +547,7 @@ def list_recent(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"{n} most recent files in {top}.", mentions=(str(n), top))
 
 
+@goals.add("du", 0.7)
 def du(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"] + [b["home"]])
     style = rng.random()
@@ -541,6 +563,7 @@ def du(b: Bundle, rng: random.Random) -> Ask | None:
                terse=_cmd(f"du -s {top}"), mentions=(top,))
 
 
+@goals.add("disk_usage", 0.6)
 def disk_usage(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"] + [b["home"]])
     k = rng.choice([3, 10])
@@ -549,6 +572,7 @@ def disk_usage(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Space used in {top}, top {k} files.", mentions=(top, str(k)))
 
 
+@goals.add("count_files", 0.6)
 def count_files(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"] + [b["home"]])
     ext = _pick(rng, _exts(b, top))
@@ -559,6 +583,7 @@ def count_files(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Count files in {top} by extension.", mentions=(top,))
 
 
+@goals.add("find_duplicates", 0.4)
 def find_duplicates(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"] + [b["home"]])
     return Ask({"path": top}, say=rng.choice([f"Are there any duplicate files (same content) under {top}?",
@@ -566,6 +591,7 @@ def find_duplicates(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Duplicate files in {top}?", mentions=(top,))
 
 
+@goals.add("diff", 0.6)
 def diff(b: Bundle, rng: random.Random) -> Ask | None:
     pairs = []
     for p in b["read"]:
@@ -582,6 +608,7 @@ def diff(b: Bundle, rng: random.Random) -> Ask | None:
                terse=_cmd(f"diff {_q(p)} {_q(q)}"), mentions=(p, q))
 
 
+@goals.add("checksum", 0.6)
 def checksum(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, b["read"])
     words, refs, mentions = name_file(b, rng, path, BY_TEXT)
@@ -592,6 +619,7 @@ def checksum(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=mentions + (name,))
 
 
+@goals.add("column_stats")
 def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, sorted(p for p in b["csv"] if p in b["read"]))
     if path is None:
@@ -605,6 +633,7 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
                refs=refs, mentions=mentions + (column,))
 
 
+@goals.add("sort", 0.6)
 def sort(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.5:
         path = _pick(rng, sorted(p for p in b["csv"] if p in b["read"]))
@@ -625,6 +654,7 @@ def sort(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"sort {words}.", refs=refs, mentions=mentions)
 
 
+@goals.add("uniq", 0.3)
 def uniq(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, _text_files(b, min_lines=4))
     if path is None:
@@ -635,6 +665,7 @@ def uniq(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"uniq -c {words}.", refs=refs, mentions=mentions)
 
 
+@goals.add("cut", 0.5)
 def cut(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, sorted(p for p in b["csv"] if p in b["read"]))
     if path is None:
@@ -649,17 +680,20 @@ def cut(b: Bundle, rng: random.Random) -> Ask | None:
                terse=_cmd(f"cut -d, -f{fields[0]},{fields[1]} {path}"), mentions=(path, str(fields[0]), str(fields[1])))
 
 
+@goals.add("pwd", 0.2)
 def pwd(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["Which directory am I in right now?", "What's my current working directory?"]),
                terse=_cmd("pwd"))
 
 
+@goals.add("user_info", 0.2)
 def user_info(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say="Which user am I logged in as, and which groups am I in?", terse="whoami and my groups?")
 
 
 # -- changing things -------------------------------------------------------------------------------
 
+@goals.add("cd", 0.5)
 def cd(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [d for d in b["dirs"] if d != b["home"] and d not in b["empty_dirs"]] + ["/etc", "/tmp"])
     words, refs, mentions = name_file(b, rng, top, BY_NAME) if top in b["nodes"] and top.startswith(b["home"]) \
@@ -668,6 +702,7 @@ def cd(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"cd {words}.", refs=refs, mentions=mentions)
 
 
+@goals.add("mkdir")
 def mkdir(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     if rng.random() < 0.6:
@@ -686,6 +721,7 @@ def mkdir(b: Bundle, rng: random.Random) -> Ask | None:
                terse=_cmd(f"mkdir -p {path}"), mentions=(path,))
 
 
+@goals.add("touch", 0.7)
 def touch(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     if rng.random() < 0.6:
@@ -699,6 +735,7 @@ def touch(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"touch {words}.", refs=refs, mentions=mentions)
 
 
+@goals.add("echo", 0.7)
 def echo(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     bashrc = f"{home}/.bashrc"
@@ -717,6 +754,7 @@ def echo(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(text, path))
 
 
+@goals.add("write_file")
 def write_file(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     choices = [(f"{home}/{p}", lines) for p, lines in WRITE_FILES if f"{home}/{p}" not in b["nodes"]
@@ -730,6 +768,7 @@ def write_file(b: Bundle, rng: random.Random) -> Ask | None:
                detail=f"Put these lines in it, each on its own line: {quoted}.", mentions=(path, *lines))
 
 
+@goals.add("append_file")
 def append_file(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     targets = [(p, TODO_ITEMS, "- [ ] ") for p in (f"{home}/notes/todo.md",)]
@@ -780,6 +819,7 @@ def _replacements(b: Bundle) -> list[tuple[str, str, str]]:
     return out
 
 
+@goals.add("replace_in_file", 1.2)
 def replace_in_file(b: Bundle, rng: random.Random) -> Ask | None:
     edit = _pick(rng, _replacements(b))
     if edit is None:
@@ -791,6 +831,7 @@ def replace_in_file(b: Bundle, rng: random.Random) -> Ask | None:
                refs=refs, mentions=mentions + (old, new))
 
 
+@goals.add("insert_lines", 0.6)
 def insert_lines(b: Bundle, rng: random.Random) -> Ask | None:
     """A new first item of a list file (the items start on line 3, under a heading and a blank line)."""
     home = b["home"]
@@ -811,6 +852,7 @@ def insert_lines(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=mentions + (text, str(line)))
 
 
+@goals.add("delete_lines", 0.7)
 def delete_lines(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     candidates = [p for p in (f"{home}/notes/ideas.md",) if p in b["files"]]
@@ -834,6 +876,7 @@ def delete_lines(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Delete line {start} of {words}.", refs=refs, mentions=mentions + (str(start),))
 
 
+@goals.add("sed", 0.8)
 def sed(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     edits = []
@@ -859,6 +902,7 @@ def sed(b: Bundle, rng: random.Random) -> Ask | None:
                detail=f"Replace it with '{replacement}'.", refs=refs, mentions=mentions + (pattern, replacement))
 
 
+@goals.add("mv", 1.2)
 def mv(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, b["mv"])
     if path is None:
@@ -879,6 +923,7 @@ def mv(b: Bundle, rng: random.Random) -> Ask | None:
                detail=f"The new path should be {new}.", refs=refs, mentions=mentions + (new,))
 
 
+@goals.add("cp")
 def cp(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     if rng.random() < 0.3:
@@ -901,6 +946,7 @@ def cp(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=mentions + (backup,))
 
 
+@goals.add("rm", 1.2)
 def rm(b: Bundle, rng: random.Random) -> Ask | None:
     style = rng.random()
     if style < 0.15 and b["rm_dirs"]:
@@ -924,6 +970,7 @@ def rm(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"rm {words}.", refs=refs, mentions=mentions)
 
 
+@goals.add("rmdir", 0.5)
 def rmdir(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, b["empty_dirs"])
     if path is None:
@@ -931,6 +978,7 @@ def rmdir(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"path": path}, say=f"Remove the empty folder {path}.", terse=_cmd(f"rmdir {path}"), mentions=(path,))
 
 
+@goals.add("symlink", 0.5)
 def symlink(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     options = [(f"{home}/todo", f"{home}/notes/todo.md"), (f"{home}/site", f"{home}/projects/portfolio-site"),
@@ -949,6 +997,7 @@ def symlink(b: Bundle, rng: random.Random) -> Ask | None:
 _MODES = {"script": ("700", "750", "644"), "file": ("600", "640", "664"), "dir": ("700", "750")}
 
 
+@goals.add("chmod", 0.8)
 def chmod(b: Bundle, rng: random.Random) -> Ask | None:
     """Modes that make sense for the entry (scripts run, documents stay private, folders stay
     enterable) and always keep the owner able to read and write."""
@@ -974,6 +1023,7 @@ def chmod(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"chmod {mode} {words}.", detail=f"Set them to {mode}.", refs=refs, mentions=mentions + (mode,))
 
 
+@goals.add("tar_create", 0.6)
 def tar_create(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [a for a in b["areas"] if not a.endswith("logs")])
     if top is None:
@@ -997,6 +1047,7 @@ def _packed(b: Bundle, rng: random.Random) -> tuple[str, str] | None:
     return None if archive in b["nodes"] else (top, archive)
 
 
+@goals.add("tar_list", 0.3)
 def tar_list(b: Bundle, rng: random.Random) -> Ask | None:
     packed = _packed(b, rng)
     if packed is None:
@@ -1007,6 +1058,7 @@ def tar_list(b: Bundle, rng: random.Random) -> Ask | None:
                prior=(("tar_create", {"archive": archive, "paths": [top]}),))
 
 
+@goals.add("tar_extract", 0.3)
 def tar_extract(b: Bundle, rng: random.Random) -> Ask | None:
     packed = _packed(b, rng)
     if packed is None or "/tmp" not in b["nodes"]:
@@ -1030,64 +1082,7 @@ def raw_nodes(b: Bundle, rng: random.Random) -> str | None:
     ])
 
 
-recipe = Recipe(
-    server="filesystem",
-    sample=sample,
-    topics=("files",),
-    goals=(
-        Goal("cat", cat, 1.5),
-        Goal("head", head),
-        Goal("tail", tail),
-        Goal("read_file", read_file, 0.7),
-        Goal("wc", wc, 0.7),
-        Goal("grep", grep, 1.5),
-        Goal("grep", grep_recursive, 0.5),
-        Goal("search_files", search_files),
-        Goal("find", find, 1.2),
-        Goal("glob", glob, 0.6),
-        Goal("ls", ls, 1.2),
-        Goal("list_dir", list_dir, 0.6),
-        Goal("tree", tree, 0.7),
-        Goal("stat", stat, 0.7),
-        Goal("exists", exists, 0.6),
-        Goal("realpath", realpath, 0.4),
-        Goal("readlink", readlink, 0.4),
-        Goal("list_recent", list_recent, 0.6),
-        Goal("du", du, 0.7),
-        Goal("disk_usage", disk_usage, 0.6),
-        Goal("count_files", count_files, 0.6),
-        Goal("find_duplicates", find_duplicates, 0.4),
-        Goal("diff", diff, 0.6),
-        Goal("checksum", checksum, 0.6),
-        Goal("column_stats", column_stats),
-        Goal("sort", sort, 0.6),
-        Goal("uniq", uniq, 0.3),
-        Goal("cut", cut, 0.5),
-        Goal("pwd", pwd, 0.2),
-        Goal("user_info", user_info, 0.2),
-        Goal("cd", cd, 0.5),
-        Goal("mkdir", mkdir),
-        Goal("touch", touch, 0.7),
-        Goal("echo", echo, 0.7),
-        Goal("write_file", write_file),
-        Goal("append_file", append_file),
-        Goal("replace_in_file", replace_in_file, 1.2),
-        Goal("insert_lines", insert_lines, 0.6),
-        Goal("delete_lines", delete_lines, 0.7),
-        Goal("sed", sed, 0.8),
-        Goal("mv", mv, 1.2),
-        Goal("cp", cp),
-        Goal("rm", rm, 1.2),
-        Goal("rmdir", rmdir, 0.5),
-        Goal("symlink", symlink, 0.5),
-        Goal("chmod", chmod, 0.8),
-        Goal("tar_create", tar_create, 0.6),
-        Goal("tar_list", tar_list, 0.3),
-        Goal("tar_extract", tar_extract, 0.3),
-    ),
-    lookups=(
-        Lookup("file", "search_files", args=lambda r: {"query": r.entity["query"], "path": r.entity["dir"]}),
-        Lookup("path", "find", args=lambda r: {"path": r.entity["dir"], "name": r.entity["name"]}),
-    ),
-    hidden=(HiddenAsk("debug_nodes", raw_nodes),),
-)
+recipe = Recipe(server="filesystem", sample=sample, topics=("files",), goals=goals.all, lookups=(
+    Lookup("file", "search_files", args=lambda r: {"query": r.entity["query"], "path": r.entity["dir"]}),
+    Lookup("path", "find", args=lambda r: {"path": r.entity["dir"], "name": r.entity["name"]}),
+), hidden=(HiddenAsk("debug_nodes", raw_nodes),))
