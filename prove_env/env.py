@@ -282,6 +282,7 @@ class ProveEnv(gym.Env[str, Any]):
         limit_reached = False
         if parsed.is_answer:
             self._messages.append({"role": "assistant", "content": parsed.text})
+            self._episode.answer(parsed.text)
             self._turn += 1
             terminated = self._turn >= len(self._task.user_turns)  # type: ignore[union-attr]
             if terminated:

@@ -20,6 +20,7 @@ from typing import Any
 from prove_env.actions import ParsedCall
 from prove_env.mcp_server import ToolClient, WorldSlot, build_server
 from prove_env.registry import get_toolkit
+from prove_env.facts import facts_stated
 from prove_env.reward import PAPER, Call, Gold, RewardBreakdown, RewardConfig, StateOutcome, compute_reward
 from prove_env.task import Task
 from prove_env.toolkit import Toolkit
@@ -51,6 +52,11 @@ class Replay:
     start_tables: dict[str, str] = field(repr=False)
     gold_tables: dict[str, str] = field(repr=False)
     records: tuple[CallRecord, ...] = field(repr=False)
+    # Tables holding details (`Toolkit.details()`): their digests with the details set aside, and
+    # per detail column left out of them, the rows the gold calls change, with the gold values.
+    start_rest: dict[str, str] = field(default_factory=dict, repr=False)
+    gold_rest: dict[str, str] = field(default_factory=dict, repr=False)
+    detail_changes: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @property
     def failures(self) -> list[CallRecord]:
@@ -104,6 +110,7 @@ class Episode:
         self.tools: list[dict[str, Any]] = []
         self.schemas: dict[str, dict[str, Any]] = {}
         self.calls: list[CallRecord] = []
+        self.answers: list[str] = []
 
     @property
     def world(self) -> World:
@@ -123,6 +130,7 @@ class Episode:
         self.tools = shown_tools(self.toolkit, task)
         self.schemas = {t["function"]["name"]: t["function"].get("parameters", {}) for t in self.tools}
         self.calls = []
+        self.answers = []
         await self._client.aopen()
 
     async def call(self, parsed: ParsedCall) -> CallRecord:
@@ -146,15 +154,39 @@ class Episode:
         self.calls.append(record)
         return record
 
+    def answer(self, text: str) -> None:
+        """Record the assistant's answer to a user turn (read-only tasks are judged on what it states)."""
+        self.answers.append(text)
+
     async def state_outcome(self) -> StateOutcome:
-        """The final world against the world the gold calls produce from the same start."""
-        reference = await replay(self._task())
+        """The final world against the world the gold calls produce from the same start.
+
+        The world is compared in parts: each table, except that a table holding details (values a
+        user does not specify, declared by the tools) is compared with them set aside, and each
+        such detail counts only on the rows the gold calls change. The write set is the parts the
+        gold calls change; any other part that changed is collateral damage.
+        """
+        task = self._task()
+        reference = await replay(task)
+        details = self.toolkit.details()
         final = self.world.table_digests()
-        start, gold = reference.start_tables, reference.gold_tables
-        write_set = [t for t in start if start[t] != gold[t]]
-        matched = sum(final[t] == gold[t] for t in write_set) / len(write_set) if write_set else 1.0
-        collateral = any(final[t] != start[t] for t in start if t not in write_set)
-        return StateOutcome(matched=matched, collateral=collateral, writes=bool(write_set))
+        parts = []  # (start, gold, final) digests of each part
+        for table, start in reference.start_tables.items():
+            if table in details:
+                parts.append((reference.start_rest[table], reference.gold_rest[table],
+                              self.world.digest_except(table, details[table])))
+            else:
+                parts.append((start, reference.gold_tables[table], final[table]))
+        write_set = [p for p in parts if p[0] != p[1]]
+        matched_parts = sum(p[2] == p[1] for p in write_set)
+        for (table, column), rows in reference.detail_changes.items():
+            values = self.world.column_values(table, column)
+            matched_parts += all(values.get(key) == value for key, value in rows.items())
+        writes = len(write_set) + len(reference.detail_changes)
+        collateral = any(p[2] != p[0] for p in parts if p[0] == p[1])
+        unshown = task.missing_tool is not None and any(r.name not in self.schemas for r in self.calls)
+        return StateOutcome(matched=matched_parts / writes if writes else 1.0, collateral=collateral or unshown,
+                            writes=bool(writes), facts=facts_stated(task.facts, self.answers))
 
     async def score(self) -> RewardBreakdown:
         """The reward of the calls made so far (the episode's reward once it has ended)."""
@@ -199,10 +231,23 @@ async def replay(task: Task) -> Replay:
     try:
         await episode.begin(task.model_copy(update={"tools": None}))
         start_tables = episode.world.table_digests()
+        details = episode.toolkit.details()
+        start_rest = {t: episode.world.digest_except(t, d) for t, d in details.items()}
+        start_values = {(t, c): episode.world.column_values(t, c)
+                        for t, d in details.items() for c, normalize in d.items() if normalize is None}
         for gold in task.gold_calls:
             await episode.call(ParsedCall(gold.name, dict(gold.arguments), gold.id))
         gold_tables = episode.world.table_digests()
         records = tuple(episode.calls)
+        gold_rest = {t: episode.world.digest_except(t, d) for t, d in details.items()}
+        detail_changes = {}
+        for (table, column), before in start_values.items():
+            after = episode.world.column_values(table, column)
+            # a detail counts where the reference sets it: a changed value, or a new row's non-empty one
+            changed = {key: value for key, value in after.items()
+                       if before.get(key, _ABSENT) != value and (key in before or value is not None)}
+            if changed:
+                detail_changes[(table, column)] = changed
     finally:
         await episode.aclose()
     found = Replay(
@@ -211,11 +256,17 @@ async def replay(task: Task) -> Replay:
         start_tables=start_tables,
         gold_tables=gold_tables,
         records=records,
+        start_rest=start_rest,
+        gold_rest=gold_rest,
+        detail_changes=detail_changes,
     )
     _REPLAYS[key] = found
     while len(_REPLAYS) > _REPLAYS_MAX:
         _REPLAYS.popitem(last=False)
     return found
+
+
+_ABSENT = object()
 
 
 def _task_key(task: Task) -> str:

@@ -3,8 +3,8 @@
 A policy plays one episode at a time: `start(task, info, trial)` after `env.reset`, then
 `act(observation, info)` for each step, returning anything `env.step` accepts.
 
-- `gold` replays the task's reference calls turn by turn (one call per step, then an answer): it
-  must earn the maximum reward with `success` true.
+- `gold` replays the task's reference calls turn by turn (one call per step, then an answer that
+  states the turn's facts): it must earn the maximum reward with `success` true.
 - `noop` answers every turn without calling anything: it succeeds only on abstention tasks.
 - `random` makes one to three random, valid-looking calls per turn (a shown tool, its required
   arguments with values of the right JSON type), then answers; seeded by task and trial.
@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from prove_env.chat import ChatEndpoint, EndpointError
+from prove_env.facts import say
 from prove_env.task import Task
 
 __all__ = ["Policy", "GoldPolicy", "NoopPolicy", "RandomPolicy", "OpenAIPolicy", "EndpointError", "make_policy",
@@ -55,10 +56,10 @@ class GoldPolicy(_Scripted):
     name = "gold"
 
     def actions(self, task: Task, info: dict[str, Any], rng: random.Random) -> Iterator[Any]:
-        for turn in task.gold:
+        for number, turn in enumerate(task.gold):
             for call in turn:
                 yield {"name": call.name, "arguments": dict(call.arguments)}
-            yield ANSWER
+            yield say(task.facts[number]) if task.facts else ANSWER
 
 
 class NoopPolicy(_Scripted):

@@ -79,6 +79,7 @@ class RemoteEpisode:
         self.tools: list[dict[str, Any]] = []
         self.schemas: dict[str, dict[str, Any]] = {}
         self.calls: list[CallRecord] = []
+        self.answers: list[str] = []
         self._client: _HttpToolClient | None = None
 
     @property
@@ -110,6 +111,7 @@ class RemoteEpisode:
         self.tools = data["info"]["tools"]
         self.schemas = {t["function"]["name"]: t["function"].get("parameters", {}) for t in self.tools}
         self.calls = []
+        self.answers = []
         if self._client is None:
             self._client = _HttpToolClient(self.mcp_url, self.timeout)
         await self._client.aopen()
@@ -137,6 +139,10 @@ class RemoteEpisode:
             record = CallRecord(data["id"], data["name"], arguments, data["ok"], data["output"])
         self.calls.append(record)
         return record
+
+    def answer(self, text: str) -> None:
+        """Record the assistant's answer to a user turn (sent with the next reward request)."""
+        self.answers.append(text)
 
     async def score(self) -> RewardBreakdown:
         """The server's reward of the calls made so far."""

@@ -53,18 +53,21 @@ class Gold:
 
 @dataclass(frozen=True)
 class StateOutcome:
-    """How the episode's final world compares with the gold final world (same start).
+    """How the episode's outcome compares with the task's reference (same start world).
 
     Attributes:
-        matched: fraction of the gold write set (tables the gold calls change) whose final
-            content equals the gold final content; 1.0 when the gold calls write nothing.
-        collateral: some table outside the gold write set changed.
+        matched: fraction of the gold write set (the parts of the world the gold calls change)
+            whose final content equals the gold final content; 1.0 when the gold calls write nothing.
+        collateral: some part outside the gold write set changed (details a user does not specify
+            set aside), or a missing-function task called a tool it was not shown.
         writes: the gold calls change the world (a write task).
+        facts: whether the answers state every fact the task records; None when it records none.
     """
 
     matched: float
     collateral: bool
     writes: bool
+    facts: bool | None = None
 
     @property
     def score(self) -> float:
@@ -205,10 +208,14 @@ def compute_reward(
         r_arg = 0.0
 
     r_state = state.score if state is not None else 0.0
-    if state is not None and state.writes:
-        success = state.matched == 1.0 and not state.collateral
-    else:
+    if state is None:
         success = r_cov == 1.0 and r_arg == 1.0
+    elif state.writes:
+        success = state.matched == 1.0 and not state.collateral and state.facts is not False
+    elif state.facts is not None:  # read-only with recorded facts: judged on the outcome alone
+        success = state.facts and not state.collateral
+    else:  # read-only without recorded facts (hand-written tasks may have none): the reference path
+        success = r_cov == 1.0 and r_arg == 1.0 and not state.collateral
     return _total(r_val, r_cov, r_eff, r_name, r_arg, r_state, success, config)
 
 

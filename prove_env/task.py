@@ -51,6 +51,11 @@ class Task(BaseModel):
         start_digest: digest of the start world when the task was written.
         gold_digest: digest of the world after the gold calls.
         abstain: the right behaviour is to make no call at all.
+        facts: per user turn, the values the assistant's answers must state (read from the
+            reference calls' results: a balance, a date, a file name). A read-only task succeeds
+            on its outcome: the world unchanged and every fact stated, whatever tools found them.
+        missing_tool: a tool the request needs that is not shown (a missing-function task): the
+            assistant makes the calls still possible and says what it cannot do.
         system_prompt: replaces the default system prompt when given.
         metadata: free-form provenance (synthesis parameters, perturbations, ...).
     """
@@ -67,6 +72,8 @@ class Task(BaseModel):
     start_digest: str | None = None
     gold_digest: str | None = None
     abstain: bool = False
+    facts: list[list[Any]] | None = None
+    missing_tool: str | None = None
     system_prompt: str | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
 
@@ -84,6 +91,11 @@ class Task(BaseModel):
             if missing:
                 raise ValueError(f"gold call {call.id!r} depends on {missing}, which are not earlier gold calls")
             seen.add(call.id)
+        if self.facts is not None and len(self.facts) != len(self.user_turns):
+            raise ValueError(f"'facts' has {len(self.facts)} turns but 'user_turns' has {len(self.user_turns)}")
+        if self.missing_tool is not None and self.tools is not None and any(
+                t.get("function", {}).get("name") == self.missing_tool for t in self.tools):
+            raise ValueError(f"the missing tool {self.missing_tool!r} is among the tools shown")
         if self.abstain and seen:
             raise ValueError("an abstention task has no gold calls")
         if not self.abstain and not seen:

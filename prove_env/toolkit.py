@@ -53,7 +53,7 @@ from prove_env.params import MAX_PAGE, Date, DateTime, Id, Limit, Money, id_kind
 from prove_env.world import SeedContext, World, _framework_tables
 
 __all__ = [
-    "Toolkit", "tool", "Entity", "ToolError", "InternalToolError", "ToolSpec", "to_json", "RESERVED_NAMES",
+    "Toolkit", "tool", "Entity", "Detail", "trailing_newline", "ToolError", "InternalToolError", "ToolSpec", "to_json", "RESERVED_NAMES",
     "Id", "Limit", "Money", "Date", "DateTime", "MAX_PAGE", "check_range",
 ]
 
@@ -99,6 +99,26 @@ class Entity:
                 f"and {self.lookup} finds them")
 
 
+def trailing_newline(value: Any) -> Any:
+    """A text without one final newline: 'a\n' and 'a' are the same file content to a user."""
+    return value[:-1] if isinstance(value, str) and value.endswith("\n") else value
+
+
+@dataclass(frozen=True)
+class Detail:
+    """A value in the world that a tool writes but a user does not specify, which the state check
+    tolerates (see docs/reward.md): the working directory a `cd` leaves, a timestamp, a final
+    newline.
+
+    With `normalize` None, the column counts only on the rows the task's own reference calls
+    change; with a function, values are compared after it (such as `trailing_newline`).
+    """
+
+    table: str
+    column: str
+    normalize: Callable[[Any], Any] | None = None
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     """Everything known about one tool, derived once from its method.
@@ -125,6 +145,7 @@ class ToolSpec:
     requires: tuple[str, ...] = ()
     # (parameter, entity kind, takes a list): the id parameters, checked to exist before the call
     ids: tuple[tuple[str, str, bool], ...] = ()
+    details: tuple[Detail, ...] = ()
 
     @property
     def required(self) -> list[str]:
@@ -158,6 +179,7 @@ def tool(
     consumes: tuple[str, ...] | list[str] = (),
     sets: tuple[str, ...] | list[str] = (),
     requires: tuple[str, ...] | list[str] = (),
+    details: tuple[Detail, ...] | list[Detail] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a `Toolkit` method as a tool.
 
@@ -171,6 +193,8 @@ def tool(
         consumes: entity kinds whose ids the parameters take.
         sets: states of the world the tool establishes, such as "card.frozen".
         requires: states the tool's outcome depends on, such as "cwd" (set by another tool).
+        details: values the tool writes that a user does not specify (`Detail`), which the
+            state check of the reward tolerates.
     """
     if read_only and destructive:
         raise ValueError("a tool cannot be both read-only and destructive")
@@ -185,6 +209,7 @@ def tool(
             "consumes": tuple(consumes),
             "sets": tuple(sets),
             "requires": tuple(requires),
+            "details": tuple(details),
         }
         return method
 
@@ -255,6 +280,7 @@ class Toolkit:
             if spec is None or spec.hidden or not spec.read_only:
                 raise TypeError(f"server {cls.__name__}: the look-up of {entity.kind!r}, {entity.lookup!r}, "
                                 "is not a visible read-only tool")
+        cls.details()
 
     @classmethod
     def metadata(cls) -> MetaData:
@@ -281,6 +307,26 @@ class Toolkit:
             if not cached:
                 raise TypeError(f"server {cls.__name__} defines no tools")
             cls._specs = cached
+        return cached
+
+    @classmethod
+    def details(cls) -> dict[str, dict[str, Callable[[Any], Any] | None]]:
+        """Every `Detail` the server's tools declare, as {table: {column: normalize}}."""
+        cached = cls.__dict__.get("_details")
+        if cached is None:
+            cached = {}
+            for spec in cls.specs().values():
+                for detail in spec.details:
+                    table = cls.models.metadata.tables.get(detail.table)
+                    if table is None or detail.column not in table.c:
+                        raise TypeError(f"{cls.__name__}.{spec.name}: detail {detail.table}.{detail.column} "
+                                        "is not a column of the server's tables")
+                    columns = cached.setdefault(detail.table, {})
+                    if columns.get(detail.column, detail.normalize) is not detail.normalize:
+                        raise TypeError(f"server {cls.__name__}: {detail.table}.{detail.column} is declared "
+                                        "with two different normalizations")
+                    columns[detail.column] = detail.normalize
+            cls._details = cached
         return cached
 
     @classmethod

@@ -354,6 +354,26 @@ class World:
         self._known = (changes, out)
         return dict(out)
 
+    def digest_except(self, table: str, details: Mapping[str, Callable[[Any], Any] | None]) -> str:
+        """The digest of one table with its detail columns set aside: a column mapped to None
+        is left out, one mapped to a function is hashed after it (see `prove_env.toolkit.Detail`)."""
+        self._flush()
+        columns = list(self.toolkit.metadata().tables[table].columns.keys())
+        plan = [(i, details.get(name, _KEEP)) for i, name in enumerate(columns) if details.get(name, _KEEP) is not None]
+        h = hashlib.sha256()
+        for row in self.connection.execute(f'SELECT * FROM "{table}" ORDER BY {_order(self.toolkit, table)}'):
+            values = [_canonical(row[i]) if fn is _KEEP else _canonical(fn(row[i])) for i, fn in plan]
+            h.update((_ENCODE(values) + "\n").encode())
+        return h.hexdigest()
+
+    def column_values(self, table: str, column: str) -> dict[str, Any]:
+        """{primary key as JSON: value} of one column, for comparing it row by row."""
+        self._flush()
+        meta = self.toolkit.metadata().tables[table]
+        keys = ", ".join(f'"{c.name}"' for c in meta.primary_key.columns) or "rowid"
+        return {_ENCODE(list(row[:-1])): _canonical(row[-1])
+                for row in self.connection.execute(f'SELECT {keys}, "{column}" FROM "{table}"')}
+
     def digest(self) -> str:
         """SHA-256 over the canonical content of every table: equal digests mean equal worlds."""
         return combine_digests(self.toolkit.name, self.table_digests())
@@ -412,7 +432,11 @@ def _row_for(table: Table, row: Any, where: str) -> dict[str, Any]:
     return {k: _python_value(table.c[k], v, where) for k, v in row.items()}
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+
+
+def _KEEP(value: Any) -> Any:  # noqa: N802 - a marker: the column is hashed as it is
+    return value
 
 
 @functools.cache

@@ -68,3 +68,27 @@ def served():
     yield make
     for s in opened:
         s.close()
+
+
+@pytest.fixture
+def play():
+    """Play a task through the Gymnasium environment with the given actions (calls as
+    {"name", "arguments"} dicts, answers as text); return the last step's info, which holds
+    `success` and `reward_breakdown`."""
+    import gymnasium as gym
+
+    import prove_env  # noqa: F401 - registers the environments
+
+    def run(task, actions: list[Any]) -> dict[str, Any]:
+        env = gym.make(f"prove/{task.server}-v0", max_steps=len(actions) + 1)
+        try:
+            env.reset(options={"task": task})
+            for action in actions:
+                _, _, terminated, truncated, info = env.step(action)
+                if terminated or truncated:
+                    return info
+            raise AssertionError("the actions did not end the episode: answer every user turn")
+        finally:
+            env.close()
+
+    return run

@@ -24,9 +24,13 @@ def _inputs(case):
 @pytest.mark.parametrize("case", VECTORS, ids=[c["case"] for c in VECTORS])
 def test_worked_cases(case):
     calls, gold, schemas = _inputs(case)
-    breakdown = compute_reward(calls, gold, schemas).as_dict()
+    state = StateOutcome(**case["state"]) if "state" in case else None  # the outcome cases of docs/reward.md
+    breakdown = compute_reward(calls, gold, schemas, state=state).as_dict()
     for key, expected in case["expected"].items():
-        assert round(breakdown[key], 6) == pytest.approx(expected, abs=1e-6), key
+        if isinstance(expected, bool):
+            assert breakdown[key] is expected, key
+        else:
+            assert round(breakdown[key], 6) == pytest.approx(expected, abs=1e-6), key
 
 
 BASE = VECTORS[0]

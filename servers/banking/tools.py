@@ -19,7 +19,7 @@ from typing import Literal
 
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Date, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
+from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
 
 from .models import Account, Base, Card, Customer, ExchangeRate, Payee, Payment, Transaction, Transfer
 from .seed import BANKS, seed
@@ -30,6 +30,8 @@ PayeeCategory = Literal["utilities", "rent", "insurance", "phone", "personal", "
 
 SPENDING_KINDS = ("card_purchase", "bill_payment", "withdrawal", "fee", "refund")
 INCOME_KINDS = ("deposit", "interest")
+# A memo the customer did not ask for is a detail: the state check tolerates it.
+_MEMOS = (Detail("transactions", "memo"), Detail("transfers", "memo"), Detail("payments", "memo"))
 MAX_OPEN_ACCOUNTS = 6
 MAX_DEPOSIT = 10_000.00
 MAX_DEBIT_CARD_LIMIT = 5_000.00
@@ -289,7 +291,7 @@ class Banking(Toolkit):
 
     # -- moving money ----------------------------------------------------------------------------
 
-    @tool(produces=("transfer", "transaction"), requires=("account.funded",))
+    @tool(produces=("transfer", "transaction"), requires=("account.funded",), details=_MEMOS)
     def transfer(self, from_account_id: Id("account"), to_account_id: Id("account"), amount: Money, pin: str,
                  memo: str | None = None) -> dict:
         """Move money from one account to another account at this bank, immediately.
@@ -414,7 +416,7 @@ class Banking(Toolkit):
         payee.removed_at = self.now
         return {"payee_id": payee.id, "name": payee.name, "removed": True}
 
-    @tool(produces=("payment", "transaction"), requires=("account.funded",))
+    @tool(produces=("payment", "transaction"), requires=("account.funded",), details=_MEMOS)
     def pay_payee(self, account_id: Id("account"), payee_id: Id("payee"), amount: Money, pin: str, memo: str | None = None) -> dict:
         """Pay a saved payee now from a checking or savings account of the payee's owner. Needs the PIN.
 
@@ -434,7 +436,7 @@ class Banking(Toolkit):
                    payment_id=payment.id, memo=payment.memo)
         return {**self._payment_info(payment), "account_balance": account.balance}
 
-    @tool(produces=("payment",), sets=("payment.scheduled",))
+    @tool(produces=("payment",), sets=("payment.scheduled",), details=_MEMOS)
     def schedule_payment(self, account_id: Id("account"), payee_id: Id("payee"), amount: Money, date: Date, pin: str,
                          frequency: Literal["once", "weekly", "monthly"] = "once", memo: str | None = None) -> dict:
         """Schedule a payment to a saved payee on a future date, once or repeating. Needs the PIN.

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from sqlalchemy import or_, select
 
-from prove_env.toolkit import Date, DateTime, Entity, Id, Limit, Toolkit, ToolError, tool
+from prove_env.toolkit import Date, DateTime, Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
 from .models import WEEKDAYS, Base, BusyBlock, Calendar, CancelledOccurrence, Contact, Event, Invitee, Reminder, Room
 from .seed import seed
@@ -138,7 +138,7 @@ class CalendarServer(Toolkit):
 
     # -- scheduling ----------------------------------------------------------------------------
 
-    @tool(produces=("event",))
+    @tool(produces=("event",), details=(Detail("events", "description"),))
     def create_event(self, title: str, start: DateTime, end: DateTime, calendar_id: Id("calendar") | None = None,
                      location: str | None = None, description: str | None = None,
                      invitee_ids: list[Id("contact")] | None = None) -> dict:

@@ -14,13 +14,16 @@ from typing import Literal
 
 from sqlalchemy import select
 
-from prove_env.toolkit import Toolkit, ToolError, tool
+from prove_env.toolkit import Detail, Toolkit, ToolError, tool, trailing_newline
 
 from . import helpers as h
 from .models import Base, Node, Shell
 from .seed import seed
 
 _TYPE_NAMES = {"file": "file", "dir": "directory", "symlink": "symlink"}
+# What a user does not specify: where the shell is left, and a written file's final newline and time.
+_WORKING_DIRECTORY = (Detail("shell", "cwd"), Detail("shell", "oldpwd"))
+_WRITTEN_FILE = (Detail("nodes", "content", trailing_newline), Detail("nodes", "mtime"))
 _MAX_LINES = 1000  # the most lines a text result carries
 _MAX_READ = 500  # the most lines read_file returns per call
 _MAX_LINE_CHARS = 500
@@ -51,7 +54,7 @@ class FileSystem(Toolkit):
         """Print the current working directory, such as '/home/maria/notes'."""
         return self._shell().cwd
 
-    @tool(consumes=("directory", "path"), produces=("directory",), sets=("cwd",))
+    @tool(consumes=("directory", "path"), produces=("directory",), sets=("cwd",), details=_WORKING_DIRECTORY)
     def cd(self, path: str | None = None) -> str:
         """Change the current working directory and print the new one.
 
@@ -817,7 +820,7 @@ class FileSystem(Toolkit):
         node.mtime = self.now
         return f"updated the modification time of '{canon}'"
 
-    @tool(destructive=True, consumes=("path",), produces=("file",))
+    @tool(destructive=True, consumes=("path",), produces=("file",), details=_WRITTEN_FILE)
     def echo(self, text: str, file: str | None = None, append: bool = False) -> str:
         """Print text, or write it plus a newline to a file, like `echo text > file` / `>> file`.
 
@@ -835,7 +838,8 @@ class FileSystem(Toolkit):
         verb = "appended" if append and not created else "wrote"
         return f"{verb} {h.byte_size(text + chr(10))} bytes to '{node.path}'"
 
-    @tool(destructive=True, idempotent=True, consumes=("path",), produces=("file",), requires=("cwd",))
+    @tool(destructive=True, idempotent=True, consumes=("path",), produces=("file",), requires=("cwd",),
+          details=_WRITTEN_FILE)
     def write_file(self, path: str, content: str) -> dict:
         """Create a file, or replace its whole content, with the given text.
 

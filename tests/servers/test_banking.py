@@ -742,3 +742,48 @@ def test_ledger_reconciles_after_a_sequence_of_writes(bank):
 
 
 # -- the hand-written tasks ---------------------------------------------------------------------
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    balance = Task(id="balance", server="banking", seed=0,
+                   user_turns=["Hi, this is Megan Chang. How much is in my checking account?"],
+                   gold=[[{"id": "g1", "name": "find_customers", "arguments": {"name": "Megan Chang"}},
+                          {"id": "g2", "name": "list_accounts", "arguments": {"customer_id": "CUS-0001"},
+                           "depends_on": ["g1"]},
+                          {"id": "g3", "name": "get_balance", "arguments": {"account_id": "ACC-0001"},
+                           "depends_on": ["g2"]}]],
+                   facts=[[11933.74]])
+    # another correct path: the account list already carries the balance, found by email
+    other = play(balance, [_call("find_customers", email="MEGAN.CHANG77@yahoo.com"),
+                           _call("list_accounts", customer_id="CUS-0001"), "You have $11,933.74 in checking."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    assert not play(balance, [_call("get_balance", account_id="ACC-0001"), "About $12,000."])["success"]
+    # the right answer, then damage nobody asked for: a card frozen
+    damage = play(balance, [_call("get_balance", account_id="ACC-0001"), _call("freeze_card", card_id="CRD-0001"),
+                            "You have $11,933.74."])
+    assert not damage["success"] and damage["reward_breakdown"]["coverage"] < 1
+
+    pay = Task(id="pay", server="banking", seed=0,
+               user_turns=["This is Keith Davis. Put $50 from my checking toward my credit card. My PIN is 4572."],
+               gold=[[{"id": "g1", "name": "find_customers", "arguments": {"name": "Keith Davis"}},
+                      {"id": "g2", "name": "list_accounts", "arguments": {"customer_id": "CUS-0003"},
+                       "depends_on": ["g1"]},
+                      {"id": "g3", "name": "transfer", "depends_on": ["g2"],
+                       "arguments": {"from_account_id": "ACC-0004", "to_account_id": "ACC-0005", "amount": 50,
+                                     "pin": "4572"}}]])
+    # a memo the customer did not ask for is a detail, not damage
+    memo = play(pay, [_call("transfer", from_account_id="ACC-0004", to_account_id="ACC-0005", amount=50.0,
+                            pin="4572", memo="Card payment"), "Done: $50 paid toward your card."])
+    assert memo["success"]
+    wrong = play(pay, [_call("transfer", from_account_id="ACC-0004", to_account_id="ACC-0005", amount=55.0,
+                             pin="4572"), "Done."])
+    assert not wrong["success"]

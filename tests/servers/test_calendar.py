@@ -893,3 +893,38 @@ def test_reminder_failures_change_nothing(cal):
 
 
 # -- the hand-written tasks ---------------------------------------------------------------------
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    when = Task(id="when", server="calendar", seed=0, user_turns=["When is my dentist appointment?"],
+                gold=[[{"id": "g1", "name": "search_events", "arguments": {"query": "Dentist"}}]],
+                facts=[["2026-10-29T09:45"]])
+    # the search ignores case; a list of that week finds it too
+    assert play(when, [_call("search_events", query="dentist"), "It's on October 29 at 9:45 am."])["success"]
+    other = play(when, [_call("list_events", start_date="2026-10-26", end_date="2026-10-30"),
+                        "Thursday, Oct 29th, 09:45."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] == 0
+    assert not play(when, [_call("search_events", query="Dentist"), "Sometime in October."])["success"]
+    # the right answer, then damage nobody asked for: an event of the user's cancelled
+    damage = play(when, [_call("search_events", query="Dentist"), _call("cancel_event", event_id="EVT-0091"),
+                         "October 29 at 9:45 am."])
+    assert not damage["success"]
+
+    book = Task(id="book", server="calendar", seed=0, user_turns=["Block 2 to 3 pm on Wednesday for 'Budget review'."],
+                gold=[[{"id": "g1", "name": "create_event",
+                        "arguments": {"title": "Budget review", "start": "2026-09-09T14:00", "end": "2026-09-09T15:00"}}]])
+    # a description the user did not ask for is a detail, not damage
+    detail = play(book, [_call("create_event", title="Budget review", start="2026-09-09T14:00:00",
+                               end="2026-09-09T15:00", description="Q3 numbers"), "Booked."])
+    assert detail["success"]
+    assert not play(book, [_call("create_event", title="Budget review", start="2026-09-09T14:30",
+                                 end="2026-09-09T15:00"), "Booked."])["success"]

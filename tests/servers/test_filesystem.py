@@ -1023,3 +1023,36 @@ def test_task_outcomes(served):
     assert "  port: 9090" in settings and "  port: 5432" in settings and "8080" not in settings
     errors = [line for line in sh(s, "cat", path="~/logs/app.log").splitlines() if "ERROR" in line]
     assert sh(s, "grep", **tasks["filesystem-001"]["gold"][0][0]["arguments"]) == str(len(errors))
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    open_items = ["Black near get himself simply", "Book art red pass value practice",
+                  "Fast support when hold family second"]
+    todo = Task(id="todo", server="filesystem", seed=0, user_turns=["What's still open on my to-do list in notes?"],
+                gold=[[{"id": "g1", "name": "cat", "arguments": {"path": "/home/megan/notes/todo.md"}}]],
+                facts=[open_items])
+    answer = "Still open: " + "; ".join(open_items) + "."
+    assert play(todo, [_call("read_file", path="notes/todo.md"), answer])["success"]  # read_file for cat
+    assert play(todo, [_call("cd", path="notes"), _call("cat", path="todo.md"), answer])["success"]  # a cd is a detail
+    assert not play(todo, [_call("cat", path="notes/todo.md"), "Three things are open."])["success"]
+    # the right answer, then damage nobody asked for: an unrelated folder removed
+    damage = play(todo, [_call("cat", path="notes/todo.md"), _call("rm", path="notes/recipes", recursive=True, force=True), answer])
+    assert not damage["success"]
+
+    write = Task(id="write", server="filesystem", seed=0, user_turns=["Put 'buy milk' in notes/shopping.txt."],
+                 gold=[[{"id": "g1", "name": "write_file",
+                         "arguments": {"path": "/home/megan/notes/shopping.txt", "content": "buy milk\n"}}]])
+    # no final newline, written from inside the folder: details the user did not specify
+    detail = play(write, [_call("cd", path="notes"), _call("write_file", path="shopping.txt", content="buy milk"),
+                          "Saved."])
+    assert detail["success"]
+    assert not play(write, [_call("write_file", path="notes/shopping.txt", content="buy eggs\n"), "Saved."])["success"]
