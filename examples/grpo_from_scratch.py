@@ -41,6 +41,7 @@ class Rollout:
     mask: list[int]  # 1 where the model produced the token (the only tokens trained on)
     sampled_logprobs: list[float]  # log p of each token when it was sampled (0.0 where mask is 0)
     info: dict[str, Any]
+    tools: list[Any]  # what the prompt lists: the environment's schemas, or e.g. a TRL class's methods
     turns: int = 0
     tool_rounds: int = 0
     done: bool = False
@@ -153,19 +154,21 @@ def generate(model: Any, tokenizer: Any, prompts: list[list[int]], args: argpars
 # -- a group of rollouts: one task, one environment each, generated together -------------------------
 
 def play_group(model: Any, tokenizer: Any, template: str, envs: list[ProveEnv], task: Task,
-               args: argparse.Namespace, *, greedy: bool = False) -> list[Rollout]:
+               args: argparse.Namespace, *, greedy: bool = False, tools: list[Any] | None = None) -> list[Rollout]:
     """Play `task` once in each of `envs` until every episode ends.
 
     A rollout ends with its episode, after `--max-turns` assistant turns (the environment's
     `max_steps`), or when the model answers with calls once `--max-tool-rounds` turns have made
-    calls: those calls are not run and the rollout answers with nothing.
+    calls: those calls are not run and the rollout answers with nothing. The prompt lists `tools`
+    (default: the tools the environment shows, as schemas).
     """
     rollouts = []
     for env in envs:
         _, info = env.reset(options={"task": task})
-        text = render(tokenizer, template, info["messages"], info["tools"], True)
+        shown = info["tools"] if tools is None else tools
+        text = render(tokenizer, template, info["messages"], shown, True)
         ids = tokenizer(text, add_special_tokens=False)["input_ids"]
-        rollouts.append(Rollout(env, ids, [0] * len(ids), [0.0] * len(ids), info))
+        rollouts.append(Rollout(env, ids, [0] * len(ids), [0.0] * len(ids), info, shown))
     while active := [r for r in rollouts if not r.done]:
         turns = generate(model, tokenizer, [r.ids for r in active], args, greedy=greedy)
         for r, (new, logprobs, ended) in zip(active, turns, strict=True):
@@ -190,9 +193,9 @@ def _step(r: Rollout, action: str, tokenizer: Any, template: str) -> None:
     if terminated or truncated:
         r.done, r.reward, r.breakdown = True, reward, info["reward_breakdown"]
         return
-    messages, tools = info["messages"], r.env.tool_schemas()
-    before = render(tokenizer, template, messages[: n_before + 1], tools, False)
-    after = render(tokenizer, template, messages, tools, True)
+    messages = info["messages"]
+    before = render(tokenizer, template, messages[: n_before + 1], r.tools, False)
+    after = render(tokenizer, template, messages, r.tools, True)
     assert after.startswith(before), "the chat template is not prefix-preserving"
     cut = before.rindex(tokenizer.eos_token) + len(tokenizer.eos_token)
     reply = tokenizer(after[cut:], add_special_tokens=False)["input_ids"]

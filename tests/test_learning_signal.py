@@ -1,0 +1,83 @@
+"""The learning-signal experiment's quick mode, end to end: synthesized tasks, SFT start, both arms, evaluation."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("trl")
+pytest.importorskip("datasets")
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+# TRL 1.16's own code still calls transformers' deprecated gradient-checkpointing names (the later filter wins).
+pytestmark = pytest.mark.filterwarnings(
+    "error::FutureWarning", "ignore:`(is_)?gradient_checkpointing(_enable|_disable)?` is deprecated:FutureWarning")
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("prove_examples_learning_signal", EXAMPLES / "learning_signal.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(autouse=True)
+def _restore_threads():
+    threads = torch.get_num_threads()
+    yield
+    torch.set_num_threads(threads)
+
+
+def test_quick_mode_runs_both_arms_and_evaluates_them_on_held_out_worlds(tmp_path: Path) -> None:
+    module = _load()
+    out = module.main(["--quick", "--out", str(tmp_path)])
+    summary, (result,) = out["summary"], out["results"]
+    setting = module.QUICK
+    from prove_env.task import load_tasks
+
+    train = load_tasks(tmp_path / "tasks" / "train.jsonl")
+    test = load_tasks(tmp_path / "tasks" / "test.jsonl")
+    assert not {t.seed for t in train} & {t.seed for t in test}  # split by world
+    assert set(result["test_task_ids"]) <= {t.id for t in test} and len(result["test_task_ids"]) == setting.max_test_tasks
+    # the same number of model updates in both arms, from one start checkpoint
+    assert result["sft"]["steps"] == result["grpo_steps"] == setting.updates == len(result["grpo_log"])
+    assert result["warmup"]["last_loss"] < result["warmup"]["first_loss"]
+    for arm in module.ARMS:
+        records = result["records"][arm]
+        assert len(records["sampled"]) == setting.samples * setting.max_test_tasks
+        assert len(records["greedy"]) == setting.max_test_tasks
+        metrics = summary["seeds"]["0"]["metrics"][f"{arm}-sampled"]
+        assert metrics["success_rate"] == pytest.approx(
+            sum(r["success"] for r in records["sampled"]) / len(records["sampled"]))
+        assert metrics["tasks"] == setting.max_test_tasks and set(metrics["components"]) >= {"validity", "state"}
+    for key, value in summary["pooled"].items():
+        if not key.endswith("/means"):
+            assert value["low"] - 1e-12 <= value["mean"] <= value["high"] + 1e-12, key
+    report = (tmp_path / "results.md").read_text(encoding="utf-8")
+    assert "B - A [95% CI]" in report and "A: more SFT" in report and "frac_groups_without_signal" in report
+    for name in ("grpo_reward.png", "test_metrics.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # A finished seed is read back, not run again.
+    again = module.main(["--quick", "--out", str(tmp_path)])
+    assert again["results"][0]["timings"] == result["timings"]
+
+
+def test_paired_bootstrap() -> None:
+    module = _load()
+    a = {f"t{i}": float(i % 3) for i in range(30)}
+    same = module.paired_bootstrap(a, a, seed=0)
+    assert same == {"mean": 0.0, "low": 0.0, "high": 0.0, "tasks": 30}
+    better = module.paired_bootstrap(a, {k: v + 0.5 for k, v in a.items()}, seed=0)
+    assert better["mean"] == pytest.approx(0.5) and better["low"] == pytest.approx(0.5)
+    noisy = module.paired_bootstrap(a, {k: v + (1.0 if i % 2 else -0.5) for i, (k, v) in enumerate(a.items())}, seed=0)
+    assert noisy["mean"] == pytest.approx(0.25) and noisy["low"] < 0.25 < noisy["high"]
+    assert module.paired_bootstrap(a, {"t0": 1.0, "x": 2.0}, seed=0)["tasks"] == 1  # pairs only shared tasks
