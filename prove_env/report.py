@@ -31,8 +31,12 @@ from prove_env.reward import COMPONENTS
 __all__ = ["load_run", "print_summary", "render_report", "write_report"]
 
 PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c")
-WORST_EPISODES = 10
+# Reference policies that fall short by design (doing nothing, random calls): the worst-episodes
+# table leaves them out whenever another policy ran, since their failures say nothing about a task.
+BASELINES = ("noop", "random")
+WORST_PER_SERVER = 5
 MAX_CALL_NAMES = 8
+MAX_OUTPUT_CHARS = 600  # of each tool output shown in a trajectory (trajectories.jsonl has it whole)
 DPI = 100
 
 
@@ -205,8 +209,11 @@ def _component_names(metrics: dict[str, Any]) -> list[str]:
     return [c for c in COMPONENTS if c in present] + sorted(present - set(COMPONENTS))
 
 
-def _plot_components(metrics: dict[str, Any]) -> str:
-    """Mean of each reward component, one bar per policy."""
+def _components_figure(metrics: dict[str, Any]) -> Figure:
+    """Mean of each reward component, one bar per policy, on an axis that holds every bar.
+
+    Efficiency is a penalty (0 or below), so the axis reaches below 0 whenever a mean is negative.
+    """
     components, policies = _component_names(metrics), _policies(metrics)
     fig = _figure("Reward components per policy", 9, 3.6)
     ax = fig.subplots()
@@ -214,10 +221,19 @@ def _plot_components(metrics: dict[str, Any]) -> str:
     series = [(p, [_number(_overall(metrics, p).get("components", {}).get(c)) for c in components],
                {"color": _color(i)}) for i, p in enumerate(policies)]
     _grouped_bars(ax, components, series, value_fmt=lambda v: f"{v:.2f}")
-    ax.set_ylim(0, 1.12)
-    ax.set_ylabel("mean score (0–1)", fontsize=9)
+    values = [v for _, vs, _ in series for v in vs if v is not None]
+    low, high = min([0.0, *values]), max([1.0, *values])
+    margin = 0.12 * (high - low)
+    ax.set_ylim(low - margin if low < 0 else 0.0, high + margin)
+    if low < 0:
+        ax.axhline(0, color="#999999", linewidth=0.8)
+    ax.set_ylabel("mean score" + (" (efficiency is a penalty)" if low < 0 else " (0–1)"), fontsize=9)
     ax.legend(fontsize=8, frameon=False, ncols=len(policies), loc="upper center", bbox_to_anchor=(0.5, -0.1))
-    return _png(fig)
+    return fig
+
+
+def _plot_components(metrics: dict[str, Any]) -> str:
+    return _png(_components_figure(metrics))
 
 
 def _plot_pass_k(metrics: dict[str, Any]) -> str:
@@ -327,15 +343,46 @@ def _server_table(metrics: dict[str, Any]) -> str:
     return _table(["server", "policy", *_metric_header(k), *components], rows, text_columns=2, css="grouped")
 
 
-def _worst_episodes_table(episodes: list[dict[str, Any]]) -> str:
-    """The lowest-reward episodes (ties broken by task, policy and trial so the order is stable)."""
+def _debugged_policies(metrics: dict[str, Any]) -> list[str]:
+    """The policies whose failures are worth reading: all but the baselines, unless only baselines ran."""
+    policies = _policies(metrics)
+    return [p for p in policies if p not in BASELINES] or policies
+
+
+def _worst_episodes(metrics: dict[str, Any], episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per server, the lowest-reward episodes of the debugged policies that did not succeed (ties
+    broken by task, policy and trial, so the order is stable)."""
     def key(e: dict[str, Any]) -> tuple:
         reward = _number(e.get("reward"))
         return (math.inf if reward is None else reward, str(e.get("task_id")), str(e.get("policy")),
                 _number(e.get("trial")) or 0)
 
+    policies = set(_debugged_policies(metrics))
+    servers = _union(_servers(metrics), sorted({str(e.get("server")) for e in episodes}))
+    worst = []
+    for server in servers:
+        failed = [e for e in episodes
+                  if str(e.get("server")) == server and e.get("policy") in policies and not e.get("success")]
+        worst.extend(sorted(failed, key=key)[:WORST_PER_SERVER])
+    return worst
+
+
+def _worst_episodes_table(metrics: dict[str, Any], episodes: list[dict[str, Any]]) -> str:
+    """The worst episodes, each task linked to its trajectory below the table (`trajectory-<n>`)."""
+    worst = _worst_episodes(metrics, episodes)
+    policies = _debugged_policies(metrics)
+    left_out = [p for p in _policies(metrics) if p not in policies]
+    notes = []
+    if left_out:
+        many = len(left_out) > 1
+        notes.append(f"The baseline{'s' if many else ''} {_esc(', '.join(left_out))} "
+                     f"{'are' if many else 'is'} left out: {'they fail' if many else 'it fails'} by design.")
+    perfect = [s for s in _servers(metrics) if not any(e.get("server") == s for e in worst)]
+    if perfect:
+        notes.append(f"Every episode of {_esc(', '.join(policies))} succeeded on {_esc(', '.join(perfect))}.")
+    note = "".join(f'<p class="note">{n}</p>' for n in notes)
     rows = []
-    for e in sorted(episodes, key=key)[:WORST_EPISODES]:
+    for number, e in enumerate(worst, 1):
         names = [str(c.get("name")) for c in e.get("calls") or []]
         failed = sum(1 for c in e.get("calls") or [] if c.get("ok") is False)
         shown = ", ".join(_esc(n) for n in names[:MAX_CALL_NAMES])
@@ -347,12 +394,43 @@ def _worst_episodes_table(episodes: list[dict[str, Any]]) -> str:
             shown += f' <span class="bad">({failed} failed)</span>'
         if e.get("abstain"):
             shown += ' <span class="muted">(abstained)</span>'
-        rows.append([_esc(e.get("task_id")), _esc(e.get("server")), _esc(e.get("policy")), _int(e.get("trial")),
+        task = f'<a href="#trajectory-{number}">{_esc(e.get("task_id"))}</a>'
+        rows.append([task, _esc(e.get("server")), _esc(e.get("policy")), _int(e.get("trial")),
                      _fmt(e.get("reward")), "✓" if e.get("success") else "✗", f'<span class="calls">{shown}</span>'])
     if not rows:
-        return '<p class="muted">No episodes recorded.</p>'
-    return _table(["task", "server", "policy", "trial", "reward", "success", "calls made"], rows, text_columns=3,
-                  numeric_until=5, css="worst")
+        return note or '<p class="muted">No episodes recorded.</p>'
+    table = _table(["task", "server", "policy", "trial", "reward", "success", "calls made"], rows, text_columns=3,
+                   numeric_until=5, css="worst")
+    return table + note + _trajectories(worst)
+
+
+def _trajectories(worst: list[dict[str, Any]]) -> str:
+    """Each worst episode's calls, arguments, outcomes and (shortened) tool outputs, under its anchor."""
+    blocks = []
+    for number, e in enumerate(worst, 1):
+        breakdown = e.get("breakdown") or {}
+        parts = [f"{_esc(c)} {_fmt(breakdown.get(c))}" for c in COMPONENTS if c in breakdown]
+        head = (f'<h3>{number}. {_esc(e.get("task_id"))} · {_esc(e.get("server"))} · {_esc(e.get("policy"))} · '
+                f'trial {_int(e.get("trial"))} · reward {_fmt(e.get("reward"))}</h3>')
+        lines = [f'<p class="note">{" · ".join(parts)}</p>' if parts else ""]
+        if e.get("error"):
+            lines.append(f'<p class="bad">{_esc(e.get("error"))}</p>')
+        calls = e.get("calls") or []
+        if not calls:
+            lines.append('<p class="muted">no calls</p>')
+        items = []
+        for c in calls:
+            output = str(c.get("output") or "")
+            if len(output) > MAX_OUTPUT_CHARS:
+                output = output[:MAX_OUTPUT_CHARS] + f" … ({len(output) - MAX_OUTPUT_CHARS} more characters)"
+            verdict = '<span class="bad">failed</span>' if c.get("ok") is False else "ok"
+            arguments = json.dumps(c.get("arguments"), ensure_ascii=False, default=str)
+            items.append(f'<li><span class="calls"><b>{_esc(c.get("name"))}</b> {_esc(arguments)}</span> '
+                         f"{verdict}<pre>{_esc(output)}</pre></li>")
+        if items:
+            lines.append(f"<ol>{''.join(items)}</ol>")
+        blocks.append(f'<div class="trajectory" id="trajectory-{number}">{head}{"".join(lines)}</div>')
+    return "".join(blocks)
 
 
 # Metrics of the comparison table: (label, getter, kind, direction: +1 higher is better, -1 lower, 0 neither).
@@ -422,6 +500,10 @@ table.grouped td:first-child { border-bottom-color: transparent; }
 table.worst td:last-child { width: 40%; }
 table.worst td:nth-child(6) { text-align: center; }
 table.compare { width: auto; min-width: 66%; }
+.trajectory { border-top: 1px solid #eceef0; padding: 4px 0 8px; }
+.trajectory ol { margin: 4px 0; padding-left: 24px; font-size: .86em; }
+.trajectory pre { margin: 2px 0 6px; padding: 4px 8px; background: #f6f7f9; white-space: pre-wrap;
+                  word-break: break-word; font-size: .92em; }
 table.compare td, table.compare th { padding-left: 18px; }
 .calls { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .92em; word-break: break-word; }
 .std, .muted { color: #888; }
@@ -489,8 +571,10 @@ def render_report(run_dir: str | Path, compare: str | Path | None = None) -> str
     ]
     if compare is not None:
         sections.append(_comparison_section(metrics, run_dir, Path(compare)))
-    sections.append(_section(f"Worst episodes (lowest reward, up to {WORST_EPISODES})",
-                             _worst_episodes_table(episodes)))
+    sections.append(_section(f"Worst episodes (lowest reward per server, up to {WORST_PER_SERVER} each)",
+                             _worst_episodes_table(metrics, episodes),
+                             note="Episodes that did not succeed, lowest reward first within each server; "
+                                  "a task links to its trajectory."))
     title = _esc(f"Evaluation report: {metrics.get('name') or 'evaluation run'}")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{title}</title><style>{CSS}</style></head>\n<body><main>"

@@ -71,10 +71,11 @@ def _aggregate(episodes: list[dict], trials: int) -> dict:
     }
 
 
-def _make_run(directory: Path, name: str, random_successes: set[tuple[str, int]]) -> Path:
-    """A run of the gold and random policies on two servers, two trials; random succeeds where told."""
+def _make_run(directory: Path, name: str, random_successes: set[tuple[str, int]],
+              policies: tuple[str, ...] = ("gold", "random")) -> Path:
+    """A run of `policies` on two servers, two trials; gold always succeeds, the others where told."""
     directory.mkdir(parents=True)
-    policies, servers, trials = ["gold", "random"], ["banking", "calendar"], 2
+    policies, servers, trials = list(policies), ["banking", "calendar"], 2
     episodes = [_episode(task, policy, trial, policy == "gold" or (task[0], trial) in random_successes)
                 for policy in policies for task in TASKS for trial in range(trials)]
     (directory / "trajectories.jsonl").write_text("".join(json.dumps(e) + "\n" for e in episodes))
@@ -197,33 +198,102 @@ def test_report_shows_run_name_preset_and_a_row_per_server_and_policy(run):
     assert rows[3][pass_col] == "50.0%"  # calendar, random: one of two tasks on both trials
 
 
-def test_worst_episodes_are_the_lowest_rewards_with_their_calls_escaped(run):
+class _Anchors(HTMLParser):
+    """The text under each element with an id, and the target of each link."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: dict[str, list[str]] = {}
+        self.links: list[str] = []
+        self._open: list[tuple[str, str | None]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+        self._open.append((tag, attrs.get("id")))
+        if attrs.get("id"):
+            self.text[attrs["id"]] = []
+
+    def handle_endtag(self, tag):
+        while self._open and self._open.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        for _, anchor in self._open:
+            if anchor:
+                self.text[anchor].append(data)
+
+
+def _anchors(page: str) -> _Anchors:
+    parser = _Anchors()
+    parser.feed(page)
+    return parser
+
+
+def test_worst_episodes_are_per_server_and_leave_the_baselines_out(tmp_path):
+    run = _make_run(tmp_path / "run", "run", {("banking-001", 0)}, policies=("gold", "model", "noop", "random"))
     page = write_report(run).read_text(encoding="utf-8")
     assert "<script>" not in page
+    worst = _table_with(page, "task", "reward", "calls made")[1:]
+    # model failed three banking episodes (one succeeded) and all four calendar ones; gold never failed.
+    assert [r[1] for r in worst] == ["banking"] * 3 + ["calendar"] * 4
+    assert all(r[2] == "model" and r[4] == "0.000" and r[5] == "✗" for r in worst)
+    assert all(r[6] == "delete_everything (1 failed)" for r in worst)
+    assert ("banking-001", "0") not in [(r[0], r[3]) for r in worst]
+    assert 'calendar-<script>alert("x")</script>' in [r[0] for r in worst]  # escaped, so it reads back
+    assert "The baselines noop, random are left out: they fail by design." in page
+
+
+def test_every_worst_episode_links_to_its_trajectory(tmp_path):
+    run = _make_run(tmp_path / "run", "run", set(), policies=("gold", "model"))
+    page = write_report(run).read_text(encoding="utf-8")
+    worst = _table_with(page, "task", "reward", "calls made")[1:]
+    anchors = _anchors(page)
+    links = [link for link in anchors.links if link.startswith("#trajectory-")]
+    assert len(links) == len(worst) == 8 and len(set(links)) == 8
+    for row, link in zip(worst, links, strict=True):
+        text = "".join(anchors.text[link[1:]])
+        assert row[0] in text and f"reward {row[4]}" in text  # the same episode
+        if row[2] == "model":
+            assert 'delete_everything {"x": 1}' in text and "failed" in text and "error" in text
     assert "calendar-&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
 
-    worst = _table_with(page, "task", "reward", "calls made")
-    assert len(worst) == 1 + 10
-    rewards = [float(r[4]) for r in worst[1:]]
-    assert rewards == sorted(rewards)
-    failed, rest = worst[1:6], worst[6:]  # the five failed random episodes come first
-    assert all(r[2] == "random" and r[4] == "0.000" and r[5] == "✗" for r in failed)
-    assert all(r[6] == "delete_everything (1 failed)" for r in failed)
-    assert 'calendar-<script>alert("x")</script>' in [r[0] for r in failed]  # escaped, so it reads back
-    assert rest[0][:5] == ["banking-002", "banking", "gold", "1", "1.150"]
-    assert rest[0][6] == "list_accounts, transfer"
 
-
-def test_worst_episodes_are_capped_at_ten(tmp_path):
-    run = _make_run(tmp_path / "bad", "bad", set())
+def test_worst_episodes_are_capped_per_server(tmp_path):
+    run = _make_run(tmp_path / "bad", "bad", set(), policies=("gold", "model"))
     trajectories = run / "trajectories.jsonl"
     episodes = [json.loads(line) for line in trajectories.read_text().splitlines()]
-    for e in episodes:  # make gold episodes bad too: sixteen candidates
-        e["reward"] = 0.1 if e["policy"] == "gold" else e["reward"]
+    for e in episodes:  # make gold episodes fail too: eight candidates per server
+        if e["policy"] == "gold":
+            e.update(reward=0.1, success=False)
     trajectories.write_text("".join(json.dumps(e) + "\n" for e in episodes))
-    worst = _table_with(write_report(run).read_text(encoding="utf-8"), "task", "reward", "calls made")
-    assert len(worst) == 1 + 10
-    assert [r[4] for r in worst[1:]] == ["0.000"] * 8 + ["0.100"] * 2
+    worst = _table_with(write_report(run).read_text(encoding="utf-8"), "task", "reward", "calls made")[1:]
+    assert [r[1] for r in worst] == ["banking"] * 5 + ["calendar"] * 5
+    assert [r[4] for r in worst[:5]] == ["0.000"] * 4 + ["0.100"]
+
+
+def test_worst_episodes_say_where_every_episode_succeeded(run, tmp_path):
+    page = write_report(run).read_text(encoding="utf-8")  # gold and the baseline random
+    assert not [t for t in _tables(page) if "calls made" in t[0]]
+    assert "Every episode of gold succeeded on banking, calendar." in page
+    assert "The baseline random is left out: it fails by design." in page
+    only_baselines = _make_run(tmp_path / "baselines", "baselines", set(), policies=("noop", "random"))
+    worst = _table_with(write_report(only_baselines).read_text(encoding="utf-8"), "task", "reward", "calls made")
+    assert {r[2] for r in worst[1:]} == {"noop", "random"}  # nothing else ran: the baselines are what there is
+
+
+def test_components_axis_holds_negative_efficiency(run):
+    from prove_env.report import _components_figure
+
+    metrics = json.loads((run / "metrics.json").read_text())
+    metrics["by_policy"]["random"]["overall"]["components"]["efficiency"] = -0.4
+    axes = _components_figure(metrics).axes[0]
+    low, high = axes.get_ylim()
+    bars = [(p.get_y(), p.get_y() + p.get_height()) for p in axes.patches]
+    assert min(min(b) for b in bars) == pytest.approx(-0.4)
+    assert all(low <= min(b) and max(b) <= high for b in bars)
+    assert low < -0.4 and high > 1.0
 
 
 def test_comparison_appears_only_with_compare_and_shows_deltas(run, baseline, tmp_path):
