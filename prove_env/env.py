@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
 from prove_env.actions import ParsedAction, parse_action
 from prove_env.episode import CallRecord, Episode
@@ -20,7 +24,7 @@ from prove_env.task import Task, TaskError, fixture_tasks, load_tasks
 if TYPE_CHECKING:
     from prove_env.remote import RemoteEpisode
 
-__all__ = ["ProveEnv", "UnicodeText", "DEFAULT_SYSTEM_PROMPT"]
+__all__ = ["ProveEnv", "UnicodeText", "SharedTexts", "DEFAULT_SYSTEM_PROMPT"]
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are an assistant that serves the user's requests by calling the tools of the {server} service.\n"
@@ -49,6 +53,59 @@ class UnicodeText(spaces.Text):
 
     def __repr__(self) -> str:
         return f"UnicodeText({self.max_length})"
+
+
+# Gymnasium's async vector environments pass observations through shared memory by default. For a
+# `Text` space that memory holds indices into its charset (no space, newline or "é": a KeyError on
+# the first observation), and the batch is read once, when the vector environment is built. A
+# `UnicodeText` stores code points instead (plus one, so 0 pads), and its batch is a view that
+# reads the memory when the vector environment copies it (its default) or when it is indexed.
+
+
+class SharedTexts(Sequence[str]):
+    """The observations of an async vector environment, read from its shared memory on access."""
+
+    def __init__(self, memory: Any, n: int, width: int) -> None:
+        self._rows = np.frombuffer(memory.get_obj(), dtype=np.int32).reshape(n, width)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        row = self._rows[index]
+        codes = row[: int(np.count_nonzero(row))] - 1
+        return codes.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+
+    def __copy__(self) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return f"SharedTexts({tuple(self)!r})"
+
+
+@create_shared_memory.register(UnicodeText)
+def _create_unicode_memory(space: UnicodeText, n: int = 1, ctx: ModuleType = multiprocessing) -> Any:
+    return ctx.Array(np.dtype(np.int32).char, n * space.max_length)
+
+
+@read_from_shared_memory.register(UnicodeText)
+def _read_unicode_memory(space: UnicodeText, shared_memory: Any, n: int = 1) -> SharedTexts:
+    return SharedTexts(shared_memory, n, space.max_length)
+
+
+@write_to_shared_memory.register(UnicodeText)
+def _write_unicode_memory(space: UnicodeText, index: int, value: str, shared_memory: Any) -> None:
+    if not space.contains(value):
+        raise ValueError(f"an observation of {len(value)} characters does not fit {space!r}")
+    codes = np.frombuffer(value.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.int32) + 1
+    row = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)[index * space.max_length:(index + 1) * space.max_length]
+    row[: len(codes)] = codes
+    row[len(codes):] = 0
 
 
 class ProveEnv(gym.Env[str, Any]):

@@ -8,15 +8,18 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
 import prove_env  # noqa: F401
 from prove_env.batch import EnvBatch
-from prove_env.task import fixture_tasks
+from prove_env.env import UnicodeText
+from prove_env.task import Task, fixture_tasks
 
 CALL = '<tool_call>{"name": "get_current_time", "arguments": {}}</tool_call>'
 
 
-@pytest.mark.parametrize("mode, kwargs", [("sync", {}), ("async", {"shared_memory": False})])
+@pytest.mark.parametrize("mode, kwargs", [("sync", {}), ("async", {}), ("async", {"shared_memory": False})],
+                         ids=["sync", "async", "async-pipes"])
 def test_make_vec_next_step_autoreset(mode, kwargs):
     envs = gym.make_vec("prove/calendar-v0", num_envs=3, vectorization_mode=mode, vector_kwargs=kwargs)
     obs, info = envs.reset(seed=0)
@@ -32,6 +35,38 @@ def test_make_vec_next_step_autoreset(mode, kwargs):
     obs, reward, terminated, truncated, info = envs.step([CALL] * 3)
     assert (reward == 0).all() and all(o and not o.startswith("{") for o in obs)
     envs.close()
+
+
+def test_async_shared_memory_carries_any_unicode_text():
+    """The async default (shared memory) passes text with spaces, newlines and any code point."""
+    text = "naïve café – 東京\n\ttab \x00 😀 \u2028 end"
+    task = Task(id="u", server="filesystem", seed=0, user_turns=["Say it"], gold=[[]], abstain=True)
+    envs = gym.make_vec("prove/filesystem-v0", num_envs=2, vectorization_mode="async")
+    obs, _ = envs.reset(options={"task": task})
+    assert obs == ("Say it", "Say it")
+    obs, *_ = envs.step([{"name": "echo", "arguments": {"text": text}}, {"name": "pwd", "arguments": {}}])
+    assert isinstance(obs, tuple) and text in obs[0] and obs[1].startswith("/")
+    envs.close()
+
+    live = gym.make_vec("prove/filesystem-v0", num_envs=1, vectorization_mode="async", vector_kwargs={"copy": False})
+    first, _ = live.reset(options={"task": task})
+    assert first[0] == "Say it"
+    live.step([{"name": "echo", "arguments": {"text": text}}])
+    assert text in first[0]  # without copies, the batch is a view of the shared memory
+    live.close()
+
+
+def test_unicode_text_round_trips_through_shared_memory():
+    space = UnicodeText(16)
+    memory = create_shared_memory(space, n=3)
+    values = ["", "a b\nc", "\x00é😀\u2028" + "z" * 12]
+    for index, value in enumerate(values):
+        write_to_shared_memory(space, index, value, memory)
+    assert tuple(read_from_shared_memory(space, memory, n=3)) == tuple(values)
+    write_to_shared_memory(space, 1, "x", memory)
+    assert read_from_shared_memory(space, memory, n=3)[1] == "x"
+    with pytest.raises(ValueError, match="does not fit UnicodeText"):
+        write_to_shared_memory(space, 0, "y" * 17, memory)
 
 
 def test_same_step_autoreset_returns_the_final_info():
