@@ -155,15 +155,22 @@ def generate(model: Any, tokenizer: Any, prompts: list[list[int]], args: argpars
 
 def play_group(model: Any, tokenizer: Any, template: str, envs: list[ProveEnv], task: Task,
                args: argparse.Namespace, *, greedy: bool = False, tools: list[Any] | None = None) -> list[Rollout]:
-    """Play `task` once in each of `envs` until every episode ends.
+    """Play `task` once in each of `envs`, the group generated together (see `play`)."""
+    return play(model, tokenizer, template, [(env, task, tools) for env in envs], args, greedy=greedy)
+
+
+def play(model: Any, tokenizer: Any, template: str, episodes: list[tuple[ProveEnv, Task, list[Any] | None]],
+         args: argparse.Namespace, *, greedy: bool = False) -> list[Rollout]:
+    """Play each (environment, task, tools) until every episode ends, each turn of all unfinished
+    episodes in one `generate` call.
 
     A rollout ends with its episode, after `--max-turns` assistant turns (the environment's
     `max_steps`), or when the model answers with calls once `--max-tool-rounds` turns have made
-    calls: those calls are not run and the rollout answers with nothing. The prompt lists `tools`
-    (default: the tools the environment shows, as schemas).
+    calls: those calls are not run and the rollout answers with nothing. The prompt lists the
+    episode's tools (None: the tools the environment shows, as schemas).
     """
     rollouts = []
-    for env in envs:
+    for env, task, tools in episodes:
         _, info = env.reset(options={"task": task})
         shown = info["tools"] if tools is None else tools
         text = render(tokenizer, template, info["messages"], shown, True)

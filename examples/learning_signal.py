@@ -72,7 +72,7 @@ class Setting:
     max_turns: int
 
 
-FULL = Setting(synth_n=200, hidden_size=96, num_layers=3, warmup_steps=300, updates=20, sft_learning_rate=3e-3,
+FULL = Setting(synth_n=200, hidden_size=96, num_layers=3, warmup_steps=240, updates=20, sft_learning_rate=3e-3,
                grpo_learning_rate=5e-4, prompts_per_step=4, num_generations=6, max_completion_length=256,
                max_tool_rounds=5, beta=0.01, samples=3, max_test_tasks=0, max_new_tokens=96, max_turns=10)
 QUICK = Setting(synth_n=24, hidden_size=64, num_layers=2, warmup_steps=60, updates=2, sft_learning_rate=3e-3,
@@ -271,8 +271,9 @@ def _grpo_entry(entry: dict[str, Any]) -> dict[str, Any]:
 
 def evaluate_checkpoint(path: Path, tasks: list[Any], tools: Any, setting: Setting, seed: int,
                         arm: str) -> dict[str, list[dict[str, Any]]]:
-    """Each test task: `samples` sampled rollouts (one group, generated together) and one greedy,
-    through ProveEnv; the records are `prove-env eval`'s (`prove_env.evaluate.run_episode`'s fields)."""
+    """Each test task: `samples` sampled rollouts and one greedy, through ProveEnv, all the tasks'
+    rollouts generated together (`grpo_from_scratch.play`); the records have the fields of
+    `prove_env.evaluate.run_episode`'s, which `compute_metrics` reads."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -285,19 +286,14 @@ def evaluate_checkpoint(path: Path, tasks: list[Any], tools: Any, setting: Setti
     template = training_chat_template(tokenizer)
     play = scratch.parse_args(["--max-new-tokens", str(setting.max_new_tokens), "--max-turns", str(setting.max_turns),
                                "--max-tool-rounds", str(setting.max_tool_rounds), "--temperature", "1.0"])
-    envs: dict[str, list[ProveEnv]] = {}
     out: dict[str, list[dict[str, Any]]] = {"sampled": [], "greedy": []}
     torch.manual_seed(seed * 7919 + ARMS.index(arm))
-    for task in tasks:
-        pool = envs.setdefault(task.server, [ProveEnv(task.server, max_steps=setting.max_turns)
-                                             for _ in range(setting.samples)])
-        for kind, group in (("sampled", pool), ("greedy", pool[:1])):
-            rollouts = scratch.play_group(model, tokenizer, template, group, task, play, greedy=kind == "greedy",
-                                          tools=tools(task))
-            for trial, r in enumerate(rollouts):
-                out[kind].append(_record(task, f"{arm}-{kind}", trial, r))
-    for pool in envs.values():
-        for env in pool:
+    for kind, trials in (("sampled", setting.samples), ("greedy", 1)):
+        episodes = [(ProveEnv(task.server, max_steps=setting.max_turns), task, tools(task))
+                    for task in tasks for _ in range(trials)]
+        rollouts = scratch.play(model, tokenizer, template, episodes, play, greedy=kind == "greedy")
+        for i, ((env, task, _), r) in enumerate(zip(episodes, rollouts, strict=True)):
+            out[kind].append(_record(task, f"{arm}-{kind}", i % trials, r))
             env.close()
     return out
 

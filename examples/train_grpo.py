@@ -231,9 +231,12 @@ def _check_checkpoint(output_dir: str) -> None:
 
 def _check_prompt_lengths(dataset: Any, factory: dict[str, Any], tokenizer: Any, limit: int) -> None:
     """Refuse tasks whose prompt, rendered with their tools as TRL renders it, exceeds `limit` tokens."""
+    from transformers.utils import get_json_schema
+
     from prove_env.trl_adapter import environment_tools
 
-    tools = {key: environment_tools(cls()) for key, cls in factory.items()}
+    # each tool set's schemas as TRL renders them, converted once
+    tools = {key: [get_json_schema(m) for m in environment_tools(cls())] for key, cls in factory.items()}
     longest: list[tuple[int, str]] = []
     for prompt, key, task_id in zip(dataset["prompt"], dataset["environment"], dataset["task_id"], strict=True):
         ids = tokenizer.apply_chat_template(prompt, tools=tools[key], tokenize=True, add_generation_prompt=True,
