@@ -172,14 +172,20 @@ class Episode:
         final = self.world.table_digests()
         parts = []  # (start, gold, final) digests of each part
         for table, start in reference.start_tables.items():
-            if table in details:
-                parts.append((reference.start_rest[table], reference.gold_rest[table],
-                              self.world.digest_except(table, details[table])))
+            gold = reference.gold_tables[table]
+            if table in details:  # the whole table equal to the start's or the gold's: so is the rest
+                start_rest, gold_rest = reference.start_rest[table], reference.gold_rest[table]
+                rest = (start_rest if final[table] == start else gold_rest if final[table] == gold
+                        else self.world.digest_except(table, details[table]))
+                parts.append((start_rest, gold_rest, rest))
             else:
-                parts.append((start, reference.gold_tables[table], final[table]))
+                parts.append((start, gold, final[table]))
         write_set = [p for p in parts if p[0] != p[1]]
         matched_parts = sum(p[2] == p[1] for p in write_set)
         for (table, column), rows in reference.detail_changes.items():
+            if final[table] == reference.gold_tables[table]:
+                matched_parts += 1
+                continue
             values = self.world.column_values(table, column)
             matched_parts += all(values.get(key) == value for key, value in rows.items())
         writes = len(write_set) + len(reference.detail_changes)
@@ -232,16 +238,19 @@ async def replay(task: Task) -> Replay:
         await episode.begin(task.model_copy(update={"tools": None}))
         start_tables = episode.world.table_digests()
         details = episode.toolkit.details()
-        start_rest = {t: episode.world.digest_except(t, d) for t, d in details.items()}
+        start_rest = {t: _rest_digest(episode.world, t, d, start_tables[t]) for t, d in details.items()}
         start_values = {(t, c): episode.world.column_values(t, c)
                         for t, d in details.items() for c, normalize in d.items() if normalize is None}
         for gold in task.gold_calls:
             await episode.call(ParsedCall(gold.name, dict(gold.arguments), gold.id))
         gold_tables = episode.world.table_digests()
         records = tuple(episode.calls)
-        gold_rest = {t: episode.world.digest_except(t, d) for t, d in details.items()}
+        gold_rest = {t: start_rest[t] if gold_tables[t] == start_tables[t] else episode.world.digest_except(t, d)
+                     for t, d in details.items()}
         detail_changes = {}
         for (table, column), before in start_values.items():
+            if gold_tables[table] == start_tables[table]:
+                continue
             after = episode.world.column_values(table, column)
             # a detail counts where the reference sets it: a changed value, or a new row's non-empty one
             changed = {key: value for key, value in after.items()
@@ -267,6 +276,18 @@ async def replay(task: Task) -> Replay:
 
 
 _ABSENT = object()
+_RESTS: dict[tuple[str, str, str], str] = {}  # (server, table, full digest) -> digest with details set aside
+
+
+def _rest_digest(world: World, table: str, details: dict[str, Any], full: str) -> str:
+    """`world.digest_except(table, details)`, computed once per distinct table content."""
+    key = (table, full)
+    found = _RESTS.get(key)
+    if found is None:
+        if len(_RESTS) > 4096:
+            _RESTS.clear()
+        found = _RESTS[key] = world.digest_except(table, details)
+    return found
 
 
 def _task_key(task: Task) -> str:

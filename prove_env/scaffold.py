@@ -106,7 +106,7 @@ def _fixtures(name: str, root: Path) -> Path:
     lines = []
     for number, task in enumerate(picked, 1):
         metadata = {"source": f"prove-env new-server {name}; replace with hand-written tasks of the domain"}
-        lines.append(task.model_copy(update={"id": f"{name}-{number:03d}", "tools": None, "metadata": metadata}))
+        lines.append(task.model_copy(update={"id": f"{name}-{number:03d}", "metadata": metadata}))
     path = root / "fixtures" / "tasks" / f"{name}.jsonl"
     path.write_text("".join(_stamped(t).to_json() + "\n" for t in lines), encoding="utf-8")
     return path
@@ -118,7 +118,7 @@ def _stamped(task):
     from prove_env.runtime import run_sync
 
     reference = run_sync(replay(task))
-    tools = [s.openai_schema() for s in get_toolkit(task.server).visible_specs()]
+    tools = task.tools or [s.openai_schema() for s in get_toolkit(task.server).visible_specs()]
     return task.model_copy(update={"tools": tools, "start_digest": reference.start_digest,
                                    "gold_digest": reference.gold_digest})
 

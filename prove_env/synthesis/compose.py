@@ -1,16 +1,20 @@
 """Chains and conversations: from sampled bundles to draft tasks.
 
-A draft is built in four moves:
+A draft is built in five moves:
 1. draw a bundle (one principal's slice of the world) and 1 to 3 requests (`Goal`s) that its
-   data supports;
+   data supports, a later request preferring an entity an earlier one named (so that it builds
+   on the earlier results), and more until the chain holds at least two calls;
 2. for every entity a request names without its id, walk the dependency graph backwards
    through the recipe's look-ups (a customer's name -> `find_customers` -> the customer id ->
    `list_accounts` -> the account id) until everything the call needs is resolved; look-ups
    shared by several requests run once, and every gold call records the calls it depends on
    (explicit edges: their results; implicit edges: the states they set);
-3. split the requests over 1 to 3 user turns at the drawn information level (complete, missing a
-   required value, minimal);
-4. choose the tools shown (distractors, stripped enums).
+3. give each request its own user turn (sometimes two share one), at the drawn information
+   level (complete; missing a required value, which the assistant must ask for and the next
+   turn supplies; minimal);
+4. sometimes hide a tool the chain needs (a missing-function task): the gold keeps the calls
+   still possible, and the assistant must say what it cannot do;
+5. choose the tools shown (distractors; enum lists stripped when the chain passes an enum).
 
 Irrelevant and hidden-tool drafts skip 1 to 3: their gold is to make no call at all.
 """
@@ -23,7 +27,7 @@ from typing import Any
 
 from prove_env.synthesis.config import INFO_LEVELS, SynthConfig
 from prove_env.synthesis.graph import DependencyGraph
-from prove_env.synthesis.perturb import irrelevant_query, shown_tools
+from prove_env.synthesis.perturb import irrelevant_query, passes_enum, shown_tools
 from prove_env.synthesis.recipe import Ask, Bundle, Recipe, RecipeError, Ref
 from prove_env.task import GoldCall
 
@@ -44,6 +48,8 @@ class Draft:
     metadata: dict[str, Any] = field(default_factory=dict)
     mentions: list[list[str]] = field(default_factory=list)
     unstated: list[str] = field(default_factory=list)  # values the requests need but never say
+    facts_of: dict[str, Any] = field(default_factory=dict)  # gold call id -> the facts its result holds
+    missing_tool: str | None = None
 
     @property
     def calls(self) -> list[GoldCall]:
@@ -175,16 +181,21 @@ class Composer:
         wanted = rng.choices((1, 2, 3), weights=config.goals)[0]
         chain = _Chain(self.recipe, self.graph, rng)
         turns: list[_Turn] = []
+        facts_of: dict[str, Any] = {}
         withheld = False
         used: set[str] = set()
-        for index in range(wanted):
-            picked = self._pick(bundle, chain, used, need_detail=level == "missing" and not withheld)
+        named: set[tuple[str, str]] = set()  # entities the requests so far have named
+        for index in range(wanted + 2):
+            if index >= wanted and len(chain.calls) >= 2:
+                break
+            picked = self._pick(bundle, chain, used, named, need_detail=level == "missing" and not withheld)
             if picked is None:
                 if level == "missing" and not withheld:
                     return None  # this bundle cannot hold a value back: draw again
                 break
             tool, ask, new, intros, resolved, introduced = picked
             used.add(tool)
+            named |= {(r.kind, r.key) for r in ask.refs}
             withhold = level == "missing" and not withheld and ask.detail is not None
             extra_turns = 2 if withhold else 1
             joins = bool(index > 0 and not withhold and turns and turns[-1].calls
@@ -195,6 +206,8 @@ class Composer:
             intro_text = [t for say, short in intros for t in ([short] if terse else [say])]
             request = ask.terse if terse and ask.terse else ask.say
             mentions = list(ask.mentions)
+            if ask.facts is not None:
+                facts_of[new[-1].id] = ask.facts
             if withhold:
                 withheld = True
                 turns.append(_Turn(intro_text + [request], [], mentions))
@@ -213,7 +226,6 @@ class Composer:
             return None
         if level == "missing" and not withheld:
             return None
-        tools, applied = self._tools()
         user_turns = []
         for i, turn in enumerate(turns):
             text = " ".join(t for t in turn.texts if t)
@@ -221,28 +233,53 @@ class Composer:
                 text = f"{rng.choice(_OPENERS)} {text}".strip()
             user_turns.append(text)
         goals = [c.name for c in chain.calls if not self._is_lookup(c, chain)]
+        gold = [t.calls for t in turns]
+        missing = None
+        if rng.random() < config.missing_function_rate:
+            missing = self._missing(chain, goals)
+            if missing is not None:
+                dropped = _dependents(chain.calls, {c.id for c in chain.calls if c.name == missing})
+                gold = [[c for c in turn if c.id not in dropped] for turn in gold]
+                facts_of = {k: v for k, v in facts_of.items() if k not in dropped}
+        kept = [c for turn in gold for c in turn]
+        tools, applied = self._tools(kept, hide=missing)
         metadata = {
-            "kind": "chain",
+            "kind": "missing_function" if missing else "chain",
             "info_level": level,
-            "chain_length": len(chain.calls),
+            "chain_length": len(kept),
             "turns": len(turns),
             "goals": goals,
-            "perturbations": sorted(applied),
+            "perturbations": sorted(applied) + (["missing_function"] if missing else []),
             "dependencies": [{"source": d, "target": c.id, "kind": self._edge_kind(chain, d, c)}
-                             for c in chain.calls for d in c.depends_on],
+                             for c in kept for d in c.depends_on],
             **applied,
         }
-        wanted = list(dict.fromkeys(m for t in turns for m in t.mentions))
-        mentions = [[m for m in wanted if m.lower() in text.lower()] for text in user_turns]
-        unstated = [m for m in wanted if not any(m in found for found in mentions)]
-        return Draft(user_turns=user_turns, gold=[t.calls for t in turns], tools=tools, metadata=metadata,
-                     mentions=mentions, unstated=unstated)
+        if missing:
+            metadata["missing_tool"] = missing
+        wanted_mentions = list(dict.fromkeys(m for t in turns for m in t.mentions))
+        mentions = [[m for m in wanted_mentions if m.lower() in text.lower()] for text in user_turns]
+        unstated = [m for m in wanted_mentions if not any(m in found for found in mentions)]
+        return Draft(user_turns=user_turns, gold=gold, tools=tools, abstain=not kept, metadata=metadata,
+                     mentions=mentions, unstated=unstated, facts_of=facts_of, missing_tool=missing)
 
-    def _pick(self, bundle: Bundle, chain: _Chain, used: set[str], *, need_detail: bool):
+    def _missing(self, chain: _Chain, goals: list[str]) -> str | None:
+        """A tool the chain asks for (not only a look-up), used once, to leave out of the shown tools."""
+        counts: dict[str, int] = {}
+        for call in chain.calls:
+            counts[call.name] = counts.get(call.name, 0) + 1
+        candidates = [name for name in dict.fromkeys(goals) if counts[name] == 1]
+        return self.rng.choice(candidates) if candidates else None
+
+    def _pick(self, bundle: Bundle, chain: _Chain, used: set[str], named: set[tuple[str, str]], *,
+              need_detail: bool):
+        """A request the bundle supports that adds calls to the chain. After the first request, a
+        follow-up on an entity already named is preferred (`follow_up_rate`)."""
         goals = [g for g in self.recipe.goals if g.tool not in used]
-        for _ in range(8):
+        follow = bool(named) and self.rng.random() < self.config.follow_up_rate
+        fallback = None
+        for _ in range(10):
             if not goals:
-                return None
+                break
             goal = self.rng.choices(goals, weights=[g.weight for g in goals])[0]
             ask = goal.build(bundle, self.rng)
             if ask is None or (need_detail and ask.detail is None):
@@ -253,13 +290,17 @@ class Composer:
             new, intros, resolved, introduced = planned
             if len(chain.calls) + len(new) > self.config.max_calls:
                 continue
-            return goal.tool, ask, new, intros, resolved, introduced
-        return None
+            found = (goal.tool, ask, new, intros, resolved, introduced)
+            if not follow or {(r.kind, r.key) for r in ask.refs} & named:
+                return found
+            fallback = fallback or found
+        return fallback
 
-    def _tools(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def _tools(self, calls: list[GoldCall] = (), hide: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         c = self.config
         return shown_tools(self.recipe.server, self.rng, distractor_rate=c.distractor_rate,
-                           distractors=c.distractors, strip_enums_rate=c.strip_enums_rate)
+                           distractors=c.distractors, strip_enums_rate=c.strip_enums_rate,
+                           strip=passes_enum(self.recipe.server, calls), hide=hide)
 
     def _is_lookup(self, call: GoldCall, chain: _Chain) -> bool:
         return call.id in set(chain.resolved.values())
@@ -268,6 +309,15 @@ class Composer:
         source = next(c for c in chain.calls if c.id == source_id)
         edge = self.graph.edge(source.name, target.name)
         return edge.kind if edge is not None else "explicit"
+
+
+def _dependents(calls: list[GoldCall], roots: set[str]) -> set[str]:
+    """The ids of `roots` and of every call that depends on them, directly or not."""
+    out = set(roots)
+    for call in calls:  # calls depend only on earlier ones
+        if out & set(call.depends_on):
+            out.add(call.id)
+    return out
 
 
 def _explicit(graph: DependencyGraph, source: str, target: str) -> bool:

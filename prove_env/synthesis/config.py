@@ -17,7 +17,8 @@ class SynthConfig:
     Attributes:
         info_levels: shares of complete requests, requests missing a required value (the
             assistant must ask; the value comes in the next user turn) and minimal requests.
-        goals: shares of tasks with 1, 2 and 3 requests.
+        goals: shares of tasks with 1, 2 and 3 requests (a chain of one call gets another request).
+        follow_up_rate: how often a later request is about an entity an earlier one named.
         max_calls: the longest gold chain (look-ups included).
         max_turns: the most user turns.
         split_turn_rate: how often a request gets its own user turn rather than joining the
@@ -27,21 +28,28 @@ class SynthConfig:
         strip_enums_rate: share of tasks whose tool schemas lose their enum value lists.
         irrelevant_rate: share of tasks asking for something no tool serves (gold: no call).
         hidden_rate: share of tasks asking for what only a hidden tool could do (gold: no call).
+        missing_function_rate: share of chains with one tool they need left out of the shown
+            tools (gold: the calls still possible; the assistant says what it cannot do).
+        max_sequence_share: the largest share of a server's tasks one exact tool-name sequence
+            may have (more are dropped; fresh worlds make up for them).
         tasks_per_world: tasks written from one seeded world (a shard).
         attempts_per_task: drafts allowed per task a shard must deliver before it gives up.
         test_share: share of world seeds whose tasks form the test split.
     """
 
     info_levels: tuple[float, float, float] = (0.6, 0.2, 0.2)
-    goals: tuple[float, float, float] = (0.45, 0.35, 0.2)
+    goals: tuple[float, float, float] = (0.15, 0.5, 0.35)
+    follow_up_rate: float = 0.6
     max_calls: int = 5
     max_turns: int = 3
-    split_turn_rate: float = 0.75
+    split_turn_rate: float = 0.85
     distractor_rate: float = 0.4
     distractors: tuple[int, int] = (3, 8)
     strip_enums_rate: float = 0.3
     irrelevant_rate: float = 0.05
     hidden_rate: float = 0.05
+    missing_function_rate: float = 0.11
+    max_sequence_share: float = 0.02
     tasks_per_world: int = 40
     attempts_per_task: int = 6
     test_share: float = 0.1
@@ -52,7 +60,7 @@ class SynthConfig:
             if any(s < 0 for s in shares) or abs(sum(shares) - 1.0) > 1e-9:
                 raise ValueError(f"{name} must be non-negative shares summing to 1, got {shares}")
         for name in ("split_turn_rate", "distractor_rate", "strip_enums_rate", "irrelevant_rate", "hidden_rate",
-                     "test_share"):
+                     "test_share", "follow_up_rate", "missing_function_rate", "max_sequence_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be between 0 and 1")
         if self.irrelevant_rate + self.hidden_rate > 1.0:

@@ -13,7 +13,7 @@ from typing import Any
 
 from prove_env.registry import get_toolkit, server_names
 
-__all__ = ["IRRELEVANT", "TOPICS", "shown_tools", "irrelevant_query", "strip_enums"]
+__all__ = ["IRRELEVANT", "TOPICS", "passes_enum", "shown_tools", "irrelevant_query", "strip_enums"]
 
 # (topic, request): things people ask an assistant that a service's tools do not serve. A
 # server's recipe lists the topics it does serve, and those requests are never drawn for it.
@@ -128,23 +128,36 @@ def strip_enums(schema: Any) -> Any:
     return schema
 
 
+def passes_enum(server: str, calls: Any) -> bool:
+    """Whether any of `calls` passes a value to a parameter whose schema lists the allowed values."""
+    specs = get_toolkit(server).specs()
+    for call in calls:
+        spec = specs.get(call.name)
+        properties = spec.parameters.get("properties", {}) if spec else {}
+        if any("enum" in properties.get(name, {}) for name in call.arguments):
+            return True
+    return False
+
+
 def shown_tools(server: str, rng: random.Random, *, distractor_rate: float, distractors: tuple[int, int],
-                strip_enums_rate: float) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+                strip_enums_rate: float, strip: bool = True,
+                hide: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The tools a task shows (the server's visible tools, perhaps perturbed), and what was done.
 
     Distractors are tools of other servers, inserted at random places; calling one fails like
-    any unknown tool would.
+    any unknown tool would. Enum lists are stripped only where `strip` (the task passes an enum
+    value, so that the model must infer it). `hide` leaves one of the server's tools out.
     """
-    tools = [s.openai_schema() for s in get_toolkit(server).visible_specs()]
+    tools = [s.openai_schema() for s in get_toolkit(server).visible_specs() if s.name != hide]
     applied: dict[str, Any] = {}
     pool = _distractor_pool(server)
     if pool and rng.random() < distractor_rate:
         count = min(rng.randint(*distractors), len(pool))
-        chosen = rng.sample(pool, count)
+        chosen = [t for t in rng.sample(pool, count) if t["function"]["name"] != hide]
         for schema in chosen:
             tools.insert(rng.randrange(len(tools) + 1), copy.deepcopy(schema))
         applied["distractors"] = [t["function"]["name"] for t in chosen]
-    if rng.random() < strip_enums_rate:
+    if strip and rng.random() < strip_enums_rate:
         tools = [strip_enums(t) for t in tools]
         applied["enums_stripped"] = True
     return tools, applied

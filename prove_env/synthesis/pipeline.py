@@ -29,10 +29,11 @@ from typing import Any
 from prove_env.registry import get_toolkit, server_names
 from prove_env.runtime import tune_gc
 from prove_env.synthesis.compose import Composer, Draft
-from prove_env.synthesis.config import INFO_LEVELS, SynthConfig
+from prove_env.synthesis.config import SynthConfig
 from prove_env.synthesis.dedup import Deduplicator
 from prove_env.synthesis.graph import dependency_graph
 from prove_env.synthesis.recipe import Reader, get_recipe
+from prove_env.synthesis.shape import TARGETS, shape, tool_sequence
 from prove_env.synthesis.verify import GATES, Verifier
 from prove_env.task import Task
 
@@ -117,7 +118,7 @@ def run_shard(shard: Shard, config: SynthConfig, teacher: Any = None) -> ShardRe
             drops["value not stated"] += 1
             continue
         task = _task(shard, result.drafts, draft)
-        verdict = verifier.check(task)
+        verdict = verifier.check(task, draft.facts_of)
         if verdict.task is None:
             drops[verdict.reason or "unknown"] += 1
             continue
@@ -139,7 +140,7 @@ def _task(shard: Shard, number: int, draft: Draft) -> Task:
                 **draft.metadata, "mentions": draft.mentions}
     return Task(id=f"{shard.server}-{shard.world_seed}-{number:04d}", server=shard.server, seed=shard.world_seed,
                 user_turns=draft.user_turns, gold=draft.gold, tools=draft.tools, abstain=draft.abstain,
-                metadata=metadata)
+                missing_tool=draft.missing_tool, metadata=metadata)
 
 
 def _worker(args: tuple[Shard, SynthConfig, Any]) -> ShardResult:
@@ -204,6 +205,9 @@ def synthesize(
         kept: dict[str, list[tuple[str, Task]]] = {s: [] for s in servers}
         dedup = Deduplicator()
         cross_dups: Counter[str] = Counter()
+        capped: Counter[str] = Counter()
+        sequences: Counter[tuple[str, tuple[str, ...]]] = Counter()
+        cap = {s: max(2, int(config.max_sequence_share * wanted[s])) for s in servers}
         for round_number in range(1 + _TOP_UP_ROUNDS):
             jobs = [(shard, config, teacher) for shard in todo]
             mapped = pool.map(_worker, jobs) if pool else map(_worker, jobs)
@@ -219,7 +223,12 @@ def synthesize(
                     task = Task.parse(line)
                     if len(kept[task.server]) >= wanted[task.server]:
                         continue
+                    sequence = (task.server, tool_sequence(task))
+                    if sequence[1] and sequences[sequence] >= cap[task.server]:
+                        capped[task.server] += 1  # no one tool-name sequence above its share
+                        continue
                     if dedup.add(task):
+                        sequences[sequence] += 1
                         kept[task.server].append((line, task.model_copy(update={"tools": None})))
                     else:
                         cross_dups[task.server] += 1
@@ -250,7 +259,7 @@ def synthesize(
             (test if is_test else train).append(task)
             (test_lines if is_test else train_lines).append(line)
     seconds = time.perf_counter() - started
-    stats = _stats(servers, n, seed, config, train, test, results, cross_dups)
+    stats = _stats(servers, n, seed, config, train, test, results, cross_dups, capped)
     return SynthResult(train_lines, test_lines, stats, seconds)
 
 
@@ -263,7 +272,7 @@ def _has_recipe(server: str) -> bool:
 # -- statistics ------------------------------------------------------------------------------------
 
 def _stats(servers: list[str], n: int, seed: int, config: SynthConfig, train: list[Task], test: list[Task],
-           results: list[ShardResult], cross_dups: Counter[str]) -> dict[str, Any]:
+           results: list[ShardResult], cross_dups: Counter[str], capped: Counter[str]) -> dict[str, Any]:
     per_server: dict[str, Any] = {}
     for server in servers:
         mine = [t for t in train + test if t.server == server]
@@ -273,6 +282,8 @@ def _stats(servers: list[str], n: int, seed: int, config: SynthConfig, train: li
             drops.update(r.drops)
         if cross_dups[server]:
             drops["near-duplicate"] += cross_dups[server]
+        if capped[server]:
+            drops["tool sequence over its share"] += capped[server]
         per_server[server] = {
             "tasks": len(mine),
             "train": sum(t.server == server for t in train),
@@ -281,7 +292,7 @@ def _stats(servers: list[str], n: int, seed: int, config: SynthConfig, train: li
                        "test": sorted({t.seed for t in test if t.server == server})},
             "drafts": sum(r.drafts for r in shard_results),
             "dropped": {reason: drops[reason] for reason in sorted(drops) if drops[reason]},
-            **_shape(mine),
+            **shape(mine, server),
         }
     everything = train + test
     return {
@@ -290,26 +301,9 @@ def _stats(servers: list[str], n: int, seed: int, config: SynthConfig, train: li
         "train": len(train),
         "test": len(test),
         "gates": list(GATES),
-        **_shape(everything),
+        **shape(everything),
         "dropped": dict(sorted(sum((Counter(s["dropped"]) for s in per_server.values()), Counter()).items())),
         "servers": per_server,
-    }
-
-
-def _shape(tasks: list[Task]) -> dict[str, Any]:
-    def count(values: list[Any]) -> dict[str, int]:
-        counter = Counter(str(v) for v in values)
-        return {k: counter[k] for k in sorted(counter, key=lambda x: (len(x), x))}
-
-    perturbations = Counter(p for t in tasks for p in t.metadata.get("perturbations", []))
-    return {
-        "chain_length": count([len(t.gold_calls) for t in tasks]),
-        "turns": count([len(t.user_turns) for t in tasks]),
-        "info_level": {level: sum(t.metadata.get("info_level") == level and not t.abstain for t in tasks)
-                       for level in INFO_LEVELS},
-        "abstention": sum(t.abstain for t in tasks),
-        "writes": sum(t.writes for t in tasks),
-        "perturbations": {k: perturbations[k] for k in sorted(perturbations)},
     }
 
 
@@ -340,7 +334,19 @@ def stats_table(stats: dict[str, Any]) -> str:
     block("user turns", "turns")
     block("information level (tasks with calls)", "info_level")
     block("perturbations", "perturbations")
+    block("shape against its targets (shares)", "targets")
+    lines.append("  targets: " + ", ".join(f"{k} <= {v}" for k, v in TARGETS.items())
+                 + ", missing_function_share about 0.1")
     block("dropped, by reason", "dropped")
+    lines.append("")
+    lines.append("visible tools in no gold chain")
+    for name, s in servers.items():
+        lines.append(f"  {name:<12} {', '.join(s['tools_in_no_chain']) or '(none)'}")
+    lines.append("")
+    lines.append("most frequent sentence templates")
+    for name, s in servers.items():
+        lines.append(f"  {name}")
+        lines += [f"    {number:>5}  {template}" for template, number in s["top_templates"][:5]]
     return "\n".join(lines) + "\n"
 
 

@@ -80,6 +80,9 @@ class Ask:
             (checked when a teacher model rewrites the turns).
         prior: calls (tool, arguments) the request itself asks for first, such as packing an
             archive before listing it; they join the chain before the serving call.
+        facts: for a request that asks to be told something, the values the answer must state,
+            read from the serving call's result (its JSON, parsed): `lambda r: [r["balance"]]`.
+            A read-only task succeeds when the answer states them, whatever tools found them.
     """
 
     args: dict[str, Any]
@@ -89,6 +92,7 @@ class Ask:
     refs: tuple[Ref, ...] = ()
     mentions: tuple[str, ...] = ()
     prior: tuple[tuple[str, dict[str, Any]], ...] = ()
+    facts: Callable[[Any], Sequence[Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,7 @@ class Goals:
     def single(self, tool: str, kind: str, *, pick: Callable[[Bundle], Sequence[Mapping[str, Any]]],
                name: Callable[[Bundle, Mapping[str, Any]], str], say: Sequence[str], terse: str,
                owner: Callable[[Bundle], Ref] | None = None, mention: Callable[[Mapping[str, Any]], str] | None = None,
-               weight: float = 1.0) -> None:
+               facts: Callable[[Any], Sequence[Any]] | None = None, weight: float = 1.0) -> None:
         """A goal for a tool whose only argument is one entity's id (`<kind>_id`): `pick` lists
         the candidates of a bundle, `name` says one the way the user does, and `say`/`terse` are
         phrasings with a `{name}` slot."""
@@ -137,7 +141,7 @@ class Goals:
             ref = Ref.of(kind, entity, owner(b) if owner else None)
             return Ask({f"{kind}_id": ref.key}, say=rng.choice(list(say)).format(name=said),
                        terse=terse.format(name=said), refs=(ref,),
-                       mentions=(mention(entity),) if mention else ())
+                       mentions=(mention(entity),) if mention else (), facts=facts)
 
         self.all.append(Goal(tool, build, weight))
 

@@ -2,7 +2,8 @@
 
 A draft becomes a task only if, on a fresh clone of its start world and through the Gymnasium
 environment itself:
-1. every gold call succeeds ("gold call failed");
+1. every gold call succeeds ("gold call failed"), and a request that asks to be told something
+   finds the facts in its result ("no facts in the result"; they are recorded on the task);
 2. the gold trajectory earns the maximum reward with `success` true ("gold below maximum");
 3. a task whose gold calls write does change the world: the start state does not already
    satisfy the goal ("already satisfied");
@@ -12,7 +13,10 @@ The start and gold final-state digests are recorded on the task.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from prove_env.env import ProveEnv
 from prove_env.episode import replay
@@ -43,7 +47,17 @@ class Verifier:
         self.env = ProveEnv(server, max_steps=max_steps)
         self._gold, self._noop = GoldPolicy(), NoopPolicy()
 
-    def check(self, task: Task) -> Verdict:
+    def check(self, task: Task, facts_of: Mapping[str, Callable[[Any], Sequence[Any]]] | None = None) -> Verdict:
+        """Run the gates; `facts_of` maps gold call ids to what their results must tell the user."""
+        if facts_of:
+            reference = run_sync(replay(task))
+            failed = reference.failures
+            if failed:
+                return Verdict(None, "gold call failed", f"{failed[0].name}: {failed[0].output[:200]}")
+            facts = _facts(task, reference.records, facts_of)
+            if facts is None:
+                return Verdict(None, "no facts in the result")
+            task = task.model_copy(update={"facts": facts})
         gold = run_episode(self.env, self._gold, task, 0)
         failed = [c for c in gold["calls"] if not c["ok"]]
         if failed:
@@ -66,3 +80,27 @@ class Verifier:
 
     def close(self) -> None:
         self.env.close()
+
+
+def _facts(task: Task, records: Sequence[Any], facts_of: Mapping[str, Callable[[Any], Sequence[Any]]]
+           ) -> list[list[Any]] | None:
+    """Per user turn, the facts the results of its calls hold (None when a result holds none)."""
+    outputs = {r.id: r.output for r in records}
+    facts: list[list[Any]] = [[] for _ in task.user_turns]
+    for number, turn in enumerate(task.gold):
+        for call in turn:
+            extract = facts_of.get(call.id)
+            if extract is None:
+                continue
+            try:
+                result = json.loads(outputs[call.id])
+            except ValueError:
+                result = outputs[call.id]
+            try:
+                found = [v for v in extract(result) if isinstance(v, str | int | float) and not isinstance(v, bool)]
+            except (KeyError, IndexError, TypeError, ValueError):
+                return None
+            if not found:
+                return None
+            facts[number].extend(dict.fromkeys(found))
+    return facts
