@@ -22,7 +22,7 @@ from prove_env.synthesis.dedup import Deduplicator, jaccard, signature
 from prove_env.synthesis.graph import dependency_graph, schema_digest
 from prove_env.synthesis.perturb import shown_tools, strip_enums
 from prove_env.synthesis.pipeline import Shard, run_shard, synthesize, write_output
-from prove_env.synthesis.recipe import Reader, RecipeError, get_recipe
+from prove_env.synthesis.recipe import Reader, RecipeError, Ref, get_recipe
 from prove_env.synthesis.teacher import Teacher
 from prove_env.synthesis.verify import Verifier
 from prove_env.task import GoldCall, Task, load_tasks
@@ -307,8 +307,10 @@ def chat_server():
 
 
 def _shard_task() -> Task:
-    config = SynthConfig(info_levels=(1.0, 0.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0)
-    return Task.parse(run_shard(Shard("banking", 2, 1, "train", 0), config).tasks[0])
+    """A synthesized task whose words carry values a rewrite must keep."""
+    config = SynthConfig(info_levels=(1.0, 0.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0, tasks_per_world=8)
+    tasks = [Task.parse(line) for line in run_shard(Shard("banking", 2, 8, "train", 0), config).tasks]
+    return next(t for t in tasks if any(t.metadata["mentions"]))
 
 
 def test_teacher_keeps_a_faithful_rewrite(chat_server) -> None:
@@ -325,7 +327,7 @@ def test_teacher_keeps_a_faithful_rewrite(chat_server) -> None:
 
 def test_teacher_rejects_rewrites_that_lose_values(chat_server) -> None:
     task = _shard_task()
-    value = task.metadata["mentions"][0][0]
+    value = next(m for turn in task.metadata["mentions"] for m in turn)  # a value some turn must keep
     verifier = Verifier("banking")
     cases = [
         (lambda turns: (200, json.dumps([t.replace(value, "something") for t in turns])), "lost"),
@@ -338,3 +340,83 @@ def test_teacher_rejects_rewrites_that_lose_values(chat_server) -> None:
         teacher = Teacher(ChatEndpoint(f"http://127.0.0.1:{server.server_port}/v1", "teacher", retries=1))
         kept, outcome = teacher.rewrite(task, verifier)
         assert expected in outcome and kept == task
+
+
+# -- the paper's shape -------------------------------------------------------------------------------
+
+def test_conversations_have_the_papers_shape(synthesized) -> None:
+    _, result = synthesized
+    for server, stats in result.stats["servers"].items():
+        shares = stats["targets"]
+        assert shares["single_turn_share"] <= 0.4, (server, shares)
+        assert shares["one_call_share"] <= 0.15, (server, shares)
+        assert shares["two_to_five_calls_share"] >= 0.6, (server, shares)
+    assert "shape against its targets" in (synthesized[0] / "stats.txt").read_text()
+
+
+def test_missing_function_tasks_hide_a_tool_the_chain_needs() -> None:
+    config = SynthConfig(missing_function_rate=1.0, irrelevant_rate=0.0, hidden_rate=0.0, tasks_per_world=6)
+    result = run_shard(Shard("banking", 2, 6, "train", 0), config)
+    tasks = [Task.parse(line) for line in result.tasks]
+    assert len(tasks) == 6
+    env = gym.make("prove/banking-v0", max_steps=30)
+    for task in tasks:
+        missing = task.missing_tool
+        assert missing and missing in task.metadata["goals"]
+        assert missing not in {t["function"]["name"] for t in task.tools}
+        assert missing not in {c.name for c in task.gold_calls}
+        # inventing the missing call fails, however right its arguments
+        env.reset(options={"task": task})
+        info = {}
+        for turn, calls in enumerate(task.gold):
+            for call in calls:
+                env.step({"name": call.name, "arguments": dict(call.arguments)})
+            if turn == 0:
+                env.step({"name": missing, "arguments": {}})
+            _, _, done, truncated, info = env.step("Done.")
+        assert not info["success"]
+    env.close()
+
+
+def test_no_tool_sequence_above_its_share() -> None:
+    config = SynthConfig(tasks_per_world=20, max_sequence_share=0.02)
+    result = synthesize(["calendar"], 100, seed=4, config=config, workers=1)
+    tasks = result.tasks("train") + result.tasks("test")
+    counts: dict[tuple[str, ...], int] = {}
+    for task in tasks:
+        if task.gold_calls:
+            key = tuple(c.name for c in task.gold_calls)
+            counts[key] = counts.get(key, 0) + 1
+    assert len(tasks) == 100 and max(counts.values()) <= 2
+
+
+def test_facts_come_from_the_results_and_decide_read_only_success() -> None:
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.recipe import Ask, Goal, Recipe
+
+    base = get_recipe("banking")
+
+    def balance(b, rng):
+        account = b["accounts"][0]
+        return Ask({"account_id": account["account_id"]}, say=f"What's the balance of my {account['kind']} account?",
+                   refs=(Ref.of("account", account, Ref.of("customer", b["customer"])),),
+                   facts=lambda result: [result["balance"]])
+
+    recipe = Recipe(server="banking", sample=base.sample, goals=[Goal("get_balance", balance)], lookups=base.lookups,
+                    topics=base.topics, skip={})
+    toolkit = get_toolkit("banking")
+    world = worlds.create(toolkit, 0)
+    bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(0))
+    config = SynthConfig(goals=(1.0, 0.0, 0.0), info_levels=(1.0, 0.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0,
+                         missing_function_rate=0.0, distractor_rate=0.0)
+    composer = Composer(recipe, dependency_graph("banking"), bundles, config, random.Random(1))
+    draft = next(d for d in iter(composer.draft, None) if d is not None and d.facts_of)
+    task = Task(id="f", server="banking", seed=0, user_turns=draft.user_turns, gold=draft.gold, tools=draft.tools)
+    verdict = Verifier("banking").check(task, draft.facts_of)
+    assert verdict.task is not None, verdict
+    facts = [f for turn in verdict.task.facts for f in turn]
+    account = next(c for c in verdict.task.gold_calls if c.name == "get_balance").arguments["account_id"]
+    assert facts == [Reader(toolkit, world)("get_balance", account_id=account)["balance"]]
+    gold = run_episode(gym.make("prove/banking-v0").unwrapped, GoldPolicy(), verdict.task, 0)
+    noop = run_episode(gym.make("prove/banking-v0").unwrapped, NoopPolicy(), verdict.task, 0)
+    assert gold["success"] and not noop["success"]

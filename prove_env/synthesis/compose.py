@@ -29,12 +29,11 @@ from prove_env.synthesis.config import INFO_LEVELS, SynthConfig
 from prove_env.synthesis.graph import DependencyGraph
 from prove_env.synthesis.perturb import irrelevant_query, passes_enum, shown_tools
 from prove_env.synthesis.recipe import Ask, Bundle, Recipe, RecipeError, Ref
+from prove_env.synthesis.voice import Voice
 from prove_env.task import GoldCall
 
 __all__ = ["Draft", "Composer"]
 
-_OPENERS = ("Thanks.", "Great, thanks.", "OK, thank you.", "Perfect.", "Got it, thanks.", "")
-_JOINERS = ("Also, ", "And ", "Then ", "After that, ")
 
 
 @dataclass
@@ -178,6 +177,7 @@ class Composer:
         config, rng = self.config, self.rng
         bundle = rng.choice(self.bundles)
         level = rng.choices(INFO_LEVELS, weights=config.info_levels)[0]
+        voice = Voice.draw(rng, terse=level == "minimal")  # one register from the first turn to the last
         wanted = rng.choices((1, 2, 3), weights=config.goals)[0]
         chain = _Chain(self.recipe, self.graph, rng)
         turns: list[_Turn] = []
@@ -216,7 +216,7 @@ class Composer:
                 # a terse request already carries every value, the detail's included
                 words = intro_text + [request] + ([ask.detail] if ask.detail and not terse else [])
                 if joins:
-                    turns[-1].texts.append(rng.choice(_JOINERS) + _lower_first(" ".join(words)))
+                    turns[-1].texts.append(voice.joiner(rng) + _lower_first(" ".join(words)))
                     turns[-1].calls.extend(new)
                     turns[-1].mentions.extend(mentions)
                 else:
@@ -229,8 +229,10 @@ class Composer:
         user_turns = []
         for i, turn in enumerate(turns):
             text = " ".join(t for t in turn.texts if t)
-            if i > 0 and turns[i - 1].calls:  # not after a request that waits for a missing value
-                text = f"{rng.choice(_OPENERS)} {text}".strip()
+            if i == 0:
+                text = f"{voice.aside(rng)} {text}".strip()
+            elif turns[i - 1].calls:  # not after a request that waits for a missing value
+                text = f"{voice.opener(rng)} {text}".strip()
             user_turns.append(text)
         goals = [c.name for c in chain.calls if not self._is_lookup(c, chain)]
         gold = [t.calls for t in turns]
@@ -246,6 +248,7 @@ class Composer:
         metadata = {
             "kind": "missing_function" if missing else "chain",
             "info_level": level,
+            "register": voice.register,
             "chain_length": len(kept),
             "turns": len(turns),
             "goals": goals,
