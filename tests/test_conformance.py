@@ -251,6 +251,10 @@ def test_recipe_covers_every_tool_and_samples_read_only(server: str) -> None:
     graph = dependency_graph(server)
     for lookup in recipe.lookups:
         assert graph.successors(lookup.tool), f"{server}: look-up {lookup.tool} leads nowhere"
+    # every kind of id a tool takes can be found from what a person says
+    consumed = {kind for spec in toolkit.visible_specs() for kind in spec.consumes} & {e.kind for e in toolkit.entities}
+    unresolved = sorted(consumed - {lookup.kind for lookup in recipe.lookups})
+    assert not unresolved, f"{server}: the recipe has no look-up for the entity kinds {unresolved}"
 
 
 @pytest.mark.parametrize("server", SERVERS)
