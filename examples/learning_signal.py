@@ -72,9 +72,9 @@ class Setting:
     max_turns: int
 
 
-FULL = Setting(synth_n=200, hidden_size=96, num_layers=3, warmup_steps=240, updates=20, sft_learning_rate=3e-3,
-               grpo_learning_rate=5e-4, prompts_per_step=4, num_generations=6, max_completion_length=256,
-               max_tool_rounds=5, beta=0.01, samples=3, max_test_tasks=0, max_new_tokens=96, max_turns=10)
+FULL = Setting(synth_n=200, hidden_size=64, num_layers=2, warmup_steps=200, updates=16, sft_learning_rate=3e-3,
+               grpo_learning_rate=5e-4, prompts_per_step=4, num_generations=4, max_completion_length=192,
+               max_tool_rounds=5, beta=0.01, samples=2, max_test_tasks=0, max_new_tokens=80, max_turns=10)
 QUICK = Setting(synth_n=24, hidden_size=64, num_layers=2, warmup_steps=60, updates=2, sft_learning_rate=3e-3,
                 grpo_learning_rate=5e-4, prompts_per_step=2, num_generations=4, max_completion_length=96,
                 max_tool_rounds=2, beta=0.01, samples=2, max_test_tasks=4, max_new_tokens=40, max_turns=4)
