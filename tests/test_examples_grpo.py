@@ -57,8 +57,8 @@ def test_trl_smoke_trains_on_environment_rewards(tmp_path: Path) -> None:
     assert summary["max_parameter_change"] > 0.0
 
 
-def test_grpo_from_scratch_smoke_trains_on_environment_rewards() -> None:
-    summary = _load("grpo_from_scratch").main(["--smoke"])
+def test_grpo_from_scratch_smoke_trains_on_environment_rewards(tmp_path: Path) -> None:
+    summary = _load("grpo_from_scratch").main(["--smoke", "--output-dir", str(tmp_path)])
     history = summary["history"]
     assert [h["step"] for h in history] == [1, 2]
     assert summary["warmup"]["last_loss"] < summary["warmup"]["first_loss"]
