@@ -239,7 +239,7 @@ async def replay(task: Task) -> Replay:
         start_tables = episode.world.table_digests()
         details = episode.toolkit.details()
         start_rest = {t: _rest_digest(episode.world, t, d, start_tables[t]) for t, d in details.items()}
-        start_values = {(t, c): episode.world.column_values(t, c)
+        start_values = {(t, c): _column_values(episode.world, t, c, start_tables[t])
                         for t, d in details.items() for c, normalize in d.items() if normalize is None}
         for gold in task.gold_calls:
             await episode.call(ParsedCall(gold.name, dict(gold.arguments), gold.id))
@@ -277,6 +277,18 @@ async def replay(task: Task) -> Replay:
 
 _ABSENT = object()
 _RESTS: dict[tuple[str, str, str], str] = {}  # (server, table, full digest) -> digest with details set aside
+_COLUMNS: dict[tuple[str, str, str, str], dict[str, Any]] = {}  # (server, table, column, full digest) -> values
+
+
+def _column_values(world: World, table: str, column: str, full: str) -> dict[str, Any]:
+    """`world.column_values(table, column)`, read once per distinct table content."""
+    key = (world.toolkit.name, table, column, full)
+    found = _COLUMNS.get(key)
+    if found is None:
+        if len(_COLUMNS) > 256:
+            _COLUMNS.clear()
+        found = _COLUMNS[key] = world.column_values(table, column)
+    return found
 
 
 def _rest_digest(world: World, table: str, details: dict[str, Any], full: str) -> str:
