@@ -397,7 +397,8 @@ def _run_eval(tasks, policies, out, *, trials, reward, max_steps, concurrency, p
 
 def _check_reference_policies(out: Path) -> str:
     """What is wrong, if gold does not score the maximum everywhere or noop passes a task needing calls."""
-    records = [json.loads(line) for line in (out / "trajectories.jsonl").read_text().splitlines() if line.strip()]
+    text = (out / "trajectories.jsonl").read_text(encoding="utf-8")
+    records = [json.loads(line) for line in text.split("\n") if line.strip()]  # JSON may hold U+2028 raw
     problems = [f"gold did not succeed on {r['task_id']}" for r in records if r["policy"] == "gold" and not r["success"]]
     problems += [f"noop succeeded on {r['task_id']}, which needs calls" for r in records
                  if r["policy"] == "noop" and r["success"] and not r["abstain"]]

@@ -187,7 +187,7 @@ def _read(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     records = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").split("\n"):  # not splitlines: JSON may hold U+2028 raw
         try:
             records.append(json.loads(line))
         except json.JSONDecodeError:

@@ -51,7 +51,7 @@ def load_run(run_dir: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]
     episodes = []
     path = run_dir / "trajectories.jsonl"
     if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in path.read_text(encoding="utf-8").split("\n"):  # not splitlines: JSON may hold U+2028 raw
             if line.strip():
                 episodes.append(json.loads(line))
     return metrics, episodes

@@ -163,7 +163,7 @@ def load_tasks(path: str | Path) -> list[Task]:
     path = Path(path)
     if not path.exists():
         raise TaskError(f"no task file at {path}")
-    return list(_parse_lines(path.read_text(encoding="utf-8").splitlines(), str(path)))
+    return list(_parse_lines(path.read_text(encoding="utf-8").split("\n"), str(path)))
 
 
 def dump_tasks(tasks: Iterable[Task], path: str | Path) -> None:
@@ -180,7 +180,7 @@ def _fixture_tasks(server: str) -> tuple[Task, ...]:
     if cached is None:
         node = resources.files("prove_env.fixtures").joinpath("tasks", f"{server}.jsonl")
         text = node.read_text(encoding="utf-8") if node.is_file() else ""
-        cached = _FIXTURES[server] = tuple(_parse_lines(text.splitlines(), f"fixtures/tasks/{server}.jsonl"))
+        cached = _FIXTURES[server] = tuple(_parse_lines(text.split("\n"), f"fixtures/tasks/{server}.jsonl"))
     return cached
 
 
@@ -188,6 +188,7 @@ _FIXTURES: dict[str, tuple[Task, ...]] = {}
 
 
 def _parse_lines(lines: list[str], where: str) -> Iterator[Task]:
+    # Lines end at "\n" only: JSON text may hold U+2028 or U+0085 raw, which str.splitlines() breaks on.
     ids: set[str] = set()
     for number, line in enumerate(lines, 1):
         if not line.strip():

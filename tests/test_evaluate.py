@@ -10,7 +10,8 @@ import pytest
 
 from prove_env.cli import main
 from prove_env.evaluate import _pass_k, evaluate
-from prove_env.task import fixture_tasks
+from prove_env.report import load_run
+from prove_env.task import GoldCall, Task, fixture_tasks
 
 TASKS = fixture_tasks("banking")
 
@@ -156,3 +157,18 @@ def test_resuming_with_other_settings_is_refused(tmp_path):
     evaluate(TASKS[:1], ["gold"], tmp_path, trials=3, progress=False)
     metrics = evaluate(TASKS[:1], ["gold"], tmp_path, trials=2, progress=False)
     assert metrics["by_policy"]["gold"]["overall"]["episodes"] == 2  # episodes of trials beyond 2 are not counted
+
+
+def test_episodes_whose_outputs_hold_unicode_line_separators_are_kept(tmp_path):
+    """A tool output with U+2028 is written raw in trajectories.jsonl; reading it back loses nothing."""
+    text = "first\u2028second\u2029third\x85fourth"
+    task = Task(id="fs-u", server="filesystem", seed=0, user_turns=["Say it"],
+                gold=[[GoldCall(id="g1", name="echo", arguments={"text": text})]])
+    metrics = evaluate([task], ["gold"], tmp_path, progress=False)
+    assert metrics["by_policy"]["gold"]["overall"]["episodes"] == 1
+    assert "\u2028" in (tmp_path / "trajectories.jsonl").read_text(encoding="utf-8")
+    size = (tmp_path / "trajectories.jsonl").stat().st_size
+    evaluate([task], ["gold"], tmp_path, progress=False)
+    assert (tmp_path / "trajectories.jsonl").stat().st_size == size  # read back as done, not run again
+    episodes = load_run(tmp_path)[1]
+    assert episodes[0]["calls"][0]["output"] == text and episodes[0]["success"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from prove_env.task import Task, TaskError, load_tasks
+from prove_env.task import Task, TaskError, dump_tasks, load_tasks
 
 BASE = {"id": "t", "server": "banking", "seed": 0, "user_turns": ["hi"],
         "gold": [[{"id": "g1", "name": "get_balance", "arguments": {"account_id": "ACC-0001"}}]]}
@@ -43,3 +43,11 @@ def test_load_errors_name_the_line(tmp_path):
         load_tasks(path)
     with pytest.raises(TaskError, match="no task file"):
         load_tasks(tmp_path / "missing.jsonl")
+
+
+def test_a_task_with_unicode_line_separators_reads_back(tmp_path):
+    """JSON text holds U+2028, U+2029 and U+0085 raw; only a newline ends a task's line."""
+    task = Task.parse({**BASE, "user_turns": ["Move it\u2028now\u2029please\x85\rthanks"]})
+    path = tmp_path / "tasks.jsonl"
+    dump_tasks([task, task.model_copy(update={"id": "t2"})], path)
+    assert [t.user_turns for t in load_tasks(path)] == [task.user_turns] * 2
