@@ -29,6 +29,7 @@ import torch
 
 from prove_env.actions import parse_action
 from prove_env.env import ProveEnv
+from prove_env.registry import server_names
 from prove_env.task import Task, fixture_tasks, load_tasks
 
 COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "state", "success")
@@ -57,7 +58,8 @@ class Rollout:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", default="Qwen/Qwen3-0.6B", help="a local path or a Hugging Face Hub id")
-    p.add_argument("--servers", default="banking,calendar,filesystem")
+    p.add_argument("--servers", default=None,
+                   help="comma-separated servers (default: every server of --tasks, or every registered server)")
     p.add_argument("--tasks", default=None, help="a task file; default: the servers' fixture tasks")
     p.add_argument("--steps", type=int, default=350)
     p.add_argument("--tasks-per-step", type=int, default=16)
@@ -304,9 +306,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.max_new_tokens, args.learning_rate, args.max_tool_rounds = 48, 1e-3, 2
     random.seed(args.seed)
     torch.manual_seed(args.seed)
-    servers = args.servers.split(",")
-    tasks = [t for t in (load_tasks(args.tasks) if args.tasks else [t for s in servers for t in fixture_tasks(s)])
-             if t.server in servers]
+    if args.tasks:
+        tasks = [t for t in load_tasks(args.tasks) if not args.servers or t.server in args.servers.split(",")]
+    else:
+        tasks = [t for s in (args.servers.split(",") if args.servers else server_names()) for t in fixture_tasks(s)]
     if len(tasks) < args.tasks_per_step:
         raise SystemExit(f"{len(tasks)} tasks, but each step draws {args.tasks_per_step} distinct tasks "
                          f"(--tasks-per-step): lower it to at most {len(tasks)}, or give more tasks (--tasks FILE)")

@@ -33,7 +33,6 @@ LEARNING_RATES = {"qwen3-4b": 1e-6, "qwen3-8b": 5e-8, "qwen2.5-7b": 3e-7, "grani
 """PROVE's learning rate per model family (matched on the lower-cased model name); others get 1e-6."""
 
 DEFAULT_LEARNING_RATE = 1e-6
-DEFAULT_SERVERS = ("banking", "calendar", "filesystem")
 SMOKE_SERVERS = ("banking", "calendar")
 
 
@@ -49,7 +48,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", default="Qwen/Qwen3-4B", help="a local path or a Hugging Face Hub id")
     p.add_argument("--servers", default=None,
-                   help=f"comma-separated servers (default: {','.join(DEFAULT_SERVERS)}; smoke: {','.join(SMOKE_SERVERS)})")
+                   help="comma-separated servers (default: every server of --tasks, or every registered server's "
+                        f"fixture tasks; smoke: {','.join(SMOKE_SERVERS)})")
     p.add_argument("--tasks", default=None, help="a task file (JSON Lines); default: the servers' fixture tasks")
     p.add_argument("--output-dir", default="runs/grpo")
     p.add_argument("--max-steps", type=int, default=350)
@@ -98,8 +98,8 @@ def training_settings(args: argparse.Namespace, *, cuda: bool, world: int, use_v
     rollouts = args.prompts_per_step * args.num_generations
     per_step = args.per_device_batch * world
     if rollouts % per_step:
-        raise SystemExit(f"{rollouts} rollouts per step ({args.prompts_per_step} tasks x {args.num_generations}) do not "
-                         f"split into {world} devices x {args.per_device_batch} (--per-device-batch)")
+        raise SystemExit(f"{rollouts} rollouts per step ({args.prompts_per_step} tasks x {args.num_generations}) do "
+                         f"not split into {world} devices x {args.per_device_batch} (--per-device-batch)")
     accumulation = rollouts // per_step
     settings: dict[str, Any] = {
         "max_steps": args.max_steps, "learning_rate": args.learning_rate or default_learning_rate(args.model),
@@ -145,8 +145,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from prove_env.task import load_tasks
     from prove_env.trl_adapter import environment_factory, make_dataset, reward_funcs, reward_weights
 
-    servers = args.servers.split(",") if args.servers else list(SMOKE_SERVERS if args.smoke else DEFAULT_SERVERS)
+    from prove_env.registry import server_names
+
     tasks = load_tasks(args.tasks) if args.tasks else None
+    if args.servers:
+        servers = args.servers.split(",")
+    elif args.smoke:
+        servers = list(SMOKE_SERVERS)
+    else:
+        servers = None if tasks is not None else list(server_names())
     dataset = make_dataset(tasks, servers=servers)
     servers = sorted({key.split("+")[0] for key in dataset["environment"]})
     factory = environment_factory(dataset, reward=args.reward, max_calls=args.max_calls)
