@@ -44,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("demo", help="the first run: gold, noop and random on every server's fixture tasks, with a report")
     p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: all)")
-    p.add_argument("--out", type=_out_dir, default=Path("prove-env-demo"), help="run directory (default prove-env-demo/)")
+    p.add_argument("--out", type=_out_dir, default=Path("prove-env-demo"),
+                   help="run directory (default prove-env-demo/)")
 
     p = sub.add_parser("eval", help="evaluate policies on tasks through the environments")
     p.add_argument("--tasks", type=Path, help="a task file (JSON Lines); default: the fixture tasks of every server")

@@ -103,7 +103,8 @@ def _write_unicode_memory(space: UnicodeText, index: int, value: str, shared_mem
     if not space.contains(value):
         raise ValueError(f"an observation of {len(value)} characters does not fit {space!r}")
     codes = np.frombuffer(value.encode("utf-32-le", "surrogatepass"), dtype="<u4").astype(np.int32) + 1
-    row = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)[index * space.max_length:(index + 1) * space.max_length]
+    width = space.max_length
+    row = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)[index * width:(index + 1) * width]
     row[: len(codes)] = codes
     row[len(codes):] = 0
 

@@ -275,7 +275,8 @@ def test_list_and_graph_count_the_same_tools(capsys):
 
     assert main(["list"]) == 0
     listed = capsys.readouterr().out
-    rows = {cells[0]: cells for cells in (line.split() for line in listed.splitlines()) if cells and cells[0] in server_names()}
+    rows = {cells[0]: cells for cells in (line.split() for line in listed.splitlines())
+            if cells and cells[0] in server_names()}
     hidden_total = 0
     for server in server_names():
         toolkit = get_toolkit(server)
