@@ -45,7 +45,8 @@ def default_learning_rate(model: str) -> float:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", default="Qwen/Qwen3-4B", help="a local path or a Hugging Face Hub id")
     p.add_argument("--servers", default=None,
                    help="comma-separated servers (default: every server of --tasks, or every registered server's "
@@ -165,8 +166,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         summary["warmup"] = warmup
         check_task_count(len(dataset), 2)
         config_overrides = {
-            "use_cpu": True, "bf16": False, "activation_checkpointing": False, "max_steps": args.max_steps if args.max_steps != 350 else 2,
-            "learning_rate": args.learning_rate or 1e-3, "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
+            "use_cpu": True, "bf16": False, "activation_checkpointing": False,
+            "max_steps": args.max_steps if args.max_steps != 350 else 2, "learning_rate": args.learning_rate or 1e-3,
+            "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
             "num_generations": 4, "max_completion_length": 80, "max_tool_calling_iterations": 2, "save_strategy": "no",
             "dataloader_num_workers": 0, "model_init_kwargs": {"dtype": "float32"},
         }

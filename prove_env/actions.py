@@ -3,7 +3,9 @@
 Accepted forms:
 - `{"name": ..., "arguments": ...}`, arguments as a dict or a JSON string;
 - an OpenAI-style tool call `{"type": "function", "id": ..., "function": {"name", "arguments"}}`;
-- an assistant message `{"role": "assistant", "content": ..., "tool_calls": [...]}`;
+- an assistant message `{"role": "assistant", "content": ..., "tool_calls": [...]}`: a list of
+  `tool_calls` (even an empty one) says the calls were already read out of the text, so the content
+  is the answer's text as written; without `tool_calls` (or with null) the content is read as text;
 - a JSON string of any of these, or of a list of them;
 - assistant text in the tool-call formats of the common chat-template families:
   - `<tool_call>{...}</tool_call>` blocks: Hermes, Qwen2.5, Qwen3, Granite 4;
@@ -70,11 +72,13 @@ def _parse(action: Any) -> ParsedAction:
         if action.get("role") == "assistant" or "tool_calls" in action:
             content = action.get("content")
             text = content if isinstance(content, str) else ""
-            raw_calls = action.get("tool_calls") or []
-            if not isinstance(raw_calls, list):
-                raw_calls = [raw_calls]
-            if raw_calls:
+            raw_calls = action.get("tool_calls")
+            if isinstance(raw_calls, list):
+                # The calls were read out of the model's text already (a chat API, TRL's parser): the
+                # content is text as written, even where it looks like a call.
                 return ParsedAction(tuple(_call(c) for c in raw_calls), text)
+            if raw_calls:
+                return ParsedAction((_call(raw_calls),), text)
             return _parse_text(text)
         return ParsedAction((_call(action),), "")
     if isinstance(action, list | tuple):

@@ -219,7 +219,8 @@ def render_for_training(tokenizer: Any, conversation: dict[str, Any], *, chat_te
                         **template_kwargs: Any) -> tuple[list[int], list[int]]:
     """Token ids of a whole conversation and the mask of the assistant's tokens (the loss targets)."""
     encoded = tokenizer.apply_chat_template(
-        conversation["messages"], tools=conversation["tools"], chat_template=chat_template or training_chat_template(tokenizer),
+        conversation["messages"], tools=conversation["tools"],
+        chat_template=chat_template or training_chat_template(tokenizer),
         tokenize=True, return_dict=True, return_assistant_tokens_mask=True, **template_kwargs,
     )
     ids = list(encoded["input_ids"])

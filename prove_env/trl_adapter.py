@@ -37,8 +37,9 @@ How an episode maps onto TRL's rollout:
   functions of `reward_funcs()` receive each rollout's completion and end its episode: a call TRL
   answered itself ("Tool X not found": a name that is not a tool) is stepped into the environment,
   which records and scores it as an invalid call without running anything; the final answer is
-  not parsed for calls, and the calls of a last generation that TRL did not run (the tool-round
-  limit was reached) are neither run nor scored. The breakdown is then final: `prove_reward`
+  the episode's answer (read-only tasks are judged on the facts it states) but is never parsed for
+  calls, and the calls of a last generation that TRL did not run (the tool-round limit was
+  reached) are neither run nor scored. The breakdown is then final: `prove_reward`
   returns the total and the other functions one component each (`prove_validity`, ...).
 """
 
@@ -76,8 +77,6 @@ REWARD_COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "
 """The reward breakdown's components, one reward function each in `reward_funcs()` after `prove_reward`."""
 
 _RESERVED = {"reset", "get_reward"}
-_ANSWER = ""
-"""What ends an episode here: an empty answer (the answer text is never judged, and never parsed for calls)."""
 
 
 class ToolCallError(RuntimeError):
@@ -159,7 +158,8 @@ class ProveToolEnv:
         """End the episode after the rollout `completion`, once; return the reward breakdown.
 
         Calls TRL answered itself without reaching a method (unknown names) are stepped in, so the
-        environment scores them as the invalid calls they are; nothing else of the completion runs.
+        environment scores them as the invalid calls they are; then the completion's final answer
+        text is the episode's answer. Nothing else of the completion runs.
         """
         if self._breakdown is not None and self._done:
             self._give_back()
@@ -170,8 +170,12 @@ class ProveToolEnv:
             if self._done:
                 break
             self._step(call)
+        answer = _final_answer(completion)
         while not self._done:
-            self._step(_ANSWER)  # a task with several user turns (not merged) answers the rest empty too
+            # An assistant message with an empty list of calls: the text is the answer as written, never
+            # parsed for calls. A task with several user turns (not merged) answers the rest empty.
+            self._step({"role": "assistant", "content": answer, "tool_calls": []})
+            answer = ""
         assert self._breakdown is not None
         self._give_back()
         return self._breakdown
@@ -213,6 +217,17 @@ def _refused_calls(completion: Any, executed: list[tuple[str, Any]]) -> list[dic
             elif answered:
                 refused.append(call)
     return refused
+
+
+def _final_answer(completion: Any) -> str:
+    """The text of the completion's last message when it is an answer (an assistant message without calls)."""
+    if isinstance(completion, str):
+        return completion
+    last = completion[-1] if isinstance(completion, list | tuple) and completion else None
+    if isinstance(last, dict) and last.get("role") == "assistant" and not last.get("tool_calls"):
+        content = last.get("content")
+        return content if isinstance(content, str) else ""
+    return ""
 
 
 def _message_calls(message: dict[str, Any]) -> Iterable[dict[str, Any]]:
@@ -403,7 +418,7 @@ def _is_dataset(source: Any) -> bool:
 # -- dataset --------------------------------------------------------------------------------------
 
 def merge_user_turns(task: Task) -> Task:
-    """The task as one user message: its user turns joined by blank lines, its gold calls one turn.
+    """The task as one user message: its user turns joined by blank lines, its gold calls (and facts) one turn.
 
     The start world, gold calls, dependencies and digests are unchanged, so is the reward of a
     given list of calls. Single-turn tasks are returned as they are.
@@ -413,6 +428,8 @@ def merge_user_turns(task: Task) -> Task:
     data = task.model_dump(mode="json", exclude_none=True)
     data["user_turns"] = ["\n\n".join(task.user_turns)]
     data["gold"] = [[g for turn in data["gold"] for g in turn]]
+    if data.get("facts") is not None:
+        data["facts"] = [[f for turn in data["facts"] for f in turn]]
     data["metadata"] = {**data.get("metadata", {}), "merged_user_turns": len(task.user_turns)}
     return Task.parse(data, f"task {task.id!r} (merged)")
 

@@ -47,6 +47,15 @@ def test_assistant_message_with_tool_calls():
     assert _only(message).name == "get_balance"
 
 
+def test_a_message_with_a_list_of_calls_keeps_its_content_as_text():
+    """Calls already read out of the text (a chat API, TRL): call-like content is the answer as written."""
+    text = f"<tool_call>{json.dumps(CALL)}</tool_call> is what I would call."
+    parsed = parse_action({"role": "assistant", "content": text, "tool_calls": []})
+    assert parsed.is_answer and parsed.text == text
+    assert _only({"role": "assistant", "content": text}).name == "get_balance"  # no list: the text is read
+    assert _only({"role": "assistant", "content": text, "tool_calls": None}).name == "get_balance"
+
+
 def test_list_of_mixed_forms():
     parsed = parse_action([CALL, {"type": "function", "function": CALL}, f"<tool_call>{json.dumps(CALL)}</tool_call>"])
     assert [c.name for c in parsed.calls] == ["get_balance"] * 3
@@ -106,7 +115,8 @@ def _rendered_call(template_name: str) -> str:
 
     template = (Path(trl.__file__).parent / "chat_templates" / f"{template_name}.jinja").read_text(encoding="utf-8")
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=Tokenizer(models.BPE()), eos_token="<|im_end|>")
-    messages = [{"role": "system", "content": "You serve banking requests."}, {"role": "user", "content": "My balance?"}]
+    messages = [{"role": "system", "content": "You serve banking requests."},
+                {"role": "user", "content": "My balance?"}]
     prompt = tokenizer.apply_chat_template(messages, tools=TOOLS, chat_template=template, tokenize=False,
                                            add_generation_prompt=True)
     full = tokenizer.apply_chat_template(messages + [ASSISTANT_CALL], tools=TOOLS, chat_template=template,

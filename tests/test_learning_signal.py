@@ -47,7 +47,8 @@ def test_quick_mode_runs_both_arms_and_evaluates_them_on_held_out_worlds(tmp_pat
     train = load_tasks(tmp_path / "tasks" / "train.jsonl")
     test = load_tasks(tmp_path / "tasks" / "test.jsonl")
     assert not {t.seed for t in train} & {t.seed for t in test}  # split by world
-    assert set(result["test_task_ids"]) <= {t.id for t in test} and len(result["test_task_ids"]) == setting.max_test_tasks
+    assert set(result["test_task_ids"]) <= {t.id for t in test}
+    assert len(result["test_task_ids"]) == setting.max_test_tasks
     # the same number of model updates in both arms, from one start checkpoint
     assert result["sft"]["steps"] == result["grpo_steps"] == setting.updates == len(result["grpo_log"])
     assert result["warmup"]["last_loss"] < result["warmup"]["first_loss"]

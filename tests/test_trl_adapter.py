@@ -224,6 +224,23 @@ def test_calls_written_in_the_final_answer_are_not_executed(server: str) -> None
     assert _rewards(env, _play(env, gold))["prove_reward"] == pytest.approx(1.3)
 
 
+def test_the_final_answer_is_the_episodes_answer() -> None:
+    """A read-only task with facts succeeds only when the answer states them: the answer reaches the environment."""
+    spending = json.loads(_started(fixture_tasks("banking")[0]).get_spending_summary(
+        customer_id="CUS-0014", start_date="2026-07-01", end_date="2026-07-31"))
+    task = fixture_tasks("banking")[0].model_copy(update={"facts": [[spending["spending_by_category"]["groceries"]]]})
+    gold = _gold(task)
+    groceries = spending["spending_by_category"]["groceries"]
+    env = _started(task)
+    assert _rewards(env, _play(env, gold, answer=f"You spent ${groceries:,.2f} on groceries."))["prove_success"] == 1.0
+    env = _started(task)
+    assert _rewards(env, _play(env, gold, answer="Done."))["prove_success"] == 0.0
+    # merged multi-turn tasks keep every turn's facts
+    merged = merge_user_turns(task.model_copy(update={
+        "user_turns": [task.user_turns[0], "Thanks."], "gold": [task.gold[0], []], "facts": [[groceries], ["x"]]}))
+    assert merged.facts == [[groceries, "x"]]
+
+
 def test_calls_of_a_generation_trl_did_not_run_are_not_executed() -> None:
     task = fixture_tasks("banking")[0]
     gold = _gold(task)
