@@ -1,27 +1,51 @@
 """How tasks are written for the calendar: its owner asks about and changes their week, naming
-events by title and day ("the Release process retro on Monday, September 7"), colleagues by
-name, rooms by name and reminders by what they do ("the 10-minute popup reminder").
+events by title (and their day when the title alone is not enough: "the Release process retro on
+Monday, September 7"), colleagues by name, rooms by name and reminders by what they do ("the
+10-minute popup reminder").
 
 A bundle is a fortnight (from any Monday between last week and six weeks ahead) with the events a
-person can name in it, plus the directory, the rooms and the calendars. Dates that become
-arguments are said with their year, so no request depends on today's date. Events the user
-organizes are split between the kinds of change (by their id number), so that two requests of one
-task never get in each other's way (a meeting that is cancelled is not also rescheduled, a room is
-not booked for a meeting that also moves).
+person can name in it, plus the directory, the rooms and the calendars. A day that becomes an
+argument is said either in full, with its year, or the way people say it from today ("tomorrow",
+"next Tuesday"): then the request first asks for the current date (`get_current_time`), which the
+tools say to call before resolving such words. Events the user organizes are split between the
+kinds of change (by their id number), so that two requests of one task never get in each other's
+way (a meeting that is cancelled is not also rescheduled, a room is not booked for a meeting that
+also moves).
+
+Every request that asks to be told something declares the facts its answer must state: titles,
+names, counts, dates and times read from the serving call's result.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import clock, day, full_date, listing, weekday
+from prove_env.synthesis.recipe import (
+    Ask,
+    Goals,
+    HiddenAsk,
+    Lookup,
+    Reader,
+    Recipe,
+    Ref,
+)
+from prove_env.synthesis.wording import (
+    clock,
+    day,
+    full_date,
+    listing,
+    relative_day,
+    weekday,
+)
 
 from .seed import MEETING_KINDS, TOPICS
 
 Bundle = dict[str, Any]
+Facts = Callable[[Any], Sequence[Any]]
 
 WEEKS = range(-1, 7)  # bundles: a fortnight from each Monday, from last week's to six weeks ahead
 SPAN = 14
@@ -44,10 +68,14 @@ REMINDERS = ((5, "5 minutes"), (10, "10 minutes"), (15, "15 minutes"), (30, "30 
              (120, "two hours"), (1440, "a day"))
 RESPONSES = {"accepted": ("accept", "Accept"), "declined": ("decline", "Decline"),
              "tentative": ("tentatively accept", "Tentatively accept")}
+NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 8: "eight", 10: "ten", 12: "twelve"}
 
 # Share of requests that say a required value in a sentence of its own (`Ask.detail`), which the
 # "missing" information level holds back for the next turn.
 SPLIT = 0.6
+# Share of days said from today ("tomorrow", "next Tuesday") where such words exist.
+RELATIVE = 0.4
+NOW = (("get_current_time", {}),)  # what a request that names a day from today asks for first
 
 # Which changes an event the user organizes may receive, by its id number modulo 5.
 CANCEL, DELETE, MOVE, REPEAT, ROOMS = range(5)
@@ -60,10 +88,14 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     """One bundle per fortnight with an event a person can name unambiguously: its title is
     unique, or unique on its day for a one-off event (and the search for it shows it)."""
     today = now.date()
-    people = [c for c in read("find_contacts", limit=100)
-              if not c["is_me"] and len(read("find_contacts", query=c["name"])) == 1]
+    directory = read("find_contacts", limit=100)
+    me = next(c for c in directory if c["is_me"])
+    people = [c for c in directory if not c["is_me"] and len(read("find_contacts", query=c["name"])) == 1]
     rooms = read("list_rooms")
     calendars = read("list_calendars")
+    upcoming = [c["calendar_id"] for c in calendars
+                if read("list_upcoming_events", limit=1, calendar_id=c["calendar_id"])]
+    pending = read("list_pending_invitations", limit=1)["total"]
     searched: dict[str, list[dict]] = {}
     details: dict[str, dict] = {}
 
@@ -86,11 +118,16 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     for week in WEEKS:
         first = monday + dt.timedelta(weeks=week)
         last = first + dt.timedelta(days=SPAN - 1)
-        listing = read("list_events", start_date=first.isoformat(), end_date=last.isoformat(),
-                       include_cancelled=True, limit=200)["events"]
+        listed = read("list_events", start_date=first.isoformat(), end_date=last.isoformat(),
+                      include_cancelled=True, limit=200)["events"]
+        busy: dict[dt.date, list[str]] = {}  # day -> the calendars with a live event on it
+        for item in listed:
+            if item["status"] != "cancelled":
+                busy.setdefault(dt.date.fromisoformat(item["start"][:10]), []).append(item["calendar_id"])
         occurrences = []
-        for item in listing:
-            if not _nameable(item, search(item["title"])):
+        for item in listed:
+            found = search(item["title"])
+            if not _nameable(item, found):
                 continue
             start = dt.datetime.fromisoformat(item["start"])
             event = detail(item["event_id"])
@@ -100,6 +137,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                 "cancelled": item["status"] == "cancelled", "series_cancelled": event["status"] == "cancelled",
                 "mine": item["my_response"] == "organizer", "my_response": item["my_response"],
                 "future": start > now, "event": event, "role": int(item["event_id"].split("-")[1]) % 5,
+                "unique": sum(e["title"] == item["title"] for e in found) == 1,
             })
         if not occurrences:
             continue
@@ -112,7 +150,8 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             o["renames"] = _renames(o, search, rng) if o["mine"] else []
         days = [first + dt.timedelta(days=i) for i in range(SPAN)]
         bundles.append({
-            "now": now, "people": people, "rooms": rooms, "calendars": calendars,
+            "now": now, "me": me, "people": people, "rooms": rooms, "calendars": calendars,
+            "upcoming_calendars": upcoming, "pending": pending, "busy": busy,
             "days": days, "workdays": [d for d in days if d > today and d.weekday() < 5],
             "occurrences": occurrences, "events": list(events.values()),
             "fresh_titles": fresh, "new_people": new_people,
@@ -175,6 +214,8 @@ def _headcount(event: dict) -> int:
     return 1 + sum(i["response"] != "declined" for i in event["invitees"])
 
 
+
+
 # -- how people say things -------------------------------------------------------------------------
 
 def _iso(moment: dt.datetime) -> str:
@@ -184,6 +225,45 @@ def _iso(moment: dt.datetime) -> str:
 def date(d: dt.date) -> str:
     """'Tuesday, October 6, 2026': a day that becomes an argument, said in full."""
     return f"{weekday(d)}, {d.year}"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True)
+class Day:
+    """A day that becomes an argument, as the user says it.
+
+    Attributes:
+        on: with its preposition: 'on Tuesday, October 6, 2026', 'tomorrow', 'next Tuesday'.
+        bare: without it: 'Tuesday, October 6, 2026', 'tomorrow', 'next Tuesday'.
+        mention: what the words must keep: 'October 6', 'tomorrow', 'next Tuesday'.
+        prior: the calls the request makes first: the current date for a day said from today.
+    """
+
+    on: str
+    bare: str
+    mention: str
+    prior: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+
+def say_day(b: Bundle, d: dt.date, rng: random.Random, relative: float = RELATIVE) -> Day:
+    """The day in full with its year, or (`relative` of the time, where such words exist) from today."""
+    words = relative_day(d, b["now"].date())
+    if words != f"on {day(d)}" and rng.random() < relative:
+        bare = words.removeprefix("on ")
+        return Day(words, bare, bare, NOW)
+    form = rng.choice([date(d), date(d), full_date(d)])
+    return Day(f"on {form}", form, day(d))
+
+
+def _range(b: Bundle, first: dt.date, last: dt.date, rng: random.Random) -> tuple[Day, Day]:
+    """The first and last days of a span: both from today, or both in full (the year said once)."""
+    start = say_day(b, first, rng)
+    if start.prior:
+        return start, say_day(b, last, rng, relative=1.0)
+    return Day(f"on {weekday(first)}", weekday(first), day(first)), Day(f"on {date(last)}", date(last), day(last))
 
 
 def names(people: list[dict], *, me: bool = False) -> str:
@@ -196,11 +276,18 @@ def quoted(o: dict) -> str:
     return f"'{o['title']}'" if any(ch in o["title"] for ch in ":/") else o["title"]
 
 
-def event_name(o: dict) -> str:
-    """'the Platform Tech Sync' (a series) or 'the Focus time on Wednesday, September 16'."""
+def event_name(o: dict, rng: random.Random | None = None) -> str:
+    """'the Platform Tech Sync' (a series), 'the Focus time on Wednesday, September 16' (a one-off);
+    with `rng`, one of the ways that still name only this event ('my Platform Tech Sync', 'the
+    Billing API review' when no other event has that title, 'the Focus time on September 16')."""
+    title = quoted(o)
+    if rng is None:
+        return f"the {title}" if o["recurring"] else f"the {title} on {weekday(o['start'].date())}"
     if o["recurring"]:
-        return f"the {quoted(o)}"
-    return f"the {quoted(o)} on {weekday(o['start'].date())}"
+        return rng.choice([f"the {title}", f"the {title}", f"my {title}", f"the recurring {title}"])
+    d = o["start"].date()
+    dated = [f"the {title} on {weekday(d)}", f"the {title} on {day(d)}", f"my {title} on {weekday(d)}"]
+    return rng.choice(dated + ([f"the {title}", f"my {title}"] if o["unique"] else []))
 
 
 def _event(o: dict) -> Ref:
@@ -253,17 +340,45 @@ def _slot(rng: random.Random, d: dt.date, minutes: int) -> dt.datetime:
     return dt.datetime.combine(d, dt.time(9)) + dt.timedelta(minutes=15 * rng.randint(0, max(steps, 0)))
 
 
-def _ask(rng: random.Random, args: dict, *, vague: str, detail: str, says: list[str], terse: str,
-         refs: tuple[Ref, ...], mentions: tuple[str, ...]) -> Ask:
-    """A request that either leaves the 'which one' to a second sentence (`vague` then `detail`,
-    which the "missing" level holds back) or names it at once (one of `says`)."""
-    if rng.random() < SPLIT / 2:
-        return Ask(args, say=vague, terse=terse, detail=detail, refs=refs, mentions=mentions)
-    return Ask(args, say=rng.choice(says), terse=terse, refs=refs, mentions=mentions)
+def _ask(rng: random.Random, args: dict, *, says: Sequence[str], terse: Sequence[str],
+         vague: Sequence[str] = (), details: Sequence[str] = (), split: float = SPLIT / 2,
+         refs: tuple[Ref, ...] = (), mentions: tuple[str, ...] = (),
+         prior: tuple[tuple[str, dict[str, Any]], ...] = (), facts: Facts | None = None) -> Ask:
+    """A request in one of its phrasings: either the 'which one' left to a second sentence (one of
+    `vague`, then one of `details`, which the "missing" level holds back), `split` of the time
+    when there are such phrasings, or said at once (one of `says`); `terse` for the minimal level."""
+    short = rng.choice(list(terse))
+    if vague and rng.random() < split:
+        return Ask(args, say=rng.choice(list(vague)), terse=short, detail=rng.choice(list(details)), refs=refs,
+                   mentions=mentions, prior=prior, facts=facts)
+    return Ask(args, say=rng.choice(list(says)), terse=short, refs=refs, mentions=mentions, prior=prior,
+               facts=facts)
 
 
 def _length(minutes: int) -> str:
     return {60: "one-hour", 90: "90-minute", 120: "two-hour"}.get(minutes, f"{minutes}-minute")
+
+
+def _duration(minutes: int) -> str:
+    return {30: "half an hour", 45: "45 minutes", 60: "an hour", 90: "an hour and a half",
+            120: "two hours"}.get(minutes, f"{minutes} minutes")
+
+
+def _count(n: int, rng: random.Random) -> str:
+    """A small number as a word or in digits."""
+    return NUMBERS[n] if n in NUMBERS and rng.random() < 0.5 else str(n)
+
+
+# -- facts: what an answer states, read from a result ---------------------------------------------------
+
+def _first(values: Sequence[Any], n: int = 5) -> list[Any]:
+    """The first `n` distinct values, skipping empty ones."""
+    return list(dict.fromkeys(v for v in values if v not in (None, "")))[:n]
+
+
+def _titles(key: str | None = None, n: int = 5) -> Facts:
+    """The titles of the first `n` distinct entries of a list result (or of its `key` list)."""
+    return lambda r: _first([e["title"] for e in (r[key] if key else r)], n)
 
 
 # -- goals: reading the calendar ----------------------------------------------------------------------
@@ -273,53 +388,123 @@ goals = Goals()
 
 @goals.add("get_current_time", 0.2)
 def get_current_time(b: Bundle, rng: random.Random) -> Ask | None:
-    return Ask({}, say=rng.choice(["What's today's date?", "What day is it today, and what time is it?"]),
-               terse="Today's date?")
+    kind = rng.choice(["date", "date", "moment", "weekday"])
+    if kind == "date":
+        return Ask({}, say=rng.choice(["What's today's date?", "What's the date today?",
+                                       "I've lost track of the days. What's the date today?",
+                                       "Could you remind me what today's date is?"]),
+                   terse=rng.choice(["Today's date?", "Date today?"]), facts=lambda r: [r["date"]])
+    if kind == "moment":
+        return Ask({}, say=rng.choice(["What's the date and time right now?",
+                                       "Can you tell me the current date and time?",
+                                       "What day is it today, and what time is it?"]),
+                   terse=rng.choice(["Date and time now?", "Current date and time?"]), facts=lambda r: [r["now"]])
+    return Ask({}, say=rng.choice(["What day of the week is it today?", "Is it a weekday today? Which day is it?",
+                                   "Which day of the week are we on?"]),
+               terse="Day of the week today?", facts=lambda r: [r["weekday"]])
 
 
 @goals.add("list_calendars", 0.2)
 def list_calendars(b: Bundle, rng: random.Random) -> Ask | None:
+    kind = rng.choice(["all", "all", "default", "read-only"])
+    if kind == "default":
+        return Ask({}, say=rng.choice(["Which of my calendars is the default one?",
+                                       "When you add an event without saying where, which calendar does it go on?"]),
+                   terse="Default calendar?",
+                   facts=lambda r: [c["name"] for c in r if c["is_default"]])
+    if kind == "read-only":
+        return Ask({}, say=rng.choice(["Are any of my calendars read-only? Which ones?",
+                                       "Which calendars can't I add events to?"]),
+                   terse="Read-only calendars?",
+                   facts=lambda r: _first([c["name"] for c in r if c["read_only"]]))
     return Ask({}, say=rng.choice(["Which calendars do I have access to?",
-                                   "Can you list my calendars, including the shared ones?"]),
-               terse="List my calendars.")
+                                   "Can you list my calendars, including the shared ones?",
+                                   "What calendars are on my account?",
+                                   "Remind me which calendars I'm subscribed to."]),
+               terse=rng.choice(["List my calendars.", "My calendars?"]),
+               facts=lambda r: _first([c["name"] for c in r]))
 
 
 @goals.add("list_events", 1.5)
 def list_events(b: Bundle, rng: random.Random) -> Ask | None:
-    first = rng.choice([d for d in b["days"] if d.weekday() < 5])
+    busy = b["busy"]
+    firsts = [d for d in b["days"] if d.weekday() < 5 and any(
+        busy.get(d + dt.timedelta(days=i)) for i in range(5 - d.weekday()))]
+    if not firsts:
+        return None
+    first = rng.choice(firsts)
     friday = first + dt.timedelta(days=4 - first.weekday())
-    last = first if rng.random() < 0.6 else friday  # one day, or the rest of that work week
-    args = {"start_date": first.isoformat(), "end_date": last.isoformat()}
-    span = f"on {date(first)}" if first == last else f"from {weekday(first)} to {date(last)}"
-    terse_span = full_date(first) if first == last else f"{day(first)} to {full_date(last)}"
+    last = first if rng.random() < 0.6 and busy.get(first) else friday  # one day, or the rest of that work week
+    days = [first + dt.timedelta(days=i) for i in range((last - first).days + 1)]
+    args: dict[str, Any] = {"start_date": first.isoformat(), "end_date": last.isoformat()}
     refs: tuple[Ref, ...] = ()
-    where, terse_where = "my calendar", "My calendar for"
-    if rng.random() < 0.25:
-        calendar = rng.choice([c for c in b["calendars"] if not c["is_default"]])
+    where, mentions = "my calendar", ()
+    held = {c for d in days for c in busy.get(d, [])}
+    others = [c for c in b["calendars"] if not c["is_default"] and c["calendar_id"] in held]
+    if others and rng.random() < 0.25:
+        calendar = rng.choice(others)
         args["calendar_id"] = calendar["calendar_id"]
-        refs = (_calendar(calendar),)
-        where, terse_where = f"the {calendar['name']} calendar", f"{calendar['name']} calendar for"
-    mentions = (day(first),) if first == last else (day(first), day(last))
-    if rng.random() < SPLIT / 2:
-        return Ask(args, say=f"Can you check what's on {where} for me?", terse=f"{terse_where} {terse_span}?",
-                   detail=f"I mean {span.removeprefix('on ')}.", refs=refs, mentions=mentions)
-    return Ask(args, say=rng.choice([f"What's on {where} {span}?", f"What do I have on {where} {span}?"]),
-               terse=f"{terse_where} {terse_span}?", refs=refs, mentions=mentions)
+        refs, where, mentions = (_calendar(calendar),), f"the {calendar['name']} calendar", (calendar["name"],)
+    if first == last:
+        start = say_day(b, first, rng)
+        span, bare, prior = start.on, start.bare, start.prior
+        mentions += (start.mention,)
+    else:
+        start, end = _range(b, first, last, rng)
+        span = bare = f"from {start.bare} to {end.bare}"
+        prior = start.prior or end.prior
+        mentions += (start.mention, end.mention)
+    kind = rng.choice(["list", "list", "list", "count", "first"]) if first == last else "list"
+    if kind == "count":
+        facts: Facts = lambda r: [r["total"]]
+        says = [f"How many events do I have on {where} {span}?", f"How many meetings are on {where} {span}?",
+                f"How busy am I {span}? Just give me the number of events on {where}."]
+        terse = [f"How many events {span}?" if where == "my calendar" else f"How many events {span} on {where}?"]
+    elif kind == "first":
+        facts = lambda r: [r["events"][0]["title"]]
+        says = [f"What's the first thing on {where} {span}?", f"What's my first event {span} on {where}?",
+                f"Which event comes first on {where} {span}?"]
+        terse = [f"First event {span} on {where}?"]
+    else:
+        facts = _titles("events")
+        says = [f"What's on {where} {span}?", f"What do I have on {where} {span}?",
+                f"Could you go through {where} {span} for me?",
+                f"I'm trying to plan ahead. What's on {where} {span}?",
+                f"Can you tell me what's scheduled on {where} {span}, please?",
+                f"Walk me through {where} {span}, please."]
+        terse = [f"{_cap(where)} {span}?", f"Events {span}, {where}?"]
+    vague = [f"Can you check what's on {where} for me?", f"I need to look at {where}.",
+             f"Could you pull up {where}, please?"] if kind == "list" else ()
+    details = [f"I mean {bare}.", f"{_cap(bare)}, please."] + ([f"For {bare}."] if first == last else [])
+    return _ask(rng, args, says=says, terse=terse, vague=vague, details=details, refs=refs, mentions=mentions,
+                prior=prior, facts=facts)
 
 
 @goals.add("list_upcoming_events", 0.5)
 def list_upcoming_events(b: Bundle, rng: random.Random) -> Ask | None:
-    limit = rng.choice([3, 5, 5, 8])
-    if rng.random() < 0.3:
-        calendar = rng.choice([c for c in b["calendars"] if c["name"] in ("Personal", "Hiring", "Platform Team")]
-                              or b["calendars"])
-        return Ask({"limit": limit, "calendar_id": calendar["calendar_id"]},
-                   say=f"What are the next {limit} events on the {calendar['name']} calendar?",
-                   terse=f"Next {limit} events, {calendar['name']} calendar.", refs=(_calendar(calendar),),
-                   mentions=(calendar["name"],))
-    return Ask({"limit": limit}, say=rng.choice([f"What are my next {limit} events?",
-                                                  f"Show me the next {limit} things coming up on my calendar."]),
-               terse=f"Next {limit} events?")
+    limit = rng.choice([1, 3, 5, 5, 8])
+    args: dict[str, Any] = {"limit": limit}
+    refs: tuple[Ref, ...] = ()
+    where, mentions = "on my calendar", ()
+    calendars = [c for c in b["calendars"] if c["calendar_id"] in b["upcoming_calendars"] and not c["is_default"]]
+    if calendars and rng.random() < 0.3:
+        calendar = rng.choice(calendars)
+        args["calendar_id"] = calendar["calendar_id"]
+        refs, where, mentions = (_calendar(calendar),), f"on the {calendar['name']} calendar", (calendar["name"],)
+    if limit == 1:
+        return Ask(args, say=rng.choice([f"What's the next thing {where}, and when is it?",
+                                         f"What's coming up next {where}? When does it start?",
+                                         f"When is my next event {where}, and what is it?"]),
+                   terse=f"Next event {where}, and when?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r[0]["title"], r[0]["start"]])
+    n = _count(limit, rng)
+    return Ask(args, say=rng.choice([f"What are the next {n} events {where}?",
+                                     f"Show me the next {n} things coming up {where}.",
+                                     f"What's coming up {where}? The next {n} events, please.",
+                                     f"Could you list my next {n} events {where}?",
+                                     f"I'd like a quick look ahead: what are the next {n} things {where}?"]),
+               terse=rng.choice([f"Next {n} events {where}?", f"Upcoming, {where}: next {n}?"]),
+               refs=refs, mentions=mentions, facts=_titles())
 
 
 @goals.add("search_events", 0.7)
@@ -327,34 +512,116 @@ def search_events(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["topics"]:
         return None
     topic = rng.choice(b["topics"])
+    if rng.random() < 0.3:
+        return Ask({"query": topic}, say=rng.choice([f"How many events about {topic} are on my calendar?",
+                                                     f"How many {topic} meetings have there been, or are planned?"]),
+                   terse=f"Number of events about {topic}?", mentions=(topic,), facts=lambda r: [r["total"]])
     return Ask({"query": topic}, say=rng.choice([f"Find all the events about {topic}, past and upcoming.",
-                                                 f"Which meetings have I had or will I have on {topic}?"]),
-               terse=f"Events about {topic}?", mentions=(topic,))
+                                                 f"Which meetings have I had or will I have on {topic}?",
+                                                 f"Could you search my calendar for anything about {topic}?",
+                                                 f"I need everything on my calendar to do with {topic}.",
+                                                 f"Has {topic} come up in any meetings? Past or future is fine."]),
+               terse=rng.choice([f"Events about {topic}?", f"Search my calendar: {topic}."]), mentions=(topic,),
+               facts=_titles("events"))
 
 
-goals.single("get_event", "event", pick=lambda b: [o for o in b["events"] if not o["cancelled"]],
-             name=lambda b, o: event_name(o), mention=lambda o: o["title"],
-             say=("Who is invited to {name}, and have they replied?",
-                  "Can you pull up the details of {name}? Where is it, and who's coming?"), terse="Details of {name}.")
+@goals.add("get_event", 1.0)
+def get_event(b: Bundle, rng: random.Random) -> Ask | None:
+    events = [o for o in b["events"] if not o["cancelled"] and not o["series_cancelled"]]
+    if not events:
+        return None
+    o = rng.choice(events)
+    event, name = o["event"], event_name(o, rng)
+    kinds = ["guests"] * 2 if event["invitees"] else []
+    kinds += ["place"] if event["location"] else []
+    kinds += ["when"] if o["recurring"] and event["next_occurrence"] or o["unique"] and o["future"] else []
+    kinds += ["organizer"] if not o["mine"] else []
+    kinds += ["overview"] if event["invitees"] and event["location"] else []
+    if not kinds:
+        return None
+    kind = rng.choice(kinds)
+    args, refs, mentions = {"event_id": o["event_id"]}, (_event(o),), (o["title"],)
+    if kind == "guests":
+        facts: Facts = lambda r: _first([i["name"] for i in r["invitees"]])
+        says = [f"Who is invited to {name}, and have they replied?", f"Who's on the guest list for {name}?",
+                f"Can you tell me who's been invited to {name}?", f"I'd like to know who's coming to {name}."]
+        terse = [f"Invitees of {name}?", f"Who's invited to {name}?"]
+    elif kind == "place":
+        facts = lambda r: [r["location"]]
+        says = [f"Where is {name}?", f"Where's {name} happening?", f"Remind me where {name} takes place?",
+                f"I forgot where {name} is. Can you check?"]
+        terse = [f"Location of {name}?"]
+    elif kind == "when":
+        facts = lambda r: [r["next_occurrence"] or r["start"]]
+        title, nxt = f"the {quoted(o)}", " next" if o["recurring"] else ""
+        says = [f"When is {title}{nxt}?", f"What day and time is {title}{nxt}?", f"Can you check when {title} is{nxt}?",
+                f"I can't remember when {title} is{nxt}. Could you look it up?"]
+        terse = [f"When is {title}{nxt}?"]
+    elif kind == "organizer":
+        facts = lambda r: [r["organizer"]["name"]]
+        says = [f"Who organized {name}?", f"Who set up {name}?", f"Whose meeting is {name}?"]
+        terse = [f"Organizer of {name}?"]
+    else:
+        facts = lambda r: [r["location"], *_first([i["name"] for i in r["invitees"]], 4)]
+        says = [f"Can you pull up the details of {name}? Where is it, and who's coming?",
+                f"Where is {name}, and who's invited?", f"Tell me about {name}: the place and the guest list."]
+        terse = [f"Place and invitees of {name}?"]
+    return _ask(rng, args, says=says, terse=terse, refs=refs, mentions=mentions, facts=facts)
 
 
 @goals.add("list_pending_invitations", 0.3)
 def list_pending_invitations(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["pending"]:
+        return None
+    kind = rng.choice(["list", "list", "count", "next"])
+    if kind == "count":
+        return Ask({}, say=rng.choice(["How many invitations am I still to answer?",
+                                       "How many meeting invites haven't I replied to yet?"]),
+                   terse="Number of unanswered invitations?", facts=lambda r: [r["total"]])
+    if kind == "next":
+        return Ask({}, say=rng.choice(["What's the soonest invitation I still need to answer?",
+                                       "Of the invitations I haven't answered, which one is coming up first?"]),
+                   terse="Soonest unanswered invitation?", facts=lambda r: [r["invitations"][0]["title"]])
     return Ask({}, say=rng.choice(["Which meeting invitations haven't I answered yet?",
-                                   "Do I have any invitations I still need to respond to?"]),
-               terse="Unanswered invitations?")
+                                   "Do I have any invitations I still need to respond to?",
+                                   "Have people invited me to anything I haven't replied to?",
+                                   "Could you list the invites that are still waiting on my answer?"]),
+               terse=rng.choice(["Unanswered invitations?", "Pending invites?"]), facts=_titles("invitations"))
 
 
 @goals.add("list_reminders", 0.6)
 def list_reminders(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.3:
-        return Ask({}, say="Which reminders do I have coming up?", terse="Upcoming reminders?")
+        if rng.random() < 0.5:
+            return Ask({}, say=rng.choice(["What's the next reminder that will go off, and when?",
+                                           "When does my next reminder fire, and for which event?"]),
+                       terse="Next reminder, and when?",
+                       facts=lambda r: [r[0]["title"], r[0]["next_trigger"]])
+        return Ask({}, say=rng.choice(["Which reminders do I have coming up?",
+                                       "Which events have reminders set that are still to go off?",
+                                       "Can you list my upcoming reminders?"]),
+                   terse="Upcoming reminders?", facts=_titles())
     events = [o for o in _live(b) if o["event"]["reminders"]]
     if not events:
         return None
     o = rng.choice(events)
-    return Ask({"event_id": o["event_id"]}, say=f"What reminders have I set for {event_name(o)}?",
-               terse=f"Reminders on {event_name(o)}?", refs=(_event(o),), mentions=(o["title"],))
+    name = event_name(o, rng)
+    kind = rng.choice(["count", "minutes", "when"])
+    if kind == "count":
+        facts: Facts = lambda r: [len(r)]
+        says = [f"How many reminders have I set for {name}?", f"How many reminders are on {name}?"]
+        terse = [f"Number of reminders on {name}?"]
+    elif kind == "minutes":
+        facts = lambda r: _first([m["minutes_before"] for m in r])
+        says = [f"How many minutes before {name} do my reminders go off?",
+                f"For {name}, how many minutes ahead am I reminded?"]
+        terse = [f"Reminders on {name}: how many minutes before?"]
+    else:
+        facts = lambda r: _first([m["next_trigger"] for m in r])
+        says = [f"When will my reminders for {name} go off?", f"At what time will I be reminded about {name}?"]
+        terse = [f"When do the reminders for {name} go off?"]
+    return _ask(rng, {"event_id": o["event_id"]}, says=says, terse=terse, refs=(_event(o),),
+                mentions=(o["title"],), facts=facts)
 
 
 @goals.add("find_contacts", 0.6)
@@ -362,40 +629,92 @@ def find_contacts(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.3:
         departments = sorted({p["department"] for p in b["people"] if p["department"]})
         department = rng.choice(departments)
-        return Ask({"department": department}, say=f"Who works in the {department} department?",
-                   terse=f"People in {department}?", mentions=(department,))
+        return Ask({"department": department},
+                   say=rng.choice([f"Who works in the {department} department?", f"Who's on the {department} team?",
+                                   f"Can you list the people in {department}?",
+                                   f"I need to reach someone in {department}. Who's there?"]),
+                   terse=rng.choice([f"People in {department}?", f"{department} team members?"]),
+                   mentions=(department,), facts=lambda r: _first([c["name"] for c in r]))
     person = rng.choice(b["people"])
-    return Ask({"query": person["name"]},
-               say=rng.choice([f"What's {person['name']}'s email address?",
-                               f"What's {person['name']}'s job title, and which team are they on?"]),
-               terse=f"Look up {person['name']}.", mentions=(person["name"],))
+    who = person["name"]
+    kinds = ["email", "email"] + (["role"] if person["department"] else []) + (
+        ["company"] if person["company"] != b["me"]["company"] else [])
+    kind = rng.choice(kinds)
+    if kind == "email":
+        facts: Facts = lambda r: [r[0]["email"]]
+        says = [f"What's {who}'s email address?", f"Can you look up the email for {who}?",
+                f"I need to write to {who}. What's their address?"]
+        terse = [f"Email of {who}?"]
+    elif kind == "role":
+        facts = lambda r: _first([r[0]["job_title"], r[0]["department"]])
+        says = [f"What's {who}'s job title, and which team are they on?",
+                f"What does {who} do here, and in which department?",
+                f"Which department is {who} in, and what's their role?"]
+        terse = [f"Role and department of {who}?"]
+    else:
+        facts = lambda r: [r[0]["company"], r[0]["job_title"]]
+        says = [f"Which company is {who} with, and what's their role?", f"Where does {who} work, and as what?"]
+        terse = [f"Company and role of {who}?"]
+    return Ask({"query": who}, say=rng.choice(says), terse=rng.choice(terse), mentions=(who,), facts=facts)
+
+
+def _conflicts(me: str, *, free: bool) -> Facts:
+    """The user's events and the other people busy in a span; 'free' when nobody is (if asked so)."""
+
+    def facts(r: dict) -> list[str]:
+        if r["free"]:
+            return ["free"] if free else []
+        return _first([c["title"] if c["contact_id"] == me else c["name"] for c in r["conflicts"]])
+
+    return facts
 
 
 @goals.add("check_conflicts")
 def check_conflicts(b: Bundle, rng: random.Random) -> Ask | None:
-    if not b["workdays"]:
-        return None
-    d = rng.choice(b["workdays"])
+    taken = [o for o in b["occurrences"] if o["future"] and not o["cancelled"] and o["my_response"] not in
+             (None, "declined") and o["start"].date() in b["workdays"] and o["start"].date() == o["end"].date()]
     minutes = rng.choice([30, 60, 60, 90])
-    start = _slot(rng, d, minutes)
+    if taken and rng.random() < 0.6:  # a span that holds one of the user's events
+        o = rng.choice(taken)
+        start = o["start"] - dt.timedelta(minutes=rng.choice([0, 0, 15]))
+        d, busy = start.date(), True
+    elif b["workdays"]:
+        d = rng.choice(b["workdays"])
+        start, busy = _slot(rng, d, minutes), False
+    else:
+        return None
     end = start + dt.timedelta(minutes=minutes)
     args: dict[str, Any] = {"start": _iso(start), "end": _iso(end)}
-    when = f"on {date(d)} from {clock(start)} to {clock(end)}"
-    terse_when = f"{full_date(d)}, {clock(start)} to {clock(end)}?"
     others = rng.sample(b["people"], rng.choice([0, 1, 1, 2]))
+    on = say_day(b, d, rng)
+    span = rng.choice([f"from {clock(start)} to {clock(end)}", f"between {clock(start)} and {clock(end)}"])
+    when = rng.choice([f"{on.on} {span}", f"{span} {on.on}"])
     if others:
         args["contact_ids"] = [p["contact_id"] for p in others]
         both = "both" if len(others) == 1 else "all"
-        ask, whether = f"Are {names(others, me=True)} {both} free", f"{names(others, me=True)} are {both} free"
-        terse = f"Are {names(others, me=True)} free {terse_when}"
+        we = names(others, me=True)
+        says = [f"Are {we} {both} free {when}?", f"Can you check whether {we} are {both} free {when}?"]
+        if busy:
+            us = f"{names(others)} and me"
+            says += [f"Would {when} work for {us}, or does someone have a clash?",
+                     f"Does {when} work for {us}, or is someone busy?"]
+        vague = [f"I'd like to check whether {we} are {both} free.",
+                 f"Could you see if {we} are {both} free for a meeting?"]
+        terse = [f"Are {we} free {when}?"]
     else:
-        ask, whether, terse = "Am I free", "I'm free", f"Am I free {terse_when}"
-    refs = tuple(_contact(p) for p in others)
-    mentions = tuple(p["name"] for p in others) + (day(d), clock(start), clock(end))
-    if rng.random() < SPLIT:
-        return Ask(args, say=f"I'd like to check whether {whether}.", terse=terse,
-                   detail=f"{when[:1].upper()}{when[1:]}.", refs=refs, mentions=mentions)
-    return Ask(args, say=f"{ask} {when}?", terse=terse, refs=refs, mentions=mentions)
+        says = [f"Am I free {when}?", f"Do I have anything {when}?", f"Is my calendar clear {when}?",
+                f"Can you check if anything clashes {when}?"] if busy else [
+                f"Am I free {when}?", f"Could you check whether I'm free {when}?",
+                f"Quick check: am I free {when}?"]
+        vague = ["I'd like to check whether I'm free.", "Could you check if I'm free for a meeting?"]
+        terse = [f"Am I free {when}?", f"Free {when}?"]
+    details = [f"{_cap(when)}.", f"I mean {when}.", f"That's {when}."]
+    mentions = tuple(p["name"] for p in others) + (on.mention, clock(start), clock(end))
+    ask = _ask(rng, args, says=says, terse=terse, vague=vague, details=details, split=SPLIT, mentions=mentions,
+               refs=tuple(_contact(p) for p in others), prior=on.prior)
+    # a free span is stated by that word only when the request asks whether someone is free
+    free = all("free" in text.lower() for text in (ask.say + (ask.detail or ""), ask.terse))
+    return replace(ask, facts=_conflicts(b["me"]["contact_id"], free=free))
 
 
 @goals.add("find_free_slots")
@@ -407,37 +726,70 @@ def find_free_slots(b: Bundle, rng: random.Random) -> Ask | None:
     others = rng.sample(b["people"], rng.choice([1, 1, 2, 3]))
     args = {"contact_ids": [p["contact_id"] for p in others], "start_date": first.isoformat(),
             "end_date": last.isoformat(), "duration_minutes": minutes}
-    who = f"{names(others, me=True)} {'are both' if len(others) == 1 else 'are all'} free"
-    span = f"between {weekday(first)} and {date(last)}"
-    refs = tuple(_contact(p) for p in others)
-    terse = f"Find a {minutes}-minute slot for me and {names(others)}, {day(first)} to {full_date(last)}."
-    mentions = tuple(p["name"] for p in others) + (f"{minutes}-minute", day(first), day(last))
-    if rng.random() < SPLIT:
-        return Ask(args, say=f"Can you find a {minutes}-minute slot when {who}?", terse=terse,
-                   detail=f"Any time {span} works.", refs=refs, mentions=mentions)
-    return Ask(args, say=f"Find me a {minutes}-minute slot {span} when {who}.", terse=terse, refs=refs,
-               mentions=mentions)
+    start, end = _range(b, first, last, rng)
+    span = rng.choice([f"between {start.bare} and {end.bare}", f"from {start.bare} to {end.bare}"])
+    length = rng.choice([f"{minutes}-minute", _duration(minutes)])
+    slot = f"a {length} slot" if length.endswith("-minute") else length
+    we = names(others, me=True)
+    who = f"{we} {'are both' if len(others) == 1 else 'are all'} free"
+    earliest = rng.random() < 0.4
+    if earliest:
+        facts: Facts = lambda r: [r["slots"][0]["start"]]
+        says = [f"When's the earliest {span} that {who} for {_duration(minutes)}?",
+                f"What's the first time {span} when {who} for {slot}?"]
+        vague = [f"When's the earliest {who} for {_duration(minutes)}?"]
+        terse = [f"Earliest {minutes}-minute slot with {names(others)}, {span}?"]
+    else:
+        facts = lambda r: _first([s["start"] for s in r["slots"]], 3)
+        says = [f"Find me {slot} {span} when {who}.", f"Can you find {slot} {span} when {who}?",
+                f"I need {slot} with {names(others)} {span}. When are we all free?",
+                f"When could I meet {names(others)} for {_duration(minutes)} {span}?"]
+        vague = [f"Can you find {slot} when {who}?", f"I'm looking for {slot} when {who}."]
+        terse = [f"Find {slot} with {names(others)}, {span}.",
+                 f"Free {minutes}-minute slots with {names(others)}, {span}?"]
+    details = [f"Any time {span} works.", f"Look {span}.", f"Sometime {span}, please."]
+    mentions = tuple(p["name"] for p in others) + (start.mention, end.mention)
+    return _ask(rng, args, says=says, terse=terse, vague=vague, details=details, split=SPLIT,
+                refs=tuple(_contact(p) for p in others), mentions=mentions, prior=start.prior or end.prior, facts=facts)
 
 
 @goals.add("list_rooms", 0.6)
 def list_rooms(b: Bundle, rng: random.Random) -> Ask | None:
     capacity = rng.choice([4, 6, 8, 10])
-    if not b["workdays"] or rng.random() < 0.4:
-        return Ask({"min_capacity": capacity}, say=f"Which meeting rooms seat at least {capacity} people?",
-                   terse=f"Rooms for {capacity}+?")
+    roll = rng.random()
+    if roll < 0.15:
+        room = rng.choice(b["rooms"])
+        return Ask({}, say=rng.choice([f"How many people does the {room['name']} room seat?",
+                                       f"How big is {room['name']}? How many people fit?"]),
+                   terse=f"Capacity of {room['name']}?", mentions=(room["name"],),
+                   facts=lambda r: [x["capacity"] for x in r if x["name"] == room["name"]])
+    if roll < 0.25:
+        return Ask({}, say=rng.choice(["Which is our biggest meeting room, and how many does it seat?",
+                                       "What's the largest room I can book, and for how many people?"]),
+                   terse="Biggest room and its capacity?",
+                   facts=lambda r: [max(r, key=lambda x: x["capacity"])[k] for k in ("name", "capacity")])
+    if not b["workdays"] or roll < 0.45:
+        return Ask({"min_capacity": capacity},
+                   say=rng.choice([f"Which meeting rooms seat at least {capacity} people?",
+                                   f"I need a room for {capacity}. Which ones are big enough?",
+                                   f"What rooms do we have for {capacity} or more people?"]),
+                   terse=f"Rooms for {capacity}+?", facts=lambda r: _first([x["name"] for x in r]))
     d = rng.choice(b["workdays"])
     start = _slot(rng, d, 60)
     end = start + dt.timedelta(minutes=rng.choice([30, 60]))
     args: dict[str, Any] = {"start": _iso(start), "end": _iso(end)}
-    when = f"on {date(d)} from {clock(start)} to {clock(end)}"
+    on = say_day(b, d, rng)
+    when = rng.choice([f"{on.on} from {clock(start)} to {clock(end)}", f"from {clock(start)} to {clock(end)} {on.on}"])
+    mentions = (on.mention, clock(start), clock(end))
+    facts = lambda r: _first([x["name"] for x in r])
     if rng.random() < 0.5:
         args = {"min_capacity": capacity, **args}
-        return Ask(args, say=f"Which rooms for at least {capacity} people are free {when}?",
-                   terse=f"Free rooms for {capacity}+, {full_date(d)}, {clock(start)} to {clock(end)}?",
-                   mentions=(day(d), clock(start), clock(end)))
-    return Ask(args, say=f"Which meeting rooms are free {when}?",
-               terse=f"Free rooms {full_date(d)}, {clock(start)} to {clock(end)}?",
-               mentions=(day(d), clock(start), clock(end)))
+        return Ask(args, say=rng.choice([f"Which rooms for at least {capacity} people are free {when}?",
+                                         f"I need a room for {capacity} {when}. What's available?"]),
+                   terse=f"Free rooms for {capacity}+, {when}?", mentions=mentions, prior=on.prior, facts=facts)
+    return Ask(args, say=rng.choice([f"Which meeting rooms are free {when}?", f"Is there a room free {when}?",
+                                     f"What rooms can I still get {when}?"]),
+               terse=f"Free rooms {when}?", mentions=mentions, prior=on.prior, facts=facts)
 
 
 # -- goals: scheduling -----------------------------------------------------------------------------
@@ -447,6 +799,7 @@ def create_event(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["workdays"]:
         return None
     d = rng.choice(b["workdays"])
+    on = say_day(b, d, rng)
     if rng.random() < 0.2:  # a private appointment on the Personal calendar, after work
         calendar = next((c for c in b["calendars"] if c["name"] == "Personal" and not c["read_only"]), None)
         if calendar is None:
@@ -455,10 +808,16 @@ def create_event(b: Bundle, rng: random.Random) -> Ask | None:
         start = dt.datetime.combine(d, dt.time(rng.choice([17, 18, 19]), rng.choice([0, 30])))
         end = start + dt.timedelta(minutes=60)
         args = {"title": title, "start": _iso(start), "end": _iso(end), "calendar_id": calendar["calendar_id"]}
-        what = f"'{title}' on my Personal calendar"
-        return Ask(args, say=f"Please put {what} on {date(d)} from {clock(start)} to {clock(end)}.",
-                   terse=f"Personal calendar: '{title}', {full_date(d)}, {clock(start)} to {clock(end)}.",
-                   refs=(_calendar(calendar),), mentions=(title, "Personal", day(d), clock(start), clock(end)))
+        span = f"from {clock(start)} to {clock(end)}"
+        return _ask(rng, args, says=[
+            f"Please put '{title}' on my Personal calendar {on.on} {span}.",
+            f"Could you add '{title}' to my Personal calendar? It's {on.bare}, {span}.",
+            f"I've got a private thing {on.on}: '{title}', {span}. Put it on the Personal calendar, please.",
+            f"Block {span} {on.on} on my Personal calendar for '{title}'."],
+            terse=[f"Personal calendar: '{title}', {on.bare}, {span}.",
+                   f"Add '{title}' {on.on} {span}, Personal calendar."],
+            refs=(_calendar(calendar),), mentions=(title, "Personal", on.mention, clock(start), clock(end)),
+            prior=on.prior)
     if not b["fresh_titles"]:
         return None
     title = rng.choice(b["fresh_titles"])
@@ -474,17 +833,24 @@ def create_event(b: Bundle, rng: random.Random) -> Ask | None:
     if guests:
         args["invitee_ids"] = [p["contact_id"] for p in guests]
     with_whom = f" with {names(guests)}" if guests else ""
-    what = f"a {_length(minutes)} meeting called '{title}'{with_whom}{where}"
-    terse = (f"New event '{title}', {full_date(d)}, {clock(start)} to {clock(end)}{where}"
-             + (f", invite {names(guests)}." if guests else "."))
+    what = rng.choice([f"a {_length(minutes)} meeting called '{title}'{with_whom}{where}",
+                       f"'{title}', a {_length(minutes)} meeting{with_whom}{where}"])
+    at = f"at {clock(start)}"
+    terse = [f"New event '{title}', {on.bare}, {clock(start)} to {clock(end)}{where}"
+             + (f", invite {names(guests)}." if guests else "."),
+             f"Schedule '{title}' {on.on} {at} for {_duration(minutes)}{where}{with_whom}."]
     refs = tuple(_contact(p) for p in guests)
-    mentions = (title,) + tuple(p["name"] for p in guests) + (day(d), clock(start))
-    if rng.random() < SPLIT:
-        return Ask(args, say=f"Please set up {what}.", terse=terse,
-                   detail=f"Make it {date(d)} at {clock(start)}.", refs=refs, mentions=mentions)
-    return Ask(args, say=rng.choice([f"Please set up {what} on {date(d)} at {clock(start)}.",
-                                     f"Schedule {what} for {date(d)} at {clock(start)}."]),
-               terse=terse, refs=refs, mentions=mentions)
+    mentions = (title,) + tuple(p["name"] for p in guests) + (on.mention, clock(start))
+    invite = f" and invite {names(guests)}" if guests else ""
+    says = [f"Please set up {what} {on.on} {at}.", f"Schedule {what} for {on.bare} {at}.",
+            f"Can you book {_duration(minutes)} {on.on} {at} for '{title}'{where}{invite}?",
+            f"I'd like to get '{title}' on the calendar {on.on}, {clock(start)} to {clock(end)}{where}{invite}.",
+            f"Could you create an event called '{title}' {on.on}, {clock(start)} to {clock(end)}{where}{invite}?"]
+    vague = [f"Please set up {what}.", f"I need to schedule {what}.", f"Could you put {what} on my calendar?"]
+    details = [f"Make it {on.bare} {at}.", f"{_cap(on.bare)} {at} works best.",
+               f"How about {on.bare}, starting {at}?", f"It should start {at} {on.on}."]
+    return _ask(rng, args, says=says, terse=terse, vague=vague, details=details, split=SPLIT, refs=refs,
+                mentions=mentions, prior=on.prior)
 
 
 @goals.add("reschedule_event", 1.5)
@@ -494,17 +860,33 @@ def reschedule_event(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     o = rng.choice(events)
     start = rng.choice(o["moves"])
-    name = event_name(o)
-    new = f"{date(start.date())} at {clock(start)}"
+    name = event_name(o, rng)
+    on = say_day(b, start.date(), rng)
+    new = f"{on.bare} at {clock(start)}"
     args = {"event_id": o["event_id"], "start": _iso(start)}
-    terse = f"Move {name} to {full_date(start.date())}, {clock(start)}, same length."
-    mentions = (o["title"], day(start.date()), clock(start))
-    if rng.random() < SPLIT:
-        return Ask(args, say=f"I need to move {name}; same length as before.", terse=terse,
-                   detail=f"Please make it {new} instead.", refs=(_event(o),), mentions=mentions)
-    return Ask(args, say=rng.choice([f"Please move {name} to {new}; keep the same length.",
-                                     f"Can you reschedule {name} to {new}? It should last as long as before."]),
-               terse=terse, refs=(_event(o),), mentions=mentions)
+    mentions = (o["title"], on.mention, clock(start))
+    return _ask(rng, args, says=[
+        f"Please move {name} to {new}; keep the same length.",
+        f"Can you reschedule {name} to {new}? It should last as long as before.",
+        f"Something came up, so {name} has to move. Could you make it {new} instead, same length?",
+        f"Push {name} to {new}, please. Same duration as now.",
+        f"I'd like {name} moved to {new}, keeping its length."],
+        terse=[f"Move {name} to {new}, same length.", f"Reschedule {name}: {new}, same duration."],
+        vague=[f"I need to move {name}; same length as before.", f"{_cap(name)} has to move. Keep the same length.",
+               f"Could you reschedule {name} for me? It can stay the same length."],
+        details=[f"Please make it {new} instead.", f"{_cap(new)} would work.", f"Let's do {new}.",
+                 f"Move it to {new}, please."],
+        split=SPLIT, refs=(_event(o),), mentions=mentions, prior=on.prior)
+
+
+RULES = {  # how people say a rule, by kind: {n} the count, {days} the weekdays, {until} the last day
+    "weekly": ("every week, {n} times in all", "weekly, {n} times", "once a week for {n} weeks"),
+    "biweekly": ("every other week, {n} times in all", "every two weeks, {n} times"),
+    "daily": ("every day, {n} times in all", "daily for {n} days"),
+    "monthly": ("every month, {n} times in all", "monthly for {n} months", "once a month, {n} times"),
+    "until": ("every week until {until}", "weekly until {until}"),
+    "weekdays": ("every week on {days}, {n} times in all", "on {days} each week, {n} times"),
+}
 
 
 @goals.add("set_recurrence", 2.0)
@@ -519,38 +901,38 @@ def set_recurrence(b: Bundle, rng: random.Random) -> Ask | None:
     if o["event"]["calendar"] == "Personal":
         kind = "monthly"  # a haircut, not a daily stand-up
     count = rng.choice([4, 6, 8, 10])
+    until, days = "", ""
     if kind == "weekly":
         args.update(frequency="weekly", count=count)
-        rule = f"every week, {count} times in all"
     elif kind == "biweekly":
         args.update(frequency="weekly", interval=2, count=count)
-        rule = f"every other week, {count} times in all"
     elif kind == "daily":
         count = rng.choice([3, 5])
         args.update(frequency="daily", count=count)
-        rule = f"every day, {count} times in all"
     elif kind == "monthly":
         count = rng.choice([3, 6, 12])
         args.update(frequency="monthly", count=count)
-        rule = f"every month, {count} times in all"
     elif kind == "until":
-        until = first + dt.timedelta(weeks=rng.randint(4, 12))
-        args.update(frequency="weekly", until=until.isoformat())
-        rule = f"every week until {date(until)}"
+        last = first + dt.timedelta(weeks=rng.randint(4, 12))
+        args.update(frequency="weekly", until=last.isoformat())
+        until = date(last)
     else:
         start_day = first.weekday()
         other = rng.choice([d for d in range(5) if d != start_day])
         chosen = sorted({start_day, other})
         weekdays = [dt.date(2024, 1, 1 + d).strftime("%A") for d in chosen]  # 2024-01-01 was a Monday
         args.update(frequency="weekly", weekdays=[w.lower() for w in weekdays], count=count)
-        rule = f"every week on {weekdays[0]} and {weekdays[1]}, {count} times in all"
-    name = event_name(o)
-    terse = f"Make {name} repeat {rule}."
-    if rng.random() < SPLIT:
-        return Ask(args, say=f"Please make {name} a recurring event.", terse=terse,
-                   detail=f"It should repeat {rule}.", refs=(_event(o),), mentions=(o["title"], rule))
-    return Ask(args, say=f"Please make {name} repeat {rule}.", terse=terse, refs=(_event(o),),
-               mentions=(o["title"], rule))
+        days = f"{weekdays[0]}s and {weekdays[1]}s" if rng.random() < 0.5 else f"{weekdays[0]} and {weekdays[1]}"
+    rule = rng.choice(RULES[kind]).format(n=count, until=until, days=days)
+    name = event_name(o, rng)
+    return _ask(rng, args, says=[
+        f"Please make {name} repeat {rule}.", f"Can you turn {name} into a recurring event, {rule}?",
+        f"I'd like {name} to happen {rule}.", f"Let's make {name} a regular thing: {rule}."],
+        terse=[f"Make {name} repeat {rule}.", f"Repeat {name} {rule}."],
+        vague=[f"Please make {name} a recurring event.", f"{_cap(name)} should become a recurring meeting.",
+               f"Could you set {name} to repeat?"],
+        details=[f"It should repeat {rule}.", f"{_cap(rule)}, please.", f"Make it {rule}."],
+        split=SPLIT, refs=(_event(o),), mentions=(o["title"], rule))
 
 
 @goals.add("cancel_occurrence")
@@ -561,16 +943,18 @@ def cancel_occurrence(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     o = rng.choice(occurrences)
     d = o["start"].date()
-    if rng.random() < SPLIT / 2:
-        return Ask({"event_id": o["event_id"], "date": d.isoformat()},
-                   say=f"I can't make one of the upcoming {quoted(o)} sessions; please cancel just that one.",
-                   terse=f"Cancel only the {quoted(o)} on {full_date(d)}.", detail=f"The one on {date(d)}.",
-                   refs=(_event(o),), mentions=(o["title"], day(d)))
-    return Ask({"event_id": o["event_id"], "date": d.isoformat()},
-               say=rng.choice([f"I can't make the {quoted(o)} on {date(d)}. Please cancel just that one.",
-                               f"Please skip the {quoted(o)} on {date(d)} only; the rest of the series stays."]),
-               terse=f"Cancel only the {quoted(o)} on {full_date(d)}.", refs=(_event(o),),
-               mentions=(o["title"], day(d)))
+    on = say_day(b, d, rng)
+    title = quoted(o)
+    return _ask(rng, {"event_id": o["event_id"], "date": d.isoformat()}, says=[
+        f"I can't make the {title} {on.on}. Please cancel just that one.",
+        f"Please skip the {title} {on.on} only; the rest of the series stays.",
+        f"Could you cancel the {title} {on.on}, but keep all the other sessions?",
+        f"Drop the {title} {on.on} from the series, please. Only that one."],
+        terse=[f"Cancel only the {title} {on.on}.", f"Skip the {title} {on.on}, just that one."],
+        vague=[f"I can't make one of the upcoming {title} sessions; please cancel just that one.",
+               f"One of the {title} meetings needs to be called off, not the whole series."],
+        details=[f"The one {on.on}.", f"It's the one {on.on}.", f"I mean the session {on.on}."],
+        refs=(_event(o),), mentions=(o["title"], on.mention), prior=on.prior)
 
 
 @goals.add("cancel_event")
@@ -579,14 +963,17 @@ def cancel_event(b: Bundle, rng: random.Random) -> Ask | None:
     if not events:
         return None
     o = rng.choice(events)
-    name = event_name(o)
+    name = event_name(o, rng)
     if o["recurring"]:
-        say = f"Please cancel {name} altogether, the whole series, and let everyone know."
+        says = [f"Please cancel {name} altogether, the whole series, and let everyone know.",
+                f"We're done with {name}. Cancel the whole series, please.",
+                f"Could you call off {name} for good? Every future session."]
     else:
-        say = rng.choice([f"Please cancel {name}; it's no longer needed.",
-                          f"Call off {name}, please, and notify the invitees."])
-    return Ask({"event_id": o["event_id"]}, say=say, terse=f"Cancel {name}.", refs=(_event(o),),
-               mentions=(o["title"],))
+        says = [f"Please cancel {name}; it's no longer needed.", f"Call off {name}, please, and notify the invitees.",
+                f"{_cap(name)} isn't happening anymore. Can you cancel it?",
+                f"We don't need {name} after all. Please cancel it."]
+    return _ask(rng, {"event_id": o["event_id"]}, says=says, terse=[f"Cancel {name}.", f"Call off {name}."],
+                refs=(_event(o),), mentions=(o["title"],))
 
 
 @goals.add("delete_event", 0.7)
@@ -595,11 +982,12 @@ def delete_event(b: Bundle, rng: random.Random) -> Ask | None:
     if not events:
         return None
     o = rng.choice(events)
-    name = event_name(o)
-    return Ask({"event_id": o["event_id"]},
-               say=rng.choice([f"Delete {name} from my calendar for good.",
-                               f"Please remove {name} from my calendar entirely."]),
-               terse=f"Delete {name}.", refs=(_event(o),), mentions=(o["title"],))
+    name = event_name(o, rng)
+    return _ask(rng, {"event_id": o["event_id"]}, says=[
+        f"Delete {name} from my calendar for good.", f"Please remove {name} from my calendar entirely.",
+        f"I don't want {name} on my calendar at all anymore. Delete it, please.",
+        f"Could you get rid of {name}? Delete it, don't just cancel it."],
+        terse=[f"Delete {name}.", f"Remove {name} for good."], refs=(_event(o),), mentions=(o["title"],))
 
 
 @goals.add("update_event")
@@ -608,7 +996,7 @@ def update_event(b: Bundle, rng: random.Random) -> Ask | None:
     if not events:
         return None
     o = rng.choice(events)
-    event, name = o["event"], event_name(o)
+    event, name = o["event"], event_name(o, rng)
     change = rng.choice(["title", "location", "description"])
     if change != "title" and not _shared([o]):
         return None  # agendas and video links are for meetings
@@ -616,27 +1004,36 @@ def update_event(b: Bundle, rng: random.Random) -> Ask | None:
         change = "description"
     if change == "title" and not o["renames"]:
         change = "description"
+    ref = (_event(o),)
     if change == "title":
-        if not o["renames"]:
-            return None
         value = rng.choice(o["renames"])
-        return Ask({"event_id": o["event_id"], "title": value}, say=f"Please rename {name} to '{value}'.",
-                   terse=f"Rename {name} to '{value}'.", detail=None, refs=(_event(o),),
-                   mentions=(o["title"], value))
+        return _ask(rng, {"event_id": o["event_id"], "title": value}, says=[
+            f"Please rename {name} to '{value}'.", f"Can you change the title of {name} to '{value}'?",
+            f"{_cap(name)} should really be called '{value}'. Could you rename it?"],
+            terse=[f"Rename {name} to '{value}'.", f"New title for {name}: '{value}'."],
+            vague=[f"I'd like to rename {name}.", f"The title of {name} needs changing."],
+            details=[f"Call it '{value}'.", f"The new title is '{value}'.", f"Make it '{value}', please."],
+            refs=ref, mentions=(o["title"], value))
     if change == "location":
         value = rng.choice([v for v in (*VIDEO, "Cafe on 2") if v != event["location"]])
-        return Ask({"event_id": o["event_id"], "location": value},
-                   say=f"Please change the location of {name} to {value}.",
-                   terse=f"Location of {name}: {value}.", refs=(_event(o),), mentions=(o["title"], value))
+        return _ask(rng, {"event_id": o["event_id"], "location": value}, says=[
+            f"Please change the location of {name} to {value}.", f"Can you set the location of {name} to {value}?",
+            f"{_cap(name)} will be on {value} now; please update the location."
+            if value in VIDEO else f"We're meeting at the {value} for {name}; please update the location."],
+            terse=[f"Location of {name}: {value}.", f"Set {name} location to {value}."],
+            vague=[f"The location of {name} has changed.", f"Could you update where {name} happens?"],
+            details=[f"It's {value} now.", f"Set it to {value}, please.", f"Make it {value}."],
+            refs=ref, mentions=(o["title"], value))
     value = rng.choice([a for a in AGENDAS if a != event["description"]])
-    if rng.random() < SPLIT:
-        return Ask({"event_id": o["event_id"], "description": value},
-                   say=f"I'd like to update the description of {name}.",
-                   terse=f"Description of {name}: \"{value}\"", detail=f"Set it to: \"{value}\"",
-                   refs=(_event(o),), mentions=(o["title"],))
-    return Ask({"event_id": o["event_id"], "description": value},
-               say=f"Please set the description of {name} to: \"{value}\"",
-               terse=f"Description of {name}: \"{value}\"", refs=(_event(o),), mentions=(o["title"], value))
+    return _ask(rng, {"event_id": o["event_id"], "description": value}, says=[
+        f"Please set the description of {name} to: \"{value}\"",
+        f"Can you put this agenda in the description of {name}: \"{value}\"",
+        f"Update the notes on {name} to read \"{value}\", please."],
+        terse=[f"Description of {name}: \"{value}\"", f"Set the agenda of {name} to \"{value}\""],
+        vague=[f"I'd like to update the description of {name}.", f"The agenda on {name} is out of date.",
+               f"Could you change the notes on {name}?"],
+        details=[f"Set it to: \"{value}\"", f"It should say: \"{value}\"", f"Replace it with \"{value}\""],
+        split=SPLIT, refs=ref, mentions=(o["title"],))
 
 
 # -- goals: people, invitations, rooms, reminders ------------------------------------------------------
@@ -657,17 +1054,16 @@ def add_invitees(b: Bundle, rng: random.Random) -> Ask | None:
     if k < 1 or len(candidates) < k:
         return None
     guests = rng.sample(candidates, k)
-    name = event_name(o)
-    if rng.random() < SPLIT / 2:
-        return Ask({"event_id": o["event_id"], "contact_ids": [p["contact_id"] for p in guests]},
-                   say=f"I'd like to invite more people to {name}.", terse=f"Invite {names(guests)} to {name}.",
-                   detail=f"Please add {names(guests)}.", refs=(_event(o), *(_contact(p) for p in guests)),
-                   mentions=(o["title"], *(p["name"] for p in guests)))
-    return Ask({"event_id": o["event_id"], "contact_ids": [p["contact_id"] for p in guests]},
-               say=rng.choice([f"Please invite {names(guests)} to {name}.", f"Can you add {names(guests)} to {name}?"]),
-               terse=f"Invite {names(guests)} to {name}.",
-               refs=(_event(o), *(_contact(p) for p in guests)),
-               mentions=(o["title"], *(p["name"] for p in guests)))
+    name, who = event_name(o, rng), names(guests)
+    return _ask(rng, {"event_id": o["event_id"], "contact_ids": [p["contact_id"] for p in guests]}, says=[
+        f"Please invite {who} to {name}.", f"Can you add {who} to {name}?",
+        f"{who} should be at {name} too. Could you send {'them' if k > 1 else 'an'} invite{'s' if k > 1 else ''}?",
+        f"I'd like {who} to join {name}; please add {'them' if k > 1 else 'the invite'}."],
+        terse=[f"Invite {who} to {name}.", f"Add {who} to {name}."],
+        vague=[f"I'd like to invite more people to {name}.", f"A few more people should come to {name}."
+               if k > 1 else f"Someone else should come to {name}."],
+        details=[f"Please add {who}.", f"That's {who}.", f"Invite {who}, please."],
+        refs=(_event(o), *(_contact(p) for p in guests)), mentions=(o["title"], *(p["name"] for p in guests)))
 
 
 @goals.add("remove_invitee")
@@ -678,14 +1074,16 @@ def remove_invitee(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     o = rng.choice(events)
     person = people[rng.choice([i["contact_id"] for i in o["event"]["invitees"] if i["contact_id"] in people])]
-    name = event_name(o)
-    return _ask(rng, {"event_id": o["event_id"], "contact_id": person["contact_id"]},
-                vague=f"Someone on the invite list for {name} doesn't need to come.",
-                detail=f"Please remove {person['name']}.",
-                says=[f"Please take {person['name']} off the invite list for {name}.",
-                      f"{person['name']} doesn't need to come to {name}; please remove them."],
-                terse=f"Uninvite {person['name']} from {name}.", refs=(_event(o), _contact(person)),
-                mentions=(o["title"], person["name"]))
+    name, who = event_name(o, rng), person["name"]
+    return _ask(rng, {"event_id": o["event_id"], "contact_id": person["contact_id"]}, says=[
+        f"Please take {who} off the invite list for {name}.",
+        f"{who} doesn't need to come to {name}; please remove them.",
+        f"Can you uninvite {who} from {name}?", f"Remove {who} from {name}, please. They don't need to be there."],
+        terse=[f"Uninvite {who} from {name}.", f"Remove {who} from {name}."],
+        vague=[f"Someone on the invite list for {name} doesn't need to come.",
+               f"I invited one person too many to {name}."],
+        details=[f"Please remove {who}.", f"It's {who}.", f"Take {who} off, please."],
+        refs=(_event(o), _contact(person)), mentions=(o["title"], who))
 
 
 @goals.add("respond_to_invitation", 1.5)
@@ -697,18 +1095,24 @@ def respond_to_invitation(b: Bundle, rng: random.Random) -> Ask | None:
     pending = [o for o in events if o["my_response"] == "needs-action"]
     o = rng.choice(pending if pending and rng.random() < 0.7 else events)
     response = rng.choice([r for r in RESPONSES if r != o["my_response"]])
-    verb, Verb = RESPONSES[response]
-    name = event_name(o)
+    Verb = RESPONSES[response][1]
+    name = event_name(o, rng)
     args = {"event_id": o["event_id"], "response": response}
-    terse = f"{Verb} {name}."
-    if rng.random() < SPLIT:
-        return Ask(args, say=f"I need to answer the invitation to {name}.", terse=terse,
-                   detail=f"Please {verb} it.", refs=(_event(o),), mentions=(o["title"],))
-    if response == "declined":
-        say = f"I can't make {name}. Please decline the invitation."
-    else:
-        say = f"Please {verb} the invitation to {name}."
-    return Ask(args, say=say, terse=terse, refs=(_event(o),), mentions=(o["title"],))
+    says = {"accepted": [f"Please accept the invitation to {name}.", f"I'll be at {name}; please accept the invite.",
+                         f"Can you tell them I'm coming to {name}? Accept it, please.",
+                         f"Count me in for {name}. Please accept."],
+            "declined": [f"I can't make {name}. Please decline the invitation.",
+                         f"Please decline {name}; I won't be there.",
+                         f"Could you send my regrets for {name}? Decline it, please."],
+            "tentative": [f"Please tentatively accept the invitation to {name}.",
+                          f"I might make {name}, but I'm not sure yet. Tentatively accept it, please.",
+                          f"Mark me as tentative for {name}, please."]}[response]
+    details = {"accepted": ["Please accept it.", "Accept it, please.", "I'll go, so accept."],
+               "declined": ["Please decline it.", "Decline it, please; I can't go."],
+               "tentative": ["Please tentatively accept it.", "Put me down as tentative."]}[response]
+    return _ask(rng, args, says=says, terse=[f"{Verb} {name}.", f"{Verb} the invite to {name}."],
+                vague=[f"I need to answer the invitation to {name}.", f"Could you reply to the invite for {name}?"],
+                details=details, split=SPLIT, refs=(_event(o),), mentions=(o["title"],))
 
 
 @goals.add("add_contact", 0.6)
@@ -717,12 +1121,18 @@ def add_contact(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     name, email, company, title = rng.choice(b["new_people"])
     args = {"full_name": name, "email": email, "company": company, "job_title": title}
-    terse = f"New contact: {name}, {email}, {title} at {company}."
-    if rng.random() < SPLIT:
-        return Ask(args, say=f"Please add {name}, {title} at {company}, to my contacts so I can invite them.",
-                   terse=terse, detail=f"The email address is {email}.", refs=(), mentions=(name, company))
-    return Ask(args, say=f"Please add {name} to my contacts: {title} at {company}, email {email}.",
-               terse=terse, mentions=(name, email, company))
+    return _ask(rng, args, says=[
+        f"Please add {name} to my contacts: {title} at {company}, email {email}.",
+        f"Can you save a new contact? {name}, {title} at {company}, {email}.",
+        f"I'd like to add {name} ({email}) to the directory; they're the {title} at {company}."],
+        terse=[f"New contact: {name}, {email}, {title} at {company}.",
+               f"Add contact {name}, {title}, {company}, {email}."],
+        vague=[f"Please add {name}, {title} at {company}, to my contacts so I can invite them.",
+               f"I met {name}, the {title} at {company}. Could you add them to my contacts?",
+               f"Can you create a contact for {name}? They're {title} at {company}."],
+        details=[f"The email address is {email}.", f"Their email is {email}.", f"You can reach them at {email}.",
+                 f"Use {email} for the email."],
+        split=SPLIT, mentions=(name, email, company))
 
 
 @goals.add("book_room", 2.0)
@@ -733,13 +1143,15 @@ def book_room(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     o = rng.choice(events)
     room = rng.choice(o["free_rooms"])
-    name = event_name(o)
-    return _ask(rng, {"event_id": o["event_id"], "room_id": room["room_id"]},
-                vague=f"{name[:1].upper() + name[1:]} needs a meeting room; can you book one?",
-                detail=f"The {room['name']} room, please.",
-                says=[f"Please book the {room['name']} room for {name}.", f"Can you reserve {room['name']} for {name}?"],
-                terse=f"Book {room['name']} for {name}.", refs=(_event(o), _room(room)),
-                mentions=(o["title"], room["name"]))
+    name, where = event_name(o, rng), room["name"]
+    return _ask(rng, {"event_id": o["event_id"], "room_id": room["room_id"]}, says=[
+        f"Please book the {where} room for {name}.", f"Can you reserve {where} for {name}?",
+        f"Let's hold {name} in {where}. Could you book it?", f"I'd like {where} for {name}, please book it."],
+        terse=[f"Book {where} for {name}.", f"Room {where} for {name}."],
+        vague=[f"{_cap(name)} needs a meeting room; can you book one?", f"Could you get a room for {name}?",
+               f"We need somewhere to meet for {name}."],
+        details=[f"The {where} room, please.", f"{where} would be good.", f"Book {where}."],
+        refs=(_event(o), _room(room)), mentions=(o["title"], where))
 
 
 @goals.add("release_room", 0.7)
@@ -748,10 +1160,13 @@ def release_room(b: Bundle, rng: random.Random) -> Ask | None:
     if not events:
         return None
     o = rng.choice(events)
-    room, name = o["event"]["room"]["name"], event_name(o)
-    return Ask({"event_id": o["event_id"]},
-               say=f"We won't need the {room} room for {name} after all; please release it.",
-               terse=f"Release the room of {name}.", refs=(_event(o),), mentions=(o["title"],))
+    room, name = o["event"]["room"]["name"], event_name(o, rng)
+    return _ask(rng, {"event_id": o["event_id"]}, says=[
+        f"We won't need the {room} room for {name} after all; please release it.",
+        f"Please give up the room booked for {name}.", f"Can you free the {room} room we booked for {name}?",
+        f"{_cap(name)} doesn't need a room anymore. Release it, please."],
+        terse=[f"Release the room of {name}.", f"Free the room for {name}."], refs=(_event(o),),
+        mentions=(o["title"],))
 
 
 @goals.add("add_reminder", 1.2)
@@ -765,19 +1180,20 @@ def add_reminder(b: Bundle, rng: random.Random) -> Ask | None:
     if any(r["minutes_before"] == minutes and r["method"] == method for r in o["event"]["reminders"]):
         return None
     args: dict[str, Any] = {"event_id": o["event_id"], "minutes_before": minutes}
-    kind = "a reminder"
+    kind, by = "a reminder", ""
     if method == "email":
         args["method"] = "email"
-        kind = "an email reminder"
-    name = event_name(o)
-    terse = f"{kind.capitalize()} {lead} before {name}."
-    if rng.random() < SPLIT:
-        return Ask(args, say=f"Please set {kind} for {name}.", terse=terse,
-                   detail=f"{lead.capitalize()} before it starts.", refs=(_event(o),), mentions=(o["title"],))
-    return Ask(args, say=rng.choice([f"Please set {kind} {lead} before {name}.",
-                                     f"Remind me {lead} before {name}" +
-                                     (" by email." if method == "email" else ".")]),
-               terse=terse, refs=(_event(o),), mentions=(o["title"], lead))
+        kind, by = "an email reminder", " by email"
+    name = event_name(o, rng)
+    return _ask(rng, args, says=[
+        f"Please set {kind} {lead} before {name}.", f"Remind me {lead} before {name}{by}.",
+        f"Can you add {kind} for {name}, {lead} ahead?", f"I always forget {name}. Remind me{by} {lead} before it."],
+        terse=[f"{_cap(kind)} {lead} before {name}.", f"Remind me{by} {lead} before {name}."],
+        vague=[f"Please set {kind} for {name}.", f"I'd like {kind} for {name}.",
+               f"Could you remind me{by} about {name}?"],
+        details=[f"{_cap(lead)} before it starts.", f"Make it {lead} ahead.", f"{_cap(lead)} beforehand, please.",
+                 f"I'd like it {lead} before."],
+        split=SPLIT, refs=(_event(o),), mentions=(o["title"], lead))
 
 
 def _reminder_words(reminder: dict) -> str:
@@ -794,11 +1210,12 @@ def remove_reminder(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     o = rng.choice(events)
     reminder = rng.choice(o["event"]["reminders"])
-    what, name = _reminder_words(reminder), event_name(o)
-    return Ask({"reminder_id": reminder["reminder_id"]},
-               say=rng.choice([f"Please remove {what} on {name}.", f"I don't need {what} for {name}; delete it."]),
-               terse=f"Remove {what} on {name}.", refs=(_event(o), _reminder(o, reminder)),
-               mentions=(o["title"],))
+    what, name = _reminder_words(reminder), event_name(o, rng)
+    return _ask(rng, {"reminder_id": reminder["reminder_id"]}, says=[
+        f"Please remove {what} on {name}.", f"I don't need {what} for {name}; delete it.",
+        f"Can you turn off {what} for {name}?", f"Get rid of {what} on {name}, please."],
+        terse=[f"Remove {what} on {name}.", f"Delete {what} for {name}."],
+        refs=(_event(o), _reminder(o, reminder)), mentions=(o["title"],))
 
 
 # -- hidden ------------------------------------------------------------------------------------------
@@ -812,9 +1229,11 @@ def record_answer(b: Bundle, rng: random.Random) -> str | None:
         return None
     o, invitee = rng.choice(events)
     person = people[invitee["contact_id"]]["name"]
+    name = event_name(o, rng)
     return rng.choice([
-        f"{person} told me in the hallway that they'll come to {event_name(o)}. Please mark them as accepted.",
-        f"Please record that {person} accepted my invitation to {event_name(o)}; they replied by phone.",
+        f"{person} told me in the hallway that they'll come to {name}. Please mark them as accepted.",
+        f"Please record that {person} accepted my invitation to {name}; they replied by phone.",
+        f"{person} said yes to {name} over chat. Can you set their answer to accepted?",
     ])
 
 
