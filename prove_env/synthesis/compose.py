@@ -185,6 +185,7 @@ class Composer:
         withheld = False
         used: set[str] = set()
         named: set[tuple[str, str]] = set()  # entities the requests so far have named
+        served: list[str] = []
         for index in range(wanted + 2):
             if index >= wanted and len(chain.calls) >= 2:
                 break
@@ -206,6 +207,7 @@ class Composer:
             intro_text = [t for say, short in intros for t in ([short] if terse else [say])]
             request = ask.terse if terse and ask.terse else ask.say
             mentions = list(ask.mentions)
+            served.append(new[-1].name)  # the request's own call (its look-ups and prior calls come first)
             if ask.facts is not None:
                 facts_of[new[-1].id] = ask.facts
             if withhold:
@@ -238,7 +240,7 @@ class Composer:
         gold = [t.calls for t in turns]
         missing = None
         if rng.random() < config.missing_function_rate:
-            missing = self._missing(chain, goals)
+            missing = self._missing(chain, served)
             if missing is not None:
                 dropped = _dependents(chain.calls, {c.id for c in chain.calls if c.name == missing})
                 gold = [[c for c in turn if c.id not in dropped] for turn in gold]
@@ -265,12 +267,13 @@ class Composer:
         return Draft(user_turns=user_turns, gold=gold, tools=tools, abstain=not kept, metadata=metadata,
                      mentions=mentions, unstated=unstated, facts_of=facts_of, missing_tool=missing)
 
-    def _missing(self, chain: _Chain, goals: list[str]) -> str | None:
-        """A tool the chain asks for (not only a look-up), used once, to leave out of the shown tools."""
+    def _missing(self, chain: _Chain, served: list[str]) -> str | None:
+        """A tool a request asks for (its own call, not a look-up or a call it needs first), used
+        once in the chain, to leave out of the shown tools."""
         counts: dict[str, int] = {}
         for call in chain.calls:
             counts[call.name] = counts.get(call.name, 0) + 1
-        candidates = [name for name in dict.fromkeys(goals) if counts[name] == 1]
+        candidates = [name for name in dict.fromkeys(served) if counts[name] == 1]
         return self.rng.choice(candidates) if candidates else None
 
     def _pick(self, bundle: Bundle, chain: _Chain, used: set[str], named: set[tuple[str, str]], *,

@@ -79,6 +79,7 @@ def shape(tasks: list[Task], server: str | None = None) -> dict[str, Any]:
 
     n = len(tasks)
     with_calls = [t for t in tasks if t.gold_calls]
+    answerable = [t for t in with_calls if not t.writes and t.missing_tool is None]
     perturbations = Counter(p for t in tasks for p in t.metadata.get("perturbations", []))
     share, common = template_share(tasks)
     sequences = Counter(tool_sequence(t) for t in with_calls)
@@ -101,8 +102,9 @@ def shape(tasks: list[Task], server: str | None = None) -> dict[str, Any]:
             "irrelevant_share": _ratio(perturbations["irrelevant"], n),
             "top10_template_share": round(share, 4),
             "top_sequence_share": _ratio(top_sequence[0][1], n) if top_sequence else 0.0,
-            "read_only_with_facts_share": _ratio(sum(t.facts is not None for t in with_calls if not t.writes),
-                                                 sum(not t.writes for t in with_calls)),
+            # read-only tasks that can answer (a missing-function task may have lost what the user asked)
+            "read_only_with_facts_share": _ratio(sum(t.facts is not None for t in answerable),
+                                                 len(answerable)),
         },
         "top_templates": [[template, number] for template, number in common],
     }
