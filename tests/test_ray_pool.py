@@ -88,7 +88,7 @@ def test_batched_reset_and_step_match_in_process(pool):
 
 
 def test_reset_forms_and_subsets(pool):
-    task = TASKS["banking"][0]
+    task = TASKS[SERVERS[1]][0]  # envs 1 and 4 serve the second server
     by_task, by_dict = pool.reset([1, 4], [task, task.model_dump()])
     (by_json,) = pool.reset([1], [{"task": task.to_json()}])
     (by_id,) = pool.reset([4], [{"task_id": task.id}])
