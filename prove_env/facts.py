@@ -4,8 +4,9 @@ A read-only task records the facts the user asked for (values taken from the res
 reference calls: a balance, a date, a file name, a count). The answer states a fact when its text
 holds the value in any usual form, whatever tools produced it:
 
-- numbers and money: any number in the text equal to it to the cent ('$1,548.38', '1548.38 USD',
-  '1,548.4' does not state 1548.38); an integer also as itself ('3 events');
+- numbers and money: any number in the text equal to it to the cent, sign aside ('$1,548.38',
+  '1548.38 USD'; '-$45.20' and '45.20 spent' state the same debit; '1,548.4' does not state
+  1548.38); an integer also as itself ('3 events');
 - dates ('2026-09-15'): ISO, or the month's name (or its first three letters) with the day, in
   either order ('September 15', 'Sep 15th', '15 September');
 - times ('2026-09-15T14:30'): the date as above and the time as '14:30', '2:30 pm' or '2:30pm'
@@ -32,7 +33,7 @@ def stated(fact: Any, text: str) -> bool:
     if isinstance(fact, bool) or fact is None:
         return True
     if isinstance(fact, int | float):
-        return any(abs(n - fact) < 0.005 for n in _numbers(text))
+        return any(abs(abs(n) - abs(fact)) < 0.005 for n in _numbers(text))
     value = str(fact).strip()
     moment = _moment(value)
     if isinstance(moment, dt.datetime):
