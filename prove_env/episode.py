@@ -15,6 +15,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from prove_env.actions import ParsedCall
@@ -276,30 +277,29 @@ async def replay(task: Task) -> Replay:
 
 
 _ABSENT = object()
-_RESTS: dict[tuple[str, str, str], str] = {}  # (server, table, full digest) -> digest with details set aside
-_COLUMNS: dict[tuple[str, str, str, str], dict[str, Any]] = {}  # (server, table, column, full digest) -> values
+# Views of a table's content that depend only on it (keyed by server, table, full digest, ...):
+# a start world's are read once, however many tasks start from it.
+_VIEWS: OrderedDict[tuple[str, ...], Any] = OrderedDict()
+_VIEWS_MAX = 1024
+
+
+def _view(world: World, table: str, full: str, what: str, read: Callable[[], Any]) -> Any:
+    key = (world.toolkit.name, table, full, what)
+    if key not in _VIEWS:
+        _VIEWS[key] = read()
+        while len(_VIEWS) > _VIEWS_MAX:
+            _VIEWS.popitem(last=False)
+    return _VIEWS[key]
 
 
 def _column_values(world: World, table: str, column: str, full: str) -> dict[str, Any]:
     """`world.column_values(table, column)`, read once per distinct table content."""
-    key = (world.toolkit.name, table, column, full)
-    found = _COLUMNS.get(key)
-    if found is None:
-        if len(_COLUMNS) > 256:
-            _COLUMNS.clear()
-        found = _COLUMNS[key] = world.column_values(table, column)
-    return found
+    return _view(world, table, full, "column:" + column, lambda: world.column_values(table, column))
 
 
 def _rest_digest(world: World, table: str, details: dict[str, Any], full: str) -> str:
     """`world.digest_except(table, details)`, computed once per distinct table content."""
-    key = (table, full)
-    found = _RESTS.get(key)
-    if found is None:
-        if len(_RESTS) > 4096:
-            _RESTS.clear()
-        found = _RESTS[key] = world.digest_except(table, details)
-    return found
+    return _view(world, table, full, "rest", lambda: world.digest_except(table, details))
 
 
 def _task_key(task: Task) -> str:
