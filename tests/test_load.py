@@ -26,7 +26,7 @@ from mcp import Client
 
 from prove_env import loadgen
 from prove_env.actions import ParsedCall
-from prove_env.bench import print_http_table, run_http_benchmarks
+from prove_env.bench import print_http_table, run_http_benchmarks, summary
 from prove_env.episode import Episode
 from prove_env.task import Task
 from tests.test_http_server import episode_server
@@ -169,4 +169,7 @@ def test_bench_http_section(capsys):
     assert results["in-process (Episode.call, same calls)"]["cpu_ms_per_call"] > 0
     print_http_table(results)
     table = capsys.readouterr().out
-    assert "flat out" in table and "p99 <= 25 ms at 200 calls/s" in table and "Episode.call" in table
+    assert "flat out" in table and "offered 200 calls/s" in table and "Episode.call" in table
+    rows = {row["target"]: row for row in summary({"servers": [], "http": results})}
+    assert set(rows) == {"http, 8 episodes, flat out >= 1,500 calls/s", "http, p99 <= 25 ms at 200 calls/s offered"}
+    assert all(isinstance(row["met"], bool) and "calls/s" in row["measured"] for row in rows.values())
