@@ -1,22 +1,31 @@
 """How tasks are written for the file system: one user at their shell, asking for things in their
 home directory (and a few system folders) by absolute path, by name ("my file called todo.md
-somewhere under /home/maria/notes") or by what a file says ("the note under /home/maria/notes that
-mentions 'budget review'").
+somewhere under /home/maria/notes", "todo.md in /home/maria/notes") or by what a file says ("the
+note under /home/maria/notes that mentions 'budget review'").
 
 Every path a request gives is absolute, so gold arguments never depend on the working directory
 (only `cd` requests are about it). Requests that change the world draw on separate pools of files
 (one pool to delete, one to move, one per kind of edit, fresh names per kind of creation), so two
 requests of one task rarely trip over each other.
+
+Every request comes in several phrasings (plain, polite, chatty, indirect, and terse ones for the
+minimal level), said the way a person wants something done rather than as a shell command. A
+request that asks to be told something declares its facts: the few values of the serving call's
+result the answer must state (a file's lines, the names a search finds, a count, a size, a
+checksum), read from the result as the tool returns it (plain text for the shell commands).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
 import random
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import Ask, Goal, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
 Bundle = dict[str, Any]
 
@@ -42,6 +51,11 @@ WRITE_FILES = (("notes/plan.md", ["# Plan", "- Draft the proposal", "- Review th
                ("data/sources.txt", ["sales: exported from the dashboard", "expenses: bank statements"]))
 ECHO_FILES = ("notes/status.txt", "data/last-import.txt", "documents/reminder.txt")
 ECHO_TEXTS = ("all good", "imported on Monday", "renew passport before June", "deploy paused")
+# File types as people say them ("my Markdown files"); the extension itself is said as well.
+_KINDS = {".md": "Markdown", ".csv": "CSV", ".py": "Python", ".log": "log", ".txt": "text", ".sh": "shell script",
+          ".html": "HTML", ".css": "CSS", ".js": "JavaScript", ".json": "JSON", ".yaml": "YAML", ".toml": "TOML",
+          ".ini": "INI"}
+_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -49,7 +63,7 @@ ECHO_TEXTS = ("all good", "imported on Monday", "renew passport before June", "d
 def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     """One bundle: the logged-in user's home with every node, the text of every readable file,
     and the ways each file can be named (a unique name under its area, a unique phrase it
-    contains), plus the pools each kind of change draws on."""
+    contains), the pools each kind of change draws on, and the groups of identical files."""
     me = read("user_info")
     user, groups, home = me["user"], set(me["groups"]), me["home"]
     nodes = {n["path"]: n for n in read("debug_nodes", prefix="/")}
@@ -78,6 +92,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     b["by_name"] = _unique_names(b)
     b["csv"] = {p: _columns(f["lines"]) for p, f in files.items() if p.endswith(".csv") and len(f["lines"]) > 2}
     b["csv"] = {p: cols for p, cols in b["csv"].items() if cols["numeric"]}
+    b["dups"] = [g["paths"] for g in read("find_duplicates", path=home)["groups"]]
     return [b] if len(b["read"]) >= 10 else []
 
 
@@ -103,17 +118,17 @@ def _pools(b: Bundle) -> None:
     b["rm_globs"] = [f"{home}/logs/archive/*.log"] if any(p.startswith(f"{home}/logs/archive/") for p in files) else []
     b["empty_dirs"] = sorted(p for p, n in nodes.items() if n["kind"] == "dir" and p.startswith(home + "/")
                              and n["owner"] == b["user"] and not any(m.startswith(p + "/") for m in nodes))
+    # An empty folder is either removed or filled with a new folder, never both in one world.
+    shared = sorted({f"{home}/{d}".rsplit("/", 1)[0] for d in NEW_DIRS} & set(b["empty_dirs"]))
+    b["rmdir"] = [d for d in b["empty_dirs"] if d not in shared[:1]]
+    b["new_dirs"] = [f"{home}/{d}" for d in NEW_DIRS if f"{home}/{d}" not in nodes
+                     and f"{home}/{d}".rsplit("/", 1)[0] in set(nodes) - set(b["rmdir"])]
     busy = set(b["rm"]) | set(b["mv"]) | set(b["force_rm"])
     busy |= {p for p in files for d in b["rm_dirs"] + [f"{home}/logs/archive"] if p.startswith(d + "/")}
     b["read"] = sorted(p for p in files if p not in busy and files[p]["lines"])
     b["links"] = sorted(p for p, n in nodes.items() if n["kind"] == "symlink" and p.startswith(home + "/"))
     b["dirs"] = sorted(p for p, n in nodes.items() if n["kind"] == "dir" and p.startswith(home) and "/." not in p
                        and not any(p.startswith(d) for d in b["rm_dirs"] + [f"{home}/logs/archive"]))
-
-
-def _noun(path: str) -> str:
-    ext = "." + path.rsplit(".", 1)[1] if "." in path.rsplit("/", 1)[1].lstrip(".") else ""
-    return _NOUNS.get(ext, "file")
 
 
 def _phrases(read: Reader, b: Bundle) -> dict[str, tuple[str, str]]:
@@ -195,37 +210,65 @@ def _q(path: str) -> str:
     return f'"{path}"' if " " in path else path
 
 
-def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float, float]) -> tuple[str, tuple, tuple]:
-    """(words, refs, mentions) naming `path` directly, by what it says, or by its name; `how`
-    weighs the three ways (a way that cannot single the file out is skipped)."""
-    ways = ["path", "text", "name"]
-    weights = [how[0], how[1] if path in b["by_text"] else 0, how[2] if path in b["by_name"] else 0]
+def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float, float, float]
+              ) -> tuple[str, tuple, tuple]:
+    """(words, refs, mentions) naming `path` by its full path, by what it says, by its name under
+    a folder it is unique in, or by its name and the folder it sits in; `how` weighs the four
+    ways (a way that cannot single the file out is skipped)."""
+    ways = ["path", "text", "name", "folder"]
+    folder, name = path.rsplit("/", 1)
+    weights = [how[0], how[1] if path in b["by_text"] else 0, how[2] if path in b["by_name"] else 0,
+               how[3] if folder and name and not name.startswith(".") else 0]
     way = rng.choices(ways, weights=weights)[0]
     noun = _noun(path) if b["nodes"][path]["kind"] != "dir" else "folder"
     if way == "text":
         phrase, area = b["by_text"][path]
         words = rng.choice([f'the {noun} under {area} that mentions "{phrase}"',
-                            f'my {noun} in {area} with "{phrase}" in it'])
+                            f'my {noun} in {area} with "{phrase}" in it',
+                            f'the {noun} in {area} where I wrote "{phrase}"',
+                            f'that {noun} somewhere in {area} that says "{phrase}"'])
         return words, (Ref("file", path, {"query": phrase, "dir": area}),), (area, phrase)
     if way == "name":
-        top, name = b["by_name"][path], path.rsplit("/", 1)[1]
+        top = b["by_name"][path]
         words = rng.choice([f"my {noun} called {_q(name)} somewhere under {top}",
-                            f"the {noun} named {_q(name)} (it's somewhere in {top})"])
+                            f"the {noun} named {_q(name)} (it's somewhere in {top})",
+                            f"the {_q(name)} {noun} somewhere below {top}",
+                            f"the {_q(name)} {noun} I keep somewhere under {top}"])
         return words, (Ref("path", path, {"name": name, "dir": top}),), (name, top)
-    return _q(path), (), (path,)
+    if way == "folder":
+        said = _q(name)
+        words = rng.choice([f"the {said} folder in {folder}", f"my {said} folder in {folder}"] if noun == "folder"
+                           else [f"{said} in {folder}", f"the {said} {noun} in {folder}", f"{said} (it's in {folder})"])
+        return words, (), (name, folder)
+    return (rng.choice([_q(path), _q(path), f"the {noun} {_q(path)}"]), (), (path,))
 
 
-BY_TEXT = (0.45, 0.4, 0.15)  # tools taking a file: by path, by content, by name
-BY_NAME = (0.5, 0.0, 0.5)  # tools taking a path: by path or by name
+BY_TEXT = (0.35, 0.35, 0.1, 0.2)  # tools taking a file: by path, by content, by name, by folder and name
+BY_NAME = (0.4, 0.0, 0.4, 0.2)  # tools taking a path: by path, by name, by folder and name
 
 
-def _cmd(command: str) -> str:
-    """A terse request that is just the shell command."""
-    return f"Run `{command}`."
+def _noun(path: str) -> str:
+    return _NOUNS.get(_ext(path), "file")
 
 
-def _pick(rng: random.Random, items: list | tuple) -> Any:
+def _ext(path: str) -> str:
+    """A file's extension as people say it ('.md'), or '' (none, or a rotation suffix like '.1')."""
+    name = path.rsplit("/", 1)[1].lstrip(".")
+    ext = "." + name.rsplit(".", 1)[1] if "." in name else ""
+    return ext if re.fullmatch(r"\.[a-z][a-z0-9]{0,4}", ext) else ""
+
+
+def _kind(ext: str) -> str:
+    """'Markdown (.md)' files, or '.cfg' files when the type has no common name."""
+    return f"{_KINDS[ext]} ({ext})" if ext in _KINDS else ext
+
+
+def _pick(rng: random.Random, items: Sequence) -> Any:
     return rng.choice(list(items)) if items else None
+
+
+def _one(rng: random.Random, *options: str) -> str:
+    return rng.choice(options)
 
 
 def _text_files(b: Bundle, *, min_lines: int = 1, under: str | None = None, ext: tuple[str, ...] = ()) -> list[str]:
@@ -235,6 +278,125 @@ def _text_files(b: Bundle, *, min_lines: int = 1, under: str | None = None, ext:
 
 def _editable(b: Bundle, paths: list[str]) -> list[str]:
     return [p for p in paths if b["files"][p]["writable"]]
+
+
+def _tops(b: Bundle) -> list[str]:
+    return b["areas"] + [b["home"]]
+
+
+# -- what an answer must state: facts read from a result ------------------------------------------------
+
+_MARKUP = re.compile(r"^(?:#+\s*|>\s*|[-*+]\s+(?:\[[ xX]\]\s*)?|\d+[.)]\s+)")
+_LOG_LINE = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?\s+[A-Z]+\s+(?:\[[^\]]*\]\s+)?(?P<message>.+)$")
+_CLIPPED = re.compile(r"^\.\.\. \[\d+ more lines? not shown")
+
+
+def _gist(line: str, width: int = 50) -> str | None:
+    """What a person would quote of a line: its words without list markers, heading signs or a
+    log line's time stamp, the longest run between markup characters, cut at a word before
+    `width` characters; None for a line with no words."""
+    text = line.strip()
+    if not text or _CLIPPED.match(text):
+        return None
+    log = _LOG_LINE.match(text)
+    if log:
+        text = log.group("message")
+    text = _MARKUP.sub("", text).strip()
+    text = max((piece.strip(" ,;:.") for piece in re.split(r"[*`|]+", text)), key=len, default="")
+    if len(text) > width:
+        space = text.rfind(" ", 0, width)
+        text = text[:space] if space >= 20 else text[:width]
+    return text if sum(c.isalnum() for c in text) >= 3 else None
+
+
+def _cell(text: str) -> str:
+    """A table cell as a fact, as written: '137.60' (a number between commas, '12,22', would read
+    as one number, so cells stay text, found as written in a table, a list or the raw rows)."""
+    return text.strip()
+
+
+def _rows(lines: list[str]) -> list[list[str]] | None:
+    """The rows of comma-separated lines (two or more, each with the same number of commas)."""
+    lines = [line for line in lines if line.strip()]
+    commas = {line.count(",") for line in lines}
+    if len(lines) < 2 or len(commas) != 1 or commas == {0}:
+        return None
+    return [line.split(",") for line in lines]
+
+
+def _leaves(value: Any) -> list[Any]:
+    """The scalar values of parsed JSON, in order (text as quoted, booleans left out)."""
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, str):
+        gist = _gist(value)
+        return [gist] if gist else []
+    return [value]
+
+
+def _content(result: Any, k: int = 3) -> list[Any]:
+    """A few things a file's text (or part of it) says: its first lines and its last one; cells
+    of the first and last rows of comma-separated data. A file holding JSON arrives parsed: its
+    first values."""
+    if not isinstance(result, str):
+        return _leaves(result)[:k]
+    lines = [line for line in result.splitlines() if not _CLIPPED.match(line.strip())]
+    rows = _rows(lines)
+    if rows:
+        return list(dict.fromkeys(_cell(c) for c in rows[0][:2] + rows[-1][:1] if c.strip()))[:k]
+    gists = list(dict.fromkeys(g for g in map(_gist, lines) if g))
+    return gists if len(gists) <= k else gists[:k - 1] + gists[-1:]
+
+
+def _text(result: Any) -> str:
+    """A shell command's output as printed: text that reads as JSON arrives parsed ('2025' as a
+    number), so it is written back."""
+    return result if isinstance(result, str) else json.dumps(result)
+
+
+def _base(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _names(paths: Sequence[str], k: int = 4) -> list[str]:
+    """The names of the first `k` paths of a listing."""
+    return list(dict.fromkeys(_base(p) for p in paths if p.strip()))[:k]
+
+
+def _path_lines(result: Any) -> list[str]:
+    """The paths a `find` prints (its notes and '(no matches)' left out)."""
+    return [line for line in _text(result).splitlines()
+            if line.strip() and not line.startswith(("find:", "(no matches)")) and not _CLIPPED.match(line)]
+
+
+def _grep_lines(result: Any) -> list[str]:
+    """The text of each line `grep -n` prints ('12:text' or 'path:12:text')."""
+    out = []
+    for line in _text(result).splitlines():
+        m = re.match(r"^(?:[^:\n]*/[^:\n]*:)?\d+:(.*)$", line)
+        if m:
+            out.append(m.group(1))
+    return out
+
+
+def _ls_names(result: Any) -> list[str]:
+    """The names `ls` prints, one per line, or the last column of `ls -l` (without '-> target')."""
+    text = _text(result)
+    if text.strip() == "(empty directory)":
+        return ["empty"]
+    names = []
+    for line in text.splitlines():
+        if not line.strip() or line.endswith(":"):
+            continue
+        parts = line.split(None, 6)
+        if len(parts) == 7 and re.fullmatch(r"[-dl][rwxsStT-]{9}", parts[0]):
+            line = parts[6].split(" -> ")[0]
+        names.append(line.strip())
+    return names
 
 
 # -- reading -----------------------------------------------------------------------------------------
@@ -247,10 +409,13 @@ def cat(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, [p for p in _text_files(b) if len(b["files"][p]["lines"]) <= 60])
     if path is None:
         return None
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path}, say=rng.choice([f"Show me what's in {words}.", f"Can you print {words}?",
-                                               f"Please display the contents of {words}."]),
-               terse=f"Print {words}.", refs=refs, mentions=mentions)
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    say = _one(rng, f"Show me what's in {w}.", f"Can you print {w}?", f"Please display the contents of {w}.",
+               f"What does {w} say?", f"Could you pull up {w} for me? I'd like to read it.",
+               f"I can't remember what I put in {w}. What's in it?", f"Read {w} out to me, please.",
+               f"I need to check {w}; could you show me the whole thing?")
+    return Ask({"path": path}, say=say, terse=_one(rng, f"Print {w}.", f"Contents of {w}?", f"Show {w}."),
+               refs=refs, mentions=mentions, facts=_content)
 
 
 @goals.add("head")
@@ -259,10 +424,19 @@ def head(b: Bundle, rng: random.Random) -> Ask | None:
     if path is None:
         return None
     n = rng.choice([3, 5, 8])
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path, "n": n}, say=f"Let me see the beginning of {words}.",
-               terse=f"First {n} lines of {words}.", detail=f"Just the first {n} lines.", refs=refs,
-               mentions=mentions + (str(n),))
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    args, mentions = {"path": path, "n": n}, mentions + (str(n),)
+    terse = _one(rng, f"First {n} lines of {w}.", f"Top {n} lines of {w}?", f"{n} lines from the top of {w}.")
+    if rng.random() < 0.6:
+        return Ask(args, say=_one(rng, f"Let me see the beginning of {w}.", f"How does {w} start?",
+                                  f"Could you show me the top of {w}?", f"I just want a peek at the start of {w}."),
+                   terse=terse, detail=_one(rng, f"Just the first {n} lines.", f"Only the top {n} lines, please.",
+                                            f"The first {n} lines will do.", f"{n} lines is plenty."),
+                   refs=refs, mentions=mentions, facts=_content)
+    return Ask(args, say=_one(rng, f"What are the first {n} lines of {w}?", f"Show me the first {n} lines of {w}.",
+                              f"Could you print just the opening {n} lines of {w}?",
+                              f"I only need the top {n} lines of {w}, nothing more."),
+               terse=terse, refs=refs, mentions=mentions, facts=_content)
 
 
 @goals.add("tail")
@@ -272,13 +446,19 @@ def tail(b: Bundle, rng: random.Random) -> Ask | None:
     if path is None:
         return None
     n = rng.choice([5, 15, 20])
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    if rng.random() < 0.5:
-        return Ask({"path": path, "n": n}, say=f"Show me the end of {words}.", terse=f"Last {n} lines of {words}.",
-                   detail=f"The last {n} lines, please.", refs=refs, mentions=mentions + (str(n),))
-    return Ask({"path": path, "n": n}, say=rng.choice([f"What are the last {n} lines of {words}?",
-                                                       f"Show me the final {n} lines of {words}."]),
-               terse=f"Last {n} lines of {words}.", refs=refs, mentions=mentions + (str(n),))
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    args, mentions = {"path": path, "n": n}, mentions + (str(n),)
+    terse = _one(rng, f"Last {n} lines of {w}.", f"Bottom {n} lines of {w}?", f"{w}: the last {n} lines.")
+    if rng.random() < 0.6:
+        return Ask(args, say=_one(rng, f"Show me the end of {w}.", f"What's at the bottom of {w}?",
+                                  f"Can I see how {w} ends?", f"I want to check the latest entries in {w}."),
+                   terse=terse, detail=_one(rng, f"The last {n} lines, please.", f"Just the final {n} lines.",
+                                            f"{n} lines from the end is enough.", f"Give me the last {n}."),
+                   refs=refs, mentions=mentions, facts=_content)
+    return Ask(args, say=_one(rng, f"What are the last {n} lines of {w}?", f"Show me the final {n} lines of {w}.",
+                              f"Could you print the last {n} lines of {w} for me?",
+                              f"Something went wrong recently; what do the last {n} lines of {w} say?"),
+               terse=terse, refs=refs, mentions=mentions, facts=_content)
 
 
 @goals.add("read_file", 0.7)
@@ -289,10 +469,25 @@ def read_file(b: Bundle, rng: random.Random) -> Ask | None:
     total = len(b["files"][path]["lines"])
     start = rng.randint(2, total - 4)
     end = min(total, start + rng.choice([2, 3, 5]))
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path, "start_line": start, "end_line": end},
-               say=f"Read me lines {start} to {end} of {words}.", terse=f"Lines {start}-{end} of {words}.",
-               refs=refs, mentions=mentions + (str(start), str(end)))
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    args, mentions = {"path": path, "start_line": start, "end_line": end}, mentions + (str(start), str(end))
+    terse = _one(rng, f"Lines {start}-{end} of {w}.", f"{w}, lines {start} to {end}.")
+    facts = lambda r: _content(r["content"])
+    if rng.random() < 0.3:
+        return Ask(args, say=_one(rng, f"I want to look at part of {w}.", f"Could you read me a few lines of {w}?"),
+                   terse=terse, detail=_one(rng, f"Lines {start} to {end}.", f"Lines {start} through {end}.",
+                                            f"From line {start} to line {end}, please."),
+                   refs=refs, mentions=mentions, facts=facts)
+    return Ask(args, say=_one(rng, f"Read me lines {start} to {end} of {w}.",
+                              f"What's on lines {start} through {end} of {w}?",
+                              f"Could you show me lines {start}-{end} of {w}?",
+                              f"I only need lines {start} to {end} from {w}; can you pull those up?"),
+               terse=terse, refs=refs, mentions=mentions, facts=facts)
+
+
+def _wc(r: Any) -> list[int]:
+    """lines, words and bytes from `wc`'s 'lines words bytes path'."""
+    return [int(n) for n in _text(r).split()[:3]]
 
 
 @goals.add("wc", 0.7)
@@ -300,13 +495,34 @@ def wc(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, _text_files(b, min_lines=3))
     if path is None:
         return None
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path}, say=rng.choice([f"Count the lines, words and bytes in {words}.",
-                                               f"Run a word count (wc) on {words}."]),
-               terse=f"wc {words}.", refs=refs, mentions=mentions)
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    style = rng.randrange(4)
+    if style == 0:
+        say = _one(rng, f"Count the lines, words and bytes in {w}.", f"Could you run a word count on {w}? Lines, "
+                   "words and bytes, please.", f"How many lines, words and bytes does {w} have?")
+        return Ask({"path": path}, say=say, terse=f"Lines, words and bytes of {w}?", refs=refs, mentions=mentions,
+                   facts=_wc)
+    if style == 1:
+        say = _one(rng, f"How many lines does {w} have?", f"How long is {w}, in lines?",
+                   f"Quick one: what's the line count of {w}?",
+                   f"I wonder how many lines {w} has by now. Can you check?")
+        return Ask({"path": path}, say=say, terse=_one(rng, f"Line count of {w}?", f"Lines in {w}?"), refs=refs,
+                   mentions=mentions, facts=lambda r: _wc(r)[:1])
+    if style == 2:
+        say = _one(rng, f"How many words are in {w}?", f"Could you tell me the word count of {w}?",
+                   f"I'm curious how wordy {w} is. How many words?")
+        return Ask({"path": path}, say=say, terse=f"Word count of {w}?", refs=refs, mentions=mentions,
+                   facts=lambda r: _wc(r)[1:2])
+    say = _one(rng, f"How big is {w} in lines and words?", f"Give me the line and word counts for {w}.")
+    return Ask({"path": path}, say=say, terse=f"Lines and words in {w}?", refs=refs, mentions=mentions,
+               facts=lambda r: _wc(r)[:2])
 
 
 _GREP_WORDS = ("ERROR", "WARN", "TODO", "FIXME", "import", "timeout", "Attendees", "port", "return", "def")
+
+
+def _matched(r: Any) -> list[Any]:
+    return _content("\n".join(_grep_lines(r)))
 
 
 @goals.add("grep", 1.5)
@@ -320,27 +536,51 @@ def grep(b: Bundle, rng: random.Random) -> Ask | None:
     pattern = _pick(rng, patterns)
     if pattern is None:
         return None
-    words, refs, mentions = name_file(b, rng, path, BY_NAME)
-    mentions = mentions + (pattern,)
+    w, refs, mentions = name_file(b, rng, path, BY_NAME)
+    said = pattern if pattern.isupper() else f"'{pattern}'"
     style = rng.random()
-    if style < 0.35:
+    if style < 0.1:
         return Ask({"pattern": pattern, "path": path, "count": True},
-                   say=f"How many lines in {words} contain {pattern}?",
-                   terse=f"Count lines with {pattern} in {words}.", refs=refs, mentions=mentions)
+                   say=_one(rng, f"How many lines of {w} mention a certain word?",
+                            f"I want to count some lines in {w}."),
+                   terse=f"Count lines with {said} in {w}.",
+                   detail=_one(rng, f"The ones containing {said}.", f"The word is {said}.", f"Lines with {said}."),
+                   refs=refs, mentions=mentions + (pattern,), facts=lambda r: [int(r)])
+    if style < 0.35:
+        say = _one(rng, f"How many lines in {w} contain {said}?", f"Count the lines of {w} that mention {said}.",
+                   f"How often does {said} come up in {w}? I just need the number of lines.",
+                   f"Could you tell me how many lines of {w} have {said} in them?")
+        return Ask({"pattern": pattern, "path": path, "count": True}, say=say,
+                   terse=_one(rng, f"Count lines with {said} in {w}.", f"Lines with {said} in {w}: how many?"),
+                   refs=refs, mentions=mentions + (pattern,), facts=lambda r: [int(r)])
     if style < 0.55 and pattern.lower() != pattern:
         low = pattern.lower()
-        return Ask({"pattern": low, "path": path, "ignore_case": True},
-                   say=f"Search {words} for '{low}', ignoring case, and show me the matching lines.",
-                   terse=f"Case-insensitive grep for '{low}' in {words}.", refs=refs,
-                   mentions=mentions[:-1] + (low,))
+        say = _one(rng, f"Search {w} for '{low}', ignoring case, and show me the matching lines.",
+                   f"Which lines of {w} mention '{low}'? Upper or lower case, it doesn't matter.",
+                   f"Find '{low}' in {w} in any letter case and show me those lines.")
+        return Ask({"pattern": low, "path": path, "ignore_case": True}, say=say,
+                   terse=f"Lines of {w} with '{low}', any case.", refs=refs, mentions=mentions + (low,),
+                   facts=_matched)
+    terse = _one(rng, f"Lines with {said} in {w}.", f"{said} lines in {w}?")
     if style < 0.75:
-        return Ask({"pattern": pattern, "path": path}, say=f"I need to search {words}.",
-                   terse=f"grep {pattern} in {words}.", detail=f"Show me the lines that contain {pattern}.",
-                   refs=refs, mentions=mentions)
+        return Ask({"pattern": pattern, "path": path},
+                   say=_one(rng, f"I need to search {w}.", f"Could you look through {w} for me?",
+                            f"I'm hunting for something in {w}."),
+                   terse=terse, detail=_one(rng, f"Show me the lines that contain {said}.",
+                                            f"I'm after the lines with {said} in them.",
+                                            f"Anything mentioning {said}.", f"The lines with {said}, please."),
+                   refs=refs, mentions=mentions + (pattern,), facts=_matched)
     return Ask({"pattern": pattern, "path": path},
-               say=rng.choice([f"Show me the lines of {words} that contain {pattern}.",
-                               f"Grep {words} for {pattern}."]),
-               terse=f"grep {pattern} in {words}.", refs=refs, mentions=mentions)
+               say=_one(rng, f"Show me the lines of {w} that contain {said}.", f"Which lines in {w} mention {said}?",
+                        f"Pull out every line of {w} with {said} in it.",
+                        f"I'd like to see where {said} appears in {w}: the matching lines, please."),
+               terse=terse, refs=refs, mentions=mentions + (pattern,), facts=_matched)
+
+
+def _grep_files(r: Any) -> list[Any]:
+    """The files a recursive grep found lines in, and the first line found."""
+    paths = [line.split(":", 1)[0] for line in _text(r).splitlines() if re.match(r"^[^:\n]*/[^:\n]*:\d+:", line)]
+    return _names(paths, 3) + _content("\n".join(_grep_lines(r)), 1)
 
 
 @goals.add("grep", 0.5)
@@ -352,9 +592,18 @@ def grep_recursive(b: Bundle, rng: random.Random) -> Ask | None:
     pattern = _pick(rng, [w for w in _GREP_WORDS if any(w in line for line in texts)])
     if pattern is None:
         return None
-    return Ask({"pattern": pattern, "path": top, "recursive": True},
-               say=f"Grep recursively through {top} for {pattern} and show me every matching line.",
-               terse=_cmd(f"grep -r {pattern} {top}"), mentions=(pattern, top))
+    said = pattern if pattern.isupper() else f"'{pattern}'"
+    say = _one(rng, f"Which files under {top} have {said} in them? Show me the matching lines.",
+               f"Search everything under {top}, subfolders too, for {said} and show me the lines that match.",
+               f"Look through all the files in {top} for lines containing {said}.",
+               f"I'd like every line mentioning {said} anywhere under {top}, with the file it's in.")
+    return Ask({"pattern": pattern, "path": top, "recursive": True}, say=say,
+               terse=_one(rng, f"Lines with {said} anywhere under {top}?", f"{said} in all files under {top}."),
+               mentions=(pattern, top), facts=_grep_files)
+
+
+def _found_files(r: Any) -> list[str]:
+    return _names([x["path"] for x in r["results"]])
 
 
 @goals.add("search_files")
@@ -366,53 +615,95 @@ def search_files(b: Bundle, rng: random.Random) -> Ask | None:
     if query is None:
         return None
     if rng.random() < 0.3:
-        exts = sorted({"*." + p.rsplit(".", 1)[1] for p in _text_files(b, under=top + "/") if "." in p[len(top):]})
-        ext = _pick(rng, [e for e in exts if "/" not in e])
+        having = [p for p in _text_files(b, under=top + "/") if any(query.lower() in line.lower()
+                                                                    for line in b["files"][p]["lines"])]
+        ext = _pick(rng, sorted({_ext(p) for p in having} - {""}))
         if ext:
-            return Ask({"query": query, "path": top, "name": ext},
-                       say=f"Which {ext} files under {top} mention '{query}'?",
-                       terse=f"{ext} files in {top} containing '{query}'.", mentions=(query, top, ext))
+            files = rng.choice([f"{ext} files", f"files ending in {ext}", f"{_kind(ext)} files"])
+            say = _one(rng, f"Which {files} under {top} mention '{query}'?",
+                       f"Among the {files} in {top}, which ones contain '{query}'?",
+                       f"Find the {files} under {top} that have '{query}' in them.")
+            return Ask({"query": query, "path": top, "name": f"*{ext}"}, say=say,
+                       terse=f"{ext} files in {top} containing '{query}'?", mentions=(query, top, ext),
+                       facts=_found_files)
+    terse = _one(rng, f"Files in {top} containing '{query}'?", f"Which files under {top} say '{query}'?")
     if rng.random() < 0.4:
-        return Ask({"query": query, "path": top}, say=f"I'm looking for files under {top} by what's in them.",
-                   terse=f"Files in {top} containing '{query}'.", detail=f"They should contain the text '{query}'.",
-                   mentions=(query, top))
-    return Ask({"query": query, "path": top},
-               say=rng.choice([f"Which files under {top} mention '{query}'?",
-                               f"Find the files in {top} that contain the text '{query}'."]),
-               terse=f"Files in {top} containing '{query}'.", mentions=(query, top))
+        return Ask({"query": query, "path": top},
+                   say=_one(rng, f"I'm looking for files under {top} by what's in them.",
+                            f"Can you find some files in {top} for me? I only remember what they say."),
+                   terse=terse, detail=_one(rng, f"They should contain the text '{query}'.", f"The text is '{query}'.",
+                                            f"Anything with '{query}' in it.", f"Search for '{query}'."),
+                   mentions=(query, top), facts=_found_files)
+    say = _one(rng, f"Which files under {top} mention '{query}'?",
+               f"Find the files in {top} that contain the text '{query}'.",
+               f"Is '{query}' written in any file under {top}? Which ones?",
+               f"I remember writing '{query}' somewhere in {top}. Which file was that?")
+    return Ask({"query": query, "path": top}, say=say, terse=terse, mentions=(query, top), facts=_found_files)
 
 
 def _exts(b: Bundle, top: str) -> list[str]:
-    return sorted({"." + p.rsplit(".", 1)[1] for p in b["files"] if p.startswith(top + "/")
-                   and "." in p.rsplit("/", 1)[1].lstrip(".")})
+    return sorted({_ext(p) for p in b["files"] if p.startswith(top + "/")} - {""})
+
+
+def _found(top: str) -> Callable[[Any], list[str]]:
+    """The names `find` printed (the start directory itself left out)."""
+    return lambda r: _names([p for p in _path_lines(r) if p.rstrip("/") != top])
+
+
+def _modified_since(b: Bundle, top: str, days: int) -> bool:
+    since = b["now"] - dt.timedelta(days=days)
+    return any(dt.datetime.fromisoformat(str(n["mtime"])) >= since for p, n in b["nodes"].items()
+               if p.startswith(top + "/") and not _base(p).startswith("."))
 
 
 @goals.add("find", 1.2)
 def find(b: Bundle, rng: random.Random) -> Ask | None:
-    top = _pick(rng, b["areas"] + [b["home"]])
+    top = _pick(rng, _tops(b))
     style = rng.random()
     if style < 0.5:
         ext = _pick(rng, _exts(b, top))
         if ext is None:
             return None
+        files = rng.choice([f"{ext} files", f"files ending in {ext}", f"{_kind(ext)} files"])
+        args, mentions = {"path": top, "name": f"*{ext}"}, (ext, top)
         if rng.random() < 0.3:
-            return Ask({"path": top, "name": f"*{ext}"}, say=f"Find all the files of one type anywhere under {top}.",
-                       terse=_cmd(f"find {top} -name '*{ext}'"), detail=f"I mean the {ext} files.",
-                       mentions=(ext, top))
-        return Ask({"path": top, "name": f"*{ext}"},
-                   say=rng.choice([f"Find all the {ext} files anywhere under {top}.",
-                                   f"List every file ending in {ext} below {top}, at any depth."]),
-                   terse=_cmd(f"find {top} -name '*{ext}'"), mentions=(ext, top))
+            return Ask(args, say=_one(rng, f"Find all the files of one type anywhere under {top}.",
+                                      f"I need a list of certain files under {top}, in every subfolder."),
+                       terse=f"All {ext} files under {top}.",
+                       detail=_one(rng, f"I mean the {files}.", f"The {files}.", f"It's the {files} I'm after."),
+                       mentions=mentions, facts=_found(top))
+        return Ask(args, say=_one(rng, f"Find all the {files} anywhere under {top}.",
+                                  f"List every one of the {files} below {top}, at any depth.",
+                                  f"Where are my {files}? Look everywhere under {top}.",
+                                  f"Can you track down all the {files} under {top}, subfolders included?"),
+                   terse=_one(rng, f"All {ext} files under {top}.", f"Every {ext} file below {top}?"),
+                   mentions=mentions, facts=_found(top))
     if style < 0.75:
         days = rng.choice([3, 7, 14, 30])
-        return Ask({"path": top, "modified_within_days": days},
-                   say=f"What has been modified under {top} in the last {days} days?",
-                   terse=f"Things under {top} changed in the last {days} days.", mentions=(str(days), top))
+        if not _modified_since(b, top, days):
+            return None
+        say = _one(rng, f"What has been modified under {top} in the last {days} days?",
+                   f"Which files or folders under {top} changed in the past {days} days?",
+                   f"I touched something in {top} in the last {days} days and forgot what. What changed?",
+                   f"Could you list everything under {top} that was modified within the last {days} days?")
+        return Ask({"path": top, "modified_within_days": days}, say=say,
+                   terse=f"Things under {top} changed in the last {days} days?", mentions=(str(days), top),
+                   facts=_found(top))
     if style < 0.9:
-        return Ask({"path": top, "type": "d"}, say=f"List every folder under {top}, however deep.",
-                   terse=f"All directories under {top}.", mentions=(top,))
-    return Ask({"path": top, "min_size": 1024}, say=f"Which files under {top} are at least 1024 bytes?",
-               terse=f"Files of 1024+ bytes under {top}.", mentions=(top, "1024"))
+        if not any(n["kind"] == "dir" and p.startswith(top + "/") for p, n in b["nodes"].items()):
+            return None
+        say = _one(rng, f"List every folder under {top}, however deep.",
+                   f"What subfolders does {top} have, at any depth?",
+                   f"Show me all the directories inside {top}, nested ones included.")
+        return Ask({"path": top, "type": "d"}, say=say, terse=f"All folders under {top}?", mentions=(top,),
+                   facts=_found(top))
+    if not any(n["kind"] == "file" and n["size"] >= 1024 and p.startswith(top + "/") for p, n in b["nodes"].items()):
+        return None
+    say = _one(rng, f"Which files under {top} are at least 1024 bytes?",
+               f"Find the files in {top} that are 1024 bytes or bigger.",
+               f"I'm tidying up {top}: which files there take 1024 bytes or more?")
+    return Ask({"path": top, "min_size": 1024}, say=say, terse=f"Files of 1024+ bytes under {top}?",
+               mentions=(top, "1024"), facts=_found(top))
 
 
 @goals.add("glob", 0.6)
@@ -420,30 +711,54 @@ def glob(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [d for d in b["dirs"] if any(p.rsplit("/", 1)[0] == d for p in b["files"])])
     if top is None:
         return None
-    exts = sorted({"." + p.rsplit(".", 1)[1] for p in b["files"] if p.rsplit("/", 1)[0] == top
-                   and "." in p.rsplit("/", 1)[1].lstrip(".")})
-    ext = _pick(rng, exts)
+    ext = _pick(rng, sorted({_ext(p) for p in b["files"] if p.rsplit("/", 1)[0] == top} - {""}))
     if ext is None:
         return None
     pattern = f"{top}/*{ext}"
-    return Ask({"pattern": pattern}, say=f"Which paths match the pattern {pattern}?",
-               terse=f"Expand {pattern}.", mentions=(pattern,))
+    facts = lambda r: _names(r["matches"])
+    if rng.random() < 0.4:
+        return Ask({"pattern": pattern}, say=_one(rng, f"Which paths match the pattern {pattern}?",
+                                                  f"What does {pattern} expand to?"),
+                   terse=f"Paths matching {pattern}?", mentions=(pattern,), facts=facts)
+    say = _one(rng, f"Which {ext} files sit directly in {top}? Not in subfolders, just that folder.",
+               f"List the {ext} files right in {top} (ignore anything in subfolders).",
+               f"What {ext} files are there at the top level of {top}?")
+    return Ask({"pattern": pattern}, say=say, terse=f"{ext} files directly in {top}?", mentions=(top, ext), facts=facts)
+
+
+def _ls_facts(r: Any) -> list[str]:
+    return _ls_names(r)[:4]
+
+
+def _ls_hidden(r: Any) -> list[str]:
+    names = _ls_names(r)
+    return [n for n in names if n.startswith(".")][:2] + [n for n in names if not n.startswith(".")][:2]
 
 
 @goals.add("ls", 1.2)
 def ls(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [b["home"]] + b["dirs"])
-    words, refs, mentions = name_file(b, rng, top, BY_NAME) if top != b["home"] else (top, (), (top,))
+    if top == b["home"]:
+        w, refs, mentions = _one(rng, top, f"my home folder ({top})", f"{top}, my home directory"), (), (top,)
+    else:
+        w, refs, mentions = name_file(b, rng, top, BY_NAME)
     style = rng.random()
     if style < 0.35:
-        return Ask({"path": top, "long": True},
-                   say=f"Give me a long listing of {words}, with permissions, owners and sizes.",
-                   terse=f"ls -l {words}.", refs=refs, mentions=mentions)
+        say = _one(rng, f"Give me a long listing of {w}, with permissions, owners and sizes.",
+                   f"List {w} in detail: permissions, owner, size and date for each entry.",
+                   f"I need the detailed view of {w}, sizes and permissions included.")
+        return Ask({"path": top, "long": True}, say=say,
+                   terse=_one(rng, f"Long listing of {w}.", f"Detailed list of {w}."), refs=refs, mentions=mentions,
+                   facts=_ls_facts)
     if style < 0.55 and any(p.startswith(top + "/.") for p in b["nodes"]):
-        return Ask({"path": top, "all": True}, say=f"List everything in {words}, hidden files included.",
-                   terse=f"ls -a {words}.", refs=refs, mentions=mentions)
-    return Ask({"path": top}, say=rng.choice([f"What's in {words}?", f"List the contents of {words}."]),
-               terse=f"ls {words}.", refs=refs, mentions=mentions)
+        say = _one(rng, f"List everything in {w}, hidden files included.",
+                   f"What's in {w}, including the dotfiles?", f"Show me all of {w}, even the hidden entries.")
+        return Ask({"path": top, "all": True}, say=say, terse=f"Everything in {w}, hidden too.", refs=refs,
+                   mentions=mentions, facts=_ls_hidden)
+    say = _one(rng, f"What's in {w}?", f"List the contents of {w}.", f"Can you show me what's inside {w}?",
+               f"What do I have in {w} these days?", f"Please list the files in {w}.")
+    return Ask({"path": top}, say=say, terse=_one(rng, f"List {w}.", f"Contents of {w}?"), refs=refs,
+               mentions=mentions, facts=_ls_facts)
 
 
 @goals.add("list_dir", 0.6)
@@ -451,12 +766,24 @@ def list_dir(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [d for d in b["dirs"] if sum(n.startswith(d + "/") for n in b["nodes"]) >= 3])
     if top is None:
         return None
+    facts = lambda r: [e["name"] for e in r["entries"]][:3]
     if rng.random() < 0.5:
-        return Ask({"path": top, "sort_by": "size"}, say=f"List the entries of {top} by size, largest first.",
-                   terse=f"{top} entries, largest first.", mentions=(top,))
-    return Ask({"path": top, "sort_by": "modified"},
-               say=f"List the entries of {top} ordered by modification time, newest first.",
-               terse=f"{top} entries, newest first.", mentions=(top,))
+        say = _one(rng, f"List the entries of {top} by size, largest first.", f"What are the biggest things in {top}?",
+                   f"Show me what's in {top}, sorted from largest to smallest.",
+                   f"Which entries of {top} take the most space? Largest first, please.")
+        return Ask({"path": top, "sort_by": "size"}, say=say, terse=f"{top} entries, largest first.", mentions=(top,),
+                   facts=facts)
+    say = _one(rng, f"List the entries of {top} ordered by modification time, newest first.",
+               f"What in {top} was changed most recently? Newest first.",
+               f"Show me {top} sorted by when things were last modified, latest at the top.")
+    return Ask({"path": top, "sort_by": "modified"}, say=say, terse=f"{top} entries, newest first.", mentions=(top,),
+               facts=facts)
+
+
+def _tree_top(r: Any) -> list[str]:
+    """The entries a tree draws at its first level."""
+    lines = _text(r).splitlines()
+    return [line[4:].split(" -> ")[0] for line in lines if line.startswith(("├── ", "└── "))][:4]
 
 
 @goals.add("tree", 0.7)
@@ -467,14 +794,27 @@ def tree(b: Bundle, rng: random.Random) -> Ask | None:
     style = rng.random()
     if style < 0.4:
         depth = rng.choice([1, 2])
-        return Ask({"path": top, "max_depth": depth},
-                   say=f"Draw the directory tree of {top}, only {depth} level{'s' if depth > 1 else ''} deep.",
-                   terse=_cmd(f"tree -L {depth} {top}"), mentions=(top, str(depth)))
+        levels = f"{depth} level{'s' if depth > 1 else ''}"
+        args, terse = {"path": top, "max_depth": depth}, f"Tree of {top}, {levels}."
+        if rng.random() < 0.5:
+            return Ask(args, say=_one(rng, f"Draw the directory tree of {top}, but not too deep.",
+                                      f"Show me how {top} is laid out, just the upper levels."),
+                       terse=terse, detail=_one(rng, f"{levels[:1].upper()}{levels[1:]} deep.",
+                                                f"Stop at {levels}.", f"Only {levels}, please."),
+                       mentions=(top, str(depth)), facts=_tree_top)
+        say = _one(rng, f"Draw the directory tree of {top}, only {levels} deep.",
+                   f"Show me how {top} is laid out, {levels} down at most.",
+                   f"Could I get a tree view of {top}? Limit it to {levels}.")
+        return Ask(args, say=say, terse=terse, mentions=(top, str(depth)), facts=_tree_top)
     if style < 0.6:
-        return Ask({"path": top, "dirs_only": True}, say=f"Show me the tree of folders (directories only) in {top}.",
-                   terse=_cmd(f"tree -d {top}"), mentions=(top,))
-    return Ask({"path": top}, say=f"Show me the whole directory tree under {top}.", terse=_cmd(f"tree {top}"),
-               mentions=(top,))
+        say = _one(rng, f"Show me the tree of folders (directories only) in {top}.",
+                   f"Draw just the folder structure of {top}, no files.",
+                   f"What does the folder hierarchy under {top} look like? Skip the files.")
+        return Ask({"path": top, "dirs_only": True}, say=say, terse=f"Folder tree of {top}, no files.",
+                   mentions=(top,), facts=_tree_top)
+    say = _one(rng, f"Show me the whole directory tree under {top}.", f"Draw {top} as a tree, everything in it.",
+               f"I'd like a full tree view of {top}.", f"How is {top} organised? Show me the whole tree.")
+    return Ask({"path": top}, say=say, terse=f"Full tree of {top}.", mentions=(top,), facts=_tree_top)
 
 
 def _projects(b: Bundle) -> list[str]:
@@ -485,10 +825,41 @@ def _projects(b: Bundle) -> list[str]:
 @goals.add("stat", 0.7)
 def stat(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, b["read"] + b["links"] + b["dirs"][:6])
-    words, refs, mentions = name_file(b, rng, path, BY_NAME)
-    return Ask({"path": path}, say=rng.choice([f"Show me the details of {words}: type, size, permissions and owner.",
-                                               f"Can you stat {words}?"]),
-               terse=f"stat {words}.", refs=refs, mentions=mentions)
+    w, refs, mentions = name_file(b, rng, path, BY_NAME)
+    kind = b["nodes"][path]["kind"]
+    args = {"path": path}
+    style = rng.random()
+    if kind == "symlink":
+        return Ask(args, say=_one(rng, f"Tell me about {w}: what kind of entry is it and where does it lead?",
+                                  f"Show me the details of {w}, including its target."),
+                   terse=f"Details of {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["target"]])
+    if kind == "dir" and style < 0.35:
+        return Ask(args, say=_one(rng, f"How many entries does {w} hold, directly inside it?",
+                                  f"How many things are directly inside {w}?"),
+                   terse=f"Entries in {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["entries"]])
+    if kind == "dir" and style < 0.7:
+        return Ask(args, say=_one(rng, f"Show me the details of {w}: owner, permissions and how many entries it has.",
+                                  f"Who owns {w}, and how many entries does it have?"),
+                   terse=f"Owner and entry count of {w}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["entries"], r["owner"]])
+    if kind == "file" and style < 0.3:
+        return Ask(args, say=_one(rng, f"How big is {w}?", f"What's the size of {w} in bytes?",
+                                  f"Is {w} large? Tell me its size."),
+                   terse=f"Size of {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["size"]])
+    if style < 0.6 or kind == "dir":
+        return Ask(args, say=_one(rng, f"When was {w} last modified?", f"When did {w} last change?",
+                                  f"I wonder how old {w} is. When was it last modified?"),
+                   terse=f"Last modified date of {w}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["modified"][:10]])
+    return Ask(args, say=_one(rng, f"Show me the details of {w}: type, size, permissions and owner.",
+                              f"Who owns {w}, and how big is it?",
+                              f"Could you look up {w} for me? I want its size, owner and permissions."),
+               terse=f"Details of {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["size"], r["owner"]])
+
+
+def _exists(r: Any) -> list[str]:
+    """What it is when something is there ('file', 'directory'), else the name asked about."""
+    return [r["type"]] if r["exists"] else [_base(r["path"])]
 
 
 @goals.add("exists", 0.6)
@@ -497,8 +868,14 @@ def exists(b: Bundle, rng: random.Random) -> Ask | None:
     missing = [p for p in (f"{home}/.env", f"{home}/notes/archive", f"{home}/documents/passport.pdf",
                            f"{home}/data/sales-2024.csv", "/etc/nginx/sites-enabled") if p not in b["nodes"]]
     path = _pick(rng, missing + b["read"][:: max(1, len(b["read"]) // 6)])
-    return Ask({"path": path}, say=rng.choice([f"Does {_q(path)} exist?", f"Is there anything at {_q(path)}?"]),
-               terse=_cmd(f"test -e {_q(path)}"), mentions=(path,))
+    p = _q(path)
+    says = [f"Does {p} exist? If it does, is it a file or a directory?", f"Is there anything at {p}?",
+            f"Quick check: is {p} there, and what is it?", f"Could you tell me whether {p} exists?"]
+    if path.startswith(home + "/") and path not in b["nodes"]:
+        says.append(f"Do I have a {p}? I can't remember creating it.")
+    say = rng.choice(says)
+    return Ask({"path": path}, say=say, terse=_one(rng, f"Does {p} exist?", f"{p} there?"), mentions=(path,),
+               facts=_exists)
 
 
 @goals.add("realpath", 0.4)
@@ -511,8 +888,11 @@ def realpath(b: Bundle, rng: random.Random) -> Ask | None:
     path = link + (sub or "")
     if sub and _resolved(link, target) + sub not in b["nodes"]:
         path = link
-    return Ask({"path": path}, say=f"What is the real, fully resolved path of {path}?",
-               terse=_cmd(f"realpath {path}"), mentions=(path,))
+    say = _one(rng, f"What is the real, fully resolved path of {path}?",
+               f"{path} goes through a link. Where does it really end up?",
+               f"Could you resolve {path} to its actual location, links followed?",
+               f"Which real folder or file is {path}, once every symlink is followed?")
+    return Ask({"path": path}, say=say, terse=f"Real path of {path}?", mentions=(path,), facts=lambda r: [_text(r)])
 
 
 def _resolved(link: str, target: str) -> str:
@@ -533,62 +913,131 @@ def readlink(b: Bundle, rng: random.Random) -> Ask | None:
     link = _pick(rng, b["links"])
     if link is None:
         return None
-    return Ask({"path": link}, say=rng.choice([(f"Where does the symbolic link {link} point? I want the target as "
-                                                "written."),
-                                               f"What's the target of the symlink {link}?"]),
-               terse=_cmd(f"readlink {link}"), mentions=(link,))
+    say = _one(rng, f"Where does the symbolic link {link} point? I want the target as written.",
+               f"What's the target of the symlink {link}?", f"{link} is a link, right? What does it point to?",
+               f"Can you tell me what the link {link} is set to, exactly as stored?")
+    return Ask({"path": link}, say=say, terse=f"Target of the link {link}?", mentions=(link,),
+               facts=lambda r: [_text(r)])
 
 
 @goals.add("list_recent", 0.6)
 def list_recent(b: Bundle, rng: random.Random) -> Ask | None:
-    top = _pick(rng, b["areas"] + [b["home"]])
+    top = _pick(rng, _tops(b))
     n = rng.choice([3, 5])
-    return Ask({"path": top, "limit": n}, say=f"Which {n} files under {top} were modified most recently?",
-               terse=f"{n} most recent files in {top}.", mentions=(str(n), top))
+    args, terse = {"path": top, "limit": n}, f"{n} most recent files in {top}?"
+    facts = lambda r: _names([f["path"] for f in r["files"]], 5)
+    if rng.random() < 0.4:
+        return Ask(args, say=_one(rng, f"Which files under {top} did I change most recently?",
+                                  f"What have I been editing lately in {top}?"),
+                   terse=terse, detail=_one(rng, f"The latest {n} are enough.", f"Just the top {n}.",
+                                            f"{n} files, please."),
+                   mentions=(str(n), top), facts=facts)
+    say = _one(rng, f"Which {n} files under {top} were modified most recently?",
+               f"What are the {n} files I changed last in {top}?",
+               f"Show me the {n} most recently edited files anywhere under {top}.",
+               f"I was working on something in {top} lately. Which {n} files changed most recently?")
+    return Ask(args, say=say, terse=terse, mentions=(str(n), top), facts=facts)
+
+
+def _du_total(r: Any) -> list[float]:
+    """The size of `du -s` ('6.0K' says 6.0, '512' says 512)."""
+    return [float(re.match(r"[\d.]+", _text(r).split("\t")[0]).group())]
+
+
+def _du_rows(r: Any) -> list[Any]:
+    """The total of `du --max-depth=1` (its last row) and the folders listed before it."""
+    rows = [line.split("\t") for line in _text(r).splitlines() if "\t" in line and not line.startswith("du:")]
+    return [int(rows[-1][0])] + _names([path for _, path in rows[:-1]], 3)
 
 
 @goals.add("du", 0.7)
 def du(b: Bundle, rng: random.Random) -> Ask | None:
-    top = _pick(rng, b["areas"] + [b["home"]])
+    top = _pick(rng, _tops(b))
     style = rng.random()
     if style < 0.4:
-        return Ask({"path": top, "summarize": True, "human_readable": True},
-                   say=f"What's the total disk usage of {top}? A single human-readable total is fine.",
-                   terse=_cmd(f"du -sh {top}"), mentions=(top,))
-    if style < 0.7:
-        return Ask({"path": top, "max_depth": 1},
-                   say=f"Show the disk usage of {top} and of each folder directly inside it (one level down).",
-                   terse=_cmd(f"du --max-depth=1 {top}"), mentions=(top,))
-    return Ask({"path": top, "summarize": True}, say=f"How many bytes does {top} take up in total?",
-               terse=_cmd(f"du -s {top}"), mentions=(top,))
+        say = _one(rng, f"What's the total disk usage of {top}? A single human-readable total is fine.",
+                   f"How much space does {top} take up? Just the total, in K or M.",
+                   f"Roughly how big is {top} altogether? A human-readable figure is all I need.")
+        return Ask({"path": top, "summarize": True, "human_readable": True}, say=say,
+                   terse=f"Total size of {top}, human-readable.", mentions=(top,), facts=_du_total)
+    if style < 0.7 and any(n["kind"] == "dir" and p.rsplit("/", 1)[0] == top for p, n in b["nodes"].items()):
+        say = _one(rng, f"Show the disk usage of {top} and of each folder directly inside it (one level down).",
+                   f"How much space does each subfolder of {top} use? Only one level down, plus the total.",
+                   f"Break down the size of {top} by its immediate subfolders, please.")
+        return Ask({"path": top, "max_depth": 1}, say=say, terse=f"Disk usage of {top}, one level down.",
+                   mentions=(top,), facts=_du_rows)
+    say = _one(rng, f"How many bytes does {top} take up in total?", f"What's the exact size of {top} in bytes?",
+               f"Add up everything in {top} for me: how many bytes is it?")
+    return Ask({"path": top, "summarize": True}, say=say, terse=f"Bytes used by {top}?", mentions=(top,),
+               facts=_du_total)
 
 
 @goals.add("disk_usage", 0.6)
 def disk_usage(b: Bundle, rng: random.Random) -> Ask | None:
-    top = _pick(rng, b["areas"] + [b["home"]])
+    top = _pick(rng, _tops(b))
     k = rng.choice([3, 10])
-    return Ask({"path": top, "top": k},
-               say=f"Summarize the space used under {top}, and list its {k} largest files.",
-               terse=f"Space used in {top}, top {k} files.", mentions=(top, str(k)))
+    args, terse = {"path": top, "top": k}, f"Space used in {top}, top {k} files."
+    facts = lambda r: _names([f["path"] for f in r["largest_files"]], 3)
+    if rng.random() < 0.4:
+        return Ask(args, say=_one(rng, f"Summarize the space used under {top}, with its largest files.",
+                                  f"What's eating the space in {top}? I'd like the total and the biggest files."),
+                   terse=terse, detail=_one(rng, f"The {k} largest, please.", f"List {k} of them.",
+                                            f"Top {k} is fine."),
+                   mentions=(top, str(k)), facts=facts)
+    say = _one(rng, f"Summarize the space used under {top}, and list its {k} largest files.",
+               f"What's eating the space in {top}? Give me the total and the {k} biggest files.",
+               f"Which are the {k} largest files under {top}, and how much is used overall?")
+    return Ask(args, say=say, terse=terse, mentions=(top, str(k)), facts=facts)
 
 
 @goals.add("count_files", 0.6)
 def count_files(b: Bundle, rng: random.Random) -> Ask | None:
-    top = _pick(rng, b["areas"] + [b["home"]])
+    top = _pick(rng, _tops(b))
     ext = _pick(rng, _exts(b, top))
     if ext and rng.random() < 0.6:
-        return Ask({"path": top, "name": f"*{ext}"}, say=f"How many {ext} files are there under {top}?",
-                   terse=f"Count *{ext} files in {top}.", mentions=(ext, top))
-    return Ask({"path": top}, say=f"How many files are under {top}, broken down by extension?",
-               terse=f"Count files in {top} by extension.", mentions=(top,))
+        files = rng.choice([f"{ext} files", f"files ending in {ext}", f"{_kind(ext)} files"])
+        say = _one(rng, f"How many {files} are there under {top}?", f"Count the {files} in {top}, subfolders included.",
+                   f"I'm curious: how many {files} do I have under {top}?")
+        return Ask({"path": top, "name": f"*{ext}"}, say=say, terse=f"Number of {ext} files under {top}?",
+                   mentions=(ext, top), facts=lambda r: [r["files"]])
+    say = _one(rng, f"How many files are under {top}, broken down by extension?",
+               f"Count the files in {top} by type, please.", f"What kinds of files are in {top}, and how many of each?")
+    return Ask({"path": top}, say=say, terse=f"File count by extension in {top}?", mentions=(top,),
+               facts=lambda r: [r["files"], max(r["by_extension"].values())])
+
+
+def _tail_path(path: str) -> str:
+    """A path's last two parts ('backup/sales.csv'), which tell identical names apart."""
+    return "/".join(path.split("/")[-2:])
 
 
 @goals.add("find_duplicates", 0.4)
 def find_duplicates(b: Bundle, rng: random.Random) -> Ask | None:
-    top = _pick(rng, b["areas"] + [b["home"]])
-    return Ask({"path": top}, say=rng.choice([f"Are there any duplicate files (same content) under {top}?",
-                                              f"Find files with identical contents under {top}."]),
-               terse=f"Duplicate files in {top}?", mentions=(top,))
+    tops = [t for t in _tops(b) if any(all(p.startswith(t + "/") for p in group) for group in b["dups"])]
+    top = _pick(rng, tops)
+    if top is None:
+        return None
+    say = _one(rng, f"Are there any duplicate files (same content) under {top}?",
+               f"Find files with identical contents under {top}.",
+               f"I think I saved some things twice in {top}. Which files are exact copies of each other?",
+               f"Could you check {top} for duplicate files?")
+    return Ask({"path": top}, say=say, terse=f"Duplicate files in {top}?", mentions=(top,),
+               facts=lambda r: [_tail_path(p) for p in r["groups"][0]["paths"]][:4])
+
+
+def _changes(r: Any) -> list[str]:
+    """The first lines a diff removes and adds."""
+    lines = _text(r).splitlines()
+    removed = [g for line in lines if line.startswith("-") and not line.startswith("---") if (g := _gist(line[1:]))]
+    added = [g for line in lines if line.startswith("+") and not line.startswith("+++") if (g := _gist(line[1:]))]
+    return removed[:2] + added[:2]
+
+
+def _alike(one: str, two: str) -> bool:
+    """Names of two versions of one thing: 'meeting-2026-10-15.md' and 'meeting-2026-10-25.md',
+    'report-q3.csv' and 'report-q4.csv', two days of a journal ('14.md', '19.md')."""
+    shared = next((i for i, (x, y) in enumerate(zip(one, two)) if x != y), min(len(one), len(two)))
+    return shared >= 4 or (one[:1].isdigit() and two[:1].isdigit())
 
 
 @goals.add("diff", 0.6)
@@ -596,27 +1045,38 @@ def diff(b: Bundle, rng: random.Random) -> Ask | None:
     pairs = []
     for p in b["read"]:
         for q in b["read"]:
-            if p < q and p.rsplit("/", 1)[0] == q.rsplit("/", 1)[0] and _noun(p) == _noun(q) \
-                    and p.endswith((".csv", ".log", ".md", ".txt", ".1")):
+            if p < q and p.rsplit("/", 1)[0] == q.rsplit("/", 1)[0] and _ext(p) == _ext(q) \
+                    and _ext(p) in (".csv", ".log", ".md", ".txt") and _alike(_base(p), _base(q)) \
+                    and b["files"][p]["lines"] != b["files"][q]["lines"]:
                 pairs.append((p, q))
     pair = _pick(rng, pairs)
     if pair is None:
         return None
     p, q = pair if rng.random() < 0.5 else pair[::-1]
-    return Ask({"path1": p, "path2": q}, say=rng.choice([f"Compare {_q(p)} with {_q(q)} and show me the differences.",
-                                                         f"What's the diff between {_q(p)} and {_q(q)}?"]),
-               terse=_cmd(f"diff {_q(p)} {_q(q)}"), mentions=(p, q))
+    a, c = _q(p), _q(q)
+    say = _one(rng, f"Compare {a} with {c} and show me the differences.", f"What's the diff between {a} and {c}?",
+               f"How does {c} differ from {a}?", f"I want to see what changed from {a} to {c}, line by line.")
+    return Ask({"path1": p, "path2": q}, say=say, terse=f"Differences between {a} and {c}?", mentions=(p, q),
+               facts=_changes)
 
 
 @goals.add("checksum", 0.6)
 def checksum(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, b["read"])
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
     algorithm = rng.choice(["sha256", "md5", "sha1"])
     args = {"path": path} if algorithm == "sha256" else {"path": path, "algorithm": algorithm}
     name = {"sha256": "SHA-256", "md5": "MD5", "sha1": "SHA-1"}[algorithm]
-    return Ask(args, say=f"What's the {name} checksum of {words}?", terse=f"{name} of {words}.", refs=refs,
-               mentions=mentions + (name,))
+    facts = lambda r: [r["checksum"]]
+    if rng.random() < 0.4:
+        return Ask(args, say=_one(rng, f"I need a checksum of {w}.", f"Could you hash {w} for me?",
+                                  f"I want to verify a copy of {w}; what's its checksum?"),
+                   terse=f"{name} of {w}?", detail=_one(rng, f"{name}, please.", f"Use {name}.",
+                                                         f"The {name} one."),
+                   refs=refs, mentions=mentions + (name,), facts=facts)
+    say = _one(rng, f"What's the {name} checksum of {w}?", f"Could you compute the {name} hash of {w}?",
+               f"I want to verify a copy of {w}. What's its {name}?", f"Give me the {name} digest for {w}, please.")
+    return Ask(args, say=say, terse=f"{name} of {w}?", refs=refs, mentions=mentions + (name,), facts=facts)
 
 
 @goals.add("column_stats")
@@ -625,12 +1085,52 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
     if path is None:
         return None
     column = rng.choice(b["csv"][path]["numeric"])
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path, "column": column},
-               say=rng.choice([f"Give me the count, sum, min, max and average of a column in {words}.",
-                               f"I need summary statistics for one numeric column of {words}."]),
-               terse=f"Stats of the '{column}' column in {words}.", detail=f"The column is '{column}'.",
-               refs=refs, mentions=mentions + (column,))
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    args, mentions = {"path": path, "column": column}, mentions + (column,)
+    style = rng.randrange(4)
+    if style == 0:
+        return Ask(args, say=_one(rng, f"Give me the count, sum, min, max and average of a column in {w}.",
+                                  f"I need summary statistics for one numeric column of {w}."),
+                   terse=f"Stats of the '{column}' column in {w}.",
+                   detail=_one(rng, f"The column is '{column}'.", f"It's the '{column}' column.",
+                               f"Use '{column}'."),
+                   refs=refs, mentions=mentions,
+                   facts=lambda r: [r["count"], r["sum"], r["min"], r["max"], r["mean"]])
+    if style > 0 and rng.random() < 0.3:
+        what, facts = [("total", lambda r: [r["sum"]]), ("average", lambda r: [r["mean"]]),
+                       ("smallest and largest value", lambda r: [r["min"], r["max"]])][style - 1]
+        return Ask(args, say=_one(rng, f"What's the {what} of one of the columns in {w}?",
+                                  f"I need the {what} of a column of {w}."),
+                   terse=f"{what[:1].upper()}{what[1:]} of '{column}' in {w}?",
+                   detail=_one(rng, f"The column is '{column}'.", f"It's the '{column}' column.", f"Use '{column}'."),
+                   refs=refs, mentions=mentions, facts=facts)
+    if style == 1:
+        return Ask(args, say=_one(rng, f"What's the total of the '{column}' column in {w}?",
+                                  f"Add up the '{column}' column of {w} for me.",
+                                  f"What does the '{column}' column of {w} sum to?"),
+                   terse=f"Sum of '{column}' in {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["sum"]])
+    if style == 2:
+        return Ask(args, say=_one(rng, f"What's the average '{column}' in {w}?",
+                                  f"On average, what's the '{column}' value in {w}?"),
+                   terse=f"Mean '{column}' in {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["mean"]])
+    return Ask(args, say=_one(rng, f"What are the highest and lowest '{column}' values in {w}?",
+                              f"Give me the range of the '{column}' column in {w}: smallest and largest."),
+               terse=f"Min and max '{column}' in {w}?", refs=refs, mentions=mentions,
+               facts=lambda r: [r["min"], r["max"]])
+
+
+def _column(name: str) -> str:
+    """A column as said in a sentence: short names quoted ('jan'), which read oddly bare."""
+    return f"'{name}'" if len(name) <= 3 else name
+
+
+def _top_rows(key: int) -> Callable[[Any], list[Any]]:
+    """The first and last rows of a sorted table (under its header): the first's key and first
+    cells, the last's key."""
+    def facts(r: Any) -> list[Any]:
+        data = _rows(_text(r).splitlines())[1:]
+        return [_cell(data[0][key - 1]), _cell(data[0][0]), _cell(data[-1][key - 1])]
+    return facts
 
 
 @goals.add("sort", 0.6)
@@ -641,54 +1141,103 @@ def sort(b: Bundle, rng: random.Random) -> Ask | None:
             return None
         column = rng.choice(b["csv"][path]["numeric"])
         key = b["csv"][path]["header"].index(column) + 1
-        return Ask({"path": path, "key": key, "delimiter": ",", "numeric": True, "reverse": True, "header": True},
-                   say=f"Show me {path} sorted numerically by its {column} column (field {key}, comma-separated), "
-                       "highest first, with the header line kept on top. Don't change the file.",
-                   terse=f"Run `sort -t, -k{key} -nr {path}`, keeping the header line on top.",
-                   mentions=(path, str(key)))
+        named = _column(column)
+        ordinal = _ORDINALS.get(key, f"{key}th")
+        field, said = (f"column {key}", str(key)) if rng.random() < 0.5 else (f"the {ordinal} column", ordinal)
+        say = _one(rng, f"Show me {path} sorted by {named}, highest first. That's {field}; keep the header row on top "
+                        "and don't change the file.",
+                   f"Could you print {path} ordered by its {named} column ({field}), biggest numbers first? Leave the "
+                   "header where it is, and the file as it is.",
+                   f"Which rows of {path} have the largest {named} values? Sort it by {field}, descending, header kept "
+                   "on top (just print it, don't modify the file).")
+        args = {"path": path, "key": key, "delimiter": ",", "numeric": True, "reverse": True, "header": True}
+        terse = f"{path} sorted by {named} ({field}), highest first, header on top."
+        if rng.random() < 0.4:
+            return Ask(args, say=_one(rng, f"Show me {path} sorted by one of its number columns, highest first, with "
+                                           "the header row kept on top. Don't change the file.",
+                                      f"Print {path} with the biggest values first (header stays on top; leave "
+                                      "the file alone)."),
+                       terse=terse, detail=_one(rng, f"Sort by {named}, {field}.", f"By {named}: that's {field}."),
+                       mentions=(path, column, said), facts=_top_rows(key))
+        return Ask(args, say=say, terse=terse, mentions=(path, column, said), facts=_top_rows(key))
     path = _pick(rng, [p for p in _text_files(b, min_lines=4) if not p.endswith(".csv")])
     if path is None:
         return None
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path}, say=f"Print the lines of {words} in alphabetical order (leave the file as it is).",
-               terse=f"sort {words}.", refs=refs, mentions=mentions)
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    say = _one(rng, f"Print the lines of {w} in alphabetical order (leave the file as it is).",
+               f"Show me {w} with its lines sorted A to Z; don't change the file itself.",
+               f"Could you sort the lines of {w} alphabetically for me? Just print them.")
+    return Ask({"path": path}, say=say, terse=f"Lines of {w}, sorted alphabetically.", refs=refs, mentions=mentions,
+               facts=_content)
 
 
-@goals.add("uniq", 0.3)
+def _uniq_lines(r: Any) -> list[Any]:
+    return _content("\n".join(re.sub(r"^\s*\d+ ", "", line) for line in _text(r).splitlines()))
+
+
+@goals.add("uniq", 0.4)
 def uniq(b: Bundle, rng: random.Random) -> Ask | None:
-    path = _pick(rng, _text_files(b, min_lines=4))
+    files = _text_files(b, min_lines=4)
+    doubled = [p for p in files if any(a == c for a, c in zip(b["files"][p]["lines"], b["files"][p]["lines"][1:]))]
+    path = _pick(rng, doubled if doubled and rng.random() < 0.6 else files)
     if path is None:
         return None
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path, "count": True},
-               say=f"Run uniq -c on {words}: collapse repeated adjacent lines and show how often each occurs.",
-               terse=f"uniq -c {words}.", refs=refs, mentions=mentions)
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    if rng.random() < 0.5:
+        say = _one(rng, f"Print {w} with repeated lines that follow each other squeezed into one.",
+                   f"Show me {w} without the back-to-back duplicate lines (don't edit the file).")
+        return Ask({"path": path}, say=say, terse=f"{w} with adjacent repeated lines collapsed.", refs=refs,
+                   mentions=mentions, facts=_uniq_lines)
+    say = _one(rng, f"Collapse the repeated adjacent lines of {w} and show how often each one occurs in a row.",
+               f"Show me the lines of {w}, each with a count of how many times it repeats back to back.")
+    return Ask({"path": path, "count": True}, say=say, terse=f"{w}: adjacent repeats collapsed, with counts.",
+               refs=refs, mentions=mentions, facts=_uniq_lines)
 
 
-@goals.add("cut", 0.5)
+def _cut_rows(r: Any) -> list[Any]:
+    """The values of the first and last rows under the header."""
+    rows = _rows(_text(r).splitlines())
+    return list(dict.fromkeys(_cell(c) for c in rows[1] + rows[-1] if c.strip()))[:4]
+
+
+@goals.add("cut", 0.8)
 def cut(b: Bundle, rng: random.Random) -> Ask | None:
-    path = _pick(rng, sorted(p for p in b["csv"] if p in b["read"]))
+    tables = {p: rows[0] for p in b["read"] if p.endswith(".csv") and (rows := _rows(b["files"][p]["lines"]))}
+    path = _pick(rng, sorted(p for p, header in tables.items() if len(header) >= 3))
     if path is None:
         return None
-    header = b["csv"][path]["header"]
-    if len(header) < 3:
-        return None
+    header = tables[path]
     fields = sorted(rng.sample(range(1, len(header) + 1), 2))
-    names = " and ".join(header[f - 1] for f in fields)
-    return Ask({"path": path, "fields": fields, "delimiter": ","},
-               say=f"From the comma-separated file {path}, print only fields {fields[0]} and {fields[1]} ({names}).",
-               terse=_cmd(f"cut -d, -f{fields[0]},{fields[1]} {path}"), mentions=(path, str(fields[0]), str(fields[1])))
+    one, two = (_column(header[f - 1]) for f in fields)
+    i, j = fields
+    args, terse = {"path": path, "fields": fields, "delimiter": ","}, f"Columns {i} and {j} ({one}, {two}) of {path}."
+    if rng.random() < 0.4:
+        return Ask(args, say=_one(rng, f"Show me just two of the columns of {path}.",
+                                  f"I only need a couple of columns from {path}."),
+                   terse=terse, detail=_one(rng, f"Columns {i} and {j}: {one} and {two}.",
+                                            f"The {one} and {two} ones, columns {i} and {j}."),
+                   mentions=(path, str(i), str(j)), facts=_cut_rows)
+    say = _one(rng, f"From {path}, show me only the {one} and {two} columns (columns {i} and {j}).",
+               f"I just want columns {i} and {j} of {path}, that's {one} and {two}. Can you print those?",
+               f"Print the {one} and {two} fields (numbers {i} and {j}) of the comma-separated file {path}.",
+               f"Could you pull out columns {i} and {j} ({one}, {two}) from {path}? Nothing else.")
+    return Ask(args, say=say, terse=terse, mentions=(path, str(i), str(j)), facts=_cut_rows)
 
 
 @goals.add("pwd", 0.2)
 def pwd(b: Bundle, rng: random.Random) -> Ask | None:
-    return Ask({}, say=rng.choice(["Which directory am I in right now?", "What's my current working directory?"]),
-               terse=_cmd("pwd"))
+    say = _one(rng, "Which directory am I in right now?", "What's my current working directory?",
+               "Remind me, where am I in the file system at the moment?", "Which folder is the shell in now?")
+    return Ask({}, say=say, terse=_one(rng, "Current directory?", "Where am I?"), facts=lambda r: [_text(r)])
 
 
 @goals.add("user_info", 0.2)
 def user_info(b: Bundle, rng: random.Random) -> Ask | None:
-    return Ask({}, say="Which user am I logged in as, and which groups am I in?", terse="whoami and my groups?")
+    say = _one(rng, "Which user am I logged in as, and which groups am I in?",
+               "Who am I on this machine? User name and groups, please.",
+               "Can you check which account I'm using and what groups it belongs to?")
+    return Ask({}, say=say, terse="My user name and groups?",
+               facts=lambda r: [r["user"], *[g for g in r["groups"] if g != r["user"]][:2]])
 
 
 # -- changing things -------------------------------------------------------------------------------
@@ -696,29 +1245,42 @@ def user_info(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("cd", 0.5)
 def cd(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, [d for d in b["dirs"] if d != b["home"] and d not in b["empty_dirs"]] + ["/etc", "/tmp"])
-    words, refs, mentions = name_file(b, rng, top, BY_NAME) if top in b["nodes"] and top.startswith(b["home"]) \
+    w, refs, mentions = name_file(b, rng, top, BY_NAME) if top in b["nodes"] and top.startswith(b["home"]) \
         else (top, (), (top,))
-    return Ask({"path": top}, say=rng.choice([f"Go into {words}.", f"Change the working directory to {words}."]),
-               terse=f"cd {words}.", refs=refs, mentions=mentions)
+    say = _one(rng, f"Go into {w}.", f"Change the working directory to {w}.", f"Switch over to {w}, please.",
+               f"I want to work in {w} for a while; move the shell there.", f"Could you take me to {w}?",
+               f"Let's continue from {w}; change into it.")
+    return Ask({"path": top}, say=say, terse=_one(rng, f"Change into {w}.", f"Switch to {w}."), refs=refs,
+               mentions=mentions)
 
 
 @goals.add("mkdir")
 def mkdir(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     if rng.random() < 0.6:
-        path = _pick(rng, [f"{home}/{d}" for d in NEW_DIRS if f"{home}/{d}" not in b["nodes"]
-                           and f"{home}/{d}".rsplit("/", 1)[0] in b["nodes"]])
+        path = _pick(rng, b["new_dirs"])
         if path is None:
             return None
         parent, name = path.rsplit("/", 1)
-        return Ask({"path": path}, say=f"Create a new folder inside {parent}.", terse=_cmd(f"mkdir {path}"),
-                   detail=f"Call it {name}, so {path}.", mentions=(path,))
+        terse = _one(rng, f"New folder {path}.", f"Make the folder {path}.")
+        if rng.random() < 0.5:
+            return Ask({"path": path}, say=_one(rng, f"Create a new folder inside {parent}.",
+                                                f"I need another folder in {parent}.",
+                                                f"Could you add a subfolder to {parent}?"),
+                       terse=terse, detail=_one(rng, f"Call it {name}, so {path}.", f"Name it {name} ({path}).",
+                                                f"It should be {path}.", f"Make it {path}."),
+                       mentions=(path,))
+        return Ask({"path": path}, say=_one(rng, f"Make a folder at {path}.", f"Please create the directory {path}.",
+                                            f"I need a new folder, {path}.",
+                                            f"Can you set up an empty folder called {name} in {parent}?"),
+                   terse=terse, mentions=(name, parent))
     path = _pick(rng, [f"{home}/{d}" for d in NEW_DEEP_DIRS if f"{home}/{d}" not in b["nodes"]])
     if path is None:
         return None
-    return Ask({"path": path, "parents": True},
-               say=f"Create the folder {path}, along with any parent folders that don't exist yet.",
-               terse=_cmd(f"mkdir -p {path}"), mentions=(path,))
+    say = _one(rng, f"Create the folder {path}, along with any parent folders that don't exist yet.",
+               f"Set up {path}, creating whatever folders are missing along the way.",
+               f"I need the whole folder path {path} created, parents included.")
+    return Ask({"path": path, "parents": True}, say=say, terse=f"Create {path} with its parents.", mentions=(path,))
 
 
 @goals.add("touch", 0.7)
@@ -727,12 +1289,26 @@ def touch(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.6:
         path = _pick(rng, [f"{home}/{p}" for p in TOUCH_FILES if f"{home}/{p}" not in b["nodes"]
                            and f"{home}/{p}".rsplit("/", 1)[0] in b["nodes"]] + ["/opt/team/standup.txt"])
-        return Ask({"path": path}, say=f"Create an empty file at {path}.", terse=_cmd(f"touch {path}"),
+        folder, name = path.rsplit("/", 1)
+        if rng.random() < 0.3:
+            return Ask({"path": path}, say=f"Make a blank file called {name} in {folder}.",
+                       terse=f"Empty file {name} in {folder}.", mentions=(name, folder))
+        say = _one(rng, f"Create an empty file at {path}.", f"I need an empty {path} to start from.",
+                   f"Could you create {path}? Leave it empty for now.")
+        return Ask({"path": path}, say=say, terse=_one(rng, f"Empty file {path}.", f"New empty file: {path}."),
                    mentions=(path,))
     path = _pick(rng, [p for p in b["read"] if b["files"][p]["owner"] == b["user"]])
-    words, refs, mentions = name_file(b, rng, path, BY_NAME)
-    return Ask({"path": path}, say=f"Update the modification time of {words} to now, without changing its content.",
-               terse=f"touch {words}.", refs=refs, mentions=mentions)
+    w, refs, mentions = name_file(b, rng, path, BY_NAME)
+    say = _one(rng, f"Update the modification time of {w} to now, without changing its content.",
+               f"Touch {w} so its timestamp is current; don't change what's in it.",
+               f"Can you bump the last-modified time of {w} to now?",
+               f"Mark {w} as modified just now (the content stays the same).")
+    return Ask({"path": path}, say=say, terse=f"Refresh the timestamp of {w}.", refs=refs, mentions=mentions)
+
+
+def _the_line(rng: random.Random, text: str) -> str:
+    return _one(rng, f'The line is: "{text}".', f'It should say "{text}".', f'Add exactly this: "{text}".',
+                f'Here it is: "{text}".', f'Write "{text}".')
 
 
 @goals.add("echo", 0.7)
@@ -741,17 +1317,28 @@ def echo(b: Bundle, rng: random.Random) -> Ask | None:
     bashrc = f"{home}/.bashrc"
     if rng.random() < 0.5 and bashrc in b["files"] and b["files"][bashrc]["writable"]:
         text = rng.choice(BASHRC_LINES)
-        return Ask({"text": text, "file": bashrc, "append": True},
-                   say=f"Use echo to append a line to the end of {bashrc}.",
-                   terse=_cmd(f"echo \"{text}\" >> {bashrc}"), detail=f'The line is: "{text}".',
-                   mentions=(text, bashrc))
+        args = {"text": text, "file": bashrc, "append": True}
+        terse = f'Append "{text}" to {bashrc}.'
+        if rng.random() < 0.5:
+            return Ask(args, say=_one(rng, f"Use echo to append a line to the end of {bashrc}.",
+                                      f"Add a line to the bottom of {bashrc}.",
+                                      f"I'd like one more line at the end of {bashrc}."),
+                       terse=terse, detail=_the_line(rng, text), mentions=(text, bashrc))
+        return Ask(args, say=_one(rng, f'Add "{text}" as a new last line of {bashrc}.',
+                                  f'Append the line "{text}" to {bashrc}, please.',
+                                  f'Put "{text}" at the end of {bashrc}, keeping everything else.'),
+                   terse=terse, mentions=(text, bashrc))
     path = _pick(rng, [f"{home}/{p}" for p in ECHO_FILES if f"{home}/{p}" not in b["nodes"]])
     if path is None:
         return None
     text = rng.choice(ECHO_TEXTS)
-    return Ask({"text": text, "file": path},
-               say=f"Echo the text '{text}' into a new file {path}.", terse=_cmd(f"echo '{text}' > {path}"),
-               mentions=(text, path))
+    if rng.random() < 0.4:
+        return Ask({"text": text, "file": path},
+                   say=_one(rng, f"Create {path} with a one-line note in it.", f"Leave a short note for me in {path}."),
+                   terse=f"'{text}' into {path}.", detail=_the_line(rng, text), mentions=(text, path))
+    say = _one(rng, f"Echo the text '{text}' into a new file {path}.", f"Write '{text}' into a new file at {path}.",
+               f"Save the note '{text}' as {path}.", f"Create {path} containing just the line '{text}'.")
+    return Ask({"text": text, "file": path}, say=say, terse=f"'{text}' into {path}.", mentions=(text, path))
 
 
 @goals.add("write_file")
@@ -763,9 +1350,18 @@ def write_file(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     path, lines = rng.choice(choices)
     quoted = ", ".join(f'"{line}"' for line in lines[:-1]) + f' and "{lines[-1]}"'
-    return Ask({"path": path, "content": "\n".join(lines) + "\n"}, say=f"Create the file {path}.",
-               terse=f"Write {path} with the lines {quoted}.",
-               detail=f"Put these lines in it, each on its own line: {quoted}.", mentions=(path, *lines))
+    args = {"path": path, "content": "\n".join(lines) + "\n"}
+    terse = f"Write {path} with the lines {quoted}."
+    if rng.random() < 0.6:
+        return Ask(args, say=_one(rng, f"Create the file {path}.", f"I need a new file, {path}.",
+                                  f"Could you write a file for me at {path}?", f"Please set up {path}."),
+                   terse=terse, detail=_one(rng, f"Put these lines in it, each on its own line: {quoted}.",
+                                            f"It should contain {quoted}, one per line.",
+                                            f"The lines are {quoted}."),
+                   mentions=(path, *lines))
+    return Ask(args, say=_one(rng, f"Create {path} with these lines: {quoted}.",
+                              f"Write a new file {path} containing {quoted}, each on its own line."),
+               terse=terse, mentions=(path, *lines))
 
 
 @goals.add("append_file")
@@ -778,11 +1374,19 @@ def append_file(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     path, pool, prefix = rng.choice(targets)
     line = prefix + rng.choice(pool)
-    words, refs, mentions = name_file(b, rng, path, BY_NAME)
+    w, refs, mentions = name_file(b, rng, path, BY_NAME)
     list_name = "to-do list" if "todo" in path else "list of ideas"
-    return Ask({"path": path, "content": line + "\n"}, say=f"Add a new line at the end of my {list_name}, {words}.",
-               terse=f"Append '{line}' to {words}.", detail=f'The line is: "{line}".', refs=refs,
-               mentions=mentions + (line,))
+    terse = f"Append '{line}' to {w}."
+    if rng.random() < 0.6:
+        return Ask({"path": path, "content": line + "\n"},
+                   say=_one(rng, f"Add a new line at the end of my {list_name}, {w}.",
+                            f"I've got something for my {list_name} ({w}); add it at the bottom.",
+                            f"Please append an entry to {w}, my {list_name}."),
+                   terse=terse, detail=_the_line(rng, line), refs=refs, mentions=mentions + (line,))
+    return Ask({"path": path, "content": line + "\n"},
+               say=_one(rng, f"Add '{line}' to the end of my {list_name}, {w}.",
+                        f"Could you append the line '{line}' to {w}?"),
+               terse=terse, refs=refs, mentions=mentions + (line,))
 
 
 def _replacements(b: Bundle) -> list[tuple[str, str, str]]:
@@ -825,10 +1429,19 @@ def replace_in_file(b: Bundle, rng: random.Random) -> Ask | None:
     if edit is None:
         return None
     path, old, new = edit
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path, "old": old, "new": new}, say=f"In {words}, please change '{old}'.",
-               terse=f"In {words}, replace '{old}' with '{new}'.", detail=f"It should read '{new}' instead.",
-               refs=refs, mentions=mentions + (old, new))
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    args, mentions = {"path": path, "old": old, "new": new}, mentions + (old, new)
+    terse = _one(rng, f"In {w}, replace '{old}' with '{new}'.", f"{w}: '{old}' becomes '{new}'.")
+    if rng.random() < 0.5:
+        return Ask(args, say=_one(rng, f"In {w}, please change '{old}'.", f"I need to edit '{old}' in {w}.",
+                                  f"There's a setting to update in {w}: '{old}'."),
+                   terse=terse, detail=_one(rng, f"It should read '{new}' instead.", f"Make it '{new}'.",
+                                            f"Change it to '{new}'.", f"The new value is '{new}'."),
+                   refs=refs, mentions=mentions)
+    return Ask(args, say=_one(rng, f"In {w}, change '{old}' to '{new}'.", f"Update {w}: '{old}' should become '{new}'.",
+                              f"Could you swap '{old}' for '{new}' in {w}?",
+                              f"Please edit {w} so that '{old}' reads '{new}'."),
+               terse=terse, refs=refs, mentions=mentions)
 
 
 @goals.add("insert_lines", 0.6)
@@ -845,11 +1458,18 @@ def insert_lines(b: Bundle, rng: random.Random) -> Ask | None:
     line = 3
     thing, list_name, items = lists[path]
     text = f"- {rng.choice(items)}"
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path, "line": line, "text": text},
-               say=f"Put a new {thing} at the top of my {list_name}, {words}, as a new line before line {line}.",
-               terse=f"Insert '{text}' before line {line} of {words}.", detail=f'The line is: "{text}".', refs=refs,
-               mentions=mentions + (text, str(line)))
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    args, mentions = {"path": path, "line": line, "text": text}, mentions + (text, str(line))
+    terse = f"Insert '{text}' before line {line} of {w}."
+    if rng.random() < 0.5:
+        return Ask(args, say=_one(rng, f"Put a new {thing} at the top of my {list_name}, {w}, as a new line before "
+                                       f"line {line}.",
+                                  f"Add a {thing} to {w} (my {list_name}) so it becomes line {line}, right under "
+                                  "the heading."),
+                   terse=terse, detail=_the_line(rng, text), refs=refs, mentions=mentions)
+    return Ask(args, say=_one(rng, f"In {w}, insert '{text}' as line {line}, above the current first {thing}.",
+                              f"My {list_name} is {w}. Put '{text}' in front of line {line}, please."),
+               terse=terse, refs=refs, mentions=mentions)
 
 
 @goals.add("delete_lines", 0.7)
@@ -865,15 +1485,26 @@ def delete_lines(b: Bundle, rng: random.Random) -> Ask | None:
     if not numbered:
         return None
     start = rng.choice(numbered)
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
     if rng.random() < 0.5 and start + 1 in numbered:
-        return Ask({"path": path, "start_line": start, "end_line": start + 1},
-                   say=f"Delete lines {start} and {start + 1} from {words}.",
-                   terse=f"Delete lines {start}-{start + 1} of {words}.", refs=refs,
-                   mentions=mentions + (str(start), str(start + 1)))
-    return Ask({"path": path, "start_line": start},
-               say=f"Remove line {start} from {words}; it's the one that says \"{lines[start - 1]}\".",
-               terse=f"Delete line {start} of {words}.", refs=refs, mentions=mentions + (str(start),))
+        end = start + 1
+        say = _one(rng, f"Delete lines {start} and {end} from {w}.", f"Remove lines {start}-{end} of {w}, please.",
+                   f"Lines {start} and {end} of {w} are out of date; take them out.")
+        return Ask({"path": path, "start_line": start, "end_line": end}, say=say,
+                   terse=f"Delete lines {start}-{end} of {w}.", refs=refs, mentions=mentions + (str(start), str(end)))
+    quote = lines[start - 1]
+    if rng.random() < 0.5:
+        return Ask({"path": path, "start_line": start},
+                   say=_one(rng, f"One line of {w} has to go.", f"Please remove a line from {w}."),
+                   terse=f"Delete line {start} of {w}.",
+                   detail=_one(rng, f"Line {start}, the one that says \"{quote}\".",
+                               f"It's line {start} (\"{quote}\")."),
+                   refs=refs, mentions=mentions + (str(start),))
+    say = _one(rng, f"Remove line {start} from {w}; it's the one that says \"{quote}\".",
+               f"Delete line {start} of {w} (\"{quote}\").",
+               f"In {w}, line {start} (\"{quote}\") can go. Please delete it.")
+    return Ask({"path": path, "start_line": start}, say=say, terse=f"Delete line {start} of {w}.", refs=refs,
+               mentions=mentions + (str(start),))
 
 
 @goals.add("sed", 0.8)
@@ -895,11 +1526,21 @@ def sed(b: Bundle, rng: random.Random) -> Ask | None:
     if edit is None:
         return None
     path, pattern, replacement = edit
-    words, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    return Ask({"path": path, "pattern": pattern, "replacement": replacement, "in_place": True},
-               say=f"Use sed to replace every '{pattern}' in {words}, editing the file in place.",
-               terse=f"sed -i 's/{pattern}/{replacement}/g' on {words}.",
-               detail=f"Replace it with '{replacement}'.", refs=refs, mentions=mentions + (pattern, replacement))
+    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    args = {"path": path, "pattern": pattern, "replacement": replacement, "in_place": True}
+    mentions += (pattern, replacement)
+    terse = f"Replace all '{pattern}' with '{replacement}' in {w}, in place."
+    if rng.random() < 0.5:
+        return Ask(args, say=_one(rng, f"Use sed to replace every '{pattern}' in {w}, editing the file in place.",
+                                  f"Every '{pattern}' in {w} has to go; edit the file itself.",
+                                  f"I want all occurrences of '{pattern}' in {w} replaced, right in the file."),
+                   terse=terse, detail=_one(rng, f"Replace it with '{replacement}'.", f"Use '{replacement}' instead.",
+                                            f"Swap in '{replacement}'."),
+                   refs=refs, mentions=mentions)
+    return Ask(args, say=_one(rng, f"Replace every '{pattern}' in {w} with '{replacement}', saving the file.",
+                              f"In {w}, change all the '{pattern}' to '{replacement}' (edit the file in place).",
+                              f"Could you run a substitution on {w}: '{pattern}' to '{replacement}' everywhere?"),
+               terse=terse, refs=refs, mentions=mentions)
 
 
 @goals.add("mv", 1.2)
@@ -908,19 +1549,33 @@ def mv(b: Bundle, rng: random.Random) -> Ask | None:
     if path is None:
         return None
     folder, name = path.rsplit("/", 1)
-    words, refs, mentions = name_file(b, rng, path, BY_NAME)
+    w, refs, mentions = name_file(b, rng, path, BY_NAME)
     if rng.random() < 0.5:
         into = f"{b['home']}/documents"
+        terse = _one(rng, f"Move {w} to {into}.", f"{w} into {into}.")
         if rng.random() < 0.5:
-            return Ask({"source": path, "destination": into}, say=f"Move {words} to another folder.",
-                       terse=f"mv {words} {into}.", detail=f"Put it in {into}.", refs=refs,
-                       mentions=mentions + (into,))
-        return Ask({"source": path, "destination": into}, say=f"Move {words} into {into}.",
-                   terse=f"mv {words} {into}.", refs=refs, mentions=mentions + (into,))
+            return Ask({"source": path, "destination": into},
+                       say=_one(rng, f"Move {w} to another folder.", f"{w} is in the wrong place; please move it.",
+                                f"Could you file away {w} somewhere better?"),
+                       terse=terse, detail=_one(rng, f"Put it in {into}.", f"It belongs in {into}.",
+                                                f"Move it into {into}."),
+                       refs=refs, mentions=mentions + (into,))
+        return Ask({"source": path, "destination": into},
+                   say=_one(rng, f"Move {w} into {into}.", f"Please file {w} under {into}.",
+                            f"I'd like {w} moved over to {into}."),
+                   terse=terse, refs=refs, mentions=mentions + (into,))
     stem = name.rsplit(".", 1)[0].replace(" ", "-").replace("(", "").replace(")", "")
     new = f"{folder}/{stem}-{rng.choice(['old', 'keep', '2026'])}.txt"
-    return Ask({"source": path, "destination": new}, say=f"Rename {words}.", terse=f"Rename {words} to {new}.",
-               detail=f"The new path should be {new}.", refs=refs, mentions=mentions + (new,))
+    terse = f"Rename {w} to {new}."
+    if rng.random() < 0.5:
+        return Ask({"source": path, "destination": new},
+                   say=_one(rng, f"Rename {w}.", f"{w} needs a better name.", f"Could you give {w} a new name?"),
+                   terse=terse, detail=_one(rng, f"The new path should be {new}.", f"Call it {new}.",
+                                            f"Make it {new}."),
+                   refs=refs, mentions=mentions + (new,))
+    return Ask({"source": path, "destination": new},
+               say=_one(rng, f"Rename {w} to {new}.", f"Please rename {w}; it should become {new}."),
+               terse=terse, refs=refs, mentions=mentions + (new,))
 
 
 @goals.add("cp")
@@ -930,20 +1585,32 @@ def cp(b: Bundle, rng: random.Random) -> Ask | None:
         top = _pick(rng, [a for a in b["areas"] if a.endswith(("notes", "scripts", "documents"))])
         if top is None or f"{top}-backup" in b["nodes"]:
             return None
-        return Ask({"source": top, "destination": f"{top}-backup", "recursive": True},
-                   say=f"Make a full copy of the folder {top}, with everything in it, at {top}-backup.",
-                   terse=_cmd(f"cp -r {top} {top}-backup"), mentions=(top, f"{top}-backup"))
+        copy = f"{top}-backup"
+        say = _one(rng, f"Make a full copy of the folder {top}, with everything in it, at {copy}.",
+                   f"Back up {top} by copying the whole folder to {copy}.",
+                   f"Duplicate {top}, subfolders and all, as {copy}.")
+        return Ask({"source": top, "destination": copy, "recursive": True}, say=say,
+                   terse=f"Copy {top} with everything in it to {copy}.", mentions=(top, copy))
     path = _pick(rng, [p for p in b["read"] if p.startswith(home + "/")])
-    words, refs, mentions = name_file(b, rng, path, BY_NAME)
+    w, refs, mentions = name_file(b, rng, path, BY_NAME)
     if rng.random() < 0.5:
-        return Ask({"source": path, "destination": "/tmp"}, say=f"Put a copy of {words} in /tmp.",
-                   terse=f"cp {words} /tmp.", refs=refs, mentions=mentions + ("/tmp",))
+        say = _one(rng, f"Put a copy of {w} in /tmp.", f"Copy {w} into /tmp, please.",
+                   f"I want a scratch copy of {w} in /tmp.")
+        return Ask({"source": path, "destination": "/tmp"}, say=say, terse=f"Copy {w} to /tmp.", refs=refs,
+                   mentions=mentions + ("/tmp",))
     backup = path + ".bak"
     if backup in b["nodes"]:
         return None
-    return Ask({"source": path, "destination": backup}, say=f"Make a backup copy of {words}.",
-               terse=f"Copy {words} to {backup}.", detail=f"Save it as {backup}.", refs=refs,
-               mentions=mentions + (backup,))
+    terse = f"Copy {w} to {backup}."
+    if rng.random() < 0.5:
+        return Ask({"source": path, "destination": backup},
+                   say=_one(rng, f"Make a backup copy of {w}.", f"Before I edit {w}, could you back it up?"),
+                   terse=terse, detail=_one(rng, f"Save it as {backup}.", f"Call the copy {backup}.",
+                                            f"Put the copy at {backup}."),
+                   refs=refs, mentions=mentions + (backup,))
+    return Ask({"source": path, "destination": backup},
+               say=_one(rng, f"Make a backup copy of {w} at {backup}.", f"Copy {w} to {backup} as a backup."),
+               terse=terse, refs=refs, mentions=mentions + (backup,))
 
 
 @goals.add("rm", 1.2)
@@ -951,31 +1618,45 @@ def rm(b: Bundle, rng: random.Random) -> Ask | None:
     style = rng.random()
     if style < 0.15 and b["rm_dirs"]:
         top = rng.choice(b["rm_dirs"])
-        return Ask({"path": top, "recursive": True}, say=f"Delete the folder {top} and everything inside it.",
-                   terse=_cmd(f"rm -r {top}"), mentions=(top,))
+        say = _one(rng, f"Delete the folder {top} and everything inside it.",
+                   f"I don't need {top} anymore. Remove it, contents and all.",
+                   f"Please wipe out {top} completely, subfolders included.")
+        return Ask({"path": top, "recursive": True}, say=say, terse=f"Delete {top} with everything in it.",
+                   mentions=(top,))
     if style < 0.3 and b["rm_globs"]:
         pattern = rng.choice(b["rm_globs"])
-        return Ask({"path": pattern}, say=f"Delete all the files matching {pattern}.", terse=_cmd(f"rm {pattern}"),
-                   mentions=(pattern,))
+        folder = pattern.rsplit("/", 1)[0]
+        if rng.random() < 0.4:
+            return Ask({"path": pattern}, say=f"Delete all the files matching {pattern}.",
+                       terse=f"Delete {pattern}.", mentions=(pattern,))
+        say = _one(rng, f"Clear out the old logs: delete every .log file in {folder}.",
+                   f"Remove all the .log files in {folder}, please.",
+                   f"The .log files in {folder} can go. Delete them.")
+        return Ask({"path": pattern}, say=say, terse=f"Delete the .log files in {folder}.", mentions=(folder, ".log"))
     if style < 0.45 and b["force_rm"]:
         path = rng.choice(b["force_rm"])
-        return Ask({"path": path, "force": True},
-                   say=f"Delete {_q(path)}. It's write-protected, so force it.", terse=_cmd(f"rm -f {_q(path)}"),
-                   mentions=(path,))
+        p = _q(path)
+        say = _one(rng, f"Delete {p}. It's write-protected, so force it.",
+                   f"{p} is read-only, but I want it gone anyway. Force the delete.",
+                   f"Force-remove {p}, even though it's write-protected.")
+        return Ask({"path": path, "force": True}, say=say, terse=f"Force-delete {p}.", mentions=(path,))
     path = _pick(rng, b["rm"])
     if path is None:
         return None
-    words, refs, mentions = name_file(b, rng, path, BY_NAME)
-    return Ask({"path": path}, say=rng.choice([f"Delete {words}.", f"I don't need {words} anymore; please remove it."]),
-               terse=f"rm {words}.", refs=refs, mentions=mentions)
+    w, refs, mentions = name_file(b, rng, path, BY_NAME)
+    say = _one(rng, f"Delete {w}.", f"I don't need {w} anymore; please remove it.", f"Could you get rid of {w}?",
+               f"{w} is just clutter. Delete it, please.", f"Please remove {w}.")
+    return Ask({"path": path}, say=say, terse=_one(rng, f"Delete {w}.", f"Remove {w}."), refs=refs, mentions=mentions)
 
 
 @goals.add("rmdir", 0.5)
 def rmdir(b: Bundle, rng: random.Random) -> Ask | None:
-    path = _pick(rng, b["empty_dirs"])
+    path = _pick(rng, b["rmdir"])
     if path is None:
         return None
-    return Ask({"path": path}, say=f"Remove the empty folder {path}.", terse=_cmd(f"rmdir {path}"), mentions=(path,))
+    say = _one(rng, f"Remove the empty folder {path}.", f"{path} is empty; please delete that folder.",
+               f"Get rid of the empty directory {path}.", f"I never use {path} and it's empty. Could you remove it?")
+    return Ask({"path": path}, say=say, terse=f"Remove the empty folder {path}.", mentions=(path,))
 
 
 @goals.add("symlink", 0.5)
@@ -989,12 +1670,25 @@ def symlink(b: Bundle, rng: random.Random) -> Ask | None:
     if pick is None:
         return None
     link, target = pick
-    return Ask({"target": target, "link_path": link},
-               say=f"Create a symbolic link at {link}.", terse=_cmd(f"ln -s {target} {link}"),
-               detail=f"It should point to {target}.", mentions=(link, target))
+    args, terse = {"target": target, "link_path": link}, f"Symlink {link} pointing to {target}."
+    if rng.random() < 0.5:
+        return Ask(args, say=_one(rng, f"Create a symbolic link at {link}.", f"I'd like a shortcut at {link}.",
+                                  f"Could you make a symlink called {link}?"),
+                   terse=terse, detail=_one(rng, f"It should point to {target}.", f"Point it at {target}.",
+                                            f"The target is {target}."),
+                   mentions=(link, target))
+    return Ask(args, say=_one(rng, f"Make {link} a symbolic link to {target}.",
+                              f"I'd like a symlink {link} that points at {target}, so I can get there quickly.",
+                              f"Please link {target} as {link} (a symbolic link)."),
+               terse=terse, mentions=(link, target))
 
 
 _MODES = {"script": ("700", "750", "644"), "file": ("600", "640", "664"), "dir": ("700", "750")}
+# Symbolic modes and what they do, as a person says it.
+_SYMBOLIC = {"0644": {"600": ("go-r", "take away read access for the group and everyone else"),
+                      "664": ("g+w", "let the group write to it too")},
+             "0755": {"700": ("go-rx", "take away read and execute for the group and others"),
+                      "644": ("a-x", "make it no longer executable for anyone")}}
 
 
 @goals.add("chmod", 0.8)
@@ -1012,15 +1706,26 @@ def chmod(b: Bundle, rng: random.Random) -> Ask | None:
     if not options:
         return None
     path, mode = rng.choice(options)
-    symbolic = {"0644": {"600": "go-r", "664": "g+w"}, "0755": {"700": "go-rx", "644": "a-x"}}
-    symbolic = symbolic.get(nodes[path]["mode"], {})
+    symbolic = _SYMBOLIC.get(nodes[path]["mode"], {})
     if mode in symbolic and rng.random() < 0.4:
-        mode = symbolic[mode]
-        return Ask({"path": path, "mode": mode}, say=f"Run chmod {mode} on {_q(path)}.",
-                   terse=_cmd(f"chmod {mode} {_q(path)}"), mentions=(mode, path))
-    words, refs, mentions = name_file(b, rng, path, BY_NAME)
-    return Ask({"path": path, "mode": mode}, say=f"Change the permissions of {words}.",
-               terse=f"chmod {mode} {words}.", detail=f"Set them to {mode}.", refs=refs, mentions=mentions + (mode,))
+        mode, what = symbolic[mode]
+        p = _q(path)
+        say = _one(rng, f"On {p}, {what} (chmod {mode}).", f"Please {what} on {p}; that's chmod {mode}.",
+                   f"Could you change the permissions of {p} with {mode}? I want to {what}.")
+        return Ask({"path": path, "mode": mode}, say=say, terse=f"Permissions of {p}: {mode}.", mentions=(mode, path))
+    w, refs, mentions = name_file(b, rng, path, BY_NAME)
+    terse = f"Set the permissions of {w} to {mode}."
+    if rng.random() < 0.5:
+        return Ask({"path": path, "mode": mode},
+                   say=_one(rng, f"Change the permissions of {w}.", f"The permissions on {w} are wrong; fix them.",
+                            f"I need different access rights on {w}."),
+                   terse=terse, detail=_one(rng, f"Set them to {mode}.", f"Make it {mode}.",
+                                            f"Mode {mode}, please."),
+                   refs=refs, mentions=mentions + (mode,))
+    return Ask({"path": path, "mode": mode},
+               say=_one(rng, f"Set the permissions of {w} to {mode}.", f"Could you change {w} to mode {mode}?",
+                        f"Please make the mode of {w} {mode}."),
+               terse=terse, refs=refs, mentions=mentions + (mode,))
 
 
 @goals.add("tar_create", 0.6)
@@ -1032,9 +1737,17 @@ def tar_create(b: Bundle, rng: random.Random) -> Ask | None:
     archive = rng.choice([f"/tmp/{name}-backup.tar", f"{b['home']}/{name}.tar"])
     if archive in b["nodes"]:
         return None
-    return Ask({"archive": archive, "paths": [top]}, say=f"Pack the whole {top} folder into one archive.",
-               terse=_cmd(f"tar -cf {archive} {top}"), detail=f"Write the archive to {archive}.",
-               mentions=(top, archive))
+    args, terse = {"archive": archive, "paths": [top]}, f"Archive {top} as {archive}."
+    if rng.random() < 0.5:
+        return Ask(args, say=_one(rng, f"Pack the whole {top} folder into one archive.",
+                                  f"Could you bundle up {top} into a tar file?", f"I'd like {top} archived."),
+                   terse=terse, detail=_one(rng, f"Write the archive to {archive}.", f"Save it as {archive}.",
+                                            f"Call it {archive}."),
+                   mentions=(top, archive))
+    return Ask(args, say=_one(rng, f"Pack {top} into the archive {archive}.",
+                              f"Make a tar archive of {top} at {archive}, please.",
+                              f"Bundle everything in {top} into {archive}."),
+               terse=terse, mentions=(top, archive))
 
 
 def _packed(b: Bundle, rng: random.Random) -> tuple[str, str] | None:
@@ -1053,9 +1766,12 @@ def tar_list(b: Bundle, rng: random.Random) -> Ask | None:
     if packed is None:
         return None
     top, archive = packed
-    return Ask({"archive": archive}, say=f"Pack the {top} folder into {archive}, then tell me what went into it.",
-               terse=_cmd(f"tar -cf {archive} {top} && tar -tf {archive}"), mentions=(top, archive),
-               prior=(("tar_create", {"archive": archive, "paths": [top]}),))
+    say = _one(rng, f"Pack the {top} folder into {archive}, then tell me what went into it.",
+               f"Archive {top} as {archive} and list the archive's contents afterwards.",
+               f"Could you tar up {top} into {archive} and then show me what the archive holds?")
+    return Ask({"archive": archive}, say=say, terse=f"Archive {top} as {archive}, then list it.",
+               mentions=(top, archive), prior=(("tar_create", {"archive": archive, "paths": [top]}),),
+               facts=lambda r: _names([e["name"] for e in r["entries"] if e["type"] == "file"]))
 
 
 @goals.add("tar_extract", 0.3)
@@ -1064,9 +1780,11 @@ def tar_extract(b: Bundle, rng: random.Random) -> Ask | None:
     if packed is None or "/tmp" not in b["nodes"]:
         return None
     top, archive = packed
-    return Ask({"archive": archive, "directory": "/tmp"},
-               say=f"Back up {top} as {archive}, then unpack a copy of that archive into /tmp.",
-               terse=_cmd(f"tar -cf {archive} {top} && tar -xf {archive} -C /tmp"), mentions=(top, archive),
+    say = _one(rng, f"Back up {top} as {archive}, then unpack a copy of that archive into /tmp.",
+               f"Pack {top} into {archive} and extract it again under /tmp, so I can check the copy.",
+               f"I want to test a backup: archive {top} to {archive}, then unpack it into /tmp.")
+    return Ask({"archive": archive, "directory": "/tmp"}, say=say,
+               terse=f"Archive {top} as {archive}, then extract it into /tmp.", mentions=(top, archive, "/tmp"),
                prior=(("tar_create", {"archive": archive, "paths": [top]}),))
 
 
@@ -1082,7 +1800,20 @@ def raw_nodes(b: Bundle, rng: random.Random) -> str | None:
     ])
 
 
-recipe = Recipe(server="filesystem", sample=sample, topics=("files",), goals=goals.all, lookups=(
+def _cap(text: str | None) -> str | None:
+    """A sentence that starts with how a file is named ('my note called ...') starts upper case."""
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _capitalized(build: Callable[[Bundle, random.Random], Ask | None]) -> Callable[[Bundle, random.Random], Ask | None]:
+    def wrapped(b: Bundle, rng: random.Random) -> Ask | None:
+        ask = build(b, rng)
+        return ask and dataclasses.replace(ask, say=_cap(ask.say), terse=_cap(ask.terse), detail=_cap(ask.detail))
+    return wrapped
+
+
+recipe = Recipe(server="filesystem", sample=sample, topics=("files",), goals=[
+    Goal(goal.tool, _capitalized(goal.build), goal.weight) for goal in goals.all], lookups=(
     Lookup("file", "search_files", args=lambda r: {"query": r.entity["query"], "path": r.entity["dir"]}),
     Lookup("path", "find", args=lambda r: {"path": r.entity["dir"], "name": r.entity["name"]}),
 ), hidden=(HiddenAsk("debug_nodes", raw_nodes),))
