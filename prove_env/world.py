@@ -19,19 +19,22 @@ from json.encoder import c_encode_basestring, c_make_encoder  # type: ignore[att
 import random
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-import faker
 from sqlalchemy import (
-    Boolean, Column, Date, DateTime, Integer, MetaData, String, Table, create_engine, event, insert, select,
+    Boolean, Column, Date, DateTime, Integer, MetaData, String, Table, create_engine, event, insert, inspect, select,
 )
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import instance_state
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.util import LRUCache
+
+if TYPE_CHECKING:
+    import faker
 
 __all__ = ["World", "WorldError", "SeedContext", "Server", "template_digest", "worlds"]
 
@@ -264,9 +267,12 @@ class World:
         if self._session is None:
             # One session per world, used by every tool call. Committing a write expires what was
             # loaded, so no later call sees a stale relationship collection.
-            self._session = Session(_engine(self.connection), expire_on_commit=True, autoflush=True)
-            # The identity map holds objects weakly: a tool that looks up the same row twice would
-            # load it twice. Objects loaded during a call are kept alive until the call ends.
+            self._session = _WorldSession(_engine(self.connection), expire_on_commit=True, autoflush=True)
+            # The identity map holds objects weakly: a row looked up again would be loaded again.
+            # Loaded objects are kept alive until the next commit or rollback, which expires them
+            # anyway, so a run of read-only calls (the common case) finds the rows it already
+            # loaded (a shell's state, a customer) in the map instead of querying them again. Only
+            # this session writes to the world, so what it holds cannot go stale in between.
             event.listen(self._session, "loaded_as_persistent", lambda _, obj: self._pinned.append(obj))
         return self._session
 
@@ -274,18 +280,33 @@ class World:
     def transaction(self, *, write: bool = True) -> Iterator[Session]:
         """Run one tool call: commit what it wrote, or roll all of it back if it raises.
 
-        A read-only call (`write=False`) has nothing to commit and skips it.
+        A read-only call (`write=False`) has nothing to commit and skips it, and keeps what it
+        loaded for the calls after it (see `session`).
         """
         session = self.session
         try:
             yield session
             if write:
                 session.commit()
+                self._pinned.clear()
         except BaseException:
             session.rollback()
-            raise
-        finally:
             self._pinned.clear()
+            raise
+
+    def preload(self, model: type, keys: Iterable[Any]) -> None:
+        """Load the rows of `model` with these primary keys in one query, leaving out those already
+        loaded, so the `session.get` calls that follow find every one without a query of its own."""
+        mapper = inspect(model)
+        (column,) = mapper.primary_key  # one-column primary keys
+        loaded = self.session.identity_map
+        missing = []
+        for key in keys:
+            row = loaded.get(mapper.identity_key_from_primary_key((key,)))
+            if row is None or instance_state(row).expired:
+                missing.append(key)
+        if missing:
+            self.session.scalars(select(model).where(column.in_(missing))).all()
 
     def new_id(self, prefix: str, width: int = 4) -> str:
         """The next id with `prefix`, such as 'EVT-0042'. Counters live in the world itself.
@@ -293,14 +314,18 @@ class World:
         A prefix without a counter yet (a world made from a hand-written snapshot) starts after
         the largest id of that form found in any table.
         """
-        session = self.session
-        ids = self.toolkit.metadata().tables[_IDS]
-        last = session.execute(select(ids.c.last).where(ids.c.prefix == prefix)).scalar()
-        if last is None:
+        # The counter is read and written on the world's connection directly, inside the session's
+        # transaction (so it rolls back with the call), without flushing the objects the call has
+        # added so far: through the session, every id would flush them first, a flush per id (seeding
+        # a world took seconds, most of it in these flushes).
+        self.session.connection()
+        row = self.connection.execute(f"SELECT last FROM {_IDS} WHERE prefix = ?", (prefix,)).fetchone()
+        if row is None:
             last = self._largest_existing(prefix)
-            session.execute(insert(ids).values(prefix=prefix, last=last + 1))
+            self.connection.execute(f"INSERT INTO {_IDS} (prefix, last) VALUES (?, ?)", (prefix, last + 1))
         else:
-            session.execute(ids.update().where(ids.c.prefix == prefix).values(last=last + 1))
+            last = row[0]
+            self.connection.execute(f"UPDATE {_IDS} SET last = ? WHERE prefix = ?", (last + 1, prefix))
         return f"{prefix}-{last + 1:0{width}d}"
 
     def _largest_existing(self, prefix: str) -> int:
@@ -482,6 +507,30 @@ _ON_CONNECT = _DIALECT.on_connect()  # per-connection setup (SQL functions such 
 _COMPILED = LRUCache(500)
 
 
+class _WorldSession(Session):
+    """The session of one world: `get` of a row already loaded returns it without the general path.
+
+    Tools look rows up by primary key many times a call (a shell's state, every directory of a
+    path), and most of those rows are loaded already (see `World.session`); `Session.get` spends
+    several microseconds on each before it looks in the identity map. This answers the same for a
+    loaded, unexpired row of a one-column key, and leaves everything else to `Session.get`.
+    """
+
+    def get(self, entity: Any, ident: Any, **options: Any) -> Any:
+        if not options and not isinstance(ident, (tuple, list, dict)):
+            mapper = _MAPPERS.get(entity)
+            if mapper is None and isinstance(entity, type):
+                mapper = _MAPPERS.setdefault(entity, inspect(entity))
+            if mapper is not None and len(mapper.primary_key) == 1:
+                row = self.identity_map.get(mapper.identity_key_from_primary_key((ident,)))
+                if row is not None and isinstance(row, mapper.class_) and not instance_state(row).expired:
+                    return row
+        return super().get(entity, ident, **options)
+
+
+_MAPPERS: dict[type, Any] = {}
+
+
 def _engine(connection: sqlite3.Connection) -> Engine:
     """An engine over one world's connection, sharing the process-wide dialect and SQL cache."""
     if _ON_CONNECT is not None:
@@ -565,6 +614,8 @@ def _seed_world(toolkit: type[Server], seed: int) -> World:
         raise WorldError(f"a world seed must be a non-negative integer, got {seed!r}")
     now = _seeded_now(toolkit.name, seed)
     world = World._empty(toolkit, now, seed)
+    import faker  # here, not at the top: only seeding a template needs it, and it is slow to import
+
     fake = faker.Faker("en_US")
     fake.seed_instance(seed)
     ctx = SeedContext(world=world, fake=fake, rng=random.Random(f"{toolkit.name}/{seed}"), now=now)

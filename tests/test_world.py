@@ -110,3 +110,74 @@ def test_serialized_bytes_identical_for_clones():
     toolkit = get_toolkit("calendar")
     a, b = worlds.create(toolkit, 5), worlds.create(toolkit, 5)
     assert hashlib.sha256(a.serialize()).digest() == hashlib.sha256(b.serialize()).digest()
+
+
+def _first_row(world: World):
+    """(model, primary key) of a row of the world's first table with a one-column primary key."""
+    for mapper in sorted(world.toolkit.models.registry.mappers, key=lambda m: m.class_.__name__):
+        table = mapper.local_table
+        if len(mapper.primary_key) == 1 and world.rows(table.name):
+            position = list(table.columns).index(mapper.primary_key[0])
+            return mapper.class_, world.rows(table.name)[0][position]
+    raise AssertionError(f"{world.toolkit.name} has no table with rows")
+
+
+def _statements(world: World) -> list[str]:
+    seen: list[str] = []
+    from sqlalchemy import event
+
+    event.listen(world.session.get_bind(), "before_cursor_execute", lambda *args: seen.append(args[2]))
+    return seen
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_read_only_calls_reuse_loaded_rows_until_a_write(server):
+    world = worlds.create(get_toolkit(server), 0)
+    model, key = _first_row(world)
+    seen = _statements(world)
+
+    def read() -> int:
+        before = len(seen)
+        with world.transaction(write=False) as session:
+            assert session.get(model, key) is not None
+        return len(seen) - before
+
+    assert read() == 1 and read() == 0  # the second read finds the row loaded
+    with world.transaction(write=True):
+        pass
+    assert read() == 1  # a commit expires what was loaded: read again
+    with pytest.raises(RuntimeError), world.transaction(write=True):
+        raise RuntimeError("a failed call")
+    assert read() == 1  # and so does a rollback
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_preload_queries_only_the_rows_not_loaded(server):
+    world = worlds.create(get_toolkit(server), 0)
+    model, key = _first_row(world)
+    seen = _statements(world)
+    with world.transaction(write=False) as session:
+        world.preload(model, [key, "no such key"])
+        assert len(seen) == 1
+        assert session.get(model, key) is not None and len(seen) == 1
+        world.preload(model, [key])
+        assert len(seen) == 1
+
+
+def test_new_ids_roll_back_with_their_call_and_flush_nothing():
+    toolkit = get_toolkit("banking")
+    world = worlds.create(toolkit, 0)
+    prefix = world.connection.execute("SELECT prefix FROM prove_ids ORDER BY prefix").fetchone()[0]
+    counters = world.connection.execute("SELECT * FROM prove_ids ORDER BY prefix").fetchall()
+    with pytest.raises(RuntimeError), world.transaction() as session:
+        model, key = _first_row(world)
+        row = session.get(model, key)
+        session.expunge(row)
+        session.add(copy := model(**{c.key: getattr(row, c.key) for c in model.__mapper__.column_attrs}))
+        first = world.new_id(prefix)
+        assert copy in session.new  # the id did not flush the call's pending objects
+        assert world.new_id(prefix) != first
+        raise RuntimeError("the call fails after taking ids")
+    assert world.connection.execute("SELECT * FROM prove_ids ORDER BY prefix").fetchall() == counters
+    with world.transaction():
+        assert world.new_id(prefix) == first
