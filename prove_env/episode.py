@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from prove_env.actions import ParsedCall
-from prove_env.mcp_server import ToolClient, WorldSlot, build_server
+from prove_env.mcp_server import ToolClient, WorldSlot, build_server, tool_result, unknown_tool
 from prove_env.registry import get_toolkit
 from prove_env.facts import facts_stated
 from prove_env.reward import PAPER, Call, Gold, RewardBreakdown, RewardConfig, StateOutcome, compute_reward
@@ -101,17 +101,25 @@ class Episode:
     """
 
     def __init__(self, server: str | type[Toolkit], reward: RewardConfig = PAPER, *,
-                 include_hidden: bool = False) -> None:
+                 include_hidden: bool = False, dispatched: bool = False) -> None:
         self.toolkit = get_toolkit(server) if isinstance(server, str) else server
         self.reward_config = reward
         self.slot = WorldSlot(self.toolkit)
         # include_hidden: the server also has the helper and debug tools (`serve --debug-tools`).
-        self._client = ToolClient(build_server(self.toolkit, self.slot, include_hidden=include_hidden))
+        self.include_hidden = include_hidden
+        # dispatched: the calls reach this episode already dispatched by an MCP server (the HTTP
+        # episode server's), so they run on the world without a second, in-process MCP hop.
+        self._client = None if dispatched else ToolClient(
+            build_server(self.toolkit, self.slot, include_hidden=include_hidden))
         self.task: Task | None = None
         self.tools: list[dict[str, Any]] = []
         self.schemas: dict[str, dict[str, Any]] = {}
         self.calls: list[CallRecord] = []
         self.answers: list[str] = []
+        # The tools this server runs: a shown tool that is not one of them (a distractor of another
+        # server) is as unknown as a tool never shown, and reads the same as over stdio or HTTP.
+        self._served = frozenset(s.name for s in self.toolkit.specs().values() if include_hidden or not s.hidden)
+        self._callable: list[str] = []
 
     @property
     def world(self) -> World:
@@ -130,9 +138,11 @@ class Episode:
         self.task = task
         self.tools = shown_tools(self.toolkit, task)
         self.schemas = {t["function"]["name"]: t["function"].get("parameters", {}) for t in self.tools}
+        self._callable = [name for name in self.schemas if name in self._served]
         self.calls = []
         self.answers = []
-        await self._client.aopen()
+        if self._client is not None:
+            await self._client.aopen()
 
     async def call(self, parsed: ParsedCall) -> CallRecord:
         """Execute one parsed call against the live world and record it. Never raises on bad calls."""
@@ -140,11 +150,14 @@ class Episode:
         if parsed.error is not None:
             output = f"Error: {parsed.error}"
             ok = False
-        elif parsed.name not in self.schemas:
-            output = f"Error: unknown tool {parsed.name!r}. Available tools: {', '.join(self.schemas)}."
+        elif parsed.name not in self.schemas or parsed.name not in self._served:
+            output = unknown_tool(parsed.name, self._callable)
             ok = False
         else:
-            result = await self._client.call(parsed.name, parsed.arguments)
+            if self._client is not None:
+                result = await self._client.call(parsed.name, parsed.arguments)
+            else:
+                result = tool_result(self.slot, parsed.name, parsed.arguments, include_hidden=self.include_hidden)
             output = "\n".join(block.text for block in result.content if hasattr(block, "text"))
             ok = not result.is_error
         arguments = parsed.arguments
@@ -204,11 +217,13 @@ class Episode:
         return compute_reward(calls, gold, self.schemas, state=state, config=self.reward_config)
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        if self._client is not None:
+            await self._client.aclose()
         self._drop_world()
 
     def close(self) -> None:
-        self._client.close()
+        if self._client is not None:
+            self._client.close()
         self._drop_world()
 
     def _drop_world(self) -> None:

@@ -1,7 +1,6 @@
 """Many isolated episodes of one server behind one HTTP process (`prove-env serve <server> --transport http`).
 
-Each live episode is an `Episode` (its own world, its own in-process MCP server, its record and
-its reward). The agent reaches an episode at its own MCP endpoint, `/episodes/<episode_id>/mcp`,
+Each live episode is an `Episode` (its own world, its record and its reward). The agent reaches an episode at its own MCP endpoint, `/episodes/<episode_id>/mcp`,
 with any MCP client: sessionless 2026-07-28 clients and legacy clients with or without an MCP
 session. The trainer drives episodes with plain HTTP control endpoints that are not MCP tools,
 so the agent never sees them:
@@ -25,13 +24,20 @@ id or on a context variable. At `/mcp` (no episode in the path), a client with a
 gets a world of its own, created on its first request and addressed by its session id in the
 control endpoints; a client without a session (2026-07-28) shares the server's one shared world.
 
-Every call goes through `Episode.call`, the same code path as the in-process environments, so
-outputs, records and rewards are identical. Calls to one episode are serialized by a lock; calls
-to different episodes run concurrently (interleaved on the event loop).
+Every call goes through `Episode.call` and `mcp_server.tool_result`, the code path of the
+in-process environments, so outputs, records and rewards are identical; the request has been
+dispatched by this server's MCP server already, so an episode needs no in-process MCP server of
+its own. Calls to one episode are serialized by a lock; calls to different episodes run
+concurrently (interleaved on the event loop).
 
 Limits: at most `max_episodes` live episodes (the shared world is not counted; more are refused
 with 429), episodes idle for `idle_seconds` (no request) are closed, and request bodies above
-`max_request_bytes` are refused with 413.
+`max_request_bytes` are refused with 413: a JSON error at the control endpoints, and a JSON-RPC
+error stating the limit at the MCP endpoints.
+
+The code: `EpisodeHost` keeps the episodes (create, reset, close, idle eviction); `AgentEndpoints`
+is the MCP side (the handlers and the two MCP endpoints); `ControlEndpoints` the trainer's side;
+`create_app` puts them together.
 """
 
 from __future__ import annotations
@@ -69,7 +75,8 @@ from prove_env.task import Task, TaskError, fixture_tasks
 from prove_env.toolkit import Toolkit
 from prove_env.world import WorldError
 
-__all__ = ["CALL_ID_META", "DEFAULT_IDLE_SECONDS", "DEFAULT_MAX_EPISODES", "EpisodeHost", "create_app", "serve"]
+__all__ = ["CALL_ID_META", "DEFAULT_IDLE_SECONDS", "DEFAULT_MAX_EPISODES", "AgentEndpoints", "ControlEndpoints",
+           "EpisodeHost", "create_app", "serve", "spawned"]
 
 logger = logging.getLogger(__name__)
 
@@ -197,7 +204,8 @@ class EpisodeHost:
         # never enters a world, an observation or a reward, which all stay reproducible from the seed.
         episode_id = episode_id or uuid.uuid4().hex
         self._reserved += not pinned
-        episode = Episode(self.toolkit, reward=reward, include_hidden=self.include_hidden)
+        # Its calls arrive dispatched by this server's own MCP server: no second, in-process MCP hop.
+        episode = Episode(self.toolkit, reward=reward, include_hidden=self.include_hidden, dispatched=True)
         try:
             await episode.begin(task)
             tools = await self._tools_of(episode)
@@ -267,6 +275,31 @@ class EpisodeHost:
                 closed.append(episode_id)
         return closed
 
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """The host's lifetime in a server: the shared world opens, idle episodes are closed as they
+        go idle, and every episode is closed at the end."""
+        await self.create(self.default_task, episode_id=SHARED, pinned=True)
+        evictor = asyncio.create_task(self._evict_forever()) if self.idle_seconds is not None else None
+        try:
+            yield
+        finally:
+            if evictor is not None:
+                evictor.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await evictor
+            await self.close_all()
+
+    async def _evict_forever(self) -> None:
+        assert self.idle_seconds is not None
+        period = max(0.05, min(self.idle_seconds / 4, 5.0))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.evict_idle()
+            except Exception:  # pragma: no cover
+                logger.exception("idle eviction failed")
+
     # -- lookups ----------------------------------------------------------------------------------
 
     def find(self, episode_id: str) -> Live | None:
@@ -322,40 +355,72 @@ def _free_task(toolkit: type[Toolkit], *, seed: int | None, snapshot: dict[str, 
                 user_turns=[""], gold=[[]], abstain=True, tools=tools)
 
 
-# -- the MCP side -------------------------------------------------------------------------------
+# -- the MCP side: the agent's endpoints ---------------------------------------------------------
 
 
-def _mcp_server(host: EpisodeHost) -> Server[Any]:
-    from prove_env import __version__
+class AgentEndpoints:
+    """What the agent reaches: `/episodes/<id>/mcp` and `/mcp`, served by one low-level MCP server.
 
-    toolkit = host.toolkit
+    The server's handlers find each message's episode from the HTTP request that carried it (see
+    the module's docstring); the session manager runs the streamable HTTP transport for both paths.
+    """
 
-    async def resolve(ctx: Any) -> Live:
+    def __init__(self, host: EpisodeHost, security: TransportSecuritySettings | None, max_request_bytes: int) -> None:
+        from prove_env import __version__
+
+        self.host = host
+        self.max_request_bytes = max_request_bytes
+        self.server: Server[Any] = Server(
+            host.toolkit.name,
+            version=__version__,
+            instructions=host.toolkit.description(),
+            get_tool_input_schema=host.input_schema,
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+        )
+        self.manager = StreamableHTTPSessionManager(
+            app=self.server,
+            json_response=True,
+            stateless=False,
+            security_settings=security,
+            max_request_body_size=max_request_bytes,
+            session_idle_timeout=host.idle_seconds or DEFAULT_SESSION_IDLE_TIMEOUT,
+        )
+
+    def routes(self) -> list[Route]:
+        return [Route("/episodes/{episode_id}/mcp", _AsgiEndpoint(self.episode_endpoint)),
+                Route("/mcp", _AsgiEndpoint(self.shared_endpoint))]
+
+    # -- the MCP handlers ---------------------------------------------------------------------------
+
+    async def resolve(self, ctx: Any) -> Live:
+        """The episode a message is for: the one in its request's path, else its MCP session's world,
+        else the shared world."""
         request = getattr(ctx, "request", None)
         path_params = getattr(request, "path_params", None) or {}
         episode_id = path_params.get("episode_id")
         if episode_id is not None:
-            live = host.find(episode_id)
+            live = self.host.find(episode_id)
             if live is None:
-                raise MCPError(types.INVALID_PARAMS, host.missing(episode_id))
+                raise MCPError(types.INVALID_PARAMS, self.host.missing(episode_id))
             return live
         session_id = _session_id(ctx)
         if session_id is None:
-            return host.get(SHARED)
-        return host.find(session_id) or await host.session_episode(session_id)
+            return self.host.get(SHARED)
+        return self.host.find(session_id) or await self.host.session_episode(session_id)
 
-    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        live = await resolve(ctx)
+    async def list_tools(self, ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        live = await self.resolve(ctx)
         live.touch()
         return types.ListToolsResult(tools=list(live.tools))
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        live = await resolve(ctx)
+    async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        live = await self.resolve(ctx)
         meta = params.meta or {}
         call_id = meta.get(CALL_ID_META)
         with live.busy():
             try:
-                async with host.using(live) as episode:
+                async with self.host.using(live) as episode:
                     record = await episode.call(ParsedCall(
                         params.name, dict(params.arguments or {}), call_id if isinstance(call_id, str) else None
                     ))
@@ -363,14 +428,76 @@ def _mcp_server(host: EpisodeHost) -> Server[Any]:
                 raise MCPError(types.INVALID_PARAMS, refused.message) from None
         return types.CallToolResult(content=[types.TextContent(type="text", text=record.output)], is_error=not record.ok)
 
-    return Server(
-        toolkit.name,
-        version=__version__,
-        instructions=toolkit.description(),
-        get_tool_input_schema=host.input_schema,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-    )
+    # -- the endpoints ------------------------------------------------------------------------------
+
+    async def episode_endpoint(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """`/episodes/<id>/mcp`: an episode's own MCP endpoint (nearly every request under load)."""
+        episode_id = scope["path_params"]["episode_id"]
+        live = self.host.find(episode_id)
+        if live is None:
+            await _error(404, self.host.missing(episode_id))(scope, receive, send)
+            return
+        send = _TooLargeAsJsonRpc(send, scope, self.max_request_bytes)
+        if scope.get("method") == "GET":  # a standing SSE stream is not activity
+            live.touch()
+            await self.manager.handle_request(scope, receive, send)
+            return
+        with live.busy():
+            await self.manager.handle_request(scope, receive, send)
+
+    async def shared_endpoint(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """`/mcp`: a legacy client's MCP session gets a world of its own; a sessionless one the shared world."""
+        send = _TooLargeAsJsonRpc(send, scope, self.max_request_bytes)
+        session_id = Request(scope).headers.get("mcp-session-id")
+        live = self.host.find(session_id) if session_id else None
+        if live is None or not live.session:
+            await self.manager.handle_request(scope, receive, send)
+            return
+        if scope.get("method") == "GET":
+            live.touch()
+            await self.manager.handle_request(scope, receive, send)
+            return
+        status = 0
+
+        async def watch(message: Any) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        with live.busy():
+            await self.manager.handle_request(scope, receive, watch)
+        if scope.get("method") == "DELETE" and status < 300:  # the client ended its session: its world goes too
+            await self.host.close(live.id, "its MCP session ended")
+
+
+class _TooLargeAsJsonRpc:
+    """The `send` of an MCP request, turning the transport's plain-text 413 (a body over the size
+    limit) into a JSON-RPC error that states the limit: MCP clients show a JSON-RPC error's
+    message, but only an opaque failure for a bare 413."""
+
+    __slots__ = ("send", "scope", "limit", "replaced")
+
+    def __init__(self, send: Send, scope: Scope, limit: int) -> None:
+        self.send, self.scope, self.limit, self.replaced = send, scope, limit, False
+
+    async def __call__(self, message: Any) -> None:
+        if message["type"] == "http.response.start" and message["status"] == 413:
+            self.replaced = True
+            declared = Request(self.scope).headers.get("content-length")
+            size = f" ({declared} bytes)" if declared and declared.isdigit() else ""
+            body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
+                "code": types.INVALID_REQUEST,
+                "message": f"the request body{size} is larger than this server's limit of {self.limit} bytes "
+                           "(prove-env serve --max-request-bytes): send smaller tool arguments",
+                "data": {"max_request_bytes": self.limit},
+            }}).encode()
+            await self.send({"type": "http.response.start", "status": 413,
+                             "headers": [(b"content-type", b"application/json"),
+                                         (b"content-length", str(len(body)).encode())]})
+            await self.send({"type": "http.response.body", "body": body})
+        elif not self.replaced:
+            await self.send(message)
 
 
 def _session_id(ctx: Any) -> str | None:
@@ -477,6 +604,157 @@ def _mcp_url(request: Request, episode_id: str) -> str:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+class ControlEndpoints:
+    """What the trainer reaches: plain HTTP endpoints, not MCP tools, so the agent never sees them.
+
+    Each endpoint is a method; `routes()` maps them to their paths, each behind `_guarded`, which
+    applies the transport's host and origin checks and turns refusals into readable JSON errors.
+    """
+
+    def __init__(self, host: EpisodeHost, security: TransportSecuritySettings | None, max_request_bytes: int) -> None:
+        self.host = host
+        self.guard = TransportSecurityMiddleware(security)
+        self.max_request_bytes = max_request_bytes
+
+    def routes(self) -> list[Route]:
+        guarded = self._guarded
+        return [
+            Route("/health", guarded(self.health), methods=["GET"]),
+            Route("/episodes", guarded(self.create), methods=["POST"]),
+            Route("/episodes", guarded(self.listing), methods=["GET"]),
+            Route("/episodes/{episode_id}", guarded(self.describe), methods=["GET"]),
+            Route("/episodes/{episode_id}", guarded(self.delete), methods=["DELETE"]),
+            Route("/episodes/{episode_id}/reset", guarded(self.reset), methods=["POST"]),
+            Route("/episodes/{episode_id}/reward", guarded(self.reward), methods=["GET"]),
+            Route("/episodes/{episode_id}/trajectory", guarded(self.trajectory), methods=["GET"]),
+            Route("/episodes/{episode_id}/calls", guarded(self.record_call), methods=["POST"]),
+        ]
+
+    def _guarded(self, handler: Handler) -> Handler:
+        async def endpoint(request: Request) -> Response:
+            refused = await self.guard.validate_request(request, is_post=False)
+            if refused is not None:
+                return _error(refused.status_code, bytes(refused.body).decode())
+            try:
+                return await handler(request)
+            except Refused as exc:
+                return _error(exc.status, exc.message)
+            except (TaskError, WorldError, ValueError) as exc:
+                return _error(400, str(exc))
+            except Exception as exc:  # pragma: no cover - a bug, reported rather than hidden
+                logger.exception("control request %s %s failed", request.method, request.url.path)
+                return _error(500, f"internal error: {type(exc).__name__}: {exc}")
+
+        return endpoint
+
+    async def health(self, request: Request) -> Response:
+        host = self.host
+        return JSONResponse({
+            "status": "ok",
+            "server": host.toolkit.name,
+            "episodes": host.live_count,
+            "max_episodes": host.max_episodes,
+            "idle_seconds": host.idle_seconds,
+            "max_request_bytes": self.max_request_bytes,
+        })
+
+    async def create(self, request: Request) -> Response:
+        body = await _json_body(request, self.max_request_bytes)
+        task = _task_from(body, self.host, None)
+        reward = _reward_config(body.get("reward"), PAPER)
+        assert reward is not None
+        live = await self.host.create(task, reward)
+        return JSONResponse(_describe(live, request), status_code=201)
+
+    async def listing(self, request: Request) -> Response:
+        now = time.monotonic()
+        return JSONResponse({
+            "episodes": [
+                {"episode_id": live.id, "task_id": live.episode._task().id, "calls": len(live.episode.calls),
+                 "idle_s": round(now - live.last_used, 3), "session": live.session, "shared": live.pinned}
+                for live in self.host.episodes.values()
+            ],
+            "live": self.host.live_count,
+            "max_episodes": self.host.max_episodes,
+        })
+
+    async def describe(self, request: Request) -> Response:
+        live = self.host.get(request.path_params["episode_id"])
+        with live.busy():
+            async with self.host.using(live) as episode:
+                return JSONResponse({
+                    "episode_id": live.id,
+                    "mcp_url": _mcp_url(request, live.id),
+                    "task_id": episode._task().id,
+                    "server": self.host.toolkit.name,
+                    "calls": len(episode.calls),
+                    "world_digest": episode.world.digest(),
+                    "session": live.session,
+                    "shared": live.pinned,
+                })
+
+    async def reset(self, request: Request) -> Response:
+        live = self.host.get(request.path_params["episode_id"])
+        with live.busy():
+            body = await _json_body(request, self.max_request_bytes)
+            task = _task_from(body, self.host, live.episode.task)
+            reward = _reward_config(body.get("reward"), None)
+            await self.host.reset(live, task, reward)
+            return JSONResponse(_describe(live, request))
+
+    async def reward(self, request: Request) -> Response:
+        live = self.host.get(request.path_params["episode_id"])
+        with live.busy():
+            async with self.host.using(live) as episode:
+                breakdown = await episode.score()
+                return JSONResponse({
+                    "episode_id": live.id,
+                    "task_id": episode._task().id,
+                    "calls": len(episode.calls),
+                    "reward": breakdown.as_dict(),
+                    "total": breakdown.total,
+                    "success": breakdown.success,
+                })
+
+    async def trajectory(self, request: Request) -> Response:
+        live = self.host.get(request.path_params["episode_id"])
+        with live.busy():
+            async with self.host.using(live) as episode:
+                return JSONResponse({
+                    "episode_id": live.id,
+                    "task_id": episode._task().id,
+                    "calls": [record.as_dict() for record in episode.calls],
+                    "world_digest": episode.world.digest(),
+                })
+
+    async def record_call(self, request: Request) -> Response:
+        live = self.host.get(request.path_params["episode_id"])
+        with live.busy():
+            body = await _json_body(request, self.max_request_bytes)
+            unknown = sorted(set(body) - {"id", "name", "arguments", "error"})
+            error = body.get("error")
+            if unknown or not isinstance(error, str) or not error:
+                raise Refused(400, 'the body is {"id", "name", "arguments", "error"} with a non-empty "error": '
+                                   "only calls that cannot be sent as MCP tools/call are recorded here")
+            name, call_id = body.get("name"), body.get("id")
+            if name is not None and not isinstance(name, str) or call_id is not None and not isinstance(call_id, str):
+                raise Refused(400, "'name' and 'id' must be strings or null")
+            async with self.host.using(live) as episode:
+                record = await episode.call(ParsedCall(name, body.get("arguments"), call_id, error))
+            return JSONResponse(record.as_dict(), status_code=201)
+
+    async def delete(self, request: Request) -> Response:
+        episode_id = request.path_params["episode_id"]
+        live = self.host.get(episode_id)
+        if live.pinned:
+            raise Refused(409, "the shared world cannot be closed; reset it with POST /episodes/shared/reset")
+        await self.host.close(episode_id, "it was deleted")
+        return JSONResponse({"episode_id": episode_id, "closed": True})
+
+
+# -- the app ------------------------------------------------------------------------------------
+
+
 def create_app(
     server: str | type[Toolkit],
     *,
@@ -494,229 +772,29 @@ def create_app(
                            idle_seconds=idle_seconds, include_hidden=include_hidden)
     # Fail now, not at the first request, when the default world cannot be built.
     build_world(toolkit, episodes.default_task).close()
-
-    security = None
-    if host in ("127.0.0.1", "localhost", "::1"):
-        security = TransportSecuritySettings(
-            enable_dns_rebinding_protection=True,
-            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
-        )
-    guard = TransportSecurityMiddleware(security)
-    manager = StreamableHTTPSessionManager(
-        app=_mcp_server(episodes),
-        json_response=True,
-        stateless=False,
-        security_settings=security,
-        max_request_body_size=max_request_bytes,
-        session_idle_timeout=episodes.idle_seconds or DEFAULT_SESSION_IDLE_TIMEOUT,
-    )
-
-    def control(handler: Handler) -> Handler:
-        async def endpoint(request: Request) -> Response:
-            refused = await guard.validate_request(request, is_post=False)
-            if refused is not None:
-                return _error(refused.status_code, bytes(refused.body).decode())
-            try:
-                return await handler(request)
-            except Refused as exc:
-                return _error(exc.status, exc.message)
-            except (TaskError, WorldError, ValueError) as exc:
-                return _error(400, str(exc))
-            except Exception as exc:  # pragma: no cover - a bug, reported rather than hidden
-                logger.exception("control request %s %s failed", request.method, request.url.path)
-                return _error(500, f"internal error: {type(exc).__name__}: {exc}")
-
-        return endpoint
-
-    @control
-    async def health(request: Request) -> Response:
-        return JSONResponse({
-            "status": "ok",
-            "server": toolkit.name,
-            "episodes": episodes.live_count,
-            "max_episodes": episodes.max_episodes,
-            "idle_seconds": episodes.idle_seconds,
-            "max_request_bytes": max_request_bytes,
-        })
-
-    @control
-    async def create(request: Request) -> Response:
-        body = await _json_body(request, max_request_bytes)
-        task = _task_from(body, episodes, None)
-        reward = _reward_config(body.get("reward"), PAPER)
-        assert reward is not None
-        live = await episodes.create(task, reward)
-        return JSONResponse(_describe(live, request), status_code=201)
-
-    @control
-    async def listing(request: Request) -> Response:
-        now = time.monotonic()
-        return JSONResponse({
-            "episodes": [
-                {"episode_id": live.id, "task_id": live.episode._task().id, "calls": len(live.episode.calls),
-                 "idle_s": round(now - live.last_used, 3), "session": live.session, "shared": live.pinned}
-                for live in episodes.episodes.values()
-            ],
-            "live": episodes.live_count,
-            "max_episodes": episodes.max_episodes,
-        })
-
-    @control
-    async def one(request: Request) -> Response:
-        live = episodes.get(request.path_params["episode_id"])
-        with live.busy():
-            async with episodes.using(live) as episode:
-                return JSONResponse({
-                    "episode_id": live.id,
-                    "mcp_url": _mcp_url(request, live.id),
-                    "task_id": episode._task().id,
-                    "server": toolkit.name,
-                    "calls": len(episode.calls),
-                    "world_digest": episode.world.digest(),
-                    "session": live.session,
-                    "shared": live.pinned,
-                })
-
-    @control
-    async def reset(request: Request) -> Response:
-        live = episodes.get(request.path_params["episode_id"])
-        with live.busy():
-            body = await _json_body(request, max_request_bytes)
-            task = _task_from(body, episodes, live.episode.task)
-            reward = _reward_config(body.get("reward"), None)
-            await episodes.reset(live, task, reward)
-            return JSONResponse(_describe(live, request))
-
-    @control
-    async def reward(request: Request) -> Response:
-        live = episodes.get(request.path_params["episode_id"])
-        with live.busy():
-            async with episodes.using(live):
-                breakdown = await live.episode.score()
-                return JSONResponse({
-                    "episode_id": live.id,
-                    "task_id": live.episode._task().id,
-                    "calls": len(live.episode.calls),
-                    "reward": breakdown.as_dict(),
-                    "total": breakdown.total,
-                    "success": breakdown.success,
-                })
-
-    @control
-    async def trajectory(request: Request) -> Response:
-        live = episodes.get(request.path_params["episode_id"])
-        with live.busy():
-            async with episodes.using(live):
-                return JSONResponse({
-                    "episode_id": live.id,
-                    "task_id": live.episode._task().id,
-                    "calls": [record.as_dict() for record in live.episode.calls],
-                    "world_digest": live.episode.world.digest(),
-                })
-
-    @control
-    async def record_call(request: Request) -> Response:
-        live = episodes.get(request.path_params["episode_id"])
-        with live.busy():
-            body = await _json_body(request, max_request_bytes)
-            unknown = sorted(set(body) - {"id", "name", "arguments", "error"})
-            error = body.get("error")
-            if unknown or not isinstance(error, str) or not error:
-                raise Refused(400, 'the body is {"id", "name", "arguments", "error"} with a non-empty "error": '
-                                   "only calls that cannot be sent as MCP tools/call are recorded here")
-            name, call_id = body.get("name"), body.get("id")
-            if name is not None and not isinstance(name, str) or call_id is not None and not isinstance(call_id, str):
-                raise Refused(400, "'name' and 'id' must be strings or null")
-            async with episodes.using(live) as episode:
-                record = await episode.call(ParsedCall(name, body.get("arguments"), call_id, error))
-            return JSONResponse(record.as_dict(), status_code=201)
-
-    @control
-    async def delete(request: Request) -> Response:
-        episode_id = request.path_params["episode_id"]
-        live = episodes.get(episode_id)
-        if live.pinned:
-            raise Refused(409, "the shared world cannot be closed; reset it with POST /episodes/shared/reset")
-        await episodes.close(episode_id, "it was deleted")
-        return JSONResponse({"episode_id": episode_id, "closed": True})
-
-    async def episode_mcp(scope: Scope, receive: Receive, send: Send) -> None:
-        episode_id = scope["path_params"]["episode_id"]
-        live = episodes.find(episode_id)
-        if live is None:
-            await _error(404, episodes.missing(episode_id))(scope, receive, send)
-            return
-        if scope.get("method") == "GET":  # a standing SSE stream is not activity
-            live.touch()
-            await manager.handle_request(scope, receive, send)
-            return
-        with live.busy():
-            await manager.handle_request(scope, receive, send)
-
-    async def shared_mcp(scope: Scope, receive: Receive, send: Send) -> None:
-        session_id = Request(scope).headers.get("mcp-session-id")
-        live = episodes.find(session_id) if session_id else None
-        if live is None or not live.session:
-            await manager.handle_request(scope, receive, send)
-            return
-        status = 0
-
-        async def watch(message: Any) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        if scope.get("method") == "GET":
-            live.touch()
-            await manager.handle_request(scope, receive, send)
-            return
-        with live.busy():
-            await manager.handle_request(scope, receive, watch)
-        if scope.get("method") == "DELETE" and status < 300:  # the client ended its session: its world goes too
-            await episodes.close(live.id, "its MCP session ended")
-
-    async def evict_forever() -> None:
-        assert episodes.idle_seconds is not None
-        period = max(0.05, min(episodes.idle_seconds / 4, 5.0))
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await episodes.evict_idle()
-            except Exception:  # pragma: no cover
-                logger.exception("idle eviction failed")
+    security = _loopback_security(host)
+    agent = AgentEndpoints(episodes, security, max_request_bytes)
+    control = ControlEndpoints(episodes, security, max_request_bytes)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with manager.run():
-            await episodes.create(episodes.default_task, episode_id=SHARED, pinned=True)
-            evictor = asyncio.create_task(evict_forever()) if episodes.idle_seconds is not None else None
-            try:
-                yield
-            finally:
-                if evictor is not None:
-                    evictor.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await evictor
-                await episodes.close_all()
+        async with agent.manager.run(), episodes.running():
+            yield
 
-    routes = [
-        Route("/health", health, methods=["GET"]),
-        Route("/episodes", create, methods=["POST"]),
-        Route("/episodes", listing, methods=["GET"]),
-        Route("/episodes/{episode_id}", one, methods=["GET"]),
-        Route("/episodes/{episode_id}", delete, methods=["DELETE"]),
-        Route("/episodes/{episode_id}/reset", reset, methods=["POST"]),
-        Route("/episodes/{episode_id}/reward", reward, methods=["GET"]),
-        Route("/episodes/{episode_id}/trajectory", trajectory, methods=["GET"]),
-        Route("/episodes/{episode_id}/calls", record_call, methods=["POST"]),
-        Route("/episodes/{episode_id}/mcp", _AsgiEndpoint(episode_mcp)),
-        Route("/mcp", _AsgiEndpoint(shared_mcp)),
-    ]
-    app = _EpisodeApp(episode_mcp, routes=routes, lifespan=lifespan)
+    app = _EpisodeApp(agent.episode_endpoint, routes=control.routes() + agent.routes(), lifespan=lifespan)
     app.state.episodes = episodes
     return app
+
+
+def _loopback_security(host: str) -> TransportSecuritySettings | None:
+    """DNS rebinding protection for a server bound to loopback: only loopback hosts and origins."""
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+    )
 
 
 class _EpisodeApp(Starlette):
@@ -810,7 +888,7 @@ def spawned(server: str, *options: str, attempts: int = 5, timeout: float = 60.0
                     except OSError:
                         if time.monotonic() > deadline:
                             raise TimeoutError(f"the episode server did not start in {timeout:g} s") from None
-                        time.sleep(0.1)
+                        time.sleep(0.02)
                 if proc.poll() is None:
                     yield base, proc.pid
                     return

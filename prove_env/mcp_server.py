@@ -11,7 +11,7 @@ state. Isolation never relies on MCP sessions (the 2026-07-28 protocol has none)
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from functools import cache
 from typing import Any
@@ -23,10 +23,10 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetad
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from prove_env.runtime import private_loop, run_sync
-from prove_env.toolkit import Toolkit, ToolSpec
+from prove_env.toolkit import Toolkit, ToolError, ToolSpec
 from prove_env.world import World
 
-__all__ = ["WorldSlot", "build_server", "ToolClient"]
+__all__ = ["WorldSlot", "build_server", "ToolClient", "tool_result", "unknown_tool"]
 
 
 class WorldSlot:
@@ -47,6 +47,26 @@ class WorldSlot:
         self.toolkit = None if world is None else self.toolkit_cls(world)
 
 
+def unknown_tool(name: Any, available: Iterable[str]) -> str:
+    """What the model reads when it calls a tool that is not there, on every path (stdio, HTTP, in-process)."""
+    return f"Error: unknown tool {name!r}. Available tools: {', '.join(available)}."
+
+
+class _Server(MCPServer):
+    """An `MCPServer` that answers a call to a tool it does not have with `unknown_tool`."""
+
+    def __init__(self, *args: Any, tools: list[Tool], **kwargs: Any) -> None:
+        super().__init__(*args, tools=tools, **kwargs)
+        self._tool_names = tuple(tool.name for tool in tools)
+        self._known = frozenset(self._tool_names)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        if name not in self._known:
+            text = unknown_tool(name, self._tool_names)
+            return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+        return await super().call_tool(name, arguments, context)
+
+
 def build_server(toolkit: type[Toolkit], slot: WorldSlot, *, include_hidden: bool = False) -> MCPServer:
     """An MCP server over the world in `slot`. Hidden tools are left out unless asked for."""
 
@@ -56,7 +76,7 @@ def build_server(toolkit: type[Toolkit], slot: WorldSlot, *, include_hidden: boo
 
     from prove_env import __version__
 
-    return MCPServer(
+    return _Server(
         toolkit.name,
         version=__version__,
         instructions=toolkit.description(),
@@ -172,14 +192,38 @@ def _tools(toolkit: type[Toolkit], include_hidden: bool) -> tuple[Tool, ...]:
     return tuple(_mcp_tool(spec) for spec in toolkit.specs().values() if include_hidden or not spec.hidden)
 
 
+def tool_result(slot: WorldSlot, name: str, arguments: dict[str, Any], *, include_hidden: bool = True) -> CallToolResult:
+    """One tool call on the world in `slot` as the MCP result the model reads.
+
+    The single place a call becomes a result: every in-process MCP server's tools call it, and so
+    does the HTTP episode server, whose own MCP server has already dispatched the request. A
+    failed tool reads as the MCP SDK words one ("Error executing tool <name>: <why>"), and a tool
+    the server does not serve as `unknown_tool` words it, so a call reads the same on every path.
+    """
+    toolkit = slot.toolkit
+    if toolkit is None:
+        raise RuntimeError("this server has no world loaded")
+    spec = toolkit.specs().get(name)
+    if spec is None or (spec.hidden and not include_hidden):
+        served = [s.name for s in toolkit.specs().values() if include_hidden or not s.hidden]
+        return _error_result(unknown_tool(name, served))
+    try:
+        text = toolkit.run(name, arguments)
+    except ToolError as exc:
+        return _error_result(f"Error executing tool {name}: {exc}")
+    return CallToolResult(content=[TextContent(type="text", text=text)])
+
+
+def _error_result(text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+
+
 def _mcp_tool(spec: ToolSpec) -> Tool:
     name = spec.name
 
     async def call(**arguments: Any) -> CallToolResult:
         slot: WorldSlot = arguments.pop(_CONTEXT_KWARG).request_context.lifespan_context
-        if slot.toolkit is None:
-            raise RuntimeError("this server has no world loaded")
-        return CallToolResult(content=[TextContent(type="text", text=slot.toolkit.run(name, arguments))])
+        return tool_result(slot, name, arguments)
 
     return Tool(
         fn=call,

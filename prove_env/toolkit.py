@@ -44,7 +44,6 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase, Session
@@ -58,6 +57,14 @@ __all__ = [
 ]
 
 logger = logging.getLogger("prove_env.toolkit")
+
+
+class ToolError(Exception):
+    """A domain failure, raised by a tool: the model reads its message (after "Error executing tool
+    <name>: ", as an MCP server words a failed tool; see `prove_env.mcp_server.tool_result`).
+
+    The framework's own class, so that defining a server does not import the MCP SDK.
+    """
 
 
 class InternalToolError(ToolError):
@@ -393,7 +400,7 @@ def check_range(start: Any, end: Any, what: tuple[str, str] = ("start_date", "en
 
 def to_json(value: Any) -> str:
     """Tool results as the model reads them: JSON, dates in ISO 8601, non-ASCII kept."""
-    return json.dumps(value, ensure_ascii=False, default=_json_default)
+    return _RESULT_JSON(value)
 
 
 # -- internals ----------------------------------------------------------------------------------
@@ -409,9 +416,14 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
 
 
+# Made once: `json.dumps` with options builds a new encoder on every call.
+_RESULT_JSON = json.JSONEncoder(ensure_ascii=False, default=_json_default).encode
+_SIZE_JSON = json.JSONEncoder(ensure_ascii=False, default=str).encode
+
+
 def _json_size(value: Any) -> int:
     try:
-        return len(json.dumps(value, ensure_ascii=False, default=str))
+        return len(_SIZE_JSON(value))
     except (ValueError, RecursionError):
         return 1 << 30
 

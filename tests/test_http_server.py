@@ -191,8 +191,17 @@ async def test_request_size_limit_and_debug_tools():
                 "params": {"name": "echo", "arguments": {"text": "x" * 10_000}}}
         response = httpx2.post(created["mcp_url"], json=call,
                                headers={"Accept": "application/json, text/event-stream"})
-        assert response.status_code == 413
+        assert response.status_code == 413 and response.headers["content-type"] == "application/json"
+        error = response.json()["error"]  # a JSON-RPC error that states the limit, not an opaque 413
+        assert response.json()["jsonrpc"] == "2.0" and error["code"] == -32600
+        assert "4096 bytes" in error["message"] and error["data"] == {"max_request_bytes": 4096}
         async with Client(created["mcp_url"]) as client:  # free episodes show the hidden tools too
+            with pytest.raises(MCPError, match="limit of 4096 bytes"):  # what an MCP client shows its user
+                await client.call_tool("echo", {"text": "x" * 10_000})
+            # the same at /mcp, the shared world's endpoint
+            shared = httpx2.post(f"{base}/mcp", json=call, headers={"Accept": "application/json, text/event-stream"})
+            assert shared.status_code == 413 and "4096 bytes" in shared.json()["error"]["message"]
+            assert _text(await client.call_tool("echo", {"text": "small"})) == "small"
             names = {t.name for t in (await client.list_tools()).tools}
             assert "debug_nodes" in names
             result = await client.call_tool("debug_nodes", {"prefix": "/tmp"})

@@ -141,7 +141,8 @@ def test_distractors_come_from_other_servers_and_fail_when_called() -> None:
     task = Task(id="d", server="banking", seed=0, user_turns=["Hi"], gold=[[]], abstain=True, tools=tools)
     env.reset(options={"task": task})
     observation, *_ = env.step({"name": applied["distractors"][0], "arguments": {}})
-    assert "Unknown tool" in observation and not env.unwrapped.episode.calls[-1].ok
+    assert observation.startswith(f"Error: unknown tool {applied['distractors'][0]!r}.")
+    assert not env.unwrapped.episode.calls[-1].ok
     env.close()
 
 

@@ -158,8 +158,15 @@ def human_size(size: int) -> str:
 
 
 def lines_of(text: str) -> list[str]:
-    """The lines of a text without their line endings ('a\\nb\\n' -> ['a', 'b'])."""
-    return text.splitlines()
+    """The lines of a text without their newlines ('a\\nb\\n' -> ['a', 'b']).
+
+    Only '\\n' ends a line, as in GNU tools: a '\\r', form feed or Unicode line separator stays
+    inside its line ('alpha\\rbeta\\n' is one line, as `wc -l` counts it).
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the newline that ends the last line starts no new one
+    return lines
 
 
 def rejoin(lines: list[str], trailing_newline: bool) -> str:
@@ -245,6 +252,22 @@ def unified_diff(old: str, new: str, old_name: str, new_name: str, context: int)
         lines_of(old), lines_of(new), fromfile=old_name, tofile=new_name, n=context, lineterm=""
     )
     return "\n".join(lines)
+
+
+def excerpt(line: str, start: int, end: int, width: int) -> str:
+    """`line` shortened to `width` characters around `line[start:end]` (a match), saying what was left out.
+
+    A line of `width` characters or fewer comes back whole. Otherwise the kept part is centred on
+    the match (its start, if the match itself is wider), and each cut end reads
+    '[... N characters]', so the match is never lost and the cut is never silent.
+    """
+    if len(line) <= width:
+        return line
+    low = max(0, min(start - max(0, width - (end - start)) // 2, len(line) - width))
+    high = low + width
+    before = f"[... {low} characters] " if low else ""
+    after = f" [... {len(line) - high} characters]" if high < len(line) else ""
+    return before + line[low:high] + after
 
 
 def clip(lines: list[str], limit: int, hint: str = "") -> str:

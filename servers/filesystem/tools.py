@@ -245,8 +245,9 @@ class FileSystem(Toolkit):
 
         Paths are printed the way the start directory was written ('find .' prints
         './notes/todo.md'), in depth-first order sorted by name; the start directory itself is
-        included when it matches. Symbolic links are not followed. Directories that cannot be
-        read are reported as 'find: ...: Permission denied'. Prints '(no matches)' when
+        included when it matches, under the name it was written with (so, as with GNU find,
+        'find . -name work' never prints '.'). Symbolic links are not followed. Directories that
+        cannot be read are reported as 'find: ...: Permission denied'. Prints '(no matches)' when
         nothing matches.
 
         Args:
@@ -266,9 +267,10 @@ class FileSystem(Toolkit):
         since = self.now - dt.timedelta(days=modified_within_days) if modified_within_days is not None else None
         kind = {"f": "file", "d": "dir", "l": "symlink"}.get(type or "")
         nodes, denied = self._walk(top, max_depth)
+        start_name = h.basename(shown)  # '.', '..' or '/' when the start was written so
         out = [
             self._under(shown, top.path, n.path) for n, _ in nodes
-            if (name is None or h.name_matches(name, n.name, ignore_case))
+            if (name is None or h.name_matches(name, start_name if n is top else n.name, ignore_case))
             and (kind is None or n.kind == kind)
             and (min_size is None or (n.kind == "file" and self._size(n) >= min_size))
             and (since is None or n.mtime >= since)
@@ -507,6 +509,8 @@ class FileSystem(Toolkit):
 
         Each line prints as 'line:text', prefixed with 'file:' when several files are searched
         (recursive=True or a pattern such as 'logs/*.log'): 'notes/todo.md:3:- [ ] Call Bob'.
+        Lines end at newlines only. A line longer than 500 characters prints as the 500 around
+        its first match, with '[... N characters]' where characters were left out.
         Prints '(no matches)' when nothing matches. Symbolic links are not followed while
         recursing; unreadable files and directories are skipped.
 
@@ -551,15 +555,15 @@ class FileSystem(Toolkit):
                 if not many:
                     raise ToolError(f"Permission denied: {node.path}")
                 continue
-            hits = [(i, line) for i, line in enumerate(h.lines_of(node.content or ""), 1)
-                    if bool(regex.search(line)) != invert_match]
+            hits = [(i, line, found) for i, line in enumerate(h.lines_of(node.content or ""), 1)
+                    if bool(found := regex.search(line)) != invert_match]
             if files_with_matches:
                 out.extend([shown] if hits else [])
             elif count:
                 out.append(f"{shown}:{len(hits)}" if many else str(len(hits)))
             else:
-                for i, line in hits:
-                    text = line if len(line) <= _MAX_LINE_CHARS else line[:_MAX_LINE_CHARS] + "..."
+                for i, line, found in hits:
+                    text = h.excerpt(line, *(found.span() if found else (0, 0)), _MAX_LINE_CHARS)
                     out.append((f"{shown}:" if many else "") + (f"{i}:" if line_numbers else "") + text)
         return h.clip(out, limit, "narrow the pattern or raise limit") if out else "(no matches)"
 
@@ -1359,7 +1363,7 @@ class FileSystem(Toolkit):
         for part in parts:
             path = h.join(path, part)
             prefixes.append(path)
-        self.db.scalars(select(Node).where(Node.path.in_(prefixes))).all()
+        self.world.preload(Node, prefixes)
 
     def _root(self) -> Node:
         root = self.db.get(Node, "/")
