@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.test_examples_grpo import _load as load_example
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("trl")
@@ -22,12 +21,7 @@ pytestmark = pytest.mark.filterwarnings(
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("prove_examples_learning_signal", EXAMPLES / "learning_signal.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_example("learning_signal")
 
 
 @pytest.fixture(autouse=True)
