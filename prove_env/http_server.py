@@ -13,6 +13,8 @@ so the agent never sees them:
     GET    /episodes/<id>/reward          the reward breakdown of the calls so far
     GET    /episodes/<id>/trajectory      every call and its output, and the world digest
     POST   /episodes/<id>/calls           record a call that cannot travel as MCP (an unreadable action)
+    POST   /episodes/<id>/answers         {"answers": ["..."]}: the assistant's answers to user turns, in
+                                          order (read-only tasks are judged on the facts they state)
     DELETE /episodes/<id>                 close it
     GET    /health
 
@@ -628,6 +630,7 @@ class ControlEndpoints:
             Route("/episodes/{episode_id}/reward", guarded(self.reward), methods=["GET"]),
             Route("/episodes/{episode_id}/trajectory", guarded(self.trajectory), methods=["GET"]),
             Route("/episodes/{episode_id}/calls", guarded(self.record_call), methods=["POST"]),
+            Route("/episodes/{episode_id}/answers", guarded(self.record_answers), methods=["POST"]),
         ]
 
     def _guarded(self, handler: Handler) -> Handler:
@@ -724,6 +727,7 @@ class ControlEndpoints:
                     "episode_id": live.id,
                     "task_id": episode._task().id,
                     "calls": [record.as_dict() for record in episode.calls],
+                    "answers": list(episode.answers),
                     "world_digest": episode.world.digest(),
                 })
 
@@ -742,6 +746,19 @@ class ControlEndpoints:
             async with self.host.using(live) as episode:
                 record = await episode.call(ParsedCall(name, body.get("arguments"), call_id, error))
             return JSONResponse(record.as_dict(), status_code=201)
+
+    async def record_answers(self, request: Request) -> Response:
+        live = self.host.get(request.path_params["episode_id"])
+        with live.busy():
+            body = await _json_body(request, self.max_request_bytes)
+            answers = body.get("answers")
+            if set(body) != {"answers"} or not isinstance(answers, list) \
+                    or not all(isinstance(a, str) for a in answers):
+                raise Refused(400, 'the body is {"answers": [...]}: the assistant\'s answers as strings, in order')
+            async with self.host.using(live) as episode:
+                for text in answers:
+                    episode.answer(text)
+                return JSONResponse({"episode_id": live.id, "answers": len(episode.answers)}, status_code=201)
 
     async def delete(self, request: Request) -> Response:
         episode_id = request.path_params["episode_id"]

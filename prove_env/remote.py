@@ -80,6 +80,7 @@ class RemoteEpisode:
         self.schemas: dict[str, dict[str, Any]] = {}
         self.calls: list[CallRecord] = []
         self.answers: list[str] = []
+        self._answers_sent = 0
         self._client: _HttpToolClient | None = None
 
     @property
@@ -112,6 +113,7 @@ class RemoteEpisode:
         self.schemas = {t["function"]["name"]: t["function"].get("parameters", {}) for t in self.tools}
         self.calls = []
         self.answers = []
+        self._answers_sent = 0
         if self._client is None:
             self._client = _HttpToolClient(self.mcp_url, self.timeout)
         await self._client.aopen()
@@ -141,16 +143,18 @@ class RemoteEpisode:
         return record
 
     def answer(self, text: str) -> None:
-        """Record the assistant's answer to a user turn (sent with the next reward request)."""
+        """Record the assistant's answer to a user turn (sent before the next reward or trajectory request)."""
         self.answers.append(text)
 
     async def score(self) -> RewardBreakdown:
-        """The server's reward of the calls made so far."""
+        """The server's reward of the calls made and the answers given so far."""
+        await self._send_answers()
         data = await self._request("GET", f"/episodes/{self._episode_id()}/reward")
         return RewardBreakdown(**data["reward"])
 
     async def trajectory(self) -> dict[str, Any]:
-        """The server's record of this episode: its calls and its world digest."""
+        """The server's record of this episode: its calls, its answers and its world digest."""
+        await self._send_answers()
         return await self._request("GET", f"/episodes/{self._episode_id()}/trajectory")
 
     async def aclose(self) -> None:
@@ -189,6 +193,12 @@ class RemoteEpisode:
         if reason is None:
             return RemoteError(f"the MCP call to {self.mcp_url} failed: {exc}")
         return RemoteError(f"{reason} (the MCP call to {self.mcp_url} failed: {exc})")
+
+    async def _send_answers(self) -> None:
+        pending = self.answers[self._answers_sent:]
+        if pending:
+            await self._request("POST", f"/episodes/{self._episode_id()}/answers", {"answers": pending})
+            self._answers_sent = len(self.answers)
 
     def _episode_id(self) -> str:
         if self.episode_id is None:

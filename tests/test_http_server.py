@@ -132,7 +132,8 @@ async def test_reset_restarts_the_world_and_can_change_the_task(banking):
         again = httpx2.post(f"{banking}/episodes/{episode_id}/reset", json={}).json()
         assert again["episode_id"] == episode_id and again["mcp_url"] == created["mcp_url"]
         assert _get(banking, f"/episodes/{episode_id}/trajectory") == {
-            "episode_id": episode_id, "task_id": "banking-seed-0", "calls": [], "world_digest": start}
+            "episode_id": episode_id, "task_id": "banking-seed-0", "calls": [], "answers": [],
+            "world_digest": start}
         other = httpx2.post(f"{banking}/episodes/{episode_id}/reset", json={"task_id": WRITING.id}).json()
         assert other["observation"] == WRITING.user_turns[0] and other["info"]["task_id"] == WRITING.id
         # the same client keeps working after a reset: the endpoint is the episode's, not the world's
@@ -308,6 +309,28 @@ def test_remote_env_matches_in_process_step_for_step(banking):
         local.close()
         remote.close()
     assert httpx2.get(f"{banking}/episodes/{episode_id}").status_code == 404  # close() deletes the episode
+
+
+def test_remote_env_judges_read_only_answers_on_their_facts_like_in_process(banking):
+    """The answers travel to the server, which scores a read-only task on the facts they state."""
+    read_only = next(t for t in BANKING if not t.writes and not t.abstain)
+    task = read_only.model_copy(update={"facts": [["Vicki Burgess"]] + [[] for _ in read_only.user_turns[1:]]})
+    results = []
+    for kwargs in ({}, {"server_url": banking}):
+        env = gym.make("prove/banking-v0", **kwargs)
+        try:
+            gold = _play(env, task, GoldPolicy())
+            silent = _play(env, task, NoopPolicy())
+            if kwargs:
+                episode_id = env.unwrapped.episode.episode_id
+                answers = _get(banking, f"/episodes/{episode_id}/trajectory")["answers"]
+                assert answers == env.unwrapped.episode.answers
+            results.append((gold, silent))
+        finally:
+            env.close()
+    assert results[1] == results[0]
+    (gold, silent) = results[0]
+    assert gold[-1][4]["success"] is True and silent[-1][4]["success"] is False
 
 
 def test_remote_env_scores_malformed_and_unknown_calls_like_in_process(banking):
