@@ -18,6 +18,7 @@ from prove_env.cli import main
 from prove_env.http_server import spawned
 from prove_env.registry import server_names
 from prove_env.task import load_tasks
+from tests.schema_values import example
 
 CLI = [sys.executable, "-m", "prove_env.cli"]
 TS_CLIENT = Path(__file__).parent / "ts_client"
@@ -83,10 +84,39 @@ def test_stdio_server_exits_when_stdin_closes():
     assert proc.stdout.read() == b""  # nothing but protocol messages may ever reach stdout
 
 
-@pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None, reason="node is not installed")
-def test_official_typescript_client_drives_the_server():
+NO_NODE = pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None, reason="node is not installed")
+
+
+def _typescript_client(server: str, calls: list[dict]) -> dict:
+    """What the official MCP TypeScript SDK sees of `prove-env serve <server>` over stdio."""
     if not (TS_CLIENT / "node_modules" / "@modelcontextprotocol" / "sdk").exists():
-        subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=TS_CLIENT, check=True, capture_output=True, timeout=300)
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=TS_CLIENT, check=True, capture_output=True,
+                       timeout=300)
+    done = subprocess.run(["node", "client.mjs", sys.executable, json.dumps(["-m", "prove_env.cli", "serve", server]),
+                           json.dumps(calls)], cwd=TS_CLIENT, capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(done.stdout)
+
+
+@NO_NODE
+@pytest.mark.parametrize("server", server_names())
+def test_official_typescript_client_lists_and_calls_every_tool(server, served):
+    """Every visible tool listed, and called with arguments made from its schema alone: the results
+    over stdio are those of the same calls in-process, on the same seeded world."""
+    here = served(server)
+    specs = here.toolkit.visible_specs()
+    calls = [{"name": spec.name,
+              "arguments": {name: example(spec.parameters["properties"][name], here.world.now) for name in spec.required}}
+             for spec in specs]
+    expected = [here.call(call["name"], **call["arguments"]) for call in calls]
+    seen = _typescript_client(server, calls)
+    assert seen["server"]["name"] == server
+    assert sorted(t["name"] for t in seen["tools"]) == sorted(spec.name for spec in specs)
+    for call, result, want in zip(calls, seen["results"], expected, strict=True):
+        assert (result["isError"], result["text"]) == (not want.ok, want.text), f"{server}.{call['name']}"
+
+
+@NO_NODE
+def test_official_typescript_client_drives_the_server():
     calls = [
         {"name": "find_customers", "arguments": {"name": "a", "limit": 1}},
         {"name": "get_account", "arguments": {"account_id": "ACC-0001"}},
@@ -94,9 +124,7 @@ def test_official_typescript_client_drives_the_server():
         {"name": "get_account", "arguments": {"account_id": "ACC-0001"}},
         {"name": "get_account", "arguments": {"account_id": "ACC-9999"}},
     ]
-    done = subprocess.run(["node", "client.mjs", sys.executable, json.dumps(["-m", "prove_env.cli", "serve", "banking"]), json.dumps(calls)],
-                          cwd=TS_CLIENT, capture_output=True, text=True, timeout=120, check=True)
-    seen = json.loads(done.stdout)
+    seen = _typescript_client("banking", calls)
     names = {t["name"] for t in seen["tools"]}
     assert len(names) >= 17 and "deposit" in names
     assert seen["server"]["name"] == "banking"

@@ -32,6 +32,7 @@ from prove_env.synthesis.recipe import Reader, get_recipe
 from prove_env.task import fixture_tasks
 from prove_env.toolkit import RESERVED_NAMES
 from prove_env.world import World, worlds
+from tests.schema_values import example
 
 SERVERS = server_names()
 MIN_FIXTURE_TASKS = 8
@@ -120,25 +121,6 @@ def test_entities_are_produced_consumed_and_looked_up(server: str) -> None:
         assert entity.kind in toolkit.specs()[entity.lookup].produces, f"{server}: {entity.lookup} / {entity.kind}"
 
 
-def _example(prop: dict[str, Any], world: World) -> Any:
-    """A value of a parameter made from its schema alone."""
-    if "enum" in prop:
-        return prop["enum"][0]
-    kind = prop.get("type")
-    if kind == "string":
-        return {"date": world.now.date().isoformat(),
-                "date-time": world.now.isoformat(timespec="minutes")}.get(prop.get("format", ""), "x")
-    if kind == "integer":
-        return max(prop.get("minimum", 1), min(prop.get("maximum", 1), 1))
-    if kind == "number":
-        return 1.0
-    if kind == "boolean":
-        return False
-    if kind == "array":
-        return [_example(prop.get("items", {}), world)]
-    return None
-
-
 @pytest.mark.parametrize("server", SERVERS)
 def test_schema_valid_calls_meet_no_argument_error(server: str) -> None:
     """Arguments the schema accepts are accepted by the tool: whatever a call refuses is a domain
@@ -150,7 +132,7 @@ def test_schema_valid_calls_meet_no_argument_error(server: str) -> None:
         for spec in toolkit.visible_specs():
             props = spec.parameters["properties"]
             for chosen in (spec.required, list(props)):
-                arguments = {name: _example(props[name], world) for name in chosen}
+                arguments = {name: example(props[name], world.now) for name in chosen}
                 ok, text = _call(client, spec.name, arguments)
                 assert ok or "Invalid arguments" not in text, f"{server}.{spec.name}({arguments}): {text}"
     finally:
@@ -204,7 +186,7 @@ def _valid(prop: dict[str, Any], ids: tuple[str, bool] | None, known: dict[str, 
         row = known.get(ids[0])
         value = row[0] if row else "x"
         return [value] if ids[1] else value
-    return _example(prop, world)
+    return example(prop, world.now)
 
 
 # -- tasks -------------------------------------------------------------------------------------------
