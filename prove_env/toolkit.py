@@ -139,9 +139,10 @@ class ToolSpec:
 
     name: str
     description: str
-    parameters: dict[str, Any]
     method: Callable[..., Any] = field(repr=False)
-    arguments: type[BaseModel] = field(repr=False)
+    # the pydantic field of each parameter, (type hint, FieldInfo): the validation model and the JSON
+    # schema are built from them on first use, so listing or importing servers builds none
+    fields: dict[str, Any] = field(repr=False, compare=False)
     read_only: bool = False
     destructive: bool = False
     idempotent: bool = False
@@ -153,6 +154,16 @@ class ToolSpec:
     # (parameter, entity kind, takes a list): the id parameters, checked to exist before the call
     ids: tuple[tuple[str, str, bool], ...] = ()
     details: tuple[Detail, ...] = ()
+
+    @cached_property
+    def arguments(self) -> type[BaseModel]:
+        """The strict pydantic model the arguments are validated with."""
+        return create_model(f"{self.name}_arguments", __base__=_Arguments, **self.fields)
+
+    @cached_property
+    def parameters(self) -> dict[str, Any]:
+        """The JSON schema of the arguments, as MCP and the OpenAI format show it."""
+        return _clean_schema(self.arguments.model_json_schema())
 
     @property
     def required(self) -> list[str]:
@@ -473,14 +484,11 @@ def _spec(cls: type[Toolkit], name: str, method: Callable[..., Any]) -> ToolSpec
             raise TypeError(f"{where}: parameter {param.name!r} is not described in the docstring's Args")
         default = ... if param.default is inspect.Parameter.empty else param.default
         fields[param.name] = (hint, Field(default, description=described))
-    model = create_model(f"{name}_arguments", __base__=_Arguments, **fields)
-    schema = _clean_schema(model.model_json_schema())
     flags = dict(method.__prove_tool__)  # type: ignore[attr-defined]
     flags["consumes"] = tuple(dict.fromkeys([*flags["consumes"], *consumed]))
     looked_up = [e.kind for e in cls.entities if e.lookup == name]
     flags["produces"] = tuple(dict.fromkeys([*flags["produces"], *looked_up]))
-    return ToolSpec(name=name, description=summary, parameters=schema, method=method, arguments=model,
-                    ids=tuple(ids), **flags)
+    return ToolSpec(name=name, description=summary, method=method, fields=fields, ids=tuple(ids), **flags)
 
 
 def _id_description(described: str | None, entity: Entity, many: bool) -> str:
