@@ -76,10 +76,10 @@ class Banking(Toolkit):
             query = query.where(func.lower(full).contains(name.strip().lower()))
         if email:
             query = query.where(func.lower(Customer.email) == email.strip().lower())
-        found = self.db.scalars(query).all()
-        if phone:
-            digits = _digits(phone)
-            found = [c for c in found if _digits(c.phone) == digits]
+        if not phone:
+            return [_customer_summary(c) for c in self.db.scalars(query.limit(limit))]
+        digits = _digits(phone)  # phone numbers are stored as written: compared by their digits
+        found = [c for c in self.db.scalars(query) if _digits(c.phone) == digits]
         return [_customer_summary(c) for c in found[:limit]]
 
     @tool(read_only=True)
