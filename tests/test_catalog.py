@@ -11,6 +11,7 @@ from prove_env.catalog import REGENERATE, _cell, _inline, render_catalog
 from prove_env.registry import get_toolkit, server_names
 
 CATALOG = Path(__file__).parents[1] / "docs" / "catalog.md"
+README = Path(__file__).parents[1] / "README.md"
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +80,9 @@ def test_rows_have_as_many_cells_as_their_header(rendered):
         if width is None:
             width = cells
         assert cells == width, f"row with {cells} cells under a header of {width}: {line}"
+
+
+def test_readme_lists_every_server_with_its_tool_count():
+    rows = dict(re.findall(r"^\| `(\w+)` \| (\d+) \|", README.read_text(encoding="utf-8"), flags=re.MULTILINE))
+    counts = {name: str(len(get_toolkit(name).visible_specs())) for name in server_names()}
+    assert rows == counts, "the README's server table: one row per server, with the tools the agent sees"
