@@ -39,6 +39,8 @@ def source_root() -> Path:
                             f"`pip install -e .`); {root} has no servers/, tests/, fixtures/ and docs/")
     return root
 
+_SERVER_ROW = re.compile(r"^\| `\w+` \| \d+ \|")
+
 
 def new_server(name: str, root: Path | None = None) -> list[Path]:
     """Write the skeleton of server `name` and its stamped fixture tasks; return the files written."""
@@ -69,6 +71,7 @@ def new_server(name: str, root: Path | None = None) -> list[Path]:
     try:
         written.append(_fixtures(name, root))
         written.append(_catalog(root))
+        written += _readme_row(root, name)
     except BaseException:  # leave nothing half-written behind
         for path in files:
             path.unlink(missing_ok=True)
@@ -121,6 +124,22 @@ def _stamped(task):
     tools = task.tools or [s.openai_schema() for s in get_toolkit(task.server).visible_specs()]
     return task.model_copy(update={"tools": tools, "start_digest": reference.start_digest,
                                    "gold_digest": reference.gold_digest})
+
+
+def _readme_row(root: Path, name: str) -> list[Path]:
+    """The server's row in the README's server table (after the last row), with its visible tool count."""
+    from prove_env.registry import get_toolkit
+
+    path = root / "README.md"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True) if path.exists() else []
+    rows = [i for i, line in enumerate(lines) if _SERVER_ROW.match(line)]
+    if not rows:
+        return []
+    toolkit = get_toolkit(name)
+    holds = " ".join(toolkit.description().split()).split(". ")[0].rstrip(".;:")
+    lines.insert(rows[-1] + 1, f"| `{name}` | {len(toolkit.visible_specs())} | {holds} |\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return [path]
 
 
 def _catalog(root: Path) -> Path:

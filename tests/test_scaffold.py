@@ -28,6 +28,7 @@ def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     for part in ("servers", "tests/servers", "fixtures/tasks", "docs"):
         (tmp_path / part).mkdir(parents=True)
     shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "tests" / "conftest.py")
+    shutil.copy(ROOT / "README.md", tmp_path / "README.md")
     monkeypatch.setattr(servers_package, "__path__", [*servers_package.__path__, str(tmp_path / "servers")])
     registry.server_names.cache_clear()
     yield tmp_path
@@ -42,7 +43,7 @@ def test_new_server_writes_a_server_the_suite_accepts(scratch: Path) -> None:
     written = new_server(NAME, scratch)
     assert {p.relative_to(scratch).as_posix() for p in written} == {
         *(f"servers/{NAME}/{f}" for f in ("__init__.py", "models.py", "seed.py", "tools.py", "synth.py")),
-        f"tests/servers/test_{NAME}.py", f"fixtures/tasks/{NAME}.jsonl", "docs/catalog.md"}
+        f"tests/servers/test_{NAME}.py", f"fixtures/tasks/{NAME}.jsonl", "docs/catalog.md", "README.md"}
     assert NAME in registry.server_names()
     toolkit = registry.get_toolkit(NAME)
     assert len(toolkit.visible_specs()) >= registry.minimum_tools(NAME)
@@ -50,6 +51,8 @@ def test_new_server_writes_a_server_the_suite_accepts(scratch: Path) -> None:
     tasks = load_tasks(scratch / "fixtures" / "tasks" / f"{NAME}.jsonl")
     assert len(tasks) >= 8 and any(t.abstain for t in tasks) and any(t.writes for t in tasks)
     assert f"## {NAME}" in (scratch / "docs" / "catalog.md").read_text()
+    assert f"| `{NAME}` | {len(toolkit.visible_specs())} | Owners and the items they hold: look owners up, list," in (
+        scratch / "README.md").read_text()  # the server table's new row
     # the generated domain tests pass, run by pytest in a process of their own
     run = subprocess.run(
         [sys.executable, "-c",
