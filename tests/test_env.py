@@ -12,6 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import prove_env
+from prove_env.facts import say
 from prove_env.registry import server_names
 from prove_env.task import TaskError, fixture_tasks
 from prove_env.world import WorldError
@@ -23,10 +24,10 @@ def _task(server: str = "banking", multi_turn: bool = False):
 
 
 def _gold_actions(task):
-    for turn in task.gold:
+    for number, turn in enumerate(task.gold):
         for call in turn:
             yield {"name": call.name, "arguments": call.arguments}
-        yield "Done."
+        yield say(task.facts[number]) if task.facts else "Done."  # an answer stating the turn's facts
 
 
 def _run(env, task, actions):

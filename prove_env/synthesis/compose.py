@@ -22,6 +22,7 @@ Irrelevant and hidden-tool drafts skip 1 to 3: their gold is to make no call at 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,7 +219,7 @@ class Composer:
                 # a terse request already carries every value, the detail's included
                 words = intro_text + [request] + ([ask.detail] if ask.detail and not terse else [])
                 if joins:
-                    turns[-1].texts.append(voice.joiner(rng) + _lower_first(" ".join(words)))
+                    turns[-1].texts.append(voice.joiner(rng) + _lower_first(" ".join(words), [*mentions, *_names(ask.refs)]))
                     turns[-1].calls.extend(new)
                     turns[-1].mentions.extend(mentions)
                 else:
@@ -331,5 +332,19 @@ def _explicit(graph: DependencyGraph, source: str, target: str) -> bool:
     return edge is not None and edge.kind == "explicit"
 
 
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+def _names(refs: Sequence[Ref]) -> list[str]:
+    """The capitalised values of the entities `refs` name, and of their owners (names, titles)."""
+    found = []
+    for ref in refs:
+        while ref is not None:
+            found += [v for v in ref.entity.values() if isinstance(v, str) and v[:1].isupper()]
+            ref = ref.owner
+    return found
+
+
+def _lower_first(text: str, names: Sequence[str] = ()) -> str:
+    """A sentence that now follows a joiner ("Also, "): its first letter in lower case, unless it
+    starts with one of `names` (a person's or a thing's name), an acronym or "I"."""
+    if text[:2] == text[:2].upper() or any(name and text.startswith(name) for name in names):
+        return text
+    return text[:1].lower() + text[1:]
