@@ -1,0 +1,1 @@
+"""Payments: owners and their items (a skeleton to grow)."""
