@@ -1,1 +1,1 @@
-"""Payments: owners and their items (a skeleton to grow)."""
+"""Payments: a merchant's customers, invoices, card payments, refunds and webhooks, in the manner of Stripe."""
