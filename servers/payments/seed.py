@@ -171,7 +171,7 @@ class _Account:
         good = [c for c in self.cards if _usable(c, self.ctx.now.date())]
         for _ in range(rng.choices([0, 1, 2, 3, 4, 5, 6], weights=[6, 14, 18, 20, 18, 14, 10])[0]):
             fate = rng.choices(["draft", "open", "paid", "void", "authorized", "partial"],
-                               weights=[10, 22, 46, 9, 9, 4])[0]
+                               weights=[14, 20, 42, 8, 13, 4])[0]
             if fate in ("paid", "authorized", "partial") and not good:
                 fate = rng.choice(["open", "draft", "void"])
             self._invoice(fate, rng.choice(good) if good else None)

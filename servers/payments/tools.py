@@ -572,6 +572,14 @@ class Payments(Toolkit):
         self.db.add(retry)
         return _delivery(retry, self.db.get(Event, delivery.event_id))
 
+    # -- hidden ----------------------------------------------------------------------------------
+
+    @tool(read_only=True, hidden=True)
+    def get_card_decline_code(self, card_id: Id("card")) -> dict:
+        """Testing only: the code the card's issuer declines every charge with, or null when it accepts them."""
+        card = self.get(Card, card_id)
+        return {"card_id": card.id, "decline_code": card.decline_code}
+
     # -- invariants ------------------------------------------------------------------------------
 
     def invariants(self) -> list[str]:
