@@ -91,6 +91,14 @@ class Payment(Base):
     authorized_at: Mapped[dt.datetime]
     captured_at: Mapped[dt.datetime | None]
     canceled_at: Mapped[dt.datetime | None]
+    # Idempotency: the key the creating request (authorise or pay) carried, that request and its
+    # result; likewise for the capture. A repeat with the same key returns the stored result.
+    idempotency_key: Mapped[str | None] = mapped_column(default=None, index=True)
+    idempotency_request: Mapped[str | None] = mapped_column(default=None)
+    idempotency_response: Mapped[str | None] = mapped_column(default=None)
+    capture_key: Mapped[str | None] = mapped_column(default=None, index=True)
+    capture_request: Mapped[str | None] = mapped_column(default=None)
+    capture_response: Mapped[str | None] = mapped_column(default=None)
 
 
 class Refund(Base):
@@ -102,6 +110,9 @@ class Refund(Base):
     currency: Mapped[str]
     reason: Mapped[str]  # requested_by_customer | duplicate | fraudulent
     created_at: Mapped[dt.datetime]
+    idempotency_key: Mapped[str | None] = mapped_column(default=None, index=True)
+    idempotency_request: Mapped[str | None] = mapped_column(default=None)
+    idempotency_response: Mapped[str | None] = mapped_column(default=None)
 
 
 class WebhookEndpoint(Base):
@@ -143,16 +154,4 @@ class Delivery(Base):
     attempt: Mapped[int]
     status: Mapped[str]  # pending | succeeded | failed
     response_code: Mapped[int | None]
-    created_at: Mapped[dt.datetime]
-
-
-class IdempotencyKey(Base):
-    """The first result of a request made with an idempotency key, returned again on a repeat."""
-
-    __tablename__ = "idempotency_keys"
-
-    key: Mapped[str] = mapped_column(String, primary_key=True)
-    tool: Mapped[str]
-    arguments: Mapped[str]  # canonical JSON of the request's other arguments
-    result: Mapped[str]  # the JSON the first request returned
     created_at: Mapped[dt.datetime]

@@ -25,10 +25,9 @@ from typing import Annotated, Literal
 from pydantic import Field
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Date, Entity, Id, Limit, Money, Toolkit, ToolError, to_json, tool
+from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, to_json, tool
 
-from .models import (Base, Card, Customer, Delivery, Event, IdempotencyKey, Invoice, LineItem, Payment, Refund,
-                     WebhookEndpoint)
+from .models import Base, Card, Customer, Delivery, Event, Invoice, LineItem, Payment, Refund, WebhookEndpoint
 from .seed import AUTHORIZATION_DAYS, NUMBER_PREFIX, seed, subscribed
 
 Currency = Literal["USD", "EUR", "GBP", "CAD"]
@@ -43,6 +42,13 @@ EVENT_TYPES = EventType.__args__
 Quantity = Annotated[int, Field(ge=1, le=1000)]
 MAX_TEXT = 200
 MAX_DUE_DAYS = 365
+# Where a request's idempotency key, the request and its first result are kept: (model, column prefix).
+KEYED = ((Payment, "idempotency"), (Payment, "capture"), (Refund, "idempotency"))
+# An idempotency key the user did not ask for is a detail: the state check tolerates it.
+_KEYS = tuple(Detail(table, f"{prefix}_{part}") for table, prefix in (("payments", "idempotency"),
+                                                                       ("payments", "capture"),
+                                                                       ("refunds", "idempotency"))
+              for part in ("key", "request", "response"))
 
 
 class Payments(Toolkit):
@@ -294,7 +300,7 @@ class Payments(Toolkit):
                 query = query.where(Payment.status == status)
         return [self._payment(p) for p in self.db.scalars(query)]
 
-    @tool(sets=("payment.authorized",), requires=("invoice.open",), produces=("payment",))
+    @tool(sets=("payment.authorized",), requires=("invoice.open",), produces=("payment",), details=_KEYS)
     def authorize_payment(self, invoice_id: Id("invoice"), card_id: Id("card") | None = None,
                           idempotency_key: str | None = None) -> dict:
         """Place a hold on a customer's card for the amount due on an open invoice, to capture later.
@@ -312,9 +318,9 @@ class Payments(Toolkit):
             return replay
         invoice, card = self._chargeable(invoice_id, card_id)
         payment = self._authorize(invoice, card)
-        return self._remember("authorize_payment", idempotency_key, args, self._payment(payment))
+        return self._remember(payment, "idempotency", "authorize_payment", idempotency_key, args, self._payment(payment))
 
-    @tool(sets=("payment.captured",), requires=("payment.authorized",))
+    @tool(sets=("payment.captured",), requires=("payment.authorized",), details=_KEYS)
     def capture_payment(self, payment_id: Id("payment"), amount: Money | None = None,
                         idempotency_key: str | None = None) -> dict:
         """Capture an authorised payment, in full or in part (the rest of the hold is released).
@@ -344,7 +350,7 @@ class Payments(Toolkit):
             raise ToolError(f"Cannot capture {amount:.2f} {payment.currency}: payment {payment.id} authorised only "
                             f"{payment.amount:.2f}")
         self._capture(payment, amount)
-        return self._remember("capture_payment", idempotency_key, args, self._payment(payment))
+        return self._remember(payment, "capture", "capture_payment", idempotency_key, args, self._payment(payment))
 
     @tool(destructive=True, requires=("payment.authorized",))
     def cancel_payment(self, payment_id: Id("payment")) -> dict:
@@ -359,7 +365,7 @@ class Payments(Toolkit):
         self._cancel(payment)
         return self._payment(payment)
 
-    @tool(sets=("payment.captured",), requires=("invoice.open",), produces=("payment",))
+    @tool(sets=("payment.captured",), requires=("invoice.open",), produces=("payment",), details=_KEYS)
     def pay_invoice(self, invoice_id: Id("invoice"), card_id: Id("card") | None = None,
                     idempotency_key: str | None = None) -> dict:
         """Charge a customer's card for the whole amount due on an open invoice now (authorise and capture),
@@ -377,12 +383,12 @@ class Payments(Toolkit):
         invoice, card = self._chargeable(invoice_id, card_id)
         payment = self._authorize(invoice, card, quiet=True)
         self._capture(payment, payment.amount)
-        return self._remember("pay_invoice", idempotency_key, args,
+        return self._remember(payment, "idempotency", "pay_invoice", idempotency_key, args,
                               {**self._payment(payment), "invoice_status": invoice.status})
 
     # -- refunds ---------------------------------------------------------------------------------
 
-    @tool(requires=("payment.captured",))
+    @tool(requires=("payment.captured",), details=_KEYS)
     def refund_payment(self, payment_id: Id("payment"), amount: Money | None = None,
                        reason: RefundReason = "requested_by_customer", idempotency_key: str | None = None) -> dict:
         """Refund a captured payment, in full or in part, to the card it was paid with.
@@ -419,7 +425,7 @@ class Payments(Toolkit):
         payment.status = "refunded" if payment.amount_refunded >= payment.amount_captured else "partially_refunded"
         self._emit("refund.created", f"{amount:.2f} {payment.currency} refunded", refund.id,
                    customer_id=payment.customer_id, invoice_id=payment.invoice_id, payment_id=payment.id, amount=amount)
-        return self._remember("refund_payment", idempotency_key, args,
+        return self._remember(refund, "idempotency", "refund_payment", idempotency_key, args,
                               {**_refund(refund), "payment_status": payment.status,
                                "refundable_left": round(payment.amount_captured - payment.amount_refunded, 2)})
 
@@ -640,18 +646,24 @@ class Payments(Toolkit):
         key = key.strip()
         if not 1 <= len(key) <= MAX_TEXT:
             raise ToolError(f"idempotency_key must be 1 to {MAX_TEXT} characters, got {len(key)}")
-        row = self.db.get(IdempotencyKey, key)
-        if row is None:
-            return None
-        if row.tool != tool_name or row.arguments != _canonical(args):
-            raise ToolError(f"Idempotency key {key!r} was already used for a different request ({row.tool} with "
-                            f"{row.arguments}); use a new key for a new request")
-        return json.loads(row.result)
+        request = _canonical({"tool": tool_name, **args})
+        for model, prefix in KEYED:
+            row = self.db.scalar(select(model).where(getattr(model, f"{prefix}_key") == key).limit(1))
+            if row is None:
+                continue
+            if getattr(row, f"{prefix}_request") != request:
+                raise ToolError(f"Idempotency key {key!r} was already used for a different request "
+                                f"({getattr(row, f'{prefix}_request')}); use a new key for a new request")
+            return json.loads(getattr(row, f"{prefix}_response"))
+        return None
 
-    def _remember(self, tool_name: str, key: str | None, args: dict, result: dict) -> dict:
+    def _remember(self, row: Payment | Refund, prefix: str, tool_name: str, key: str | None, args: dict,
+                  result: dict) -> dict:
+        """Keep the request made with an idempotency key, and its result, on the row it created or changed."""
         if key is not None:
-            self.db.add(IdempotencyKey(key=key.strip(), tool=tool_name, arguments=_canonical(args),
-                                       result=to_json(result), created_at=self.now))
+            setattr(row, f"{prefix}_key", key.strip())
+            setattr(row, f"{prefix}_request", _canonical({"tool": tool_name, **args}))
+            setattr(row, f"{prefix}_response", to_json(result))
         return result
 
     def _chargeable(self, invoice_id: str, card_id: str | None) -> tuple[Invoice, Card]:
