@@ -105,6 +105,8 @@ def _roles(b: Bundle, rng: random.Random) -> dict[str, str]:
         if invoice["status"] == "draft":
             roles[invoice["invoice_id"]] = "finalize" if invoice["line_items"] and rng.random() < 0.55 else "edit"
         elif invoice["status"] == "open" and invoice["invoice_id"] not in held:
+            if rng.random() < 0.25:
+                continue  # left alone: listings of open invoices always have something to say
             if invoice["amount_paid"] > 0:
                 roles[invoice["invoice_id"]] = "pay"
             else:
@@ -175,7 +177,7 @@ def invoice_name(b: Bundle, invoice: dict, rng: random.Random, plain: bool = Fal
     number = invoice["number"]
     if plain:
         return rng.choice([f"invoice {number}", f"the {invoice['description']} invoice ({number})"])
-    return rng.choice([f"invoice {number}", f"{_whose(b)} invoice {number}", f"invoice {number} for {_who(b)}",
+    return rng.choice([f"{_whose(b)} invoice {number}", f"invoice {number} for {_who(b)}",
                        f"{_whose(b)} {invoice['description']} invoice ({number})"])
 
 
@@ -190,8 +192,7 @@ def _payment_words(b: Bundle, payment: dict, rng: random.Random, plain: bool = F
     if plain:
         return rng.choice([f"the {amount} payment on invoice {payment['invoice_number']}",
                            f"their payment for invoice {payment['invoice_number']}"])
-    return rng.choice([f"the {amount} payment on invoice {payment['invoice_number']}",
-                       f"{_whose(b)} {amount} payment for invoice {payment['invoice_number']}",
+    return rng.choice([f"{_whose(b)} {amount} payment for invoice {payment['invoice_number']}",
                        f"{_whose(b)} payment against invoice {payment['invoice_number']}"])
 
 
@@ -222,18 +223,18 @@ def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"What's {_whose(b)} outstanding balance with us right now?",
                                          f"Before I call {who}, can you tell me how much they owe in total?",
                                          f"I'm chasing payments today. What is {who} behind by, all open invoices together?"]),
-                   terse=rng.choice([f"{_whose(b)} outstanding total?", f"Amount {who} owes?"]), refs=refs,
+                   terse=rng.choice([f"Outstanding total for {who}?", f"Amount {who} owes?"]), refs=refs,
                    mentions=(who,), facts=lambda r: [r["outstanding"]])
     if choice == 1:
         return Ask(args, say=rng.choice([f"How much has {who} paid us so far, and how much have we refunded them?",
                                          f"Give me {_whose(b)} lifetime totals: paid and refunded.",
                                          f"I'd like to know what {who} has paid in total, minus nothing, and what went back as refunds."]),
-                   terse=f"{_whose(b)} total paid and refunded?", refs=refs, mentions=(who,),
+                   terse=f"Total paid and refunded by {who}?", refs=refs, mentions=(who,),
                    facts=lambda r: [r["total_paid"], r["total_refunded"]])
     return Ask(args, say=rng.choice([f"What email and billing currency do we have for {who}?",
                                      f"Which email address are {_whose(b)} invoices sent to, and in what currency?",
                                      f"Can you pull up {_whose(b)} contact email and the currency we bill them in?"]),
-               terse=f"{_whose(b)} email and currency?", refs=refs, mentions=(who,),
+               terse=f"Email and currency of {who}?", refs=refs, mentions=(who,),
                facts=lambda r: [r["email"], r["currency"]])
 
 
@@ -258,13 +259,13 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"Does {who} have any expired cards on file? Which ones?",
                                          f"Check whether any of {_whose(b)} saved cards have expired, please.",
                                          f"I think one of {_whose(b)} cards ran out. Which card is expired?"]),
-                   terse=f"{_whose(b)} expired cards?", refs=refs, mentions=(who,),
+                   terse=f"Expired cards of {who}?", refs=refs, mentions=(who,),
                    facts=lambda r: [c["last4"] for c in r if c["expired"]])
     return Ask(args, say=rng.choice([f"Which cards does {who} have saved with us? Last four digits, please.",
                                      f"What payment methods are on file for {who}?",
                                      f"Can you list {_whose(b)} saved cards and tell me when they expire?",
                                      f"I need to know which cards we could charge for {who}."]),
-               terse=rng.choice([f"{_whose(b)} cards?", f"Cards on file for {who}?"]), refs=refs, mentions=(who,),
+               terse=rng.choice([f"Cards of {who}?", f"Cards on file for {who}?"]), refs=refs, mentions=(who,),
                facts=lambda r: [c["last4"] for c in r][:4])
 
 
@@ -272,22 +273,26 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
 def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
     who, cid = _who(b), b["customer"]["customer_id"]
     refs = (_customer(b),)
-    overdue = [i for i in b["invoices"] if i["overdue"]]
-    opened = [i for i in b["invoices"] if i["status"] == "open"]
+    held = {p["invoice_id"] for p in b["payments"] if p["status"] == "authorized"}
+    # asked only when an invoice no other request changes stays in the listing
+    untouched = [i for i in b["invoices"] if i["status"] == "open" and i["invoice_id"] not in b["roles"]
+                 and i["invoice_id"] not in held]
+    overdue = [i for i in untouched if i["overdue"]]
+    opened = untouched
     choice = rng.randrange(4)
     if choice == 0 and overdue:
         return Ask({"customer_id": cid, "overdue_only": True},
                    say=rng.choice([f"Which of {_whose(b)} invoices are overdue, and for how much?",
                                    f"Is {who} late on any invoices? Give me the numbers and amounts.",
                                    f"I'm doing collections. What does {who} have past due?"]),
-                   terse=f"{_whose(b)} overdue invoices?", refs=refs, mentions=(who,),
+                   terse=f"Overdue invoices of {who}?", refs=refs, mentions=(who,),
                    facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
     if choice == 1 and opened:
         return Ask({"customer_id": cid, "status": "open"},
                    say=rng.choice([f"Which invoices does {who} have open right now?",
                                    f"List {_whose(b)} unpaid open invoices with what's due on each.",
                                    f"What is still open on {_whose(b)} account? Numbers and amounts due, please."]),
-                   terse=f"{_whose(b)} open invoices?", refs=refs, mentions=(who,),
+                   terse=f"Open invoices of {who}?", refs=refs, mentions=(who,),
                    facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
     if choice == 2:
         return Ask({"overdue_only": True, "limit": 5},
@@ -302,7 +307,7 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"What invoices have we sent {who}, and where does each stand?",
                                f"Can you list all of {_whose(b)} invoices with their status?",
                                f"Give me an overview of {_whose(b)} invoices, please."]),
-               terse=f"{_whose(b)} invoices?", refs=refs, mentions=(who,),
+               terse=f"Invoices of {who}?", refs=refs, mentions=(who,),
                facts=lambda r: [v for i in r[:4] for v in (i["number"], i["status"])])
 
 
@@ -317,13 +322,13 @@ def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     choice = rng.randrange(3)
     if choice == 0 and invoice["line_items"]:
         return Ask(args, say=rng.choice([f"What's on {name}? List the line items.",
-                                         f"{_who(b)} is asking what exactly {plain} charges for. What are the lines?",
+                                         f"Our client {_who(b)} is asking what exactly {plain} charges for. What are the lines?",
                                          f"Could you read me the line items of {name} with their amounts?"]),
                    terse=f"Line items of {name}?", refs=refs, mentions=(number,),
                    facts=lambda r: [i["description"] for i in r["line_items"][:4]] + [r["total"]])
     if choice == 1 and invoice["status"] == "paid":
         return Ask(args, say=rng.choice([f"When was {name} paid, and how much was it?",
-                                         f"{_who(b)} wants to know the date we received payment for {plain}.",
+                                         f"I've got {_who(b)} asking for the date we received payment for {plain}.",
                                          f"Can you confirm the payment date and total of {name}?"]),
                    terse=f"When was {name} paid?", refs=refs, mentions=(number,),
                    facts=lambda r: [r["paid_at"][:10], r["total"]])
@@ -331,7 +336,7 @@ def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Where does {name} stand? I need its status and due date.",
                                      f"Could you check {name} for me: status, due date and what's still owed?",
                                      f"Quick check on {name}: is it paid, and what's the due date?"]),
-               terse=rng.choice([f"Status of {name}?", f"{name}: status and due date?"]), refs=refs,
+               terse=rng.choice([f"Status of {name}?", f"Status and due date of {name}?"]), refs=refs,
                mentions=(number,), facts=lambda r: [r["status"], r["due_date"]])
 
 
@@ -345,7 +350,7 @@ def list_payments(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"What card payments has {who} made? Amounts and status, please.",
                                    f"Can you list {_whose(b)} payments with us?",
                                    f"Let me see {_whose(b)} payment history: what was charged and how it ended."]),
-                   terse=f"{_whose(b)} payments?", refs=refs, mentions=(who,),
+                   terse=f"Payments of {who}?", refs=refs, mentions=(who,),
                    facts=lambda r: [v for p in r[:3] for v in (p["invoice_number"], p["amount"])])
     invoice = next((i for i in b["invoices"] if i["payments"]), None)
     if invoice is None:
@@ -367,7 +372,7 @@ def list_refunds(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"customer_id": b["customer"]["customer_id"]},
                say=rng.choice([f"What refunds have we given {who}? Amounts and dates.",
                                f"List the refunds issued to {who}, please.",
-                               f"{who} says we owe them money back. What have we already refunded them?"]),
+                               f"Apparently {who} thinks we owe them money back. What have we already refunded them?"]),
                terse=f"Refunds to {who}?", refs=refs, mentions=(who,),
                facts=lambda r: [v for x in r[:3] for v in (x["amount"], x["created_at"][:10])])
 
@@ -438,7 +443,7 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"Did the 'paid' notification for {name} reach our webhooks? Which deliveries failed?",
                                    f"Check the webhook deliveries of the invoice.paid event of {name}, please.",
                                    f"Our bookkeeping never heard that {name} was paid. How did the webhook deliveries go?"]),
-                   terse=f"Webhook deliveries of {name}'s paid event?", refs=(_customer(b), ref),
+                   terse=f"Webhook deliveries of the paid event of {name}?", refs=(_customer(b), ref),
                    mentions=(number,), facts=lambda r: [d["status"] for d in r])
     failing = [e for e in b["endpoints"] if e["failed_deliveries"]]
     if not failing:
@@ -526,7 +531,7 @@ def finalize_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     name, number = invoice_name(b, invoice, rng), invoice["number"]
     plain = invoice_name(b, invoice, rng, plain=True)
     facts = None
-    say = rng.choice([f"{name.capitalize()} is ready; please finalize it.",
+    say = rng.choice([f"Please finalize {name}; it's ready.",
                       f"Finalize the draft {name} so it can be paid.",
                       f"Could you finalize {plain}? {_who(b)} is expecting it.",
                       f"We're done editing {name}. Make it final, please."])
@@ -548,7 +553,7 @@ def void_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     plain = invoice_name(b, invoice, rng, plain=True)
     return Ask({"invoice_id": invoice["invoice_id"]},
                say=rng.choice([f"Please void {name}; we sent it by mistake.",
-                               f"{_who(b)} cancelled the project, so void {plain}.",
+                               f"The client, {_who(b)}, cancelled the project, so void {plain}.",
                                f"Can you void {name}? It won't be paid.",
                                f"I need {name} voided. We agreed to waive it."]),
                terse=f"Void {name}.", refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number,))
@@ -596,7 +601,7 @@ def pay_invoice(b: Bundle, rng: random.Random) -> Ask | None:
         mentions += (args["idempotency_key"],)
     due = cash(invoice["amount_due"], invoice["currency"])
     return Ask(args, say=rng.choice([f"Please charge {name} to {card_words}.{key}",
-                                     f"{_who(b)} asked us to collect {plain} now; put the {due} on {card_words}.{key}",
+                                     f"We've been asked by {_who(b)} to collect {plain} now; put the {due} on {card_words}.{key}",
                                      f"Could you take payment for {name} with {card_words}?{key}",
                                      f"Go ahead and charge {card_words} for {name}.{key}"]),
                terse=f"Charge {name} to {detail[:-1].split(' ', 1)[1] if detail else card_words}.{key}",
@@ -645,14 +650,14 @@ def capture_payment(b: Bundle, rng: random.Random) -> Ask | None:
                                              "Capture part of the hold and release the rest.",
                                              f"Please do a partial capture of {_whose(b)} {held} hold on invoice {number}."]),
                        detail=rng.choice([f"Capture {said}.", f"Take {said} of it.", f"{said} is what we're owed."]),
-                       terse=f"Capture {said} of the hold on invoice {number}.", refs=refs, mentions=(number, said))
+                       terse=f"Capture {said} of the hold on {_whose(b)} invoice {number}.", refs=refs, mentions=(number, said))
         return Ask(args, say=rng.choice([f"Capture only {said} of the {held} hold for invoice {number}; we delivered part of the work.",
                                          f"For invoice {number} ({_who(b)}), take {said} of the authorised amount and release the rest."]),
-                   terse=f"Capture {said} of the hold on invoice {number}.", refs=refs, mentions=(number, said))
+                   terse=f"Capture {said} of the hold on {_whose(b)} invoice {number}.", refs=refs, mentions=(number, said))
     return Ask(args, say=rng.choice([f"The work for invoice {number} is delivered; capture {_whose(b)} {held} authorisation.",
-                                     f"Please capture the held payment of {held} on invoice {number}.",
+                                     f"Please capture the held payment of {held} on {_whose(b)} invoice {number}.",
                                      f"Go ahead and collect the authorised {held} from {who_card(b, payment)} for invoice {number}."]),
-               terse=f"Capture the hold on invoice {number}.", refs=refs, mentions=(number,))
+               terse=f"Capture the hold on {_whose(b)} invoice {number}.", refs=refs, mentions=(number,))
 
 
 def who_card(b: Bundle, payment: dict) -> str:
@@ -668,9 +673,9 @@ def cancel_payment(b: Bundle, rng: random.Random) -> Ask | None:
     number, held = payment["invoice_number"], cash(payment["amount"], payment["currency"])
     return Ask({"payment_id": payment["payment_id"]},
                say=rng.choice([f"Release the {held} hold on {_whose(b)} card for invoice {number}; we won't capture it.",
-                               f"Please cancel the uncaptured authorisation for invoice {number}.",
-                               f"{_who(b)} asked us to drop the card hold for invoice {number}. Cancel it, please."]),
-               terse=f"Cancel the authorisation on invoice {number}.", refs=(_customer(b), _payment_ref(b, payment)),
+                               f"Please cancel the uncaptured authorisation for {_whose(b)} invoice {number}.",
+                               f"We were asked by {_who(b)} to drop the card hold for invoice {number}. Cancel it, please."]),
+               terse=f"Cancel the authorisation on {_whose(b)} invoice {number}.", refs=(_customer(b), _payment_ref(b, payment)),
                mentions=(number,))
 
 
@@ -701,11 +706,11 @@ def refund_payment(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Refund {said} of {what}.{key}", refs=refs, mentions=(number, said))
     if rng.random() < 0.3:
         args["reason"] = "duplicate"
-        return Ask(args, say=rng.choice([f"{_who(b)} was charged twice, so refund {plain} in full as a duplicate.",
+        return Ask(args, say=rng.choice([f"Because {_who(b)} was charged twice, refund {plain} in full as a duplicate.",
                                          f"Refund all that's left of {what}; mark it as a duplicate charge."]),
                    terse=f"Full refund of {what}, reason duplicate.", refs=refs, mentions=(number, "duplicate"))
     return Ask(args, say=rng.choice([f"Please refund {what} in full.",
-                                     f"{_who(b)} is getting all their money back on invoice {number}; refund whatever is left of the payment.",
+                                     f"We're giving {_who(b)} all their money back on invoice {number}; refund whatever is left of the payment.",
                                      f"Refund everything still refundable on {what}, please."]),
                terse=f"Full refund of {what}.", refs=refs, mentions=(number,))
 
@@ -767,7 +772,7 @@ def retry_delivery(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"delivery_id": delivery["delivery_id"]},
                say=rng.choice([f"The {desc} webhook failed to deliver '{summary}'. Please send it again.",
                                f"Retry the failed delivery of '{summary}' to {desc}, please.",
-                               f"{desc} never got the event '{summary}'. Can you resend it?"]),
+                               f"It seems {desc} never got the event '{summary}'. Can you resend it?"]),
                terse=f"Retry '{summary}' to {desc}.", refs=(ref,), mentions=(summary,))
 
 

@@ -140,15 +140,19 @@ class Payments(Toolkit):
 
     @tool(read_only=True, produces=("customer",))
     def list_invoices(self, customer_id: Id("customer") | None = None, status: InvoiceStatus | None = None,
-                      overdue_only: bool = False, limit: Limit = 20) -> list[dict]:
-        """List invoices, newest first: one customer's or everyone's, optionally of one status or only overdue ones.
+                      overdue_only: bool = False, number: str | None = None, limit: Limit = 20) -> list[dict]:
+        """List invoices, newest first: one customer's or everyone's, optionally of one status, only overdue
+        ones, or the one with a given number.
 
         Args:
             customer_id: only this customer's invoices, such as 'CUS-0007'.
             status: only invoices in this status: 'draft', 'open', 'paid' or 'void'.
             overdue_only: only open invoices whose due date has passed (default false).
+            number: the invoice number as printed on it, case-insensitive, such as 'NW-1042'.
         """
         query = select(Invoice).order_by(Invoice.created_at.desc(), Invoice.id.desc()).limit(limit)
+        if number is not None:
+            query = query.where(Invoice.number == number.strip().upper())
         if customer_id is not None:
             query = query.where(Invoice.customer_id == customer_id)
         if status is not None:

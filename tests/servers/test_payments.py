@@ -185,6 +185,8 @@ def test_list_invoices_filters_and_get_invoice_totals(s):
         assert all(i["status"] == status for i in s.ok("list_invoices", status=status, limit=100))
     overdue = s.ok("list_invoices", overdue_only=True, limit=100)
     assert overdue and all(i["overdue"] and i["due_date"] < today(s).isoformat() for i in overdue)
+    assert s.ok("list_invoices", number=everything[3]["number"].lower()) == [everything[3]]
+    assert s.ok("list_invoices", number="NW-9999") == []
     person = everything[0]["customer_id"]
     assert all(i["customer_id"] == person for i in s.ok("list_invoices", customer_id=person))
     for invoice in everything[:15]:
