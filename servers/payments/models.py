@@ -47,6 +47,7 @@ class Card(Base):
 
 class Invoice(Base):
     __tablename__ = "invoices"
+    __table_args__ = (Index("ix_invoices_created", "created_at", "id"),)
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "INV-0042"
     number: Mapped[str] = mapped_column(index=True)  # "NW-1042", what people call it
@@ -78,6 +79,7 @@ class Payment(Base):
     """A card payment against an invoice: authorised (held), then captured, or cancelled."""
 
     __tablename__ = "payments"
+    __table_args__ = (Index("ix_payments_authorized", "authorized_at", "id"),)
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "PAY-0031"
     invoice_id: Mapped[str] = mapped_column(ForeignKey("invoices.id"), index=True)
@@ -103,6 +105,7 @@ class Payment(Base):
 
 class Refund(Base):
     __tablename__ = "refunds"
+    __table_args__ = (Index("ix_refunds_created", "created_at", "id"),)
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "REF-0005"
     payment_id: Mapped[str] = mapped_column(ForeignKey("payments.id"), index=True)
@@ -130,7 +133,7 @@ class Event(Base):
     """One change of state, appended to the log and never altered."""
 
     __tablename__ = "events"
-    __table_args__ = (Index("ix_events_created", "created_at"),)
+    __table_args__ = (Index("ix_events_created", "created_at", "id"),)
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "EVT-00042"
     type: Mapped[str] = mapped_column(index=True)  # such as "invoice.paid"
@@ -147,6 +150,7 @@ class Delivery(Base):
     """One attempt to send an event to a webhook endpoint; a retry is a new record."""
 
     __tablename__ = "deliveries"
+    __table_args__ = (Index("ix_deliveries_created", "created_at", "id"),)
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "DLV-00042"
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id"), index=True)
