@@ -241,10 +241,16 @@ def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("find_customers", 0.4)
 def find_customers(b: Bundle, rng: random.Random) -> Ask | None:
     email = b["customer"]["email"]
+    if rng.random() < 0.35:
+        return Ask({"email": email},
+                   say=rng.choice([f"Can you tell me whose email {email} is, and what currency they're billed in?",
+                                   f"Which customer uses {email}, and in which currency do we bill them?"]),
+                   terse=f"Customer with email {email}, and their currency?", mentions=(email,),
+                   facts=lambda r: [r[0]["name"], r[0]["currency"]])
     return Ask({"email": email},
                say=rng.choice([f"Who is the customer with the email {email}?",
                                f"A payment question came in from {email}. Which customer is that?",
-                               f"Can you tell me whose email {email} is, and what currency they're billed in?"]),
+                               f"I got an email from {email}. Is that one of our customers? Who?"]),
                terse=f"Customer with email {email}?", mentions=(email,),
                facts=lambda r: [r[0]["name"]])
 
@@ -384,12 +390,12 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
         invoice = rng.choice(invoices)
         name, number = invoice_name(b, invoice, rng), invoice["number"]
         return Ask({"invoice_id": invoice["invoice_id"]},
-                   say=rng.choice([f"What's the event history of {name}?",
-                                   f"Walk me through what happened to {name}, event by event.",
-                                   f"Which events did {name} produce, and when was the latest?",
-                                   f"I'm auditing {name}. What does the event log say about it?"]),
-                   terse=f"Events for {name}?", refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number,),
-                   facts=lambda r: [r[0]["type"], r[0]["created_at"][:10]])
+                   say=rng.choice([f"What's the event history of {name}, from the first event to the latest?",
+                                   f"Walk me through what happened to {name}, event by event, with dates.",
+                                   f"When was {name} created, and when did its latest event happen?",
+                                   f"I'm auditing {name}. What does the event log say about it, and when?"]),
+                   terse=f"Events for {name}, first and latest dates?", refs=(_customer(b), _invoice_ref(b, invoice)),
+                   mentions=(number,), facts=lambda r: [r[-1]["created_at"][:10], r[0]["created_at"][:10]])
     kind = rng.choice(["invoice.paid", "refund.created"])
     words = EVENT_WORDS[kind]
     return Ask({"type": kind, "limit": 3},

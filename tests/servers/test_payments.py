@@ -230,10 +230,25 @@ def test_create_invoice_rules(s):
               due_date=(today(s) - dt.timedelta(days=1)).isoformat())
     unchanged(s, "create_invoice", "at most a year ahead", customer_id=person["customer_id"], description="Rebranding",
               due_date=(today(s) + dt.timedelta(days=400)).isoformat())
+    unchanged(s, "create_invoice", "description must be 1 to", customer_id=person["customer_id"], description="  ",
+              due_date=soon)
     made = s.ok("create_invoice", customer_id=person["customer_id"], description="Rebranding", due_date=soon,
                 currency=person["currency"])
+    unchanged(s, "add_line_item", "description must be 1 to", invoice_id=made["invoice_id"], description=" ",
+              unit_amount=10.0)
+    s.fails("add_line_item", "Invalid arguments", invoice_id=made["invoice_id"], description="Hour", unit_amount=10.0,
+            quantity=0)
     numbers = [int(i["number"].split("-")[1]) for i in s.ok("list_invoices", limit=100)]
     assert int(made["number"].split("-")[1]) == max(numbers)
+
+
+def test_a_draft_whose_due_date_passed_cannot_be_finalized(s):
+    from prove_env.servers.payments.models import Invoice
+
+    draft = next(i for i in s.ok("list_invoices", status="draft", limit=100) if i["total"] > 0)
+    with s.world.transaction(write=True):  # the draft sat unsent past its due date
+        s.world.session.get(Invoice, draft["invoice_id"]).due_date = today(s) - dt.timedelta(days=1)
+    unchanged(s, "finalize_invoice", "which has passed; create a new invoice", invoice_id=draft["invoice_id"])
 
 
 def test_a_void_invoice_cannot_be_paid_and_a_paid_one_cannot_be_voided(s):
