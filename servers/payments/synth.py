@@ -489,7 +489,7 @@ def create_customer(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"New customer {name}, {email}{said}.", mentions=(name, email))
 
 
-@goals.add("create_invoice", 1.0)
+@goals.add("create_invoice", 0.8)
 def create_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     today = b["now"].date()
     due = today + dt.timedelta(days=rng.choice([7, 14, 21, 30, 45]))
@@ -499,8 +499,14 @@ def create_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     when = day(due) if due.year == today.year else f"{day(due)}, {due.year}"
     return Ask(args, say=rng.choice([f"Start a draft invoice for {who} for the '{project}' work.",
                                      f"Please open a new draft invoice for {who}, description '{project}'.",
-                                     f"I need to bill {who} for '{project}'. Can you set up a draft invoice?"]),
-               detail=rng.choice([f"It should be due {when}.", f"Make it due on {when}.", f"Due date: {when}."]),
+                                     f"I need to bill {who} for '{project}'. Can you set up a draft invoice?",
+                                     f"Could you create an invoice draft for {who}? Call it '{project}'.",
+                                     f"We're starting the '{project}' job for {who}, so I'd like a draft invoice for it.",
+                                     f"Set up a blank invoice for {who} titled '{project}'; I'll add the lines later.",
+                                     f"Hey, can we get a draft invoice going for {who}? It's for '{project}'."]),
+               detail=rng.choice([f"It should be due {when}.", f"Make it due on {when}.", f"Due date: {when}.",
+                                  f"Payment is due {when}.", f"Give them until {when} to pay.",
+                                  f"The due date is {when}.", f"Let's say it's due by {when}."]),
                terse=f"Draft invoice for {who}, '{project}', due {when}.", refs=(_customer(b),),
                mentions=(who, project, day(due)))
 
