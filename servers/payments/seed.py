@@ -50,6 +50,7 @@ ENDPOINTS = (
      False),
 )
 FLAKY = "https://api.ledgerly.io/webhooks/nw-4821"
+RETIRED_DAYS = 45
 
 
 def subscribed(endpoint: WebhookEndpoint, event_type: str) -> bool:
@@ -72,7 +73,7 @@ class _History:
 
     def write(self, endpoints: list[WebhookEndpoint]) -> None:
         ctx = self.ctx
-        retired = ctx.now - dt.timedelta(days=45)  # when the old CRM endpoint was switched off
+        retired = ctx.now - dt.timedelta(days=RETIRED_DAYS)  # when the old CRM endpoint was switched off
         for when, _, row in sorted(self.events, key=lambda e: (e[0], e[1])):
             event = Event(id=ctx.new_id("EVT", 5), created_at=when, **row)
             ctx.add(event)
@@ -100,13 +101,17 @@ class _History:
 
 
 def seed(ctx: SeedContext) -> None:
+    history = _History(ctx)
     endpoints = []
     for url, description, events, enabled in ENDPOINTS:
         endpoint = WebhookEndpoint(id=ctx.new_id("WHE"), url=url, description=description, events=events,
-                                   enabled=enabled, created_at=ctx.moment(-420, -400))
+                                   enabled=enabled, created_at=ctx.moment(-800, -760))
         ctx.add(endpoint)
         endpoints.append(endpoint)
-    history = _History(ctx)
+        history.log(endpoint.created_at, "webhook_endpoint.created", f"Webhook endpoint {url} created", endpoint.id)
+        if not enabled:
+            history.log(ctx.now - dt.timedelta(days=RETIRED_DAYS), "webhook_endpoint.updated",
+                        f"Webhook endpoint {url} updated: disabled", endpoint.id)
     numbers = iter(range(FIRST_NUMBER, FIRST_NUMBER + 10_000))
     for _ in range(N_CUSTOMERS):
         _Account(ctx, history, numbers).live()

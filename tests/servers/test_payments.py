@@ -486,7 +486,9 @@ def test_create_and_update_webhook_endpoints(s):
     assert changed["events"] == ["*"] and changed["enabled"] is False and changed["changed"] == ["events", "disabled"]
     assert s.ok("update_webhook_endpoint", endpoint_id=made["endpoint_id"], enabled=False)["changed"] == []
     assert made["endpoint_id"] in {e["endpoint_id"] for e in s.ok("list_webhook_endpoints")}
-    assert [e["type"] for e in s.ok("list_events", type="webhook_endpoint.updated", limit=5)] == ["webhook_endpoint.updated"]
+    updates = s.ok("list_events", type="webhook_endpoint.updated", limit=5)
+    assert [e["object_id"] for e in updates if e["object_id"] == made["endpoint_id"]] == [made["endpoint_id"]]
+    assert updates[0]["summary"].endswith("updated: events, disabled")
 
 
 def test_retry_a_failed_delivery(s):
