@@ -1,0 +1,822 @@
+"""How tasks are written for the payments account: the merchant's staff ask about and act on their
+customers' invoices, cards, payments and refunds, and on the account's webhooks. Customers are named
+by name, invoices by number (or by what they were for), cards by brand and last four digits,
+payments by their invoice and amount, webhook endpoints by what they are for.
+
+Each customer's bundle gives every invoice and payment at most one role for a change (pay, authorise,
+void, edit, finalize; capture, cancel, refund), so that the requests of one conversation never undo
+each other's ground. Every request comes in several phrasings (plain, polite, chatty, indirect, terse);
+requests that ask to be told something declare the facts their answer must state."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import day, listing, money
+
+Bundle = dict[str, Any]
+
+SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "CA$"}
+NEW_CUSTOMERS = (("Harbor Lane Bakery", "orders@harborlanebakery.com", "USD"),
+                 ("Mila Novak", "mila.novak@proton.me", "EUR"), ("Tom Ashby", "tom.ashby@outlook.com", "GBP"),
+                 ("Priya Raman", "priya.raman@gmail.com", "USD"), ("Lucas Tremblay", "lucas.tremblay@icloud.com", "CAD"),
+                 ("Greenfield Dental", "office@greenfielddental.com", "USD"),
+                 ("Sofia Marchetti", "sofia.marchetti@gmail.com", "EUR"), ("Owen Pryce", "owen.pryce@yahoo.com", "GBP"))
+CURRENCY_NAMES = {"USD": "US dollars", "EUR": "euros", "GBP": "pounds", "CAD": "Canadian dollars"}
+WORK = (("Consulting hour", 150.0, "hours of consulting"), ("Copywriting, per page", 120.0, "pages of copywriting"),
+        ("Hosting (monthly)", 29.0, "months of hosting"), ("Support plan (monthly)", 99.0, "months of the support plan"),
+        ("Photography session", 600.0, "photography sessions"), ("Domain renewal", 18.0, "domain renewals"))
+PROJECTS = ("Summer campaign", "Website redesign", "Holiday promotion", "Rebranding", "Quarterly retainer",
+            "Event photography", "Menu redesign", "Grand opening")
+NEW_ENDPOINTS = (("https://books.example-ledger.com/hooks/northwind", "the bookkeeping tool", "Bookkeeping"),
+                 ("https://ops.northwind.studio/webhooks/billing", "our ops dashboard", "Ops dashboard"),
+                 ("https://hooks.zapier.com/hooks/catch/48213/nwpay", "our Zapier automation", "Zapier"),
+                 ("https://api.northwind.studio/v2/payment-events", "the new API server", "API v2"))
+EVENT_WORDS = {"invoice.paid": "paid invoices", "invoice.voided": "voided invoices", "refund.created": "refunds",
+               "payment.captured": "captured payments", "invoice.finalized": "finalized invoices",
+               "customer.created": "new customers", "payment.authorized": "card authorisations",
+               "invoice.created": "new invoices", "payment.canceled": "cancelled authorisations"}
+
+
+def cash(amount: float, currency: str) -> str:
+    """An amount as people say it in its currency: '$1,250', '€89.50', 'CA$40'."""
+    if currency == "USD":
+        return money(amount)
+    text = f"{amount:,.0f}" if amount == int(amount) else f"{amount:,.2f}"
+    return f"{SYMBOLS[currency]}{text}"
+
+
+def _stable(forms: Sequence[str], *keys: str) -> str:
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """Every customer whose name finds only them, with cards, invoices (in full), payments and refunds,
+    each invoice and payment given at most one role for a change; and the account's webhooks."""
+    endpoints = read("list_webhook_endpoints")
+    retryable = []
+    for endpoint in endpoints:
+        if not endpoint["enabled"]:
+            continue
+        for delivery in read("list_deliveries", endpoint_id=endpoint["endpoint_id"], status="failed"):
+            if not delivery["event_type"].startswith("invoice."):
+                continue
+            attempts = read("list_deliveries", event_id=delivery["event_id"], endpoint_id=endpoint["endpoint_id"])
+            if max(a["attempt"] for a in attempts) == delivery["attempt"]:
+                retryable.append({**delivery, "endpoint": endpoint})
+    summaries = Counter(d["event_summary"] for d in retryable)
+    retryable = [d for d in retryable if summaries[d["event_summary"]] == 1]
+    retried = {d["endpoint_id"] for d in retryable}
+    bundles = []
+    for customer in read("find_customers", limit=100):
+        if len(read("find_customers", name=customer["name"])) != 1:
+            continue
+        cid = customer["customer_id"]
+        cards = read("list_payment_methods", customer_id=cid)
+        for card in cards:
+            card["usable"] = not card["expired"] and read("get_card_decline_code", card_id=card["card_id"])[
+                "decline_code"] is None
+        invoices = [read("get_invoice", invoice_id=i["invoice_id"])
+                    for i in read("list_invoices", customer_id=cid, limit=100)]
+        payments = read("list_payments", customer_id=cid, limit=100)
+        bundle = {"now": now, "customer": {**customer, **read("get_customer", customer_id=cid)}, "cards": cards,
+                  "invoices": invoices, "payments": payments, "refunds": read("list_refunds", customer_id=cid),
+                  "endpoints": endpoints, "retryable": retryable,
+                  "events": read("list_events", customer_id=cid, limit=100)}
+        bundle["roles"] = _roles(bundle, rng)
+        bundle["endpoint_change"] = _endpoint_change(endpoints, retried, rng)
+        bundles.append(bundle)
+    return bundles
+
+
+def _roles(b: Bundle, rng: random.Random) -> dict[str, str]:
+    """One change each invoice or payment may take part in, so that no two requests collide."""
+    roles: dict[str, str] = {}
+    held = {p["invoice_id"] for p in b["payments"] if p["status"] == "authorized"}
+    for invoice in b["invoices"]:
+        if invoice["status"] == "draft":
+            roles[invoice["invoice_id"]] = "finalize" if invoice["line_items"] and rng.random() < 0.55 else "edit"
+        elif invoice["status"] == "open" and invoice["invoice_id"] not in held:
+            if rng.random() < 0.25:
+                continue  # left alone: listings of open invoices always have something to say
+            if invoice["amount_paid"] > 0:
+                roles[invoice["invoice_id"]] = "pay"
+            else:
+                roles[invoice["invoice_id"]] = rng.choice(["pay", "pay", "authorize", "void"])
+    for payment in b["payments"]:
+        if payment["status"] == "authorized":
+            roles[payment["payment_id"]] = rng.choice(["capture", "capture", "cancel"])
+        elif payment["status"] == "expired":
+            roles[payment["payment_id"]] = "cancel"
+        elif payment["status"] in ("captured", "partially_refunded"):
+            roles[payment["payment_id"]] = "refund"
+    return roles
+
+
+def _endpoint_change(endpoints: list[dict], retried: set[str], rng: random.Random) -> dict | None:
+    """The one change to an endpoint a conversation may ask for (never to one a retry needs enabled)."""
+    options = []
+    for e in endpoints:
+        if e["endpoint_id"] in retried:
+            continue
+        if not e["enabled"]:
+            options.append({"endpoint": e, "args": {"enabled": True}, "what": "enable"})
+        else:
+            options.append({"endpoint": e, "args": {"enabled": False}, "what": "disable"})
+            if e["events"] != ["*"]:
+                extra = [t for t in ("invoice.paid", "invoice.voided", "payment.captured", "refund.created")
+                         if t not in e["events"]]
+                if extra:
+                    added = rng.choice(extra)
+                    options.append({"endpoint": e, "args": {"events": e["events"] + [added]}, "what": "add",
+                                    "added": added})
+    return rng.choice(options) if options else None
+
+
+# -- how people name things ------------------------------------------------------------------------
+
+def _customer(b: Bundle) -> Ref:
+    return Ref.of("customer", b["customer"])
+
+
+def _invoice_ref(b: Bundle, invoice: dict) -> Ref:
+    return Ref.of("invoice", invoice, _customer(b))
+
+
+def _payment_ref(b: Bundle, payment: dict) -> Ref:
+    return Ref.of("payment", payment, _customer(b))
+
+
+def _card_ref(b: Bundle, card: dict) -> Ref:
+    return Ref.of("card", card, _customer(b))
+
+
+def _endpoint_ref(endpoint: dict) -> Ref:
+    return Ref("endpoint", endpoint["endpoint_id"], endpoint)
+
+
+def _who(b: Bundle) -> str:
+    return b["customer"]["name"]
+
+
+def _whose(b: Bundle) -> str:
+    name = _who(b)
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def invoice_name(b: Bundle, invoice: dict, rng: random.Random, plain: bool = False) -> str:
+    """An invoice by number, with its customer's name unless `plain` (the sentence names them)."""
+    number = invoice["number"]
+    if plain:
+        return rng.choice([f"invoice {number}", f"the {invoice['description']} invoice ({number})"])
+    return rng.choice([f"{_whose(b)} invoice {number}", f"invoice {number} for {_who(b)}",
+                       f"{_whose(b)} {invoice['description']} invoice ({number})"])
+
+
+def card_name(card: dict, rng: random.Random) -> str:
+    brand = {"amex": "Amex", "mastercard": "Mastercard", "visa": "Visa", "discover": "Discover"}[card["brand"]]
+    return rng.choice([f"the {brand} ending in {card['last4']}", f"their {brand} ending {card['last4']}",
+                       f"the {brand} card ending in {card['last4']}"])
+
+
+def _payment_words(b: Bundle, payment: dict, rng: random.Random, plain: bool = False) -> str:
+    amount = cash(payment["amount_captured"] or payment["amount"], payment["currency"])
+    if plain:
+        return rng.choice([f"the {amount} payment on invoice {payment['invoice_number']}",
+                           f"their payment for invoice {payment['invoice_number']}"])
+    return rng.choice([f"{_whose(b)} {amount} payment for invoice {payment['invoice_number']}",
+                       f"{_whose(b)} payment against invoice {payment['invoice_number']}"])
+
+
+def _role(b: Bundle, role: str, items: list[dict], key: str) -> list[dict]:
+    return [i for i in items if b["roles"].get(i[key]) == role]
+
+
+def _single_payment(b: Bundle, payment: dict) -> bool:
+    """The payment is the only one of its invoice, so 'the payment on invoice X' says which."""
+    return sum(p["invoice_id"] == payment["invoice_id"] for p in b["payments"]) == 1
+
+
+def _named_card(b: Bundle, card: dict) -> bool:
+    return sum(c["last4"] == card["last4"] for c in b["cards"]) == 1
+
+
+# -- goals: questions -------------------------------------------------------------------------------
+
+goals = Goals()
+
+
+@goals.add("get_customer", 0.8)
+def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
+    who, args, refs = _who(b), {"customer_id": b["customer"]["customer_id"]}, (_customer(b),)
+    choice = rng.randrange(3)
+    if choice == 0:
+        return Ask(args, say=rng.choice([f"How much does {who} still owe us across open invoices?",
+                                         f"What's {_whose(b)} outstanding balance with us right now?",
+                                         f"Before I call {who}, can you tell me how much they owe in total?",
+                                         f"I'm chasing payments today. What is {who} behind by, all open invoices together?"]),
+                   terse=rng.choice([f"Outstanding total for {who}?", f"Amount {who} owes?"]), refs=refs,
+                   mentions=(who,), facts=lambda r: [r["outstanding"]])
+    if choice == 1:
+        return Ask(args, say=rng.choice([f"How much has {who} paid us so far, and how much have we refunded them?",
+                                         f"Give me {_whose(b)} lifetime totals: paid and refunded.",
+                                         f"I'd like to know what {who} has paid in total, minus nothing, and what went back as refunds."]),
+                   terse=f"Total paid and refunded by {who}?", refs=refs, mentions=(who,),
+                   facts=lambda r: [r["total_paid"], r["total_refunded"]])
+    return Ask(args, say=rng.choice([f"What email and billing currency do we have for {who}?",
+                                     f"Which email address are {_whose(b)} invoices sent to, and in what currency?",
+                                     f"Can you pull up {_whose(b)} contact email and the currency we bill them in?"]),
+               terse=f"Email and currency of {who}?", refs=refs, mentions=(who,),
+               facts=lambda r: [r["email"], r["currency"]])
+
+
+@goals.add("find_customers", 0.4)
+def find_customers(b: Bundle, rng: random.Random) -> Ask | None:
+    email = b["customer"]["email"]
+    if rng.random() < 0.35:
+        return Ask({"email": email},
+                   say=rng.choice([f"Can you tell me whose email {email} is, and what currency they're billed in?",
+                                   f"Which customer uses {email}, and in which currency do we bill them?"]),
+                   terse=f"Customer with email {email}, and their currency?", mentions=(email,),
+                   facts=lambda r: [r[0]["name"], r[0]["currency"]])
+    return Ask({"email": email},
+               say=rng.choice([f"Who is the customer with the email {email}?",
+                               f"A payment question came in from {email}. Which customer is that?",
+                               f"I got an email from {email}. Is that one of our customers? Who?"]),
+               terse=f"Customer with email {email}?", mentions=(email,),
+               facts=lambda r: [r[0]["name"]])
+
+
+@goals.add("list_payment_methods", 0.7)
+def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["cards"]:
+        return None
+    who, args, refs = _who(b), {"customer_id": b["customer"]["customer_id"]}, (_customer(b),)
+    expired = [c for c in b["cards"] if c["expired"]]
+    if expired and rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"Does {who} have any expired cards on file? Which ones?",
+                                         f"Check whether any of {_whose(b)} saved cards have expired, please.",
+                                         f"I think one of {_whose(b)} cards ran out. Which card is expired?"]),
+                   terse=f"Expired cards of {who}?", refs=refs, mentions=(who,),
+                   facts=lambda r: [c["last4"] for c in r if c["expired"]])
+    return Ask(args, say=rng.choice([f"Which cards does {who} have saved with us? Last four digits, please.",
+                                     f"What payment methods are on file for {who}?",
+                                     f"Can you list {_whose(b)} saved cards and tell me when they expire?",
+                                     f"I need to know which cards we could charge for {who}."]),
+               terse=rng.choice([f"Cards of {who}?", f"Cards on file for {who}?"]), refs=refs, mentions=(who,),
+               facts=lambda r: [c["last4"] for c in r][:4])
+
+
+@goals.add("list_invoices", 1.0)
+def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
+    who, cid = _who(b), b["customer"]["customer_id"]
+    refs = (_customer(b),)
+    held = {p["invoice_id"] for p in b["payments"] if p["status"] == "authorized"}
+    # asked only when an invoice no other request changes stays in the listing
+    untouched = [i for i in b["invoices"] if i["status"] == "open" and i["invoice_id"] not in b["roles"]
+                 and i["invoice_id"] not in held]
+    overdue = [i for i in untouched if i["overdue"]]
+    opened = untouched
+    choice = rng.randrange(4)
+    if choice == 0 and overdue:
+        return Ask({"customer_id": cid, "overdue_only": True},
+                   say=rng.choice([f"Which of {_whose(b)} invoices are overdue, and for how much?",
+                                   f"Is {who} late on any invoices? Give me the numbers and amounts.",
+                                   f"I'm doing collections. What does {who} have past due?"]),
+                   terse=f"Overdue invoices of {who}?", refs=refs, mentions=(who,),
+                   facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
+    if choice == 1 and opened:
+        return Ask({"customer_id": cid, "status": "open"},
+                   say=rng.choice([f"Which invoices does {who} have open right now?",
+                                   f"List {_whose(b)} unpaid open invoices with what's due on each.",
+                                   f"What is still open on {_whose(b)} account? Numbers and amounts due, please."]),
+                   terse=f"Open invoices of {who}?", refs=refs, mentions=(who,),
+                   facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
+    if choice == 2:
+        return Ask({"overdue_only": True, "limit": 5},
+                   say=rng.choice(["Which five invoices most recently created are overdue? Numbers and customers.",
+                                   "Show me the five newest overdue invoices across all customers.",
+                                   "I want to start on collections: list the five latest overdue invoices, whoever they're for."]),
+                   terse="Five newest overdue invoices?", mentions=("five",),
+                   facts=lambda r: [i["number"] for i in r])
+    if not b["invoices"]:
+        return None
+    return Ask({"customer_id": cid},
+               say=rng.choice([f"What invoices have we sent {who}, and where does each stand?",
+                               f"Can you list all of {_whose(b)} invoices with their status?",
+                               f"Give me an overview of {_whose(b)} invoices, please."]),
+               terse=f"Invoices of {who}?", refs=refs, mentions=(who,),
+               facts=lambda r: [v for i in r[:4] for v in (i["number"], i["status"])])
+
+
+@goals.add("get_invoice", 1.2)
+def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["invoices"]:
+        return None
+    invoice = rng.choice(b["invoices"])
+    name, number = invoice_name(b, invoice, rng), invoice["number"]
+    plain = invoice_name(b, invoice, rng, plain=True)
+    args, refs = {"invoice_id": invoice["invoice_id"]}, (_customer(b), _invoice_ref(b, invoice))
+    choice = rng.randrange(3)
+    if choice == 0 and invoice["line_items"]:
+        return Ask(args, say=rng.choice([f"What's on {name}? List the line items.",
+                                         f"Our client {_who(b)} is asking what exactly {plain} charges for. What are the lines?",
+                                         f"Could you read me the line items of {name} with their amounts?"]),
+                   terse=f"Line items of {name}?", refs=refs, mentions=(number,),
+                   facts=lambda r: [i["description"] for i in r["line_items"][:4]] + [r["total"]])
+    if choice == 1 and invoice["status"] == "paid":
+        return Ask(args, say=rng.choice([f"When was {name} paid, and how much was it?",
+                                         f"I've got {_who(b)} asking for the date we received payment for {plain}.",
+                                         f"Can you confirm the payment date and total of {name}?"]),
+                   terse=f"When was {name} paid?", refs=refs, mentions=(number,),
+                   facts=lambda r: [r["paid_at"][:10], r["total"]])
+    return Ask(args, say=rng.choice([f"What's the status of {name}, and when is it due?",
+                                     f"Where does {name} stand? I need its status and due date.",
+                                     f"Could you check {name} for me: status, due date and what's still owed?",
+                                     f"Quick check on {name}: is it paid, and what's the due date?"]),
+               terse=rng.choice([f"Status of {name}?", f"Status and due date of {name}?"]), refs=refs,
+               mentions=(number,), facts=lambda r: [r["status"], r["due_date"]])
+
+
+@goals.add("list_payments", 0.8)
+def list_payments(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["payments"]:
+        return None
+    who, cid, refs = _who(b), b["customer"]["customer_id"], (_customer(b),)
+    if rng.random() < 0.5:
+        return Ask({"customer_id": cid},
+                   say=rng.choice([f"What card payments has {who} made? Amounts and status, please.",
+                                   f"Can you list {_whose(b)} payments with us?",
+                                   f"Let me see {_whose(b)} payment history: what was charged and how it ended."]),
+                   terse=f"Payments of {who}?", refs=refs, mentions=(who,),
+                   facts=lambda r: [v for p in r[:3] for v in (p["invoice_number"], p["amount"])])
+    invoice = next((i for i in b["invoices"] if i["payments"]), None)
+    if invoice is None:
+        return None
+    name, number = invoice_name(b, invoice, rng), invoice["number"]
+    return Ask({"invoice_id": invoice["invoice_id"]},
+               say=rng.choice([f"Which payments were made against {name}, and what state are they in?",
+                               f"Was {name} charged to a card? Show me the payments and their status.",
+                               f"I need the payment record for {name}: amount and status."]),
+               terse=f"Payments on {name}?", refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number,),
+               facts=lambda r: [v for p in r[:3] for v in (p["amount"], p["amount_captured"])])
+
+
+@goals.add("list_refunds", 0.6)
+def list_refunds(b: Bundle, rng: random.Random) -> Ask | None:
+    who, refs = _who(b), (_customer(b),)
+    if not b["refunds"]:
+        return None
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               say=rng.choice([f"What refunds have we given {who}? Amounts and dates.",
+                               f"List the refunds issued to {who}, please.",
+                               f"Apparently {who} thinks we owe them money back. What have we already refunded them?"]),
+               terse=f"Refunds to {who}?", refs=refs, mentions=(who,),
+               facts=lambda r: [v for x in r[:3] for v in (x["amount"], x["created_at"][:10])])
+
+
+@goals.add("list_events", 0.8)
+def list_events(b: Bundle, rng: random.Random) -> Ask | None:
+    invoices = [i for i in b["invoices"] if i["status"] != "draft"]
+    if invoices and rng.random() < 0.7:
+        invoice = rng.choice(invoices)
+        name, number = invoice_name(b, invoice, rng), invoice["number"]
+        return Ask({"invoice_id": invoice["invoice_id"]},
+                   say=rng.choice([f"What's the event history of {name}, from the first event to the latest?",
+                                   f"Walk me through what happened to {name}, event by event, with dates.",
+                                   f"When was {name} created, and when did its latest event happen?",
+                                   f"I'm auditing {name}. What does the event log say about it, and when?"]),
+                   terse=f"Events for {name}, first and latest dates?", refs=(_customer(b), _invoice_ref(b, invoice)),
+                   mentions=(number,), facts=lambda r: [r[-1]["created_at"][:10], r[0]["created_at"][:10]])
+    kind = rng.choice(["invoice.paid", "refund.created"])
+    words = EVENT_WORDS[kind]
+    return Ask({"type": kind, "limit": 3},
+               say=rng.choice([f"What were the last three events about {words}?",
+                               f"Show me the three most recent {kind} events.",
+                               f"From the event log, which three {words} came in most recently?"]),
+               terse=f"Last three {kind} events?", mentions=("three",),
+               facts=lambda r: [v for e in r for v in (e["amount"], e["created_at"][:10])])
+
+
+@goals.add("list_webhook_endpoints", 0.6)
+def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
+    endpoints = b["endpoints"]
+    choice = rng.randrange(3)
+    if choice == 0:
+        return Ask({}, say=rng.choice(["Which webhook endpoints do we have, and which of them are switched off?",
+                                       "List our webhook endpoints and tell me which are disabled.",
+                                       "Where do our payment events get sent? Any endpoints turned off?"]),
+                   terse="Webhook endpoints, and which are off?",
+                   facts=lambda r: [e["url"] for e in r if not e["enabled"]] + [len(r)])
+    if choice == 1:
+        return Ask({}, say=rng.choice(["Which webhook endpoint has the most failed deliveries, and how many?",
+                                       "Is any of our webhooks failing a lot? Which one fails most?",
+                                       "I heard a webhook is flaky. Which endpoint has the most failed deliveries?"]),
+                   terse="Endpoint with most failed deliveries?",
+                   facts=lambda r: [max(r, key=lambda e: e["failed_deliveries"])["url"],
+                                    max(e["failed_deliveries"] for e in r)])
+    kind = rng.choice(["refund.created", "invoice.paid", "payment.captured"])
+    return Ask({}, say=rng.choice([f"Which of our enabled endpoints get {EVENT_WORDS[kind]} ({kind} events)?",
+                                   f"Who is notified when a {kind} event happens? Enabled endpoints only.",
+                                   f"Tell me which active webhook URLs are subscribed to {kind}."]),
+               terse=f"Enabled endpoints receiving {kind}?", mentions=(kind,),
+               facts=lambda r: [e["url"] for e in r if e["enabled"] and (kind in e["events"] or e["events"] == ["*"])])
+
+
+@goals.add("list_deliveries", 0.6)
+def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
+    paid = [e for e in b["events"] if e["type"] == "invoice.paid"]
+    by_invoice = {i["invoice_id"]: i for i in b["invoices"]}
+    if paid and rng.random() < 0.6:
+        event = rng.choice(paid)
+        invoice = by_invoice.get(event.get("invoice_id"))
+        if invoice is None:
+            return None
+        same = [e for e in paid if e.get("invoice_id") == invoice["invoice_id"]]
+        if len(same) != 1:
+            return None
+        name, number = invoice_name(b, invoice, rng), invoice["number"]
+        ref = Ref("event", event["event_id"], event, _invoice_ref(b, invoice))
+        return Ask({"event_id": event["event_id"]},
+                   say=rng.choice([f"Did the 'paid' notification for {name} reach our webhooks? Which deliveries failed?",
+                                   f"Check the webhook deliveries of the invoice.paid event of {name}, please.",
+                                   f"Our bookkeeping never heard that {name} was paid. How did the webhook deliveries go?"]),
+                   terse=f"Webhook deliveries of the paid event of {name}?", refs=(_customer(b), ref),
+                   mentions=(number,), facts=lambda r: [d["status"] for d in r])
+    failing = [e for e in b["endpoints"] if e["failed_deliveries"]]
+    if not failing:
+        return None
+    endpoint = rng.choice(failing)
+    desc = endpoint["description"]
+    return Ask({"endpoint_id": endpoint["endpoint_id"], "status": "failed", "limit": 3},
+               say=rng.choice([f"What were the last three failed deliveries to the {desc} webhook?",
+                               f"Show me the three most recent failures sending to {desc}.",
+                               f"Has the {desc} endpoint failed lately? Give me the last three failed deliveries."]),
+               terse=f"Last three failed deliveries to {desc}?", refs=(_endpoint_ref(endpoint),),
+               mentions=(desc, "three"),
+               facts=lambda r: [v for d in r for v in (d["created_at"][:10], d["response_code"])])
+
+
+# -- goals: changes ---------------------------------------------------------------------------------
+
+@goals.add("create_customer", 0.7)
+def create_customer(b: Bundle, rng: random.Random) -> Ask | None:
+    name, email, currency = rng.choice(NEW_CUSTOMERS)
+    args: dict[str, Any] = {"name": name, "email": email}
+    said = ""
+    if currency != "USD" or rng.random() < 0.3:
+        args["currency"] = currency
+        said = rng.choice([f", billed in {CURRENCY_NAMES[currency]}", f" (billing currency {currency})"])
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"Please add {name} as a new customer{said}.",
+                                         f"We just signed {name}; set them up as a customer{said}.",
+                                         f"Could you create a customer record for {name}{said}?"]),
+                   detail=rng.choice([f"Their email is {email}.", f"Invoices should go to {email}.",
+                                      f"Email: {email}."]),
+                   terse=f"New customer {name}, {email}{said}.", mentions=(name, email))
+    return Ask(args, say=rng.choice([f"Please add a new customer: {name}, {email}{said}.",
+                                     f"We've got a new client, {name}. Set them up with the email {email}{said}.",
+                                     f"Could you create a customer record for {name} at {email}{said}?",
+                                     f"I'd like {name} added as a customer, email {email}{said}."]),
+               terse=f"New customer {name}, {email}{said}.", mentions=(name, email))
+
+
+@goals.add("create_invoice", 0.8)
+def create_invoice(b: Bundle, rng: random.Random) -> Ask | None:
+    today = b["now"].date()
+    due = today + dt.timedelta(days=rng.choice([7, 14, 21, 30, 45]))
+    project = rng.choice(PROJECTS)
+    who = _who(b)
+    args = {"customer_id": b["customer"]["customer_id"], "description": project, "due_date": due.isoformat()}
+    when = day(due) if due.year == today.year else f"{day(due)}, {due.year}"
+    return Ask(args, say=rng.choice([f"Start a draft invoice for {who} for the '{project}' work.",
+                                     f"Please open a new draft invoice for {who}, description '{project}'.",
+                                     f"I need to bill {who} for '{project}'. Can you set up a draft invoice?",
+                                     f"Could you create an invoice draft for {who}? Call it '{project}'.",
+                                     f"We're starting the '{project}' job for {who}, so I'd like a draft invoice for it.",
+                                     f"Set up a blank invoice for {who} titled '{project}'; I'll add the lines later.",
+                                     f"Hey, can we get a draft invoice going for {who}? It's for '{project}'."]),
+               detail=rng.choice([f"It should be due {when}.", f"Make it due on {when}.", f"Due date: {when}.",
+                                  f"Payment is due {when}.", f"Give them until {when} to pay.",
+                                  f"The due date is {when}.", f"Let's say it's due by {when}."]),
+               terse=f"Draft invoice for {who}, '{project}', due {when}.", refs=(_customer(b),),
+               mentions=(who, project, day(due)))
+
+
+@goals.add("add_line_item", 2.0)
+def add_line_item(b: Bundle, rng: random.Random) -> Ask | None:
+    drafts = _role(b, "edit", b["invoices"], "invoice_id")
+    if not drafts:
+        return None
+    invoice = rng.choice(drafts)
+    description, usd, plural = rng.choice(WORK)
+    unit = usd if invoice["currency"] == "USD" else float(round(usd * {"EUR": 0.92, "GBP": 0.79, "CAD": 1.37}[invoice["currency"]]))
+    quantity = rng.choice([1, 2, 3, 4, 6, 10])
+    name, number, price = invoice_name(b, invoice, rng), invoice["number"], cash(unit, invoice["currency"])
+    args = {"invoice_id": invoice["invoice_id"], "description": description, "unit_amount": unit,
+            "quantity": quantity}
+    what = f"{quantity} {plural}" if quantity > 1 else f"one '{description}'"
+    return Ask(args, say=rng.choice([f"Add {what} to the draft {name}.",
+                                     f"Please put {what} on {name}; it's still a draft.",
+                                     f"Could you bill {what} on the draft {name}?"]),
+               detail=rng.choice([f"Use the line '{description}' at {price} each.",
+                                  f"The line is '{description}', {price} per unit.",
+                                  f"Call the line '{description}', priced at {price} each."]),
+               terse=f"Add {quantity} x '{description}' at {price} to {name}.",
+               refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number, description, price))
+
+
+@goals.add("finalize_invoice", 2.5)
+def finalize_invoice(b: Bundle, rng: random.Random) -> Ask | None:
+    drafts = _role(b, "finalize", b["invoices"], "invoice_id")
+    if not drafts:
+        return None
+    invoice = rng.choice(drafts)
+    name, number = invoice_name(b, invoice, rng), invoice["number"]
+    plain = invoice_name(b, invoice, rng, plain=True)
+    facts = None
+    say = rng.choice([f"Please finalize {name}; it's ready.",
+                      f"Finalize the draft {name} so it can be paid.",
+                      f"Could you finalize {plain}? {_who(b)} is expecting it.",
+                      f"We're done editing {name}. Make it final, please."])
+    if rng.random() < 0.3:
+        say = rng.choice([f"Finalize {name} and tell me the total it comes to.",
+                          f"Please finalize the draft {name}; what's the final amount due?"])
+        facts = lambda r: [r["amount_due"]]
+    return Ask({"invoice_id": invoice["invoice_id"]}, say=say, terse=f"Finalize {name}.",
+               refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number,), facts=facts)
+
+
+@goals.add("void_invoice", 1.3)
+def void_invoice(b: Bundle, rng: random.Random) -> Ask | None:
+    invoices = _role(b, "void", b["invoices"], "invoice_id")
+    if not invoices:
+        return None
+    invoice = rng.choice(invoices)
+    name, number = invoice_name(b, invoice, rng), invoice["number"]
+    plain = invoice_name(b, invoice, rng, plain=True)
+    return Ask({"invoice_id": invoice["invoice_id"]},
+               say=rng.choice([f"Please void {name}; we sent it by mistake.",
+                               f"The client, {_who(b)}, cancelled the project, so void {plain}.",
+                               f"Can you void {name}? It won't be paid.",
+                               f"I need {name} voided. We agreed to waive it."]),
+               terse=f"Void {name}.", refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number,))
+
+
+def _card_choice(b: Bundle, rng: random.Random) -> tuple[dict | None, str]:
+    """The card to charge (None: the default) and how the request says it."""
+    default = next((c for c in b["cards"] if c["default"]), None)
+    others = [c for c in b["cards"] if c["usable"] and not c["default"] and _named_card(b, c)]
+    if others and rng.random() < 0.5:
+        card = rng.choice(others)
+        return card, card_name(card, rng)
+    if default is None or not default["usable"]:
+        return None, ""
+    return None, rng.choice(["their card on file", "the default card", f"{_whose(b)} default card"])
+
+
+@goals.add("pay_invoice", 1.4)
+def pay_invoice(b: Bundle, rng: random.Random) -> Ask | None:
+    invoices = _role(b, "pay", b["invoices"], "invoice_id")
+    if not invoices:
+        return None
+    invoice = rng.choice(invoices)
+    card, card_words = _card_choice(b, rng)
+    if not card_words:
+        return None
+    name, number = invoice_name(b, invoice, rng), invoice["number"]
+    plain = invoice_name(b, invoice, rng, plain=True)
+    args: dict[str, Any] = {"invoice_id": invoice["invoice_id"]}
+    refs: tuple[Ref, ...] = (_customer(b), _invoice_ref(b, invoice))
+    mentions: tuple[str, ...] = (number,)
+    detail = None
+    if card is not None:
+        args["card_id"] = card["card_id"]
+        refs += (_card_ref(b, card),)
+        mentions += (card["last4"],)
+        if rng.random() < 0.6:
+            detail = rng.choice([f"Use {card_words}.", f"Charge {card_words}.", f"It goes on {card_words}."])
+            card_words = rng.choice(["one of their saved cards", "a card they have on file", "their card"])
+    key = ""
+    if rng.random() < 0.3:
+        args["idempotency_key"] = f"pay-{number.lower()}"
+        key = rng.choice([f" Use the idempotency key {args['idempotency_key']}.",
+                          f" Send it with idempotency key {args['idempotency_key']} so it can't go through twice."])
+        mentions += (args["idempotency_key"],)
+    due = cash(invoice["amount_due"], invoice["currency"])
+    return Ask(args, say=rng.choice([f"Please charge {name} to {card_words}.{key}",
+                                     f"We've been asked by {_who(b)} to collect {plain} now; put the {due} on {card_words}.{key}",
+                                     f"Could you take payment for {name} with {card_words}?{key}",
+                                     f"Go ahead and charge {card_words} for {name}.{key}"]),
+               terse=f"Charge {name} to {detail[:-1].split(' ', 1)[1] if detail else card_words}.{key}",
+               detail=detail, refs=refs, mentions=mentions)
+
+
+@goals.add("authorize_payment", 1.3)
+def authorize_payment(b: Bundle, rng: random.Random) -> Ask | None:
+    invoices = _role(b, "authorize", b["invoices"], "invoice_id")
+    if not invoices:
+        return None
+    invoice = rng.choice(invoices)
+    card, card_words = _card_choice(b, rng)
+    if not card_words:
+        return None
+    name, number = invoice_name(b, invoice, rng), invoice["number"]
+    args: dict[str, Any] = {"invoice_id": invoice["invoice_id"]}
+    refs: tuple[Ref, ...] = (_customer(b), _invoice_ref(b, invoice))
+    mentions: tuple[str, ...] = (number,)
+    if card is not None:
+        args["card_id"] = card["card_id"]
+        refs += (_card_ref(b, card),)
+        mentions += (card["last4"],)
+    return Ask(args, say=rng.choice([f"Put a hold on {card_words} for {name}; we'll capture it once the work is delivered.",
+                                     f"Please authorise {card_words} for the amount of {name}, but don't capture yet.",
+                                     f"Could you reserve the funds for {name} on {card_words}? Just an authorisation for now."]),
+               terse=f"Authorise {name} on {card_words}, no capture.", refs=refs, mentions=mentions)
+
+
+@goals.add("capture_payment", 2.5)
+def capture_payment(b: Bundle, rng: random.Random) -> Ask | None:
+    payments = [p for p in _role(b, "capture", b["payments"], "payment_id") if _single_payment(b, p)]
+    if not payments:
+        return None
+    payment = rng.choice(payments)
+    number, currency = payment["invoice_number"], payment["currency"]
+    held = cash(payment["amount"], currency)
+    args: dict[str, Any] = {"payment_id": payment["payment_id"]}
+    refs = (_customer(b), _payment_ref(b, payment))
+    if rng.random() < 0.35 and payment["amount"] >= 20:
+        part = float(int(payment["amount"] * rng.choice([0.5, 0.6, 0.75])))
+        args["amount"] = part
+        said = cash(part, currency)
+        if rng.random() < 0.5:
+            return Ask(args, say=rng.choice([f"We only delivered part of the work on invoice {number} for {_who(b)}. "
+                                             "Capture part of the hold and release the rest.",
+                                             f"Please do a partial capture of {_whose(b)} {held} hold on invoice {number}."]),
+                       detail=rng.choice([f"Capture {said}.", f"Take {said} of it.", f"{said} is what we're owed."]),
+                       terse=f"Capture {said} of the hold on {_whose(b)} invoice {number}.", refs=refs, mentions=(number, said))
+        return Ask(args, say=rng.choice([f"Capture only {said} of the {held} hold for invoice {number}; we delivered part of the work.",
+                                         f"For invoice {number} ({_who(b)}), take {said} of the authorised amount and release the rest."]),
+                   terse=f"Capture {said} of the hold on {_whose(b)} invoice {number}.", refs=refs, mentions=(number, said))
+    return Ask(args, say=rng.choice([f"The work for invoice {number} is delivered; capture {_whose(b)} {held} authorisation.",
+                                     f"Please capture the held payment of {held} on {_whose(b)} invoice {number}.",
+                                     f"Go ahead and collect the authorised {held} from {who_card(b, payment)} for invoice {number}."]),
+               terse=f"Capture the hold on {_whose(b)} invoice {number}.", refs=refs, mentions=(number,))
+
+
+def who_card(b: Bundle, payment: dict) -> str:
+    return f"{_whose(b)} {payment['card'].split(' ending ')[0].capitalize()}"
+
+
+@goals.add("cancel_payment", 2.2)
+def cancel_payment(b: Bundle, rng: random.Random) -> Ask | None:
+    payments = [p for p in _role(b, "cancel", b["payments"], "payment_id") if _single_payment(b, p)]
+    if not payments:
+        return None
+    payment = rng.choice(payments)
+    number, held = payment["invoice_number"], cash(payment["amount"], payment["currency"])
+    return Ask({"payment_id": payment["payment_id"]},
+               say=rng.choice([f"Release the {held} hold on {_whose(b)} card for invoice {number}; we won't capture it.",
+                               f"Please cancel the uncaptured authorisation for {_whose(b)} invoice {number}.",
+                               f"We were asked by {_who(b)} to drop the card hold for invoice {number}. Cancel it, please."]),
+               terse=f"Cancel the authorisation on {_whose(b)} invoice {number}.", refs=(_customer(b), _payment_ref(b, payment)),
+               mentions=(number,))
+
+
+@goals.add("refund_payment", 1.4)
+def refund_payment(b: Bundle, rng: random.Random) -> Ask | None:
+    payments = [p for p in _role(b, "refund", b["payments"], "payment_id") if _single_payment(b, p)]
+    if not payments:
+        return None
+    payment = rng.choice(payments)
+    number, currency = payment["invoice_number"], payment["currency"]
+    left = round(payment["amount_captured"] - payment["amount_refunded"], 2)
+    what = _payment_words(b, payment, rng)
+    plain = _payment_words(b, payment, rng, plain=True)
+    refs = (_customer(b), _payment_ref(b, payment))
+    args: dict[str, Any] = {"payment_id": payment["payment_id"]}
+    if rng.random() < 0.55 and left >= 20:
+        part = float(rng.choice([s for s in (10, 20, 25, 40, 50, 75, 100, 150, 200, 250) if s < left] or [10]))
+        args["amount"] = part
+        said = cash(part, currency)
+        key = ""
+        if rng.random() < 0.3:
+            args["idempotency_key"] = f"refund-{number.lower()}-{int(part)}"
+            key = f" Idempotency key: {args['idempotency_key']}."
+        return Ask(args, say=rng.choice([f"Please give {_who(b)} a partial refund on {plain}.",
+                                         f"We owe {_who(b)} some money back on {plain}. Refund part of it.",
+                                         f"Issue a partial refund for {what}, please."]),
+                   detail=rng.choice([f"Refund {said}.{key}", f"Make it {said}.{key}", f"The amount is {said}.{key}"]),
+                   terse=f"Refund {said} of {what}.{key}", refs=refs, mentions=(number, said))
+    if rng.random() < 0.3:
+        args["reason"] = "duplicate"
+        return Ask(args, say=rng.choice([f"Because {_who(b)} was charged twice, refund {plain} in full as a duplicate.",
+                                         f"Refund all that's left of {what}; mark it as a duplicate charge."]),
+                   terse=f"Full refund of {what}, reason duplicate.", refs=refs, mentions=(number, "duplicate"))
+    return Ask(args, say=rng.choice([f"Please refund {what} in full.",
+                                     f"We're giving {_who(b)} all their money back on invoice {number}; refund whatever is left of the payment.",
+                                     f"Refund everything still refundable on {what}, please."]),
+               terse=f"Full refund of {what}.", refs=refs, mentions=(number,))
+
+
+@goals.add("create_webhook_endpoint", 0.7)
+def create_webhook_endpoint(b: Bundle, rng: random.Random) -> Ask | None:
+    url, who, label = rng.choice(NEW_ENDPOINTS)
+    if any(e["url"] == url for e in b["endpoints"]):
+        return None
+    kinds = rng.choice([["invoice.paid"], ["invoice.paid", "refund.created"], ["*"],
+                        ["payment.captured", "refund.created"], ["invoice.finalized", "invoice.voided"]])
+    args: dict[str, Any] = {"url": url, "events": kinds}
+    said = "every event" if kinds == ["*"] else listing(kinds)
+    if rng.random() < 0.4:
+        args["description"] = label
+        named = f", described as '{label}'"
+    else:
+        named = ""
+    return Ask(args, say=rng.choice([f"Please register a webhook endpoint for {who} at {url}{named}.",
+                                     f"Set up a new webhook pointing to {url} for {who}{named}.",
+                                     f"We need {who} to get payment events: add an endpoint at {url}{named}."]),
+               detail=rng.choice([f"It should receive {said}.", f"Subscribe it to {said}.", f"Send it {said}."]),
+               terse=f"New webhook {url}{named}, events: {said}.", mentions=(url,) + tuple(k for k in kinds if k != "*"))
+
+
+@goals.add("update_webhook_endpoint", 0.9)
+def update_webhook_endpoint(b: Bundle, rng: random.Random) -> Ask | None:
+    change = b["endpoint_change"]
+    if change is None:
+        return None
+    endpoint, desc = change["endpoint"], change["endpoint"]["description"]
+    args = {"endpoint_id": endpoint["endpoint_id"], **change["args"]}
+    refs = (_endpoint_ref(endpoint),)
+    if change["what"] == "enable":
+        return Ask(args, say=rng.choice([f"Turn the {desc} webhook back on, please.",
+                                         f"Please re-enable the {desc} endpoint.",
+                                         f"We need the {desc} webhook again; enable it."]),
+                   terse=f"Enable the {desc} webhook.", refs=refs, mentions=(desc,))
+    if change["what"] == "disable":
+        return Ask(args, say=rng.choice([f"Please disable the {desc} webhook for now.",
+                                         f"Pause the {desc} endpoint; we're migrating it.",
+                                         f"Switch off event delivery to {desc}, please."]),
+                   terse=f"Disable the {desc} webhook.", refs=refs, mentions=(desc,))
+    added = change["added"]
+    return Ask(args, say=rng.choice([f"Also send {added} events to the {desc} webhook, on top of what it gets now.",
+                                     f"Subscribe the {desc} endpoint to {added} as well, please.",
+                                     f"Could the {desc} webhook receive {EVENT_WORDS[added]} ({added}) too?"]),
+               terse=f"Add {added} to the {desc} webhook.", refs=refs, mentions=(desc, added))
+
+
+@goals.add("retry_delivery", 0.9)
+def retry_delivery(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["retryable"]:
+        return None
+    delivery = rng.choice(b["retryable"])
+    endpoint = delivery["endpoint"]
+    desc, summary = endpoint["description"], delivery["event_summary"]
+    ref = Ref("delivery", delivery["delivery_id"], delivery, _endpoint_ref(endpoint))
+    return Ask({"delivery_id": delivery["delivery_id"]},
+               say=rng.choice([f"The {desc} webhook failed to deliver '{summary}'. Please send it again.",
+                               f"Retry the failed delivery of '{summary}' to {desc}, please.",
+                               f"It seems {desc} never got the event '{summary}'. Can you resend it?"]),
+               terse=f"Retry '{summary}' to {desc}.", refs=(ref,), mentions=(summary,))
+
+
+# -- requests only a hidden tool could serve ----------------------------------------------------------
+
+def decline_request(b: Bundle, rng: random.Random) -> str | None:
+    cards = [c for c in b["cards"] if not c["expired"] and _named_card(b, c)]
+    if not cards:
+        return None
+    card = rng.choice(cards)
+    return rng.choice([f"Before I charge {_who(b)}, tell me whether the issuer is going to decline {card_name(card, rng)}.",
+                       f"Look up the decline code {_whose(b)} bank has set on {card_name(card, rng)}, please.",
+                       f"Can you predict if {card_name(card, rng)} of {_who(b)} will be declined? Check the issuer's code."])
+
+
+def _endpoint_args(ref: Ref) -> dict:
+    return {}
+
+
+recipe = Recipe(
+    server="payments",
+    sample=sample,
+    topics=("banking", "shopping"),
+    goals=goals.all,
+    lookups=(
+        Lookup("customer", "find_customers", args=lambda r: {"name": r.entity["name"]}),
+        Lookup.under("card", "list_payment_methods"),
+        Lookup.under("invoice", "list_invoices"),
+        Lookup.under("payment", "list_payments"),
+        Lookup("endpoint", "list_webhook_endpoints", args=_endpoint_args),
+        Lookup("event", "list_events", args=lambda r: {"invoice_id": r.owner.key}),
+        Lookup("delivery", "list_deliveries", args=lambda r: {"endpoint_id": r.owner.key, "status": "failed"}),
+    ),
+    hidden=(HiddenAsk("get_card_decline_code", decline_request),),
+)

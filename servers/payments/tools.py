@@ -1,0 +1,829 @@
+"""The payments server's tools: a merchant's customers, saved cards, invoices, card payments, refunds,
+webhook endpoints and the event log, in the manner of Stripe.
+
+Business rules, in one place:
+- An invoice goes draft -> open (finalize) -> paid, or open -> void. Line items are added to drafts
+  only; a draft needs at least one to be finalized. A void invoice cannot be paid; a paid one
+  cannot be voided (refund its payment instead). Voiding cancels any authorisation still held.
+- An invoice is in its customer's billing currency. A card payment authorises the amount due (a
+  hold that lasts 7 days), then captures all or part of it; capturing the amount due pays the
+  invoice. Expired cards cannot be charged, and an issuer may decline a card.
+- A refund, full or partial, is never more than the payment captured minus what was refunded.
+- A money-moving request (authorise, capture, pay, refund) may carry an idempotency key: repeating
+  it with the same key returns the first result and moves no money again; the same key with
+  different arguments is refused.
+- Every change of state appends an event to the log, and a pending delivery record for every
+  enabled webhook endpoint subscribed to the event's type.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Annotated, Literal
+
+from pydantic import Field
+from sqlalchemy import func, select
+
+from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, to_json, tool
+
+from .models import Base, Card, Customer, Delivery, Event, Invoice, LineItem, Payment, Refund, WebhookEndpoint
+from .seed import AUTHORIZATION_DAYS, NUMBER_PREFIX, seed, subscribed
+
+Currency = Literal["USD", "EUR", "GBP", "CAD"]
+InvoiceStatus = Literal["draft", "open", "paid", "void"]
+PaymentStatus = Literal["authorized", "expired", "captured", "partially_refunded", "refunded", "canceled"]
+RefundReason = Literal["requested_by_customer", "duplicate", "fraudulent"]
+DeliveryStatus = Literal["pending", "succeeded", "failed"]
+EventType = Literal["customer.created", "invoice.created", "invoice.updated", "invoice.finalized", "invoice.paid",
+                    "invoice.voided", "payment.authorized", "payment.captured", "payment.canceled", "refund.created",
+                    "webhook_endpoint.created", "webhook_endpoint.updated"]
+EVENT_TYPES = EventType.__args__
+Quantity = Annotated[int, Field(ge=1, le=1000)]
+MAX_TEXT = 200
+MAX_DUE_DAYS = 365
+# Where a request's idempotency key, the request and its first result are kept: (model, column prefix).
+KEYED = ((Payment, "idempotency"), (Payment, "capture"), (Refund, "idempotency"))
+# An idempotency key the user did not ask for is a detail: the state check tolerates it.
+_KEYS = tuple(Detail(table, f"{prefix}_{part}") for table, prefix in (("payments", "idempotency"),
+                                                                       ("payments", "capture"),
+                                                                       ("refunds", "idempotency"))
+              for part in ("key", "request", "response"))
+
+
+class Payments(Toolkit):
+    """A merchant's payments account (Northwind Studio): look up customers, their saved cards, invoices
+    and payments; draft, finalize, void and collect invoices; authorise, capture, cancel and refund
+    card payments, with idempotency keys against charging twice; manage webhook endpoints and read
+    the event log and its webhook deliveries. Amounts are in the invoice's currency."""
+
+    name = "payments"
+    models = Base
+    seed = staticmethod(seed)
+    entities = (
+        Entity("customer", Customer, "CUS", lookup="find_customers"),
+        Entity("card", Card, "CRD", lookup="list_payment_methods"),
+        Entity("invoice", Invoice, "INV", lookup="list_invoices"),
+        Entity("payment", Payment, "PAY", lookup="list_payments"),
+        Entity("endpoint", WebhookEndpoint, "WHE", lookup="list_webhook_endpoints"),
+        Entity("event", Event, "EVT", lookup="list_events", width=5),
+        Entity("delivery", Delivery, "DLV", lookup="list_deliveries", width=5),
+    )
+
+    # -- customers -------------------------------------------------------------------------------
+
+    @tool(read_only=True)
+    def find_customers(self, name: str | None = None, email: str | None = None, limit: Limit = 10) -> list[dict]:
+        """Find customers by part of their name or by email; with neither, list customers. Ordered by id.
+
+        Args:
+            name: part of the customer's name, case-insensitive, such as 'Ada Park' or 'park'.
+            email: the customer's email address, case-insensitive, such as 'ada.park@gmail.com'.
+        """
+        query = select(Customer).order_by(Customer.id).limit(limit)
+        if name and name.strip():
+            query = query.where(func.lower(Customer.name).contains(name.strip().lower()))
+        if email and email.strip():
+            query = query.where(func.lower(Customer.email) == email.strip().lower())
+        return [_customer(c) for c in self.db.scalars(query)]
+
+    @tool(read_only=True, produces=("card",))
+    def get_customer(self, customer_id: Id("customer")) -> dict:
+        """Return a customer's profile with a summary of their account: invoices by status, the amount
+        outstanding on open invoices, what they have paid and been refunded, and their default card."""
+        customer = self.get(Customer, customer_id)
+        counts = dict(self.db.execute(select(Invoice.status, func.count()).where(Invoice.customer_id == customer.id)
+                                      .group_by(Invoice.status)).all())
+        outstanding = self.db.scalar(select(func.sum(Invoice.total - Invoice.amount_paid)).where(
+            Invoice.customer_id == customer.id, Invoice.status == "open")) or 0.0
+        paid, refunded = self.db.execute(select(func.sum(Payment.amount_captured), func.sum(Payment.amount_refunded))
+                                         .where(Payment.customer_id == customer.id)).one()
+        card = self.db.get(Card, customer.default_card_id) if customer.default_card_id else None
+        return {**_customer(customer), "created_at": customer.created_at,
+                "invoices": {status: counts.get(status, 0) for status in ("draft", "open", "paid", "void")},
+                "outstanding": round(outstanding, 2), "total_paid": round(paid or 0.0, 2),
+                "total_refunded": round(refunded or 0.0, 2),
+                "default_card": _card(card, self.today, customer) if card else None}
+
+    @tool(produces=("customer",))
+    def create_customer(self, name: str, email: str, currency: Currency = "USD", phone: str | None = None) -> dict:
+        """Add a customer to bill. The email must not belong to another customer.
+
+        Args:
+            name: the customer's full name, such as 'Ada Park'.
+            email: their email address, where invoices go, such as 'ada.park@gmail.com'.
+            currency: the currency they are billed in: 'USD' (default), 'EUR', 'GBP' or 'CAD'.
+            phone: an optional phone number, such as '+1 (415) 555-0134'.
+        """
+        name, email = name.strip(), email.strip().lower()
+        if not 1 <= len(name) <= MAX_TEXT:
+            raise ToolError(f"name must be 1 to {MAX_TEXT} characters, got {len(name)}")
+        if "@" not in email or " " in email or len(email) > MAX_TEXT or email.startswith("@") or email.endswith("@"):
+            raise ToolError(f"email {email!r} is not an email address such as 'ada.park@gmail.com'")
+        taken = self.db.scalar(select(Customer.id).where(func.lower(Customer.email) == email))
+        if taken is not None:
+            raise ToolError(f"Customer {taken} already has the email {email}; use that customer instead")
+        customer = Customer(id=self.new_id("CUS"), name=name, email=email, phone=(phone or "").strip() or None,
+                            currency=currency, default_card_id=None, created_at=self.now)
+        self.db.add(customer)
+        self._emit("customer.created", f"Customer {name} created", customer.id, customer_id=customer.id)
+        return _customer(customer)
+
+    @tool(read_only=True)
+    def list_payment_methods(self, customer_id: Id("customer")) -> list[dict]:
+        """List a customer's saved cards: brand, last 4 digits, expiry, whether expired and which is the default."""
+        customer = self.get(Customer, customer_id)
+        cards = self.db.scalars(select(Card).where(Card.customer_id == customer.id).order_by(Card.id))
+        return [_card(c, self.today, customer) for c in cards]
+
+    # -- invoices --------------------------------------------------------------------------------
+
+    @tool(read_only=True, produces=("customer",))
+    def list_invoices(self, customer_id: Id("customer") | None = None, status: InvoiceStatus | None = None,
+                      overdue_only: bool = False, number: str | None = None, limit: Limit = 20) -> list[dict]:
+        """List invoices, newest first: one customer's or everyone's, optionally of one status, only overdue
+        ones, or the one with a given number.
+
+        Args:
+            customer_id: only this customer's invoices, such as 'CUS-0007'.
+            status: only invoices in this status: 'draft', 'open', 'paid' or 'void'.
+            overdue_only: only open invoices whose due date has passed (default false).
+            number: the invoice number as printed on it, case-insensitive, such as 'NW-1042'.
+        """
+        query = select(Invoice).order_by(Invoice.created_at.desc(), Invoice.id.desc()).limit(limit)
+        if number is not None:
+            query = query.where(Invoice.number == number.strip().upper())
+        if customer_id is not None:
+            query = query.where(Invoice.customer_id == customer_id)
+        if status is not None:
+            query = query.where(Invoice.status == status)
+        if overdue_only:
+            query = query.where(Invoice.status == "open", Invoice.due_date < self.today)
+        return [self._invoice(i) for i in self.db.scalars(query)]
+
+    @tool(read_only=True, produces=("payment",))
+    def get_invoice(self, invoice_id: Id("invoice")) -> dict:
+        """Return one invoice in full: its line items, totals, amount due, dates and the payments made against it."""
+        invoice = self.get(Invoice, invoice_id)
+        items = self.db.scalars(select(LineItem).where(LineItem.invoice_id == invoice.id).order_by(LineItem.id))
+        payments = list(self.db.scalars(select(Payment).where(Payment.invoice_id == invoice.id).order_by(Payment.id)))
+        return {**self._invoice(invoice), "created_at": invoice.created_at, "finalized_at": invoice.finalized_at,
+                "paid_at": invoice.paid_at, "voided_at": invoice.voided_at,
+                "amount_refunded": round(sum(p.amount_refunded for p in payments), 2),
+                "line_items": [{"description": i.description, "quantity": i.quantity, "unit_amount": i.unit_amount,
+                                "amount": i.amount} for i in items],
+                "payments": [self._payment(p) for p in payments]}
+
+    @tool(produces=("invoice",))
+    def create_invoice(self, customer_id: Id("customer"), description: str, due_date: Date,
+                       currency: Currency | None = None) -> dict:
+        """Start a draft invoice for a customer, with no line items yet (add them, then finalize it).
+
+        Args:
+            description: what the invoice is for, such as 'Spring website refresh'.
+            due_date: when payment is due, from today to a year ahead, such as '2026-07-31'.
+            currency: the invoice's currency; it must be the customer's billing currency (the default).
+        """
+        customer = self.get(Customer, customer_id)
+        description = description.strip()
+        if not 1 <= len(description) <= MAX_TEXT:
+            raise ToolError(f"description must be 1 to {MAX_TEXT} characters, got {len(description)}")
+        if currency is not None and currency != customer.currency:
+            raise ToolError(f"Customer {customer.id} is billed in {customer.currency}, so their invoices are in "
+                            f"{customer.currency}, not {currency}; leave the currency out or use {customer.currency}")
+        if due_date < self.today:
+            raise ToolError(f"due_date {due_date.isoformat()} is in the past; today is {self.today.isoformat()}")
+        if due_date > self.today + dt.timedelta(days=MAX_DUE_DAYS):
+            raise ToolError(f"due_date must be at most a year ahead, got {due_date.isoformat()}")
+        last = self.db.scalar(select(func.max(Invoice.number)))
+        number = f"{NUMBER_PREFIX}-{int(last.split('-')[1]) + 1 if last else 1001}"
+        invoice = Invoice(id=self.new_id("INV"), number=number, customer_id=customer.id, status="draft",
+                          currency=customer.currency, description=description, due_date=due_date, total=0.0,
+                          amount_paid=0.0, created_at=self.now, finalized_at=None, paid_at=None, voided_at=None)
+        self.db.add(invoice)
+        self._emit("invoice.created", f"Invoice {number} created", invoice.id, customer_id=customer.id,
+                   invoice_id=invoice.id)
+        return self._invoice(invoice)
+
+    @tool()
+    def add_line_item(self, invoice_id: Id("invoice"), description: str, unit_amount: Money,
+                      quantity: Quantity = 1) -> dict:
+        """Add a line to a draft invoice; its total grows by quantity times unit amount.
+
+        Args:
+            description: what is billed, such as 'Consulting hour'.
+            unit_amount: the price of one unit in the invoice's currency, such as 150.0.
+            quantity: how many units, from 1 to 1000 (default 1).
+        """
+        invoice = self.get(Invoice, invoice_id)
+        if invoice.status != "draft":
+            raise ToolError(f"Invoice {invoice.number} is {invoice.status}; line items can only be added to a draft. "
+                            "Create a new invoice for further charges")
+        description = description.strip()
+        if not 1 <= len(description) <= MAX_TEXT:
+            raise ToolError(f"description must be 1 to {MAX_TEXT} characters, got {len(description)}")
+        item = LineItem(id=self.new_id("LIN"), invoice_id=invoice.id, description=description, quantity=quantity,
+                        unit_amount=unit_amount, amount=round(unit_amount * quantity, 2))
+        self.db.add(item)
+        invoice.total = round(invoice.total + item.amount, 2)
+        self._emit("invoice.updated", f"{description} added to invoice {invoice.number}", invoice.id,
+                   customer_id=invoice.customer_id, invoice_id=invoice.id, amount=item.amount)
+        return {**self._invoice(invoice), "added": {"description": description, "quantity": quantity,
+                                                    "unit_amount": unit_amount, "amount": item.amount}}
+
+    @tool(sets=("invoice.open",))
+    def finalize_invoice(self, invoice_id: Id("invoice")) -> dict:
+        """Finalize a draft invoice: it becomes open, can no longer be edited, and can be paid."""
+        invoice = self.get(Invoice, invoice_id)
+        if invoice.status != "draft":
+            raise ToolError(f"Invoice {invoice.number} is already {invoice.status}; only drafts can be finalized")
+        if not self.db.scalar(select(func.count()).select_from(LineItem).where(LineItem.invoice_id == invoice.id)):
+            raise ToolError(f"Invoice {invoice.number} has no line items; add at least one before finalizing")
+        if invoice.due_date < self.today:
+            raise ToolError(f"Invoice {invoice.number} was due {invoice.due_date.isoformat()}, which has passed; "
+                            "create a new invoice with a later due date")
+        invoice.status, invoice.finalized_at = "open", self.now
+        self._emit("invoice.finalized", f"Invoice {invoice.number} finalized: {invoice.total:.2f} {invoice.currency}",
+                   invoice.id, customer_id=invoice.customer_id, invoice_id=invoice.id, amount=invoice.total)
+        return self._invoice(invoice)
+
+    @tool(destructive=True, requires=("invoice.open",))
+    def void_invoice(self, invoice_id: Id("invoice")) -> dict:
+        """Void an open invoice that will not be paid. Any card authorisation still held for it is cancelled.
+
+        Paid invoices cannot be voided (refund the payment instead), nor can invoices that have
+        received part of their amount.
+        """
+        invoice = self.get(Invoice, invoice_id)
+        if invoice.status == "paid":
+            raise ToolError(f"Invoice {invoice.number} is paid and cannot be voided; refund its payment instead")
+        if invoice.status == "void":
+            raise ToolError(f"Invoice {invoice.number} is already void")
+        if invoice.status == "draft":
+            raise ToolError(f"Invoice {invoice.number} is a draft that was never sent; there is nothing to void")
+        if invoice.amount_paid > 0:
+            raise ToolError(f"Invoice {invoice.number} has already received {invoice.amount_paid:.2f} "
+                            f"{invoice.currency}; refund that payment before voiding it")
+        released = []
+        for payment in self.db.scalars(select(Payment).where(Payment.invoice_id == invoice.id,
+                                                             Payment.status == "authorized").order_by(Payment.id)):
+            self._cancel(payment)
+            released.append(payment.id)
+        invoice.status, invoice.voided_at = "void", self.now
+        self._emit("invoice.voided", f"Invoice {invoice.number} voided", invoice.id, customer_id=invoice.customer_id,
+                   invoice_id=invoice.id)
+        return {**self._invoice(invoice), "canceled_payments": released}
+
+    # -- payments --------------------------------------------------------------------------------
+
+    @tool(read_only=True, produces=("invoice", "card"))
+    def list_payments(self, customer_id: Id("customer") | None = None, invoice_id: Id("invoice") | None = None,
+                      status: PaymentStatus | None = None, limit: Limit = 20) -> list[dict]:
+        """List card payments, newest first: a customer's, an invoice's or everyone's, optionally of one status.
+
+        An authorisation is 'expired' once the 7 days it is held for have passed without a capture.
+
+        Args:
+            customer_id: only this customer's payments, such as 'CUS-0007'.
+            invoice_id: only payments against this invoice, such as 'INV-0007'.
+            status: only payments in this status: 'authorized', 'expired', 'captured', 'partially_refunded',
+                'refunded' or 'canceled'.
+        """
+        query = select(Payment).order_by(Payment.authorized_at.desc(), Payment.id.desc()).limit(limit)
+        if customer_id is not None:
+            query = query.where(Payment.customer_id == customer_id)
+        if invoice_id is not None:
+            query = query.where(Payment.invoice_id == invoice_id)
+        if status is not None:
+            cutoff = self.now - dt.timedelta(days=AUTHORIZATION_DAYS)
+            if status == "authorized":
+                query = query.where(Payment.status == "authorized", Payment.authorized_at >= cutoff)
+            elif status == "expired":
+                query = query.where(Payment.status == "authorized", Payment.authorized_at < cutoff)
+            else:
+                query = query.where(Payment.status == status)
+        return [self._payment(p) for p in self.db.scalars(query)]
+
+    @tool(sets=("payment.authorized",), requires=("invoice.open",), produces=("payment",), details=_KEYS)
+    def authorize_payment(self, invoice_id: Id("invoice"), card_id: Id("card") | None = None,
+                          idempotency_key: str | None = None) -> dict:
+        """Place a hold on a customer's card for the amount due on an open invoice, to capture later.
+
+        The hold lasts 7 days. An invoice may have one authorisation held at a time.
+
+        Args:
+            card_id: the card to charge, one of the invoice's customer's; the customer's default card if left out.
+            idempotency_key: an optional unique key for this request, such as 'order-1042-auth'; repeating the
+                request with the same key returns the first result without charging again.
+        """
+        args = {"invoice_id": invoice_id, "card_id": card_id}
+        replay = self._replayed("authorize_payment", idempotency_key, args)
+        if replay is not None:
+            return replay
+        invoice, card = self._chargeable(invoice_id, card_id)
+        payment = self._authorize(invoice, card)
+        return self._remember(payment, "idempotency", "authorize_payment", idempotency_key, args, self._payment(payment))
+
+    @tool(sets=("payment.captured",), requires=("payment.authorized",), details=_KEYS)
+    def capture_payment(self, payment_id: Id("payment"), amount: Money | None = None,
+                        idempotency_key: str | None = None) -> dict:
+        """Capture an authorised payment, in full or in part (the rest of the hold is released).
+
+        Capturing the invoice's whole amount due marks the invoice paid.
+
+        Args:
+            amount: how much to capture, at most the authorised amount; the whole authorisation if left out.
+            idempotency_key: an optional unique key for this request, such as 'order-1042-capture'; repeating the
+                request with the same key returns the first result without capturing again.
+        """
+        args = {"payment_id": payment_id, "amount": amount}
+        replay = self._replayed("capture_payment", idempotency_key, args)
+        if replay is not None:
+            return replay
+        payment = self.get(Payment, payment_id)
+        if payment.status != "authorized":
+            advice = {"canceled": "authorise the invoice again",
+                      "captured": "it needs no second capture"}.get(payment.status, "it needs no second capture")
+            raise ToolError(f"Payment {payment.id} is {payment.status}, not authorised; {advice}")
+        expires = payment.authorized_at + dt.timedelta(days=AUTHORIZATION_DAYS)
+        if self.now > expires:
+            raise ToolError(f"The authorisation of payment {payment.id} expired on {expires.date().isoformat()}; "
+                            "cancel it and authorise the invoice again")
+        amount = payment.amount if amount is None else amount
+        if amount > payment.amount:
+            raise ToolError(f"Cannot capture {amount:.2f} {payment.currency}: payment {payment.id} authorised only "
+                            f"{payment.amount:.2f}")
+        self._capture(payment, amount)
+        return self._remember(payment, "capture", "capture_payment", idempotency_key, args, self._payment(payment))
+
+    @tool(destructive=True, requires=("payment.authorized",))
+    def cancel_payment(self, payment_id: Id("payment")) -> dict:
+        """Cancel an authorised payment that has not been captured, releasing the hold on the card.
+
+        Captured payments cannot be cancelled: refund them instead.
+        """
+        payment = self.get(Payment, payment_id)
+        if payment.status != "authorized":
+            advice = "refund it instead" if payment.amount_captured > 0 else "there is nothing to cancel"
+            raise ToolError(f"Payment {payment.id} is {payment.status}; {advice}")
+        self._cancel(payment)
+        return self._payment(payment)
+
+    @tool(sets=("payment.captured",), requires=("invoice.open",), produces=("payment",), details=_KEYS)
+    def pay_invoice(self, invoice_id: Id("invoice"), card_id: Id("card") | None = None,
+                    idempotency_key: str | None = None) -> dict:
+        """Charge a customer's card for the whole amount due on an open invoice now (authorise and capture),
+        which marks the invoice paid.
+
+        Args:
+            card_id: the card to charge, one of the invoice's customer's; the customer's default card if left out.
+            idempotency_key: an optional unique key for this request, such as 'invoice-1042'; repeating the
+                request with the same key returns the first result without charging again.
+        """
+        args = {"invoice_id": invoice_id, "card_id": card_id}
+        replay = self._replayed("pay_invoice", idempotency_key, args)
+        if replay is not None:
+            return replay
+        invoice, card = self._chargeable(invoice_id, card_id)
+        payment = self._authorize(invoice, card, quiet=True)
+        self._capture(payment, payment.amount)
+        return self._remember(payment, "idempotency", "pay_invoice", idempotency_key, args,
+                              {**self._payment(payment), "invoice_status": invoice.status})
+
+    # -- refunds ---------------------------------------------------------------------------------
+
+    @tool(requires=("payment.captured",), details=_KEYS)
+    def refund_payment(self, payment_id: Id("payment"), amount: Money | None = None,
+                       reason: RefundReason = "requested_by_customer", idempotency_key: str | None = None) -> dict:
+        """Refund a captured payment, in full or in part, to the card it was paid with.
+
+        A refund may be at most what was captured minus what was already refunded. The invoice stays paid.
+
+        Args:
+            amount: how much to refund; everything still refundable if left out.
+            reason: 'requested_by_customer' (default), 'duplicate' or 'fraudulent'.
+            idempotency_key: an optional unique key for this request, such as 'refund-1042'; repeating the
+                request with the same key returns the first result without refunding again.
+        """
+        args = {"payment_id": payment_id, "amount": amount, "reason": reason}
+        replay = self._replayed("refund_payment", idempotency_key, args)
+        if replay is not None:
+            return replay
+        payment = self.get(Payment, payment_id)
+        if payment.amount_captured <= 0:
+            raise ToolError(f"Payment {payment.id} is {self._status(payment)} and captured nothing, so there is "
+                            "nothing to refund" + ("; cancel it instead" if payment.status == "authorized" else ""))
+        left = round(payment.amount_captured - payment.amount_refunded, 2)
+        if left <= 0:
+            raise ToolError(f"Payment {payment.id} is already fully refunded ({payment.amount_refunded:.2f} "
+                            f"{payment.currency})")
+        amount = left if amount is None else amount
+        if amount > left:
+            raise ToolError(f"Cannot refund {amount:.2f} {payment.currency}: payment {payment.id} captured "
+                            f"{payment.amount_captured:.2f} and {payment.amount_refunded:.2f} was already refunded, "
+                            f"so at most {left:.2f} can be refunded")
+        refund = Refund(id=self.new_id("REF"), payment_id=payment.id, amount=amount, currency=payment.currency,
+                        reason=reason, created_at=self.now)
+        self.db.add(refund)
+        payment.amount_refunded = round(payment.amount_refunded + amount, 2)
+        payment.status = "refunded" if payment.amount_refunded >= payment.amount_captured else "partially_refunded"
+        self._emit("refund.created", f"{amount:.2f} {payment.currency} refunded", refund.id,
+                   customer_id=payment.customer_id, invoice_id=payment.invoice_id, payment_id=payment.id, amount=amount)
+        return self._remember(refund, "idempotency", "refund_payment", idempotency_key, args,
+                              {**_refund(refund), "payment_status": payment.status,
+                               "refundable_left": round(payment.amount_captured - payment.amount_refunded, 2)})
+
+    @tool(read_only=True, produces=("payment",))
+    def list_refunds(self, customer_id: Id("customer") | None = None, payment_id: Id("payment") | None = None,
+                     limit: Limit = 20) -> list[dict]:
+        """List refunds, newest first: a customer's, one payment's, or everyone's.
+
+        Args:
+            customer_id: only refunds to this customer, such as 'CUS-0007'.
+            payment_id: only refunds of this payment, such as 'PAY-0007'.
+        """
+        query = (select(Refund).join(Payment, Refund.payment_id == Payment.id)
+                 .order_by(Refund.created_at.desc(), Refund.id.desc()).limit(limit))
+        if customer_id is not None:
+            query = query.where(Payment.customer_id == customer_id)
+        if payment_id is not None:
+            query = query.where(Refund.payment_id == payment_id)
+        return [_refund(r) for r in self.db.scalars(query)]
+
+    # -- webhooks and events ---------------------------------------------------------------------
+
+    @tool(read_only=True)
+    def list_webhook_endpoints(self) -> list[dict]:
+        """List the webhook endpoints: URL, description, subscribed event types, whether enabled, and how
+        many deliveries to each have failed."""
+        failed = dict(self.db.execute(select(Delivery.endpoint_id, func.count()).where(Delivery.status == "failed")
+                                      .group_by(Delivery.endpoint_id)).all())
+        return [{**_endpoint(e), "failed_deliveries": failed.get(e.id, 0)}
+                for e in self.db.scalars(select(WebhookEndpoint).order_by(WebhookEndpoint.id))]
+
+    @tool(produces=("endpoint",))
+    def create_webhook_endpoint(self, url: str, events: list[str], description: str | None = None) -> dict:
+        """Register a webhook endpoint that receives the events of the listed types.
+
+        Args:
+            url: where events are sent; an https URL not registered yet, such as 'https://example.com/hooks'.
+            events: the event types to send, such as ['invoice.paid', 'refund.created'], or ['*'] for every type.
+            description: an optional note on what the endpoint is for, such as 'Bookkeeping sync'.
+        """
+        url = self._url(url)
+        endpoint = WebhookEndpoint(id=self.new_id("WHE"), url=url, description=(description or "").strip() or None,
+                                   events=_event_list(events), enabled=True, created_at=self.now)
+        self.db.add(endpoint)
+        self.db.flush()
+        self._emit("webhook_endpoint.created", f"Webhook endpoint {url} created", endpoint.id)
+        return _endpoint(endpoint)
+
+    @tool(idempotent=True, sets=("endpoint.enabled",))
+    def update_webhook_endpoint(self, endpoint_id: Id("endpoint"), url: str | None = None,
+                                events: list[str] | None = None, enabled: bool | None = None,
+                                description: str | None = None) -> dict:
+        """Change a webhook endpoint: its URL, subscribed event types, description, or enable or disable it.
+
+        A disabled endpoint receives no events. Give at least one change.
+
+        Args:
+            url: a new https URL, such as 'https://example.com/hooks'.
+            events: the new list of event types, such as ['invoice.paid'], or ['*'] for every type; it replaces
+                the old list.
+            enabled: true to enable the endpoint, false to disable it.
+            description: a new description.
+        """
+        endpoint = self.get(WebhookEndpoint, endpoint_id)
+        if url is None and events is None and enabled is None and description is None:
+            raise ToolError("Nothing to change: give a url, events, enabled or description")
+        changed = []
+        if url is not None and url.strip() != endpoint.url:
+            endpoint.url = self._url(url)
+            changed.append("url")
+        if events is not None:
+            listed = _event_list(events)
+            if listed != endpoint.events:
+                endpoint.events = listed
+                changed.append("events")
+        if enabled is not None and enabled != endpoint.enabled:
+            endpoint.enabled = enabled
+            changed.append("enabled" if enabled else "disabled")
+        if description is not None and (description.strip() or None) != endpoint.description:
+            endpoint.description = description.strip() or None
+            changed.append("description")
+        if changed:
+            self.db.flush()
+            self._emit("webhook_endpoint.updated", f"Webhook endpoint {endpoint.url} updated: {', '.join(changed)}",
+                       endpoint.id)
+        return {**_endpoint(endpoint), "changed": changed}
+
+    @tool(read_only=True, produces=("customer", "invoice", "payment"))
+    def list_events(self, type: EventType | None = None, customer_id: Id("customer") | None = None,
+                    invoice_id: Id("invoice") | None = None, payment_id: Id("payment") | None = None,
+                    limit: Limit = 20) -> list[dict]:
+        """List events from the append-only log, newest first, optionally of one type or about one customer,
+        invoice or payment.
+
+        Args:
+            type: only events of this type, such as 'invoice.paid'.
+            customer_id: only events about this customer, such as 'CUS-0007'.
+            invoice_id: only events about this invoice, such as 'INV-0007'.
+            payment_id: only events about this payment, such as 'PAY-0007'.
+        """
+        query = select(Event).order_by(Event.created_at.desc(), Event.id.desc()).limit(limit)
+        if type is not None:
+            query = query.where(Event.type == type)
+        for column, value in ((Event.customer_id, customer_id), (Event.invoice_id, invoice_id),
+                              (Event.payment_id, payment_id)):
+            if value is not None:
+                query = query.where(column == value)
+        return [_event(e) for e in self.db.scalars(query)]
+
+    @tool(read_only=True, produces=("event", "endpoint"))
+    def list_deliveries(self, endpoint_id: Id("endpoint") | None = None, event_id: Id("event") | None = None,
+                        status: DeliveryStatus | None = None, limit: Limit = 20) -> list[dict]:
+        """List webhook delivery attempts, newest first, with the event each one sent: to one endpoint, of one
+        event, or of one status.
+
+        Args:
+            endpoint_id: only deliveries to this endpoint, such as 'WHE-0007'.
+            event_id: only deliveries of this event, such as 'EVT-00007'.
+            status: only deliveries in this status: 'pending', 'succeeded' or 'failed'.
+        """
+        query = (select(Delivery, Event).join(Event, Delivery.event_id == Event.id)
+                 .order_by(Delivery.created_at.desc(), Delivery.id.desc()).limit(limit))
+        if endpoint_id is not None:
+            query = query.where(Delivery.endpoint_id == endpoint_id)
+        if event_id is not None:
+            query = query.where(Delivery.event_id == event_id)
+        if status is not None:
+            query = query.where(Delivery.status == status)
+        return [_delivery(d, e) for d, e in self.db.execute(query)]
+
+    @tool(requires=("endpoint.enabled",))
+    def retry_delivery(self, delivery_id: Id("delivery")) -> dict:
+        """Send a failed webhook delivery again: a new attempt is queued (status 'pending'); the failed record stays.
+
+        Only the latest attempt of an event to an endpoint can be retried, and only to an enabled endpoint.
+        """
+        delivery = self.get(Delivery, delivery_id)
+        if delivery.status != "failed":
+            raise ToolError(f"Delivery {delivery.id} is {delivery.status}; only failed deliveries can be retried")
+        later = self.db.scalar(select(Delivery.id).where(Delivery.event_id == delivery.event_id,
+                                                         Delivery.endpoint_id == delivery.endpoint_id,
+                                                         Delivery.attempt > delivery.attempt).limit(1))
+        if later is not None:
+            raise ToolError(f"Delivery {delivery.id} was already retried as {later}; look at that attempt instead")
+        endpoint = self.db.get(WebhookEndpoint, delivery.endpoint_id)
+        if not endpoint.enabled:
+            raise ToolError(f"Endpoint {endpoint.id} ({endpoint.url}) is disabled; enable it before retrying")
+        retry = Delivery(id=self.new_id("DLV", 5), event_id=delivery.event_id, endpoint_id=endpoint.id,
+                         attempt=delivery.attempt + 1, status="pending", response_code=None, created_at=self.now)
+        self.db.add(retry)
+        return _delivery(retry, self.db.get(Event, delivery.event_id))
+
+    # -- hidden ----------------------------------------------------------------------------------
+
+    @tool(read_only=True, hidden=True)
+    def get_card_decline_code(self, card_id: Id("card")) -> dict:
+        """Testing only: the code the card's issuer declines every charge with, or null when it accepts them."""
+        card = self.get(Card, card_id)
+        return {"card_id": card.id, "decline_code": card.decline_code}
+
+    # -- invariants ------------------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        """Totals match line items, amounts paid match captures, refunds never exceed captures,
+        statuses agree with amounts, and an invoice holds at most one live authorisation."""
+        problems = []
+        items = dict(self.db.execute(select(LineItem.invoice_id, func.sum(LineItem.amount))
+                                     .group_by(LineItem.invoice_id)).all())
+        captured = dict(self.db.execute(select(Payment.invoice_id, func.sum(Payment.amount_captured))
+                                        .group_by(Payment.invoice_id)).all())
+        for invoice in self.db.scalars(select(Invoice)):
+            if round(items.get(invoice.id, 0.0), 2) != round(invoice.total, 2):
+                problems.append(f"{invoice.id}: total {invoice.total} but line items sum to {items.get(invoice.id)}")
+            if round(captured.get(invoice.id, 0.0), 2) != round(invoice.amount_paid, 2):
+                problems.append(f"{invoice.id}: paid {invoice.amount_paid} but captures sum to {captured.get(invoice.id)}")
+            if (invoice.status == "paid") != (invoice.total > 0 and invoice.amount_paid >= invoice.total):
+                problems.append(f"{invoice.id}: status {invoice.status} with {invoice.amount_paid} of {invoice.total}")
+        refunds = dict(self.db.execute(select(Refund.payment_id, func.sum(Refund.amount))
+                                       .group_by(Refund.payment_id)).all())
+        live: dict[str, int] = {}
+        cutoff = self.now - dt.timedelta(days=AUTHORIZATION_DAYS)
+        for payment in self.db.scalars(select(Payment)):
+            if round(refunds.get(payment.id, 0.0), 2) != round(payment.amount_refunded, 2):
+                problems.append(f"{payment.id}: refunded {payment.amount_refunded} but refunds sum to "
+                                f"{refunds.get(payment.id)}")
+            if not payment.amount_refunded <= payment.amount_captured + 0.001 <= payment.amount + 0.002:
+                problems.append(f"{payment.id}: refunded {payment.amount_refunded}, captured "
+                                f"{payment.amount_captured}, authorised {payment.amount}")
+            if payment.status == "authorized" and payment.authorized_at >= cutoff:
+                live[payment.invoice_id] = live.get(payment.invoice_id, 0) + 1
+        problems += [f"{inv}: {n} live authorisations" for inv, n in live.items() if n > 1]
+        return problems
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    @property
+    def today(self) -> dt.date:
+        return self.now.date()
+
+    def _emit(self, type_: str, summary: str, object_id: str, *, customer_id: str | None = None,
+              invoice_id: str | None = None, payment_id: str | None = None, amount: float | None = None) -> Event:
+        """Append an event to the log, with a pending delivery for every endpoint subscribed to its type."""
+        event = Event(id=self.new_id("EVT", 5), type=type_, summary=summary, object_id=object_id,
+                      customer_id=customer_id, invoice_id=invoice_id, payment_id=payment_id, amount=amount,
+                      created_at=self.now)
+        self.db.add(event)
+        for endpoint in self.db.scalars(select(WebhookEndpoint).where(WebhookEndpoint.enabled.is_(True))
+                                        .order_by(WebhookEndpoint.id)):
+            if subscribed(endpoint, type_):
+                self.db.add(Delivery(id=self.new_id("DLV", 5), event_id=event.id, endpoint_id=endpoint.id, attempt=1,
+                                     status="pending", response_code=None, created_at=self.now))
+        return event
+
+    def _replayed(self, tool_name: str, key: str | None, args: dict) -> dict | list | None:
+        """The first result of a request repeated with its idempotency key, or None for a new request."""
+        if key is None:
+            return None
+        key = key.strip()
+        if not 1 <= len(key) <= MAX_TEXT:
+            raise ToolError(f"idempotency_key must be 1 to {MAX_TEXT} characters, got {len(key)}")
+        request = _canonical({"tool": tool_name, **args})
+        for model, prefix in KEYED:
+            row = self.db.scalar(select(model).where(getattr(model, f"{prefix}_key") == key).limit(1))
+            if row is None:
+                continue
+            if getattr(row, f"{prefix}_request") != request:
+                raise ToolError(f"Idempotency key {key!r} was already used for a different request "
+                                f"({getattr(row, f'{prefix}_request')}); use a new key for a new request")
+            return json.loads(getattr(row, f"{prefix}_response"))
+        return None
+
+    def _remember(self, row: Payment | Refund, prefix: str, tool_name: str, key: str | None, args: dict,
+                  result: dict) -> dict:
+        """Keep the request made with an idempotency key, and its result, on the row it created or changed."""
+        if key is not None:
+            setattr(row, f"{prefix}_key", key.strip())
+            setattr(row, f"{prefix}_request", _canonical({"tool": tool_name, **args}))
+            setattr(row, f"{prefix}_response", to_json(result))
+        return result
+
+    def _chargeable(self, invoice_id: str, card_id: str | None) -> tuple[Invoice, Card]:
+        invoice = self.get(Invoice, invoice_id)
+        if invoice.status == "void":
+            raise ToolError(f"Invoice {invoice.number} is void and cannot be paid; create a new invoice instead")
+        if invoice.status == "paid":
+            raise ToolError(f"Invoice {invoice.number} is already paid; nothing is due")
+        if invoice.status == "draft":
+            raise ToolError(f"Invoice {invoice.number} is a draft; finalize it before taking payment")
+        held = self.db.scalar(select(Payment).where(
+            Payment.invoice_id == invoice.id, Payment.status == "authorized",
+            Payment.authorized_at >= self.now - dt.timedelta(days=AUTHORIZATION_DAYS)).limit(1))
+        if held is not None:
+            raise ToolError(f"Invoice {invoice.number} already has payment {held.id} authorised for "
+                            f"{held.amount:.2f} {held.currency}; capture it or cancel it first")
+        customer = self.get(Customer, invoice.customer_id)
+        if card_id is None:
+            if customer.default_card_id is None:
+                raise ToolError(f"Customer {customer.id} has no default card; give a card_id from "
+                                "list_payment_methods")
+            card_id = customer.default_card_id
+        card = self.get(Card, card_id)
+        if card.customer_id != customer.id:
+            raise ToolError(f"Card {card.id} belongs to another customer, not to {customer.id}, who owes invoice "
+                            f"{invoice.number}")
+        if (card.exp_year, card.exp_month) < (self.today.year, self.today.month):
+            raise ToolError(f"Card {card.id} ({card.brand} ending {card.last4}) expired in "
+                            f"{card.exp_month:02d}/{card.exp_year}; use another card")
+        if card.decline_code is not None:
+            raise ToolError(f"The card {card.brand} ending {card.last4} was declined by its issuer "
+                            f"({card.decline_code}); ask the customer for another card")
+        return invoice, card
+
+    def _authorize(self, invoice: Invoice, card: Card, quiet: bool = False) -> Payment:
+        due = round(invoice.total - invoice.amount_paid, 2)
+        payment = Payment(id=self.new_id("PAY"), invoice_id=invoice.id, customer_id=invoice.customer_id,
+                          card_id=card.id, currency=invoice.currency, amount=due, amount_captured=0.0,
+                          amount_refunded=0.0, status="authorized", authorized_at=self.now, captured_at=None,
+                          canceled_at=None)
+        self.db.add(payment)
+        if not quiet:
+            self._emit("payment.authorized", f"{due:.2f} {invoice.currency} authorised on {card.brand.capitalize()} "
+                       f"ending {card.last4}", payment.id, customer_id=invoice.customer_id, invoice_id=invoice.id,
+                       payment_id=payment.id, amount=due)
+        return payment
+
+    def _capture(self, payment: Payment, amount: float) -> None:
+        payment.amount_captured, payment.status, payment.captured_at = amount, "captured", self.now
+        invoice = self.db.get(Invoice, payment.invoice_id)
+        self._emit("payment.captured", f"{amount:.2f} {payment.currency} captured", payment.id,
+                   customer_id=payment.customer_id, invoice_id=invoice.id, payment_id=payment.id, amount=amount)
+        invoice.amount_paid = round(invoice.amount_paid + amount, 2)
+        if invoice.amount_paid >= invoice.total:
+            invoice.status, invoice.paid_at = "paid", self.now
+            self._emit("invoice.paid", f"Invoice {invoice.number} paid: {invoice.amount_paid:.2f} {invoice.currency}",
+                       invoice.id, customer_id=invoice.customer_id, invoice_id=invoice.id, payment_id=payment.id,
+                       amount=invoice.amount_paid)
+
+    def _cancel(self, payment: Payment) -> None:
+        payment.status, payment.canceled_at = "canceled", self.now
+        self._emit("payment.canceled", f"Authorisation of {payment.amount:.2f} {payment.currency} canceled",
+                   payment.id, customer_id=payment.customer_id, invoice_id=payment.invoice_id, payment_id=payment.id,
+                   amount=payment.amount)
+
+    def _url(self, url: str) -> str:
+        url = url.strip()
+        if not url.startswith("https://") or len(url) <= len("https://") or " " in url or len(url) > 2048:
+            raise ToolError(f"url must be an https URL such as 'https://example.com/hooks', got {url!r}")
+        taken = self.db.scalar(select(WebhookEndpoint.id).where(WebhookEndpoint.url == url))
+        if taken is not None:
+            raise ToolError(f"Endpoint {taken} already receives events at {url}; update that endpoint instead")
+        return url
+
+    def _status(self, payment: Payment) -> str:
+        if payment.status == "authorized" and self.now > payment.authorized_at + dt.timedelta(days=AUTHORIZATION_DAYS):
+            return "expired"
+        return payment.status
+
+    def _invoice(self, invoice: Invoice) -> dict:
+        customer = self.db.get(Customer, invoice.customer_id)
+        return {"invoice_id": invoice.id, "number": invoice.number, "customer_id": invoice.customer_id,
+                "customer_name": customer.name, "description": invoice.description, "status": invoice.status,
+                "currency": invoice.currency, "total": invoice.total, "amount_paid": invoice.amount_paid,
+                "amount_due": round(invoice.total - invoice.amount_paid, 2) if invoice.status in ("draft", "open")
+                else 0.0, "due_date": invoice.due_date,
+                "overdue": invoice.status == "open" and invoice.due_date < self.today}
+
+    def _payment(self, payment: Payment) -> dict:
+        card = self.db.get(Card, payment.card_id)
+        invoice = self.db.get(Invoice, payment.invoice_id)
+        info = {"payment_id": payment.id, "invoice_id": payment.invoice_id, "invoice_number": invoice.number,
+                "customer_id": payment.customer_id, "card_id": payment.card_id,
+                "card": f"{card.brand} ending {card.last4}", "currency": payment.currency,
+                "amount": payment.amount, "amount_captured": payment.amount_captured,
+                "amount_refunded": payment.amount_refunded, "status": self._status(payment),
+                "authorized_at": payment.authorized_at}
+        if payment.status == "authorized":
+            info["capture_before"] = payment.authorized_at + dt.timedelta(days=AUTHORIZATION_DAYS)
+        if payment.captured_at is not None:
+            info["captured_at"] = payment.captured_at
+        if payment.canceled_at is not None:
+            info["canceled_at"] = payment.canceled_at
+        return info
+
+
+# -- results ------------------------------------------------------------------------------------
+
+
+def _customer(customer: Customer) -> dict:
+    return {"customer_id": customer.id, "name": customer.name, "email": customer.email, "phone": customer.phone,
+            "currency": customer.currency}
+
+
+def _card(card: Card, today: dt.date, customer: Customer) -> dict:
+    return {"card_id": card.id, "brand": card.brand, "last4": card.last4,
+            "expires": f"{card.exp_month:02d}/{card.exp_year}",
+            "expired": (card.exp_year, card.exp_month) < (today.year, today.month),
+            "default": customer.default_card_id == card.id}
+
+
+def _refund(refund: Refund) -> dict:
+    return {"refund_id": refund.id, "payment_id": refund.payment_id, "amount": refund.amount,
+            "currency": refund.currency, "reason": refund.reason, "created_at": refund.created_at}
+
+
+def _endpoint(endpoint: WebhookEndpoint) -> dict:
+    return {"endpoint_id": endpoint.id, "url": endpoint.url, "description": endpoint.description,
+            "events": endpoint.events.split(","), "enabled": endpoint.enabled}
+
+
+def _event(event: Event) -> dict:
+    info = {"event_id": event.id, "type": event.type, "created_at": event.created_at, "summary": event.summary,
+            "object_id": event.object_id}
+    for key in ("customer_id", "invoice_id", "payment_id", "amount"):
+        if getattr(event, key) is not None:
+            info[key] = getattr(event, key)
+    return info
+
+
+def _delivery(delivery: Delivery, event: Event) -> dict:
+    return {"delivery_id": delivery.id, "endpoint_id": delivery.endpoint_id, "event_id": delivery.event_id,
+            "event_type": event.type, "event_summary": event.summary, "attempt": delivery.attempt,
+            "status": delivery.status, "response_code": delivery.response_code, "created_at": delivery.created_at}
+
+
+def _event_list(events: list[str]) -> str:
+    """The subscribed types as stored, after checking each is a known type (or '*')."""
+    chosen = list(dict.fromkeys(e.strip() for e in events if e.strip()))
+    if not chosen:
+        raise ToolError("events must name at least one event type, or ['*'] for every type")
+    unknown = [e for e in chosen if e != "*" and e not in EVENT_TYPES]
+    if unknown:
+        raise ToolError(f"Unknown event types {unknown}; known types: {', '.join(EVENT_TYPES)}, or '*' for all")
+    return "*" if "*" in chosen else ",".join(chosen)
+
+
+def _canonical(args: dict) -> str:
+    return json.dumps(args, sort_keys=True, default=str)

@@ -1,0 +1,562 @@
+"""The payments server through real MCP: every tool's success path and refusals (each with the world
+checked unchanged), the invoice life cycle, authorise and capture, refunds never above what was
+captured, idempotency keys, the event log with its webhook deliveries, the invariants, and the
+outcome rules of the reward on this server.
+
+Entities are discovered through the tools; the hidden testing tool tells which cards the issuer
+declines, so that tests charge cards that go through.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+
+import pytest
+
+from prove_env.registry import get_toolkit
+from prove_env.runtime import run_sync
+from prove_env.task import Task
+
+
+@pytest.fixture
+def s(served):
+    """A fresh seed-0 payments world, hidden tools included (for the cards' decline codes)."""
+    return served("payments", include_hidden=True)
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    """The call fails with `match` in its error, and the world is exactly as before."""
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def customers(s) -> list[dict]:
+    return s.ok("find_customers", limit=100)
+
+
+def usable(s, card: dict) -> bool:
+    return not card["expired"] and s.ok("get_card_decline_code", card_id=card["card_id"])["decline_code"] is None
+
+
+def open_invoice(s, *, partly_paid: bool = False, with_default_card: bool = True) -> dict:
+    """An open invoice with nothing held on it, whose customer's default card goes through."""
+    held = {p["invoice_id"] for p in s.ok("list_payments", status="authorized", limit=100)}
+    for invoice in s.ok("list_invoices", status="open", limit=100):
+        if invoice["invoice_id"] in held or (invoice["amount_paid"] > 0) != partly_paid:
+            continue
+        default = s.ok("get_customer", customer_id=invoice["customer_id"])["default_card"]
+        if not with_default_card or (default and usable(s, default)):
+            return invoice
+    raise AssertionError("no such open invoice in the seed-0 world")
+
+
+def payment_with(s, status: str) -> dict:
+    found = s.ok("list_payments", status=status, limit=1)
+    assert found, f"no {status} payment in the seed-0 world"
+    return found[0]
+
+
+def events_since(s, last_event_id: str) -> list[dict]:
+    return [e for e in s.ok("list_events", limit=100) if e["event_id"] > last_event_id]
+
+
+def latest_event_id(s) -> str:
+    return max(e["event_id"] for e in s.ok("list_events", limit=100))
+
+
+def table(s, name: str) -> list[dict]:
+    return s.world.snapshot()["tables"][name]
+
+
+def today(s) -> dt.date:
+    return s.world.now.date()
+
+
+# -- the server as a whole ----------------------------------------------------------------------
+
+
+def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
+    agent = served("payments")
+    names = [t.name for t in run_sync(agent.client.list_tools())]
+    assert len(names) >= 20 and len(set(names)) == len(names)
+    assert "get_card_decline_code" not in names
+    agent.fails("get_card_decline_code", "Unknown tool", card_id="CRD-0001")
+    tools = {t.name: t for t in run_sync(agent.client.list_tools())}
+    for name in ("find_customers", "list_invoices", "list_events", "list_deliveries"):
+        assert tools[name].annotations.read_only_hint is True
+    for name in ("pay_invoice", "refund_payment", "void_invoice", "retry_delivery"):
+        assert tools[name].annotations.read_only_hint is False
+    assert tools["void_invoice"].annotations.destructive_hint is True
+
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    people = customers(s)
+    assert len(people) == 36 and len({c["name"] for c in people}) == 36
+    assert {c["currency"] for c in people} == {"USD", "EUR", "GBP", "CAD"}
+    invoices = table(s, "invoices")
+    assert {i["status"] for i in invoices} == {"draft", "open", "paid", "void"}
+    assert s.ok("list_invoices", overdue_only=True, limit=100)
+    statuses = {p["status"] for p in s.ok("list_payments", limit=100)}
+    assert {"authorized", "expired", "captured", "partially_refunded", "refunded"} <= statuses
+    cards = [c for person in people for c in s.ok("list_payment_methods", customer_id=person["customer_id"])]
+    assert any(c["expired"] for c in cards)
+    assert any(not usable(s, c) and not c["expired"] for c in cards)  # a card the issuer declines
+    assert any(not s.ok("list_payment_methods", customer_id=p["customer_id"]) for p in people)  # no card at all
+    endpoints = s.ok("list_webhook_endpoints")
+    assert {e["enabled"] for e in endpoints} == {True, False}
+    assert any(e["failed_deliveries"] for e in endpoints if e["enabled"])
+    assert {d["status"] for d in table(s, "deliveries")} == {"succeeded", "failed"}
+
+
+def test_invariants_hold_in_the_seed_and_after_a_run_of_changes(s):
+    toolkit = get_toolkit("payments")
+    assert toolkit(s.world).invariants() == []
+    invoice = open_invoice(s)
+    s.ok("pay_invoice", invoice_id=invoice["invoice_id"])
+    payment = payment_with(s, "captured")
+    s.ok("refund_payment", payment_id=payment["payment_id"], amount=1.0)
+    held = payment_with(s, "authorized")
+    s.ok("capture_payment", payment_id=held["payment_id"], amount=1.0)
+    with s.world.transaction():
+        assert toolkit(s.world).invariants() == []
+
+
+# -- customers and cards --------------------------------------------------------------------------
+
+
+def test_find_customers_by_name_or_email(s):
+    people = customers(s)
+    person = people[6]
+    assert s.ok("find_customers", name=person["name"].split()[-1].upper())[0]["customer_id"] in {
+        p["customer_id"] for p in people if person["name"].split()[-1] in p["name"]}
+    assert s.ok("find_customers", email=person["email"].upper()) == [person]
+    assert s.ok("find_customers", name="zzzz-nobody") == []
+    assert len(s.ok("find_customers", limit=5)) == 5
+
+
+def test_get_customer_sums_up_their_account(s):
+    for person in customers(s)[:12]:
+        profile = s.ok("get_customer", customer_id=person["customer_id"])
+        invoices = s.ok("list_invoices", customer_id=person["customer_id"], limit=100)
+        assert profile["invoices"] == {status: sum(i["status"] == status for i in invoices)
+                                       for status in ("draft", "open", "paid", "void")}
+        assert profile["outstanding"] == round(sum(i["amount_due"] for i in invoices if i["status"] == "open"), 2)
+        payments = s.ok("list_payments", customer_id=person["customer_id"], limit=100)
+        assert profile["total_paid"] == round(sum(p["amount_captured"] for p in payments), 2)
+        assert profile["total_refunded"] == round(sum(p["amount_refunded"] for p in payments), 2)
+
+
+def test_create_customer_and_emails_are_unique(s):
+    made = s.ok("create_customer", name="  Mila Novak ", email="Mila.Novak@proton.me", currency="EUR")
+    assert made["name"] == "Mila Novak" and made["email"] == "mila.novak@proton.me" and made["currency"] == "EUR"
+    assert s.ok("find_customers", email="mila.novak@proton.me") == [made]
+    assert s.ok("list_events", customer_id=made["customer_id"])[0]["type"] == "customer.created"
+    taken = customers(s)[0]
+    unchanged(s, "create_customer", "already has the email", name="Someone Else", email=taken["email"].upper())
+    unchanged(s, "create_customer", "is not an email address", name="No Mail", email="no-mail")
+    unchanged(s, "create_customer", "name must be 1 to", name="   ", email="blank@example.com")
+
+
+def test_list_payment_methods_marks_expired_and_default_cards(s):
+    for person in customers(s):
+        cards = s.ok("list_payment_methods", customer_id=person["customer_id"])
+        default = s.ok("get_customer", customer_id=person["customer_id"])["default_card"]
+        assert sum(c["default"] for c in cards) == (1 if default else 0)
+        for card in cards:
+            month, year = map(int, card["expires"].split("/"))
+            assert card["expired"] == ((year, month) < (today(s).year, today(s).month))
+            assert len(card["last4"]) == 4
+
+
+# -- invoices -------------------------------------------------------------------------------------
+
+
+def test_list_invoices_filters_and_get_invoice_totals(s):
+    everything = s.ok("list_invoices", limit=100)
+    created = [s.ok("get_invoice", invoice_id=i["invoice_id"])["created_at"] for i in everything[:10]]
+    assert created == sorted(created, reverse=True)  # newest first
+    for status in ("draft", "open", "paid", "void"):
+        assert all(i["status"] == status for i in s.ok("list_invoices", status=status, limit=100))
+    overdue = s.ok("list_invoices", overdue_only=True, limit=100)
+    assert overdue and all(i["overdue"] and i["due_date"] < today(s).isoformat() for i in overdue)
+    assert s.ok("list_invoices", number=everything[3]["number"].lower()) == [everything[3]]
+    assert s.ok("list_invoices", number="NW-9999") == []
+    person = everything[0]["customer_id"]
+    assert all(i["customer_id"] == person for i in s.ok("list_invoices", customer_id=person))
+    for invoice in everything[:15]:
+        full = s.ok("get_invoice", invoice_id=invoice["invoice_id"])
+        assert full["total"] == round(sum(line["amount"] for line in full["line_items"]), 2)
+        assert full["amount_paid"] == round(sum(p["amount_captured"] for p in full["payments"]), 2)
+
+
+def test_invoice_life_cycle_draft_open_paid(s):
+    person = next(p for p in customers(s)
+                  if (d := s.ok("get_customer", customer_id=p["customer_id"])["default_card"]) and usable(s, d))
+    due = (today(s) + dt.timedelta(days=30)).isoformat()
+    draft = s.ok("create_invoice", customer_id=person["customer_id"], description="Summer campaign", due_date=due)
+    assert draft["status"] == "draft" and draft["total"] == 0 and draft["currency"] == person["currency"]
+    unchanged(s, "finalize_invoice", "has no line items", invoice_id=draft["invoice_id"])
+    unchanged(s, "pay_invoice", "is a draft; finalize it", invoice_id=draft["invoice_id"])
+    unchanged(s, "void_invoice", "is a draft", invoice_id=draft["invoice_id"])
+    s.ok("add_line_item", invoice_id=draft["invoice_id"], description="Consulting hour", unit_amount=150.0, quantity=3)
+    added = s.ok("add_line_item", invoice_id=draft["invoice_id"], description="Domain renewal", unit_amount=18.0)
+    assert added["total"] == 468.0 and added["added"]["amount"] == 18.0
+    opened = s.ok("finalize_invoice", invoice_id=draft["invoice_id"])
+    assert opened["status"] == "open" and opened["amount_due"] == 468.0
+    unchanged(s, "finalize_invoice", "already open", invoice_id=draft["invoice_id"])
+    unchanged(s, "add_line_item", "can only be added to a draft", invoice_id=draft["invoice_id"],
+              description="Extra", unit_amount=10.0)
+    paid = s.ok("pay_invoice", invoice_id=draft["invoice_id"])
+    assert paid["status"] == "captured" and paid["amount_captured"] == 468.0 and paid["invoice_status"] == "paid"
+    full = s.ok("get_invoice", invoice_id=draft["invoice_id"])
+    assert full["status"] == "paid" and full["amount_due"] == 0 and full["paid_at"]
+    types = [e["type"] for e in reversed(s.ok("list_events", invoice_id=draft["invoice_id"]))]
+    assert types == ["invoice.created", "invoice.updated", "invoice.updated", "invoice.finalized",
+                     "payment.captured", "invoice.paid"]
+
+
+def test_create_invoice_rules(s):
+    person = next(p for p in customers(s) if p["currency"] != "USD")
+    soon = (today(s) + dt.timedelta(days=10)).isoformat()
+    unchanged(s, "create_invoice", f"billed in {person['currency']}", customer_id=person["customer_id"],
+              description="Rebranding", due_date=soon, currency="USD")
+    unchanged(s, "create_invoice", "is in the past", customer_id=person["customer_id"], description="Rebranding",
+              due_date=(today(s) - dt.timedelta(days=1)).isoformat())
+    unchanged(s, "create_invoice", "at most a year ahead", customer_id=person["customer_id"], description="Rebranding",
+              due_date=(today(s) + dt.timedelta(days=400)).isoformat())
+    unchanged(s, "create_invoice", "description must be 1 to", customer_id=person["customer_id"], description="  ",
+              due_date=soon)
+    made = s.ok("create_invoice", customer_id=person["customer_id"], description="Rebranding", due_date=soon,
+                currency=person["currency"])
+    unchanged(s, "add_line_item", "description must be 1 to", invoice_id=made["invoice_id"], description=" ",
+              unit_amount=10.0)
+    s.fails("add_line_item", "Invalid arguments", invoice_id=made["invoice_id"], description="Hour", unit_amount=10.0,
+            quantity=0)
+    numbers = [int(i["number"].split("-")[1]) for i in s.ok("list_invoices", limit=100)]
+    assert int(made["number"].split("-")[1]) == max(numbers)
+
+
+def test_a_draft_whose_due_date_passed_cannot_be_finalized(s):
+    from prove_env.servers.payments.models import Invoice
+
+    draft = next(i for i in s.ok("list_invoices", status="draft", limit=100) if i["total"] > 0)
+    with s.world.transaction(write=True):  # the draft sat unsent past its due date
+        s.world.session.get(Invoice, draft["invoice_id"]).due_date = today(s) - dt.timedelta(days=1)
+    unchanged(s, "finalize_invoice", "which has passed; create a new invoice", invoice_id=draft["invoice_id"])
+
+
+def test_a_void_invoice_cannot_be_paid_and_a_paid_one_cannot_be_voided(s):
+    void = s.ok("list_invoices", status="void", limit=1)[0]
+    unchanged(s, "pay_invoice", "is void and cannot be paid", invoice_id=void["invoice_id"])
+    unchanged(s, "authorize_payment", "is void and cannot be paid", invoice_id=void["invoice_id"])
+    unchanged(s, "void_invoice", "already void", invoice_id=void["invoice_id"])
+    paid = s.ok("list_invoices", status="paid", limit=1)[0]
+    unchanged(s, "void_invoice", "is paid and cannot be voided; refund", invoice_id=paid["invoice_id"])
+    unchanged(s, "pay_invoice", "already paid", invoice_id=paid["invoice_id"])
+    partly = open_invoice(s, partly_paid=True, with_default_card=False)
+    unchanged(s, "void_invoice", "has already received", invoice_id=partly["invoice_id"])
+    invoice = open_invoice(s)
+    voided = s.ok("void_invoice", invoice_id=invoice["invoice_id"])
+    assert voided["status"] == "void" and voided["amount_due"] == 0
+    unchanged(s, "pay_invoice", "is void", invoice_id=invoice["invoice_id"])
+
+
+def test_voiding_releases_a_held_authorisation(s):
+    held = payment_with(s, "authorized")
+    voided = s.ok("void_invoice", invoice_id=held["invoice_id"])
+    assert voided["canceled_payments"] == [held["payment_id"]]
+    assert s.ok("list_payments", invoice_id=held["invoice_id"])[0]["status"] == "canceled"
+    unchanged(s, "capture_payment", "is canceled", payment_id=held["payment_id"])
+    kinds = [e["type"] for e in s.ok("list_events", invoice_id=held["invoice_id"], limit=2)]
+    assert set(kinds) == {"payment.canceled", "invoice.voided"}
+
+
+# -- payments: authorise, capture, cancel ----------------------------------------------------------
+
+
+def test_authorise_then_capture_in_part_then_pay_the_rest(s):
+    invoice = open_invoice(s)
+    held = s.ok("authorize_payment", invoice_id=invoice["invoice_id"])
+    assert held["status"] == "authorized" and held["amount"] == invoice["amount_due"] and held["amount_captured"] == 0
+    unchanged(s, "authorize_payment", "already has payment", invoice_id=invoice["invoice_id"])
+    unchanged(s, "pay_invoice", "capture it or cancel it first", invoice_id=invoice["invoice_id"])
+    unchanged(s, "capture_payment", "authorised only", payment_id=held["payment_id"], amount=held["amount"] + 1)
+    part = round(held["amount"] / 2, 2)
+    captured = s.ok("capture_payment", payment_id=held["payment_id"], amount=part)
+    assert captured["status"] == "captured" and captured["amount_captured"] == part
+    unchanged(s, "capture_payment", "is captured", payment_id=held["payment_id"])
+    after = s.ok("get_invoice", invoice_id=invoice["invoice_id"])
+    assert after["status"] == "open" and after["amount_due"] == round(invoice["amount_due"] - part, 2)
+    rest = s.ok("pay_invoice", invoice_id=invoice["invoice_id"])
+    assert rest["amount"] == after["amount_due"] and rest["invoice_status"] == "paid"
+
+
+def test_expired_authorisations_cannot_be_captured_but_can_be_cancelled(s):
+    expired = payment_with(s, "expired")
+    unchanged(s, "capture_payment", "expired on", payment_id=expired["payment_id"])
+    canceled = s.ok("cancel_payment", payment_id=expired["payment_id"])
+    assert canceled["status"] == "canceled"
+    unchanged(s, "cancel_payment", "nothing to cancel", payment_id=expired["payment_id"])
+    captured = payment_with(s, "captured")
+    unchanged(s, "cancel_payment", "refund it instead", payment_id=captured["payment_id"])
+
+
+def test_capture_in_full_pays_the_invoice(s):
+    held = payment_with(s, "authorized")
+    done = s.ok("capture_payment", payment_id=held["payment_id"])
+    assert done["amount_captured"] == held["amount"]
+    assert s.ok("get_invoice", invoice_id=held["invoice_id"])["status"] == "paid"
+
+
+def test_cards_that_cannot_be_charged(s):
+    people = customers(s)
+    invoice = open_invoice(s)
+    owner = invoice["customer_id"]
+    other_card = next(c for p in people if p["customer_id"] != owner
+                      for c in s.ok("list_payment_methods", customer_id=p["customer_id"]))
+    unchanged(s, "pay_invoice", "belongs to another customer", invoice_id=invoice["invoice_id"],
+              card_id=other_card["card_id"])
+    declined = next((p, c) for p in people for c in s.ok("list_payment_methods", customer_id=p["customer_id"])
+                    if not c["expired"] and not usable(s, c))
+    target = s.ok("create_invoice", customer_id=declined[0]["customer_id"], description="Test",
+                  due_date=(today(s) + dt.timedelta(days=5)).isoformat())
+    s.ok("add_line_item", invoice_id=target["invoice_id"], description="Hosting (monthly)", unit_amount=29.0)
+    s.ok("finalize_invoice", invoice_id=target["invoice_id"])
+    unchanged(s, "pay_invoice", "was declined by its issuer", invoice_id=target["invoice_id"],
+              card_id=declined[1]["card_id"])
+    unchanged(s, "authorize_payment", "ask the customer for another card", invoice_id=target["invoice_id"],
+              card_id=declined[1]["card_id"])
+    expired = next((p, c) for p in people for c in s.ok("list_payment_methods", customer_id=p["customer_id"])
+                   if c["expired"])
+    fresh = s.ok("create_invoice", customer_id=expired[0]["customer_id"], description="Test",
+                 due_date=(today(s) + dt.timedelta(days=5)).isoformat())
+    s.ok("add_line_item", invoice_id=fresh["invoice_id"], description="Hosting (monthly)", unit_amount=29.0)
+    s.ok("finalize_invoice", invoice_id=fresh["invoice_id"])
+    unchanged(s, "pay_invoice", "expired in", invoice_id=fresh["invoice_id"], card_id=expired[1]["card_id"])
+    cardless = next(p for p in people if not s.ok("list_payment_methods", customer_id=p["customer_id"]))
+    bare = s.ok("create_invoice", customer_id=cardless["customer_id"], description="Test",
+                due_date=(today(s) + dt.timedelta(days=5)).isoformat())
+    s.ok("add_line_item", invoice_id=bare["invoice_id"], description="Hosting (monthly)", unit_amount=29.0)
+    s.ok("finalize_invoice", invoice_id=bare["invoice_id"])
+    unchanged(s, "pay_invoice", "has no default card", invoice_id=bare["invoice_id"])
+
+
+# -- refunds --------------------------------------------------------------------------------------
+
+
+def test_partial_refund_then_an_over_refund_is_refused(s):
+    payment = payment_with(s, "captured")
+    captured = payment["amount_captured"]
+    first = s.ok("refund_payment", payment_id=payment["payment_id"], amount=10.0)
+    assert first["payment_status"] == "partially_refunded" and first["refundable_left"] == round(captured - 10, 2)
+    text = unchanged(s, "refund_payment", "at most", payment_id=payment["payment_id"], amount=captured)
+    assert f"{captured - 10:.2f}" in text
+    rest = s.ok("refund_payment", payment_id=payment["payment_id"])
+    assert rest["amount"] == round(captured - 10, 2) and rest["payment_status"] == "refunded"
+    unchanged(s, "refund_payment", "already fully refunded", payment_id=payment["payment_id"], amount=1.0)
+    refunds = s.ok("list_refunds", payment_id=payment["payment_id"])
+    assert [r["amount"] for r in refunds] == [rest["amount"], 10.0]
+    invoice = s.ok("get_invoice", invoice_id=payment["invoice_id"])
+    assert invoice["status"] == "paid" and invoice["amount_refunded"] == captured
+
+
+def test_refunds_need_a_capture(s):
+    held = payment_with(s, "authorized")
+    unchanged(s, "refund_payment", "cancel it instead", payment_id=held["payment_id"])
+    refunded = payment_with(s, "refunded")
+    unchanged(s, "refund_payment", "already fully refunded", payment_id=refunded["payment_id"])
+
+
+def test_list_refunds_by_customer(s):
+    refunds = s.ok("list_refunds", limit=100)
+    assert refunds and [r["created_at"] for r in refunds] == sorted((r["created_at"] for r in refunds), reverse=True)
+    payment = s.ok("list_payments", status="partially_refunded", limit=1)[0]
+    mine = s.ok("list_refunds", customer_id=payment["customer_id"])
+    assert payment["payment_id"] in {r["payment_id"] for r in mine}
+
+
+# -- idempotency ----------------------------------------------------------------------------------
+
+
+def test_repeating_a_payment_with_its_key_charges_once(s):
+    invoice = open_invoice(s)
+    first = s.ok("pay_invoice", invoice_id=invoice["invoice_id"], idempotency_key="pay-once")
+    before = s.world.digest()
+    again = s.ok("pay_invoice", invoice_id=invoice["invoice_id"], idempotency_key="pay-once")
+    assert again == first and s.world.digest() == before
+    assert len(s.ok("list_payments", invoice_id=invoice["invoice_id"])) == len(
+        [p for p in table(s, "payments") if p["invoice_id"] == invoice["invoice_id"]])
+    other = open_invoice(s)
+    unchanged(s, "pay_invoice", "already used for a different request", invoice_id=other["invoice_id"],
+              idempotency_key="pay-once")
+    unchanged(s, "refund_payment", "already used for a different request", payment_id=first["payment_id"],
+              idempotency_key="pay-once")
+
+
+def test_repeating_a_refund_with_its_key_refunds_once(s):
+    payment = payment_with(s, "captured")
+    first = s.ok("refund_payment", payment_id=payment["payment_id"], amount=5.0, idempotency_key="r-1")
+    again = s.ok("refund_payment", payment_id=payment["payment_id"], amount=5.0, idempotency_key="r-1")
+    assert again == first
+    assert [r["amount"] for r in s.ok("list_refunds", payment_id=payment["payment_id"])] == [5.0]
+    unchanged(s, "refund_payment", "different request", payment_id=payment["payment_id"], amount=6.0,
+              idempotency_key="r-1")
+    # without a key, the same request is a second refund
+    s.ok("refund_payment", payment_id=payment["payment_id"], amount=5.0)
+    assert len(s.ok("list_refunds", payment_id=payment["payment_id"])) == 2
+
+
+def test_repeating_an_authorisation_and_a_capture_with_their_keys(s):
+    invoice = open_invoice(s)
+    held = s.ok("authorize_payment", invoice_id=invoice["invoice_id"], idempotency_key="auth-1")
+    assert s.ok("authorize_payment", invoice_id=invoice["invoice_id"], idempotency_key="auth-1") == held
+    captured = s.ok("capture_payment", payment_id=held["payment_id"], idempotency_key="cap-1")
+    before = s.world.digest()
+    assert s.ok("capture_payment", payment_id=held["payment_id"], idempotency_key="cap-1") == captured
+    assert s.world.digest() == before
+    assert s.ok("get_invoice", invoice_id=invoice["invoice_id"])["amount_paid"] == captured["amount_captured"]
+    unchanged(s, "capture_payment", "idempotency_key must be", payment_id=held["payment_id"], idempotency_key="  ")
+
+
+# -- events and webhooks --------------------------------------------------------------------------
+
+
+def test_every_change_writes_an_event_and_a_delivery_per_subscribed_endpoint(s):
+    endpoints = [e for e in s.ok("list_webhook_endpoints") if e["enabled"]]
+    last = latest_event_id(s)
+    invoice = open_invoice(s)
+    s.ok("pay_invoice", invoice_id=invoice["invoice_id"])
+    new = events_since(s, last)
+    assert sorted(e["type"] for e in new) == ["invoice.paid", "payment.captured"]
+    for event in new:
+        deliveries = s.ok("list_deliveries", event_id=event["event_id"])
+        wanted = {e["endpoint_id"] for e in endpoints if e["events"] == ["*"] or event["type"] in e["events"]}
+        assert {d["endpoint_id"] for d in deliveries} == wanted and wanted
+        assert all(d["status"] == "pending" and d["attempt"] == 1 for d in deliveries)
+    # a disabled endpoint receives nothing
+    slack = next(e for e in endpoints if "payment.captured" in e["events"] and e["events"] != ["*"])
+    s.ok("update_webhook_endpoint", endpoint_id=slack["endpoint_id"], enabled=False)
+    last = latest_event_id(s)
+    s.ok("pay_invoice", invoice_id=open_invoice(s)["invoice_id"])
+    for event in events_since(s, last):
+        assert slack["endpoint_id"] not in {d["endpoint_id"] for d in s.ok("list_deliveries", event_id=event["event_id"])}
+
+
+def test_the_event_log_is_append_only(s):
+    before = {e["id"]: e for e in table(s, "events")}
+    invoice = open_invoice(s)
+    s.ok("authorize_payment", invoice_id=invoice["invoice_id"])
+    s.ok("void_invoice", invoice_id=invoice["invoice_id"])
+    after = {e["id"]: e for e in table(s, "events")}
+    assert all(after[key] == row for key, row in before.items())
+    assert Counter(e["type"] for k, e in after.items() if k not in before) == Counter(
+        {"payment.authorized": 1, "payment.canceled": 1, "invoice.voided": 1})
+
+
+def test_list_events_filters(s):
+    for kind in ("invoice.paid", "refund.created", "customer.created"):
+        found = s.ok("list_events", type=kind, limit=10)
+        assert found and all(e["type"] == kind for e in found)
+        assert [e["created_at"] for e in found] == sorted((e["created_at"] for e in found), reverse=True)
+    payment = payment_with(s, "partially_refunded")
+    kinds = {e["type"] for e in s.ok("list_events", payment_id=payment["payment_id"])}
+    assert {"payment.authorized", "payment.captured", "refund.created"} <= kinds
+    person = payment["customer_id"]
+    assert all(e["customer_id"] == person for e in s.ok("list_events", customer_id=person))
+
+
+def test_create_and_update_webhook_endpoints(s):
+    made = s.ok("create_webhook_endpoint", url=" https://ops.example.com/hooks ", events=["invoice.paid", "invoice.paid"],
+                description="Ops")
+    assert made == {"endpoint_id": made["endpoint_id"], "url": "https://ops.example.com/hooks", "description": "Ops",
+                    "events": ["invoice.paid"], "enabled": True}
+    unchanged(s, "create_webhook_endpoint", "https URL", url="http://ops.example.com/x", events=["*"])
+    unchanged(s, "create_webhook_endpoint", "already receives events", url="https://ops.example.com/hooks",
+              events=["*"])
+    unchanged(s, "create_webhook_endpoint", "Unknown event types", url="https://x.example.com/h", events=["charge.won"])
+    unchanged(s, "create_webhook_endpoint", "at least one event type", url="https://x.example.com/h", events=[" "])
+    unchanged(s, "update_webhook_endpoint", "Nothing to change", endpoint_id=made["endpoint_id"])
+    changed = s.ok("update_webhook_endpoint", endpoint_id=made["endpoint_id"], events=["*"], enabled=False)
+    assert changed["events"] == ["*"] and changed["enabled"] is False and changed["changed"] == ["events", "disabled"]
+    assert s.ok("update_webhook_endpoint", endpoint_id=made["endpoint_id"], enabled=False)["changed"] == []
+    assert made["endpoint_id"] in {e["endpoint_id"] for e in s.ok("list_webhook_endpoints")}
+    updates = s.ok("list_events", type="webhook_endpoint.updated", limit=5)
+    assert [e["object_id"] for e in updates if e["object_id"] == made["endpoint_id"]] == [made["endpoint_id"]]
+    assert updates[0]["summary"].endswith("updated: events, disabled")
+
+
+def test_retry_a_failed_delivery(s):
+    endpoints = s.ok("list_webhook_endpoints")
+    flaky = next(e for e in endpoints if e["enabled"] and e["failed_deliveries"])
+    failed = s.ok("list_deliveries", endpoint_id=flaky["endpoint_id"], status="failed", limit=100)
+    latest = next(d for d in failed
+                  if max(a["attempt"] for a in s.ok("list_deliveries", event_id=d["event_id"],
+                                                    endpoint_id=flaky["endpoint_id"])) == d["attempt"])
+    retry = s.ok("retry_delivery", delivery_id=latest["delivery_id"])
+    assert retry["status"] == "pending" and retry["attempt"] == latest["attempt"] + 1
+    assert retry["event_id"] == latest["event_id"] and retry["endpoint_id"] == flaky["endpoint_id"]
+    unchanged(s, "retry_delivery", "already retried", delivery_id=latest["delivery_id"])
+    unchanged(s, "retry_delivery", "only failed deliveries", delivery_id=retry["delivery_id"])
+    succeeded = s.ok("list_deliveries", status="succeeded", limit=1)[0]
+    unchanged(s, "retry_delivery", "only failed deliveries", delivery_id=succeeded["delivery_id"])
+    retired = next(e for e in endpoints if not e["enabled"])
+    dead = s.ok("list_deliveries", endpoint_id=retired["endpoint_id"], status="failed", limit=1)[0]
+    unchanged(s, "retry_delivery", "is disabled; enable it", delivery_id=dead["delivery_id"])
+    s.ok("update_webhook_endpoint", endpoint_id=retired["endpoint_id"], enabled=True)
+    assert s.ok("retry_delivery", delivery_id=dead["delivery_id"])["status"] == "pending"
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def _gold(*calls) -> list[dict]:
+    return [{"id": f"g{i + 1}", "name": n, "arguments": a, **({"depends_on": [f"g{i}"]} if i else {})}
+            for i, (n, a) in enumerate(calls)]
+
+
+def test_success_follows_the_outcome_not_the_path(served, play):
+    s = served("payments", include_hidden=True)
+    invoice = open_invoice(s)
+    person = s.ok("get_customer", customer_id=invoice["customer_id"])
+    status = Task(id="status", server="payments", seed=0,
+                  user_turns=[f"How much is still due on invoice {invoice['number']} for {person['name']}?"],
+                  gold=[_gold(("find_customers", {"name": person["name"]}),
+                              ("list_invoices", {"customer_id": person["customer_id"]}),
+                              ("get_invoice", {"invoice_id": invoice["invoice_id"]}))],
+                  facts=[[invoice["amount_due"]]])
+    due = f"{invoice['amount_due']:.2f}"
+    # another correct path: the open-invoice list already says what is due
+    other = play(status, [_call("list_invoices", status="open", limit=100), f"{due} is due."])
+    assert other["success"]
+    assert not play(status, [_call("get_invoice", invoice_id=invoice["invoice_id"]), "Something is due."])["success"]
+    # the right answer, then damage nobody asked for: the invoice voided
+    damage = play(status, [_call("get_invoice", invoice_id=invoice["invoice_id"]),
+                           _call("void_invoice", invoice_id=invoice["invoice_id"]), f"{due} is due."])
+    assert not damage["success"]
+
+    pay = Task(id="pay", server="payments", seed=0,
+               user_turns=[f"Charge invoice {invoice['number']} for {person['name']} to their card on file."],
+               gold=[_gold(("find_customers", {"name": person["name"]}),
+                           ("list_invoices", {"customer_id": person["customer_id"]}),
+                           ("pay_invoice", {"invoice_id": invoice["invoice_id"]}))])
+    # an idempotency key nobody asked for, and naming the default card: details, not damage
+    careful = play(pay, [_call("pay_invoice", invoice_id=invoice["invoice_id"],
+                               card_id=person["default_card"]["card_id"], idempotency_key="my-own-key"), "Paid."])
+    assert careful["success"]
+    # authorising without capturing leaves the invoice open: not what was asked
+    assert not play(pay, [_call("authorize_payment", invoice_id=invoice["invoice_id"]), "Done."])["success"]
+    # paying, then an extra refund: money moved that nobody asked to move
+    paid_then_refunded = play(pay, [_call("pay_invoice", invoice_id=invoice["invoice_id"]),
+                                    _call("refund_payment", payment_id=f"PAY-{len(table(s, 'payments')) + 1:04d}",
+                                          amount=1.0), "Paid."])
+    assert not paid_then_refunded["success"]
