@@ -1,0 +1,1 @@
+"""Trading: owners and their items (a skeleton to grow)."""
