@@ -65,8 +65,8 @@ HALTS = ("News pending", "Volatility pause")
 HISTORY_DAYS = 90
 ACCOUNT_KINDS = ("individual", "ira", "roth_ira", "joint")
 NICKNAMES = ("Retirement", "Play money", "College fund", "Long term", "Dividends", "House fund", None, None, None)
-WATCHLIST_NAMES = ("Tech", "Dividend ideas", "Energy plays", "Retirement picks", "Watching", "Healthcare",
-                   "ETFs", "Big banks", "To research", "Earnings this month")
+WATCHLIST_NAMES = ("Ideas", "Maybe later", "Short list", "Retirement picks", "Watching", "Friends' tips",
+                   "Momentum", "Core holdings", "To research", "Earnings this month")
 N_CLIENTS = 32
 
 
