@@ -140,6 +140,21 @@ def shares(n: int) -> str:
     return "1 share" if n == 1 else f"{n} shares"
 
 
+SPLIT = 0.45  # share of requests that leave a required value to a sentence of its own (`Ask.detail`)
+
+
+def _split(rng: random.Random) -> bool:
+    return rng.random() < SPLIT
+
+
+def _in_account(b: Bundle, name: str, rng: random.Random) -> str | None:
+    """The sentence naming the account, when the client has several (else nothing is left to ask)."""
+    if len(b["accounts"]) < 2:
+        return None
+    return rng.choice([f"In {name}.", f"I mean {name}.", f"It's {name}.", f"{_cap(name)}, please.",
+                       f"That's for {name}."])
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -200,6 +215,12 @@ def get_account_summary(b: Bundle, rng: random.Random) -> Ask | None:
     args, refs = {"account_id": account["account_id"]}, (_client(b), _account(b, account))
     mode = rng.choice(["power", "power", "equity", "realized", "unrealized", "reserved"])
     if mode == "power":
+        which = _in_account(b, name, rng)
+        if which and _split(rng):
+            return Ask(args, say=rng.choice(["How much buying power do I have?", "What's my buying power right now?",
+                                             "Before I trade, how much can I spend?"]),
+                       terse=f"Buying power in {name}?", detail=which, refs=refs,
+                       facts=lambda r: [r["buying_power"]])
         return Ask(args, say=rng.choice([f"How much buying power do I have in {name}?",
                                          f"What's my buying power in {name} right now?",
                                          f"Before I trade, how much can I spend in {name}?",
@@ -243,6 +264,12 @@ def get_positions(b: Bundle, rng: random.Random) -> Ask | None:
     account = rng.choice(held)
     name = account_name(b, account, rng)
     args, refs = {"account_id": account["account_id"]}, (_client(b), _account(b, account))
+    which = _in_account(b, name, rng)
+    if which and _split(rng):
+        return Ask(args, say=rng.choice(["What do I hold, and how many shares of each?", "Can you list my positions?",
+                                         "Which stocks or funds do I own at the moment?"]),
+                   terse=f"Positions in {name}?", detail=which, refs=refs,
+                   facts=lambda r: [x for p in r[:4] for x in (p["symbol"], p["quantity"])])
     if rng.random() < 0.6:
         return Ask(args, say=rng.choice([f"What do I hold in {name}, and how many shares of each?",
                                          f"Can you list my positions in {name}?",
@@ -331,6 +358,12 @@ def get_price_history(b: Bundle, rng: random.Random) -> Ask | None:
         when = dt.date.fromisoformat(d["date"])
         words = full_date(when)
         args = {"instrument_id": iid, "start_date": d["date"], "end_date": d["date"]}
+        if _split(rng):
+            return Ask(args, say=rng.choice([f"I need a closing price for {said} from a few days back.",
+                                             f"Can you look up where {said} closed on a particular day?"]),
+                       terse=f"{said} close on {words}?",
+                       detail=rng.choice([f"The day is {words}.", f"On {words}.", f"For {words}, please."]),
+                       refs=refs, mentions=(day(when),), facts=lambda r: [r["days"][0]["close"]] if r["days"] else [])
         return Ask(args, say=rng.choice([f"What did {said} close at on {words}?",
                                          f"Can you look up {said}'s closing price on {words}?",
                                          f"I need the close of {said} for {words}.",
@@ -404,6 +437,14 @@ def place_order(b: Bundle, rng: random.Random) -> Ask | None:
             return None
         args = {"account_id": account["account_id"], "instrument_id": q["instrument_id"], "side": "buy",
                 "quantity": n}
+        if _split(rng):
+            return Ask(args, say=rng.choice([f"I'd like to buy some {said} in {name} at market.",
+                                             f"Can you place a market buy for {said} in {name}?",
+                                             f"I want to add {said} to {name}."]),
+                       terse=f"Buy {n} {said} at market in {name}.",
+                       detail=rng.choice([f"{_cap(shares(n))}.", f"Make it {shares(n)}, at market.",
+                                          f"Let's say {shares(n)}."]),
+                       refs=refs, mentions=(str(n), said))
         return Ask(args, say=rng.choice([f"Buy {shares(n)} of {said} in {name} at market.",
                                          f"Please buy {shares(n)} of {said} for {name}, at the market price.",
                                          f"I'd like to pick up {shares(n)} of {said} in {name} right away.",
@@ -448,6 +489,13 @@ def _sell(b: Bundle, rng: random.Random, mode: str) -> Ask | None:
     refs = (_client(b), _account(b, account), _instrument(q))
     base = {"account_id": account["account_id"], "instrument_id": q["instrument_id"], "side": "sell", "quantity": n}
     if mode == "sell":
+        if _split(rng):
+            return Ask(base, say=rng.choice([f"I want to sell part of my {said} position in {name} at market.",
+                                             f"Please sell some of the {said} I hold in {name}."]),
+                       terse=f"Sell {n} {said} in {name}.",
+                       detail=rng.choice([f"Sell {shares(n)}.", f"{_cap(shares(n))}, please.",
+                                          f"Just {shares(n)} for now."]),
+                       refs=refs, mentions=(str(n), said))
         return Ask(base, say=rng.choice([f"Sell {shares(n)} of my {said} in {name} at market.",
                                          f"Please sell {shares(n)} of {said} from {name} now.",
                                          f"I want to take some profit: sell {shares(n)} of {said} in {name}.",
@@ -458,6 +506,15 @@ def _sell(b: Bundle, rng: random.Random, mode: str) -> Ask | None:
         if stop >= q["bid"]:
             return None
         args = {**base, "order_type": "stop", "stop_price": stop, "time_in_force": "gtc"}
+        if _split(rng):
+            return Ask(args, say=rng.choice([f"I want a good-till-cancelled stop order to sell {shares(n)} of {said} "
+                                             f"in {name}.",
+                                             f"Protect {shares(n)} of my {said} in {name} with a stop order that stays "
+                                             "until I cancel it."]),
+                       terse=f"GTC stop sell {n} {said} at {money(stop)} in {name}.",
+                       detail=rng.choice([f"Put the stop at {money(stop)}.", f"Trigger it at {money(stop)}.",
+                                          f"Stop price {money(stop)}."]),
+                       refs=refs, mentions=(str(n), said, money(stop)))
         return Ask(args, say=rng.choice([f"Protect my {said} in {name}: put a stop at {money(stop)} to sell "
                                          f"{shares(n)}, good till cancelled.",
                                          f"Set a good-till-cancelled stop order to sell {shares(n)} of {said} in "
@@ -596,6 +653,14 @@ def cancel_order(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     account, order = rng.choice(options)
     words = _order_words(order, b, rng)
+    refs = (_client(b), _account(b, account), _order(b, account, order))
+    if _split(rng):
+        return Ask({"order_id": order["order_id"]},
+                   say=rng.choice(["I need to cancel one of my open orders.", "Can you cancel an order for me?",
+                                   "There's an order I want to pull."]),
+                   terse=f"Cancel {words}.",
+                   detail=rng.choice([f"It's {words}.", f"{_cap(words)}.", f"The one I mean is {words}."]),
+                   refs=refs)
     return Ask({"order_id": order["order_id"]},
                say=rng.choice([f"Please cancel {words}.", f"I changed my mind. Cancel {words}.",
                                f"Could you pull {words}? I don't want it anymore.",
@@ -670,6 +735,12 @@ def create_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
     if not names or len(b["watchlists"]) >= 10:
         return None
     name = rng.choice(names)
+    if _split(rng):
+        return Ask({"client_id": b["client"]["client_id"], "name": name},
+                   say=rng.choice(["I'd like to start a new watchlist.", "Can you make me another watchlist?"]),
+                   terse=f"New watchlist '{name}'.",
+                   detail=rng.choice([f"Call it '{name}'.", f"Name it '{name}'.", f"'{name}' is the name."]),
+                   refs=(_client(b),), mentions=(name,))
     return Ask({"client_id": b["client"]["client_id"], "name": name},
                say=rng.choice([f"Create a new watchlist called '{name}'.",
                                f"Could you start a watchlist for me named '{name}'?",
@@ -759,6 +830,13 @@ def create_price_alert(b: Bundle, rng: random.Random) -> Ask | None:
             "below": rng.choice(["drops below", "falls below", "dips under"])}[condition]
     args = {"client_id": b["client"]["client_id"], "instrument_id": q["instrument_id"], "condition": condition,
             "price": level}
+    if _split(rng):
+        return Ask(args, say=rng.choice([f"Can you set up a price alert on {said} for me?",
+                                         f"I'd like an alert on {said}."]),
+                   terse=f"Alert: {said} {condition} {money(level)}.",
+                   detail=rng.choice([f"Tell me if it {move} {money(level)}.", f"When it {move} {money(level)}.",
+                                      f"The trigger: it {move} {money(level)}."]),
+                   refs=(_client(b), _instrument(q)), mentions=(said, money(level)))
     return Ask(args, say=rng.choice([f"Alert me when {said} {move} {money(level)}.",
                                      f"Set a price alert for {said}: let me know if it {move} {money(level)}.",
                                      f"Can you ping me if {said} {move} {money(level)}?"]),

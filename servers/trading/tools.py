@@ -512,19 +512,25 @@ class Trading(Toolkit):
     # -- rules -------------------------------------------------------------------------------------
 
     def invariants(self) -> list[str]:
-        broken = []
-        for account in self.db.scalars(select(Account).order_by(Account.id)):
-            reserved = self._reserved_cash(account.id)
-            if account.cash < -0.005:
-                broken.append(f"{account.id} holds negative cash {account.cash}")
-            if reserved > account.cash + 0.005:
-                broken.append(f"{account.id} reserves {reserved} with only {account.cash} in cash")
-            shares = self._reserved_shares(account.id)
-            for pos, ins in self._positions(account.id, include_closed=True):
-                if pos.quantity < 0:
-                    broken.append(f"{account.id} holds {pos.quantity} shares of {ins.symbol}")
-                if shares.get(ins.id, 0) > pos.quantity:
-                    broken.append(f"{account.id} reserves {shares[ins.id]} of {pos.quantity} {ins.symbol} shares")
+        broken = [f"{aid} holds negative cash {cash}" for aid, cash in self.db.execute(
+            select(Account.id, Account.cash).where(Account.cash < -0.005).order_by(Account.id))]
+        broken += [f"{pid} holds {qty} shares" for pid, qty in self.db.execute(
+            select(Position.id, Position.quantity).where(Position.quantity < 0).order_by(Position.id))]
+        cash = (select(Order.account_id, func.sum(Order.reserved).label("reserved"))
+                .where(Order.status == "open", Order.side == "buy").group_by(Order.account_id).subquery())
+        broken += [f"{aid} reserves {reserved} with only {held} in cash" for aid, reserved, held in self.db.execute(
+            select(cash.c.account_id, cash.c.reserved, Account.cash).join(Account, Account.id == cash.c.account_id)
+            .where(cash.c.reserved > Account.cash + 0.005).order_by(cash.c.account_id))]
+        shares = (select(Order.account_id, Order.instrument_id, func.sum(Order.reserved).label("reserved"))
+                  .where(Order.status == "open", Order.side == "sell")
+                  .group_by(Order.account_id, Order.instrument_id).subquery())
+        broken += [f"{aid} reserves {reserved} {iid} shares of {held or 0}" for aid, iid, reserved, held in
+                   self.db.execute(select(shares.c.account_id, shares.c.instrument_id, shares.c.reserved,
+                                          Position.quantity)
+                                   .join(Position, (Position.account_id == shares.c.account_id)
+                                         & (Position.instrument_id == shares.c.instrument_id), isouter=True)
+                                   .where(shares.c.reserved > func.coalesce(Position.quantity, 0))
+                                   .order_by(shares.c.account_id, shares.c.instrument_id))]
         return broken
 
     def _check_active(self, account: Account) -> None:

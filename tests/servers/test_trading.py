@@ -454,3 +454,15 @@ def test_invariants_hold_after_a_sequence_of_orders(s):
 
 def _call(name: str, **arguments) -> dict:
     return {"name": name, "arguments": arguments}
+
+
+def test_invariants_catch_a_broken_book(s):
+    toolkit = s.world.toolkit(s.world)
+    with s.world.transaction():
+        session = s.world.session
+        from prove_env.servers.trading.models import Account, Order
+        order = session.get(Order, "ORD-0010")  # an open buy limit in the seed-0 world
+        assert order.status == "open" and order.side == "buy"
+        session.get(Account, order.account_id).cash = 1.0
+        assert any("reserves" in p for p in toolkit.invariants())
+        session.rollback()
