@@ -73,15 +73,19 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     return bundles
 
 
+# How people name the companies ('Apple', not 'Apple Inc.'); ETFs go by their tickers.
+SHORT = {"AAPL": "Apple", "MSFT": "Microsoft", "NVDA": "NVIDIA", "ORCL": "Oracle", "ADBE": "Adobe", "CSCO": "Cisco",
+         "INTC": "Intel", "AMZN": "Amazon", "TSLA": "Tesla", "NKE": "Nike", "SBUX": "Starbucks", "HD": "Home Depot",
+         "KO": "Coca-Cola", "PG": "Procter & Gamble", "WMT": "Walmart", "COST": "Costco", "JPM": "JPMorgan",
+         "BAC": "Bank of America", "GS": "Goldman Sachs", "V": "Visa", "JNJ": "Johnson & Johnson", "PFE": "Pfizer",
+         "UNH": "UnitedHealth", "MRNA": "Moderna", "XOM": "Exxon Mobil", "CVX": "Chevron", "NEE": "NextEra Energy",
+         "DUK": "Duke Energy", "CAT": "Caterpillar", "BA": "Boeing", "UPS": "UPS", "DIS": "Disney", "NFLX": "Netflix",
+         "T": "AT&T", "PLD": "Prologis", "LIN": "Linde"}
+
+
 def _short(ins: dict) -> str:
-    """The name people use: 'Apple', 'Coca-Cola', 'Home Depot'; an ETF by its ticker."""
-    if ins["kind"] == "etf":
-        return ins["symbol"]
-    name = ins["name"].removeprefix("The ")
-    for cut in (",", " Inc.", " Corporation", " Company", " Co.", " plc", " Group", " Incorporated", " Systems",
-                " & Co"):
-        name = name.split(cut)[0]
-    return name.removesuffix(".com").strip()
+    """The name people use: 'Apple', 'Coca-Cola', 'Home Depot'; an ETF (or an unknown name) by its ticker."""
+    return SHORT.get(ins["symbol"], ins["symbol"])
 
 
 def _number(aid: str) -> int:

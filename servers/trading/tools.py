@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
 
@@ -35,6 +35,22 @@ MAX_DEPOSIT = 250_000.00
 MAX_WATCHLISTS = 10
 MAX_WATCHLIST_ITEMS = 50
 MAX_ORDER_SHARES = 100_000
+
+# Statements the hot paths run, built once (their compiled form is cached): an account's reserved
+# cash and shares, positions, one position, and open orders.
+_ACCOUNT = bindparam("account_id")
+_RESERVED_CASH = select(func.sum(Order.reserved)).where(Order.account_id == _ACCOUNT, Order.status == "open",
+                                                        Order.side == "buy")
+_RESERVED_SHARES = (select(Order.instrument_id, func.sum(Order.reserved))
+                    .where(Order.account_id == _ACCOUNT, Order.status == "open", Order.side == "sell")
+                    .group_by(Order.instrument_id))
+_POSITIONS = (select(Position, Instrument).join(Instrument, Position.instrument_id == Instrument.id)
+              .where(Position.account_id == _ACCOUNT).order_by(Instrument.symbol))
+_HELD = _POSITIONS.where(Position.quantity > 0)
+_POSITION = select(Position).where(Position.account_id == _ACCOUNT, Position.instrument_id == bindparam("instrument_id"))
+_SECTORS = (select(Instrument.sector, Instrument.kind, func.count()).group_by(Instrument.sector, Instrument.kind)
+            .order_by(Instrument.sector, Instrument.kind))
+_OPEN_ORDERS = select(func.count()).select_from(Order).where(Order.account_id == _ACCOUNT, Order.status == "open")
 
 
 class Trading(Toolkit):
@@ -101,8 +117,7 @@ class Trading(Toolkit):
                 held += 1
                 value += pos.quantity * ins.last
                 unrealised += pos.quantity * (ins.last - pos.average_cost)
-        open_orders = self.db.scalar(select(func.count()).select_from(Order).where(
-            Order.account_id == account.id, Order.status == "open"))
+        open_orders = self.db.scalar(_OPEN_ORDERS, {"account_id": account.id})
         return {**_account(account), "reserved_cash": reserved, "buying_power": _cents(account.cash - reserved),
                 "market_value": _cents(value), "equity": _cents(account.cash + value),
                 "unrealized_pnl": _cents(unrealised), "realized_pnl": _cents(realised), "positions": held,
@@ -169,8 +184,7 @@ class Trading(Toolkit):
     @tool(read_only=True)
     def list_sectors(self) -> list[dict]:
         """List the sectors instruments belong to, with how many stocks and ETFs each has."""
-        rows = self.db.execute(select(Instrument.sector, Instrument.kind, func.count())
-                               .group_by(Instrument.sector, Instrument.kind).order_by(Instrument.sector))
+        rows = self.db.execute(_SECTORS)
         sectors: dict[str, dict] = {}
         for sector, kind, count in rows:
             entry = sectors.setdefault(sector, {"sector": sector, "stocks": 0, "etfs": 0})
@@ -556,29 +570,22 @@ class Trading(Toolkit):
             raise ToolError(f"Order {order.id} is {order.status} and cannot be {action}; only open orders can")
 
     def _reserved_cash(self, account_id: str) -> float:
-        total = self.db.scalar(select(func.sum(Order.reserved)).where(
-            Order.account_id == account_id, Order.status == "open", Order.side == "buy"))
+        total = self.db.scalar(_RESERVED_CASH, {"account_id": account_id})
         return _cents(total or 0.0)
 
     def _reserved_shares(self, account_id: str) -> dict[str, int]:
-        rows = self.db.execute(select(Order.instrument_id, func.sum(Order.reserved)).where(
-            Order.account_id == account_id, Order.status == "open", Order.side == "sell")
-            .group_by(Order.instrument_id))
+        rows = self.db.execute(_RESERVED_SHARES, {"account_id": account_id})
         return {ins_id: int(round(total)) for ins_id, total in rows}
 
     def _buying_power(self, account: Account) -> float:
         return _cents(account.cash - self._reserved_cash(account.id))
 
     def _positions(self, account_id: str, include_closed: bool) -> list[tuple[Position, Instrument]]:
-        stmt = select(Position, Instrument).join(Instrument, Position.instrument_id == Instrument.id).where(
-            Position.account_id == account_id).order_by(Instrument.symbol)
-        if not include_closed:
-            stmt = stmt.where(Position.quantity > 0)
-        return [(p, i) for p, i in self.db.execute(stmt)]
+        return [(p, i) for p, i in self.db.execute(_POSITIONS if include_closed else _HELD,
+                                                    {"account_id": account_id})]
 
     def _position(self, account_id: str, instrument_id: str) -> Position | None:
-        return self.db.scalar(select(Position).where(Position.account_id == account_id,
-                                                     Position.instrument_id == instrument_id))
+        return self.db.scalar(_POSITION, {"account_id": account_id, "instrument_id": instrument_id})
 
     def _execute(self, account: Account, ins: Instrument, order: Order) -> Fill | None:
         """Fill the order at the quote when it is marketable, else rest it with its reservation; refuse

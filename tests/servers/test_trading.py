@@ -466,3 +466,45 @@ def test_invariants_catch_a_broken_book(s):
         session.get(Account, order.account_id).cash = 1.0
         assert any("reserves" in p for p in toolkit.invariants())
         session.rollback()
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    power = Task(id="power", server="trading", seed=0,
+                 user_turns=["Hi, this is Megan Chang. How much buying power do I have in my IRA?"],
+                 gold=[[{"id": "g1", "name": "find_clients", "arguments": {"name": "Megan Chang"}},
+                        {"id": "g2", "name": "list_accounts", "arguments": {"client_id": "CLI-0001"},
+                         "depends_on": ["g1"]},
+                        {"id": "g3", "name": "get_account_summary", "arguments": {"account_id": "ACT-0002"},
+                         "depends_on": ["g2"]}]],
+                 facts=[[5185.95]])
+    # another correct path: found by email, and the account list already carries the buying power
+    other = play(power, [_call("find_clients", email="MEGAN.CHANG17@yahoo.com"),
+                         _call("list_accounts", client_id="CLI-0001"), "You have $5,185.95 of buying power."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    # the cash is not the buying power: an open buy order reserves part of it
+    assert not play(power, [_call("get_account_summary", account_id="ACT-0002"), "You have $9,338.95."])["success"]
+    # the right answer, then damage nobody asked for: a resting order cancelled
+    damage = play(power, [_call("get_account_summary", account_id="ACT-0002"),
+                          _call("cancel_order", order_id="ORD-0010"), "You have $5,185.95."])
+    assert not damage["success"] and damage["reward_breakdown"]["coverage"] < 1
+
+    buy = Task(id="buy", server="trading", seed=0,
+               user_turns=["This is Victoria Golden. Put in a limit order in my joint account to buy 10 shares of "
+                           "Microsoft at $350, good till cancelled."],
+               gold=[[{"id": "g1", "name": "find_clients", "arguments": {"name": "Victoria Golden"}},
+                      {"id": "g2", "name": "list_accounts", "arguments": {"client_id": "CLI-0006"},
+                       "depends_on": ["g1"]},
+                      {"id": "g3", "name": "search_instruments", "arguments": {"query": "MSFT"}},
+                      {"id": "g4", "name": "place_order", "depends_on": ["g2", "g3"],
+                       "arguments": {"account_id": "ACT-0011", "instrument_id": "INS-0002", "side": "buy",
+                                     "quantity": 10, "order_type": "limit", "limit_price": 350.0,
+                                     "time_in_force": "gtc"}}]])
+    order = {"account_id": "ACT-0011", "instrument_id": "INS-0002", "side": "buy", "quantity": 10,
+             "order_type": "limit", "limit_price": 350.0, "time_in_force": "gtc"}
+    # a note the client did not ask for is a detail, not damage
+    noted = play(buy, [_call("place_order", **order, note="Buy the dip"), "Done: your order is working."])
+    assert noted["success"]
+    assert not play(buy, [_call("place_order", **{**order, "time_in_force": "day"}), "Done."])["success"]
+    assert not play(buy, [_call("place_order", **{**order, "limit_price": 355.0}), "Done."])["success"]
