@@ -324,10 +324,11 @@ def get_quote(b: Bundle, rng: random.Random) -> Ask | None:
     args, refs = {"instrument_id": q["instrument_id"]}, (_instrument(q),)
     mode = rng.choice(["last", "last", "spread", "change", "halt"])
     if mode == "halt" or q["halted"]:
-        return Ask(args, say=rng.choice([f"Is {said} trading right now? I couldn't get an order through.",
-                                         f"Can I trade {said} at the moment, or is it halted?",
-                                         f"Is there a trading halt on {said}?"]),
-                   terse=f"Is {said} halted?", refs=refs, mentions=(said,),
+        return Ask(args, say=rng.choice([f"Is {said} trading right now? If it is, at what price?",
+                                         f"Can I trade {said} at the moment, or is it halted? If it trades, what's "
+                                         "the last price?",
+                                         f"Is there a trading halt on {said}? If not, where is it trading?"]),
+                   terse=f"Is {said} halted? Else its price?", refs=refs, mentions=(said,),
                    facts=lambda r: [r["halt_reason"]] if r["halted"] else [r["last"]])
     if mode == "spread":
         return Ask(args, say=rng.choice([f"What are the bid and ask on {said} right now?",
@@ -726,7 +727,7 @@ def list_watchlists(b: Bundle, rng: random.Random) -> Ask | None:
     wl = rng.choice(lists)
     return Ask(args, say=rng.choice([f"What's on my '{wl['name']}' watchlist?",
                                      f"Which symbols are in my {wl['name']} watchlist, and how are they doing today?",
-                                     f"Remind me what I put on the {wl['name']} list."]),
+                                     f"Remind me what I put on {_wl_list(wl)}."]),
                terse=f"{wl['name']} watchlist?", refs=refs, mentions=(wl["name"],),
                facts=lambda r: [i["symbol"] for w in r if w["watchlist_id"] == wl["watchlist_id"]
                                 for i in w["instruments"]][:6])
@@ -763,7 +764,7 @@ def add_to_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
     said = ins_name(q, rng)
     return Ask({"watchlist_id": wl["watchlist_id"], "instrument_id": q["instrument_id"]},
                say=rng.choice([f"Add {said} to my '{wl['name']}' watchlist.",
-                               f"Please put {said} on the {wl['name']} list.",
+                               f"Please put {said} on {_wl_list(wl)}.",
                                f"I want to keep an eye on {said}. Add it to my {wl['name']} watchlist."]),
                terse=f"Add {said} to {wl['name']}.", refs=(_watchlist(b, wl), _instrument(q)),
                mentions=(said, wl["name"]))
@@ -780,7 +781,7 @@ def remove_from_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
     said = ins_name(q, rng)
     return Ask({"watchlist_id": wl["watchlist_id"], "instrument_id": q["instrument_id"]},
                say=rng.choice([f"Take {said} off my '{wl['name']}' watchlist.",
-                               f"Remove {said} from the {wl['name']} list, please.",
+                               f"Remove {said} from {_wl_list(wl)}, please.",
                                f"I'm done watching {said}; drop it from {wl['name']}."]),
                terse=f"Remove {said} from {wl['name']}.", refs=(_watchlist(b, wl), _instrument(q)),
                mentions=(said, wl["name"]))
@@ -793,9 +794,14 @@ def delete_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     wl = rng.choice(lists)
     return Ask({"watchlist_id": wl["watchlist_id"]},
-               say=rng.choice([f"Delete my '{wl['name']}' watchlist.", f"I don't use the {wl['name']} list; remove it.",
+               say=rng.choice([f"Delete my '{wl['name']}' watchlist.", f"I don't use {_wl_list(wl)}; remove it.",
                                f"Please get rid of the watchlist called {wl['name']}."]),
                terse=f"Delete watchlist {wl['name']}.", refs=(_watchlist(b, wl),), mentions=(wl["name"],))
+
+
+def _wl_list(wl: dict) -> str:
+    """'the Ideas list', or 'the Short list watchlist' where 'list' would be said twice."""
+    return f"the {wl['name']} watchlist" if wl["name"].lower().endswith("list") else f"the {wl['name']} list"
 
 
 def _alert_words(alert: dict, b: Bundle, rng: random.Random) -> str:
