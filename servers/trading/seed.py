@@ -79,6 +79,14 @@ def _weekdays(first: dt.date, last: dt.date) -> list[dt.date]:
     return days
 
 
+def _session(when: dt.datetime) -> dt.datetime:
+    """The instant moved into a trading session (weekdays, 9:30 to 15:45), keeping its day where it can."""
+    d = when.date()
+    while d.weekday() >= 5:
+        d -= dt.timedelta(days=1)
+    return dt.datetime.combine(d, dt.time(9, 30)) + dt.timedelta(minutes=(when.hour * 60 + when.minute) % 375)
+
+
 def _cents(x: float) -> float:
     return round(x + 1e-9, 2)
 
@@ -203,14 +211,15 @@ def _account(ctx: SeedContext, client: Client, kind: str, days: list[dt.date],
     # orders that ended without a fill
     for _ in range(rng.randint(0, 2)):
         ins = rng.choice(instruments)
-        when = ctx.moment(-40, -2)
+        when = _session(ctx.moment(-40, -2))
         status = rng.choice(["cancelled", "expired"])
+        closed = dt.datetime.combine(when.date(), dt.time(16)) if status == "expired" else when + dt.timedelta(hours=1)
         limit = _cents(closes[ins.id][days[-1]] * rng.uniform(0.85, 0.95))
         ctx.add(Order(id=ctx.new_id("ORD"), account_id=account.id, instrument_id=ins.id, side="buy",
                       order_type="limit", quantity=rng.randint(1, 30), limit_price=limit, stop_price=None,
                       time_in_force="day" if status == "expired" else rng.choice(["day", "gtc"]), status=status,
                       reserved=0.0, filled_quantity=0, average_fill_price=None, placed_at=when,
-                      updated_at=when + dt.timedelta(hours=3), closed_at=when + dt.timedelta(hours=3)))
+                      updated_at=closed, closed_at=closed))
     # orders resting in the book, within what the account can reserve
     free = account.cash
     for ins in rng.sample(tradable, rng.randint(0, 2)):
@@ -237,7 +246,13 @@ def _account(ctx: SeedContext, client: Client, kind: str, days: list[dt.date],
 def _resting(ctx: SeedContext, account: Account, ins: Instrument, side: str, order_type: str, qty: int,
              limit: float | None, stop: float | None, reserved: float) -> None:
     tif = ctx.rng.choice(["gtc", "gtc", "day"])
-    when = ctx.moment(-0.2, 0) if tif == "day" else ctx.moment(-30, -1)
+    if tif == "day":  # placed today, in the session when it is open
+        when = ctx.moment(-0.2, 0)
+        opening = dt.datetime.combine(ctx.now.date(), dt.time(9, 30))
+        if ctx.now.weekday() < 5 and ctx.now >= opening:
+            when = min(max(when, opening), opening + dt.timedelta(hours=6, minutes=15))
+    else:
+        when = _session(ctx.moment(-30, -1))
     ctx.add(Order(id=ctx.new_id("ORD"), account_id=account.id, instrument_id=ins.id, side=side, order_type=order_type,
                   quantity=qty, limit_price=limit, stop_price=stop, time_in_force=tif, status="open",
                   reserved=reserved, filled_quantity=0, average_fill_price=None, placed_at=when, updated_at=when,
