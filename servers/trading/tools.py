@@ -33,7 +33,6 @@ from .seed import seed
 OrderStatus = Literal["open", "filled", "cancelled", "expired"]
 MAX_DEPOSIT = 250_000.00
 MAX_WATCHLISTS = 10
-MAX_WATCHLIST_ITEMS = 50
 MAX_ORDER_SHARES = 100_000
 
 # Statements the hot paths run, built once (their compiled form is cached): an account's reserved
@@ -414,7 +413,7 @@ class Trading(Toolkit):
 
     @tool(idempotent=False)
     def add_to_watchlist(self, watchlist_id: Id("watchlist"), instrument_id: Id("instrument")) -> dict:
-        """Add an instrument to a watchlist (at most 50 per list).
+        """Add an instrument to a watchlist.
 
         Args:
         """
@@ -422,10 +421,6 @@ class Trading(Toolkit):
         ins = self.get(Instrument, instrument_id)
         if self._watch_item(wl.id, ins.id) is not None:
             raise ToolError(f"{ins.symbol} is already on watchlist '{wl.name}'")
-        count = self.db.scalar(select(func.count()).select_from(WatchlistItem).where(
-            WatchlistItem.watchlist_id == wl.id))
-        if count >= MAX_WATCHLIST_ITEMS:
-            raise ToolError(f"Watchlist '{wl.name}' already holds {count} instruments, the most allowed")
         self.db.add(WatchlistItem(watchlist_id=wl.id, instrument_id=ins.id, added_at=self.now))
         self.db.flush()
         return self._watchlist(wl)

@@ -508,3 +508,38 @@ def test_success_follows_the_outcome_not_the_path(play):
     assert noted["success"]
     assert not play(buy, [_call("place_order", **{**order, "time_in_force": "day"}), "Done."])["success"]
     assert not play(buy, [_call("place_order", **{**order, "limit_price": 355.0}), "Done."])["success"]
+
+
+def test_order_limits_and_terms_are_checked(s):
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: a["buying_power"] > 1000)
+    unchanged(s, "place_order", "at most 100,000 shares", account_id=a["account_id"], instrument_id=q["instrument_id"],
+              side="buy", quantity=100_001)
+    unchanged(s, "place_order", "needs limit_price (and no stop_price)", account_id=a["account_id"],
+              instrument_id=q["instrument_id"], side="buy", quantity=1, order_type="limit", limit_price=10,
+              stop_price=9)
+    stop = next(o for c in clients(s) for acc in c["accounts"]
+                for o in s.ok("list_orders", account_id=acc["account_id"], status="open") if o["order_type"] == "stop")
+    unchanged(s, "modify_order", "has no limit price", order_id=stop["order_id"], limit_price=10)
+    unchanged(s, "modify_order", "sell stop must be below the bid", order_id=stop["order_id"], stop_price=100_000)
+
+
+def test_orders_on_a_halted_instrument_can_be_cancelled_not_changed(s):
+    from prove_env.servers.trading.models import Instrument, Order
+
+    order = s.ok("get_order", order_id="ORD-0010")  # an open buy limit in the seed-0 world
+    with s.world.transaction():
+        halted = s.world.session.get(Instrument, order["instrument_id"])
+        halted.halted, halted.halt_reason = True, "News pending"
+    unchanged(s, "modify_order", "is halted", order_id="ORD-0010", quantity=1)
+    assert s.ok("cancel_order", order_id="ORD-0010")["status"] == "cancelled"
+    with s.world.transaction():
+        assert s.world.session.get(Order, "ORD-0010").reserved == 0
+
+
+def test_a_client_holds_at_most_ten_watchlists(s):
+    c = next(c for c in clients(s) if s.ok("list_watchlists", client_id=c["client_id"]))
+    held = len(s.ok("list_watchlists", client_id=c["client_id"]))
+    for n in range(10 - held):
+        ok(s, "create_watchlist", client_id=c["client_id"], name=f"List {n}")
+    unchanged(s, "create_watchlist", "the most allowed; delete one first", client_id=c["client_id"], name="One more")
