@@ -128,7 +128,8 @@ def seed(ctx: SeedContext) -> None:
     clients: list[Client] = []
     for n in range(N_CLIENTS):
         first, last = ctx.person_name()
-        email = f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@{rng.choice(['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com'])}"
+        number, domain = rng.randint(1, 99), rng.choice(["gmail.com", "outlook.com", "yahoo.com", "icloud.com"])
+        email = f"{first.lower()}.{last.lower()}{number}@{domain}"
         client = Client(id=ctx.new_id("CLI"), first_name=first, last_name=last, email=email,
                         phone=ctx.fake.numerify("(###) ###-####"), joined_at=ctx.moment(-2000, -200))
         clients.append(client)
@@ -141,7 +142,8 @@ def seed(ctx: SeedContext) -> None:
 
 
 def _account(ctx: SeedContext, client: Client, kind: str, days: list[dt.date],
-             closes: dict[str, dict[dt.date, float]], tradable: list[Instrument], instruments: list[Instrument]) -> None:
+             closes: dict[str, dict[dt.date, float]], tradable: list[Instrument],
+             instruments: list[Instrument]) -> None:
     rng, now = ctx.rng, ctx.now
     closed = rng.random() < 0.08
     account = Account(id=ctx.new_id("ACT"), client_id=client.id, kind=kind,

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, full_date, listing, money
+from prove_env.synthesis.wording import day, full_date, money
 
 Bundle = dict[str, Any]
 

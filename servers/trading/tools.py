@@ -46,7 +46,8 @@ _RESERVED_SHARES = (select(Order.instrument_id, func.sum(Order.reserved))
 _POSITIONS = (select(Position, Instrument).join(Instrument, Position.instrument_id == Instrument.id)
               .where(Position.account_id == _ACCOUNT).order_by(Instrument.symbol))
 _HELD = _POSITIONS.where(Position.quantity > 0)
-_POSITION = select(Position).where(Position.account_id == _ACCOUNT, Position.instrument_id == bindparam("instrument_id"))
+_POSITION = select(Position).where(Position.account_id == _ACCOUNT,
+                                   Position.instrument_id == bindparam("instrument_id"))
 _SECTORS = (select(Instrument.sector, Instrument.kind, func.count()).group_by(Instrument.sector, Instrument.kind)
             .order_by(Instrument.sector, Instrument.kind))
 _OPEN_ORDERS = select(func.count()).select_from(Order).where(Order.account_id == _ACCOUNT, Order.status == "open")
@@ -254,8 +255,8 @@ class Trading(Toolkit):
             order_type: 'market' (default), 'limit' (needs limit_price) or 'stop' (needs stop_price).
             limit_price: for a limit order, the highest price to buy at or lowest to sell at, such as 185.5.
             stop_price: for a stop order, the price that triggers it, such as 170.0.
-            time_in_force: 'day' (default: a resting order expires at the close) or 'gtc' (good till
-                cancelled).
+            time_in_force: for limit and stop orders, 'day' (default: the order expires at the close if it
+                has not filled) or 'gtc' (good till cancelled); a market order fills at once and is a day order.
             note: an optional note kept with the order for the client's records, such as 'Earnings play'.
         """
         account = self.get(Account, account_id)

@@ -231,7 +231,8 @@ def test_selling_books_realised_pnl_at_the_bid(s):
     after = summary(s, a["account_id"])
     assert after["realized_pnl"] == pytest.approx(before["realized_pnl"] + sold["fill"]["realized_pnl"], abs=0.01)
     assert after["cash"] == round(before["cash"] + round(2 * q["bid"], 2), 2)
-    rest = next(x for x in s.ok("get_positions", account_id=a["account_id"]) if x["instrument_id"] == p["instrument_id"])
+    rest = next(x for x in s.ok("get_positions", account_id=a["account_id"])
+                if x["instrument_id"] == p["instrument_id"])
     assert rest["quantity"] == p["quantity"] - 2
 
 
@@ -412,7 +413,8 @@ def test_watchlists(s):
               instrument_id=nvda["instrument_id"])
     gone = s.ok("delete_watchlist", watchlist_id=existing["watchlist_id"])
     assert gone["deleted"] and gone["instruments_removed"] == existing["count"]
-    assert existing["watchlist_id"] not in {w["watchlist_id"] for w in s.ok("list_watchlists", client_id=c["client_id"])}
+    left = s.ok("list_watchlists", client_id=c["client_id"])
+    assert existing["watchlist_id"] not in {w["watchlist_id"] for w in left}
     s.fails("delete_watchlist", "not found", watchlist_id=existing["watchlist_id"])
 
 
