@@ -1,0 +1,1 @@
+"""Trading: an online brokerage with clients, accounts, positions and P&L, stocks and ETFs with quotes and daily price history, an order book of market, limit and stop orders, watchlists and price alerts."""

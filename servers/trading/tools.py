@@ -1,0 +1,730 @@
+"""The trading server's tools: a brokerage's clients, accounts, positions, market data, orders,
+watchlists and price alerts.
+
+Rules, in one place:
+- Quotes are frozen with the world's clock: a buy fills at the ask, a sell at the bid.
+- A market order fills at once. A limit order fills at once when it is marketable (a buy limit at
+  or above the ask, a sell limit at or below the bid); otherwise it rests in the book. A stop order
+  always rests: a buy stop must be above the ask, a sell stop below the bid.
+- A resting order reserves what it would spend: a buy reserves quantity x limit (or stop) price in
+  cash, a sell reserves the shares. Buying power is cash less reserved cash; shares available to
+  sell are shares held less reserved shares. Cancelling releases the reservation; modifying
+  recomputes it.
+- Refused: a quantity that is not a whole number above 0, a buy beyond buying power, selling more
+  shares than are held and not reserved, any order on a halted instrument, trading from a closed
+  account, and modifying or cancelling an order that is not open (filled, cancelled, expired).
+- Realised P&L is booked on each sell at (fill price - average cost) x quantity; unrealised P&L is
+  (last - average cost) x quantity of the shares held. Buys update the average cost; sells do not.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from sqlalchemy import bindparam, func, or_, select
+
+from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
+
+from .models import Account, Alert, Base, CashTransfer, Client, Fill, Instrument, Order, Position, Price, Watchlist, \
+    WatchlistItem
+from .seed import seed
+
+OrderStatus = Literal["open", "filled", "cancelled", "expired"]
+MAX_DEPOSIT = 250_000.00
+MAX_WATCHLISTS = 10
+MAX_ORDER_SHARES = 100_000
+
+# Statements the hot paths run, built once (their compiled form is cached): an account's reserved
+# cash and shares, positions, one position, and open orders.
+_ACCOUNT = bindparam("account_id")
+_RESERVED_CASH = select(func.sum(Order.reserved)).where(Order.account_id == _ACCOUNT, Order.status == "open",
+                                                        Order.side == "buy")
+_RESERVED_SHARES = (select(Order.instrument_id, func.sum(Order.reserved))
+                    .where(Order.account_id == _ACCOUNT, Order.status == "open", Order.side == "sell")
+                    .group_by(Order.instrument_id))
+_POSITIONS = (select(Position, Instrument).join(Instrument, Position.instrument_id == Instrument.id)
+              .where(Position.account_id == _ACCOUNT).order_by(Instrument.symbol))
+_HELD = _POSITIONS.where(Position.quantity > 0)
+_POSITION = select(Position).where(Position.account_id == _ACCOUNT,
+                                   Position.instrument_id == bindparam("instrument_id"))
+_SECTORS = (select(Instrument.sector, Instrument.kind, func.count()).group_by(Instrument.sector, Instrument.kind)
+            .order_by(Instrument.sector, Instrument.kind))
+_OPEN_ORDERS = select(func.count()).select_from(Order).where(Order.account_id == _ACCOUNT, Order.status == "open")
+
+
+class Trading(Toolkit):
+    """An online brokerage: look up clients, their accounts, cash, buying power, positions and profit
+    and loss; search stocks and ETFs and read quotes and daily price history; place, modify and cancel
+    market, limit and stop orders; read order history and fills; keep watchlists and price alerts.
+    Prices are in USD and quotes are as of now."""
+
+    name = "trading"
+    models = Base
+    seed = staticmethod(seed)
+    entities = (
+        Entity("client", Client, "CLI", lookup="find_clients"),
+        Entity("account", Account, "ACT", lookup="list_accounts"),
+        Entity("instrument", Instrument, "INS", lookup="search_instruments"),
+        Entity("order", Order, "ORD", lookup="list_orders"),
+        Entity("watchlist", Watchlist, "WCH", lookup="list_watchlists"),
+        Entity("alert", Alert, "ALR", lookup="list_alerts", exists=lambda alert: alert.status != "deleted"),
+    )
+
+    # -- clients and accounts ----------------------------------------------------------------------
+
+    @tool(read_only=True)
+    def find_clients(self, name: str | None = None, email: str | None = None, limit: Limit = 10) -> list[dict]:
+        """Find clients by name or email; with neither, list clients. Ordered by client id.
+
+        Args:
+            name: part of the client's full name, case-insensitive, such as 'Ada Park' or 'park'.
+            email: the client's email address, case-insensitive, such as 'ada.park7@gmail.com'.
+        """
+        query = select(Client).order_by(Client.id).limit(limit)
+        if name and name.strip():
+            full = Client.first_name + " " + Client.last_name
+            query = query.where(func.lower(full).contains(name.strip().lower()))
+        if email and email.strip():
+            query = query.where(func.lower(Client.email) == email.strip().lower())
+        return [_client(c) for c in self.db.scalars(query)]
+
+    @tool(read_only=True)
+    def list_accounts(self, client_id: Id("client")) -> list[dict]:
+        """List a client's brokerage accounts, closed ones included, with cash and buying power.
+
+        Args:
+        """
+        client = self.get(Client, client_id)
+        accounts = self.db.scalars(select(Account).where(Account.client_id == client.id).order_by(Account.id))
+        return [{**_account(a), "buying_power": self._buying_power(a)} for a in accounts]
+
+    @tool(read_only=True)
+    def get_account_summary(self, account_id: Id("account")) -> dict:
+        """Return an account's balances: cash, cash reserved by open buy orders, buying power, the market
+        value of its positions, total equity, unrealised and realised profit and loss, and how many
+        orders are open.
+
+        Args:
+        """
+        account = self.get(Account, account_id)
+        reserved = self._reserved_cash(account.id)
+        value = unrealised = realised = 0.0
+        held = 0
+        for pos, ins in self._positions(account.id, include_closed=True):
+            realised += pos.realized_pnl
+            if pos.quantity:
+                held += 1
+                value += pos.quantity * ins.last
+                unrealised += pos.quantity * (ins.last - pos.average_cost)
+        open_orders = self.db.scalar(_OPEN_ORDERS, {"account_id": account.id})
+        return {**_account(account), "reserved_cash": reserved, "buying_power": _cents(account.cash - reserved),
+                "market_value": _cents(value), "equity": _cents(account.cash + value),
+                "unrealized_pnl": _cents(unrealised), "realized_pnl": _cents(realised), "positions": held,
+                "open_orders": open_orders, "as_of": self.now}
+
+    @tool(read_only=True, produces=("instrument",))
+    def get_positions(self, account_id: Id("account"), include_closed: bool = False) -> list[dict]:
+        """List an account's positions by symbol: shares held, shares available to sell (not reserved by
+        open sell orders), average cost, last price, market value and unrealised and realised P&L.
+
+        Args:
+            include_closed: also list positions sold down to 0 shares, which keep their realised P&L
+                (default false).
+        """
+        account = self.get(Account, account_id)
+        reserved = self._reserved_shares(account.id)
+        return [_position(pos, ins, reserved.get(ins.id, 0))
+                for pos, ins in self._positions(account.id, include_closed=include_closed)]
+
+    @tool(sets=("account.funded",))
+    def deposit_cash(self, account_id: Id("account"), amount: Money) -> dict:
+        """Move cash into an active account from the client's linked bank account; it can be used at once.
+
+        A single deposit may be at most 250,000.00.
+
+        Args:
+            amount: the amount in dollars, greater than 0 with at most two decimals, such as 5000.0.
+        """
+        account = self.get(Account, account_id)
+        self._check_active(account)
+        if amount > MAX_DEPOSIT:
+            raise ToolError(f"A single deposit may be at most {MAX_DEPOSIT:,.2f}; split it or wire the money")
+        transfer = CashTransfer(id=self.new_id("CSH"), account_id=account.id, amount=amount, created_at=self.now)
+        self.db.add(transfer)
+        account.cash = _cents(account.cash + amount)
+        return {"transfer_id": transfer.id, "account_id": account.id, "amount": amount, "cash": account.cash,
+                "buying_power": self._buying_power(account)}
+
+    # -- market data -------------------------------------------------------------------------------
+
+    @tool(read_only=True)
+    def search_instruments(self, query: str | None = None, sector: str | None = None,
+                           kind: Literal["stock", "etf"] | None = None, limit: Limit = 10) -> list[dict]:
+        """Search stocks and ETFs by symbol or name, or list them by sector or kind, with the last price.
+
+        An exact symbol comes first; then matches by symbol. Every criterion given must match.
+
+        Args:
+            query: a ticker symbol or part of the name, case-insensitive, such as 'AAPL' or 'coca-cola'.
+            sector: the sector, case-insensitive, such as 'Health Care' (list_sectors names them all).
+            kind: 'stock' or 'etf'.
+        """
+        stmt = select(Instrument)
+        text = (query or "").strip().lower()
+        if text:
+            stmt = stmt.where(or_(func.lower(Instrument.symbol) == text, func.lower(Instrument.name).contains(text)))
+        if sector and sector.strip():
+            stmt = stmt.where(func.lower(Instrument.sector) == sector.strip().lower())
+        if kind:
+            stmt = stmt.where(Instrument.kind == kind)
+        stmt = stmt.order_by((func.lower(Instrument.symbol) != text), Instrument.symbol).limit(limit)
+        return [_instrument(i) for i in self.db.scalars(stmt)]
+
+    @tool(read_only=True)
+    def list_sectors(self) -> list[dict]:
+        """List the sectors instruments belong to, with how many stocks and ETFs each has."""
+        rows = self.db.execute(_SECTORS)
+        sectors: dict[str, dict] = {}
+        for sector, kind, count in rows:
+            entry = sectors.setdefault(sector, {"sector": sector, "stocks": 0, "etfs": 0})
+            entry["stocks" if kind == "stock" else "etfs"] += count
+        return list(sectors.values())
+
+    @tool(read_only=True)
+    def get_quote(self, instrument_id: Id("instrument")) -> dict:
+        """Return an instrument's current quote: bid, ask, last price, previous close, change since the
+        previous close, today's volume, and whether trading is halted.
+
+        Args:
+        """
+        ins = self.get(Instrument, instrument_id)
+        change = _cents(ins.last - ins.prev_close)
+        return {**_instrument(ins), "bid": ins.bid, "ask": ins.ask, "prev_close": ins.prev_close,
+                "change": change, "change_percent": round(100 * change / ins.prev_close, 2), "volume": ins.volume,
+                "halt_reason": ins.halt_reason, "as_of": self.now}
+
+    @tool(read_only=True)
+    def get_price_history(self, instrument_id: Id("instrument"), start_date: Date | None = None,
+                          end_date: Date | None = None) -> dict:
+        """Return an instrument's daily prices (open, high, low, close, volume) on trading days between
+        two dates, oldest first, with the period's highest high, lowest low and change from the first
+        open to the last close. Without dates: the last 10 trading days.
+
+        Args:
+            start_date: the first day, such as '2026-03-02' (default: 10 trading days ago).
+            end_date: the last day, such as '2026-03-31' (default: the last trading day before today).
+        """
+        ins = self.get(Instrument, instrument_id)
+        check_range(start_date, end_date)
+        stmt = select(Price).where(Price.instrument_id == ins.id)
+        if end_date is not None:
+            stmt = stmt.where(Price.day <= end_date)
+        if start_date is not None:
+            rows = list(self.db.scalars(stmt.where(Price.day >= start_date).order_by(Price.day)))
+        else:
+            rows = list(self.db.scalars(stmt.order_by(Price.day.desc()).limit(10)))[::-1]
+        days = [{"date": p.day, "open": p.open, "high": p.high, "low": p.low, "close": p.close, "volume": p.volume}
+                for p in rows]
+        out = {"instrument_id": ins.id, "symbol": ins.symbol, "days": days}
+        if rows:
+            change = _cents(rows[-1].close - rows[0].open)
+            out.update(start_date=rows[0].day, end_date=rows[-1].day, high=max(p.high for p in rows),
+                       low=min(p.low for p in rows), change=change,
+                       change_percent=round(100 * change / rows[0].open, 2))
+        return out
+
+    # -- orders ------------------------------------------------------------------------------------
+
+    @tool(produces=("order",), sets=("order.open",), details=(Detail("orders", "note"),))
+    def place_order(self, account_id: Id("account"), instrument_id: Id("instrument"), side: Literal["buy", "sell"],
+                    quantity: int, order_type: Literal["market", "limit", "stop"] = "market",
+                    limit_price: Money | None = None, stop_price: Money | None = None,
+                    time_in_force: Literal["day", "gtc"] = "day", note: str | None = None) -> dict:
+        """Place an order to buy or sell whole shares.
+
+        A market order fills at once (buys at the ask, sells at the bid). A limit order fills at once when
+        marketable (buy limit at or above the ask, sell limit at or below the bid), else it rests in the
+        book and reserves quantity x limit price in cash (buy) or the shares (sell). A stop order rests
+        until the price reaches the stop (a buy stop above the ask, a sell stop below the bid) and reserves
+        likewise. A buy needs the buying power; a sell needs shares held and not already reserved.
+
+        Args:
+            side: 'buy' or 'sell'.
+            quantity: how many shares, a whole number greater than 0, such as 10.
+            order_type: 'market' (default), 'limit' (needs limit_price) or 'stop' (needs stop_price).
+            limit_price: for a limit order, the highest price to buy at or lowest to sell at, such as 185.5.
+            stop_price: for a stop order, the price that triggers it, such as 170.0.
+            time_in_force: for limit and stop orders, 'day' (default: the order expires at the close if it
+                has not filled) or 'gtc' (good till cancelled); a market order fills at once and is a day order.
+            note: an optional note kept with the order for the client's records, such as 'Earnings play'.
+        """
+        account = self.get(Account, account_id)
+        ins = self.get(Instrument, instrument_id)
+        self._check_active(account)
+        self._check_quantity(quantity)
+        self._check_tradable(ins)
+        if order_type == "market" and (limit_price is not None or stop_price is not None):
+            raise ToolError("A market order takes no limit_price or stop_price; use order_type 'limit' or 'stop'")
+        if order_type == "limit" and (limit_price is None or stop_price is not None):
+            raise ToolError("A limit order needs limit_price (and no stop_price)")
+        if order_type == "stop" and (stop_price is None or limit_price is not None):
+            raise ToolError("A stop order needs stop_price (and no limit_price)")
+        order = Order(id=self.new_id("ORD"), account_id=account.id, instrument_id=ins.id, side=side,
+                      order_type=order_type, quantity=quantity, limit_price=limit_price, stop_price=stop_price,
+                      time_in_force="day" if order_type == "market" else time_in_force, status="open", reserved=0.0,
+                      filled_quantity=0, average_fill_price=None, placed_at=self.now, updated_at=self.now,
+                      closed_at=None, note=(note or "").strip() or None)
+        self.db.add(order)
+        fill = self._execute(account, ins, order)
+        return self._order_result(account, ins, order, fill)
+
+    @tool(read_only=True, produces=("order", "instrument"))
+    def list_orders(self, account_id: Id("account"), status: OrderStatus | None = None,
+                    instrument_id: Id("instrument") | None = None, limit: Limit = 20) -> list[dict]:
+        """List an account's orders, newest first, optionally only those with one status or on one instrument.
+
+        Args:
+            status: 'open' (resting in the book), 'filled', 'cancelled' or 'expired'.
+            instrument_id: only orders on this instrument, such as 'INS-0007'.
+        """
+        account = self.get(Account, account_id)
+        stmt = select(Order, Instrument).join(Instrument, Order.instrument_id == Instrument.id).where(
+            Order.account_id == account.id)
+        if status:
+            stmt = stmt.where(Order.status == status)
+        if instrument_id is not None:
+            stmt = stmt.where(Order.instrument_id == self.get(Instrument, instrument_id).id)
+        stmt = stmt.order_by(Order.placed_at.desc(), Order.id.desc()).limit(limit)
+        return [_order(o, i) for o, i in self.db.execute(stmt)]
+
+    @tool(read_only=True)
+    def get_order(self, order_id: Id("order")) -> dict:
+        """Return one order in full, with its fills (price, quantity, time, realised P&L).
+
+        Args:
+        """
+        order = self.get(Order, order_id)
+        ins = self.get(Instrument, order.instrument_id)
+        fills = self.db.scalars(select(Fill).where(Fill.order_id == order.id).order_by(Fill.id))
+        return {**_order(order, ins), "placed_at": order.placed_at, "updated_at": order.updated_at,
+                "closed_at": order.closed_at, "fills": [_fill(f, ins) for f in fills]}
+
+    @tool(idempotent=True, requires=("order.open",))
+    def modify_order(self, order_id: Id("order"), quantity: int | None = None, limit_price: Money | None = None,
+                     stop_price: Money | None = None) -> dict:
+        """Change an open order's quantity, limit price (limit orders) or stop price (stop orders).
+
+        The reservation is recomputed and checked against buying power (or shares) again; a limit order
+        that becomes marketable fills at once. Filled, cancelled and expired orders cannot be changed.
+
+        Args:
+            quantity: the new number of shares, a whole number greater than 0, such as 15.
+            limit_price: the new limit price of a limit order, such as 182.0.
+            stop_price: the new stop price of a stop order, such as 165.0.
+        """
+        order = self.get(Order, order_id)
+        self._check_open(order, "modified")
+        if quantity is None and limit_price is None and stop_price is None:
+            raise ToolError("Nothing to change: give a new quantity, limit_price or stop_price")
+        if limit_price is not None and order.order_type != "limit":
+            raise ToolError(f"Order {order.id} is a {order.order_type} order and has no limit price")
+        if stop_price is not None and order.order_type != "stop":
+            raise ToolError(f"Order {order.id} is a {order.order_type} order and has no stop price")
+        if quantity is not None:
+            self._check_quantity(quantity)
+        account = self.get(Account, order.account_id)
+        ins = self.get(Instrument, order.instrument_id)
+        self._check_tradable(ins)
+        order.reserved = 0.0  # released, then taken again by the new terms
+        self.db.flush()
+        order.quantity = quantity if quantity is not None else order.quantity
+        order.limit_price = limit_price if limit_price is not None else order.limit_price
+        order.stop_price = stop_price if stop_price is not None else order.stop_price
+        order.updated_at = self.now
+        fill = self._execute(account, ins, order)
+        return self._order_result(account, ins, order, fill)
+
+    @tool(destructive=True, requires=("order.open",))
+    def cancel_order(self, order_id: Id("order")) -> dict:
+        """Cancel an open order, releasing the cash or shares it reserved. Filled, cancelled and expired
+        orders cannot be cancelled.
+
+        Args:
+        """
+        order = self.get(Order, order_id)
+        self._check_open(order, "cancelled")
+        order.status, order.reserved, order.updated_at, order.closed_at = "cancelled", 0.0, self.now, self.now
+        account = self.get(Account, order.account_id)
+        ins = self.get(Instrument, order.instrument_id)
+        return self._order_result(account, ins, order, None)
+
+    @tool(read_only=True)
+    def list_fills(self, account_id: Id("account"), instrument_id: Id("instrument") | None = None,
+                   start_date: Date | None = None, end_date: Date | None = None, limit: Limit = 20) -> list[dict]:
+        """List an account's executions (trade history), newest first: side, shares, price, amount and
+        the realised P&L of sells.
+
+        Args:
+            instrument_id: only fills of this instrument, such as 'INS-0007'.
+            start_date: the first day, such as '2026-03-01'.
+            end_date: the last day, such as '2026-03-31'.
+        """
+        account = self.get(Account, account_id)
+        check_range(start_date, end_date)
+        stmt = select(Fill, Instrument).join(Instrument, Fill.instrument_id == Instrument.id).where(
+            Fill.account_id == account.id)
+        if instrument_id is not None:
+            stmt = stmt.where(Fill.instrument_id == self.get(Instrument, instrument_id).id)
+        if start_date is not None:
+            stmt = stmt.where(Fill.filled_at >= dt.datetime.combine(start_date, dt.time()))
+        if end_date is not None:
+            stmt = stmt.where(Fill.filled_at < dt.datetime.combine(end_date + dt.timedelta(days=1), dt.time()))
+        stmt = stmt.order_by(Fill.filled_at.desc(), Fill.id.desc()).limit(limit)
+        return [_fill(f, i) for f, i in self.db.execute(stmt)]
+
+    # -- watchlists --------------------------------------------------------------------------------
+
+    @tool(read_only=True, produces=("instrument",))
+    def list_watchlists(self, client_id: Id("client")) -> list[dict]:
+        """List a client's watchlists with the instruments on each (symbol, name, last price, change today).
+
+        Args:
+        """
+        client = self.get(Client, client_id)
+        lists = list(self.db.scalars(select(Watchlist).where(Watchlist.client_id == client.id).order_by(Watchlist.id)))
+        return [self._watchlist(w) for w in lists]
+
+    @tool(produces=("watchlist",))
+    def create_watchlist(self, client_id: Id("client"), name: str) -> dict:
+        """Create an empty watchlist for a client. Names are unique per client; at most 10 watchlists.
+
+        Args:
+            name: the watchlist's name, 1 to 40 characters, such as 'Dividend stocks'.
+        """
+        client = self.get(Client, client_id)
+        name = self._watchlist_name(client.id, name)
+        count = self.db.scalar(select(func.count()).select_from(Watchlist).where(Watchlist.client_id == client.id))
+        if count >= MAX_WATCHLISTS:
+            raise ToolError(f"Client {client.id} already has {count} watchlists, the most allowed; delete one first")
+        wl = Watchlist(id=self.new_id("WCH"), client_id=client.id, name=name, created_at=self.now)
+        self.db.add(wl)
+        self.db.flush()
+        return self._watchlist(wl)
+
+    @tool(idempotent=False)
+    def add_to_watchlist(self, watchlist_id: Id("watchlist"), instrument_id: Id("instrument")) -> dict:
+        """Add an instrument to a watchlist.
+
+        Args:
+        """
+        wl = self.get(Watchlist, watchlist_id)
+        ins = self.get(Instrument, instrument_id)
+        if self._watch_item(wl.id, ins.id) is not None:
+            raise ToolError(f"{ins.symbol} is already on watchlist '{wl.name}'")
+        self.db.add(WatchlistItem(watchlist_id=wl.id, instrument_id=ins.id, added_at=self.now))
+        self.db.flush()
+        return self._watchlist(wl)
+
+    @tool(destructive=True)
+    def remove_from_watchlist(self, watchlist_id: Id("watchlist"), instrument_id: Id("instrument")) -> dict:
+        """Take an instrument off a watchlist.
+
+        Args:
+        """
+        wl = self.get(Watchlist, watchlist_id)
+        ins = self.get(Instrument, instrument_id)
+        item = self._watch_item(wl.id, ins.id)
+        if item is None:
+            raise ToolError(f"{ins.symbol} is not on watchlist '{wl.name}'")
+        self.db.delete(item)
+        self.db.flush()
+        return self._watchlist(wl)
+
+    @tool(destructive=True)
+    def delete_watchlist(self, watchlist_id: Id("watchlist")) -> dict:
+        """Delete a watchlist and the instruments listed on it (the instruments themselves are untouched).
+
+        Args:
+        """
+        wl = self.get(Watchlist, watchlist_id)
+        items = list(self.db.scalars(select(WatchlistItem).where(WatchlistItem.watchlist_id == wl.id)))
+        for item in items:
+            self.db.delete(item)
+        self.db.delete(wl)
+        return {"watchlist_id": wl.id, "name": wl.name, "deleted": True, "instruments_removed": len(items)}
+
+    # -- alerts ------------------------------------------------------------------------------------
+
+    @tool(read_only=True, produces=("instrument",))
+    def list_alerts(self, client_id: Id("client"), status: Literal["active", "triggered"] | None = None) -> list[dict]:
+        """List a client's price alerts (active and triggered), ordered by alert id.
+
+        Args:
+            status: only 'active' alerts (still waiting) or only 'triggered' ones.
+        """
+        client = self.get(Client, client_id)
+        stmt = select(Alert, Instrument).join(Instrument, Alert.instrument_id == Instrument.id).where(
+            Alert.client_id == client.id, Alert.status != "deleted").order_by(Alert.id)
+        if status:
+            stmt = stmt.where(Alert.status == status)
+        return [_alert(a, i) for a, i in self.db.execute(stmt)]
+
+    @tool(produces=("alert",))
+    def create_price_alert(self, client_id: Id("client"), instrument_id: Id("instrument"),
+                           condition: Literal["above", "below"], price: Money) -> dict:
+        """Alert a client when an instrument's last price rises above or falls below a price.
+
+        The condition must not hold already (the alert would fire at once), and the same active alert
+        cannot be set twice.
+
+        Args:
+            condition: 'above' (the price rises to or above `price`) or 'below' (falls to or below it).
+            price: the price level in dollars, such as 200.0.
+        """
+        client = self.get(Client, client_id)
+        ins = self.get(Instrument, instrument_id)
+        if condition == "above" and ins.last >= price:
+            raise ToolError(f"{ins.symbol} is already at {ins.last:.2f}, at or above {price:.2f}; choose a higher "
+                            "price for an 'above' alert")
+        if condition == "below" and ins.last <= price:
+            raise ToolError(f"{ins.symbol} is already at {ins.last:.2f}, at or below {price:.2f}; choose a lower "
+                            "price for a 'below' alert")
+        same = self.db.scalar(select(Alert.id).where(
+            Alert.client_id == client.id, Alert.instrument_id == ins.id, Alert.condition == condition,
+            Alert.price == price, Alert.status == "active"))
+        if same is not None:
+            raise ToolError(f"Alert {same} already watches {ins.symbol} going {condition} {price:.2f}")
+        alert = Alert(id=self.new_id("ALR"), client_id=client.id, instrument_id=ins.id, condition=condition,
+                      price=price, status="active", created_at=self.now, triggered_at=None)
+        self.db.add(alert)
+        return _alert(alert, ins)
+
+    @tool(destructive=True)
+    def delete_alert(self, alert_id: Id("alert")) -> dict:
+        """Delete a price alert, active or triggered.
+
+        Args:
+        """
+        alert = self.get(Alert, alert_id)
+        ins = self.get(Instrument, alert.instrument_id)
+        alert.status = "deleted"
+        return {**_alert(alert, ins), "deleted": True}
+
+    # -- hidden ------------------------------------------------------------------------------------
+
+    @tool(read_only=True, hidden=True)
+    def count_open_orders(self) -> dict:
+        """Operations only: how many orders rest in the whole book, by side."""
+        rows = self.db.execute(select(Order.side, func.count()).where(Order.status == "open").group_by(Order.side))
+        return dict(rows.all())
+
+    # -- rules -------------------------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        broken = [f"{aid} holds negative cash {cash}" for aid, cash in self.db.execute(
+            select(Account.id, Account.cash).where(Account.cash < -0.005).order_by(Account.id))]
+        broken += [f"{pid} holds {qty} shares" for pid, qty in self.db.execute(
+            select(Position.id, Position.quantity).where(Position.quantity < 0).order_by(Position.id))]
+        cash = (select(Order.account_id, func.sum(Order.reserved).label("reserved"))
+                .where(Order.status == "open", Order.side == "buy").group_by(Order.account_id).subquery())
+        broken += [f"{aid} reserves {reserved} with only {held} in cash" for aid, reserved, held in self.db.execute(
+            select(cash.c.account_id, cash.c.reserved, Account.cash).join(Account, Account.id == cash.c.account_id)
+            .where(cash.c.reserved > Account.cash + 0.005).order_by(cash.c.account_id))]
+        shares = (select(Order.account_id, Order.instrument_id, func.sum(Order.reserved).label("reserved"))
+                  .where(Order.status == "open", Order.side == "sell")
+                  .group_by(Order.account_id, Order.instrument_id).subquery())
+        broken += [f"{aid} reserves {reserved} {iid} shares of {held or 0}" for aid, iid, reserved, held in
+                   self.db.execute(select(shares.c.account_id, shares.c.instrument_id, shares.c.reserved,
+                                          Position.quantity)
+                                   .join(Position, (Position.account_id == shares.c.account_id)
+                                         & (Position.instrument_id == shares.c.instrument_id), isouter=True)
+                                   .where(shares.c.reserved > func.coalesce(Position.quantity, 0))
+                                   .order_by(shares.c.account_id, shares.c.instrument_id))]
+        return broken
+
+    def _check_active(self, account: Account) -> None:
+        if account.status != "active":
+            raise ToolError(f"Account {account.id} is {account.status}; use one of the client's active accounts")
+
+    @staticmethod
+    def _check_quantity(quantity: int) -> None:
+        if quantity <= 0:
+            raise ToolError(f"quantity must be a whole number of shares greater than 0, got {quantity}")
+        if quantity > MAX_ORDER_SHARES:
+            raise ToolError(f"quantity may be at most {MAX_ORDER_SHARES:,} shares per order, got {quantity:,}")
+
+    @staticmethod
+    def _check_tradable(ins: Instrument) -> None:
+        if ins.halted:
+            raise ToolError(f"Trading in {ins.symbol} is halted ({ins.halt_reason}); no orders can be placed or "
+                            "changed until it resumes (open orders can still be cancelled)")
+
+    @staticmethod
+    def _check_open(order: Order, action: str) -> None:
+        if order.status != "open":
+            raise ToolError(f"Order {order.id} is {order.status} and cannot be {action}; only open orders can")
+
+    def _reserved_cash(self, account_id: str) -> float:
+        total = self.db.scalar(_RESERVED_CASH, {"account_id": account_id})
+        return _cents(total or 0.0)
+
+    def _reserved_shares(self, account_id: str) -> dict[str, int]:
+        rows = self.db.execute(_RESERVED_SHARES, {"account_id": account_id})
+        return {ins_id: int(round(total)) for ins_id, total in rows}
+
+    def _buying_power(self, account: Account) -> float:
+        return _cents(account.cash - self._reserved_cash(account.id))
+
+    def _positions(self, account_id: str, include_closed: bool) -> list[tuple[Position, Instrument]]:
+        return [(p, i) for p, i in self.db.execute(_POSITIONS if include_closed else _HELD,
+                                                    {"account_id": account_id})]
+
+    def _position(self, account_id: str, instrument_id: str) -> Position | None:
+        return self.db.scalar(_POSITION, {"account_id": account_id, "instrument_id": instrument_id})
+
+    def _execute(self, account: Account, ins: Instrument, order: Order) -> Fill | None:
+        """Fill the order at the quote when it is marketable, else rest it with its reservation; refuse
+        it when the account cannot afford it or does not hold the shares."""
+        buy = order.side == "buy"
+        if order.order_type == "stop":
+            if buy and order.stop_price <= ins.ask:
+                raise ToolError(f"A buy stop must be above the ask ({ins.ask:.2f}), got {order.stop_price:.2f}; "
+                                "to buy now, place a market or limit order")
+            if not buy and order.stop_price >= ins.bid:
+                raise ToolError(f"A sell stop must be below the bid ({ins.bid:.2f}), got {order.stop_price:.2f}; "
+                                "to sell now, place a market or limit order")
+            marketable = False
+        elif order.order_type == "limit":
+            marketable = order.limit_price >= ins.ask if buy else order.limit_price <= ins.bid
+        else:
+            marketable = True
+        price = ins.ask if buy else ins.bid
+        if buy:
+            cost = _cents(order.quantity * (price if marketable else (order.limit_price or order.stop_price)))
+            power = self._buying_power(account)
+            if cost > power:
+                raise ToolError(f"Insufficient buying power: the order needs {cost:,.2f} and account {account.id} "
+                                f"has {power:,.2f} (cash {account.cash:,.2f}, of which "
+                                f"{_cents(account.cash - power):,.2f} is reserved by open orders); deposit cash, "
+                                "buy fewer shares or cancel an open order")
+        else:
+            pos = self._position(account.id, ins.id)
+            held = pos.quantity if pos else 0
+            if held == 0:
+                raise ToolError(f"Account {account.id} holds no {ins.symbol} shares to sell")
+            free = held - self._reserved_shares(account.id).get(ins.id, 0)
+            if order.quantity > free:
+                raise ToolError(f"Cannot sell {order.quantity} {ins.symbol} shares: account {account.id} holds "
+                                f"{held}, of which {free} are not reserved by open sell orders")
+        if not marketable:
+            order.reserved = cost if buy else float(order.quantity)
+            return None
+        return self._fill(account, ins, order, price)
+
+    def _fill(self, account: Account, ins: Instrument, order: Order, price: float) -> Fill:
+        amount = _cents(order.quantity * price)
+        pos = self._position(account.id, ins.id)
+        realised = None
+        if order.side == "buy":
+            if pos is None:
+                pos = Position(id=self.new_id("POS"), account_id=account.id, instrument_id=ins.id, quantity=0,
+                               average_cost=0.0, realized_pnl=0.0, opened_at=self.now)
+                self.db.add(pos)
+            elif pos.quantity == 0:
+                pos.opened_at = self.now
+            pos.average_cost = round((pos.quantity * pos.average_cost + amount) / (pos.quantity + order.quantity), 4)
+            pos.quantity += order.quantity
+            account.cash = _cents(account.cash - amount)
+        else:
+            realised = _cents((price - pos.average_cost) * order.quantity)
+            pos.quantity -= order.quantity
+            pos.realized_pnl = _cents(pos.realized_pnl + realised)
+            account.cash = _cents(account.cash + amount)
+        order.status, order.reserved, order.filled_quantity = "filled", 0.0, order.quantity
+        order.average_fill_price, order.closed_at, order.updated_at = price, self.now, self.now
+        fill = Fill(id=self.new_id("FIL"), order_id=order.id, account_id=account.id, instrument_id=ins.id,
+                    side=order.side, quantity=order.quantity, price=price, amount=amount, realized_pnl=realised,
+                    filled_at=self.now)
+        self.db.add(fill)
+        return fill
+
+    def _order_result(self, account: Account, ins: Instrument, order: Order, fill: Fill | None) -> dict:
+        self.db.flush()
+        out = {**_order(order, ins), "buying_power": self._buying_power(account), "cash": account.cash}
+        if fill is not None:
+            out["fill"] = _fill(fill, ins)
+        return out
+
+    def _watch_item(self, watchlist_id: str, instrument_id: str) -> WatchlistItem | None:
+        return self.db.scalar(select(WatchlistItem).where(WatchlistItem.watchlist_id == watchlist_id,
+                                                          WatchlistItem.instrument_id == instrument_id))
+
+    def _watchlist(self, wl: Watchlist) -> dict:
+        rows = self.db.execute(select(Instrument).join(WatchlistItem, WatchlistItem.instrument_id == Instrument.id)
+                               .where(WatchlistItem.watchlist_id == wl.id).order_by(Instrument.symbol))
+        items = [{**_instrument(i), "change_percent": round(100 * (i.last - i.prev_close) / i.prev_close, 2)}
+                 for (i,) in rows]
+        return {"watchlist_id": wl.id, "name": wl.name, "instruments": items, "count": len(items)}
+
+    def _watchlist_name(self, client_id: str, name: str) -> str:
+        name = name.strip()
+        if not 1 <= len(name) <= 40:
+            raise ToolError(f"name must be 1 to 40 characters, got {len(name)}")
+        taken = self.db.scalar(select(Watchlist.id).where(Watchlist.client_id == client_id,
+                                                          func.lower(Watchlist.name) == name.lower()))
+        if taken is not None:
+            raise ToolError(f"Client {client_id} already has a watchlist named {name!r} ({taken})")
+        return name
+
+
+def _cents(x: float) -> float:
+    return round(x + 1e-9 if x >= 0 else x - 1e-9, 2)
+
+
+def _client(c: Client) -> dict:
+    return {"client_id": c.id, "name": c.name, "email": c.email, "phone": c.phone}
+
+
+def _account(a: Account) -> dict:
+    return {"account_id": a.id, "client_id": a.client_id, "kind": a.kind, "account_number": a.account_number,
+            "nickname": a.nickname, "status": a.status, "cash": a.cash}
+
+
+def _instrument(i: Instrument) -> dict:
+    return {"instrument_id": i.id, "symbol": i.symbol, "name": i.name, "kind": i.kind, "sector": i.sector,
+            "exchange": i.exchange, "last": i.last, "halted": i.halted}
+
+
+def _position(p: Position, i: Instrument, reserved: int) -> dict:
+    value = _cents(p.quantity * i.last)
+    cost = _cents(p.quantity * p.average_cost)
+    unrealised = _cents(value - cost)
+    return {"instrument_id": i.id, "symbol": i.symbol, "name": i.name, "quantity": p.quantity,
+            "available_quantity": p.quantity - reserved, "average_cost": round(p.average_cost, 2), "last": i.last,
+            "market_value": value, "cost_basis": cost, "unrealized_pnl": unrealised,
+            "unrealized_pnl_percent": round(100 * unrealised / cost, 2) if cost else 0.0,
+            "realized_pnl": p.realized_pnl}
+
+
+def _order(o: Order, i: Instrument) -> dict:
+    out = {"order_id": o.id, "account_id": o.account_id, "instrument_id": i.id, "symbol": i.symbol, "side": o.side,
+           "order_type": o.order_type, "quantity": o.quantity, "limit_price": o.limit_price,
+           "stop_price": o.stop_price, "time_in_force": o.time_in_force, "status": o.status,
+           "filled_quantity": o.filled_quantity, "average_fill_price": o.average_fill_price,
+           "placed_at": o.placed_at, "note": o.note}
+    if o.status == "open":
+        out["reserved_cash" if o.side == "buy" else "reserved_shares"] = (
+            o.reserved if o.side == "buy" else int(round(o.reserved)))
+    return out
+
+
+def _fill(f: Fill, i: Instrument) -> dict:
+    return {"fill_id": f.id, "order_id": f.order_id, "instrument_id": i.id, "symbol": i.symbol, "side": f.side,
+            "quantity": f.quantity, "price": f.price, "amount": f.amount, "realized_pnl": f.realized_pnl,
+            "filled_at": f.filled_at}
+
+
+def _alert(a: Alert, i: Instrument) -> dict:
+    return {"alert_id": a.id, "instrument_id": i.id, "symbol": i.symbol, "condition": a.condition, "price": a.price,
+            "status": a.status, "last": i.last, "created_at": a.created_at, "triggered_at": a.triggered_at}

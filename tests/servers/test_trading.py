@@ -1,0 +1,547 @@
+"""The trading server through real MCP: every tool's success path and failure modes, the order
+book's reservations (a resting order lowers buying power or available shares until it fills or is
+cancelled), fills at the quote, realised and unrealised P&L, and the outcome rules of the reward.
+
+Entities are discovered through the tools (clients by id order, their accounts, positions, orders,
+watchlists and alerts; instruments by symbol)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from prove_env.runtime import run_sync
+
+
+@pytest.fixture
+def s(served):
+    return served("trading")
+
+
+# `Served.call(name, ...)` cannot pass a tool argument called `name` (find_clients and
+# create_watchlist have one); these go through the same MCP client with any argument names.
+
+def call(s, tool: str, arguments: dict) -> tuple[bool, str]:
+    result = run_sync(s.client.call(tool, arguments))
+    return (not result.is_error), (result.content[0].text if result.content else "")
+
+
+def ok(s, tool: str, **arguments):
+    good, text = call(s, tool, arguments)
+    assert good, f"{tool}({arguments}) failed: {text}"
+    return json.loads(text)
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    """The call fails with `match` in its error, and the world is exactly as before."""
+    before = s.world.digest()
+    good, text = call(s, tool, arguments)
+    assert not good, f"{tool}({arguments}) should have failed but returned {text}"
+    assert match.lower() in text.lower(), f"error {text!r} does not mention {match!r}"
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def clients(s) -> list[dict]:
+    found = ok(s, "find_clients", limit=100)
+    for c in found:
+        c["accounts"] = s.ok("list_accounts", client_id=c["client_id"])
+    return found
+
+
+def account_where(s, test) -> dict:
+    for c in clients(s):
+        for a in c["accounts"]:
+            if a["status"] == "active" and test(a):
+                return a
+    raise AssertionError("no such account in the seed-0 world")
+
+
+def symbol(s, sym: str) -> dict:
+    found = s.ok("search_instruments", query=sym)
+    assert found[0]["symbol"] == sym
+    return found[0]
+
+
+def quote(s, sym: str) -> dict:
+    return s.ok("get_quote", instrument_id=symbol(s, sym)["instrument_id"])
+
+
+def tradable(s, most: float) -> dict:
+    """A quote of an instrument that is not halted and whose ask is at most `most`."""
+    for ins in s.ok("search_instruments", kind="stock", limit=100):
+        if not ins["halted"] and ins["last"] <= most:
+            return s.ok("get_quote", instrument_id=ins["instrument_id"])
+    raise AssertionError("no cheap tradable stock")
+
+
+def summary(s, account_id: str) -> dict:
+    return s.ok("get_account_summary", account_id=account_id)
+
+
+def holding(s, min_quantity: int = 4) -> tuple[dict, dict]:
+    """An active account and a position in a tradable instrument with all its shares available."""
+    for c in clients(s):
+        for a in c["accounts"]:
+            if a["status"] != "active":
+                continue
+            for p in s.ok("get_positions", account_id=a["account_id"]):
+                if p["quantity"] >= min_quantity and p["available_quantity"] == p["quantity"] and \
+                        not s.ok("get_quote", instrument_id=p["instrument_id"])["halted"]:
+                    return a, p
+    raise AssertionError("no position to sell")
+
+
+# -- the server as a whole ----------------------------------------------------------------------
+
+def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
+    s = served("trading")
+    names = [t.name for t in run_sync(s.client.list_tools())]
+    assert len(names) >= 13 and len(set(names)) == len(names)
+    assert "count_open_orders" not in names
+    s.fails("count_open_orders", "Unknown tool")
+    hidden = served("trading", include_hidden=True)
+    counts = hidden.ok("count_open_orders")
+    assert counts["buy"] > 0 and counts["sell"] > 0
+    tools = {t.name: t for t in run_sync(s.client.list_tools())}
+    assert tools["get_quote"].annotations.read_only_hint is True
+    assert tools["place_order"].annotations.read_only_hint is False
+    assert tools["cancel_order"].annotations.destructive_hint is True
+
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    everyone = clients(s)
+    accounts = [a for c in everyone for a in c["accounts"]]
+    assert len(everyone) >= 30 and any(not c["accounts"] for c in everyone)
+    assert {a["status"] for a in accounts} == {"active", "closed"}
+    assert {a["kind"] for a in accounts} == {"individual", "ira", "roth_ira", "joint"}
+    assert any(a["status"] == "active" and a["cash"] == 0 for a in accounts)
+    assert any(a["buying_power"] < a["cash"] for a in accounts)  # open buy orders reserve cash
+    instruments = s.ok("search_instruments", limit=100)
+    assert len(instruments) >= 40 and {i["kind"] for i in instruments} == {"stock", "etf"}
+    assert sum(i["halted"] for i in instruments) == 2
+    orders = [o for a in accounts for o in s.ok("list_orders", account_id=a["account_id"], limit=100)]
+    assert {o["status"] for o in orders} == {"open", "filled", "cancelled", "expired"}
+    assert {(o["side"], o["order_type"]) for o in orders if o["status"] == "open"} >= {
+        ("buy", "limit"), ("sell", "limit"), ("sell", "stop")}
+    assert {o["time_in_force"] for o in orders if o["status"] == "open"} == {"day", "gtc"}
+    lists = [w for c in everyone for w in s.ok("list_watchlists", client_id=c["client_id"])]
+    assert any(w["count"] == 0 for w in lists) and any(w["count"] >= 5 for w in lists)
+    alerts = [x for c in everyone for x in s.ok("list_alerts", client_id=c["client_id"])]
+    assert {x["status"] for x in alerts} == {"active", "triggered"}
+    assert s.world.toolkit(s.world).invariants() == []
+
+
+# -- clients and accounts -----------------------------------------------------------------------
+
+def test_find_clients_by_name_and_email(s):
+    everyone = ok(s, "find_clients", limit=100)
+    assert len({c["name"] for c in everyone}) == len(everyone)
+    c = everyone[3]
+    assert c in ok(s, "find_clients", name=c["name"].split()[-1].upper())
+    assert ok(s, "find_clients", email=c["email"].upper()) == [c]
+    assert ok(s, "find_clients", name="zzz nobody") == []
+
+
+def test_account_summary_adds_up(s):
+    a = account_where(s, lambda a: a["buying_power"] < a["cash"])
+    full = summary(s, a["account_id"])
+    positions = s.ok("get_positions", account_id=a["account_id"])
+    opened = s.ok("list_orders", account_id=a["account_id"], status="open", limit=100)
+    reserved = round(sum(o["reserved_cash"] for o in opened if o["side"] == "buy"), 2)
+    assert full["reserved_cash"] == reserved > 0
+    assert full["buying_power"] == round(full["cash"] - reserved, 2) == a["buying_power"]
+    assert full["market_value"] == pytest.approx(sum(p["market_value"] for p in positions), abs=0.02)
+    assert full["equity"] == pytest.approx(full["cash"] + full["market_value"], abs=0.01)
+    assert full["unrealized_pnl"] == pytest.approx(sum(p["unrealized_pnl"] for p in positions), abs=0.05)
+    assert full["open_orders"] == len(opened) and full["positions"] == len(positions)
+
+
+def test_positions_show_unrealised_and_realised_pnl(s):
+    a, p = holding(s)
+    assert p["market_value"] == round(p["quantity"] * p["last"], 2)
+    assert p["unrealized_pnl"] == pytest.approx((p["last"] - p["average_cost"]) * p["quantity"], abs=0.05)
+    closed = [q for c in clients(s) for acc in c["accounts"]
+              for q in s.ok("get_positions", account_id=acc["account_id"], include_closed=True) if q["quantity"] == 0]
+    assert closed and all(q["market_value"] == 0 for q in closed) and any(q["realized_pnl"] != 0 for q in closed)
+
+
+def test_deposit_cash_raises_buying_power(s):
+    a = account_where(s, lambda a: a["cash"] == 0)
+    done = s.ok("deposit_cash", account_id=a["account_id"], amount=2500)
+    assert done["cash"] == 2500 and done["buying_power"] == 2500
+    unchanged(s, "deposit_cash", "at most 250,000.00", account_id=a["account_id"], amount=300000)
+    closed = next(acc for c in clients(s) for acc in c["accounts"] if acc["status"] == "closed")
+    unchanged(s, "deposit_cash", "is closed", account_id=closed["account_id"], amount=100)
+
+
+# -- market data --------------------------------------------------------------------------------
+
+def test_search_instruments_by_symbol_name_sector_and_kind(s):
+    assert s.ok("search_instruments", query="aapl")[0]["symbol"] == "AAPL"
+    assert [i["symbol"] for i in s.ok("search_instruments", query="coca-cola")] == ["KO"]
+    health = s.ok("search_instruments", sector="health care", limit=100)
+    assert health and all(i["sector"] == "Health Care" for i in health)
+    etfs = s.ok("search_instruments", kind="etf", limit=100)
+    assert {"SPY", "QQQ"} <= {i["symbol"] for i in etfs} and all(i["kind"] == "etf" for i in etfs)
+    assert s.ok("search_instruments", query="T")[0]["symbol"] == "T"  # the exact symbol first
+    sectors = s.ok("list_sectors")
+    assert {"Technology", "Energy", "Fixed Income"} <= {x["sector"] for x in sectors}
+    assert sum(x["stocks"] + x["etfs"] for x in sectors) == len(s.ok("search_instruments", limit=100))
+
+
+def test_quote_and_price_history(s):
+    q = quote(s, "MSFT")
+    assert q["bid"] < q["last"] < q["ask"] and q["change"] == round(q["last"] - q["prev_close"], 2)
+    recent = s.ok("get_price_history", instrument_id=q["instrument_id"])
+    assert len(recent["days"]) == 10 and recent["days"][-1]["close"] == q["prev_close"]
+    assert recent["days"][-1]["date"] < q["as_of"][:10]
+    first, last = recent["days"][2]["date"], recent["days"][6]["date"]
+    span = s.ok("get_price_history", instrument_id=q["instrument_id"], start_date=first, end_date=last)
+    assert [d["date"] for d in span["days"]] == [d["date"] for d in recent["days"][2:7]]
+    assert span["high"] == max(d["high"] for d in span["days"]) and span["low"] == min(d["low"] for d in span["days"])
+    s.fails("get_price_history", "is after", instrument_id=q["instrument_id"], start_date=last, end_date=first)
+
+
+# -- orders: fills at the quote -------------------------------------------------------------------
+
+def test_market_buy_fills_at_the_ask(s):
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: a["buying_power"] > 2000)
+    placed = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy", quantity=5)
+    assert placed["status"] == "filled" and placed["fill"]["price"] == q["ask"]
+    assert placed["cash"] == round(a["cash"] - round(5 * q["ask"], 2), 2)
+    position = next(p for p in s.ok("get_positions", account_id=a["account_id"]) if p["symbol"] == q["symbol"])
+    assert position["quantity"] >= 5
+    fills = s.ok("list_fills", account_id=a["account_id"], instrument_id=q["instrument_id"])
+    assert fills[0]["order_id"] == placed["order_id"] and fills[0]["quantity"] == 5
+    full = s.ok("get_order", order_id=placed["order_id"])
+    assert full["status"] == "filled" and full["fills"][0]["price"] == q["ask"]
+
+
+def test_selling_books_realised_pnl_at_the_bid(s):
+    a, p = holding(s)
+    q = s.ok("get_quote", instrument_id=p["instrument_id"])
+    before = summary(s, a["account_id"])
+    sold = s.ok("place_order", account_id=a["account_id"], instrument_id=p["instrument_id"], side="sell",
+                quantity=2)
+    assert sold["fill"]["price"] == q["bid"]
+    assert sold["fill"]["realized_pnl"] == pytest.approx((q["bid"] - p["average_cost"]) * 2, abs=0.02)
+    after = summary(s, a["account_id"])
+    assert after["realized_pnl"] == pytest.approx(before["realized_pnl"] + sold["fill"]["realized_pnl"], abs=0.01)
+    assert after["cash"] == round(before["cash"] + round(2 * q["bid"], 2), 2)
+    rest = next(x for x in s.ok("get_positions", account_id=a["account_id"])
+                if x["instrument_id"] == p["instrument_id"])
+    assert rest["quantity"] == p["quantity"] - 2
+
+
+def test_marketable_limit_fills_at_the_quote_not_the_limit(s):
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: a["buying_power"] > 2000)
+    placed = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy",
+                  quantity=3, order_type="limit", limit_price=round(q["ask"] + 5, 2))
+    assert placed["status"] == "filled" and placed["average_fill_price"] == q["ask"]
+
+
+# -- orders: the book's reservations ------------------------------------------------------------
+
+def test_resting_limit_buy_reserves_buying_power_until_cancelled(s):
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: a["buying_power"] > 3000)
+    limit = round(q["bid"] * 0.9, 2)
+    placed = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy",
+                  quantity=10, order_type="limit", limit_price=limit, time_in_force="gtc")
+    assert placed["status"] == "open" and placed["reserved_cash"] == round(10 * limit, 2)
+    assert placed["cash"] == a["cash"]  # cash stays; buying power drops
+    assert placed["buying_power"] == round(a["buying_power"] - 10 * limit, 2)
+    assert summary(s, a["account_id"])["buying_power"] == placed["buying_power"]
+    assert s.ok("list_orders", account_id=a["account_id"], status="open")[0]["order_id"] == placed["order_id"]
+    cancelled = s.ok("cancel_order", order_id=placed["order_id"])
+    assert cancelled["status"] == "cancelled" and cancelled["buying_power"] == a["buying_power"]
+    unchanged(s, "cancel_order", "is cancelled and cannot be cancelled", order_id=placed["order_id"])
+    unchanged(s, "modify_order", "is cancelled and cannot be modified", order_id=placed["order_id"], quantity=2)
+
+
+def test_reserved_cash_cannot_be_spent_twice(s):
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: 2000 < a["buying_power"] < 60000)
+    shares = int(a["buying_power"] * 0.7 // (q["bid"] * 0.9))
+    s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy", quantity=shares,
+         order_type="limit", limit_price=round(q["bid"] * 0.9, 2))
+    power = summary(s, a["account_id"])["buying_power"]
+    more = int(power // q["ask"]) + 2  # affordable with the cash, not with the buying power left
+    assert more * q["ask"] < a["cash"]
+    unchanged(s, "place_order", "insufficient buying power", account_id=a["account_id"],
+              instrument_id=q["instrument_id"], side="buy", quantity=more)
+    limit = round(q["bid"] * 0.95, 2)
+    unchanged(s, "place_order", "insufficient buying power", account_id=a["account_id"],
+              instrument_id=q["instrument_id"], side="buy", quantity=int(power // limit) + 1, order_type="limit",
+              limit_price=limit)
+
+
+def test_resting_sell_reserves_shares(s):
+    a, p = holding(s)
+    q = s.ok("get_quote", instrument_id=p["instrument_id"])
+    n = p["quantity"]
+    placed = s.ok("place_order", account_id=a["account_id"], instrument_id=p["instrument_id"], side="sell",
+                  quantity=n - 1, order_type="limit", limit_price=round(q["ask"] * 1.2, 2))
+    assert placed["status"] == "open" and placed["reserved_shares"] == n - 1
+    assert placed["cash"] == a["cash"]
+    pos = next(x for x in s.ok("get_positions", account_id=a["account_id"]) if x["instrument_id"] == q["instrument_id"])
+    assert pos["quantity"] == n and pos["available_quantity"] == 1
+    unchanged(s, "place_order", "of which 1 are not reserved", account_id=a["account_id"],
+              instrument_id=p["instrument_id"], side="sell", quantity=2)
+    s.ok("cancel_order", order_id=placed["order_id"])
+    assert s.ok("place_order", account_id=a["account_id"], instrument_id=p["instrument_id"], side="sell",
+                quantity=2)["status"] == "filled"
+
+
+def test_stop_orders_rest_on_the_right_side_of_the_quote(s):
+    a, p = holding(s)
+    q = s.ok("get_quote", instrument_id=p["instrument_id"])
+    unchanged(s, "place_order", "sell stop must be below the bid", account_id=a["account_id"],
+              instrument_id=q["instrument_id"], side="sell", quantity=1, order_type="stop",
+              stop_price=round(q["bid"] + 1, 2))
+    unchanged(s, "place_order", "buy stop must be above the ask", account_id=a["account_id"],
+              instrument_id=q["instrument_id"], side="buy", quantity=1, order_type="stop",
+              stop_price=round(q["ask"] - 1, 2))
+    unchanged(s, "place_order", "needs stop_price", account_id=a["account_id"], instrument_id=q["instrument_id"],
+              side="sell", quantity=1, order_type="stop")
+    unchanged(s, "place_order", "takes no limit_price", account_id=a["account_id"],
+              instrument_id=q["instrument_id"], side="sell", quantity=1, limit_price=10)
+    stop = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="sell", quantity=2,
+                order_type="stop", stop_price=round(q["bid"] * 0.9, 2))
+    assert stop["status"] == "open" and stop["reserved_shares"] == 2
+
+
+def test_order_refusals_change_nothing(s):
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: a["buying_power"] > 1000)
+    base = dict(account_id=a["account_id"], instrument_id=q["instrument_id"])
+    unchanged(s, "place_order", "greater than 0", **base, side="buy", quantity=0)
+    unchanged(s, "place_order", "greater than 0, got -5", **base, side="buy", quantity=-5)
+    halted = next(i for i in s.ok("search_instruments", limit=100) if i["halted"])
+    unchanged(s, "place_order", "is halted", account_id=a["account_id"], instrument_id=halted["instrument_id"],
+              side="buy", quantity=1)
+    held = {p["instrument_id"] for p in s.ok("get_positions", account_id=a["account_id"], include_closed=True)}
+    other = next(i for i in s.ok("search_instruments", limit=100) if i["instrument_id"] not in held and not i["halted"])
+    unchanged(s, "place_order", "holds no", account_id=a["account_id"], instrument_id=other["instrument_id"],
+              side="sell", quantity=1)
+    unchanged(s, "place_order", "needs limit_price", **base, side="buy", quantity=1, order_type="limit")
+    closed = next(acc for c in clients(s) for acc in c["accounts"] if acc["status"] == "closed")
+    unchanged(s, "place_order", "is closed", account_id=closed["account_id"], instrument_id=q["instrument_id"],
+              side="buy", quantity=1)
+    filled = s.ok("list_orders", account_id=a["account_id"], status="filled")
+    if filled:
+        unchanged(s, "cancel_order", "is filled and cannot be cancelled", order_id=filled[0]["order_id"])
+        unchanged(s, "modify_order", "is filled and cannot be modified", order_id=filled[0]["order_id"], quantity=1)
+
+
+def test_modify_order_recomputes_the_reservation(s):
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: a["buying_power"] > 3000)
+    limit = round(q["bid"] * 0.9, 2)
+    placed = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy",
+                  quantity=10, order_type="limit", limit_price=limit)
+    order_id = placed["order_id"]
+    lower = round(q["bid"] * 0.85, 2)
+    changed = s.ok("modify_order", order_id=order_id, quantity=4, limit_price=lower)
+    assert changed["status"] == "open" and changed["reserved_cash"] == round(4 * lower, 2)
+    assert changed["buying_power"] == round(a["buying_power"] - 4 * lower, 2)
+    unchanged(s, "modify_order", "Nothing to change", order_id=order_id)
+    unchanged(s, "modify_order", "has no stop price", order_id=order_id, stop_price=10)
+    unchanged(s, "modify_order", "greater than 0", order_id=order_id, quantity=0)
+    unchanged(s, "modify_order", "insufficient buying power", order_id=order_id,
+              quantity=int(a["cash"] // lower) + 5)
+    filled = s.ok("modify_order", order_id=order_id, limit_price=round(q["ask"] + 1, 2))
+    assert filled["status"] == "filled" and filled["average_fill_price"] == q["ask"]
+    assert filled["cash"] == round(a["cash"] - round(4 * q["ask"], 2), 2)
+    unchanged(s, "modify_order", "is filled", order_id=order_id, quantity=3)
+
+
+def test_seeded_open_orders_can_be_modified_and_cancelled(s):
+    for c in clients(s):
+        for acc in c["accounts"]:
+            for o in s.ok("list_orders", account_id=acc["account_id"], status="open"):
+                if o["order_type"] == "stop":
+                    changed = s.ok("modify_order", order_id=o["order_id"], stop_price=round(o["stop_price"] * 0.98, 2))
+                    assert changed["stop_price"] == round(o["stop_price"] * 0.98, 2)
+                    assert s.ok("cancel_order", order_id=o["order_id"])["status"] == "cancelled"
+                    return
+    raise AssertionError("no open stop order")
+
+
+def test_list_orders_filters(s):
+    a = account_where(s, lambda a: len(s.ok("list_orders", account_id=a["account_id"], limit=100)) >= 4)
+    every = s.ok("list_orders", account_id=a["account_id"], limit=100)
+    assert [o["placed_at"] for o in every] == sorted((o["placed_at"] for o in every), reverse=True)
+    for status in ("open", "filled", "cancelled", "expired"):
+        assert s.ok("list_orders", account_id=a["account_id"], status=status, limit=100) == [
+            o for o in every if o["status"] == status]
+    one = every[0]["instrument_id"]
+    assert all(o["instrument_id"] == one for o in s.ok("list_orders", account_id=a["account_id"], instrument_id=one))
+
+
+def test_list_fills_by_date(s):
+    a = account_where(s, lambda a: len(s.ok("list_fills", account_id=a["account_id"], limit=100)) >= 3)
+    every = s.ok("list_fills", account_id=a["account_id"], limit=100)
+    day = every[1]["filled_at"][:10]
+    same = s.ok("list_fills", account_id=a["account_id"], start_date=day, end_date=day)
+    assert same and all(f["filled_at"][:10] == day for f in same)
+    assert all(f["realized_pnl"] is None for f in every if f["side"] == "buy")
+
+
+# -- watchlists and alerts ----------------------------------------------------------------------
+
+def test_watchlists(s):
+    c = next(c for c in clients(s) if s.ok("list_watchlists", client_id=c["client_id"]))
+    existing = s.ok("list_watchlists", client_id=c["client_id"])[0]
+    created = ok(s, "create_watchlist", client_id=c["client_id"], name="  Space stocks ")
+    assert created["name"] == "Space stocks" and created["count"] == 0
+    unchanged(s, "create_watchlist", "already has a watchlist named", client_id=c["client_id"],
+              name=existing["name"].upper())
+    unchanged(s, "create_watchlist", "1 to 40 characters", client_id=c["client_id"], name=" ")
+    nvda = symbol(s, "NVDA")
+    added = s.ok("add_to_watchlist", watchlist_id=created["watchlist_id"], instrument_id=nvda["instrument_id"])
+    assert [i["symbol"] for i in added["instruments"]] == ["NVDA"]
+    unchanged(s, "add_to_watchlist", "already on watchlist", watchlist_id=created["watchlist_id"],
+              instrument_id=nvda["instrument_id"])
+    removed = s.ok("remove_from_watchlist", watchlist_id=created["watchlist_id"], instrument_id=nvda["instrument_id"])
+    assert removed["count"] == 0
+    unchanged(s, "remove_from_watchlist", "is not on watchlist", watchlist_id=created["watchlist_id"],
+              instrument_id=nvda["instrument_id"])
+    gone = s.ok("delete_watchlist", watchlist_id=existing["watchlist_id"])
+    assert gone["deleted"] and gone["instruments_removed"] == existing["count"]
+    left = s.ok("list_watchlists", client_id=c["client_id"])
+    assert existing["watchlist_id"] not in {w["watchlist_id"] for w in left}
+    s.fails("delete_watchlist", "not found", watchlist_id=existing["watchlist_id"])
+
+
+def test_price_alerts(s):
+    c = next(c for c in clients(s) if s.ok("list_alerts", client_id=c["client_id"], status="triggered"))
+    q = quote(s, "AAPL")
+    unchanged(s, "create_price_alert", "already at", client_id=c["client_id"], instrument_id=q["instrument_id"],
+              condition="above", price=round(q["last"] - 1, 2))
+    unchanged(s, "create_price_alert", "already at", client_id=c["client_id"], instrument_id=q["instrument_id"],
+              condition="below", price=round(q["last"] + 1, 2))
+    level = float(round(q["last"] * 1.1))
+    made = s.ok("create_price_alert", client_id=c["client_id"], instrument_id=q["instrument_id"], condition="above",
+                price=level)
+    assert made["status"] == "active" and made["symbol"] == "AAPL"
+    unchanged(s, "create_price_alert", "already watches", client_id=c["client_id"], instrument_id=q["instrument_id"],
+              condition="above", price=level)
+    assert made in s.ok("list_alerts", client_id=c["client_id"], status="active")
+    triggered = s.ok("list_alerts", client_id=c["client_id"], status="triggered")[0]
+    assert s.ok("delete_alert", alert_id=triggered["alert_id"])["deleted"]
+    assert triggered["alert_id"] not in {x["alert_id"] for x in s.ok("list_alerts", client_id=c["client_id"])}
+    s.fails("delete_alert", "not found", alert_id=triggered["alert_id"])
+
+
+def test_invariants_hold_after_a_sequence_of_orders(s):
+    a, p = holding(s)
+    q = s.ok("get_quote", instrument_id=p["instrument_id"])
+    s.ok("deposit_cash", account_id=a["account_id"], amount=5000)
+    s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy", quantity=3)
+    s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="sell", quantity=2,
+         order_type="limit", limit_price=round(q["ask"] * 1.1, 2))
+    s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="sell",
+         quantity=p["quantity"] + 1)
+    assert s.world.toolkit(s.world).invariants() == []
+    pos = next(x for x in s.ok("get_positions", account_id=a["account_id"]) if x["instrument_id"] == q["instrument_id"])
+    assert pos["quantity"] == 2 and pos["available_quantity"] == 0
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_invariants_catch_a_broken_book(s):
+    toolkit = s.world.toolkit(s.world)
+    with s.world.transaction():
+        session = s.world.session
+        from prove_env.servers.trading.models import Account, Order
+        order = session.get(Order, "ORD-0010")  # an open buy limit in the seed-0 world
+        assert order.status == "open" and order.side == "buy"
+        session.get(Account, order.account_id).cash = 1.0
+        assert any("reserves" in p for p in toolkit.invariants())
+        session.rollback()
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    power = Task(id="power", server="trading", seed=0,
+                 user_turns=["Hi, this is Megan Chang. How much buying power do I have in my IRA?"],
+                 gold=[[{"id": "g1", "name": "find_clients", "arguments": {"name": "Megan Chang"}},
+                        {"id": "g2", "name": "list_accounts", "arguments": {"client_id": "CLI-0001"},
+                         "depends_on": ["g1"]},
+                        {"id": "g3", "name": "get_account_summary", "arguments": {"account_id": "ACT-0002"},
+                         "depends_on": ["g2"]}]],
+                 facts=[[5185.95]])
+    # another correct path: found by email, and the account list already carries the buying power
+    other = play(power, [_call("find_clients", email="MEGAN.CHANG17@yahoo.com"),
+                         _call("list_accounts", client_id="CLI-0001"), "You have $5,185.95 of buying power."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    # the cash is not the buying power: an open buy order reserves part of it
+    assert not play(power, [_call("get_account_summary", account_id="ACT-0002"), "You have $9,338.95."])["success"]
+    # the right answer, then damage nobody asked for: a resting order cancelled
+    damage = play(power, [_call("get_account_summary", account_id="ACT-0002"),
+                          _call("cancel_order", order_id="ORD-0010"), "You have $5,185.95."])
+    assert not damage["success"] and damage["reward_breakdown"]["coverage"] < 1
+
+    buy = Task(id="buy", server="trading", seed=0,
+               user_turns=["This is Victoria Golden. Put in a limit order in my joint account to buy 10 shares of "
+                           "Microsoft at $350, good till cancelled."],
+               gold=[[{"id": "g1", "name": "find_clients", "arguments": {"name": "Victoria Golden"}},
+                      {"id": "g2", "name": "list_accounts", "arguments": {"client_id": "CLI-0006"},
+                       "depends_on": ["g1"]},
+                      {"id": "g3", "name": "search_instruments", "arguments": {"query": "MSFT"}},
+                      {"id": "g4", "name": "place_order", "depends_on": ["g2", "g3"],
+                       "arguments": {"account_id": "ACT-0011", "instrument_id": "INS-0002", "side": "buy",
+                                     "quantity": 10, "order_type": "limit", "limit_price": 350.0,
+                                     "time_in_force": "gtc"}}]])
+    order = {"account_id": "ACT-0011", "instrument_id": "INS-0002", "side": "buy", "quantity": 10,
+             "order_type": "limit", "limit_price": 350.0, "time_in_force": "gtc"}
+    # a note the client did not ask for is a detail, not damage
+    noted = play(buy, [_call("place_order", **order, note="Buy the dip"), "Done: your order is working."])
+    assert noted["success"]
+    assert not play(buy, [_call("place_order", **{**order, "time_in_force": "day"}), "Done."])["success"]
+    assert not play(buy, [_call("place_order", **{**order, "limit_price": 355.0}), "Done."])["success"]
+
+
+def test_order_limits_and_terms_are_checked(s):
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: a["buying_power"] > 1000)
+    unchanged(s, "place_order", "at most 100,000 shares", account_id=a["account_id"], instrument_id=q["instrument_id"],
+              side="buy", quantity=100_001)
+    unchanged(s, "place_order", "needs limit_price (and no stop_price)", account_id=a["account_id"],
+              instrument_id=q["instrument_id"], side="buy", quantity=1, order_type="limit", limit_price=10,
+              stop_price=9)
+    stop = next(o for c in clients(s) for acc in c["accounts"]
+                for o in s.ok("list_orders", account_id=acc["account_id"], status="open") if o["order_type"] == "stop")
+    unchanged(s, "modify_order", "has no limit price", order_id=stop["order_id"], limit_price=10)
+    unchanged(s, "modify_order", "sell stop must be below the bid", order_id=stop["order_id"], stop_price=100_000)
+
+
+def test_orders_on_a_halted_instrument_can_be_cancelled_not_changed(s):
+    from prove_env.servers.trading.models import Instrument, Order
+
+    order = s.ok("get_order", order_id="ORD-0010")  # an open buy limit in the seed-0 world
+    with s.world.transaction():
+        halted = s.world.session.get(Instrument, order["instrument_id"])
+        halted.halted, halted.halt_reason = True, "News pending"
+    unchanged(s, "modify_order", "is halted", order_id="ORD-0010", quantity=1)
+    assert s.ok("cancel_order", order_id="ORD-0010")["status"] == "cancelled"
+    with s.world.transaction():
+        assert s.world.session.get(Order, "ORD-0010").reserved == 0
+
+
+def test_a_client_holds_at_most_ten_watchlists(s):
+    c = next(c for c in clients(s) if s.ok("list_watchlists", client_id=c["client_id"]))
+    held = len(s.ok("list_watchlists", client_id=c["client_id"]))
+    for n in range(10 - held):
+        ok(s, "create_watchlist", client_id=c["client_id"], name=f"List {n}")
+    unchanged(s, "create_watchlist", "the most allowed; delete one first", client_id=c["client_id"], name="One more")
