@@ -1,0 +1,1 @@
+"""Budget: owners and their items (a skeleton to grow)."""
