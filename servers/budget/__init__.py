@@ -1,1 +1,1 @@
-"""Budget: owners and their items (a skeleton to grow)."""
+"""Budget: a personal budgeting app's users, spending categories with monthly limits, expenses, income and recurring bills, with running monthly totals per category."""
