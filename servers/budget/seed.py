@@ -166,9 +166,9 @@ class _Recipe:
         if name in RECURRING and name not in CATEGORIES:
             return float(rng.choice([60, 80, 100, 150, 200, 250]))
         (low, high), (a, b), _, _ = CATEGORIES[name]
-        typical = (low + high) / 2 * (a + b) / 2
+        typical = ((low + high) / 2 + 0.5) * (a + b) / 2
         step = 10 if typical < 200 else 25 if typical < 600 else 50
-        return float(max(step, round(typical * rng.uniform(0.8, 1.5) / step) * step))
+        return float(max(step, round(typical * rng.uniform(0.95, 1.6) / step) * step))
 
     def expense(self, user: User, category: Category, amount: float, merchant: str, day: dt.date,
                 note: str | None, method: str | None = None, recurring_id: str | None = None) -> Expense:
@@ -197,7 +197,8 @@ class _Recipe:
         for name, options in RECURRING.items():
             if name not in categories or (name in CATEGORIES and rng.random() < 0.5):
                 continue
-            for merchant, amount, frequency, anchor in rng.sample(options, rng.randint(1, min(2, len(options)))):
+            most = 1 if name == "Rent" else min(2, len(options))
+            for merchant, amount, frequency, anchor in rng.sample(options, rng.randint(1, most)):
                 if amount is None:  # rent: the category's limit
                     amount = categories[name].monthly_limit
                 if frequency == "weekly":
@@ -213,6 +214,9 @@ class _Recipe:
                     occurrences.append(day)
                     day = step(day)
                 cancelled = not behind and rng.random() < 0.15
+                if name in CATEGORIES and not cancelled:  # the bill is part of what the category budgets for
+                    monthly = amount * (4.35 if frequency == "weekly" else 1)
+                    categories[name].monthly_limit = float(round((categories[name].monthly_limit + monthly) / 10) * 10)
                 rule = RecurringExpense(
                     id=ctx.new_id("REC"), user_id=user.id, category_id=categories[name].id, merchant=merchant,
                     amount=round(amount, 2), frequency=frequency, anchor_day=anchor, next_date=day,

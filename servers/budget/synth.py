@@ -405,7 +405,7 @@ def create_category(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     cash = money(limit)
     args = {"user_id": b["user"]["user_id"], "name": name, "monthly_limit": limit}
-    if rng.random() < 0.35:
+    if rng.random() < 0.45:
         return Ask(args, say=rng.choice([f"I'd like a new budget category called {name}.",
                                          f"Can you add a {name} category to my budget?"]),
                    detail=rng.choice([f"Give it {cash} a month.", f"The monthly limit should be {cash}.",
@@ -432,7 +432,7 @@ def set_category_limit(b: Bundle, rng: random.Random) -> Ask | None:
     words, cash = category["name"].lower(), money(limit)
     verb = "raise" if limit > current else "lower"
     args = {"category_id": category["category_id"], "monthly_limit": limit}
-    if rng.random() < 0.35:
+    if rng.random() < 0.45:
         return Ask(args, say=rng.choice([f"I want to {verb} my monthly {words} limit.",
                                          f"My {words} budget needs changing."]),
                    detail=rng.choice([f"Make it {cash} a month.", f"{cash} per month, please.",
@@ -473,7 +473,7 @@ def move_budget(b: Bundle, rng: random.Random) -> Ask | None:
     source, into, cash = donor["name"].lower(), target["name"].lower(), money(amount)
     args = {"from_category_id": donor["category_id"], "to_category_id": target["category_id"], "amount": amount}
     refs = (_category(b, donor), _category(b, target))
-    if rng.random() < 0.35:
+    if rng.random() < 0.45:
         return Ask(args, say=rng.choice([f"I'd like to move some of this month's {source} budget over to {into}.",
                                          f"Could you shift part of my {source} budget to {into} for this month?"]),
                    detail=rng.choice([f"Move {cash}.", f"{cash} should do it.", f"Let's make it {cash}."]),
@@ -517,10 +517,10 @@ def add_expense(b: Bundle, rng: random.Random) -> Ask | None:
             if method != "cash" else rng.choice([" in cash", ", paid cash"])
         mentions.append(METHOD_WORDS[method])
     words, cash = category["name"].lower(), money(amount)
-    if rng.random() < 0.3:
+    if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"Please log what I spent at {merchant} {on}{paid} under {words}.",
                                          f"I need to add a {merchant} expense {on}{paid} to {words}."]),
-                   detail=rng.choice([f"It was {cash}.", f"The amount was {cash}.", f"{cash}, sorry."]),
+                   detail=rng.choice([f"It was {cash}.", f"The amount was {cash}.", f"{cash}, to be exact."]),
                    terse=f"{cash} {merchant} {on}{paid}, {words}.", refs=(_category(b, category),),
                    mentions=tuple(mentions))
     say = rng.choice([f"Log an expense: {cash} at {merchant} {on}{paid}, under {words}.",
@@ -579,7 +579,7 @@ def split_expense(b: Bundle, rng: random.Random) -> Ask | None:
     name, into, cash = expense_words(expense, rng), target["name"].lower(), money(amount)
     args = {"expense_id": expense["expense_id"], "amount": amount, "category_id": target["category_id"]}
     refs = (_expense(b, expense), _category(b, target))
-    if rng.random() < 0.3:
+    if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"Part of {name} was really {into}. Can you split that part off?",
                                          f"I'd like to split {name} so some of it counts as {into}."]),
                    detail=rng.choice([f"The {into} part is {cash}.", f"Split off {cash}.", f"{cash} of it."]),
@@ -609,7 +609,7 @@ def add_income(b: Bundle, rng: random.Random) -> Ask | None:
         on = "yesterday" if back == 1 else f"on {day(when)}"
         mentions.append("yesterday" if back == 1 else day(when))
     cash = money(amount)
-    if rng.random() < 0.3:
+    if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"I got some money from {source} {on}; please record it as income.",
                                          f"Add income from {source}, received {on}."]),
                    detail=rng.choice([f"It was {cash}.", f"{cash} in total.", f"The amount is {cash}."]),
@@ -637,6 +637,14 @@ def add_recurring_expense(b: Bundle, rng: random.Random) -> Ask | None:
     every = "week" if frequency == "weekly" else "month"
     words, cash, on = category["name"].lower(), money(amount), day(start)
     tense = "started" if start <= today else "starts"
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"I signed up for {merchant}: {cash} a {every}. Track it as a recurring "
+                                         f"{words} expense.",
+                                         f"Please add {merchant} as a {frequency} bill of {cash} in {words}."]),
+                   detail=rng.choice([f"The first payment {'was' if start <= today else 'is'} on {on}.",
+                                      f"It {tense} on {on}.", f"Starting {on}."]),
+                   terse=f"Recurring {merchant} {cash}/{every} from {on}, {words}.",
+                   refs=(_category(b, category),), mentions=(merchant, cash, on, every, words))
     say = rng.choice([f"Set up a recurring {words} expense: {merchant}, {cash} every {every}, first payment on {on}.",
                       f"I signed up for {merchant}. It's {cash} a {every} and {tense} on {on}; track it under {words}.",
                       f"Please add {merchant} as a {frequency} bill of {cash} in {words}, beginning {on}.",

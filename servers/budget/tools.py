@@ -304,7 +304,7 @@ class BudgetServer(Toolkit):
             note: an optional note, such as 'Team lunch'.
         """
         category = self._active(self.get(Category, category_id))
-        when = self._past_date(date)
+        when = self._recorded_day(date)
         if amount > MAX_AMOUNT:
             raise ToolError(f"An expense may be at most {MAX_AMOUNT:,.2f}, got {amount:,.2f}")
         expense = Expense(id=self.new_id("EXP", 5), user_id=category.user_id, category_id=category.id, amount=amount,
@@ -399,7 +399,7 @@ class BudgetServer(Toolkit):
             note: an optional note, such as 'Invoice 12'.
         """
         user = self.get(User, user_id)
-        when = self._past_date(date)
+        when = self._recorded_day(date)
         if amount > MAX_AMOUNT:
             raise ToolError(f"An income entry may be at most {MAX_AMOUNT:,.2f}, got {amount:,.2f}")
         income = Income(id=self.new_id("INC"), user_id=user.id, amount=amount, source=_text(source, "source"),
@@ -596,7 +596,7 @@ class BudgetServer(Toolkit):
             raise ToolError(f"month {key} has not started yet; the current month is {self._this_month()}")
         return key
 
-    def _past_date(self, date: dt.date | None) -> dt.date:
+    def _recorded_day(self, date: dt.date | None) -> dt.date:
         today = self.now.date()
         if date is None:
             return today
