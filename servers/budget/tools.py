@@ -86,12 +86,9 @@ class BudgetServer(Toolkit):
             include_archived: also list archived categories (default false).
         """
         user = self.get(User, user_id)
-        query = select(Category).where(Category.user_id == user.id).order_by(Category.name, Category.id)
-        if not include_archived:
-            query = query.where(Category.status == "active")
-        categories = list(self.db.scalars(query))
-        rows = self._rows([c.id for c in categories], self._this_month())
-        return [{**_category_info(c), **_figures(rows.get(c.id), c)} for c in categories]
+        found = self._with_month(user.id, self._this_month())
+        return [{**_category_info(c), **_figures(row, c)} for c, row in found
+                if include_archived or c.status == "active"]
 
     @tool(produces=("category",))
     def create_category(self, user_id: Id("user"), name: str, monthly_limit: Money) -> dict:
@@ -205,11 +202,8 @@ class BudgetServer(Toolkit):
         """
         user = self.get(User, user_id)
         key = self._month(month)
-        categories = {c.id: c for c in self.db.scalars(select(Category).where(Category.user_id == user.id)
-                                                       .order_by(Category.name, Category.id))}
-        rows = self._rows(list(categories), key)
-        lines = [{**_category_info(c), **_figures(rows.get(c.id), c)} for c in categories.values()
-                 if c.status == "active" or c.id in rows]
+        lines = [{**_category_info(c), **_figures(row, c)} for c, row in self._with_month(user.id, key)
+                 if c.status == "active" or row is not None]
         start, end = _month_bounds(key)
         income = self.db.scalar(select(func.sum(Income.amount)).where(
             Income.user_id == user.id, Income.received_on >= start, Income.received_on <= end)) or 0.0
@@ -613,11 +607,12 @@ class BudgetServer(Toolkit):
                             "categories (list_categories lists them)")
         return category
 
-    def _rows(self, category_ids: list[str], key: str) -> dict[str, BudgetMonth]:
-        if not category_ids:
-            return {}
-        return {r.category_id: r for r in self.db.scalars(select(BudgetMonth).where(
-            BudgetMonth.month == key, BudgetMonth.category_id.in_(category_ids)))}
+    def _with_month(self, user_id: str, key: str) -> list[tuple[Category, BudgetMonth | None]]:
+        """A user's categories by name, each with its figures for one month (None: no figures yet)."""
+        return list(self.db.execute(
+            select(Category, BudgetMonth).outerjoin(BudgetMonth, (BudgetMonth.category_id == Category.id)
+                                                    & (BudgetMonth.month == key))
+            .where(Category.user_id == user_id).order_by(Category.name, Category.id)).all())
 
     def _row(self, category: Category, key: str) -> BudgetMonth:
         """The category's month, started with its monthly limit when it has none yet."""
@@ -650,8 +645,8 @@ class BudgetServer(Toolkit):
         return posted
 
     def _category_names(self, ids: set[str]) -> dict[str, str]:
-        if not ids:
-            return {}
+        if len(ids) <= 1:
+            return {key: self.db.get(Category, key).name for key in ids}
         return dict(self.db.execute(select(Category.id, Category.name).where(Category.id.in_(sorted(ids)))).all())
 
     def _expense_full(self, expense: Expense) -> dict:
