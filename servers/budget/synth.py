@@ -101,10 +101,10 @@ def _readable(b: Bundle) -> list[dict]:
 
 def _changeable(b: Bundle, parity: int) -> list[dict]:
     """Nameable expenses of free categories, not the one set aside for deletion; split and
-    recategorize take disjoint halves, so that neither undoes the other."""
+    recategorize and correct take disjoint thirds, so that none undoes another."""
     free = {c["category_id"] for c in _free(b)}
     return [e for e in _nameable(b["expenses"]) if e["expense_id"] != b["doomed"] and e["category_id"] in free
-            and int(e["expense_id"][-1]) % 2 == parity ]
+            and int(e["expense_id"][-1]) % 3 == parity]
 
 
 # -- how people name things ------------------------------------------------------------------------
@@ -263,6 +263,14 @@ def get_category_history(b: Bundle, rng: random.Random) -> Ask | None:
     count = rng.choice([2, 3, 3])
     number = NUMBER_WORDS[count]
     args = {"category_id": category["category_id"], "months": count}
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"How has my {words} spending changed over the last few months?",
+                                         f"Can you show me my {words} spending month by month?"]),
+                   detail=rng.choice([f"The last {number} months, this one included.",
+                                      f"Go back {number} months, counting this one."]),
+                   terse=f"{category['name']} spending, last {number} months?",
+                   refs=(_category(b, category),), mentions=(words, number),
+                   facts=lambda r: [m["spent"] for m in r["months"]])
     say = rng.choice([f"What did I spend on {words} in each of the last {number} months, this one included?",
                       f"Show me my {words} spending month by month for the last {number} months.",
                       f"I want to see a trend: {words} spending over the past {number} months, this month too.",
@@ -368,7 +376,13 @@ def list_income(b: Bundle, rng: random.Random) -> Ask | None:
         end = (start + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
     else:
         start, end = today.replace(day=1), today
-    return Ask({"user_id": b["user"]["user_id"], "start_date": start.isoformat(), "end_date": end.isoformat()},
+    income_args = {"user_id": b["user"]["user_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
+    if mentions and rng.random() < 0.4:
+        return Ask(income_args, say=rng.choice(["What was my total income for one of the past months?",
+                                                "Could you total up my income for a month?"]),
+                   detail=rng.choice([f"{mentions[0]}, please.", f"I mean {mentions[0]}."]),
+                   terse=f"Income {when}?", refs=(_user(b),), mentions=mentions, facts=lambda r: [r["total"]])
+    return Ask(income_args,
                say=rng.choice([f"How much income did I get {when}?", f"What money came in {when}? List it with the total.",
                                f"Could you total up my income {when}?",
                                f"I'm doing my books: what did I earn {when}, all sources?"]),
@@ -556,6 +570,13 @@ def recategorize_expense(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     target = rng.choice(targets)
     name, into = expense_words(expense, rng), target["name"].lower()
+    if rng.random() < 0.4:
+        return Ask({"expense_id": expense["expense_id"], "category_id": target["category_id"]},
+                   say=rng.choice([f"{name[:1].upper()}{name[1:]} is filed under the wrong category.",
+                                   f"I need to recategorize {name}."]),
+                   detail=rng.choice([f"It belongs in {into}.", f"Put it under {into}.", f"It should be {into}."]),
+                   terse=f"Recategorize {name} to {into}.", refs=(_expense(b, expense), _category(b, target)),
+                   mentions=(*_expense_mentions(expense), into))
     return Ask({"expense_id": expense["expense_id"], "category_id": target["category_id"]},
                say=rng.choice([f"{name[:1].upper()}{name[1:]} is in the wrong category. Move it to {into}.",
                                f"Please recategorize {name} as {into}.",
@@ -592,6 +613,51 @@ def split_expense(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Could you break {cash} out of {name} and put that part under {into}?"]),
                terse=f"Split {cash} of {name} into {into}.", refs=(_expense(b, expense), _category(b, target)),
                mentions=(*_expense_mentions(expense), into, cash))
+
+
+@goals.add("update_expense")
+def update_expense(b: Bundle, rng: random.Random) -> Ask | None:
+    expenses = _changeable(b, 2)
+    if not expenses:
+        return None
+    expense = rng.choice(expenses)
+    name, refs = expense_words(expense, rng), (_expense(b, expense),)
+    mode = rng.choice(["amount", "amount", "method", "date"])
+    if mode == "amount":
+        amount = round(expense["amount"] + rng.choice([-1, 1]) * rng.choice([1.0, 5.0, 10.0, 0.9]), 2)
+        if amount <= 0:
+            return None
+        cash = money(amount)
+        if rng.random() < 0.5:
+            return Ask({"expense_id": expense["expense_id"], "amount": amount},
+                       say=rng.choice([f"The amount on {name} is wrong. Can you fix it?",
+                                       f"I need to correct the amount of {name}."]),
+                       detail=rng.choice([f"It should be {cash}.", f"The receipt says {cash}.", f"Make it {cash}."]),
+                       terse=f"Fix {name}: amount {cash}.", refs=refs, mentions=(*_expense_mentions(expense), cash))
+        return Ask({"expense_id": expense["expense_id"], "amount": amount},
+                   say=rng.choice([f"I typed {name} wrong: it was really {cash}. Please fix it.",
+                                   f"Could you correct {name}? The receipt says {cash}.",
+                                   f"The amount on {name} is off; change it to {cash}, please."]),
+                   terse=f"Fix {name}: amount {cash}.", refs=refs, mentions=(*_expense_mentions(expense), cash))
+    if mode == "method":
+        methods = [m for m in METHOD_WORDS if m != expense["payment_method"] and m != "bank_transfer"]
+        method = rng.choice(methods)
+        words = METHOD_WORDS[method]
+        return Ask({"expense_id": expense["expense_id"], "payment_method": method},
+                   say=rng.choice([f"I actually paid {name} with {'cash' if method == 'cash' else 'my ' + words}. "
+                                   "Please update it.",
+                                   f"Please change the payment method on {name} to {words}.",
+                                   f"{name[:1].upper()}{name[1:]} wasn't paid the way it says; it was {words}."]),
+                   terse=f"{name}: paid by {words}.", refs=refs, mentions=(*_expense_mentions(expense), words))
+    when = _date(expense["date"]) - dt.timedelta(days=rng.choice([1, 2]))
+    if any(e["merchant"] == expense["merchant"] and e["date"] == when.isoformat() for e in b["expenses"]):
+        return None
+    on = day(when)
+    return Ask({"expense_id": expense["expense_id"], "date": when.isoformat()},
+               say=rng.choice([f"{name[:1].upper()}{name[1:]} has the wrong date; it happened on {on}.",
+                               f"Please move the date of {name} to {on}, when I actually paid.",
+                               f"Could you change {name} so it's dated {on}?"]),
+               terse=f"Redate {name} to {on}.", refs=refs, mentions=(*_expense_mentions(expense), on))
 
 
 @goals.add("add_income", 0.8)

@@ -308,6 +308,43 @@ class BudgetServer(Toolkit):
         row = self._book(expense, +1)
         return {**self._expense_full(expense), "category_month": {"month": row.month, **_figures(row, category)}}
 
+    @tool(idempotent=True, details=_NOTES)
+    def update_expense(self, expense_id: Id("expense"), amount: Money | None = None, merchant: str | None = None,
+                       date: Date | None = None, payment_method: PaymentMethod | None = None,
+                       note: str | None = None) -> dict:
+        """Correct an expense's amount, merchant, date, payment method or note; give at least one.
+        The month totals follow: a new amount changes its category month's total, and a new date in
+        another month moves the expense to that month's total.
+
+        Args:
+            amount: the right amount in dollars, such as 42.5 (at most 50,000).
+            merchant: the right merchant, 1 to 60 characters, such as 'Whole Foods'.
+            date: the right day, today or at most a year back, such as '2026-05-14'.
+            payment_method: how it was really paid: 'credit_card', 'debit_card', 'cash' or 'bank_transfer'.
+            note: a new note, such as 'Team lunch'.
+        """
+        expense = self.get(Expense, expense_id)
+        if amount is None and merchant is None and date is None and payment_method is None and note is None:
+            raise ToolError("Nothing to change: give at least one of amount, merchant, date, payment_method or note")
+        when = self._recorded_day(date) if date is not None else expense.spent_on
+        if amount is not None and amount > MAX_AMOUNT:
+            raise ToolError(f"An expense may be at most {MAX_AMOUNT:,.2f}, got {amount:,.2f}")
+        name = _text(merchant, "merchant") if merchant is not None else expense.merchant
+        category = self.db.get(Category, expense.category_id)
+        before = self._book(expense, -1)
+        previous = {"month": before.month, **_figures(before, category)}
+        expense.amount = amount if amount is not None else expense.amount
+        expense.merchant, expense.spent_on = name, when
+        if payment_method is not None:
+            expense.payment_method = payment_method
+        if note is not None:
+            expense.note = note.strip() or None
+        row = self._book(expense, +1)
+        result = {**self._expense_full(expense), "category_month": {"month": row.month, **_figures(row, category)}}
+        if row.month != previous["month"]:
+            result["previous_month"] = {"month": previous["month"], **_figures(before, category)}
+        return result
+
     @tool(destructive=True)
     def delete_expense(self, expense_id: Id("expense")) -> dict:
         """Delete an expense for good; its category's month total drops by its amount.

@@ -471,34 +471,44 @@ def test_totals_equal_the_sum_of_their_rows_over_random_edits(s):
     user = users(s)[0]
     uid = user["user_id"]
     now = today(s)
+    done: list[str] = []
+
+    def edit(tool: str, **arguments) -> None:
+        if s.call(tool, **arguments).ok:
+            done.append(tool)
+
     for step in range(40):
         cats = s.ok("list_categories", user_id=uid)
         expenses = s.ok("list_expenses", user_id=uid, start_date=(now - dt.timedelta(days=50)).isoformat(), limit=100)
-        action = rng.choice(["add", "add", "delete", "recategorize", "split", "move", "limit", "recurring"])
+        action = rng.choice(["add", "add", "delete", "recategorize", "split", "move", "limit", "recurring", "update"])
         a, b = rng.sample(cats, 2)
         amount = round(rng.uniform(1, 120), 2)
         if action == "add":
-            s.call("add_expense", category_id=a["category_id"], amount=amount, merchant="Random Mart",
+            edit("add_expense", category_id=a["category_id"], amount=amount, merchant="Random Mart",
                    date=(now - dt.timedelta(days=rng.randint(0, 45))).isoformat())
         elif action == "delete" and expenses:
-            s.ok("delete_expense", expense_id=rng.choice(expenses)["expense_id"])
+            edit("delete_expense", expense_id=rng.choice(expenses)["expense_id"])
         elif action == "recategorize" and expenses:
-            s.call("recategorize_expense", expense_id=rng.choice(expenses)["expense_id"], category_id=b["category_id"])
+            edit("recategorize_expense", expense_id=rng.choice(expenses)["expense_id"], category_id=b["category_id"])
         elif action == "split" and expenses:
-            s.call("split_expense", expense_id=rng.choice(expenses)["expense_id"], amount=round(amount / 4, 2),
+            edit("split_expense", expense_id=rng.choice(expenses)["expense_id"], amount=round(amount / 4, 2),
                    category_id=b["category_id"])
+        elif action == "update" and expenses:
+            edit("update_expense", expense_id=rng.choice(expenses)["expense_id"], amount=amount,
+                   date=(now - dt.timedelta(days=rng.randint(0, 45))).isoformat())
         elif action == "move":
-            s.call("move_budget", from_category_id=a["category_id"], to_category_id=b["category_id"], amount=amount)
+            edit("move_budget", from_category_id=a["category_id"], to_category_id=b["category_id"], amount=amount)
         elif action == "limit":
-            s.ok("set_category_limit", category_id=a["category_id"], monthly_limit=float(rng.randrange(50, 900, 10)))
+            edit("set_category_limit", category_id=a["category_id"], monthly_limit=float(rng.randrange(50, 900, 10)))
         else:
-            s.call("add_recurring_expense", category_id=a["category_id"], merchant=f"Bill {step}", amount=amount,
+            edit("add_recurring_expense", category_id=a["category_id"], merchant=f"Bill {step}", amount=amount,
                    frequency=rng.choice(["weekly", "monthly"]),
                    start_date=(now - dt.timedelta(days=rng.randint(0, 60))).isoformat())
         assert not invariants(s), f"after step {step} ({action})"
         if step % 5 == 4:
             check_totals(s, uid)
     check_totals(s, uid)
+    assert len(set(done)) == 8 and len(done) >= 25, done  # every kind of edit, most of them accepted
     last = (now.replace(day=1) - dt.timedelta(days=1))
     past = s.ok("get_budget_summary", user_id=uid, month=last.strftime("%Y-%m"))
     for line in past["categories"]:
@@ -550,3 +560,26 @@ def test_success_follows_the_outcome_not_the_path(play, served):
     wrong = play(log, [_call("add_expense", category_id=dining["category_id"], amount=23.4, merchant="Safeway"),
                        "Logged."])
     assert not wrong["success"]
+
+
+def test_update_expense_moves_its_amount_between_months(s):
+    user, c = first(s, lambda c: c["status"] == "active" and c["expense_count"] >= 1)
+    uid = user["user_id"]
+    expense = month_expenses(s, uid, c["category_id"], today(s))[0]
+    fixed = s.ok("update_expense", expense_id=expense["expense_id"], amount=round(expense["amount"] + 10, 2),
+                 payment_method="cash", note="Receipt checked")
+    assert fixed["amount"] == round(expense["amount"] + 10, 2) and fixed["payment_method"] == "cash"
+    assert fixed["category_month"]["spent"] == round(c["spent"] + 10, 2) and "previous_month" not in fixed
+    last_month = (today(s).replace(day=1) - dt.timedelta(days=3))
+    before = figures(s, uid, c["category_id"], last_month.strftime("%Y-%m"))
+    moved = s.ok("update_expense", expense_id=expense["expense_id"], date=last_month.isoformat(), merchant="Corner Store")
+    assert moved["merchant"] == "Corner Store" and moved["date"] == last_month.isoformat()
+    assert moved["previous_month"]["spent"] == round(c["spent"] - expense["amount"], 2)
+    assert moved["category_month"]["spent"] == round(before["spent"] + fixed["amount"], 2)
+    assert figures(s, uid, c["category_id"])["spent"] == moved["previous_month"]["spent"]
+    unchanged(s, "update_expense", "Nothing to change", expense_id=expense["expense_id"])
+    unchanged(s, "update_expense", "after today", expense_id=expense["expense_id"],
+              date=(today(s) + dt.timedelta(days=2)).isoformat())
+    unchanged(s, "update_expense", "merchant must be", expense_id=expense["expense_id"], merchant="")
+    check_totals(s, uid)
+    assert not invariants(s)
