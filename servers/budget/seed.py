@@ -172,7 +172,7 @@ class _Recipe:
 
     def expense(self, user: User, category: Category, amount: float, merchant: str, day: dt.date,
                 note: str | None, method: str | None = None, recurring_id: str | None = None) -> Expense:
-        method = method or self.rng.choices(METHODS, weights=(5, 4, 1, 1))[0]
+        method = method or self.rng.choices(METHODS, weights=(5, 4, 1, 0))[0]  # bills are the bank transfers
         return Expense(id="", user_id=user.id, category_id=category.id, amount=round(amount, 2), merchant=merchant,
                        spent_on=day, payment_method=method, note=note, recurring_id=recurring_id, split_from=None,
                        created_at=self._moment(day))

@@ -583,3 +583,31 @@ def test_update_expense_moves_its_amount_between_months(s):
     unchanged(s, "update_expense", "merchant must be", expense_id=expense["expense_id"], merchant="")
     check_totals(s, uid)
     assert not invariants(s)
+
+
+def test_the_remaining_refusals_change_nothing(s):
+    everyone = users(s)
+    user, c = first(s, lambda c: c["status"] == "active" and c["remaining"] >= 60 and c["expense_count"] >= 1)
+    other = next(x for x in s.ok("list_categories", user_id=user["user_id"]) if x["category_id"] != c["category_id"])
+    stranger = s.ok("list_categories", user_id=everyone[-3]["user_id"])[0]
+    expense = month_expenses(s, user["user_id"], c["category_id"], today(s))[0]
+    # a limit below what was moved out this month would leave a negative budget
+    s.ok("move_budget", from_category_id=c["category_id"], to_category_id=other["category_id"], amount=50.0)
+    text = unchanged(s, "set_category_limit", "moved out this month", category_id=c["category_id"], monthly_limit=20.0)
+    assert "at least 50.00" in text
+    # an archived category takes no expense, whether moved, split or corrected into it
+    old = s.ok("create_category", user_id=user["user_id"], name="Old Hobby", monthly_limit=10.0)
+    archived = s.ok("archive_category", category_id=old["category_id"])
+    unchanged(s, "recategorize_expense", "is archived", expense_id=expense["expense_id"],
+              category_id=archived["category_id"])
+    unchanged(s, "split_expense", "is archived", expense_id=expense["expense_id"], amount=1.0,
+              category_id=archived["category_id"])
+    unchanged(s, "split_expense", "belongs to another user", expense_id=expense["expense_id"], amount=1.0,
+              category_id=stranger["category_id"])
+    unchanged(s, "update_expense", "at most 50,000", expense_id=expense["expense_id"], amount=60_000.0)
+    unchanged(s, "add_income", "at most 50,000", user_id=user["user_id"], amount=60_000.0, source="Lottery")
+    unchanged(s, "add_recurring_expense", "at most 50,000", category_id=c["category_id"], merchant="Yacht club",
+              amount=60_000.0, frequency="monthly", start_date=today(s).isoformat())
+    unchanged(s, "add_recurring_expense", "merchant must be", category_id=c["category_id"], merchant=" ",
+              amount=6.0, frequency="monthly", start_date=today(s).isoformat())
+    assert not invariants(s)
