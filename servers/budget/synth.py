@@ -762,7 +762,7 @@ _BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "Hello, {name} here.", 
 _BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "{name} here.", "User: {name}.", "I'm {name}.")
 _BY_EMAIL = ("Hi, my account email is {email}.", "Hello, I'm signed up as {email}.", "My login email is {email}.",
              "You can find me under {email}.", "The email on my budget account is {email}.",
-             "Hi there, I'm {email} in the app.", "I'm registered with {email}.")
+             "Hi there, my account is under {email}.", "I'm registered with {email}.")
 _BY_EMAIL_TERSE = ("Email: {email}.", "Account: {email}.", "Login {email}.", "My email: {email}.")
 
 

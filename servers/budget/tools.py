@@ -23,7 +23,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import func, select
 
@@ -644,12 +644,15 @@ class BudgetServer(Toolkit):
                             "categories (list_categories lists them)")
         return category
 
-    def _with_month(self, user_id: str, key: str) -> list[tuple[Category, BudgetMonth | None]]:
-        """A user's categories by name, each with its figures for one month (None: no figures yet)."""
-        return list(self.db.execute(
-            select(Category, BudgetMonth).outerjoin(BudgetMonth, (BudgetMonth.category_id == Category.id)
-                                                    & (BudgetMonth.month == key))
-            .where(Category.user_id == user_id).order_by(Category.name, Category.id)).all())
+    def _with_month(self, user_id: str, key: str) -> list[tuple[Any, Any]]:
+        """A user's categories by name, each with its figures for one month (None: no figures yet),
+        read as plain rows: the fields of a category, and of its month when it has one."""
+        rows = self.db.execute(
+            select(Category.id, Category.user_id, Category.name, Category.monthly_limit, Category.status,
+                   BudgetMonth.budgeted, BudgetMonth.spent, BudgetMonth.expense_count)
+            .outerjoin(BudgetMonth, (BudgetMonth.category_id == Category.id) & (BudgetMonth.month == key))
+            .where(Category.user_id == user_id).order_by(Category.name, Category.id)).all()
+        return [(row, row if row.budgeted is not None else None) for row in rows]
 
     def _row(self, category: Category, key: str) -> BudgetMonth:
         """The category's month, started with its monthly limit when it has none yet."""
