@@ -1,0 +1,803 @@
+"""How tasks are written for the budgeting app: people who introduce themselves by name or email,
+and name their categories ("my groceries budget"), expenses ("the $42.18 Chevron charge on July 3")
+and recurring bills ("my Netflix bill") the way a person does.
+
+Every request comes in several phrasings (plain, polite, chatty, indirect, and terse ones for the
+minimal level). A request that asks to be told something declares its facts: the figures of the
+serving call's result the answer must state. A few entities of each bundle are set aside for one
+kind of change only (the expense to delete, the category to archive, the category budget is moved
+out of), so that no request of a conversation undoes what another one needs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import day, listing, money, month
+
+Bundle = dict[str, Any]
+
+METHOD_WORDS = {"credit_card": "credit card", "debit_card": "debit card", "cash": "cash",
+                "bank_transfer": "bank transfer"}
+NEW_CATEGORIES = (("Coffee", 60.0), ("Kids", 250.0), ("Charity", 100.0), ("Hobbies", 120.0), ("Car Repairs", 300.0),
+                  ("Books", 40.0), ("Fitness", 80.0), ("Garden", 75.0), ("Vacation Fund", 400.0))
+# merchant, amount, frequency, the kinds of category it fits
+NEW_BILLS = (("Disney+", 13.99, "monthly", ("Subscriptions", "Entertainment")),
+             ("Hulu", 17.99, "monthly", ("Subscriptions", "Entertainment")),
+             ("Planet Fitness", 24.99, "monthly", ("Health", "Personal Care")),
+             ("Audible", 14.95, "monthly", ("Subscriptions", "Entertainment", "Education")),
+             ("Verizon Wireless", 85.0, "monthly", ("Utilities",)),
+             ("HelloFresh", 71.92, "weekly", ("Groceries",)),
+             ("Wag! Dog Walking", 40.0, "weekly", ("Pets",)),
+             ("Duolingo Plus", 12.99, "monthly", ("Education", "Subscriptions")),
+             ("ParkMobile Pass", 35.0, "monthly", ("Transport",)))
+NEW_SPENDING = {  # category: (merchants, amounts)
+    "Groceries": (("Safeway", "Trader Joe's", "Whole Foods", "Sprouts"), (23.4, 54.18, 87.65, 112.3)),
+    "Dining Out": (("Chipotle", "Starbucks", "In-N-Out", "Sweetgreen"), (6.75, 14.2, 32.5, 48.9)),
+    "Transport": (("Shell", "Uber", "Chevron"), (38.0, 24.6, 51.25)),
+    "Shopping": (("Target", "Amazon", "IKEA"), (29.99, 64.5, 129.0)),
+    "Entertainment": (("AMC Theatres", "Ticketmaster"), (27.0, 95.5)),
+    "Health": (("CVS Pharmacy", "Walgreens"), (12.49, 31.8)),
+    "Pets": (("Petco", "Chewy"), (42.99, 67.3)),
+    "Home": (("Home Depot", "Ace Hardware"), (18.75, 76.4)),
+    "Gifts": (("Etsy", "1-800-Flowers"), (35.0, 59.99)),
+    "Personal Care": (("Great Clips", "Sephora"), (28.0, 44.5)),
+}
+INCOME_SOURCES = (("Freelance design", (350.0, 600.0, 825.5)), ("Tutoring", (120.0, 180.0, 240.0)),
+                  ("Tax refund", (412.0, 868.25)), ("Sold old bike", (150.0, 220.0)),
+                  ("Birthday money from Grandma", (50.0, 100.0)), ("Etsy shop sales", (86.4, 143.2)))
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """Every user whose name finds only them, with their categories (this month's figures), recent
+    expenses, income, recurring bills, and the entities set aside for one change each."""
+    bundles = []
+    today = now.date()
+    for user in read("find_users", limit=100):
+        if len(read("find_users", name=user["name"])) != 1:
+            continue
+        uid = user["user_id"]
+        categories = read("list_categories", user_id=uid)
+        expenses = read("list_expenses", user_id=uid, start_date=(today - dt.timedelta(days=40)).isoformat(),
+                        limit=100)
+        recurring = read("list_recurring", user_id=uid, include_cancelled=True)
+        b: Bundle = {"now": now, "user": user, "categories": categories, "expenses": expenses,
+                     "recurring": recurring, "income": read("list_income", user_id=uid, limit=10)["income"]}
+        billed = {r["category_id"] for r in recurring if r["status"] == "active"}
+        archivable = [c for c in categories if c["category_id"] not in billed]
+        b["archive"] = rng.choice(archivable)["category_id"] if archivable and rng.random() < 0.5 else None
+        donors = [c for c in categories if c["remaining"] >= 40 and c["category_id"] != b["archive"]
+                  and not any(r["category_id"] == c["category_id"] and r["due_not_posted"] for r in recurring)]
+        b["donor"] = rng.choice(donors)["category_id"] if donors else None
+        nameable = _nameable(expenses)
+        b["doomed"] = rng.choice(nameable)["expense_id"] if nameable and rng.random() < 0.5 else None
+        bundles.append(b)
+    return bundles
+
+
+def _nameable(expenses: list[dict]) -> list[dict]:
+    """Expenses a person can name by merchant and day: no other expense has both."""
+    seen = Counter((e["merchant"], e["date"]) for e in expenses)
+    return [e for e in expenses if seen[e["merchant"], e["date"]] == 1]
+
+
+def _free(b: Bundle) -> list[dict]:
+    """Categories any request may write to: not set aside for archiving or giving budget."""
+    return [c for c in b["categories"] if c["category_id"] not in (b["archive"], b["donor"])]
+
+
+def _readable(b: Bundle) -> list[dict]:
+    return [c for c in b["categories"] if c["category_id"] != b["archive"]]
+
+
+def _changeable(b: Bundle, parity: int) -> list[dict]:
+    """Nameable expenses of free categories, not the one set aside for deletion; split and
+    recategorize and correct take disjoint thirds, so that none undoes another."""
+    free = {c["category_id"] for c in _free(b)}
+    return [e for e in _nameable(b["expenses"]) if e["expense_id"] != b["doomed"] and e["category_id"] in free
+            and int(e["expense_id"][-1]) % 3 == parity]
+
+
+# -- how people name things ------------------------------------------------------------------------
+
+def _user(b: Bundle) -> Ref:
+    return Ref.of("user", b["user"])
+
+
+def _category(b: Bundle, category: dict) -> Ref:
+    return Ref.of("category", category, _user(b))
+
+
+def _recurring(b: Bundle, rule: dict) -> Ref:
+    return Ref.of("recurring", rule, _user(b))
+
+
+def _expense(b: Bundle, expense: dict) -> Ref:
+    return Ref.of("expense", expense, _user(b))
+
+
+def _stable(forms: Sequence[str], *keys: str) -> str:
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
+
+
+def cat_words(category: dict, rng: random.Random) -> str:
+    name = category["name"].lower()
+    return rng.choice([f"my {name} budget", f"{name}", f"the {name} category", f"my {name} category"])
+
+
+def expense_words(expense: dict, rng: random.Random) -> str:
+    when, cash, who = day(_date(expense["date"])), money(expense["amount"]), expense["merchant"]
+    return rng.choice([f"the {cash} {who} charge on {when}", f"my {who} expense from {when}",
+                       f"the {who} purchase on {when} ({cash})", f"what I spent at {who} on {when}"])
+
+
+def _date(text: str) -> dt.date:
+    return dt.date.fromisoformat(text[:10])
+
+
+def _expense_mentions(expense: dict) -> tuple[str, ...]:
+    return (expense["merchant"], day(_date(expense["date"])))
+
+
+def _nice(high: float) -> float | None:
+    steps = [s for s in (10, 15, 20, 25, 30, 40, 50, 60, 75, 100, 120, 150, 200) if s <= high]
+    return float(steps[-1] if len(steps) < 3 else steps[len(steps) // 2]) if steps else None
+
+
+# -- goals: questions -------------------------------------------------------------------------------
+
+goals = Goals()
+
+
+@goals.add("list_categories", 1.2)
+def list_categories(b: Bundle, rng: random.Random) -> Ask | None:
+    categories = _readable(b)
+    if not categories:
+        return None
+    refs, args = (_user(b),), {"user_id": b["user"]["user_id"]}
+    over = [c for c in categories if c["over_budget"]]
+    if over and rng.random() < 0.4:
+        return Ask(args, say=rng.choice(["Which of my categories are over budget this month?",
+                                         "Am I over budget anywhere this month? Which categories?",
+                                         "I have a feeling I've overspent somewhere. Which budgets have I blown "
+                                         "through this month?",
+                                         "Could you check which of my budget categories have gone over so far?"]),
+                   terse="Over-budget categories this month?", refs=refs,
+                   facts=lambda r: [c["name"] for c in r if c["over_budget"]])
+    category = rng.choice(categories)
+    name, cid = category["name"], category["category_id"]
+    words = name.lower()
+
+    def left(r: list) -> list:
+        found = next(c for c in r if c["category_id"] == cid)
+        return [abs(found["remaining"])]
+
+    def spent(r: list) -> list:
+        found = next(c for c in r if c["category_id"] == cid)
+        return [found["spent"], found["budgeted"]]
+
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"How much do I have left in my {words} budget this month?",
+                                         f"What's left to spend on {words} this month?",
+                                         f"Before I go out: how much room is left in {words} for this month?",
+                                         f"Could you tell me my remaining {words} budget for the month?"]),
+                   terse=f"{name} left this month?", refs=refs, mentions=(words,), facts=left)
+    return Ask(args, say=rng.choice([f"How much have I spent on {words} this month, and what's the budget?",
+                                     f"Where am I on {words}? Spent so far versus the budget, please.",
+                                     f"I'd like to know my {words} spending so far this month against its budget."]),
+               terse=f"{name}: spent vs budget?", refs=refs, mentions=(words,), facts=spent)
+
+
+def _past_month(b: Bundle, rng: random.Random) -> tuple[dict, str, tuple[str, ...]]:
+    """This month (no argument) or one of the two before it, with its words and mentions."""
+    today = b["now"].date()
+    back = rng.choice([0, 0, 1, 1, 2])
+    if back == 0:
+        return {}, rng.choice(["this month", "so far this month", "this month to date"]), ()
+    start = today.replace(day=1)
+    for _ in range(back):
+        start = (start - dt.timedelta(days=1)).replace(day=1)
+    said = month(start)
+    return {"month": start.strftime("%Y-%m")}, rng.choice([f"in {said}", f"for {said}", f"during {said}"]), (said,)
+
+
+@goals.add("get_budget_summary", 1.5)
+def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
+    extra, when, mentions = _past_month(b, rng)
+    args = {"user_id": b["user"]["user_id"], **extra}
+    refs = (_user(b),)
+    if extra and rng.random() < 0.4:
+        said = mentions[0]
+        say, terse, facts = rng.choice([
+            ("How much did I spend in total?", f"Total spent {when}?", lambda r: [r["total_spent"]]),
+            ("Could you compare my income with my spending for a month?", f"Income vs spending {when}?",
+             lambda r: [r["total_income"], r["total_spent"]]),
+            ("Which budget categories did I go over, and by how much did I spend overall?",
+             f"Over-budget categories and total {when}?", lambda r: [*r["over_budget"], r["total_spent"]]),
+        ])
+        return Ask(args, say=say, terse=terse, refs=refs, mentions=mentions, facts=facts,
+                   detail=rng.choice([f"I mean {said}.", f"{said}, please.", f"The month is {said}.",
+                                      f"Let's look at {said}."]))
+    choice = rng.randrange(4)
+    if choice == 0:
+        say = rng.choice([f"How much have I spent in total {when}?", f"What's my total spending {when}?",
+                          f"Add up everything I spent {when}, please.",
+                          f"I'm curious: what did I spend altogether {when}?"])
+        return Ask(args, say=say, terse=f"Total spent {when}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["total_spent"]])
+    if choice == 1:
+        say = rng.choice([f"How much of my overall budget is left {when}?",
+                          f"Across all my categories, what's budgeted and what's left {when}?",
+                          f"Give me the big picture {when}: total budget and how much of it remains."])
+        return Ask(args, say=say, terse=f"Total budget and remaining {when}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["total_budgeted"], abs(r["total_remaining"])])
+    if choice == 2:
+        say = rng.choice([f"How did my income compare with my spending {when}?",
+                          f"What came in and what went out {when}? Give me both totals.",
+                          f"Did I earn more than I spent {when}? I'd like the two numbers."])
+        return Ask(args, say=say, terse=f"Income vs spending {when}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["total_income"], r["total_spent"]])
+    say = rng.choice([f"Give me a category-by-category breakdown of my spending {when}.",
+                      f"Where did my money go {when}? Break it down by category.",
+                      f"Can you go through my budget categories {when} and tell me what I spent in each?"])
+    return Ask(args, say=say, terse=f"Spending by category {when}?", refs=refs, mentions=mentions,
+               facts=lambda r: [line["spent"] for line in sorted(r["categories"], key=lambda x: -x["spent"])[:4]])
+
+
+@goals.add("get_category_history")
+def get_category_history(b: Bundle, rng: random.Random) -> Ask | None:
+    categories = [c for c in _readable(b) if c["expense_count"] or c["monthly_limit"] >= 100]
+    if not categories:
+        return None
+    category = rng.choice(categories)
+    words = category["name"].lower()
+    count = rng.choice([2, 3, 3])
+    number = NUMBER_WORDS[count]
+    args = {"category_id": category["category_id"], "months": count}
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"How has my {words} spending changed over the last few months?",
+                                         f"Can you show me my {words} spending month by month?"]),
+                   detail=rng.choice([f"The last {number} months, this one included.",
+                                      f"Go back {number} months, counting this one."]),
+                   terse=f"{category['name']} spending, last {number} months?",
+                   refs=(_category(b, category),), mentions=(words, number),
+                   facts=lambda r: [m["spent"] for m in r["months"]])
+    say = rng.choice([f"What did I spend on {words} in each of the last {number} months, this one included?",
+                      f"Show me my {words} spending month by month for the last {number} months.",
+                      f"I want to see a trend: {words} spending over the past {number} months, this month too.",
+                      f"How has my {words} spending looked over the last {number} months, counting this one?"])
+    return Ask(args, say=say, terse=f"{category['name']} spending, last {number} months?",
+               refs=(_category(b, category),), mentions=(words, number),
+               facts=lambda r: [m["spent"] for m in r["months"]])
+
+
+@goals.add("list_expenses", 1.3)
+def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
+    expenses = b["expenses"]
+    if not expenses:
+        return None
+    uid = b["user"]["user_id"]
+    refs = (_user(b),)
+    mode = rng.choice(["merchant", "merchant", "category", "big", "method"])
+    if mode == "merchant":
+        merchant = rng.choice(sorted({e["merchant"] for e in expenses}))
+        found = [e for e in expenses if e["merchant"] == merchant]
+        if len(found) > 5:
+            return None
+        start = (b["now"].date() - dt.timedelta(days=40))
+        args = {"user_id": uid, "merchant": merchant, "start_date": start.isoformat()}
+        since = day(start)
+        return Ask(args, say=rng.choice([f"What have I spent at {merchant} since {since}?",
+                                         f"List my {merchant} expenses from {since} on, please.",
+                                         f"Can you pull up every charge at {merchant} since {since}?",
+                                         f"I think {merchant} is eating my budget. What did I pay there since {since}?"]),
+                   terse=f"{merchant} since {since}?", refs=refs, mentions=(merchant, since),
+                   facts=lambda r: [e["amount"] for e in r[:5]])
+    if mode == "category":
+        categories = [c for c in _readable(b) if c["expense_count"]]
+        if not categories:
+            return None
+        category = rng.choice(categories)
+        count = min(rng.choice([2, 3, 3, 4]), category["expense_count"])
+        if count < 2:
+            return None
+        words, number = category["name"].lower(), NUMBER_WORDS[count]
+        return Ask({"user_id": uid, "category_id": category["category_id"], "limit": count},
+                   say=rng.choice([f"What were my last {number} {words} expenses?",
+                                   f"Show me the {number} most recent things I spent on {words}.",
+                                   f"Remind me of my latest {number} {words} purchases, with amounts."]),
+                   terse=f"Last {number} {words} expenses?", refs=(_user(b), _category(b, category)),
+                   mentions=(words, number), facts=lambda r: [e["amount"] for e in r])
+    if mode == "method":
+        cash = [e for e in expenses if e["payment_method"] == "cash"]
+        if not 1 <= len(cash) <= 5:
+            return None
+        start = b["now"].date() - dt.timedelta(days=40)
+        since = day(start)
+        return Ask({"user_id": uid, "payment_method": "cash", "start_date": start.isoformat()},
+                   say=rng.choice([f"Which expenses did I pay in cash since {since}?",
+                                   f"I lose track of cash. What did I pay for in cash from {since} on?",
+                                   f"List my cash payments since {since}, please."]),
+                   terse=f"Cash expenses since {since}?", refs=refs, mentions=("cash", since),
+                   facts=lambda r: [e["amount"] for e in r[:5]])
+    for threshold in (500, 300, 200, 150, 100):
+        big = [e for e in expenses if e["amount"] >= threshold]
+        if 1 <= len(big) <= 4:
+            start = b["now"].date() - dt.timedelta(days=40)
+            since = day(start)
+            return Ask({"user_id": uid, "min_amount": float(threshold), "start_date": start.isoformat()},
+                       say=rng.choice([f"Did I have any expenses of {money(threshold)} or more since {since}?",
+                                       f"Show me the big ones: everything of at least {money(threshold)} since {since}.",
+                                       f"Which purchases since {since} were {money(threshold)} or more?"]),
+                       terse=f"Expenses of {money(threshold)}+ since {since}?", refs=refs,
+                       mentions=(money(threshold), since), facts=lambda r: [e["amount"] for e in r[:5]])
+    return None
+
+
+@goals.add("get_expense")
+def get_expense(b: Bundle, rng: random.Random) -> Ask | None:
+    expenses = [e for e in _nameable(b["expenses"]) if e["expense_id"] != b["doomed"]]
+    if not expenses:
+        return None
+    expense = rng.choice(expenses)
+    who, when = expense["merchant"], day(_date(expense["date"]))
+    if rng.random() < 0.5:
+        return Ask({"expense_id": expense["expense_id"]},
+                   say=rng.choice([f"How much was my {who} expense on {when}, and which category is it under?",
+                                   f"Could you look up what I spent at {who} on {when}? Amount and category, please.",
+                                   f"I can't remember the {who} charge from {when}. What was it and where did it go?"]),
+                   terse=f"{who} on {when}: amount, category?", refs=(_expense(b, expense),),
+                   mentions=_expense_mentions(expense), facts=lambda r: [r["amount"], r["category"]])
+    return Ask({"expense_id": expense["expense_id"]},
+               say=rng.choice([f"How did I pay for {who} on {when}, and how much was it?",
+                               f"What was the amount of my {who} purchase on {when}? Also which category?",
+                               f"Tell me about my {who} expense from {when}: the amount and its category."]),
+               terse=f"Details of {who}, {when}?", refs=(_expense(b, expense),),
+               mentions=_expense_mentions(expense), facts=lambda r: [r["amount"], r["category"]])
+
+
+@goals.add("list_income")
+def list_income(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["income"]:
+        return None
+    args, when, mentions = _past_month(b, rng)
+    today = b["now"].date()
+    if "month" in args:
+        start = dt.date.fromisoformat(args["month"] + "-01")
+        end = (start + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
+    else:
+        start, end = today.replace(day=1), today
+    income_args = {"user_id": b["user"]["user_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
+    if mentions and rng.random() < 0.4:
+        return Ask(income_args, say=rng.choice(["What was my total income for one of the past months?",
+                                                "Could you total up my income for a month?"]),
+                   detail=rng.choice([f"{mentions[0]}, please.", f"I mean {mentions[0]}."]),
+                   terse=f"Income {when}?", refs=(_user(b),), mentions=mentions, facts=lambda r: [r["total"]])
+    return Ask(income_args,
+               say=rng.choice([f"How much income did I get {when}?", f"What money came in {when}? List it with the total.",
+                               f"Could you total up my income {when}?",
+                               f"I'm doing my books: what did I earn {when}, all sources?"]),
+               terse=f"Income {when}?", refs=(_user(b),), mentions=mentions, facts=lambda r: [r["total"]])
+
+
+@goals.add("list_recurring")
+def list_recurring(b: Bundle, rng: random.Random) -> Ask | None:
+    active = [r for r in b["recurring"] if r["status"] == "active"]
+    if not active:
+        return None
+    args, refs = {"user_id": b["user"]["user_id"]}, (_user(b),)
+    if rng.random() < 0.5 or len(active) == 1:
+        rule = rng.choice(active)
+        who = rule["merchant"]
+        return Ask(args, say=rng.choice([f"When is my {who} bill due next, and how much is it?",
+                                         f"What's the next due date for {who}? And the amount?",
+                                         f"I need to plan for {who}: when does it come out next, and for how much?"]),
+                   terse=f"Next {who} bill: date, amount?", refs=refs, mentions=(who,),
+                   facts=lambda r: [next(x for x in r if x["merchant"] == who)["next_date"],
+                                    next(x for x in r if x["merchant"] == who)["amount"]])
+    return Ask(args, say=rng.choice(["What recurring bills do I have, and how much is each?",
+                                     "Can you list my repeating expenses with their amounts?",
+                                     "Which subscriptions and bills are set up to repeat? Amounts too, please."]),
+               terse="My recurring bills and amounts?", refs=refs, facts=lambda r: [x["amount"] for x in r[:5]])
+
+
+# -- goals: changes ---------------------------------------------------------------------------------
+
+@goals.add("create_category", 0.7)
+def create_category(b: Bundle, rng: random.Random) -> Ask | None:
+    name, limit = rng.choice(NEW_CATEGORIES)
+    if any(c["name"].lower() == name.lower() for c in b["categories"]):
+        return None
+    cash = money(limit)
+    args = {"user_id": b["user"]["user_id"], "name": name, "monthly_limit": limit}
+    if rng.random() < 0.45:
+        return Ask(args, say=rng.choice([f"I'd like a new budget category called {name}.",
+                                         f"Can you add a {name} category to my budget?"]),
+                   detail=rng.choice([f"Give it {cash} a month.", f"The monthly limit should be {cash}.",
+                                      f"Let's say {cash} per month."]),
+                   terse=f"New category {name}, {cash}/month.", refs=(_user(b),), mentions=(name, cash))
+    return Ask(args,
+               say=rng.choice([f"Please add a new budget category called {name} with a monthly limit of {cash}.",
+                               f"I want to start tracking {name}. Can you make a category for it, {cash} a month?",
+                               f"Could you set up a '{name}' category for me? Budget {cash} per month.",
+                               f"New category, please: {name}, with {cash} a month."]),
+               terse=f"New category {name}, {cash}/month.", refs=(_user(b),), mentions=(name, cash))
+
+
+@goals.add("set_category_limit")
+def set_category_limit(b: Bundle, rng: random.Random) -> Ask | None:
+    categories = _free(b)
+    if not categories:
+        return None
+    category = rng.choice(categories)
+    current = category["monthly_limit"]
+    limit = float(max(10, round(current * rng.choice([0.8, 1.2, 1.25, 1.5]) / 10) * 10))
+    if limit == current:
+        return None
+    words, cash = category["name"].lower(), money(limit)
+    verb = "raise" if limit > current else "lower"
+    args = {"category_id": category["category_id"], "monthly_limit": limit}
+    if rng.random() < 0.45:
+        return Ask(args, say=rng.choice([f"I want to {verb} my monthly {words} limit.",
+                                         f"My {words} budget needs changing."]),
+                   detail=rng.choice([f"Make it {cash} a month.", f"{cash} per month, please.",
+                                      f"The new limit is {cash}."]),
+                   terse=f"{category['name']} limit {cash}.", refs=(_category(b, category),), mentions=(words, cash))
+    return Ask(args,
+               say=rng.choice([f"Please change my {words} limit to {cash} a month.",
+                               f"I'd like to {verb} my monthly {words} budget to {cash}.",
+                               f"Can you set {words} to {cash} per month from now on?",
+                               f"My {words} budget isn't realistic; make it {cash} a month."]),
+               terse=f"{category['name']} limit {cash}.", refs=(_category(b, category),), mentions=(words, cash))
+
+
+@goals.add("archive_category", 0.8)
+def archive_category(b: Bundle, rng: random.Random) -> Ask | None:
+    category = next((c for c in b["categories"] if c["category_id"] == b["archive"]), None)
+    if category is None:
+        return None
+    words = category["name"].lower()
+    return Ask({"category_id": category["category_id"]},
+               say=rng.choice([f"I don't need the {words} category anymore; please archive it.",
+                               f"Could you archive {words}? I'm not budgeting for it now.",
+                               f"Please retire my {words} category. Keep its history, just archive it.",
+                               f"Let's get {words} off my active categories. Archive it, please."]),
+               terse=f"Archive {words}.", refs=(_category(b, category),), mentions=(words,))
+
+
+@goals.add("move_budget", 1.5)
+def move_budget(b: Bundle, rng: random.Random) -> Ask | None:
+    donor = next((c for c in b["categories"] if c["category_id"] == b["donor"]), None)
+    targets = _free(b)
+    if donor is None or not targets:
+        return None
+    amount = _nice(donor["remaining"] / 2)
+    if amount is None:
+        return None
+    target = rng.choice(targets)
+    source, into, cash = donor["name"].lower(), target["name"].lower(), money(amount)
+    args = {"from_category_id": donor["category_id"], "to_category_id": target["category_id"], "amount": amount}
+    refs = (_category(b, donor), _category(b, target))
+    if rng.random() < 0.45:
+        return Ask(args, say=rng.choice([f"I'd like to move some of this month's {source} budget over to {into}.",
+                                         f"Could you shift part of my {source} budget to {into} for this month?"]),
+                   detail=rng.choice([f"Move {cash}.", f"{cash} should do it.", f"Let's make it {cash}."]),
+                   terse=f"Move {cash} {source} -> {into}.", refs=refs, mentions=(source, into, cash))
+    return Ask(args,
+               say=rng.choice([f"Move {cash} of this month's budget from {source} to {into}.",
+                               f"I'm running short on {into}. Could you shift {cash} over from {source}?",
+                               f"Please take {cash} out of my {source} budget and put it into {into} for this month.",
+                               f"Can you reallocate {cash} from {source} to {into} this month?",
+                               f"I won't need all of {source} this month, so give {cash} of it to {into}."]),
+               terse=f"Move {cash} {source} -> {into}.", refs=(_category(b, donor), _category(b, target)),
+               mentions=(source, into, cash))
+
+
+@goals.add("add_expense", 1.5)
+def add_expense(b: Bundle, rng: random.Random) -> Ask | None:
+    categories = [c for c in _free(b) if c["name"] in NEW_SPENDING]
+    if not categories:
+        return None
+    category = rng.choice(categories)
+    merchants, amounts = NEW_SPENDING[category["name"]]
+    merchant, amount = rng.choice(merchants), rng.choice(amounts)
+    today = b["now"].date()
+    back = rng.choice([0, 0, 1, 2, 3])
+    when = today - dt.timedelta(days=back)
+    args = {"category_id": category["category_id"], "amount": amount, "merchant": merchant}
+    mentions = [merchant, money(amount), category["name"].lower()]
+    if back == 0:
+        on = rng.choice(["today", "earlier today", "this morning"])
+    elif back == 1:
+        on, args["date"] = "yesterday", when.isoformat()
+        mentions.append("yesterday")
+    else:
+        on, args["date"] = f"on {day(when)}", when.isoformat()
+        mentions.append(day(when))
+    method = rng.choice([None, None, "debit_card", "cash", "credit_card"])
+    paid = ""
+    if method:
+        args["payment_method"] = method
+        paid = rng.choice([f" with my {METHOD_WORDS[method]}", f", paid by {METHOD_WORDS[method]}"]) \
+            if method != "cash" else rng.choice([" in cash", ", paid cash"])
+        mentions.append(METHOD_WORDS[method])
+    words, cash = category["name"].lower(), money(amount)
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"Please log what I spent at {merchant} {on}{paid} under {words}.",
+                                         f"I need to add a {merchant} expense {on}{paid} to {words}."]),
+                   detail=rng.choice([f"It was {cash}.", f"The amount was {cash}.", f"{cash}, to be exact."]),
+                   terse=f"{cash} {merchant} {on}{paid}, {words}.", refs=(_category(b, category),),
+                   mentions=tuple(mentions))
+    say = rng.choice([f"Log an expense: {cash} at {merchant} {on}{paid}, under {words}.",
+                      f"I spent {cash} at {merchant} {on}{paid}. Put it in {words}, please.",
+                      f"Please record {cash} for {merchant} {on}{paid} in my {words} category.",
+                      f"Add {merchant} {on}{paid}, {cash}, to {words}."])
+    return Ask(args, say=say, terse=f"{cash} {merchant} {on}{paid}, {words}.",
+               refs=(_category(b, category),), mentions=tuple(mentions))
+
+
+@goals.add("delete_expense", 0.8)
+def delete_expense(b: Bundle, rng: random.Random) -> Ask | None:
+    expense = next((e for e in b["expenses"] if e["expense_id"] == b["doomed"]), None)
+    if expense is None:
+        return None
+    name = expense_words(expense, rng)
+    return Ask({"expense_id": expense["expense_id"]},
+               say=rng.choice([f"Please delete {name}; it was entered by mistake.",
+                               f"That's a duplicate: remove {name}.",
+                               f"I got refunded in full, so take {name} off my expenses.",
+                               f"Could you delete {name}? It shouldn't be there."]),
+               terse=f"Delete {name}.", refs=(_expense(b, expense),), mentions=_expense_mentions(expense))
+
+
+@goals.add("recategorize_expense")
+def recategorize_expense(b: Bundle, rng: random.Random) -> Ask | None:
+    expenses = _changeable(b, 0)
+    if not expenses:
+        return None
+    expense = rng.choice(expenses)
+    targets = [c for c in _free(b) if c["category_id"] != expense["category_id"]]
+    if not targets:
+        return None
+    target = rng.choice(targets)
+    name, into = expense_words(expense, rng), target["name"].lower()
+    if rng.random() < 0.4:
+        return Ask({"expense_id": expense["expense_id"], "category_id": target["category_id"]},
+                   say=rng.choice([f"{name[:1].upper()}{name[1:]} is filed under the wrong category.",
+                                   f"I need to recategorize {name}."]),
+                   detail=rng.choice([f"It belongs in {into}.", f"Put it under {into}.", f"It should be {into}."]),
+                   terse=f"Recategorize {name} to {into}.", refs=(_expense(b, expense), _category(b, target)),
+                   mentions=(*_expense_mentions(expense), into))
+    return Ask({"expense_id": expense["expense_id"], "category_id": target["category_id"]},
+               say=rng.choice([f"{name[:1].upper()}{name[1:]} is in the wrong category. Move it to {into}.",
+                               f"Please recategorize {name} as {into}.",
+                               f"Could you file {name} under {into} instead?",
+                               f"Oops, {name} should count toward {into}. Can you fix that?"]),
+               terse=f"Recategorize {name} to {into}.", refs=(_expense(b, expense), _category(b, target)),
+               mentions=(*_expense_mentions(expense), into))
+
+
+@goals.add("split_expense")
+def split_expense(b: Bundle, rng: random.Random) -> Ask | None:
+    expenses = [e for e in _changeable(b, 1) if e["amount"] >= 20]
+    if not expenses:
+        return None
+    expense = rng.choice(expenses)
+    targets = [c for c in _free(b) if c["category_id"] != expense["category_id"]]
+    amount = _nice(expense["amount"] * 0.6)
+    if not targets or amount is None or amount >= expense["amount"]:
+        return None
+    target = rng.choice(targets)
+    name, into, cash = expense_words(expense, rng), target["name"].lower(), money(amount)
+    args = {"expense_id": expense["expense_id"], "amount": amount, "category_id": target["category_id"]}
+    refs = (_expense(b, expense), _category(b, target))
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"Part of {name} was really {into}. Can you split that part off?",
+                                         f"I'd like to split {name} so some of it counts as {into}."]),
+                   detail=rng.choice([f"The {into} part is {cash}.", f"Split off {cash}.", f"{cash} of it."]),
+                   terse=f"Split {cash} of {name} into {into}.", refs=refs,
+                   mentions=(*_expense_mentions(expense), into, cash))
+    return Ask(args,
+               say=rng.choice([f"Part of {name} was really {into}: split {cash} of it off into {into}.",
+                               f"Please split {name}: {cash} goes to {into}, the rest stays where it is.",
+                               f"{cash} of {name} should count as {into}. Can you split it?",
+                               f"Could you break {cash} out of {name} and put that part under {into}?"]),
+               terse=f"Split {cash} of {name} into {into}.", refs=(_expense(b, expense), _category(b, target)),
+               mentions=(*_expense_mentions(expense), into, cash))
+
+
+@goals.add("update_expense")
+def update_expense(b: Bundle, rng: random.Random) -> Ask | None:
+    expenses = _changeable(b, 2)
+    if not expenses:
+        return None
+    expense = rng.choice(expenses)
+    name, refs = expense_words(expense, rng), (_expense(b, expense),)
+    mode = rng.choice(["amount", "amount", "method", "date"])
+    if mode == "amount":
+        amount = round(expense["amount"] + rng.choice([-1, 1]) * rng.choice([1.0, 5.0, 10.0, 0.9]), 2)
+        if amount <= 0:
+            return None
+        cash = money(amount)
+        if rng.random() < 0.5:
+            return Ask({"expense_id": expense["expense_id"], "amount": amount},
+                       say=rng.choice([f"The amount on {name} is wrong. Can you fix it?",
+                                       f"I need to correct the amount of {name}."]),
+                       detail=rng.choice([f"It should be {cash}.", f"The receipt says {cash}.", f"Make it {cash}."]),
+                       terse=f"Fix {name}: amount {cash}.", refs=refs, mentions=(*_expense_mentions(expense), cash))
+        return Ask({"expense_id": expense["expense_id"], "amount": amount},
+                   say=rng.choice([f"I typed {name} wrong: it was really {cash}. Please fix it.",
+                                   f"Could you correct {name}? The receipt says {cash}.",
+                                   f"The amount on {name} is off; change it to {cash}, please."]),
+                   terse=f"Fix {name}: amount {cash}.", refs=refs, mentions=(*_expense_mentions(expense), cash))
+    if mode == "method":
+        methods = [m for m in METHOD_WORDS if m != expense["payment_method"] and m != "bank_transfer"]
+        method = rng.choice(methods)
+        words = METHOD_WORDS[method]
+        return Ask({"expense_id": expense["expense_id"], "payment_method": method},
+                   say=rng.choice([f"I actually paid {name} with {'cash' if method == 'cash' else 'my ' + words}. "
+                                   "Please update it.",
+                                   f"Please change the payment method on {name} to {words}.",
+                                   f"{name[:1].upper()}{name[1:]} wasn't paid the way it says; it was {words}."]),
+                   terse=f"{name}: paid by {words}.", refs=refs, mentions=(*_expense_mentions(expense), words))
+    when = _date(expense["date"]) - dt.timedelta(days=rng.choice([1, 2]))
+    if any(e["merchant"] == expense["merchant"] and e["date"] == when.isoformat() for e in b["expenses"]):
+        return None
+    on = day(when)
+    return Ask({"expense_id": expense["expense_id"], "date": when.isoformat()},
+               say=rng.choice([f"{name[:1].upper()}{name[1:]} has the wrong date; it happened on {on}.",
+                               f"Please move the date of {name} to {on}, when I actually paid.",
+                               f"Could you change {name} so it's dated {on}?"]),
+               terse=f"Redate {name} to {on}.", refs=refs, mentions=(*_expense_mentions(expense), on))
+
+
+@goals.add("add_income", 0.8)
+def add_income(b: Bundle, rng: random.Random) -> Ask | None:
+    source, amounts = rng.choice(INCOME_SOURCES)
+    amount = rng.choice(amounts)
+    back = rng.choice([0, 0, 1, 4])
+    when = b["now"].date() - dt.timedelta(days=back)
+    args = {"user_id": b["user"]["user_id"], "amount": amount, "source": source}
+    mentions = [source, money(amount)]
+    if back == 0:
+        on = "today"
+    else:
+        args["date"] = when.isoformat()
+        on = "yesterday" if back == 1 else f"on {day(when)}"
+        mentions.append("yesterday" if back == 1 else day(when))
+    cash = money(amount)
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"I got some money from {source} {on}; please record it as income.",
+                                         f"Add income from {source}, received {on}."]),
+                   detail=rng.choice([f"It was {cash}.", f"{cash} in total.", f"The amount is {cash}."]),
+                   terse=f"Income {cash} {on}, {source}.", refs=(_user(b),), mentions=tuple(mentions))
+    say = rng.choice([f"I received {cash} {on} from {source}. Please record it as income.",
+                      f"Log {cash} of income {on}; the source is '{source}'.",
+                      f"Good news, {cash} came in {on}: {source}. Add it to my income.",
+                      f"Please add income of {cash}, source {source}, received {on}."])
+    return Ask(args, say=say, terse=f"Income {cash} {on}, {source}.", refs=(_user(b),), mentions=tuple(mentions))
+
+
+@goals.add("add_recurring_expense", 0.9)
+def add_recurring_expense(b: Bundle, rng: random.Random) -> Ask | None:
+    merchant, amount, frequency, kinds = rng.choice(NEW_BILLS)
+    if any(r["merchant"] == merchant and r["status"] == "active" for r in b["recurring"]):
+        return None
+    categories = [c for c in _free(b) if c["name"] in kinds]
+    if not categories:
+        return None
+    category = rng.choice(categories)
+    today = b["now"].date()
+    start = today + dt.timedelta(days=rng.choice([-20, -9, -3, 2, 5, 11]))
+    args = {"category_id": category["category_id"], "merchant": merchant, "amount": amount,
+            "frequency": frequency, "start_date": start.isoformat()}
+    every = "week" if frequency == "weekly" else "month"
+    words, cash, on = category["name"].lower(), money(amount), day(start)
+    tense = "started" if start <= today else "starts"
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"I signed up for {merchant}: {cash} a {every}. Track it as a recurring "
+                                         f"{words} expense.",
+                                         f"Please add {merchant} as a {frequency} bill of {cash} in {words}."]),
+                   detail=rng.choice([f"The first payment {'was' if start <= today else 'is'} on {on}.",
+                                      f"It {tense} on {on}.", f"Starting {on}."]),
+                   terse=f"Recurring {merchant} {cash}/{every} from {on}, {words}.",
+                   refs=(_category(b, category),), mentions=(merchant, cash, on, every, words))
+    say = rng.choice([f"Set up a recurring {words} expense: {merchant}, {cash} every {every}, first payment on {on}.",
+                      f"I signed up for {merchant}. It's {cash} a {every} and {tense} on {on}; track it under {words}.",
+                      f"Please add {merchant} as a {frequency} bill of {cash} in {words}, beginning {on}.",
+                      f"Could you make {merchant} a repeating expense? {cash} each {every}, from {on}, in {words}."])
+    return Ask(args, say=say, terse=f"Recurring {merchant} {cash}/{every} from {on}, {words}.",
+               refs=(_category(b, category),), mentions=(merchant, cash, on, every, words))
+
+
+@goals.add("cancel_recurring", 0.9)
+def cancel_recurring(b: Bundle, rng: random.Random) -> Ask | None:
+    rules = [r for r in b["recurring"] if r["status"] == "active"]
+    if not rules:
+        return None
+    rule = rng.choice(rules)
+    who = rule["merchant"]
+    return Ask({"recurring_id": rule["recurring_id"]},
+               say=rng.choice([f"I cancelled {who}, so please stop tracking it as a recurring bill.",
+                               f"Please cancel my recurring {who} expense.",
+                               f"Could you remove {who} from my repeating bills? I don't pay it anymore.",
+                               f"No more {who} for me. Cancel that recurring expense, please."]),
+               terse=f"Cancel recurring {who}.", refs=(_recurring(b, rule),), mentions=(who,))
+
+
+@goals.add("post_due_recurring", 1.2)
+def post_due_recurring(b: Bundle, rng: random.Random) -> Ask | None:
+    due = [r for r in b["recurring"] if r["status"] == "active" and r["due_not_posted"]]
+    if not due:
+        return None
+    refs, args = (_user(b),), {"user_id": b["user"]["user_id"]}
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice(["Please post my recurring bills that have come due, so my totals are "
+                                         "up to date. How much was posted in all?",
+                                         "Bring my recurring expenses up to date and tell me the total that got added.",
+                                         "Catch up my repeating bills to today. What did that add up to?"]),
+                   terse="Post due recurring bills; total?", refs=refs, facts=lambda r: [r["total"]])
+    return Ask(args, say=rng.choice(["My budget looks off; I think some recurring bills haven't posted yet. "
+                                     "Can you post whatever's due?",
+                                     "Please post all my recurring bills that are due as of today.",
+                                     "Could you catch up my recurring expenses? Anything due should be entered."]),
+               terse="Post due recurring bills.", refs=refs)
+
+
+# -- who is asking ----------------------------------------------------------------------------------
+
+_BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "Hello, {name} here.", "It's {name}.",
+            "Hi, I'm {name} and I use your budgeting app.", "Hey there, {name} speaking.", "I'm {name}.",
+            "This is {name}; I track my budget with you.", "Good morning, it's {name}.", "Hi! {name} here.",
+            "You're talking to {name}.", "{name} here, hello.")
+_BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "{name} here.", "User: {name}.", "I'm {name}.")
+_BY_EMAIL = ("Hi, my account email is {email}.", "Hello, I'm signed up as {email}.", "My login email is {email}.",
+             "You can find me under {email}.", "The email on my budget account is {email}.",
+             "Hi there, my account is under {email}.", "I'm registered with {email}.")
+_BY_EMAIL_TERSE = ("Email: {email}.", "Account: {email}.", "Login {email}.", "My email: {email}.")
+
+
+def _by_name(ref: Ref) -> tuple[str, str]:
+    name = ref.entity["name"]
+    return (_stable(_BY_NAME, "name", ref.key).format(name=name),
+            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
+
+
+def _by_email(ref: Ref) -> tuple[str, str]:
+    email = ref.entity["email"]
+    return (_stable(_BY_EMAIL, "email", ref.key).format(email=email),
+            _stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
+
+
+def everyone_request(b: Bundle, rng: random.Random) -> str | None:
+    return _by_name(_user(b))[0] + " " + rng.choice([
+        "How much have all of your app's users spent this month, combined?",
+        "Out of curiosity, what's the total spending of everyone who uses this app this month?",
+        "Can you tell me what all your users together spent this month?"])
+
+
+recipe = Recipe(
+    server="budget",
+    sample=sample,
+    topics=("budget",),
+    goals=goals.all,
+    lookups=(
+        Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
+        Lookup("user", "find_users", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
+        Lookup.under("category", "list_categories"),
+        Lookup.under("recurring", "list_recurring"),
+        Lookup("expense", "list_expenses",
+               args=lambda r: {"user_id": r.owner.key, "merchant": r.entity["merchant"],
+                               "start_date": r.entity["date"], "end_date": r.entity["date"]}),
+    ),
+    hidden=(HiddenAsk("all_users_spending", everyone_request),),
+)

@@ -1,0 +1,613 @@
+"""The budget server through real MCP: every tool's success path and refusals (each leaving the
+world unchanged), month totals that always equal the sum of their expenses (also under a random
+sequence of edits), recurring bills posting up to "now", and the reward judging outcomes.
+
+Entities are found through the tools themselves, in the seed-0 world.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+
+
+@pytest.fixture
+def s(served):
+    return served("budget")
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def users(s) -> list[dict]:
+    return s.ok("find_users", limit=100)
+
+
+def today(s) -> dt.date:
+    return dt.date.fromisoformat(s.ok("get_budget_summary", user_id="USR-0001")["as_of"])
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    """The call fails with `match` in its error, and the world is exactly as before."""
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def invariants(s) -> list[str]:
+    return s.toolkit(s.world).invariants()
+
+
+def category(s, user_id: str, name: str) -> dict:
+    return next(c for c in s.ok("list_categories", user_id=user_id, include_archived=True) if c["name"] == name)
+
+
+def first(s, where) -> tuple[dict, dict]:
+    """The first (user, category) whose category, with this month's figures, matches."""
+    for user in users(s):
+        for c in s.ok("list_categories", user_id=user["user_id"], include_archived=True):
+            if where(c):
+                return user, c
+    raise AssertionError("no such category in the seed-0 world")
+
+
+def month_expenses(s, user_id: str, category_id: str, when: dt.date) -> list[dict]:
+    start = when.replace(day=1)
+    end = (start + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
+    return s.ok("list_expenses", user_id=user_id, category_id=category_id, start_date=start.isoformat(),
+                end_date=min(end, today(s)).isoformat(), limit=100)
+
+
+def figures(s, user_id: str, category_id: str, month: str | None = None) -> dict:
+    summary = s.ok("get_budget_summary", user_id=user_id, **({"month": month} if month else {}))
+    return next(c for c in summary["categories"] if c["category_id"] == category_id)
+
+
+def check_totals(s, user_id: str) -> None:
+    """This month's summary: each category's spent is the sum of its expenses, the totals the sum
+    of the categories, and the same figures as list_categories."""
+    summary = s.ok("get_budget_summary", user_id=user_id)
+    listed = {c["category_id"]: c for c in s.ok("list_categories", user_id=user_id)}
+    for line in summary["categories"]:
+        rows = month_expenses(s, user_id, line["category_id"], today(s))
+        assert line["spent"] == round(sum(e["amount"] for e in rows), 2), line
+        assert line["expense_count"] == len(rows)
+        assert line["remaining"] == round(line["budgeted"] - line["spent"], 2)
+        assert line["over_budget"] == (line["remaining"] < 0)
+        if line["category_id"] in listed:
+            assert listed[line["category_id"]]["spent"] == line["spent"]
+    assert summary["total_spent"] == round(sum(line["spent"] for line in summary["categories"]), 2)
+    assert summary["total_budgeted"] == round(sum(line["budgeted"] for line in summary["categories"]), 2)
+    assert summary["total_remaining"] == round(summary["total_budgeted"] - summary["total_spent"], 2)
+
+
+# -- the catalogue ----------------------------------------------------------------------------------
+
+
+def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
+    s = served("budget")
+    from prove_env.runtime import run_sync
+
+    names = {t.name for t in run_sync(s.client.list_tools())}
+    assert len(names) >= 12 and "all_users_spending" not in names
+    s.fails("all_users_spending", "unknown tool")
+    hidden = served("budget", include_hidden=True)
+    assert hidden.ok("all_users_spending")["total_spent"] > 0
+
+
+def test_seed_world_has_the_edge_cases_tasks_need(s):
+    everyone = users(s)
+    assert len(everyone) >= 20 and len({u["name"] for u in everyone}) == len(everyone)
+    cats = [c for u in everyone for c in s.ok("list_categories", user_id=u["user_id"], include_archived=True)]
+    assert any(c["over_budget"] for c in cats) and any(c["spent"] == 0 and c["status"] == "active" for c in cats)
+    assert any(c["status"] == "archived" for c in cats)
+    rules = [r for u in everyone for r in s.ok("list_recurring", user_id=u["user_id"], include_cancelled=True)]
+    assert any(r["due_not_posted"] for r in rules) and any(r["status"] == "cancelled" for r in rules)
+    assert any(not s.ok("list_expenses", user_id=u["user_id"]) for u in everyone)  # new users
+    assert not invariants(s)
+
+
+# -- users and categories ----------------------------------------------------------------------------
+
+
+def test_find_users(s):
+    everyone = users(s)
+    one = everyone[3]
+    assert s.ok("find_users", name=one["name"].split()[-1].upper())[0]["user_id"] in {
+        u["user_id"] for u in everyone if one["name"].split()[-1] in u["name"]}
+    assert s.ok("find_users", email=one["email"].upper()) == [one]
+    assert s.ok("find_users", name="zzz-nobody") == []
+    assert len(s.ok("find_users", limit=5)) == 5
+
+
+def test_list_categories_shows_this_months_figures(s):
+    for user in users(s)[:4]:
+        check_totals(s, user["user_id"])
+    user, archived = first(s, lambda c: c["status"] == "archived")
+    active = s.ok("list_categories", user_id=user["user_id"])
+    assert archived["category_id"] not in {c["category_id"] for c in active}
+    assert [c["name"] for c in active] == sorted(c["name"] for c in active)
+
+
+def test_create_category(s):
+    user = users(s)[0]
+    made = s.ok("create_category", user_id=user["user_id"], name="  Coffee ", monthly_limit=60.0)
+    assert made["name"] == "Coffee" and made["budgeted"] == 60.0 and made["spent"] == 0 and not made["over_budget"]
+    assert "Coffee" in [c["name"] for c in s.ok("list_categories", user_id=user["user_id"])]
+    unchanged(s, "create_category", "already has a category named", user_id=user["user_id"], name="coffee",
+              monthly_limit=10.0)
+    unchanged(s, "create_category", "1 to 60 characters", user_id=user["user_id"], name="  ", monthly_limit=10.0)
+    unchanged(s, "create_category", "at most 100,000", user_id=user["user_id"], name="Yacht", monthly_limit=250_000.0)
+    owner, archived = first(s, lambda c: c["status"] == "archived")
+    unchanged(s, "create_category", "archived category named", user_id=owner["user_id"],
+              name=archived["name"].upper(), monthly_limit=10.0)
+
+
+def test_set_category_limit_changes_this_months_budget(s):
+    user, c = first(s, lambda c: c["status"] == "active" and c["spent"] > 0)
+    result = s.ok("set_category_limit", category_id=c["category_id"], monthly_limit=c["monthly_limit"] + 100)
+    assert result["previous_limit"] == c["monthly_limit"] and result["budgeted"] == c["budgeted"] + 100
+    assert figures(s, user["user_id"], c["category_id"])["remaining"] == round(c["remaining"] + 100, 2)
+    low = s.ok("set_category_limit", category_id=c["category_id"], monthly_limit=1.0)  # allowed: shows over budget
+    assert low["over_budget"] == (c["spent"] > 1.0 + c["budgeted"] - c["monthly_limit"])
+    _, archived = first(s, lambda c: c["status"] == "archived")
+    unchanged(s, "set_category_limit", "is archived", category_id=archived["category_id"], monthly_limit=50.0)
+    assert not invariants(s)
+
+
+def test_archive_category(s):
+    for user in users(s):
+        billed = {r["category_id"] for r in s.ok("list_recurring", user_id=user["user_id"])}
+        cats = s.ok("list_categories", user_id=user["user_id"])
+        busy = next((c for c in cats if c["category_id"] in billed), None)
+        idle = next((c for c in cats if c["category_id"] not in billed), None)
+        if busy and idle:
+            break
+    text = unchanged(s, "archive_category", "cancel them first", category_id=busy["category_id"])
+    assert "active recurring bills" in text
+    archived = s.ok("archive_category", category_id=idle["category_id"])
+    assert archived["status"] == "archived"
+    assert idle["category_id"] not in {c["category_id"] for c in s.ok("list_categories", user_id=user["user_id"])}
+    unchanged(s, "archive_category", "already archived", category_id=idle["category_id"])
+    unchanged(s, "add_expense", "is archived", category_id=idle["category_id"], amount=5.0, merchant="Shell")
+    unchanged(s, "move_budget", "is archived", from_category_id=busy["category_id"],
+              to_category_id=idle["category_id"], amount=1.0)
+    unchanged(s, "add_recurring_expense", "is archived", category_id=idle["category_id"], merchant="Hulu",
+              amount=17.99, frequency="monthly", start_date=today(s).isoformat())
+    # its spending this month still counts in the month's summary
+    line = figures(s, user["user_id"], idle["category_id"]) if idle["spent"] else None
+    assert line is None or line["spent"] == idle["spent"]
+
+
+# -- moving budget ------------------------------------------------------------------------------------
+
+
+def test_move_budget_between_categories(s):
+    user, source = first(s, lambda c: c["status"] == "active" and c["remaining"] >= 50)
+    target = next(c for c in s.ok("list_categories", user_id=user["user_id"])
+                  if c["category_id"] != source["category_id"])
+    moved = s.ok("move_budget", from_category_id=source["category_id"], to_category_id=target["category_id"],
+                 amount=25.0, note="Concert")
+    assert moved["from"]["budgeted"] == round(source["budgeted"] - 25, 2)
+    assert moved["to"]["budgeted"] == round(target["budgeted"] + 25, 2)
+    assert moved["month"] == today(s).strftime("%Y-%m")
+    summary = s.ok("get_budget_summary", user_id=user["user_id"])
+    before = sum(c["budgeted"] for c in s.ok("list_categories", user_id=user["user_id"]))
+    assert summary["total_budgeted"] == round(before, 2)
+    # exactly what is left may move; a cent more may not
+    left = figures(s, user["user_id"], source["category_id"])["remaining"]
+    text = unchanged(s, "move_budget", "at most", from_category_id=source["category_id"],
+                     to_category_id=target["category_id"], amount=round(left + 0.01, 2))
+    assert f"{left:.2f}" in text
+    done = s.ok("move_budget", from_category_id=source["category_id"], to_category_id=target["category_id"],
+                amount=left)
+    assert done["from"]["remaining"] == 0 and not done["from"]["over_budget"]
+    unchanged(s, "move_budget", "at budget", from_category_id=source["category_id"],
+              to_category_id=target["category_id"], amount=1.0)
+    assert not invariants(s)
+
+
+def test_move_budget_refused_out_of_an_overspent_category(s):
+    user, over = first(s, lambda c: c["status"] == "active" and c["over_budget"])
+    other = next(c for c in s.ok("list_categories", user_id=user["user_id"]) if c["category_id"] != over["category_id"])
+    text = unchanged(s, "move_budget", "already over budget", from_category_id=over["category_id"],
+                     to_category_id=other["category_id"], amount=10.0)
+    assert f"{over['spent']:.2f}" in text and "move budget into it" in text
+    # moving budget into it is the way out
+    if other["remaining"] >= -over["remaining"]:
+        fixed = s.ok("move_budget", from_category_id=other["category_id"], to_category_id=over["category_id"],
+                     amount=round(-over["remaining"], 2))
+        assert fixed["to"]["remaining"] == 0 and not fixed["to"]["over_budget"]
+
+
+def test_move_budget_other_refusals(s):
+    everyone = users(s)
+    a = s.ok("list_categories", user_id=everyone[0]["user_id"])
+    b = s.ok("list_categories", user_id=everyone[1]["user_id"])
+    unchanged(s, "move_budget", "same category", from_category_id=a[0]["category_id"],
+              to_category_id=a[0]["category_id"], amount=1.0)
+    unchanged(s, "move_budget", "different users", from_category_id=a[0]["category_id"],
+              to_category_id=b[0]["category_id"], amount=1.0)
+    unchanged(s, "move_budget", "greater than 0", from_category_id=a[0]["category_id"],
+              to_category_id=a[1]["category_id"], amount=-5.0)
+
+
+# -- totals ------------------------------------------------------------------------------------------
+
+
+def test_get_budget_summary_month_to_date_and_past_months(s):
+    user = users(s)[2]
+    now = today(s)
+    summary = s.ok("get_budget_summary", user_id=user["user_id"])
+    assert summary["month_to_date"] and summary["month"] == now.strftime("%Y-%m")
+    assert summary["over_budget"] == [c["name"] for c in summary["categories"] if c["over_budget"]]
+    income = s.ok("list_income", user_id=user["user_id"], start_date=now.replace(day=1).isoformat(), limit=100)
+    assert summary["total_income"] == income["total"] and summary["net"] == round(income["total"] - summary["total_spent"], 2)
+    last = (now.replace(day=1) - dt.timedelta(days=1))
+    past = s.ok("get_budget_summary", user_id=user["user_id"], month=last.strftime("%Y-%m"))
+    assert not past["month_to_date"] and past["as_of"] == last.isoformat()
+    for line in past["categories"]:
+        assert line["spent"] == round(sum(e["amount"] for e in month_expenses(s, user["user_id"], line["category_id"],
+                                                                              last)), 2)
+    assert past["total_spent"] == round(sum(c["spent"] for c in past["categories"]), 2)
+    nxt = (now.replace(day=1) + dt.timedelta(days=32)).strftime("%Y-%m")
+    s.fails("get_budget_summary", "has not started yet", user_id=user["user_id"], month=nxt)
+    s.fails("get_budget_summary", "'YYYY-MM'", user_id=user["user_id"], month="July")
+    s.fails("get_budget_summary", "'YYYY-MM'", user_id=user["user_id"], month="2026-13")
+
+
+def test_get_category_history(s):
+    user, c = first(s, lambda c: c["status"] == "active" and c["spent"] > 0)
+    history = s.ok("get_category_history", category_id=c["category_id"], months=3)
+    assert [m["month"] for m in history["months"]][0] == today(s).strftime("%Y-%m")
+    assert history["months"][0]["spent"] == c["spent"]
+    for m in history["months"]:
+        assert m["spent"] == figures(s, user["user_id"], c["category_id"], m["month"])["spent"]
+    assert history["average_spent"] == round(sum(m["spent"] for m in history["months"]) / 3, 2)
+    far = s.ok("get_category_history", category_id=c["category_id"], months=12)["months"]
+    assert len(far) == 12 and far[-1]["spent"] == 0 and far[-1]["budgeted"] == 0
+    s.fails("get_category_history", "from 1 to 12", category_id=c["category_id"], months=13)
+
+
+# -- expenses ---------------------------------------------------------------------------------------
+
+
+def test_list_and_get_expenses(s):
+    user = users(s)[0]
+    uid = user["user_id"]
+    recent = s.ok("list_expenses", user_id=uid, limit=100)
+    assert recent and [e["date"] for e in recent] == sorted((e["date"] for e in recent), reverse=True)
+    merchant = recent[0]["merchant"]
+    assert all(merchant.lower() in e["merchant"].lower()
+               for e in s.ok("list_expenses", user_id=uid, merchant=merchant.upper()))
+    assert all(e["amount"] >= 100 for e in s.ok("list_expenses", user_id=uid, min_amount=100.0, limit=100))
+    assert all(e["payment_method"] == "cash" for e in s.ok("list_expenses", user_id=uid, payment_method="cash"))
+    one = s.ok("get_expense", expense_id=recent[0]["expense_id"])
+    assert one["amount"] == recent[0]["amount"] and "note" in one and "recurring_id" in one
+    s.fails("list_expenses", "is after", user_id=uid, start_date="2026-05-02", end_date="2026-05-01")
+
+
+def test_add_expense_grows_the_month_and_can_go_over_budget(s):
+    user, c = first(s, lambda c: c["status"] == "active" and c["remaining"] > 20)
+    added = s.ok("add_expense", category_id=c["category_id"], amount=12.34, merchant="Shell", payment_method="cash",
+                 note="Fill-up")
+    assert added["date"] == today(s).isoformat() and added["category"] == c["name"] and added["note"] == "Fill-up"
+    assert added["category_month"]["spent"] == round(c["spent"] + 12.34, 2)
+    big = round(c["remaining"] + 50, 2)
+    over = s.ok("add_expense", category_id=c["category_id"], amount=big, merchant="Costco")
+    assert over["category_month"]["over_budget"] and over["category_month"]["remaining"] == round(
+        c["remaining"] - 12.34 - big, 2)
+    assert c["name"] in s.ok("get_budget_summary", user_id=user["user_id"])["over_budget"]
+    yesterday = (today(s) - dt.timedelta(days=1)).isoformat()
+    assert s.ok("add_expense", category_id=c["category_id"], amount=1.0, merchant="Kiosk", date=yesterday)["date"] == yesterday
+    tomorrow = (today(s) + dt.timedelta(days=1)).isoformat()
+    unchanged(s, "add_expense", "after today", category_id=c["category_id"], amount=5.0, merchant="Shell", date=tomorrow)
+    unchanged(s, "add_expense", "more than a year back", category_id=c["category_id"], amount=5.0, merchant="Shell",
+              date="2020-01-01")
+    unchanged(s, "add_expense", "at most 50,000", category_id=c["category_id"], amount=75_000.0, merchant="Car dealer")
+    unchanged(s, "add_expense", "merchant must be 1 to 60", category_id=c["category_id"], amount=5.0, merchant=" ")
+    # an expense in a month without figures yet starts that month from the category's limit
+    old = (today(s) - dt.timedelta(days=200)).isoformat()
+    s.ok("add_expense", category_id=c["category_id"], amount=9.99, merchant="Old receipt", date=old)
+    assert figures(s, user["user_id"], c["category_id"], old[:7])["spent"] == 9.99
+    check_totals(s, user["user_id"])
+    assert not invariants(s)
+
+
+def test_delete_expense(s):
+    user, c = first(s, lambda c: c["status"] == "active" and c["expense_count"] >= 2)
+    victim = month_expenses(s, user["user_id"], c["category_id"], today(s))[0]
+    gone = s.ok("delete_expense", expense_id=victim["expense_id"])
+    assert gone["deleted"] and gone["category_month"]["spent"] == round(c["spent"] - victim["amount"], 2)
+    assert gone["category_month"]["expense_count"] == c["expense_count"] - 1
+    s.fails("get_expense", "not found", expense_id=victim["expense_id"])
+    s.fails("delete_expense", "not found", expense_id=victim["expense_id"])
+    check_totals(s, user["user_id"])
+
+
+def test_recategorize_expense(s):
+    user, c = first(s, lambda c: c["status"] == "active" and c["expense_count"] >= 1)
+    other = next(x for x in s.ok("list_categories", user_id=user["user_id"]) if x["category_id"] != c["category_id"])
+    expense = month_expenses(s, user["user_id"], c["category_id"], today(s))[0]
+    moved = s.ok("recategorize_expense", expense_id=expense["expense_id"], category_id=other["category_id"])
+    assert moved["category_id"] == other["category_id"] and moved["amount"] == expense["amount"]
+    assert moved["from"]["spent"] == round(c["spent"] - expense["amount"], 2)
+    assert moved["to"]["spent"] == round(other["spent"] + expense["amount"], 2)
+    unchanged(s, "recategorize_expense", "already in", expense_id=expense["expense_id"], category_id=other["category_id"])
+    stranger = s.ok("list_categories", user_id=users(s)[-3]["user_id"])[0]
+    unchanged(s, "recategorize_expense", "belongs to another user", expense_id=expense["expense_id"],
+              category_id=stranger["category_id"])
+    check_totals(s, user["user_id"])
+
+
+def test_split_expense(s):
+    user, c = first(s, lambda c: c["status"] == "active" and any(
+        e["amount"] > 30 for e in month_expenses(s, c["user_id"], c["category_id"], today(s))))
+    expense = next(e for e in month_expenses(s, user["user_id"], c["category_id"], today(s)) if e["amount"] > 30)
+    other = next(x for x in s.ok("list_categories", user_id=user["user_id"]) if x["category_id"] != c["category_id"])
+    split = s.ok("split_expense", expense_id=expense["expense_id"], amount=20.0, category_id=other["category_id"],
+                 note="Household items")
+    assert split["original"]["amount"] == round(expense["amount"] - 20, 2)
+    part = split["part"]
+    assert part["amount"] == 20 and part["split_from"] == expense["expense_id"] and part["merchant"] == expense["merchant"]
+    assert part["date"] == expense["date"] and part["payment_method"] == expense["payment_method"]
+    assert split["original"]["category_month"]["spent"] == round(c["spent"] - 20, 2)
+    assert split["part"]["category_month"]["spent"] == round(other["spent"] + 20, 2)
+    unchanged(s, "split_expense", "less than", expense_id=expense["expense_id"],
+              amount=split["original"]["amount"], category_id=other["category_id"])
+    unchanged(s, "split_expense", "into another category", expense_id=expense["expense_id"], amount=1.0,
+              category_id=c["category_id"])
+    check_totals(s, user["user_id"])
+    assert not invariants(s)
+
+
+# -- income ----------------------------------------------------------------------------------------
+
+
+def test_add_and_list_income(s):
+    user = users(s)[5]
+    start = today(s).replace(day=1).isoformat()
+    before = s.ok("list_income", user_id=user["user_id"], start_date=start, limit=100)
+    added = s.ok("add_income", user_id=user["user_id"], amount=180.0, source="Tutoring")
+    assert added["date"] == today(s).isoformat() and added["month_income"] == round(before["total"] + 180, 2)
+    after = s.ok("list_income", user_id=user["user_id"], start_date=start, limit=100)
+    assert after["income"][0]["income_id"] == added["income_id"] and after["total"] == added["month_income"]
+    assert s.ok("get_budget_summary", user_id=user["user_id"])["total_income"] == after["total"]
+    tomorrow = (today(s) + dt.timedelta(days=1)).isoformat()
+    unchanged(s, "add_income", "after today", user_id=user["user_id"], amount=5.0, source="Gift", date=tomorrow)
+    unchanged(s, "add_income", "source must be", user_id=user["user_id"], amount=5.0, source="")
+
+
+# -- recurring bills ---------------------------------------------------------------------------------
+
+
+def _behind(s) -> tuple[dict, list[dict]]:
+    for user in users(s):
+        due = [r for r in s.ok("list_recurring", user_id=user["user_id"]) if r["due_not_posted"]]
+        if due:
+            return user, due
+    raise AssertionError("no recurring bill is behind in the seed-0 world")
+
+
+def test_post_due_recurring_posts_up_to_today_once(s):
+    user, due = _behind(s)
+    uid = user["user_id"]
+    spent = {r["category_id"]: figures(s, uid, r["category_id"])["spent"] for r in due}
+    posted = s.ok("post_due_recurring", user_id=uid)
+    assert posted["count"] == sum(r["due_not_posted"] for r in due)
+    assert all(e["date"] <= today(s).isoformat() for e in posted["posted"])
+    assert posted["total"] == round(sum(e["amount"] for e in posted["posted"]), 2)
+    for rule in s.ok("list_recurring", user_id=uid):
+        assert rule["due_not_posted"] == 0 and rule["next_date"] > today(s).isoformat()
+    this_month = today(s).strftime("%Y-%m")
+    for cid, before in spent.items():
+        added = sum(e["amount"] for e in posted["posted"] if e["category_id"] == cid and e["date"][:7] == this_month)
+        assert figures(s, uid, cid)["spent"] == round(before + added, 2)
+    entry = s.ok("get_expense", expense_id=posted["posted"][0]["expense_id"])
+    assert entry["recurring_id"] in {r["recurring_id"] for r in due}
+    before = s.world.digest()
+    assert s.ok("post_due_recurring", user_id=uid)["count"] == 0  # nothing is posted twice
+    assert s.world.digest() == before
+    assert not invariants(s)
+
+
+def test_add_recurring_expense_posts_the_due_dates_already_passed(s):
+    user, c = first(s, lambda c: c["status"] == "active" and c["name"] == "Groceries")
+    start = today(s) - dt.timedelta(days=15)
+    rule = s.ok("add_recurring_expense", category_id=c["category_id"], merchant="HelloFresh", amount=71.92,
+                frequency="weekly", start_date=start.isoformat())
+    assert [e["date"] for e in rule["posted"]] == [(start + dt.timedelta(days=7 * i)).isoformat() for i in range(3)]
+    assert rule["next_date"] == (start + dt.timedelta(days=21)).isoformat() and rule["due_not_posted"] == 0
+    later = s.ok("add_recurring_expense", category_id=c["category_id"], merchant="Audible", amount=14.95,
+                 frequency="monthly", start_date=(today(s) + dt.timedelta(days=3)).isoformat())
+    assert later["posted"] == [] and later["status"] == "active"
+    listed = {r["merchant"] for r in s.ok("list_recurring", user_id=user["user_id"])}
+    assert {"HelloFresh", "Audible"} <= listed
+    unchanged(s, "add_recurring_expense", "already an active recurring bill", category_id=c["category_id"],
+              merchant="hellofresh", amount=60.0, frequency="weekly", start_date=today(s).isoformat())
+    unchanged(s, "add_recurring_expense", "at most 90 days back", category_id=c["category_id"], merchant="Hulu",
+              amount=17.99, frequency="monthly", start_date=(today(s) - dt.timedelta(days=120)).isoformat())
+    unchanged(s, "add_recurring_expense", "at most a year ahead", category_id=c["category_id"], merchant="Hulu",
+              amount=17.99, frequency="monthly", start_date=(today(s) + dt.timedelta(days=400)).isoformat())
+    check_totals(s, user["user_id"])
+
+
+def test_monthly_bills_keep_their_day_in_short_months(s):
+    user, c = first(s, lambda c: c["status"] == "active")
+    start = today(s) - dt.timedelta(days=80)
+    start = start.replace(day=31) if start.month in (1, 3, 5, 7, 8, 10, 12) else start
+    rule = s.ok("add_recurring_expense", category_id=c["category_id"], merchant="Storage Unit", amount=99.0,
+                frequency="monthly", start_date=start.isoformat())
+    days = [dt.date.fromisoformat(e["date"]) for e in rule["posted"]]
+    assert days[0] == start and all(d <= today(s) for d in days)
+    if start.day == 31:
+        import calendar
+        assert all(d.day == min(31, calendar.monthrange(d.year, d.month)[1]) for d in days)
+
+
+def test_cancel_recurring(s):
+    user, due = _behind(s)
+    rule = due[0]
+    cancelled = s.ok("cancel_recurring", recurring_id=rule["recurring_id"])
+    assert cancelled["status"] == "cancelled" and cancelled["due_not_posted"] == 0
+    assert rule["recurring_id"] not in {r["recurring_id"] for r in s.ok("list_recurring", user_id=user["user_id"])}
+    listed = s.ok("list_recurring", user_id=user["user_id"], include_cancelled=True)
+    assert any(r["recurring_id"] == rule["recurring_id"] for r in listed)
+    posted = s.ok("post_due_recurring", user_id=user["user_id"])
+    assert all(e["merchant"] != rule["merchant"] for e in posted["posted"])
+    unchanged(s, "cancel_recurring", "already cancelled", recurring_id=rule["recurring_id"])
+
+
+# -- totals always equal the sum of their rows -------------------------------------------------------
+
+
+def test_totals_equal_the_sum_of_their_rows_over_random_edits(s):
+    """A seeded random sequence of every kind of edit, with the month's totals checked against the
+    expense rows (and the invariants) after each step."""
+    rng = random.Random(7)
+    user = users(s)[0]
+    uid = user["user_id"]
+    now = today(s)
+    done: list[str] = []
+
+    def edit(tool: str, **arguments) -> None:
+        if s.call(tool, **arguments).ok:
+            done.append(tool)
+
+    for step in range(40):
+        cats = s.ok("list_categories", user_id=uid)
+        expenses = s.ok("list_expenses", user_id=uid, start_date=(now - dt.timedelta(days=50)).isoformat(), limit=100)
+        action = rng.choice(["add", "add", "delete", "recategorize", "split", "move", "limit", "recurring", "update"])
+        a, b = rng.sample(cats, 2)
+        amount = round(rng.uniform(1, 120), 2)
+        if action == "add":
+            edit("add_expense", category_id=a["category_id"], amount=amount, merchant="Random Mart",
+                   date=(now - dt.timedelta(days=rng.randint(0, 45))).isoformat())
+        elif action == "delete" and expenses:
+            edit("delete_expense", expense_id=rng.choice(expenses)["expense_id"])
+        elif action == "recategorize" and expenses:
+            edit("recategorize_expense", expense_id=rng.choice(expenses)["expense_id"], category_id=b["category_id"])
+        elif action == "split" and expenses:
+            edit("split_expense", expense_id=rng.choice(expenses)["expense_id"], amount=round(amount / 4, 2),
+                   category_id=b["category_id"])
+        elif action == "update" and expenses:
+            edit("update_expense", expense_id=rng.choice(expenses)["expense_id"], amount=amount,
+                   date=(now - dt.timedelta(days=rng.randint(0, 45))).isoformat())
+        elif action == "move":
+            edit("move_budget", from_category_id=a["category_id"], to_category_id=b["category_id"], amount=amount)
+        elif action == "limit":
+            edit("set_category_limit", category_id=a["category_id"], monthly_limit=float(rng.randrange(50, 900, 10)))
+        else:
+            edit("add_recurring_expense", category_id=a["category_id"], merchant=f"Bill {step}", amount=amount,
+                   frequency=rng.choice(["weekly", "monthly"]),
+                   start_date=(now - dt.timedelta(days=rng.randint(0, 60))).isoformat())
+        assert not invariants(s), f"after step {step} ({action})"
+        if step % 5 == 4:
+            check_totals(s, uid)
+    check_totals(s, uid)
+    assert len(set(done)) == 8 and len(done) >= 25, done  # every kind of edit, most of them accepted
+    last = (now.replace(day=1) - dt.timedelta(days=1))
+    past = s.ok("get_budget_summary", user_id=uid, month=last.strftime("%Y-%m"))
+    for line in past["categories"]:
+        assert line["spent"] == round(sum(e["amount"] for e in month_expenses(s, uid, line["category_id"], last)), 2)
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play, served):
+    from prove_env.task import Task
+
+    s = served("budget")
+    user = users(s)[0]
+    uid, name = user["user_id"], user["name"]
+    groceries = category(s, uid, "Groceries")
+    dining = category(s, uid, "Dining Out")
+    left = groceries["remaining"]
+    ask = Task(id="left", server="budget", seed=0,
+               user_turns=[f"Hi, this is {name}. How much is left in my groceries budget this month?"],
+               gold=[[{"id": "g1", "name": "find_users", "arguments": {"name": name}},
+                      {"id": "g2", "name": "list_categories", "arguments": {"user_id": uid}, "depends_on": ["g1"]}]],
+               facts=[[left]])
+    # another correct path: the month's summary carries the same figure, the user found by email
+    other = play(ask, [_call("find_users", email=user["email"]), _call("get_budget_summary", user_id=uid),
+                       f"You have ${left:,.2f} left for groceries."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    assert not play(ask, [_call("list_categories", user_id=uid), "About a few hundred dollars."])["success"]
+    # the right answer, then damage nobody asked for: an expense deleted
+    victim = s.ok("list_expenses", user_id=uid, limit=1)[0]["expense_id"]
+    damage = play(ask, [_call("list_categories", user_id=uid), _call("delete_expense", expense_id=victim),
+                        f"You have ${left:,.2f} left."])
+    assert not damage["success"]
+
+    log = Task(id="log", server="budget", seed=0,
+               user_turns=[f"This is {name}. I spent $23.40 at Safeway today; put it under groceries."],
+               gold=[[{"id": "g1", "name": "find_users", "arguments": {"name": name}},
+                      {"id": "g2", "name": "list_categories", "arguments": {"user_id": uid}, "depends_on": ["g1"]},
+                      {"id": "g3", "name": "add_expense", "depends_on": ["g2"],
+                       "arguments": {"category_id": groceries["category_id"], "amount": 23.4, "merchant": "Safeway"}}]])
+    # a note the user did not ask for is a detail, not damage
+    noted = play(log, [_call("add_expense", category_id=groceries["category_id"], amount=23.4, merchant="Safeway",
+                             note="Groceries run"), "Logged $23.40 at Safeway."])
+    assert noted["success"]
+    wrong = play(log, [_call("add_expense", category_id=dining["category_id"], amount=23.4, merchant="Safeway"),
+                       "Logged."])
+    assert not wrong["success"]
+
+
+def test_update_expense_moves_its_amount_between_months(s):
+    user, c = first(s, lambda c: c["status"] == "active" and c["expense_count"] >= 1)
+    uid = user["user_id"]
+    expense = month_expenses(s, uid, c["category_id"], today(s))[0]
+    fixed = s.ok("update_expense", expense_id=expense["expense_id"], amount=round(expense["amount"] + 10, 2),
+                 payment_method="cash", note="Receipt checked")
+    assert fixed["amount"] == round(expense["amount"] + 10, 2) and fixed["payment_method"] == "cash"
+    assert fixed["category_month"]["spent"] == round(c["spent"] + 10, 2) and "previous_month" not in fixed
+    last_month = (today(s).replace(day=1) - dt.timedelta(days=3))
+    before = figures(s, uid, c["category_id"], last_month.strftime("%Y-%m"))
+    moved = s.ok("update_expense", expense_id=expense["expense_id"], date=last_month.isoformat(), merchant="Corner Store")
+    assert moved["merchant"] == "Corner Store" and moved["date"] == last_month.isoformat()
+    assert moved["previous_month"]["spent"] == round(c["spent"] - expense["amount"], 2)
+    assert moved["category_month"]["spent"] == round(before["spent"] + fixed["amount"], 2)
+    assert figures(s, uid, c["category_id"])["spent"] == moved["previous_month"]["spent"]
+    unchanged(s, "update_expense", "Nothing to change", expense_id=expense["expense_id"])
+    unchanged(s, "update_expense", "after today", expense_id=expense["expense_id"],
+              date=(today(s) + dt.timedelta(days=2)).isoformat())
+    unchanged(s, "update_expense", "merchant must be", expense_id=expense["expense_id"], merchant="")
+    check_totals(s, uid)
+    assert not invariants(s)
+
+
+def test_the_remaining_refusals_change_nothing(s):
+    everyone = users(s)
+    user, c = first(s, lambda c: c["status"] == "active" and c["remaining"] >= 60 and c["expense_count"] >= 1)
+    other = next(x for x in s.ok("list_categories", user_id=user["user_id"]) if x["category_id"] != c["category_id"])
+    stranger = s.ok("list_categories", user_id=everyone[-3]["user_id"])[0]
+    expense = month_expenses(s, user["user_id"], c["category_id"], today(s))[0]
+    # a limit below what was moved out this month would leave a negative budget
+    s.ok("move_budget", from_category_id=c["category_id"], to_category_id=other["category_id"], amount=50.0)
+    text = unchanged(s, "set_category_limit", "moved out this month", category_id=c["category_id"], monthly_limit=20.0)
+    assert "at least 50.00" in text
+    # an archived category takes no expense, whether moved, split or corrected into it
+    old = s.ok("create_category", user_id=user["user_id"], name="Old Hobby", monthly_limit=10.0)
+    archived = s.ok("archive_category", category_id=old["category_id"])
+    unchanged(s, "recategorize_expense", "is archived", expense_id=expense["expense_id"],
+              category_id=archived["category_id"])
+    unchanged(s, "split_expense", "is archived", expense_id=expense["expense_id"], amount=1.0,
+              category_id=archived["category_id"])
+    unchanged(s, "split_expense", "belongs to another user", expense_id=expense["expense_id"], amount=1.0,
+              category_id=stranger["category_id"])
+    unchanged(s, "update_expense", "at most 50,000", expense_id=expense["expense_id"], amount=60_000.0)
+    unchanged(s, "add_income", "at most 50,000", user_id=user["user_id"], amount=60_000.0, source="Lottery")
+    unchanged(s, "add_recurring_expense", "at most 50,000", category_id=c["category_id"], merchant="Yacht club",
+              amount=60_000.0, frequency="monthly", start_date=today(s).isoformat())
+    unchanged(s, "add_recurring_expense", "merchant must be", category_id=c["category_id"], merchant=" ",
+              amount=6.0, frequency="monthly", start_date=today(s).isoformat())
+    assert not invariants(s)
