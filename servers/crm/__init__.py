@@ -1,0 +1,1 @@
+"""Crm: owners and their items (a skeleton to grow)."""
