@@ -1,1 +1,1 @@
-"""Crm: owners and their items (a skeleton to grow)."""
+"""Crm: a sales team's CRM with reps, companies, contacts, leads, a deal pipeline, forecasts and activities."""
