@@ -70,7 +70,7 @@ class Lead(Base):
     email: Mapped[str] = mapped_column(index=True)
     company_name: Mapped[str]
     title: Mapped[str | None]
-    source: Mapped[str]  # web | referral | event | cold_call | partner
+    source: Mapped[str | None]  # web | referral | event | cold_call | partner; None when not told
     status: Mapped[str] = mapped_column(index=True)  # new | contacted | qualified | converted | disqualified
     disqualified_reason: Mapped[str | None]
     created_at: Mapped[dt.datetime]

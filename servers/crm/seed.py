@@ -138,10 +138,13 @@ def _deal(ctx: SeedContext, name: str, company: Company, contact: Contact | None
     span = (ctx.now - created).total_seconds() / 86400
     when = created
     previous = None
+    recent = ctx.moment(-18, -1) if stage in CLOSED_STAGES and rng.random() < 0.5 else None
     for i, step in enumerate(path):
         if i:
             when = when + dt.timedelta(days=round(rng.uniform(0.05, 0.9) * span / len(path), 2))
             when = min(when, ctx.now - dt.timedelta(hours=2))
+            if recent is not None and i == len(path) - 1 and recent > when:
+                when = recent
         ctx.add(StageChange(id=ctx.new_id("STC", 5), deal_id=deal.id, from_stage=previous, to_stage=step,
                             changed_at=when.replace(second=0, microsecond=0), rep_id=owner_id))
         previous = step

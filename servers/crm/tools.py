@@ -111,7 +111,7 @@ class Crm(Toolkit):
         owner = self.db.get(Rep, company.owner_id)
         return {**_company(company), "owner_name": owner.name if owner else None,
                 "contacts": [self._contact(c, company) for c in contacts],
-                "deals": [_deal(d) for d in deals]}
+                "deals": [self._deal(d) for d in deals]}
 
     # -- contacts ------------------------------------------------------------------------------------
 
@@ -150,7 +150,7 @@ class Crm(Toolkit):
         open_tasks = self.db.scalar(select(func.count()).select_from(Activity).where(
             Activity.contact_id == contact.id, Activity.kind == "task", Activity.completed_at.is_(None)))
         return {**self._contact(contact), "created_at": contact.created_at.date(),
-                "deals": [_deal(d) for d in deals], "activities": sum(kinds.values()), "open_tasks": open_tasks}
+                "deals": [self._deal(d) for d in deals], "activities": sum(kinds.values()), "open_tasks": open_tasks}
 
     @tool(produces=("contact",))
     def create_contact(self, company_id: Id("company"), first_name: str, last_name: str, email: str,
@@ -342,7 +342,7 @@ class Crm(Toolkit):
         lead.status, lead.status_changed_at = "converted", self.now
         lead.converted_company_id, lead.converted_contact_id, lead.converted_deal_id = company.id, contact.id, deal.id
         return {"lead": _lead(lead), "company_id": company.id, "company_created": created_company,
-                "contact_id": contact.id, "contact_created": created_contact, "deal": _deal(deal)}
+                "contact_id": contact.id, "contact_created": created_contact, "deal": self._deal(deal)}
 
     # -- deals ---------------------------------------------------------------------------------------
 
@@ -373,7 +373,7 @@ class Crm(Toolkit):
             query = query.where(Deal.close_date >= closing_from)
         if closing_to:
             query = query.where(Deal.close_date <= closing_to)
-        return [_deal(d) for d in self.db.scalars(query.limit(limit))]
+        return [self._deal(d) for d in self.db.scalars(query.limit(limit))]
 
     @tool(read_only=True, produces=("company", "contact"))
     def get_deal(self, deal_id: Id("deal")) -> dict:
@@ -386,7 +386,7 @@ class Crm(Toolkit):
         company = self.db.get(Company, deal.company_id)
         history = self.db.scalars(select(StageChange).where(StageChange.deal_id == deal.id)
                                   .order_by(StageChange.changed_at, StageChange.id))
-        return {**_deal(deal), "company_name": company.name if company else None, "created_at": deal.created_at,
+        return {**self._deal(deal), "company_name": company.name if company else None, "created_at": deal.created_at,
                 "closed_at": deal.closed_at, "lost_reason": deal.lost_reason,
                 "stage_history": [{"from_stage": h.from_stage, "to_stage": h.to_stage, "changed_at": h.changed_at,
                                    "rep_id": h.rep_id} for h in history]}
@@ -416,7 +416,7 @@ class Crm(Toolkit):
         if taken is not None:
             raise ToolError(f"{company.name} already has a deal named {title!r} ({taken})")
         self._not_past(close_date, "close_date")
-        return _deal(self._open_deal(title, company.id, contact_id, owner.id, amount, close_date, "prospecting"))
+        return self._deal(self._open_deal(title, company.id, contact_id, owner.id, amount, close_date, "prospecting"))
 
     @tool(idempotent=True)
     def update_deal_stage(self, deal_id: Id("deal"), stage: Stage, lost_reason: str | None = None) -> dict:
@@ -444,7 +444,7 @@ class Crm(Toolkit):
         deal.stage, deal.probability = stage, STAGES[stage]
         if stage in CLOSED_STAGES:
             deal.closed_at, deal.close_date = self.now, self.now.date()
-        return _deal(deal)
+        return self._deal(deal)
 
     @tool(idempotent=True)
     def update_deal(self, deal_id: Id("deal"), amount: Money | None = None, close_date: Date | None = None,
@@ -469,7 +469,7 @@ class Crm(Toolkit):
             deal.amount = amount
         if probability is not None:
             deal.probability = probability
-        return _deal(deal)
+        return self._deal(deal)
 
     @tool(read_only=True)
     def list_pipeline_stages(self) -> list[dict]:
@@ -705,6 +705,9 @@ class Crm(Toolkit):
                 "title": contact.title, "company_id": contact.company_id,
                 "company_name": company.name if company else None}
 
+    def _deal(self, deal: Deal) -> dict:
+        return _deal(deal, self.db.get(Company, deal.company_id))
+
     def _activity(self, activity: Activity) -> dict:
         info = {"activity_id": activity.id, "kind": activity.kind, "subject": activity.subject,
                 "notes": activity.notes, "rep_id": activity.rep_id, "contact_id": activity.contact_id,
@@ -740,8 +743,9 @@ def _lead(lead: Lead) -> dict:
     return info
 
 
-def _deal(deal: Deal) -> dict:
-    return {"deal_id": deal.id, "name": deal.name, "company_id": deal.company_id, "contact_id": deal.contact_id,
+def _deal(deal: Deal, company: Company | None = None) -> dict:
+    return {"deal_id": deal.id, "name": deal.name, "company_id": deal.company_id,
+            "company_name": company.name if company else None, "contact_id": deal.contact_id,
             "owner_id": deal.owner_id, "stage": deal.stage, "amount": deal.amount, "probability": deal.probability,
             "close_date": deal.close_date}
 
