@@ -278,9 +278,10 @@ class Crm(Toolkit):
         if lead.status == status:
             raise ToolError(f"Lead {lead.id} is already {status}")
         if NEXT_STATUS.get(lead.status) != status:
-            need = "contacted" if status == "qualified" else None
-            hint = f"mark it {need} first" if need and lead.status == "new" else \
-                f"its next status is {NEXT_STATUS[lead.status]}"
+            if lead.status == "new":
+                hint = "mark it contacted first"
+            else:  # qualified: nothing comes back a step
+                hint = "a qualified lead is next converted (convert_lead) or disqualified (disqualify_lead)"
             raise ToolError(f"Lead {lead.id} is {lead.status} and cannot become {status}; {hint}")
         lead.status, lead.status_changed_at = status, self.now
         return _lead(lead)
