@@ -350,11 +350,13 @@ class Crm(Toolkit):
     @tool(read_only=True)
     def list_deals(self, owner_id: Id("rep") | None = None, company_id: Id("company") | None = None,
                    stage: Stage | None = None, closing_from: Date | None = None, closing_to: Date | None = None,
-                   limit: Limit = 20) -> list[dict]:
-        """List deals by owner, company, stage or close date range (both ends inclusive), ordered by close
-        date then id.
+                   name: str | None = None, limit: Limit = 20) -> list[dict]:
+        """List deals by owner, company, stage, close date range (both ends inclusive) or part of their
+        name, ordered by close date then id. Every filter given must match.
 
         Args:
+            name: part of the deal's name, case-insensitive; deal names start with the company's name,
+                such as 'Cross Ltd - Training package', so 'cross ltd' finds that company's deals.
             owner_id: only deals owned by this rep, such as 'REP-0002'.
             company_id: only deals with this company, such as 'CMP-0012'.
             stage: only deals in this stage: 'prospecting', 'qualification', 'proposal', 'negotiation',
@@ -374,6 +376,8 @@ class Crm(Toolkit):
             query = query.where(Deal.close_date >= closing_from)
         if closing_to:
             query = query.where(Deal.close_date <= closing_to)
+        if name and name.strip():
+            query = query.where(func.lower(Deal.name).contains(name.strip().lower()))
         return [self._deal(d) for d in self.db.scalars(query.limit(limit))]
 
     @tool(read_only=True, produces=("company", "contact"))

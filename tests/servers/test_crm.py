@@ -328,6 +328,9 @@ def test_list_deals_filters_and_get_deal(s):
     dated = s.ok("list_deals", closing_from=deal["close_date"], closing_to=deal["close_date"], limit=100)
     assert deal in dated and all(d["close_date"] == deal["close_date"] for d in dated)
     assert deal in s.ok("list_deals", company_id=deal["company_id"])
+    company = s.ok("get_company", company_id=deal["company_id"])["name"]
+    named = s.ok("list_deals", name=company.upper(), limit=100)
+    assert deal in named and all(company.lower() in d["name"].lower() for d in named)
     s.fails("list_deals", "closing_from", closing_from=later(s, 5), closing_to=later(s, 1))
     full = s.ok("get_deal", deal_id=deal["deal_id"])
     assert full["stage_history"][0]["from_stage"] is None and full["stage_history"][-1]["to_stage"] == deal["stage"]
