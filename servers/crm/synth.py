@@ -210,7 +210,10 @@ def create_lead(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I've got a new lead to log: {said}. Their email is {email}.{origin}",
                       f"Could you create a lead under my name for {said} ({email})?{origin}",
                       f"New prospect for my pipeline: {said}, reachable at {email}.{origin}"])
-    return Ask(args, say=say, terse=f"New lead: {first} {last}, {company}, {email}.{origin}",
+    say, detail = _held(rng, say, [f"Please add a new lead for me: {said}.{origin}",
+                                   f"I've got a new lead to log under my name: {said}.{origin}"],
+                        [f"Their email is {email}.", f"Email: {email}.", f"You can reach them at {email}."])
+    return Ask(args, say=say, detail=detail, terse=f"New lead: {first} {last}, {company}, {email}.{origin}",
                refs=(_rep(b),), mentions=(first, last, email, company))
 
 
@@ -416,10 +419,15 @@ def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Bad news on {name}: it's closed lost. Put '{reason}' as the reason."]),
                    terse=f"Close {name} as lost: {reason}.", refs=refs, mentions=(company, reason))
     word = STAGE_WORDS[stage]
-    return Ask(args, say=rng.choice([f"Please move {name} to the {word} stage.",
-                                     f"Could you update {name}? It's in {word} now.",
-                                     f"{name[:1].upper() + name[1:]} should be in {word}; can you change the stage?",
-                                     f"Set the stage of {name} to {word}, please."]),
+    say, detail = _held(rng, rng.choice([f"Please move {name} to the {word} stage.",
+                                         f"Could you update {name}? It's in {word} now.",
+                                         f"{name[:1].upper() + name[1:]} should be in {word}; can you change the "
+                                         "stage?",
+                                         f"Set the stage of {name} to {word}, please."]),
+                        [f"Please update the pipeline stage of {name}.", f"{name[:1].upper() + name[1:]} has "
+                         "moved on; can you change its stage?"],
+                        [f"It's in {word} now.", f"Move it to {word}.", f"The new stage is {word}."])
+    return Ask(args, say=say, detail=detail,
                terse=f"Move {name} to {word}.", refs=refs, mentions=(company, word))
 
 
@@ -592,11 +600,15 @@ def create_contact(b: Bundle, rng: random.Random) -> Ask | None:
         args["title"] = title
         extra = f", {title}"
     name = company["name"]
-    return Ask(args, say=rng.choice([f"Please add {first} {last}{extra} as a contact at {name}; email {email}.",
-                                     f"I met someone new at {name}: {first} {last}{extra}, {email}. Can you add "
-                                     "them as a contact?",
-                                     f"Could you create a contact for {first} {last}{extra} at {name}? Their "
-                                     f"email is {email}."]),
+    say, detail = _held(rng, rng.choice([f"Please add {first} {last}{extra} as a contact at {name}; email {email}.",
+                                         f"I met someone new at {name}: {first} {last}{extra}, {email}. Can you "
+                                         "add them as a contact?",
+                                         f"Could you create a contact for {first} {last}{extra} at {name}? Their "
+                                         f"email is {email}."]),
+                        [f"Please add {first} {last}{extra} as a new contact at {name}.",
+                         f"I met someone new at {name}, {first} {last}{extra}. Can you add them as a contact?"],
+                        [f"Their email is {email}.", f"Email: {email}.", f"The address is {email}."])
+    return Ask(args, say=say, detail=detail,
                terse=f"New contact at {name}: {first} {last}{extra}, {email}.", refs=(_company(company),),
                mentions=(first, last, email, name))
 
@@ -755,8 +767,6 @@ recipe = Recipe(
         Lookup("company", "search_companies", args=lambda r: {"name": r.entity["name"]}),
         Lookup("contact", "search_contacts", args=lambda r: {"name": r.entity["name"]}),
         Lookup("lead", "list_leads", args=lambda r: {"name": r.entity["name"]}, needs=lambda r: ()),
-        Lookup("lead", "list_leads", args=lambda r: {"owner_id": r.owner.key}),
-        Lookup("deal", "list_deals", args=lambda r: {"owner_id": r.owner.key}),
         Lookup("deal", "list_deals", args=lambda r: {"name": r.entity["company_name"]}, needs=lambda r: ()),
         Lookup.under("activity", "list_activities"),
     ),
