@@ -82,11 +82,13 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         deals = [d for d in deals if d["company_id"] in company_names]
         known = {c["contact_id"]: c for c in contacts}
         tasks, history = [], {}
-        for task in read("list_activities", rep_id=rid, open_tasks_only=True, limit=100):
+        for task in read("list_activities", rep_id=rid, open_tasks_only=True):
             if task["contact_id"] in known:
-                tasks.append(task)
+                tasks.append({**task, "rep": rep})
         for person in contacts:
             history[person["contact_id"]] = read("list_activities", contact_id=person["contact_id"])
+        for deal in deals:
+            history[deal["deal_id"]] = read("list_activities", deal_id=deal["deal_id"])
         tasks = [t for t in tasks if sum(a["subject"] == t["subject"] and a["kind"] == "task"
                                          for a in history[t["contact_id"]]) == 1]
         bundles.append({"now": now, "rep": rep, "leads": leads, "deals": deals, "companies": named_companies,
@@ -298,9 +300,9 @@ def convert_lead(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 def _held(rng: random.Random, say: str, core: Sequence[str], detail: Sequence[str]) -> tuple[str, str | None]:
-    """Either the whole request in one go, or (half the time) a request that holds a value back and
+    """Either the whole request in one go, or (two times in three) a request that holds a value back and
     the sentence that gives it, for the "missing" information level."""
-    if rng.random() < 0.5:
+    if rng.random() < 0.35:
         return say, None
     return rng.choice(list(core)), rng.choice(list(detail))
 
@@ -374,7 +376,7 @@ def create_deal(b: Bundle, rng: random.Random) -> Ask | None:
     mentions: tuple[str, ...] = (name, cash, on)
     contact_part = ""
     people = [c for c in b["contacts"] if c["company_id"] == company["company_id"]]
-    if people and rng.random() < 0.4:
+    if people and rng.random() < 0.25:
         person = rng.choice(people)
         args["contact_id"] = person["contact_id"]
         refs += (_contact(person),)
@@ -414,9 +416,12 @@ def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
     if stage == "closed_lost":
         reason = rng.choice(LOST_REASONS)
         args["lost_reason"] = reason
-        return Ask(args, say=rng.choice([f"We lost {name}. Please close it as lost, reason: {reason}.",
-                                         f"Mark {name} closed lost; the reason is '{reason}'.",
-                                         f"Bad news on {name}: it's closed lost. Put '{reason}' as the reason."]),
+        say, detail = _held(rng, rng.choice([f"We lost {name}. Please close it as lost, reason: {reason}.",
+                                             f"Mark {name} closed lost; the reason is '{reason}'.",
+                                             f"Bad news on {name}: it's closed lost. Put '{reason}' as the reason."]),
+                            [f"We lost {name}. Please close it as lost.", f"Bad news: {name} is closed lost."],
+                            [f"The reason is '{reason}'.", f"Reason: {reason}.", f"Put '{reason}' as the reason."])
+        return Ask(args, say=say, detail=detail,
                    terse=f"Close {name} as lost: {reason}.", refs=refs, mentions=(company, reason))
     word = STAGE_WORDS[stage]
     say, detail = _held(rng, rng.choice([f"Please move {name} to the {word} stage.",
@@ -445,20 +450,27 @@ def update_deal(b: Bundle, rng: random.Random) -> Ask | None:
         if amount == deal["amount"] or amount <= 0:
             return None
         cash = money(amount)
-        return Ask({"deal_id": deal["deal_id"], "amount": amount},
-                   say=rng.choice([f"The customer changed scope: please set the amount of {name} to {cash}.",
-                                   f"Could you update {name} to {cash}?",
-                                   f"{name[:1].upper() + name[1:]} is now worth {cash}; please change the amount."]),
+        say, detail = _held(rng, rng.choice([f"The customer changed scope: please set the amount of {name} to {cash}.",
+                                             f"Could you update {name} to {cash}?",
+                                             f"{name[:1].upper() + name[1:]} is now worth {cash}; please change the "
+                                             "amount."]),
+                            [f"The customer changed scope, so the amount of {name} needs updating.",
+                             f"Please change the amount on {name}."],
+                            [f"It's {cash} now.", f"Make it {cash}.", f"The new amount is {cash}."])
+        return Ask({"deal_id": deal["deal_id"], "amount": amount}, say=say, detail=detail,
                    terse=f"{name[:1].upper() + name[1:]}: amount {cash}.", refs=refs, mentions=(company, cash))
     if pick < 0.75:
         close = _month_end(b, rng)
         if close.isoformat() == deal["close_date"]:
             return None
         on = _when(close, b["now"])
-        return Ask({"deal_id": deal["deal_id"], "close_date": close.isoformat()},
-                   say=rng.choice([f"{name[:1].upper() + name[1:]} is slipping; move its close date to {on}.",
-                                   f"Please change the expected close date of {name} to {on}.",
-                                   f"Could you push {name} so it closes on {on}?"]),
+        say, detail = _held(rng, rng.choice([f"{name[:1].upper() + name[1:]} is slipping; move its close date to {on}.",
+                                             f"Please change the expected close date of {name} to {on}.",
+                                             f"Could you push {name} so it closes on {on}?"]),
+                            [f"{name[:1].upper() + name[1:]} is slipping; please move its close date.",
+                             f"Could you push out the expected close date of {name}?"],
+                            [f"Make it {on}.", f"The new close date is {on}.", f"Push it to {on}."])
+        return Ask({"deal_id": deal["deal_id"], "close_date": close.isoformat()}, say=say, detail=detail,
                    terse=f"Close date of {name}: {on}.", refs=refs, mentions=(company, on))
     probability = rng.choice([15, 30, 40, 60, 65, 80, 90])
     if probability == deal["probability"]:
@@ -652,6 +664,59 @@ def list_activities(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [a["subject"] for a in r[:5]])
 
 
+@goals.add("list_activities", 0.5)
+def deal_activities(b: Bundle, rng: random.Random) -> Ask | None:
+    busy = [d for d in b["deals"] if b["history"].get(d["deal_id"])]
+    if not busy:
+        return None
+    deal = rng.choice(busy)
+    name = deal_name(deal, rng)
+    return Ask({"deal_id": deal["deal_id"]},
+               say=rng.choice([f"What has been logged on {name} so far?",
+                               f"Could you list the calls, meetings and tasks on {name}?",
+                               f"Before my review of {name}, what activity is there on it?"]),
+               terse=f"Activities on {name}?", refs=(_deal(b, deal),), mentions=(deal["company_name"],),
+               facts=lambda r: [a["subject"] for a in r[:5]])
+
+
+@goals.add("list_leads", 0.6)
+def lead_status(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["leads"]:
+        return None
+    lead = rng.choice(b["leads"])
+    name = lead["name"]
+    return Ask({"name": name},
+               say=rng.choice([f"What's the status of my lead {name}?", f"Where are we with the lead {name}?",
+                               f"Remind me: has my lead {name} been qualified yet? What status is it in?"]),
+               terse=f"Status of lead {name}?", mentions=(name,), facts=lambda r: [r[0]["status"]])
+
+
+@goals.add("list_deals", 0.6)
+def company_deals(b: Bundle, rng: random.Random) -> Ask | None:
+    companies = [c for c in b["companies"] if c["deals"]]
+    if not companies:
+        return None
+    company = rng.choice(companies)["name"]
+    return Ask({"name": company},
+               say=rng.choice([f"What deals do we have with {company}, and what stage is each in?",
+                               f"Could you list our deals with {company}?",
+                               f"I'm meeting {company} tomorrow. Which deals are open or closed with them?"]),
+               terse=f"Deals with {company}?", mentions=(company,),
+               facts=lambda r: [d["name"] for d in r[:5]])
+
+
+@goals.add("search_contacts", 0.6)
+def contact_email(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["contacts"]:
+        return None
+    person = rng.choice(b["contacts"])
+    name = person["name"]
+    return Ask({"name": name},
+               say=rng.choice([f"What's the email address for {name}?", f"Could you look up {name}'s email for me?",
+                               f"I need to write to {name}. Which email do we have?"]),
+               terse=f"{name}'s email?", mentions=(name,), facts=lambda r: [r[0]["email"]])
+
+
 @goals.add("log_activity", 1.2)
 def log_activity(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["contacts"]:
@@ -664,7 +729,7 @@ def log_activity(b: Bundle, rng: random.Random) -> Ask | None:
     name = person["name"]
     on_deal = ""
     deals = [d for d in b["deals"] if d["company_id"] == person["company_id"]]
-    if deals and rng.random() < 0.4:
+    if deals and rng.random() < 0.25:
         deal = rng.choice(deals)
         args["deal_id"] = deal["deal_id"]
         refs += (_deal(b, deal),)
@@ -740,7 +805,7 @@ _BY_NAME = ("Hi, this is {name} from sales.", "{name} here.", "It's {name}, one 
             "Hello, I'm {name} on the sales team.", "This is {name}.", "Hey, {name} from the {region} team here.",
             "Hi, {name} speaking.", "Good morning, it's {name}.", "I'm {name}, {region} region.",
             "Hi there, this is {name} in sales.", "{name} from the {region} region here.",
-            "Hello, {name} again.")
+            "Hello, {name} here, from the {region} team.")
 _BY_NAME_TERSE = ("{name} here.", "Rep: {name}.", "It's {name}.", "I'm {name}.")
 
 
@@ -769,6 +834,8 @@ recipe = Recipe(
         Lookup("lead", "list_leads", args=lambda r: {"name": r.entity["name"]}, needs=lambda r: ()),
         Lookup("deal", "list_deals", args=lambda r: {"name": r.entity["company_name"]}, needs=lambda r: ()),
         Lookup.under("activity", "list_activities"),
+        Lookup("activity", "list_activities", args=lambda r: {"rep_id": r.entity["rep_id"], "open_tasks_only": True},
+               needs=lambda r: (Ref.of("rep", r.entity["rep"]),)),
     ),
     hidden=(HiddenAsk("count_records", counts_request),),
 )

@@ -391,7 +391,7 @@ class Crm(Toolkit):
         company = self.db.get(Company, deal.company_id)
         history = self.db.scalars(select(StageChange).where(StageChange.deal_id == deal.id)
                                   .order_by(StageChange.changed_at, StageChange.id))
-        return {**self._deal(deal), "company_name": company.name if company else None, "created_at": deal.created_at,
+        return {**_deal(deal, company), "created_at": deal.created_at,
                 "closed_at": deal.closed_at, "lost_reason": deal.lost_reason,
                 "stage_history": [{"from_stage": h.from_stage, "to_stage": h.to_stage, "changed_at": h.changed_at,
                                    "rep_id": h.rep_id} for h in history]}
@@ -478,14 +478,13 @@ class Crm(Toolkit):
 
     @tool(read_only=True)
     def list_pipeline_stages(self) -> list[dict]:
-        """List the pipeline's stages in order, with each stage's default win probability and how many
-        deals are in it now.
+        """List the pipeline's stages in order, with each stage's default win probability and whether it
+        closes the deal.
 
         Args:
         """
-        counts = dict(self.db.execute(select(Deal.stage, func.count()).group_by(Deal.stage)).all())
-        return [{"stage": stage, "default_probability": p, "is_closed": stage in CLOSED_STAGES,
-                 "deals": counts.get(stage, 0)} for stage, p in STAGES.items()]
+        return [{"stage": stage, "default_probability": p, "is_closed": stage in CLOSED_STAGES}
+                for stage, p in STAGES.items()]
 
     @tool(read_only=True)
     def get_forecast(self, start_date: Date, end_date: Date, owner_id: Id("rep") | None = None) -> dict:
@@ -714,9 +713,12 @@ class Crm(Toolkit):
         return _deal(deal, self.db.get(Company, deal.company_id))
 
     def _activity(self, activity: Activity) -> dict:
+        contact = self.db.get(Contact, activity.contact_id) if activity.contact_id else None
+        deal = self.db.get(Deal, activity.deal_id) if activity.deal_id else None
         info = {"activity_id": activity.id, "kind": activity.kind, "subject": activity.subject,
                 "notes": activity.notes, "rep_id": activity.rep_id, "contact_id": activity.contact_id,
-                "deal_id": activity.deal_id, "created_at": activity.occurred_at}
+                "contact_name": contact.name if contact else None, "deal_id": activity.deal_id,
+                "deal_name": deal.name if deal else None, "created_at": activity.occurred_at}
         if activity.kind == "task":
             done = activity.completed_at is not None
             info |= {"due_date": activity.due_date, "completed": done, "completed_at": activity.completed_at,

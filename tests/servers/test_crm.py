@@ -393,8 +393,8 @@ def test_list_pipeline_stages(s):
     stages = s.ok("list_pipeline_stages")
     assert [x["stage"] for x in stages] == list(OPEN) + ["closed_won", "closed_lost"]
     assert [x["default_probability"] for x in stages] == [10, 20, 50, 75, 100, 0]
-    counts = Counter(d["stage"] for d in deals(s))
-    assert all(x["deals"] == counts[x["stage"]] for x in stages)
+    assert [x["stage"] for x in stages if x["is_closed"]] == ["closed_won", "closed_lost"]
+    assert {d["stage"] for d in deals(s)} <= {x["stage"] for x in stages}
 
 
 def test_forecast_by_stage_and_owner(s):
