@@ -436,8 +436,12 @@ def test_list_activities_filters(s):
     assert [t["due_date"] for t in open_tasks] == sorted(t["due_date"] for t in open_tasks)
     calls = s.ok("list_activities", rep_id=rep["rep_id"], kind="call", limit=100)
     assert calls == [a for a in mine if a["kind"] == "call"]
-    on_deal = next(a for a in mine if a["deal_id"])
+    on_deal = next(a for a in mine if a["deal_id"] and a["contact_id"])
     assert on_deal in s.ok("list_activities", deal_id=on_deal["deal_id"], limit=100)
+    assert on_deal["deal_name"] == s.ok("get_deal", deal_id=on_deal["deal_id"])["name"]
+    assert on_deal["contact_name"] == s.ok("get_contact", contact_id=on_deal["contact_id"])["name"]
+    both = s.ok("list_activities", contact_id=on_deal["contact_id"], deal_id=on_deal["deal_id"], limit=100)
+    assert on_deal in both and all(a["deal_id"] == on_deal["deal_id"] for a in both)
 
 
 def test_log_activity_on_a_contact_and_a_deal(s):
