@@ -322,13 +322,18 @@ def list_deals(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     stage = rng.choice(options)
     word = STAGE_WORDS[stage]
-    return Ask({"owner_id": b["rep"]["rep_id"], "stage": stage},
-               say=rng.choice([f"Which of my deals are in the {word} stage?",
-                               f"Could you list my deals sitting in {word}, with their amounts?",
-                               f"I'm reviewing my pipeline. What do I have in {word} at the moment?",
-                               f"Show me my {word} deals and how much each is worth, please."]),
-               terse=rng.choice([f"My deals in {word}?", f"List my {word} deals."]), refs=(_rep(b),),
-               mentions=(word,), facts=lambda r: [d["name"] for d in r[:5]] + [d["amount"] for d in r[:5]])
+    args, refs = {"owner_id": b["rep"]["rep_id"], "stage": stage}, (_rep(b),)
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"Which of my deals are in the {word} stage?",
+                                         f"I'm reviewing my pipeline. What do I have in {word} at the moment?",
+                                         f"Which deals of mine are sitting in {word} right now?"]),
+                   terse=rng.choice([f"My deals in {word}?", f"List my {word} deals."]), refs=refs,
+                   mentions=(word,), facts=lambda r: [d["name"] for d in r[:5]])
+    return Ask(args, say=rng.choice([f"Could you list my deals sitting in {word}, with their amounts?",
+                                     f"Show me my {word} deals and how much each is worth, please.",
+                                     f"What's each of my {word} deals worth?"]),
+               terse=f"My {word} deals and amounts?", refs=refs, mentions=(word,),
+               facts=lambda r: [d["name"] for d in r[:5]] + [d["amount"] for d in r[:5]])
 
 
 @goals.add("get_deal", 0.8)
@@ -339,15 +344,21 @@ def get_deal(b: Bundle, rng: random.Random) -> Ask | None:
     name = deal_name(deal, rng)
     refs, company = (_deal(b, deal),), deal["company_name"]
     mentions = (company,)
-    if rng.random() < 0.5:
+    roll = rng.random()
+    if roll < 0.25:
         return Ask({"deal_id": deal["deal_id"]},
                    say=rng.choice([f"Where does {name} stand: stage, amount and close date?",
-                                   f"Could you give me the status of {name}?",
-                                   f"My manager is asking about {name}. What stage is it in and what's it worth?",
-                                   f"Remind me of the amount and expected close date on {name}."]),
-                   terse=f"Status of {name}?", refs=refs, mentions=mentions,
+                                   f"Could you give me the stage, amount and expected close date of {name}?"]),
+                   terse=f"Stage, amount, close date of {name}?", refs=refs, mentions=mentions,
                    facts=lambda r: [r["stage"], r["amount"], r["close_date"]] if "_" not in r["stage"]
                    else [r["amount"], r["close_date"]])
+    if roll < 0.5:
+        return Ask({"deal_id": deal["deal_id"]},
+                   say=rng.choice([f"Remind me of the amount and expected close date on {name}.",
+                                   f"How much is {name} worth, and when should it close?",
+                                   f"My manager is asking about {name}: what's it worth and when does it close?"]),
+                   terse=f"Amount and close date of {name}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["amount"], r["close_date"]])
     return Ask({"deal_id": deal["deal_id"]},
                say=rng.choice([f"When did {name} last change stage, and to which stage?",
                                f"Could you walk me through the stage history of {name}? I mostly need the latest move.",
