@@ -1,0 +1,1 @@
+"""Crm: a sales team's CRM with reps, companies, contacts, leads, a deal pipeline, forecasts and activities."""

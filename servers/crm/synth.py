@@ -1,0 +1,852 @@
+"""How tasks are written for the CRM: sales reps who introduce themselves by name and talk about
+their leads, deals, companies, contacts and tasks the way a rep does ("my lead Wei Chen from
+Initech", "the training package deal with Cross Ltd", "the 'Send proposal' task for Maria Lopez").
+
+Each rep's slice of the world is a bundle. Open leads and open deals each get one role in a bundle
+(a lead is advanced, disqualified or converted; a deal changes stage or has its terms edited), by a
+stable hash of its id, so that two requests of one conversation never act on the same record in
+ways that exclude each other. Duplicate contacts are only ever merged. Every request comes in
+several phrasings (plain, polite, chatty, indirect, terse); read-only requests declare the facts
+their answer must state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import day, full_date, money, month, relative_day
+
+from .seed import PRODUCTS, STAGES
+
+Bundle = dict[str, Any]
+
+NEW_PEOPLE = (("Priya", "Raman", "VP of Sales"), ("Lukas", "Brandt", "CTO"), ("Aisha", "Okafor", "CFO"),
+              ("Mateo", "Alvarez", "IT Manager"), ("Hannah", "Kowalski", "Procurement Manager"),
+              ("Kenji", "Watanabe", "Head of IT"), ("Sofia", "Marchetti", "Operations Manager"),
+              ("Omar", "Haddad", "Marketing Director"), ("Greta", "Lindqvist", "Product Manager"),
+              ("Tobias", "Fischer", "Office Manager"))
+NEW_LEAD_COMPANIES = ("Northwind Traders", "Bluewave Analytics", "Summit Robotics", "Pinecrest Dental Group",
+                      "Harbor Logistics", "Brightline Solar", "Copperleaf Foods", "Ironbridge Capital")
+SOURCES = ("web", "referral", "event", "cold_call", "partner")
+STAGE_WORDS = {"prospecting": "prospecting", "qualification": "qualification", "proposal": "proposal",
+               "negotiation": "negotiation", "closed_won": "closed won", "closed_lost": "closed lost"}
+LOST_REASONS = ("Went with a competitor", "No budget this year", "Price too high", "Project cancelled")
+DISQUALIFY = ("No budget", "Not a fit", "Unresponsive", "Too small for us")
+CALL_SUBJECTS = ("Pricing discussion", "Follow-up call", "Check-in call", "Renewal discussion", "Intro call")
+MEETING_SUBJECTS = ("Product demo", "Quarterly review", "Contract review", "Kickoff meeting")
+NOTE_SUBJECTS = ("Budget approved for next quarter", "Prefers email over calls", "Evaluating two vendors",
+                 "Decision expected next month")
+TASK_SUBJECTS = ("Send proposal", "Send pricing sheet", "Schedule demo", "Follow up on contract", "Prepare quote",
+                 "Share case study", "Book on-site visit")
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """Every rep, with the leads, deals, companies, contacts and open tasks they can name unambiguously."""
+    bundles = []
+    for rep in read("find_reps"):
+        if len(read("find_reps", name=rep["name"])) != 1:
+            continue
+        rid = rep["rep_id"]
+        leads = [lead for lead in read("list_leads", owner_id=rid)
+                 if len(read("list_leads", name=lead["name"])) == 1]
+        deals = read("list_deals", owner_id=rid)
+        companies: dict[str, dict] = {}
+        for company in read("search_companies", owner_id=rid, limit=100):
+            companies[company["company_id"]] = company
+        for deal in deals:
+            if deal["company_id"] not in companies:
+                companies[deal["company_id"]] = read("get_company", company_id=deal["company_id"])
+        named_companies, contacts, duplicates = [], [], []
+        for cid in sorted(companies):
+            full = read("get_company", company_id=cid)
+            if len(read("search_companies", name=full["name"])) != 1:
+                continue
+            named_companies.append(full)
+            by_name: dict[str, list[dict]] = {}
+            for person in full["contacts"]:
+                by_name.setdefault(person["name"], []).append(person)
+            for name, people in by_name.items():
+                if len(people) == 2 and len(read("search_contacts", name=name)) == 2:
+                    duplicates.append(people)
+                elif len(people) == 1 and len(read("search_contacts", name=name)) == 1:
+                    contacts.append(people[0])
+        company_names = {c["company_id"]: c["name"] for c in named_companies}
+        deals = [d for d in deals if d["company_id"] in company_names]
+        known = {c["contact_id"]: c for c in contacts}
+        tasks, history = [], {}
+        for task in read("list_activities", rep_id=rid, open_tasks_only=True):
+            if task["contact_id"] in known:
+                tasks.append({**task, "rep": rep})
+        for person in contacts:
+            history[person["contact_id"]] = read("list_activities", contact_id=person["contact_id"])
+        for deal in deals:
+            history[deal["deal_id"]] = read("list_activities", deal_id=deal["deal_id"])
+        tasks = [t for t in tasks if sum(a["subject"] == t["subject"] and a["kind"] == "task"
+                                         for a in history[t["contact_id"]]) == 1]
+        bundles.append({"now": now, "rep": rep, "leads": leads, "deals": deals, "companies": named_companies,
+                        "contacts": contacts, "duplicates": duplicates, "tasks": tasks, "history": history,
+                        "owned": [c for c in named_companies if c["owner_id"] == rid]})
+    return bundles
+
+
+# -- roles and names -----------------------------------------------------------------------------
+
+def _role(key: str, roles: int) -> int:
+    return zlib.crc32(key.encode()) % roles
+
+
+def _stable(forms: Sequence[str], *keys: str) -> str:
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
+
+
+def _rep(b: Bundle) -> Ref:
+    return Ref.of("rep", b["rep"])
+
+
+def _lead(b: Bundle, lead: dict) -> Ref:
+    return Ref.of("lead", lead, _rep(b))
+
+
+def _deal(b: Bundle, deal: dict) -> Ref:
+    return Ref.of("deal", deal, _rep(b))
+
+
+def _company(company: dict) -> Ref:
+    return Ref.of("company", company)
+
+
+def _contact(person: dict) -> Ref:
+    return Ref.of("contact", person)
+
+
+def _open_leads(b: Bundle, role: int) -> list[dict]:
+    """Open leads whose role in this bundle is `role`: 0 advance, 1 disqualify, 2 convert."""
+    return [lead for lead in b["leads"] if lead["status"] in ("new", "contacted", "qualified")
+            and _role(lead["lead_id"], 3) == role]
+
+
+def _open_deals(b: Bundle, role: int) -> list[dict]:
+    """Open deals whose role is `role`: 0 a stage change, 1 an edit of amount, date or probability."""
+    return [d for d in b["deals"] if d["stage"] in ("prospecting", "qualification", "proposal", "negotiation")
+            and _role(d["deal_id"], 2) == role]
+
+
+def deal_name(deal: dict, rng: random.Random | None = None) -> str:
+    company, _, product = deal["name"].partition(" - ")
+    forms = [f"the {product.lower()} deal with {company}", f"the {company} {product.lower()} deal",
+             f"the '{deal['name']}' deal", f"our {product.lower()} deal with {company}"]
+    return rng.choice(forms) if rng else forms[0]
+
+
+def _when(d: dt.date, now: dt.datetime) -> str:
+    return day(d) if d.year == now.year else full_date(d)
+
+
+def _today(b: Bundle) -> dt.date:
+    return b["now"].date()
+
+
+def _future_day(b: Bundle, rng: random.Random, low: int, high: int) -> dt.date:
+    return _today(b) + dt.timedelta(days=rng.randint(low, high))
+
+
+def _month_end(b: Bundle, rng: random.Random) -> dt.date:
+    """The last day of a month one to five months ahead."""
+    today = _today(b)
+    ahead = rng.randint(1, 5)
+    year, mon = today.year + (today.month - 1 + ahead) // 12, (today.month - 1 + ahead) % 12 + 1
+    nxt = dt.date(year + (mon == 12), mon % 12 + 1, 1)
+    return nxt - dt.timedelta(days=1)
+
+
+# -- goals: leads --------------------------------------------------------------------------------
+
+goals = Goals()
+
+
+@goals.add("list_leads", 0.8)
+def list_leads(b: Bundle, rng: random.Random) -> Ask | None:
+    statuses = Counter(lead["status"] for lead in b["leads"])
+    options = [s for s in ("new", "contacted", "qualified") if 0 < statuses[s] <= 8]
+    if not options:
+        return None
+    status = rng.choice(options)
+    word = {"new": "new", "contacted": "contacted but not yet qualified", "qualified": "qualified"}[status]
+    names = sorted(lead["name"] for lead in b["leads"] if lead["status"] == status)
+    return Ask({"owner_id": b["rep"]["rep_id"], "status": status},
+               say=rng.choice([f"Which of my leads are {word}?", f"Could you list my {status} leads for me?",
+                               f"I want to plan my calls. Who among my leads is {word} right now?",
+                               f"Pull up the leads of mine with status {status}, please.",
+                               f"How many {status} leads do I have, and who are they?"]),
+               terse=rng.choice([f"My {status} leads?", f"List my {status} leads."]),
+               refs=(_rep(b),), mentions=(status,), facts=lambda r: [x["name"] for x in r[:6]] or names[:1])
+
+
+@goals.add("create_lead", 0.8)
+def create_lead(b: Bundle, rng: random.Random) -> Ask | None:
+    first, last, title = rng.choice(NEW_PEOPLE)
+    company = rng.choice(NEW_LEAD_COMPANIES)
+    slug = company.split()[0].lower()
+    email = f"{first[0].lower()}{last.lower()}@{slug}.com"
+    source = rng.choice(SOURCES)
+    args = {"owner_id": b["rep"]["rep_id"], "first_name": first, "last_name": last, "email": email,
+            "company_name": company, "title": title}
+    with_source = rng.random() < 0.5
+    if with_source:
+        args["source"] = source
+    said = f"{first} {last}, {title} at {company}"
+    origin = ""
+    if with_source:
+        origin = {"web": " The lead came in through our website.", "referral": " It's a referral.",
+                  "event": " I met them at an event.", "cold_call": " It came from a cold call.",
+                  "partner": " A partner sent them our way."}[source]
+    say = rng.choice([f"Please add a new lead for me: {said}, email {email}.{origin}",
+                      f"I've got a new lead to log: {said}. Their email is {email}.{origin}",
+                      f"Could you create a lead under my name for {said} ({email})?{origin}",
+                      f"New prospect for my pipeline: {said}, reachable at {email}.{origin}"])
+    say, detail = _held(rng, say, [f"Please add a new lead for me: {said}.{origin}",
+                                   f"I've got a new lead to log under my name: {said}.{origin}"],
+                        [f"Their email is {email}.", f"Email: {email}.", f"You can reach them at {email}."])
+    return Ask(args, say=say, detail=detail, terse=f"New lead: {first} {last}, {company}, {email}.{origin}",
+               refs=(_rep(b),), mentions=(first, last, email, company))
+
+
+@goals.add("update_lead_status")
+def update_lead_status(b: Bundle, rng: random.Random) -> Ask | None:
+    leads = [lead for lead in _open_leads(b, 0) if lead["status"] in ("new", "contacted")]
+    if not leads:
+        return None
+    lead = rng.choice(leads)
+    who = f"{lead['name']} from {lead['company_name']}"
+    if lead["status"] == "new":
+        return Ask({"lead_id": lead["lead_id"], "status": "contacted"},
+                   say=rng.choice([f"I finally got hold of my lead {who}; please mark them as contacted.",
+                                   f"Could you set my lead {who} to contacted?",
+                                   f"I spoke with {who} this morning, so that lead is contacted now.",
+                                   f"Update {who}'s lead status to contacted, please."]),
+                   terse=f"Mark lead {lead['name']} contacted.", refs=(_lead(b, lead),),
+                   mentions=(lead["name"], "contacted"))
+    return Ask({"lead_id": lead["lead_id"], "status": "qualified"},
+               say=rng.choice([f"My lead {who} has budget and a real need. Please mark them qualified.",
+                               f"Could you move my lead {who} to qualified?",
+                               f"Good call with {who}: they're a qualified lead now, please update it.",
+                               f"Set the status of my lead {who} to qualified."]),
+               terse=f"Qualify lead {lead['name']}.", refs=(_lead(b, lead),), mentions=(lead["name"], "qualif"))
+
+
+@goals.add("disqualify_lead", 0.8)
+def disqualify_lead(b: Bundle, rng: random.Random) -> Ask | None:
+    leads = _open_leads(b, 1)
+    if not leads:
+        return None
+    lead, reason = rng.choice(leads), rng.choice(DISQUALIFY)
+    who = f"{lead['name']} from {lead['company_name']}"
+    say, detail = _held(rng, rng.choice([f"Please disqualify my lead {who}. Reason: {reason}.",
+                                         f"{who} isn't going anywhere, so disqualify that lead with the reason "
+                                         f"'{reason}'.",
+                                         f"Could you close out my lead {who} as disqualified? Put '{reason}' as "
+                                         "the reason.",
+                                         f"I'm dropping the lead {who}; mark it disqualified because of '{reason}'."]),
+                        [f"Please disqualify my lead {who}.", f"I'm dropping the lead {who}; disqualify it, please.",
+                         f"Could you mark my lead {who} as disqualified?"],
+                        [f"The reason is '{reason}'.", f"Reason: {reason}.", f"Put down '{reason}' as the reason."])
+    return Ask({"lead_id": lead["lead_id"], "reason": reason}, say=say, detail=detail,
+               terse=f"Disqualify lead {lead['name']}: {reason}.", refs=(_lead(b, lead),),
+               mentions=(lead["name"], reason))
+
+
+@goals.add("convert_lead", 1.6)
+def convert_lead(b: Bundle, rng: random.Random) -> Ask | None:
+    leads = [lead for lead in _open_leads(b, 2) if lead["status"] in ("contacted", "qualified")]
+    leads += [lead for lead in _open_leads(b, 0) if lead["status"] == "qualified"]
+    if not leads:
+        return None
+    lead = rng.choice(leads)
+    amount = float(rng.choice([6000, 9500, 12000, 18000, 25000, 40000, 60000]))
+    close = _month_end(b, rng)
+    cash, on = money(amount), _when(close, b["now"])
+    who = f"{lead['name']} from {lead['company_name']}"
+    prior: tuple = ()
+    lead_in = ""
+    if lead["status"] == "contacted":
+        prior = (("update_lead_status", {"lead_id": lead["lead_id"], "status": "qualified"}),)
+        lead_in = rng.choice(["They're qualified now, so ", "Mark them qualified first, then ",
+                              "After you qualify them, "])
+    say = rng.choice([f"My lead {who} is ready to buy. {lead_in}convert the lead and open a deal for {cash} "
+                      f"closing {on}.",
+                      f"Please convert my lead {who}. {lead_in}set the new deal at {cash} with a close date "
+                      f"of {on}.",
+                      f"Time to turn {who} into a customer: {lead_in}convert the lead, deal worth {cash}, "
+                      f"expected to close {on}.",
+                      f"Could you convert {who}? {lead_in}the deal should be {cash}, closing on {on}."])
+    say, detail = _held(rng, _capitalize_sentences(say),
+                        [_capitalize_sentences(f"Please convert my lead {who}. {lead_in}open the deal for them."),
+                         _capitalize_sentences(f"I'd like to convert my lead {who} into a deal. {lead_in}go ahead."),
+                         f"Could you convert {who} from a lead into a customer with a deal?"],
+                        [f"The deal is {cash}, expected to close {on}.", f"Make it {cash}, closing {on}.",
+                         f"Put the deal at {cash} with a close date of {on}."])
+    return Ask({"lead_id": lead["lead_id"], "amount": amount, "close_date": close.isoformat()}, say=say,
+               detail=detail,
+               terse=f"Convert lead {lead['name']}: {cash}, close {on}.", refs=(_lead(b, lead),),
+               mentions=(lead["name"], cash, on), prior=prior)
+
+
+def _held(rng: random.Random, say: str, core: Sequence[str], detail: Sequence[str]) -> tuple[str, str | None]:
+    """Either the whole request in one go, or (two times in three) a request that holds a value back and
+    the sentence that gives it, for the "missing" information level."""
+    if rng.random() < 0.35:
+        return say, None
+    return rng.choice(list(core)), rng.choice(list(detail))
+
+
+def _capitalize_sentences(text: str) -> str:
+    parts = text.split(". ")
+    return ". ".join(p[:1].upper() + p[1:] for p in parts)
+
+
+# -- goals: deals --------------------------------------------------------------------------------
+
+@goals.add("list_deals", 0.8)
+def list_deals(b: Bundle, rng: random.Random) -> Ask | None:
+    stages = Counter(d["stage"] for d in b["deals"])
+    options = [s for s in ("prospecting", "qualification", "proposal", "negotiation") if stages[s]]
+    if not options:
+        return None
+    stage = rng.choice(options)
+    word = STAGE_WORDS[stage]
+    args, refs = {"owner_id": b["rep"]["rep_id"], "stage": stage}, (_rep(b),)
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"Which of my deals are in the {word} stage?",
+                                         f"I'm reviewing my pipeline. What do I have in {word} at the moment?",
+                                         f"Which deals of mine are sitting in {word} right now?"]),
+                   terse=rng.choice([f"My deals in {word}?", f"List my {word} deals."]), refs=refs,
+                   mentions=(word,), facts=lambda r: [d["name"] for d in r[:5]])
+    return Ask(args, say=rng.choice([f"Could you list my deals sitting in {word}, with their amounts?",
+                                     f"Show me my {word} deals and how much each is worth, please.",
+                                     f"What's each of my {word} deals worth?"]),
+               terse=f"My {word} deals and amounts?", refs=refs, mentions=(word,),
+               facts=lambda r: [d["name"] for d in r[:5]] + [d["amount"] for d in r[:5]])
+
+
+@goals.add("get_deal", 0.8)
+def get_deal(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["deals"]:
+        return None
+    deal = rng.choice(b["deals"])
+    name = deal_name(deal, rng)
+    refs, company = (_deal(b, deal),), deal["company_name"]
+    mentions = (company,)
+    roll = rng.random()
+    if roll < 0.25:
+        return Ask({"deal_id": deal["deal_id"]},
+                   say=rng.choice([f"Where does {name} stand: stage, amount and close date?",
+                                   f"Could you give me the stage, amount and expected close date of {name}?"]),
+                   terse=f"Stage, amount, close date of {name}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["stage"], r["amount"], r["close_date"]] if "_" not in r["stage"]
+                   else [r["amount"], r["close_date"]])
+    if roll < 0.5:
+        return Ask({"deal_id": deal["deal_id"]},
+                   say=rng.choice([f"Remind me of the amount and expected close date on {name}.",
+                                   f"How much is {name} worth, and when should it close?",
+                                   f"My manager is asking about {name}: what's it worth and when does it close?"]),
+                   terse=f"Amount and close date of {name}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["amount"], r["close_date"]])
+    return Ask({"deal_id": deal["deal_id"]},
+               say=rng.choice([f"When did {name} last change stage, and to which stage?",
+                               f"Could you walk me through the stage history of {name}? I mostly need the latest move.",
+                               f"I lost track of {name}. What was its most recent stage change?"]),
+               terse=f"Last stage change on {name}?", refs=refs, mentions=mentions,
+               facts=lambda r: [r["stage_history"][-1]["changed_at"][:10]]
+               + ([r["stage_history"][-1]["to_stage"]] if "_" not in r["stage_history"][-1]["to_stage"] else []))
+
+
+@goals.add("create_deal")
+def create_deal(b: Bundle, rng: random.Random) -> Ask | None:
+    companies = b["owned"]
+    if not companies:
+        return None
+    company = rng.choice(companies)
+    taken = {d["name"].lower() for d in company["deals"]}
+    products = [p for p in PRODUCTS if f"{company['name']} - {p}".lower() not in taken]
+    product = rng.choice(products)
+    name = f"{company['name']} - {product}"
+    amount = float(rng.choice([5000, 7500, 12000, 20000, 35000, 48000, 75000]))
+    close = _month_end(b, rng)
+    cash, on = money(amount), _when(close, b["now"])
+    args = {"company_id": company["company_id"], "owner_id": b["rep"]["rep_id"], "name": name, "amount": amount,
+            "close_date": close.isoformat()}
+    refs: tuple[Ref, ...] = (_rep(b), _company(company))
+    mentions: tuple[str, ...] = (name, cash, on)
+    contact_part = ""
+    people = [c for c in b["contacts"] if c["company_id"] == company["company_id"]]
+    if people and rng.random() < 0.25:
+        person = rng.choice(people)
+        args["contact_id"] = person["contact_id"]
+        refs += (_contact(person),)
+        contact_part = f" with {person['name']} as the contact"
+        mentions += (person["name"],)
+    say = rng.choice([f"Please open a new deal called '{name}'{contact_part}: {cash}, expected to close {on}. "
+                      "I'll own it.",
+                      f"I'm starting a deal with {company['name']}. Name it '{name}', {cash}, closing {on}"
+                      f"{contact_part}, owned by me.",
+                      f"Could you create the deal '{name}' for me{contact_part}? Amount {cash}, close date {on}.",
+                      f"New opportunity, mine: '{name}', worth {cash}, should close by {on}{contact_part}."])
+    say, detail = _held(rng, say, [f"Please open a new deal called '{name}'{contact_part}, owned by me.",
+                                   f"I'm starting a deal with {company['name']}: '{name}'{contact_part}. I'll own it."],
+                        [f"It's {cash}, expected to close {on}.", f"Amount {cash}, close date {on}.",
+                         f"Put it at {cash}, closing {on}."])
+    return Ask(args, say=say, detail=detail, terse=f"New deal '{name}', {cash}, close {on}, owner me{contact_part}.",
+               refs=refs,
+               mentions=mentions)
+
+
+@goals.add("update_deal_stage", 1.4)
+def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
+    deals = _open_deals(b, 0)
+    if not deals:
+        return None
+    deal = rng.choice(deals)
+    name = deal_name(deal, rng)
+    order = list(STAGES)
+    stage = rng.choice([s for s in order if s != deal["stage"]])
+    args = {"deal_id": deal["deal_id"], "stage": stage}
+    refs, company = (_deal(b, deal),), deal["company_name"]
+    if stage == "closed_won":
+        return Ask(args, say=rng.choice([f"Great news: {name} is signed! Please mark it closed won.",
+                                         f"We won {name}. Could you close it as won?",
+                                         f"The contract for {name} came back signed, so set it to closed won."]),
+                   terse=f"{name[:1].upper() + name[1:]}: closed won.", refs=refs, mentions=(company, "won"))
+    if stage == "closed_lost":
+        reason = rng.choice(LOST_REASONS)
+        args["lost_reason"] = reason
+        say, detail = _held(rng, rng.choice([f"We lost {name}. Please close it as lost, reason: {reason}.",
+                                             f"Mark {name} closed lost; the reason is '{reason}'.",
+                                             f"Bad news on {name}: it's closed lost. Put '{reason}' as the reason."]),
+                            [f"We lost {name}. Please close it as lost.", f"Bad news: {name} is closed lost."],
+                            [f"The reason is '{reason}'.", f"Reason: {reason}.", f"Put '{reason}' as the reason."])
+        return Ask(args, say=say, detail=detail,
+                   terse=f"Close {name} as lost: {reason}.", refs=refs, mentions=(company, reason))
+    word = STAGE_WORDS[stage]
+    say, detail = _held(rng, rng.choice([f"Please move {name} to the {word} stage.",
+                                         f"Could you update {name}? It's in {word} now.",
+                                         f"{name[:1].upper() + name[1:]} should be in {word}; can you change the "
+                                         "stage?",
+                                         f"Set the stage of {name} to {word}, please."]),
+                        [f"Please update the pipeline stage of {name}.", f"{name[:1].upper() + name[1:]} has "
+                         "moved on; can you change its stage?"],
+                        [f"It's in {word} now.", f"Move it to {word}.", f"The new stage is {word}."])
+    return Ask(args, say=say, detail=detail,
+               terse=f"Move {name} to {word}.", refs=refs, mentions=(company, word))
+
+
+@goals.add("update_deal")
+def update_deal(b: Bundle, rng: random.Random) -> Ask | None:
+    deals = _open_deals(b, 1)
+    if not deals:
+        return None
+    deal = rng.choice(deals)
+    name = deal_name(deal, rng)
+    refs, company = (_deal(b, deal),), deal["company_name"]
+    pick = rng.random()
+    if pick < 0.4:
+        amount = float(round(deal["amount"] * rng.choice([0.8, 1.2, 1.5]) / 500) * 500)
+        if amount == deal["amount"] or amount <= 0:
+            return None
+        cash = money(amount)
+        say, detail = _held(rng, rng.choice([f"The customer changed scope: please set the amount of {name} to {cash}.",
+                                             f"Could you update {name} to {cash}?",
+                                             f"{name[:1].upper() + name[1:]} is now worth {cash}; please change the "
+                                             "amount."]),
+                            [f"The customer changed scope, so the amount of {name} needs updating.",
+                             f"Please change the amount on {name}."],
+                            [f"It's {cash} now.", f"Make it {cash}.", f"The new amount is {cash}."])
+        return Ask({"deal_id": deal["deal_id"], "amount": amount}, say=say, detail=detail,
+                   terse=f"{name[:1].upper() + name[1:]}: amount {cash}.", refs=refs, mentions=(company, cash))
+    if pick < 0.75:
+        close = _month_end(b, rng)
+        if close.isoformat() == deal["close_date"]:
+            return None
+        on = _when(close, b["now"])
+        say, detail = _held(rng, rng.choice([f"{name[:1].upper() + name[1:]} is slipping; move its close date to {on}.",
+                                             f"Please change the expected close date of {name} to {on}.",
+                                             f"Could you push {name} so it closes on {on}?"]),
+                            [f"{name[:1].upper() + name[1:]} is slipping; please move its close date.",
+                             f"Could you push out the expected close date of {name}?"],
+                            [f"Make it {on}.", f"The new close date is {on}.", f"Push it to {on}."])
+        return Ask({"deal_id": deal["deal_id"], "close_date": close.isoformat()}, say=say, detail=detail,
+                   terse=f"Close date of {name}: {on}.", refs=refs, mentions=(company, on))
+    probability = rng.choice([15, 30, 40, 60, 65, 80, 90])
+    if probability == deal["probability"]:
+        return None
+    return Ask({"deal_id": deal["deal_id"], "probability": probability},
+               say=rng.choice([f"I'm more sure about {name} now; set its win probability to {probability}%.",
+                               f"Please change the probability on {name} to {probability} percent.",
+                               f"Could you put {name} at {probability}% likely to close?"]),
+               terse=f"{name[:1].upper() + name[1:]}: probability {probability}%.", refs=refs,
+               mentions=(company, str(probability)))
+
+
+@goals.add("list_pipeline_stages", 0.4)
+def list_pipeline_stages(b: Bundle, rng: random.Random) -> Ask | None:
+    return Ask({}, say=rng.choice(["What are the stages of our sales pipeline, and the default probability of each?",
+                                   "Could you remind me which pipeline stages we use and their win probabilities?",
+                                   "I'm new here. What stages does a deal go through, with default probabilities?"]),
+               terse="Pipeline stages and probabilities?",
+               facts=lambda r: [s["stage"] for s in r[:4]] + [s["default_probability"] for s in r[1:4]])
+
+
+def _period(b: Bundle, rng: random.Random) -> tuple[dt.date, dt.date, str]:
+    today = _today(b)
+    if rng.random() < 0.5:
+        mon = (today.month - 1 + rng.randint(0, 4)) % 12 + 1
+        year = today.year + (mon < today.month)
+        start = dt.date(year, mon, 1)
+        end = dt.date(year + (mon == 12), mon % 12 + 1, 1) - dt.timedelta(days=1)
+        return start, end, month(start)
+    q = (today.month - 1) // 3 + rng.randint(0, 1)
+    year = today.year + q // 4
+    q %= 4
+    start = dt.date(year, 3 * q + 1, 1)
+    end = dt.date(year + (q == 3), (3 * q + 3) % 12 + 1, 1) - dt.timedelta(days=1)
+    return start, end, f"Q{q + 1} {year}"
+
+
+@goals.add("get_forecast", 1.2)
+def get_forecast(b: Bundle, rng: random.Random) -> Ask | None:
+    start, end, said = _period(b, rng)
+    facts = lambda r: [r["weighted"], r["forecast"]] + ([r["won"]] if r["won"] else [])  # noqa: E731
+    span = f"{said} ({day(start)} to {full_date(end)})"
+    if rng.random() < 0.35:
+        say, detail = _held(rng, rng.choice([f"What's the whole team's sales forecast for {span}?",
+                                             f"Could you pull the team forecast for {span}, weighted and won?",
+                                             f"For the sales meeting: what does the team forecast look like "
+                                             f"for {span}?"]),
+                            ["What's the whole team's sales forecast?", "Could you pull the team's forecast?"],
+                            [f"For {span}.", f"I mean {span}.", f"The period is {span}."])
+        return Ask({"start_date": start.isoformat(), "end_date": end.isoformat()}, say=say, detail=detail,
+                   terse=f"Team forecast, {span}?", mentions=(said,), facts=facts)
+    mine = [d for d in b["deals"] if start.isoformat() <= d["close_date"] <= end.isoformat()
+            and d["stage"] != "closed_lost"]
+    if not mine:
+        return None
+    say, detail = _held(rng, rng.choice([f"What's my forecast for {span}?",
+                                         f"Could you run my personal forecast for {span}: weighted pipeline and "
+                                         "total?",
+                                         f"My manager wants my numbers for {span}. What's my weighted forecast?",
+                                         f"How am I tracking for {span}? I need my forecast."]),
+                        ["What's my forecast looking like?", "Could you run my personal sales forecast?",
+                         "My manager wants my forecast numbers. Can you pull them?"],
+                        [f"For {span}.", f"The period is {span}.", f"I need it for {span}."])
+    return Ask({"start_date": start.isoformat(), "end_date": end.isoformat(), "owner_id": b["rep"]["rep_id"]},
+               say=say, detail=detail,
+               terse=f"My forecast, {span}?", refs=(_rep(b),), mentions=(said,), facts=facts)
+
+
+# -- goals: companies and contacts ---------------------------------------------------------------
+
+@goals.add("search_companies", 0.5)
+def search_companies(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["owned"]:
+        return None
+    industry = rng.choice(b["owned"])["industry"]
+    names = sorted(c["name"] for c in b["owned"] if c["industry"] == industry)
+    return Ask({"industry": industry, "owner_id": b["rep"]["rep_id"]},
+               say=rng.choice([f"Which {industry} companies are my accounts?",
+                               f"Could you list the {industry} companies I own?",
+                               f"I'm planning a {industry} campaign. Which of my accounts are in {industry}?"]),
+               terse=f"My {industry} accounts?", refs=(_rep(b),), mentions=(industry,),
+               facts=lambda r: [c["name"] for c in r[:6]] or names[:1])
+
+
+@goals.add("get_company", 0.8)
+def get_company(b: Bundle, rng: random.Random) -> Ask | None:
+    companies = [c for c in b["companies"] if c["contacts"]]
+    if not companies:
+        return None
+    company = rng.choice(companies)
+    name = company["name"]
+    if rng.random() < 0.5:
+        return Ask({"company_id": company["company_id"]},
+                   say=rng.choice([f"Who are our contacts at {name}?", f"Could you list the people we know at {name}?",
+                                   f"I'm calling {name} later. Who do we have on file there?"]),
+                   terse=f"Contacts at {name}?", refs=(_company(company),), mentions=(name,),
+                   facts=lambda r: [c["name"] for c in r["contacts"][:6]])
+    return Ask({"company_id": company["company_id"]},
+               say=rng.choice([f"Who owns the {name} account, and what industry are they in?",
+                               f"Could you tell me who the account owner for {name} is?",
+                               f"Which rep looks after {name}, and how big is the company?"]),
+               terse=f"Owner of {name}?", refs=(_company(company),), mentions=(name,),
+               facts=lambda r: [r["owner_name"]])
+
+
+@goals.add("get_contact", 0.8)
+def get_contact(b: Bundle, rng: random.Random) -> Ask | None:
+    people = [c for c in b["contacts"] if c["phone"] and c["title"]]
+    if not people:
+        return None
+    person = rng.choice(people)
+    name = person["name"]
+    if rng.random() < 0.5:
+        return Ask({"contact_id": person["contact_id"]},
+                   say=rng.choice([f"What's the phone number for {name}?",
+                                   f"Could you give me {name}'s phone number and email?",
+                                   f"I need to ring {name} at {person['company_name']}. What number do we have?"]),
+                   terse=f"{name}'s phone?", refs=(_contact(person),), mentions=(name,),
+                   facts=lambda r: [r["phone"]])
+    return Ask({"contact_id": person["contact_id"]},
+               say=rng.choice([f"What's {name}'s job title, and which company are they with?",
+                               f"Remind me what {name} does and where.",
+                               f"Who is {name} again? Title and company, please."]),
+               terse=f"{name}: title and company?", refs=(_contact(person),), mentions=(name,),
+               facts=lambda r: [r["title"], r["company_name"]])
+
+
+@goals.add("create_contact", 0.8)
+def create_contact(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["companies"]:
+        return None
+    company = rng.choice(b["companies"])
+    first, last, title = rng.choice(NEW_PEOPLE)
+    domain = company["website"][4:]
+    email = f"{first.lower()}.{last.lower()}@{domain}"
+    args = {"company_id": company["company_id"], "first_name": first, "last_name": last, "email": email}
+    extra = ""
+    if rng.random() < 0.5:
+        args["title"] = title
+        extra = f", {title}"
+    name = company["name"]
+    say, detail = _held(rng, rng.choice([f"Please add {first} {last}{extra} as a contact at {name}; email {email}.",
+                                         f"I met someone new at {name}: {first} {last}{extra}, {email}. Can you "
+                                         "add them as a contact?",
+                                         f"Could you create a contact for {first} {last}{extra} at {name}? Their "
+                                         f"email is {email}."]),
+                        [f"Please add {first} {last}{extra} as a new contact at {name}.",
+                         f"I met someone new at {name}, {first} {last}{extra}. Can you add them as a contact?"],
+                        [f"Their email is {email}.", f"Email: {email}.", f"The address is {email}."])
+    return Ask(args, say=say, detail=detail,
+               terse=f"New contact at {name}: {first} {last}{extra}, {email}.", refs=(_company(company),),
+               mentions=(first, last, email, name))
+
+
+@goals.add("merge_contacts", 1.5)
+def merge_contacts(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["duplicates"]:
+        return None
+    pair = rng.choice(b["duplicates"])
+    keep, dup = sorted(pair, key=lambda c: (not c["title"], c["contact_id"]))
+    if rng.random() < 0.25:
+        keep, dup = dup, keep
+    name, company = keep["name"], keep["company_name"]
+    return Ask({"keep_contact_id": keep["contact_id"], "duplicate_contact_id": dup["contact_id"]},
+               say=rng.choice([f"{name} at {company} is in the CRM twice. Keep the entry with {keep['email']} and "
+                               f"merge the {dup['email']} one into it.",
+                               f"Please merge the duplicate contact {name} ({dup['email']}) into the one with "
+                               f"{keep['email']}; keep all their history.",
+                               f"We have two records for {name} of {company}. Could you fold the {dup['email']} "
+                               f"record into {keep['email']}?",
+                               f"Clean-up time: {name} has a duplicate. The real one is {keep['email']}; merge "
+                               f"{dup['email']} into it."]),
+               terse=f"Merge contact {name}: keep {keep['email']}, merge {dup['email']}.",
+               refs=(Ref.of("contact", keep), Ref.of("contact", dup)), mentions=(name, keep["email"], dup["email"]))
+
+
+# -- goals: activities ---------------------------------------------------------------------------
+
+@goals.add("list_activities", 0.8)
+def list_activities(b: Bundle, rng: random.Random) -> Ask | None:
+    people = [c for c in b["contacts"] if b["history"].get(c["contact_id"])]
+    if not people:
+        return None
+    person = rng.choice(people)
+    name = person["name"]
+    return Ask({"contact_id": person["contact_id"]},
+               say=rng.choice([f"What's our recent history with {name}? Calls, meetings, anything logged.",
+                               f"Could you list the activities logged with {name}?",
+                               f"Before I call {name}, what have we done with them so far?"]),
+               terse=f"Activities with {name}?", refs=(_contact(person),), mentions=(name,),
+               facts=lambda r: [a["subject"] for a in r[:5]])
+
+
+@goals.add("list_activities", 0.5)
+def deal_activities(b: Bundle, rng: random.Random) -> Ask | None:
+    busy = [d for d in b["deals"] if b["history"].get(d["deal_id"])]
+    if not busy:
+        return None
+    deal = rng.choice(busy)
+    name = deal_name(deal, rng)
+    return Ask({"deal_id": deal["deal_id"]},
+               say=rng.choice([f"What has been logged on {name} so far?",
+                               f"Could you list the calls, meetings and tasks on {name}?",
+                               f"Before my review of {name}, what activity is there on it?"]),
+               terse=f"Activities on {name}?", refs=(_deal(b, deal),), mentions=(deal["company_name"],),
+               facts=lambda r: [a["subject"] for a in r[:5]])
+
+
+@goals.add("list_leads", 0.6)
+def lead_status(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["leads"]:
+        return None
+    lead = rng.choice(b["leads"])
+    name = lead["name"]
+    return Ask({"name": name},
+               say=rng.choice([f"What's the status of my lead {name}?", f"Where are we with the lead {name}?",
+                               f"Remind me: has my lead {name} been qualified yet? What status is it in?"]),
+               terse=f"Status of lead {name}?", mentions=(name,), facts=lambda r: [r[0]["status"]])
+
+
+@goals.add("list_deals", 0.6)
+def company_deals(b: Bundle, rng: random.Random) -> Ask | None:
+    companies = [c for c in b["companies"] if c["deals"]]
+    if not companies:
+        return None
+    company = rng.choice(companies)["name"]
+    return Ask({"name": company},
+               say=rng.choice([f"What deals do we have with {company}, and what stage is each in?",
+                               f"Could you list our deals with {company}?",
+                               f"I'm meeting {company} tomorrow. Which deals are open or closed with them?"]),
+               terse=f"Deals with {company}?", mentions=(company,),
+               facts=lambda r: [d["name"] for d in r[:5]])
+
+
+@goals.add("search_contacts", 0.6)
+def contact_email(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["contacts"]:
+        return None
+    person = rng.choice(b["contacts"])
+    name = person["name"]
+    return Ask({"name": name},
+               say=rng.choice([f"What's the email address for {name}?", f"Could you look up {name}'s email for me?",
+                               f"I need to write to {name}. Which email do we have?"]),
+               terse=f"{name}'s email?", mentions=(name,), facts=lambda r: [r[0]["email"]])
+
+
+@goals.add("log_activity", 1.2)
+def log_activity(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["contacts"]:
+        return None
+    person = rng.choice(b["contacts"])
+    kind = rng.choice(["call", "call", "meeting", "note"])
+    subject = rng.choice({"call": CALL_SUBJECTS, "meeting": MEETING_SUBJECTS, "note": NOTE_SUBJECTS}[kind])
+    args = {"rep_id": b["rep"]["rep_id"], "kind": kind, "subject": subject, "contact_id": person["contact_id"]}
+    refs: tuple[Ref, ...] = (_rep(b), _contact(person))
+    name = person["name"]
+    on_deal = ""
+    deals = [d for d in b["deals"] if d["company_id"] == person["company_id"]]
+    if deals and rng.random() < 0.25:
+        deal = rng.choice(deals)
+        args["deal_id"] = deal["deal_id"]
+        refs += (_deal(b, deal),)
+        on_deal = f", on {deal_name(deal)}"
+    if kind == "note":
+        say = rng.choice([f"Add a note on {name}{on_deal}: '{subject}'.",
+                          f"Please log a note for {name}{on_deal} saying '{subject}'.",
+                          f"Could you jot down a note on {name}{on_deal}? '{subject}'."])
+    else:
+        say = rng.choice([f"I just had a {kind} with {name}{on_deal}. Log it as '{subject}', please.",
+                          f"Please record a {kind} with {name}{on_deal}, subject '{subject}'.",
+                          f"Could you log my {kind} with {name}{on_deal}? Call the subject '{subject}'."])
+    say, detail = _held(rng, say, [f"Please log a {kind} with {name}{on_deal}." if kind != "note" else
+                                   f"Please add a note on {name}{on_deal}.",
+                                   f"Could you record a {kind} for {name}{on_deal}?"],
+                        [f"The subject is '{subject}'.", f"Subject: '{subject}'.", f"Call it '{subject}'."])
+    return Ask(args, say=say, detail=detail, terse=f"Log {kind} with {name}{on_deal}: '{subject}'.", refs=refs,
+               mentions=(name, subject, kind))
+
+
+@goals.add("create_task", 1.2)
+def create_task(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["contacts"]:
+        return None
+    person = rng.choice(b["contacts"])
+    subject = rng.choice(TASK_SUBJECTS)
+    due = _future_day(b, rng, 1, 20)
+    when = relative_day(due, _today(b))
+    name = person["name"]
+    args = {"rep_id": b["rep"]["rep_id"], "subject": subject, "due_date": due.isoformat(),
+            "contact_id": person["contact_id"]}
+    full = f"on {day(due)}" if when == f"on {day(due)}" else f"{when.removeprefix('on ')} ({day(due)})"
+    say, detail = _held(rng, rng.choice([f"Remind me to '{subject}' for {name}, due {full}.",
+                                         f"Please create a task '{subject}' on {name}, due {full}.",
+                                         f"I need a to-do for {name}: '{subject}', due {full}.",
+                                         f"Could you set up a task for me to '{subject}' with {name}, due {full}?"]),
+                        [f"Please create a task '{subject}' on {name}.", f"I need a to-do for {name}: '{subject}'.",
+                         f"Add a task for me to '{subject}' with {name}."],
+                        [f"It's due {full}.", f"Due {full}.", f"Make it due {full}, please."])
+    return Ask(args, say=say, detail=detail,
+               terse=f"Task '{subject}' for {name}, due {day(due)}.",
+               refs=(_rep(b), _contact(person)), mentions=(name, subject, day(due)))
+
+
+@goals.add("complete_task", 1.2)
+def complete_task(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["tasks"]:
+        return None
+    task = rng.choice(b["tasks"])
+    person = next(c for c in b["contacts"] if c["contact_id"] == task["contact_id"])
+    subject, name = task["subject"], person["name"]
+    return Ask({"activity_id": task["activity_id"]},
+               say=rng.choice([f"I've done the '{subject}' task for {name}; please mark it complete.",
+                               f"Could you check off my task '{subject}' on {name}?",
+                               f"The '{subject}' to-do for {name} is finished. Close it out, please."]),
+               terse=f"Complete task '{subject}' for {name}.",
+               refs=(Ref.of("activity", task, _contact(person)),), mentions=(name, subject))
+
+
+@goals.add("find_reps", 0.3)
+def find_reps(b: Bundle, rng: random.Random) -> Ask | None:
+    region = b["rep"]["region"]
+    return Ask({"region": region},
+               say=rng.choice([f"Who are the reps in the {region} region?",
+                               f"Could you list the sales reps covering {region}?",
+                               f"Which of my colleagues work the {region} territory?"]),
+               terse=f"Reps in {region}?", mentions=(region,), facts=lambda r: [x["name"] for x in r])
+
+
+# -- who is asking -------------------------------------------------------------------------------
+
+_BY_NAME = ("Hi, this is {name} from sales.", "{name} here.", "It's {name}, one of the reps.",
+            "Hello, I'm {name} on the sales team.", "This is {name}.", "Hey, {name} from the {region} team here.",
+            "Hi, {name} speaking.", "Good morning, it's {name}.", "I'm {name}, {region} region.",
+            "Hi there, this is {name} in sales.", "{name} from the {region} region here.",
+            "Hello, {name} here, from the {region} team.")
+_BY_NAME_TERSE = ("{name} here.", "Rep: {name}.", "It's {name}.", "I'm {name}.")
+
+
+def _by_name(ref: Ref) -> tuple[str, str]:
+    name, region = ref.entity["name"], ref.entity["region"]
+    return (_stable(_BY_NAME, "rep", ref.key, name).format(name=name, region=region),
+            _stable(_BY_NAME_TERSE, "rep terse", ref.key, name).format(name=name))
+
+
+def counts_request(b: Bundle, rng: random.Random) -> str | None:
+    intro = _by_name(_rep(b))[0]
+    return intro + " " + rng.choice(["How many rows does each table of the CRM database hold? I want the raw counts.",
+                                     "Can you dump the record counts of every database table behind the CRM?",
+                                     "Give me the internal row count of each table in the CRM's database."])
+
+
+recipe = Recipe(
+    server="crm",
+    sample=sample,
+    topics=("sales",),
+    goals=goals.all,
+    lookups=(
+        Lookup("rep", "find_reps", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
+        Lookup("company", "search_companies", args=lambda r: {"name": r.entity["name"]}),
+        Lookup("contact", "search_contacts", args=lambda r: {"name": r.entity["name"]}),
+        Lookup("lead", "list_leads", args=lambda r: {"name": r.entity["name"]}, needs=lambda r: ()),
+        Lookup("deal", "list_deals", args=lambda r: {"name": r.entity["company_name"]}, needs=lambda r: ()),
+        Lookup.under("activity", "list_activities"),
+        Lookup("activity", "list_activities", args=lambda r: {"rep_id": r.entity["rep_id"], "open_tasks_only": True},
+               needs=lambda r: (Ref.of("rep", r.entity["rep"]),)),
+    ),
+    hidden=(HiddenAsk("count_records", counts_request),),
+)

@@ -1,0 +1,533 @@
+"""The crm server through real MCP: every tool's success path and its refusals (each leaving the
+world unchanged), the lead life cycle and its one-time conversion, deal stage history and the
+forecast, activities and tasks, merging duplicate contacts, and the outcome-based reward.
+
+Entities are discovered through the tools of a fresh seed-0 world.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+
+import pytest
+
+from prove_env.runtime import run_sync
+
+OPEN = ("prospecting", "qualification", "proposal", "negotiation")
+
+
+@pytest.fixture
+def s(served):
+    return served("crm")
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    """The call fails with `match` in its error, and the world is exactly as before."""
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def today(s) -> dt.date:
+    return s.world.now.date()
+
+
+def later(s, days: int) -> str:
+    return (today(s) + dt.timedelta(days=days)).isoformat()
+
+
+def leads(s, status: str | None = None) -> list[dict]:
+    return s.ok("list_leads", limit=100, **({"status": status} if status else {}))
+
+
+def deals(s, **filters) -> list[dict]:
+    found = []
+    for rep in s.ok("find_reps"):
+        found += s.ok("list_deals", owner_id=rep["rep_id"], limit=100, **filters)
+    return found
+
+
+def duplicate_pairs(s) -> list[tuple[dict, dict]]:
+    by_key = defaultdict(list)
+    for c in all_contacts(s):
+        by_key[(c["name"], c["company_id"])].append(c)
+    return [tuple(sorted(people, key=lambda p: p["contact_id"])) for people in by_key.values() if len(people) == 2]
+
+
+def all_contacts(s) -> list[dict]:
+    found = {}
+    for company in s.ok("search_companies", limit=100):
+        for c in s.ok("get_company", company_id=company["company_id"])["contacts"]:
+            found[c["contact_id"]] = c
+    return list(found.values())
+
+
+def qualified_lead_at_known_company(s) -> dict:
+    names = {c["name"].lower() for c in s.ok("search_companies", limit=100)}
+    return next(lead for lead in leads(s, "qualified") if lead["company_name"].lower() in names)
+
+
+def qualified_lead_at_new_company(s) -> dict:
+    names = {c["name"].lower() for c in s.ok("search_companies", limit=100)}
+    return next(lead for lead in leads(s, "qualified") if lead["company_name"].lower() not in names)
+
+
+# -- the server as a whole ------------------------------------------------------------------------
+
+
+def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
+    s = served("crm")
+    names = [t.name for t in run_sync(s.client.list_tools())]
+    assert len(names) >= 16 and len(set(names)) == len(names)
+    assert "count_records" not in names
+    s.fails("count_records", "Unknown tool")
+    hidden = served("crm", include_hidden=True)
+    counts = hidden.ok("count_records")
+    assert counts["reps"] == 8 and counts["companies"] >= 45 and counts["deals"] >= 60
+
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    statuses = {st for st in ("new", "contacted", "qualified", "converted", "disqualified") if leads(s, st)}
+    assert statuses == {"new", "contacted", "qualified", "converted", "disqualified"}
+    every = deals(s)
+    assert {d["stage"] for d in every} == set(OPEN) | {"closed_won", "closed_lost"}
+    assert any(d["stage"] in OPEN and d["close_date"] < today(s).isoformat() for d in every)  # slipped
+    assert len(duplicate_pairs(s)) >= 4
+    companies = s.ok("search_companies", limit=100)
+    assert any(not s.ok("get_company", company_id=c["company_id"])["contacts"] for c in companies)
+    tasks = []
+    for rep in s.ok("find_reps"):
+        tasks += s.ok("list_activities", rep_id=rep["rep_id"], kind="task", limit=100)
+    assert any(t["overdue"] for t in tasks) and any(t["completed"] for t in tasks)
+    assert any(not t["completed"] and not t["overdue"] for t in tasks)
+
+
+def test_same_seed_same_world(served):
+    assert served("crm").world.digest() == served("crm").world.digest()
+    assert served("crm", seed=1).world.digest() != served("crm").world.digest()
+
+
+# -- reps and companies ---------------------------------------------------------------------------
+
+
+def test_find_reps(s):
+    reps = s.ok("find_reps")
+    assert len(reps) == 8 and [r["rep_id"] for r in reps] == sorted(r["rep_id"] for r in reps)
+    one = reps[3]
+    assert s.ok("find_reps", name=one["name"].split()[-1].upper())[0] == one
+    west = s.ok("find_reps", region="West")
+    assert west and all(r["region"] == "West" for r in west)
+    assert s.ok("find_reps", name="zz-nobody") == []
+
+
+def test_search_companies_and_get_company(s):
+    everyone = s.ok("search_companies", limit=100)
+    assert [c["name"] for c in everyone] == sorted(c["name"] for c in everyone)
+    target = everyone[7]
+    assert target in s.ok("search_companies", name=target["name"][:6].lower())
+    industry = s.ok("search_companies", industry=target["industry"].lower(), limit=100)
+    assert target in industry and all(c["industry"] == target["industry"] for c in industry)
+    owned = s.ok("search_companies", owner_id=target["owner_id"], limit=100)
+    assert target in owned and all(c["owner_id"] == target["owner_id"] for c in owned)
+    full = s.ok("get_company", company_id=target["company_id"])
+    assert full["owner_name"] == s.ok("find_reps", name=full["owner_name"])[0]["name"]
+    assert all(c["company_id"] == target["company_id"] for c in full["contacts"])
+    assert all(d["company_id"] == target["company_id"] for d in full["deals"])
+    s.fails("get_company", "not found", company_id="CMP-9999")
+
+
+# -- contacts -------------------------------------------------------------------------------------
+
+
+def test_search_contacts_and_get_contact(s):
+    contact = next(c for c in all_contacts(s) if c["phone"] and c["title"])
+    assert s.ok("search_contacts", name=contact["name"].lower()) == [contact] or \
+        contact in s.ok("search_contacts", name=contact["name"].lower())
+    assert s.ok("search_contacts", email=contact["email"].upper()) == [contact]
+    at = s.ok("search_contacts", company_id=contact["company_id"], limit=100)
+    assert contact in at and all(c["company_id"] == contact["company_id"] for c in at)
+    full = s.ok("get_contact", contact_id=contact["contact_id"])
+    assert full["company_name"] == contact["company_name"] and full["phone"] == contact["phone"]
+    history = s.ok("list_activities", contact_id=contact["contact_id"], limit=100)
+    assert full["activities"] == len(history)
+    assert full["open_tasks"] == sum(1 for a in history if a["kind"] == "task" and not a["completed"])
+
+
+def test_create_contact_and_emails_are_unique(s):
+    company = s.ok("search_companies", limit=100)[5]
+    added = s.ok("create_contact", company_id=company["company_id"], first_name=" Priya ", last_name="Raman",
+                 email="Priya.Raman@Example.com", title="CFO")
+    assert added["name"] == "Priya Raman" and added["email"] == "priya.raman@example.com"
+    assert added["company_name"] == company["name"] and added["phone"] is None
+    assert s.ok("search_contacts", email="priya.raman@example.com") == [added]
+    other = s.ok("search_companies", limit=100)[6]
+    unchanged(s, "create_contact", "already has the email", company_id=other["company_id"], first_name="P",
+              last_name="R", email="PRIYA.RAMAN@example.com")
+    unchanged(s, "create_contact", "not an email address", company_id=other["company_id"], first_name="P",
+              last_name="R", email="priya at example")
+    unchanged(s, "create_contact", "1 to 120 characters", company_id=other["company_id"], first_name="  ",
+              last_name="R", email="p@r.com")
+
+
+def test_merge_contacts_keeps_their_activities_and_deals(s):
+    pairs = duplicate_pairs(s)
+    keep, dup = next((a, b) for a, b in pairs if s.ok("list_activities", contact_id=b["contact_id"], limit=100))
+    keep_acts = s.ok("list_activities", contact_id=keep["contact_id"], limit=100)
+    dup_acts = s.ok("list_activities", contact_id=dup["contact_id"], limit=100)
+    dup_deals = s.ok("get_contact", contact_id=dup["contact_id"])["deals"]
+    merged = s.ok("merge_contacts", keep_contact_id=keep["contact_id"], duplicate_contact_id=dup["contact_id"])
+    assert merged["contact_id"] == keep["contact_id"] and merged["merged_contact_id"] == dup["contact_id"]
+    assert merged["moved_activities"] == len(dup_acts) and merged["moved_deals"] == len(dup_deals)
+    assert merged["phone"] == (keep["phone"] or dup["phone"]) and merged["title"] == (keep["title"] or dup["title"])
+    after = s.ok("list_activities", contact_id=keep["contact_id"], limit=100)
+    assert {a["activity_id"] for a in after} == {a["activity_id"] for a in keep_acts + dup_acts}
+    assert {d["deal_id"] for d in dup_deals} <= {d["deal_id"] for d in
+                                                 s.ok("get_contact", contact_id=keep["contact_id"])["deals"]}
+    assert s.ok("search_contacts", name=keep["name"]) == [s.ok("search_contacts", email=keep["email"])[0]]
+    s.fails("get_contact", "not found", contact_id=dup["contact_id"])
+    s.fails("merge_contacts", "not found", keep_contact_id=keep["contact_id"], duplicate_contact_id=dup["contact_id"])
+
+
+def test_merge_contacts_refusals(s):
+    keep, _ = duplicate_pairs(s)[0]
+    unchanged(s, "merge_contacts", "into itself", keep_contact_id=keep["contact_id"],
+              duplicate_contact_id=keep["contact_id"])
+    stranger = next(c for c in all_contacts(s) if c["company_id"] != keep["company_id"])
+    unchanged(s, "merge_contacts", "different companies", keep_contact_id=keep["contact_id"],
+              duplicate_contact_id=stranger["contact_id"])
+
+
+# -- leads ----------------------------------------------------------------------------------------
+
+
+def test_list_leads_filters(s):
+    rep = s.ok("find_reps")[0]
+    mine = s.ok("list_leads", owner_id=rep["rep_id"], limit=100)
+    assert mine and all(lead["owner_id"] == rep["rep_id"] for lead in mine)
+    assert [lead["created_at"] for lead in mine] == sorted((lead["created_at"] for lead in mine), reverse=True)
+    qualified = s.ok("list_leads", owner_id=rep["rep_id"], status="qualified", limit=100)
+    assert qualified == [lead for lead in mine if lead["status"] == "qualified"]
+    lead = mine[0]
+    assert lead in s.ok("list_leads", name=lead["name"].split()[-1].lower(), limit=100)
+    assert lead in s.ok("list_leads", name=lead["company_name"], limit=100)
+    converted = leads(s, "converted")[0]
+    assert {"company_id", "contact_id", "deal_id", "converted_on"} <= set(converted)
+    assert "disqualified_reason" in leads(s, "disqualified")[0]
+
+
+def test_create_lead_and_open_lead_emails_are_unique(s):
+    rep = s.ok("find_reps")[2]
+    lead = s.ok("create_lead", owner_id=rep["rep_id"], first_name="Wei", last_name="Chen", email="WChen@Initech.com",
+                company_name="Initech", source="event")
+    assert lead["status"] == "new" and lead["email"] == "wchen@initech.com" and lead["owner_id"] == rep["rep_id"]
+    assert s.ok("list_leads", name="Wei Chen") == [lead]
+    unchanged(s, "create_lead", "already has the email", owner_id=rep["rep_id"], first_name="W", last_name="C",
+              email="wchen@initech.com", company_name="Initech")
+    # a closed lead's email may come back as a new lead
+    old = leads(s, "disqualified")[0]
+    again = s.ok("create_lead", owner_id=rep["rep_id"], first_name="Again", last_name="Lead", email=old["email"],
+                 company_name=old["company_name"])
+    assert again["status"] == "new" and again["source"] is None
+
+
+def test_lead_status_moves_one_step_forward(s):
+    lead = leads(s, "new")[0]
+    unchanged(s, "update_lead_status", "mark it contacted first", lead_id=lead["lead_id"], status="qualified")
+    assert s.ok("update_lead_status", lead_id=lead["lead_id"], status="contacted")["status"] == "contacted"
+    unchanged(s, "update_lead_status", "already contacted", lead_id=lead["lead_id"], status="contacted")
+    assert s.ok("update_lead_status", lead_id=lead["lead_id"], status="qualified")["status"] == "qualified"
+    unchanged(s, "update_lead_status", "cannot become contacted", lead_id=lead["lead_id"], status="contacted")
+    converted = leads(s, "converted")[0]
+    unchanged(s, "update_lead_status", "converted leads are final", lead_id=converted["lead_id"], status="qualified")
+
+
+def test_disqualify_lead_is_final(s):
+    lead = leads(s, "contacted")[0]
+    out = s.ok("disqualify_lead", lead_id=lead["lead_id"], reason=" No budget ")
+    assert out["status"] == "disqualified" and out["disqualified_reason"] == "No budget"
+    unchanged(s, "disqualify_lead", "disqualified leads are final", lead_id=lead["lead_id"], reason="Again")
+    unchanged(s, "update_lead_status", "disqualified leads are final", lead_id=lead["lead_id"], status="qualified")
+    unchanged(s, "convert_lead", "cannot be converted", lead_id=lead["lead_id"], amount=1000, close_date=later(s, 30))
+    converted = leads(s, "converted")[0]
+    unchanged(s, "disqualify_lead", "converted leads are final", lead_id=converted["lead_id"], reason="No")
+
+
+def test_convert_lead_links_the_company_opens_a_deal_and_happens_once(s):
+    lead = qualified_lead_at_known_company(s)
+    company = s.ok("search_companies", name=lead["company_name"], limit=100)[0]
+    contacts_before = len(s.ok("get_company", company_id=company["company_id"])["contacts"])
+    out = s.ok("convert_lead", lead_id=lead["lead_id"], amount=24000, close_date=later(s, 60))
+    assert out["company_id"] == company["company_id"] and out["company_created"] is False
+    assert out["contact_created"] is True and out["lead"]["status"] == "converted"
+    deal = out["deal"]
+    assert deal["name"] == f"{company['name']} - new business" and deal["stage"] == "qualification"
+    assert deal["amount"] == 24000 and deal["probability"] == 20 and deal["owner_id"] == lead["owner_id"]
+    assert deal["contact_id"] == out["contact_id"] and deal["close_date"] == later(s, 60)
+    after = s.ok("get_company", company_id=company["company_id"])
+    assert len(after["contacts"]) == contacts_before + 1 and deal in after["deals"]
+    contact = s.ok("get_contact", contact_id=out["contact_id"])
+    assert contact["email"] == lead["email"] and contact["name"] == lead["name"]
+    history = s.ok("get_deal", deal_id=deal["deal_id"])["stage_history"]
+    assert [(h["from_stage"], h["to_stage"]) for h in history] == [(None, "qualification")]
+    assert s.ok("list_leads", name=lead["name"])[0]["deal_id"] == deal["deal_id"]
+    text = unchanged(s, "convert_lead", "already converted", lead_id=lead["lead_id"], amount=5000,
+                     close_date=later(s, 30))
+    assert deal["deal_id"] in text and "only once" in text
+
+
+def test_convert_lead_creates_a_missing_company_and_links_a_known_contact(s):
+    lead = qualified_lead_at_new_company(s)
+    assert s.ok("search_companies", name=lead["company_name"]) == []
+    out = s.ok("convert_lead", lead_id=lead["lead_id"], amount=9999.5, close_date=later(s, 0))
+    assert out["company_created"] is True and out["contact_created"] is True
+    company = s.ok("search_companies", name=lead["company_name"])[0]
+    assert company["company_id"] == out["company_id"] and company["owner_id"] == lead["owner_id"]
+    # a contact already holding the lead's email at the company is linked, not duplicated
+    other = qualified_lead_at_known_company(s)
+    target = s.ok("search_companies", name=other["company_name"], limit=100)[0]
+    known = s.ok("create_contact", company_id=target["company_id"], first_name="Known", last_name="Person",
+                 email=other["email"])
+    linked = s.ok("convert_lead", lead_id=other["lead_id"], amount=100, close_date=later(s, 10))
+    assert linked["contact_created"] is False and linked["contact_id"] == known["contact_id"]
+
+
+def test_convert_lead_refusals(s):
+    for status in ("new", "contacted"):
+        lead = leads(s, status)[0]
+        unchanged(s, "convert_lead", "only qualified leads convert", lead_id=lead["lead_id"], amount=1000,
+                  close_date=later(s, 30))
+    lead = qualified_lead_at_known_company(s)
+    unchanged(s, "convert_lead", "in the past", lead_id=lead["lead_id"], amount=1000, close_date=later(s, -1))
+    # the lead's email already belongs to a contact at another company
+    contact = next(c for c in all_contacts(s) if c["company_name"].lower() != lead["company_name"].lower())
+    before = s.world.digest()
+    s.ok("create_lead", owner_id=lead["owner_id"], first_name="Moved", last_name="Person", email=contact["email"],
+         company_name=lead["company_name"])
+    moved = s.ok("list_leads", name="Moved Person")[0]
+    s.ok("update_lead_status", lead_id=moved["lead_id"], status="contacted")
+    s.ok("update_lead_status", lead_id=moved["lead_id"], status="qualified")
+    mid = s.world.digest()
+    assert mid != before
+    unchanged(s, "convert_lead", "at another company", lead_id=moved["lead_id"], amount=1000,
+              close_date=later(s, 30))
+
+
+# -- deals ----------------------------------------------------------------------------------------
+
+
+def test_list_deals_filters_and_get_deal(s):
+    rep = s.ok("find_reps")[0]
+    mine = s.ok("list_deals", owner_id=rep["rep_id"], limit=100)
+    assert mine and all(d["owner_id"] == rep["rep_id"] for d in mine)
+    assert [(d["close_date"], d["deal_id"]) for d in mine] == sorted((d["close_date"], d["deal_id"]) for d in mine)
+    deal = next(d for d in mine if d["stage"] in OPEN)
+    staged = s.ok("list_deals", owner_id=rep["rep_id"], stage=deal["stage"], limit=100)
+    assert deal in staged and all(d["stage"] == deal["stage"] for d in staged)
+    dated = s.ok("list_deals", closing_from=deal["close_date"], closing_to=deal["close_date"], limit=100)
+    assert deal in dated and all(d["close_date"] == deal["close_date"] for d in dated)
+    assert deal in s.ok("list_deals", company_id=deal["company_id"])
+    company = s.ok("get_company", company_id=deal["company_id"])["name"]
+    named = s.ok("list_deals", name=company.upper(), limit=100)
+    assert deal in named and all(company.lower() in d["name"].lower() for d in named)
+    s.fails("list_deals", "closing_from", closing_from=later(s, 5), closing_to=later(s, 1))
+    full = s.ok("get_deal", deal_id=deal["deal_id"])
+    assert full["stage_history"][0]["from_stage"] is None and full["stage_history"][-1]["to_stage"] == deal["stage"]
+    assert full["company_name"] == s.ok("get_company", company_id=deal["company_id"])["name"]
+
+
+def test_create_deal(s):
+    company = next(c for c in s.ok("search_companies", limit=100)
+                   if s.ok("get_company", company_id=c["company_id"])["contacts"])
+    contact = s.ok("get_company", company_id=company["company_id"])["contacts"][0]
+    deal = s.ok("create_deal", company_id=company["company_id"], owner_id=company["owner_id"],
+                name="Enterprise rollout", amount=15000, close_date=later(s, 45), contact_id=contact["contact_id"])
+    assert deal["stage"] == "prospecting" and deal["probability"] == 10 and deal["contact_id"] == contact["contact_id"]
+    assert [h["to_stage"] for h in s.ok("get_deal", deal_id=deal["deal_id"])["stage_history"]] == ["prospecting"]
+    unchanged(s, "create_deal", "already has a deal named", company_id=company["company_id"],
+              owner_id=company["owner_id"], name="ENTERPRISE ROLLOUT", amount=1, close_date=later(s, 5))
+    unchanged(s, "create_deal", "in the past", company_id=company["company_id"], owner_id=company["owner_id"],
+              name="Late", amount=1, close_date=later(s, -3))
+    stranger = next(c for c in all_contacts(s) if c["company_id"] != company["company_id"])
+    unchanged(s, "create_deal", "pick a contact of the deal's company", company_id=company["company_id"],
+              owner_id=company["owner_id"], name="Other", amount=1, close_date=later(s, 5),
+              contact_id=stranger["contact_id"])
+
+
+def test_update_deal_stage_records_each_change(s):
+    deal = next(d for d in deals(s) if d["stage"] == "prospecting")
+    before = len(s.ok("get_deal", deal_id=deal["deal_id"])["stage_history"])
+    moved = s.ok("update_deal_stage", deal_id=deal["deal_id"], stage="proposal")
+    assert moved["stage"] == "proposal" and moved["probability"] == 50
+    unchanged(s, "update_deal_stage", "already in proposal", deal_id=deal["deal_id"], stage="proposal")
+    unchanged(s, "update_deal_stage", "needs lost_reason", deal_id=deal["deal_id"], stage="closed_lost")
+    unchanged(s, "update_deal_stage", "only given when a deal moves to closed_lost", deal_id=deal["deal_id"],
+              stage="negotiation", lost_reason="Price")
+    s.ok("update_deal_stage", deal_id=deal["deal_id"], stage="qualification")  # open stages move both ways
+    won = s.ok("update_deal_stage", deal_id=deal["deal_id"], stage="closed_won")
+    assert won["probability"] == 100 and won["close_date"] == today(s).isoformat()
+    full = s.ok("get_deal", deal_id=deal["deal_id"])
+    assert [(h["from_stage"], h["to_stage"]) for h in full["stage_history"][before:]] == [
+        ("prospecting", "proposal"), ("proposal", "qualification"), ("qualification", "closed_won")]
+    assert full["closed_at"].startswith(today(s).isoformat())
+    unchanged(s, "update_deal_stage", "closed deals cannot change", deal_id=deal["deal_id"], stage="negotiation")
+    other = next(d for d in deals(s) if d["stage"] == "negotiation")
+    lost = s.ok("update_deal_stage", deal_id=other["deal_id"], stage="closed_lost", lost_reason="Price too high")
+    assert lost["probability"] == 0 and s.ok("get_deal", deal_id=other["deal_id"])["lost_reason"] == "Price too high"
+
+
+def test_update_deal(s):
+    deal = next(d for d in deals(s) if d["stage"] in OPEN)
+    out = s.ok("update_deal", deal_id=deal["deal_id"], amount=31000.5, probability=65)
+    assert out["amount"] == 31000.5 and out["probability"] == 65 and out["stage"] == deal["stage"]
+    assert s.ok("update_deal", deal_id=deal["deal_id"], close_date=later(s, 90))["close_date"] == later(s, 90)
+    unchanged(s, "update_deal", "at least one", deal_id=deal["deal_id"])
+    unchanged(s, "update_deal", "from 0 to 100", deal_id=deal["deal_id"], probability=140)
+    unchanged(s, "update_deal", "in the past", deal_id=deal["deal_id"], close_date=later(s, -1))
+    closed = next(d for d in deals(s) if d["stage"] == "closed_won")
+    unchanged(s, "update_deal", "closed deals cannot change", deal_id=closed["deal_id"], amount=5)
+
+
+def test_list_pipeline_stages(s):
+    stages = s.ok("list_pipeline_stages")
+    assert [x["stage"] for x in stages] == list(OPEN) + ["closed_won", "closed_lost"]
+    assert [x["default_probability"] for x in stages] == [10, 20, 50, 75, 100, 0]
+    assert [x["stage"] for x in stages if x["is_closed"]] == ["closed_won", "closed_lost"]
+    assert {d["stage"] for d in deals(s)} <= {x["stage"] for x in stages}
+
+
+def test_forecast_by_stage_and_owner(s):
+    start, end = today(s).replace(day=1), later(s, 120)
+    every = [d for d in deals(s, closing_from=start.isoformat(), closing_to=end) if d["stage"] != "closed_lost"]
+    forecast = s.ok("get_forecast", start_date=start.isoformat(), end_date=end)
+    weighted = round(sum(d["amount"] * d["probability"] / 100 for d in every if d["stage"] in OPEN), 2)
+    won = round(sum(d["amount"] for d in every if d["stage"] == "closed_won"), 2)
+    assert forecast["weighted"] == weighted and forecast["won"] == won
+    assert forecast["forecast"] == round(weighted + won, 2)
+    assert forecast["pipeline"] == round(sum(d["amount"] for d in every if d["stage"] in OPEN), 2)
+    by_stage = {row["stage"]: row for row in forecast["by_stage"]}
+    assert "closed_lost" not in by_stage
+    for stage, row in by_stage.items():
+        assert row["deals"] == sum(d["stage"] == stage for d in every)
+    assert sum(row["deals"] for row in forecast["by_owner"]) == len(every)
+    rep = forecast["by_owner"][0]
+    mine = s.ok("get_forecast", start_date=start.isoformat(), end_date=end, owner_id=rep["rep_id"])
+    assert mine["forecast"] == rep["forecast"] and [o["rep_id"] for o in mine["by_owner"]] == [rep["rep_id"]]
+    # a won deal moves from weighted pipeline to won
+    deal = next(d for d in every if d["stage"] == "negotiation" and d["close_date"] >= today(s).isoformat())
+    s.ok("update_deal_stage", deal_id=deal["deal_id"], stage="closed_won")
+    after = s.ok("get_forecast", start_date=start.isoformat(), end_date=end)
+    assert after["won"] == round(won + deal["amount"], 2)
+    assert after["weighted"] == round(weighted - deal["amount"] * deal["probability"] / 100, 2)
+    s.fails("get_forecast", "start_date", start_date=end, end_date=start.isoformat())
+
+
+# -- activities -----------------------------------------------------------------------------------
+
+
+def test_list_activities_filters(s):
+    rep = s.ok("find_reps")[1]
+    mine = s.ok("list_activities", rep_id=rep["rep_id"], limit=100)
+    assert mine and all(a["rep_id"] == rep["rep_id"] for a in mine)
+    assert [a["created_at"] for a in mine] == sorted((a["created_at"] for a in mine), reverse=True)
+    open_tasks = s.ok("list_activities", rep_id=rep["rep_id"], open_tasks_only=True, limit=100)
+    assert all(t["kind"] == "task" and not t["completed"] for t in open_tasks)
+    assert [t["due_date"] for t in open_tasks] == sorted(t["due_date"] for t in open_tasks)
+    calls = s.ok("list_activities", rep_id=rep["rep_id"], kind="call", limit=100)
+    assert calls == [a for a in mine if a["kind"] == "call"]
+    on_deal = next(a for a in mine if a["deal_id"] and a["contact_id"])
+    assert on_deal in s.ok("list_activities", deal_id=on_deal["deal_id"], limit=100)
+    assert on_deal["deal_name"] == s.ok("get_deal", deal_id=on_deal["deal_id"])["name"]
+    assert on_deal["contact_name"] == s.ok("get_contact", contact_id=on_deal["contact_id"])["name"]
+    both = s.ok("list_activities", contact_id=on_deal["contact_id"], deal_id=on_deal["deal_id"], limit=100)
+    assert on_deal in both and all(a["deal_id"] == on_deal["deal_id"] for a in both)
+
+
+def test_log_activity_on_a_contact_and_a_deal(s):
+    deal = next(d for d in deals(s) if d["contact_id"])
+    contact = s.ok("get_contact", contact_id=deal["contact_id"])
+    logged = s.ok("log_activity", rep_id=deal["owner_id"], kind="call", subject="Pricing discussion",
+                  contact_id=contact["contact_id"], deal_id=deal["deal_id"], notes="Wants a discount")
+    assert logged["kind"] == "call" and logged["notes"] == "Wants a discount" and "due_date" not in logged
+    assert s.ok("list_activities", deal_id=deal["deal_id"], limit=1)[0] == logged
+    assert s.ok("get_contact", contact_id=contact["contact_id"])["activities"] == contact["activities"] + 1
+    unchanged(s, "log_activity", "Attach the activity", rep_id=deal["owner_id"], kind="note", subject="x")
+    stranger = next(c for c in all_contacts(s) if c["company_id"] != deal["company_id"])
+    unchanged(s, "log_activity", "attach it to one of them", rep_id=deal["owner_id"], kind="meeting",
+              subject="Demo", contact_id=stranger["contact_id"], deal_id=deal["deal_id"])
+
+
+def test_tasks_have_due_dates_and_complete_once(s):
+    contact = all_contacts(s)[0]
+    rep = s.ok("find_reps")[0]
+    task = s.ok("create_task", rep_id=rep["rep_id"], subject="Send proposal", due_date=later(s, 3),
+                contact_id=contact["contact_id"])
+    assert task["kind"] == "task" and task["due_date"] == later(s, 3) and not task["completed"]
+    assert task in s.ok("list_activities", contact_id=contact["contact_id"], open_tasks_only=True, limit=100)
+    unchanged(s, "create_task", "in the past", rep_id=rep["rep_id"], subject="Late", due_date=later(s, -1),
+              contact_id=contact["contact_id"])
+    unchanged(s, "create_task", "Attach the activity", rep_id=rep["rep_id"], subject="Nowhere", due_date=later(s, 1))
+    done = s.ok("complete_task", activity_id=task["activity_id"])
+    assert done["completed"] and done["completed_at"].startswith(today(s).isoformat())
+    unchanged(s, "complete_task", "already completed", activity_id=task["activity_id"])
+    call = s.ok("log_activity", rep_id=rep["rep_id"], kind="call", subject="Intro", contact_id=contact["contact_id"])
+    unchanged(s, "complete_task", "not a task", activity_id=call["activity_id"])
+
+
+def test_invariants_hold_after_a_sequence_of_writes(s):
+    lead = qualified_lead_at_known_company(s)
+    out = s.ok("convert_lead", lead_id=lead["lead_id"], amount=1000, close_date=later(s, 20))
+    s.ok("update_deal_stage", deal_id=out["deal"]["deal_id"], stage="closed_lost", lost_reason="Project cancelled")
+    keep, dup = duplicate_pairs(s)[0]
+    s.ok("merge_contacts", keep_contact_id=keep["contact_id"], duplicate_contact_id=dup["contact_id"])
+    assert s.toolkit(s.world).invariants() == []
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play, served):
+    from prove_env.task import Task
+
+    s = served("crm")
+    lead = qualified_lead_at_known_company(s)
+    rep = s.ok("find_reps")[0]
+    deal = next(d for d in s.ok("list_deals", owner_id=rep["rep_id"], limit=100) if d["stage"] in OPEN)
+    facts = s.ok("get_deal", deal_id=deal["deal_id"])
+    status = Task(id="status", server="crm", seed=0,
+                  user_turns=[f"This is {rep['name']}. What's the amount on the {deal['name']} deal?"],
+                  gold=[[{"id": "g1", "name": "find_reps", "arguments": {"name": rep["name"]}},
+                         {"id": "g2", "name": "list_deals", "arguments": {"owner_id": rep["rep_id"]},
+                          "depends_on": ["g1"]},
+                         {"id": "g3", "name": "get_deal", "arguments": {"deal_id": deal["deal_id"]},
+                          "depends_on": ["g2"]}]],
+                  facts=[[facts["amount"]]])
+    # another correct path: the company's deal list carries the amount
+    other = play(status, [_call("list_deals", company_id=deal["company_id"]), f"It is ${deal['amount']:,.2f}."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    # the right answer, then damage nobody asked for: the lead converted
+    damage = play(status, [_call("get_deal", deal_id=deal["deal_id"]),
+                           _call("convert_lead", lead_id=lead["lead_id"], amount=1000, close_date=later(s, 30)),
+                           f"It is ${deal['amount']:,.2f}."])
+    assert not damage["success"]
+
+    contact = s.ok("get_contact", contact_id=deal["contact_id"]) if deal["contact_id"] else all_contacts(s)[0]
+    log = Task(id="log", server="crm", seed=0,
+               user_turns=[f"This is {rep['name']}. Log a call with {contact['name']}, subject 'Check-in call'."],
+               gold=[[{"id": "g1", "name": "find_reps", "arguments": {"name": rep["name"]}},
+                      {"id": "g2", "name": "search_contacts", "arguments": {"name": contact["name"]}},
+                      {"id": "g3", "name": "log_activity", "depends_on": ["g1", "g2"],
+                       "arguments": {"rep_id": rep["rep_id"], "kind": "call", "subject": "Check-in call",
+                                     "contact_id": contact["contact_id"]}}]])
+    # notes the rep did not ask for are a detail, not damage
+    noted = play(log, [_call("log_activity", rep_id=rep["rep_id"], kind="call", subject="Check-in call",
+                             contact_id=contact["contact_id"], notes="Went well"), "Logged."])
+    assert noted["success"]
+    wrong = play(log, [_call("log_activity", rep_id=rep["rep_id"], kind="meeting", subject="Check-in call",
+                             contact_id=contact["contact_id"]), "Logged."])
+    assert not wrong["success"]
