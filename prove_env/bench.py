@@ -165,7 +165,6 @@ def run_benchmarks(server: str = "banking", n: int = 2000) -> dict[str, Any]:
 
     import prove_env  # noqa: F401  (registers the environments)
     from prove_env.mcp_server import ToolClient
-    from prove_env.registry import get_toolkit
     from prove_env.reward import Call, Gold, compute_reward
     from prove_env.runtime import run_sync
     from prove_env.task import Task, fixture_tasks

@@ -101,7 +101,7 @@ def _time_stated(moment: dt.datetime, text: str) -> bool:
         return True
     hour = moment.hour % 12 or 12
     suffix = "am" if moment.hour < 12 else "pm"
-    minutes = rf":{moment.minute:02d}" if moment.minute else rf"(?::00)?"
+    minutes = rf":{moment.minute:02d}" if moment.minute else r"(?::00)?"
     if re.search(rf"\b{hour}{minutes}\s*{suffix}\b", folded):
         return True
     return moment.hour == 12 and moment.minute == 0 and "noon" in folded

@@ -9,7 +9,6 @@ Other generic suites cover the rest for every server: `test_env.py` (gym.make, c
 
 from __future__ import annotations
 
-import datetime as dt
 import inspect
 import random
 import re

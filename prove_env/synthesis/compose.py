@@ -31,6 +31,7 @@ from prove_env.synthesis.graph import DependencyGraph
 from prove_env.synthesis.perturb import irrelevant_query, passes_enum, shown_tools
 from prove_env.synthesis.recipe import Ask, Bundle, Recipe, RecipeError, Ref
 from prove_env.synthesis.voice import Voice
+from prove_env.synthesis.wording import lower_first
 from prove_env.task import GoldCall
 
 __all__ = ["Draft", "Composer"]
@@ -219,7 +220,8 @@ class Composer:
                 # a terse request already carries every value, the detail's included
                 words = intro_text + [request] + ([ask.detail] if ask.detail and not terse else [])
                 if joins:
-                    turns[-1].texts.append(voice.joiner(rng) + _lower_first(" ".join(words), [*mentions, *_names(ask.refs)]))
+                    joined = lower_first(" ".join(words), [*mentions, *_names(ask.refs)])
+                    turns[-1].texts.append(voice.joiner(rng) + joined)
                     turns[-1].calls.extend(new)
                     turns[-1].mentions.extend(mentions)
                 else:
@@ -340,11 +342,3 @@ def _names(refs: Sequence[Ref]) -> list[str]:
             found += [v for v in ref.entity.values() if isinstance(v, str) and v[:1].isupper()]
             ref = ref.owner
     return found
-
-
-def _lower_first(text: str, names: Sequence[str] = ()) -> str:
-    """A sentence that now follows a joiner ("Also, "): its first letter in lower case, unless it
-    starts with one of `names` (a person's or a thing's name), an acronym or "I"."""
-    if text[:2] == text[:2].upper() or any(name and text.startswith(name) for name in names):
-        return text
-    return text[:1].lower() + text[1:]

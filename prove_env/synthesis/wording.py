@@ -11,14 +11,20 @@ a rewrite must keep) agree across servers:
     month(date)              'July 2026'
     clock(time)              '9 am', '3:30 pm', 'noon'
     listing(["A", "B", "C"]) 'A, B and C'
+
+and two helpers of phrasing: `stable(forms, *keys)` picks the same one of several phrasings for
+the same keys on every run (a customer always introduced the same way), and `lower_first`
+lowers a sentence's first letter where it follows other words, unless it starts a name.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import zlib
 from collections.abc import Sequence
 
-__all__ = ["money", "day", "full_date", "weekday", "relative_day", "month", "clock", "listing", "lower_first"]
+__all__ = ["money", "day", "full_date", "weekday", "relative_day", "month", "clock", "listing", "lower_first",
+           "stable"]
 
 
 def money(amount: float) -> str:
@@ -75,6 +81,14 @@ def listing(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def lower_first(text: str) -> str:
-    """The text with its first letter lowered, unless it starts an acronym or a name like 'PIN'."""
-    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+def lower_first(text: str, names: Sequence[str] = ()) -> str:
+    """The text with its first letter lowered, where it follows other words ("Also, ..."), unless it
+    starts with one of `names` (a person's or a thing's name), an acronym such as 'PIN', or "I"."""
+    if text[:2] == text[:2].upper() or any(name and text.startswith(name) for name in names):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def stable(forms: Sequence[str], *keys: str) -> str:
+    """One of `forms`, always the same for the same keys (a hash that does not change between runs)."""
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]

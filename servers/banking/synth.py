@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, full_date, money, month, weekday
+from prove_env.synthesis.wording import day, full_date, money, month, stable, weekday
 
 from .seed import BANKS, CURRENCIES
 
@@ -114,11 +113,6 @@ def _owned(kind: str):
 
 
 _account, _payee, _card, _payment = (_owned(kind) for kind in ("account", "payee", "card", "payment"))
-
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    """One of `forms`, always the same for the same keys (a hash that does not change between runs)."""
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
 
 
 def account_name(b: Bundle, account: dict, rng: random.Random | None = None) -> str:
@@ -949,14 +943,14 @@ _BY_PHONE_TERSE = ("Phone {phone}.", "My number: {phone}.", "Phone on file: {pho
 
 def _by_name(ref: Ref) -> tuple[str, str]:
     name = ref.entity["name"]
-    return (_stable(_BY_NAME, "name", ref.key, name).format(name=name),
-            _stable(_BY_NAME_TERSE, "name terse", ref.key, name).format(name=name))
+    return (stable(_BY_NAME, "name", ref.key, name).format(name=name),
+            stable(_BY_NAME_TERSE, "name terse", ref.key, name).format(name=name))
 
 
 def _by_email(ref: Ref) -> tuple[str, str]:
     email = ref.entity["email"]
-    return (_stable(_BY_EMAIL, "email", ref.key, email).format(email=email),
-            _stable(_BY_EMAIL_TERSE, "email terse", ref.key, email).format(email=email))
+    return (stable(_BY_EMAIL, "email", ref.key, email).format(email=email),
+            stable(_BY_EMAIL_TERSE, "email terse", ref.key, email).format(email=email))
 
 
 def _by_phone(ref: Ref) -> tuple[str, str]:
@@ -964,8 +958,8 @@ def _by_phone(ref: Ref) -> tuple[str, str]:
     if not ref.entity.get("phone_unique"):
         return _by_name(ref)
     phone = ref.entity["phone"]
-    return (_stable(_BY_PHONE, "phone", ref.key, phone).format(phone=phone),
-            _stable(_BY_PHONE_TERSE, "phone terse", ref.key, phone).format(phone=phone))
+    return (stable(_BY_PHONE, "phone", ref.key, phone).format(phone=phone),
+            stable(_BY_PHONE_TERSE, "phone terse", ref.key, phone).format(phone=phone))
 
 
 def _phone_args(ref: Ref) -> dict[str, str]:

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, listing, money, month
+from prove_env.synthesis.wording import day, money, month, stable
 
 Bundle = dict[str, Any]
 
@@ -123,10 +121,6 @@ def _recurring(b: Bundle, rule: dict) -> Ref:
 
 def _expense(b: Bundle, expense: dict) -> Ref:
     return Ref.of("expense", expense, _user(b))
-
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
 
 
 def cat_words(category: dict, rng: random.Random) -> str:
@@ -768,14 +762,14 @@ _BY_EMAIL_TERSE = ("Email: {email}.", "Account: {email}.", "Login {email}.", "My
 
 def _by_name(ref: Ref) -> tuple[str, str]:
     name = ref.entity["name"]
-    return (_stable(_BY_NAME, "name", ref.key).format(name=name),
-            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
+    return (stable(_BY_NAME, "name", ref.key).format(name=name),
+            stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
 
 
 def _by_email(ref: Ref) -> tuple[str, str]:
     email = ref.entity["email"]
-    return (_stable(_BY_EMAIL, "email", ref.key).format(email=email),
-            _stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
+    return (stable(_BY_EMAIL, "email", ref.key).format(email=email),
+            stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
 
 
 def everyone_request(b: Bundle, rng: random.Random) -> str | None:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, full_date, money, month, relative_day
+from prove_env.synthesis.wording import day, full_date, money, month, relative_day, stable
 
 from .seed import PRODUCTS, STAGES
 
@@ -101,10 +101,6 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
 
 def _role(key: str, roles: int) -> int:
     return zlib.crc32(key.encode()) % roles
-
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
 
 
 def _rep(b: Bundle) -> Ref:
@@ -822,8 +818,8 @@ _BY_NAME_TERSE = ("{name} here.", "Rep: {name}.", "It's {name}.", "I'm {name}.")
 
 def _by_name(ref: Ref) -> tuple[str, str]:
     name, region = ref.entity["name"], ref.entity["region"]
-    return (_stable(_BY_NAME, "rep", ref.key, name).format(name=name, region=region),
-            _stable(_BY_NAME_TERSE, "rep terse", ref.key, name).format(name=name))
+    return (stable(_BY_NAME, "rep", ref.key, name).format(name=name, region=region),
+            stable(_BY_NAME_TERSE, "rep terse", ref.key, name).format(name=name))
 
 
 def counts_request(b: Bundle, rng: random.Random) -> str | None:

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
@@ -50,10 +48,6 @@ def cash(amount: float, currency: str) -> str:
         return money(amount)
     text = f"{amount:,.0f}" if amount == int(amount) else f"{amount:,.2f}"
     return f"{SYMBOLS[currency]}{text}"
-
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
 
 
 # -- sampling ------------------------------------------------------------------------------------

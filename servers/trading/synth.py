@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
-from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, full_date, money
+from prove_env.synthesis.wording import day, full_date, money, stable
 
 Bundle = dict[str, Any]
 
@@ -93,10 +91,6 @@ def _number(aid: str) -> int:
 
 
 # -- how people name things ------------------------------------------------------------------------
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
-
 
 def _client(b: Bundle) -> Ref:
     return Ref.of("client", b["client"])
@@ -885,14 +879,14 @@ _BY_EMAIL_TERSE = ("Email: {email}.", "Email {email}.", "My email: {email}.", "A
 
 def _by_name(ref: Ref) -> tuple[str, str]:
     name = ref.entity["name"]
-    return (_stable(_BY_NAME, "name", ref.key).format(name=name),
-            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
+    return (stable(_BY_NAME, "name", ref.key).format(name=name),
+            stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
 
 
 def _by_email(ref: Ref) -> tuple[str, str]:
     email = ref.entity["email"]
-    return (_stable(_BY_EMAIL, "email", ref.key).format(email=email),
-            _stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
+    return (stable(_BY_EMAIL, "email", ref.key).format(email=email),
+            stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
 
 
 def book_request(b: Bundle, rng: random.Random) -> str | None:

@@ -8,7 +8,7 @@ Entities are discovered through the tools of a fresh seed-0 world.
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 import pytest
 
