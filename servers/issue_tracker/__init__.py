@@ -1,0 +1,1 @@
+"""Issue tracker: owners and their items (a skeleton to grow)."""
