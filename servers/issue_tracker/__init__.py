@@ -1,1 +1,1 @@
-"""Issue tracker: owners and their items (a skeleton to grow)."""
+"""Issue tracker: projects with members, issues moving through a workflow, links, comments and sprints."""
