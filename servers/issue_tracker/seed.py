@@ -25,7 +25,7 @@ TITLES = ("Backend Engineer", "Frontend Engineer", "Mobile Engineer", "QA Engine
           "Engineering Manager", "Data Engineer", "Site Reliability Engineer", "Product Manager",
           "Full-stack Engineer")
 ROLES = ("developer", "developer", "developer", "designer", "qa")
-SCREENS = ("login screen", "checkout page", "settings page", "search results", "profile page", "dashboard",
+SCREENS = ("login screen", "checkout page", "settings page", "search page", "profile page", "dashboard",
            "onboarding flow", "invoice PDF", "password reset email", "order history", "admin panel",
            "notification center", "export dialog", "sign-up form", "billing page", "help center")
 PROBLEMS = ("crashes on rotation", "shows the wrong currency", "loads slowly", "breaks on small screens",
@@ -34,10 +34,10 @@ PROBLEMS = ("crashes on rotation", "shows the wrong currency", "loads slowly", "
 FEATURES = ("Add filters to the {s}", "Redesign the {s}", "Support SSO on the {s}", "Add keyboard shortcuts to the {s}",
             "Localize the {s} into Spanish", "Add an audit trail to the {s}", "Show usage charts on the {s}",
             "Let users pin items on the {s}")
-TASKS = ("Upgrade {d} to the latest version", "Write integration tests for {d}", "Document the {d} setup",
-         "Remove deprecated {d} calls", "Add monitoring for {d}", "Migrate {d} configuration to the new format")
-DEPENDENCIES = ("React", "PostgreSQL", "Redis", "Kafka", "the payment SDK", "the push gateway", "Terraform",
-                "the feature-flag service", "OpenSearch", "the CI pipeline")
+TASKS = ("Upgrade {d} to the latest version", "Write integration tests for {d}", "Document how we set up {d}",
+         "Remove deprecated calls to {d}", "Add monitoring for {d}", "Move {d} configuration to the new format")
+DEPENDENCIES = ("React", "PostgreSQL", "Redis", "Kafka", "the Stripe SDK", "Firebase", "Terraform", "LaunchDarkly",
+                "OpenSearch", "GitHub Actions")
 LABELS = ("frontend", "backend", "ui", "performance", "security", "tech-debt", "customer", "regression",
           "accessibility", "api")
 POINTS = (1, 2, 3, 5, 8, 13)
@@ -118,9 +118,13 @@ def _at(day: dt.date, hour: int) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(hour))
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _title(rng, kind: str) -> str:
     if kind == "bug":
-        return f"{rng.choice(SCREENS).capitalize()} {rng.choice(PROBLEMS)}"
+        return _capital(f"{rng.choice(SCREENS)} {rng.choice(PROBLEMS)}")
     if kind == "story":
         return rng.choice(FEATURES).format(s=rng.choice(SCREENS))
     return rng.choice(TASKS).format(d=rng.choice(DEPENDENCIES))

@@ -21,7 +21,7 @@ from typing import Any
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, full_date, listing
 
-from .seed import DEPENDENCIES, LABELS, PROBLEMS, SCREENS
+from .seed import DEPENDENCIES, LABELS, PROBLEMS, SCREENS, _capital
 
 Bundle = dict[str, Any]
 LANES = ("flow", "flow", "close", "unassign", "sprint", "edit", "edit", "edit")
@@ -31,7 +31,7 @@ COMMENTS = ("I can reproduce this on the staging build.", "Blocked on the API ch
             "Let's discuss this at the stand-up.", "The design mock is attached in Figma.",
             "QA signed off on this in staging.", "Needs a second reviewer before merging.",
             "This only happens with the VPN on.", "Moving fast on this one, it's a release blocker.")
-NEW_TASKS = ("Set up alerts for {d}", "Benchmark {d} under load", "Audit access to {d}", "Clean up unused {d} settings")
+NEW_TASKS = ("Set up alerts for {d}", "Benchmark {d} under load", "Audit access to {d}", "Clean up unused settings of {d}")
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -416,7 +416,7 @@ def _new_title(b: Bundle, rng: random.Random) -> tuple[str, str]:
     taken = {i["title"].lower() for i in b["issues"]}
     for _ in range(20):
         if rng.random() < 0.6:
-            kind, title = "bug", f"{rng.choice(SCREENS).capitalize()} {rng.choice(PROBLEMS)}"
+            kind, title = "bug", _capital(f"{rng.choice(SCREENS)} {rng.choice(PROBLEMS)}")
         else:
             kind, title = "task", rng.choice(NEW_TASKS).format(d=rng.choice(DEPENDENCIES))
         if title.lower() not in taken:
@@ -441,7 +441,7 @@ def create_issue(b: Bundle, rng: random.Random) -> Ask | None:
         extra = rng.choice([f" Assign it to {person['name']}.", f" {person['name']} should own it."])
         terse_extra = f", assignee {person['name']}"
     elif rng.random() < 0.4:
-        points = rng.choice((1, 2, 3, 5, 8))
+        points = rng.choice((2, 3, 5, 8))
         args["story_points"] = points
         extra = rng.choice([f" Estimate it at {points} points.", f" It's about {points} story points."])
         terse_extra = f", {points} points"
@@ -480,12 +480,12 @@ def update_issue(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"Can you change {name} {at} to {priority} priority?",
                                    f"{name[0].upper() + name[1:]} {at} should be {priority} priority now; please update it."]),
                    terse=f"{name} {at}: priority {priority}.", refs=refs, mentions=(priority,))
-    points = rng.choice([p for p in (1, 2, 3, 5, 8, 13) if p != issue["story_points"]])
+    points = rng.choice([p for p in (2, 3, 5, 8, 13) if p != issue["story_points"]])
     if rng.random() < 0.4:
         return Ask({"issue_id": issue["issue_id"], "story_points": points},
                    say=rng.choice([f"We re-estimated {name} {at}; please update its story points.",
                                    f"The estimate on {name} {at} is off. Can you fix it?"]),
-                   detail=rng.choice([f"It's {points} points now.", f"Make it {points} story points."]),
+                   detail=rng.choice([f"It's {points} points now.", f"Make it {points} story point{'s' if points != 1 else ''}."]),
                    terse=f"{name} {at}: {points} points.", refs=refs)
     return Ask({"issue_id": issue["issue_id"], "story_points": points},
                say=rng.choice([f"Re-estimate {name} {at} at {points} story points.",

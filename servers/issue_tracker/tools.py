@@ -28,7 +28,7 @@ from typing import Literal
 
 from sqlalchemy import and_, exists, func, not_, or_, select
 
-from prove_env.toolkit import Date, Entity, Id, Limit, Toolkit, ToolError, tool
+from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
 from .models import Base, Change, Comment, Issue, Label, Link, Member, Project, Sprint, User
 from .seed import seed
@@ -247,7 +247,7 @@ class IssueTracker(Toolkit):
 
     # -- issues: writing ---------------------------------------------------------------------------
 
-    @tool(produces=("issue",))
+    @tool(produces=("issue",), details=(Detail("issues", "description"),))
     def create_issue(self, project_id: Id("project"), title: str, type: IssueType, reporter_id: Id("user"),
                      priority: Priority = "medium", description: str | None = None,
                      assignee_id: Id("user") | None = None, story_points: int | None = None,
@@ -537,7 +537,7 @@ class IssueTracker(Toolkit):
             Issue.sprint_id.in_([s.id for s in sprints])).group_by(Issue.sprint_id)).all())
         return [{**_sprint(s), "issues": counts.get(s.id, 0)} for s in sprints]
 
-    @tool(produces=("sprint",))
+    @tool(produces=("sprint",), details=(Detail("sprints", "goal"),))
     def create_sprint(self, project_id: Id("project"), name: str, start_date: Date, end_date: Date,
                       goal: str | None = None) -> dict:
         """Plan a new sprint for a project (status planned, no issues yet).
