@@ -101,7 +101,9 @@ def _person_ref(person: dict) -> Ref:
 
 
 def _me(b: Bundle) -> Ref:
-    return _person_ref(b["me"])
+    """The asker, listed under their project: resolving them brings the project's look-up, which
+    introduces them."""
+    return Ref("user", b["me"]["user_id"], b["me"], _project_ref(b))
 
 
 def where(b: Bundle, rng: random.Random) -> str:
@@ -242,7 +244,7 @@ def list_issues(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"To-do {plural} {at}?", refs=refs, facts=_titles)
 
 
-@goals.add("search_issues", 1.2)
+@goals.add("search_issues", 1.8)
 def search_issues(b: Bundle, rng: random.Random) -> Ask | None:
     key, short = b["project"]["key"], b["short"]
     issues = b["issues"]
@@ -335,7 +337,7 @@ def list_project_members(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [m["name"] for m in r][:6])
 
 
-@goals.add("find_users", 0.5)
+@goals.add("find_users", 1.0)
 def find_users(b: Bundle, rng: random.Random) -> Ask | None:
     person = rng.choice(b["members"])
     name = person["name"]
@@ -349,7 +351,7 @@ def find_users(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Job title of {name}?", facts=lambda r: [r[0]["title"]], mentions=(name,))
 
 
-@goals.add("list_projects", 0.4)
+@goals.add("list_projects", 0.7)
 def list_projects(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["Which projects do we track here, and who leads each?",
                                    "Give me the list of projects with their leads.",
@@ -445,7 +447,7 @@ def create_issue(b: Bundle, rng: random.Random) -> Ask | None:
         args["story_points"] = points
         extra = rng.choice([f" Estimate it at {points} points.", f" It's about {points} story points."])
         terse_extra = f", {points} points"
-    if rng.random() < 0.4:
+    if rng.random() < 0.6:
         return Ask(args, say=rng.choice([f"I need to log a {kind} {at}.", f"Please open a new {kind} ticket {at} for me.",
                                          f"Could you file a {kind} {at}? I'm the reporter."]),
                    detail=rng.choice([f"Title it '{title}', {priority} priority.",
@@ -469,7 +471,7 @@ def update_issue(b: Bundle, rng: random.Random) -> Ask | None:
     refs = (_issue_ref(b, issue),)
     if rng.random() < 0.5:
         priority = rng.choice([p for p in ("low", "medium", "high", "highest") if p != issue["priority"]])
-        if rng.random() < 0.4:
+        if rng.random() < 0.6:
             return Ask({"issue_id": issue["issue_id"], "priority": priority},
                        say=rng.choice([f"The priority of {name} {at} is wrong; please change it.",
                                        f"Can you reprioritize {name} {at}?"]),
@@ -481,7 +483,7 @@ def update_issue(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"{name[0].upper() + name[1:]} {at} should be {priority} priority now; please update it."]),
                    terse=f"{name} {at}: priority {priority}.", refs=refs, mentions=(priority,))
     points = rng.choice([p for p in (2, 3, 5, 8, 13) if p != issue["story_points"]])
-    if rng.random() < 0.4:
+    if rng.random() < 0.6:
         return Ask({"issue_id": issue["issue_id"], "story_points": points},
                    say=rng.choice([f"We re-estimated {name} {at}; please update its story points.",
                                    f"The estimate on {name} {at} is off. Can you fix it?"]),
@@ -521,7 +523,7 @@ def assign_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not others:
         return None
     person = rng.choice(others)
-    if rng.random() < 0.4:
+    if rng.random() < 0.6:
         return Ask({"issue_id": issue["issue_id"], "assignee_id": person["user_id"]},
                    say=rng.choice([f"{name[0].upper() + name[1:]} {at} needs a new owner; please reassign it.",
                                    f"Can you change who is assigned to {name} {at}?"]),
@@ -552,8 +554,27 @@ def unassign_issue(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Unassign {name} {at}.", refs=(_issue_ref(b, issue),))
 
 
+_STATUS_SAID = {"to_do": ("back to to do", "to do"), "in_progress": ("in progress", "in progress"),
+                "in_review": ("in review", "in review"), "done": ("done", "done")}
+
+
 @goals.add("transition_issue", 1.6)
 def transition_issue(b: Bundle, rng: random.Random) -> Ask | None:
+    """Most requests name the status; some only ask for a status change and say which when asked."""
+    ask = _transition(b, rng)
+    if ask is None or ask.prior or rng.random() < 0.5:
+        return ask
+    issue = next(i for i in b["issues"] if i["issue_id"] == ask.args["issue_id"])
+    name, at = issue_name(issue, rng), where(b, rng)
+    said = _STATUS_SAID[ask.args["status"]]
+    return Ask(ask.args, say=rng.choice([f"Please update the status of {name} {at}.",
+                                         f"The status of {name} {at} needs changing.",
+                                         f"Can you move {name} {at} along the board?"]),
+               detail=rng.choice([f"It should be {said[1]} now.", f"Move it to {said[1]}.", f"Set it to {said[1]}."]),
+               terse=ask.terse, refs=ask.refs)
+
+
+def _transition(b: Bundle, rng: random.Random) -> Ask | None:
     issues = _open(b, "flow")
     if not issues:
         return None
@@ -609,7 +630,7 @@ def close_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if originals and rng.random() < 0.5:
         original = rng.choice(originals)
         other = issue_name(original, rng)
-        if rng.random() < 0.5:
+        if rng.random() < 0.6:
             return Ask({"issue_id": issue["issue_id"], "resolution": "duplicate",
                         "duplicate_of_issue_id": original["issue_id"]},
                        say=rng.choice([f"{name[0].upper() + name[1:]} {at} is a duplicate; please close it as one.",
@@ -652,7 +673,7 @@ def add_comment(b: Bundle, rng: random.Random) -> Ask | None:
     name, at = issue_name(issue, rng), where(b, rng)
     body = rng.choice(COMMENTS)
     args = {"issue_id": issue["issue_id"], "author_id": b["me"]["user_id"], "body": body}
-    if rng.random() < 0.5:
+    if rng.random() < 0.6:
         return Ask(args, say=rng.choice([f"Add a comment from me on {name} {at}.",
                                          f"I'd like to leave a comment on {name} {at}.",
                                          f"Please post a comment for me on {name} {at}."]),
@@ -674,7 +695,7 @@ def add_label(b: Bundle, rng: random.Random) -> Ask | None:
     issue = rng.choice(issues)
     label = rng.choice([x for x in LABELS if x not in issue["labels"]])
     name, at = issue_name(issue, rng), where(b, rng)
-    if rng.random() < 0.4:
+    if rng.random() < 0.6:
         return Ask({"issue_id": issue["issue_id"], "label": label},
                    say=rng.choice([f"{name[0].upper() + name[1:]} {at} needs another label.",
                                    f"Please add a label to {name} {at}."]),
@@ -694,6 +715,12 @@ def remove_label(b: Bundle, rng: random.Random) -> Ask | None:
     issue = rng.choice(issues)
     label = rng.choice(issue["labels"])
     name, at = issue_name(issue, rng), where(b, rng)
+    if rng.random() < 0.5:
+        return Ask({"issue_id": issue["issue_id"], "label": label},
+                   say=rng.choice([f"One of the labels on {name} {at} is wrong; please remove it.",
+                                   f"Take a label off {name} {at} for me."]),
+                   detail=rng.choice([f"It's the '{label}' label.", f"The one to drop is '{label}'."]),
+                   terse=f"Unlabel {name} {at}: {label}.", refs=(_issue_ref(b, issue),), mentions=(label,))
     return Ask({"issue_id": issue["issue_id"], "label": label},
                say=rng.choice([f"Remove the '{label}' label from {name} {at}.",
                                f"{name[0].upper() + name[1:]} {at} shouldn't be tagged {label}; take that label off.",
@@ -725,7 +752,7 @@ def link_issues(b: Bundle, rng: random.Random) -> Ask | None:
              "relates_to": f"Link {one} and {two} {at} as related."}[relation]
     args = {"issue_id": first["issue_id"], "relation": relation, "other_issue_id": second["issue_id"]}
     refs = (_issue_ref(b, first), _issue_ref(b, second))
-    if rng.random() < 0.4:
+    if rng.random() < 0.6:
         how = {"blocks": f"The first one blocks the second.", "is_blocked_by": "The first one is blocked by the second.",
                "relates_to": "They're just related."}[relation]
         return Ask(args, say=rng.choice([f"Please link {one} and {two} {at}.", f"Connect {one} with {two} {at}."]),
@@ -793,7 +820,7 @@ def create_sprint(b: Bundle, rng: random.Random) -> Ask | None:
     start = max(last_end, b["today"]) + dt.timedelta(days=1)
     end = start + dt.timedelta(days=13)
     start_said = day(start) if start.year == end.year else full_date(start)
-    if rng.random() < 0.5:
+    if rng.random() < 0.6:
         return Ask({"project_id": b["project"]["project_id"], "name": name, "start_date": start.isoformat(),
                     "end_date": end.isoformat()},
                    say=rng.choice([f"Please plan a new sprint in {b['short']} named '{name}'.",
@@ -825,7 +852,7 @@ def complete_sprint(b: Bundle, rng: random.Random) -> Ask | None:
     sprint, target = b["active"], b["complete_to"]
     name = sprint_name(b, sprint, rng)
     refs: tuple[Ref, ...] = (_sprint_ref(b, sprint),)
-    if rng.random() < 0.45:
+    if rng.random() < 0.6:
         return Ask(_complete_args(b), say=rng.choice([f"Please close out {name}.", f"We're done with {name}; complete it.",
                                                       f"Time to end {name}, can you complete it?"]),
                    detail=("Unfinished issues go back to the backlog." if target is None else
@@ -880,7 +907,7 @@ def add_issue_to_sprint(b: Bundle, rng: random.Random) -> Ask | None:
     if b["mode"] != "planning":
         return None
     targets = ([b["active"]] if b["active"] else []) + list(b["planned"])
-    issues = _open(b, "sprint")
+    issues = [i for i in _open(b, "sprint") if i["sprint_id"] is None]  # moving out of sprints is another request
     if not issues or not targets:
         return None
     issue = rng.choice(issues)
@@ -889,6 +916,12 @@ def add_issue_to_sprint(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     sprint = rng.choice(choices)
     name, at, sname = issue_name(issue, rng), where(b, rng), sprint_name(b, sprint, rng)
+    if rng.random() < 0.5:
+        return Ask({"issue_id": issue["issue_id"], "sprint_id": sprint["sprint_id"]},
+                   say=rng.choice([f"Please schedule {name} {at} into a sprint.",
+                                   f"{name[0].upper() + name[1:]} {at} should go into a sprint."]),
+                   detail=rng.choice([f"Put it in {sname}.", f"It belongs in {sname}."]),
+                   terse=f"{name} {at} -> {sname}.", refs=(_issue_ref(b, issue), _sprint_ref(b, sprint)))
     return Ask({"issue_id": issue["issue_id"], "sprint_id": sprint["sprint_id"]},
                say=rng.choice([f"Pull {name} {at} into {sname}.", f"Please add {name} {at} to {sname}.",
                                f"Can we fit {name} {at} into {sname}? Move it there."]),
@@ -950,7 +983,8 @@ recipe = Recipe(
     lookups=(
         Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}),
         Lookup("project", "list_projects", args=lambda r: {"name": r.entity["short"]}, intro=_intro),
-        Lookup("issue", "list_issues", args=lambda r: {"project_id": r.owner.key, "title": r.entity["title"]}),
+        Lookup("issue", "search_issues", needs=lambda r: (),
+               args=lambda r: {"query": f'project = {r.owner.entity["key"]} AND title = "{r.entity["title"]}"'}),
         Lookup.under("sprint", "list_sprints"),
     ),
     hidden=(HiddenAsk("delete_project", delete_request),),

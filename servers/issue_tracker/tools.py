@@ -411,7 +411,7 @@ class IssueTracker(Toolkit):
     @tool(idempotent=False, sets=("issue.status",))
     def reopen_issue(self, issue_id: Id("issue")) -> dict:
         """Reopen a closed issue, closed at most 30 days ago: it goes back to to_do without a resolution,
-        and to the backlog if its sprint is over. Older issues stay closed: create a new issue instead and
+        to the backlog if its sprint is over, and unassigned if its assignee has left the project. Older issues stay closed: create a new issue instead and
         link it with relates_to."""
         issue = self.get(Issue, issue_id)
         if issue.status != "done":
@@ -424,6 +424,8 @@ class IssueTracker(Toolkit):
         self._set(issue, "status", "to_do")
         if issue.sprint_id is not None and self.db.get(Sprint, issue.sprint_id).status == "closed":
             self._set(issue, "sprint", None, attr="sprint_id")
+        if issue.assignee_id is not None and self._member(issue.project_id, issue.assignee_id) is None:
+            self._set(issue, "assignee", None, attr="assignee_id")
         return self._summary(issue)
 
     @tool(idempotent=False)
@@ -685,6 +687,32 @@ class IssueTracker(Toolkit):
                  "completed_points": s.completed_points} for s in closed]
         average = round(sum(s.completed_points or 0 for s in closed) / len(closed), 1)
         return {"project_id": project.id, "sprints": rows, "average_completed_points": average}
+
+    def invariants(self) -> list[str]:
+        """At most one active sprint per project; an issue is closed exactly when it has a resolution
+        and a resolution time; work in progress or in review has an assignee; open issues are assigned
+        to project members and sit in the backlog or an open sprint of their own project."""
+        problems = []
+        for project_id, count in self.db.execute(select(Sprint.project_id, func.count()).where(
+                Sprint.status == "active").group_by(Sprint.project_id)):
+            if count > 1:
+                problems.append(f"{project_id}: {count} active sprints")
+        sprints = {s.id: s for s in self.db.scalars(select(Sprint))}
+        members = set(self.db.execute(select(Member.project_id, Member.user_id)).all())
+        for issue in self.db.scalars(select(Issue)):
+            closed = issue.status == "done"
+            if closed != (issue.resolution is not None) or closed != (issue.resolved_at is not None):
+                problems.append(f"{issue.key}: status {issue.status} with resolution {issue.resolution!r}")
+            if issue.status in ("in_progress", "in_review") and issue.assignee_id is None:
+                problems.append(f"{issue.key}: {issue.status} without an assignee")
+            if closed:
+                continue
+            if issue.assignee_id is not None and (issue.project_id, issue.assignee_id) not in members:
+                problems.append(f"{issue.key}: assigned to {issue.assignee_id}, not a member of {issue.project_id}")
+            sprint = sprints.get(issue.sprint_id) if issue.sprint_id else None
+            if sprint is not None and (sprint.project_id != issue.project_id or sprint.status == "closed"):
+                problems.append(f"{issue.key}: open in sprint {sprint.id} ({sprint.status}, {sprint.project_id})")
+        return problems
 
     # -- hidden --------------------------------------------------------------------------------------
 

@@ -350,6 +350,34 @@ def test_reopening_rules(s):
         assert s.ok("reopen_issue", issue_id=in_active["issue_id"])["sprint_id"] == in_active["sprint"]["sprint_id"]
 
 
+def test_reopening_unassigns_someone_who_left_the_project(s):
+    pid = project(s, "ATLAS")["project_id"]
+    now = s.world.now
+    for person in s.ok("list_project_members", project_id=pid):
+        if person["open_issues"] or person["role"] == "lead":
+            continue
+        held = [i for i in s.ok("list_issues", project_id=pid, assignee_id=person["user_id"], limit=100)
+                if dt.datetime.fromisoformat(s.ok("get_issue", issue_id=i["issue_id"])["resolved_at"])
+                >= now - dt.timedelta(days=30)]
+        if held:
+            s.ok("remove_project_member", project_id=pid, user_id=person["user_id"])
+            reopened = s.ok("reopen_issue", issue_id=held[0]["issue_id"])
+            assert reopened["status"] == "to_do" and reopened["assignee_id"] is None
+            return
+    raise AssertionError("no member without open issues holds a recently closed one in the seed-0 world")
+
+
+def test_invariants_hold_after_the_seed_and_a_sprint_change(served):
+    s = served("issue_tracker")
+    from prove_env.registry import get_toolkit
+
+    tools = get_toolkit("issue_tracker")(s.world)
+    assert tools.invariants() == []
+    pid = project(s, "APOLLO")["project_id"]
+    s.ok("complete_sprint", sprint_id=sprint(s, pid, "active")["sprint_id"])
+    assert get_toolkit("issue_tracker")(s.world).invariants() == []
+
+
 def test_comments_come_from_members(s):
     pid = project(s, "TITAN")["project_id"]
     issue = issues(s, pid)[0]
