@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, full_date, listing
+from prove_env.synthesis.wording import day, full_date
 
 from .seed import DEPENDENCIES, LABELS, PROBLEMS, SCREENS, _capital
 

@@ -26,7 +26,7 @@ import datetime as dt
 import re
 from typing import Literal
 
-from sqlalchemy import and_, exists, func, not_, or_, select
+from sqlalchemy import and_, func, or_, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
@@ -79,12 +79,16 @@ class IssueTracker(Toolkit):
             name: part of the person's full name, case-insensitive, such as 'Ada Park' or 'park'.
             email: the person's email address, case-insensitive, such as 'ada.park@northwind.dev'.
         """
-        query = select(User).order_by(User.id).limit(limit)
+        where, params = [], []
         if name and name.strip():
-            query = query.where(func.lower(User.name).contains(name.strip().lower()))
+            where.append("instr(lower(name), ?) > 0")
+            params.append(name.strip().lower())
         if email and email.strip():
-            query = query.where(func.lower(User.email) == email.strip().lower())
-        return [_user(u) for u in self.db.scalars(query)]
+            where.append("lower(email) = ?")
+            params.append(email.strip().lower())
+        rows = self._sql(f"SELECT id, name, email, title FROM users WHERE {' AND '.join(where) or '1'} "
+                         "ORDER BY id LIMIT ?", *params, limit)
+        return [{"user_id": r[0], "name": r[1], "email": r[2], "title": r[3]} for r in rows]
 
     @tool(read_only=True)
     def list_projects(self, name: str | None = None, limit: Limit = 20) -> list[dict]:
@@ -93,36 +97,36 @@ class IssueTracker(Toolkit):
         Args:
             name: part of the project's name or key, such as 'Apollo' or 'atlas'.
         """
-        query = select(Project).order_by(Project.id).limit(limit)
+        where, params = "1", []
         if name and name.strip():
-            text = name.strip().lower()
-            query = query.where(or_(func.lower(Project.name).contains(text), func.lower(Project.key).contains(text)))
-        return [self._project(p) for p in self.db.scalars(query)]
+            where, params = "instr(lower(p.name), ?) > 0 OR instr(lower(p.key), ?) > 0", [name.strip().lower()] * 2
+        rows = self._sql("SELECT p.id, p.key, p.name, u.id, u.name FROM projects p JOIN users u ON u.id = p.lead_id "
+                         f"WHERE {where} ORDER BY p.id LIMIT ?", *params, limit)
+        return [{"project_id": r[0], "key": r[1], "name": r[2], "lead": {"user_id": r[3], "name": r[4]}} for r in rows]
 
     @tool(read_only=True, produces=("user", "sprint"))
     def get_project(self, project_id: Id("project")) -> dict:
         """Return a project: key, name, description, lead, member count, open issues per status, the
         backlog size and the active sprint (if any)."""
         project = self.get(Project, project_id)
-        counts = dict(self.db.execute(select(Issue.status, func.count()).where(
-            Issue.project_id == project.id).group_by(Issue.status)).all())
-        backlog = self.db.scalar(select(func.count()).select_from(Issue).where(
-            Issue.project_id == project.id, Issue.sprint_id.is_(None), Issue.status != "done"))
-        members = self.db.scalar(select(func.count()).select_from(Member).where(Member.project_id == project.id))
-        active = self._active_sprint(project.id)
+        counts = dict(self._sql("SELECT status, count(*) FROM issues WHERE project_id = ? GROUP BY status", project.id))
+        backlog, members = self._sql(
+            "SELECT (SELECT count(*) FROM issues WHERE project_id = ?1 AND sprint_id IS NULL AND status != 'done'), "
+            "(SELECT count(*) FROM members WHERE project_id = ?1)", project.id)[0]
+        active = self._sql("SELECT id, name FROM sprints WHERE project_id = ? AND status = 'active'", project.id)
         return {**self._project(project), "description": project.description, "members": members,
                 "issues_by_status": {s: counts.get(s, 0) for s in STATUSES}, "backlog_open_issues": backlog,
-                "active_sprint": None if active is None else {"sprint_id": active.id, "name": active.name}}
+                "active_sprint": {"sprint_id": active[0][0], "name": active[0][1]} if active else None}
 
     @tool(read_only=True, produces=("user",))
     def list_project_members(self, project_id: Id("project")) -> list[dict]:
         """List a project's members with their role and how many open issues each has assigned, ordered by name."""
         project = self.get(Project, project_id)
-        rows = self.db.execute(select(User, Member.role).join(Member, Member.user_id == User.id).where(
-            Member.project_id == project.id).order_by(User.name)).all()
-        open_counts = dict(self.db.execute(select(Issue.assignee_id, func.count()).where(
-            Issue.project_id == project.id, Issue.status != "done").group_by(Issue.assignee_id)).all())
-        return [{**_user(u), "role": role, "open_issues": open_counts.get(u.id, 0)} for u, role in rows]
+        rows = self._sql("SELECT u.id, u.name, u.email, u.title, m.role, (SELECT count(*) FROM issues i WHERE "
+                         "i.project_id = m.project_id AND i.assignee_id = u.id AND i.status != 'done') FROM members m "
+                         "JOIN users u ON u.id = m.user_id WHERE m.project_id = ? ORDER BY u.name, u.id", project.id)
+        return [{"user_id": r[0], "name": r[1], "email": r[2], "title": r[3], "role": r[4], "open_issues": r[5]}
+                for r in rows]
 
     @tool(idempotent=False)
     def add_project_member(self, project_id: Id("project"), user_id: Id("user"),
@@ -177,22 +181,28 @@ class IssueTracker(Toolkit):
             label: only issues carrying this label, such as 'frontend'.
         """
         project = self.get(Project, project_id)
-        query = select(Issue).where(Issue.project_id == project.id).order_by(Issue.id).limit(limit)
+        where, params = ["i.project_id = ?"], [project.id]
         if title and title.strip():
-            query = query.where(func.lower(Issue.title).contains(title.strip().lower()))
+            where.append("instr(lower(i.title), ?) > 0")
+            params.append(title.strip().lower())
         if status is not None:
-            query = query.where(Issue.status == status)
+            where.append("i.status = ?")
+            params.append(status)
         if type is not None:
-            query = query.where(Issue.type == type)
+            where.append("i.type = ?")
+            params.append(type)
         if assignee_id is not None:
-            query = query.where(Issue.assignee_id == self.get(User, assignee_id).id)
+            where.append("i.assignee_id = ?")
+            params.append(self.get(User, assignee_id).id)
         if sprint_id is not None:
-            query = query.where(Issue.sprint_id == self.get(Sprint, sprint_id).id)
+            where.append("i.sprint_id = ?")
+            params.append(self.get(Sprint, sprint_id).id)
         if backlog_only:
-            query = query.where(Issue.sprint_id.is_(None))
+            where.append("i.sprint_id IS NULL")
         if label and label.strip():
-            query = query.where(exists().where(Label.issue_id == Issue.id, Label.name == label.strip().lower()))
-        return self._summaries(self.db.scalars(query).all())
+            where.append("EXISTS (SELECT 1 FROM labels l WHERE l.issue_id = i.id AND l.name = ?)")
+            params.append(label.strip().lower())
+        return self._select(where, params, limit)
 
     @tool(read_only=True, produces=("issue",))
     def search_issues(self, query: str, limit: Limit = 20) -> list[dict]:
@@ -208,42 +218,45 @@ class IssueTracker(Toolkit):
         Args:
             query: the conditions, such as 'status = in_progress AND label = backend'.
         """
-        conditions = [self._condition(clause) for clause in _split_and(query)]
-        found = self.db.scalars(select(Issue).where(*conditions).order_by(Issue.id).limit(limit)).all()
-        return self._summaries(found)
+        where, params = [], []
+        for clause in _split_and(query):
+            sql, values = self._condition(clause)
+            where.append(f"({sql})")
+            params += values
+        return self._select(where, params, limit)
 
     @tool(read_only=True)
     def get_issue(self, issue_id: Id("issue")) -> dict:
         """Return one issue in full: description, reporter, assignee, sprint, labels, dates, its links
         to other issues (blocks, is blocked by, duplicates, relates to) and its number of comments."""
         issue = self.get(Issue, issue_id)
-        reporter = self.db.get(User, issue.reporter_id)
-        sprint = self.db.get(Sprint, issue.sprint_id) if issue.sprint_id else None
-        comments = self.db.scalar(select(func.count()).select_from(Comment).where(Comment.issue_id == issue.id))
+        row = self._sql("SELECT u.name, s.name, s.status, (SELECT count(*) FROM comments c WHERE c.issue_id = i.id) "
+                        "FROM issues i JOIN users u ON u.id = i.reporter_id LEFT JOIN sprints s ON s.id = i.sprint_id "
+                        "WHERE i.id = ?", issue.id)[0]
         return {**self._summary(issue), "description": issue.description,
-                "reporter": {"user_id": reporter.id, "name": reporter.name},
-                "sprint": None if sprint is None else {"sprint_id": sprint.id, "name": sprint.name,
-                                                       "status": sprint.status},
+                "reporter": {"user_id": issue.reporter_id, "name": row[0]},
+                "sprint": None if issue.sprint_id is None else {"sprint_id": issue.sprint_id, "name": row[1],
+                                                                "status": row[2]},
                 "created_at": issue.created_at, "updated_at": issue.updated_at, "resolved_at": issue.resolved_at,
-                "links": self._links(issue), "comments": comments}
+                "links": self._links(issue), "comments": row[3]}
 
     @tool(read_only=True)
     def list_comments(self, issue_id: Id("issue"), limit: Limit = 20) -> list[dict]:
         """List an issue's comments, oldest first."""
         issue = self.get(Issue, issue_id)
-        rows = self.db.execute(select(Comment, User.name).join(User, User.id == Comment.author_id).where(
-            Comment.issue_id == issue.id).order_by(Comment.created_at, Comment.id).limit(limit)).all()
-        return [{"comment_id": c.id, "issue_id": issue.id, "author_id": c.author_id, "author": name,
-                 "body": c.body, "created_at": c.created_at} for c, name in rows]
+        rows = self._sql("SELECT c.id, c.author_id, u.name, c.body, c.created_at FROM comments c JOIN users u ON "
+                         "u.id = c.author_id WHERE c.issue_id = ? ORDER BY c.created_at, c.id LIMIT ?", issue.id, limit)
+        return [{"comment_id": r[0], "issue_id": issue.id, "author_id": r[1], "author": r[2], "body": r[3],
+                 "created_at": dt.datetime.fromisoformat(r[4])} for r in rows]
 
     @tool(read_only=True)
     def get_issue_history(self, issue_id: Id("issue"), limit: Limit = 50) -> list[dict]:
         """List the changes made to an issue (status, assignee, priority, sprint, points, ...), oldest first."""
         issue = self.get(Issue, issue_id)
-        rows = self.db.scalars(select(Change).where(Change.issue_id == issue.id).order_by(
-            Change.changed_at, Change.id).limit(limit))
-        return [{"issue_id": issue.id, "field": c.field, "from": c.old_value, "to": c.new_value,
-                 "changed_at": c.changed_at} for c in rows]
+        rows = self._sql("SELECT field, old_value, new_value, changed_at FROM history WHERE issue_id = ? "
+                         "ORDER BY changed_at, id LIMIT ?", issue.id, limit)
+        return [{"issue_id": issue.id, "field": r[0], "from": r[1], "to": r[2],
+                 "changed_at": dt.datetime.fromisoformat(r[3])} for r in rows]
 
     # -- issues: writing ---------------------------------------------------------------------------
 
@@ -531,13 +544,13 @@ class IssueTracker(Toolkit):
             status: only sprints in this status: 'planned', 'active' or 'closed'.
         """
         project = self.get(Project, project_id)
-        query = select(Sprint).where(Sprint.project_id == project.id).order_by(Sprint.start_date, Sprint.id).limit(limit)
+        where, params = "s.project_id = ?", [project.id]
         if status is not None:
-            query = query.where(Sprint.status == status)
-        sprints = self.db.scalars(query).all()
-        counts = dict(self.db.execute(select(Issue.sprint_id, func.count()).where(
-            Issue.sprint_id.in_([s.id for s in sprints])).group_by(Issue.sprint_id)).all())
-        return [{**_sprint(s), "issues": counts.get(s.id, 0)} for s in sprints]
+            where, params = where + " AND s.status = ?", params + [status]
+        rows = self._sql("SELECT s.id, s.project_id, s.name, s.goal, s.status, s.start_date, s.end_date, "
+                         "s.committed_points, s.completed_points, (SELECT count(*) FROM issues i WHERE i.sprint_id = s.id) "
+                         f"FROM sprints s WHERE {where} ORDER BY s.start_date, s.id LIMIT ?", *params, limit)
+        return [dict(zip(_SPRINT_FIELDS, r)) for r in rows]
 
     @tool(produces=("sprint",), details=(Detail("sprints", "goal"),))
     def create_sprint(self, project_id: Id("project"), name: str, start_date: Date, end_date: Date,
@@ -651,20 +664,22 @@ class IssueTracker(Toolkit):
         sprint = self.get(Sprint, sprint_id)
         if sprint.status == "planned":
             raise ToolError(f"{sprint.name} has not started yet; reports exist for active and closed sprints")
-        issues = self.db.scalars(select(Issue).where(Issue.sprint_id == sprint.id)).all()
-        done = [i for i in issues if i.status == "done"]
-        completed = sum(i.story_points or 0 for i in done)
+        issues = self._sql("SELECT status, coalesce(story_points, 0), substr(resolved_at, 1, 10) FROM issues "
+                           "WHERE sprint_id = ?", sprint.id)
+        done = [(points, day) for status, points, day in issues if status == "done"]
+        completed = sum(points for points, _ in done)
         scope = sprint.committed_points or 0
         if sprint.status == "active":
-            scope = max(scope, sum(i.story_points or 0 for i in issues))
+            scope = max(scope, sum(points for _, points, _ in issues))
         last = min(sprint.end_date, self.now.date())
         burndown = []
         day = sprint.start_date
         while day <= last:
-            finished = sum(i.story_points or 0 for i in done if i.resolved_at and i.resolved_at.date() <= day)
+            said = day.isoformat()
+            finished = sum(points for points, resolved in done if resolved and resolved <= said)
             burndown.append({"date": day, "remaining_points": scope - finished})
             day += dt.timedelta(days=1)
-        statuses = {s: sum(i.status == s for i in issues) for s in STATUSES}
+        statuses = {s: sum(row[0] == s for row in issues) for s in STATUSES}
         return {**_sprint(sprint), "scope_points": scope, "completed_points": completed,
                 "remaining_points": scope - completed, "issues_by_status": statuses, "burndown": burndown}
 
@@ -679,13 +694,12 @@ class IssueTracker(Toolkit):
         project = self.get(Project, project_id)
         if not 1 <= sprints <= 10:
             raise ToolError(f"sprints must be 1 to 10, got {sprints}")
-        closed = self.db.scalars(select(Sprint).where(Sprint.project_id == project.id, Sprint.status == "closed")
-                                 .order_by(Sprint.end_date.desc(), Sprint.id.desc()).limit(sprints)).all()
+        closed = self._sql("SELECT id, name, committed_points, completed_points FROM sprints WHERE project_id = ? AND "
+                           "status = 'closed' ORDER BY end_date DESC, id DESC LIMIT ?", project.id, sprints)
         if not closed:
             raise ToolError(f"{project.name} has no closed sprints yet, so it has no velocity")
-        rows = [{"sprint_id": s.id, "name": s.name, "committed_points": s.committed_points,
-                 "completed_points": s.completed_points} for s in closed]
-        average = round(sum(s.completed_points or 0 for s in closed) / len(closed), 1)
+        rows = [{"sprint_id": r[0], "name": r[1], "committed_points": r[2], "completed_points": r[3]} for r in closed]
+        average = round(sum(r[3] or 0 for r in closed) / len(closed), 1)
         return {"project_id": project.id, "sprints": rows, "average_completed_points": average}
 
     def invariants(self) -> list[str]:
@@ -795,7 +809,17 @@ class IssueTracker(Toolkit):
                            changed_at=self.now))
 
     def _labels(self, issue_id: str) -> list[str]:
-        return list(self.db.scalars(select(Label.name).where(Label.issue_id == issue_id).order_by(Label.name)))
+        self.db.flush()
+        return [r[0] for r in self._sql("SELECT name FROM labels WHERE issue_id = ? ORDER BY name", issue_id)]
+
+    def _sql(self, sql: str, *params) -> list[tuple]:
+        """Rows of a read query run on the world's own connection, inside the call's transaction
+        (cheaper than building the statement with the ORM; the callers flush pending writes first)."""
+        return self.db.connection().connection.driver_connection.execute(sql, params).fetchall()
+
+    def _select(self, where: list[str], params: list, limit: int) -> list[dict]:
+        sql = f"{_SUMMARY_SQL} WHERE {' AND '.join(where) or '1'} ORDER BY i.id LIMIT ?"
+        return self._rows(self._sql(sql, *params, limit))
 
     def _link_between(self, a: str, b: str) -> Link | None:
         return self.db.scalar(select(Link).where(or_(and_(Link.source_id == a, Link.target_id == b),
@@ -810,13 +834,14 @@ class IssueTracker(Toolkit):
         return {"blocks": "is_blocked_by", "duplicates": "is_duplicated_by"}[link.kind]
 
     def _links(self, issue: Issue) -> list[dict]:
-        links = self.db.scalars(select(Link).where(or_(Link.source_id == issue.id, Link.target_id == issue.id))
-                                .order_by(Link.id)).all()
+        rows = self._sql("SELECT k.kind, k.source_id, i.id, i.key, i.title, i.status FROM links k JOIN issues i "
+                         "ON (k.source_id = ? AND i.id = k.target_id) OR (k.target_id = ? AND i.id = k.source_id) "
+                         "ORDER BY k.id", issue.id, issue.id)
         out = []
-        for link in links:
-            other = self.db.get(Issue, link.target_id if link.source_id == issue.id else link.source_id)
-            out.append({"relation": self._phrase(link, issue.id), "issue_id": other.id, "key": other.key,
-                        "title": other.title, "status": other.status})
+        for kind, source, other, key, title, status in rows:
+            relation = kind if kind == "relates_to" or source == issue.id else (
+                {"blocks": "is_blocked_by", "duplicates": "is_duplicated_by"}[kind])
+            out.append({"relation": relation, "issue_id": other, "key": key, "title": title, "status": status})
         return out
 
     def _summary(self, issue: Issue, names: dict[str, str] | None = None, labels: list[str] | None = None) -> dict:
@@ -831,16 +856,17 @@ class IssueTracker(Toolkit):
                 "sprint_id": issue.sprint_id,
                 "labels": self._labels(issue.id) if labels is None else labels}
 
-    def _summaries(self, issues) -> list[dict]:
-        ids = [i.id for i in issues]
-        people = {i.assignee_id for i in issues if i.assignee_id}
-        names = dict(self.db.execute(select(User.id, User.name).where(User.id.in_(people))).all()) if people else {}
+    def _rows(self, rows) -> list[dict]:
+        """Issue summaries from rows of `_SUMMARY`, with their labels in one more query."""
         labels: dict[str, list[str]] = {}
-        if ids:
-            for issue_id, name in self.db.execute(select(Label.issue_id, Label.name).where(
-                    Label.issue_id.in_(ids)).order_by(Label.name)):
+        if rows:
+            marks = ",".join("?" * len(rows))
+            for issue_id, name in self._sql(f"SELECT issue_id, name FROM labels WHERE issue_id IN ({marks}) "
+                                            "ORDER BY name", *(r[0] for r in rows)):
                 labels.setdefault(issue_id, []).append(name)
-        return [self._summary(i, names, labels.get(i.id, [])) for i in issues]
+        return [{"issue_id": r[0], "key": r[1], "project_id": r[2], "title": r[3], "type": r[4], "priority": r[5],
+                 "status": r[6], "resolution": r[7], "story_points": r[8], "assignee_id": r[9], "assignee": r[10],
+                 "sprint_id": r[11], "labels": labels.get(r[0], [])} for r in rows]
 
     # -- the query language ------------------------------------------------------------------------
 
@@ -854,13 +880,17 @@ class IssueTracker(Toolkit):
         builder = _FIELDS.get(field)
         if builder is None:
             raise ToolError(f"unknown field {field!r}; fields are {', '.join(sorted(_FIELDS))}")
-        return builder(self, field, op, value)
+        return builder(field, op, value)
 
 
 # -- module helpers ------------------------------------------------------------------------------------
 
 def _user(user: User) -> dict:
     return {"user_id": user.id, "name": user.name, "email": user.email, "title": user.title}
+
+
+_SPRINT_FIELDS = ("sprint_id", "project_id", "name", "goal", "status", "start_date", "end_date", "committed_points",
+                  "completed_points", "issues")
 
 
 def _sprint(sprint: Sprint) -> dict:
@@ -880,6 +910,10 @@ def _label(label: str) -> str:
         raise ToolError(f"label {label!r} must be 1 to 30 lowercase letters, digits or dashes, such as 'tech-debt'")
     return name
 
+
+# An issue's summary as plain columns, in `_rows`' order.
+_SUMMARY_SQL = ("SELECT i.id, i.key, i.project_id, i.title, i.type, i.priority, i.status, i.resolution, i.story_points, "
+                "i.assignee_id, u.name, i.sprint_id FROM issues i LEFT JOIN users u ON u.id = i.assignee_id")
 
 _CLAUSE = re.compile(r"^\s*([A-Za-z_]+)\s*(!=|<=|>=|=|~|<|>)\s*(.+?)\s*$", re.S)
 _AND = re.compile(r"\s+AND\s+", re.I)
@@ -925,32 +959,30 @@ def _ops(field: str, op: str, allowed: str) -> None:
         raise ToolError(f"the field {field!r} takes the operators {allowed}, not {op!r}")
 
 
-def _compare(column, op: str, value):
-    return {"=": column == value, "!=": column != value, "<": column < value, "<=": column <= value,
-            ">": column > value, ">=": column >= value}[op]
+_NONE = ("none", "empty", "null")
+# Each field's builder turns (field, operator, value) into an SQL condition on issues `i` and its parameters.
 
 
-def _text(column):
-    def build(self: IssueTracker, field: str, op: str, value: str):
+def _text(column: str):
+    def build(field: str, op: str, value: str) -> tuple[str, list]:
         _ops(field, op, "= != ~")
-        lowered = func.lower(column)
         if op == "~":
-            return lowered.contains(value.lower())
-        return _compare(lowered, op, value.lower())
+            return f"instr(lower({column}), ?) > 0", [value.lower()]
+        return f"lower({column}) {op} ?", [value.lower()]
     return build
 
 
-def _choice(column, values: tuple[str, ...], ordered: bool = False):
-    def build(self: IssueTracker, field: str, op: str, value: str):
+def _choice(column: str, values: tuple[str, ...], ordered: bool = False):
+    def build(field: str, op: str, value: str) -> tuple[str, list]:
         _ops(field, op, "= != < <= > >=" if ordered else "= !=")
         word = value.strip().lower().replace(" ", "_") if values is STATUSES else value.strip().lower()
         if word not in values:
             raise ToolError(f"{field} is one of {', '.join(values)}, not {value!r}")
         if op in ("=", "!="):
-            return _compare(column, op, word)
+            return f"{column} {op} ?", [word]
         rank = values.index(word)
-        chosen = [v for i, v in enumerate(values) if _compare_int(i, op, rank)]
-        return column.in_(chosen)
+        chosen = [v for i, v in enumerate(values) if _compare_int(i, op, rank)] or ["-"]
+        return f"{column} IN ({','.join('?' * len(chosen))})", chosen
     return build
 
 
@@ -958,93 +990,86 @@ def _compare_int(a: int, op: str, b: int) -> bool:
     return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
 
 
-def _person(column):
-    def build(self: IssueTracker, field: str, op: str, value: str):
+def _named(column: str, table: str, words: tuple[str, ...]):
+    """A reference to a person (or a sprint) by name: exact, contained (~), or none."""
+    def build(field: str, op: str, value: str) -> tuple[str, list]:
         _ops(field, op, "= != ~")
-        if value.lower() in ("none", "empty", "unassigned", "null") and op != "~":
-            return column.is_(None) if op == "=" else column.is_not(None)
-        name = func.lower(User.name)
-        people = select(User.id).where(name.contains(value.lower()) if op == "~" else name == value.lower())
+        if value.lower() in words and op != "~":
+            return (f"{column} IS NULL", []) if op == "=" else (f"{column} IS NOT NULL", [])
+        match = "instr(lower(name), ?) > 0" if op == "~" else "lower(name) = ?"
+        found = f"SELECT id FROM {table} WHERE {match}"
         if op == "!=":
-            return or_(column.is_(None), column.not_in(people))
-        return column.in_(people)
+            return f"{column} IS NULL OR {column} NOT IN ({found})", [value.lower()]
+        return f"{column} IN ({found})", [value.lower()]
     return build
 
 
-def _project_field(self: IssueTracker, field: str, op: str, value: str):
+def _project_field(field: str, op: str, value: str) -> tuple[str, list]:
     _ops(field, op, "= !=")
-    text = value.lower()
-    found = select(Project.id).where(or_(func.lower(Project.key) == text, func.lower(Project.name) == text))
-    return Issue.project_id.in_(found) if op == "=" else Issue.project_id.not_in(found)
+    inside = "IN" if op == "=" else "NOT IN"
+    return (f"i.project_id {inside} (SELECT id FROM projects WHERE lower(key) = ? OR lower(name) = ?)",
+            [value.lower(), value.lower()])
 
 
-def _label_field(self: IssueTracker, field: str, op: str, value: str):
+def _label_field(field: str, op: str, value: str) -> tuple[str, list]:
     _ops(field, op, "= !=")
-    has = exists().where(Label.issue_id == Issue.id, Label.name == value.lower())
-    return has if op == "=" else not_(has)
+    has = "EXISTS" if op == "=" else "NOT EXISTS"
+    return f"{has} (SELECT 1 FROM labels l WHERE l.issue_id = i.id AND l.name = ?)", [value.strip().lower()]
 
 
-def _sprint_field(self: IssueTracker, field: str, op: str, value: str):
-    _ops(field, op, "= != ~")
-    if value.lower() in ("none", "backlog", "empty", "null") and op != "~":
-        return Issue.sprint_id.is_(None) if op == "=" else Issue.sprint_id.is_not(None)
-    name = func.lower(Sprint.name)
-    found = select(Sprint.id).where(name.contains(value.lower()) if op == "~" else name == value.lower())
-    if op == "!=":
-        return or_(Issue.sprint_id.is_(None), Issue.sprint_id.not_in(found))
-    return Issue.sprint_id.in_(found)
-
-
-def _points_field(self: IssueTracker, field: str, op: str, value: str):
+def _points_field(field: str, op: str, value: str) -> tuple[str, list]:
     _ops(field, op, "= != < <= > >=")
-    if value.lower() in ("none", "empty", "null") and op in ("=", "!="):
-        return Issue.story_points.is_(None) if op == "=" else Issue.story_points.is_not(None)
+    if value.lower() in _NONE and op in ("=", "!="):
+        return ("i.story_points IS NULL", []) if op == "=" else ("i.story_points IS NOT NULL", [])
     try:
         number = int(value)
     except ValueError:
         raise ToolError(f"points compares with a whole number, not {value!r}") from None
-    return _compare(Issue.story_points, op, number)
+    return f"i.story_points {op} ?", [number]
 
 
-def _resolution_field(self: IssueTracker, field: str, op: str, value: str):
+def _resolution_field(field: str, op: str, value: str) -> tuple[str, list]:
     _ops(field, op, "= !=")
     word = value.strip().lower()
-    if word in ("none", "empty", "unresolved", "null"):
-        return Issue.resolution.is_(None) if op == "=" else Issue.resolution.is_not(None)
+    if word in _NONE + ("unresolved",):
+        return ("i.resolution IS NULL", []) if op == "=" else ("i.resolution IS NOT NULL", [])
     if word not in RESOLUTIONS:
         raise ToolError(f"resolution is one of {', '.join(RESOLUTIONS)} or none, not {value!r}")
-    return Issue.resolution == word if op == "=" else or_(Issue.resolution.is_(None), Issue.resolution != word)
+    if op == "=":
+        return "i.resolution = ?", [word]
+    return "i.resolution IS NULL OR i.resolution != ?", [word]
 
 
-def _date_field(column):
-    def build(self: IssueTracker, field: str, op: str, value: str):
+def _date_field(column: str):
+    def build(field: str, op: str, value: str) -> tuple[str, list]:
         _ops(field, op, "= != < <= > >=")
         try:
             day = dt.date.fromisoformat(value.strip())
         except ValueError:
             raise ToolError(f"{field} compares with a date written YYYY-MM-DD, not {value!r}") from None
-        start = dt.datetime.combine(day, dt.time())
-        end = start + dt.timedelta(days=1)
-        return {"=": and_(column >= start, column < end), "!=": or_(column < start, column >= end),
-                "<": column < start, "<=": column < end, ">": column >= end, ">=": column >= start}[op]
+        start, end = f"{day.isoformat()} 00:00:00", f"{(day + dt.timedelta(days=1)).isoformat()} 00:00:00"
+        return {"=": (f"{column} >= ? AND {column} < ?", [start, end]),
+                "!=": (f"{column} < ? OR {column} >= ?", [start, end]),
+                "<": (f"{column} < ?", [start]), "<=": (f"{column} < ?", [end]),
+                ">": (f"{column} >= ?", [end]), ">=": (f"{column} >= ?", [start])}[op]
     return build
 
 
 _FIELDS = {
     "project": _project_field,
-    "key": _text(Issue.key),
-    "title": _text(Issue.title),
-    "type": _choice(Issue.type, TYPES),
-    "priority": _choice(Issue.priority, PRIORITIES, ordered=True),
-    "status": _choice(Issue.status, STATUSES),
+    "key": _text("i.key"),
+    "title": _text("i.title"),
+    "type": _choice("i.type", TYPES),
+    "priority": _choice("i.priority", PRIORITIES, ordered=True),
+    "status": _choice("i.status", STATUSES),
     "resolution": _resolution_field,
-    "assignee": _person(Issue.assignee_id),
-    "reporter": _person(Issue.reporter_id),
+    "assignee": _named("i.assignee_id", "users", _NONE + ("unassigned",)),
+    "reporter": _named("i.reporter_id", "users", _NONE),
     "label": _label_field,
     "labels": _label_field,
     "points": _points_field,
-    "sprint": _sprint_field,
-    "created": _date_field(Issue.created_at),
-    "updated": _date_field(Issue.updated_at),
-    "resolved": _date_field(Issue.resolved_at),
+    "sprint": _named("i.sprint_id", "sprints", _NONE + ("backlog",)),
+    "created": _date_field("i.created_at"),
+    "updated": _date_field("i.updated_at"),
+    "resolved": _date_field("i.resolved_at"),
 }
