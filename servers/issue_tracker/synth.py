@@ -208,10 +208,11 @@ def list_issues(b: Bundle, rng: random.Random) -> Ask | None:
         mine = person["user_id"] == b["me"]["user_id"]
         who = "me" if mine else person["name"]
         return Ask({"project_id": pid, "assignee_id": person["user_id"]},
-                   say=rng.choice([f"Which issues {at} are assigned to {who}?", f"What does {who} have on their plate {at}?"
-                                   if not mine else f"What do I have on my plate {at}?",
-                                   f"List the tickets {at} that {who} {'am' if mine else 'is'} assigned to."]),
-                   terse=f"Issues {at} assigned to {who}?", refs=refs + (_person_ref(b["me"] if mine else person),),
+                   say=rng.choice([f"Which issues {at} are assigned to {who}, finished ones included?",
+                                   f"List every ticket {at} assigned to {who}, whatever its status.",
+                                   f"Show me all the issues {at} that {who} {'am' if mine else 'is'} the assignee of, "
+                                   "open or closed."]),
+                   terse=f"All issues {at} assigned to {who}, any status?", refs=refs + (_person_ref(b["me"] if mine else person),),
                    facts=_titles)
     if choice == 2:
         rows = [i for i in b["issues"] if i["sprint_id"] is None and i["status"] == "to_do"]
