@@ -1,0 +1,992 @@
+"""How tasks are written for the issue tracker: a team member asks about or changes their project's
+issues and sprints, naming the project ("in Apollo"), issues by title, people by name and sprints by
+name or as "the current sprint".
+
+A bundle is one project seen by one of its members. So that the requests of one conversation never
+undo each other, every open issue of a bundle gets one lane: `flow` issues move through the
+workflow, `close` ones get closed, `unassign` ones lose their assignee, `sprint` ones move between
+sprints and the backlog, `edit` ones are assigned, edited, labelled, commented on and linked. A
+bundle either winds its sprint up (`closing`: complete the active sprint, start the next) or plans
+(`planning`: move issues into and out of sprints), never both. One member with no open issues may
+leave the team (`leaving`); no request assigns anything to them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import day, full_date
+
+from .seed import DEPENDENCIES, LABELS, PROBLEMS, SCREENS, _capital
+
+Bundle = dict[str, Any]
+LANES = ("flow", "flow", "close", "unassign", "sprint", "edit", "edit", "edit")
+STATUS_WORDS = {"to_do": "to do", "in_progress": "in progress", "in_review": "in review", "done": "done"}
+COMMENTS = ("I can reproduce this on the staging build.", "Blocked on the API change; will pick it up next week.",
+            "Fixed in the latest branch, please verify.", "Customer reported this again today.",
+            "Let's discuss this at the stand-up.", "The design mock is attached in Figma.",
+            "QA signed off on this in staging.", "Needs a second reviewer before merging.",
+            "This only happens with the VPN on.", "Moving fast on this one, it's a release blocker.")
+NEW_TASKS = ("Set up alerts for {d}", "Benchmark {d} under load", "Audit access to {d}", "Clean up unused settings of {d}")
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """One bundle per (project, member): the project's issues (with their links and comment counts),
+    sprints, members and the people outside the team."""
+    everyone = read("find_users", limit=100)
+    bundles = []
+    for project in read("list_projects", limit=100):
+        pid = project["project_id"]
+        members = read("list_project_members", project_id=pid)
+        ids = {m["user_id"] for m in members}
+        issues = []
+        for status in ("to_do", "in_progress", "in_review", "done"):
+            issues += read("list_issues", project_id=pid, status=status, limit=100)
+        issues.sort(key=lambda i: i["issue_id"])
+        full = {i["issue_id"]: read("get_issue", issue_id=i["issue_id"]) for i in issues}
+        sprints = read("list_sprints", project_id=pid, limit=100)
+        info = read("get_project", project_id=pid)
+        short = project["name"].split()[0]
+        for me in members:
+            lanes = {i["issue_id"]: rng.choice(LANES) for i in issues if i["status"] != "done"}
+            holders = {i["assignee_id"] for i in issues}
+            leavers = [m for m in members if m["user_id"] not in holders and m["user_id"] not in
+                       (me["user_id"], project["lead"]["user_id"])]
+            outsiders = [u for u in everyone if u["user_id"] not in ids]
+            rng.shuffle(outsiders)
+            active = [s for s in sprints if s["status"] == "active"]
+            planned = [s for s in sprints if s["status"] == "planned"]
+            bundle = {
+                "now": now, "today": now.date(), "project": project, "short": short, "info": info,
+                "me": {**me, "asker": True}, "members": members, "issues": issues, "full": full,
+                "lanes": lanes, "sprints": sprints, "active": active[0] if active else None, "planned": planned,
+                "mode": rng.choice(("closing", "planning")),
+                "leaving": rng.choice(leavers) if leavers and rng.random() < 0.6 else None,
+                "joining": outsiders[0::2], "helpers": outsiders[1::2],
+            }
+            bundle["complete_to"] = (planned[0] if planned and rng.random() < 0.5 else None)
+            bundles.append(bundle)
+    return bundles
+
+
+# -- how people name things ------------------------------------------------------------------------
+
+def _stable(forms: Sequence[str], *keys: str) -> str:
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
+
+
+def _project_ref(b: Bundle) -> Ref:
+    """The project, carrying who asks: the project's look-up introduces them."""
+    return Ref("project", b["project"]["project_id"], {**b["project"], "asker": b["me"]["name"],
+                                                       "short": b["short"]})
+
+
+def _issue_ref(b: Bundle, issue: dict) -> Ref:
+    return Ref("issue", issue["issue_id"], issue, _project_ref(b))
+
+
+def _sprint_ref(b: Bundle, sprint: dict) -> Ref:
+    return Ref("sprint", sprint["sprint_id"], sprint, _project_ref(b))
+
+
+def _person_ref(person: dict) -> Ref:
+    return Ref("user", person["user_id"], person)
+
+
+
+def _me(b: Bundle) -> Ref:
+    """The asker, listed under their project: resolving them brings the project's look-up, which
+    introduces them."""
+    return Ref("user", b["me"]["user_id"], b["me"], _project_ref(b))
+
+
+def where(b: Bundle, rng: random.Random) -> str:
+    short, name = b["short"], b["project"]["name"]
+    return rng.choice([f"in {short}", f"in the {short} project", f"on the {short} board", f"in {name}",
+                       f"in our {short} project"])
+
+
+def issue_name(issue: dict, rng: random.Random) -> str:
+    title, kind = issue["title"], issue["type"]
+    return rng.choice([f"'{title}'", f"the issue '{title}'", f"the {kind} '{title}'", f"the ticket '{title}'",
+                       f"'{title}'"])
+
+
+def sprint_name(b: Bundle, sprint: dict, rng: random.Random) -> str:
+    if sprint["status"] == "active" and rng.random() < 0.5:
+        return rng.choice([f"the current {b['short']} sprint", f"the active sprint in {b['short']}",
+                           f"{b['short']}'s current sprint"])
+    return rng.choice([sprint["name"], f"sprint '{sprint['name']}'", f"the sprint {sprint['name']}"])
+
+
+def _open(b: Bundle, lane: str | None = None) -> list[dict]:
+    return [i for i in b["issues"] if i["status"] != "done" and (lane is None or b["lanes"].get(i["issue_id"]) == lane)]
+
+
+def _others(b: Bundle) -> list[dict]:
+    """Members other than the asker and the one leaving."""
+    leaving = b["leaving"]["user_id"] if b["leaving"] else None
+    return [m for m in b["members"] if m["user_id"] not in (b["me"]["user_id"], leaving)]
+
+
+def _titles(rows: list[dict], most: int = 5) -> list[str]:
+    return [r["title"] for r in rows[:most]]
+
+
+def _blockers_open(b: Bundle, issue: dict) -> bool:
+    return any(link["relation"] == "is_blocked_by" and link["status"] != "done"
+               for link in b["full"][issue["issue_id"]]["links"])
+
+
+# -- goals: questions ------------------------------------------------------------------------------
+
+goals = Goals()
+
+
+@goals.add("get_issue", 1.2)
+def get_issue(b: Bundle, rng: random.Random) -> Ask | None:
+    issue = rng.choice(b["issues"])
+    full = b["full"][issue["issue_id"]]
+    name, at = issue_name(issue, rng), where(b, rng)
+    refs = (_issue_ref(b, issue),)
+    args = {"issue_id": issue["issue_id"]}
+    choice = rng.randrange(4)
+    if choice == 0 and issue["assignee"] and issue["story_points"] is not None:
+        return Ask(args, say=rng.choice([f"Who is working on {name} {at}, and how many story points is it?",
+                                         f"Can you tell me who has {name} {at} and what it's estimated at?",
+                                         f"I need the assignee and the estimate of {name} {at}."]),
+                   terse=f"Assignee and points of {name} {at}?", refs=refs,
+                   facts=lambda r: [r["assignee"], r["story_points"]])
+    if choice == 1:
+        blocked = [link for link in full["links"] if link["relation"] == "is_blocked_by"]
+        if blocked:
+            return Ask(args, say=rng.choice([f"What is blocking {name} {at}?",
+                                             f"Is anything holding up {name} {at}? Which issue blocks it?",
+                                             f"Which ticket is {name} {at} waiting on?"]),
+                       terse=f"Blockers of {name} {at}?", refs=refs,
+                       facts=lambda r: [r["key"]] + [x["key"] for x in r["links"] if x["relation"] == "is_blocked_by"])
+    if choice == 2:
+        return Ask(args, say=rng.choice([f"Who reported {name} {at}, and when?",
+                                         f"Could you find out who filed {name} {at} and on what date?",
+                                         f"When was {name} {at} created, and by whom?"]),
+                   terse=f"Reporter and date of {name} {at}?", refs=refs,
+                   facts=lambda r: [r["reporter"]["name"], r["created_at"][:10]])
+    return Ask(args, say=rng.choice([f"What's the key and priority of {name} {at}?",
+                                     f"How urgent is {name} {at}? Give me its key and priority.",
+                                     f"Could you look up {name} {at}? I need its issue key and priority.",
+                                     f"I keep forgetting the ticket number of {name} {at}. What is it, and what's its priority?"]),
+               terse=f"Key and priority of {name} {at}?", refs=refs, facts=lambda r: [r["key"], r["priority"]])
+
+
+@goals.add("list_issues", 1.2)
+def list_issues(b: Bundle, rng: random.Random) -> Ask | None:
+    pid, at = b["project"]["project_id"], where(b, rng)
+    refs: tuple[Ref, ...] = (_project_ref(b),)
+    choice = rng.randrange(5)
+    if choice == 0:
+        status = rng.choice(("in_progress", "in_review", "to_do"))
+        rows = [i for i in b["issues"] if i["status"] == status]
+        if not 3 <= len(rows) <= 8:
+            return None
+        word = STATUS_WORDS[status]
+        return Ask({"project_id": pid, "status": status},
+                   say=rng.choice([f"Which issues are {word} {at} right now?", f"What's currently {word} {at}?",
+                                   f"Can you list everything that is {word} {at}?",
+                                   f"I'm preparing the stand-up. What is {word} {at}?"]),
+                   terse=f"Issues {word} {at}?", refs=refs, facts=_titles)
+    if choice == 1:
+        person = rng.choice(b["members"])
+        rows = [i for i in b["issues"] if i["assignee_id"] == person["user_id"]]
+        if not 3 <= len(rows) <= 8:
+            return None
+        mine = person["user_id"] == b["me"]["user_id"]
+        who = "me" if mine else person["name"]
+        return Ask({"project_id": pid, "assignee_id": person["user_id"]},
+                   say=rng.choice([f"Which issues {at} are assigned to {who}, finished ones included?",
+                                   f"List every ticket {at} assigned to {who}, whatever its status.",
+                                   f"Show me all the issues {at} that {who} {'am' if mine else 'is'} the assignee of, "
+                                   "open or closed."]),
+                   terse=f"All issues {at} assigned to {who}, any status?", refs=refs + (_person_ref(b["me"] if mine else person),),
+                   facts=_titles)
+    if choice == 2:
+        rows = [i for i in b["issues"] if i["sprint_id"] is None and i["status"] == "to_do"]
+        if not 3 <= len(rows) <= 8:
+            return None
+        return Ask({"project_id": pid, "backlog_only": True, "status": "to_do"},
+                   say=rng.choice([f"What's waiting in the backlog {at} that nobody has started?",
+                                   f"Show me the not-yet-started backlog items {at}, please.",
+                                   f"Which to-do issues {at} aren't in any sprint yet?"]),
+                   terse=f"To-do backlog {at}?", refs=refs, facts=_titles)
+    if choice == 3:
+        label = rng.choice(LABELS)
+        rows = [i for i in b["issues"] if label in i["labels"]]
+        if not 3 <= len(rows) <= 8:
+            return None
+        return Ask({"project_id": pid, "label": label},
+                   say=rng.choice([f"Which issues {at} carry the '{label}' label?",
+                                   f"Find everything labelled {label} {at}.",
+                                   f"Can you pull up the {label} tickets {at}?"]),
+                   terse=f"'{label}' issues {at}?", refs=refs, facts=_titles, mentions=(label,))
+    kind = rng.choice(("bug", "story", "task"))
+    rows = [i for i in b["issues"] if i["type"] == kind and i["status"] == "to_do"]
+    if not 3 <= len(rows) <= 8:
+        return None
+    plural = {"bug": "bugs", "story": "stories", "task": "tasks"}[kind]
+    return Ask({"project_id": pid, "type": kind, "status": "to_do"},
+               say=rng.choice([f"Which {plural} {at} haven't been started yet?",
+                               f"List the {plural} {at} that are still to do.",
+                               f"Are there {plural} {at} nobody has started on? Which ones?"]),
+               terse=f"To-do {plural} {at}?", refs=refs, facts=_titles)
+
+
+@goals.add("search_issues", 1.8)
+def search_issues(b: Bundle, rng: random.Random) -> Ask | None:
+    key, short = b["project"]["key"], b["short"]
+    issues = b["issues"]
+    choice = rng.randrange(4)
+    if choice == 0:
+        rows = [i for i in issues if i["status"] != "done" and i["priority"] in ("high", "highest") and i["type"] == "bug"]
+        query = f"project = {key} AND type = bug AND priority >= high AND status != done"
+        say = [f"Which high-priority bugs are still open in {short}?",
+               f"Find me every open {short} bug with high or highest priority.",
+               f"What urgent bugs does {short} still have open?"]
+        terse = f"Open high-priority bugs in {short}?"
+    elif choice == 1:
+        label = rng.choice(LABELS)
+        rows = [i for i in issues if i["status"] != "done" and label in i["labels"]]
+        query = f"project = {key} AND label = {label} AND status != done"
+        say = [f"Which open {short} issues are labelled {label}?", f"Find the unfinished {label} work in {short}.",
+               f"Search {short} for open issues tagged '{label}'."]
+        terse = f"Open '{label}' issues in {short}?"
+    elif choice == 2:
+        rows = [i for i in issues if i["status"] != "done" and i["assignee_id"] is None]
+        query = f"project = {key} AND assignee = none AND status != done"
+        say = [f"Which open issues in {short} have nobody assigned?", f"Find the unassigned open tickets in {short}.",
+               f"Is any open work in {short} without an owner? Which issues?"]
+        terse = f"Unassigned open issues in {short}?"
+    else:
+        rows = [i for i in issues if i["status"] != "done" and (i["story_points"] or 0) >= 8]
+        query = f"project = {key} AND points >= 8 AND status != done"
+        say = [f"Which open {short} issues are estimated at 8 points or more?",
+               f"Find the big open items in {short}: 8 story points and up.",
+               f"What are the largest open {short} tickets, 8 points or more?"]
+        terse = f"Open {short} issues of 8+ points?"
+    if not 3 <= len(rows) <= 8:
+        return None
+    return Ask({"query": query}, say=rng.choice(say), terse=terse, facts=_titles)
+
+
+@goals.add("list_comments", 0.7)
+def list_comments(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = [i for i in b["issues"] if b["full"][i["issue_id"]]["comments"]]
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    name, at = issue_name(issue, rng), where(b, rng)
+    return Ask({"issue_id": issue["issue_id"]},
+               say=rng.choice([f"Who has commented on {name} {at}?", f"What's the discussion on {name} {at}? Who wrote what?",
+                               f"Could you read me the comments on {name} {at}?",
+                               f"I missed the thread on {name} {at}. Who chimed in?"]),
+               terse=f"Comments on {name} {at}?", refs=(_issue_ref(b, issue),),
+               facts=lambda r: list(dict.fromkeys(c["author"] for c in r)))
+
+
+@goals.add("get_issue_history", 0.6)
+def get_issue_history(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = [i for i in b["issues"] if i["status"] == "done" and i["resolution"] == "done"]
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    name, at = issue_name(issue, rng), where(b, rng)
+    return Ask({"issue_id": issue["issue_id"]},
+               say=rng.choice([f"When was {name} {at} moved to done?", f"On what day did {name} {at} get finished?",
+                               f"Check the history of {name} {at}: when did it reach done?"]),
+               terse=f"Date {name} {at} went to done?", refs=(_issue_ref(b, issue),),
+               facts=lambda r: [next(c["changed_at"][:10] for c in r if c["to"] == "done")])
+
+
+@goals.add("get_project", 0.7)
+def get_project(b: Bundle, rng: random.Random) -> Ask | None:
+    short, args, refs = b["short"], {"project_id": b["project"]["project_id"]}, (_project_ref(b),)
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"Who leads {short}, and how many open issues are in its backlog?",
+                                         f"Give me a quick overview of {short}: the lead and the backlog size.",
+                                         f"How big is the {short} backlog these days, and who's the project lead?"]),
+                   terse=f"{short}: lead and backlog size?", refs=refs,
+                   facts=lambda r: [r["lead"]["name"], r["backlog_open_issues"]])
+    return Ask(args, say=rng.choice([f"How many {short} issues are in review at the moment?",
+                                     f"How much of {short} is waiting for review right now? Just the count.",
+                                     f"What's the number of issues in review in {short}?"]),
+               terse=f"Count of {short} issues in review?", refs=refs,
+               facts=lambda r: [r["issues_by_status"]["in_review"]])
+
+
+@goals.add("list_project_members", 0.6)
+def list_project_members(b: Bundle, rng: random.Random) -> Ask | None:
+    short = b["short"]
+    return Ask({"project_id": b["project"]["project_id"]},
+               say=rng.choice([f"Who's on the {short} team?", f"Which people are members of {short}?",
+                               f"Can you list the {short} project members for me?",
+                               f"I'm new here. Who works on {short}?"]),
+               terse=f"{short} members?", refs=(_project_ref(b),),
+               facts=lambda r: [m["name"] for m in r][:6])
+
+
+@goals.add("find_users", 1.0)
+def find_users(b: Bundle, rng: random.Random) -> Ask | None:
+    person = rng.choice(b["members"])
+    name = person["name"]
+    if rng.random() < 0.5:
+        return Ask({"name": name}, say=rng.choice([f"What's {name}'s email address?", f"How can I email {name}?",
+                                                   f"Could you look up the email of {name}?"]),
+                   terse=f"Email of {name}?", facts=lambda r: [r[0]["email"]], mentions=(name,))
+    return Ask({"name": name}, say=rng.choice([f"What does {name} do here? What's their job title?",
+                                               f"What's {name}'s role at the company?",
+                                               f"Which job title does {name} have?"]),
+               terse=f"Job title of {name}?", facts=lambda r: [r[0]["title"]], mentions=(name,))
+
+
+@goals.add("list_projects", 0.7)
+def list_projects(b: Bundle, rng: random.Random) -> Ask | None:
+    return Ask({}, say=rng.choice(["Which projects do we track here, and who leads each?",
+                                   "Give me the list of projects with their leads.",
+                                   "What projects exist in the tracker, and what are their keys?"]),
+               terse="Projects and leads?", facts=lambda r: [p["key"] for p in r])
+
+
+@goals.add("list_sprints", 0.6)
+def list_sprints(b: Bundle, rng: random.Random) -> Ask | None:
+    if len(b["planned"]) < (2 if b["mode"] == "closing" else 1):
+        return None
+    short = b["short"]
+    return Ask({"project_id": b["project"]["project_id"], "status": "planned"},
+               say=rng.choice([f"Which sprints are planned in {short}, and when do they start?",
+                               f"What's coming up sprint-wise in {short}? Names and start dates, please.",
+                               f"List the upcoming {short} sprints with their start dates."]),
+               terse=f"Planned {short} sprints and starts?", refs=(_project_ref(b),),
+               facts=lambda r: [x for s in r for x in (s["name"], s["start_date"])])
+
+
+@goals.add("get_sprint_report", 0.9)
+def get_sprint_report(b: Bundle, rng: random.Random) -> Ask | None:
+    if b["active"] is not None and rng.random() < 0.6:
+        sprint = b["active"]
+        name = sprint_name(b, sprint, rng)
+        return Ask({"sprint_id": sprint["sprint_id"]},
+                   say=rng.choice([f"How many story points are left in {name}?",
+                                   f"Where does the burndown of {name} stand? How many points remain?",
+                                   f"How is {name} going: how many points are done and how many remain?"]),
+                   terse=f"Points remaining in {name}?", refs=(_sprint_ref(b, sprint),),
+                   facts=lambda r: [r["remaining_points"]])
+    closed = [s for s in b["sprints"] if s["status"] == "closed"]
+    if not closed:
+        return None
+    sprint = rng.choice(closed)
+    name = sprint_name(b, sprint, rng)
+    return Ask({"sprint_id": sprint["sprint_id"]},
+               say=rng.choice([f"How many points did the team commit to in {name}, and how many got done?",
+                               f"For the retro: what was committed and completed in {name}?",
+                               f"Pull the report of {name}: committed versus completed points."]),
+               terse=f"Committed and completed points of {name}?", refs=(_sprint_ref(b, sprint),),
+               facts=lambda r: [r["committed_points"], r["completed_points"]])
+
+
+@goals.add("get_velocity", 0.6)
+def get_velocity(b: Bundle, rng: random.Random) -> Ask | None:
+    closed = [s for s in b["sprints"] if s["status"] == "closed"]
+    if not closed:
+        return None
+    short = b["short"]
+    n = min(len(closed), rng.choice((2, 3, 3, 4)))
+    words = {2: "two", 3: "three", 4: "four"}[n]
+    return Ask({"project_id": b["project"]["project_id"], "sprints": n},
+               say=rng.choice([f"What's the {short} team's average velocity over the last {words} sprints?",
+                               f"How many points does {short} complete per sprint, averaged over the last {words}?",
+                               f"For planning: what's {short}'s velocity across its last {words} sprints?"]),
+               terse=f"{short} velocity, last {n} sprints?", refs=(_project_ref(b),),
+               facts=lambda r: [r["average_completed_points"]])
+
+
+# -- goals: issues -----------------------------------------------------------------------------------
+
+def _new_title(b: Bundle, rng: random.Random) -> tuple[str, str]:
+    taken = {i["title"].lower() for i in b["issues"]}
+    for _ in range(20):
+        if rng.random() < 0.6:
+            kind, title = "bug", _capital(f"{rng.choice(SCREENS)} {rng.choice(PROBLEMS)}")
+        else:
+            kind, title = "task", rng.choice(NEW_TASKS).format(d=rng.choice(DEPENDENCIES))
+        if title.lower() not in taken:
+            return kind, title
+    return "task", f"Triage the {b['short']} inbox"
+
+
+@goals.add("create_issue", 1.2)
+def create_issue(b: Bundle, rng: random.Random) -> Ask | None:
+    kind, title = _new_title(b, rng)
+    priority = rng.choice(("low", "medium", "high", "highest"))
+    args: dict[str, Any] = {"project_id": b["project"]["project_id"], "title": title, "type": kind,
+                            "reporter_id": b["me"]["user_id"], "priority": priority}
+    at = where(b, rng)
+    refs: tuple[Ref, ...] = (_project_ref(b), _me(b))
+    extra, terse_extra = "", ""
+    others = _others(b)
+    if others and rng.random() < 0.4:
+        person = rng.choice(others)
+        args["assignee_id"] = person["user_id"]
+        refs += (_person_ref(person),)
+        extra = rng.choice([f" Assign it to {person['name']}.", f" {person['name']} should own it."])
+        terse_extra = f", assignee {person['name']}"
+    elif rng.random() < 0.4:
+        points = rng.choice((2, 3, 5, 8))
+        args["story_points"] = points
+        extra = rng.choice([f" Estimate it at {points} points.", f" It's about {points} story points."])
+        terse_extra = f", {points} points"
+    if rng.random() < 0.6:
+        return Ask(args, say=rng.choice([f"I need to log a {kind} {at}.", f"Please open a new {kind} ticket {at} for me.",
+                                         f"Could you file a {kind} {at}? I'm the reporter."]),
+                   detail=rng.choice([f"Title it '{title}', {priority} priority.",
+                                      f"The title is '{title}' and the priority {priority}."]) + extra,
+                   terse=f"New {kind} {at}: '{title}', {priority}{terse_extra}.", refs=refs, mentions=(title,))
+    say = rng.choice([f"Please log a {kind} {at} called '{title}', {priority} priority.",
+                      f"Can you file a new {priority}-priority {kind} {at}: '{title}'?",
+                      f"I need to report a {kind} {at}. Title: '{title}'. Priority {priority}.",
+                      f"Open a {kind} ticket {at} titled '{title}' with {priority} priority, reported by me."])
+    return Ask(args, say=say + extra, terse=f"New {kind} {at}: '{title}', {priority}{terse_extra}.", refs=refs,
+               mentions=(title,))
+
+
+@goals.add("update_issue")
+def update_issue(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = _open(b, "edit")
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    name, at = issue_name(issue, rng), where(b, rng)
+    refs = (_issue_ref(b, issue),)
+    if rng.random() < 0.5:
+        priority = rng.choice([p for p in ("low", "medium", "high", "highest") if p != issue["priority"]])
+        if rng.random() < 0.6:
+            return Ask({"issue_id": issue["issue_id"], "priority": priority},
+                       say=rng.choice([f"The priority of {name} {at} is wrong; please change it.",
+                                       f"Can you reprioritize {name} {at}?"]),
+                       detail=rng.choice([f"Make it {priority}.", f"It should be {priority} priority."]),
+                       terse=f"{name} {at}: priority {priority}.", refs=refs, mentions=(priority,))
+        return Ask({"issue_id": issue["issue_id"], "priority": priority},
+                   say=rng.choice([f"Set the priority of {name} {at} to {priority}.",
+                                   f"Can you change {name} {at} to {priority} priority?",
+                                   f"{name[0].upper() + name[1:]} {at} should be {priority} priority now; please update it."]),
+                   terse=f"{name} {at}: priority {priority}.", refs=refs, mentions=(priority,))
+    points = rng.choice([p for p in (2, 3, 5, 8, 13) if p != issue["story_points"]])
+    if rng.random() < 0.6:
+        return Ask({"issue_id": issue["issue_id"], "story_points": points},
+                   say=rng.choice([f"We re-estimated {name} {at}; please update its story points.",
+                                   f"The estimate on {name} {at} is off. Can you fix it?"]),
+                   detail=rng.choice([f"It's {points} points now.", f"Make it {points} story point{'s' if points != 1 else ''}."]),
+                   terse=f"{name} {at}: {points} points.", refs=refs)
+    return Ask({"issue_id": issue["issue_id"], "story_points": points},
+               say=rng.choice([f"Re-estimate {name} {at} at {points} story points.",
+                               f"After refinement, {name} {at} is {points} points. Please update the estimate.",
+                               f"Change the story points of {name} {at} to {points}."]),
+               terse=f"{name} {at}: {points} points.", refs=refs)
+
+
+@goals.add("assign_issue", 1.2)
+def assign_issue(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = _open(b, "edit")
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    name, at = issue_name(issue, rng), where(b, rng)
+    roll = rng.random()
+    if roll < 0.25 and b["helpers"]:
+        person = b["helpers"][0]
+        return Ask({"issue_id": issue["issue_id"], "assignee_id": person["user_id"]},
+                   say=rng.choice([f"{person['name']} is joining the {b['short']} team: add them as a member and assign "
+                                   f"{name} to them.",
+                                   f"Please bring {person['name']} onto the {b['short']} project and hand them {name}."]),
+                   terse=f"Add {person['name']} to {b['short']}, assign {name}.",
+                   refs=(_issue_ref(b, issue), _person_ref(person)), mentions=(person["name"],),
+                   prior=(("add_project_member", {"project_id": b["project"]["project_id"],
+                                                  "user_id": person["user_id"]}),))
+    if roll < 0.45 and issue["assignee_id"] != b["me"]["user_id"]:
+        return Ask({"issue_id": issue["issue_id"], "assignee_id": b["me"]["user_id"]},
+                   say=rng.choice([f"I'll take {name} {at}; please assign it to me.", f"Assign {name} {at} to me.",
+                                   f"Could you put me down as the assignee of {name} {at}?"]),
+                   terse=f"Assign {name} {at} to me.", refs=(_issue_ref(b, issue), _me(b)))
+    others = [m for m in _others(b) if m["user_id"] != issue["assignee_id"]]
+    if not others:
+        return None
+    person = rng.choice(others)
+    if rng.random() < 0.6:
+        return Ask({"issue_id": issue["issue_id"], "assignee_id": person["user_id"]},
+                   say=rng.choice([f"{name[0].upper() + name[1:]} {at} needs a new owner; please reassign it.",
+                                   f"Can you change who is assigned to {name} {at}?"]),
+                   detail=rng.choice([f"Give it to {person['name']}.", f"It should go to {person['name']}.",
+                                      f"{person['name']} will take it."]),
+                   terse=f"{name} {at} -> {person['name']}.", refs=(_issue_ref(b, issue), _person_ref(person)),
+                   mentions=(person["name"],))
+    return Ask({"issue_id": issue["issue_id"], "assignee_id": person["user_id"]},
+               say=rng.choice([f"Assign {name} {at} to {person['name']}.",
+                               f"Please hand {name} {at} over to {person['name']}.",
+                               f"{person['name']} will pick up {name} {at}; can you assign it to them?",
+                               f"Could you make {person['name']} the assignee of {name} {at}?"]),
+               terse=f"{name} {at} -> {person['name']}.", refs=(_issue_ref(b, issue), _person_ref(person)),
+               mentions=(person["name"],))
+
+
+@goals.add("unassign_issue", 0.6)
+def unassign_issue(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = [i for i in _open(b, "unassign") if i["assignee_id"] and i["status"] == "to_do"]
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    name, at = issue_name(issue, rng), where(b, rng)
+    return Ask({"issue_id": issue["issue_id"]},
+               say=rng.choice([f"Nobody should own {name} {at} for now; please unassign it.",
+                               f"Take {issue['assignee']} off {name} {at}, leave it unassigned.",
+                               f"Clear the assignee of {name} {at}."]),
+               terse=f"Unassign {name} {at}.", refs=(_issue_ref(b, issue),))
+
+
+_STATUS_SAID = {"to_do": ("back to to do", "to do"), "in_progress": ("in progress", "in progress"),
+                "in_review": ("in review", "in review"), "done": ("done", "done")}
+
+
+@goals.add("transition_issue", 1.6)
+def transition_issue(b: Bundle, rng: random.Random) -> Ask | None:
+    """Most requests name the status; some only ask for a status change and say which when asked."""
+    ask = _transition(b, rng)
+    if ask is None or ask.prior or rng.random() < 0.5:
+        return ask
+    issue = next(i for i in b["issues"] if i["issue_id"] == ask.args["issue_id"])
+    name, at = issue_name(issue, rng), where(b, rng)
+    said = _STATUS_SAID[ask.args["status"]]
+    return Ask(ask.args, say=rng.choice([f"Please update the status of {name} {at}.",
+                                         f"The status of {name} {at} needs changing.",
+                                         f"Can you move {name} {at} along the board?"]),
+               detail=rng.choice([f"It should be {said[1]} now.", f"Move it to {said[1]}.", f"Set it to {said[1]}."]),
+               terse=ask.terse, refs=ask.refs)
+
+
+def _transition(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = _open(b, "flow")
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    name, at = issue_name(issue, rng), where(b, rng)
+    args, refs = {"issue_id": issue["issue_id"]}, (_issue_ref(b, issue),)
+    status = issue["status"]
+    if status == "to_do":
+        if issue["assignee_id"] is None:
+            return Ask({**args, "status": "in_progress"},
+                       say=rng.choice([f"I'm starting on {name} {at}: assign it to me and move it to in progress.",
+                                       f"Please put {name} {at} on me and mark it in progress.",
+                                       f"Can you assign {name} {at} to me and start it?"]),
+                       terse=f"{name} {at}: assign to me, start.", refs=refs + (_me(b),),
+                       prior=(("assign_issue", {"issue_id": issue["issue_id"], "assignee_id": b["me"]["user_id"]}),))
+        return Ask({**args, "status": "in_progress"},
+                   say=rng.choice([f"Work on {name} {at} has started; move it to in progress.",
+                                   f"Please mark {name} {at} as in progress.",
+                                   f"Could you start {name} {at}? Set it to in progress."]),
+                   terse=f"{name} {at} -> in progress.", refs=refs)
+    if status == "in_progress":
+        if rng.random() < 0.25:
+            return Ask({**args, "status": "to_do"},
+                       say=rng.choice([f"We paused {name} {at}; move it back to to do.",
+                                       f"Put {name} {at} back to to do, nobody is working on it after all."]),
+                       terse=f"{name} {at} back to to do.", refs=refs)
+        return Ask({**args, "status": "in_review"},
+                   say=rng.choice([f"The pull request for {name} {at} is up; move it to in review.",
+                                   f"Please send {name} {at} to review.",
+                                   f"{name[0].upper() + name[1:]} {at} is ready for review. Can you move it?"]),
+                   terse=f"{name} {at} -> in review.", refs=refs)
+    if _blockers_open(b, issue) or rng.random() < 0.25:
+        return Ask({**args, "status": "in_progress"},
+                   say=rng.choice([f"Review of {name} {at} found problems; send it back to in progress.",
+                                   f"Changes were requested on {name} {at}. Move it back to in progress, please."]),
+                   terse=f"{name} {at} back to in progress.", refs=refs)
+    return Ask({**args, "status": "done"},
+               say=rng.choice([f"{name[0].upper() + name[1:]} {at} passed review; mark it done.",
+                               f"Please close {name} {at} as done, it's been reviewed and merged.",
+                               f"We shipped {name} {at}. Move it to done."]),
+               terse=f"{name} {at} -> done.", refs=refs)
+
+
+@goals.add("close_issue")
+def close_issue(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = [i for i in _open(b, "close") if not _blockers_open(b, i)]
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    name, at = issue_name(issue, rng), where(b, rng)
+    originals = [i for i in b["issues"] if i["issue_id"] != issue["issue_id"] and i["resolution"] != "duplicate"
+                 and b["lanes"].get(i["issue_id"]) != "close"]
+    if originals and rng.random() < 0.5:
+        original = rng.choice(originals)
+        other = issue_name(original, rng)
+        if rng.random() < 0.6:
+            return Ask({"issue_id": issue["issue_id"], "resolution": "duplicate",
+                        "duplicate_of_issue_id": original["issue_id"]},
+                       say=rng.choice([f"{name[0].upper() + name[1:]} {at} is a duplicate; please close it as one.",
+                                       f"Close {name} {at} as a duplicate, please."]),
+                       detail=rng.choice([f"The original is {other}.", f"It duplicates {other}."]),
+                       terse=f"Close {name} {at} as duplicate of {other}.",
+                       refs=(_issue_ref(b, issue), _issue_ref(b, original)))
+        return Ask({"issue_id": issue["issue_id"], "resolution": "duplicate",
+                    "duplicate_of_issue_id": original["issue_id"]},
+                   say=rng.choice([f"{name[0].upper() + name[1:]} {at} is a duplicate of {other}; close it as such.",
+                                   f"Please close {name} {at} as a duplicate. The original is {other}.",
+                                   f"We already track {name} {at} under {other}. Close it as a duplicate."]),
+                   terse=f"Close {name} {at} as duplicate of {other}.",
+                   refs=(_issue_ref(b, issue), _issue_ref(b, original)))
+    return Ask({"issue_id": issue["issue_id"], "resolution": "won't do"},
+               say=rng.choice([f"We decided not to do {name} {at}; close it as won't do.",
+                               f"Please close {name} {at}, we won't fix it.",
+                               f"{name[0].upper() + name[1:]} {at} is out of scope. Close it with won't do."]),
+               terse=f"Close {name} {at}: won't do.", refs=(_issue_ref(b, issue),))
+
+
+@goals.add("reopen_issue", 0.8)
+def reopen_issue(b: Bundle, rng: random.Random) -> Ask | None:
+    limit = (b["now"] - dt.timedelta(days=30)).isoformat()
+    issues = [i for i in b["issues"] if i["status"] == "done" and (b["full"][i["issue_id"]]["resolved_at"] or "") >= limit]
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    name, at = issue_name(issue, rng), where(b, rng)
+    return Ask({"issue_id": issue["issue_id"]},
+               say=rng.choice([f"{name[0].upper() + name[1:]} {at} is happening again; please reopen it.",
+                               f"Reopen {name} {at}, the fix didn't hold.",
+                               f"QA found {name} {at} isn't really finished. Can you reopen it?"]),
+               terse=f"Reopen {name} {at}.", refs=(_issue_ref(b, issue),))
+
+
+@goals.add("add_comment", 1.0)
+def add_comment(b: Bundle, rng: random.Random) -> Ask | None:
+    issue = rng.choice(b["issues"])
+    name, at = issue_name(issue, rng), where(b, rng)
+    body = rng.choice(COMMENTS)
+    args = {"issue_id": issue["issue_id"], "author_id": b["me"]["user_id"], "body": body}
+    if rng.random() < 0.6:
+        return Ask(args, say=rng.choice([f"Add a comment from me on {name} {at}.",
+                                         f"I'd like to leave a comment on {name} {at}.",
+                                         f"Please post a comment for me on {name} {at}."]),
+                   detail=rng.choice([f"It should say: \"{body}\"", f"The text is: \"{body}\"",
+                                      f"Write exactly this: \"{body}\""]),
+                   terse=f"Comment on {name} {at}: \"{body}\"", refs=(_issue_ref(b, issue), _me(b)), mentions=(body,))
+    return Ask(args,
+               say=rng.choice([f"Add a comment from me on {name} {at}: \"{body}\"",
+                               f"Please post this on {name} {at} for me: \"{body}\"",
+                               f"Could you comment on {name} {at} saying \"{body}\""]),
+               terse=f"Comment on {name} {at}: \"{body}\"", refs=(_issue_ref(b, issue), _me(b)), mentions=(body,))
+
+
+@goals.add("add_label", 0.8)
+def add_label(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = _open(b, "edit")
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    label = rng.choice([x for x in LABELS if x not in issue["labels"]])
+    name, at = issue_name(issue, rng), where(b, rng)
+    if rng.random() < 0.6:
+        return Ask({"issue_id": issue["issue_id"], "label": label},
+                   say=rng.choice([f"{name[0].upper() + name[1:]} {at} needs another label.",
+                                   f"Please add a label to {name} {at}."]),
+                   detail=rng.choice([f"The label is '{label}'.", f"Use '{label}'."]),
+                   terse=f"Label {name} {at}: {label}.", refs=(_issue_ref(b, issue),), mentions=(label,))
+    return Ask({"issue_id": issue["issue_id"], "label": label},
+               say=rng.choice([f"Tag {name} {at} with '{label}'.", f"Please add the label {label} to {name} {at}.",
+                               f"{name[0].upper() + name[1:]} {at} needs the '{label}' label."]),
+               terse=f"Label {name} {at}: {label}.", refs=(_issue_ref(b, issue),), mentions=(label,))
+
+
+@goals.add("remove_label", 0.7)
+def remove_label(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = [i for i in _open(b, "edit") if i["labels"]]
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    label = rng.choice(issue["labels"])
+    name, at = issue_name(issue, rng), where(b, rng)
+    if rng.random() < 0.5:
+        return Ask({"issue_id": issue["issue_id"], "label": label},
+                   say=rng.choice([f"One of the labels on {name} {at} is wrong; please remove it.",
+                                   f"Take a label off {name} {at} for me."]),
+                   detail=rng.choice([f"It's the '{label}' label.", f"The one to drop is '{label}'."]),
+                   terse=f"Unlabel {name} {at}: {label}.", refs=(_issue_ref(b, issue),), mentions=(label,))
+    return Ask({"issue_id": issue["issue_id"], "label": label},
+               say=rng.choice([f"Remove the '{label}' label from {name} {at}.",
+                               f"{name[0].upper() + name[1:]} {at} shouldn't be tagged {label}; take that label off.",
+                               f"Please drop the {label} label on {name} {at}."]),
+               terse=f"Unlabel {name} {at}: {label}.", refs=(_issue_ref(b, issue),), mentions=(label,))
+
+
+def _linked(b: Bundle, a: dict, other: dict) -> bool:
+    return any(link["issue_id"] == other["issue_id"] for link in b["full"][a["issue_id"]]["links"])
+
+
+@goals.add("link_issues", 0.9)
+def link_issues(b: Bundle, rng: random.Random) -> Ask | None:
+    issues = _open(b, "edit")
+    if len(issues) < 2:
+        return None
+    first, second = rng.sample(issues, 2)
+    if _linked(b, first, second):
+        return None
+    one, two, at = issue_name(first, rng), issue_name(second, rng), where(b, rng)
+    relation = rng.choice(("blocks", "is_blocked_by", "relates_to"))
+    say = {"blocks": [f"{one[0].upper() + one[1:]} blocks {two} {at}; please link them that way.",
+                      f"Record {at} that {one} is blocking {two}."],
+           "is_blocked_by": [f"{one[0].upper() + one[1:]} {at} can't move until {two} is done; mark it as blocked by it.",
+                             f"Link {one} {at} as blocked by {two}."],
+           "relates_to": [f"Link {one} and {two} {at} as related.", f"{one[0].upper() + one[1:]} relates to {two} {at}; "
+                          "please connect them."]}[relation]
+    terse = {"blocks": f"{one} blocks {two} {at}.", "is_blocked_by": f"{one} blocked by {two} {at}.",
+             "relates_to": f"Link {one} and {two} {at} as related."}[relation]
+    args = {"issue_id": first["issue_id"], "relation": relation, "other_issue_id": second["issue_id"]}
+    refs = (_issue_ref(b, first), _issue_ref(b, second))
+    if rng.random() < 0.6:
+        how = {"blocks": f"The first one blocks the second.", "is_blocked_by": "The first one is blocked by the second.",
+               "relates_to": "They're just related."}[relation]
+        return Ask(args, say=rng.choice([f"Please link {one} and {two} {at}.", f"Connect {one} with {two} {at}."]),
+                   detail=how, terse=terse, refs=refs)
+    return Ask(args, say=rng.choice(say), terse=terse, refs=refs)
+
+
+@goals.add("unlink_issues", 0.6)
+def unlink_issues(b: Bundle, rng: random.Random) -> Ask | None:
+    pairs = []
+    for issue in b["issues"]:
+        for link in b["full"][issue["issue_id"]]["links"]:
+            if issue["issue_id"] < link["issue_id"] and link["relation"] in ("blocks", "is_blocked_by", "relates_to"):
+                pairs.append((issue, next(i for i in b["issues"] if i["issue_id"] == link["issue_id"]), link))
+    if not pairs:
+        return None
+    first, second, link = rng.choice(pairs)
+    one, two, at = issue_name(first, rng), issue_name(second, rng), where(b, rng)
+    return Ask({"issue_id": first["issue_id"], "other_issue_id": second["issue_id"]},
+               say=rng.choice([f"The link between {one} and {two} {at} is wrong; please remove it.",
+                               f"Unlink {one} from {two} {at}.",
+                               f"{one[0].upper() + one[1:]} and {two} {at} have nothing to do with each other; drop their link."]),
+               terse=f"Unlink {one} and {two} {at}.", refs=(_issue_ref(b, first), _issue_ref(b, second)))
+
+
+# -- goals: team -----------------------------------------------------------------------------------
+
+@goals.add("add_project_member", 0.7)
+def add_project_member(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["joining"]:
+        return None
+    person = b["joining"][0]
+    short, name = b["short"], person["name"]
+    role = rng.choice(("developer", "designer", "qa"))
+    word = {"developer": "a developer", "designer": "a designer", "qa": "QA"}[role]
+    return Ask({"project_id": b["project"]["project_id"], "user_id": person["user_id"], "role": role},
+               say=rng.choice([f"Please add {name} to the {short} team as {word}.",
+                               f"{name} is joining {short} as {word}; can you add them to the project?",
+                               f"Give {name} access to {short}, role {role}."]),
+               terse=f"Add {name} to {short} ({role}).", refs=(_project_ref(b), _person_ref(person)), mentions=(name,))
+
+
+@goals.add("remove_project_member", 0.6)
+def remove_project_member(b: Bundle, rng: random.Random) -> Ask | None:
+    person = b["leaving"]
+    if person is None:
+        return None
+    short, name = b["short"], person["name"]
+    return Ask({"project_id": b["project"]["project_id"], "user_id": person["user_id"]},
+               say=rng.choice([f"{name} has moved to another team; please remove them from {short}.",
+                               f"Take {name} off the {short} project.",
+                               f"Could you remove {name} from the {short} members?"]),
+               terse=f"Remove {name} from {short}.", refs=(_project_ref(b), _person_ref(person)), mentions=(name,))
+
+
+# -- goals: sprints --------------------------------------------------------------------------------
+
+@goals.add("create_sprint", 0.7)
+def create_sprint(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["sprints"]:
+        return None
+    numbers = [int(s["name"].rsplit(" ", 1)[1]) for s in b["sprints"]]
+    name = f"{b['short']} Sprint {max(numbers) + 1}"
+    last_end = max(dt.date.fromisoformat(s["end_date"]) for s in b["sprints"])
+    start = max(last_end, b["today"]) + dt.timedelta(days=1)
+    end = start + dt.timedelta(days=13)
+    start_said = day(start) if start.year == end.year else full_date(start)
+    if rng.random() < 0.6:
+        return Ask({"project_id": b["project"]["project_id"], "name": name, "start_date": start.isoformat(),
+                    "end_date": end.isoformat()},
+                   say=rng.choice([f"Please plan a new sprint in {b['short']} named '{name}'.",
+                                   f"Can you set up {name} as the next sprint in {b['short']}?"]),
+                   detail=rng.choice([f"It runs from {start_said} to {full_date(end)}.",
+                                      f"Dates: {start_said} through {full_date(end)}."]),
+                   terse=f"New sprint '{name}' in {b['short']}: {start.isoformat()} to {end.isoformat()}.",
+                   refs=(_project_ref(b),), mentions=(name,))
+    return Ask({"project_id": b["project"]["project_id"], "name": name, "start_date": start.isoformat(),
+                "end_date": end.isoformat()},
+               say=rng.choice([f"Plan a new sprint in {b['short']} called '{name}', from {start_said} to {full_date(end)}.",
+                               f"Please create {name} running {start_said} through {full_date(end)}.",
+                               f"Set up the next {b['short']} sprint, '{name}', {start_said} to {full_date(end)}."]),
+               terse=f"New sprint '{name}' in {b['short']}: {start.isoformat()} to {end.isoformat()}.",
+               refs=(_project_ref(b),), mentions=(name,))
+
+
+def _complete_args(b: Bundle) -> dict:
+    args = {"sprint_id": b["active"]["sprint_id"]}
+    if b["complete_to"] is not None:
+        args["next_sprint_id"] = b["complete_to"]["sprint_id"]
+    return args
+
+
+@goals.add("complete_sprint", 0.8)
+def complete_sprint(b: Bundle, rng: random.Random) -> Ask | None:
+    if b["mode"] != "closing" or b["active"] is None:
+        return None
+    sprint, target = b["active"], b["complete_to"]
+    name = sprint_name(b, sprint, rng)
+    refs: tuple[Ref, ...] = (_sprint_ref(b, sprint),)
+    if rng.random() < 0.6:
+        return Ask(_complete_args(b), say=rng.choice([f"Please close out {name}.", f"We're done with {name}; complete it.",
+                                                      f"Time to end {name}, can you complete it?"]),
+                   detail=("Unfinished issues go back to the backlog." if target is None else
+                           f"Move whatever isn't done into {target['name']}."),
+                   terse=f"Complete {name}, leftovers to {'backlog' if target is None else target['name']}.",
+                   refs=refs + (() if target is None else (_sprint_ref(b, target),)))
+    if target is None:
+        say = [f"Close out {name} and send whatever isn't finished back to the backlog.",
+               f"Please complete {name}; unfinished issues go to the backlog.",
+               f"We're wrapping up {name}. End it and move the leftovers to the backlog."]
+        terse = f"Complete {name}, leftovers to backlog."
+    else:
+        refs += (_sprint_ref(b, target),)
+        nxt = target["name"]
+        say = [f"Close out {name} and carry the unfinished issues over to {nxt}.",
+               f"Please complete {name}; move whatever is not done into {nxt}.",
+               f"Time to end {name}. Roll the leftovers into {nxt}."]
+        terse = f"Complete {name}, leftovers to {nxt}."
+    return Ask(_complete_args(b), say=rng.choice(say), terse=terse, refs=refs)
+
+
+@goals.add("start_sprint", 0.8)
+def start_sprint(b: Bundle, rng: random.Random) -> Ask | None:
+    if b["mode"] != "closing":
+        return None
+    planned = list(b["planned"])
+    if b["active"] is not None and b["complete_to"] is not None:
+        sprint = b["complete_to"]
+    else:
+        filled = [s for s in planned if s["issues"]]
+        if not filled:
+            return None
+        sprint = filled[0]
+    name = sprint["name"]
+    if b["active"] is None:
+        return Ask({"sprint_id": sprint["sprint_id"]},
+                   say=rng.choice([f"Kick off {name} today, please.", f"Please start the sprint {name}.",
+                                   f"We're ready: start {name}."]),
+                   terse=f"Start {name}.", refs=(_sprint_ref(b, sprint),), mentions=(name,))
+    current = sprint_name(b, b["active"], rng)
+    where_to = "the backlog" if b["complete_to"] is None else name
+    return Ask({"sprint_id": sprint["sprint_id"]},
+               say=rng.choice([f"Wrap up {current} (leftovers to {where_to}) and then start {name}.",
+                               f"Please end {current}, moving unfinished work to {where_to}, and kick off {name}."]),
+               terse=f"Complete {current} (rest to {where_to}), start {name}.",
+               refs=(_sprint_ref(b, b["active"]), _sprint_ref(b, sprint)), mentions=(name,),
+               prior=(("complete_sprint", _complete_args(b)),))
+
+
+@goals.add("add_issue_to_sprint", 0.9)
+def add_issue_to_sprint(b: Bundle, rng: random.Random) -> Ask | None:
+    if b["mode"] != "planning":
+        return None
+    targets = ([b["active"]] if b["active"] else []) + list(b["planned"])
+    issues = [i for i in _open(b, "sprint") if i["sprint_id"] is None]  # moving out of sprints is another request
+    if not issues or not targets:
+        return None
+    issue = rng.choice(issues)
+    choices = [s for s in targets if s["sprint_id"] != issue["sprint_id"]]
+    if not choices:
+        return None
+    sprint = rng.choice(choices)
+    name, at, sname = issue_name(issue, rng), where(b, rng), sprint_name(b, sprint, rng)
+    if rng.random() < 0.5:
+        return Ask({"issue_id": issue["issue_id"], "sprint_id": sprint["sprint_id"]},
+                   say=rng.choice([f"Please schedule {name} {at} into a sprint.",
+                                   f"{name[0].upper() + name[1:]} {at} should go into a sprint."]),
+                   detail=rng.choice([f"Put it in {sname}.", f"It belongs in {sname}."]),
+                   terse=f"{name} {at} -> {sname}.", refs=(_issue_ref(b, issue), _sprint_ref(b, sprint)))
+    return Ask({"issue_id": issue["issue_id"], "sprint_id": sprint["sprint_id"]},
+               say=rng.choice([f"Pull {name} {at} into {sname}.", f"Please add {name} {at} to {sname}.",
+                               f"Can we fit {name} {at} into {sname}? Move it there."]),
+               terse=f"{name} {at} -> {sname}.", refs=(_issue_ref(b, issue), _sprint_ref(b, sprint)))
+
+
+@goals.add("move_issue_to_backlog", 0.7)
+def move_issue_to_backlog(b: Bundle, rng: random.Random) -> Ask | None:
+    if b["mode"] != "planning":
+        return None
+    issues = [i for i in _open(b, "sprint") if i["sprint_id"] is not None]
+    if not issues:
+        return None
+    issue = rng.choice(issues)
+    name, at = issue_name(issue, rng), where(b, rng)
+    return Ask({"issue_id": issue["issue_id"]},
+               say=rng.choice([f"We won't get to {name} {at} this sprint; move it back to the backlog.",
+                               f"Take {name} {at} out of its sprint and put it in the backlog.",
+                               f"Please descope {name} {at} to the backlog."]),
+               terse=f"{name} {at} -> backlog.", refs=(_issue_ref(b, issue),))
+
+
+# -- look-ups and hidden requests ------------------------------------------------------------------
+
+_INTRO = ("Hi, this is {name} from the {short} team.", "Hello, {name} here, I work on {short}.",
+          "Hey, it's {name} ({short} team).", "I'm {name}, one of the {short} people.",
+          "Hi there, {name} here from {short}.", "Good morning, this is {name} on {short}.",
+          "{name} here, from the {short} project.", "{name} from {short} speaking.",
+          "This is {name}; I'm on the {short} project.", "My name is {name} and I'm on {short}.",
+          "Hello from {name} in the {short} team.", "{name} writing, {short} team.",
+          "Hey there, {name} of {short} here.", "Hi, {name} from {short} again.",
+          "It's {name}, working on {short}.", "Quick one from {name} on the {short} team.",
+          "Hello, it's {name}, {short} project.", "Hi, {name} ({short}) here.",
+          "{name} here, I'm part of {short}.", "Hi, I'm {name} and I work on {short}.",
+          "Good afternoon, {name} from {short} here.", "Hey, {name} on {short} here.")
+_INTRO_TERSE = ("{name} here.", "This is {name}.", "Me: {name}.", "From {name}.", "{name}, {short} team.",
+                "It's {name}.", "{name} ({short}).", "User: {name}.")
+
+
+def _intro(ref: Ref) -> tuple[str, str]:
+    """How the asker introduces themselves when their project first comes up."""
+    name, short = ref.entity["asker"], ref.entity["short"]
+    return (_stable(_INTRO, "intro", ref.key, name).format(name=name, short=short),
+            _stable(_INTRO_TERSE, "terse", ref.key, name).format(name=name, short=short))
+
+
+def delete_request(b: Bundle, rng: random.Random) -> str | None:
+    short = b["short"]
+    return rng.choice([f"Please delete the whole {short} project, with all its issues and sprints.",
+                       f"We're shutting down {short}. Wipe the project from the tracker entirely.",
+                       f"Can you permanently remove the {short} project and everything in it?"])
+
+
+recipe = Recipe(
+    server="issue_tracker",
+    sample=sample,
+    topics=("projects",),
+    goals=goals.all,
+    lookups=(
+        Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}),
+        Lookup("project", "list_projects", args=lambda r: {"name": r.entity["short"]}, intro=_intro),
+        Lookup("issue", "search_issues", needs=lambda r: (),
+               args=lambda r: {"query": f'project = {r.owner.entity["key"]} AND title = "{r.entity["title"]}"'}),
+        Lookup.under("sprint", "list_sprints"),
+    ),
+    hidden=(HiddenAsk("delete_project", delete_request),),
+)

@@ -1,0 +1,589 @@
+"""The issue tracker through real MCP: every tool's success path and its refusals (each leaving the
+world unchanged), the workflow, blockers, duplicates, reopening, sprints with velocity and burndown,
+the query language, and outcome-based success.
+
+Entities are discovered through the tools: projects by key, their issues, sprints and members."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+
+@pytest.fixture
+def s(served):
+    return served("issue_tracker")
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def project(s, key: str) -> dict:
+    found = s.ok("list_projects", name=key)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def issues(s, project_id: str) -> list[dict]:
+    out = []
+    for status in ("to_do", "in_progress", "in_review", "done"):
+        out += s.ok("list_issues", project_id=project_id, status=status, limit=100)
+    return sorted(out, key=lambda i: i["issue_id"])
+
+
+def sprint(s, project_id: str, status: str) -> dict:
+    return s.ok("list_sprints", project_id=project_id, status=status)[0]
+
+
+def outsider(s, project_id: str) -> dict:
+    members = {m["user_id"] for m in s.ok("list_project_members", project_id=project_id)}
+    return next(u for u in s.ok("find_users", limit=100) if u["user_id"] not in members)
+
+
+def member(s, project_id: str) -> dict:
+    return s.ok("list_project_members", project_id=project_id)[0]
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    """The call fails with `match` in its error, and the world is exactly as before."""
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def new_issue(s, pid: str, title: str, **extra) -> dict:
+    reporter = member(s, pid)["user_id"]
+    return s.ok("create_issue", project_id=pid, title=title, type="task", reporter_id=reporter, **extra)
+
+
+def to_review(s, issue: dict, assignee_id: str) -> None:
+    s.ok("assign_issue", issue_id=issue["issue_id"], assignee_id=assignee_id)
+    s.ok("transition_issue", issue_id=issue["issue_id"], status="in_progress")
+    s.ok("transition_issue", issue_id=issue["issue_id"], status="in_review")
+
+
+# -- people and projects --------------------------------------------------------------------------
+
+
+def test_find_users_by_name_and_email(s):
+    everyone = s.ok("find_users", limit=100)
+    assert len(everyone) == 40 and len({u["name"] for u in everyone}) == 40
+    someone = everyone[7]
+    last = someone["name"].split()[-1]
+    assert someone in s.ok("find_users", name=last.upper(), limit=100)
+    assert s.ok("find_users", email=someone["email"].upper()) == [someone]
+    assert s.ok("find_users", name="zzz-nobody") == []
+
+
+def test_projects_and_their_overview(s):
+    everything = s.ok("list_projects")
+    assert [p["key"] for p in everything] == ["APOLLO", "ATLAS", "HERMES", "ORION", "NOVA", "TITAN"]
+    apollo = project(s, "apollo")
+    assert project(s, "Mobile App") == apollo
+    info = s.ok("get_project", project_id=apollo["project_id"])
+    listed = issues(s, apollo["project_id"])
+    assert info["issues_by_status"] == {st: sum(i["status"] == st for i in listed)
+                                        for st in ("to_do", "in_progress", "in_review", "done")}
+    assert info["backlog_open_issues"] == sum(i["sprint_id"] is None and i["status"] != "done" for i in listed)
+    assert info["active_sprint"]["sprint_id"] == sprint(s, apollo["project_id"], "active")["sprint_id"]
+    assert s.ok("get_project", project_id=project(s, "TITAN")["project_id"])["active_sprint"] is None
+
+
+def test_members_and_who_can_leave(s):
+    pid = project(s, "APOLLO")["project_id"]
+    members = s.ok("list_project_members", project_id=pid)
+    assert [m["name"] for m in members] == sorted(m["name"] for m in members)
+    lead = s.ok("get_project", project_id=pid)["lead"]
+    unchanged(s, "remove_project_member", "cannot be removed", project_id=pid, user_id=lead["user_id"])
+    busy = next(m for m in members if m["open_issues"] and m["user_id"] != lead["user_id"])
+    unchanged(s, "remove_project_member", "reassign or unassign them first", project_id=pid, user_id=busy["user_id"])
+
+    newcomer = outsider(s, pid)
+    unchanged(s, "remove_project_member", "is not a member", project_id=pid, user_id=newcomer["user_id"])
+    added = s.ok("add_project_member", project_id=pid, user_id=newcomer["user_id"], role="qa")
+    assert added["role"] == "qa"
+    unchanged(s, "add_project_member", "already a member", project_id=pid, user_id=newcomer["user_id"])
+    assert any(m["user_id"] == newcomer["user_id"] and m["open_issues"] == 0
+               for m in s.ok("list_project_members", project_id=pid))
+    assert s.ok("remove_project_member", project_id=pid, user_id=newcomer["user_id"])["removed"]
+    assert all(m["user_id"] != newcomer["user_id"] for m in s.ok("list_project_members", project_id=pid))
+
+
+# -- finding issues -------------------------------------------------------------------------------
+
+
+def test_list_issues_filters(s):
+    pid = project(s, "ATLAS")["project_id"]
+    every = issues(s, pid)
+    assert len(every) >= 20
+    assert s.ok("list_issues", project_id=pid, limit=5) == every[:5]
+    bugs = s.ok("list_issues", project_id=pid, type="bug", limit=100)
+    assert bugs == [i for i in every if i["type"] == "bug"]
+    someone = next(i["assignee_id"] for i in every if i["assignee_id"])
+    assert s.ok("list_issues", project_id=pid, assignee_id=someone, limit=100) == [
+        i for i in every if i["assignee_id"] == someone]
+    active = sprint(s, pid, "active")
+    assert s.ok("list_issues", project_id=pid, sprint_id=active["sprint_id"], limit=100) == [
+        i for i in every if i["sprint_id"] == active["sprint_id"]]
+    assert s.ok("list_issues", project_id=pid, backlog_only=True, limit=100) == [
+        i for i in every if i["sprint_id"] is None]
+    one = every[3]
+    assert s.ok("list_issues", project_id=pid, title=one["title"].upper()) == [one]
+    labelled = next(i for i in every if i["labels"])
+    assert labelled in s.ok("list_issues", project_id=pid, label=labelled["labels"][0].upper(), limit=100)
+
+
+def test_search_query_language(s):
+    pid = project(s, "APOLLO")["project_id"]
+    every = issues(s, pid)
+    open_high = s.ok("search_issues", query="project = APOLLO AND status != done AND priority >= high", limit=100)
+    assert open_high == [i for i in every if i["status"] != "done" and i["priority"] in ("high", "highest")]
+    by_name = s.ok("search_issues", query='project = "Apollo Mobile App" AND type = bug', limit=100)
+    assert by_name == [i for i in every if i["type"] == "bug"]
+    person = next(i for i in every if i["assignee"])["assignee"]
+    assert s.ok("search_issues", query=f"project = apollo and assignee = '{person}'", limit=100) == [
+        i for i in every if i["assignee"] == person]
+    assert s.ok("search_issues", query="project = APOLLO AND assignee = none", limit=100) == [
+        i for i in every if i["assignee_id"] is None]
+    assert s.ok("search_issues", query="project = APOLLO AND points >= 8 AND status = 'in progress'", limit=100) == [
+        i for i in every if (i["story_points"] or 0) >= 8 and i["status"] == "in_progress"]
+    assert s.ok("search_issues", query="project = APOLLO AND sprint = backlog", limit=100) == [
+        i for i in every if i["sprint_id"] is None]
+    word = every[0]["title"].split()[1]
+    assert every[0] in s.ok("search_issues", query=f"project = APOLLO AND title ~ {word}", limit=100)
+    assert s.ok("search_issues", query=f"key = {every[0]['key']}") == [every[0]]
+    duplicates = s.ok("search_issues", query="resolution = duplicate", limit=100)
+    assert duplicates and all(i["resolution"] == "duplicate" for i in duplicates)
+    assert s.ok("search_issues", query="created > 2100-01-01") == []
+
+    s.fails("search_issues", "unknown field 'colour'", query="colour = red")
+    s.fails("search_issues", "takes the operators", query="status > done")
+    s.fails("search_issues", "priority is one of", query="priority = urgent")
+    s.fails("search_issues", "unclosed quote", query="title ~ 'login")
+    s.fails("search_issues", "empty", query="   ")
+    s.fails("search_issues", "YYYY-MM-DD", query="created > yesterday")
+    s.fails("search_issues", "cannot read the condition", query="status done")
+
+
+def test_get_issue_comments_and_history(s):
+    pid = project(s, "APOLLO")["project_id"]
+    every = issues(s, pid)
+    done = next(i for i in every if i["resolution"] == "done")
+    full = s.ok("get_issue", issue_id=done["issue_id"])
+    assert full["key"] == done["key"] and full["resolved_at"] and full["reporter"]["name"]
+    history = s.ok("get_issue_history", issue_id=done["issue_id"])
+    assert history[-1]["to"] == "done" and history[-1]["changed_at"] == full["resolved_at"]
+    talked = next(i for i in every if s.ok("get_issue", issue_id=i["issue_id"])["comments"] >= 2)
+    comments = s.ok("list_comments", issue_id=talked["issue_id"])
+    assert len(comments) == s.ok("get_issue", issue_id=talked["issue_id"])["comments"]
+    assert [c["created_at"] for c in comments] == sorted(c["created_at"] for c in comments)
+    assert s.ok("list_comments", issue_id=talked["issue_id"], limit=1) == comments[:1]
+
+
+# -- writing issues -------------------------------------------------------------------------------
+
+
+def test_create_issue_and_its_rules(s):
+    pid = project(s, "APOLLO")["project_id"]
+    count = len(issues(s, pid))
+    reporter = member(s, pid)["user_id"]
+    stranger = outsider(s, pid)["user_id"]
+    made = s.ok("create_issue", project_id=pid, title="  Dark   mode for the dashboard ", type="story",
+                reporter_id=reporter, priority="high", story_points=5, labels=["UI", "frontend", "ui"])
+    assert made["title"] == "Dark mode for the dashboard" and made["status"] == "to_do" and made["sprint_id"] is None
+    assert made["key"] == f"APOLLO-{count + 1}" and made["labels"] == ["frontend", "ui"]
+    assert made["priority"] == "high" and made["story_points"] == 5 and made["assignee_id"] is None
+    args = dict(project_id=pid, type="bug", reporter_id=reporter)
+    unchanged(s, "create_issue", "already has the title", title="dark mode FOR the dashboard", **args)
+    unchanged(s, "create_issue", "is not a member", title="Other", **{**args, "reporter_id": stranger})
+    unchanged(s, "create_issue", "is not a member", title="Other", assignee_id=stranger, **args)
+    unchanged(s, "create_issue", "story points must be one of", title="Other", story_points=4, **args)
+    unchanged(s, "create_issue", "1 to 120 characters", title="   ", **args)
+    unchanged(s, "create_issue", "lowercase letters", title="Other", labels=["no spaces"], **args)
+    # a closed issue's title may be used again
+    closed = next(i for i in issues(s, pid) if i["status"] == "done")
+    assert s.ok("create_issue", title=closed["title"], **args)["key"] == f"APOLLO-{count + 2}"
+
+
+def test_update_issue_records_history(s):
+    pid = project(s, "ORION")["project_id"]
+    every = issues(s, pid)
+    issue = next(i for i in every if i["status"] == "to_do" and i["priority"] != "highest" and i["story_points"] != 13)
+    updated = s.ok("update_issue", issue_id=issue["issue_id"], priority="highest", story_points=13,
+                   title="Renamed after refinement")
+    assert (updated["priority"], updated["story_points"], updated["title"]) == ("highest", 13, "Renamed after refinement")
+    fields = [h["field"] for h in s.ok("get_issue_history", issue_id=issue["issue_id"])]
+    assert fields[-3:] == ["title", "priority", "story_points"]
+    unchanged(s, "update_issue", "nothing to change", issue_id=issue["issue_id"])
+    unchanged(s, "update_issue", "story points must be one of", issue_id=issue["issue_id"], story_points=7)
+    other = next(i for i in every if i["status"] != "done" and i["issue_id"] != issue["issue_id"])
+    unchanged(s, "update_issue", "already has the title", issue_id=other["issue_id"], title="renamed after refinement")
+    done = next(i for i in every if i["status"] == "done")
+    unchanged(s, "update_issue", "reopen it first", issue_id=done["issue_id"], priority="low")
+
+
+def test_assignee_must_be_a_project_member(s):
+    pid = project(s, "HERMES")["project_id"]
+    issue = next(i for i in issues(s, pid) if i["status"] == "to_do")
+    stranger = outsider(s, pid)
+    unchanged(s, "assign_issue", "add them with add_project_member first", issue_id=issue["issue_id"],
+              assignee_id=stranger["user_id"])
+    s.ok("add_project_member", project_id=pid, user_id=stranger["user_id"])
+    assigned = s.ok("assign_issue", issue_id=issue["issue_id"], assignee_id=stranger["user_id"])
+    assert assigned["assignee_id"] == stranger["user_id"] and assigned["assignee"] == stranger["name"]
+    history = s.ok("get_issue_history", issue_id=issue["issue_id"])
+    assert history[-1]["field"] == "assignee" and history[-1]["to"] == stranger["user_id"]
+    # now they hold an open issue, they cannot leave the team
+    unchanged(s, "remove_project_member", "reassign or unassign", project_id=pid, user_id=stranger["user_id"])
+    done = next(i for i in issues(s, pid) if i["status"] == "done")
+    unchanged(s, "assign_issue", "reopen it first", issue_id=done["issue_id"], assignee_id=stranger["user_id"])
+
+
+def test_unassign_rules(s):
+    pid = project(s, "ATLAS")["project_id"]
+    every = issues(s, pid)
+    working = next(i for i in every if i["status"] == "in_progress")
+    unchanged(s, "unassign_issue", "needs an assignee", issue_id=working["issue_id"])
+    waiting = next(i for i in every if i["status"] == "to_do" and i["assignee_id"])
+    assert s.ok("unassign_issue", issue_id=waiting["issue_id"])["assignee_id"] is None
+    unchanged(s, "unassign_issue", "has no assignee", issue_id=waiting["issue_id"])
+
+
+def test_workflow_transitions(s):
+    pid = project(s, "NOVA")["project_id"]
+    issue = new_issue(s, pid, "Walk the workflow")
+    iid = issue["issue_id"]
+    unchanged(s, "transition_issue", "cannot go from to_do to in_review", issue_id=iid, status="in_review")
+    unchanged(s, "transition_issue", "move it to in_review first", issue_id=iid, status="done")
+    unchanged(s, "transition_issue", "already to_do", issue_id=iid, status="to_do")
+    unchanged(s, "transition_issue", "has no assignee", issue_id=iid, status="in_progress")
+    s.ok("assign_issue", issue_id=iid, assignee_id=member(s, pid)["user_id"])
+    assert s.ok("transition_issue", issue_id=iid, status="in_progress")["status"] == "in_progress"
+    assert s.ok("transition_issue", issue_id=iid, status="to_do")["status"] == "to_do"
+    s.ok("transition_issue", issue_id=iid, status="in_progress")
+    s.ok("transition_issue", issue_id=iid, status="in_review")
+    assert s.ok("transition_issue", issue_id=iid, status="in_progress")["status"] == "in_progress"
+    s.ok("transition_issue", issue_id=iid, status="in_review")
+    done = s.ok("transition_issue", issue_id=iid, status="done")
+    assert (done["status"], done["resolution"]) == ("done", "done")
+    assert s.ok("get_issue", issue_id=iid)["resolved_at"] is not None
+    unchanged(s, "transition_issue", "reopen it with reopen_issue", issue_id=iid, status="in_progress")
+    statuses = [h["to"] for h in s.ok("get_issue_history", issue_id=iid) if h["field"] == "status"]
+    assert statuses == ["in_progress", "to_do", "in_progress", "in_review", "in_progress", "in_review", "done"]
+
+
+def test_an_issue_blocked_by_an_open_issue_cannot_be_closed(s):
+    pid = project(s, "ORION")["project_id"]
+    blocker = new_issue(s, pid, "Ship the schema migration")
+    blocked = new_issue(s, pid, "Backfill the reports")
+    s.ok("link_issues", issue_id=blocked["issue_id"], relation="is_blocked_by", other_issue_id=blocker["issue_id"])
+    to_review(s, blocked, member(s, pid)["user_id"])
+    text = unchanged(s, "transition_issue", "is blocked by", issue_id=blocked["issue_id"], status="done")
+    assert blocker["key"] in text and "unlink_issues" in text
+    unchanged(s, "close_issue", "is blocked by", issue_id=blocked["issue_id"], resolution="won't do")
+    # a blocker in review is still open
+    to_review(s, blocker, member(s, pid)["user_id"])
+    unchanged(s, "transition_issue", "is blocked by", issue_id=blocked["issue_id"], status="done")
+    s.ok("transition_issue", issue_id=blocker["issue_id"], status="done")
+    assert s.ok("transition_issue", issue_id=blocked["issue_id"], status="done")["status"] == "done"
+
+
+def test_a_seeded_blocker_and_unlinking(s):
+    """In the seed, open issues are blocked by open ones; removing the link also lifts the block."""
+    for p in s.ok("list_projects"):
+        for issue in issues(s, p["project_id"]):
+            links = s.ok("get_issue", issue_id=issue["issue_id"])["links"]
+            open_blockers = [x for x in links if x["relation"] == "is_blocked_by" and x["status"] != "done"]
+            if issue["status"] != "done" and open_blockers:
+                unchanged(s, "close_issue", "is blocked by", issue_id=issue["issue_id"], resolution="won't do")
+                for x in open_blockers:
+                    assert s.ok("unlink_issues", issue_id=issue["issue_id"], other_issue_id=x["issue_id"])[
+                        "removed"] == "is_blocked_by"
+                assert s.ok("close_issue", issue_id=issue["issue_id"], resolution="won't do")["resolution"] == "won't do"
+                return
+    raise AssertionError("no open issue is blocked by an open one in the seed-0 world")
+
+
+def test_closing_as_duplicate_needs_the_original(s):
+    pid = project(s, "APOLLO")["project_id"]
+    every = issues(s, pid)
+    dup, original = [i for i in every if i["status"] == "to_do"][:2]
+    unchanged(s, "close_issue", "needs the original", issue_id=dup["issue_id"], resolution="duplicate")
+    unchanged(s, "close_issue", "duplicate of itself", issue_id=dup["issue_id"], resolution="duplicate",
+              duplicate_of_issue_id=dup["issue_id"])
+    elsewhere = issues(s, project(s, "ATLAS")["project_id"])[0]
+    unchanged(s, "close_issue", "same project", issue_id=dup["issue_id"], resolution="duplicate",
+              duplicate_of_issue_id=elsewhere["issue_id"])
+    already = next(i for i in every if i["resolution"] == "duplicate")
+    unchanged(s, "close_issue", "point to its original", issue_id=dup["issue_id"], resolution="duplicate",
+              duplicate_of_issue_id=already["issue_id"])
+    unchanged(s, "close_issue", "only for the resolution 'duplicate'", issue_id=dup["issue_id"],
+              resolution="won't do", duplicate_of_issue_id=original["issue_id"])
+    closed = s.ok("close_issue", issue_id=dup["issue_id"], resolution="duplicate",
+                  duplicate_of_issue_id=original["issue_id"])
+    assert (closed["status"], closed["resolution"]) == ("done", "duplicate")
+    assert closed["duplicate_of"]["issue_id"] == original["issue_id"]
+    assert {"relation": "duplicates", "issue_id": original["issue_id"]}.items() <= next(
+        x for x in s.ok("get_issue", issue_id=dup["issue_id"])["links"]).items()
+    assert any(x["relation"] == "is_duplicated_by" and x["issue_id"] == dup["issue_id"]
+               for x in s.ok("get_issue", issue_id=original["issue_id"])["links"])
+    unchanged(s, "close_issue", "already closed", issue_id=dup["issue_id"], resolution="won't do")
+
+
+def test_reopening_rules(s):
+    now = s.world.now
+    pid = project(s, "APOLLO")["project_id"]
+    every = issues(s, pid)
+    unchanged(s, "reopen_issue", "only closed issues", issue_id=next(i for i in every if i["status"] == "to_do")["issue_id"])
+    full = {i["issue_id"]: s.ok("get_issue", issue_id=i["issue_id"]) for i in every if i["status"] == "done"}
+    old = next(f for f in full.values() if dt.datetime.fromisoformat(f["resolved_at"]) < now - dt.timedelta(days=30))
+    unchanged(s, "reopen_issue", "more than 30 days ago", issue_id=old["issue_id"])
+    recent = [f for f in full.values() if dt.datetime.fromisoformat(f["resolved_at"]) >= now - dt.timedelta(days=30)]
+    in_closed_sprint = next(f for f in recent if f["sprint"] and f["sprint"]["status"] == "closed")
+    reopened = s.ok("reopen_issue", issue_id=in_closed_sprint["issue_id"])
+    assert (reopened["status"], reopened["resolution"], reopened["sprint_id"]) == ("to_do", None, None)
+    assert s.ok("get_issue", issue_id=reopened["issue_id"])["resolved_at"] is None
+    in_active = next((f for f in recent if f["sprint"] and f["sprint"]["status"] == "active"), None)
+    if in_active is not None:
+        assert s.ok("reopen_issue", issue_id=in_active["issue_id"])["sprint_id"] == in_active["sprint"]["sprint_id"]
+
+
+def test_reopening_unassigns_someone_who_left_the_project(s):
+    pid = project(s, "ATLAS")["project_id"]
+    now = s.world.now
+    for person in s.ok("list_project_members", project_id=pid):
+        if person["open_issues"] or person["role"] == "lead":
+            continue
+        held = [i for i in s.ok("list_issues", project_id=pid, assignee_id=person["user_id"], limit=100)
+                if dt.datetime.fromisoformat(s.ok("get_issue", issue_id=i["issue_id"])["resolved_at"])
+                >= now - dt.timedelta(days=30)]
+        if held:
+            s.ok("remove_project_member", project_id=pid, user_id=person["user_id"])
+            reopened = s.ok("reopen_issue", issue_id=held[0]["issue_id"])
+            assert reopened["status"] == "to_do" and reopened["assignee_id"] is None
+            return
+    raise AssertionError("no member without open issues holds a recently closed one in the seed-0 world")
+
+
+def test_invariants_hold_after_the_seed_and_a_sprint_change(served):
+    s = served("issue_tracker")
+    from prove_env.registry import get_toolkit
+
+    tools = get_toolkit("issue_tracker")(s.world)
+    assert tools.invariants() == []
+    pid = project(s, "APOLLO")["project_id"]
+    s.ok("complete_sprint", sprint_id=sprint(s, pid, "active")["sprint_id"])
+    assert get_toolkit("issue_tracker")(s.world).invariants() == []
+
+
+def test_comments_come_from_members(s):
+    pid = project(s, "TITAN")["project_id"]
+    issue = issues(s, pid)[0]
+    author = member(s, pid)
+    before = len(s.ok("list_comments", issue_id=issue["issue_id"], limit=100))
+    made = s.ok("add_comment", issue_id=issue["issue_id"], author_id=author["user_id"], body="  Looks good to me. ")
+    assert made["body"] == "Looks good to me." and made["author"] == author["name"]
+    listed = s.ok("list_comments", issue_id=issue["issue_id"], limit=100)
+    assert len(listed) == before + 1 and listed[-1]["comment_id"] == made["comment_id"]
+    unchanged(s, "add_comment", "is not a member", issue_id=issue["issue_id"],
+              author_id=outsider(s, pid)["user_id"], body="Hello")
+    unchanged(s, "add_comment", "1 to 5000 characters", issue_id=issue["issue_id"], author_id=author["user_id"],
+              body="  ")
+
+
+def test_labels(s):
+    pid = project(s, "HERMES")["project_id"]
+    every = issues(s, pid)
+    issue = next(i for i in every if i["status"] != "done" and "security" not in i["labels"])
+    added = s.ok("add_label", issue_id=issue["issue_id"], label=" Security ")
+    assert "security" in added["labels"]
+    unchanged(s, "add_label", "already has the label", issue_id=issue["issue_id"], label="security")
+    unchanged(s, "add_label", "lowercase letters", issue_id=issue["issue_id"], label="two words")
+    assert "security" not in s.ok("remove_label", issue_id=issue["issue_id"], label="security")["labels"]
+    unchanged(s, "remove_label", "has no label", issue_id=issue["issue_id"], label="security")
+    done = next(i for i in every if i["status"] == "done")
+    unchanged(s, "add_label", "reopen it first", issue_id=done["issue_id"], label="api")
+
+
+def test_links(s):
+    pid = project(s, "NOVA")["project_id"]
+    a = new_issue(s, pid, "Link source")
+    b = new_issue(s, pid, "Link target")
+    unchanged(s, "link_issues", "linked to itself", issue_id=a["issue_id"], relation="relates_to",
+              other_issue_id=a["issue_id"])
+    unchanged(s, "unlink_issues", "are not linked", issue_id=a["issue_id"], other_issue_id=b["issue_id"])
+    made = s.ok("link_issues", issue_id=a["issue_id"], relation="blocks", other_issue_id=b["issue_id"])
+    assert made["relation"] == "blocks"
+    assert s.ok("get_issue", issue_id=b["issue_id"])["links"][0]["relation"] == "is_blocked_by"
+    unchanged(s, "link_issues", "already linked (blocks)", issue_id=a["issue_id"], relation="relates_to",
+              other_issue_id=b["issue_id"])
+    assert s.ok("unlink_issues", issue_id=b["issue_id"], other_issue_id=a["issue_id"])["removed"] == "is_blocked_by"
+    s.ok("link_issues", issue_id=b["issue_id"], relation="relates_to", other_issue_id=a["issue_id"])
+    assert s.ok("get_issue", issue_id=a["issue_id"])["links"][0]["relation"] == "relates_to"
+
+
+# -- sprints ----------------------------------------------------------------------------------------
+
+
+def test_sprint_lifecycle_with_one_active_sprint(s):
+    pid = project(s, "APOLLO")["project_id"]
+    active = sprint(s, pid, "active")
+    following = sprint(s, pid, "planned")
+    unchanged(s, "start_sprint", "already active", sprint_id=following["sprint_id"])
+    unchanged(s, "start_sprint", "only planned sprints", sprint_id=active["sprint_id"])
+    unchanged(s, "complete_sprint", "only the active sprint", sprint_id=following["sprint_id"])
+    closed = sprint(s, pid, "closed")
+    unchanged(s, "complete_sprint", "only move to a planned sprint", sprint_id=active["sprint_id"],
+              next_sprint_id=closed["sprint_id"])
+    elsewhere = sprint(s, project(s, "ATLAS")["project_id"], "planned")
+    unchanged(s, "complete_sprint", "another project", sprint_id=active["sprint_id"],
+              next_sprint_id=elsewhere["sprint_id"])
+
+    inside = s.ok("list_issues", project_id=pid, sprint_id=active["sprint_id"], limit=100)
+    unfinished = [i for i in inside if i["status"] != "done"]
+    finished = [i for i in inside if i["status"] == "done"]
+    assert unfinished and finished
+    done = s.ok("complete_sprint", sprint_id=active["sprint_id"], next_sprint_id=following["sprint_id"])
+    assert done["status"] == "closed" and done["moved_to"]["sprint_id"] == following["sprint_id"]
+    assert done["moved_issues"] == [i["key"] for i in unfinished]
+    assert done["completed_points"] == sum(i["story_points"] or 0 for i in finished)
+    assert s.ok("list_issues", project_id=pid, sprint_id=active["sprint_id"], limit=100) == finished
+    assert all(i["sprint_id"] == following["sprint_id"] for i in
+               s.ok("list_issues", project_id=pid, sprint_id=following["sprint_id"], limit=100))
+
+    started = s.ok("start_sprint", sprint_id=following["sprint_id"])
+    assert started["status"] == "active" and started["start_date"] == s.world.now.date().isoformat()
+    assert started["committed_points"] == sum(i["story_points"] or 0 for i in s.ok(
+        "list_issues", project_id=pid, sprint_id=following["sprint_id"], limit=100) if i["status"] != "done")
+    assert [x["sprint_id"] for x in s.ok("list_sprints", project_id=pid, status="active")] == [following["sprint_id"]]
+    to_backlog = s.ok("complete_sprint", sprint_id=following["sprint_id"])
+    assert to_backlog["moved_to"] == "backlog"
+    assert all(i["sprint_id"] is None for i in s.ok("list_issues", project_id=pid, backlog_only=True, limit=100))
+    assert len(s.ok("list_issues", project_id=pid, backlog_only=True, limit=100)) >= len(to_backlog["moved_issues"])
+
+
+def test_a_sprint_needs_issues_to_start(s):
+    pid = project(s, "HERMES")["project_id"]
+    active = sprint(s, pid, "active")
+    empty = next(x for x in s.ok("list_sprints", project_id=pid, status="planned") if x["issues"] == 0)
+    s.ok("complete_sprint", sprint_id=active["sprint_id"])
+    unchanged(s, "start_sprint", "holds no issues", sprint_id=empty["sprint_id"])
+    issue = next(i for i in issues(s, pid) if i["status"] == "to_do")
+    s.ok("add_issue_to_sprint", issue_id=issue["issue_id"], sprint_id=empty["sprint_id"])
+    assert s.ok("start_sprint", sprint_id=empty["sprint_id"])["issues"] == 1
+
+
+def test_create_sprint_rules(s):
+    pid = project(s, "TITAN")["project_id"]
+    today = s.world.now.date()
+    start, end = today + dt.timedelta(days=1), today + dt.timedelta(days=14)
+    made = s.ok("create_sprint", project_id=pid, name="Titan Sprint 1", start_date=start.isoformat(),
+                end_date=end.isoformat(), goal="Set up the clusters")
+    assert made["status"] == "planned" and made["issues"] == 0 and made["goal"] == "Set up the clusters"
+    args = dict(project_id=pid, start_date=start.isoformat(), end_date=end.isoformat())
+    unchanged(s, "create_sprint", "already has a sprint named", name="titan sprint 1", **args)
+    unchanged(s, "create_sprint", "in the past", name="Late", **{**args, "start_date": (today - dt.timedelta(days=1)).isoformat()})
+    unchanged(s, "create_sprint", "1 to 28 days", name="Long", **{**args, "end_date": (start + dt.timedelta(days=40)).isoformat()})
+    unchanged(s, "create_sprint", "1 to 28 days", name="Backwards", **{**args, "end_date": today.isoformat()})
+    assert s.ok("list_sprints", project_id=pid) == [made]
+
+
+def test_moving_issues_between_sprints_and_backlog(s):
+    pid = project(s, "ORION")["project_id"]
+    planned = sprint(s, pid, "planned")
+    closed = sprint(s, pid, "closed")
+    every = issues(s, pid)
+    waiting = next(i for i in every if i["sprint_id"] is None and i["status"] != "done")
+    unchanged(s, "move_issue_to_backlog", "already in the backlog", issue_id=waiting["issue_id"])
+    unchanged(s, "add_issue_to_sprint", "is closed", issue_id=waiting["issue_id"], sprint_id=closed["sprint_id"])
+    elsewhere = sprint(s, project(s, "ATLAS")["project_id"], "planned")
+    unchanged(s, "add_issue_to_sprint", "another project", issue_id=waiting["issue_id"], sprint_id=elsewhere["sprint_id"])
+    moved = s.ok("add_issue_to_sprint", issue_id=waiting["issue_id"], sprint_id=planned["sprint_id"])
+    assert moved["sprint_id"] == planned["sprint_id"] and moved["sprint"] == planned["name"]
+    unchanged(s, "add_issue_to_sprint", "already in", issue_id=waiting["issue_id"], sprint_id=planned["sprint_id"])
+    assert s.ok("move_issue_to_backlog", issue_id=waiting["issue_id"])["sprint_id"] is None
+    done = next(i for i in every if i["status"] == "done" and i["sprint_id"])
+    unchanged(s, "move_issue_to_backlog", "reopen it first", issue_id=done["issue_id"])
+
+
+def test_velocity_and_burndown(s):
+    pid = project(s, "ATLAS")["project_id"]
+    closed = s.ok("list_sprints", project_id=pid, status="closed")
+    velocity = s.ok("get_velocity", project_id=pid, sprints=3)
+    newest = sorted(closed, key=lambda x: x["end_date"], reverse=True)[:3]
+    assert [r["sprint_id"] for r in velocity["sprints"]] == [x["sprint_id"] for x in newest]
+    assert velocity["average_completed_points"] == round(sum(x["completed_points"] for x in newest) / 3, 1)
+    assert s.ok("get_velocity", project_id=pid, sprints=10)["sprints"][-1]["sprint_id"] == closed[0]["sprint_id"]
+    unchanged(s, "get_velocity", "1 to 10", project_id=pid, sprints=11)
+    unchanged(s, "get_velocity", "no closed sprints", project_id=project(s, "TITAN")["project_id"])
+
+    report = s.ok("get_sprint_report", sprint_id=closed[-1]["sprint_id"])
+    assert report["scope_points"] == closed[-1]["committed_points"]
+    assert report["completed_points"] == closed[-1]["completed_points"]
+    assert len(report["burndown"]) == 14 and report["burndown"][-1]["remaining_points"] == report["remaining_points"]
+    points = [d["remaining_points"] for d in report["burndown"]]
+    assert points == sorted(points, reverse=True)
+
+    active = sprint(s, pid, "active")
+    live = s.ok("get_sprint_report", sprint_id=active["sprint_id"])
+    assert live["burndown"][-1]["date"] == s.world.now.date().isoformat()
+    assert live["remaining_points"] == live["scope_points"] - live["completed_points"]
+    unchanged(s, "get_sprint_report", "has not started", sprint_id=sprint(s, pid, "planned")["sprint_id"])
+    # finishing work burns the sprint down today
+    issue = next(i for i in s.ok("list_issues", project_id=pid, sprint_id=active["sprint_id"], limit=100)
+                 if i["status"] == "in_review" and i["story_points"])
+    s.ok("transition_issue", issue_id=issue["issue_id"], status="done")
+    after = s.ok("get_sprint_report", sprint_id=active["sprint_id"])
+    assert after["remaining_points"] == live["remaining_points"] - issue["story_points"]
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play, served):
+    from prove_env.task import Task
+
+    s = served("issue_tracker")
+    apollo = project(s, "APOLLO")
+    issue = next(i for i in issues(s, apollo["project_id"]) if i["status"] == "to_do" and i["priority"] != "highest")
+    key, title = issue["key"], issue["title"]
+    ask = Task(id="priority", server="issue_tracker", seed=0,
+               user_turns=[f"What's the priority of '{title}' in Apollo?"],
+               gold=[[{"id": "g1", "name": "list_projects", "arguments": {"name": "Apollo"}},
+                      {"id": "g2", "name": "list_issues", "depends_on": ["g1"],
+                       "arguments": {"project_id": apollo["project_id"], "title": title}},
+                      {"id": "g3", "name": "get_issue", "arguments": {"issue_id": issue["issue_id"]},
+                       "depends_on": ["g2"]}]],
+               facts=[[issue["priority"]]])
+    # another correct path: the query language finds it, and its summary carries the priority
+    other = play(ask, [_call("search_issues", query=f"project = APOLLO AND title ~ '{title}'"),
+                       f"{key} is {issue['priority']} priority."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    # the right answer, then damage nobody asked for: the issue closed
+    damage = play(ask, [_call("get_issue", issue_id=issue["issue_id"]),
+                        _call("close_issue", issue_id=issue["issue_id"], resolution="won't do"),
+                        f"It is {issue['priority']} priority."])
+    assert not damage["success"]
+
+    reporter = member(s, apollo["project_id"])
+    create = Task(id="create", server="issue_tracker", seed=0,
+                  user_turns=[f"This is {reporter['name']}. Log a bug in Apollo: 'Login screen flickers'."],
+                  gold=[[{"id": "g1", "name": "list_projects", "arguments": {"name": "Apollo"}},
+                         {"id": "g2", "name": "find_users", "arguments": {"name": reporter["name"]}},
+                         {"id": "g3", "name": "create_issue", "depends_on": ["g1", "g2"],
+                          "arguments": {"project_id": apollo["project_id"], "title": "Login screen flickers",
+                                        "type": "bug", "reporter_id": reporter["user_id"]}}]])
+    # a description the user did not ask for is a detail, not damage
+    described = play(create, [_call("create_issue", project_id=apollo["project_id"], title="Login screen flickers",
+                                    type="bug", reporter_id=reporter["user_id"],
+                                    description="Reported by a teammate."), "Logged."])
+    assert described["success"]
+    wrong = play(create, [_call("create_issue", project_id=apollo["project_id"], title="Login screen flickers",
+                                type="bug", reporter_id=reporter["user_id"], priority="high"), "Logged."])
+    assert not wrong["success"]
