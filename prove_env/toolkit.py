@@ -20,8 +20,8 @@
             customer = self.get(Customer, customer_id)
             ...
 
-Inside a tool, `self.world` is the episode's world, `self.db` its SQLAlchemy session and
-`self.now` its frozen clock. A domain failure is raised as `ToolError("readable message")`.
+Inside a tool, `self.world` is the episode's world, `self.db` its SQLAlchemy session,
+`self.rows(sql, *params)` a read-only SQL query on it, and `self.now` its frozen clock. A domain failure is raised as `ToolError("readable message")`.
 Everything else is derived once here for every tool, so server code never touches the protocol:
 schemas and strict validation from the type hints (`prove_env.params`) and the docstring, MCP
 annotations, transactions, results as JSON, and from the declared entities the kinds a tool
@@ -263,6 +263,12 @@ class Toolkit:
 
     def new_id(self, prefix: str, width: int = 4) -> str:
         return self.world.new_id(prefix, width)
+
+    def rows(self, sql: str, *params: Any) -> list[tuple]:
+        """The rows of a read-only SQL query on the world's database, after the call's pending
+        writes: for hot read paths, where building an ORM statement costs more than the query."""
+        self.world._flush()
+        return self.world.connection.execute(sql, params).fetchall()
 
     def get(self, model: type[M], key: Any) -> M:
         """The entity of `model` with id `key`, or a ToolError saying it was not found (one wording

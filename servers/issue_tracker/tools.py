@@ -86,7 +86,7 @@ class IssueTracker(Toolkit):
         if email and email.strip():
             where.append("lower(email) = ?")
             params.append(email.strip().lower())
-        rows = self._sql(f"SELECT id, name, email, title FROM users WHERE {' AND '.join(where) or '1'} "
+        rows = self.rows(f"SELECT id, name, email, title FROM users WHERE {' AND '.join(where) or '1'} "
                          "ORDER BY id LIMIT ?", *params, limit)
         return [{"user_id": r[0], "name": r[1], "email": r[2], "title": r[3]} for r in rows]
 
@@ -100,7 +100,7 @@ class IssueTracker(Toolkit):
         where, params = "1", []
         if name and name.strip():
             where, params = "instr(lower(p.name), ?) > 0 OR instr(lower(p.key), ?) > 0", [name.strip().lower()] * 2
-        rows = self._sql("SELECT p.id, p.key, p.name, u.id, u.name FROM projects p JOIN users u ON u.id = p.lead_id "
+        rows = self.rows("SELECT p.id, p.key, p.name, u.id, u.name FROM projects p JOIN users u ON u.id = p.lead_id "
                          f"WHERE {where} ORDER BY p.id LIMIT ?", *params, limit)
         return [{"project_id": r[0], "key": r[1], "name": r[2], "lead": {"user_id": r[3], "name": r[4]}} for r in rows]
 
@@ -109,11 +109,11 @@ class IssueTracker(Toolkit):
         """Return a project: key, name, description, lead, member count, open issues per status, the
         backlog size and the active sprint (if any)."""
         project = self.get(Project, project_id)
-        counts = dict(self._sql("SELECT status, count(*) FROM issues WHERE project_id = ? GROUP BY status", project.id))
-        backlog, members = self._sql(
+        counts = dict(self.rows("SELECT status, count(*) FROM issues WHERE project_id = ? GROUP BY status", project.id))
+        backlog, members = self.rows(
             "SELECT (SELECT count(*) FROM issues WHERE project_id = ?1 AND sprint_id IS NULL AND status != 'done'), "
             "(SELECT count(*) FROM members WHERE project_id = ?1)", project.id)[0]
-        active = self._sql("SELECT id, name FROM sprints WHERE project_id = ? AND status = 'active'", project.id)
+        active = self.rows("SELECT id, name FROM sprints WHERE project_id = ? AND status = 'active'", project.id)
         return {**self._project(project), "description": project.description, "members": members,
                 "issues_by_status": {s: counts.get(s, 0) for s in STATUSES}, "backlog_open_issues": backlog,
                 "active_sprint": {"sprint_id": active[0][0], "name": active[0][1]} if active else None}
@@ -122,7 +122,7 @@ class IssueTracker(Toolkit):
     def list_project_members(self, project_id: Id("project")) -> list[dict]:
         """List a project's members with their role and how many open issues each has assigned, ordered by name."""
         project = self.get(Project, project_id)
-        rows = self._sql("SELECT u.id, u.name, u.email, u.title, m.role, (SELECT count(*) FROM issues i WHERE "
+        rows = self.rows("SELECT u.id, u.name, u.email, u.title, m.role, (SELECT count(*) FROM issues i WHERE "
                          "i.project_id = m.project_id AND i.assignee_id = u.id AND i.status != 'done') FROM members m "
                          "JOIN users u ON u.id = m.user_id WHERE m.project_id = ? ORDER BY u.name, u.id", project.id)
         return [{"user_id": r[0], "name": r[1], "email": r[2], "title": r[3], "role": r[4], "open_issues": r[5]}
@@ -230,7 +230,7 @@ class IssueTracker(Toolkit):
         """Return one issue in full: description, reporter, assignee, sprint, labels, dates, its links
         to other issues (blocks, is blocked by, duplicates, relates to) and its number of comments."""
         issue = self.get(Issue, issue_id)
-        row = self._sql("SELECT u.name, s.name, s.status, (SELECT count(*) FROM comments c WHERE c.issue_id = i.id) "
+        row = self.rows("SELECT u.name, s.name, s.status, (SELECT count(*) FROM comments c WHERE c.issue_id = i.id) "
                         "FROM issues i JOIN users u ON u.id = i.reporter_id LEFT JOIN sprints s ON s.id = i.sprint_id "
                         "WHERE i.id = ?", issue.id)[0]
         return {**self._summary(issue), "description": issue.description,
@@ -244,7 +244,7 @@ class IssueTracker(Toolkit):
     def list_comments(self, issue_id: Id("issue"), limit: Limit = 20) -> list[dict]:
         """List an issue's comments, oldest first."""
         issue = self.get(Issue, issue_id)
-        rows = self._sql("SELECT c.id, c.author_id, u.name, c.body, c.created_at FROM comments c JOIN users u ON "
+        rows = self.rows("SELECT c.id, c.author_id, u.name, c.body, c.created_at FROM comments c JOIN users u ON "
                          "u.id = c.author_id WHERE c.issue_id = ? ORDER BY c.created_at, c.id LIMIT ?", issue.id, limit)
         return [{"comment_id": r[0], "issue_id": issue.id, "author_id": r[1], "author": r[2], "body": r[3],
                  "created_at": dt.datetime.fromisoformat(r[4])} for r in rows]
@@ -253,7 +253,7 @@ class IssueTracker(Toolkit):
     def get_issue_history(self, issue_id: Id("issue"), limit: Limit = 50) -> list[dict]:
         """List the changes made to an issue (status, assignee, priority, sprint, points, ...), oldest first."""
         issue = self.get(Issue, issue_id)
-        rows = self._sql("SELECT field, old_value, new_value, changed_at FROM history WHERE issue_id = ? "
+        rows = self.rows("SELECT field, old_value, new_value, changed_at FROM history WHERE issue_id = ? "
                          "ORDER BY changed_at, id LIMIT ?", issue.id, limit)
         return [{"issue_id": issue.id, "field": r[0], "from": r[1], "to": r[2],
                  "changed_at": dt.datetime.fromisoformat(r[3])} for r in rows]
@@ -547,7 +547,7 @@ class IssueTracker(Toolkit):
         where, params = "s.project_id = ?", [project.id]
         if status is not None:
             where, params = where + " AND s.status = ?", params + [status]
-        rows = self._sql("SELECT s.id, s.project_id, s.name, s.goal, s.status, s.start_date, s.end_date, "
+        rows = self.rows("SELECT s.id, s.project_id, s.name, s.goal, s.status, s.start_date, s.end_date, "
                          "s.committed_points, s.completed_points, (SELECT count(*) FROM issues i WHERE i.sprint_id = s.id) "
                          f"FROM sprints s WHERE {where} ORDER BY s.start_date, s.id LIMIT ?", *params, limit)
         return [dict(zip(_SPRINT_FIELDS, r)) for r in rows]
@@ -664,7 +664,7 @@ class IssueTracker(Toolkit):
         sprint = self.get(Sprint, sprint_id)
         if sprint.status == "planned":
             raise ToolError(f"{sprint.name} has not started yet; reports exist for active and closed sprints")
-        issues = self._sql("SELECT status, coalesce(story_points, 0), substr(resolved_at, 1, 10) FROM issues "
+        issues = self.rows("SELECT status, coalesce(story_points, 0), substr(resolved_at, 1, 10) FROM issues "
                            "WHERE sprint_id = ?", sprint.id)
         done = [(points, day) for status, points, day in issues if status == "done"]
         completed = sum(points for points, _ in done)
@@ -694,7 +694,7 @@ class IssueTracker(Toolkit):
         project = self.get(Project, project_id)
         if not 1 <= sprints <= 10:
             raise ToolError(f"sprints must be 1 to 10, got {sprints}")
-        closed = self._sql("SELECT id, name, committed_points, completed_points FROM sprints WHERE project_id = ? AND "
+        closed = self.rows("SELECT id, name, committed_points, completed_points FROM sprints WHERE project_id = ? AND "
                            "status = 'closed' ORDER BY end_date DESC, id DESC LIMIT ?", project.id, sprints)
         if not closed:
             raise ToolError(f"{project.name} has no closed sprints yet, so it has no velocity")
@@ -810,16 +810,11 @@ class IssueTracker(Toolkit):
 
     def _labels(self, issue_id: str) -> list[str]:
         self.db.flush()
-        return [r[0] for r in self._sql("SELECT name FROM labels WHERE issue_id = ? ORDER BY name", issue_id)]
-
-    def _sql(self, sql: str, *params) -> list[tuple]:
-        """Rows of a read query run on the world's own connection, inside the call's transaction
-        (cheaper than building the statement with the ORM; the callers flush pending writes first)."""
-        return self.db.connection().connection.driver_connection.execute(sql, params).fetchall()
+        return [r[0] for r in self.rows("SELECT name FROM labels WHERE issue_id = ? ORDER BY name", issue_id)]
 
     def _select(self, where: list[str], params: list, limit: int) -> list[dict]:
         sql = f"{_SUMMARY_SQL} WHERE {' AND '.join(where) or '1'} ORDER BY i.id LIMIT ?"
-        return self._rows(self._sql(sql, *params, limit))
+        return self._rows(self.rows(sql, *params, limit))
 
     def _link_between(self, a: str, b: str) -> Link | None:
         return self.db.scalar(select(Link).where(or_(and_(Link.source_id == a, Link.target_id == b),
@@ -834,7 +829,7 @@ class IssueTracker(Toolkit):
         return {"blocks": "is_blocked_by", "duplicates": "is_duplicated_by"}[link.kind]
 
     def _links(self, issue: Issue) -> list[dict]:
-        rows = self._sql("SELECT k.kind, k.source_id, i.id, i.key, i.title, i.status FROM links k JOIN issues i "
+        rows = self.rows("SELECT k.kind, k.source_id, i.id, i.key, i.title, i.status FROM links k JOIN issues i "
                          "ON (k.source_id = ? AND i.id = k.target_id) OR (k.target_id = ? AND i.id = k.source_id) "
                          "ORDER BY k.id", issue.id, issue.id)
         out = []
@@ -861,7 +856,7 @@ class IssueTracker(Toolkit):
         labels: dict[str, list[str]] = {}
         if rows:
             marks = ",".join("?" * len(rows))
-            for issue_id, name in self._sql(f"SELECT issue_id, name FROM labels WHERE issue_id IN ({marks}) "
+            for issue_id, name in self.rows(f"SELECT issue_id, name FROM labels WHERE issue_id IN ({marks}) "
                                             "ORDER BY name", *(r[0] for r in rows)):
                 labels.setdefault(issue_id, []).append(name)
         return [{"issue_id": r[0], "key": r[1], "project_id": r[2], "title": r[3], "type": r[4], "priority": r[5],
