@@ -1,0 +1,1 @@
+"""Iot devices: owners and their items (a skeleton to grow)."""
