@@ -142,6 +142,7 @@ class Automation(Base):
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "AUT-0005"
     home_id: Mapped[str] = mapped_column(ForeignKey("homes.id"), index=True)
     name: Mapped[str]
+    description: Mapped[str | None]
     trigger: Mapped[str]  # time | above | below | motion
     sensor_id: Mapped[str | None] = mapped_column(ForeignKey("devices.id"))
     threshold: Mapped[float | None]

@@ -329,8 +329,8 @@ class _HomeBuilder:
         for name, trigger, sensor, threshold, at_time, command, value, targets in options:
             if rng.random() < 0.35:
                 continue
-            automation = Automation(id=self.ctx.new_id("AUT"), home_id=self.home.id, name=name, trigger=trigger,
-                                    sensor_id=sensor.id if sensor else None, threshold=threshold, at_time=at_time,
+            automation = Automation(id=self.ctx.new_id("AUT"), home_id=self.home.id, name=name,
+                                    description=None, trigger=trigger, sensor_id=sensor.id if sensor else None, threshold=threshold, at_time=at_time,
                                     command=command, value=value, enabled=rng.random() < 0.75,
                                     created_at=self.ctx.moment(-300, -20),
                                     last_triggered=self.ctx.moment(-6, -0.2) if rng.random() < 0.6 else None)

@@ -24,7 +24,7 @@ from typing import Literal
 
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Date, DateTime, Entity, Id, Limit, Toolkit, ToolError, check_range, tool
+from prove_env.toolkit import Date, DateTime, Detail, Entity, Id, Limit, Toolkit, ToolError, check_range, tool
 
 from .models import (Automation, AutomationTarget, Base, Device, Group, GroupMember, Home, LockCode, Reading, Room,
                      Scene, SceneAction)
@@ -495,11 +495,11 @@ class IotDevicesServer(Toolkit):
             query = query.where(Automation.enabled == enabled)
         return [self._automation(a) for a in self.db.scalars(query)]
 
-    @tool(produces=("automation",))
+    @tool(produces=("automation",), details=(Detail("automations", "description"),))
     def create_automation(self, home_id: Id("home"), name: str, trigger: Trigger, command: AutomationCommand,
                           device_ids: list[Id("device")], sensor_id: Id("device") | None = None,
                           threshold: float | None = None, at_time: str | None = None,
-                          value: float | None = None) -> dict:
+                          value: float | None = None, description: str | None = None) -> dict:
         """Create an enabled automation: when the trigger fires, send one command to some devices.
         Everything is checked before it is saved: the trigger's sensor and threshold, each target's
         capability and the command's value.
@@ -516,6 +516,7 @@ class IotDevicesServer(Toolkit):
             at_time: for 'time', the local time as HH:MM on a 24-hour clock, such as '19:30'.
             value: the command's value where it takes one (brightness, kelvin, degrees F, position,
                 volume), such as 40.
+            description: an optional note on what the automation is for, such as 'So nobody trips at night'.
         """
         home = self.get(Home, home_id)
         label = self._new_name(Automation, home.id, name, "automation")
@@ -558,7 +559,8 @@ class IotDevicesServer(Toolkit):
             raise ToolError("The automation was not saved: " + "; ".join(refusals))
         if command not in NEEDS_VALUE and value is not None:
             raise ToolError(f"'{command}' takes no value")
-        automation = Automation(id=self.new_id("AUT"), home_id=home.id, name=label, trigger=trigger,
+        automation = Automation(id=self.new_id("AUT"), home_id=home.id, name=label,
+                                description=(description or "").strip()[:200] or None, trigger=trigger,
                                 sensor_id=sensor.id if sensor else None, threshold=threshold, at_time=at_time,
                                 command=command, value=_store(command, value), enabled=True, created_at=self.now,
                                 last_triggered=None)
@@ -692,8 +694,8 @@ class IotDevicesServer(Toolkit):
         targets = list(self.db.execute(select(Device.id, Device.name).join(
             AutomationTarget, AutomationTarget.device_id == Device.id).where(
             AutomationTarget.automation_id == a.id).order_by(Device.id)).all())
-        out = {"automation_id": a.id, "home_id": a.home_id, "name": a.name, "enabled": a.enabled,
-               "trigger": a.trigger}
+        out = {"automation_id": a.id, "home_id": a.home_id, "name": a.name, "description": a.description,
+               "enabled": a.enabled, "trigger": a.trigger}
         if a.trigger == "time":
             out["at_time"] = a.at_time
         else:
