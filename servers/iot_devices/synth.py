@@ -135,6 +135,12 @@ def _period(b: Bundle, rng: random.Random, most_back: int, ends_yesterday: bool 
     return start, end, said
 
 
+def _held(said: str, rng: random.Random) -> str:
+    """The sentence that gives a period held back from the request."""
+    return rng.choice([f"I mean {said}.", f"{said[0].upper()}{said[1:]}, please.", f"Look at {said}.",
+                       f"The period is {said}."])
+
+
 # -- goals: questions ---------------------------------------------------------------------------------
 
 goals = Goals()
@@ -193,7 +199,7 @@ def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
                    terse="Offline devices?", refs=(_home(b),), facts=lambda r: [d["name"] for d in r][:6])
     if roll < 0.55:
         lit = [d for d in b["devices"] if d["type"] == "light" and d.get("is_on")]
-        if not lit:
+        if len(lit) < 3:  # a request earlier in the conversation may switch one off
             return None
         return Ask({"home_id": hid, "type": "light"},
                    say=rng.choice(["Which lights are on at home right now?",
@@ -203,20 +209,26 @@ def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
                    terse="Which lights are on?", refs=(_home(b),),
                    facts=lambda r: [d["name"] for d in r if d.get("is_on")][:6])
     if roll < 0.7:
-        unlocked = [d for d in b["devices"] if d["type"] == "lock" and d["locked"] is False]
-        if not unlocked:
+        if not any(d["type"] == "lock" for d in b["devices"]):
             return None
         return Ask({"home_id": hid, "type": "lock"},
-                   say=rng.choice(["Are any of my doors unlocked? Which ones?",
-                                   "Before I go to bed: which locks are not locked?",
-                                   "Can you check my door locks and tell me which are unlocked?"]),
-                   terse="Unlocked doors?", refs=(_home(b),),
-                   facts=lambda r: [d["name"] for d in r if d["locked"] is False])
+                   say=rng.choice(["Which door locks do I have, and is each one locked?",
+                                   "Before I go to bed: go through my door locks and tell me which are locked.",
+                                   "Can you check every door lock I have and say whether it's locked?"]),
+                   terse="Each lock: locked or not?", refs=(_home(b),),
+                   facts=lambda r: [d["name"] for d in r])
     rooms = [r for r in b["rooms"] if 2 <= r["devices"] <= 5]
     if not rooms:
         return None
     room = rng.choice(rooms)
     where = room["name"].lower()
+    if rng.random() < 0.5:
+        return Ask({"home_id": hid, "room_id": room["room_id"]},
+                   say=rng.choice(["Can you tell me which devices are set up in one of my rooms?",
+                                   "I'd like a list of what's connected in a particular room."]),
+                   detail=rng.choice([f"The {where}.", f"I mean the {where}.", f"It's the {where}."]),
+                   terse=f"Devices in the {where}?", refs=(_room(b, room),), mentions=(where,),
+                   facts=lambda r: [d["name"] for d in r])
     return Ask({"home_id": hid, "room_id": room["room_id"]},
                say=rng.choice([f"What devices do I have in the {where}?", f"List everything set up in the {where}.",
                                f"Which smart devices are in my {where}?",
@@ -241,7 +253,7 @@ def list_lock_codes(b: Bundle, rng: random.Random) -> Ask | None:
     lock = rng.choice(locks)
     name = dev(lock, rng)
     codes = b["codes"][lock["device_id"]]
-    if any(c["status"] == "expired" for c in codes) and rng.random() < 0.6:
+    if sum(c["status"] == "expired" and c["code_id"] != b["drop_code"] for c in codes) >= 1 and rng.random() < 0.6:
         return Ask({"device_id": lock["device_id"]},
                    say=rng.choice([f"Which codes on {name} have expired?",
                                    f"Whose codes on {name} don't work any more because they expired?",
@@ -276,12 +288,20 @@ def get_sensor_readings(b: Bundle, rng: random.Random) -> Ask | None:
     d = rng.choice(sensors)
     n = rng.choice([2, 3, 4, 5])
     name, count = dev(d, rng), NUMBER_WORDS[n]
+    if rng.random() < 0.55:
+        return Ask({"device_id": d["device_id"], "limit": n},
+                   say=rng.choice([f"Can you pull up the most recent readings from {name}?",
+                                   f"I'd like to see the latest readings of {name}."]),
+                   detail=rng.choice([f"Just the last {count}.", f"The last {count} will do.",
+                                      f"Only the {count} most recent ones."]),
+                   terse=f"Last {count} readings of {name}?", refs=(_device(b, d),), mentions=(count,),
+                   facts=lambda r: [x["value"] for x in r["readings"]])
     return Ask({"device_id": d["device_id"], "limit": n},
                say=rng.choice([f"What were the last {count} readings from {name}?",
                                f"Show me the {count} most recent values {name} recorded.",
                                f"Could you pull up the latest {count} readings of {name}?",
                                f"I'd like to see how {name} has been trending: give me its last {count} readings."]),
-               terse=f"Last {n} readings of {name}?", refs=(_device(b, d),), mentions=(count,),
+               terse=f"Last {count} readings of {name}?", refs=(_device(b, d),), mentions=(count,),
                facts=lambda r: [x["value"] for x in r["readings"]])
 
 
@@ -295,11 +315,14 @@ def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
     start, end, said = _period(b, rng, 6 if kind != "energy" else 13, kind == "energy")
     args = {"device_id": d["device_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
     name, refs, mentions = dev(d, rng), (_device(b, d),), (day(start), day(end))
+    held = _held(said, rng) if rng.random() < 0.6 else None
+    if held is not None:
+        said = "lately"
     if kind == "energy":
         return Ask(args, say=rng.choice([f"How much energy did {name} use {said}?",
                                          f"What was the total kWh on {name} {said}?",
                                          f"I want to know what {name} consumed {said}, in kilowatt-hours."]),
-                   terse=f"kWh of {name}, {_span(start, end)}?", refs=refs, mentions=mentions,
+                   terse=f"kWh of {name}, {_span(start, end)}?", refs=refs, mentions=mentions, detail=held,
                    facts=lambda r: [r["total_kwh"]])
     if kind in ("temperature", "humidity"):
         pick = rng.choice(["highest", "lowest", "average"])
@@ -307,13 +330,13 @@ def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"What was the {word} {kind} {name} recorded {said}?",
                                          f"Could you tell me the {word} {kind} reading from {name} {said}?",
                                          f"{said.capitalize()}, what was the {word} {kind} on {name}?"]),
-                   terse=f"{word.capitalize()} {kind} on {name}, {_span(start, end)}?", refs=refs,
+                   terse=f"{word.capitalize()} {kind} on {name}, {_span(start, end)}?", refs=refs, detail=held,
                    mentions=mentions, facts=lambda r: [r[pick]] if r[pick] is not None else [])
     what = "motion events" if kind == "motion" else "times the door was opened"
     return Ask(args, say=rng.choice([f"How many {what} did {name} log {said}?",
                                      f"Can you count the {what} on {name} {said}?"]),
                terse=f"Count of {what} on {name}, {_span(start, end)}?", refs=refs, mentions=mentions,
-               facts=lambda r: [r["events"]])
+               detail=held, facts=lambda r: [r["events"]])
 
 
 @goals.add("get_energy_summary", 0.9)
@@ -322,16 +345,19 @@ def get_energy_summary(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     start, end, said = _period(b, rng, 13, True)
     args = {"home_id": b["home"]["home_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
+    held = _held(said, rng) if rng.random() < 0.6 else None
+    if held is not None:
+        said = "lately"
     if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"How much electricity did my smart plugs use in total {said}?",
                                          f"What's the total energy use of my plugs {said}?",
                                          f"Could you add up the kWh my plugs used {said}?"]),
-                   terse=f"Total plug energy, {_span(start, end)}?", refs=(_home(b),),
+                   terse=f"Total plug energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
                    mentions=(day(start), day(end)), facts=lambda r: [r["total_kwh"]])
     return Ask(args, say=rng.choice([f"Which of my plugs used the most energy {said}, and how much?",
                                      f"{said.capitalize()}, what was the biggest energy user among my plugs?",
                                      f"Tell me the top energy-consuming plug {said} and its kWh."]),
-               terse=f"Top plug by energy, {_span(start, end)}?", refs=(_home(b),),
+               terse=f"Top plug by energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
                mentions=(day(start), day(end)),
                facts=lambda r: [r["devices"][0]["name"], r["devices"][0]["kwh"]])
 
@@ -352,9 +378,10 @@ def list_groups(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_scenes", 0.6)
 def list_scenes(b: Bundle, rng: random.Random) -> Ask | None:
-    if not b["scenes"]:
+    scenes = [x for x in b["scenes"] if x["scene_id"] != b["drop_scene"]]
+    if not scenes:
         return None
-    scene = rng.choice(b["scenes"])
+    scene = rng.choice(scenes)
     names = list(dict.fromkeys(a["device"] for a in scene["actions"]))[:6]
     return Ask({"home_id": b["home"]["home_id"]},
                say=rng.choice([f"Which devices does my {scene['name']} scene control?",
@@ -366,10 +393,11 @@ def list_scenes(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_automations", 0.6)
 def list_automations(b: Bundle, rng: random.Random) -> Ask | None:
-    states = {a["enabled"] for a in b["automations"]}
-    if not states:
+    kept = _keep_automations(b)
+    states = [s for s in (True, False) if sum(a["enabled"] == s for a in kept) >= 2]
+    if not states:  # another request may flip or delete one: at least two must remain either way
         return None
-    enabled = rng.choice(sorted(states))
+    enabled = rng.choice(states)
     word = "turned on" if enabled else "switched off"
     return Ask({"home_id": b["home"]["home_id"], "enabled": enabled},
                say=rng.choice([f"Which of my automations are {word}?",
@@ -424,6 +452,12 @@ def set_brightness(b: Bundle, rng: random.Random) -> Ask | None:
     if level == d["brightness"] and d["is_on"]:
         return None
     name, said = dev(d, rng), percent(level)
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "brightness": level},
+                   say=rng.choice([f"I'd like to change how bright {name} is.", f"Can you adjust {name}'s brightness?",
+                                   f"{name.capitalize()} is not the right brightness; could you change it?"]),
+                   detail=rng.choice([f"Make it {said}.", f"{said.capitalize()}, please.", f"Set it to {said}."]),
+                   terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
     return Ask({"device_id": d["device_id"], "brightness": level},
                say=rng.choice([f"Set {name} to {said} brightness.", f"Dim {name} to {said}, please.",
                                f"Could you put {name} at {said}?", f"I'd like {name} at {said} brightness.",
@@ -442,6 +476,12 @@ def set_color_temperature(b: Bundle, rng: random.Random) -> Ask | None:
     if kelvin == d.get("color_temp") and d["is_on"] and "color" not in d:
         return None
     name = dev(d, rng)
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "kelvin": kelvin},
+                   say=rng.choice([f"Could you change the white tone of {name}?",
+                                   f"I want a different colour temperature on {name}."]),
+                   detail=rng.choice([f"{kelvin} K, please.", f"Make it {kelvin} kelvin.", f"Set it to {kelvin}K."]),
+                   terse=f"{name.capitalize()} {kelvin}K.", refs=(_device(b, d),), mentions=(str(kelvin),))
     return Ask({"device_id": d["device_id"], "kelvin": kelvin},
                say=rng.choice([f"Set {name} to {kelvin} K.", f"Make {name} {words}, {kelvin} kelvin please.",
                                f"Could you change {name}'s colour temperature to {kelvin}K?",
@@ -459,6 +499,11 @@ def set_color(b: Bundle, rng: random.Random) -> Ask | None:
     if color == d.get("color") and d["is_on"]:
         return None
     name = dev(d, rng)
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "color": color},
+                   say=rng.choice([f"Can you change the colour of {name}?", f"I'd like {name} in a different colour."]),
+                   detail=rng.choice([f"Make it {color}.", f"{color.capitalize()}, please.", f"Let's go with {color}."]),
+                   terse=f"{name.capitalize()} {color}.", refs=(_device(b, d),), mentions=(color,))
     return Ask({"device_id": d["device_id"], "color": color},
                say=rng.choice([f"Turn {name} {color}.", f"Can you make {name} glow {color}?",
                                f"Set {name} to {color}, please.", f"I'd love {name} in {color} tonight."]),
@@ -477,6 +522,12 @@ def set_thermostat_mode(b: Bundle, rng: random.Random) -> Ask | None:
     mode = rng.choice(modes)
     name = dev(d, rng)
     phrase = {"heat": "heating", "cool": "cooling", "auto": "auto"}[mode]
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "mode": mode},
+                   say=rng.choice([f"Can you change the mode on {name}?", f"I'd like {name} in another mode."]),
+                   detail=rng.choice([f"{mode.capitalize()} mode, please.", f"Put it on {phrase}.",
+                                      f"Switch it to {mode}."]),
+                   terse=f"{name.capitalize()}: {mode}.", refs=(_device(b, d),), mentions=(mode,))
     return Ask({"device_id": d["device_id"], "mode": mode},
                say=rng.choice([f"Switch {name} to {mode} mode.", f"Put {name} on {phrase}, please.",
                                f"Could you set {name} to {mode}?", f"I'd like {name} in {mode} mode now."]),
@@ -500,6 +551,13 @@ def set_temperature(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Could you get {name} heating again, at {said}?"]),
                    terse=f"{name.capitalize()}: heat, {said}.", refs=(_device(b, d),), mentions=(str(target),),
                    prior=(("set_thermostat_mode", {"device_id": d["device_id"], "mode": "heat"}),))
+    if rng.random() < 0.6:
+        return Ask(args, say=rng.choice([f"I want to change the temperature on {name}.",
+                                         f"Could you adjust {name}'s set point for me?",
+                                         f"Can you change what {name} is set to?"]),
+                   detail=rng.choice([f"Make it {said}.", f"{said.capitalize()}, please.", f"Set it to {said}.",
+                                      f"I'd like {said}."]),
+                   terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(str(target),))
     return Ask(args, say=rng.choice([f"Set {name} to {said}.", f"Could you change {name} to {said}, please?",
                                      f"It's a bit off in here; put {name} at {said}.",
                                      f"I'd like {name} set to {said}.", f"Bump {name} to {said}, would you?"]),
@@ -523,6 +581,11 @@ def set_blind_position(b: Bundle, rng: random.Random) -> Ask | None:
     else:
         said = position_words(p)
         say = rng.choice([f"Set {name} to {said}.", f"Move {name} so they're {said}.", f"Put {name} {said}, please."])
+        if rng.random() < 0.6:
+            return Ask({"device_id": d["device_id"], "position": p},
+                       say=rng.choice([f"Could you adjust {name}?", f"I want {name} at a different position."]),
+                       detail=rng.choice([f"{said.capitalize()}, please.", f"Make them {said}.", f"I mean {said}."]),
+                       terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
     return Ask({"device_id": d["device_id"], "position": p}, say=say,
                terse=f"{name.capitalize()} {position_words(p)}.", refs=(_device(b, d),))
 
@@ -537,6 +600,11 @@ def set_volume(b: Bundle, rng: random.Random) -> Ask | None:
     if v == d["volume"]:
         return None
     name, said = dev(d, rng), percent(v)
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "volume": v},
+                   say=rng.choice([f"Can you change the volume on {name}?", f"I'd like {name} at a different volume."]),
+                   detail=rng.choice([f"{said.capitalize()}, please.", f"Put it at {said}.", f"Make it {said}."]),
+                   terse=f"{name.capitalize()} volume {said}.", refs=(_device(b, d),), mentions=(said,))
     return Ask({"device_id": d["device_id"], "volume": v},
                say=rng.choice([f"Set the volume on {name} to {said}.", f"Turn {name} to {said} volume.",
                                f"Could you change {name}'s volume to {said}?",
@@ -600,6 +668,13 @@ def set_auto_lock(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"Disable the auto-lock of {name}, please."]),
                    terse=f"Auto-lock off on {name}.", refs=(_device(b, d),))
     unit = "minute" if minutes == 1 else "minutes"
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "minutes": minutes},
+                   say=rng.choice([f"Please change the auto-lock delay on {name}.",
+                                   f"I want {name} to lock itself after a different delay."]),
+                   detail=rng.choice([f"{minutes} {unit}, please.", f"Make it {minutes} {unit}.",
+                                      f"After {minutes} {unit}."]),
+                   terse=f"Auto-lock {name}: {minutes} min.", refs=(_device(b, d),), mentions=(str(minutes),))
     return Ask({"device_id": d["device_id"], "minutes": minutes},
                say=rng.choice([f"Have {name} lock itself {minutes} {unit} after it's unlocked.",
                                f"Set the auto-lock on {name} to {minutes} {unit}.",
@@ -629,6 +704,12 @@ def add_lock_code(b: Bundle, rng: random.Random) -> Ask | None:
                             f", good until {day(last)}"])
         mentions += (day(last),)
     person = who.lower() if who[0].isupper() and who not in ("Grandma", "Aunt Rose") else who
+    if rng.random() < 0.6:
+        return Ask(args, say=rng.choice([f"Please add a new code on {name} for {who}{until}.",
+                                         f"Could you give {who} their own code on {name}{until}?",
+                                         f"I need a code on {name} named '{who}'{until}."]),
+                   detail=rng.choice([f"Make the code {code}.", f"The digits should be {code}.", f"Use {code}."]),
+                   terse=f"New code on {name}: {who}, {code}{until}.", refs=(_device(b, d),), mentions=mentions)
     return Ask(args, say=rng.choice([f"Add a code for the {person} on {name}: {code}{until}.",
                                      f"Please create a new code {code} on {name} named '{who}'{until}.",
                                      f"Could you set up code {code} on {name} for {who}{until}?"]),
@@ -704,6 +785,13 @@ def create_scene(b: Bundle, rng: random.Random) -> Ask | None:
     members.sort(key=lambda d: d["device_id"])
     label = rng.choice(names)
     said = listing([dev(d) for d in members])
+    if rng.random() < 0.6:
+        return Ask({"home_id": b["home"]["home_id"], "name": label, "device_ids": [d["device_id"] for d in members]},
+                   say=rng.choice([f"Save how {said} are set right now as a new scene.",
+                                   f"Make a scene out of the current state of {said}."]),
+                   detail=rng.choice([f"Call it '{label}'.", f"Name it '{label}'.", f"The name should be '{label}'."]),
+                   terse=f"New scene '{label}': {said}, as they are now.", refs=tuple(_device(b, d) for d in members),
+                   mentions=(label,))
     return Ask({"home_id": b["home"]["home_id"], "name": label, "device_ids": [d["device_id"] for d in members]},
                say=rng.choice([f"Save a scene called '{label}' with how {said} are set right now.",
                                f"I like how {said} are right now. Make that a scene named '{label}'.",
@@ -812,6 +900,10 @@ def create_automation(b: Bundle, rng: random.Random) -> Ask | None:
     refs = tuple(_device(b, d) for d in targets)
     if "sensor_id" in extra:
         refs += (_device(b, _by_id(b["devices"], extra["sensor_id"])),)
+    if rng.random() < 0.6:
+        return Ask(args, say=rng.choice([f"Set up an automation: {what}.", f"I'd like a new automation so that {what}."]),
+                   detail=rng.choice([f"Call it '{label}'.", f"Name it '{label}'.", f"Its name should be '{label}'."]),
+                   terse=f"Automation '{label}': {what}.", refs=refs, mentions=(label, *mentions))
     return Ask(args, say=rng.choice([f"Create an automation called '{label}': {what}.",
                                      f"Please set up a new automation named '{label}' so that {what}.",
                                      f"Could you add an automation, '{label}', to {what}?",
