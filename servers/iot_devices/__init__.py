@@ -1,1 +1,2 @@
-"""Iot devices: owners and their items (a skeleton to grow)."""
+"""Smart-home devices: homes and rooms, devices with live state and capabilities, sensor and energy
+history, lock codes, and groups, scenes and automations that act on several devices at once."""

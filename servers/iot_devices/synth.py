@@ -222,18 +222,19 @@ def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     room = rng.choice(rooms)
     where = room["name"].lower()
+    at = "on the" if where == "porch" else "in the"
     if rng.random() < 0.5:
         return Ask({"home_id": hid, "room_id": room["room_id"]},
                    say=rng.choice(["Can you tell me which devices are set up in one of my rooms?",
                                    "I'd like a list of what's connected in a particular room."]),
                    detail=rng.choice([f"The {where}.", f"I mean the {where}.", f"It's the {where}."]),
-                   terse=f"Devices in the {where}?", refs=(_room(b, room),), mentions=(where,),
+                   terse=f"Devices {at} {where}?", refs=(_room(b, room),), mentions=(where,),
                    facts=lambda r: [d["name"] for d in r])
     return Ask({"home_id": hid, "room_id": room["room_id"]},
-               say=rng.choice([f"What devices do I have in the {where}?", f"List everything set up in the {where}.",
-                               f"Which smart devices are in my {where}?",
-                               f"Remind me what's connected in the {where}, would you?"]),
-               terse=f"Devices in the {where}?", refs=(_room(b, room),), mentions=(where,),
+               say=rng.choice([f"What devices do I have {at} {where}?", f"List everything set up {at} {where}.",
+                               f"Which smart devices are {at} {where}?",
+                               f"Remind me what's connected {at} {where}, would you?"]),
+               terse=f"Devices {at} {where}?", refs=(_room(b, room),), mentions=(where,),
                facts=lambda r: [d["name"] for d in r])
 
 

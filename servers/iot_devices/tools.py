@@ -125,15 +125,16 @@ class IotDevicesServer(Toolkit):
             query = query.where(Device.type == type)
         if status is not None:
             query = query.where(Device.online == (status == "online"))
-        rooms = self._room_names(home.id)
-        return [_device(d, rooms) for d in self.db.scalars(query)]
+        found = list(self.db.scalars(query))
+        rooms = self._rooms_of(*found)
+        return [_device(d, rooms) for d in found]
 
     @tool(read_only=True)
     def get_device(self, device_id: Id("device")) -> dict:
         """Return one device in full: state, capabilities, supported ranges, battery, maker and when it
         was last seen."""
         d = self.get(Device, device_id)
-        info = {**_device(d, self._room_names(d.home_id)), "capabilities": d.capabilities.split(","),
+        info = {**_device(d, self._rooms_of(d)), "capabilities": d.capabilities.split(","),
                 "manufacturer": d.manufacturer, "model": d.model, "battery": d.battery, "last_seen": d.last_seen}
         if d.min_kelvin is not None:
             info["kelvin_range"] = [d.min_kelvin, d.max_kelvin]
@@ -243,7 +244,7 @@ class IotDevicesServer(Toolkit):
             raise ToolError(f"The code '{entry.name}' for {d.name} expired on {entry.expires_at:%Y-%m-%d %H:%M}; "
                             "the door stays locked. Use another code or add a new one")
         d.locked = False
-        return {**_device(d, self._room_names(d.home_id)), "unlocked_with": entry.name}
+        return {**_device(d, self._rooms_of(d)), "unlocked_with": entry.name}
 
     @tool(idempotent=True)
     def set_auto_lock(self, device_id: Id("device"), minutes: int) -> dict:
@@ -606,7 +607,7 @@ class IotDevicesServer(Toolkit):
     def _command(self, d: Device, command: str, value: object = None) -> dict:
         self._refuse(d, command, value)
         _perform(d, command, value)
-        return _device(d, self._room_names(d.home_id))
+        return _device(d, self._rooms_of(d))
 
     def _refuse(self, d: Device, command: str, value: object) -> None:
         reason = _refusal(d, command, value)
@@ -644,8 +645,9 @@ class IotDevicesServer(Toolkit):
         if end > self.now.date():
             raise ToolError(f"end_date {end} is in the future; readings go up to today ({self.now.date()})")
 
-    def _room_names(self, home_id: str) -> dict[str, str]:
-        return dict(self.db.execute(select(Room.id, Room.name).where(Room.home_id == home_id)).all())
+    def _rooms_of(self, *devices: Device) -> dict[str, str]:
+        """Room names of a few devices, from rows the session already holds where it can."""
+        return {room_id: self.get(Room, room_id).name for room_id in {d.room_id for d in devices}}
 
     def _home_devices(self, home: Home, device_ids: list[str]) -> list[Device]:
         if not device_ids:
