@@ -504,6 +504,12 @@ def test_create_automation_validated_before_saving(home):
               value=300, device_ids=light, **base)
     unchanged(home, "create_automation", "needs a value", trigger="time", at_time="07:00", command="set_temperature",
               device_ids=[thermostat["device_id"]], **base)
+    unchanged(home, "create_automation", "takes no value", trigger="time", at_time="07:00", command="turn_on",
+              value=5, device_ids=light, **base)
+    unchanged(home, "create_automation", "takes no sensor_id or threshold", trigger="time", at_time="07:00",
+              sensor_id=temp["device_id"], command="turn_on", device_ids=light, **base)
+    unchanged(home, "create_automation", "takes no threshold", trigger="motion", sensor_id=motion["device_id"],
+              threshold=3, command="turn_on", device_ids=light, **base)
     unchanged(home, "create_automation", "cannot also be its target", trigger="motion", sensor_id=motion["device_id"],
               command="turn_on", device_ids=[motion["device_id"]], **base)
     other = homes(home)[1]
