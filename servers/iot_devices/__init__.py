@@ -1,0 +1,2 @@
+"""Smart-home devices: homes and rooms, devices with live state and capabilities, sensor and energy
+history, lock codes, and groups, scenes and automations that act on several devices at once."""

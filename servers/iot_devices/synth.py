@@ -1,0 +1,966 @@
+"""How tasks are written for the smart home: owners who introduce themselves by name or email and
+name their devices the way people do ("the kitchen pendant lights", "the front door lock", "the
+Good night scene"), with values said the way people say them ("68 degrees", "40%", "halfway open").
+
+Only commands a device would carry out are asked for here (online devices, the capability present,
+values in range); the refusals are the hand-written tasks' and the domain tests' business. Each
+home keeps a scene, an automation and a guest code aside for deletion, so no other request of the
+same conversation uses what an earlier one removed; thermostats are never switched off, so a later
+request for a set point still finds one it can take."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import clock, day, listing
+
+Bundle = dict[str, Any]
+
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+NEW_CODES = ("Dog walker", "Cleaner", "Babysitter", "Guest", "Grandma", "Contractor", "Neighbor", "Nanny",
+             "Airbnb guest", "Plumber", "Handyman", "Pet sitter", "Aunt Rose", "House sitter")
+NEW_SCENES = ("Reading time", "Dinner party", "Relax", "Focus", "Bedtime story", "Cozy evening", "Date night",
+              "Game night", "Wind down")
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """Every home whose owner's name finds only it, with its rooms, devices, groups, scenes,
+    automations and lock codes (digits included, as only the owner knows them)."""
+    bundles = []
+    for home in read("find_homes", limit=100):
+        if len(read("find_homes", owner_name=home["owner_name"])) != 1:
+            continue
+        hid = home["home_id"]
+        devices = [_full(read, d) for d in read("list_devices", home_id=hid)]
+        codes = {d["device_id"]: read("reveal_lock_codes", device_id=d["device_id"])
+                 for d in devices if d["type"] == "lock"}
+        scenes = read("list_scenes", home_id=hid)
+        automations = read("list_automations", home_id=hid)
+        first = home["owner_name"].split()[0]
+        guest = [(lock, c) for lock, cs in codes.items() for c in cs if c["name"] != first
+                 and _by_id(devices, lock)["online"]]
+        bundles.append({
+            "now": now, "home": home, "rooms": read("list_rooms", home_id=hid), "devices": devices,
+            "groups": read("list_groups", home_id=hid), "scenes": scenes, "automations": automations,
+            "codes": codes, "first": first,
+            "drop_scene": rng.choice(scenes)["scene_id"] if scenes else None,
+            "drop_automation": rng.choice(automations)["automation_id"] if automations else None,
+            "drop_code": rng.choice(guest)[1]["code_id"] if guest else None,
+        })
+    return bundles
+
+
+def _full(read: Reader, d: dict) -> dict:
+    """A listed device with its capabilities, thermostat modes and auto-lock setting."""
+    info = read("get_device", device_id=d["device_id"])
+    return {**d, "caps": info["capabilities"], "modes": info.get("supported_modes", []),
+            "auto_lock": info.get("auto_lock_minutes")}
+
+
+def _by_id(devices: list[dict], device_id: str) -> dict:
+    return next(d for d in devices if d["device_id"] == device_id)
+
+
+def _online(b: Bundle, kind: str | None = None) -> list[dict]:
+    return [d for d in b["devices"] if d["online"] and (kind is None or d["type"] == kind)]
+
+
+# -- how people name things ------------------------------------------------------------------------
+
+def _home(b: Bundle) -> Ref:
+    return Ref.of("home", b["home"])
+
+
+def _device(b: Bundle, d: dict) -> Ref:
+    return Ref.of("device", d, _home(b))
+
+
+def _owned(kind: str):
+    return lambda b, entity: Ref.of(kind, entity, _home(b))
+
+
+_room, _group, _scene, _automation = (_owned(k) for k in ("room", "group", "scene", "automation"))
+
+
+def _code_ref(b: Bundle, lock: dict, code: dict) -> Ref:
+    return Ref("lock_code", code["code_id"], code, _device(b, lock))
+
+
+def _stable(forms: Sequence[str], *keys: str) -> str:
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
+
+
+def dev(d: dict, rng: random.Random | None = None) -> str:
+    """'the kitchen pendant lights'; with rng sometimes 'my kitchen pendant lights'."""
+    name = d["name"][0].lower() + d["name"][1:]
+    name = name.replace("tV", "TV")
+    if rng is not None and rng.random() < 0.35:
+        return f"my {name}"
+    return f"the {name}"
+
+
+def degrees(value: float) -> str:
+    return f"{value:g} degrees"
+
+
+def percent(value: int) -> str:
+    return f"{value}%"
+
+
+def position_words(p: int) -> str:
+    return {0: "fully closed", 50: "halfway open", 100: "fully open"}.get(p, f"{p}% open")
+
+
+def _span(start: dt.date, end: dt.date) -> str:
+    return day(start) if start == end else f"{day(start)} to {day(end)}"
+
+
+def _period(b: Bundle, rng: random.Random, most_back: int, ends_yesterday: bool = False) -> tuple[dt.date, dt.date, str]:
+    """A period of whole days in the history: plugs' days are complete only up to yesterday."""
+    today = b["now"].date()
+    end = today - dt.timedelta(days=rng.randint(1 if ends_yesterday else 0, 2))
+    start = end - dt.timedelta(days=rng.randint(0, min(4, most_back - (today - end).days)))
+    if start == end:
+        said = rng.choice([f"on {day(start)}", f"for {day(start)}"])
+    else:
+        said = rng.choice([f"from {day(start)} to {day(end)}", f"between {day(start)} and {day(end)}",
+                           f"for {day(start)} through {day(end)}"])
+    return start, end, said
+
+
+def _held(said: str, rng: random.Random) -> str:
+    """The sentence that gives a period held back from the request."""
+    return rng.choice([f"I mean {said}.", f"{said[0].upper()}{said[1:]}, please.", f"Look at {said}.",
+                       f"The period is {said}."])
+
+
+# -- goals: questions ---------------------------------------------------------------------------------
+
+goals = Goals()
+
+
+@goals.add("get_device", 1.2)
+def get_device(b: Bundle, rng: random.Random) -> Ask | None:
+    candidates = [d for d in b["devices"] if d["type"] in ("thermostat", "sensor", "lock", "light")
+                  and (d["type"] != "lock" or d.get("battery") is not None)
+                  and (d["type"] != "light" or "brightness" in d)
+                  and (d["type"] != "sensor" or d["sensor"] in ("temperature", "humidity"))]
+    if not candidates:
+        return None
+    d = rng.choice(candidates)
+    name, args, refs = dev(d, rng), {"device_id": d["device_id"]}, (_device(b, d),)
+    if d["type"] == "thermostat":
+        return Ask(args, say=rng.choice([f"What's {name} set to, and how warm is it there right now?",
+                                         f"Can you check {name}: what's the target and the current temperature?",
+                                         f"I'm feeling chilly. What temperature is {name} aiming for, and what "
+                                         "does it read now?",
+                                         f"Could you tell me the set point on {name} and the temperature it's "
+                                         "reading?"]),
+                   terse=f"{name.capitalize()}: set point and current temperature?", refs=refs,
+                   facts=lambda r: [r["target_temp"], r["current_temp"]])
+    if d["type"] == "lock":
+        return Ask(args, say=rng.choice([f"How much battery does {name} have left?",
+                                         f"Is the battery on {name} getting low? What's it at?",
+                                         f"Could you check the battery level of {name} for me?"]),
+                   terse=f"Battery of {name}?", refs=refs, facts=lambda r: [r["battery"]])
+    if d["type"] == "light":
+        return Ask(args, say=rng.choice([f"What brightness is {name} set to?",
+                                         f"How bright is {name} at the moment?",
+                                         f"Can you tell me the brightness level of {name}?"]),
+                   terse=f"Brightness of {name}?", refs=refs, facts=lambda r: [r["brightness"]])
+    what = "temperature" if d["sensor"] == "temperature" else "humidity"
+    return Ask(args, say=rng.choice([f"What's the {what} reading on {name} right now?",
+                                     f"What does {name} say the {what} is?",
+                                     f"I'm curious what {name} is reading at the moment.",
+                                     f"Could you give me the latest value from {name}?"]),
+               terse=f"Current reading of {name}?", refs=refs, facts=lambda r: [r["value"]])
+
+
+@goals.add("list_devices", 1.0)
+def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
+    hid = b["home"]["home_id"]
+    roll = rng.random()
+    if roll < 0.3:
+        offline = [d["name"] for d in b["devices"] if not d["online"]]
+        if not offline:
+            return None
+        return Ask({"home_id": hid, "status": "offline"},
+                   say=rng.choice(["Which of my devices are offline right now?",
+                                   "Some things aren't responding. Which devices have dropped off the network?",
+                                   "Can you tell me which devices in my house are currently offline?",
+                                   "Is anything in the house disconnected? Name the offline devices, please."]),
+                   terse="Offline devices?", refs=(_home(b),), facts=lambda r: [d["name"] for d in r][:6])
+    if roll < 0.55:
+        lit = [d for d in b["devices"] if d["type"] == "light" and d.get("is_on")]
+        if len(lit) < 3:  # a request earlier in the conversation may switch one off
+            return None
+        return Ask({"home_id": hid, "type": "light"},
+                   say=rng.choice(["Which lights are on at home right now?",
+                                   "I think I left some lights on. Which ones are on?",
+                                   "Could you check which of my lights are currently switched on?",
+                                   "Tell me which lights in the house are on, please."]),
+                   terse="Which lights are on?", refs=(_home(b),),
+                   facts=lambda r: [d["name"] for d in r if d.get("is_on")][:6])
+    if roll < 0.7:
+        if not any(d["type"] == "lock" for d in b["devices"]):
+            return None
+        return Ask({"home_id": hid, "type": "lock"},
+                   say=rng.choice(["Which door locks do I have, and is each one locked?",
+                                   "Before I go to bed: go through my door locks and tell me which are locked.",
+                                   "Can you check every door lock I have and say whether it's locked?"]),
+                   terse="Each lock: locked or not?", refs=(_home(b),),
+                   facts=lambda r: [d["name"] for d in r])
+    rooms = [r for r in b["rooms"] if 2 <= r["devices"] <= 5]
+    if not rooms:
+        return None
+    room = rng.choice(rooms)
+    where = room["name"].lower()
+    at = "on the" if where == "porch" else "in the"
+    if rng.random() < 0.5:
+        return Ask({"home_id": hid, "room_id": room["room_id"]},
+                   say=rng.choice(["Can you tell me which devices are set up in one of my rooms?",
+                                   "I'd like a list of what's connected in a particular room."]),
+                   detail=rng.choice([f"The {where}.", f"I mean the {where}.", f"It's the {where}."]),
+                   terse=f"Devices {at} {where}?", refs=(_room(b, room),), mentions=(where,),
+                   facts=lambda r: [d["name"] for d in r])
+    return Ask({"home_id": hid, "room_id": room["room_id"]},
+               say=rng.choice([f"What devices do I have {at} {where}?", f"List everything set up {at} {where}.",
+                               f"Which smart devices are {at} {where}?",
+                               f"Remind me what's connected {at} {where}, would you?"]),
+               terse=f"Devices {at} {where}?", refs=(_room(b, room),), mentions=(where,),
+               facts=lambda r: [d["name"] for d in r])
+
+
+@goals.add("list_rooms", 0.4)
+def list_rooms(b: Bundle, rng: random.Random) -> Ask | None:
+    return Ask({"home_id": b["home"]["home_id"]},
+               say=rng.choice(["Which rooms are set up in my home?", "What rooms does my smart home have?",
+                               "Can you list the rooms in my house and how many devices each has?"]),
+               terse="My rooms?", refs=(_home(b),), facts=lambda r: [x["name"] for x in r])
+
+
+@goals.add("list_lock_codes", 0.7)
+def list_lock_codes(b: Bundle, rng: random.Random) -> Ask | None:
+    locks = [d for d in b["devices"] if d["type"] == "lock" and len(b["codes"][d["device_id"]]) > 1]
+    if not locks:
+        return None
+    lock = rng.choice(locks)
+    name = dev(lock, rng)
+    codes = b["codes"][lock["device_id"]]
+    if sum(c["status"] == "expired" and c["code_id"] != b["drop_code"] for c in codes) >= 1 and rng.random() < 0.6:
+        return Ask({"device_id": lock["device_id"]},
+                   say=rng.choice([f"Which codes on {name} have expired?",
+                                   f"Whose codes on {name} don't work any more because they expired?",
+                                   f"Can you tell me which of the codes on {name} are expired?"]),
+                   terse=f"Expired codes on {name}?", refs=(_device(b, lock),),
+                   facts=lambda r: [c["name"] for c in r if c["status"] == "expired"])
+    return Ask({"device_id": lock["device_id"]},
+               say=rng.choice([f"Who has a code for {name}?", f"Which people have codes on {name}?",
+                               f"List the codes set on {name}, please, just the names."]),
+               terse=f"Codes on {name}?", refs=(_device(b, lock),), facts=lambda r: [c["name"] for c in r])
+
+
+def _history_devices(b: Bundle) -> list[dict]:
+    return [d for d in b["devices"] if d["type"] == "plug" or (d["type"] == "sensor")]
+
+
+@goals.add("get_sensor_readings", 0.9)
+def get_sensor_readings(b: Bundle, rng: random.Random) -> Ask | None:
+    sensors = [d for d in b["devices"] if d["type"] == "sensor" and d["sensor"] in ("temperature", "humidity")]
+    motion = [d for d in b["devices"] if d["type"] == "sensor" and d["sensor"] in ("motion", "contact")
+              and d["reading_at"]]
+    if motion and rng.random() < 0.35:
+        d = rng.choice(motion)
+        name = dev(d)
+        what = "motion was last detected by" if d["sensor"] == "motion" else "the door last opened, according to"
+        return Ask({"device_id": d["device_id"], "limit": 1},
+                   say=rng.choice([f"When was {what} {name}?", f"Can you check when {what} {name}?"]),
+                   terse=f"Last event on {name}?", refs=(_device(b, d),),
+                   facts=lambda r: [r["readings"][0]["at"]] if r["readings"] else [])
+    if not sensors:
+        return None
+    d = rng.choice(sensors)
+    n = rng.choice([2, 3, 4, 5])
+    name, count = dev(d, rng), NUMBER_WORDS[n]
+    if rng.random() < 0.55:
+        return Ask({"device_id": d["device_id"], "limit": n},
+                   say=rng.choice([f"Can you pull up the most recent readings from {name}?",
+                                   f"I'd like to see the latest readings of {name}."]),
+                   detail=rng.choice([f"Just the last {count}.", f"The last {count} will do.",
+                                      f"Only the {count} most recent ones."]),
+                   terse=f"Last {count} readings of {name}?", refs=(_device(b, d),), mentions=(count,),
+                   facts=lambda r: [x["value"] for x in r["readings"]])
+    return Ask({"device_id": d["device_id"], "limit": n},
+               say=rng.choice([f"What were the last {count} readings from {name}?",
+                               f"Show me the {count} most recent values {name} recorded.",
+                               f"Could you pull up the latest {count} readings of {name}?",
+                               f"I'd like to see how {name} has been trending: give me its last {count} readings."]),
+               terse=f"Last {count} readings of {name}?", refs=(_device(b, d),), mentions=(count,),
+               facts=lambda r: [x["value"] for x in r["readings"]])
+
+
+@goals.add("get_reading_summary", 1.0)
+def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
+    candidates = [d for d in _history_devices(b) if d["type"] == "plug" or d["sensor"] != "smoke"]
+    if not candidates:
+        return None
+    d = rng.choice(candidates)
+    kind = "energy" if d["type"] == "plug" else d["sensor"]
+    start, end, said = _period(b, rng, 6 if kind != "energy" else 13, kind == "energy")
+    args = {"device_id": d["device_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
+    name, refs, mentions = dev(d, rng), (_device(b, d),), (day(start), day(end))
+    held = _held(said, rng) if rng.random() < 0.6 else None
+    if held is not None:
+        said = "lately"
+    if kind == "energy":
+        return Ask(args, say=rng.choice([f"How much energy did {name} use {said}?",
+                                         f"What was the total kWh on {name} {said}?",
+                                         f"I want to know what {name} consumed {said}, in kilowatt-hours."]),
+                   terse=f"kWh of {name}, {_span(start, end)}?", refs=refs, mentions=mentions, detail=held,
+                   facts=lambda r: [r["total_kwh"]])
+    if kind in ("temperature", "humidity"):
+        pick = rng.choice(["highest", "lowest", "average"])
+        word = {"highest": "highest", "lowest": "lowest", "average": "average"}[pick]
+        return Ask(args, say=rng.choice([f"What was the {word} {kind} {name} recorded {said}?",
+                                         f"Could you tell me the {word} {kind} reading from {name} {said}?",
+                                         f"{said.capitalize()}, what was the {word} {kind} on {name}?"]),
+                   terse=f"{word.capitalize()} {kind} on {name}, {_span(start, end)}?", refs=refs, detail=held,
+                   mentions=mentions, facts=lambda r: [r[pick]] if r[pick] is not None else [])
+    what = "motion events" if kind == "motion" else "times the door was opened"
+    return Ask(args, say=rng.choice([f"How many {what} did {name} log {said}?",
+                                     f"Can you count the {what} on {name} {said}?"]),
+               terse=f"Count of {what} on {name}, {_span(start, end)}?", refs=refs, mentions=mentions,
+               detail=held, facts=lambda r: [r["events"]])
+
+
+@goals.add("get_energy_summary", 0.9)
+def get_energy_summary(b: Bundle, rng: random.Random) -> Ask | None:
+    if not any(d["type"] == "plug" for d in b["devices"]):
+        return None
+    start, end, said = _period(b, rng, 13, True)
+    args = {"home_id": b["home"]["home_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
+    held = _held(said, rng) if rng.random() < 0.6 else None
+    if held is not None:
+        said = "lately"
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"How much electricity did my smart plugs use in total {said}?",
+                                         f"What's the total energy use of my plugs {said}?",
+                                         f"Could you add up the kWh my plugs used {said}?"]),
+                   terse=f"Total plug energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
+                   mentions=(day(start), day(end)), facts=lambda r: [r["total_kwh"]])
+    return Ask(args, say=rng.choice([f"Which of my plugs used the most energy {said}, and how much?",
+                                     f"{said.capitalize()}, what was the biggest energy user among my plugs?",
+                                     f"Tell me the top energy-consuming plug {said} and its kWh."]),
+               terse=f"Top plug by energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
+               mentions=(day(start), day(end)),
+               facts=lambda r: [r["devices"][0]["name"], r["devices"][0]["kwh"]])
+
+
+@goals.add("list_groups", 0.6)
+def list_groups(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["groups"]:
+        return None
+    group = rng.choice(b["groups"])
+    names = [d["name"] for d in group["devices"]]
+    return Ask({"home_id": b["home"]["home_id"]},
+               say=rng.choice([f"Which devices are in my {group['name']} group?",
+                               f"What's included in the '{group['name']}' group?",
+                               f"Remind me what the {group['name']} group controls."]),
+               terse=f"Members of {group['name']}?", refs=(_home(b),), mentions=(group["name"],),
+               facts=lambda r: names)
+
+
+@goals.add("list_scenes", 0.6)
+def list_scenes(b: Bundle, rng: random.Random) -> Ask | None:
+    scenes = [x for x in b["scenes"] if x["scene_id"] != b["drop_scene"]]
+    if not scenes:
+        return None
+    scene = rng.choice(scenes)
+    names = list(dict.fromkeys(a["device"] for a in scene["actions"]))[:6]
+    return Ask({"home_id": b["home"]["home_id"]},
+               say=rng.choice([f"Which devices does my {scene['name']} scene control?",
+                               f"What does the '{scene['name']}' scene change?",
+                               f"Remind me which devices the {scene['name']} scene touches."]),
+               terse=f"Devices in the {scene['name']} scene?", refs=(_home(b),), mentions=(scene["name"],),
+               facts=lambda r: names)
+
+
+@goals.add("list_automations", 0.6)
+def list_automations(b: Bundle, rng: random.Random) -> Ask | None:
+    kept = _keep_automations(b)
+    states = [s for s in (True, False) if sum(a["enabled"] == s for a in kept) >= 2]
+    if not states:  # another request may flip or delete one: at least two must remain either way
+        return None
+    enabled = rng.choice(states)
+    word = "turned on" if enabled else "switched off"
+    return Ask({"home_id": b["home"]["home_id"], "enabled": enabled},
+               say=rng.choice([f"Which of my automations are {word}?",
+                               f"Can you list the automations that are currently {word}?",
+                               f"I can't remember which automations I have {word}. Which are they?"]),
+               terse=f"Automations {word}?", refs=(_home(b),),
+               facts=lambda r: [a["name"] for a in r])
+
+
+# -- goals: switching and setting ------------------------------------------------------------------------
+
+
+def _switchable(b: Bundle) -> list[dict]:
+    return [d for d in _online(b) if d["type"] in ("light", "plug", "speaker", "camera")]
+
+
+@goals.add("turn_on", 1.0)
+def turn_on(b: Bundle, rng: random.Random) -> Ask | None:
+    off = [d for d in _switchable(b) if not d["is_on"]]
+    if not off:
+        return None
+    d = rng.choice(off)
+    name = dev(d, rng)
+    return Ask({"device_id": d["device_id"]},
+               say=rng.choice([f"Please turn on {name}.", f"Can you switch {name} on?", f"Turn {name} on for me.",
+                               f"It's dark in here; could you put {name} on?", f"I'd like {name} on, please.",
+                               f"Would you mind switching on {name}?"]),
+               terse=f"{name.capitalize()} on.", refs=(_device(b, d),))
+
+
+@goals.add("turn_off", 1.0)
+def turn_off(b: Bundle, rng: random.Random) -> Ask | None:
+    on = [d for d in _switchable(b) if d["is_on"]]
+    if not on:
+        return None
+    d = rng.choice(on)
+    name = dev(d, rng)
+    return Ask({"device_id": d["device_id"]},
+               say=rng.choice([f"Please turn off {name}.", f"Can you switch {name} off?",
+                               f"I left {name} on. Turn it off, please.", f"Shut {name} off for me.",
+                               f"Could you kill {name}? Nobody's using it.", f"Switch off {name}, would you?"]),
+               terse=f"{name.capitalize()} off.", refs=(_device(b, d),))
+
+
+@goals.add("set_brightness", 1.0)
+def set_brightness(b: Bundle, rng: random.Random) -> Ask | None:
+    lights = [d for d in _online(b, "light") if "brightness" in d]
+    if not lights:
+        return None
+    d = rng.choice(lights)
+    level = rng.choice([10, 20, 25, 30, 40, 50, 60, 75, 80, 100])
+    if level == d["brightness"] and d["is_on"]:
+        return None
+    name, said = dev(d, rng), percent(level)
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "brightness": level},
+                   say=rng.choice([f"I'd like to change how bright {name} is.", f"Can you adjust {name}'s brightness?",
+                                   f"{name.capitalize()} is not the right brightness; could you change it?"]),
+                   detail=rng.choice([f"Make it {said}.", f"{said.capitalize()}, please.", f"Set it to {said}."]),
+                   terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
+    return Ask({"device_id": d["device_id"], "brightness": level},
+               say=rng.choice([f"Set {name} to {said} brightness.", f"Dim {name} to {said}, please.",
+                               f"Could you put {name} at {said}?", f"I'd like {name} at {said} brightness.",
+                               f"Make {name} {said} bright, would you?"]),
+               terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
+
+
+@goals.add("set_color_temperature", 0.8)
+def set_color_temperature(b: Bundle, rng: random.Random) -> Ask | None:
+    lights = [d for d in _online(b, "light") if "color_temp" in d["caps"]]
+    if not lights:
+        return None
+    d = rng.choice(lights)
+    kelvin, words = rng.choice([(2700, "warm white"), (3000, "soft white"), (4000, "neutral white"),
+                                (5000, "daylight")])
+    if kelvin == d.get("color_temp") and d["is_on"] and "color" not in d:
+        return None
+    name = dev(d, rng)
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "kelvin": kelvin},
+                   say=rng.choice([f"Could you change the white tone of {name}?",
+                                   f"I want a different colour temperature on {name}."]),
+                   detail=rng.choice([f"{kelvin} K, please.", f"Make it {kelvin} kelvin.", f"Set it to {kelvin}K."]),
+                   terse=f"{name.capitalize()} {kelvin}K.", refs=(_device(b, d),), mentions=(str(kelvin),))
+    return Ask({"device_id": d["device_id"], "kelvin": kelvin},
+               say=rng.choice([f"Set {name} to {kelvin} K.", f"Make {name} {words}, {kelvin} kelvin please.",
+                               f"Could you change {name}'s colour temperature to {kelvin}K?",
+                               f"I want {name} at {kelvin} kelvin ({words})."]),
+               terse=f"{name.capitalize()} {kelvin}K.", refs=(_device(b, d),), mentions=(str(kelvin),))
+
+
+@goals.add("set_color", 0.8)
+def set_color(b: Bundle, rng: random.Random) -> Ask | None:
+    lights = [d for d in _online(b, "light") if "color" in d["caps"]]
+    if not lights:
+        return None
+    d = rng.choice(lights)
+    color = rng.choice(["red", "orange", "yellow", "green", "blue", "purple", "pink"])
+    if color == d.get("color") and d["is_on"]:
+        return None
+    name = dev(d, rng)
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "color": color},
+                   say=rng.choice([f"Can you change the colour of {name}?", f"I'd like {name} in a different colour."]),
+                   detail=rng.choice([f"Make it {color}.", f"{color.capitalize()}, please.", f"Let's go with {color}."]),
+                   terse=f"{name.capitalize()} {color}.", refs=(_device(b, d),), mentions=(color,))
+    return Ask({"device_id": d["device_id"], "color": color},
+               say=rng.choice([f"Turn {name} {color}.", f"Can you make {name} glow {color}?",
+                               f"Set {name} to {color}, please.", f"I'd love {name} in {color} tonight."]),
+               terse=f"{name.capitalize()} {color}.", refs=(_device(b, d),), mentions=(color,))
+
+
+@goals.add("set_thermostat_mode", 0.8)
+def set_thermostat_mode(b: Bundle, rng: random.Random) -> Ask | None:
+    thermostats = _online(b, "thermostat")
+    if not thermostats:
+        return None
+    d = rng.choice(thermostats)
+    modes = [m for m in ("heat", "cool", "auto") if m != d["mode"] and m in d["modes"]]
+    if not modes:
+        return None
+    mode = rng.choice(modes)
+    name = dev(d, rng)
+    phrase = {"heat": "heating", "cool": "cooling", "auto": "auto"}[mode]
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "mode": mode},
+                   say=rng.choice([f"Can you change the mode on {name}?", f"I'd like {name} in another mode."]),
+                   detail=rng.choice([f"{mode.capitalize()} mode, please.", f"Put it on {phrase}.",
+                                      f"Switch it to {mode}."]),
+                   terse=f"{name.capitalize()}: {mode}.", refs=(_device(b, d),), mentions=(mode,))
+    return Ask({"device_id": d["device_id"], "mode": mode},
+               say=rng.choice([f"Switch {name} to {mode} mode.", f"Put {name} on {phrase}, please.",
+                               f"Could you set {name} to {mode}?", f"I'd like {name} in {mode} mode now."]),
+               terse=f"{name.capitalize()}: {mode}.", refs=(_device(b, d),), mentions=(mode,))
+
+
+@goals.add("set_temperature", 1.2)
+def set_temperature(b: Bundle, rng: random.Random) -> Ask | None:
+    thermostats = _online(b, "thermostat")
+    if not thermostats:
+        return None
+    d = rng.choice(thermostats)
+    target = rng.choice([62, 64, 65, 66, 68, 69, 70, 71, 72, 73, 75])
+    if target == d["target_temp"]:
+        return None
+    name, said = dev(d, rng), degrees(target)
+    args = {"device_id": d["device_id"], "temperature": target}
+    if d["mode"] == "off":
+        return Ask(args, say=rng.choice([f"{name.capitalize()} is off. Turn the heat on and set it to {said}.",
+                                         f"Please switch {name} to heat mode and set it to {said}.",
+                                         f"Could you get {name} heating again, at {said}?"]),
+                   terse=f"{name.capitalize()}: heat, {said}.", refs=(_device(b, d),), mentions=(str(target),),
+                   prior=(("set_thermostat_mode", {"device_id": d["device_id"], "mode": "heat"}),))
+    if rng.random() < 0.6:
+        return Ask(args, say=rng.choice([f"I want to change the temperature on {name}.",
+                                         f"Could you adjust {name}'s set point for me?",
+                                         f"Can you change what {name} is set to?"]),
+                   detail=rng.choice([f"Make it {said}.", f"{said.capitalize()}, please.", f"Set it to {said}.",
+                                      f"I'd like {said}."]),
+                   terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(str(target),))
+    return Ask(args, say=rng.choice([f"Set {name} to {said}.", f"Could you change {name} to {said}, please?",
+                                     f"It's a bit off in here; put {name} at {said}.",
+                                     f"I'd like {name} set to {said}.", f"Bump {name} to {said}, would you?"]),
+               terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(str(target),))
+
+
+@goals.add("set_blind_position", 0.9)
+def set_blind_position(b: Bundle, rng: random.Random) -> Ask | None:
+    blinds = _online(b, "blind")
+    if not blinds:
+        return None
+    d = rng.choice(blinds)
+    p = rng.choice([0, 25, 50, 75, 100])
+    if p == d["position"]:
+        return None
+    name = dev(d, rng)
+    if p == 0:
+        say = rng.choice([f"Close {name}, please.", f"Shut {name} all the way.", f"Can you lower {name} fully?"])
+    elif p == 100:
+        say = rng.choice([f"Open {name} all the way.", f"Raise {name} fully, please.", f"Let the light in: open {name}."])
+    else:
+        said = position_words(p)
+        say = rng.choice([f"Set {name} to {said}.", f"Move {name} so they're {said}.", f"Put {name} {said}, please."])
+        if rng.random() < 0.6:
+            return Ask({"device_id": d["device_id"], "position": p},
+                       say=rng.choice([f"Could you adjust {name}?", f"I want {name} at a different position."]),
+                       detail=rng.choice([f"{said.capitalize()}, please.", f"Make them {said}.", f"I mean {said}."]),
+                       terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
+    return Ask({"device_id": d["device_id"], "position": p}, say=say,
+               terse=f"{name.capitalize()} {position_words(p)}.", refs=(_device(b, d),))
+
+
+@goals.add("set_volume", 0.7)
+def set_volume(b: Bundle, rng: random.Random) -> Ask | None:
+    speakers = _online(b, "speaker")
+    if not speakers:
+        return None
+    d = rng.choice(speakers)
+    v = rng.choice([10, 15, 20, 25, 30, 40, 50, 60])
+    if v == d["volume"]:
+        return None
+    name, said = dev(d, rng), percent(v)
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "volume": v},
+                   say=rng.choice([f"Can you change the volume on {name}?", f"I'd like {name} at a different volume."]),
+                   detail=rng.choice([f"{said.capitalize()}, please.", f"Put it at {said}.", f"Make it {said}."]),
+                   terse=f"{name.capitalize()} volume {said}.", refs=(_device(b, d),), mentions=(said,))
+    return Ask({"device_id": d["device_id"], "volume": v},
+               say=rng.choice([f"Set the volume on {name} to {said}.", f"Turn {name} to {said} volume.",
+                               f"Could you change {name}'s volume to {said}?",
+                               f"{name.capitalize()} is too {'loud' if v < d['volume'] else 'quiet'}; put it at "
+                               f"{said}."]),
+               terse=f"{name.capitalize()} volume {said}.", refs=(_device(b, d),), mentions=(said,))
+
+
+# -- goals: locks ------------------------------------------------------------------------------------------
+
+
+def _owner_code(b: Bundle, lock: dict) -> str:
+    return next(c["code"] for c in b["codes"][lock["device_id"]] if c["name"] == b["first"])
+
+
+_CODE_SENTENCES = ("My code is {code}.", "The code is {code}.", "Use my code, {code}.", "My door code is {code}.",
+                   "Code: {code}.", "You'll need my code: {code}.", "It's {code}, my usual code.")
+
+
+@goals.add("lock_door", 0.9)
+def lock_door(b: Bundle, rng: random.Random) -> Ask | None:
+    locks = [d for d in _online(b, "lock") if d["locked"] is False]
+    if not locks:
+        return None
+    d = rng.choice(locks)
+    name = dev(d, rng)
+    return Ask({"device_id": d["device_id"]},
+               say=rng.choice([f"Lock {name}, please.", f"I forgot to lock {name}. Can you lock it?",
+                               f"Could you make sure {name} is locked?", f"Please lock {name} now."]),
+               terse=f"Lock {name}.", refs=(_device(b, d),))
+
+
+@goals.add("unlock_door", 0.9)
+def unlock_door(b: Bundle, rng: random.Random) -> Ask | None:
+    locks = [d for d in _online(b, "lock") if d["locked"]]
+    if not locks:
+        return None
+    d = rng.choice(locks)
+    code, name = _owner_code(b, d), dev(d, rng)
+    detail = rng.choice(_CODE_SENTENCES).format(code=code)
+    return Ask({"device_id": d["device_id"], "code": code},
+               say=rng.choice([f"Please unlock {name}; a friend is dropping by.", f"Can you unlock {name}?",
+                               f"I need {name} unlocked for a delivery.", f"Unlock {name} for me, would you?"]),
+               terse=f"Unlock {name}, code {code}.", detail=detail, refs=(_device(b, d),), mentions=(code,))
+
+
+@goals.add("set_auto_lock", 0.6)
+def set_auto_lock(b: Bundle, rng: random.Random) -> Ask | None:
+    locks = _online(b, "lock")
+    if not locks:
+        return None
+    d = rng.choice(locks)
+    minutes = rng.choice([0, 1, 2, 5, 10, 15, 30])
+    current = d["auto_lock"]
+    name = dev(d, rng)
+    if minutes == current:
+        return None
+    if minutes == 0:
+        return Ask({"device_id": d["device_id"], "minutes": 0},
+                   say=rng.choice([f"Turn off auto-lock on {name}.", f"Please stop {name} from locking itself.",
+                                   f"Disable the auto-lock of {name}, please."]),
+                   terse=f"Auto-lock off on {name}.", refs=(_device(b, d),))
+    unit = "minute" if minutes == 1 else "minutes"
+    if rng.random() < 0.6:
+        return Ask({"device_id": d["device_id"], "minutes": minutes},
+                   say=rng.choice([f"Please change the auto-lock delay on {name}.",
+                                   f"I want {name} to lock itself after a different delay."]),
+                   detail=rng.choice([f"{minutes} {unit}, please.", f"Make it {minutes} {unit}.",
+                                      f"After {minutes} {unit}."]),
+                   terse=f"Auto-lock {name}: {minutes} min.", refs=(_device(b, d),), mentions=(str(minutes),))
+    return Ask({"device_id": d["device_id"], "minutes": minutes},
+               say=rng.choice([f"Have {name} lock itself {minutes} {unit} after it's unlocked.",
+                               f"Set the auto-lock on {name} to {minutes} {unit}.",
+                               f"Could {name} re-lock automatically after {minutes} {unit}?"]),
+               terse=f"Auto-lock {name}: {minutes} min.", refs=(_device(b, d),), mentions=(str(minutes),))
+
+
+@goals.add("add_lock_code", 0.8)
+def add_lock_code(b: Bundle, rng: random.Random) -> Ask | None:
+    locks = [d for d in _online(b, "lock") if len(b["codes"][d["device_id"]]) < 9]
+    if not locks:
+        return None
+    d = rng.choice(locks)
+    held = b["codes"][d["device_id"]]
+    who = rng.choice([n for n in NEW_CODES if all(c["name"].lower() != n.lower() for c in held)])
+    code = "".join(rng.choice("0123456789") for _ in range(rng.choice([4, 6])))
+    if any(c["code"] == code for c in held) or code.startswith("0"):
+        return None
+    name = dev(d, rng)
+    args = {"device_id": d["device_id"], "name": who, "code": code}
+    mentions: tuple[str, ...] = (who, code)
+    until = ""
+    if rng.random() < 0.5:
+        last = b["now"].date() + dt.timedelta(days=rng.choice([3, 7, 10, 14, 30]))
+        args["expires_on"] = last.isoformat()
+        until = rng.choice([f", valid through {day(last)}", f" that stops working after {day(last)}",
+                            f", good until {day(last)}"])
+        mentions += (day(last),)
+    person = who.lower() if who[0].isupper() and who not in ("Grandma", "Aunt Rose") else who
+    if rng.random() < 0.6:
+        return Ask(args, say=rng.choice([f"Please add a new code on {name} for {who}{until}.",
+                                         f"Could you give {who} their own code on {name}{until}?",
+                                         f"I need a code on {name} named '{who}'{until}."]),
+                   detail=rng.choice([f"Make the code {code}.", f"The digits should be {code}.", f"Use {code}."]),
+                   terse=f"New code on {name}: {who}, {code}{until}.", refs=(_device(b, d),), mentions=mentions)
+    return Ask(args, say=rng.choice([f"Add a code for the {person} on {name}: {code}{until}.",
+                                     f"Please create a new code {code} on {name} named '{who}'{until}.",
+                                     f"Could you set up code {code} on {name} for {who}{until}?"]),
+               terse=f"New code on {name}: {who}, {code}{until}.", refs=(_device(b, d),), mentions=mentions)
+
+
+@goals.add("remove_lock_code", 0.7)
+def remove_lock_code(b: Bundle, rng: random.Random) -> Ask | None:
+    if b["drop_code"] is None:
+        return None
+    lock_id, code = next((lid, c) for lid, cs in b["codes"].items() for c in cs if c["code_id"] == b["drop_code"])
+    lock = _by_id(b["devices"], lock_id)
+    name, who = dev(lock, rng), code["name"]
+    why = " It has expired anyway." if code["status"] == "expired" else ""
+    return Ask({"code_id": code["code_id"]},
+               say=rng.choice([f"Remove the '{who}' code from {name}.{why}",
+                               f"Please delete {who}'s code on {name}.{why}",
+                               f"I don't want the {who} code on {name} any more; take it off.{why}"]),
+               terse=f"Delete code '{who}' on {name}.", refs=(_code_ref(b, lock, code),), mentions=(who,))
+
+
+# -- goals: groups, scenes, automations --------------------------------------------------------------------
+
+
+@goals.add("switch_group", 1.0)
+def switch_group(b: Bundle, rng: random.Random) -> Ask | None:
+    ready = [g for g in b["groups"] if all(m["online"] for m in g["devices"])]
+    if not ready:
+        return None
+    group = rng.choice(ready)
+    states = [s for s in ("on", "off") if any(m["is_on"] != (s == "on") for m in group["devices"])]
+    state = rng.choice(states)
+    name = group["name"]
+    return Ask({"group_id": group["group_id"], "state": state},
+               say=rng.choice([f"Turn {state} the {name} group.", f"Switch all of {name} {state}, please.",
+                               f"Could you turn everything in my '{name}' group {state}?",
+                               f"I'd like the whole {name} group {state}."]),
+               terse=f"{name} {state}.", refs=(_group(b, group),), mentions=(name,))
+
+
+def _scene_runs(b: Bundle, scene: dict) -> bool:
+    devices = {d["device_id"]: d for d in b["devices"]}
+    return all(devices[a["device_id"]]["online"] for a in scene["actions"])
+
+
+@goals.add("activate_scene", 1.2)
+def activate_scene(b: Bundle, rng: random.Random) -> Ask | None:
+    scenes = [s for s in b["scenes"] if s["scene_id"] != b["drop_scene"] and _scene_runs(b, s)]
+    if not scenes:
+        return None
+    scene = rng.choice(scenes)
+    name = scene["name"]
+    return Ask({"scene_id": scene["scene_id"]},
+               say=rng.choice([f"Activate the {name} scene.", f"Run my '{name}' scene, please.",
+                               f"Could you start the {name} scene?", f"Time for {name}: set the scene, please.",
+                               f"Please put the house in {name} mode."]),
+               terse=f"Scene: {name}.", refs=(_scene(b, scene),), mentions=(name,))
+
+
+@goals.add("create_scene", 0.9)
+def create_scene(b: Bundle, rng: random.Random) -> Ask | None:
+    taken = {s["name"].lower() for s in b["scenes"]}
+    names = [n for n in NEW_SCENES if n.lower() not in taken]
+    by_room: dict[str, list[dict]] = {}
+    for d in _online(b):
+        if d["type"] in ("light", "blind", "speaker", "plug"):
+            by_room.setdefault(d["room_id"], []).append(d)
+    rooms = [r for r in b["rooms"] if len(by_room.get(r["room_id"], [])) >= 2]
+    if not rooms or not names:
+        return None
+    room = rng.choice(rooms)
+    members = rng.sample(by_room[room["room_id"]], min(len(by_room[room["room_id"]]), rng.choice([2, 3])))
+    members.sort(key=lambda d: d["device_id"])
+    label = rng.choice(names)
+    said = listing([dev(d) for d in members])
+    if rng.random() < 0.6:
+        return Ask({"home_id": b["home"]["home_id"], "name": label, "device_ids": [d["device_id"] for d in members]},
+                   say=rng.choice([f"Save how {said} are set right now as a new scene.",
+                                   f"Make a scene out of the current state of {said}."]),
+                   detail=rng.choice([f"Call it '{label}'.", f"Name it '{label}'.", f"The name should be '{label}'."]),
+                   terse=f"New scene '{label}': {said}, as they are now.", refs=tuple(_device(b, d) for d in members),
+                   mentions=(label,))
+    return Ask({"home_id": b["home"]["home_id"], "name": label, "device_ids": [d["device_id"] for d in members]},
+               say=rng.choice([f"Save a scene called '{label}' with how {said} are set right now.",
+                               f"I like how {said} are right now. Make that a scene named '{label}'.",
+                               f"Could you create a '{label}' scene from the current state of {said}?"]),
+               terse=f"New scene '{label}': {said}, as they are now.", refs=tuple(_device(b, d) for d in members),
+               mentions=(label,))
+
+
+@goals.add("delete_scene", 0.6)
+def delete_scene(b: Bundle, rng: random.Random) -> Ask | None:
+    scene = next((s for s in b["scenes"] if s["scene_id"] == b["drop_scene"]), None)
+    if scene is None:
+        return None
+    name = scene["name"]
+    return Ask({"scene_id": scene["scene_id"]},
+               say=rng.choice([f"Delete the {name} scene; I never use it.", f"Please remove my '{name}' scene.",
+                               f"Get rid of the {name} scene for me."]),
+               terse=f"Delete scene {name}.", refs=(_scene(b, scene),), mentions=(name,))
+
+
+def _keep_automations(b: Bundle) -> list[dict]:
+    return [a for a in b["automations"] if a["automation_id"] != b["drop_automation"]]
+
+
+@goals.add("set_automation_enabled", 0.9)
+def set_automation_enabled(b: Bundle, rng: random.Random) -> Ask | None:
+    automations = _keep_automations(b)
+    if not automations:
+        return None
+    a = rng.choice(automations)
+    name = a["name"]
+    if a["enabled"]:
+        return Ask({"automation_id": a["automation_id"], "enabled": False},
+                   say=rng.choice([f"Pause the '{name}' automation for now.", f"Please disable my {name} automation.",
+                                   f"Turn off the {name} automation, but keep it saved."]),
+                   terse=f"Disable {name}.", refs=(_automation(b, a),), mentions=(name,))
+    return Ask({"automation_id": a["automation_id"], "enabled": True},
+               say=rng.choice([f"Turn the '{name}' automation back on.", f"Please re-enable my {name} automation.",
+                               f"Can you enable {name} again?"]),
+               terse=f"Enable {name}.", refs=(_automation(b, a),), mentions=(name,))
+
+
+@goals.add("delete_automation", 0.6)
+def delete_automation(b: Bundle, rng: random.Random) -> Ask | None:
+    a = next((x for x in b["automations"] if x["automation_id"] == b["drop_automation"]), None)
+    if a is None:
+        return None
+    name = a["name"]
+    return Ask({"automation_id": a["automation_id"]},
+               say=rng.choice([f"Delete the '{name}' automation.", f"I don't need {name} any more; remove it.",
+                               f"Please get rid of my {name} automation for good."]),
+               terse=f"Delete automation {name}.", refs=(_automation(b, a),), mentions=(name,))
+
+
+@goals.add("create_automation", 1.3)
+def create_automation(b: Bundle, rng: random.Random) -> Ask | None:
+    taken = {a["name"].lower() for a in b["automations"]}
+    hid = b["home"]["home_id"]
+    options = []
+    lights = [d for d in b["devices"] if d["type"] == "light"]
+    if lights:
+        d = rng.choice(lights)
+        hour, minute = rng.choice([(6, 30), (7, 0), (18, 30), (19, 0), (20, 15), (21, 0)])
+        at = dt.time(hour, minute)
+        options.append((f"{d['name']} at {clock(at)}", "time", {"at_time": f"{hour:02d}:{minute:02d}"},
+                        "turn_on", None, [d],
+                        f"every day at {clock(at)}, turn on {dev(d)}", (clock(at),)))
+    locks = [d for d in b["devices"] if d["type"] == "lock"]
+    if locks:
+        hour, minute = rng.choice([(21, 30), (22, 0), (22, 45), (23, 15)])
+        at = dt.time(hour, minute)
+        options.append((f"Lock doors at {clock(at)}", "time", {"at_time": f"{hour:02d}:{minute:02d}"}, "lock", None,
+                        locks, f"lock {listing([dev(x) for x in locks])} every night at {clock(at)}", (clock(at),)))
+    humid = [d for d in b["devices"] if d["type"] == "sensor" and d["sensor"] == "humidity"]
+    plugs = [d for d in b["devices"] if d["type"] == "plug" and ("fan" in d["name"] or "dehumid" in d["name"])]
+    if humid and plugs:
+        s, p = rng.choice(humid), rng.choice(plugs)
+        level = rng.choice([55, 60, 65, 70, 75])
+        options.append((f"Humidity over {level}", "above", {"sensor_id": s["device_id"], "threshold": level},
+                        "turn_on", None, [p],
+                        f"when {dev(s)} goes above {level}% humidity, turn on {dev(p)}", (f"{level}%",)))
+    temps = [d for d in b["devices"] if d["type"] == "sensor" and d["sensor"] == "temperature"]
+    thermostats = [d for d in b["devices"] if d["type"] == "thermostat"]
+    if temps and thermostats:
+        s, t = rng.choice(temps), thermostats[0]
+        below, target = rng.choice([(60, 68), (62, 70), (63, 69), (58, 66)])
+        options.append((f"Heat when under {below}", "below", {"sensor_id": s["device_id"], "threshold": below},
+                        "set_temperature", target, [t],
+                        f"when {dev(s)} drops below {degrees(below)}, set {dev(t)} to {degrees(target)}",
+                        (str(below), str(target))))
+    motion = [d for d in b["devices"] if d["type"] == "sensor" and d["sensor"] == "motion"]
+    dimmable = [d for d in lights if "brightness" in d]
+    if motion and dimmable:
+        s, d = rng.choice(motion), rng.choice(dimmable)
+        level = rng.choice([20, 30, 50, 80])
+        options.append((f"Motion light {level}", "motion", {"sensor_id": s["device_id"]}, "set_brightness", level, [d],
+                        f"whenever {dev(s)} sees motion, set {dev(d)} to {level}% brightness", (f"{level}%",)))
+    options = [o for o in options if o[0].lower() not in taken]
+    if not options:
+        return None
+    label, trigger, extra, command, value, targets, what, mentions = rng.choice(options)
+    args = {"home_id": hid, "name": label, "trigger": trigger, "command": command,
+            "device_ids": [d["device_id"] for d in targets], **extra}
+    if value is not None:
+        args["value"] = value
+    refs = tuple(_device(b, d) for d in targets)
+    if "sensor_id" in extra:
+        refs += (_device(b, _by_id(b["devices"], extra["sensor_id"])),)
+    if rng.random() < 0.6:
+        return Ask(args, say=rng.choice([f"Set up an automation: {what}.", f"I'd like a new automation so that {what}."]),
+                   detail=rng.choice([f"Call it '{label}'.", f"Name it '{label}'.", f"Its name should be '{label}'."]),
+                   terse=f"Automation '{label}': {what}.", refs=refs, mentions=(label, *mentions))
+    return Ask(args, say=rng.choice([f"Create an automation called '{label}': {what}.",
+                                     f"Please set up a new automation named '{label}' so that {what}.",
+                                     f"Could you add an automation, '{label}', to {what}?",
+                                     f"I'd like an automation '{label}': {what}."]),
+               terse=f"Automation '{label}': {what}.", refs=refs, mentions=(label, *mentions))
+
+
+# -- who is asking ----------------------------------------------------------------------------------------
+
+_BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "This is {name}, it's about my smart home.",
+            "Hello, {name} here.", "Hey, it's {name}.", "I'm {name}.", "Good evening, this is {name}.",
+            "{name} here, I have a question about my home.", "Hi there, I'm {name}.",
+            "It's {name} speaking.", "Hello! {name} here, from the {home}.")
+_BY_NAME_TERSE = ("{name}.", "It's {name}.", "This is {name}.", "Owner: {name}.")
+_BY_EMAIL = ("Hi, my account email is {email}.", "You have me under {email}.", "My login is {email}.",
+             "Hello, I'm registered as {email}.", "The email on my home account is {email}.",
+             "Please look me up by my email, {email}.")
+_BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
+
+
+def _by_name(ref: Ref) -> tuple[str, str]:
+    e = ref.entity
+    return (_stable(_BY_NAME, "name", ref.key).format(name=e["owner_name"], home=e["name"]),
+            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=e["owner_name"]))
+
+
+def _by_email(ref: Ref) -> tuple[str, str]:
+    e = ref.entity
+    return (_stable(_BY_EMAIL, "email", ref.key).format(email=e["email"]),
+            _stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=e["email"]))
+
+
+def code_request(b: Bundle, rng: random.Random) -> str | None:
+    locks = [d for d in b["devices"] if d["type"] == "lock" and len(b["codes"][d["device_id"]]) > 1]
+    if not locks:
+        return None
+    lock = rng.choice(locks)
+    who = b["codes"][lock["device_id"]][-1]["name"]
+    intro = _by_name(_home(b))[0]
+    return intro + " " + rng.choice([f"What's the {who} code on {dev(lock)} again? I need to tell them.",
+                                     f"Can you read me the digits of the '{who}' code for {dev(lock)}?",
+                                     f"I forgot which code I set up as '{who}' on {dev(lock)}. What is it?"])
+
+
+recipe = Recipe(
+    server="iot_devices",
+    sample=sample,
+    topics=("smart_home",),
+    goals=goals.all,
+    lookups=(
+        Lookup("home", "find_homes", args=lambda r: {"owner_name": r.entity["owner_name"]}, intro=_by_name),
+        Lookup("home", "find_homes", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
+        *(Lookup.under(kind, tool) for kind, tool in (("room", "list_rooms"), ("device", "list_devices"),
+                                                      ("lock_code", "list_lock_codes"), ("group", "list_groups"),
+                                                      ("scene", "list_scenes"),
+                                                      ("automation", "list_automations"))),
+    ),
+    hidden=(HiddenAsk("reveal_lock_codes", code_request),),
+)

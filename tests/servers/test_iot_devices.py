@@ -1,0 +1,615 @@
+"""The smart-home server through real MCP: every tool's success path, every refusal (offline device,
+missing capability, value out of range, wrong or expired code, all-or-nothing groups and scenes,
+automations validated before saving) with the world unchanged after it, and the reward's outcome
+rules played through the environment.
+
+Entities are discovered through the tools; lock codes come from the hidden support tool, which the
+`home` fixture includes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from prove_env.runtime import run_sync
+
+
+@pytest.fixture
+def home(served):
+    """A fresh seed-0 world, hidden tools included (for lock codes)."""
+    return served("iot_devices", include_hidden=True)
+
+
+# `Served.call(name, ...)` cannot pass a tool argument called `name` (add_lock_code, create_scene
+# and create_automation have one); these call through the same client with any argument names.
+
+
+def call(s, tool: str, arguments: dict) -> tuple[bool, str]:
+    result = run_sync(s.client.call(tool, arguments))
+    return (not result.is_error), (result.content[0].text if result.content else "")
+
+
+def ok(s, tool: str, **arguments):
+    good, text = call(s, tool, arguments)
+    assert good, f"{tool}({arguments}) failed: {text}"
+    return json.loads(text)
+
+
+def fails(s, tool: str, match: str, **arguments) -> str:
+    good, text = call(s, tool, arguments)
+    assert not good, f"{tool}({arguments}) should have failed but returned {text}"
+    assert match.lower() in text.lower(), f"error {text!r} does not mention {match!r}"
+    return text
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    """The call fails with `match` in its error, and the world is exactly as before."""
+    before = s.world.digest()
+    text = fails(s, tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def homes(s) -> list[dict]:
+    return s.ok("find_homes", limit=100)
+
+
+def devices(s) -> list[dict]:
+    """Every device of every home, with its capabilities."""
+    out = []
+    for h in homes(s):
+        for d in s.ok("list_devices", home_id=h["home_id"]):
+            out.append({**d, "home_id": h["home_id"],
+                        "capabilities": s.ok("get_device", device_id=d["device_id"])["capabilities"]})
+    return out
+
+
+def first(items, **where):
+    for item in items:
+        if all((v(item[k]) if callable(v) else item.get(k) == v) for k, v in where.items()):
+            return item
+    raise AssertionError(f"no item with {where} in the seed-0 world")
+
+
+def device(s, device_id: str) -> dict:
+    return s.ok("get_device", device_id=device_id)
+
+
+def today(s) -> dt.date:
+    return s.world.now.date()
+
+
+# -- the server as a whole ----------------------------------------------------------------------
+
+
+def test_tools_listed_and_codes_kept_from_the_agent(served):
+    s = served("iot_devices")
+    names = [t.name for t in run_sync(s.client.list_tools())]
+    assert len(names) >= 25 and len(set(names)) == len(names)
+    assert "reveal_lock_codes" not in names
+    s.fails("reveal_lock_codes", "Unknown tool", device_id="DEV-0012")
+    tools = {t.name: t for t in run_sync(s.client.list_tools())}
+    for name in ("list_devices", "get_sensor_readings", "get_energy_summary", "list_lock_codes"):
+        assert tools[name].annotations.read_only_hint is True
+    for name in ("delete_scene", "delete_automation", "remove_lock_code"):
+        assert tools[name].annotations.destructive_hint is True
+
+
+def test_seed_world_has_the_variety_tasks_need(home):
+    every = devices(home)
+    assert {d["type"] for d in every} == {"light", "thermostat", "lock", "blind", "plug", "speaker", "camera", "sensor"}
+    assert {d["sensor"] for d in every if d["type"] == "sensor"} == {"temperature", "humidity", "motion", "contact",
+                                                                    "smoke"}
+    assert 0 < sum(not d["online"] for d in every) < len(every) / 5
+    assert any(d["type"] == "thermostat" and d["mode"] == "off" for d in every)
+    assert any(d["type"] == "lock" and d["locked"] is False for d in every)
+    counts = [len(home.ok("list_scenes", home_id=h["home_id"])) for h in homes(home)]
+    assert 0 in counts and max(counts) >= 3
+    assert len(home.world.rows("readings")) < 4000
+
+
+# -- homes, rooms, devices ------------------------------------------------------------------------
+
+
+def test_find_homes_and_rooms(home):
+    everyone = homes(home)
+    assert len(everyone) == 14 and len({h["owner_name"] for h in everyone}) == 14
+    h = everyone[3]
+    assert [x["home_id"] for x in home.ok("find_homes", owner_name=h["owner_name"].upper())] == [h["home_id"]]
+    assert [x["home_id"] for x in home.ok("find_homes", email=h["email"].upper())] == [h["home_id"]]
+    assert home.ok("find_homes", owner_name="zzzz nobody") == []
+    rooms = home.ok("list_rooms", home_id=h["home_id"])
+    assert {"Living room", "Kitchen", "Hallway"} <= {r["name"] for r in rooms}
+    assert sum(r["devices"] for r in rooms) == len(home.ok("list_devices", home_id=h["home_id"]))
+
+
+def test_list_devices_filters_and_get_device(home):
+    h = homes(home)[0]
+    everything = home.ok("list_devices", home_id=h["home_id"])
+    assert [d["device_id"] for d in everything] == sorted(d["device_id"] for d in everything)
+    lights = home.ok("list_devices", home_id=h["home_id"], type="light")
+    assert lights and all(d["type"] == "light" for d in lights)
+    offline = home.ok("list_devices", home_id=h["home_id"], status="offline")
+    assert offline and all(not d["online"] for d in offline)
+    kitchen = first(home.ok("list_rooms", home_id=h["home_id"]), name="Kitchen")
+    in_kitchen = home.ok("list_devices", home_id=h["home_id"], room_id=kitchen["room_id"])
+    assert len(in_kitchen) == kitchen["devices"] and all(d["room"] == "Kitchen" for d in in_kitchen)
+    elsewhere = first(home.ok("list_rooms", home_id=homes(home)[1]["home_id"]), name="Kitchen")
+    fails(home, "list_devices", "is not in home", home_id=h["home_id"], room_id=elsewhere["room_id"])
+    thermostat = device(home, first(everything, type="thermostat")["device_id"])
+    assert thermostat["temperature_range"][0] < thermostat["temperature_range"][1]
+    assert "off" in thermostat["supported_modes"] and thermostat["capabilities"] == ["hvac", "temperature"]
+
+
+# -- commands ---------------------------------------------------------------------------------------
+
+
+def test_turn_on_and_off_and_the_gates(home):
+    every = devices(home)
+    lamp = first(every, type="light", online=True, is_on=False)
+    assert home.ok("turn_on", device_id=lamp["device_id"])["is_on"] is True
+    assert home.ok("turn_off", device_id=lamp["device_id"])["is_on"] is False
+    plug = first(every, type="plug", online=True, is_on=True)
+    off = home.ok("turn_off", device_id=plug["device_id"])
+    assert off["is_on"] is False and off["power_w"] == 0
+    dead = first(every, online=False, capabilities=lambda c: "on_off" in c)
+    unchanged(home, "turn_on", "is offline", device_id=dead["device_id"])
+    thermostat = first(every, type="thermostat", online=True)
+    unchanged(home, "turn_on", "without support for turning on and off", device_id=thermostat["device_id"])
+    sensor = first(every, type="sensor", online=True)
+    unchanged(home, "turn_off", "without support", device_id=sensor["device_id"])
+
+
+def test_set_brightness(home):
+    every = devices(home)
+    light = first(every, type="light", online=True, is_on=False, capabilities=lambda c: "brightness" in c)
+    done = home.ok("set_brightness", device_id=light["device_id"], brightness=35)
+    assert done["brightness"] == 35 and done["is_on"] is True
+    unchanged(home, "set_brightness", "from 1 to 100", device_id=light["device_id"], brightness=0)
+    unchanged(home, "set_brightness", "from 1 to 100", device_id=light["device_id"], brightness=150)
+    plain = first(every, type="light", online=True, capabilities=["on_off"])
+    unchanged(home, "set_brightness", "without support for brightness", device_id=plain["device_id"], brightness=50)
+
+
+def test_set_color_temperature_and_color(home):
+    every = devices(home)
+    tunable = first(every, type="light", online=True, capabilities=lambda c: "color_temp" in c and "color" not in c)
+    low, high = device(home, tunable["device_id"])["kelvin_range"]
+    assert home.ok("set_color_temperature", device_id=tunable["device_id"], kelvin=low)["color_temp"] == low
+    unchanged(home, "set_color_temperature", f"from {low} K to {high} K", device_id=tunable["device_id"],
+              kelvin=high + 100)
+    unchanged(home, "set_color", "without support for colour", device_id=tunable["device_id"], color="blue")
+    colour = first(every, type="light", online=True, capabilities=lambda c: "color" in c)
+    done = home.ok("set_color", device_id=colour["device_id"], color="purple")
+    assert done["color"] == "purple" and done["is_on"] is True
+    unchanged(home, "set_color", "Invalid arguments", device_id=colour["device_id"], color="beige")
+
+
+def test_thermostat_mode_and_set_points(home):
+    every = devices(home)
+    idle = first(every, type="thermostat", online=True, mode="off")
+    info = device(home, idle["device_id"])
+    unchanged(home, "set_temperature", "set its mode to heat, cool or auto first", device_id=idle["device_id"],
+              temperature=68)
+    assert home.ok("set_thermostat_mode", device_id=idle["device_id"], mode="heat")["mode"] == "heat"
+    assert home.ok("set_temperature", device_id=idle["device_id"], temperature=68.3)["target_temp"] == 68.5
+    low, high = info["temperature_range"]
+    unchanged(home, "set_temperature", f"from {low:g} to {high:g}", device_id=idle["device_id"], temperature=high + 5)
+    if "cool" not in info["supported_modes"]:
+        unchanged(home, "set_thermostat_mode", "does not support the mode 'cool'", device_id=idle["device_id"],
+                  mode="cool")
+    heat_only = first(every, type="thermostat", online=True,
+                      device_id=lambda i: device(home, i)["supported_modes"] == ["off", "heat"])
+    unchanged(home, "set_thermostat_mode", "its modes are off, heat", device_id=heat_only["device_id"], mode="cool")
+    light = first(every, type="light", online=True)
+    unchanged(home, "set_temperature", "without support for set points", device_id=light["device_id"], temperature=70)
+
+
+def test_blinds_and_volume(home):
+    every = devices(home)
+    blind = first(every, type="blind", online=True)
+    assert home.ok("set_blind_position", device_id=blind["device_id"], position=50)["position"] == 50
+    unchanged(home, "set_blind_position", "from 0 to 100", device_id=blind["device_id"], position=120)
+    dead = first(every, type="blind", online=False)
+    unchanged(home, "set_blind_position", "is offline", device_id=dead["device_id"], position=0)
+    speaker = first(every, type="speaker", online=True)
+    assert home.ok("set_volume", device_id=speaker["device_id"], volume=0)["volume"] == 0
+    unchanged(home, "set_volume", "from 0 to 100", device_id=speaker["device_id"], volume=-5)
+    unchanged(home, "set_volume", "without support for volume", device_id=blind["device_id"], volume=10)
+
+
+# -- locks --------------------------------------------------------------------------------------------
+
+
+def codes(s, lock_id: str) -> list[dict]:
+    return s.ok("reveal_lock_codes", device_id=lock_id)
+
+
+def test_lock_and_unlock_with_codes(home):
+    every = devices(home)
+    lock = first(every, type="lock", online=True, locked=True,
+                 device_id=lambda i: any(c["status"] == "expired" for c in codes(home, i)))
+    held = codes(home, lock["device_id"])
+    active = first(held, status="active")
+    expired = first(held, status="expired")
+    unchanged(home, "unlock_door", "Incorrect code", device_id=lock["device_id"], code="0000000")
+    unchanged(home, "unlock_door", "expired on", device_id=lock["device_id"], code=expired["code"])
+    opened = home.ok("unlock_door", device_id=lock["device_id"], code=active["code"])
+    assert opened["locked"] is False and opened["unlocked_with"] == active["name"]
+    assert home.ok("lock_door", device_id=lock["device_id"])["locked"] is True
+    dead = first(every, type="lock", online=False)
+    owner = codes(home, dead["device_id"])[0]
+    unchanged(home, "unlock_door", "is offline", device_id=dead["device_id"], code=owner["code"])
+    unchanged(home, "lock_door", "is offline", device_id=dead["device_id"])
+    light = first(every, type="light", online=True)
+    unchanged(home, "lock_door", "without support for locking", device_id=light["device_id"])
+
+
+def test_set_auto_lock(home):
+    lock = first(devices(home), type="lock", online=True)
+    done = home.ok("set_auto_lock", device_id=lock["device_id"], minutes=5)
+    assert done["auto_lock_minutes"] == 5 and device(home, lock["device_id"])["auto_lock_minutes"] == 5
+    assert home.ok("set_auto_lock", device_id=lock["device_id"], minutes=0)["auto_lock"] is False
+    unchanged(home, "set_auto_lock", "0 (off) or 1 to 60", device_id=lock["device_id"], minutes=90)
+
+
+def test_lock_codes_listed_added_and_removed(home):
+    every = devices(home)
+    lock = first(every, type="lock", online=True)
+    listed = home.ok("list_lock_codes", device_id=lock["device_id"])
+    assert listed and all("code" not in c for c in listed)
+    assert [c["code_id"] for c in listed] == [c["code_id"] for c in codes(home, lock["device_id"])]
+    until = (today(home) + dt.timedelta(days=10)).isoformat()
+    added = ok(home, "add_lock_code", device_id=lock["device_id"], name="Pet sitter", code="246810", expires_on=until)
+    assert added["status"] == "active" and added["expires_at"].startswith(until)
+    assert home.ok("unlock_door", device_id=lock["device_id"], code="246810")["unlocked_with"] == "Pet sitter"
+    args = dict(device_id=lock["device_id"])
+    unchanged(home, "add_lock_code", "already has a code named", name="pet SITTER", code="13579", **args)
+    unchanged(home, "add_lock_code", "already uses that code", name="Friend", code="246810", **args)
+    unchanged(home, "add_lock_code", "4 to 8 digits", name="Friend", code="12a4", **args)
+    unchanged(home, "add_lock_code", "after today", name="Friend", code="97531", expires_on=today(home).isoformat(),
+              **args)
+    light = first(every, type="light")
+    unchanged(home, "add_lock_code", "not a lock", device_id=light["device_id"], name="Friend", code="97531")
+    dead = first(every, type="lock", online=False)
+    unchanged(home, "add_lock_code", "is offline", device_id=dead["device_id"], name="Friend", code="97531")
+    removed = home.ok("remove_lock_code", code_id=added["code_id"])
+    assert removed == {"code_id": added["code_id"], "device_id": lock["device_id"], "name": "Pet sitter",
+                       "removed": True}
+    unchanged(home, "unlock_door", "Incorrect code", device_id=lock["device_id"], code="246810")
+    dead_code = home.ok("list_lock_codes", device_id=dead["device_id"])[0]
+    unchanged(home, "remove_lock_code", "is offline", code_id=dead_code["code_id"])
+
+
+def test_a_lock_holds_at_most_ten_codes(home):
+    lock = first(devices(home), type="lock", online=True)
+    held = len(home.ok("list_lock_codes", device_id=lock["device_id"]))
+    for i in range(10 - held):
+        ok(home, "add_lock_code", device_id=lock["device_id"], name=f"Friend {i}", code=f"{5550 + i}11")
+    unchanged(home, "add_lock_code", "the most it can", device_id=lock["device_id"], name="One more", code="99887766")
+
+
+# -- history and summaries ----------------------------------------------------------------------------
+
+
+def test_sensor_readings_newest_first_up_to_now(home):
+    every = devices(home)
+    sensor = first(every, type="sensor", sensor="temperature", online=True)
+    latest = home.ok("get_sensor_readings", device_id=sensor["device_id"], limit=3)
+    assert latest["unit"] == "degrees F" and len(latest["readings"]) == 3
+    stamps = [r["at"] for r in latest["readings"]]
+    assert stamps == sorted(stamps, reverse=True) and latest["readings"][0]["value"] == sensor["value"]
+    assert max(stamps) <= home.world.now.isoformat()
+    day = (today(home) - dt.timedelta(days=2)).isoformat()
+    window = home.ok("get_sensor_readings", device_id=sensor["device_id"], start=f"{day}T00:00:00",
+                     end=f"{day}T23:59:00", limit=100)["readings"]
+    assert window and all(r["at"].startswith(day) for r in window)
+    fails(home, "get_sensor_readings", "is after", device_id=sensor["device_id"], start=f"{day}T10:00:00",
+          end=f"{day}T09:00:00")
+    lamp = first(every, type="light")
+    fails(home, "get_sensor_readings", "keeps no reading history", device_id=lamp["device_id"])
+
+
+def test_reading_summaries(home):
+    every = devices(home)
+    start, end = today(home) - dt.timedelta(days=3), today(home) - dt.timedelta(days=1)
+    span = dict(start_date=start.isoformat(), end_date=end.isoformat())
+    sensor = first(every, type="sensor", sensor="humidity", online=True)
+    history = home.ok("get_sensor_readings", device_id=sensor["device_id"], start=f"{start}T00:00:00",
+                      end=f"{end}T23:59:59", limit=100)["readings"]
+    summary = home.ok("get_reading_summary", device_id=sensor["device_id"], **span)
+    values = [r["value"] for r in history]
+    assert summary["readings"] == len(values) and summary["highest"] == max(values)
+    assert summary["lowest"] == min(values) and summary["average"] == round(sum(values) / len(values), 1)
+    motion = first(every, type="sensor", sensor="motion")
+    events = home.ok("get_reading_summary", device_id=motion["device_id"], **span)
+    assert events["events"] == events["readings"]
+    plug = first(every, type="plug")
+    kwh = home.ok("get_reading_summary", device_id=plug["device_id"], **span)
+    assert kwh["readings"] == 3 and kwh["total_kwh"] > 0
+    fails(home, "get_reading_summary", "in the future", device_id=plug["device_id"], start_date=start.isoformat(),
+          end_date=(today(home) + dt.timedelta(days=1)).isoformat())
+    fails(home, "get_reading_summary", "is after", device_id=plug["device_id"], start_date=end.isoformat(),
+          end_date=start.isoformat())
+    fails(home, "get_reading_summary", "keeps no reading history", device_id=first(every, type="lock")["device_id"],
+          **span)
+
+
+def test_energy_summary_adds_up_the_plugs(home):
+    h = homes(home)[2]
+    start, end = today(home) - dt.timedelta(days=7), today(home) - dt.timedelta(days=1)
+    span = dict(start_date=start.isoformat(), end_date=end.isoformat())
+    summary = home.ok("get_energy_summary", home_id=h["home_id"], **span)
+    plugs = home.ok("list_devices", home_id=h["home_id"], type="plug")
+    assert {d["device_id"] for d in summary["devices"]} == {p["device_id"] for p in plugs}
+    each = {p["device_id"]: home.ok("get_reading_summary", device_id=p["device_id"], **span)["total_kwh"]
+            for p in plugs}
+    assert all(d["kwh"] == each[d["device_id"]] for d in summary["devices"])
+    assert [d["kwh"] for d in summary["devices"]] == sorted(each.values(), reverse=True)
+    assert summary["total_kwh"] == round(sum(each.values()), 2)
+    fails(home, "get_energy_summary", "in the future", home_id=h["home_id"], start_date=start.isoformat(),
+          end_date=(today(home) + dt.timedelta(days=3)).isoformat())
+
+
+# -- groups and scenes: all or nothing -----------------------------------------------------------------
+
+
+def all_groups(s) -> list[dict]:
+    return [g for h in homes(s) for g in s.ok("list_groups", home_id=h["home_id"])]
+
+
+def all_scenes(s) -> list[dict]:
+    return [x for h in homes(s) for x in s.ok("list_scenes", home_id=h["home_id"])]
+
+
+def test_switch_group_all_or_nothing(home):
+    groups = all_groups(home)
+    ready = first(groups, devices=lambda ms: all(m["online"] for m in ms) and any(not m["is_on"] for m in ms))
+    done = home.ok("switch_group", group_id=ready["group_id"], state="on")
+    assert done["switched"] == "on" and all(m["is_on"] for m in done["devices"])
+    assert all(device(home, m["device_id"])["is_on"] for m in ready["devices"])
+    broken = first(groups, devices=lambda ms: any(not m["online"] for m in ms))
+    dead = first(broken["devices"], online=False)
+    text = unchanged(home, "switch_group", "nothing was changed", group_id=broken["group_id"], state="off")
+    assert dead["name"] in text and dead["device_id"] in text and "offline" in text
+
+
+def test_activate_scene_all_or_nothing(home):
+    every = {d["device_id"]: d for d in devices(home)}
+    scenes = all_scenes(home)
+    good = first(scenes, actions=lambda acts: all(every[a["device_id"]]["online"] for a in acts)
+                 and any(a["command"] == "set_temperature" for a in acts))
+    done = home.ok("activate_scene", scene_id=good["scene_id"])
+    assert done["activated"] is True and done["last_activated"] == home.world.now.isoformat(timespec="minutes")
+    for action in good["actions"]:
+        state = device(home, action["device_id"])
+        if action["command"] == "turn_off":
+            assert state["is_on"] is False
+        elif action["command"] == "lock":
+            assert state["locked"] is True
+        elif action["command"] == "set_temperature":
+            assert state["target_temp"] == action["value"]
+    # a scene whose lock is offline is refused whole, naming the lock
+    blocked = first(scenes, actions=lambda acts: any(every[a["device_id"]]["type"] == "lock"
+                                                     and not every[a["device_id"]]["online"] for a in acts))
+    lock = next(every[a["device_id"]] for a in blocked["actions"] if every[a["device_id"]]["type"] == "lock")
+    text = unchanged(home, "activate_scene", "was not activated; nothing was changed", scene_id=blocked["scene_id"])
+    assert f"{lock['name']} ({lock['device_id']}) is offline" in text
+
+
+def test_create_scene_from_present_state_and_delete(home):
+    h = homes(home)[1]
+    listed = home.ok("list_devices", home_id=h["home_id"])
+    lamp = first(listed, type="light", online=True)
+    blind = first(listed, type="blind", online=True)
+    home.ok("set_brightness", device_id=lamp["device_id"], brightness=30)
+    home.ok("set_blind_position", device_id=blind["device_id"], position=25)
+    scene = ok(home, "create_scene", home_id=h["home_id"], name="Reading time",
+               device_ids=[lamp["device_id"], blind["device_id"]])
+    commands = [(a["device_id"], a["command"], a["value"]) for a in scene["actions"]]
+    assert (lamp["device_id"], "set_brightness", 30) in commands and (blind["device_id"], "set_position", 25) in commands
+    assert scene in home.ok("list_scenes", home_id=h["home_id"])
+    home.ok("turn_off", device_id=lamp["device_id"])
+    home.ok("set_blind_position", device_id=blind["device_id"], position=100)
+    home.ok("activate_scene", scene_id=scene["scene_id"])
+    assert device(home, lamp["device_id"])["brightness"] == 30 and device(home, lamp["device_id"])["is_on"]
+    assert device(home, blind["device_id"])["position"] == 25
+
+    hid = h["home_id"]
+    unchanged(home, "create_scene", "already has a scene named", home_id=hid, name="reading TIME",
+              device_ids=[lamp["device_id"]])
+    sensor = first(listed, type="sensor", online=True)
+    unchanged(home, "create_scene", "no state a scene can set", home_id=hid, name="Sensing",
+              device_ids=[sensor["device_id"]])
+    dead = first(listed, online=False)
+    unchanged(home, "create_scene", "cannot be captured", home_id=hid, name="Broken", device_ids=[dead["device_id"]])
+    lock = first(listed, type="lock", online=True)
+    unlocked = home.ok("list_lock_codes", device_id=lock["device_id"])  # noqa: F841 - the lock is known to be online
+    home.ok("unlock_door", device_id=lock["device_id"], code=codes(home, lock["device_id"])[0]["code"])
+    unchanged(home, "create_scene", "never unlock", home_id=hid, name="Open house", device_ids=[lock["device_id"]])
+    other = first(devices(home), home_id=lambda x: x != hid)
+    unchanged(home, "create_scene", "is not in home", home_id=hid, name="Elsewhere", device_ids=[other["device_id"]])
+    unchanged(home, "create_scene", "at least one device", home_id=hid, name="Empty", device_ids=[])
+
+    gone = home.ok("delete_scene", scene_id=scene["scene_id"])
+    assert gone == {"scene_id": scene["scene_id"], "name": "Reading time", "deleted": True}
+    assert device(home, lamp["device_id"])["brightness"] == 30
+    home.fails("activate_scene", "not found", scene_id=scene["scene_id"])
+
+
+# -- automations -----------------------------------------------------------------------------------------
+
+
+def test_list_and_toggle_automations(home):
+    h = next(h for h in homes(home) if len(home.ok("list_automations", home_id=h["home_id"])) >= 2)
+    every = home.ok("list_automations", home_id=h["home_id"])
+    on = home.ok("list_automations", home_id=h["home_id"], enabled=True)
+    off = home.ok("list_automations", home_id=h["home_id"], enabled=False)
+    assert len(on) + len(off) == len(every) and all(a["enabled"] for a in on)
+    target = every[0]
+    flipped = home.ok("set_automation_enabled", automation_id=target["automation_id"], enabled=not target["enabled"])
+    assert flipped == {**target, "enabled": not target["enabled"]}
+    gone = home.ok("delete_automation", automation_id=target["automation_id"])
+    assert gone == {"automation_id": target["automation_id"], "name": target["name"], "deleted": True}
+    assert target["automation_id"] not in [a["automation_id"] for a in
+                                           home.ok("list_automations", home_id=h["home_id"])]
+
+
+def test_create_automation_validated_before_saving(home):
+    h = homes(home)[0]
+    hid = h["home_id"]
+    listed = home.ok("list_devices", home_id=hid)
+    porch = first(listed, type="light")
+    humid = first(listed, type="sensor", sensor="humidity")
+    temp = first(listed, type="sensor", sensor="temperature")
+    motion = first(listed, type="sensor", sensor="motion")
+    plug = first(listed, type="plug")
+    thermostat = first(listed, type="thermostat")
+    lock = first(listed, type="lock")
+    timed = ok(home, "create_automation", home_id=hid, name="Evening light", trigger="time", at_time="19:30",
+               command="set_brightness", value=60, device_ids=[porch["device_id"]])
+    assert timed["enabled"] and timed["at_time"] == "19:30" and timed["value"] == 60
+    assert timed in home.ok("list_automations", home_id=hid)
+    humid_rule = ok(home, "create_automation", home_id=hid, name="Fan when humid", trigger="above",
+                    sensor_id=humid["device_id"], threshold=65, command="turn_on", device_ids=[plug["device_id"]])
+    assert humid_rule["threshold"] == 65 and humid_rule["devices"][0]["device_id"] == plug["device_id"]
+    ok(home, "create_automation", home_id=hid, name="Night lock", trigger="motion", sensor_id=motion["device_id"],
+       command="lock", device_ids=[lock["device_id"]])  # offline targets may be saved: they are reached when online
+
+    base = dict(home_id=hid, name="Rule")
+    light = [porch["device_id"]]
+    unchanged(home, "create_automation", "already has a automation named", home_id=hid, name="evening LIGHT",
+              trigger="time", at_time="20:00", command="turn_on", device_ids=light)
+    unchanged(home, "create_automation", "needs at_time", trigger="time", command="turn_on", device_ids=light, **base)
+    unchanged(home, "create_automation", "needs at_time", trigger="time", at_time="25:00", command="turn_on",
+              device_ids=light, **base)
+    unchanged(home, "create_automation", "needs sensor_id", trigger="above", threshold=70, command="turn_on",
+              device_ids=light, **base)
+    unchanged(home, "create_automation", "needs a threshold", trigger="below", sensor_id=temp["device_id"],
+              command="turn_on", device_ids=light, **base)
+    unchanged(home, "create_automation", "between 0 and 100", trigger="above", sensor_id=humid["device_id"],
+              threshold=120, command="turn_on", device_ids=light, **base)
+    unchanged(home, "create_automation", "needs a temperature or humidity sensor", trigger="above",
+              sensor_id=motion["device_id"], threshold=70, command="turn_on", device_ids=light, **base)
+    unchanged(home, "create_automation", "needs a motion sensor", trigger="motion", sensor_id=temp["device_id"],
+              command="turn_on", device_ids=light, **base)
+    unchanged(home, "create_automation", "takes no at_time", trigger="motion", sensor_id=motion["device_id"],
+              at_time="10:00", command="turn_on", device_ids=light, **base)
+    unchanged(home, "create_automation", "without support for colour temperature", trigger="time", at_time="07:00",
+              command="set_color_temperature", value=3000, device_ids=[plug["device_id"]], **base)
+    unchanged(home, "create_automation", "from 1 to 100", trigger="time", at_time="07:00", command="set_brightness",
+              value=300, device_ids=light, **base)
+    unchanged(home, "create_automation", "needs a value", trigger="time", at_time="07:00", command="set_temperature",
+              device_ids=[thermostat["device_id"]], **base)
+    unchanged(home, "create_automation", "takes no value", trigger="time", at_time="07:00", command="turn_on",
+              value=5, device_ids=light, **base)
+    unchanged(home, "create_automation", "takes no sensor_id or threshold", trigger="time", at_time="07:00",
+              sensor_id=temp["device_id"], command="turn_on", device_ids=light, **base)
+    unchanged(home, "create_automation", "takes no threshold", trigger="motion", sensor_id=motion["device_id"],
+              threshold=3, command="turn_on", device_ids=light, **base)
+    unchanged(home, "create_automation", "cannot also be its target", trigger="motion", sensor_id=motion["device_id"],
+              command="turn_on", device_ids=[motion["device_id"]], **base)
+    other = homes(home)[1]
+    stranger = first(home.ok("list_devices", home_id=other["home_id"]), type="light")
+    unchanged(home, "create_automation", "is not in home", trigger="time", at_time="07:00", command="turn_on",
+              device_ids=[stranger["device_id"]], **base)
+    unchanged(home, "create_automation", "Invalid arguments", trigger="time", at_time="07:00", command="unlock",
+              device_ids=[lock["device_id"]], **base)
+
+
+def test_invariants_hold_after_a_run_of_commands(home):
+    every = devices(home)
+    light = first(every, type="light", online=True, capabilities=lambda c: "color_temp" in c)
+    home.ok("set_brightness", device_id=light["device_id"], brightness=100)
+    home.ok("set_color_temperature", device_id=light["device_id"], kelvin=device(home, light["device_id"])
+            ["kelvin_range"][1])
+    fails(home, "set_brightness", "from 1 to 100", device_id=light["device_id"], brightness=101)
+    assert home.world.toolkit(home.world).invariants() == []
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------------
+
+
+def _call(tool: str, /, **arguments) -> dict:
+    return {"name": tool, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    battery = Task(id="battery", server="iot_devices", seed=0,
+                   user_turns=["Hi, this is Megan Chang. How much battery does my front door lock have left?"],
+                   gold=[[{"id": "g1", "name": "find_homes", "arguments": {"owner_name": "Megan Chang"}},
+                          {"id": "g2", "name": "list_devices", "arguments": {"home_id": "HOM-0001"},
+                           "depends_on": ["g1"]},
+                          {"id": "g3", "name": "get_device", "arguments": {"device_id": "DEV-0012"},
+                           "depends_on": ["g2"]}]],
+                   facts=[[6]])
+    # another correct path: the lock list already shows the battery, found by email
+    other = play(battery, [_call("find_homes", email="MEGAN.CHANG51@icloud.com"),
+                           _call("list_devices", home_id="HOM-0001", type="lock"), "It is at 6%."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    assert not play(battery, [_call("get_device", device_id="DEV-0012"), "It's nearly full."])["success"]
+    # the right answer, then damage nobody asked for: a light switched on
+    damage = play(battery, [_call("get_device", device_id="DEV-0012"), _call("turn_on", device_id="DEV-0001"),
+                            "It is at 6%."])
+    assert not damage["success"]
+
+    dim = Task(id="dim", server="iot_devices", seed=0,
+               user_turns=["This is Megan Chang. Put the living room ceiling light at 30%."],
+               gold=[[{"id": "g1", "name": "find_homes", "arguments": {"owner_name": "Megan Chang"}},
+                      {"id": "g2", "name": "list_devices", "arguments": {"home_id": "HOM-0001"},
+                       "depends_on": ["g1"]},
+                      {"id": "g3", "name": "set_brightness", "arguments": {"device_id": "DEV-0001", "brightness": 30},
+                       "depends_on": ["g2"]}]])
+    # turning the light on first is harmless: the end state is the same
+    detour = play(dim, [_call("turn_on", device_id="DEV-0001"),
+                        _call("set_brightness", device_id="DEV-0001", brightness=30), "Done."])
+    assert detour["success"]
+    wrong = play(dim, [_call("set_brightness", device_id="DEV-0001", brightness=40), "Done."])
+    assert not wrong["success"]
+
+
+def test_an_unspecified_lock_code_expiry_is_not_tolerated_but_a_refusal_is_harmless(play):
+    from prove_env.task import Task
+
+    code = Task(id="code", server="iot_devices", seed=0,
+                user_turns=["I'm Tammy Howard. Add code 5150 for the Dog walker on my front door lock."],
+                gold=[[{"id": "g1", "name": "find_homes", "arguments": {"owner_name": "Tammy Howard"}},
+                       {"id": "g2", "name": "list_devices", "arguments": {"home_id": "HOM-0002"},
+                        "depends_on": ["g1"]},
+                       {"id": "g3", "name": "add_lock_code", "depends_on": ["g2"],
+                        "arguments": {"device_id": "DEV-0031", "name": "Dog walker", "code": "5150"}}]])
+    straight = play(code, [_call("add_lock_code", device_id="DEV-0031", name="Dog walker", code="5150"), "Added."])
+    assert straight["success"]
+    # a refused call first (wrong lock type) changes nothing, so the outcome still counts
+    retry = play(code, [_call("add_lock_code", device_id="DEV-0029", name="Dog walker", code="5150"),
+                        _call("add_lock_code", device_id="DEV-0031", name="Dog walker", code="5150"), "Added."])
+    assert retry["success"]
+    # an expiry the user never asked for is a different code entry
+    expiring = play(code, [_call("add_lock_code", device_id="DEV-0031", name="Dog walker", code="5150",
+                                 expires_on="2026-02-01"), "Added."])
+    assert not expiring["success"]
+
+
+def test_an_automation_description_nobody_asked_for_is_tolerated(play):
+    from prove_env.task import Task
+
+    rule = Task(id="rule", server="iot_devices", seed=0,
+                user_turns=["This is Megan Chang. Every day at 7 pm, turn on the living room ceiling light; call the "
+                            "automation 'Evening light'."],
+                gold=[[{"id": "g1", "name": "find_homes", "arguments": {"owner_name": "Megan Chang"}},
+                       {"id": "g2", "name": "list_devices", "arguments": {"home_id": "HOM-0001"},
+                        "depends_on": ["g1"]},
+                       {"id": "g3", "name": "create_automation", "depends_on": ["g1", "g2"],
+                        "arguments": {"home_id": "HOM-0001", "name": "Evening light", "trigger": "time",
+                                      "at_time": "19:00", "command": "turn_on", "device_ids": ["DEV-0001"]}}]])
+    args = {"home_id": "HOM-0001", "name": "Evening light", "trigger": "time", "at_time": "19:00",
+            "command": "turn_on", "device_ids": ["DEV-0001"]}
+    noted = play(rule, [_call("create_automation", **args, description="Lights on for the evening"), "Saved."])
+    assert noted["success"]
+    late = play(rule, [_call("create_automation", **{**args, "at_time": "19:30"}), "Saved."])
+    assert not late["success"]
