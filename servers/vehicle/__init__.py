@@ -1,0 +1,1 @@
+"""Vehicle: owners and their items (a skeleton to grow)."""
