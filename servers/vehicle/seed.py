@@ -211,6 +211,8 @@ def _vehicle(ctx: SeedContext, owner: Owner, spec: tuple, home: Place, places: d
     )
     if vehicle.media_source == "bluetooth" and vehicle.paired_phone is None:
         vehicle.media_source = "radio"
+    if vehicle.open_door:  # a car with a door ajar does not lock
+        vehicle.locked = False
     ctx.add(vehicle)
     if driving and rng.random() < 0.5:
         target = rng.choice([p for p in places[home.city] if p.category not in ("charging_station", "fuel_station")])

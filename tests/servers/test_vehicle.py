@@ -458,9 +458,9 @@ def test_success_follows_the_outcome_not_the_path(play):
                            "Your Mach-E is at 26% with 75 miles of range."])
     assert other["success"] and other["reward_breakdown"]["coverage"] < 1
     assert not play(battery, [_call("get_vehicle_status", vehicle_id="VEH-0004"), "About a quarter."])["success"]
-    # the right answer, then a change nobody asked for: the car unlocked
+    # the right answer, then a change nobody asked for: the charge limit lowered
     damage = play(battery, [_call("get_vehicle_status", vehicle_id="VEH-0004"),
-                            _call("unlock_doors", vehicle_id="VEH-0004"), "26% and 75 miles."])
+                            _call("set_charge_limit", vehicle_id="VEH-0004", percent=80), "26% and 75 miles."])
     assert not damage["success"]
 
     save = Task(id="save", server="vehicle", seed=0,
