@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import zlib
+from dataclasses import replace
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,8 +36,12 @@ CATEGORY_WORDS = {"charging_station": ("charging station", "charging stations", 
                   "hospital": ("hospital", "hospitals", "a hospital"),
                   "hotel": ("hotel", "hotels", "a place to stay"),
                   "park": ("park", "parks", "a park")}
-NEW_LABELS = ("Work", "Gym", "Coffee", "Groceries", "Doctor", "Kids' school", "Favorite diner", "Mom's place",
-              "Hotel", "Lunch spot")
+# labels people give a saved place, by its category
+NEW_LABELS = {"cafe": ("Coffee", "Morning coffee"), "restaurant": ("Favorite diner", "Lunch spot", "Date night"),
+              "grocery": ("Groceries", "Supermarket"), "hospital": ("Doctor", "Clinic"), "gym": ("Gym", "Workout"),
+              "school": ("Kids' school", "School"), "hotel": ("Hotel", "Weekend getaway"),
+              "park": ("Park", "Dog park"), "shopping": ("Shopping", "Work"), "airport": ("Airport", "Flights"),
+              "charging_station": ("Charger", "Fast charger"), "fuel_station": ("Gas", "Fill-up")}
 SEARCH_CITIES = ("San Francisco", "Oakland", "San Jose", "Sacramento", "Fresno", "Los Angeles", "San Diego",
                  "Santa Barbara", "Monterey", "Napa", "Bakersfield", "Pasadena", "Irvine", "Berkeley")
 MIN_ROUTE_RANGE = 60  # routes are asked of cars with enough range to reach a first charger or pump
@@ -85,12 +90,17 @@ def _ref(b: Bundle, v: dict) -> Ref:
 
 def car(b: Bundle, v: dict, rng: random.Random | None = None) -> str:
     """'my Model 3', 'the white F-150', 'my Tesla' (when the make is the owner's only one), or its nickname."""
+    forms = _forms(b, v)
+    return forms[0] if rng is None else rng.choice(forms)
+
+
+def _forms(b: Bundle, v: dict) -> list[str]:
     forms = [f"my {v['model']}", f"my {v['model']}", f"the {v['color']} {v['model']}", f"my {v['make']} {v['model']}"]
     if sum(x["make"] == v["make"] for x in b["vehicles"]) == 1:
         forms.append(f"my {v['make']}")
     if v["nickname"]:
-        forms.append(f"{v['nickname']}, my {v['model']},")
-    return forms[0] if rng is None else rng.choice(forms)
+        forms.append(f"{v['nickname']} (my {v['model']})")
+    return forms
 
 
 def _place_ref(place: dict, by: str = "name") -> Ref:
@@ -142,6 +152,14 @@ def _power_words(level: str, name: str, rng: random.Random) -> str:
                        f"Switch {name}'s ignition on and "])
 
 
+def _terse_power(prior: tuple[tuple[str, dict], ...]) -> str:
+    """How a terse request asks for the power it needs first."""
+    modes = [args["mode"] for tool, args in prior if tool == "set_ignition"]
+    if not modes:
+        return ""
+    return "Accessory mode, " if modes[0] == "accessory" else "Ignition on, "
+
+
 def _stop(v: dict) -> tuple[tuple[tuple[str, dict], ...], bool]:
     """The calls that bring a car to a stop in P, and whether any were needed."""
     prior: list[tuple[str, dict]] = []
@@ -156,6 +174,30 @@ def _stop_words(name: str, rng: random.Random) -> str:
     return rng.choice([f"Bring {name} to a stop, shift into park, and then ",
                        f"Stop {name} and put it in park, then ",
                        f"Once {name} is stopped and in park, "])
+
+
+def _which(b: Bundle, v: dict, name: str, ask: Ask, rng: random.Random) -> Ask:
+    """For an owner of several cars, now and then the request says only 'my car': the assistant must ask
+    which one, and the next turn names it."""
+    if len(b["vehicles"]) < 2 or ask.detail is not None or name not in ask.say or rng.random() >= 0.5:
+        return ask
+    said = car(b, v, rng)
+    detail = rng.choice([f"I mean {said}.", f"Sorry, {said}.", f"It's {said}.", f"{_cap(said)}, please.",
+                         f"The one I'm asking about is {said}."])
+    return replace(ask, say=ask.say.replace(name, rng.choice(["my car", "the car"]), 1), detail=detail)
+
+
+def _may_ask_which(build):
+    """A goal whose request may leave out which of the owner's cars it is about (see `_which`)."""
+    def wrapped(b: Bundle, rng: random.Random) -> Ask | None:
+        ask = build(b, rng)
+        ref = next((r for r in ask.refs if r.kind == "vehicle"), None) if ask else None
+        if ref is None:
+            return ask
+        name = next((f for f in sorted(set(_forms(b, ref.entity)), key=len, reverse=True) if f in ask.say), None)
+        return ask if name is None else _which(b, dict(ref.entity), name, ask, rng)
+    wrapped.__name__ = build.__name__
+    return wrapped
 
 
 def _cap(text: str) -> str:
@@ -179,6 +221,7 @@ def list_vehicles(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("get_vehicle_status", 1.5)
+@_may_ask_which
 def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
     v = rng.choice(b["vehicles"])
     name = car(b, v, rng)
@@ -211,6 +254,7 @@ def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("get_climate")
+@_may_ask_which
 def get_climate(b: Bundle, rng: random.Random) -> Ask | None:
     v = rng.choice(b["vehicles"])
     name = car(b, v, rng)
@@ -228,6 +272,7 @@ def get_climate(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("get_tyre_pressures")
+@_may_ask_which
 def get_tyre_pressures(b: Bundle, rng: random.Random) -> Ask | None:
     v = rng.choice(b["vehicles"])
     name = car(b, v, rng)
@@ -447,7 +492,7 @@ def set_cabin_temperature(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"Turn on the climate in {name}, please.", f"Can you get the climate going in {name}?"])
         detail = rng.choice([f"{temp} degrees.", f"Set it to {temp}, please.", f"Make it {temp} degrees."])
     return Ask({"vehicle_id": v["vehicle_id"], "temperature_f": temp}, say=_cap(say),
-               terse=f"{'Power on, ' if lead else ''}{temp}°F in {name}.", detail=detail,
+               terse=f"{_terse_power(prior)}{temp}°F in {name}.", detail=detail,
                refs=(_owner(b), _ref(b, v)), mentions=(str(temp),), prior=prior)
 
 
@@ -475,7 +520,7 @@ def set_heating(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"Turn on the heat for {what} in {name}.", f"Could you warm up {what} in {name}?"])
         detail = rng.choice([f"On {how}, please.", f"Set it to {how}.", f"{_cap(how)}."])
     return Ask({"vehicle_id": v["vehicle_id"], "zone": zone, "level": level}, say=_cap(say),
-               terse=f"{'Power on, ' if lead else ''}{what} heat {how}, {name}.", detail=detail,
+               terse=f"{_terse_power(prior)}{what} heat {how}, {name}.", detail=detail,
                refs=(_owner(b), _ref(b, v)), mentions=(how,), prior=prior)
 
 
@@ -496,11 +541,12 @@ def set_defrost(b: Bundle, rng: random.Random) -> Ask | None:
     core = rng.choice([f"defrost the {glass}.", f"turn on the {zone} defroster.", f"clear the {glass}, it's fogged up."])
     say = lead + core if lead else rng.choice([f"In {name}, please ", f"Could you, in {name}, "]) + core
     return Ask({"vehicle_id": v["vehicle_id"], "zone": zone, "on": True}, say=_cap(say),
-               terse=f"{'Power on, ' if lead else ''}{zone} defrost on, {name}.", refs=(_owner(b), _ref(b, v)),
+               terse=f"{_terse_power(prior)}{zone} defrost on, {name}.", refs=(_owner(b), _ref(b, v)),
                prior=prior)
 
 
 @goals.add("turn_off_climate", 0.7)
+@_may_ask_which
 def turn_off_climate(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, None, lambda v: v["climate"]["climate_on"])
     if not cars:
@@ -532,7 +578,7 @@ def set_windows(b: Bundle, rng: random.Random) -> Ask | None:
                   "vent": rng.choice(["Just crack them open a bit (vent).", "Put them on vent."]),
                   "open": rng.choice(["Open them all the way.", "Fully open, please."])}[position]
     return Ask({"vehicle_id": v["vehicle_id"], "position": position}, say=_cap(say),
-               terse=f"{'Power on, ' if lead else ''}windows {position}, {name}.", refs=(_owner(b), _ref(b, v)),
+               terse=f"{_terse_power(prior)}windows {position}, {name}.", refs=(_owner(b), _ref(b, v)),
                detail=detail, prior=prior)
 
 
@@ -552,7 +598,7 @@ def set_headlights(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"Change the headlights in {name}.", f"Could you adjust the headlight setting in {name}?"])
         detail = {"auto": "Auto, please.", "low": "Low beams.", "high": "High beams, please."}[mode]
     return Ask({"vehicle_id": v["vehicle_id"], "mode": mode}, say=_cap(say),
-               terse=f"{'Ignition on, ' if lead else ''}headlights {mode}, {name}.", refs=(_owner(b), _ref(b, v)),
+               terse=f"{_terse_power(prior)}headlights {mode}, {name}.", refs=(_owner(b), _ref(b, v)),
                mentions=(mode,), detail=detail, prior=prior)
 
 
@@ -571,7 +617,7 @@ def set_drive_mode(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"I'd like a different drive mode in {name}.", f"Change the drive mode of {name}, please."])
         detail = rng.choice([f"{_cap(mode)}, please.", f"Make it {mode}.", f"The {mode} mode."])
     return Ask({"vehicle_id": v["vehicle_id"], "mode": mode}, say=_cap(say),
-               terse=f"{'Ignition on, ' if lead else ''}{mode} mode, {name}.", refs=(_owner(b), _ref(b, v)),
+               terse=f"{_terse_power(prior)}{mode} mode, {name}.", refs=(_owner(b), _ref(b, v)),
                mentions=(mode,), detail=detail, prior=prior)
 
 
@@ -605,7 +651,7 @@ def play_media(b: Bundle, rng: random.Random) -> Ask | None:
         core = rng.choice(["turn the music off.", "switch the media off, I want some quiet."])
         mentions = ("off",)
     say = lead + core if lead else rng.choice([f"In {name}, ", f"Could you, in {name}, ", f"For {name}, please "]) + core
-    return Ask(args, say=_cap(say), terse=f"{'Power on, ' if lead else ''}{core[:-1]} in {name}.", detail=detail,
+    return Ask(args, say=_cap(say), terse=f"{_terse_power(prior)}{core[:-1]} in {name}.", detail=detail,
                refs=(_owner(b), _ref(b, v)), mentions=mentions, prior=prior)
 
 
@@ -627,7 +673,7 @@ def start_navigation(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"Start navigation in {name}.", f"I need directions in {name}."])
         detail = rng.choice([f"To {said}.", f"I'm going to {said}.", f"The destination is {said}."])
     return Ask({"vehicle_id": v["vehicle_id"], "place_id": place["place_id"]}, say=_cap(say),
-               terse=f"{'Power on, ' if lead else ''}navigate {name} to {said}.", detail=detail,
+               terse=f"{_terse_power(prior)}navigate {name} to {said}.", detail=detail,
                refs=(_owner(b), _ref(b, v), ref), prior=prior)
 
 
@@ -649,6 +695,7 @@ def cancel_navigation(b: Bundle, rng: random.Random) -> Ask | None:
 # -- both: locks, saved places, charge limit ------------------------------------------------------------
 
 @goals.add("lock_doors", 0.8)
+@_may_ask_which
 def lock_doors(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, None, lambda v: not v["locked"] and not v["open_door"])
     if not cars:
@@ -662,6 +709,7 @@ def lock_doors(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("unlock_doors", 0.8)
+@_may_ask_which
 def unlock_doors(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, "park", lambda v: v["locked"] and v["speed_mph"] == 0)
     if not cars:
@@ -701,11 +749,14 @@ def set_charge_limit(b: Bundle, rng: random.Random) -> Ask | None:
 def save_place(b: Bundle, rng: random.Random) -> Ask | None:
     taken_labels = {s["label"].lower() for s in b["saved"]}
     taken_places = {s["place_id"] for s in b["saved"]}
-    labels = [label for label in NEW_LABELS if label.lower() not in taken_labels]
     pool = [p for p in b["nearby"] + b["far"] if p["place_id"] not in taken_places]
-    if not labels or not pool:
+    if not pool:
         return None
-    place, label = rng.choice(pool), rng.choice(labels)
+    place = rng.choice(pool)
+    labels = [label for label in NEW_LABELS.get(place["category"], ()) if label.lower() not in taken_labels]
+    if not labels:
+        return None
+    label = rng.choice(labels)
     said = place_words(place)
     say = rng.choice([f"Save {said} to my places as '{label}'.", f"Please add {said} to my saved places, labelled '{label}'.",
                       f"I go to {said} a lot. Save it as '{label}'."])
@@ -751,6 +802,7 @@ def open_trunk(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("close_trunk", 0.8)
+@_may_ask_which
 def close_trunk(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, None, lambda v: v["trunk_open"])
     if not cars:
@@ -780,6 +832,7 @@ def open_charge_port(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("close_charge_port", 1.5)
+@_may_ask_which
 def close_charge_port(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, None, lambda v: v.get("charge_port_open") and not v.get("plugged_in"))
     if not cars:
@@ -793,6 +846,7 @@ def close_charge_port(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("start_charging", 1.0)
+@_may_ask_which
 def start_charging(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, None, lambda v: v.get("plugged_in") and not v["charging"]
                      and v["battery_percent"] < v["charge_limit"])
@@ -808,6 +862,7 @@ def start_charging(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("stop_charging", 1.5)
+@_may_ask_which
 def stop_charging(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, None, lambda v: v.get("charging"))
     if not cars:
