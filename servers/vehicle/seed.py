@@ -100,8 +100,13 @@ def seed(ctx: SeedContext) -> None:
                              ("Placerville", 38.7296, -120.7985), ("Paso Robles", 35.6266, -120.6910)):
         places[name] = [_place(ctx, f"Tesla Supercharger {name}", "charging_station", name, lat, lon, spread=0.01),
                         _place(ctx, f"Chevron {name}", "fuel_station", name, lat, lon, spread=0.01)]
+    fleet: list[Vehicle] = []
     for _ in range(N_OWNERS):
-        _owner(ctx, places)
+        _owner(ctx, places, fleet)
+    # the parked car with the least left has run flat: it cannot be driven until charged or filled up
+    parked = [v for v in fleet if v.ignition == "off" and not v.plugged_in]
+    if parked:
+        min(parked, key=lambda v: (v.energy_percent, v.id)).energy_percent = 0
 
 
 def _place(ctx: SeedContext, name: str, category: str, city: str, lat: float, lon: float,
@@ -113,7 +118,7 @@ def _place(ctx: SeedContext, name: str, category: str, city: str, lat: float, lo
     return place
 
 
-def _owner(ctx: SeedContext, places: dict[str, list[Place]]) -> None:
+def _owner(ctx: SeedContext, places: dict[str, list[Place]], fleet: list[Vehicle]) -> None:
     rng = ctx.rng
     first, last = ctx.person_name()
     city, lat, lon = rng.choice(HOME_CITIES)
@@ -126,7 +131,7 @@ def _owner(ctx: SeedContext, places: dict[str, list[Place]]) -> None:
     models = rng.sample(MODELS, count)
     nicknames = rng.sample(NICKNAMES, count)  # an owner never gives two cars the same nickname
     for spec, nickname in zip(models, nicknames):
-        _vehicle(ctx, owner, spec, home, places, nickname if rng.random() < 0.3 else None)
+        fleet.append(_vehicle(ctx, owner, spec, home, places, nickname if rng.random() < 0.3 else None))
     # saved places: usually Home, sometimes nothing at all
     if rng.random() < 0.1:
         return
@@ -155,7 +160,7 @@ def _owner(ctx: SeedContext, places: dict[str, list[Place]]) -> None:
 
 
 def _vehicle(ctx: SeedContext, owner: Owner, spec: tuple, home: Place, places: dict[str, list[Place]],
-             nickname: str | None) -> None:
+             nickname: str | None) -> Vehicle:
     rng = ctx.rng
     make, model, powertrain, full_range, psi, modes = spec
     electric = powertrain == "electric"
@@ -220,6 +225,7 @@ def _vehicle(ctx: SeedContext, owner: Owner, spec: tuple, home: Place, places: d
         vehicle.nav_place_id, vehicle.nav_distance_miles = target.id, distance
         vehicle.nav_minutes, vehicle.nav_stops = max(1, round(distance / 28 * 60)), None
         vehicle.nav_started_at = ctx.moment(-0.05, -0.01, step_minutes=1)
+    return vehicle
 
 
 def _psi(rng, recommended: int) -> float:

@@ -189,6 +189,21 @@ def test_no_driving_with_a_door_or_the_trunk_open(s):
     assert s.ok("set_speed", vehicle_id=tid, speed_mph=20)["speed_mph"] == 20
 
 
+def test_no_driving_with_the_charge_port_open_or_nothing_left(s):
+    port = pick(s, lambda v: v.get("charge_port_open") and not v["plugged_in"] and not v["open_door"]
+                and not v["trunk_open"] and v["gear"] == "P", "with the charge port open, unplugged")
+    vid = port["vehicle_id"]
+    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    s.ok("shift_gear", vehicle_id=vid, gear="D")
+    unchanged(s, "set_speed", "charge port is open", vehicle_id=vid, speed_mph=15)
+    flat = pick(s, lambda v: v["range_miles"] == 0, "run flat")
+    fid = flat["vehicle_id"]
+    s.ok("set_ignition", vehicle_id=fid, mode="on")
+    s.ok("shift_gear", vehicle_id=fid, gear="D")
+    text = unchanged(s, "set_speed", "is empty", vehicle_id=fid, speed_mph=15)
+    assert ("battery" if flat["powertrain"] == "electric" else "fuel tank") in text
+
+
 def test_trunk_refused_in_d_then_allowed_in_p(s):
     v = pick(s, lambda v: moving(v) and not v["trunk_open"], "moving")
     vid = v["vehicle_id"]
