@@ -179,10 +179,10 @@ def _stop_words(name: str, rng: random.Random) -> str:
 def _which(b: Bundle, v: dict, name: str, ask: Ask, rng: random.Random) -> Ask:
     """For an owner of several cars, now and then the request says only 'my car': the assistant must ask
     which one, and the next turn names it."""
-    if len(b["vehicles"]) < 2 or ask.detail is not None or name not in ask.say or rng.random() >= 0.5:
+    if len(b["vehicles"]) < 2 or ask.detail is not None or name not in ask.say or rng.random() >= 0.6:
         return ask
     said = car(b, v, rng)
-    detail = rng.choice([f"I mean {said}.", f"Sorry, {said}.", f"It's {said}.", f"{_cap(said)}, please.",
+    detail = rng.choice([f"I mean {said}.", f"That's {said}.", f"It's {said}.", f"{_cap(said)}, that is.",
                          f"The one I'm asking about is {said}."])
     return replace(ask, say=ask.say.replace(name, rng.choice(["my car", "the car"]), 1), detail=detail)
 
@@ -198,6 +198,13 @@ def _may_ask_which(build):
         return ask if name is None else _which(b, dict(ref.entity), name, ask, rng)
     wrapped.__name__ = build.__name__
     return wrapped
+
+
+def _prefer(cars: list[dict], ready, rng: random.Random, share: float = 0.7) -> dict:
+    """Mostly a car already in the state a request needs (a short request), sometimes one that must
+    get there first (a request that asks for that too)."""
+    easy = [c for c in cars if ready(c)]
+    return rng.choice(easy if easy and rng.random() < share else cars)
 
 
 def _cap(text: str) -> str:
@@ -336,7 +343,7 @@ def _destination(b: Bundle, rng: random.Random, far: bool = False) -> tuple[dict
     return place, _place_ref(place, by), place_words(place, by)
 
 
-@goals.add("plan_route", 1.2)
+@goals.add("plan_route", 1.0)
 def plan_route(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, None, lambda v: v["range_miles"] >= MIN_ROUTE_RANGE)
     if not cars:
@@ -350,6 +357,13 @@ def plan_route(b: Bundle, rng: random.Random) -> Ask | None:
     name = car(b, v, rng)
     args = {"vehicle_id": v["vehicle_id"], "place_id": place["place_id"]}
     refs = (_owner(b), _ref(b, v), ref)
+    if far and rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"I'm thinking of a road trip in {name}. How far, how long, and where "
+                                         "would I stop on the way?",
+                                         f"Plan a long drive for {name} for me: distance, time and stops."]),
+                   detail=rng.choice([f"To {said}.", f"The destination is {said}.", f"Going to {said}."]),
+                   terse=f"Route for {name} to {said}: miles, time, stops?", refs=refs,
+                   facts=lambda r: [r["distance_miles"], r["minutes"]] + [s["name"] for s in r["stops"]])
     if far:
         return Ask(args, say=rng.choice([f"If I drive {name} to {said}, how far is it, how long will it take, and "
                                          f"where would I have to stop to {'charge' if v['powertrain'] == 'electric' else 'refuel'}?",
@@ -430,7 +444,7 @@ def set_speed(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, "active", lambda v: _drivable(v) and v["gear"] in ("P", "D"))
     if not cars:
         return None
-    v = rng.choice(cars)
+    v = _prefer(cars, lambda c: c["gear"] == "D" and c["ignition"] == "on", rng)
     speed = rng.choice([25, 30, 35, 40, 45, 50, 55, 60, 65, 70])
     if speed == v["speed_mph"]:
         return None
@@ -460,7 +474,7 @@ def _comfort(b: Bundle, rng: random.Random, need: str = "accessory", where=lambd
     cars = _vehicles(b, "active", where)
     if not cars:
         return None
-    v = rng.choice(cars)
+    v = _prefer(cars, lambda c: not _power(c, need)[0], rng)
     name = car(b, v, rng)
     prior, level = _power(v, need)
     return v, name, prior, (_power_words(level, name, rng) if level else "")
@@ -540,9 +554,14 @@ def set_defrost(b: Bundle, rng: random.Random) -> Ask | None:
     glass = "windshield" if zone == "front" else "rear window"
     core = rng.choice([f"defrost the {glass}.", f"turn on the {zone} defroster.", f"clear the {glass}, it's fogged up."])
     say = lead + core if lead else rng.choice([f"In {name}, please ", f"Could you, in {name}, "]) + core
+    detail = None
+    if rng.random() < 0.6:
+        say = (lead + "turn on a defroster.") if lead else rng.choice(
+            [f"The glass in {name} is all fogged up. Turn on the defroster.", f"Can you defrost {name}?"])
+        detail = rng.choice([f"The {glass}.", f"The {zone} one.", f"I mean the {glass}."])
     return Ask({"vehicle_id": v["vehicle_id"], "zone": zone, "on": True}, say=_cap(say),
                terse=f"{_terse_power(prior)}{zone} defrost on, {name}.", refs=(_owner(b), _ref(b, v)),
-               prior=prior)
+               detail=detail, prior=prior)
 
 
 @goals.add("turn_off_climate", 0.7)
@@ -655,7 +674,7 @@ def play_media(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_owner(b), _ref(b, v)), mentions=mentions, prior=prior)
 
 
-@goals.add("start_navigation", 1.2)
+@goals.add("start_navigation", 1.0)
 def start_navigation(b: Bundle, rng: random.Random) -> Ask | None:
     found = _comfort(b, rng, where=lambda v: v["range_miles"] >= MIN_ROUTE_RANGE)
     if found is None:
@@ -762,7 +781,9 @@ def save_place(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I go to {said} a lot. Save it as '{label}'."])
     detail = None
     if rng.random() < 0.7:
-        say, detail = f"Can you save {said} in my navigation favorites?", rng.choice(
+        say, detail = rng.choice([f"Can you save {said} in my navigation favorites?",
+                                  f"I'd like {said} in my saved places.",
+                                  f"Please add {said} to my saved places."]), rng.choice(
             [f"Call it '{label}'.", f"Label it '{label}', please."])
     return Ask({"owner_id": b["owner"]["owner_id"], "place_id": place["place_id"], "label": label}, say=say,
                terse=f"Save {said} as '{label}'.", detail=detail, refs=(_owner(b), _place_ref(place)),
@@ -776,6 +797,13 @@ def delete_saved_place(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     s = rng.choice(saved)
     label = s["label"]
+    if rng.random() < 0.5:
+        return Ask({"saved_place_id": s["saved_place_id"]},
+                   say=rng.choice(["I want to clean up my saved places. Please delete one.",
+                                   "Can you remove one of my saved places?"]),
+                   detail=rng.choice([f"The one called '{label}'.", f"'{label}', please.", f"Delete '{label}'."]),
+                   terse=f"Delete saved place '{label}'.", refs=(_owner(b), Ref.of("saved_place", s, _owner(b))),
+                   mentions=(label,))
     return Ask({"saved_place_id": s["saved_place_id"]},
                say=rng.choice([f"Remove '{label}' from my saved places.", f"I don't need the saved place '{label}' "
                                "anymore; delete it.", f"Please delete my saved place called '{label}'."]),
@@ -790,7 +818,7 @@ def open_trunk(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, "park", lambda v: not v["trunk_open"])
     if not cars:
         return None
-    v = rng.choice(cars)
+    v = _prefer(cars, lambda c: c["gear"] == "P", rng)
     name = car(b, v, rng)
     prior, stopping = _stop(v)
     say = (_stop_words(name, rng) + rng.choice(["open the trunk.", "pop the trunk."])) if stopping else \
@@ -878,12 +906,16 @@ def stop_charging(b: Bundle, rng: random.Random) -> Ask | None:
 # -- who is asking ----------------------------------------------------------------------------------
 
 _BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "It's {name} here.", "Hey, it's {name}.", "I'm {name}.",
-            "Hello, {name} here.", "This is {name}, I have the car app.", "{name} speaking.",
-            "Hi, I'm {name}; my cars are connected to your service.", "Good morning, this is {name}.")
+            "Hello, {name} here.", "This is {name}, I have the car app.", "This is {name} speaking.",
+            "Hi, I'm {name}; my cars are connected to your service.", "Good morning, this is {name}.",
+            "Hey there, {name} calling.", "This is {name}, one of your drivers.", "Hi, my name's {name}.",
+            "It's {name}, calling about my car.")
 _BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "It's {name}.", "Owner: {name}.")
 _BY_EMAIL = ("My account email is {email}.", "Hi, I'm registered as {email}.", "You have me under {email}.",
              "The email on my car account is {email}.", "Please look me up by email: {email}.",
-             "Hello, my login is {email}.")
+             "Hello, my login is {email}.", "I signed up for the car app with {email}.",
+             "Find me under the address {email}, please.", "Hi there, I'm the owner registered as {email}.",
+             "My cars are under {email}.", "You should have me on file as {email}.")
 _BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
 
 
