@@ -104,7 +104,7 @@ class VehicleServer(Toolkit):
 
     # -- ignition, gears and speed ------------------------------------------------------------------
 
-    @tool(idempotent=True, sets=("vehicle.ignition",))
+    @tool(idempotent=True, requires=("vehicle.gear",), sets=("vehicle.ignition",))
     def set_ignition(self, vehicle_id: Id("vehicle"), mode: Ignition) -> dict:
         """Switch the ignition to off, accessory (power for climate, media and windows; no driving) or on.
 
@@ -128,7 +128,7 @@ class VehicleServer(Toolkit):
             _clear_route(v)
         return _summary(v)
 
-    @tool(idempotent=True, requires=("vehicle.ignition",), sets=("vehicle.gear",))
+    @tool(idempotent=True, requires=("vehicle.ignition", "vehicle.speed"), sets=("vehicle.gear",))
     def shift_gear(self, vehicle_id: Id("vehicle"), gear: Gear) -> dict:
         """Shift into P (park), R (reverse), N (neutral) or D (drive).
 
@@ -153,7 +153,7 @@ class VehicleServer(Toolkit):
         v.gear = gear
         return _summary(v)
 
-    @tool(idempotent=True, requires=("vehicle.gear",))
+    @tool(idempotent=True, requires=("vehicle.ignition", "vehicle.gear"), sets=("vehicle.speed",))
     def set_speed(self, vehicle_id: Id("vehicle"), speed_mph: int) -> dict:
         """Drive at a speed with adaptive cruise control, or bring the vehicle to a stop with speed 0.
 
@@ -198,7 +198,7 @@ class VehicleServer(Toolkit):
         v.locked = True
         return _body(v)
 
-    @tool(idempotent=True)
+    @tool(idempotent=True, requires=("vehicle.speed",))
     def unlock_doors(self, vehicle_id: Id("vehicle")) -> dict:
         """Unlock all doors remotely. Only when the vehicle is stopped; unlocking an unlocked vehicle changes
         nothing."""
