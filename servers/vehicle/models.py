@@ -52,6 +52,7 @@ class Vehicle(Base):
     # climate
     climate_on: Mapped[bool]
     target_temp_f: Mapped[int]
+    fan_speed: Mapped[int]  # 1 to 7 while the climate runs
     inside_temp_f: Mapped[int]
     outside_temp_f: Mapped[int]
     driver_seat_heat: Mapped[int]  # 0 to 3

@@ -196,7 +196,7 @@ def _vehicle(ctx: SeedContext, owner: Owner, spec: tuple, home: Place, places: d
         trunk_open=parked and rng.random() < 0.1,
         windows="closed" if driving or rng.random() < 0.8 else rng.choice(["vent", "open"]),
         headlights="auto" if driving or rng.random() < 0.5 else "off",
-        climate_on=climate, target_temp_f=rng.choice([68, 70, 71, 72, 74]),
+        climate_on=climate, target_temp_f=rng.choice([68, 70, 71, 72, 74]), fan_speed=3,
         inside_temp_f=outside + rng.randint(-3, 12) if not climate else rng.randint(64, 75),
         outside_temp_f=outside,
         driver_seat_heat=rng.choice([1, 2, 3]) if climate and cold else 0,

@@ -200,7 +200,7 @@ def _may_ask_which(build):
     return wrapped
 
 
-def _prefer(cars: list[dict], ready, rng: random.Random, share: float = 0.7) -> dict:
+def _prefer(cars: list[dict], ready, rng: random.Random, share: float = 0.85) -> dict:
     """Mostly a car already in the state a request needs (a short request), sometimes one that must
     get there first (a request that asks for that too)."""
     easy = [c for c in cars if ready(c)]
@@ -405,17 +405,27 @@ def set_ignition(b: Bundle, rng: random.Random) -> Ask | None:
             return Ask({"vehicle_id": v["vehicle_id"], "mode": "off"}, say=_cap(say),
                        terse=f"{'Stop, park, ' if stopping else ''}ignition off in {name}.",
                        refs=(_owner(b), _ref(b, v)), mentions=("off",), prior=prior)
-    cars = _vehicles(b, "active", lambda v: v["ignition"] != "on")
-    if not cars:
-        return None
-    v = rng.choice(cars)
-    name = car(b, v, rng)
-    if v["ignition"] == "off" and rng.random() < 0.4:
+    # accessory power for a parked car that is off (an active car's ignition only goes up to on)
+    resting = _vehicles(b, "park", lambda v: v["ignition"] == "off")
+    if resting and rng.random() < 0.35:
+        v = rng.choice(resting)
+        name = car(b, v, rng)
         return Ask({"vehicle_id": v["vehicle_id"], "mode": "accessory"},
                    say=rng.choice([f"Switch {name} to accessory mode; I just want the radio and windows.",
                                    f"Put {name} in accessory, please, not fully on.",
                                    f"Could you turn {name} to accessory power?"]),
                    terse=f"Accessory mode in {name}.", refs=(_owner(b), _ref(b, v)), mentions=("accessory",))
+    cars = _vehicles(b, "active", lambda v: v["ignition"] != "on")
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    if rng.random() < 0.4:
+        return Ask({"vehicle_id": v["vehicle_id"], "mode": "on"},
+                   say=rng.choice([f"Can you power up {name}?", f"Wake {name} up for me, please."]),
+                   detail=rng.choice(["Ignition fully on, not just accessory.", "All the way on, please.",
+                                      "I mean ignition on."]),
+                   terse=f"Ignition on, {name}.", refs=(_owner(b), _ref(b, v)), mentions=("on",))
     return Ask({"vehicle_id": v["vehicle_id"], "mode": "on"},
                say=rng.choice([f"Turn the ignition on in {name}.", f"Please start {name}; switch the ignition on.",
                                f"Can you switch {name}'s ignition fully on?",
@@ -434,7 +444,12 @@ def shift_gear(b: Bundle, rng: random.Random) -> Ask | None:
     lead = _power_words(level, name, rng) if level else ""
     core = rng.choice(["shift into drive.", "put it in D.", "shift it to D, please."]) if lead else \
         rng.choice([f"Shift {name} into drive.", f"Put {name} in D, please.", f"Take {name} out of park and into drive."])
-    return Ask({"vehicle_id": v["vehicle_id"], "gear": "D"}, say=_cap(lead + core),
+    say, detail = lead + core, None
+    if rng.random() < 0.5:
+        say = (lead + "take it out of park.") if lead else rng.choice(
+            [f"Take {name} out of park.", f"Shift {name} out of P for me."])
+        detail = rng.choice(["Into drive, please.", "Put it in D.", "Drive, not reverse."])
+    return Ask({"vehicle_id": v["vehicle_id"], "gear": "D"}, say=_cap(say), detail=detail,
                terse=f"{'Ignition on, ' if level else ''}{name} in D.", refs=(_owner(b), _ref(b, v)),
                prior=prior)
 
@@ -462,8 +477,9 @@ def set_speed(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Hold {name} at {speed} miles per hour.", f"Let's go {speed} mph in {name}."])
         terse = f"Cruise {speed} mph, {name}."
     detail = None
-    if not prior and rng.random() < 0.7:
-        say = rng.choice([f"Change the cruise speed on {name}.", f"Set a new cruise speed for {name}, please."])
+    if rng.random() < 0.7:
+        say = (say[:say.rfind(" and ")] + " and set the cruise speed.") if prior else \
+            rng.choice([f"Change the cruise speed on {name}.", f"Set a new cruise speed for {name}, please."])
         detail = rng.choice([f"{speed} mph.", f"Make it {speed} mph.", f"{speed} miles per hour, please."])
     return Ask({"vehicle_id": v["vehicle_id"], "speed_mph": speed}, say=_cap(say), terse=terse, detail=detail,
                refs=(_owner(b), _ref(b, v)), mentions=(str(speed),), prior=prior)
@@ -508,6 +524,27 @@ def set_cabin_temperature(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"vehicle_id": v["vehicle_id"], "temperature_f": temp}, say=_cap(say),
                terse=f"{_terse_power(prior)}{temp}°F in {name}.", detail=detail,
                refs=(_owner(b), _ref(b, v)), mentions=(str(temp),), prior=prior)
+
+
+@goals.add("set_fan_speed", 0.6)
+def set_fan_speed(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    level = rng.choice([1, 2, 4, 5, 6, 7])
+    if v["climate"]["climate_on"] and v["climate"]["fan_speed"] == level:
+        return None
+    core = rng.choice([f"set the fan to {level}.", f"put the fan speed on {level}.", f"turn the blower to level {level}."])
+    say = lead + core if lead else rng.choice([f"In {name}, ", f"For {name}, please ", f"Could you, in {name}, "]) + core
+    detail = None
+    if not lead and rng.random() < 0.5:
+        say = rng.choice([f"The fan in {name} is {'too weak' if level > 3 else 'too loud'}. Change it, please.",
+                          f"Adjust the fan speed in {name}."])
+        detail = rng.choice([f"Level {level}.", f"Make it {level}.", f"Put it on {level}, please."])
+    return Ask({"vehicle_id": v["vehicle_id"], "level": level}, say=_cap(say),
+               terse=f"{_terse_power(prior)}fan {level}, {name}.", detail=detail,
+               refs=(_owner(b), _ref(b, v)), mentions=(str(level),), prior=prior)
 
 
 @goals.add("set_heating")
@@ -696,7 +733,7 @@ def start_navigation(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_owner(b), _ref(b, v), ref), prior=prior)
 
 
-@goals.add("cancel_navigation", 0.7)
+@goals.add("cancel_navigation", 2.0)
 def cancel_navigation(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, "active", lambda v: v["navigation"] is not None)
     if not cars:
@@ -876,12 +913,18 @@ def close_charge_port(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("start_charging", 1.0)
 @_may_ask_which
 def start_charging(b: Bundle, rng: random.Random) -> Ask | None:
-    cars = _vehicles(b, None, lambda v: v.get("plugged_in") and not v["charging"]
-                     and v["battery_percent"] < v["charge_limit"])
+    cars = _vehicles(b, None, lambda v: v.get("plugged_in") and not v["charging"] and v["battery_percent"] < 100)
     if not cars:
         return None
     v = rng.choice(cars)
     name = car(b, v, rng)
+    if v["battery_percent"] >= v["charge_limit"]:  # at its limit: the request raises it first
+        return Ask({"vehicle_id": v["vehicle_id"]},
+                   say=rng.choice([f"Charge {name} all the way to 100%; I've got a long drive tomorrow.",
+                                   f"Raise {name}'s charge limit to 100 percent and start charging it.",
+                                   f"I need a full battery in {name}. Set the limit to 100% and charge it."]),
+                   terse=f"Limit 100%, start charging {name}.", refs=(_owner(b), _ref(b, v)), mentions=("100",),
+                   prior=(("set_charge_limit", {"vehicle_id": v["vehicle_id"], "percent": 100}),))
     return Ask({"vehicle_id": v["vehicle_id"]},
                say=rng.choice([f"{name[:1].upper()}{name[1:]} is plugged in; start charging it.",
                                f"Please start charging {name}.", f"Can you kick off a charge on {name}?",

@@ -8,7 +8,7 @@ The car is a state machine, and every action is gated the way a real car gates i
   trunk and the charge port closed, and some charge or fuel. Stopping (speed 0) is always allowed.
 - Trunk and charge port open only in P. The charge port closes only with the cable unplugged.
 - Charging: electric vehicles only, in P, plugged in, below the charge limit.
-- Climate (temperature, seat and wheel heating, defrost), windows, media and navigation need the
+- Climate (temperature, fan, seat and wheel heating, defrost), windows, media and navigation need the
   ignition in accessory or on; headlights other than off need accessory or on, high beams on;
   drive modes need the ignition on. Turning things off is always allowed.
 - Doors lock only when all are closed; remote unlock only when stopped.
@@ -259,7 +259,7 @@ class VehicleServer(Toolkit):
 
     @tool(read_only=True)
     def get_climate(self, vehicle_id: Id("vehicle")) -> dict:
-        """Return the climate state: on or off, set and cabin temperatures, the outside temperature, seat and
+        """Return the climate state: on or off, set and cabin temperatures, fan speed, the outside temperature, seat and
         steering-wheel heating levels (0 to 3) and front and rear defrost."""
         return _climate(self.get(Vehicle, vehicle_id))
 
@@ -275,6 +275,20 @@ class VehicleServer(Toolkit):
             raise ToolError(f"temperature_f must be from {MIN_TEMP} to {MAX_TEMP} degrees F, got {temperature_f}")
         self._powered(v, "the climate runs")
         v.climate_on, v.target_temp_f = True, temperature_f
+        return _climate(v)
+
+    @tool(idempotent=True, requires=("vehicle.ignition",))
+    def set_fan_speed(self, vehicle_id: Id("vehicle"), level: int) -> dict:
+        """Set the climate fan's speed, turning the climate on if it is off. Needs the ignition in accessory or on.
+
+        Args:
+            level: the fan speed, 1 (lowest) to 7 (highest), such as 4.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if not 1 <= level <= 7:
+            raise ToolError(f"level must be from 1 to 7, got {level}; turn_off_climate stops the fan")
+        self._powered(v, "the fan runs")
+        v.climate_on, v.fan_speed = True, level
         return _climate(v)
 
     @tool(idempotent=True, requires=("vehicle.ignition",))
@@ -658,6 +672,7 @@ def _body(v: Vehicle) -> dict:
 
 def _climate(v: Vehicle) -> dict:
     return {"vehicle_id": v.id, "climate_on": v.climate_on, "target_temp_f": v.target_temp_f,
+            "fan_speed": v.fan_speed if v.climate_on else 0,
             "inside_temp_f": v.inside_temp_f, "outside_temp_f": v.outside_temp_f,
             "heating": {"driver_seat": v.driver_seat_heat, "passenger_seat": v.passenger_seat_heat,
                         "rear_seats": v.rear_seat_heat, "steering_wheel": v.wheel_heat if v.has_heated_wheel else None},

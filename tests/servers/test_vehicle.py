@@ -242,15 +242,19 @@ def test_climate_needs_accessory_or_on(s):
     assert "accessory" in text
     unchanged(s, "set_heating", "ignition is off", vehicle_id=vid, zone="driver_seat", level=2)
     unchanged(s, "set_defrost", "ignition is off", vehicle_id=vid, zone="front", on=True)
+    unchanged(s, "set_fan_speed", "ignition is off", vehicle_id=vid, level=4)
     s.ok("set_ignition", vehicle_id=vid, mode="accessory")
     unchanged(s, "set_cabin_temperature", "60 to 85", vehicle_id=vid, temperature_f=95)
     climate = s.ok("set_cabin_temperature", vehicle_id=vid, temperature_f=72)
     assert climate["climate_on"] and climate["target_temp_f"] == 72
+    unchanged(s, "set_fan_speed", "from 1 to 7", vehicle_id=vid, level=0)
+    assert s.ok("set_fan_speed", vehicle_id=vid, level=6)["fan_speed"] == 6
     unchanged(s, "set_heating", "0 (off) to 3", vehicle_id=vid, zone="passenger_seat", level=5)
     assert s.ok("set_heating", vehicle_id=vid, zone="rear_seats", level=2)["heating"]["rear_seats"] == 2
     assert s.ok("set_defrost", vehicle_id=vid, zone="rear", on=True)["defrost_rear"] is True
     off = s.ok("turn_off_climate", vehicle_id=vid)
     assert not off["climate_on"] and not off["defrost_rear"] and off["heating"]["rear_seats"] == 0
+    assert off["fan_speed"] == 0
 
 
 def test_heated_wheel_only_where_fitted(s):
