@@ -539,8 +539,9 @@ def set_fan_speed(b: Bundle, rng: random.Random) -> Ask | None:
     say = lead + core if lead else rng.choice([f"In {name}, ", f"For {name}, please ", f"Could you, in {name}, "]) + core
     detail = None
     if not lead and rng.random() < 0.5:
-        say = rng.choice([f"The fan in {name} is {'too weak' if level > 3 else 'too loud'}. Change it, please.",
-                          f"Adjust the fan speed in {name}."])
+        say = rng.choice([f"The fan in {name} is {'too weak' if level > v['climate']['fan_speed'] else 'too loud'}. "
+                          "Change it, please.", f"Adjust the fan speed in {name}."]) if v["climate"]["climate_on"] \
+            else rng.choice([f"Turn on the fan in {name}.", f"Get some air moving in {name}, please."])
         detail = rng.choice([f"Level {level}.", f"Make it {level}.", f"Put it on {level}, please."])
     return Ask({"vehicle_id": v["vehicle_id"], "level": level}, say=_cap(say),
                terse=f"{_terse_power(prior)}fan {level}, {name}.", detail=detail,
