@@ -1,0 +1,997 @@
+"""How tasks are written for the connected car: owners who introduce themselves by name or email, name their
+vehicles the way people do ("my Model 3", "the white F-150", "Rocket") and places by name and city, by street
+address, or by the label they saved them under ("Home", "Work").
+
+A car is a state machine, so requests in one conversation must not undo what another one needs. The sampler
+gives every vehicle of a bundle one story (`plan`):
+- "active": the car is being used; its ignition only goes up (off -> accessory -> on), it may be shifted into
+  D and driven, its climate, windows, lights, media, drive mode and route change. A request that needs more
+  power than the car has asks for it first ("turn the car on and ...").
+- "park": the car is being parked; it is brought to a stop in P first when it moves, then its trunk, charge port,
+  charging and locks change, and its ignition may be switched off.
+Read-only requests (status, climate, tyres, routes, places) go with either, and declare the facts their answer
+must state."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from dataclasses import replace
+from collections.abc import Sequence
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+
+Bundle = dict[str, Any]
+
+HEAT_WORDS = {"driver_seat": "my seat", "passenger_seat": "the passenger seat", "rear_seats": "the rear seats",
+              "steering_wheel": "the steering wheel"}
+LEVEL_WORDS = {0: "off", 1: "low", 2: "medium", 3: "high"}
+CATEGORY_WORDS = {"charging_station": ("charging station", "charging stations", "a charger"),
+                  "fuel_station": ("gas station", "gas stations", "somewhere to fill up"),
+                  "cafe": ("coffee shop", "coffee shops", "a coffee place"),
+                  "restaurant": ("restaurant", "restaurants", "somewhere to eat"),
+                  "grocery": ("grocery store", "grocery stores", "a supermarket"),
+                  "hospital": ("hospital", "hospitals", "a hospital"),
+                  "hotel": ("hotel", "hotels", "a place to stay"),
+                  "park": ("park", "parks", "a park")}
+# labels people give a saved place, by its category
+NEW_LABELS = {"cafe": ("Coffee", "Morning coffee"), "restaurant": ("Favorite diner", "Lunch spot", "Date night"),
+              "grocery": ("Groceries", "Supermarket"), "hospital": ("Doctor", "Clinic"), "gym": ("Gym", "Workout"),
+              "school": ("Kids' school", "School"), "hotel": ("Hotel", "Weekend getaway"),
+              "park": ("Park", "Dog park"), "shopping": ("Shopping", "Work"), "airport": ("Airport", "Flights"),
+              "charging_station": ("Charger", "Fast charger"), "fuel_station": ("Gas", "Fill-up")}
+SEARCH_CITIES = ("San Francisco", "Oakland", "San Jose", "Sacramento", "Fresno", "Los Angeles", "San Diego",
+                 "Santa Barbara", "Monterey", "Napa", "Bakersfield", "Pasadena", "Irvine", "Berkeley")
+MIN_ROUTE_RANGE = 60  # routes are asked of cars with enough range to reach a first charger or pump
+FAR_CITIES = ("Los Angeles", "San Diego", "Santa Barbara", "Lake Tahoe", "Sacramento", "Fresno", "San Francisco")
+
+
+# -- sampling ---------------------------------------------------------------------------------------
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """Every owner whose name finds only them, with their vehicles (full status and climate, each with its
+    story), saved places, and places that a name and city (or an address) find alone."""
+    places: dict[str, list[dict]] = {}
+    for city in SEARCH_CITIES + ("Lake Tahoe",):
+        found = read("search_places", city=city, limit=100)
+        places[city] = [{**p, "address_unique": len(read("search_places", query=p["address"], city=city)) == 1}
+                        for p in found if p["category"] != "residence"
+                        and len(read("search_places", query=p["name"], city=city)) == 1]
+    far = [p for c in FAR_CITIES for p in places.get(c, []) if p["category"] in ("hotel", "airport", "park")]
+    bundles = []
+    for owner in read("find_owners", limit=100):
+        if len(read("find_owners", name=owner["name"])) != 1:
+            continue
+        vehicles = []
+        for summary in read("list_vehicles", owner_id=owner["owner_id"]):
+            status = read("get_vehicle_status", vehicle_id=summary["vehicle_id"])
+            climate = read("get_climate", vehicle_id=summary["vehicle_id"])
+            vehicles.append({**status, "climate": climate, "plan": rng.choice(["active", "active", "park"])})
+        if not vehicles:
+            continue
+        saved = read("list_saved_places", owner_id=owner["owner_id"])
+        nearby = [p for p in places.get(owner["city"], [])]
+        bundles.append({"now": now, "owner": owner, "vehicles": vehicles, "saved": saved, "nearby": nearby,
+                        "far": far, "cities": places})
+    return bundles
+
+
+# -- how people name things ---------------------------------------------------------------------------
+
+def _owner(b: Bundle) -> Ref:
+    return Ref.of("owner", b["owner"])
+
+
+def _ref(b: Bundle, v: dict) -> Ref:
+    return Ref.of("vehicle", v, _owner(b))
+
+
+def car(b: Bundle, v: dict, rng: random.Random | None = None) -> str:
+    """'my Model 3', 'the white F-150', 'my Tesla' (when the make is the owner's only one), or its nickname."""
+    forms = _forms(b, v)
+    return forms[0] if rng is None else rng.choice(forms)
+
+
+def _forms(b: Bundle, v: dict) -> list[str]:
+    forms = [f"my {v['model']}", f"my {v['model']}", f"the {v['color']} {v['model']}", f"my {v['make']} {v['model']}"]
+    if sum(x["make"] == v["make"] for x in b["vehicles"]) == 1:
+        forms.append(f"my {v['make']}")
+    if v["nickname"]:
+        forms.append(f"{v['nickname']} (my {v['model']})")
+    return forms
+
+
+def _place_ref(place: dict, by: str = "name") -> Ref:
+    return Ref.of("place", {**place, "said_by": by})
+
+
+def place_words(place: dict, by: str = "name") -> str:
+    if by == "address":
+        return f"{place['address']} in {place['city']}"
+    return f"{place['name']} in {place['city']}"
+
+
+def _place_args(ref: Ref) -> dict[str, Any]:
+    if ref.entity.get("said_by") == "address":
+        return {"query": ref.entity["address"], "city": ref.entity["city"]}
+    return {"query": ref.entity["name"], "city": ref.entity["city"]}
+
+
+def _stable(forms: Sequence[str], *keys: str) -> str:
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
+
+
+def _vehicles(b: Bundle, plan: str | None = None, where=lambda v: True) -> list[dict]:
+    return [v for v in b["vehicles"] if (plan is None or v["plan"] == plan) and where(v)]
+
+
+def _drivable(v: dict) -> bool:
+    return (not v["open_door"] and not v["trunk_open"] and not v.get("charge_port_open")
+            and not v.get("plugged_in") and v["range_miles"] > 0)
+
+
+def _power(v: dict, need: str) -> tuple[tuple[tuple[str, dict], ...], str]:
+    """The call an active car's request asks for first when the car has less power than `need`
+    ('accessory' or 'on'), and the words that ask for it."""
+    if need == "accessory" and v["ignition"] != "off":
+        return (), ""
+    if need == "on" and v["ignition"] == "on":
+        return (), ""
+    if need == "accessory":
+        return ((("set_ignition", {"vehicle_id": v["vehicle_id"], "mode": "accessory"}),), "accessory")
+    return ((("set_ignition", {"vehicle_id": v["vehicle_id"], "mode": "on"}),), "on")
+
+
+def _power_words(level: str, name: str, rng: random.Random) -> str:
+    if level == "accessory":
+        return rng.choice([f"Put {name} in accessory mode and ", f"Switch {name} to accessory power, then ",
+                           f"Turn {name} to accessory mode and "])
+    return rng.choice([f"Start {name} (ignition on) and ", f"Turn the ignition on in {name}, then ",
+                       f"Switch {name}'s ignition on and "])
+
+
+def _terse_power(prior: tuple[tuple[str, dict], ...]) -> str:
+    """How a terse request asks for the power it needs first."""
+    modes = [args["mode"] for tool, args in prior if tool == "set_ignition"]
+    if not modes:
+        return ""
+    return "Accessory mode, " if modes[0] == "accessory" else "Ignition on, "
+
+
+def _stop(v: dict) -> tuple[tuple[tuple[str, dict], ...], bool]:
+    """The calls that bring a car to a stop in P, and whether any were needed."""
+    prior: list[tuple[str, dict]] = []
+    if v["speed_mph"] > 0:
+        prior.append(("set_speed", {"vehicle_id": v["vehicle_id"], "speed_mph": 0}))
+    if v["gear"] != "P":
+        prior.append(("shift_gear", {"vehicle_id": v["vehicle_id"], "gear": "P"}))
+    return tuple(prior), bool(prior)
+
+
+def _stop_words(name: str, rng: random.Random) -> str:
+    return rng.choice([f"Bring {name} to a stop, shift into park, and then ",
+                       f"Stop {name} and put it in park, then ",
+                       f"Once {name} is stopped and in park, "])
+
+
+def _which(b: Bundle, v: dict, name: str, ask: Ask, rng: random.Random) -> Ask:
+    """For an owner of several cars, now and then the request says only 'my car': the assistant must ask
+    which one, and the next turn names it."""
+    if len(b["vehicles"]) < 2 or ask.detail is not None or name not in ask.say or rng.random() >= 0.6:
+        return ask
+    said = car(b, v, rng)
+    detail = rng.choice([f"I mean {said}.", f"That's {said}.", f"It's {said}.", f"{_cap(said)}, that is.",
+                         f"The one I'm asking about is {said}."])
+    return replace(ask, say=ask.say.replace(name, rng.choice(["my car", "the car"]), 1), detail=detail)
+
+
+def _may_ask_which(build):
+    """A goal whose request may leave out which of the owner's cars it is about (see `_which`)."""
+    def wrapped(b: Bundle, rng: random.Random) -> Ask | None:
+        ask = build(b, rng)
+        ref = next((r for r in ask.refs if r.kind == "vehicle"), None) if ask else None
+        if ref is None:
+            return ask
+        name = next((f for f in sorted(set(_forms(b, ref.entity)), key=len, reverse=True) if f in ask.say), None)
+        return ask if name is None else _which(b, dict(ref.entity), name, ask, rng)
+    wrapped.__name__ = build.__name__
+    return wrapped
+
+
+def _prefer(cars: list[dict], ready, rng: random.Random, share: float = 0.85) -> dict:
+    """Mostly a car already in the state a request needs (a short request), sometimes one that must
+    get there first (a request that asks for that too)."""
+    easy = [c for c in cars if ready(c)]
+    return rng.choice(easy if easy and rng.random() < share else cars)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+goals = Goals()
+
+
+# -- reads ------------------------------------------------------------------------------------------
+
+@goals.add("list_vehicles", 0.5)
+def list_vehicles(b: Bundle, rng: random.Random) -> Ask | None:
+    return Ask({"owner_id": b["owner"]["owner_id"]},
+               say=rng.choice(["Which cars do I have registered with you?",
+                               "Can you list the vehicles on my account?",
+                               "I forget what's on my account. What vehicles do you have for me?",
+                               "Could you tell me which of my cars are connected to the app?"]),
+               terse=rng.choice(["My vehicles?", "List my cars."]), refs=(_owner(b),),
+               facts=lambda r: [v["model"] for v in r][:4])
+
+
+@goals.add("get_vehicle_status", 1.5)
+@_may_ask_which
+def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
+    v = rng.choice(b["vehicles"])
+    name = car(b, v, rng)
+    args, refs = {"vehicle_id": v["vehicle_id"]}, (_owner(b), _ref(b, v))
+    energy = "battery" if v["powertrain"] == "electric" else "fuel"
+    key = "battery_percent" if v["powertrain"] == "electric" else "fuel_percent"
+    choice = rng.randrange(4)
+    if choice == 0:
+        return Ask(args, say=rng.choice([f"How much {energy} does {name} have left, and how far can it go?",
+                                         f"What's the {energy} level on {name}? And the range?",
+                                         f"Before I head out, how much range does {name} have and what's the "
+                                         f"{energy} at?"]),
+                   terse=f"{_cap(energy)} and range of {name}?", refs=refs,
+                   facts=lambda r, key=key: [r[key], r["range_miles"]])
+    if choice == 1:
+        return Ask(args, say=rng.choice([f"What's the odometer reading on {name}?",
+                                         f"How many miles are on {name} now?",
+                                         f"I need the mileage of {name} for a service booking. What is it?"]),
+                   terse=f"Mileage of {name}?", refs=refs, facts=lambda r: [r["odometer_miles"]])
+    if choice == 2:
+        return Ask(args, say=rng.choice([f"Where is {name} right now? Which city?",
+                                         f"Can you tell me what city {name} is in at the moment?",
+                                         f"My partner took {name}. What city is it in?"]),
+                   terse=f"Where's {name}?", refs=refs, facts=lambda r: [r["location"]["city"]])
+    return Ask(args, say=rng.choice([f"Is {name} running? What gear is it in and how fast is it going?",
+                                     f"What's {name} doing right now: ignition, gear and speed?",
+                                     f"Could you check on {name}? I want its ignition state, gear and speed."]),
+               terse=f"Ignition, gear and speed of {name}?", refs=refs,
+               facts=lambda r: [r["ignition"], r["gear"], r["speed_mph"]])
+
+
+@goals.add("get_climate")
+@_may_ask_which
+def get_climate(b: Bundle, rng: random.Random) -> Ask | None:
+    v = rng.choice(b["vehicles"])
+    name = car(b, v, rng)
+    args, refs = {"vehicle_id": v["vehicle_id"]}, (_owner(b), _ref(b, v))
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"How warm is it inside {name} right now, and what's it like outside?",
+                                         f"What's the cabin temperature in {name}, and the outside temperature?",
+                                         f"Is it cold in {name}? Give me the inside and outside temperatures."]),
+                   terse=f"Inside and outside temperature of {name}?", refs=refs,
+                   facts=lambda r: [r["inside_temp_f"], r["outside_temp_f"]])
+    return Ask(args, say=rng.choice([f"What temperature is the climate in {name} set to?",
+                                     f"Which temperature did I set the climate in {name} to?",
+                                     f"Remind me what the thermostat in {name} is set at."]),
+               terse=f"Set temperature in {name}?", refs=refs, facts=lambda r: [r["target_temp_f"]])
+
+
+@goals.add("get_tyre_pressures")
+@_may_ask_which
+def get_tyre_pressures(b: Bundle, rng: random.Random) -> Ask | None:
+    v = rng.choice(b["vehicles"])
+    name = car(b, v, rng)
+    return Ask({"vehicle_id": v["vehicle_id"]},
+               say=rng.choice([f"What are the tyre pressures on {name}?",
+                               f"The tyre light came on in {name}. What pressure is each tyre at?",
+                               f"Can you read me the tire pressures of {name}, and what they should be?",
+                               f"I'm at the air pump with {name}. What's each tyre at right now?"]),
+               terse=f"Tyre pressures of {name}?", refs=(_owner(b), _ref(b, v)),
+               facts=lambda r: list(r["tyres_psi"].values()) + [r["recommended_psi"]])
+
+
+@goals.add("search_places")
+def search_places(b: Bundle, rng: random.Random) -> Ask | None:
+    city = rng.choice(sorted(b["cities"]))
+    present = sorted({p["category"] for p in b["cities"][city] if p["category"] in CATEGORY_WORDS})
+    if not present:
+        return None
+    category = rng.choice(present)
+    one, many, some = CATEGORY_WORDS[category]
+    if rng.random() < 0.4:
+        return Ask({"category": category, "city": city},
+                   say=rng.choice([f"Can you find me {some}?", f"I need {some}. What is there?",
+                                   f"Which {many} do you know of?"]),
+                   terse=f"{_cap(many)} in {city}?", detail=rng.choice([f"In {city}.", f"I mean in {city}.",
+                                                                        f"Around {city}, please."]),
+                   mentions=(city,), facts=lambda r: [p["name"] for p in r][:4])
+    return Ask({"category": category, "city": city},
+               say=rng.choice([f"Which {many} are there in {city}?", f"Can you find {some} in {city}?",
+                               f"I'll be in {city} later. What {many} can I go to there?",
+                               f"List the {many} you know of in {city}, please."]),
+               terse=f"{_cap(many)} in {city}?", mentions=(city, one),
+               facts=lambda r: [p["name"] for p in r][:4])
+
+
+@goals.add("list_saved_places", 0.6)
+def list_saved_places(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["saved"]:
+        return None
+    return Ask({"owner_id": b["owner"]["owner_id"]},
+               say=rng.choice(["Which places have I saved in navigation?", "What are my saved places?",
+                               "Could you read me the list of places I've saved?",
+                               "I can't remember what I saved as favorites. What's on the list?"]),
+               terse="My saved places?", refs=(_owner(b),), facts=lambda r: [s["label"] for s in r][:5])
+
+
+def _destination(b: Bundle, rng: random.Random, far: bool = False) -> tuple[dict, Ref, str] | None:
+    """A place to drive to, and the words that name it: a saved place by its label, a business by name and
+    city, or an address."""
+    roll = rng.random()
+    if not far and b["saved"] and roll < 0.35:
+        saved = rng.choice(b["saved"])
+        label = saved["label"]
+        said = "home" if label == "Home" else f"my saved place '{label}'"
+        return {"place_id": saved["place_id"]}, Ref.of("saved_place", saved, _owner(b)), said
+    pool = b["far"] if far else (b["nearby"] or b["far"])
+    if not pool:
+        return None
+    place = rng.choice(pool)
+    by = "address" if roll > 0.8 and not far and place["address_unique"] else "name"
+    return place, _place_ref(place, by), place_words(place, by)
+
+
+@goals.add("plan_route", 1.0)
+def plan_route(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, None, lambda v: v["range_miles"] >= MIN_ROUTE_RANGE)
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    far = rng.random() < 0.5
+    found = _destination(b, rng, far=far)
+    if found is None:
+        return None
+    place, ref, said = found
+    name = car(b, v, rng)
+    args = {"vehicle_id": v["vehicle_id"], "place_id": place["place_id"]}
+    refs = (_owner(b), _ref(b, v), ref)
+    if far and rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"I'm thinking of a road trip in {name}. How far, how long, and where "
+                                         "would I stop on the way?",
+                                         f"Plan a long drive for {name} for me: distance, time and stops."]),
+                   detail=rng.choice([f"To {said}.", f"The destination is {said}.", f"Going to {said}."]),
+                   terse=f"Route for {name} to {said}: miles, time, stops?", refs=refs,
+                   facts=lambda r: [r["distance_miles"], r["minutes"]] + [s["name"] for s in r["stops"]])
+    if far:
+        return Ask(args, say=rng.choice([f"If I drive {name} to {said}, how far is it, how long will it take, and "
+                                         f"where would I have to stop to {'charge' if v['powertrain'] == 'electric' else 'refuel'}?",
+                                         f"I'm planning a trip in {name} to {said}. Distance, driving time and any "
+                                         f"stops I'd need?",
+                                         f"Can {name} make it to {said}? Tell me the distance, the time, and the "
+                                         f"stops on the way."]),
+                   terse=f"Route for {name} to {said}: miles, time, stops?", refs=refs,
+                   facts=lambda r: [r["distance_miles"], r["minutes"]] + [s["name"] for s in r["stops"]])
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"How long a drive is it from where {name} is now?",
+                                         f"Could you check the distance and drive time for {name}?"]),
+                   terse=f"Distance and time to {said} in {name}?", refs=refs,
+                   detail=rng.choice([f"To {said}.", f"I mean to {said}.", f"Going to {said}."]),
+                   facts=lambda r: [r["distance_miles"], r["minutes"]])
+    return Ask(args, say=rng.choice([f"How far is {said} from where {name} is, and how long is the drive?",
+                                     f"How long would it take {name} to get to {said}? And how many miles?",
+                                     f"Without starting navigation, what's the distance and drive time to "
+                                     f"{said} in {name}?"]),
+               terse=f"Distance and time to {said} in {name}?", refs=refs,
+               facts=lambda r: [r["distance_miles"], r["minutes"]])
+
+
+# -- active cars: power, driving, comfort, navigation -----------------------------------------------
+
+@goals.add("set_ignition", 1.2)
+def set_ignition(b: Bundle, rng: random.Random) -> Ask | None:
+    if rng.random() < 0.5:
+        cars = _vehicles(b, "park", lambda v: v["ignition"] != "off")
+        if cars:
+            v = rng.choice(cars)
+            prior, stopping = _stop(v)
+            name = car(b, v, rng)
+            lead = _stop_words(name, rng) if stopping else ""
+            say = (lead + rng.choice(["switch the ignition off.", "turn it off."]) if stopping else
+                   rng.choice([f"Please turn {name} off.", f"Switch off the ignition in {name}.",
+                               f"I'm done with {name} for today; turn the ignition off.",
+                               f"Could you shut {name} off for me?"]))
+            return Ask({"vehicle_id": v["vehicle_id"], "mode": "off"}, say=_cap(say),
+                       terse=f"{'Stop, park, ' if stopping else ''}ignition off in {name}.",
+                       refs=(_owner(b), _ref(b, v)), mentions=("off",), prior=prior)
+    # accessory power for a parked car that is off (an active car's ignition only goes up to on)
+    resting = _vehicles(b, "park", lambda v: v["ignition"] == "off")
+    if resting and rng.random() < 0.35:
+        v = rng.choice(resting)
+        name = car(b, v, rng)
+        return Ask({"vehicle_id": v["vehicle_id"], "mode": "accessory"},
+                   say=rng.choice([f"Switch {name} to accessory mode; I just want the radio and windows.",
+                                   f"Put {name} in accessory, please, not fully on.",
+                                   f"Could you turn {name} to accessory power?"]),
+                   terse=f"Accessory mode in {name}.", refs=(_owner(b), _ref(b, v)), mentions=("accessory",))
+    cars = _vehicles(b, "active", lambda v: v["ignition"] != "on")
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    if rng.random() < 0.4:
+        return Ask({"vehicle_id": v["vehicle_id"], "mode": "on"},
+                   say=rng.choice([f"Can you power up {name}?", f"Wake {name} up for me, please."]),
+                   detail=rng.choice(["Ignition fully on, not just accessory.", "All the way on, please.",
+                                      "I mean ignition on."]),
+                   terse=f"Ignition on, {name}.", refs=(_owner(b), _ref(b, v)), mentions=("on",))
+    return Ask({"vehicle_id": v["vehicle_id"], "mode": "on"},
+               say=rng.choice([f"Turn the ignition on in {name}.", f"Please start {name}; switch the ignition on.",
+                               f"Can you switch {name}'s ignition fully on?",
+                               f"I'm heading out soon. Turn {name} on, please (ignition on)."]),
+               terse=f"Ignition on, {name}.", refs=(_owner(b), _ref(b, v)), mentions=("on",))
+
+
+@goals.add("shift_gear")
+def shift_gear(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, "active", lambda v: v["gear"] == "P" and _drivable(v))
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    prior, level = _power(v, "on")
+    lead = _power_words(level, name, rng) if level else ""
+    core = rng.choice(["shift into drive.", "put it in D.", "shift it to D, please."]) if lead else \
+        rng.choice([f"Shift {name} into drive.", f"Put {name} in D, please.", f"Take {name} out of park and into drive."])
+    say, detail = lead + core, None
+    if rng.random() < 0.5:
+        say = (lead + "take it out of park.") if lead else rng.choice(
+            [f"Take {name} out of park.", f"Shift {name} out of P for me."])
+        detail = rng.choice(["Into drive, please.", "Put it in D.", "Drive, not reverse."])
+    return Ask({"vehicle_id": v["vehicle_id"], "gear": "D"}, say=_cap(say), detail=detail,
+               terse=f"{'Ignition on, ' if level else ''}{name} in D.", refs=(_owner(b), _ref(b, v)),
+               prior=prior)
+
+
+@goals.add("set_speed")
+def set_speed(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, "active", lambda v: _drivable(v) and v["gear"] in ("P", "D"))
+    if not cars:
+        return None
+    v = _prefer(cars, lambda c: c["gear"] == "D" and c["ignition"] == "on", rng)
+    speed = rng.choice([25, 30, 35, 40, 45, 50, 55, 60, 65, 70])
+    if speed == v["speed_mph"]:
+        return None
+    name = car(b, v, rng)
+    prior, level = _power(v, "on")
+    if v["gear"] != "D":
+        prior += (("shift_gear", {"vehicle_id": v["vehicle_id"], "gear": "D"}),)
+    if prior:
+        lead = ("Turn the ignition on, " if level else "") + f"shift {name} into drive and "
+        say = lead + rng.choice([f"cruise at {speed} mph.", f"set the cruise speed to {speed} mph."])
+        terse = f"{'Ignition on, ' if level else ''}D, {speed} mph in {name}."
+    else:
+        say = rng.choice([f"Set the cruise control on {name} to {speed} mph.",
+                          f"{'Speed up' if speed > v['speed_mph'] else 'Slow down'} to {speed} mph, please.",
+                          f"Hold {name} at {speed} miles per hour.", f"Let's go {speed} mph in {name}."])
+        terse = f"Cruise {speed} mph, {name}."
+    detail = None
+    if rng.random() < 0.7:
+        say = (say[:say.rfind(" and ")] + " and set the cruise speed.") if prior else \
+            rng.choice([f"Change the cruise speed on {name}.", f"Set a new cruise speed for {name}, please."])
+        detail = rng.choice([f"{speed} mph.", f"Make it {speed} mph.", f"{speed} miles per hour, please."])
+    return Ask({"vehicle_id": v["vehicle_id"], "speed_mph": speed}, say=_cap(say), terse=terse, detail=detail,
+               refs=(_owner(b), _ref(b, v)), mentions=(str(speed),), prior=prior)
+
+
+def _comfort(b: Bundle, rng: random.Random, need: str = "accessory", where=lambda v: True):
+    """An active car for a comfort request, the call for power it asks first, and how it is said."""
+    cars = _vehicles(b, "active", where)
+    if not cars:
+        return None
+    v = _prefer(cars, lambda c: not _power(c, need)[0], rng)
+    name = car(b, v, rng)
+    prior, level = _power(v, need)
+    return v, name, prior, (_power_words(level, name, rng) if level else "")
+
+
+@goals.add("set_cabin_temperature", 1.2)
+def set_cabin_temperature(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    temp = rng.choice([64, 66, 68, 69, 70, 71, 72, 73, 74, 75, 76])
+    if v["climate"]["climate_on"] and temp == v["climate"]["target_temp_f"]:
+        return None
+    if lead:
+        say = lead + rng.choice([f"set the climate to {temp} degrees.", f"warm it up to {temp} degrees.",
+                                 f"get the cabin to {temp}°F."])
+    else:
+        say = rng.choice([f"Set the temperature in {name} to {temp} degrees.",
+                          f"Could you put the climate in {name} at {temp}°F?",
+                          f"It's {'freezing' if v['climate']['outside_temp_f'] < 50 else 'hot'} out; make "
+                          f"{name} {temp} degrees inside, please.",
+                          f"I'd like {name} at {temp} degrees when I get in."])
+    detail = None
+    if lead and rng.random() < 0.5:
+        say = lead + rng.choice(["turn the climate on.", "get the climate going."])
+        detail = rng.choice([f"{temp} degrees.", f"Set it to {temp}, please.", f"Make it {temp} degrees."])
+    elif not lead and rng.random() < 0.7:
+        say = rng.choice([f"Turn on the climate in {name}, please.", f"Can you get the climate going in {name}?"])
+        detail = rng.choice([f"{temp} degrees.", f"Set it to {temp}, please.", f"Make it {temp} degrees."])
+    return Ask({"vehicle_id": v["vehicle_id"], "temperature_f": temp}, say=_cap(say),
+               terse=f"{_terse_power(prior)}{temp}°F in {name}.", detail=detail,
+               refs=(_owner(b), _ref(b, v)), mentions=(str(temp),), prior=prior)
+
+
+@goals.add("set_fan_speed", 0.6)
+def set_fan_speed(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    level = rng.choice([1, 2, 4, 5, 6, 7])
+    if v["climate"]["climate_on"] and v["climate"]["fan_speed"] == level:
+        return None
+    core = rng.choice([f"set the fan to {level}.", f"put the fan speed on {level}.", f"turn the blower to level {level}."])
+    say = lead + core if lead else rng.choice([f"In {name}, ", f"For {name}, please ", f"Could you, in {name}, "]) + core
+    detail = None
+    if not lead and rng.random() < 0.5:
+        say = rng.choice([f"The fan in {name} is {'too weak' if level > v['climate']['fan_speed'] else 'too loud'}. "
+                          "Change it, please.", f"Adjust the fan speed in {name}."]) if v["climate"]["climate_on"] \
+            else rng.choice([f"Turn on the fan in {name}.", f"Get some air moving in {name}, please."])
+        detail = rng.choice([f"Level {level}.", f"Make it {level}.", f"Put it on {level}, please."])
+    return Ask({"vehicle_id": v["vehicle_id"], "level": level}, say=_cap(say),
+               terse=f"{_terse_power(prior)}fan {level}, {name}.", detail=detail,
+               refs=(_owner(b), _ref(b, v)), mentions=(str(level),), prior=prior)
+
+
+@goals.add("set_heating")
+def set_heating(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    zones = ["driver_seat", "passenger_seat", "rear_seats"] + (["steering_wheel"] if
+                                                               v["climate"]["heating"]["steering_wheel"] is not None else [])
+    zone = rng.choice(zones)
+    level = rng.choice([1, 2, 3])
+    if v["climate"]["heating"][zone] == level:
+        return None
+    what, how = HEAT_WORDS[zone], LEVEL_WORDS[level]
+    if zone == "steering_wheel":
+        core = rng.choice([f"heat the steering wheel on {how}.", f"turn the wheel heater to {how}."])
+    else:
+        core = rng.choice([f"turn on the heater for {what} on {how}.", f"warm up {what}, setting {how}.",
+                           f"set the seat heating for {what} to {how}."])
+    say = lead + core if lead else rng.choice([f"In {name}, ", f"For {name}, please ", f"Could you, in {name}, "]) + core
+    detail = None
+    if not lead and rng.random() < 0.7:
+        say = rng.choice([f"Turn on the heat for {what} in {name}.", f"Could you warm up {what} in {name}?"])
+        detail = rng.choice([f"On {how}, please.", f"Set it to {how}.", f"{_cap(how)}."])
+    return Ask({"vehicle_id": v["vehicle_id"], "zone": zone, "level": level}, say=_cap(say),
+               terse=f"{_terse_power(prior)}{what} heat {how}, {name}.", detail=detail,
+               refs=(_owner(b), _ref(b, v)), mentions=(how,), prior=prior)
+
+
+@goals.add("set_defrost", 0.8)
+def set_defrost(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    zone = rng.choice(["front", "rear"])
+    if v["climate"][f"defrost_{zone}"]:
+        return Ask({"vehicle_id": v["vehicle_id"], "zone": zone, "on": False},
+                   say=rng.choice([f"The {'windshield' if zone == 'front' else 'rear window'} in {name} is clear "
+                                   f"now; turn the {zone} defrost off.",
+                                   f"Switch off the {zone} defroster in {name}."]),
+                   terse=f"{_cap(zone)} defrost off, {name}.", refs=(_owner(b), _ref(b, v)), mentions=(zone,))
+    glass = "windshield" if zone == "front" else "rear window"
+    core = rng.choice([f"defrost the {glass}.", f"turn on the {zone} defroster.", f"clear the {glass}, it's fogged up."])
+    say = lead + core if lead else rng.choice([f"In {name}, please ", f"Could you, in {name}, "]) + core
+    detail = None
+    if rng.random() < 0.6:
+        say = (lead + "turn on a defroster.") if lead else rng.choice(
+            [f"The glass in {name} is all fogged up. Turn on the defroster.", f"Can you defrost {name}?"])
+        detail = rng.choice([f"The {glass}.", f"The {zone} one.", f"I mean the {glass}."])
+    return Ask({"vehicle_id": v["vehicle_id"], "zone": zone, "on": True}, say=_cap(say),
+               terse=f"{_terse_power(prior)}{zone} defrost on, {name}.", refs=(_owner(b), _ref(b, v)),
+               detail=detail, prior=prior)
+
+
+@goals.add("turn_off_climate", 0.7)
+@_may_ask_which
+def turn_off_climate(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, None, lambda v: v["climate"]["climate_on"])
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    return Ask({"vehicle_id": v["vehicle_id"]},
+               say=rng.choice([f"Turn off the climate in {name}.", f"Shut off the AC and heaters in {name}, please.",
+                               f"It's comfortable now, so switch the climate in {name} off.",
+                               f"Could you stop the climate control in {name}?"]),
+               terse=f"Climate off, {name}.", refs=(_owner(b), _ref(b, v)))
+
+
+@goals.add("set_windows", 0.8)
+def set_windows(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    position = rng.choice([p for p in ("closed", "vent", "open") if p != v["windows"]])
+    core = {"closed": rng.choice(["close all the windows.", "roll the windows up."]),
+            "vent": rng.choice(["crack the windows open a bit (vent).", "put the windows on vent."]),
+            "open": rng.choice(["open all the windows fully.", "roll the windows all the way down (open)."])}[position]
+    say = lead + core if lead else rng.choice([f"In {name}, please ", f"Could you, in {name}, ", f"For {name}: "]) + core
+    detail = None
+    if not lead and rng.random() < 0.7:
+        say = rng.choice([f"Can you do something about the windows in {name}?", f"I want to adjust the windows in {name}."])
+        detail = {"closed": rng.choice(["Close them all, please.", "Roll them all up."]),
+                  "vent": rng.choice(["Just crack them open a bit (vent).", "Put them on vent."]),
+                  "open": rng.choice(["Open them all the way.", "Fully open, please."])}[position]
+    return Ask({"vehicle_id": v["vehicle_id"], "position": position}, say=_cap(say),
+               terse=f"{_terse_power(prior)}windows {position}, {name}.", refs=(_owner(b), _ref(b, v)),
+               detail=detail, prior=prior)
+
+
+@goals.add("set_headlights", 0.8)
+def set_headlights(b: Bundle, rng: random.Random) -> Ask | None:
+    mode = rng.choice(["auto", "low", "high"])
+    found = _comfort(b, rng, need="on" if mode == "high" else "accessory", where=lambda v: v["headlights"] != mode)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    core = {"auto": rng.choice(["set the headlights to auto.", "put the lights on automatic."]),
+            "low": rng.choice(["turn on the low beams.", "switch the headlights to low beam."]),
+            "high": rng.choice(["turn on the high beams.", "switch to high beams, it's pitch dark."])}[mode]
+    say = lead + core if lead else rng.choice([f"In {name}, please ", f"Could you, in {name}, "]) + core
+    detail = None
+    if not lead and rng.random() < 0.7:
+        say = rng.choice([f"Change the headlights in {name}.", f"Could you adjust the headlight setting in {name}?"])
+        detail = {"auto": "Auto, please.", "low": "Low beams.", "high": "High beams, please."}[mode]
+    return Ask({"vehicle_id": v["vehicle_id"], "mode": mode}, say=_cap(say),
+               terse=f"{_terse_power(prior)}headlights {mode}, {name}.", refs=(_owner(b), _ref(b, v)),
+               mentions=(mode,), detail=detail, prior=prior)
+
+
+@goals.add("set_drive_mode")
+def set_drive_mode(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng, need="on")
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    modes = [m for m in v["drive_modes"] if m != v["drive_mode"]]
+    mode = rng.choice(modes)
+    core = rng.choice([f"switch to {mode} mode.", f"change the drive mode to {mode}.", f"put it in {mode} mode."])
+    say = lead + core if lead else rng.choice([f"For {name}, ", f"In {name}, please ", f"Could you, in {name}, "]) + core
+    detail = None
+    if not lead and rng.random() < 0.7:
+        say = rng.choice([f"I'd like a different drive mode in {name}.", f"Change the drive mode of {name}, please."])
+        detail = rng.choice([f"{_cap(mode)}, please.", f"Make it {mode}.", f"The {mode} mode."])
+    return Ask({"vehicle_id": v["vehicle_id"], "mode": mode}, say=_cap(say),
+               terse=f"{_terse_power(prior)}{mode} mode, {name}.", refs=(_owner(b), _ref(b, v)),
+               mentions=(mode,), detail=detail, prior=prior)
+
+
+@goals.add("play_media", 0.8)
+def play_media(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    options = ["radio"] * 3 + (["bluetooth"] if v["paired_phone"] and v["media_source"] != "bluetooth" else []) + \
+        (["off"] if v["media_source"] != "off" and not lead else [])
+    source = rng.choice(options)
+    args: dict[str, Any] = {"vehicle_id": v["vehicle_id"], "source": source}
+    detail = None
+    if source == "radio":
+        station = rng.choice(["88.5 FM", "91.7 FM", "94.9 FM", "98.1 FM", "101.3 FM", "103.7 FM", "740 AM",
+                              "1070 AM", "99.7 FM"])
+        if v["media_source"] == "radio" and v["radio_station"] == station:
+            return None
+        args["station"] = station
+        core = rng.choice([f"put on {station}.", f"tune the radio to {station}.", f"play {station} on the radio."])
+        mentions: tuple[str, ...] = (station,)
+        if not lead and rng.random() < 0.7:
+            core, detail = rng.choice(["put the radio on.", "play the radio."]), rng.choice(
+                [f"{station}, please.", f"Tune it to {station}."])
+    elif source == "bluetooth":
+        core = rng.choice([f"play music from my {v['paired_phone']} over Bluetooth.",
+                           "switch the audio to my phone over Bluetooth."])
+        mentions = ("Bluetooth",)
+    else:
+        core = rng.choice(["turn the music off.", "switch the media off, I want some quiet."])
+        mentions = ("off",)
+    say = lead + core if lead else rng.choice([f"In {name}, ", f"Could you, in {name}, ", f"For {name}, please "]) + core
+    return Ask(args, say=_cap(say), terse=f"{_terse_power(prior)}{core[:-1]} in {name}.", detail=detail,
+               refs=(_owner(b), _ref(b, v)), mentions=mentions, prior=prior)
+
+
+@goals.add("start_navigation", 1.0)
+def start_navigation(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng, where=lambda v: v["range_miles"] >= MIN_ROUTE_RANGE)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    dest = _destination(b, rng, far=rng.random() < 0.25)
+    if dest is None:
+        return None
+    place, ref, said = dest
+    core = rng.choice([f"navigate to {said}.", f"take me to {said}.", f"start directions to {said}.",
+                       f"set the destination to {said}."])
+    say = lead + core if lead else rng.choice([f"In {name}, ", f"Please, in {name}, ", f"For {name}, "]) + core
+    detail = None
+    if not lead and rng.random() < 0.7:
+        say = rng.choice([f"Start navigation in {name}.", f"I need directions in {name}."])
+        detail = rng.choice([f"To {said}.", f"I'm going to {said}.", f"The destination is {said}."])
+    return Ask({"vehicle_id": v["vehicle_id"], "place_id": place["place_id"]}, say=_cap(say),
+               terse=f"{_terse_power(prior)}navigate {name} to {said}.", detail=detail,
+               refs=(_owner(b), _ref(b, v), ref), prior=prior)
+
+
+@goals.add("cancel_navigation", 2.0)
+def cancel_navigation(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, "active", lambda v: v["navigation"] is not None)
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    where = v["navigation"]["destination"]
+    return Ask({"vehicle_id": v["vehicle_id"]},
+               say=rng.choice([f"Cancel the route in {name}; I know the way to {where}.",
+                               f"Stop the navigation in {name}, please.",
+                               f"We're not going to {where} after all. End the directions in {name}."]),
+               terse=f"End navigation, {name}.", refs=(_owner(b), _ref(b, v)))
+
+
+# -- both: locks, saved places, charge limit ------------------------------------------------------------
+
+@goals.add("lock_doors", 0.8)
+@_may_ask_which
+def lock_doors(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, None, lambda v: not v["locked"] and not v["open_door"])
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    return Ask({"vehicle_id": v["vehicle_id"]},
+               say=rng.choice([f"Did I forget to lock {name}? Lock it, please.", f"Lock {name}.",
+                               f"Please lock the doors of {name}.", f"Can you lock up {name} for me remotely?"]),
+               terse=f"Lock {name}.", refs=(_owner(b), _ref(b, v)))
+
+
+@goals.add("unlock_doors", 0.8)
+@_may_ask_which
+def unlock_doors(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, "park", lambda v: v["locked"] and v["speed_mph"] == 0)
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    return Ask({"vehicle_id": v["vehicle_id"]},
+               say=rng.choice([f"My kid needs to get something from {name}. Unlock it, please.",
+                               f"Unlock {name}.", f"Could you unlock the doors of {name}?",
+                               f"I'm standing next to {name} without my key. Can you unlock it?"]),
+               terse=f"Unlock {name}.", refs=(_owner(b), _ref(b, v)))
+
+
+@goals.add("set_charge_limit", 0.7)
+def set_charge_limit(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, None, lambda v: v["powertrain"] == "electric" and v["battery_percent"] < 90)
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    limits = [p for p in (80, 85, 90, 95, 100) if p > v["battery_percent"] and p != v["charge_limit"]]
+    if not limits:
+        return None
+    percent = rng.choice(limits)
+    name = car(b, v, rng)
+    say = rng.choice([f"Set the charge limit on {name} to {percent}%.",
+                      f"I've got a road trip coming; let {name} charge up to {percent} percent.",
+                      f"Change {name}'s charging limit to {percent}%."])
+    detail = None
+    if rng.random() < 0.7:
+        say, detail = f"I want to change the charge limit on {name}.", rng.choice(
+            [f"{percent}%, please.", f"Make it {percent} percent."])
+    return Ask({"vehicle_id": v["vehicle_id"], "percent": percent}, say=say, terse=f"Charge limit {percent}%, {name}.",
+               detail=detail, refs=(_owner(b), _ref(b, v)), mentions=(str(percent),))
+
+
+@goals.add("save_place", 0.8)
+def save_place(b: Bundle, rng: random.Random) -> Ask | None:
+    taken_labels = {s["label"].lower() for s in b["saved"]}
+    taken_places = {s["place_id"] for s in b["saved"]}
+    pool = [p for p in b["nearby"] + b["far"] if p["place_id"] not in taken_places]
+    if not pool:
+        return None
+    place = rng.choice(pool)
+    labels = [label for label in NEW_LABELS.get(place["category"], ()) if label.lower() not in taken_labels]
+    if not labels:
+        return None
+    label = rng.choice(labels)
+    said = place_words(place)
+    say = rng.choice([f"Save {said} to my places as '{label}'.", f"Please add {said} to my saved places, labelled '{label}'.",
+                      f"I go to {said} a lot. Save it as '{label}'."])
+    detail = None
+    if rng.random() < 0.7:
+        say, detail = rng.choice([f"Can you save {said} in my navigation favorites?",
+                                  f"I'd like {said} in my saved places.",
+                                  f"Please add {said} to my saved places."]), rng.choice(
+            [f"Call it '{label}'.", f"Label it '{label}', please."])
+    return Ask({"owner_id": b["owner"]["owner_id"], "place_id": place["place_id"], "label": label}, say=say,
+               terse=f"Save {said} as '{label}'.", detail=detail, refs=(_owner(b), _place_ref(place)),
+               mentions=(label,))
+
+
+@goals.add("delete_saved_place", 0.6)
+def delete_saved_place(b: Bundle, rng: random.Random) -> Ask | None:
+    saved = [s for s in b["saved"] if s["label"] != "Home"] or b["saved"]
+    if not saved:
+        return None
+    s = rng.choice(saved)
+    label = s["label"]
+    if rng.random() < 0.5:
+        return Ask({"saved_place_id": s["saved_place_id"]},
+                   say=rng.choice(["I want to clean up my saved places. Please delete one.",
+                                   "Can you remove one of my saved places?"]),
+                   detail=rng.choice([f"The one called '{label}'.", f"'{label}', please.", f"Delete '{label}'."]),
+                   terse=f"Delete saved place '{label}'.", refs=(_owner(b), Ref.of("saved_place", s, _owner(b))),
+                   mentions=(label,))
+    return Ask({"saved_place_id": s["saved_place_id"]},
+               say=rng.choice([f"Remove '{label}' from my saved places.", f"I don't need the saved place '{label}' "
+                               "anymore; delete it.", f"Please delete my saved place called '{label}'."]),
+               terse=f"Delete saved place '{label}'.", refs=(_owner(b), Ref.of("saved_place", s, _owner(b))),
+               mentions=(label,))
+
+
+# -- parked cars: trunk, charge port, charging ----------------------------------------------------------
+
+@goals.add("open_trunk", 1.2)
+def open_trunk(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, "park", lambda v: not v["trunk_open"])
+    if not cars:
+        return None
+    v = _prefer(cars, lambda c: c["gear"] == "P", rng)
+    name = car(b, v, rng)
+    prior, stopping = _stop(v)
+    say = (_stop_words(name, rng) + rng.choice(["open the trunk.", "pop the trunk."])) if stopping else \
+        rng.choice([f"Open the trunk of {name}.", f"Pop the trunk on {name}, my hands are full.",
+                    f"Could you open {name}'s trunk for the delivery driver?"])
+    return Ask({"vehicle_id": v["vehicle_id"]}, say=_cap(say),
+               terse=f"{'Stop, park, ' if stopping else ''}open trunk, {name}.", refs=(_owner(b), _ref(b, v)),
+               prior=prior)
+
+
+@goals.add("close_trunk", 0.8)
+@_may_ask_which
+def close_trunk(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, None, lambda v: v["trunk_open"])
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    return Ask({"vehicle_id": v["vehicle_id"]},
+               say=rng.choice([f"I left the trunk of {name} open. Close it, please.", f"Close {name}'s trunk.",
+                               f"Shut the trunk on {name}, would you?"]),
+               terse=f"Close trunk, {name}.", refs=(_owner(b), _ref(b, v)))
+
+
+@goals.add("open_charge_port", 0.8)
+def open_charge_port(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, "park", lambda v: v["powertrain"] == "electric" and not v["charge_port_open"])
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    prior, stopping = _stop(v)
+    say = (_stop_words(name, rng) + "open the charge port.") if stopping else \
+        rng.choice([f"Open the charge port on {name}; I'm at the charger.", f"Open {name}'s charge port door.",
+                    f"I'm about to plug in {name}. Can you open the charge port?"])
+    return Ask({"vehicle_id": v["vehicle_id"]}, say=_cap(say),
+               terse=f"{'Stop, park, ' if stopping else ''}open charge port, {name}.", refs=(_owner(b), _ref(b, v)),
+               prior=prior)
+
+
+@goals.add("close_charge_port", 1.5)
+@_may_ask_which
+def close_charge_port(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, None, lambda v: v.get("charge_port_open") and not v.get("plugged_in"))
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    return Ask({"vehicle_id": v["vehicle_id"]},
+               say=rng.choice([f"The charge port on {name} is still open. Close it, please.",
+                               f"Close the charge port door of {name}."]),
+               terse=f"Close charge port, {name}.", refs=(_owner(b), _ref(b, v)))
+
+
+@goals.add("start_charging", 1.0)
+@_may_ask_which
+def start_charging(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, None, lambda v: v.get("plugged_in") and not v["charging"] and v["battery_percent"] < 100)
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    if v["battery_percent"] >= v["charge_limit"]:  # at its limit: the request raises it first
+        return Ask({"vehicle_id": v["vehicle_id"]},
+                   say=rng.choice([f"Charge {name} all the way to 100%; I've got a long drive tomorrow.",
+                                   f"Raise {name}'s charge limit to 100 percent and start charging it.",
+                                   f"I need a full battery in {name}. Set the limit to 100% and charge it."]),
+                   terse=f"Limit 100%, start charging {name}.", refs=(_owner(b), _ref(b, v)), mentions=("100",),
+                   prior=(("set_charge_limit", {"vehicle_id": v["vehicle_id"], "percent": 100}),))
+    return Ask({"vehicle_id": v["vehicle_id"]},
+               say=rng.choice([f"{name[:1].upper()}{name[1:]} is plugged in; start charging it.",
+                               f"Please start charging {name}.", f"Can you kick off a charge on {name}?",
+                               f"I plugged in {name} but it isn't charging. Start it, please."]),
+               terse=f"Start charging {name}.", refs=(_owner(b), _ref(b, v)))
+
+
+@goals.add("stop_charging", 1.5)
+@_may_ask_which
+def stop_charging(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, None, lambda v: v.get("charging"))
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    return Ask({"vehicle_id": v["vehicle_id"]},
+               say=rng.choice([f"Stop charging {name}; I need to leave.", f"Please stop the charge on {name}.",
+                               f"Electricity is expensive right now. Pause charging {name}."]),
+               terse=f"Stop charging {name}.", refs=(_owner(b), _ref(b, v)))
+
+
+# -- who is asking ----------------------------------------------------------------------------------
+
+_BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "It's {name} here.", "Hey, it's {name}.", "I'm {name}.",
+            "Hello, {name} here.", "This is {name}, I have the car app.", "This is {name} speaking.",
+            "Hi, I'm {name}; my cars are connected to your service.", "Good morning, this is {name}.",
+            "Hey there, {name} calling.", "This is {name}, one of your drivers.", "Hi, my name's {name}.",
+            "It's {name}, calling about my car.")
+_BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "It's {name}.", "Owner: {name}.")
+_BY_EMAIL = ("My account email is {email}.", "Hi, I'm registered as {email}.", "You have me under {email}.",
+             "The email on my car account is {email}.", "Please look me up by email: {email}.",
+             "Hello, my login is {email}.", "I signed up for the car app with {email}.",
+             "Find me under the address {email}, please.", "Hi there, I'm the owner registered as {email}.",
+             "My cars are under {email}.", "You should have me on file as {email}.")
+_BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
+
+
+def _by_name(ref: Ref) -> tuple[str, str]:
+    name = ref.entity["name"]
+    return (_stable(_BY_NAME, "name", ref.key).format(name=name),
+            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
+
+
+def _by_email(ref: Ref) -> tuple[str, str]:
+    email = ref.entity["email"]
+    return (_stable(_BY_EMAIL, "email", ref.key).format(email=email),
+            _stable(_BY_EMAIL_TERSE, "terse email", ref.key).format(email=email))
+
+
+def census_request(b: Bundle, rng: random.Random) -> str | None:
+    return rng.choice(["How many cars across your whole fleet are being driven right now?",
+                       "Across all your customers, how many vehicles are parked with the ignition off?",
+                       "Give me a count of every vehicle in the system by ignition state and gear."])
+
+
+recipe = Recipe(
+    server="vehicle",
+    sample=sample,
+    topics=("vehicle", "maps"),
+    goals=goals.all,
+    lookups=(
+        Lookup("owner", "find_owners", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
+        Lookup("owner", "find_owners", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
+        Lookup.under("vehicle", "list_vehicles"),
+        Lookup.under("saved_place", "list_saved_places"),
+        Lookup("place", "search_places", args=_place_args, needs=lambda r: ()),
+    ),
+    hidden=(HiddenAsk("fleet_census", census_request),),
+)

@@ -1,0 +1,724 @@
+"""The vehicle server's tools: a connected-car assistant for owners and their vehicles.
+
+The car is a state machine, and every action is gated the way a real car gates it. Rules, in one place:
+- Ignition: off, accessory or on. It can be switched to off or accessory only in P (stopped).
+- Gears: P, R, N, D. Changing gear needs the ignition on; P and R only when stopped; an electric
+  vehicle leaves P only with the charging cable unplugged.
+- Speed: driving (speed above 0) needs the ignition on, D or R (R at most 10 mph), every door, the
+  trunk and the charge port closed, and some charge or fuel. Stopping (speed 0) is always allowed.
+- Trunk and charge port open only in P. The charge port closes only with the cable unplugged.
+- Charging: electric vehicles only, in P, plugged in, below the charge limit.
+- Climate (temperature, fan, seat and wheel heating, defrost), windows, media and navigation need the
+  ignition in accessory or on; headlights other than off need accessory or on, high beams on;
+  drive modes need the ignition on. Turning things off is always allowed.
+- Doors lock only when all are closed; remote unlock only when stopped.
+- Routes longer than the vehicle's range get charging (electric) or fuel (gasoline) stops.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Literal
+
+from sqlalchemy import func, or_, select
+
+from prove_env.toolkit import Detail, Entity, Id, Limit, Toolkit, ToolError, tool
+
+from .models import Base, Owner, Place, SavedPlace, Vehicle
+from .seed import seed
+
+Gear = Literal["P", "R", "N", "D"]
+Ignition = Literal["off", "accessory", "on"]
+HeatZone = Literal["driver_seat", "passenger_seat", "rear_seats", "steering_wheel"]
+PlaceCategory = Literal["cafe", "restaurant", "grocery", "shopping", "hospital", "park", "hotel", "gym", "school",
+                        "airport", "charging_station", "fuel_station", "residence"]
+
+ROAD_FACTOR = 1.25  # road miles per straight-line mile
+RESERVE_MILES = 10  # range kept in hand on arrival at a stop or the destination
+MAX_SPEED = 85
+MAX_REVERSE = 10
+MIN_TEMP, MAX_TEMP = 60, 85
+MAX_SAVED = 15
+CHARGE_STOP_MINUTES, FUEL_STOP_MINUTES = 30, 10
+HEAT_COLUMNS = {"driver_seat": "driver_seat_heat", "passenger_seat": "passenger_seat_heat",
+                "rear_seats": "rear_seat_heat", "steering_wheel": "wheel_heat"}
+
+
+class VehicleServer(Toolkit):
+    """A connected-car assistant: find an owner's vehicles, read their status, and control ignition, gears,
+    speed, doors, trunk, windows, lights, climate, charging, drive modes, media and navigation. Every action is
+    allowed only in the vehicle states a real car allows it in, and a refusal names the state that blocks it."""
+
+    name = "vehicle"
+    models = Base
+    seed = staticmethod(seed)
+    entities = (
+        Entity("owner", Owner, "OWN", lookup="find_owners"),
+        Entity("vehicle", Vehicle, "VEH", lookup="list_vehicles"),
+        Entity("place", Place, "PLC", lookup="search_places"),
+        Entity("saved_place", SavedPlace, "SAV", lookup="list_saved_places"),
+    )
+
+    # -- owners and vehicles -----------------------------------------------------------------------
+
+    @tool(read_only=True)
+    def find_owners(self, name: str | None = None, email: str | None = None, limit: Limit = 10) -> list[dict]:
+        """Find vehicle owners by part of their name or by email; with neither, list owners. Ordered by id.
+
+        Args:
+            name: part of the owner's full name, case-insensitive, such as 'Ada Park' or 'park'.
+            email: the owner's email address, case-insensitive, such as 'ada.park7@gmail.com'.
+        """
+        query = select(Owner).order_by(Owner.id).limit(limit)
+        if name and name.strip():
+            query = query.where(func.lower(Owner.name).contains(name.strip().lower()))
+        if email and email.strip():
+            query = query.where(func.lower(Owner.email) == email.strip().lower())
+        return [{"owner_id": o.id, "name": o.name, "email": o.email, "phone": o.phone, "city": o.city}
+                for o in self.db.scalars(query)]
+
+    @tool(read_only=True)
+    def list_vehicles(self, owner_id: Id("owner")) -> list[dict]:
+        """List an owner's vehicles with their make, model, nickname, plate and current state, ordered by id."""
+        owner = self.get(Owner, owner_id)
+        return [_summary(v) for v in self.db.scalars(select(Vehicle).where(Vehicle.owner_id == owner.id)
+                                                    .order_by(Vehicle.id))]
+
+    @tool(read_only=True, produces=("place",))
+    def get_vehicle_status(self, vehicle_id: Id("vehicle")) -> dict:
+        """Return a vehicle's full live state: ignition, gear, speed, odometer, locks, doors, trunk, windows,
+        headlights, battery or fuel level and range, charging, drive mode, media, location and active route."""
+        v = self.get(Vehicle, vehicle_id)
+        status = {**_summary(v), "odometer_miles": v.odometer_miles, "open_door": v.open_door,
+                  "trunk_open": v.trunk_open, "windows": v.windows, "headlights": v.headlights,
+                  "climate_on": v.climate_on, "drive_mode": v.drive_mode, "drive_modes": v.drive_modes.split(","),
+                  "media_source": v.media_source,
+                  "radio_station": v.radio_station if v.media_source == "radio" else None,
+                  "paired_phone": v.paired_phone, "location": {"city": v.city, "lat": v.lat, "lon": v.lon},
+                  "navigation": self._navigation(v)}
+        if v.powertrain == "electric":
+            status |= {"charge_port_open": v.charge_port_open, "plugged_in": v.plugged_in, "charging": v.charging,
+                       "charge_limit": v.charge_limit}
+        return status
+
+    # -- ignition, gears and speed ------------------------------------------------------------------
+
+    @tool(idempotent=True, requires=("vehicle.gear",), sets=("vehicle.ignition",))
+    def set_ignition(self, vehicle_id: Id("vehicle"), mode: Ignition) -> dict:
+        """Switch the ignition to off, accessory (power for climate, media and windows; no driving) or on.
+
+        Switching to off or accessory needs the vehicle stopped in P. Turning it off also turns the climate,
+        heaters, defrost and media off and ends any route.
+
+        Args:
+            mode: 'off', 'accessory' or 'on'.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if mode != "on" and v.ignition == "on" and v.gear != "P":
+            raise ToolError(f"Vehicle {v.id} is in gear {v.gear}{_moving(v)}; stop and shift to P before switching "
+                            f"the ignition to {mode}")
+        v.ignition = mode
+        if mode == "off":
+            v.climate_on = v.defrost_front = v.defrost_rear = False
+            v.driver_seat_heat = v.passenger_seat_heat = v.rear_seat_heat = v.wheel_heat = 0
+            v.media_source = "off"
+            if v.headlights in ("low", "high"):
+                v.headlights = "auto"
+            _clear_route(v)
+        return _summary(v)
+
+    @tool(idempotent=True, requires=("vehicle.ignition", "vehicle.speed"), sets=("vehicle.gear",))
+    def shift_gear(self, vehicle_id: Id("vehicle"), gear: Gear) -> dict:
+        """Shift into P (park), R (reverse), N (neutral) or D (drive).
+
+        Needs the ignition on. P and R only when the vehicle is stopped; an electric vehicle leaves P only
+        with its charging cable unplugged. Shifting into the current gear changes nothing.
+
+        Args:
+            gear: 'P', 'R', 'N' or 'D'.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if gear == v.gear:
+            return _summary(v)
+        if v.ignition != "on":
+            raise ToolError(f"Vehicle {v.id}'s ignition is {v.ignition}; turn the ignition on before shifting "
+                            f"out of {v.gear}")
+        if gear in ("P", "R") and v.speed_mph > 0:
+            raise ToolError(f"Vehicle {v.id} is moving at {v.speed_mph} mph in {v.gear}; bring it to a stop "
+                            f"(speed 0) before shifting into {gear}")
+        if v.gear == "P" and v.plugged_in:
+            raise ToolError(f"Vehicle {v.id} is plugged in to a charger; unplug the charging cable before "
+                            "shifting out of P")
+        v.gear = gear
+        return _summary(v)
+
+    @tool(idempotent=True, requires=("vehicle.ignition", "vehicle.gear"), sets=("vehicle.speed",))
+    def set_speed(self, vehicle_id: Id("vehicle"), speed_mph: int) -> dict:
+        """Drive at a speed with adaptive cruise control, or bring the vehicle to a stop with speed 0.
+
+        Driving needs the ignition on and gear D (or R, at most 10 mph), every door, the trunk and the charge
+        port closed, and some charge or fuel. Stopping is always allowed.
+
+        Args:
+            speed_mph: the speed in mph, 0 (stop) to 85, such as 45.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if not 0 <= speed_mph <= MAX_SPEED:
+            raise ToolError(f"speed_mph must be from 0 to {MAX_SPEED}, got {speed_mph}")
+        if speed_mph == 0:
+            v.speed_mph = 0
+            return _summary(v)
+        if v.ignition != "on":
+            raise ToolError(f"Vehicle {v.id}'s ignition is {v.ignition}; turn the ignition on and shift to D to drive")
+        if v.gear in ("P", "N"):
+            raise ToolError(f"Vehicle {v.id} is in {v.gear}; shift to D (or R) before driving")
+        if v.gear == "R" and speed_mph > MAX_REVERSE:
+            raise ToolError(f"Vehicle {v.id} is in R; reverse is limited to {MAX_REVERSE} mph")
+        if v.open_door:
+            raise ToolError(f"Vehicle {v.id}'s {v.open_door} door is open; close it before driving")
+        if v.trunk_open:
+            raise ToolError(f"Vehicle {v.id}'s trunk is open; close it before driving")
+        if v.charge_port_open:
+            raise ToolError(f"Vehicle {v.id}'s charge port is open; close it before driving")
+        if v.energy_percent <= 0:
+            raise ToolError(f"Vehicle {v.id}'s {_energy_word(v)} is empty; it cannot drive")
+        v.speed_mph = speed_mph
+        return _summary(v)
+
+    # -- doors, trunk, windows, lights --------------------------------------------------------------
+
+    @tool(idempotent=True)
+    def lock_doors(self, vehicle_id: Id("vehicle")) -> dict:
+        """Lock all doors. Every door must be closed; locking a locked vehicle changes nothing."""
+        v = self.get(Vehicle, vehicle_id)
+        if v.open_door:
+            raise ToolError(f"Vehicle {v.id}'s {v.open_door} door is open; it must be closed before the doors can "
+                            "be locked")
+        v.locked = True
+        return _body(v)
+
+    @tool(idempotent=True, requires=("vehicle.speed",))
+    def unlock_doors(self, vehicle_id: Id("vehicle")) -> dict:
+        """Unlock all doors remotely. Only when the vehicle is stopped; unlocking an unlocked vehicle changes
+        nothing."""
+        v = self.get(Vehicle, vehicle_id)
+        if v.speed_mph > 0:
+            raise ToolError(f"Vehicle {v.id} is moving at {v.speed_mph} mph; doors can be unlocked remotely only "
+                            "once it is stopped")
+        v.locked = False
+        return _body(v)
+
+    @tool(idempotent=True, requires=("vehicle.gear",), sets=("vehicle.trunk",))
+    def open_trunk(self, vehicle_id: Id("vehicle")) -> dict:
+        """Open the trunk (power liftgate). Only in P: never while the vehicle is moving or in gear."""
+        v = self.get(Vehicle, vehicle_id)
+        if v.gear != "P":
+            raise ToolError(f"Vehicle {v.id} is in gear {v.gear}{_moving(v)}; the trunk opens only in P: stop and "
+                            "shift to P first")
+        v.trunk_open = True
+        return _body(v)
+
+    @tool(idempotent=True, requires=("vehicle.trunk",))
+    def close_trunk(self, vehicle_id: Id("vehicle")) -> dict:
+        """Close the trunk (power liftgate). Closing a closed trunk changes nothing."""
+        v = self.get(Vehicle, vehicle_id)
+        v.trunk_open = False
+        return _body(v)
+
+    @tool(idempotent=True, requires=("vehicle.ignition",))
+    def set_windows(self, vehicle_id: Id("vehicle"), position: Literal["closed", "vent", "open"]) -> dict:
+        """Move all windows to closed, vent (a crack open) or fully open. Needs the ignition in accessory or on.
+
+        Args:
+            position: 'closed', 'vent' or 'open'.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        self._powered(v, "the windows move")
+        v.windows = position
+        return _body(v)
+
+    @tool(idempotent=True, requires=("vehicle.ignition",))
+    def set_headlights(self, vehicle_id: Id("vehicle"), mode: Literal["off", "auto", "low", "high"]) -> dict:
+        """Set the headlights: off, auto, low beams or high beams.
+
+        Any mode but off needs the ignition in accessory or on; high beams need it on.
+
+        Args:
+            mode: 'off', 'auto', 'low' or 'high'.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if mode != "off":
+            self._powered(v, "the headlights turn on")
+        if mode == "high" and v.ignition != "on":
+            raise ToolError(f"Vehicle {v.id}'s ignition is {v.ignition}; high beams need the ignition on")
+        v.headlights = mode
+        return _body(v)
+
+    # -- climate ------------------------------------------------------------------------------------
+
+    @tool(read_only=True)
+    def get_climate(self, vehicle_id: Id("vehicle")) -> dict:
+        """Return the climate state: on or off, set and cabin temperatures, fan speed, the outside temperature, seat and
+        steering-wheel heating levels (0 to 3) and front and rear defrost."""
+        return _climate(self.get(Vehicle, vehicle_id))
+
+    @tool(idempotent=True, requires=("vehicle.ignition",))
+    def set_cabin_temperature(self, vehicle_id: Id("vehicle"), temperature_f: int) -> dict:
+        """Turn the climate on and set the cabin temperature. Needs the ignition in accessory or on.
+
+        Args:
+            temperature_f: the temperature in degrees Fahrenheit, 60 to 85, such as 72.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if not MIN_TEMP <= temperature_f <= MAX_TEMP:
+            raise ToolError(f"temperature_f must be from {MIN_TEMP} to {MAX_TEMP} degrees F, got {temperature_f}")
+        self._powered(v, "the climate runs")
+        v.climate_on, v.target_temp_f = True, temperature_f
+        return _climate(v)
+
+    @tool(idempotent=True, requires=("vehicle.ignition",))
+    def set_fan_speed(self, vehicle_id: Id("vehicle"), level: int) -> dict:
+        """Set the climate fan's speed, turning the climate on if it is off. Needs the ignition in accessory or on.
+
+        Args:
+            level: the fan speed, 1 (lowest) to 7 (highest), such as 4.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if not 1 <= level <= 7:
+            raise ToolError(f"level must be from 1 to 7, got {level}; turn_off_climate stops the fan")
+        self._powered(v, "the fan runs")
+        v.climate_on, v.fan_speed = True, level
+        return _climate(v)
+
+    @tool(idempotent=True, requires=("vehicle.ignition",))
+    def set_heating(self, vehicle_id: Id("vehicle"), zone: HeatZone, level: int) -> dict:
+        """Set a seat heater or the steering-wheel heater to a level from 0 (off) to 3 (high).
+
+        Turning a heater on needs the ignition in accessory or on; not every vehicle has a heated wheel.
+
+        Args:
+            zone: 'driver_seat', 'passenger_seat', 'rear_seats' or 'steering_wheel'.
+            level: 0 (off), 1 (low), 2 (medium) or 3 (high).
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if not 0 <= level <= 3:
+            raise ToolError(f"level must be from 0 (off) to 3 (high), got {level}")
+        if zone == "steering_wheel" and not v.has_heated_wheel:
+            raise ToolError(f"Vehicle {v.id} ({_title(v)}) has no heated steering wheel")
+        if level > 0:
+            self._powered(v, "the heaters run")
+        setattr(v, HEAT_COLUMNS[zone], level)
+        return _climate(v)
+
+    @tool(idempotent=True, requires=("vehicle.ignition",))
+    def set_defrost(self, vehicle_id: Id("vehicle"), zone: Literal["front", "rear"], on: bool) -> dict:
+        """Turn the front (windshield) or rear window defroster on or off. On needs the ignition in accessory
+        or on.
+
+        Args:
+            zone: 'front' (windshield) or 'rear' (rear window).
+            on: true to turn it on, false to turn it off.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if on:
+            self._powered(v, "the defroster runs")
+        setattr(v, f"defrost_{zone}", on)
+        return _climate(v)
+
+    @tool(idempotent=True)
+    def turn_off_climate(self, vehicle_id: Id("vehicle")) -> dict:
+        """Turn the climate off, with every seat and wheel heater and both defrosters. Allowed in any state."""
+        v = self.get(Vehicle, vehicle_id)
+        v.climate_on = v.defrost_front = v.defrost_rear = False
+        v.driver_seat_heat = v.passenger_seat_heat = v.rear_seat_heat = v.wheel_heat = 0
+        return _climate(v)
+
+    # -- energy -------------------------------------------------------------------------------------
+
+    @tool(idempotent=True, sets=("vehicle.charge_port",))
+    def open_charge_port(self, vehicle_id: Id("vehicle")) -> dict:
+        """Open an electric vehicle's charge port door. Only in P: never while moving or in gear."""
+        v = self._electric(vehicle_id, "has no charge port")
+        if v.gear != "P":
+            raise ToolError(f"Vehicle {v.id} is in gear {v.gear}{_moving(v)}; the charge port opens only in P: "
+                            "stop and shift to P first")
+        v.charge_port_open = True
+        return _energy(v)
+
+    @tool(idempotent=True, requires=("vehicle.charge_port",))
+    def close_charge_port(self, vehicle_id: Id("vehicle")) -> dict:
+        """Close an electric vehicle's charge port door. The charging cable must be unplugged first."""
+        v = self._electric(vehicle_id, "has no charge port")
+        if v.plugged_in:
+            raise ToolError(f"Vehicle {v.id} still has the charging cable plugged in; unplug it before closing the "
+                            "charge port")
+        v.charge_port_open = False
+        return _energy(v)
+
+    @tool(idempotent=True, sets=("vehicle.charging",))
+    def start_charging(self, vehicle_id: Id("vehicle")) -> dict:
+        """Start charging an electric vehicle up to its charge limit. It must be in P, plugged in to a charger
+        and below its charge limit."""
+        v = self._electric(vehicle_id, "runs on gasoline and cannot charge")
+        if v.gear != "P":
+            raise ToolError(f"Vehicle {v.id} is in gear {v.gear}{_moving(v)}; charging needs it parked in P")
+        if not v.plugged_in:
+            raise ToolError(f"Vehicle {v.id} is not plugged in to a charger; plug the cable in, then start charging")
+        if v.charging:
+            return _energy(v)
+        if v.energy_percent >= v.charge_limit:
+            raise ToolError(f"Vehicle {v.id} is at {v.energy_percent}%, already at its charge limit of "
+                            f"{v.charge_limit}%; raise the limit to charge further")
+        v.charging = True
+        return _energy(v)
+
+    @tool(idempotent=True, requires=("vehicle.charging",))
+    def stop_charging(self, vehicle_id: Id("vehicle")) -> dict:
+        """Stop charging an electric vehicle. The cable stays plugged in."""
+        v = self._electric(vehicle_id, "runs on gasoline and cannot charge")
+        if not v.charging:
+            raise ToolError(f"Vehicle {v.id} is not charging ({'plugged in' if v.plugged_in else 'not plugged in'}, "
+                            f"{v.energy_percent}%)")
+        v.charging = False
+        return _energy(v)
+
+    @tool(idempotent=True)
+    def set_charge_limit(self, vehicle_id: Id("vehicle"), percent: int) -> dict:
+        """Set the battery level an electric vehicle charges up to. A vehicle charging that reaches the new
+        limit stops charging.
+
+        Args:
+            percent: the charge limit, 50 to 100 percent, such as 80.
+        """
+        v = self._electric(vehicle_id, "runs on gasoline and has no charge limit")
+        if not 50 <= percent <= 100:
+            raise ToolError(f"percent must be from 50 to 100, got {percent}")
+        v.charge_limit = percent
+        if v.charging and v.energy_percent >= percent:
+            v.charging = False
+        return _energy(v)
+
+    @tool(read_only=True)
+    def get_tyre_pressures(self, vehicle_id: Id("vehicle")) -> dict:
+        """Return each tyre's pressure in psi, the recommended pressure, and which tyres are low (4 psi or more
+        under the recommendation)."""
+        v = self.get(Vehicle, vehicle_id)
+        tyres = {"front_left": v.tyre_front_left, "front_right": v.tyre_front_right,
+                 "rear_left": v.tyre_rear_left, "rear_right": v.tyre_rear_right}
+        return {"vehicle_id": v.id, "tyres_psi": tyres, "recommended_psi": v.tyre_recommended,
+                "low": [t for t, psi in tyres.items() if psi <= v.tyre_recommended - 4]}
+
+    @tool(idempotent=True, requires=("vehicle.ignition",))
+    def set_drive_mode(self, vehicle_id: Id("vehicle"), mode: str) -> dict:
+        """Select one of the drive modes the vehicle offers (see get_vehicle_status). Needs the ignition on.
+
+        Args:
+            mode: the mode's name as the vehicle lists it, case-insensitive, such as 'sport' or 'eco'.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        offered = v.drive_modes.split(",")
+        wanted = mode.strip().lower()
+        if wanted not in offered:
+            raise ToolError(f"Vehicle {v.id} ({_title(v)}) has no {mode!r} mode; it offers {', '.join(offered)}")
+        if v.ignition != "on":
+            raise ToolError(f"Vehicle {v.id}'s ignition is {v.ignition}; turn the ignition on to change drive mode")
+        v.drive_mode = wanted
+        return {**_summary(v), "drive_mode": v.drive_mode}
+
+    @tool(idempotent=True, requires=("vehicle.ignition",))
+    def play_media(self, vehicle_id: Id("vehicle"), source: Literal["radio", "bluetooth", "usb", "off"],
+                   station: str | None = None) -> dict:
+        """Play the radio, a paired phone over Bluetooth or a USB drive, or turn media off.
+
+        Playing needs the ignition in accessory or on; Bluetooth needs a paired phone.
+
+        Args:
+            source: 'radio', 'bluetooth', 'usb' or 'off'.
+            station: for the radio, the station as '98.1 FM' (87.5 to 108.0) or '740 AM' (530 to 1700); the
+                last station when left out.
+        """
+        v = self.get(Vehicle, vehicle_id)
+        if source != "off":
+            self._powered(v, "media plays")
+        if source == "bluetooth" and not v.paired_phone:
+            raise ToolError(f"Vehicle {v.id} has no phone paired over Bluetooth; pair a phone or choose the radio")
+        if station is not None:
+            if source != "radio":
+                raise ToolError("station is only for source 'radio'")
+            v.radio_station = _station(station)
+        v.media_source = source
+        return {"vehicle_id": v.id, "media_source": v.media_source,
+                "radio_station": v.radio_station if source == "radio" else None,
+                "paired_phone": v.paired_phone}
+
+    # -- navigation ---------------------------------------------------------------------------------
+
+    @tool(read_only=True)
+    def search_places(self, query: str | None = None, category: PlaceCategory | None = None,
+                      city: str | None = None, limit: Limit = 10) -> list[dict]:
+        """Search the places navigation can route to, by name or street address, category and city.
+
+        Every criterion given must match; at least one is needed. Ordered by name, then id.
+
+        Args:
+            query: part of the name or street address, case-insensitive, such as 'Blue Bottle' or '12 Oak St'.
+            category: the kind of place, such as 'cafe', 'charging_station' or 'fuel_station'.
+            city: the city, case-insensitive, such as 'Fresno'.
+        """
+        if not any(x and x.strip() for x in (query, category, city)):
+            raise ToolError("give a query, a category or a city to search for places")
+        select_ = select(Place).order_by(Place.name, Place.id).limit(limit)
+        if query and query.strip():
+            text = query.strip().lower()
+            select_ = select_.where(or_(func.lower(Place.name).contains(text), func.lower(Place.address).contains(text)))
+        if category:
+            select_ = select_.where(Place.category == category)
+        if city and city.strip():
+            select_ = select_.where(func.lower(Place.city) == city.strip().lower())
+        return [_place(p) for p in self.db.scalars(select_)]
+
+    @tool(read_only=True, produces=("place",))
+    def list_saved_places(self, owner_id: Id("owner")) -> list[dict]:
+        """List an owner's saved places (Home, Work, ...) with the place each points to, ordered by label."""
+        owner = self.get(Owner, owner_id)
+        rows = self.db.execute(select(SavedPlace, Place).join(Place, SavedPlace.place_id == Place.id)
+                               .where(SavedPlace.owner_id == owner.id).order_by(SavedPlace.label, SavedPlace.id))
+        return [_saved(saved, place) for saved, place in rows]
+
+    @tool(produces=("saved_place",), details=(Detail("saved_places", "note"),))
+    def save_place(self, owner_id: Id("owner"), place_id: Id("place"), label: str, note: str | None = None) -> dict:
+        """Save a place under a label of the owner's choosing, such as 'Work' or 'Gym'.
+
+        Labels are unique per owner (case-insensitive), a place is saved at most once per owner, and an owner
+        keeps at most 15 saved places.
+
+        Args:
+            label: 1 to 40 characters, such as 'Work'.
+            note: an optional note, such as 'Park in the back'.
+        """
+        owner, place = self.get(Owner, owner_id), self.get(Place, place_id)
+        label = label.strip()
+        if not 1 <= len(label) <= 40:
+            raise ToolError(f"label must be 1 to 40 characters, got {len(label)}")
+        saved = list(self.db.scalars(select(SavedPlace).where(SavedPlace.owner_id == owner.id)))
+        clash = next((s for s in saved if s.label.lower() == label.lower()), None)
+        if clash is not None:
+            raise ToolError(f"{owner.name} already has a saved place labelled {clash.label!r} ({clash.id}); pick "
+                            "another label or delete that one first")
+        same = next((s for s in saved if s.place_id == place.id), None)
+        if same is not None:
+            raise ToolError(f"{place.name} is already saved as {same.label!r} ({same.id})")
+        if len(saved) >= MAX_SAVED:
+            raise ToolError(f"{owner.name} already has {MAX_SAVED} saved places, the most allowed; delete one first")
+        row = SavedPlace(id=self.new_id("SAV"), owner_id=owner.id, place_id=place.id, label=label,
+                         note=(note or "").strip() or None, saved_at=self.now)
+        self.db.add(row)
+        return _saved(row, place)
+
+    @tool(destructive=True)
+    def delete_saved_place(self, saved_place_id: Id("saved_place")) -> dict:
+        """Delete one of an owner's saved places (the place itself stays searchable)."""
+        saved = self.get(SavedPlace, saved_place_id)
+        self.db.delete(saved)
+        return {"saved_place_id": saved.id, "label": saved.label, "deleted": True}
+
+    @tool(read_only=True, produces=("place",))
+    def plan_route(self, vehicle_id: Id("vehicle"), place_id: Id("place")) -> dict:
+        """Plan a route from where the vehicle is to a place without starting it: distance in miles, driving
+        time in minutes, arrival time, and the charging (electric) or fuel (gasoline) stops a route longer
+        than the vehicle's range needs."""
+        v, place = self.get(Vehicle, vehicle_id), self.get(Place, place_id)
+        return self._route(v, place)
+
+    @tool(idempotent=True, requires=("vehicle.ignition",), sets=("vehicle.route",))
+    def start_navigation(self, vehicle_id: Id("vehicle"), place_id: Id("place")) -> dict:
+        """Start turn-by-turn navigation to a place, with charging or fuel stops added when the route is longer
+        than the range. Needs the ignition in accessory or on. Replaces any active route."""
+        v, place = self.get(Vehicle, vehicle_id), self.get(Place, place_id)
+        self._powered(v, "navigation runs")
+        route = self._route(v, place)
+        v.nav_place_id, v.nav_distance_miles, v.nav_minutes = place.id, route["distance_miles"], route["minutes"]
+        v.nav_stops = ",".join(s["place_id"] for s in route["stops"]) or None
+        v.nav_started_at = self.now
+        return route
+
+    @tool(destructive=True, requires=("vehicle.route",))
+    def cancel_navigation(self, vehicle_id: Id("vehicle")) -> dict:
+        """End the active route."""
+        v = self.get(Vehicle, vehicle_id)
+        if v.nav_place_id is None:
+            raise ToolError(f"Vehicle {v.id} has no active route")
+        ended = self._navigation(v)
+        _clear_route(v)
+        return {"vehicle_id": v.id, "cancelled": ended}
+
+    # -- hidden -------------------------------------------------------------------------------------
+
+    @tool(read_only=True, hidden=True)
+    def fleet_census(self) -> dict:
+        """Debugging only: how many vehicles of the whole world are in each ignition state and gear."""
+        rows = self.db.execute(select(Vehicle.ignition, Vehicle.gear, func.count())
+                               .group_by(Vehicle.ignition, Vehicle.gear).order_by(Vehicle.ignition, Vehicle.gear))
+        return {f"{ignition}/{gear}": count for ignition, gear, count in rows}
+
+    # -- invariants ---------------------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        """The state machine's invariants: moving only in D or R with the ignition on and everything closed;
+        off or accessory only in P; charging only plugged in, in P; plugged in only with the port open."""
+        problems = []
+        for v in self.db.scalars(select(Vehicle)):
+            if v.speed_mph > 0 and (v.ignition != "on" or v.gear not in ("D", "R") or v.trunk_open
+                                    or v.charge_port_open or v.open_door):
+                problems.append(f"{v.id} moves at {v.speed_mph} mph in {v.gear}, ignition {v.ignition}")
+            if v.ignition != "on" and v.gear != "P":
+                problems.append(f"{v.id} is in {v.gear} with the ignition {v.ignition}")
+            if v.charging and (not v.plugged_in or v.gear != "P"):
+                problems.append(f"{v.id} charges unplugged or out of P")
+            if v.plugged_in and not v.charge_port_open:
+                problems.append(f"{v.id} is plugged in with its charge port closed")
+            if v.gear in ("P", "N") and v.speed_mph > 0:
+                problems.append(f"{v.id} moves in {v.gear}")
+        return problems
+
+    # -- helpers ------------------------------------------------------------------------------------
+
+    def _powered(self, v: Vehicle, what: str) -> None:
+        if v.ignition == "off":
+            raise ToolError(f"Vehicle {v.id}'s ignition is off; {what} only with the ignition in accessory or on: "
+                            "switch it to accessory first")
+
+    def _electric(self, vehicle_id: str, lacks: str) -> Vehicle:
+        v = self.get(Vehicle, vehicle_id)
+        if v.powertrain != "electric":
+            raise ToolError(f"Vehicle {v.id} ({_title(v)}) {lacks}")
+        return v
+
+    def _navigation(self, v: Vehicle) -> dict | None:
+        if v.nav_place_id is None:
+            return None
+        place = self.db.get(Place, v.nav_place_id)
+        return {"place_id": v.nav_place_id, "destination": place.name if place else None,
+                "distance_miles": v.nav_distance_miles, "minutes": v.nav_minutes,
+                "stops": v.nav_stops.split(",") if v.nav_stops else []}
+
+    def _route(self, v: Vehicle, place: Place) -> dict:
+        """Legs from the vehicle to the place; when the range does not reach, stop at the station of the right
+        kind that gets closest to the place among those within reach, again and again."""
+        kind = "charging_station" if v.powertrain == "electric" else "fuel_station"
+        here, reach = (v.lat, v.lon), _range(v) - RESERVE_MILES
+        stops: list[Place] = []
+        legs: list[float] = []
+        stations = None
+        while _road(here, (place.lat, place.lon)) > reach:
+            if stations is None:
+                stations = list(self.db.scalars(select(Place).where(Place.category == kind).order_by(Place.id)))
+            left = _road(here, (place.lat, place.lon))
+            usable = [s for s in stations if _road(here, (s.lat, s.lon)) <= reach
+                      and _road((s.lat, s.lon), (place.lat, place.lon)) < left - 1]
+            if not usable or len(stops) >= 8:
+                what = "charging station" if kind == "charging_station" else "fuel station"
+                raise ToolError(f"{place.name} is {left:.0f} road miles away and vehicle {v.id} has {_range(v)} miles "
+                                f"of range, with no {what} within reach on the way; "
+                                f"{'charge' if kind == 'charging_station' else 'fill up'} first")
+            best = min(usable, key=lambda s: (_road((s.lat, s.lon), (place.lat, place.lon)), s.id))
+            legs.append(_road(here, (best.lat, best.lon)))
+            stops.append(best)
+            here = (best.lat, best.lon)
+            reach = (v.full_range_miles * (0.8 if kind == "charging_station" else 1.0)) - RESERVE_MILES
+        legs.append(_road(here, (place.lat, place.lon)))
+        pause = CHARGE_STOP_MINUTES if kind == "charging_station" else FUEL_STOP_MINUTES
+        minutes = sum(_leg_minutes(leg) for leg in legs) + pause * len(stops)
+        return {"vehicle_id": v.id, "place_id": place.id, "destination": place.name, "city": place.city,
+                "distance_miles": round(sum(legs), 1), "minutes": minutes,
+                "arrives_at": (self.now + dt.timedelta(minutes=minutes)).replace(second=0, microsecond=0),
+                "range_miles": _range(v),
+                "stops": [{"place_id": s.id, "name": s.name, "city": s.city, "kind": kind} for s in stops]}
+
+
+# -- results --------------------------------------------------------------------------------------
+
+
+def _title(v: Vehicle) -> str:
+    return f"{v.year} {v.make} {v.model}"
+
+
+def _range(v: Vehicle) -> int:
+    return round(v.full_range_miles * v.energy_percent / 100)
+
+
+def _energy_word(v: Vehicle) -> str:
+    return "battery" if v.powertrain == "electric" else "fuel tank"
+
+
+def _moving(v: Vehicle) -> str:
+    return f" at {v.speed_mph} mph" if v.speed_mph else ""
+
+
+def _summary(v: Vehicle) -> dict:
+    info = {"vehicle_id": v.id, "owner_id": v.owner_id, "vehicle": _title(v), "make": v.make, "model": v.model,
+            "year": v.year, "color": v.color, "nickname": v.nickname, "plate": v.plate, "powertrain": v.powertrain,
+            "ignition": v.ignition, "gear": v.gear, "speed_mph": v.speed_mph, "locked": v.locked}
+    key = "battery_percent" if v.powertrain == "electric" else "fuel_percent"
+    return info | {key: v.energy_percent, "range_miles": _range(v)}
+
+
+def _body(v: Vehicle) -> dict:
+    return {"vehicle_id": v.id, "locked": v.locked, "open_door": v.open_door, "trunk_open": v.trunk_open,
+            "windows": v.windows, "headlights": v.headlights, "ignition": v.ignition, "gear": v.gear,
+            "speed_mph": v.speed_mph}
+
+
+def _climate(v: Vehicle) -> dict:
+    return {"vehicle_id": v.id, "climate_on": v.climate_on, "target_temp_f": v.target_temp_f,
+            "fan_speed": v.fan_speed if v.climate_on else 0,
+            "inside_temp_f": v.inside_temp_f, "outside_temp_f": v.outside_temp_f,
+            "heating": {"driver_seat": v.driver_seat_heat, "passenger_seat": v.passenger_seat_heat,
+                        "rear_seats": v.rear_seat_heat, "steering_wheel": v.wheel_heat if v.has_heated_wheel else None},
+            "defrost_front": v.defrost_front, "defrost_rear": v.defrost_rear, "ignition": v.ignition}
+
+
+def _energy(v: Vehicle) -> dict:
+    return {"vehicle_id": v.id, "battery_percent": v.energy_percent, "range_miles": _range(v),
+            "charge_port_open": v.charge_port_open, "plugged_in": v.plugged_in, "charging": v.charging,
+            "charge_limit": v.charge_limit, "gear": v.gear}
+
+
+def _place(p: Place) -> dict:
+    return {"place_id": p.id, "name": p.name, "category": p.category, "address": p.address, "city": p.city}
+
+
+def _saved(saved: SavedPlace, place: Place) -> dict:
+    return {"saved_place_id": saved.id, "owner_id": saved.owner_id, "label": saved.label, "note": saved.note,
+            **_place(place)}
+
+
+def _clear_route(v: Vehicle) -> None:
+    v.nav_place_id = v.nav_distance_miles = v.nav_minutes = v.nav_stops = v.nav_started_at = None
+
+
+def _station(text: str) -> str:
+    """A radio station as '98.1 FM' or '740 AM', or a ToolError saying the format."""
+    parts = text.strip().upper().replace("MHZ", "").replace("KHZ", "").split()
+    try:
+        if len(parts) == 2 and parts[1] == "FM" and 87.5 <= float(parts[0]) <= 108.0:
+            return f"{float(parts[0]):.1f} FM"
+        if len(parts) == 2 and parts[1] == "AM" and 530 <= int(parts[0]) <= 1700:
+            return f"{int(parts[0])} AM"
+    except ValueError:
+        pass
+    raise ToolError(f"station must look like '98.1 FM' (87.5 to 108.0) or '740 AM' (530 to 1700), got {text!r}")
+
+
+def _road(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Road miles between two points: the great-circle distance times a road factor."""
+    p1, p2 = math.radians(a[0]), math.radians(b[0])
+    dp, dl = p2 - p1, math.radians(b[1] - a[1])
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return round(3958.8 * 2 * math.asin(math.sqrt(h)) * ROAD_FACTOR, 1)
+
+
+def _leg_minutes(miles: float) -> int:
+    mph = 28 if miles < 10 else 45 if miles < 40 else 62
+    return max(1, round(miles / mph * 60))

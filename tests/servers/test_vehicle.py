@@ -1,0 +1,502 @@
+"""The vehicle server through real MCP: every tool, every gate of the car's state machine (each refusal
+leaves the world unchanged and names the state that blocks the action), navigation with charging and fuel
+stops, saved places, and the reward's outcome rules played through the environment.
+
+Vehicles are found through the tools by the state they are in, in the seed-0 world."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from prove_env.registry import get_toolkit
+
+
+@pytest.fixture
+def s(served):
+    return served("vehicle")
+
+
+def fleet(s) -> list[dict]:
+    out = []
+    for owner in s.ok("find_owners", limit=100):
+        for v in s.ok("list_vehicles", owner_id=owner["owner_id"]):
+            out.append(s.ok("get_vehicle_status", vehicle_id=v["vehicle_id"]))
+    return out
+
+
+def pick(s, where, what: str) -> dict:
+    for v in fleet(s):
+        if where(v):
+            return v
+    raise AssertionError(f"no vehicle {what} in the seed-0 world")
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def status(s, vehicle_id: str) -> dict:
+    return s.ok("get_vehicle_status", vehicle_id=vehicle_id)
+
+
+def moving(v: dict) -> bool:
+    return v["speed_mph"] > 0 and v["gear"] == "D"
+
+
+def parked_off(v: dict) -> bool:
+    return v["ignition"] == "off" and v["gear"] == "P" and not v["open_door"] and not v["trunk_open"] \
+        and not v.get("charge_port_open") and v["range_miles"] > 0
+
+
+# -- the world ----------------------------------------------------------------------------------------
+
+
+def test_tools_and_hidden_census():
+    specs = get_toolkit("vehicle").specs()
+    visible = [name for name, spec in specs.items() if not spec.hidden]
+    assert len(visible) >= 20 and specs["fleet_census"].hidden
+
+
+def test_seed_world_has_every_state(s):
+    vehicles = fleet(s)
+    assert 40 <= len(vehicles) <= 120
+    assert {v["ignition"] for v in vehicles} == {"off", "accessory", "on"}
+    assert any(moving(v) for v in vehicles) and any(v["ignition"] == "on" and v["gear"] == "P" for v in vehicles)
+    assert {v["powertrain"] for v in vehicles} == {"electric", "gasoline"}
+    assert any(v.get("charging") for v in vehicles)
+    assert any(v.get("plugged_in") and v["battery_percent"] >= v["charge_limit"] for v in vehicles)
+    assert any(v["open_door"] for v in vehicles) and any(v["trunk_open"] for v in vehicles)
+    assert any(v["range_miles"] < 30 for v in vehicles) and any(v["navigation"] for v in vehicles)
+    owners = s.ok("find_owners", limit=100)
+    assert any(s.ok("list_saved_places", owner_id=o["owner_id"]) == [] for o in owners)
+
+
+def test_find_owners_and_list_vehicles(s):
+    owners = s.ok("find_owners", limit=100)
+    assert len(owners) == 40 and len({o["name"] for o in owners}) == 40
+    third = owners[2]
+    assert s.ok("find_owners", name=third["name"].split()[-1].upper())[0]["owner_id"] <= third["owner_id"]
+    assert s.ok("find_owners", email=third["email"].upper()) == [third]
+    assert s.ok("find_owners", name="zzz-nobody") == []
+    cars = s.ok("list_vehicles", owner_id=third["owner_id"])
+    assert cars and all(c["owner_id"] == third["owner_id"] for c in cars)
+    assert {"vehicle", "ignition", "gear", "speed_mph", "range_miles", "plate"} <= set(cars[0])
+
+
+def test_status_climate_and_tyres(s):
+    v = pick(s, lambda v: v["powertrain"] == "electric", "electric")
+    assert {"battery_percent", "charge_port_open", "plugged_in", "charging", "charge_limit", "odometer_miles",
+            "navigation", "location"} <= set(v)
+    gas = pick(s, lambda v: v["powertrain"] == "gasoline", "gasoline")
+    assert "fuel_percent" in gas and "charge_port_open" not in gas
+    climate = s.ok("get_climate", vehicle_id=v["vehicle_id"])
+    assert {"climate_on", "target_temp_f", "inside_temp_f", "outside_temp_f", "heating"} <= set(climate)
+    tyres = s.ok("get_tyre_pressures", vehicle_id=v["vehicle_id"])
+    assert len(tyres["tyres_psi"]) == 4
+    assert tyres["low"] == [t for t, psi in tyres["tyres_psi"].items() if psi <= tyres["recommended_psi"] - 4]
+    low = [x for x in fleet(s) if s.ok("get_tyre_pressures", vehicle_id=x["vehicle_id"])["low"]]
+    assert low, "some vehicle has a low tyre"
+
+
+# -- ignition and gears -------------------------------------------------------------------------------
+
+
+def test_no_shifting_out_of_p_without_the_ignition_on(s):
+    v = pick(s, parked_off, "parked and off")
+    vid = v["vehicle_id"]
+    text = unchanged(s, "shift_gear", "ignition is off", vehicle_id=vid, gear="D")
+    assert "turn the ignition on" in text
+    s.ok("set_ignition", vehicle_id=vid, mode="accessory")
+    unchanged(s, "shift_gear", "ignition is accessory", vehicle_id=vid, gear="R")
+    assert s.ok("shift_gear", vehicle_id=vid, gear="P")["gear"] == "P"  # the current gear: nothing to do
+    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    assert s.ok("shift_gear", vehicle_id=vid, gear="R")["gear"] == "R"
+    assert s.ok("shift_gear", vehicle_id=vid, gear="D")["gear"] == "D"
+
+
+def test_park_and_reverse_only_when_stopped(s):
+    v = pick(s, moving, "moving in D")
+    vid, speed = v["vehicle_id"], v["speed_mph"]
+    text = unchanged(s, "shift_gear", f"moving at {speed} mph", vehicle_id=vid, gear="P")
+    assert "bring it to a stop" in text
+    unchanged(s, "shift_gear", "before shifting into R", vehicle_id=vid, gear="R")
+    assert s.ok("shift_gear", vehicle_id=vid, gear="N")["gear"] == "N"  # neutral while rolling is allowed
+    unchanged(s, "set_speed", "in N; shift to D", vehicle_id=vid, speed_mph=30)
+    s.ok("shift_gear", vehicle_id=vid, gear="D")
+    assert s.ok("set_speed", vehicle_id=vid, speed_mph=0)["speed_mph"] == 0
+    assert s.ok("shift_gear", vehicle_id=vid, gear="P")["gear"] == "P"
+
+
+def test_plugged_in_vehicle_stays_in_p(s):
+    v = pick(s, lambda v: v.get("plugged_in"), "plugged in")
+    vid = v["vehicle_id"]
+    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    unchanged(s, "shift_gear", "unplug the charging cable", vehicle_id=vid, gear="D")
+
+
+def test_ignition_off_or_accessory_only_in_p(s):
+    v = pick(s, moving, "moving")
+    vid = v["vehicle_id"]
+    text = unchanged(s, "set_ignition", "in gear D", vehicle_id=vid, mode="off")
+    assert "shift to P" in text
+    unchanged(s, "set_ignition", "in gear D", vehicle_id=vid, mode="accessory")
+    s.ok("set_speed", vehicle_id=vid, speed_mph=0)
+    s.ok("shift_gear", vehicle_id=vid, gear="P")
+    off = s.ok("set_ignition", vehicle_id=vid, mode="off")
+    assert off["ignition"] == "off"
+    after = status(s, vid)
+    assert after["navigation"] is None and after["media_source"] == "off" and not after["climate_on"]
+
+
+# -- driving ------------------------------------------------------------------------------------------
+
+
+def test_driving_needs_ignition_on_drive_gear_and_everything_closed(s):
+    v = pick(s, parked_off, "parked and off")
+    vid = v["vehicle_id"]
+    unchanged(s, "set_speed", "ignition is off", vehicle_id=vid, speed_mph=30)
+    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    unchanged(s, "set_speed", "is in P; shift to D", vehicle_id=vid, speed_mph=30)
+    s.ok("shift_gear", vehicle_id=vid, gear="R")
+    unchanged(s, "set_speed", "reverse is limited to 10 mph", vehicle_id=vid, speed_mph=20)
+    assert s.ok("set_speed", vehicle_id=vid, speed_mph=5)["speed_mph"] == 5
+    s.ok("set_speed", vehicle_id=vid, speed_mph=0)
+    s.ok("shift_gear", vehicle_id=vid, gear="D")
+    unchanged(s, "set_speed", "from 0 to 85", vehicle_id=vid, speed_mph=120)
+    assert s.ok("set_speed", vehicle_id=vid, speed_mph=45)["speed_mph"] == 45
+    assert s.ok("set_speed", vehicle_id=vid, speed_mph=0)["speed_mph"] == 0
+    assert s.ok("set_speed", vehicle_id=vid, speed_mph=0)["speed_mph"] == 0  # stopping is always allowed
+
+
+def test_no_driving_with_a_door_or_the_trunk_open(s):
+    door = pick(s, lambda v: v["open_door"] and v["gear"] == "P", "with a door open")
+    vid = door["vehicle_id"]
+    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    s.ok("shift_gear", vehicle_id=vid, gear="D")
+    unchanged(s, "set_speed", f"{door['open_door']} door is open", vehicle_id=vid, speed_mph=20)
+    trunk = pick(s, lambda v: v["trunk_open"] and not v["open_door"] and not v.get("plugged_in")
+                 and not v.get("charge_port_open"), "with the trunk open")
+    tid = trunk["vehicle_id"]
+    s.ok("set_ignition", vehicle_id=tid, mode="on")
+    s.ok("shift_gear", vehicle_id=tid, gear="D")
+    unchanged(s, "set_speed", "trunk is open", vehicle_id=tid, speed_mph=20)
+    s.ok("close_trunk", vehicle_id=tid)
+    assert s.ok("set_speed", vehicle_id=tid, speed_mph=20)["speed_mph"] == 20
+
+
+def test_no_driving_with_the_charge_port_open_or_nothing_left(s):
+    port = pick(s, lambda v: v.get("charge_port_open") and not v["plugged_in"] and not v["open_door"]
+                and not v["trunk_open"] and v["gear"] == "P", "with the charge port open, unplugged")
+    vid = port["vehicle_id"]
+    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    s.ok("shift_gear", vehicle_id=vid, gear="D")
+    unchanged(s, "set_speed", "charge port is open", vehicle_id=vid, speed_mph=15)
+    flat = pick(s, lambda v: v["range_miles"] == 0, "run flat")
+    fid = flat["vehicle_id"]
+    s.ok("set_ignition", vehicle_id=fid, mode="on")
+    s.ok("shift_gear", vehicle_id=fid, gear="D")
+    text = unchanged(s, "set_speed", "is empty", vehicle_id=fid, speed_mph=15)
+    assert ("battery" if flat["powertrain"] == "electric" else "fuel tank") in text
+
+
+def test_trunk_refused_in_d_then_allowed_in_p(s):
+    v = pick(s, lambda v: moving(v) and not v["trunk_open"], "moving")
+    vid = v["vehicle_id"]
+    text = unchanged(s, "open_trunk", "is in gear D", vehicle_id=vid)
+    assert "shift to P" in text
+    s.ok("set_speed", vehicle_id=vid, speed_mph=0)
+    unchanged(s, "open_trunk", "only in P", vehicle_id=vid)  # stopped, but still in D
+    s.ok("shift_gear", vehicle_id=vid, gear="P")
+    assert s.ok("open_trunk", vehicle_id=vid)["trunk_open"] is True
+    assert s.ok("close_trunk", vehicle_id=vid)["trunk_open"] is False
+
+
+# -- doors --------------------------------------------------------------------------------------------
+
+
+def test_locks(s):
+    door = pick(s, lambda v: v["open_door"] and not v["locked"], "with a door open")
+    text = unchanged(s, "lock_doors", "door is open", vehicle_id=door["vehicle_id"])
+    assert door["open_door"] in text
+    shut = pick(s, lambda v: not v["open_door"] and not v["locked"], "unlocked with doors shut")
+    assert s.ok("lock_doors", vehicle_id=shut["vehicle_id"])["locked"] is True
+    driving = pick(s, moving, "moving")
+    s.ok("lock_doors", vehicle_id=driving["vehicle_id"])
+    unchanged(s, "unlock_doors", "once it is stopped", vehicle_id=driving["vehicle_id"])
+    locked = pick(s, lambda v: v["locked"] and v["speed_mph"] == 0, "locked")
+    assert s.ok("unlock_doors", vehicle_id=locked["vehicle_id"])["locked"] is False
+
+
+# -- comfort: climate, windows, lights, media, drive modes -----------------------------------------------
+
+
+def test_climate_needs_accessory_or_on(s):
+    v = pick(s, lambda v: v["ignition"] == "off", "off")
+    vid = v["vehicle_id"]
+    text = unchanged(s, "set_cabin_temperature", "ignition is off", vehicle_id=vid, temperature_f=72)
+    assert "accessory" in text
+    unchanged(s, "set_heating", "ignition is off", vehicle_id=vid, zone="driver_seat", level=2)
+    unchanged(s, "set_defrost", "ignition is off", vehicle_id=vid, zone="front", on=True)
+    unchanged(s, "set_fan_speed", "ignition is off", vehicle_id=vid, level=4)
+    s.ok("set_ignition", vehicle_id=vid, mode="accessory")
+    unchanged(s, "set_cabin_temperature", "60 to 85", vehicle_id=vid, temperature_f=95)
+    climate = s.ok("set_cabin_temperature", vehicle_id=vid, temperature_f=72)
+    assert climate["climate_on"] and climate["target_temp_f"] == 72
+    unchanged(s, "set_fan_speed", "from 1 to 7", vehicle_id=vid, level=0)
+    assert s.ok("set_fan_speed", vehicle_id=vid, level=6)["fan_speed"] == 6
+    unchanged(s, "set_heating", "0 (off) to 3", vehicle_id=vid, zone="passenger_seat", level=5)
+    assert s.ok("set_heating", vehicle_id=vid, zone="rear_seats", level=2)["heating"]["rear_seats"] == 2
+    assert s.ok("set_defrost", vehicle_id=vid, zone="rear", on=True)["defrost_rear"] is True
+    off = s.ok("turn_off_climate", vehicle_id=vid)
+    assert not off["climate_on"] and not off["defrost_rear"] and off["heating"]["rear_seats"] == 0
+    assert off["fan_speed"] == 0
+
+
+def test_heated_wheel_only_where_fitted(s):
+    for v in fleet(s):
+        heating = s.ok("get_climate", vehicle_id=v["vehicle_id"])["heating"]
+        if heating["steering_wheel"] is None:
+            unchanged(s, "set_heating", "no heated steering wheel", vehicle_id=v["vehicle_id"],
+                      zone="steering_wheel", level=1)
+            return
+    raise AssertionError("every vehicle has a heated wheel")
+
+
+def test_turning_things_off_is_always_allowed(s):
+    v = pick(s, lambda v: v["ignition"] == "off", "off")
+    vid = v["vehicle_id"]
+    s.ok("turn_off_climate", vehicle_id=vid)
+    s.ok("set_defrost", vehicle_id=vid, zone="front", on=False)
+    s.ok("set_heating", vehicle_id=vid, zone="driver_seat", level=0)
+    assert s.ok("set_headlights", vehicle_id=vid, mode="off")["headlights"] == "off"
+    assert s.ok("play_media", vehicle_id=vid, source="off")["media_source"] == "off"
+
+
+def test_windows_lights_and_media_need_power(s):
+    v = pick(s, lambda v: v["ignition"] == "off" and not v["paired_phone"], "off without a phone")
+    vid = v["vehicle_id"]
+    unchanged(s, "set_windows", "ignition is off", vehicle_id=vid, position="open")
+    unchanged(s, "set_headlights", "ignition is off", vehicle_id=vid, mode="low")
+    unchanged(s, "play_media", "ignition is off", vehicle_id=vid, source="radio")
+    s.ok("set_ignition", vehicle_id=vid, mode="accessory")
+    assert s.ok("set_windows", vehicle_id=vid, position="vent")["windows"] == "vent"
+    assert s.ok("set_headlights", vehicle_id=vid, mode="low")["headlights"] == "low"
+    unchanged(s, "set_headlights", "high beams need the ignition on", vehicle_id=vid, mode="high")
+    unchanged(s, "play_media", "no phone paired", vehicle_id=vid, source="bluetooth")
+    unchanged(s, "play_media", "must look like '98.1 FM'", vehicle_id=vid, source="radio", station="150.3 FM")
+    unchanged(s, "play_media", "only for source 'radio'", vehicle_id=vid, source="usb", station="98.1 FM")
+    playing = s.ok("play_media", vehicle_id=vid, source="radio", station="101.3 fm")
+    assert playing == {"vehicle_id": vid, "media_source": "radio", "radio_station": "101.3 FM", "paired_phone": None}
+    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    assert s.ok("set_headlights", vehicle_id=vid, mode="high")["headlights"] == "high"
+
+
+def test_drive_mode_needs_ignition_on_and_an_offered_mode(s):
+    v = pick(s, lambda v: v["ignition"] == "accessory", "in accessory")
+    vid, other = v["vehicle_id"], v["drive_modes"][-1]
+    text = unchanged(s, "set_drive_mode", "ignition is accessory", vehicle_id=vid, mode=other)
+    assert "turn the ignition on" in text
+    unchanged(s, "set_drive_mode", "it offers", vehicle_id=vid, mode="ludicrous")
+    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    assert s.ok("set_drive_mode", vehicle_id=vid, mode=other.upper())["drive_mode"] == other
+
+
+# -- energy -------------------------------------------------------------------------------------------
+
+
+def test_charge_port_gates(s):
+    gas = pick(s, lambda v: v["powertrain"] == "gasoline", "gasoline")
+    unchanged(s, "open_charge_port", "has no charge port", vehicle_id=gas["vehicle_id"])
+    driving = pick(s, lambda v: moving(v) and v["powertrain"] == "electric", "electric and moving")
+    text = unchanged(s, "open_charge_port", "is in gear D at", vehicle_id=driving["vehicle_id"])
+    assert "only in P" in text
+    plugged = pick(s, lambda v: v.get("plugged_in"), "plugged in")
+    unchanged(s, "close_charge_port", "unplug it", vehicle_id=plugged["vehicle_id"])
+    shut = pick(s, lambda v: v["powertrain"] == "electric" and v["gear"] == "P" and not v["charge_port_open"],
+                "electric with the port shut")
+    assert s.ok("open_charge_port", vehicle_id=shut["vehicle_id"])["charge_port_open"] is True
+    assert s.ok("close_charge_port", vehicle_id=shut["vehicle_id"])["charge_port_open"] is False
+
+
+def test_charging_only_parked_and_plugged_in(s):
+    gas = pick(s, lambda v: v["powertrain"] == "gasoline", "gasoline")
+    unchanged(s, "start_charging", "cannot charge", vehicle_id=gas["vehicle_id"])
+    unplugged = pick(s, lambda v: v["powertrain"] == "electric" and v["gear"] == "P" and not v["plugged_in"],
+                     "electric, parked, unplugged")
+    unchanged(s, "start_charging", "not plugged in", vehicle_id=unplugged["vehicle_id"])
+    unchanged(s, "stop_charging", "is not charging", vehicle_id=unplugged["vehicle_id"])
+    driving = pick(s, lambda v: moving(v) and v["powertrain"] == "electric", "electric and moving")
+    unchanged(s, "start_charging", "parked in P", vehicle_id=driving["vehicle_id"])
+    ready = pick(s, lambda v: v.get("charging"), "charging")
+    assert s.ok("stop_charging", vehicle_id=ready["vehicle_id"])["charging"] is False
+    assert s.ok("start_charging", vehicle_id=ready["vehicle_id"])["charging"] is True
+    assert s.ok("start_charging", vehicle_id=ready["vehicle_id"])["charging"] is True  # already charging
+    full = pick(s, lambda v: v.get("plugged_in") and not v["charging"] and v["battery_percent"] >= v["charge_limit"],
+                "plugged in at its limit")
+    unchanged(s, "start_charging", "raise the limit", vehicle_id=full["vehicle_id"])
+    s.ok("set_charge_limit", vehicle_id=full["vehicle_id"], percent=100)
+    if full["battery_percent"] < 100:
+        assert s.ok("start_charging", vehicle_id=full["vehicle_id"])["charging"] is True
+
+
+def test_charge_limit(s):
+    charging = pick(s, lambda v: v.get("charging") and v["battery_percent"] >= 50, "charging, above half")
+    vid = charging["vehicle_id"]
+    unchanged(s, "set_charge_limit", "from 50 to 100", vehicle_id=vid, percent=30)
+    gas = pick(s, lambda v: v["powertrain"] == "gasoline", "gasoline")
+    unchanged(s, "set_charge_limit", "no charge limit", vehicle_id=gas["vehicle_id"], percent=80)
+    low = charging["battery_percent"]
+    stopped = s.ok("set_charge_limit", vehicle_id=vid, percent=low)
+    assert stopped["charge_limit"] == low and stopped["charging"] is False  # reached the new limit
+
+
+# -- navigation ---------------------------------------------------------------------------------------
+
+
+def test_search_places_by_name_address_category_and_city(s):
+    unchanged(s, "search_places", "give a query", query="  ")
+    chargers = s.ok("search_places", category="charging_station", city="fresno")
+    assert chargers and all(p["category"] == "charging_station" and p["city"] == "Fresno" for p in chargers)
+    one = chargers[0]
+    assert s.ok("search_places", query=one["name"].lower()) [0]["place_id"] == one["place_id"]
+    assert one in s.ok("search_places", query=one["address"], city="Fresno")
+    assert s.ok("search_places", query="no such place anywhere") == []
+
+
+def _far_place(s) -> dict:
+    return s.ok("search_places", query="San Diego Airport")[0]
+
+
+def test_routes_add_charging_or_fuel_stops_when_the_range_is_short(s):
+    vehicles = fleet(s)
+    far = _far_place(s)
+    ev = next(v for v in vehicles if v["powertrain"] == "electric" and v["range_miles"] >= 80
+              and v["location"]["city"] not in ("Los Angeles", "Pasadena", "Irvine", "San Diego"))
+    route = s.ok("plan_route", vehicle_id=ev["vehicle_id"], place_id=far["place_id"])
+    assert route["distance_miles"] > ev["range_miles"] and route["stops"]
+    assert all(stop["kind"] == "charging_station" for stop in route["stops"])
+    gas = next(v for v in vehicles if v["powertrain"] == "gasoline" and 60 <= v["range_miles"] < 300
+               and v["location"]["city"] not in ("Los Angeles", "Pasadena", "Irvine", "San Diego"))
+    fuel = s.ok("plan_route", vehicle_id=gas["vehicle_id"], place_id=far["place_id"])
+    assert fuel["stops"] and all(stop["kind"] == "fuel_station" for stop in fuel["stops"])
+    near = s.ok("search_places", city=ev["location"]["city"], category="cafe")[0]
+    short = s.ok("plan_route", vehicle_id=ev["vehicle_id"], place_id=near["place_id"])
+    assert short["stops"] == [] and short["distance_miles"] < 20 and short["minutes"] >= 1
+
+
+def test_route_out_of_reach_names_the_range(s):
+    empty = pick(s, lambda v: v["range_miles"] <= 15 and v["powertrain"] == "electric"
+                 and v["location"]["city"] not in ("Los Angeles", "Pasadena", "Irvine", "San Diego"), "nearly empty")
+    text = unchanged(s, "plan_route", "miles of range", vehicle_id=empty["vehicle_id"],
+                     place_id=_far_place(s)["place_id"])
+    assert "charge first" in text
+
+
+def test_navigation_needs_power_and_can_be_cancelled(s):
+    v = pick(s, lambda v: v["ignition"] == "off" and v["range_miles"] >= 60, "off with range")
+    vid = v["vehicle_id"]
+    place = s.ok("search_places", city=v["location"]["city"], category="grocery")[0]
+    unchanged(s, "start_navigation", "ignition is off", vehicle_id=vid, place_id=place["place_id"])
+    unchanged(s, "cancel_navigation", "no active route", vehicle_id=vid)
+    s.ok("set_ignition", vehicle_id=vid, mode="accessory")
+    route = s.ok("start_navigation", vehicle_id=vid, place_id=place["place_id"])
+    assert status(s, vid)["navigation"]["place_id"] == place["place_id"] == route["place_id"]
+    cancelled = s.ok("cancel_navigation", vehicle_id=vid)
+    assert cancelled["cancelled"]["destination"] == place["name"] and status(s, vid)["navigation"] is None
+
+
+def test_saved_places(s):
+    owners = s.ok("find_owners", limit=100)
+    owner = next(o for o in owners if len(s.ok("list_saved_places", owner_id=o["owner_id"])) >= 2)
+    oid = owner["owner_id"]
+    saved = s.ok("list_saved_places", owner_id=oid)
+    assert [x["label"] for x in saved] == sorted(x["label"] for x in saved)
+    place = next(p for p in s.ok("search_places", category="hotel", limit=50)
+                 if p["place_id"] not in {x["place_id"] for x in saved})
+    unchanged(s, "save_place", "already has a saved place labelled", owner_id=oid, place_id=place["place_id"],
+              label=saved[0]["label"].upper())
+    unchanged(s, "save_place", "is already saved as", owner_id=oid, place_id=saved[0]["place_id"], label="Elsewhere")
+    unchanged(s, "save_place", "1 to 40 characters", owner_id=oid, place_id=place["place_id"], label="  ")
+    new = s.ok("save_place", owner_id=oid, place_id=place["place_id"], label=" Beach hotel ")
+    assert new["label"] == "Beach hotel" and new in s.ok("list_saved_places", owner_id=oid)
+    gone = s.ok("delete_saved_place", saved_place_id=new["saved_place_id"])
+    assert gone == {"saved_place_id": new["saved_place_id"], "label": "Beach hotel", "deleted": True}
+    s.fails("delete_saved_place", "not found", saved_place_id=new["saved_place_id"])
+
+
+def test_saved_places_are_capped(s):
+    owner = s.ok("find_owners", limit=100)[0]
+    oid = owner["owner_id"]
+    held = len(s.ok("list_saved_places", owner_id=oid))
+    taken = {x["place_id"] for x in s.ok("list_saved_places", owner_id=oid)}
+    places = [p for p in s.ok("search_places", category="restaurant", limit=100) if p["place_id"] not in taken]
+    for i, p in enumerate(places[:15 - held]):
+        s.ok("save_place", owner_id=oid, place_id=p["place_id"], label=f"Spot {i}")
+    unchanged(s, "save_place", "15 saved places", owner_id=oid, place_id=places[15 - held]["place_id"],
+              label="One more")
+
+
+def test_invariants_hold_after_a_trip(s):
+    v = pick(s, parked_off, "parked and off")
+    vid = v["vehicle_id"]
+    for tool, args in (("unlock_doors", {}), ("set_ignition", {"mode": "on"}), ("shift_gear", {"gear": "D"}),
+                       ("set_speed", {"speed_mph": 65}), ("set_speed", {"speed_mph": 0}),
+                       ("shift_gear", {"gear": "P"}), ("open_trunk", {}), ("close_trunk", {}),
+                       ("set_ignition", {"mode": "off"}), ("lock_doors", {})):
+        s.ok(tool, vehicle_id=vid, **args)
+    toolkit = get_toolkit("vehicle")
+    with s.world.transaction(write=False):
+        assert toolkit(s.world).invariants() == []
+
+
+# -- outcomes, not paths: what the reward's success flag judges ------------------------------------------
+
+
+def _call(tool: str, /, **arguments) -> dict:
+    return {"name": tool, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    battery = Task(id="battery", server="vehicle", seed=0,
+                   user_turns=["This is Martin Spence. How much battery does my Mach-E have, and what's its range?"],
+                   gold=[[{"id": "g1", "name": "find_owners", "arguments": {"name": "Martin Spence"}},
+                          {"id": "g2", "name": "list_vehicles", "arguments": {"owner_id": "OWN-0004"},
+                           "depends_on": ["g1"]},
+                          {"id": "g3", "name": "get_vehicle_status", "arguments": {"vehicle_id": "VEH-0004"},
+                           "depends_on": ["g2"]}]],
+                   facts=[[26, 75]])
+    # another correct path: the vehicle list already carries the battery and range, the owner found by surname
+    other = play(battery, [_call("find_owners", name="spence"), _call("list_vehicles", owner_id="OWN-0004"),
+                           "Your Mach-E is at 26% with 75 miles of range."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    assert not play(battery, [_call("get_vehicle_status", vehicle_id="VEH-0004"), "About a quarter."])["success"]
+    # the right answer, then a change nobody asked for: the charge limit lowered
+    damage = play(battery, [_call("get_vehicle_status", vehicle_id="VEH-0004"),
+                            _call("set_charge_limit", vehicle_id="VEH-0004", percent=80), "26% and 75 miles."])
+    assert not damage["success"]
+
+    save = Task(id="save", server="vehicle", seed=0,
+                user_turns=["I'm Wayne Hunter. Save San Diego Airport to my places as 'Flights'."],
+                gold=[[{"id": "g1", "name": "find_owners", "arguments": {"name": "Wayne Hunter"}},
+                       {"id": "g2", "name": "search_places", "arguments": {"query": "San Diego Airport"}},
+                       {"id": "g3", "name": "save_place", "depends_on": ["g1", "g2"],
+                        "arguments": {"owner_id": "OWN-0001", "place_id": "PLC-0311", "label": "Flights"}}]])
+    # a note the owner did not ask for is a detail, not damage
+    noted = play(save, [_call("save_place", owner_id="OWN-0001", place_id="PLC-0311", label="Flights",
+                              note="Terminal 2 parking"), "Saved as Flights."])
+    assert noted["success"]
+    wrong = play(save, [_call("save_place", owner_id="OWN-0001", place_id="PLC-0311", label="Airport"), "Saved."])
+    assert not wrong["success"]
+
+
+def test_same_seed_same_world(served):
+    a, b = served("vehicle", seed=3), served("vehicle", seed=3)
+    assert a.world.digest() == b.world.digest()
+    assert json.dumps(a.ok("find_owners", limit=5)) == json.dumps(b.ok("find_owners", limit=5))
