@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from sqlalchemy import (
     Boolean, Column, Date, DateTime, Integer, MetaData, String, Table, create_engine, event, insert, inspect, select,
 )
+from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import instance_state
 from sqlalchemy.engine import Engine
@@ -190,7 +191,13 @@ class World:
         connection = sqlite3.connect(":memory:", check_same_thread=False)
         engine = _engine(connection)
         metadata = toolkit.metadata()
-        metadata.create_all(engine)
+        with engine.begin() as conn:
+            # Tables, then indexes by name: `create_all` emits a table's indexes in set order, which
+            # varies between processes and would give the same world different database bytes.
+            for table in metadata.sorted_tables:
+                conn.execute(CreateTable(table))
+            for index in sorted((i for t in metadata.sorted_tables for i in t.indexes), key=lambda i: str(i.name)):
+                conn.execute(CreateIndex(index))
         with engine.begin() as conn:
             conn.execute(insert(metadata.tables[_META]), [{"key": "now", "value": now.isoformat()},
                                                           {"key": "server", "value": toolkit.name}])

@@ -14,6 +14,7 @@ pytest.importorskip("datasets")
 transformers_utils = pytest.importorskip("transformers.utils")
 
 from prove_env.env import ProveEnv
+from prove_env.facts import say
 from prove_env.policies import GoldPolicy
 from prove_env.registry import server_names
 from prove_env.synthesis.perturb import strip_enums
@@ -154,7 +155,9 @@ def test_gold_trajectory_through_the_shim_earns_the_maximum_reward(server: str) 
         task = Task.parse(row["task"])
         env = factory[row["environment"]]()
         assert env.reset(**row) is None
-        rewards = _rewards(env, _play(env, _gold(task)))
+        # the final answer states every turn's facts, as TRL's final message is the episode's answer
+        answer = say([fact for turn in task.facts or [] for fact in turn])
+        rewards = _rewards(env, _play(env, _gold(task), answer=answer))
         expected_max = 1.0 if task.abstain else 1.3
         assert rewards["prove_reward"] == pytest.approx(expected_max), row["task_id"]
         assert rewards["prove_success"] == 1.0
