@@ -1,0 +1,1 @@
+"""Video meeting: owners and their items (a skeleton to grow)."""
