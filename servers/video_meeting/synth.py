@@ -135,8 +135,13 @@ def _mtg(b: Bundle, m: dict) -> Ref:
 
 
 def meeting_name(m: dict, rng: random.Random | None = None) -> str:
-    """'my "Budget review" meeting', with its day when the host has several of that title."""
+    """'my "Budget review" meeting', with its day when the host has several of that title; a live
+    meeting as the one running now."""
     title = m["title"]
+    if m["status"] == "live":
+        forms = [f'my "{title}" meeting', f"the {title} meeting I'm running now", f'"{title}", my meeting in progress',
+                 f"my {title} call that's going on right now"]
+        return forms[0] if rng is None else rng.choice(forms)
     on = f" on {day(m['date'])}" if m["dated"] else ""
     if rng is None:
         return f'my "{title}" meeting{on}'
@@ -156,7 +161,7 @@ def _recording_name(r: dict, rng: random.Random) -> str:
 
 
 def _title_words(m: dict) -> tuple[str, ...]:
-    return (m["title"],) + ((day(m["date"]),) if m["dated"] else ())
+    return (m["title"],) + ((day(m["date"]),) if m["dated"] and m["status"] != "live" else ())
 
 
 def _which(text: str, rng: random.Random) -> str:
@@ -165,7 +170,7 @@ def _which(text: str, rng: random.Random) -> str:
                        f"That would be {text}."])
 
 
-def _vague(rng: random.Random, share: float = 0.5) -> bool:
+def _vague(rng: random.Random, share: float = 0.6) -> bool:
     return rng.random() < share
 
 
@@ -204,6 +209,13 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I'm planning my week. What's on my meeting list for {on}?"] if future else
                      [f"Which meetings did I host on {on}?", f"What meetings did I run on {on}?",
                       f"Could you remind me which meetings I hosted on {on}?"])
+    if _vague(rng, 0.4):
+        say = rng.choice(["Can you check which meetings I host on a particular day?",
+                          "I'd like to see my meetings for one day."])
+        detail = rng.choice([f"The day is {on}.", f"I mean {on}.", f"{on}, please."])
+        return Ask({"host_id": b["user"]["user_id"], "on_date": when.isoformat()}, say=say, detail=detail,
+                   terse=rng.choice([f"My meetings on {on}?", f"Meetings I host, {on}?"]), refs=(_me(b),),
+                   mentions=(day(when),), facts=lambda r: [m["title"] for m in r])
     return Ask({"host_id": b["user"]["user_id"], "on_date": when.isoformat()}, say=say,
                terse=rng.choice([f"My meetings on {on}?", f"Meetings I host, {on}?"]), refs=(_me(b),),
                mentions=(day(when),), facts=lambda r: [m["title"] for m in r])
@@ -264,7 +276,7 @@ def schedule_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     say = rng.choice([f'Please set up a meeting called "{title}" for {length}.',
                       f'I need to schedule "{title}", {length} long.',
                       f'Could you book a new meeting, "{title}", lasting {length}?',
-                      f"Can you put a {title} meeting on the books for me? It'll take {length}."]) + extra
+                      f"Can you put a new meeting, {title}, on the books for me? It'll take {length}."]) + extra
     detail = rng.choice([f"It should start on {on} at {t}.", f"Make it {on} at {t}.", f"{on}, {t}, please.",
                          f"The start time is {t} on {on}.", f"Put it on {on}, starting at {t}.",
                          f"We'd like to begin at {t} on {on}.", f"Start it {on} at {t}.",
@@ -294,7 +306,7 @@ def invite_to_meeting(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I'd like {person} to join {name}; send them an invitation, please.",
                       f"Can {person} get an invite to {name}?"])
     detail = None
-    if who and rng.random() < 0.5:
+    if who and rng.random() < 0.6:
         say = rng.choice([f"Please invite {who} to {name}.", f"Could you add {who} to the invite list of {name}?",
                           f"I'd like {who} to be at {name}; send them an invitation."])
         detail = rng.choice([f"Their email is {email}.", f"{who} uses {email}.", f"Send it to {email}."])
@@ -404,7 +416,7 @@ def _person_ask(b: Bundle, rng: random.Random, role: str, says: Sequence[str], v
     name = meeting_name(m, rng)
     args = {"participant_id": p["participant_id"], "user_id": b["user"]["user_id"]}
     refs, mentions = (_me(b), _person(b, p)), (p["name"],) + _title_words(m)
-    if rng.random() < 0.5:
+    if rng.random() < 0.4:
         return Ask(args, say=rng.choice(list(says)).format(who=p["name"], name=name),
                    terse=terse.format(who=p["name"], name=name), refs=refs, mentions=mentions)
     detail = rng.choice(["It's {who}.", "I mean {who}.", "That's {who}.", "The person is {who}."]).format(who=p["name"])
