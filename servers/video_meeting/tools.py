@@ -23,7 +23,7 @@ import re
 import zlib
 from typing import Literal
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from prove_env.toolkit import Date, DateTime, Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
@@ -33,6 +33,15 @@ from .seed import seed
 MAX_TITLE = 120
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 PASSCODE = re.compile(r"^[A-Za-z0-9]{4,10}$")
+# get_meeting's reads, as plain statements (built once: it is the most frequent look-up of all).
+_INVITEES = text("SELECT email FROM invitees WHERE meeting_id = :m ORDER BY id")
+_COUNTS = text("SELECT (SELECT count(*) FROM participants WHERE meeting_id = :m AND state = 'in_meeting'), "
+               "(SELECT count(*) FROM participants WHERE meeting_id = :m AND state = 'waiting'), "
+               "(SELECT count(*) FROM recordings WHERE meeting_id = :m)")
+_LIVE_OF = text("SELECT id FROM meetings WHERE host_id = :h AND status = 'live'")
+_PARTICIPANTS = text("SELECT p.id, p.user_id, u.name, p.role, p.state, p.muted FROM participants p "
+                     "JOIN users u ON u.id = p.user_id WHERE p.meeting_id = :m AND (:s IS NULL OR p.state = :s) "
+                     "ORDER BY p.id")
 MeetingStatus = Literal["scheduled", "live", "ended", "cancelled"]
 ParticipantState = Literal["waiting", "in_meeting", "left", "removed"]
 
@@ -82,7 +91,8 @@ class VideoMeetingServer(Toolkit):
             on_date: only meetings starting on this day.
             status: 'scheduled', 'live', 'ended' or 'cancelled'.
         """
-        query = select(Meeting).order_by(Meeting.start_at, Meeting.id).limit(limit)
+        query = (select(Meeting, User.name).join(User, User.id == Meeting.host_id)
+                 .order_by(Meeting.start_at, Meeting.id).limit(limit))
         if host_id is not None:
             query = query.where(Meeting.host_id == self.get(User, host_id).id)
         if title and title.strip():
@@ -92,9 +102,7 @@ class VideoMeetingServer(Toolkit):
             query = query.where(Meeting.start_at >= day, Meeting.start_at < day + dt.timedelta(days=1))
         if status is not None:
             query = query.where(Meeting.status == status)
-        meetings = list(self.db.scalars(query))
-        names = self._names({m.host_id for m in meetings})
-        return [_meeting(m, names[m.host_id]) for m in meetings]
+        return [_meeting(m, name) for m, name in self.db.execute(query)]
 
     @tool(read_only=True)
     def get_meeting(self, meeting_id: Id("meeting")) -> dict:
@@ -102,13 +110,11 @@ class VideoMeetingServer(Toolkit):
         people are in it and waiting, and how many recordings it has."""
         m = self.get(Meeting, meeting_id)
         host = self.get(User, m.host_id)
-        invitees = list(self.db.scalars(select(Invitee.email).where(Invitee.meeting_id == m.id).order_by(Invitee.id)))
-        states = dict(self.db.execute(select(Participant.state, func.count()).where(Participant.meeting_id == m.id)
-                                      .group_by(Participant.state)).all())
-        recordings = self.db.scalar(select(func.count()).select_from(Recording).where(Recording.meeting_id == m.id))
+        invitees = list(self.db.execute(_INVITEES, {"m": m.id}).scalars())
+        in_meeting, waiting, recordings = self.db.execute(_COUNTS, {"m": m.id}).one()
         return {**_meeting(m, host.name), "passcode": _passcode(m), "invitees": invitees,
-                "started_at": m.started_at, "ended_at": m.ended_at, "in_meeting": states.get("in_meeting", 0),
-                "waiting": states.get("waiting", 0), "recordings": recordings}
+                "started_at": m.started_at, "ended_at": m.ended_at, "in_meeting": in_meeting,
+                "waiting": waiting, "recordings": recordings}
 
     @tool(produces=("meeting",), details=(Detail("meetings", "passcode"),))
     def schedule_meeting(self, host_id: Id("user"), title: str, start_at: DateTime, duration_minutes: int = 60,
@@ -237,20 +243,18 @@ class VideoMeetingServer(Toolkit):
             state: only participants in this state: 'waiting', 'in_meeting', 'left' or 'removed'.
         """
         if meeting_id is not None:
-            m = self.get(Meeting, meeting_id)
+            mid = self.get(Meeting, meeting_id).id
         elif host_id is not None:
             host = self.get(User, host_id)
-            m = self.db.scalar(select(Meeting).where(Meeting.host_id == host.id, Meeting.status == "live"))
-            if m is None:
+            mid = self.db.execute(_LIVE_OF, {"h": host.id}).scalar()
+            if mid is None:
                 raise ToolError(f"{host.name} is not running a live meeting right now; give a meeting_id "
                                 "(find_meetings finds it)")
         else:
             raise ToolError("Give a meeting_id or a host_id; find_meetings and find_users find them")
-        query = (select(Participant, User.name).join(User, User.id == Participant.user_id)
-                 .where(Participant.meeting_id == m.id).order_by(Participant.id))
-        if state is not None:
-            query = query.where(Participant.state == state)
-        return [_participant(p, name) for p, name in self.db.execute(query)]
+        rows = self.db.execute(_PARTICIPANTS, {"m": mid, "s": state}).all()
+        return [{"participant_id": pid, "meeting_id": mid, "user_id": uid, "name": name, "role": role, "state": st,
+                 "muted": bool(muted)} for pid, uid, name, role, st, muted in rows]
 
     @tool(produces=("participant",))
     def join_meeting(self, meeting_number: str, passcode: str, user_id: Id("user")) -> dict:
@@ -376,7 +380,7 @@ class VideoMeetingServer(Toolkit):
         rec = Recording(id=self.new_id("REC"), meeting_id=m.id, started_by=user_id, status="recording",
                         started_at=self.now, ended_at=None, transcript=None)
         self.db.add(rec)
-        return _recording(rec, m)
+        return _recording(rec, m.title)
 
     @tool(requires=("recording.running",))
     def stop_recording(self, meeting_id: Id("meeting"), user_id: Id("user")) -> dict:
@@ -391,7 +395,7 @@ class VideoMeetingServer(Toolkit):
             raise ToolError(f"Meeting {m.id} has no recording running")
         self._moderator(m.id, user_id, "stop a recording")
         running.status, running.ended_at = "completed", self.now
-        return _recording(running, m)
+        return _recording(running, m.title)
 
     @tool(read_only=True)
     def list_recordings(self, meeting_id: Id("meeting") | None = None, host_id: Id("user") | None = None,
@@ -404,17 +408,15 @@ class VideoMeetingServer(Toolkit):
         """
         if meeting_id is None and host_id is None:
             raise ToolError("Give a meeting_id or a host_id; find_meetings and find_users find them")
-        query = (select(Recording, Meeting).join(Meeting, Meeting.id == Recording.meeting_id)
+        shares = (select(func.count()).select_from(Share).where(Share.recording_id == Recording.id)
+                  .correlate(Recording).scalar_subquery())
+        query = (select(Recording, Meeting.title, shares).join(Meeting, Meeting.id == Recording.meeting_id)
                  .order_by(Recording.started_at, Recording.id).limit(limit))
         if meeting_id is not None:
             query = query.where(Recording.meeting_id == self.get(Meeting, meeting_id).id)
         if host_id is not None:
             query = query.where(Meeting.host_id == self.get(User, host_id).id)
-        rows = list(self.db.execute(query))
-        shares: dict[str, int] = dict(self.db.execute(
-            select(Share.recording_id, func.count()).where(Share.recording_id.in_([r.id for r, _ in rows]))
-            .group_by(Share.recording_id)).all())
-        return [{**_recording(r, m), "shared_with": shares.get(r.id, 0)} for r, m in rows]
+        return [{**_recording(r, title), "shared_with": n} for r, title, n in self.db.execute(query)]
 
     @tool(read_only=True)
     def get_transcript(self, recording_id: Id("recording")) -> dict:
@@ -478,9 +480,6 @@ class VideoMeetingServer(Toolkit):
         return problems
 
     # -- helpers ----------------------------------------------------------------------------------------
-
-    def _names(self, ids: set[str]) -> dict[str, str]:
-        return dict(self.db.execute(select(User.id, User.name).where(User.id.in_(ids))).all()) if ids else {}
 
     def _number(self, meeting_id: str) -> str:
         value = zlib.crc32(("number/" + meeting_id).encode())
@@ -547,7 +546,7 @@ def _participant(p: Participant, name: str) -> dict:
             "state": p.state, "muted": p.muted}
 
 
-def _recording(r: Recording, m: Meeting) -> dict:
+def _recording(r: Recording, title: str) -> dict:
     minutes = int((r.ended_at - r.started_at).total_seconds() // 60) if r.ended_at else None
-    return {"recording_id": r.id, "meeting_id": r.meeting_id, "meeting_title": m.title, "status": r.status,
+    return {"recording_id": r.id, "meeting_id": r.meeting_id, "meeting_title": title, "status": r.status,
             "started_at": r.started_at, "duration_minutes": minutes, "has_transcript": r.transcript is not None}
