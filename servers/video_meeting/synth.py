@@ -139,8 +139,8 @@ def meeting_name(m: dict, rng: random.Random | None = None) -> str:
     meeting as the one running now."""
     title = m["title"]
     if m["status"] == "live":
-        forms = [f'my "{title}" meeting', f"the {title} meeting I'm running now", f'"{title}", my meeting in progress',
-                 f"my {title} call that's going on right now"]
+        forms = [f'my "{title}" meeting', f"the {title} meeting I'm running now", f'the "{title}" meeting in progress',
+                 f"my {title} meeting that's going on right now"]
         return forms[0] if rng is None else rng.choice(forms)
     on = f" on {day(m['date'])}" if m["dated"] else ""
     if rng is None:
