@@ -55,7 +55,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         _live_session(read, b, rng)
         _recordings(read, b, rng)
         scheduled = [m for m in meetings if m["status"] == "scheduled"]
-        roles = ["invite", "cancel", "read"] + ([] if b["live"] else ["start"])
+        roles = ["invite", "cancel", "read", "move"] + ([] if b["live"] else ["start"])
         for m in scheduled + b["live_list"]:
             m["invitees"] = read("get_meeting", meeting_id=m["meeting_id"])["invitees"]
         for m in scheduled:
@@ -199,6 +199,9 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
     for m in b["meetings"]:
         if m["status"] in ("scheduled", "ended"):
             days.setdefault(m["date"], []).append(m)
+    for m in b["meetings"]:  # a day a meeting may be moved away from or onto says nothing settled
+        if m.get("role") == "move":
+            days.pop(m["date"], None)
     if not days:
         return None
     when = rng.choice(sorted(days))
@@ -223,7 +226,7 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_meeting", 0.8)
 def get_meeting(b: Bundle, rng: random.Random) -> Ask | None:
-    meetings = _pick(b, "scheduled") + _pick(b, "live")
+    meetings = [m for m in _pick(b, "scheduled") if m.get("role") != "move"] + _pick(b, "live")
     if not meetings:
         return None
     m = rng.choice(meetings)
@@ -333,6 +336,32 @@ def cancel_meeting(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Could you call off {name}? Something came up.",
                                f"We've decided to skip {name}, so please cancel it."]),
                terse=f"Cancel {name}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
+
+
+@goals.add("reschedule_meeting", 1.0)
+def reschedule_meeting(b: Bundle, rng: random.Random) -> Ask | None:
+    meetings = _pick(b, "scheduled", "move")
+    if not meetings:
+        return None
+    m = rng.choice(meetings)
+    old = dt.datetime.fromisoformat(m["start_at"])
+    when = old.date() + dt.timedelta(days=rng.choice((-2, -1, 1, 2, 3, 7)))
+    if when.weekday() >= 5:
+        when += dt.timedelta(days=7 - when.weekday())
+    if when <= b["now"].date():
+        return None
+    at = dt.datetime.combine(when, dt.time(rng.randint(9, 16), rng.choice((0, 30))))
+    if at == old:
+        return None
+    name, on, t = meeting_name(m, rng), weekday(when), clock(at)
+    mentions = _title_words(m) + (day(when), t)
+    say = rng.choice([f"I need to move {name}.", f"Could you reschedule {name}?",
+                      f"{name[0].upper() + name[1:]} doesn't work any more; please move it.",
+                      f"Something clashes with {name}, so it has to move."])
+    detail = rng.choice([f"Make it {on} at {t} instead.", f"The new time is {t} on {on}.",
+                         f"Put it on {on}, starting at {t}.", f"{on} at {t} works for everyone."])
+    return Ask({"meeting_id": m["meeting_id"], "start_at": at.isoformat()}, say=say, detail=detail,
+               terse=f"Move {name} to {on} {t}.", refs=(_me(b), _mtg(b, m)), mentions=mentions)
 
 
 @goals.add("start_meeting", 1.0)

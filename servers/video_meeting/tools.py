@@ -5,7 +5,7 @@ Rules, in one place:
 - A meeting goes scheduled -> live -> ended; a scheduled meeting can be cancelled instead. Only its
   host starts or ends it, and a host runs one live meeting at a time. Ending a meeting sends everyone
   out and stops a running recording.
-- New meetings start in the future, last 15 to 480 minutes, and have a passcode of 4 to 10 letters or
+- New and rescheduled meetings start in the future, last 15 to 480 minutes, and have a passcode of 4 to 10 letters or
   digits (one is generated when none is given).
 - Joining needs the meeting's number and passcode, and a live meeting. With the waiting room on,
   everyone but the host waits until a host or co-host admits them. Removed people cannot join again.
@@ -145,6 +145,31 @@ class VideoMeetingServer(Toolkit):
                           waiting_room=waiting_room, status="scheduled", started_at=None, ended_at=None)
         self.db.add(meeting)
         return {**_meeting(meeting, host.name), "passcode": _passcode(meeting)}
+
+    @tool(idempotent=True)
+    def reschedule_meeting(self, meeting_id: Id("meeting"), start_at: DateTime,
+                           duration_minutes: int | None = None) -> dict:
+        """Move a scheduled meeting to a new start time, and optionally change its length. Its number,
+        passcode and invitees stay.
+
+        Args:
+            start_at: the new start, in the future, such as '2026-05-04T14:00:00'.
+            duration_minutes: the new length, 15 to 480; unchanged when left out.
+        """
+        m = self.get(Meeting, meeting_id)
+        if m.status != "scheduled":
+            hint = {"live": "it is already running", "ended": "it already took place; schedule a new meeting",
+                    "cancelled": "it was cancelled; schedule a new meeting"}[m.status]
+            raise ToolError(f"Meeting {m.id} is {m.status}; only scheduled meetings can be rescheduled ({hint})")
+        if start_at <= self.now:
+            raise ToolError(f"start_at {start_at:%Y-%m-%d %H:%M} is not in the future (now is "
+                            f"{self.now:%Y-%m-%d %H:%M}); pick a later time")
+        if duration_minutes is not None and not 15 <= duration_minutes <= 480:
+            raise ToolError(f"duration_minutes must be 15 to 480, got {duration_minutes}")
+        m.start_at = start_at
+        if duration_minutes is not None:
+            m.duration_minutes = duration_minutes
+        return _meeting(m, self.get(User, m.host_id).name)
 
     @tool()
     def invite_to_meeting(self, meeting_id: Id("meeting"), email: str) -> dict:

@@ -133,6 +133,24 @@ def test_invite_to_meeting(s):
               email="x@example.com")
 
 
+def test_reschedule_only_scheduled_meetings_into_the_future(s):
+    m = meetings(s, status="scheduled")[0]
+    before = s.ok("get_meeting", meeting_id=m["meeting_id"])
+    moved = s.ok("reschedule_meeting", meeting_id=m["meeting_id"], start_at="2099-02-03T11:30:00")
+    assert moved["start_at"].startswith("2099-02-03T11:30") and moved["duration_minutes"] == m["duration_minutes"]
+    after = s.ok("get_meeting", meeting_id=m["meeting_id"])
+    assert (after["number"], after["passcode"], after["invitees"]) == (before["number"], before["passcode"],
+                                                                       before["invitees"])
+    longer = s.ok("reschedule_meeting", meeting_id=m["meeting_id"], start_at="2099-02-03T11:30:00", duration_minutes=90)
+    assert longer["duration_minutes"] == 90
+    unchanged(s, "reschedule_meeting", "not in the future", meeting_id=m["meeting_id"], start_at="2001-01-01T09:00:00")
+    unchanged(s, "reschedule_meeting", "15 to 480", meeting_id=m["meeting_id"], start_at="2099-02-03T11:30:00",
+              duration_minutes=5)
+    for status, hint in (("live", "already running"), ("ended", "already took place"), ("cancelled", "was cancelled")):
+        unchanged(s, "reschedule_meeting", hint, meeting_id=meetings(s, status=status)[0]["meeting_id"],
+                  start_at="2099-02-03T11:30:00")
+
+
 def test_cancel_only_scheduled_meetings(s):
     m = meetings(s, status="scheduled")[0]
     assert s.ok("cancel_meeting", meeting_id=m["meeting_id"]) == {"meeting_id": m["meeting_id"], "status": "cancelled"}
