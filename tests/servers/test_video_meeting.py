@@ -1,0 +1,461 @@
+"""The video meeting server through real MCP: the meeting life cycle (scheduled -> live -> ended),
+joining with the number and passcode, the waiting room, host and co-host powers over the live
+session, recordings that only a host or co-host starts while the meeting is live, and the
+transcripts and recordings of ended meetings to list, share and delete.
+
+Entities are discovered through the tools; refusals leave the world unchanged."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+
+@pytest.fixture
+def s(served):
+    return served("video_meeting")
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> None:
+    before = s.world.digest()
+    s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+
+
+def users(s) -> list[dict]:
+    return s.ok("find_users", limit=100)
+
+
+def meetings(s, **filters) -> list[dict]:
+    return s.ok("find_meetings", limit=100, **filters)
+
+
+def live_with(s, predicate) -> tuple[dict, list[dict]]:
+    """The first live meeting whose participants satisfy `predicate`, with those participants."""
+    for m in meetings(s, status="live"):
+        people = s.ok("list_participants", meeting_id=m["meeting_id"])
+        if predicate(m, people):
+            return m, people
+    raise AssertionError("no such live meeting in the seed-0 world")
+
+
+def someone(people, **match) -> dict:
+    return next(p for p in people if all(p[k] == v for k, v in match.items()))
+
+
+def has(**match):
+    return lambda m, people: any(all(p[k] == v for k, v in match.items()) for p in people)
+
+
+def outsider(s, meeting: dict, people: list[dict]) -> dict:
+    inside = {p["user_id"] for p in people} | {meeting["host_id"]}
+    return next(u for u in users(s) if u["user_id"] not in inside)
+
+
+def ended_recording(s, transcript: bool | None = None) -> dict:
+    for m in meetings(s, status="ended"):
+        for r in s.ok("list_recordings", meeting_id=m["meeting_id"]):
+            if transcript is None or r["has_transcript"] == transcript:
+                return r
+    raise AssertionError("no such recording in the seed-0 world")
+
+
+# -- people and meetings ------------------------------------------------------------------------
+
+
+def test_find_users_by_name_and_email(s):
+    everyone = users(s)
+    assert len(everyone) == 60 and len({u["name"] for u in everyone}) == 60
+    u = everyone[7]
+    assert s.ok("find_users", name=u["name"].split()[-1].upper())[0:1] and u in s.ok("find_users", name=u["name"])
+    assert s.ok("find_users", email=u["email"].upper()) == [u]
+    assert s.ok("find_users", name="zzzz-nobody") == []
+
+
+def test_find_meetings_by_host_title_day_and_status(s):
+    every = [m for status in ("scheduled", "live", "ended", "cancelled") for m in meetings(s, status=status)]
+    assert all(meetings(s, status=status) for status in ("scheduled", "live", "ended", "cancelled"))
+    assert len(every) > 100
+    m = next(m for m in every if m["status"] == "ended")
+    mine = meetings(s, host_id=m["host_id"])
+    assert m in mine and all(x["host_id"] == m["host_id"] for x in mine)
+    assert [x["start_at"] for x in mine] == sorted(x["start_at"] for x in mine)
+    day = dt.date.fromisoformat(m["start_at"][:10])
+    on_day = meetings(s, on_date=day.isoformat())
+    assert m in on_day and all(x["start_at"].startswith(day.isoformat()) for x in on_day)
+    assert m in meetings(s, title=m["title"].lower()[:6], host_id=m["host_id"])
+    # a host without any meeting: an empty list, not an error
+    hosts = {x["host_id"] for x in every}
+    idle = next(u for u in users(s)[:32] if u["user_id"] not in hosts)
+    assert meetings(s, host_id=idle["user_id"]) == []
+
+
+def test_get_meeting_in_full(s):
+    m, people = live_with(s, lambda m, p: True)
+    full = s.ok("get_meeting", meeting_id=m["meeting_id"])
+    assert full["passcode"] and full["number"] == m["number"] and full["status"] == "live"
+    assert full["in_meeting"] == sum(p["state"] == "in_meeting" for p in people)
+    assert full["waiting"] == sum(p["state"] == "waiting" for p in people)
+
+
+def test_schedule_meeting_and_its_rules(s):
+    host = users(s)[0]
+    later = "2099-01-05T15:00:00"
+    m = s.ok("schedule_meeting", host_id=host["user_id"], title="  Roadmap sync ", start_at=later, duration_minutes=45)
+    assert m["status"] == "scheduled" and m["title"] == "Roadmap sync" and m["waiting_room"] is True
+    assert len(m["passcode"]) == 6 and m["passcode"].isdigit()
+    assert m in [{k: v for k, v in x.items()} | {"passcode": m["passcode"]} for x in meetings(s, host_id=host["user_id"])]
+    own = s.ok("schedule_meeting", host_id=host["user_id"], title="Open door", start_at=later, passcode="abc123",
+               waiting_room=False)
+    assert own["passcode"] == "abc123" and own["waiting_room"] is False
+    unchanged(s, "schedule_meeting", "not in the future", host_id=host["user_id"], title="Past",
+              start_at="2001-01-01T10:00:00")
+    unchanged(s, "schedule_meeting", "15 to 480", host_id=host["user_id"], title="Long", start_at=later,
+              duration_minutes=600)
+    unchanged(s, "schedule_meeting", "4 to 10 letters or digits", host_id=host["user_id"], title="Code",
+              start_at=later, passcode="12")
+    unchanged(s, "schedule_meeting", "1 to 120 characters", host_id=host["user_id"], title="  ", start_at=later)
+
+
+def test_invite_to_meeting(s):
+    m = next(x for x in meetings(s, status="scheduled"))
+    invited = s.ok("get_meeting", meeting_id=m["meeting_id"])["invitees"]
+    ok = s.ok("invite_to_meeting", meeting_id=m["meeting_id"], email="  New.Person@Example.com ")
+    assert ok == {"meeting_id": m["meeting_id"], "email": "new.person@example.com", "invited": True}
+    assert s.ok("get_meeting", meeting_id=m["meeting_id"])["invitees"] == invited + ["new.person@example.com"]
+    unchanged(s, "invite_to_meeting", "already invited", meeting_id=m["meeting_id"], email="new.person@example.com")
+    host = s.ok("find_users", limit=100)[int(m["host_id"][-4:]) - 1]
+    unchanged(s, "invite_to_meeting", "needs no invitation", meeting_id=m["meeting_id"], email=host["email"])
+    unchanged(s, "invite_to_meeting", "not an email address", meeting_id=m["meeting_id"], email="nobody")
+    ended = meetings(s, status="ended")[0]
+    unchanged(s, "invite_to_meeting", "only scheduled or live meetings", meeting_id=ended["meeting_id"],
+              email="x@example.com")
+
+
+def test_reschedule_only_scheduled_meetings_into_the_future(s):
+    m = meetings(s, status="scheduled")[0]
+    before = s.ok("get_meeting", meeting_id=m["meeting_id"])
+    moved = s.ok("reschedule_meeting", meeting_id=m["meeting_id"], start_at="2099-02-03T11:30:00")
+    assert moved["start_at"].startswith("2099-02-03T11:30") and moved["duration_minutes"] == m["duration_minutes"]
+    after = s.ok("get_meeting", meeting_id=m["meeting_id"])
+    assert (after["number"], after["passcode"], after["invitees"]) == (before["number"], before["passcode"],
+                                                                       before["invitees"])
+    longer = s.ok("reschedule_meeting", meeting_id=m["meeting_id"], start_at="2099-02-03T11:30:00", duration_minutes=90)
+    assert longer["duration_minutes"] == 90
+    unchanged(s, "reschedule_meeting", "not in the future", meeting_id=m["meeting_id"], start_at="2001-01-01T09:00:00")
+    unchanged(s, "reschedule_meeting", "15 to 480", meeting_id=m["meeting_id"], start_at="2099-02-03T11:30:00",
+              duration_minutes=5)
+    for status, hint in (("live", "already running"), ("ended", "already took place"), ("cancelled", "was cancelled")):
+        unchanged(s, "reschedule_meeting", hint, meeting_id=meetings(s, status=status)[0]["meeting_id"],
+                  start_at="2099-02-03T11:30:00")
+
+
+def test_cancel_only_scheduled_meetings(s):
+    m = meetings(s, status="scheduled")[0]
+    assert s.ok("cancel_meeting", meeting_id=m["meeting_id"]) == {"meeting_id": m["meeting_id"], "status": "cancelled"}
+    unchanged(s, "cancel_meeting", "already cancelled", meeting_id=m["meeting_id"])
+    unchanged(s, "cancel_meeting", "end it instead", meeting_id=meetings(s, status="live")[0]["meeting_id"])
+    unchanged(s, "cancel_meeting", "already took place", meeting_id=meetings(s, status="ended")[0]["meeting_id"])
+
+
+# -- the life cycle ----------------------------------------------------------------------------------
+
+
+def test_life_cycle_scheduled_live_ended(s):
+    live_hosts = {m["host_id"] for m in meetings(s, status="live")}
+    m = next(x for x in meetings(s, status="scheduled") if x["host_id"] not in live_hosts)
+    other = next(u for u in users(s) if u["user_id"] != m["host_id"])
+    unchanged(s, "start_meeting", "only its host can start it", meeting_id=m["meeting_id"], user_id=other["user_id"])
+    started = s.ok("start_meeting", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    assert started["status"] == "live"
+    host_row = s.ok("list_participants", meeting_id=m["meeting_id"])
+    assert [(p["user_id"], p["role"], p["state"]) for p in host_row] == [(m["host_id"], "host", "in_meeting")]
+    unchanged(s, "start_meeting", "already running", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    unchanged(s, "end_meeting", "only its host can end it", meeting_id=m["meeting_id"], user_id=other["user_id"])
+    ended = s.ok("end_meeting", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    assert ended["status"] == "ended" and ended["recording_stopped"] is None
+    assert {p["state"] for p in s.ok("list_participants", meeting_id=m["meeting_id"])} == {"left"}
+    unchanged(s, "end_meeting", "only a live meeting can be ended", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    unchanged(s, "start_meeting", "schedule a new meeting", meeting_id=m["meeting_id"], user_id=m["host_id"])
+
+
+def test_a_host_runs_one_live_meeting_at_a_time(s):
+    live_hosts = {m["host_id"] for m in meetings(s, status="live")}
+    m = next(x for x in meetings(s, status="scheduled") if x["host_id"] in live_hosts)
+    unchanged(s, "start_meeting", "end it before starting another", meeting_id=m["meeting_id"], user_id=m["host_id"])
+
+
+def test_ending_a_meeting_stops_its_recording_and_sends_everyone_out(s):
+    m, _ = live_with(s, lambda m, p: any(r["status"] == "recording" for r in s.ok("list_recordings",
+                                                                                  meeting_id=m["meeting_id"])))
+    running = next(r for r in s.ok("list_recordings", meeting_id=m["meeting_id"]) if r["status"] == "recording")
+    ended = s.ok("end_meeting", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    assert ended["recording_stopped"] == running["recording_id"]
+    after = next(r for r in s.ok("list_recordings", meeting_id=m["meeting_id"])
+                 if r["recording_id"] == running["recording_id"])
+    assert after["status"] == "completed" and after["duration_minutes"] is not None
+    assert not s.ok("list_participants", meeting_id=m["meeting_id"], state="in_meeting")
+    assert not s.ok("list_participants", meeting_id=m["meeting_id"], state="waiting")
+
+
+# -- joining and the waiting room -------------------------------------------------------------------
+
+
+def test_join_with_number_and_passcode_into_the_waiting_room(s):
+    m, people = live_with(s, lambda m, p: m["waiting_room"])
+    full = s.ok("get_meeting", meeting_id=m["meeting_id"])
+    guest = outsider(s, m, people)
+    unchanged(s, "join_meeting", "Wrong passcode", meeting_number=m["number"], passcode="000000x",
+              user_id=guest["user_id"])
+    unchanged(s, "join_meeting", "No meeting has the number", meeting_number="111 1111 1111",
+              passcode=full["passcode"], user_id=guest["user_id"])
+    joined = s.ok("join_meeting", meeting_number=m["number"].replace(" ", ""), passcode=full["passcode"],
+                  user_id=guest["user_id"])
+    assert joined["state"] == "waiting" and joined["role"] == "attendee"
+    unchanged(s, "join_meeting", "already in the waiting room", meeting_number=m["number"], passcode=full["passcode"],
+              user_id=guest["user_id"])
+    admitted = s.ok("admit_participant", participant_id=joined["participant_id"], user_id=m["host_id"])
+    assert admitted["state"] == "in_meeting"
+    unchanged(s, "admit_participant", "not in the waiting room", participant_id=joined["participant_id"],
+              user_id=m["host_id"])
+
+
+def test_join_without_waiting_room_goes_straight_in(s):
+    m, people = live_with(s, lambda m, p: not m["waiting_room"])
+    code = s.ok("get_meeting", meeting_id=m["meeting_id"])["passcode"]
+    guest = outsider(s, m, people)
+    assert s.ok("join_meeting", meeting_number=m["number"], passcode=code, user_id=guest["user_id"])["state"] == "in_meeting"
+
+
+def test_only_live_meetings_can_be_joined(s):
+    for status, hint in (("scheduled", "has not started it yet"), ("ended", "it is over"), ("cancelled", "cancelled")):
+        m = meetings(s, status=status)[0]
+        code = s.ok("get_meeting", meeting_id=m["meeting_id"])["passcode"]
+        guest = next(u for u in users(s) if u["user_id"] != m["host_id"])
+        unchanged(s, "join_meeting", hint, meeting_number=m["number"], passcode=code, user_id=guest["user_id"])
+
+
+def test_removed_people_cannot_join_again(s):
+    m, people = live_with(s, has(state="in_meeting", role="attendee"))
+    code = s.ok("get_meeting", meeting_id=m["meeting_id"])["passcode"]
+    p = someone(people, state="in_meeting", role="attendee")
+    assert s.ok("remove_participant", participant_id=p["participant_id"], user_id=m["host_id"])["state"] == "removed"
+    unchanged(s, "join_meeting", "cannot join it again", meeting_number=m["number"], passcode=code,
+              user_id=p["user_id"])
+    unchanged(s, "remove_participant", "only people in the meeting or its waiting room",
+              participant_id=p["participant_id"], user_id=m["host_id"])
+
+
+# -- host and co-host powers -----------------------------------------------------------------------
+
+
+def test_admitting_needs_a_host_or_co_host_in_the_meeting(s):
+    m, people = live_with(s, lambda m, p: any(x["state"] == "waiting" for x in p)
+                          and any(x["state"] == "in_meeting" and x["role"] == "attendee" for x in p))
+    waiting = someone(people, state="waiting")
+    attendee = someone(people, state="in_meeting", role="attendee")
+    unchanged(s, "admit_participant", "not the host or a co-host", participant_id=waiting["participant_id"],
+              user_id=attendee["user_id"])
+    stranger = outsider(s, m, people)
+    unchanged(s, "admit_participant", "not the host or a co-host", participant_id=waiting["participant_id"],
+              user_id=stranger["user_id"])
+    assert s.ok("admit_participant", participant_id=waiting["participant_id"], user_id=m["host_id"])["state"] == "in_meeting"
+
+
+def test_mute_only_people_in_the_meeting(s):
+    m, people = live_with(s, lambda m, p: any(x["state"] == "waiting" for x in p)
+                          and any(x["state"] == "in_meeting" and not x["muted"] and x["role"] == "attendee" for x in p))
+    target = someone(people, state="in_meeting", muted=False, role="attendee")
+    muted = s.ok("mute_participant", participant_id=target["participant_id"], user_id=m["host_id"])
+    assert muted["muted"] is True
+    assert s.ok("mute_participant", participant_id=target["participant_id"], user_id=m["host_id"]) == muted
+    unchanged(s, "mute_participant", "admit them first", participant_id=someone(people, state="waiting")["participant_id"],
+              user_id=m["host_id"])
+    unchanged(s, "mute_participant", "not the host or a co-host", participant_id=target["participant_id"],
+              user_id=someone(people, state="waiting")["user_id"])
+
+
+def test_co_hosts_moderate_but_only_the_host_promotes_or_removes_a_co_host(s):
+    m, people = live_with(s, lambda m, p: sum(x["state"] == "in_meeting" and x["role"] == "attendee" for x in p) >= 2)
+    first, second = [p for p in people if p["state"] == "in_meeting" and p["role"] == "attendee"][:2]
+    co = s.ok("make_co_host", participant_id=first["participant_id"], user_id=m["host_id"])
+    assert co["role"] == "co_host"
+    unchanged(s, "make_co_host", "already the meeting's co-host", participant_id=first["participant_id"],
+              user_id=m["host_id"])
+    unchanged(s, "make_co_host", "Only the meeting's host can make a co-host", participant_id=second["participant_id"],
+              user_id=first["user_id"])
+    # a co-host mutes and records, but cannot remove the host, another co-host's peer promotion, or end the meeting
+    assert s.ok("mute_participant", participant_id=second["participant_id"], user_id=first["user_id"])["muted"]
+    host_row = someone(people, role="host")
+    unchanged(s, "remove_participant", "cannot be removed", participant_id=host_row["participant_id"],
+              user_id=first["user_id"])
+    unchanged(s, "end_meeting", "only its host can end it", meeting_id=m["meeting_id"], user_id=first["user_id"])
+    assert s.ok("make_co_host", participant_id=second["participant_id"], user_id=m["host_id"])["role"] == "co_host"
+    unchanged(s, "remove_participant", "only the host can remove a co-host", participant_id=second["participant_id"],
+              user_id=first["user_id"])
+    assert s.ok("remove_participant", participant_id=second["participant_id"], user_id=m["host_id"])["state"] == "removed"
+
+
+def test_waiting_people_cannot_become_co_hosts(s):
+    m, people = live_with(s, has(state="waiting"))
+    unchanged(s, "make_co_host", "admit them first", participant_id=someone(people, state="waiting")["participant_id"],
+              user_id=m["host_id"])
+
+
+def test_moderation_only_while_the_meeting_is_live(s):
+    m = meetings(s, status="ended")[0]
+    people = s.ok("list_participants", meeting_id=m["meeting_id"])
+    target = next(p for p in people if p["role"] == "attendee")
+    unchanged(s, "mute_participant", "only while it is live", participant_id=target["participant_id"],
+              user_id=m["host_id"])
+
+
+def test_list_participants_of_a_hosts_live_meeting(s):
+    m, people = live_with(s, lambda m, p: True)
+    assert s.ok("list_participants", host_id=m["host_id"]) == people
+    waiting = s.ok("list_participants", meeting_id=m["meeting_id"], state="waiting")
+    assert waiting == [p for p in people if p["state"] == "waiting"]
+    live_hosts = {x["host_id"] for x in meetings(s, status="live")}
+    idle = next(u for u in users(s) if u["user_id"] not in live_hosts)
+    unchanged(s, "list_participants", "not running a live meeting", host_id=idle["user_id"])
+    unchanged(s, "list_participants", "Give a meeting_id or a host_id")
+
+
+# -- recordings ------------------------------------------------------------------------------------
+
+
+def test_recording_refused_before_the_meeting_is_live(s):
+    m = meetings(s, status="scheduled")[0]
+    unchanged(s, "start_recording", "start the meeting first", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    ended = meetings(s, status="ended")[0]
+    unchanged(s, "start_recording", "only while a meeting is live", meeting_id=ended["meeting_id"],
+              user_id=ended["host_id"])
+
+
+def test_only_a_host_or_co_host_in_the_meeting_records(s):
+    def idle(m, people):
+        return (not any(r["status"] == "recording" for r in s.ok("list_recordings", meeting_id=m["meeting_id"]))
+                and any(p["state"] == "in_meeting" and p["role"] == "attendee" for p in people))
+    m, people = live_with(s, idle)
+    attendee = someone(people, state="in_meeting", role="attendee")
+    unchanged(s, "start_recording", "not the host or a co-host", meeting_id=m["meeting_id"],
+              user_id=attendee["user_id"])
+    s.ok("make_co_host", participant_id=attendee["participant_id"], user_id=m["host_id"])
+    rec = s.ok("start_recording", meeting_id=m["meeting_id"], user_id=attendee["user_id"])
+    assert rec["status"] == "recording" and rec["duration_minutes"] is None
+    unchanged(s, "start_recording", "already running", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    unchanged(s, "get_transcript", "still running", recording_id=rec["recording_id"])
+    unchanged(s, "delete_recording", "stop it before deleting it", recording_id=rec["recording_id"])
+    stopped = s.ok("stop_recording", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    assert stopped["status"] == "completed" and stopped["recording_id"] == rec["recording_id"]
+    unchanged(s, "stop_recording", "no recording running", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    # completed, but the meeting is still live: not ready to share yet
+    unchanged(s, "share_recording", "end the meeting to share it", recording_id=rec["recording_id"],
+              email="a@example.com")
+
+
+def test_list_recordings_of_a_meeting_or_a_host(s):
+    r = ended_recording(s)
+    meeting = s.ok("get_meeting", meeting_id=r["meeting_id"])
+    by_host = s.ok("list_recordings", host_id=meeting["host_id"])
+    assert r in by_host and all(x["meeting_id"] in {m["meeting_id"] for m in meetings(s, host_id=meeting["host_id"])}
+                                for x in by_host)
+    unchanged(s, "list_recordings", "Give a meeting_id or a host_id")
+    never = next(m for m in meetings(s, status="scheduled"))
+    assert s.ok("list_recordings", meeting_id=never["meeting_id"]) == []
+
+
+def test_get_transcript(s):
+    r = ended_recording(s, transcript=True)
+    t = s.ok("get_transcript", recording_id=r["recording_id"])
+    assert t["lines"] and t["speakers"] == sorted({line.split(": ")[0] for line in t["lines"]})
+    without = ended_recording(s, transcript=False)
+    unchanged(s, "get_transcript", "has no transcript", recording_id=without["recording_id"])
+
+
+def test_share_recording(s):
+    r = ended_recording(s)
+    shared = s.ok("share_recording", recording_id=r["recording_id"], email="Pat.Doe@Example.com")
+    assert shared["email"] == "pat.doe@example.com"
+    before = s.world.digest()
+    assert s.ok("share_recording", recording_id=r["recording_id"], email="pat.doe@example.com") == shared
+    assert s.world.digest() == before
+    after = next(x for x in s.ok("list_recordings", meeting_id=r["meeting_id"]) if x["recording_id"] == r["recording_id"])
+    assert after["shared_with"] == r["shared_with"] + 1
+    unchanged(s, "share_recording", "not an email address", recording_id=r["recording_id"], email="pat")
+
+
+def test_delete_recording(s):
+    r = ended_recording(s)
+    assert s.ok("delete_recording", recording_id=r["recording_id"]) == {"recording_id": r["recording_id"], "deleted": True}
+    assert r["recording_id"] not in {x["recording_id"] for x in s.ok("list_recordings", meeting_id=r["meeting_id"])}
+    s.fails("get_transcript", "not found", recording_id=r["recording_id"])
+
+
+def test_the_account_wide_count_is_hidden(served):
+    s = served("video_meeting")
+    s.fails("count_meetings", "")
+
+
+# -- outcomes, not paths: what the reward's success flag judges -------------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def _gold(*calls) -> list[dict]:
+    out = []
+    for i, (name, arguments) in enumerate(calls, start=1):
+        out.append({"id": f"g{i}", "name": name, "arguments": arguments, "depends_on": [f"g{i - 1}"] if i > 1 else []})
+    return out
+
+
+def test_success_follows_the_outcome_not_the_path(s, play):
+    from prove_env.task import Task
+
+    r = ended_recording(s)
+    m = s.ok("get_meeting", meeting_id=r["meeting_id"])
+    host = s.ok("find_users", limit=100)[int(m["host_id"][-4:]) - 1]
+    assert host["user_id"] == m["host_id"]
+    email = "pat.doe@example.com"
+    share = Task(id="share", server="video_meeting", seed=0,
+                 user_turns=[f"This is {host['name']}. Please share the recording of my \"{m['title']}\" meeting "
+                             f"on {m['start_at'][:10]} with {email}."],
+                 gold=[_gold(("find_users", {"name": host["name"]}),
+                             ("list_recordings", {"host_id": host["user_id"]}),
+                             ("share_recording", {"recording_id": r["recording_id"], "email": email}))])
+    # another correct path: through the meeting rather than the host's recordings
+    other = play(share, [_call("find_meetings", host_id=host["user_id"], title=m["title"]),
+                         _call("list_recordings", meeting_id=m["meeting_id"]),
+                         _call("share_recording", recording_id=r["recording_id"], email=email), "Shared."])
+    assert other["success"]
+    # the share, then damage nobody asked for: another recording deleted
+    spare = next(x for x in s.ok("list_recordings", host_id=host["user_id"]) if x["recording_id"] != r["recording_id"]) \
+        if len(s.ok("list_recordings", host_id=host["user_id"])) > 1 else ended_recording(s, transcript=False)
+    damage = play(share, [_call("share_recording", recording_id=r["recording_id"], email=email),
+                          _call("delete_recording", recording_id=spare["recording_id"]), "Shared."])
+    assert not damage["success"]
+    wrong = play(share, [_call("share_recording", recording_id=r["recording_id"], email="someone.else@example.com"),
+                         "Shared."])
+    assert not wrong["success"]
+
+
+def test_an_unspecified_passcode_is_a_detail(s, play):
+    from prove_env.task import Task
+
+    host = users(s)[2]
+    args = {"host_id": host["user_id"], "title": "Roadmap sync", "start_at": "2099-03-02T10:00:00",
+            "duration_minutes": 30}
+    task = Task(id="schedule", server="video_meeting", seed=0,
+                user_turns=[f"This is {host['name']}. Schedule a 30-minute \"Roadmap sync\" on March 2, 2099 at 10 am."],
+                gold=[_gold(("find_users", {"name": host["name"]}), ("schedule_meeting", args))])
+    # a passcode the user did not ask for is the account's business, not a mistake
+    chosen = play(task, [_call("schedule_meeting", **args, passcode="424242"), "Scheduled."])
+    assert chosen["success"]
+    # a waiting room turned off that nobody asked to turn off is a real difference
+    open_door = play(task, [_call("schedule_meeting", **args, waiting_room=False), "Scheduled."])
+    assert not open_door["success"]
+    late = play(task, [_call("schedule_meeting", **{**args, "start_at": "2099-03-02T11:00:00"}), "Scheduled."])
+    assert not late["success"]
