@@ -1,0 +1,1 @@
+"""Marketplace: owners and their items (a skeleton to grow)."""
