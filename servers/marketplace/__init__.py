@@ -1,1 +1,1 @@
-"""Marketplace: owners and their items (a skeleton to grow)."""
+"""Marketplace: members who sell and buy; fixed-price and auction listings, bids, offers, orders, shipping, feedback and watchlists."""
