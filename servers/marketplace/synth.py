@@ -335,8 +335,8 @@ def create_listing(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 def _own_active(b: Bundle, role: int) -> list[dict]:
-    """My open listings whose role is `role`: 0 revise, 1 end early."""
-    return [x for x in b["selling"] if _open(b, x) and _role(x["listing_id"], 2) == role]
+    """My open listings whose role is `role`: 0 revise, 1 end early, 2 answer its offers."""
+    return [x for x in b["selling"] if _open(b, x) and _role(x["listing_id"], 3) == role]
 
 
 @goals.add("revise_listing", 1.2)
@@ -428,7 +428,7 @@ def respond_to_offer(b: Bundle, rng: random.Random) -> Ask | None:
     by_listing: dict[str, dict] = {}
     for offer in b["offers"]:
         by_listing.setdefault(offer["listing_id"], offer)
-    listings = {x["listing_id"]: x for x in b["selling"] if _open(b, x)}
+    listings = {x["listing_id"]: x for x in _own_active(b, 2)}
     offers = [o for lid, o in by_listing.items() if lid in listings]
     if not offers:
         return None

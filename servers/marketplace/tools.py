@@ -28,7 +28,7 @@ from typing import Literal
 
 from sqlalchemy import func, or_, select
 
-from prove_env.toolkit import Entity, Id, Limit, Money, Toolkit, ToolError, tool
+from prove_env.toolkit import Detail, Entity, Id, Limit, Money, Toolkit, ToolError, tool
 
 from .models import Base, Bid, Feedback, Listing, Member, Offer, Order, Watch
 from .seed import increment, seed
@@ -334,7 +334,7 @@ class MarketplaceServer(Toolkit):
         self._decline_pending(listing.id)
         return _order(self._sell(listing, buyer.id, listing.price, "buy_it_now"))
 
-    @tool(produces=("offer",))
+    @tool(produces=("offer",), details=(Detail("offers", "message"),))
     def make_offer(self, listing_id: Id("listing"), buyer_id: Id("member"), amount: Money,
                    message: str | None = None) -> dict:
         """Offer the seller of an active fixed-price listing that accepts offers a price below the asking
