@@ -27,6 +27,10 @@ class Member(Base):
     username: Mapped[str] = mapped_column(index=True)
     city: Mapped[str]
     joined_at: Mapped[dt.datetime]
+    # ratings received, kept with the member as the feedback profile shows them
+    positive: Mapped[int] = mapped_column(default=0)
+    neutral: Mapped[int] = mapped_column(default=0)
+    negative: Mapped[int] = mapped_column(default=0)
 
 
 class Listing(Base):

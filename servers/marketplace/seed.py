@@ -59,7 +59,7 @@ def seed(ctx: SeedContext) -> None:
         first, last = ctx.person_name()
         username = f"{first.lower()}{last[0].lower()}{ctx.rng.randint(10, 99)}"
         member = Member(id=ctx.new_id("MEM"), name=f"{first} {last}", username=username, city=ctx.fake.city(),
-                        joined_at=ctx.moment(-2000, -60))
+                        joined_at=ctx.moment(-2000, -60), positive=0, neutral=0, negative=0)
         ctx.add(member)
         members.append(member)
     sellers = members[:26]
@@ -87,12 +87,13 @@ def seed(ctx: SeedContext) -> None:
                 ctx.add(order)
                 if order.status == "delivered":
                     delivered.append(order)
+    by_id = {m.id: m for m in members}
     for order in delivered:
         roll = ctx.rng.random()
         if roll < 0.45:
-            _feedback(ctx, order, order.buyer_id, order.seller_id)
+            _feedback(ctx, order, order.buyer_id, by_id[order.seller_id])
         if roll < 0.25:
-            _feedback(ctx, order, order.seller_id, order.buyer_id, positive=True)
+            _feedback(ctx, order, order.seller_id, by_id[order.buyer_id], positive=True)
     _watchlists(ctx, members, listings)
 
 
@@ -181,9 +182,10 @@ def _order(ctx: SeedContext, listing: Listing, buyer_id: str, price: float, how:
     return order
 
 
-def _feedback(ctx: SeedContext, order: Order, author: str, subject: str, positive: bool = False) -> None:
+def _feedback(ctx: SeedContext, order: Order, author: str, subject: Member, positive: bool = False) -> None:
     rating = "positive" if positive else ctx.rng.choices(("positive", "neutral", "negative"), weights=(8, 1, 1))[0]
-    ctx.add(Feedback(id=ctx.new_id("FBK"), order_id=order.id, author_id=author, subject_id=subject, rating=rating,
+    setattr(subject, rating, getattr(subject, rating) + 1)
+    ctx.add(Feedback(id=ctx.new_id("FBK"), order_id=order.id, author_id=author, subject_id=subject.id, rating=rating,
                      comment=ctx.rng.choice(COMMENTS[rating]),
                      left_at=min(order.delivered_at + dt.timedelta(days=ctx.rng.randint(0, 5)), ctx.now)))
 

@@ -502,9 +502,8 @@ def mark_shipped(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("leave_feedback", 1.4)
 def leave_feedback(b: Bundle, rng: random.Random) -> Ask | None:
     cutoff = (b["now"] - dt.timedelta(days=59)).isoformat()[:16]
-    rated = {f["order_id"] for f in b["feedback"]["received"]}
     orders = [o for o in b["bought"] + b["sold"] if o["status"] == "delivered" and o["ordered_at"] > cutoff
-              and o["order_id"] not in rated]
+              and not o[f"{o['role']}_left_feedback"]]
     if not orders:
         return None
     order = rng.choice(orders)

@@ -63,7 +63,7 @@ class MarketplaceServer(Toolkit):
     # -- members -------------------------------------------------------------------------------------
 
     @tool(read_only=True)
-    def find_members(self, name: str | None = None, limit: Limit = 20) -> list[dict]:
+    def find_members(self, name: str | None = None, limit: Limit = 10) -> list[dict]:
         """Find members by part of their name or username (ignoring case), ordered by member id; all
         members without one. Each comes with their feedback score (positive minus negative ratings).
 
@@ -74,7 +74,7 @@ class MarketplaceServer(Toolkit):
         if name and name.strip():
             text = name.strip().lower()
             query = query.where(or_(func.lower(Member.name).contains(text), func.lower(Member.username).contains(text)))
-        return [self._member(m) for m in self.db.scalars(query)]
+        return [_member(m) for m in self.db.scalars(query)]
 
     @tool(read_only=True)
     def get_feedback(self, member_id: Id("member"), limit: Limit = 20) -> dict:
@@ -82,7 +82,7 @@ class MarketplaceServer(Toolkit):
         member = self.get(Member, member_id)
         rows = self.db.scalars(select(Feedback).where(Feedback.subject_id == member.id)
                                .order_by(Feedback.left_at.desc(), Feedback.id.desc()).limit(limit))
-        return {**self._member(member), "received": [_feedback(f) for f in rows]}
+        return {**_member(member), "received": [_feedback(f) for f in rows]}
 
     # -- listings ------------------------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ class MarketplaceServer(Toolkit):
                         listing_format: Literal["fixed_price", "auction"] | None = None,
                         seller_id: Id("member") | None = None,
                         status: Literal["active", "sold", "ended"] | None = "active",
-                        max_price: Money | None = None, limit: Limit = 20) -> list[dict]:
+                        max_price: Money | None = None, limit: Limit = 10) -> list[dict]:
         """Search listings by words of the title, category, condition, format, seller, status and
         price (the fixed price, or an auction's current price). Every criterion given must match.
         Ordered by end time, soonest first.
@@ -421,7 +421,7 @@ class MarketplaceServer(Toolkit):
     def list_orders(self, member_id: Id("member"), role: Literal["buyer", "seller"] = "buyer",
                     status: Literal["paid", "shipped", "delivered"] | None = None, limit: Limit = 20) -> list[dict]:
         """List a member's orders as buyer (purchases, the default) or as seller (sales), newest first,
-        with the item's title and the other party's name.
+        with the item's title, the other party's name and whether each side has left feedback.
 
         Args:
             role: 'buyer' for what the member bought, 'seller' for what they sold.
@@ -482,10 +482,11 @@ class MarketplaceServer(Toolkit):
         text = comment.strip()
         if not 1 <= len(text) <= 80:
             raise ToolError(f"comment must be 1 to 80 characters, got {len(text)}")
-        row = Feedback(id=self.new_id("FBK"), order_id=order.id, author_id=author.id,
-                       subject_id=order.buyer_id if is_seller else order.seller_id, rating=rating, comment=text,
-                       left_at=self.now)
+        subject = self.db.get(Member, order.buyer_id if is_seller else order.seller_id)
+        row = Feedback(id=self.new_id("FBK"), order_id=order.id, author_id=author.id, subject_id=subject.id,
+                       rating=rating, comment=text, left_at=self.now)
         self.db.add(row)
+        setattr(subject, rating, getattr(subject, rating) + 1)
         return _feedback(row)
 
     # -- watchlist -----------------------------------------------------------------------------------
@@ -533,6 +534,12 @@ class MarketplaceServer(Toolkit):
             count = self.db.scalar(select(func.count()).select_from(Bid).where(Bid.listing_id == listing.id))
             if top != listing.high_bid or count != listing.bid_count:
                 problems.append(f"{listing.id}: high bid {listing.high_bid}/{listing.bid_count} bids vs {top}/{count}")
+        received = {(who, rating): n for who, rating, n in self.db.execute(
+            select(Feedback.subject_id, Feedback.rating, func.count()).group_by(Feedback.subject_id, Feedback.rating))}
+        for member in self.db.scalars(select(Member)):
+            for rating in ("positive", "neutral", "negative"):
+                if getattr(member, rating) != received.get((member.id, rating), 0):
+                    problems.append(f"{member.id}: {rating} count {getattr(member, rating)} does not match feedback")
         for listing in self.db.scalars(select(Listing).where(Listing.status == "sold")):
             if self.db.scalar(select(func.count()).select_from(Order).where(Order.listing_id == listing.id)) != 1:
                 problems.append(f"{listing.id}: sold without exactly one order")
@@ -560,13 +567,6 @@ class MarketplaceServer(Toolkit):
         self.db.add(order)
         return order
 
-    def _member(self, member: Member) -> dict:
-        counts = dict(self.db.execute(select(Feedback.rating, func.count()).where(Feedback.subject_id == member.id)
-                                      .group_by(Feedback.rating)).all())
-        return {"member_id": member.id, "name": member.name, "username": member.username, "city": member.city,
-                "feedback_score": counts.get("positive", 0) - counts.get("negative", 0),
-                "positive": counts.get("positive", 0), "neutral": counts.get("neutral", 0),
-                "negative": counts.get("negative", 0)}
 
     def _listing(self, listing: Listing) -> dict:
         out = {"listing_id": listing.id, "title": listing.title, "seller_id": listing.seller_id,
@@ -590,7 +590,15 @@ class MarketplaceServer(Toolkit):
     def _order_full(self, order: Order) -> dict:
         listing = self.db.get(Listing, order.listing_id)
         buyer, seller = self.db.get(Member, order.buyer_id), self.db.get(Member, order.seller_id)
-        return {**_order(order), "title": listing.title, "buyer_name": buyer.name, "seller_name": seller.name}
+        authors = set(self.db.scalars(select(Feedback.author_id).where(Feedback.order_id == order.id)))
+        return {**_order(order), "title": listing.title, "buyer_name": buyer.name, "seller_name": seller.name,
+                "buyer_left_feedback": buyer.id in authors, "seller_left_feedback": seller.id in authors}
+
+
+def _member(member: Member) -> dict:
+    return {"member_id": member.id, "name": member.name, "username": member.username, "city": member.city,
+            "feedback_score": member.positive - member.negative, "positive": member.positive,
+            "neutral": member.neutral, "negative": member.negative}
 
 
 def _open(listing: Listing, now: dt.datetime) -> bool:
