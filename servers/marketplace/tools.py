@@ -528,21 +528,25 @@ class MarketplaceServer(Toolkit):
                 for model in (Member, Listing, Bid, Offer, Order, Feedback, Watch)}
 
     def invariants(self) -> list[str]:
+        """Every auction's high bid and bid count agree with its bids, every sold listing has exactly
+        one order, and every member's rating counts agree with the feedback they received."""
         problems = []
-        for listing in self.db.scalars(select(Listing).where(Listing.format == "auction")):
-            top = self.db.scalar(select(func.max(Bid.amount)).where(Bid.listing_id == listing.id))
-            count = self.db.scalar(select(func.count()).select_from(Bid).where(Bid.listing_id == listing.id))
-            if top != listing.high_bid or count != listing.bid_count:
-                problems.append(f"{listing.id}: high bid {listing.high_bid}/{listing.bid_count} bids vs {top}/{count}")
+        bids = {lid: (top, n) for lid, top, n in self.db.execute(
+            select(Bid.listing_id, func.max(Bid.amount), func.count()).group_by(Bid.listing_id))}
+        orders = dict(self.db.execute(select(Order.listing_id, func.count()).group_by(Order.listing_id)).all())
+        for lid, fmt, status, high, count in self.db.execute(
+                select(Listing.id, Listing.format, Listing.status, Listing.high_bid, Listing.bid_count)):
+            top, n = bids.get(lid, (None, 0))
+            if (fmt == "auction" and (top, n) != (high, count)) or (fmt != "auction" and n):
+                problems.append(f"{lid}: high bid {high} over {count} bids, but its bids say {top} over {n}")
+            if (status == "sold") != (orders.get(lid, 0) == 1) or orders.get(lid, 0) > 1:
+                problems.append(f"{lid}: {status} with {orders.get(lid, 0)} orders")
         received = {(who, rating): n for who, rating, n in self.db.execute(
             select(Feedback.subject_id, Feedback.rating, func.count()).group_by(Feedback.subject_id, Feedback.rating))}
-        for member in self.db.scalars(select(Member)):
-            for rating in ("positive", "neutral", "negative"):
-                if getattr(member, rating) != received.get((member.id, rating), 0):
-                    problems.append(f"{member.id}: {rating} count {getattr(member, rating)} does not match feedback")
-        for listing in self.db.scalars(select(Listing).where(Listing.status == "sold")):
-            if self.db.scalar(select(func.count()).select_from(Order).where(Order.listing_id == listing.id)) != 1:
-                problems.append(f"{listing.id}: sold without exactly one order")
+        for mid, *counts in self.db.execute(select(Member.id, Member.positive, Member.neutral, Member.negative)):
+            for rating, count in zip(("positive", "neutral", "negative"), counts):
+                if count != received.get((mid, rating), 0):
+                    problems.append(f"{mid}: {count} {rating} ratings, but {received.get((mid, rating), 0)} received")
         return problems
 
     # -- helpers -------------------------------------------------------------------------------------

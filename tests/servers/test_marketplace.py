@@ -389,6 +389,14 @@ def test_invariants_hold_after_a_sequence_of_writes(s):
     plain = fixed(s, False)
     s.ok("buy_it_now", listing_id=plain["listing_id"], buyer_id=someone_else(s, plain["seller_id"])["member_id"])
     assert s.toolkit(s.world).invariants() == []
+    # a high bid that disagrees with the bids, or a rating count with the feedback, is reported
+    from sqlalchemy import text
+    s.world.session.execute(text("UPDATE listings SET bid_count = bid_count + 1 WHERE id = :i"),
+                            {"i": item["listing_id"]})
+    s.world.session.execute(text("UPDATE members SET positive = positive + 1 WHERE id = :i"),
+                            {"i": bidder["member_id"]})
+    problems = s.toolkit(s.world).invariants()
+    assert any(item["listing_id"] in p for p in problems) and any(bidder["member_id"] in p for p in problems)
 
 
 # -- outcomes, not paths: what the reward's success flag judges -----------------------------------
