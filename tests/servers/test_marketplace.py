@@ -1,0 +1,445 @@
+"""The marketplace server through real MCP: every tool's success path and its refusals (each
+leaving the world unchanged), bidding by the increment, offers the seller answers, orders from
+auctions, purchases and offers, the seller's listing operations, shipping, feedback, watchlists
+and the outcome-based reward.
+
+Entities are discovered through the tools of a fresh seed-0 world.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+
+@pytest.fixture
+def s(served):
+    return served("marketplace")
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    """The call fails with `match` in its error, and the world is exactly as before."""
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def members(s) -> list[dict]:
+    return s.ok("find_members", limit=100)
+
+
+def listings(s) -> list[dict]:
+    found = []
+    for m in members(s):
+        found += s.ok("search_listings", seller_id=m["member_id"], status=None, limit=100)
+    return found
+
+
+def is_open(s, x: dict) -> bool:
+    return x["status"] == "active" and dt.datetime.fromisoformat(x["end_time"]) > s.world.now
+
+
+def someone_else(s, *ids: str) -> dict:
+    return next(m for m in members(s) if m["member_id"] not in ids)
+
+
+def auction(s, with_bids: bool, hours_left: float = 13) -> dict:
+    limit = s.world.now + dt.timedelta(hours=hours_left)
+    return next(x for x in listings(s) if x["format"] == "auction" and is_open(s, x) and bool(x["bid_count"]) == with_bids
+                and dt.datetime.fromisoformat(x["end_time"]) > limit)
+
+
+def fixed(s, offers: bool) -> dict:
+    return next(x for x in listings(s) if x["format"] == "fixed_price" and is_open(s, x) and x["accepts_offers"] == offers)
+
+
+def orders(s, role: str = "seller") -> list[dict]:
+    found = []
+    for m in members(s):
+        found += s.ok("list_orders", member_id=m["member_id"], role=role, limit=100)
+    return found
+
+
+# -- the world -----------------------------------------------------------------------------------
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    everyone = members(s)
+    assert len(everyone) == 40 and len({m["name"] for m in everyone}) == 40
+    found = listings(s)
+    kinds = {(x["format"], x["status"]) for x in found}
+    assert kinds == {(f, st) for f in ("auction", "fixed_price") for st in ("active", "sold", "ended")}
+    assert len({x["title"].lower() for x in found}) == len(found) >= 100
+    assert any(x["format"] == "auction" and is_open(s, x) and not x["bid_count"] for x in found)
+    assert any(x["format"] == "auction" and is_open(s, x) and dt.datetime.fromisoformat(x["end_time"])
+               < s.world.now + dt.timedelta(hours=12) for x in found)
+    assert any(not s.ok("search_listings", seller_id=m["member_id"], status=None) for m in everyone)
+    assert any(not s.ok("get_watchlist", member_id=m["member_id"]) for m in everyone)
+    assert {o["status"] for o in orders(s)} == {"paid", "shipped", "delivered"}
+    assert s.toolkit(s.world).invariants() == []
+
+
+def test_find_members_and_get_feedback(s):
+    everyone = members(s)
+    ada = everyone[3]
+    assert s.ok("find_members", name=ada["name"].split()[-1].upper())[0]["member_id"] in {m["member_id"] for m in everyone}
+    assert ada in s.ok("find_members", name=ada["username"])
+    assert s.ok("find_members", name="zzzz-nobody") == []
+    rated = next(m for m in everyone if m["positive"] + m["negative"] + m["neutral"])
+    received = s.ok("get_feedback", member_id=rated["member_id"])
+    assert len(received["received"]) == rated["positive"] + rated["neutral"] + rated["negative"]
+    assert received["feedback_score"] == rated["positive"] - rated["negative"]
+    assert all(f["subject_id"] == rated["member_id"] for f in received["received"])
+
+
+# -- searching and reading -----------------------------------------------------------------------
+
+def test_search_listings_filters(s):
+    active = s.ok("search_listings", limit=100)
+    assert active and all(x["status"] == "active" for x in active)
+    ends = [x["end_time"] for x in active]
+    assert ends == sorted(ends)
+    cams = s.ok("search_listings", category="Cameras", listing_format="auction", limit=100)
+    assert all(x["category"] == "Cameras" and x["format"] == "auction" for x in cams)
+    cheap = s.ok("search_listings", max_price=30, listing_format="fixed_price", limit=100)
+    assert cheap and all(x["price"] <= 30 for x in cheap)
+    one = active[0]
+    assert one in s.ok("search_listings", query=one["title"].upper())
+    sold = s.ok("search_listings", status="sold", limit=100)
+    assert sold and all(x["status"] == "sold" for x in sold)
+    used = s.ok("search_listings", condition="used", limit=100)
+    assert all(x["condition"] == "used" for x in used)
+
+
+def test_get_listing_says_whether_the_reserve_is_met_but_never_the_reserve(s):
+    with_reserve = []
+    for x in listings(s):
+        if x["format"] == "auction":
+            full = s.ok("get_listing", listing_id=x["listing_id"])
+            assert "reserve_price" not in full
+            if full["has_reserve"]:
+                with_reserve.append(full)
+    assert any(not f["reserve_met"] for f in with_reserve)
+    item = fixed(s, True)
+    full = s.ok("get_listing", listing_id=item["listing_id"])
+    assert full["price"] == item["price"] and "pending_offers" in full and full["seller_name"]
+
+
+# -- bidding -------------------------------------------------------------------------------------
+
+def test_a_bid_must_beat_the_high_bid_by_the_increment(s):
+    item = auction(s, with_bids=True)
+    history = s.ok("list_bids", listing_id=item["listing_id"])
+    top = history["bids"][0]
+    assert top["amount"] == item["current_bid"] and history["minimum_bid"] == item["minimum_bid"] > item["current_bid"]
+    bidder = someone_else(s, item["seller_id"], top["bidder_id"])
+    text = unchanged(s, "place_bid", "too low", listing_id=item["listing_id"], bidder_id=bidder["member_id"],
+                     amount=item["current_bid"])
+    assert f"current high bid is {item['current_bid']:.2f}" in text and f"{item['minimum_bid']:.2f}" in text
+    unchanged(s, "place_bid", "too low", listing_id=item["listing_id"], bidder_id=bidder["member_id"],
+              amount=round(item["minimum_bid"] - 0.01, 2))
+    placed = s.ok("place_bid", listing_id=item["listing_id"], bidder_id=bidder["member_id"], amount=item["minimum_bid"])
+    assert placed["high_bidder"] and placed["bid_count"] == item["bid_count"] + 1
+    after = s.ok("list_bids", listing_id=item["listing_id"])
+    assert after["bids"][0]["bidder_id"] == bidder["member_id"] and after["bids"][0]["amount"] == item["minimum_bid"]
+    # the high bidder does not outbid themselves
+    unchanged(s, "place_bid", "already the high bidder", listing_id=item["listing_id"], bidder_id=bidder["member_id"],
+              amount=item["minimum_bid"] + 50)
+
+
+def test_first_bid_at_least_the_start_price(s):
+    item = auction(s, with_bids=False)
+    bidder = someone_else(s, item["seller_id"])
+    text = unchanged(s, "place_bid", "start price", listing_id=item["listing_id"], bidder_id=bidder["member_id"],
+                     amount=round(item["start_price"] - 0.5, 2) if item["start_price"] > 1 else 0.5)
+    assert "no bids yet" in text
+    assert s.ok("place_bid", listing_id=item["listing_id"], bidder_id=bidder["member_id"],
+                amount=item["start_price"])["bid_count"] == 1
+
+
+def test_no_bids_on_your_own_listing_an_ended_auction_or_a_fixed_price(s):
+    item = auction(s, with_bids=True)
+    unchanged(s, "place_bid", "cannot bid on their own", listing_id=item["listing_id"], bidder_id=item["seller_id"],
+              amount=item["minimum_bid"] + 10)
+    ended = next(x for x in listings(s) if x["format"] == "auction" and x["status"] != "active")
+    bidder = someone_else(s, ended["seller_id"])
+    unchanged(s, "place_bid", "not active", listing_id=ended["listing_id"], bidder_id=bidder["member_id"], amount=5000)
+    item = fixed(s, False)
+    unchanged(s, "place_bid", "not an auction", listing_id=item["listing_id"],
+              bidder_id=someone_else(s, item["seller_id"])["member_id"], amount=5000)
+    unchanged(s, "list_bids", "takes no bids", listing_id=item["listing_id"])
+
+
+def test_an_auction_past_its_end_time_takes_no_bids(s):
+    item = auction(s, with_bids=False)
+    s.world.session.execute(__import__("sqlalchemy").text(
+        "UPDATE listings SET end_time = :t WHERE id = :i"), {"t": (s.world.now - dt.timedelta(minutes=5)).isoformat(sep=" "),
+                                                             "i": item["listing_id"]})
+    s.world.session.commit()
+    unchanged(s, "place_bid", "ended at", listing_id=item["listing_id"],
+              bidder_id=someone_else(s, item["seller_id"])["member_id"], amount=item["start_price"] + 5)
+
+
+# -- buying and offers ---------------------------------------------------------------------------
+
+def test_buy_it_now_creates_a_paid_order_and_declines_pending_offers(s):
+    item = next(x for x in listings(s) if x["format"] == "fixed_price" and is_open(s, x) and x["accepts_offers"]
+                and s.ok("list_offers", listing_id=x["listing_id"], status="pending"))
+    buyer = someone_else(s, item["seller_id"])
+    unchanged(s, "buy_it_now", "cannot buy your own", listing_id=item["listing_id"], buyer_id=item["seller_id"])
+    order = s.ok("buy_it_now", listing_id=item["listing_id"], buyer_id=buyer["member_id"])
+    assert order["status"] == "paid" and order["price"] == item["price"] and order["how"] == "buy_it_now"
+    assert s.ok("get_listing", listing_id=item["listing_id"])["status"] == "sold"
+    assert not s.ok("list_offers", listing_id=item["listing_id"], status="pending")
+    assert order["order_id"] in {o["order_id"] for o in s.ok("list_orders", member_id=buyer["member_id"])}
+    unchanged(s, "buy_it_now", "not active", listing_id=item["listing_id"], buyer_id=buyer["member_id"])
+    bids = auction(s, with_bids=True)
+    unchanged(s, "buy_it_now", "place a bid", listing_id=bids["listing_id"], buyer_id=buyer["member_id"])
+
+
+def test_offers_the_seller_accepts_or_declines(s):
+    item = fixed(s, True)
+    a, b = someone_else(s, item["seller_id"]), None
+    b = someone_else(s, item["seller_id"], a["member_id"])
+    low = float(round(item["price"] * 0.7))
+    first = s.ok("make_offer", listing_id=item["listing_id"], buyer_id=a["member_id"], amount=low,
+                 message="Can pick up Saturday")
+    assert first["status"] == "pending" and first["asking_price"] == item["price"]
+    unchanged(s, "make_offer", "already has a pending offer", listing_id=item["listing_id"], buyer_id=a["member_id"],
+              amount=low + 1)
+    second = s.ok("make_offer", listing_id=item["listing_id"], buyer_id=b["member_id"], amount=low + 2)
+    pending = s.ok("list_offers", seller_id=item["seller_id"], status="pending", limit=100)
+    assert {first["offer_id"], second["offer_id"]} <= {o["offer_id"] for o in pending}
+    declined = s.ok("respond_to_offer", offer_id=first["offer_id"], decision="decline")
+    assert declined["status"] == "declined" and declined["order"] is None
+    unchanged(s, "respond_to_offer", "already declined", offer_id=first["offer_id"], decision="accept")
+    others = [o for o in s.ok("list_offers", listing_id=item["listing_id"], status="pending")
+              if o["offer_id"] != second["offer_id"]]
+    accepted = s.ok("respond_to_offer", offer_id=second["offer_id"], decision="accept")
+    assert accepted["status"] == "accepted" and accepted["order"]["price"] == low + 2
+    assert accepted["order"]["buyer_id"] == b["member_id"] and accepted["order"]["how"] == "offer"
+    assert s.ok("get_listing", listing_id=item["listing_id"])["status"] == "sold"
+    assert all(o["status"] == "declined" for o in s.ok("list_offers", listing_id=item["listing_id"])
+               if o["offer_id"] in {x["offer_id"] for x in others})
+    assert s.ok("list_offers", buyer_id=b["member_id"], status="accepted")[0]["offer_id"] == second["offer_id"]
+
+
+def test_offer_refusals(s):
+    item = fixed(s, True)
+    buyer = someone_else(s, item["seller_id"])
+    unchanged(s, "make_offer", "not below the price", listing_id=item["listing_id"], buyer_id=buyer["member_id"],
+              amount=item["price"])
+    unchanged(s, "make_offer", "own listing", listing_id=item["listing_id"], buyer_id=item["seller_id"], amount=1)
+    plain = fixed(s, False)
+    unchanged(s, "make_offer", "does not accept offers", listing_id=plain["listing_id"], buyer_id=buyer["member_id"],
+              amount=1)
+    bids = auction(s, with_bids=True)
+    unchanged(s, "make_offer", "take bids", listing_id=bids["listing_id"], buyer_id=buyer["member_id"], amount=1)
+    unchanged(s, "list_offers", "Give a seller_id")
+
+
+# -- selling -------------------------------------------------------------------------------------
+
+def test_create_listing_fixed_price_and_auction(s):
+    seller = members(s)[0]
+    sid = seller["member_id"]
+    fixed_one = s.ok("create_listing", seller_id=sid, title=" Bread maker ", category="Home & Garden",
+                     condition="like_new", listing_format="fixed_price", price=45, accepts_offers=True)
+    assert fixed_one["title"] == "Bread maker" and fixed_one["status"] == "active" and fixed_one["accepts_offers"]
+    assert dt.datetime.fromisoformat(fixed_one["end_time"]) == s.world.now + dt.timedelta(days=7)
+    sale = s.ok("create_listing", seller_id=sid, title="Polaroid camera", category="Cameras", condition="used",
+                listing_format="auction", start_price=30, reserve_price=60, duration_days=3)
+    assert sale["minimum_bid"] == 30 and sale["bid_count"] == 0
+    assert s.ok("get_listing", listing_id=sale["listing_id"])["has_reserve"]
+    unchanged(s, "create_listing", "needs a price", seller_id=sid, title="Lamp", category="Home & Garden",
+              condition="used", listing_format="fixed_price")
+    unchanged(s, "create_listing", "needs a start_price", seller_id=sid, title="Lamp", category="Home & Garden",
+              condition="used", listing_format="auction")
+    unchanged(s, "create_listing", "must be above the start price", seller_id=sid, title="Lamp",
+              category="Home & Garden", condition="used", listing_format="auction", start_price=20, reserve_price=20)
+    unchanged(s, "create_listing", "not a fixed price or offers", seller_id=sid, title="Lamp",
+              category="Home & Garden", condition="used", listing_format="auction", start_price=20, price=40)
+    unchanged(s, "create_listing", "Auctions run", seller_id=sid, title="Lamp", category="Home & Garden",
+              condition="used", listing_format="auction", start_price=20, duration_days=30)
+    unchanged(s, "create_listing", "1 to 80 characters", seller_id=sid, title="   ", category="Books",
+              condition="new", listing_format="fixed_price", price=5)
+
+
+def test_revise_listing_only_before_the_first_bid(s):
+    item = auction(s, with_bids=False)
+    revised = s.ok("revise_listing", listing_id=item["listing_id"], start_price=round(item["start_price"] / 2, 2) or 1,
+                   title=item["title"] + " (boxed)")
+    assert revised["title"].endswith("(boxed)") and revised["minimum_bid"] == revised["start_price"]
+    unchanged(s, "revise_listing", "change its start_price, not price", listing_id=item["listing_id"], price=10)
+    bidder = someone_else(s, item["seller_id"])
+    s.ok("place_bid", listing_id=item["listing_id"], bidder_id=bidder["member_id"], amount=revised["start_price"])
+    unchanged(s, "revise_listing", "cannot be revised after its first bid", listing_id=item["listing_id"],
+              condition="new")
+    plain = fixed(s, False)
+    assert s.ok("revise_listing", listing_id=plain["listing_id"], price=10.5, condition="used")["price"] == 10.5
+    unchanged(s, "revise_listing", "Nothing to change", listing_id=plain["listing_id"])
+    sold = next(x for x in listings(s) if x["status"] == "sold")
+    unchanged(s, "revise_listing", "only active listings", listing_id=sold["listing_id"], title="New")
+
+
+def test_end_listing_early(s):
+    plain = fixed(s, True)
+    ended = s.ok("end_listing", listing_id=plain["listing_id"])
+    assert ended["status"] == "ended" and ended["order"] is None
+    assert not s.ok("list_offers", listing_id=plain["listing_id"], status="pending")
+    unchanged(s, "end_listing", "not active", listing_id=plain["listing_id"])
+    # an auction with bids meeting the reserve is sold to the high bidder
+    item = next(x for x in listings(s) if x["format"] == "auction" and is_open(s, x) and x["bid_count"]
+                and s.ok("get_listing", listing_id=x["listing_id"])["reserve_met"]
+                and dt.datetime.fromisoformat(x["end_time"]) > s.world.now + dt.timedelta(hours=12))
+    high = s.ok("get_listing", listing_id=item["listing_id"])["high_bidder_id"]
+    sold = s.ok("end_listing", listing_id=item["listing_id"])
+    assert sold["status"] == "sold" and sold["order"]["buyer_id"] == high and sold["order"]["price"] == item["current_bid"]
+    # in its last 12 hours an auction with bids runs to its end
+    late = next(x for x in listings(s) if x["format"] == "auction" and is_open(s, x) and x["bid_count"]
+                and dt.datetime.fromisoformat(x["end_time"]) < s.world.now + dt.timedelta(hours=12))
+    unchanged(s, "end_listing", "must run to its end", listing_id=late["listing_id"])
+
+
+def test_relist_only_ended_unsold_listings_once(s):
+    ended = next(x for x in listings(s) if x["status"] == "ended" and x["format"] == "auction")
+    new = s.ok("relist_listing", listing_id=ended["listing_id"], duration_days=5)
+    assert new["relisted_from"] == ended["listing_id"] and new["status"] == "active" and new["bid_count"] == 0
+    assert new["title"] == ended["title"] and new["start_price"] == ended["start_price"]
+    assert s.ok("get_listing", listing_id=ended["listing_id"])["relisted_as"] == new["listing_id"]
+    unchanged(s, "relist_listing", "already relisted", listing_id=ended["listing_id"])
+    sold = next(x for x in listings(s) if x["status"] == "sold")
+    unchanged(s, "relist_listing", "is sold", listing_id=sold["listing_id"])
+    unchanged(s, "relist_listing", "still active", listing_id=new["listing_id"])
+    other = next(x for x in listings(s) if x["status"] == "ended" and x["format"] == "auction"
+                 and x["listing_id"] != ended["listing_id"] and not s.ok("get_listing", listing_id=x["listing_id"])[
+                     "relisted_as"])
+    unchanged(s, "relist_listing", "Auctions run", listing_id=other["listing_id"], duration_days=30)
+
+
+# -- orders, shipping and feedback ---------------------------------------------------------------
+
+def test_list_orders_and_mark_shipped(s):
+    seller = next(m for m in members(s) if s.ok("list_orders", member_id=m["member_id"], role="seller", status="paid"))
+    paid = s.ok("list_orders", member_id=seller["member_id"], role="seller", status="paid")[0]
+    assert paid["seller_id"] == seller["member_id"] and paid["title"] and paid["buyer_name"]
+    unchanged(s, "mark_shipped", "not valid", order_id=paid["order_id"], carrier="UPS", tracking_number="12-34")
+    done = s.ok("mark_shipped", order_id=paid["order_id"], carrier="UPS", tracking_number="1Z 999 AA1 0123456784")
+    assert done["status"] == "shipped" and done["tracking_number"] == "1Z999AA10123456784" and done["carrier"] == "UPS"
+    unchanged(s, "mark_shipped", "already shipped", order_id=paid["order_id"], carrier="USPS",
+              tracking_number="9400111899223344556677")
+    bought = s.ok("list_orders", member_id=paid["buyer_id"])
+    assert paid["order_id"] in {o["order_id"] for o in bought}
+
+
+def test_feedback_after_a_delivered_order(s):
+    cutoff = s.world.now - dt.timedelta(days=59)
+    delivered = [o for o in orders(s) if o["status"] == "delivered"]
+    rated = {f["order_id"] for m in members(s) for f in s.ok("get_feedback", member_id=m["member_id"], limit=100)[
+        "received"]}
+    order = next(o for o in delivered if dt.datetime.fromisoformat(o["ordered_at"]) > cutoff
+                 and o["order_id"] not in rated)
+    unchanged(s, "leave_feedback", "only leave positive", order_id=order["order_id"], author_id=order["seller_id"],
+              rating="negative", comment="Slow to pay")
+    stranger = someone_else(s, order["buyer_id"], order["seller_id"])
+    unchanged(s, "leave_feedback", "neither the buyer nor the seller", order_id=order["order_id"],
+              author_id=stranger["member_id"], rating="positive", comment="Nice")
+    before = s.ok("get_feedback", member_id=order["seller_id"])["feedback_score"]
+    row = s.ok("leave_feedback", order_id=order["order_id"], author_id=order["buyer_id"], rating="positive",
+               comment="Great seller!")
+    assert row["subject_id"] == order["seller_id"]
+    assert s.ok("get_feedback", member_id=order["seller_id"])["feedback_score"] == before + 1
+    unchanged(s, "leave_feedback", "feedback is left once", order_id=order["order_id"], author_id=order["buyer_id"],
+              rating="neutral", comment="Changed my mind")
+    assert s.ok("leave_feedback", order_id=order["order_id"], author_id=order["seller_id"], rating="positive",
+                comment="Quick payment")["subject_id"] == order["buyer_id"]
+    waiting = next(o for o in orders(s) if o["status"] in ("paid", "shipped"))
+    unchanged(s, "leave_feedback", "not delivered yet", order_id=waiting["order_id"], author_id=waiting["buyer_id"],
+              rating="positive", comment="Thanks")
+    old = next(o for o in delivered if dt.datetime.fromisoformat(o["ordered_at"]) < s.world.now - dt.timedelta(days=60))
+    unchanged(s, "leave_feedback", "feedback window has closed", order_id=old["order_id"], author_id=old["buyer_id"],
+              rating="positive", comment="Thanks")
+
+
+# -- watchlist -----------------------------------------------------------------------------------
+
+def test_watchlist(s):
+    member = next(m for m in members(s) if s.ok("get_watchlist", member_id=m["member_id"]))
+    mid = member["member_id"]
+    watched = s.ok("get_watchlist", member_id=mid)
+    item = next(x for x in s.ok("search_listings", limit=100) if x["seller_id"] != mid
+                and x["listing_id"] not in {w["listing_id"] for w in watched})
+    assert s.ok("watch_listing", member_id=mid, listing_id=item["listing_id"])["watching"]
+    assert item["listing_id"] in {w["listing_id"] for w in s.ok("get_watchlist", member_id=mid)}
+    unchanged(s, "watch_listing", "already on", member_id=mid, listing_id=item["listing_id"])
+    own = next(x for x in listings(s) if is_open(s, x))
+    unchanged(s, "watch_listing", "own", member_id=own["seller_id"], listing_id=own["listing_id"])
+    gone = next(x for x in listings(s) if x["status"] == "sold" and x["seller_id"] != mid
+                and x["listing_id"] not in {w["listing_id"] for w in watched})
+    unchanged(s, "watch_listing", "not active", member_id=mid, listing_id=gone["listing_id"])
+    assert not s.ok("unwatch_listing", member_id=mid, listing_id=watched[0]["listing_id"])["watching"]
+    unchanged(s, "unwatch_listing", "not on", member_id=mid, listing_id=watched[0]["listing_id"])
+
+
+def test_invariants_hold_after_a_sequence_of_writes(s):
+    item = auction(s, with_bids=True)
+    bidder = someone_else(s, item["seller_id"], s.ok("get_listing", listing_id=item["listing_id"])["high_bidder_id"])
+    s.ok("place_bid", listing_id=item["listing_id"], bidder_id=bidder["member_id"], amount=item["minimum_bid"] + 3)
+    plain = fixed(s, False)
+    s.ok("buy_it_now", listing_id=plain["listing_id"], buyer_id=someone_else(s, plain["seller_id"])["member_id"])
+    assert s.toolkit(s.world).invariants() == []
+    # a high bid that disagrees with the bids, or a rating count with the feedback, is reported
+    from sqlalchemy import text
+    s.world.session.execute(text("UPDATE listings SET bid_count = bid_count + 1 WHERE id = :i"),
+                            {"i": item["listing_id"]})
+    s.world.session.execute(text("UPDATE members SET positive = positive + 1 WHERE id = :i"),
+                            {"i": bidder["member_id"]})
+    problems = s.toolkit(s.world).invariants()
+    assert any(item["listing_id"] in p for p in problems) and any(bidder["member_id"] in p for p in problems)
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play, served):
+    from prove_env.task import Task
+
+    s = served("marketplace")
+    item = auction(s, with_bids=True)
+    seller = next(m for m in members(s) if m["member_id"] == item["seller_id"])
+    look = Task(id="bid", server="marketplace", seed=0,
+                user_turns=[f"What's the current bid on the {item['title']} auction?"],
+                gold=[[{"id": "g1", "name": "search_listings", "arguments": {"query": item["title"]}},
+                       {"id": "g2", "name": "get_listing", "arguments": {"listing_id": item["listing_id"]},
+                        "depends_on": ["g1"]}]],
+                facts=[[item["current_bid"]]])
+    # another correct path: the seller's listings carry the current bid
+    other = play(look, [_call("search_listings", seller_id=seller["member_id"]),
+                        f"It stands at ${item['current_bid']:.2f}."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    # the right answer, then damage nobody asked for: the listing ended early
+    damage = play(look, [_call("get_listing", listing_id=item["listing_id"]),
+                         _call("end_listing", listing_id=item["listing_id"]), f"It is ${item['current_bid']:.2f}."])
+    assert not damage["success"]
+
+    offer_on = fixed(s, True)
+    buyer = someone_else(s, offer_on["seller_id"])
+    amount = float(round(offer_on["price"] * 0.8))
+    offer = Task(id="offer", server="marketplace", seed=0,
+                 user_turns=[f"This is {buyer['name']}. Offer ${amount:.0f} for the {offer_on['title']}."],
+                 gold=[[{"id": "g1", "name": "find_members", "arguments": {"name": buyer["name"]}},
+                        {"id": "g2", "name": "search_listings", "arguments": {"query": offer_on["title"]}},
+                        {"id": "g3", "name": "make_offer", "depends_on": ["g1", "g2"],
+                         "arguments": {"listing_id": offer_on["listing_id"], "buyer_id": buyer["member_id"],
+                                       "amount": amount}}]])
+    # a note to the seller the buyer did not ask for is a detail, not damage
+    noted = play(offer, [_call("make_offer", listing_id=offer_on["listing_id"], buyer_id=buyer["member_id"],
+                               amount=amount, message="Thanks!"), "Offer sent."])
+    assert noted["success"]
+    wrong = play(offer, [_call("make_offer", listing_id=offer_on["listing_id"], buyer_id=buyer["member_id"],
+                               amount=amount + 5), "Offer sent."])
+    assert not wrong["success"]
