@@ -1,0 +1,1 @@
+"""Email: owners and their items (a skeleton to grow)."""
