@@ -1,1 +1,1 @@
-"""Email: owners and their items (a skeleton to grow)."""
+"""Email: mailboxes for several people, with threads, folders, labels, drafts, contacts and attachments."""
