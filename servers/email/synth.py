@@ -470,6 +470,19 @@ def add_contact(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"New contact: {name}, {address}.", refs=(_user(b),), mentions=(name, address))
 
 
+@goals.add("delete_contact", 0.6)
+def delete_contact(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["contacts"]:
+        return None
+    c = rng.choice(b["contacts"])
+    return Ask({"contact_id": c["contact_id"]},
+               say=rng.choice([f"Please remove {c['name']} from my contacts.",
+                               f"I don't keep in touch with {c['name']} any more; delete the contact.",
+                               f"Could you take {c['name']} out of my address book?"]),
+               terse=f"Delete contact {c['name']}.", refs=(_user(b), Ref.of("contact", c, _user(b))),
+               mentions=(c["name"],))
+
+
 # -- goals: drafts and sending --------------------------------------------------------------------------
 
 @goals.add("create_draft")

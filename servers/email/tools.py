@@ -23,13 +23,23 @@ from typing import Literal
 
 from sqlalchemy import and_, exists, func, or_, select
 
-from prove_env.toolkit import Date, Entity, Id, Limit, Toolkit, ToolError, tool
+from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
 from .models import Attachment, Base, Contact, Draft, Label, Message, MessageLabel, Thread, User
 from .seed import seed
 
 ADDRESS = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 MAX_LABEL = 40
+
+
+def loose_text(value):
+    """A mail's text compared as a reader would: case, spacing and punctuation aside."""
+    return re.sub(r"[\W_]+", "", value.lower()) if isinstance(value, str) else value
+
+
+# Text a person dictates is compared loosely; contact details nobody gave are tolerated.
+_BODIES = (Detail("messages", "body", loose_text), Detail("drafts", "body", loose_text))
+_CONTACT_EXTRAS = (Detail("contacts", "phone"), Detail("contacts", "company"))
 COLORS = ("blue", "green", "yellow", "purple", "red", "orange", "teal", "gray")
 Folder = Literal["inbox", "sent", "archive", "trash", "starred", "all"]
 
@@ -81,7 +91,7 @@ class EmailServer(Toolkit):
             query = query.where(func.lower(Contact.name).contains(name.strip().lower()))
         return [_contact(c) for c in self.db.scalars(query)]
 
-    @tool(produces=("contact",))
+    @tool(produces=("contact",), details=_CONTACT_EXTRAS)
     def add_contact(self, user_id: Id("user"), name: str, address: str, phone: str | None = None,
                     company: str | None = None) -> dict:
         """Save a new contact in a person's address book.
@@ -105,6 +115,13 @@ class EmailServer(Toolkit):
                           phone=(phone or "").strip() or None, company=(company or "").strip() or None)
         self.db.add(contact)
         return _contact(contact)
+
+    @tool(destructive=True)
+    def delete_contact(self, contact_id: Id("contact")) -> dict:
+        """Remove a contact from its owner's address book (mail already exchanged stays)."""
+        contact = self.get(Contact, contact_id)
+        self.db.delete(contact)
+        return {"contact_id": contact.id, "deleted": True}
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -318,7 +335,7 @@ class EmailServer(Toolkit):
                                  .order_by(Draft.updated_at.desc(), Draft.id.desc()))
         return [self._draft(d) for d in drafts]
 
-    @tool(produces=("draft",))
+    @tool(produces=("draft",), details=_BODIES)
     def create_draft(self, user_id: Id("user"), to: list[str] | None = None, subject: str | None = None,
                      body: str = "", cc: list[str] | None = None,
                      reply_to_message_id: Id("message") | None = None) -> dict:
@@ -350,7 +367,7 @@ class EmailServer(Toolkit):
         self.db.add(draft)
         return self._draft(draft)
 
-    @tool(idempotent=True)
+    @tool(idempotent=True, details=_BODIES)
     def update_draft(self, draft_id: Id("draft"), to: list[str] | None = None, cc: list[str] | None = None,
                      subject: str | None = None, body: str | None = None) -> dict:
         """Edit a draft: each field given replaces the draft's (a reply's quote stays as it is).
@@ -384,7 +401,7 @@ class EmailServer(Toolkit):
         self.db.delete(draft)
         return {"draft_id": draft.id, "deleted": True}
 
-    @tool()
+    @tool(details=_BODIES)
     def send_draft(self, draft_id: Id("draft")) -> dict:
         """Send a draft: it becomes a sent mail in its thread (a reply's, or a new one) and reaches every
         recipient with a mailbox here; the draft no longer exists afterwards."""
@@ -400,7 +417,7 @@ class EmailServer(Toolkit):
         self.db.delete(draft)
         return {**result, "draft_id": draft.id}
 
-    @tool()
+    @tool(details=_BODIES)
     def reply_to_message(self, message_id: Id("message"), body: str, reply_all: bool = False) -> dict:
         """Reply at once to a mail, in its thread, quoting it: to its sender (to its recipients when it
         is one's own sent mail); with reply_all, to everyone else on it too.
@@ -419,7 +436,7 @@ class EmailServer(Toolkit):
         return self._send(user, thread, to, cc, _prefixed("Re:", original.subject),
                           f"{body}\n\n{_quote(original)}", [])
 
-    @tool()
+    @tool(details=_BODIES)
     def forward_message(self, message_id: Id("message"), to: list[str], note: str | None = None) -> dict:
         """Forward a mail with its attachments to other addresses, with an optional note above it.
 
