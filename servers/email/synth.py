@@ -123,6 +123,15 @@ def _mentions(m: dict) -> tuple[str, ...]:
     return (m["topic"],)
 
 
+_SAYING = ("It should say: \"{text}\"", "The text is \"{text}\"", "Write: \"{text}\"", "Just say \"{text}\"",
+           "Make it say \"{text}\"", "Here's the message: \"{text}\"")
+
+
+def saying(text: str, rng: random.Random) -> str:
+    """The sentence that gives a mail's text, after a request or alone when the assistant asked."""
+    return rng.choice(_SAYING).format(text=text)
+
+
 def _drafted(d: dict) -> str:
     return d["subject"] or "(no subject)"
 
@@ -273,6 +282,8 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_labels", 0.6)
 def list_labels(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["labels"]:
+        return None
     return Ask({"user_id": b["user"]["user_id"]},
                say=rng.choice(["Which labels have I set up in my mailbox?", "Can you list my email labels?",
                                "I forget how I organized my mail. What labels do I have?"]),
@@ -281,6 +292,8 @@ def list_labels(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_drafts", 0.6)
 def list_drafts(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["drafts"]:
+        return None
     return Ask({"user_id": b["user"]["user_id"]},
                say=rng.choice(["What drafts do I have waiting?", "Can you list my unsent drafts by subject?",
                                "I think I left some emails half-written. Which drafts are there?"]),
@@ -414,7 +427,7 @@ def create_label(b: Bundle, rng: random.Random) -> Ask | None:
     free = [n for n in NEW_LABELS if n.lower() not in taken]
     name = rng.choice(free)
     return Ask({"user_id": b["user"]["user_id"], "name": name},
-               say=rng.choice([f"Please create a new label called {name}.", f"I'd like a {name} label in my mailbox.",
+               say=rng.choice([f"Please create a new label called {name}.", f"I'd like {'an' if name[0] in 'AEIOU' else 'a'} {name} label in my mailbox.",
                                f"Could you set up a label named \"{name}\" for me?"]),
                terse=f"New label: {name}.", refs=(_user(b),), mentions=(name,))
 
@@ -464,9 +477,11 @@ def add_contact(b: Bundle, rng: random.Random) -> Ask | None:
     if any(c["address"] == address for c in b["contacts"]):
         return None
     return Ask({"user_id": b["user"]["user_id"], "name": name, "address": address},
-               say=rng.choice([f"Please add {name} to my contacts; the address is {address}.",
-                               f"Save a new contact for me: {name}, {address}.",
-                               f"I met someone new. Could you add {name} ({address}) to my address book?"]),
+               say=rng.choice([f"Please add {name} to my contacts.",
+                               f"Save a new contact for me: {name}.",
+                               f"I met someone new. Could you add {name} to my address book?"]),
+               detail=rng.choice([f"The address is {address}.", f"Their email is {address}.",
+                                  f"Email: {address}.", f"You can reach them at {address}."]),
                terse=f"New contact: {name}, {address}.", refs=(_user(b),), mentions=(name, address))
 
 
@@ -493,9 +508,10 @@ def create_draft(b: Bundle, rng: random.Random) -> Ask | None:
         text = rng.choice(REPLIES)
         name = mail_name(b, m, rng)
         return Ask({"user_id": b["user"]["user_id"], "reply_to_message_id": m["message_id"], "body": text},
-                   say=rng.choice([f"Start a reply to {name} saying \"{text}\" but keep it as a draft; don't send it.",
-                                   f"Please draft an answer to {name}: \"{text}\" I'll send it myself later.",
-                                   f"Could you prepare a reply draft to {name} with the text \"{text}\"? Not sent yet."]),
+                   say=rng.choice([f"Start a reply to {name} but keep it as a draft; don't send it.",
+                                   f"Please draft an answer to {name}. I'll send it myself later.",
+                                   f"Could you prepare a reply draft to {name}? Not sent yet."]),
+                   detail=saying(text, rng),
                    terse=f"Draft reply to {name}: \"{text}\" (don't send).", refs=(_user(b), _message(b, m)),
                    mentions=(*_mentions(m), text))
     if not b["contacts"]:
@@ -503,12 +519,11 @@ def create_draft(b: Bundle, rng: random.Random) -> Ask | None:
     c = rng.choice(b["contacts"])
     subject, text = rng.choice(NEW_MAILS)
     return Ask({"user_id": b["user"]["user_id"], "to": [c["address"]], "subject": subject, "body": text},
-               say=rng.choice([f"Please write a draft to my contact {c['name']} with the subject \"{subject}\" "
-                               f"saying \"{text}\" Don't send it yet.",
-                               f"I'd like a draft email for {c['name']}, subject \"{subject}\", body \"{text}\" "
-                               "Just save it.",
-                               f"Could you save a draft to {c['name']} from my contacts? Subject \"{subject}\", "
-                               f"text \"{text}\""]),
+               say=rng.choice([f"Please write a draft to my contact {c['name']} with the subject \"{subject}\". "
+                               "Don't send it yet.",
+                               f"I'd like a draft email for {c['name']}, subject \"{subject}\". Just save it.",
+                               f"Could you save a draft to {c['name']} from my contacts? Subject \"{subject}\"."]),
+               detail=saying(text, rng),
                terse=f"Draft to {c['name']}: \"{subject}\" / \"{text}\" (don't send).",
                refs=(_user(b), Ref.of("contact", c, _user(b))), mentions=(c["name"], subject, text))
 
@@ -533,9 +548,10 @@ def update_draft(b: Bundle, rng: random.Random) -> Ask | None:
     name = _draft_name(b, d, rng)
     text = rng.choice(NEW_BODIES)
     return Ask({"draft_id": d["draft_id"], "body": text},
-               say=rng.choice([f"Please replace the text of {name} with \"{text}\"",
-                               f"I changed my mind about what to say in {name}. Make the body \"{text}\"",
-                               f"Could you rewrite {name} so it just says \"{text}\"? Don't send it."]),
+               say=rng.choice([f"Please replace the text of {name}, but don't send it.",
+                               f"I changed my mind about what to say in {name}; rewrite its text.",
+                               f"Could you rewrite the body of {name}? Keep it unsent."]),
+               detail=saying(text, rng),
                terse=f"Set body of {name} to \"{text}\".", refs=(_user(b), _draft(b, d)),
                mentions=(d["subject"], text))
 
@@ -584,15 +600,16 @@ def reply_to_message(b: Bundle, rng: random.Random) -> Ask | None:
     others = [a for a in m["to"] + m["cc"] if a != b["user"]["address"]]
     if others and rng.random() < 0.5:
         return Ask({"message_id": m["message_id"], "body": text, "reply_all": True},
-                   say=rng.choice([f"Reply all to {name}: \"{text}\"",
-                                   f"Please answer everyone on {name} with \"{text}\"",
-                                   f"Could you send a reply-all to {name} saying \"{text}\""]),
-                   terse=f"Reply all to {name}: \"{text}\"", refs=refs, mentions=(*_mentions(m), text))
+                   say=rng.choice([f"I need to reply all to {name}.",
+                                   f"Please answer everyone on {name}, not just the sender.",
+                                   f"Could you send a reply-all to {name}?"]),
+                   detail=saying(text, rng), terse=f"Reply all to {name}: \"{text}\"", refs=refs,
+                   mentions=(*_mentions(m), text))
     return Ask({"message_id": m["message_id"], "body": text},
-               say=rng.choice([f"Please reply to {name} with \"{text}\"", f"Answer {name}, just to the sender: \"{text}\"",
-                               f"Could you write back to {name}? Say \"{text}\"",
-                               f"Send a quick reply to {name}: \"{text}\""]),
-               terse=f"Reply to {name}: \"{text}\"", refs=refs, mentions=(*_mentions(m), text))
+               say=rng.choice([f"Please reply to {name}.", f"I'd like to answer {name}, just to the sender.",
+                               f"Could you write back to {name}?", f"Send a quick reply to {name}, please."]),
+               detail=saying(text, rng), terse=f"Reply to {name}: \"{text}\"", refs=refs,
+               mentions=(*_mentions(m), text))
 
 
 @goals.add("forward_message")
@@ -619,13 +636,17 @@ def forward_message(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- who is asking ---------------------------------------------------------------------------------
 
-_BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "This is {name} speaking.", "It's {name} here.",
+_BY_NAME = ("Hi, this is {name}.", "Hello, my name is {name}.", "Hi there, I'm {name}.",
+            "Morning! {name} here.", "Hey there, this is {name}.", "My name is {name}.", "This is {name} speaking.", "It's {name} here.",
             "Hi, I'm {name} and I have a mailbox on your service.", "Hello, {name} here.", "Hey, it's {name}.",
             "I'm {name}.", "Good morning, this is {name}.", "You're talking to {name}.")
 _BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "It's {name}.", "User: {name}.", "I'm {name}.")
 _BY_ADDRESS = ("Hello, my email address is {address}.", "Hi, my mailbox is {address}.",
                "I'm the user with the address {address}.", "My account is {address}.",
-               "Hi there, you have me as {address}.", "Please look me up as {address}.")
+               "Hi there, you have me as {address}.", "Please look me up as {address}.",
+               "I'm writing from {address}.", "My mail account here is {address}.",
+               "This is the mailbox {address}.", "You'll find me under {address}.",
+               "Hi! My address on your service is {address}.", "My login is {address}.")
 _BY_ADDRESS_TERSE = ("Mailbox: {address}.", "Address {address}.", "Account: {address}.")
 
 
