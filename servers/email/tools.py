@@ -21,7 +21,7 @@ import datetime as dt
 import re
 from typing import Literal
 
-from sqlalchemy import and_, exists, func, or_, select
+from sqlalchemy import bindparam, exists, func, or_, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
@@ -41,6 +41,7 @@ def loose_text(value):
 _BODIES = (Detail("messages", "body", loose_text), Detail("drafts", "body", loose_text))
 _CONTACT_EXTRAS = (Detail("contacts", "phone"), Detail("contacts", "company"))
 COLORS = ("blue", "green", "yellow", "purple", "red", "orange", "teal", "gray")
+_COLUMNS = tuple(Message.__table__.c)  # list reads fetch plain rows, not ORM objects
 Folder = Literal["inbox", "sent", "archive", "trash", "starred", "all"]
 
 
@@ -136,10 +137,10 @@ class EmailServer(Toolkit):
             unread_only: only mail not read yet (default false).
         """
         user = self.get(User, user_id)
-        query = select(Message).where(Message.user_id == user.id, *_in_folder(folder))
+        query = select(*_COLUMNS).where(Message.user_id == user.id, *_in_folder(folder))
         if unread_only:
-            query = query.where(Message.read.is_(False))
-        return self._summaries(query.order_by(Message.sent_at.desc(), Message.id.desc()).limit(limit))
+            query = query.where(_UNREAD)
+        return self._summaries(self.db.execute(query.order_by(*_NEWEST_FIRST).limit(limit)).all())
 
     @tool(read_only=True, produces=("message", "thread"))
     def search_messages(self, user_id: Id("user"), sender: str | None = None, recipient: str | None = None,
@@ -160,7 +161,7 @@ class EmailServer(Toolkit):
             include_trash: also search the trash (default false).
         """
         user = self.get(User, user_id)
-        query = select(Message).where(Message.user_id == user.id)
+        query = select(*_COLUMNS).where(Message.user_id == user.id)
         if not include_trash:
             query = query.where(Message.trashed.is_(False))
         if sender and sender.strip():
@@ -183,7 +184,7 @@ class EmailServer(Toolkit):
         if has_attachment is not None:
             attached = exists().where(Attachment.message_id == Message.id)
             query = query.where(attached if has_attachment else ~attached)
-        return self._summaries(query.order_by(Message.sent_at.desc(), Message.id.desc()).limit(limit))
+        return self._summaries(self.db.execute(query.order_by(*_NEWEST_FIRST).limit(limit)).all())
 
     @tool(read_only=True)
     def get_message(self, message_id: Id("message")) -> dict:
@@ -200,9 +201,9 @@ class EmailServer(Toolkit):
         """Return a conversation as its mailbox holds it: the subject and every message, oldest first
         (trashed ones included, marked by their folder)."""
         thread = self.get(Thread, thread_id)
-        query = select(Message).where(Message.thread_id == thread.id).order_by(Message.sent_at, Message.id)
+        query = select(*_COLUMNS).where(Message.thread_id == thread.id).order_by(Message.sent_at, Message.id)
         return {"thread_id": thread.id, "user_id": thread.user_id, "subject": thread.subject,
-                "messages": self._summaries(query)}
+                "messages": self._summaries(self.db.execute(query).all())}
 
     # -- flags and folders -------------------------------------------------------------------------
 
@@ -519,17 +520,15 @@ class EmailServer(Toolkit):
         self.db.flush()
         return {**self._summaries([sent])[0], "delivered_to": delivered}
 
-    def _summaries(self, query) -> list[dict]:
-        messages = list(self.db.scalars(query)) if not isinstance(query, list) else query
+    def _summaries(self, messages: list) -> list[dict]:
+        """Messages (rows or objects) as the tools show them, with their labels' names."""
         if not messages:
             return []
         ids = [m.id for m in messages]
         names: dict[str, list[str]] = {}
-        for message_id, name in self.db.execute(
-                select(MessageLabel.message_id, Label.name).join(Label, Label.id == MessageLabel.label_id)
-                .where(MessageLabel.message_id.in_(ids)).order_by(Label.name)):
+        for message_id, name in self.db.execute(_LABELS_OF, {"ids": ids}):
             names.setdefault(message_id, []).append(name)
-        attached = set(self.db.scalars(select(Attachment.message_id).where(Attachment.message_id.in_(ids))))
+        attached = set(self.db.scalars(_ATTACHED, {"ids": ids}))
         return [{"message_id": m.id, "thread_id": m.thread_id, "folder": _folder(m), "from_name": m.sender_name,
                  "from": m.sender, "to": _split(m.to), "cc": _split(m.cc), "subject": m.subject, "date": m.sent_at,
                  "read": m.read, "starred": m.starred, "labels": names.get(m.id, []),
@@ -554,15 +553,23 @@ class EmailServer(Toolkit):
 
 # -- plain helpers ----------------------------------------------------------------------------------
 
+_LIVE = Message.trashed.is_(False)
+_FOLDERS = {"trash": (Message.trashed.is_(True),),
+            "inbox": (_LIVE, Message.box == "inbox", Message.archived.is_(False)),
+            "sent": (_LIVE, Message.box == "sent"),
+            "archive": (_LIVE, Message.archived.is_(True)),
+            "starred": (_LIVE, Message.starred.is_(True)),
+            "all": (_LIVE,)}
+_UNREAD = Message.read.is_(False)
+_NEWEST_FIRST = (Message.sent_at.desc(), Message.id.desc())
+# Built once: the labels and attachments of a page of messages.
+_LABELS_OF = (select(MessageLabel.message_id, Label.name).join(Label, Label.id == MessageLabel.label_id)
+              .where(MessageLabel.message_id.in_(bindparam("ids", expanding=True))).order_by(Label.name))
+_ATTACHED = select(Attachment.message_id).where(Attachment.message_id.in_(bindparam("ids", expanding=True)))
+
+
 def _in_folder(folder: str) -> tuple:
-    if folder == "trash":
-        return (Message.trashed.is_(True),)
-    live = Message.trashed.is_(False)
-    return {"inbox": (live, Message.box == "inbox", Message.archived.is_(False)),
-            "sent": (live, Message.box == "sent"),
-            "archive": (live, Message.archived.is_(True)),
-            "starred": (live, Message.starred.is_(True)),
-            "all": (live,)}[folder]
+    return _FOLDERS[folder]
 
 
 def _folder(message: Message) -> str:
