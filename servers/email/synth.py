@@ -230,7 +230,35 @@ def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
 def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
     uid = b["user"]["user_id"]
     live = [m for m in b["all"] if m["folder"] != "trash"]
-    mode = rng.choice(["sender", "label", "attachment", "subject"])
+    mode = rng.choice(["sender", "label", "attachment", "subject", "dates", "recipient"])
+    if mode == "dates":
+        today = b["now"].date()
+        for _ in range(6):
+            end = today - dt.timedelta(days=rng.randint(1, 60))
+            start = end - dt.timedelta(days=rng.choice([2, 4, 6, 9]))
+            inside = [m for m in live if start.isoformat() <= m["date"][:10] <= end.isoformat()]
+            if 1 <= len(inside) <= 5:
+                first, last = day(start), day(end)
+                return Ask({"user_id": uid, "after": start.isoformat(), "before": end.isoformat()},
+                           say=rng.choice([f"Which emails came or went between {first} and {last}? Just the subjects.",
+                                           f"Can you list my mail from {first} to {last}, with subjects?",
+                                           f"I'm looking for something from {first} through {last}. What mail is "
+                                           "there in that stretch?"]),
+                           terse=f"Mail from {first} to {last}: subjects?", refs=(_user(b),),
+                           mentions=(first, last), facts=lambda r: sorted({m["subject"] for m in r})[:5])
+        mode = "sender"
+    if mode == "recipient":
+        sent_to = Counter(a for m in live if _own(b, m) for a in m["to"])
+        picks = [a for a, n in sent_to.items() if 1 <= n <= 5]
+        if picks:
+            address = rng.choice(sorted(picks))
+            return Ask({"user_id": uid, "recipient": address},
+                       say=rng.choice([f"Which emails have I sent to {address}? Give me the subjects.",
+                                       f"Can you find the mail addressed to {address} and list the subjects?",
+                                       f"What have I been writing to {address} about?"]),
+                       terse=f"Subjects of mail to {address}?", refs=(_user(b),), mentions=(address,),
+                       facts=lambda r: sorted({m["subject"] for m in r})[:5])
+        mode = "sender"
     if mode == "label":
         labels = [lb for lb in b["labels"] if 1 <= lb["messages"] <= 8]
         if labels:
