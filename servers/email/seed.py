@@ -1,7 +1,8 @@
 """The seed: 14 people with mailboxes at the company domain, their contacts (colleagues and people
 outside), labels, a few hundred mails in threads of one to four messages, drafts and attachments.
 
-Edge cases on purpose: one mailbox with no labels and no drafts, one with an empty trash, threads
+Edge cases on purpose: one mailbox with no labels and no drafts, a draft with no recipient and one
+with a mistyped address, one with an empty trash, threads
 whose replies come from several people (reply-all), mails already archived, starred, trashed or
 unread, drafts that answer a mail, and external senders whose mailboxes are not on this service.
 """
@@ -172,3 +173,10 @@ def seed(ctx: SeedContext) -> None:
             ctx.add(Draft(id=ctx.new_id("DRF"), user_id=user.id, thread_id=None, reply_to=None, to=contact_to[1],
                           cc="", subject=subject, body=f"Hi {contact_to[0].split()[0]},\n\n{opening}", quote="",
                           updated_at=ctx.moment(-10, -1)))
+    # two drafts that cannot be sent as they stand: one with no recipient yet, one with a mistyped address
+    ctx.add(Draft(id=ctx.new_id("DRF"), user_id=users[2].id, thread_id=None, reply_to=None, to="", cc="",
+                  subject="Notes for the offsite", body="Ideas so far: a lakeside venue, a half-day workshop.",
+                  quote="", updated_at=ctx.now - dt.timedelta(hours=20)))
+    ctx.add(Draft(id=ctx.new_id("DRF"), user_id=users[4].id, thread_id=None, reply_to=None,
+                  to=users[9].address.replace(f".{DOMAIN.split('.')[-1]}", ""), cc="", subject="Venue shortlist",
+                  body="Here are the three venues I liked most.", quote="", updated_at=ctx.now - dt.timedelta(hours=5)))

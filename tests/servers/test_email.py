@@ -61,6 +61,9 @@ def test_seed_world_has_the_variety_tasks_need(s):
     labels = [s.ok("list_labels", user_id=u["user_id"]) for u in users]
     drafts = [s.ok("list_drafts", user_id=u["user_id"]) for u in users]
     assert [] in labels and [] in drafts and any(len(x) >= 3 for x in labels)
+    every_draft = [d for ds in drafts for d in ds]
+    assert any(not d["to"] for d in every_draft)  # a draft with no recipient yet
+    assert any(d["to"] and not d["to"][0].endswith((".io", ".com")) for d in every_draft)  # a mistyped address
     assert any(m["has_attachments"] for m in mail(s, users[0]["user_id"]) + mail(s, users[1]["user_id"]))
 
 
@@ -400,3 +403,13 @@ def test_success_follows_the_outcome_not_the_path(play, served):
     extra = play(contact, [_call("add_contact", user_id=u["user_id"], name="Dana Whitfield",
                                  address="dana.whitfield@gmail.com", company="Gmail"), "Added."])
     assert extra["success"]
+
+
+def test_the_seed_drafts_that_cannot_be_sent_as_they_stand(s):
+    drafts = [d for u in everyone(s) for d in s.ok("list_drafts", user_id=u["user_id"])]
+    empty = next(d for d in drafts if not d["to"])
+    unchanged(s, "send_draft", "no recipient", draft_id=empty["draft_id"])
+    typo = next(d for d in drafts if d["to"] and not d["to"][0].endswith((".io", ".com")))
+    unchanged(s, "send_draft", "malformed address", draft_id=typo["draft_id"])
+    fixed = s.ok("update_draft", draft_id=typo["draft_id"], to=[typo["to"][0] + ".io"])
+    assert s.ok("send_draft", draft_id=fixed["draft_id"])["delivered_to"] == fixed["to"]
