@@ -276,8 +276,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
         if picks:
             who = rng.choice(sorted(picks))
             return Ask({"user_id": uid, "sender": who, "has_attachment": True},
-                       say=rng.choice([f"Find the emails with attachments that {who.split()[0]} "
-                                       f"{who.split()[-1]} sent me.".replace(f"{who.split()[0]} {who.split()[-1]}", who),
+                       say=rng.choice([f"Find the emails with attachments that {who} sent me.",
                                        f"Did {who} ever send me any files? Which emails had attachments?",
                                        f"I'm looking for attachments from {who}. Which emails carry them?"]),
                        terse=f"Mail with attachments from {who}?", refs=(_user(b),), mentions=(who,),
