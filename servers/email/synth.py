@@ -1,0 +1,726 @@
+"""How tasks are written for email: people who introduce themselves by name or address, and refer to
+their mail the way a person does ("the email from Ada Park about the budget review", "my draft about
+the offsite", "the thread about Project Apollo"), their labels by name and their contacts by name.
+
+Every request comes in several phrasings (plain, polite, chatty, indirect, and terse ones for the
+minimal level); an introduction is picked from many forms by a stable hash of who is speaking.
+Requests that ask to be told something declare the facts the answer must state."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import day, listing
+
+Bundle = dict[str, Any]
+
+NEW_LABELS = ("Taxes", "Kids", "Newsletters", "Conferences", "Insurance", "Recipes", "Volunteering", "House")
+NEW_CONTACTS = (("Dana Whitfield", "dana.whitfield@gmail.com"), ("Marco Bellini", "marco.bellini@outlook.com"),
+                ("Priya Raman", "priya.raman@yahoo.com"), ("Tom Okafor", "tom.okafor@hotmail.com"),
+                ("Lena Fischer", "lena.fischer@gmail.com"), ("Sam Whitaker", "sam.whitaker@icloud.com"))
+REPLIES = ("Thanks, that works for me.", "Sounds good, see you then.", "Got it, I'll take a look today.",
+           "Thanks for the update.", "I can't make it this week, sorry.", "Perfect, thank you!",
+           "Let me check and get back to you tomorrow.", "Great news, thanks for letting me know.")
+NOTES = ("FYI, see below.", "Can you take a look at this?", "Forwarding this for your records.",
+         "Thought you'd want to see this.")
+NEW_MAILS = (("Coffee next week?", "Are you free for coffee sometime next week?"),
+             ("Quick question", "Do you have a minute to talk about the schedule?"),
+             ("Photos from Saturday", "I'll send the photos from Saturday tonight."),
+             ("Meeting notes", "Here are my notes from this morning's meeting."),
+             ("Catching up", "It's been a while, how have you been?"))
+NEW_BODIES = ("Actually, let's push this to next month.", "Looking forward to it. Let me know what time suits you.",
+              "Sorry for the delay, here is the update I promised.", "Please ignore my earlier note, all is settled.")
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+def _topic(subject: str) -> str:
+    return re.sub(r"^((re|fwd):\s*)+", "", subject, flags=re.I).strip()
+
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """Every person with a mailbox, with all their mail (trash included), labels, drafts and contacts."""
+    bundles = []
+    users = read("find_users", limit=100)
+    people = {u["address"]: u["name"] for u in users}
+    for user in users:
+        uid = user["user_id"]
+        mail = read("list_messages", user_id=uid, folder="all", limit=100) + \
+            read("list_messages", user_id=uid, folder="trash", limit=100)
+        contacts = read("list_contacts", user_id=uid, limit=100)
+        known = {**people, **{c["address"]: c["name"] for c in contacts}}
+        for m in mail:
+            m["topic"] = _topic(m["subject"])
+            m["to_names"] = [known.get(a, a) for a in m["to"]]
+        # a mail is nameable when its sender (or, for sent mail, its first recipient) and its topic say which
+        keys = Counter(_key(m, user["address"]) for m in mail)
+        bundles.append({
+            "now": now, "user": user, "people": known,
+            "messages": [m for m in mail if keys[_key(m, user["address"])] == 1],
+            "all": mail,
+            "labels": read("list_labels", user_id=uid),
+            "drafts": [d for d in read("list_drafts", user_id=uid)
+                       if sum(x["subject"].lower() == d["subject"].lower() for x in read("list_drafts", user_id=uid))
+                       == 1],
+            "contacts": [c for c in contacts if len(read("list_contacts", user_id=uid, name=c["name"])) == 1],
+        })
+    return bundles
+
+
+def _key(m: dict, me: str) -> tuple[bool, str, str]:
+    own = m["from"] == me
+    who = (m["to"][0] if m["to"] else "") if own else m["from_name"]
+    return (own, who.lower(), m["topic"].lower())
+
+
+def _received(b: Bundle, *folders: str) -> list[dict]:
+    return [m for m in b["messages"] if m["folder"] in folders and not _own(b, m)]
+
+
+def _own(b: Bundle, m: dict) -> bool:
+    return m["from"] == b["user"]["address"]
+
+
+# -- how people name things ------------------------------------------------------------------------
+
+def _user(b: Bundle) -> Ref:
+    return Ref.of("user", b["user"])
+
+
+def _message(b: Bundle, m: dict) -> Ref:
+    return Ref.of("message", m, _user(b))
+
+
+def _thread(b: Bundle, m: dict) -> Ref:
+    return Ref("thread", m["thread_id"], m, _user(b))
+
+
+def _stable(forms: Sequence[str], *keys: str) -> str:
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
+
+
+def mail_name(b: Bundle, m: dict, rng: random.Random) -> str:
+    """'the email from Ada Park about Budget review', or for one's own mail 'the email I sent to ...'."""
+    topic = m["topic"]
+    if _own(b, m):
+        to = m["to_names"][0]
+        return rng.choice([f"the email I sent to {to} about \"{topic}\"", f"my email to {to} about \"{topic}\"",
+                           f"the message I sent {to} about \"{topic}\""])
+    who = m["from_name"]
+    return rng.choice([f"the email from {who} about \"{topic}\"", f"the message from {who} about \"{topic}\"",
+                       f"the \"{topic}\" email from {who}",
+                       f"the mail {who} sent me about \"{topic}\""])
+
+
+def _mentions(m: dict) -> tuple[str, ...]:
+    return (m["topic"],)
+
+
+_SAYING = ("It should say: \"{text}\"", "The text is \"{text}\"", "Write: \"{text}\"", "Just say \"{text}\"",
+           "Make it say \"{text}\"", "Here's the message: \"{text}\"")
+
+
+def saying(text: str, rng: random.Random) -> str:
+    """The sentence that gives a mail's text, after a request or alone when the assistant asked."""
+    return rng.choice(_SAYING).format(text=text)
+
+
+def _drafted(d: dict) -> str:
+    return d["subject"] or "(no subject)"
+
+
+# -- goals: reading -------------------------------------------------------------------------------
+
+goals = Goals()
+
+
+@goals.add("get_message", 1.2)
+def get_message(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["folder"] != "trash"]
+    if not mail:
+        return None
+    attached = [m for m in mail if m["has_attachments"]]
+    if attached and rng.random() < 0.5:
+        m = rng.choice(attached)
+        name = mail_name(b, m, rng)
+        return Ask({"message_id": m["message_id"]},
+                   say=rng.choice([f"What files are attached to {name}?",
+                                   f"Can you tell me the names of the attachments on {name}?",
+                                   f"I need the attachment from {name}. What is it called, and how big is it?",
+                                   f"Which documents came with {name}?"]),
+                   terse=f"Attachments on {name}?", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
+                   facts=lambda r: [a["filename"] for a in r["attachments"]])
+    m = rng.choice(mail)
+    name = mail_name(b, m, rng)
+    if rng.random() < 0.5:
+        return Ask({"message_id": m["message_id"]},
+                   say=rng.choice([f"When was {name} sent?", f"Could you check what day {name} came in?",
+                                   f"I'm trying to remember the date of {name}. When was it?"]),
+                   terse=f"Date of {name}?", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
+                   facts=lambda r: [r["date"][:10]])
+    return Ask({"message_id": m["message_id"]},
+               say=rng.choice([f"Who exactly was {name} addressed to?", f"Can you tell me who received {name}?",
+                               f"Which addresses was {name} sent to?"]),
+               terse=f"Recipients of {name}?", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
+               facts=lambda r: (r["to"] + r["cc"])[:5])
+
+
+@goals.add("get_thread")
+def get_thread(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["folder"] != "trash"]
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    name = mail_name(b, m, rng)
+    return Ask({"thread_id": m["thread_id"]},
+               say=rng.choice([f"How many messages are in the conversation with {name}, and who wrote the latest?",
+                               f"Can you pull up the whole thread of {name}? Who sent the last message in it?",
+                               (f"I lost track of the conversation that {name} belongs to. How many messages does "
+                                f"it have, and who wrote the most recent one?")]),
+               terse=f"Thread of {name}: how many messages, last from whom?", refs=(_user(b), _thread(b, m)),
+               mentions=_mentions(m), facts=lambda r: [len(r["messages"]), r["messages"][-1]["from_name"]])
+
+
+@goals.add("list_messages", 1.2)
+def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
+    uid = b["user"]["user_id"]
+    mode = rng.choice(["unread", "trash", "starred", "sent"])
+    pool = {"unread": [m for m in b["all"] if m["folder"] == "inbox" and not m["read"]],
+            "trash": [m for m in b["all"] if m["folder"] == "trash"],
+            "starred": [m for m in b["all"] if m["starred"] and m["folder"] != "trash"],
+            "sent": [m for m in b["all"] if m["folder"] == "sent"]}[mode]
+    if not 1 <= len(pool) <= 20:
+        return None
+    if mode == "unread":
+        return Ask({"user_id": uid, "folder": "inbox", "unread_only": True},
+                   say=rng.choice(["Do I have any unread email in my inbox? Who is it from?",
+                                   "Can you check what's still unread in my inbox and tell me the senders?",
+                                   "I've been away. Which emails in my inbox haven't I read yet?"]),
+                   terse="Unread inbox mail: senders?", refs=(_user(b),),
+                   facts=lambda r: sorted({m["from_name"] for m in r})[:5])
+    if mode == "trash":
+        return Ask({"user_id": uid, "folder": "trash"},
+                   say=rng.choice(["What's sitting in my trash right now?",
+                                   "Before anything gets purged, can you tell me which emails are in my trash?",
+                                   "Could you list the subjects of the mail in my trash?"]),
+                   terse="Subjects in my trash?", refs=(_user(b),),
+                   facts=lambda r: sorted({m["subject"] for m in r})[:5])
+    if mode == "starred":
+        return Ask({"user_id": uid, "folder": "starred"},
+                   say=rng.choice(["Which emails have I starred?", "Can you list my starred messages and their senders?",
+                                   "I star things I need to come back to. What's starred at the moment?"]),
+                   terse="My starred mail?", refs=(_user(b),),
+                   facts=lambda r: sorted({m["subject"] for m in r})[:5])
+    count = min(len(pool), rng.choice([2, 3]))
+    return Ask({"user_id": uid, "folder": "sent", "limit": count},
+               say=rng.choice([f"What were the last {count} emails I sent? Just the subjects.",
+                               f"Could you remind me of the subjects of my {count} most recent sent emails?"]),
+               terse=f"Subjects of my last {count} sent emails?", refs=(_user(b),), mentions=(str(count),),
+               facts=lambda r: [m["subject"] for m in r])
+
+
+@goals.add("search_messages", 1.3)
+def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
+    uid = b["user"]["user_id"]
+    live = [m for m in b["all"] if m["folder"] != "trash"]
+    mode = rng.choice(["sender", "label", "attachment", "subject", "dates", "recipient"])
+    if mode == "dates":
+        today = b["now"].date()
+        for _ in range(6):
+            end = today - dt.timedelta(days=rng.randint(1, 60))
+            start = end - dt.timedelta(days=rng.choice([2, 4, 6, 9]))
+            inside = [m for m in live if start.isoformat() <= m["date"][:10] <= end.isoformat()]
+            if 1 <= len(inside) <= 5:
+                first, last = day(start), day(end)
+                return Ask({"user_id": uid, "after": start.isoformat(), "before": end.isoformat()},
+                           say=rng.choice([f"Which emails came or went between {first} and {last}? Just the subjects.",
+                                           f"Can you list my mail from {first} to {last}, with subjects?",
+                                           f"I'm looking for something from {first} through {last}. What mail is "
+                                           "there in that stretch?"]),
+                           terse=f"Mail from {first} to {last}: subjects?", refs=(_user(b),),
+                           mentions=(first, last), facts=lambda r: sorted({m["subject"] for m in r})[:5])
+        mode = "sender"
+    if mode == "recipient":
+        sent_to = Counter(a for m in live if _own(b, m) for a in m["to"])
+        picks = [a for a, n in sent_to.items() if 1 <= n <= 5]
+        if picks:
+            address = rng.choice(sorted(picks))
+            return Ask({"user_id": uid, "recipient": address},
+                       say=rng.choice([f"Which emails have I sent to {address}? Give me the subjects.",
+                                       f"Can you find the mail addressed to {address} and list the subjects?",
+                                       f"What have I been writing to {address} about?"]),
+                       terse=f"Subjects of mail to {address}?", refs=(_user(b),), mentions=(address,),
+                       facts=lambda r: sorted({m["subject"] for m in r})[:5])
+        mode = "sender"
+    if mode == "label":
+        labels = [lb for lb in b["labels"] if 1 <= lb["messages"] <= 8]
+        if labels:
+            label = rng.choice(labels)
+            return Ask({"user_id": uid, "label_id": label["label_id"]},
+                       say=rng.choice([f"Which emails have I filed under {label['name']}?",
+                                       f"Can you show me the mail labelled {label['name']}? I need the subjects.",
+                                       f"What's under my {label['name']} label these days?"]),
+                       terse=f"Mail labelled {label['name']}?", refs=(_user(b), Ref.of("label", label, _user(b))),
+                       mentions=(label["name"],), facts=lambda r: sorted({m["subject"] for m in r})[:5])
+        mode = "sender"
+    if mode == "attachment":
+        senders = Counter(m["from_name"] for m in live if m["has_attachments"] and not _own(b, m))
+        picks = [s for s, n in senders.items() if n <= 5]
+        if picks:
+            who = rng.choice(sorted(picks))
+            return Ask({"user_id": uid, "sender": who, "has_attachment": True},
+                       say=rng.choice([f"Find the emails with attachments that {who} sent me.",
+                                       f"Did {who} ever send me any files? Which emails had attachments?",
+                                       f"I'm looking for attachments from {who}. Which emails carry them?"]),
+                       terse=f"Mail with attachments from {who}?", refs=(_user(b),), mentions=(who,),
+                       facts=lambda r: sorted({m["subject"] for m in r})[:5])
+        mode = "sender"
+    if mode == "subject":
+        topics = Counter(m["topic"] for m in live)
+        picks = [t for t, n in topics.items() if 2 <= n <= 6]
+        if picks:
+            topic = rng.choice(sorted(picks))
+            return Ask({"user_id": uid, "subject": topic},
+                       say=rng.choice([f"Who has emailed about \"{topic}\"? Give me the senders.",
+                                       f"Can you find every email with \"{topic}\" in the subject and tell me who sent them?",
+                                       f"Search my mail for \"{topic}\": who wrote those?"]),
+                       terse=f"Senders of mail about \"{topic}\"?", refs=(_user(b),), mentions=(topic,),
+                       facts=lambda r: sorted({m["from_name"] for m in r})[:5])
+        mode = "sender"
+    senders = Counter(m["from_name"] for m in live if not _own(b, m))
+    picks = [s for s, n in senders.items() if 2 <= n <= 6]
+    if not picks:
+        return None
+    who = rng.choice(sorted(picks))
+    return Ask({"user_id": uid, "sender": who},
+               say=rng.choice([f"What has {who} emailed me about? List the subjects.",
+                               f"Can you find all the mail from {who} and give me the subjects?",
+                               f"I need to catch up on everything {who} sent me. What are the subjects?"]),
+               terse=f"Subjects of mail from {who}?", refs=(_user(b),), mentions=(who,),
+               facts=lambda r: sorted({m["subject"] for m in r})[:5])
+
+
+@goals.add("list_labels", 0.6)
+def list_labels(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["labels"]:
+        return None
+    return Ask({"user_id": b["user"]["user_id"]},
+               say=rng.choice(["Which labels have I set up in my mailbox?", "Can you list my email labels?",
+                               "I forget how I organized my mail. What labels do I have?"]),
+               terse="My labels?", refs=(_user(b),), facts=lambda r: [lb["name"] for lb in r])
+
+
+@goals.add("list_drafts", 0.6)
+def list_drafts(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["drafts"]:
+        return None
+    return Ask({"user_id": b["user"]["user_id"]},
+               say=rng.choice(["What drafts do I have waiting?", "Can you list my unsent drafts by subject?",
+                               "I think I left some emails half-written. Which drafts are there?"]),
+               terse="My drafts?", refs=(_user(b),), facts=lambda r: [d["subject"] for d in r])
+
+
+@goals.add("list_contacts", 0.8)
+def list_contacts(b: Bundle, rng: random.Random) -> Ask | None:
+    contacts = [c for c in b["contacts"] if c["phone"]]
+    if not contacts or rng.random() < 0.4:
+        if not b["contacts"]:
+            return None
+        c = rng.choice(b["contacts"])
+        return Ask({"user_id": b["user"]["user_id"], "name": c["name"]},
+                   say=rng.choice([f"What email address do I have saved for {c['name']}?",
+                                   f"Could you look up {c['name']}'s address in my contacts?",
+                                   f"I want to write to {c['name']}. Which address do I have for them?"]),
+                   terse=f"Address of my contact {c['name']}?", refs=(_user(b),), mentions=(c["name"],),
+                   facts=lambda r: [r[0]["address"]])
+    c = rng.choice(contacts)
+    return Ask({"user_id": b["user"]["user_id"], "name": c["name"]},
+               say=rng.choice([f"What's the phone number of my contact {c['name']}?",
+                               f"Can you find {c['name']}'s phone number in my contacts?",
+                               f"I need to call {c['name']}. Which number do I have saved?"]),
+               terse=f"Phone of {c['name']}?", refs=(_user(b),), mentions=(c["name"],),
+               facts=lambda r: [r[0]["phone"]])
+
+
+# -- goals: flags and folders -----------------------------------------------------------------------
+
+@goals.add("mark_read")
+def mark_read(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["folder"] in ("inbox", "archive")]
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    name = mail_name(b, m, rng)
+    refs = (_user(b), _message(b, m))
+    if m["read"]:
+        return Ask({"message_id": m["message_id"], "read": False},
+                   say=rng.choice([f"Please mark {name} as unread so I remember to deal with it.",
+                                   f"Could you flip {name} back to unread?",
+                                   f"I opened {name} by accident; make it unread again, please."]),
+                   terse=f"Mark {name} unread.", refs=refs, mentions=_mentions(m))
+    return Ask({"message_id": m["message_id"]},
+               say=rng.choice([f"Please mark {name} as read.", f"I already know what {name} says; mark it read.",
+                               f"Could you set {name} to read?"]),
+               terse=f"Mark {name} read.", refs=refs, mentions=_mentions(m))
+
+
+@goals.add("star_message")
+def star_message(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["folder"] != "trash"]
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    name = mail_name(b, m, rng)
+    refs = (_user(b), _message(b, m))
+    if m["starred"]:
+        return Ask({"message_id": m["message_id"], "starred": False},
+                   say=rng.choice([f"Please take the star off {name}.", f"I'm done with {name}; unstar it.",
+                                   f"Could you remove the star from {name}?"]),
+                   terse=f"Unstar {name}.", refs=refs, mentions=_mentions(m))
+    return Ask({"message_id": m["message_id"]},
+               say=rng.choice([f"Please star {name}.", f"Can you star {name} so I find it later?",
+                               f"I'll need {name} again; give it a star."]),
+               terse=f"Star {name}.", refs=refs, mentions=_mentions(m))
+
+
+@goals.add("archive_message")
+def archive_message(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = _received(b, "inbox")
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    name = mail_name(b, m, rng)
+    return Ask({"message_id": m["message_id"]},
+               say=rng.choice([f"Please archive {name}.", f"Get {name} out of my inbox, but keep it: archive it.",
+                               f"I've dealt with {name}; could you archive it?", f"Archive {name} for me, thanks."]),
+               terse=f"Archive {name}.", refs=(_user(b), _message(b, m)), mentions=_mentions(m))
+
+
+@goals.add("trash_message")
+def trash_message(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["folder"] != "trash"]
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    name = mail_name(b, m, rng)
+    return Ask({"message_id": m["message_id"]},
+               say=rng.choice([f"Please move {name} to the trash.", f"I don't need {name}; trash it.",
+                               f"Could you throw {name} in the bin?", f"Delete {name}, please (just the trash is fine)."]),
+               terse=f"Trash {name}.", refs=(_user(b), _message(b, m)), mentions=_mentions(m))
+
+
+@goals.add("restore_message")
+def restore_message(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["folder"] == "trash"]
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    name = mail_name(b, m, rng)
+    return Ask({"message_id": m["message_id"]},
+               say=rng.choice([f"I trashed {name} by mistake. Can you bring it back?",
+                               f"Please restore {name} from the trash.",
+                               f"Could you get {name} out of the trash again?"]),
+               terse=f"Restore {name} from trash.", refs=(_user(b), _message(b, m)), mentions=_mentions(m))
+
+
+@goals.add("delete_forever", 0.8)
+def delete_forever(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["folder"] != "sent"]
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    name = mail_name(b, m, rng)
+    prior = () if m["folder"] == "trash" else (("trash_message", {"message_id": m["message_id"]}),)
+    return Ask({"message_id": m["message_id"]},
+               say=rng.choice([f"Please delete {name} permanently, not just to the trash.",
+                               f"I want {name} gone for good. Purge it.",
+                               f"Could you erase {name} forever? I never want to see it again."]),
+               terse=f"Permanently delete {name}.", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
+               prior=prior)
+
+
+# -- goals: labels ------------------------------------------------------------------------------------
+
+@goals.add("create_label", 0.8)
+def create_label(b: Bundle, rng: random.Random) -> Ask | None:
+    taken = {lb["name"].lower() for lb in b["labels"]}
+    free = [n for n in NEW_LABELS if n.lower() not in taken]
+    name = rng.choice(free)
+    return Ask({"user_id": b["user"]["user_id"], "name": name},
+               say=rng.choice([f"Please create a new label called {name}.", f"I'd like {'an' if name[0] in 'AEIOU' else 'a'} {name} label in my mailbox.",
+                               f"Could you set up a label named \"{name}\" for me?"]),
+               terse=f"New label: {name}.", refs=(_user(b),), mentions=(name,))
+
+
+@goals.add("label_message")
+def label_message(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["folder"] != "trash"]
+    if not mail or not b["labels"]:
+        return None
+    m = rng.choice(mail)
+    free = [lb for lb in b["labels"] if lb["name"] not in m["labels"]]
+    if not free:
+        return None
+    label = rng.choice(free)
+    name = mail_name(b, m, rng)
+    return Ask({"message_id": m["message_id"], "label_id": label["label_id"]},
+               say=rng.choice([f"Please label {name} as {label['name']}.",
+                               f"Could you file {name} under {label['name']}?",
+                               f"Put my {label['name']} label on {name}, please."]),
+               terse=f"Label {name}: {label['name']}.",
+               refs=(_user(b), _message(b, m), Ref.of("label", label, _user(b))),
+               mentions=(*_mentions(m), label["name"]))
+
+
+@goals.add("unlabel_message")
+def unlabel_message(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["labels"]]
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    label = next(lb for lb in b["labels"] if lb["name"] == rng.choice(m["labels"]))
+    name = mail_name(b, m, rng)
+    return Ask({"message_id": m["message_id"], "label_id": label["label_id"]},
+               say=rng.choice([f"Please take the {label['name']} label off {name}.",
+                               f"{name[0].upper()}{name[1:]} shouldn't be under {label['name']}; remove that label.",
+                               f"Could you remove the {label['name']} label from {name}?"]),
+               terse=f"Unlabel {name}: {label['name']}.",
+               refs=(_user(b), _message(b, m), Ref.of("label", label, _user(b))),
+               mentions=(*_mentions(m), label["name"]))
+
+
+# -- goals: contacts ----------------------------------------------------------------------------------
+
+@goals.add("add_contact", 0.7)
+def add_contact(b: Bundle, rng: random.Random) -> Ask | None:
+    name, address = rng.choice(NEW_CONTACTS)
+    if any(c["address"] == address for c in b["contacts"]):
+        return None
+    return Ask({"user_id": b["user"]["user_id"], "name": name, "address": address},
+               say=rng.choice([f"Please add {name} to my contacts.",
+                               f"Save a new contact for me: {name}.",
+                               f"I met someone new. Could you add {name} to my address book?"]),
+               detail=rng.choice([f"The address is {address}.", f"Their email is {address}.",
+                                  f"Email: {address}.", f"You can reach them at {address}."]),
+               terse=f"New contact: {name}, {address}.", refs=(_user(b),), mentions=(name, address))
+
+
+@goals.add("delete_contact", 0.6)
+def delete_contact(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["contacts"]:
+        return None
+    c = rng.choice(b["contacts"])
+    return Ask({"contact_id": c["contact_id"]},
+               say=rng.choice([f"Please remove {c['name']} from my contacts.",
+                               f"I don't keep in touch with {c['name']} any more; delete the contact.",
+                               f"Could you take {c['name']} out of my address book?"]),
+               terse=f"Delete contact {c['name']}.", refs=(_user(b), Ref.of("contact", c, _user(b))),
+               mentions=(c["name"],))
+
+
+# -- goals: drafts and sending --------------------------------------------------------------------------
+
+@goals.add("create_draft")
+def create_draft(b: Bundle, rng: random.Random) -> Ask | None:
+    replyable = _received(b, "inbox", "archive")
+    if replyable and rng.random() < 0.4:
+        m = rng.choice(replyable)
+        text = rng.choice(REPLIES)
+        name = mail_name(b, m, rng)
+        return Ask({"user_id": b["user"]["user_id"], "reply_to_message_id": m["message_id"], "body": text},
+                   say=rng.choice([f"Start a reply to {name} but keep it as a draft; don't send it.",
+                                   f"Please draft an answer to {name}. I'll send it myself later.",
+                                   f"Could you prepare a reply draft to {name}? Not sent yet."]),
+                   detail=saying(text, rng),
+                   terse=f"Draft reply to {name}: \"{text}\" (don't send).", refs=(_user(b), _message(b, m)),
+                   mentions=(*_mentions(m), text))
+    if not b["contacts"]:
+        return None
+    c = rng.choice(b["contacts"])
+    subject, text = rng.choice(NEW_MAILS)
+    return Ask({"user_id": b["user"]["user_id"], "to": [c["address"]], "subject": subject, "body": text},
+               say=rng.choice([f"Please write a draft to my contact {c['name']} with the subject \"{subject}\". "
+                               "Don't send it yet.",
+                               f"I'd like a draft email for {c['name']}, subject \"{subject}\". Just save it.",
+                               f"Could you save a draft to {c['name']} from my contacts? Subject \"{subject}\"."]),
+               detail=saying(text, rng),
+               terse=f"Draft to {c['name']}: \"{subject}\" / \"{text}\" (don't send).",
+               refs=(_user(b), Ref.of("contact", c, _user(b))), mentions=(c["name"], subject, text))
+
+
+def _draft(b: Bundle, d: dict) -> Ref:
+    return Ref.of("draft", d, _user(b))
+
+
+def _draft_name(b: Bundle, d: dict, rng: random.Random) -> str:
+    to = b["people"].get(d["to"][0], d["to"][0]) if d["to"] else None
+    forms = [f"my draft about \"{_drafted(d)}\"", f"the draft with the subject \"{_drafted(d)}\""]
+    if to:
+        forms.append(f"my draft to {to} about \"{_drafted(d)}\"")
+    return rng.choice(forms)
+
+
+@goals.add("update_draft")
+def update_draft(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["drafts"]:
+        return None
+    d = rng.choice(b["drafts"])
+    name = _draft_name(b, d, rng)
+    text = rng.choice(NEW_BODIES)
+    return Ask({"draft_id": d["draft_id"], "body": text},
+               say=rng.choice([f"Please replace the text of {name}, but don't send it.",
+                               f"I changed my mind about what to say in {name}; rewrite its text.",
+                               f"Could you rewrite the body of {name}? Keep it unsent."]),
+               detail=saying(text, rng),
+               terse=f"Set body of {name} to \"{text}\".", refs=(_user(b), _draft(b, d)),
+               mentions=(d["subject"], text))
+
+
+@goals.add("delete_draft", 0.7)
+def delete_draft(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["drafts"]:
+        return None
+    d = rng.choice(b["drafts"])
+    name = _draft_name(b, d, rng)
+    return Ask({"draft_id": d["draft_id"]},
+               say=rng.choice([f"Please discard {name}; I won't send it.", f"Throw away {name}, please.",
+                               f"I no longer need {name}. Could you delete it?"]),
+               terse=f"Delete {name}.", refs=(_user(b), _draft(b, d)), mentions=(d["subject"],))
+
+
+@goals.add("send_draft", 1.2)
+def send_draft(b: Bundle, rng: random.Random) -> Ask | None:
+    drafts = [d for d in b["drafts"] if d["to"]]
+    if not drafts:
+        return None
+    d = rng.choice(drafts)
+    name = _draft_name(b, d, rng)
+    if rng.random() < 0.4:
+        text = rng.choice(NEW_BODIES)
+        return Ask({"draft_id": d["draft_id"]},
+                   say=rng.choice([f"Please change the text of {name} to \"{text}\" and then send it.",
+                                   f"Update {name} to say \"{text}\" and send it off."]),
+                   terse=f"Body of {name} -> \"{text}\", then send.", refs=(_user(b), _draft(b, d)),
+                   mentions=(d["subject"], text), prior=(("update_draft", {"draft_id": d["draft_id"], "body": text}),))
+    return Ask({"draft_id": d["draft_id"]},
+               say=rng.choice([f"Please send {name}.", f"{name[0].upper()}{name[1:]} is ready; send it, please.",
+                               f"Could you send off {name} now?", f"Go ahead and send {name}."]),
+               terse=f"Send {name}.", refs=(_user(b), _draft(b, d)), mentions=(d["subject"],))
+
+
+@goals.add("reply_to_message", 1.3)
+def reply_to_message(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = _received(b, "inbox", "archive")
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    text = rng.choice(REPLIES)
+    name = mail_name(b, m, rng)
+    refs = (_user(b), _message(b, m))
+    others = [a for a in m["to"] + m["cc"] if a != b["user"]["address"]]
+    if others and rng.random() < 0.5:
+        return Ask({"message_id": m["message_id"], "body": text, "reply_all": True},
+                   say=rng.choice([f"I need to reply all to {name}.",
+                                   f"Please answer everyone on {name}, not just the sender.",
+                                   f"Could you send a reply-all to {name}?"]),
+                   detail=saying(text, rng), terse=f"Reply all to {name}: \"{text}\"", refs=refs,
+                   mentions=(*_mentions(m), text))
+    return Ask({"message_id": m["message_id"], "body": text},
+               say=rng.choice([f"Please reply to {name}.", f"I'd like to answer {name}, just to the sender.",
+                               f"Could you write back to {name}?", f"Send a quick reply to {name}, please."]),
+               detail=saying(text, rng), terse=f"Reply to {name}: \"{text}\"", refs=refs,
+               mentions=(*_mentions(m), text))
+
+
+@goals.add("forward_message")
+def forward_message(b: Bundle, rng: random.Random) -> Ask | None:
+    mail = [m for m in b["messages"] if m["folder"] != "trash"]
+    contacts = b["contacts"]
+    if not mail or not contacts:
+        return None
+    m, c = rng.choice(mail), rng.choice(contacts)
+    name = mail_name(b, m, rng)
+    refs = (_user(b), _message(b, m), Ref.of("contact", c, _user(b)))
+    if rng.random() < 0.5:
+        note = rng.choice(NOTES)
+        return Ask({"message_id": m["message_id"], "to": [c["address"]], "note": note},
+                   say=rng.choice([f"Please forward {name} to {c['name']} with the note \"{note}\"",
+                                   f"Could you send {name} on to my contact {c['name']}? Add \"{note}\" on top."]),
+                   terse=f"Forward {name} to {c['name']}, note \"{note}\"", refs=refs,
+                   mentions=(*_mentions(m), c["name"], note))
+    return Ask({"message_id": m["message_id"], "to": [c["address"]]},
+               say=rng.choice([f"Please forward {name} to {c['name']}.", f"Can you pass {name} along to {c['name']}?",
+                               f"I want {c['name']} to see {name}; forward it to them, please."]),
+               terse=f"Forward {name} to {c['name']}.", refs=refs, mentions=(*_mentions(m), c["name"]))
+
+
+# -- who is asking ---------------------------------------------------------------------------------
+
+_BY_NAME = ("Hi, this is {name}.", "Hello, my name is {name}.", "Hi there, I'm {name}.",
+            "Morning! {name} here.", "Hey there, this is {name}.", "My name is {name}.", "This is {name} speaking.", "It's {name} here.",
+            "Hi, I'm {name} and I have a mailbox on your service.", "Hello, {name} here.", "Hey, it's {name}.",
+            "I'm {name}.", "Good morning, this is {name}.", "You're talking to {name}.")
+_BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "It's {name}.", "User: {name}.", "I'm {name}.")
+_BY_ADDRESS = ("Hello, my email address is {address}.", "Hi, my mailbox is {address}.",
+               "I'm the user with the address {address}.", "My account is {address}.",
+               "Hi there, you have me as {address}.", "Please look me up as {address}.",
+               "I'm writing from {address}.", "My mail account here is {address}.",
+               "This is the mailbox {address}.", "You'll find me under {address}.",
+               "Hi! My address on your service is {address}.", "My login is {address}.")
+_BY_ADDRESS_TERSE = ("Mailbox: {address}.", "Address {address}.", "Account: {address}.")
+
+
+def _by_name(ref: Ref) -> tuple[str, str]:
+    name = ref.entity["name"]
+    return (_stable(_BY_NAME, "name", ref.key, name).format(name=name),
+            _stable(_BY_NAME_TERSE, "terse", ref.key, name).format(name=name))
+
+
+def _by_address(ref: Ref) -> tuple[str, str]:
+    address = ref.entity["address"]
+    return (_stable(_BY_ADDRESS, "address", ref.key).format(address=address),
+            _stable(_BY_ADDRESS_TERSE, "terse", ref.key).format(address=address))
+
+
+def _mail_args(ref: Ref) -> dict[str, Any]:
+    """Search a mailbox for the named mail: by its sender (or, for one's own, its first recipient) and topic."""
+    m = ref.entity
+    args: dict[str, Any] = {"user_id": ref.owner.key, "subject": m["topic"]}
+    if m["from"] == ref.owner.entity["address"]:
+        args["recipient"] = m["to"][0]
+    else:
+        args["sender"] = m["from_name"]
+    if m["folder"] == "trash":
+        args["include_trash"] = True
+    return args
+
+
+def stats_request(b: Bundle, rng: random.Random) -> str | None:
+    return rng.choice(["How many emails are sitting in the trash across every mailbox on the service?",
+                       "Across all users, how many messages are in the archive right now?",
+                       "Can you tell me how many sent emails the whole service holds, for all mailboxes together?"])
+
+
+recipe = Recipe(
+    server="email",
+    sample=sample,
+    topics=("email",),
+    goals=goals.all,
+    lookups=(
+        Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
+        Lookup("user", "find_users", args=lambda r: {"address": r.entity["address"]}, intro=_by_address),
+        Lookup("message", "search_messages", args=_mail_args),
+        Lookup("thread", "search_messages", args=_mail_args),
+        Lookup("contact", "list_contacts", args=lambda r: {"user_id": r.owner.key, "name": r.entity["name"]}),
+        Lookup.under("label", "list_labels"),
+        Lookup.under("draft", "list_drafts"),
+    ),
+    hidden=(HiddenAsk("mailbox_stats", stats_request),),
+)

@@ -1,0 +1,415 @@
+"""The email server's domain rules, through real MCP (the generic suite covers the rest): folders,
+trash and purge, labels, search, drafts that are edited and sent into their thread, replies,
+reply-all and forwards that keep the thread and quote, delivery to mailboxes here, contacts, and
+the refusals that leave the world unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+DOMAIN = "@northwind.io"
+
+
+@pytest.fixture
+def s(served):
+    return served("email")
+
+
+def user(s, name: str) -> dict:
+    found = s.ok("find_users", name=name)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def everyone(s) -> list[dict]:
+    return s.ok("find_users", limit=100)
+
+
+def mail(s, user_id: str, folder: str = "all") -> list[dict]:
+    return s.ok("list_messages", user_id=user_id, folder=folder, limit=100)
+
+
+def first(s, folder: str, where=lambda u, m: True) -> tuple[dict, dict]:
+    for u in everyone(s):
+        for m in mail(s, u["user_id"], folder):
+            if where(u, m):
+                return u, m
+    raise AssertionError(f"no mail in {folder} matches in the seed-0 world")
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def inbox_copy(s, address: str, subject: str) -> dict:
+    receiver = s.ok("find_users", address=address)[0]
+    found = [m for m in mail(s, receiver["user_id"], "inbox") if m["subject"] == subject]
+    assert found, f"{address} got no {subject!r}"
+    return found[0]
+
+
+# -- the world -------------------------------------------------------------------------------------
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    users = everyone(s)
+    assert len(users) == 14 and all(u["address"].endswith(DOMAIN) for u in users)
+    folders = {m["folder"] for u in users for m in mail(s, u["user_id"]) + mail(s, u["user_id"], "trash")}
+    assert folders == {"inbox", "sent", "archive", "trash"}
+    labels = [s.ok("list_labels", user_id=u["user_id"]) for u in users]
+    drafts = [s.ok("list_drafts", user_id=u["user_id"]) for u in users]
+    assert [] in labels and [] in drafts and any(len(x) >= 3 for x in labels)
+    every_draft = [d for ds in drafts for d in ds]
+    assert any(not d["to"] for d in every_draft)  # a draft with no recipient yet
+    assert any(d["to"] and not d["to"][0].endswith((".io", ".com")) for d in every_draft)  # a mistyped address
+    assert any(m["has_attachments"] for m in mail(s, users[0]["user_id"]) + mail(s, users[1]["user_id"]))
+
+
+def test_find_users_by_name_or_address(s):
+    users = everyone(s)
+    target = users[3]
+    assert s.ok("find_users", name=target["name"].split()[-1].upper()) == [target]
+    assert s.ok("find_users", address=target["address"].upper()) == [target]
+    assert s.ok("find_users", name="zzzz-nobody") == []
+
+
+# -- reading and searching --------------------------------------------------------------------------
+
+def test_folders_partition_a_mailbox(s):
+    uid = everyone(s)[0]["user_id"]
+    inbox, sent, archive, trash = (mail(s, uid, f) for f in ("inbox", "sent", "archive", "trash"))
+    every = mail(s, uid, "all")
+    assert {m["message_id"] for m in every} == {m["message_id"] for m in inbox + sent + archive}
+    assert not {m["message_id"] for m in trash} & {m["message_id"] for m in every}
+    assert all(m["folder"] == "inbox" for m in inbox) and all(m["folder"] == "sent" for m in sent)
+    assert [m["date"] for m in every] == sorted((m["date"] for m in every), reverse=True)
+    unread = s.ok("list_messages", user_id=uid, unread_only=True, limit=100)
+    assert unread == [m for m in inbox if not m["read"]]
+    starred = mail(s, uid, "starred")
+    assert starred == [m for m in every if m["starred"]]
+
+
+def test_get_message_and_thread(s):
+    u, m = first(s, "inbox", lambda u, m: m["has_attachments"])
+    full = s.ok("get_message", message_id=m["message_id"])
+    assert full["body"] and full["attachments"] and set(full["attachments"][0]) == {"filename", "size_kb", "mime_type"}
+    assert s.ok("get_message", message_id=m["message_id"])["read"] == m["read"]  # reading marks nothing
+    thread = s.ok("get_thread", thread_id=m["thread_id"])
+    assert thread["user_id"] == u["user_id"] and m["message_id"] in [x["message_id"] for x in thread["messages"]]
+    dates = [x["date"] for x in thread["messages"]]
+    assert dates == sorted(dates)
+
+
+def test_search_by_sender_recipient_subject_dates_label_and_attachment(s):
+    u, m = first(s, "inbox", lambda u, m: m["has_attachments"] and not m["subject"].startswith("Re:"))
+    uid = u["user_id"]
+    by_sender = s.ok("search_messages", user_id=uid, sender=m["from_name"].split()[-1].lower(), limit=100)
+    assert m in by_sender and all(m["from_name"].split()[-1].lower() in (x["from_name"] + x["from"]).lower()
+                                  for x in by_sender)
+    words = m["subject"].split()
+    by_subject = s.ok("search_messages", user_id=uid, subject=" ".join(reversed(words)).upper(), limit=100)
+    assert m in by_subject and all(all(w.lower() in x["subject"].lower() for w in words) for x in by_subject)
+    by_recipient = s.ok("search_messages", user_id=uid, recipient=u["address"], limit=100)
+    assert m in by_recipient
+    attached = s.ok("search_messages", user_id=uid, has_attachment=True, limit=100)
+    bare = s.ok("search_messages", user_id=uid, has_attachment=False, limit=100)
+    assert m in attached and m not in bare and all(x["has_attachments"] for x in attached)
+    assert len(attached) + len(bare) == len(mail(s, uid))
+    when = m["date"][:10]
+    on_day = s.ok("search_messages", user_id=uid, after=when, before=when, limit=100)
+    assert m in on_day and all(x["date"][:10] == when for x in on_day)
+    assert s.ok("search_messages", user_id=uid, before="2000-01-01") == []
+    # by label
+    lu, lm = first(s, "all", lambda u, m: bool(m["labels"]))
+    label = next(lb for lb in s.ok("list_labels", user_id=lu["user_id"]) if lb["name"] == lm["labels"][0])
+    labelled = s.ok("search_messages", user_id=lu["user_id"], label_id=label["label_id"], limit=100)
+    assert lm in labelled and all(label["name"] in x["labels"] for x in labelled)
+    assert label["messages"] == len(labelled)
+    # trash only when asked
+    tu, tm = first(s, "trash")
+    words = tm["subject"]
+    assert tm not in s.ok("search_messages", user_id=tu["user_id"], subject=words, limit=100)
+    assert tm in s.ok("search_messages", user_id=tu["user_id"], subject=words, include_trash=True, limit=100)
+    # another mailbox's label
+    other = next(x for x in everyone(s) if x["user_id"] != lu["user_id"])
+    unchanged(s, "search_messages", "belongs to another mailbox", user_id=other["user_id"], label_id=label["label_id"])
+
+
+# -- flags and folders --------------------------------------------------------------------------
+
+def test_mark_read_and_star_change_flags_not_content(s):
+    _, m = first(s, "sent")
+    before = s.ok("get_message", message_id=m["message_id"])
+    assert s.ok("mark_read", message_id=m["message_id"], read=False)["read"] is False
+    assert s.ok("mark_read", message_id=m["message_id"])["read"] is True
+    assert s.ok("star_message", message_id=m["message_id"])["starred"] is True
+    after = s.ok("get_message", message_id=m["message_id"])
+    assert after["starred"] and {k: after[k] for k in ("body", "subject", "to", "cc", "date", "from")} == \
+        {k: before[k] for k in ("body", "subject", "to", "cc", "date", "from")}
+    assert s.ok("star_message", message_id=m["message_id"], starred=False)["starred"] is False
+
+
+def test_archive_only_received_mail_in_the_inbox(s):
+    u, m = first(s, "inbox")
+    assert s.ok("archive_message", message_id=m["message_id"])["folder"] == "archive"
+    assert m["message_id"] not in [x["message_id"] for x in mail(s, u["user_id"], "inbox")]
+    assert m["message_id"] in [x["message_id"] for x in mail(s, u["user_id"], "archive")]
+    unchanged(s, "archive_message", "already archived", message_id=m["message_id"])
+    _, sent = first(s, "sent")
+    unchanged(s, "archive_message", "only received mail in the inbox", message_id=sent["message_id"])
+    _, trashed = first(s, "trash")
+    unchanged(s, "archive_message", "restore it before", message_id=trashed["message_id"])
+
+
+def test_trash_is_restorable_until_deleted_forever(s):
+    u, m = first(s, "archive")
+    assert s.ok("trash_message", message_id=m["message_id"])["folder"] == "trash"
+    unchanged(s, "trash_message", "already in the trash", message_id=m["message_id"])
+    assert s.ok("restore_message", message_id=m["message_id"])["folder"] == "archive"  # back where it was
+    unchanged(s, "restore_message", "not in the trash", message_id=m["message_id"])
+    unchanged(s, "delete_forever", "trash it before", message_id=m["message_id"])
+    s.ok("trash_message", message_id=m["message_id"])
+    assert s.ok("delete_forever", message_id=m["message_id"]) == {"message_id": m["message_id"], "deleted": True}
+    s.fails("get_message", "not found", message_id=m["message_id"])
+    s.fails("restore_message", "not found", message_id=m["message_id"])
+
+
+# -- labels -------------------------------------------------------------------------------------------
+
+def test_create_label_unique_per_mailbox(s):
+    u = everyone(s)[-1]  # no labels yet
+    assert s.ok("list_labels", user_id=u["user_id"]) == []
+    label = s.ok("create_label", user_id=u["user_id"], name="  Travel ", color="purple")
+    assert label["name"] == "Travel" and label["messages"] == 0
+    assert s.ok("list_labels", user_id=u["user_id"]) == [label]
+    unchanged(s, "create_label", "already has a label named", user_id=u["user_id"], name="TRAVEL")
+    unchanged(s, "create_label", "1 to 40 characters", user_id=u["user_id"], name="  ")
+    other = everyone(s)[0]
+    s.ok("create_label", user_id=other["user_id"], name="Zebra crossings")  # another mailbox may reuse names
+
+
+def test_label_and_unlabel_a_message(s):
+    u, m = first(s, "inbox", lambda u, m: not m["labels"] and s.ok("list_labels", user_id=u["user_id"]))
+    label = s.ok("list_labels", user_id=u["user_id"])[0]
+    tagged = s.ok("label_message", message_id=m["message_id"], label_id=label["label_id"])
+    assert label["name"] in tagged["labels"]
+    assert next(lb for lb in s.ok("list_labels", user_id=u["user_id"])
+                if lb["label_id"] == label["label_id"])["messages"] == label["messages"] + 1
+    unchanged(s, "label_message", "already has the label", message_id=m["message_id"], label_id=label["label_id"])
+    assert label["name"] not in s.ok("unlabel_message", message_id=m["message_id"],
+                                     label_id=label["label_id"])["labels"]
+    unchanged(s, "unlabel_message", "does not have the label", message_id=m["message_id"], label_id=label["label_id"])
+    foreign = next(lb for x in everyone(s) if x["user_id"] != u["user_id"]
+                   for lb in s.ok("list_labels", user_id=x["user_id"]))
+    unchanged(s, "label_message", "belongs to another mailbox", message_id=m["message_id"],
+              label_id=foreign["label_id"])
+    tu, tm = first(s, "trash", lambda u, m: bool(s.ok("list_labels", user_id=u["user_id"])))
+    unchanged(s, "label_message", "restore it before", message_id=tm["message_id"],
+              label_id=s.ok("list_labels", user_id=tu["user_id"])[0]["label_id"])
+
+
+# -- contacts -------------------------------------------------------------------------------------------
+
+def test_contacts(s):
+    u = everyone(s)[0]
+    contacts = s.ok("list_contacts", user_id=u["user_id"], limit=100)
+    assert contacts and [c["name"] for c in contacts] == sorted(c["name"] for c in contacts)
+    one = contacts[0]
+    assert s.ok("list_contacts", user_id=u["user_id"], name=one["name"].split()[0].lower())[0] == one
+    added = s.ok("add_contact", user_id=u["user_id"], name="Dana Whitfield", address="Dana.Whitfield@gmail.com",
+                 phone="(555) 010-2233")
+    assert added["address"] == "dana.whitfield@gmail.com" and added in s.ok("list_contacts", user_id=u["user_id"],
+                                                                             name="whitfield")
+    unchanged(s, "add_contact", "already a contact", user_id=u["user_id"], name="Dana W", address="dana.whitfield@GMAIL.com")
+    unchanged(s, "add_contact", "malformed address", user_id=u["user_id"], name="Bad", address="dana@@gmail")
+    unchanged(s, "add_contact", "needs a name", user_id=u["user_id"], name="  ", address="x.y@gmail.com")
+    assert s.ok("delete_contact", contact_id=one["contact_id"]) == {"contact_id": one["contact_id"], "deleted": True}
+    assert one not in s.ok("list_contacts", user_id=u["user_id"], limit=100)
+    s.fails("delete_contact", "not found", contact_id=one["contact_id"])
+
+
+# -- drafts and sending --------------------------------------------------------------------------------
+
+def test_create_edit_and_send_a_draft_delivers_to_mailboxes_here(s):
+    sender, receiver = everyone(s)[0], everyone(s)[1]
+    draft = s.ok("create_draft", user_id=sender["user_id"], to=[receiver["address"]], cc=["pat.jones@gmail.com"],
+                 subject="Coffee next week?", body="Are you free Tuesday?")
+    assert draft in s.ok("list_drafts", user_id=sender["user_id"]) and draft["thread_id"] is None
+    edited = s.ok("update_draft", draft_id=draft["draft_id"], body="Are you free Wednesday instead?")
+    assert edited["body"] == "Are you free Wednesday instead?" and edited["to"] == [receiver["address"]]
+    unchanged(s, "update_draft", "nothing to change", draft_id=draft["draft_id"])
+    sent = s.ok("send_draft", draft_id=draft["draft_id"])
+    assert sent["folder"] == "sent" and sent["delivered_to"] == [receiver["address"]]
+    assert s.ok("get_message", message_id=sent["message_id"])["body"] == "Are you free Wednesday instead?"
+    got = inbox_copy(s, receiver["address"], "Coffee next week?")
+    assert not got["read"] and got["from"] == sender["address"] and got["cc"] == ["pat.jones@gmail.com"]
+    # the draft is gone: it can be neither sent again nor edited; sent mail is never edited
+    assert draft["draft_id"] not in [d["draft_id"] for d in s.ok("list_drafts", user_id=sender["user_id"])]
+    unchanged(s, "send_draft", "not found", draft_id=draft["draft_id"])
+    unchanged(s, "update_draft", "not found", draft_id=draft["draft_id"], body="changed")
+
+
+def test_sending_needs_recipients_and_well_formed_addresses(s):
+    u = everyone(s)[0]
+    empty = s.ok("create_draft", user_id=u["user_id"], subject="Notes", body="To be decided")
+    unchanged(s, "send_draft", "no recipient", draft_id=empty["draft_id"])
+    s.ok("update_draft", draft_id=empty["draft_id"], to=["not-an-address"])
+    unchanged(s, "send_draft", "malformed address", draft_id=empty["draft_id"])
+    s.ok("update_draft", draft_id=empty["draft_id"], to=["ok@example.com"], cc=["broken@"])
+    unchanged(s, "send_draft", "malformed address 'broken@'", draft_id=empty["draft_id"])
+    _, m = first(s, "inbox")
+    unchanged(s, "forward_message", "no recipient", message_id=m["message_id"], to=[])
+    unchanged(s, "forward_message", "malformed address", message_id=m["message_id"], to=["someone at gmail"])
+
+
+def test_delete_draft(s):
+    u, d = next((u, ds[0]) for u in everyone(s) if (ds := s.ok("list_drafts", user_id=u["user_id"])))
+    assert s.ok("delete_draft", draft_id=d["draft_id"]) == {"draft_id": d["draft_id"], "deleted": True}
+    unchanged(s, "send_draft", "not found", draft_id=d["draft_id"])
+    unchanged(s, "delete_draft", "not found", draft_id=d["draft_id"])
+
+
+def test_reply_draft_joins_the_thread_and_quotes_the_original(s):
+    u, m = first(s, "inbox", lambda u, m: not m["subject"].startswith("Re:"))
+    draft = s.ok("create_draft", user_id=u["user_id"], reply_to_message_id=m["message_id"], body="Count me in.")
+    assert draft["thread_id"] == m["thread_id"] and draft["to"] == [m["from"]]
+    assert draft["subject"] == f"Re: {m['subject']}" and draft["quote"].startswith("On ")
+    assert f"{m['from_name']} <{m['from']}> wrote:" in draft["quote"]
+    s.ok("update_draft", draft_id=draft["draft_id"], body="Count me in, see you there.")
+    sent = s.ok("send_draft", draft_id=draft["draft_id"])
+    assert sent["thread_id"] == m["thread_id"]
+    body = s.ok("get_message", message_id=sent["message_id"])["body"]
+    original = s.ok("get_message", message_id=m["message_id"])["body"]
+    assert body.startswith("Count me in, see you there.\n\nOn ")
+    assert all(f"> {line}" in body for line in original.split("\n") if line)
+    thread = s.ok("get_thread", thread_id=m["thread_id"])
+    assert thread["messages"][-1]["message_id"] == sent["message_id"]
+    other = next(x for x in everyone(s) if x["user_id"] != u["user_id"])
+    unchanged(s, "create_draft", "not in", user_id=other["user_id"], reply_to_message_id=m["message_id"], body="x")
+
+
+def test_reply_and_reply_all_keep_the_thread(s):
+    u, m = first(s, "inbox", lambda u, m: len([a for a in m["to"] + m["cc"] if a != u["address"]]) >= 2
+                 and m["from"].endswith(DOMAIN) and not m["subject"].startswith("Re:"))
+    reply = s.ok("reply_to_message", message_id=m["message_id"], body="Thanks!")
+    assert reply["to"] == [m["from"]] and reply["cc"] == [] and reply["thread_id"] == m["thread_id"]
+    assert reply["subject"] == f"Re: {m['subject']}" and reply["delivered_to"] == [m["from"]]
+    everyone_else = s.ok("reply_to_message", message_id=m["message_id"], body="Thanks, all.", reply_all=True)
+    expected = [m["from"]] + [a for a in m["to"] if a != u["address"]]
+    assert everyone_else["to"] == expected and u["address"] not in everyone_else["to"] + everyone_else["cc"]
+    assert set(everyone_else["delivered_to"]) == {a for a in expected + everyone_else["cc"] if a.endswith(DOMAIN)}
+    # the original sender finds both replies in their own copy of the conversation
+    theirs = s.ok("find_users", address=m["from"])[0]
+    their_copies = [x for x in mail(s, theirs["user_id"], "inbox") if x["subject"] == f"Re: {m['subject']}"
+                    and x["from"] == u["address"]]
+    assert len(their_copies) == 2 and len({x["thread_id"] for x in their_copies}) == 1
+    sent_original = s.ok("get_thread", thread_id=their_copies[0]["thread_id"])["messages"]
+    assert any(x["subject"] == m["subject"] and x["from"] == m["from"] for x in sent_original)
+    # replying to the Re: keeps one prefix
+    again = s.ok("reply_to_message", message_id=their_copies[0]["message_id"], body="Great.")
+    assert again["subject"] == f"Re: {m['subject']}" and again["to"] == [u["address"]]
+    # one's own sent mail: the reply goes to its recipients
+    _, own = first(s, "sent")
+    assert s.ok("reply_to_message", message_id=own["message_id"], body="Following up.")["to"] == own["to"]
+    unchanged(s, "reply_to_message", "needs some text", message_id=m["message_id"], body="  ")
+    _, trashed = first(s, "trash")
+    unchanged(s, "reply_to_message", "restore it before", message_id=trashed["message_id"], body="Hi")
+
+
+def test_forward_keeps_the_thread_quotes_and_carries_attachments(s):
+    u, m = first(s, "inbox", lambda u, m: m["has_attachments"])
+    colleague = next(x for x in everyone(s) if x["user_id"] != u["user_id"] and x["address"] not in m["to"] + [m["from"]])
+    fwd = s.ok("forward_message", message_id=m["message_id"], to=[colleague["address"]], note="FYI, see below.")
+    assert fwd["subject"] == f"Fwd: {m['subject']}" and fwd["thread_id"] == m["thread_id"] and fwd["has_attachments"]
+    full = s.ok("get_message", message_id=fwd["message_id"])
+    original = s.ok("get_message", message_id=m["message_id"])
+    assert full["body"].startswith("FYI, see below.\n\n---------- Forwarded message ---------\n")
+    assert f"From: {m['from_name']} <{m['from']}>" in full["body"] and full["body"].endswith(original["body"])
+    assert full["attachments"] == original["attachments"]
+    got = inbox_copy(s, colleague["address"], f"Fwd: {m['subject']}")
+    assert s.ok("get_message", message_id=got["message_id"])["attachments"] == original["attachments"]
+    _, trashed = first(s, "trash")
+    unchanged(s, "forward_message", "restore it before", message_id=trashed["message_id"], to=[colleague["address"]])
+
+
+def test_invariants_hold_after_a_run_of_writes(s):
+    u, m = first(s, "inbox")
+    s.ok("reply_to_message", message_id=m["message_id"], body="Ok", reply_all=True)
+    s.ok("forward_message", message_id=m["message_id"], to=[everyone(s)[5]["address"]])
+    s.ok("trash_message", message_id=m["message_id"])
+    s.ok("delete_forever", message_id=m["message_id"])
+    tables = s.world.snapshot()["tables"]
+    threads = {t["id"]: t["user_id"] for t in tables["threads"]}
+    assert all(threads[x["thread_id"]] == x["user_id"] for x in tables["messages"])
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+def _call(tool: str, /, **arguments) -> dict:
+    return {"name": tool, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play, served):
+    from prove_env.task import Task
+
+    s = served("email")
+    u = everyone(s)[0]
+    labels = s.ok("list_labels", user_id=u["user_id"])
+    ask = Task(id="labels", server="email", seed=0, user_turns=[f"Hi, I'm {u['name']}. Which labels do I have?"],
+               gold=[[{"id": "g1", "name": "find_users", "arguments": {"name": u["name"]}},
+                      {"id": "g2", "name": "list_labels", "arguments": {"user_id": u["user_id"]},
+                       "depends_on": ["g1"]}]],
+               facts=[[lb["name"] for lb in labels]])
+    names = ", ".join(lb["name"] for lb in labels)
+    # another correct path: found by address
+    other = play(ask, [_call("find_users", address=u["address"]), _call("list_labels", user_id=u["user_id"]),
+                       f"Your labels: {names}."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    assert not play(ask, [_call("list_labels", user_id=u["user_id"]), "You have a few labels."])["success"]
+    # the right answer, then damage nobody asked for: a mail trashed
+    _, m = first(s, "inbox", lambda x, m: x["user_id"] == u["user_id"])
+    damage = play(ask, [_call("list_labels", user_id=u["user_id"]), _call("trash_message", message_id=m["message_id"]),
+                        f"Your labels: {names}."])
+    assert not damage["success"]
+
+    reply = Task(id="reply", server="email", seed=0,
+                 user_turns=[f"Hi, I'm {u['name']}. Reply to the latest mail in my inbox: \"Thanks, that works for me.\""],
+                 gold=[[{"id": "g1", "name": "find_users", "arguments": {"name": u["name"]}},
+                        {"id": "g2", "name": "list_messages", "arguments": {"user_id": u["user_id"]},
+                         "depends_on": ["g1"]},
+                        {"id": "g3", "name": "reply_to_message", "depends_on": ["g2"],
+                         "arguments": {"message_id": m["message_id"], "body": "Thanks, that works for me."}}]])
+    # the same words with other case and punctuation are the same reply
+    loose = play(reply, [_call("reply_to_message", message_id=m["message_id"], body="thanks that works for me"),
+                         "Sent."])
+    assert loose["success"]
+    wrong = play(reply, [_call("reply_to_message", message_id=m["message_id"], body="Thanks, that works for me.",
+                               reply_all=True), "Sent."])
+    others = [a for a in m["to"] + m["cc"] if a != u["address"]]
+    assert wrong["success"] is (not others)
+    different = play(reply, [_call("reply_to_message", message_id=m["message_id"], body="No, that does not work."),
+                             "Sent."])
+    assert not different["success"]
+
+    contact = Task(id="contact", server="email", seed=0,
+                   user_turns=[f"Hi, I'm {u['name']}. Add Dana Whitfield, dana.whitfield@gmail.com, to my contacts."],
+                   gold=[[{"id": "g1", "name": "find_users", "arguments": {"name": u["name"]}},
+                          {"id": "g2", "name": "add_contact", "depends_on": ["g1"],
+                           "arguments": {"user_id": u["user_id"], "name": "Dana Whitfield",
+                                         "address": "dana.whitfield@gmail.com"}}]])
+    # a company nobody gave is a detail, not damage
+    extra = play(contact, [_call("add_contact", user_id=u["user_id"], name="Dana Whitfield",
+                                 address="dana.whitfield@gmail.com", company="Gmail"), "Added."])
+    assert extra["success"]
+
+
+def test_the_seed_drafts_that_cannot_be_sent_as_they_stand(s):
+    drafts = [d for u in everyone(s) for d in s.ok("list_drafts", user_id=u["user_id"])]
+    empty = next(d for d in drafts if not d["to"])
+    unchanged(s, "send_draft", "no recipient", draft_id=empty["draft_id"])
+    typo = next(d for d in drafts if d["to"] and not d["to"][0].endswith((".io", ".com")))
+    unchanged(s, "send_draft", "malformed address", draft_id=typo["draft_id"])
+    fixed = s.ok("update_draft", draft_id=typo["draft_id"], to=[typo["to"][0] + ".io"])
+    assert s.ok("send_draft", draft_id=fixed["draft_id"])["delivered_to"] == fixed["to"]
