@@ -1,0 +1,1 @@
+"""Team chat: owners and their items (a skeleton to grow)."""
