@@ -1,1 +1,2 @@
-"""Team chat: owners and their items (a skeleton to grow)."""
+"""Team chat: a workspace's members, public and private channels, direct messages, threads,
+reactions, mentions and pins, with an append-only message history."""
