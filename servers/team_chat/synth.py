@@ -41,8 +41,12 @@ NEW_CHANNELS = (("launch-week", "the launch"), ("team-lunch", "organizing team l
 EMOJI = ("thumbsup", "eyes", "tada", "white_check_mark", "heart", "raised_hands", "rocket", "pray")
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 INTROS = (("Hi, this is {name}.", "{name} here."), ("Hey, it's {name}.", "It's {name}."),
-          ("Hello! {name} here.", "{name}."), ("This is {name} from the team.", "{name} here."),
-          ("Hi there, I'm {name}.", "I'm {name}."), ("Good morning, this is {name}.", "{name} speaking."))
+          ("Hello, {name} here.", "{name}."), ("This is {name} from the team.", "{name} here."),
+          ("Hi there, I'm {name}.", "I'm {name}."), ("Good morning, this is {name}.", "{name} speaking."),
+          ("{name} here, using the chat app.", "{name}."), ("My name is {name}.", "Name's {name}."),
+          ("You're talking to {name}.", "{name} here."), ("Hey there, {name} speaking.", "It's {name}."),
+          ("I'm {name}, I work here.", "{name}."), ("Hi! It's {name} on my end.", "{name} here."),
+          ("{name} again.", "{name}."), ("Quick one from {name}.", "{name} here."))
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -266,12 +270,29 @@ def invite_to_channel(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     channel, other = rng.choice(options)
     name, person = _hash(channel, rng), other["name"]
+    held = rng.random() < 0.5
+    say = rng.choice([f"Someone needs to be added to {name}.", f"Could you invite a colleague into {name}?",
+                      f"I want to bring a teammate into {name}."]) if held else \
+        rng.choice([f"Please add {person} to {name}.", f"Can you invite {person} into {name}?",
+                    f"{person} needs access to {name}; could you add them?",
+                    f"Bring {person} into {name}, they should be in the loop."])
+    detail = rng.choice([f"It's {person}.", f"The person is {person}.", f"Add {person}, please."]) if held else None
     return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"], "member_id": other["member_id"]},
-               say=rng.choice([f"Please add {person} to {name}.", f"Can you invite {person} into {name}?",
-                               f"{person} needs access to {name}; could you add them?",
-                               f"Bring {person} into {name}, they should be in the loop."]),
-               terse=f"Invite {person} to #{channel['name']}.", refs=(_chan(b, channel), _person(other)),
-               mentions=(person, channel["name"]))
+               say=say, detail=detail, terse=f"Invite {person} to #{channel['name']}.",
+               refs=(_chan(b, channel), _person(other)), mentions=(person, channel["name"]))
+
+
+@goals.add("leave_channel", 0.6)
+def leave_channel(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [c for c in _open(b) if c["name"] != "general"]
+    if not pool:
+        return None
+    channel = rng.choice(pool)
+    name = _hash(channel, rng)
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]},
+               say=rng.choice([f"Take me out of {name}, please.", f"I'd like to leave {name}.",
+                               f"I don't need {name} any more; remove me from it.", f"Leave {name} for me."]),
+               terse=f"Leave #{channel['name']}.", refs=(_chan(b, channel),), mentions=(channel["name"],))
 
 
 @goals.add("create_channel")
@@ -386,7 +407,7 @@ def _edited(text: str, rng: random.Random) -> str:
         if name in text:
             return text.replace(name, rng.choice([d for d in DAYS if d != name]))
     return rng.choice([f"{text} Update: this is done now.", f"{text} (Moved to next week.)",
-                       f"{text.rstrip('.!?')}, see the doc for details."])
+                       f"{text} Edit: details are in the doc."])
 
 
 @goals.add("edit_message", 1.2)
@@ -446,6 +467,22 @@ def add_reaction(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"React :{emoji}: to {said}.", refs=(_msg(b, channel, message),), mentions=(f":{emoji}:",))
 
 
+@goals.add("remove_reaction", 0.7)
+def remove_reaction(b: Bundle, rng: random.Random) -> Ask | None:
+    uid = b["me"]["member_id"]
+    pool = [(c, m, r["emoji"]) for c, m in _messages(b, _open(b, joined=False))
+            for r in m["reactions"] if uid in r["member_ids"]]
+    if not pool:
+        return None
+    channel, message, emoji = rng.choice(pool)
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji},
+               say=rng.choice([f"Take back my :{emoji}: reaction on {said}.", f"Remove the :{emoji}: I put on {said}.",
+                               f"I reacted :{emoji}: to {said} by mistake; undo that."]),
+               terse=f"Remove my :{emoji}: from {said}.", refs=(_msg(b, channel, message),),
+               mentions=(f":{emoji}:", channel["name"]))
+
+
 @goals.add("pin_message", 0.9)
 def pin_message(b: Bundle, rng: random.Random) -> Ask | None:
     pool = [(c, m) for c, m in _messages(b, _open(b)) if not m["pinned"]]
@@ -456,6 +493,19 @@ def pin_message(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
                say=rng.choice([f"Pin {said}.", f"Could you pin {said} so people find it?", f"{said[0].upper() + said[1:]} is important; pin it."]),
                terse=f"Pin {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
+
+
+@goals.add("unpin_message", 0.7)
+def unpin_message(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [(c, m) for c, m in _messages(b, _open(b)) if m["pinned"]]
+    if not pool:
+        return None
+    channel, message = rng.choice(pool)
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
+               say=rng.choice([f"Unpin {said}.", f"{said[0].upper() + said[1:]} doesn't need to be pinned any more; unpin it.",
+                               f"Could you take the pin off {said}?"]),
+               terse=f"Unpin {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
 
 
 @goals.add("list_pins")
@@ -525,9 +575,13 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
                        terse=f"{person} on \"{word}\": channels?", refs=(_me(b), _person(author)), mentions=(person, word),
                        facts=lambda r: list(dict.fromkeys(m["channel"] for m in r)))
     when = _posted(message)
+    held = rng.random() < 0.5
+    say = rng.choice([f"I'm looking for what {person} posted on a particular day.",
+                      f"Can you search {person}'s messages from one day for me?"]) if held else \
+        rng.choice([f"What did {person} post on {day(when)}?", f"Find everything {person} wrote on {day(when)}.",
+                    f"Can you search for {person}'s messages from {day(when)}?"])
     return Ask({"user_id": uid, "author_id": author["member_id"], "start_date": when.isoformat(), "end_date": when.isoformat()},
-               say=rng.choice([f"What did {person} post on {day(when)}?", f"Find everything {person} wrote on {day(when)}.",
-                               f"Can you search for {person}'s messages from {day(when)}?"]),
+               say=say, detail=rng.choice([f"The day was {day(when)}.", f"It was {day(when)}."]) if held else None,
                terse=f"{person}'s messages on {day(when)}?", refs=(_me(b), _person(author)), mentions=(person, day(when)),
                facts=lambda r: [m["text"] for m in r])
 

@@ -128,6 +128,24 @@ class TeamChat(Toolkit):
         self.db.add(ChannelMember(channel_id=channel.id, member_id=user.id, joined_at=self.now))
         return {**_channel(channel), "member_id": user.id, "joined": True, "already_member": False}
 
+    @tool(destructive=True)
+    def leave_channel(self, user_id: Id("member"), channel_id: Id("channel")) -> dict:
+        """Leave a channel the user belongs to. Everyone stays in #general; rejoining a private channel
+        takes a new invitation.
+
+        Args:
+            user_id: the member using the app, such as 'USR-0007'.
+        """
+        user, channel = self._active(user_id), self._channel(channel_id)
+        self._readable(user, channel)
+        if not self._is_member(user.id, channel.id):
+            raise ToolError(f"You are not a member of #{channel.name}")
+        if channel.name == "general":
+            raise ToolError("Everyone stays in #general, the workspace's default channel; it cannot be left")
+        self._not_archived(channel, "left")
+        self.db.delete(self.db.get(ChannelMember, (channel.id, user.id)))
+        return {**_channel(channel), "member_id": user.id, "left": True}
+
     @tool()
     def invite_to_channel(self, user_id: Id("member"), channel_id: Id("channel"), member_id: Id("member")) -> dict:
         """Add another member to a channel the user belongs to (public or private).
@@ -349,6 +367,26 @@ class TeamChat(Toolkit):
         self.db.add(Reaction(message_id=message.id, member_id=user.id, emoji=name, added_at=self.now))
         return self._messages([message])[0]
 
+    @tool(destructive=True)
+    def remove_reaction(self, user_id: Id("member"), message_id: Id("message"), emoji: str) -> dict:
+        """Take back one of the user's own emoji reactions from a message.
+
+        Args:
+            user_id: the member using the app, such as 'USR-0007'.
+            emoji: the emoji's name, with or without colons, such as 'thumbsup' or ':tada:'.
+        """
+        user, message = self._active(user_id), self.get(Message, message_id)
+        channel = self.db.get(Channel, message.channel_id)
+        self._readable(user, channel)
+        self._not_archived(channel, "reacted to")
+        name = emoji.strip().strip(":").lower()
+        reaction = self.db.get(Reaction, (message.id, user.id, name))
+        if reaction is None:
+            raise ToolError(f"You have not reacted with :{name}: to message {message.id}; only your own reactions "
+                            "can be removed")
+        self.db.delete(reaction)
+        return self._messages([message])[0]
+
     @tool(sets=("message.pinned",))
     def pin_message(self, user_id: Id("member"), message_id: Id("message")) -> dict:
         """Pin a message to its conversation, for all its members to find with list_pins.
@@ -367,6 +405,21 @@ class TeamChat(Toolkit):
         if pinned >= MAX_PINS:
             raise ToolError(f"{_label(channel)} already has {MAX_PINS} pinned messages; unpin one first")
         message.pinned_by, message.pinned_at = user.id, self.now
+        return self._messages([message])[0]
+
+    @tool(destructive=True, requires=("message.pinned",))
+    def unpin_message(self, user_id: Id("member"), message_id: Id("message")) -> dict:
+        """Unpin a pinned message of a conversation the user belongs to.
+
+        Args:
+            user_id: the member using the app, who must belong to the conversation, such as 'USR-0007'.
+        """
+        user, message = self._active(user_id), self.get(Message, message_id)
+        channel = self.db.get(Channel, message.channel_id)
+        self._can_post(user, channel, "unpin messages in")
+        if message.pinned_at is None:
+            raise ToolError(f"Message {message.id} is not pinned")
+        message.pinned_by, message.pinned_at = None, None
         return self._messages([message])[0]
 
     @tool(read_only=True)

@@ -128,6 +128,22 @@ def test_join_public_channels_only(s):
     unchanged(s, "join_channel", "read-only", user_id=out["member_id"], channel_id=CHANNELS["old-website"])
 
 
+def test_leave_channel(s):
+    atlas = CHANNELS["project-atlas"]
+    member, members = inside(s, atlas)
+    uid = member["member_id"]
+    left = s.ok("leave_channel", user_id=uid, channel_id=atlas)
+    assert left["left"] and atlas not in {c["channel_id"] for c in s.ok("list_channels", user_id=uid, limit=100)}
+    # a private channel left takes a new invitation
+    unchanged(s, "join_channel", "ask one of its members to invite you", user_id=uid, channel_id=atlas)
+    unchanged(s, "leave_channel", "private channel", user_id=uid, channel_id=atlas)
+    unchanged(s, "leave_channel", "cannot be left", user_id=uid, channel_id=CHANNELS["general"])
+    book = s.ok("list_channels", user_id="USR-0002", name="book-club")[0]["channel_id"]
+    unchanged(s, "leave_channel", "not a member", user_id="USR-0002", channel_id=book)
+    old_member, _ = inside(s, CHANNELS["old-website"])
+    unchanged(s, "leave_channel", "read-only", user_id=old_member["member_id"], channel_id=CHANNELS["old-website"])
+
+
 def test_invite_to_channel(s):
     atlas = CHANNELS["project-atlas"]
     member, members = inside(s, atlas)
@@ -315,6 +331,40 @@ def test_reactions(s):
     other = active(s)[1]["member_id"]
     again = s.ok("add_reaction", user_id=other, message_id=message["message_id"], emoji="rocket")
     assert next(r for r in again["reactions"] if r["emoji"] == "rocket")["count"] == rocket["count"] + 1
+
+
+def test_remove_only_your_own_reaction(s):
+    uid = active(s)[0]["member_id"]
+    message = top_message(s, uid, CHANNELS["general"], lambda m: any(r["member_ids"] for r in m["reactions"]))
+    theirs = message["reactions"][0]
+    assert "rocket" not in {r["emoji"] for r in message["reactions"]}
+    s.ok("add_reaction", user_id=uid, message_id=message["message_id"], emoji="rocket")
+    after = s.ok("remove_reaction", user_id=uid, message_id=message["message_id"], emoji=":rocket:")
+    assert "rocket" not in {r["emoji"] for r in after["reactions"]}
+    assert next(r for r in after["reactions"] if r["emoji"] == theirs["emoji"])["count"] == theirs["count"]
+    stranger = next(m["member_id"] for m in active(s) if m["member_id"] not in theirs["member_ids"])
+    unchanged(s, "remove_reaction", "only your own reactions", user_id=stranger, message_id=message["message_id"],
+              emoji=theirs["emoji"])
+    old = CHANNELS["q2-planning"]
+    old_member, _ = inside(s, old)
+    reacted = top_message(s, old_member["member_id"], old, lambda m: any(r["member_ids"] for r in m["reactions"]))
+    who = reacted["reactions"][0]["member_ids"][0]
+    unchanged(s, "remove_reaction", "read-only", user_id=who, message_id=reacted["message_id"],
+              emoji=reacted["reactions"][0]["emoji"])
+
+
+def test_unpin_message(s):
+    uid = active(s)[0]["member_id"]
+    pinned = s.ok("list_pins", user_id=uid, channel_id=CHANNELS["general"])
+    assert pinned
+    s.ok("unpin_message", user_id=uid, message_id=pinned[0]["message_id"])
+    assert [m["message_id"] for m in s.ok("list_pins", user_id=uid, channel_id=CHANNELS["general"])] == \
+        [m["message_id"] for m in pinned[1:]]
+    unchanged(s, "unpin_message", "is not pinned", user_id=uid, message_id=pinned[0]["message_id"])
+    old = CHANNELS["q2-planning"]
+    old_member, _ = inside(s, old)
+    old_pin = s.ok("list_pins", user_id=old_member["member_id"], channel_id=old)[0]
+    unchanged(s, "unpin_message", "read-only", user_id=old_member["member_id"], message_id=old_pin["message_id"])
 
 
 def test_pins(s):
