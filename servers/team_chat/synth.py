@@ -17,7 +17,15 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import (
+    Ask,
+    Goals,
+    HiddenAsk,
+    Lookup,
+    Reader,
+    Recipe,
+    Ref,
+)
 from prove_env.synthesis.wording import day
 
 Bundle = dict[str, Any]
@@ -54,8 +62,8 @@ INTROS = (("Hi, this is {name}.", "{name} here."), ("Hey, it's {name}.", "It's {
 def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     """Every active member whose name finds only them, with the channels they see, the recent
     messages of the channels they belong to and of two they do not, those channels' members and
-    pins, their direct messages and mentions. Now and then a bundle sets aside one channel that
-    only the request to archive it touches."""
+    pins, their direct messages with some colleagues and their mentions. Now and then a bundle sets
+    aside one channel that only the request to archive it touches."""
     everyone = read("find_members", limit=100)
     names = [m["name"] for m in read("find_members", include_deactivated=True, limit=100)]
     unique = [m for m in everyone if len(read("find_members", name=m["name"])) == 1]
@@ -71,7 +79,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         pins = {c["channel_id"]: read("list_pins", user_id=uid, channel_id=c["channel_id"]) for c in shown}
         others = [m for m in unique if m["member_id"] != uid]
         dms = {}
-        for other in others:
+        for other in rng.sample(others, min(10, len(others))):  # a few conversations are enough to ask about
             messages = read("list_direct_messages", user_id=uid, member_id=other["member_id"])
             if messages:
                 dms[other["member_id"]] = messages
@@ -371,7 +379,7 @@ def get_thread(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: list(dict.fromkeys(x["author"] for x in r["replies"])))
 
 
-@goals.add("post_message", 1.3)
+@goals.add("post_message", 1.5)
 def post_message(b: Bundle, rng: random.Random) -> Ask | None:
     pool = _open(b)
     if not pool:
@@ -476,9 +484,12 @@ def remove_reaction(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     channel, message, emoji = rng.choice(pool)
     said = message_name(b, channel, message, rng)
-    return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji},
-               say=rng.choice([f"Take back my :{emoji}: reaction on {said}.", f"Remove the :{emoji}: I put on {said}.",
-                               f"I reacted :{emoji}: to {said} by mistake; undo that."]),
+    held = rng.random() < 0.5
+    say = rng.choice([f"Take my reaction off {said}.", f"I reacted to {said} by mistake; undo that."]) if held else \
+        rng.choice([f"Take back my :{emoji}: reaction on {said}.", f"Remove the :{emoji}: I put on {said}.",
+                    f"I reacted :{emoji}: to {said} by mistake; undo that."])
+    return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji}, say=say,
+               detail=rng.choice([f"The :{emoji}: one.", f"It's the :{emoji}: reaction."]) if held else None,
                terse=f"Remove my :{emoji}: from {said}.", refs=(_msg(b, channel, message),),
                mentions=(f":{emoji}:", channel["name"]))
 
@@ -524,7 +535,7 @@ def list_pins(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- direct messages, search, mentions ---------------------------------------------------------------
 
-@goals.add("send_direct_message", 1.2)
+@goals.add("send_direct_message", 1.4)
 def send_direct_message(b: Bundle, rng: random.Random) -> Ask | None:
     other = _other(b, rng)
     if other is None:
@@ -559,7 +570,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
     pool = [(c, m) for c, m in _messages(b, [_by_id(b, cid) for cid in b["pages"]]) if m["author_id"] in others]
     if not pool:
         return None
-    channel, message = rng.choice(pool)
+    _, message = rng.choice(pool)
     author = others[message["author_id"]]
     person = author["name"]
     if rng.random() < 0.5:

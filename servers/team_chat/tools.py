@@ -21,9 +21,28 @@ from collections import defaultdict
 
 from sqlalchemy import func, or_, select
 
-from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Toolkit, ToolError, check_range, tool
+from prove_env.toolkit import (
+    Date,
+    Detail,
+    Entity,
+    Id,
+    Limit,
+    ToolError,
+    Toolkit,
+    check_range,
+    tool,
+)
 
-from .models import Base, Channel, ChannelMember, Member, Mention, Message, Reaction, Revision
+from .models import (
+    Base,
+    Channel,
+    ChannelMember,
+    Member,
+    Mention,
+    Message,
+    Reaction,
+    Revision,
+)
 from .seed import HANDLE, seed
 
 MAX_TEXT = 4000
@@ -80,18 +99,21 @@ class TeamChat(Toolkit):
             include_archived: also list archived channels (default false).
         """
         user = self.get(Member, user_id)
-        mine = select(ChannelMember.channel_id).where(ChannelMember.member_id == user.id)
-        query = select(Channel).where(or_(Channel.kind == "public", (Channel.kind == "private") & Channel.id.in_(mine)))
+        sql = ("SELECT c.id, c.name, c.kind, c.archived_at IS NOT NULL, c.topic, "
+               "(SELECT count(*) FROM channel_members x WHERE x.channel_id = c.id), "
+               "EXISTS (SELECT 1 FROM channel_members y WHERE y.channel_id = c.id AND y.member_id = ?) AS mine "
+               "FROM channels c WHERE (c.kind = 'public' OR (c.kind = 'private' AND mine))")
+        params: list[object] = [user.id]
         if joined_only:
-            query = query.where(Channel.id.in_(mine))
+            sql += " AND mine"
         if not include_archived:
-            query = query.where(Channel.archived_at.is_(None))
+            sql += " AND c.archived_at IS NULL"
         if name and name.strip():
-            query = query.where(Channel.name.contains(name.strip().lstrip("#").lower()))
-        channels = list(self.db.scalars(query.order_by(Channel.name).limit(limit)))
-        counts = self._member_counts([c.id for c in channels])
-        joined = set(self.db.scalars(mine))
-        return [{**_channel(c), "member_count": counts.get(c.id, 0), "is_member": c.id in joined} for c in channels]
+            sql, params = sql + " AND instr(c.name, ?) > 0", [*params, name.strip().lstrip("#").lower()]
+        rows = self._rows(sql + " ORDER BY c.name LIMIT ?", *params, limit)
+        return [{"channel_id": cid, "name": cname, "is_private": kind == "private", "is_archived": bool(archived),
+                 "topic": topic, "member_count": count, "is_member": bool(mine)}
+                for cid, cname, kind, archived, topic, count, mine in rows]
 
     @tool(read_only=True)
     def get_channel(self, user_id: Id("member"), channel_id: Id("channel")) -> dict:
@@ -246,10 +268,13 @@ class TeamChat(Toolkit):
         user, channel = self.get(Member, user_id), self._channel(channel_id)
         self._readable(user, channel)
         check_range(start_date, end_date)
-        query = _dated(select(Message).where(Message.channel_id == channel.id, Message.thread_parent_id.is_(None)),
-                       start_date, end_date)
-        rows = list(self.db.scalars(query.order_by(Message.posted_at.desc(), Message.id.desc()).limit(limit)))
-        return self._messages(rows)
+        sql, params = "SELECT id FROM messages WHERE channel_id = ? AND thread_parent_id IS NULL", [channel.id]
+        if start_date is not None:
+            sql, params = sql + " AND posted_at >= ?", [*params, f"{start_date.isoformat()} 00:00:00.000000"]
+        if end_date is not None:
+            sql, params = sql + " AND posted_at < ?", [*params, f"{(end_date + dt.timedelta(days=1)).isoformat()} 00:00:00.000000"]
+        ids = [row[0] for row in self._rows(sql + " ORDER BY posted_at DESC, id DESC LIMIT ?", *params, limit)]
+        return self._shown(ids)
 
     @tool(read_only=True)
     def get_thread(self, user_id: Id("member"), message_id: Id("message")) -> dict:
@@ -634,35 +659,41 @@ class TeamChat(Toolkit):
                 if member.id != author.id:
                     self.db.add(Mention(message_id=message.id, member_id=member.id))
 
-    def _member_counts(self, ids: list[str]) -> dict[str, int]:
-        return dict(self.db.execute(select(ChannelMember.channel_id, func.count()).where(
-            ChannelMember.channel_id.in_(ids)).group_by(ChannelMember.channel_id)).all())
+    def _rows(self, sql: str, *params: object) -> list[tuple]:
+        """The rows of a read-only SQL query after the call's pending writes (hot read paths)."""
+        self.db.flush()
+        return self.world.connection.execute(sql, params).fetchall()
 
     def _messages(self, rows: list[Message]) -> list[dict]:
-        """Messages as the app shows them, with author names, reply counts and reactions."""
-        if not rows:
+        return self._shown([m.id for m in rows])
+
+    def _shown(self, ids: list[str]) -> list[dict]:
+        """Messages as the app shows them, in the order of `ids`, with author names, reply counts and reactions."""
+        if not ids:
             return []
-        ids = [m.id for m in rows]
-        names = dict(self.db.execute(select(Member.id, Member.name).where(
-            Member.id.in_({m.author_id for m in rows}))).all())
-        channels = {c.id: c for c in self.db.scalars(select(Channel).where(Channel.id.in_({m.channel_id for m in rows})))}
-        replies = dict(self.db.execute(select(Message.thread_parent_id, func.count()).where(
-            Message.thread_parent_id.in_(ids)).group_by(Message.thread_parent_id)).all())
+        marks = ",".join("?" * len(ids))
+        found = {row[0]: row for row in self._rows(
+            "SELECT m.id, m.channel_id, c.kind, c.name, m.author_id, u.name, m.text, m.posted_at, m.thread_parent_id, "
+            "m.edited_at IS NOT NULL, m.deleted_at IS NOT NULL, m.pinned_at IS NOT NULL FROM messages m "
+            f"JOIN channels c ON c.id = m.channel_id JOIN members u ON u.id = m.author_id WHERE m.id IN ({marks})", *ids)}
+        replies = dict(self._rows(f"SELECT thread_parent_id, count(*) FROM messages WHERE thread_parent_id IN ({marks}) "
+                                  "GROUP BY thread_parent_id", *ids))
         reactions: defaultdict[str, dict[str, list[str]]] = defaultdict(dict)
-        for mid, emoji, member in self.db.execute(select(Reaction.message_id, Reaction.emoji, Reaction.member_id)
-                                                  .where(Reaction.message_id.in_(ids))
-                                                  .order_by(Reaction.message_id, Reaction.emoji, Reaction.member_id)):
+        for mid, emoji, member in self._rows(f"SELECT message_id, emoji, member_id FROM reactions WHERE message_id IN "
+                                             f"({marks}) ORDER BY message_id, emoji, member_id", *ids):
             reactions[mid].setdefault(emoji, []).append(member)
         out = []
-        for m in rows:
-            deleted = m.deleted_at is not None
-            out.append({"message_id": m.id, "channel_id": m.channel_id, "channel": _label(channels[m.channel_id]),
-                        "author_id": m.author_id, "author": names.get(m.author_id),
-                        "text": "This message was deleted." if deleted else m.text, "posted_at": m.posted_at,
-                        "thread_parent_id": m.thread_parent_id, "reply_count": replies.get(m.id, 0),
-                        "edited": m.edited_at is not None, "deleted": deleted, "pinned": m.pinned_at is not None,
+        for mid in ids:
+            _, channel_id, kind, channel, author_id, author, text, posted, parent, edited, deleted, pinned = found[mid]
+            out.append({"message_id": mid, "channel_id": channel_id,
+                        "channel": f"#{channel}" if kind != "dm" else "direct message",
+                        "author_id": author_id, "author": author,
+                        "text": "This message was deleted." if deleted else text,
+                        "posted_at": dt.datetime.fromisoformat(posted), "thread_parent_id": parent,
+                        "reply_count": replies.get(mid, 0), "edited": bool(edited), "deleted": bool(deleted),
+                        "pinned": bool(pinned),
                         "reactions": [] if deleted else [{"emoji": e, "count": len(who), "member_ids": who}
-                                                   for e, who in reactions[m.id].items()]})
+                                                         for e, who in reactions[mid].items()]})
         return out
 
 

@@ -130,7 +130,7 @@ def test_join_public_channels_only(s):
 
 def test_leave_channel(s):
     atlas = CHANNELS["project-atlas"]
-    member, members = inside(s, atlas)
+    member, _ = inside(s, atlas)
     uid = member["member_id"]
     left = s.ok("leave_channel", user_id=uid, channel_id=atlas)
     assert left["left"] and atlas not in {c["channel_id"] for c in s.ok("list_channels", user_id=uid, limit=100)}
@@ -309,7 +309,6 @@ def test_only_the_author_deletes_and_the_message_stays_marked(s):
 
 def test_archived_messages_cannot_be_edited_or_deleted(s):
     old = CHANNELS["old-website"]
-    member, _ = inside(s, old)
     for m in active(s):
         page = s.ok("list_messages", user_id=m["member_id"], channel_id=old, limit=100)
         own = [x for x in page if x["author_id"] == m["member_id"] and not x["deleted"]]
