@@ -1,0 +1,641 @@
+"""How tasks are written for team chat: members who introduce themselves by name and speak of
+channels by name ('#design', 'the design channel'), of people by name, and of messages the way a
+person points at them ("Priya's message in #design that says 'Moving the billing page to next
+sprint.'", "my message in #sales from June 28").
+
+Every request comes in several phrasings (plain, polite, chatty, indirect, and terse ones for the
+minimal level); a member's introduction is picked from many forms by a stable hash of who they
+are. Requests that write hold back what to write (the text, the topic, the name, the emoji) for
+the "missing" level; requests that ask to be told something declare their facts."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from prove_env.synthesis.recipe import (
+    Ask,
+    Goals,
+    HiddenAsk,
+    Lookup,
+    Reader,
+    Recipe,
+    Ref,
+)
+from prove_env.synthesis.wording import day
+
+Bundle = dict[str, Any]
+
+NEW_POSTS = ("The demo moved to Thursday at 3pm.", "Standup is cancelled tomorrow.", "I'm out of office on Friday.",
+             "New build is on staging, please test.", "Lunch is on me today!", "Retro notes are in the shared folder.",
+             "Please review the release checklist before Monday.", "The customer call went well, details to follow.",
+             "Heads up: the VPN will be down tonight from 10 to 11pm.", "Welcome aboard, glad to have you here!")
+REPLY_TEXTS = ("Thanks, I'll take a look today.", "I can pick this up.", "Sounds good to me.",
+               "Let's talk about it at standup.", "Done, please double-check.", "I'm on it.",
+               "Can we push this to next week?", "Great, thanks for the update!")
+DM_TEXTS = ("Can we move our 1:1 to Thursday?", "Thanks for your help with the release!",
+            "Do you have five minutes to chat today?", "I sent you the slides.", "Are you joining the team lunch on Friday?",
+            "Could you review my pull request when you get a chance?", "Happy birthday!")
+TOPICS = ("Launch prep for next week", "Release freeze until Monday", "Q3 planning in progress",
+          "Weekly sync notes and action items", "Hiring for two roles", "Ask questions here, no DMs please")
+NEW_CHANNELS = (("launch-week", "the launch"), ("team-lunch", "organizing team lunches"), ("q3-okrs", "our Q3 OKRs"),
+                ("design-reviews", "design reviews"), ("oncall-handoff", "on-call handoffs"),
+                ("customer-feedback", "customer feedback"), ("mobile-release", "the mobile release"),
+                ("data-quality", "data quality issues"))
+EMOJI = ("thumbsup", "eyes", "tada", "white_check_mark", "heart", "raised_hands", "rocket", "pray")
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+INTROS = (("Hi, this is {name}.", "{name} here."), ("Hey, it's {name}.", "It's {name}."),
+          ("Hello, {name} here.", "{name}."), ("This is {name} from the team.", "{name} here."),
+          ("Hi there, I'm {name}.", "I'm {name}."), ("Good morning, this is {name}.", "{name} speaking."),
+          ("{name} here, using the chat app.", "{name}."), ("My name is {name}.", "Name's {name}."),
+          ("You're talking to {name}.", "{name} here."), ("Hey there, {name} speaking.", "It's {name}."),
+          ("I'm {name}, I work here.", "{name}."), ("Hi! It's {name} on my end.", "{name} here."),
+          ("{name} again.", "{name}."), ("Quick one from {name}.", "{name} here."))
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """Every active member whose name finds only them, with the channels they see, the recent
+    messages of the channels they belong to and of two they do not, those channels' members and
+    pins, their direct messages with some colleagues and their mentions. Now and then a bundle sets
+    aside one channel that only the request to archive it touches."""
+    everyone = read("find_members", limit=100)
+    names = [m["name"] for m in read("find_members", include_deactivated=True, limit=100)]
+    unique = [m for m in everyone if len(read("find_members", name=m["name"])) == 1]
+    bundles = []
+    for me in unique:
+        uid = me["member_id"]
+        channels = read("list_channels", user_id=uid, include_archived=True)
+        joined = [c for c in channels if c["is_member"]]
+        outside = [c for c in channels if not c["is_member"]]
+        shown = joined + rng.sample(outside, min(2, len(outside)))
+        pages = {c["channel_id"]: read("list_messages", user_id=uid, channel_id=c["channel_id"]) for c in shown}
+        details = {c["channel_id"]: read("get_channel", user_id=uid, channel_id=c["channel_id"]) for c in joined}
+        pins = {c["channel_id"]: read("list_pins", user_id=uid, channel_id=c["channel_id"]) for c in shown}
+        others = [m for m in unique if m["member_id"] != uid]
+        dms = {}
+        for other in rng.sample(others, min(10, len(others))):  # a few conversations are enough to ask about
+            messages = read("list_direct_messages", user_id=uid, member_id=other["member_id"])
+            if messages:
+                dms[other["member_id"]] = messages
+        archivable = [c for c in joined if not c["is_archived"] and c["name"] != "general"]
+        archiving = rng.choice(archivable)["channel_id"] if archivable and rng.random() < 0.3 else None
+        bundles.append({"now": now, "me": {**me, "me": True}, "channels": channels, "pages": pages,
+                        "details": details, "pins": pins, "others": others, "dms": dms,
+                        "mentions": read("list_mentions", user_id=uid), "archiving": archiving, "names": names})
+    return bundles
+
+
+# -- how people name things ------------------------------------------------------------------------
+
+def _stable(forms: Sequence[Any], *keys: str) -> Any:
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
+
+
+def _me(b: Bundle) -> Ref:
+    return Ref.of("member", b["me"])
+
+
+def _person(member: dict) -> Ref:
+    return Ref.of("member", member)
+
+
+def _chan(b: Bundle, channel: dict) -> Ref:
+    return Ref.of("channel", channel, _me(b))
+
+
+def _msg(b: Bundle, channel: dict, message: dict) -> Ref:
+    return Ref.of("message", message, _chan(b, channel))
+
+
+def _hash(channel: dict, rng: random.Random | None = None) -> str:
+    name = channel["name"]
+    if rng is None:
+        return f"#{name}"
+    return rng.choice([f"#{name}", f"#{name}", f"the #{name} channel", f"the {name} channel"])
+
+
+def _by_id(b: Bundle, channel_id: str) -> dict:
+    return next(c for c in b["channels"] if c["channel_id"] == channel_id)
+
+
+def _open(b: Bundle, joined: bool = True) -> list[dict]:
+    """Channels that take posts: not archived, not set aside for archiving, and (by default) joined."""
+    return [c for c in b["channels"] if not c["is_archived"] and c["channel_id"] != b["archiving"]
+            and (c["is_member"] or not joined)]
+
+
+def _posted(message: dict) -> dt.date:
+    return dt.date.fromisoformat(message["posted_at"][:10])
+
+
+def _first(name: str) -> str:
+    return name.split()[0]
+
+
+def message_name(b: Bundle, channel: dict, message: dict, rng: random.Random) -> str:
+    """How the user points at a message: by its author, channel and words, or its author, channel and day
+    when no other message of that author in the channel's page was posted that day."""
+    mine = message["author_id"] == b["me"]["member_id"]
+    who = "my" if mine else rng.choice([f"{message['author']}'s", f"{_first(message['author'])}'s"]) \
+        if _unique_first(b, message) else f"{message['author']}'s"
+    where = _hash(channel, rng)
+    same_day = [m for m in b["pages"][channel["channel_id"]]
+                if m["author_id"] == message["author_id"] and _posted(m) == _posted(message)]
+    if len(same_day) == 1 and rng.random() < 0.4:
+        return rng.choice([f"{who} message in {where} from {day(_posted(message))}",
+                           f"the message {'I' if mine else message['author']} posted in {where} on {day(_posted(message))}"])
+    return rng.choice([f"{who} message in {where} that says \"{message['text']}\"",
+                       f"{who} post in {where}: \"{message['text']}\"",
+                       f"the message in {where} where {'I' if mine else message['author']} wrote \"{message['text']}\""])
+
+
+def _unique_first(b: Bundle, message: dict) -> bool:
+    first = _first(message["author"])
+    return sum(_first(name) == first for name in b["names"]) <= 1
+
+
+def _mentions_of(channel: dict, message: dict) -> tuple[str, ...]:
+    return (channel["name"],)
+
+
+def _messages(b: Bundle, channels: list[dict], *, mine: bool | None = None) -> list[tuple[dict, dict]]:
+    """(channel, message) pairs of the pages of `channels`: live messages whose words name them
+    (their text unique in the page), optionally only the user's own or only others'."""
+    out = []
+    for channel in channels:
+        page = b["pages"].get(channel["channel_id"], [])
+        counts = Counter(m["text"] for m in page)
+        for m in page:
+            if m["deleted"] or counts[m["text"]] > 1:
+                continue
+            if mine is not None and (m["author_id"] == b["me"]["member_id"]) != mine:
+                continue
+            out.append((channel, m))
+    return out
+
+
+def _other(b: Bundle, rng: random.Random, exclude: Sequence[str] = ()) -> dict | None:
+    pool = [o for o in b["others"] if o["member_id"] not in exclude]
+    return rng.choice(pool) if pool else None
+
+
+def _polite(rng: random.Random, core: str) -> str:
+    return rng.choice([f"{core}", f"Could you {core[0].lower() + core[1:]}", f"Please {core[0].lower() + core[1:]}",
+                       f"I'd like you to {core[0].lower() + core[1:]}"])
+
+
+goals = Goals()
+
+
+# -- members and channels ----------------------------------------------------------------------------
+
+@goals.add("find_members", 0.6)
+def find_members(b: Bundle, rng: random.Random) -> Ask | None:
+    other = _other(b, rng)
+    if other is None:
+        return None
+    name = other["name"]
+    args = {"name": name}
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"What's {name}'s job title?", f"What does {name} do here? I mean their title.",
+                                         f"Can you tell me {name}'s role?", f"I keep forgetting what {name}'s title is."]),
+                   terse=f"{name}'s title?", refs=(_me(b),), mentions=(name,), facts=lambda r: [r[0]["title"]])
+    return Ask(args, say=rng.choice([f"What's {name}'s handle, so I can mention them?",
+                                     f"How do I @-mention {name}? What's their handle?",
+                                     f"Could you look up the chat handle of {name}?"]),
+               terse=f"{name}'s handle?", refs=(_me(b),), mentions=(name,), facts=lambda r: [r[0]["display_name"]])
+
+
+@goals.add("list_channels", 0.7)
+def list_channels(b: Bundle, rng: random.Random) -> Ask | None:
+    uid = b["me"]["member_id"]
+    if rng.random() < 0.6:
+        return Ask({"user_id": uid, "joined_only": True},
+                   say=rng.choice(["Which channels am I in?", "Can you list the channels I'm a member of?",
+                                   "Remind me which channels I've joined.", "What channels do I belong to right now?"]),
+                   terse="My channels?", refs=(_me(b),), facts=lambda r: [c["name"] for c in r])
+    return Ask({"user_id": uid},
+               say=rng.choice(["What channels are there in the workspace?", "Show me all the channels I could join or read.",
+                               "I'm looking for channels to follow; what's out there?"]),
+               terse="All channels?", refs=(_me(b),), facts=lambda r: [c["name"] for c in r])
+
+
+@goals.add("get_channel")
+def get_channel(b: Bundle, rng: random.Random) -> Ask | None:
+    joined = [_by_id(b, cid) for cid in b["details"]]
+    if not joined:
+        return None
+    channel = rng.choice(joined)
+    name = _hash(channel, rng)
+    args = {"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]}
+    refs, mentions = (_chan(b, channel),), (channel["name"],)
+    pick = rng.randrange(3)
+    if pick == 0:
+        return Ask(args, say=rng.choice([f"How many people are in {name}?", f"How many members does {name} have?",
+                                         f"Is {name} a big channel? How many members?"]),
+                   terse=f"Members in #{channel['name']}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["member_count"]])
+    if pick == 1:
+        return Ask(args, say=rng.choice([f"Who created {name}, and when?", f"Do you know who set up {name}?",
+                                         f"Who started {name} in the first place?"]),
+                   terse=f"Creator of #{channel['name']}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["created_by"]])
+    if not b["details"][channel["channel_id"]].get("purpose"):
+        return None
+    return Ask(args, say=rng.choice([f"What's {name} for? What's its purpose?", f"What is the purpose of {name}?",
+                                     f"I never understood what {name} is meant for."]),
+               terse=f"Purpose of #{channel['name']}?", refs=refs, mentions=mentions, facts=lambda r: [r["purpose"]])
+
+
+@goals.add("join_channel")
+def join_channel(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [c for c in _open(b, joined=False) if not c["is_member"] and not c["is_private"]]
+    if not pool:
+        return None
+    channel = rng.choice(pool)
+    name = _hash(channel, rng)
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]},
+               say=rng.choice([f"Add me to {name}, please.", f"I'd like to join {name}.", f"Can you get me into {name}?",
+                               f"Sign me up for {name}; I want to follow along.", f"Join {name} for me."]),
+               terse=f"Join #{channel['name']}.", refs=(_chan(b, channel),), mentions=(channel["name"],))
+
+
+@goals.add("invite_to_channel")
+def invite_to_channel(b: Bundle, rng: random.Random) -> Ask | None:
+    options = []
+    for cid, detail in b["details"].items():
+        channel = _by_id(b, cid)
+        if channel in _open(b):
+            inside = {m["member_id"] for m in detail["members"]}
+            options += [(channel, o) for o in b["others"] if o["member_id"] not in inside]
+    if not options:
+        return None
+    channel, other = rng.choice(options)
+    name, person = _hash(channel, rng), other["name"]
+    held = rng.random() < 0.5
+    say = rng.choice([f"Someone needs to be added to {name}.", f"Could you invite a colleague into {name}?",
+                      f"I want to bring a teammate into {name}."]) if held else \
+        rng.choice([f"Please add {person} to {name}.", f"Can you invite {person} into {name}?",
+                    f"{person} needs access to {name}; could you add them?",
+                    f"Bring {person} into {name}, they should be in the loop."])
+    detail = rng.choice([f"It's {person}.", f"The person is {person}.", f"Add {person}, please."]) if held else None
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"], "member_id": other["member_id"]},
+               say=say, detail=detail, terse=f"Invite {person} to #{channel['name']}.",
+               refs=(_chan(b, channel), _person(other)), mentions=(person, channel["name"]))
+
+
+@goals.add("leave_channel", 0.6)
+def leave_channel(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [c for c in _open(b) if c["name"] != "general"]
+    if not pool:
+        return None
+    channel = rng.choice(pool)
+    name = _hash(channel, rng)
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]},
+               say=rng.choice([f"Take me out of {name}, please.", f"I'd like to leave {name}.",
+                               f"I don't need {name} any more; remove me from it.", f"Leave {name} for me."]),
+               terse=f"Leave #{channel['name']}.", refs=(_chan(b, channel),), mentions=(channel["name"],))
+
+
+@goals.add("create_channel")
+def create_channel(b: Bundle, rng: random.Random) -> Ask | None:
+    taken = {c["name"] for c in b["channels"]}
+    options = [(n, what) for n, what in NEW_CHANNELS if n not in taken]
+    if not options:
+        return None
+    name, what = rng.choice(options)
+    private = rng.random() < 0.4
+    kind = "private " if private else ""
+    args = {"user_id": b["me"]["member_id"], "name": name, **({"is_private": True} if private else {})}
+    return Ask(args, say=rng.choice([f"I need a new {kind}channel for {what}.", f"Can you set up a {kind}channel for {what}?",
+                                     f"Let's have a {kind}channel about {what}; please create it."]),
+               detail=rng.choice([f"Call it {name}.", f"Name it #{name}.", f"The name should be {name}."]),
+               terse=f"Create {kind}channel #{name}.", refs=(_me(b),), mentions=(name,))
+
+
+@goals.add("archive_channel", 0.6)
+def archive_channel(b: Bundle, rng: random.Random) -> Ask | None:
+    if b["archiving"] is None:
+        return None
+    channel = _by_id(b, b["archiving"])
+    name = _hash(channel, rng)
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]},
+               say=rng.choice([f"We're done with {name}; please archive it.", f"Archive {name}, it isn't needed any more.",
+                               f"Can you archive {name}? Nobody uses it now."]),
+               terse=f"Archive #{channel['name']}.", refs=(_chan(b, channel),), mentions=(channel["name"],))
+
+
+@goals.add("set_channel_topic")
+def set_channel_topic(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = _open(b)
+    if not pool:
+        return None
+    channel = rng.choice(pool)
+    topic = rng.choice([t for t in TOPICS if t != channel["topic"]])
+    name = _hash(channel, rng)
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"], "topic": topic},
+               say=rng.choice([f"Change the topic of {name}.", f"{name[0].upper() + name[1:]} needs a new topic.",
+                               f"Could you update the topic on {name}?"]),
+               detail=rng.choice([f"Make it \"{topic}\".", f"The topic should read \"{topic}\".", f"Set it to \"{topic}\"."]),
+               terse=f"Topic of #{channel['name']}: \"{topic}\".", refs=(_chan(b, channel),),
+               mentions=(channel["name"], topic))
+
+
+# -- messages ------------------------------------------------------------------------------------------
+
+@goals.add("list_messages")
+def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [_by_id(b, cid) for cid, page in b["pages"].items() if page and not page[0]["deleted"]]
+    if not pool:
+        return None
+    channel = rng.choice(pool)
+    name = _hash(channel, rng)
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]},
+               say=rng.choice([f"What was the latest message in {name}, and who posted it?",
+                               f"I've been away. What's the most recent post in {name}?",
+                               f"Who posted last in {name}, and what did they say?",
+                               f"Catch me up: what's the newest thing in {name}?"]),
+               terse=f"Latest in #{channel['name']}?", refs=(_chan(b, channel),), mentions=(channel["name"],),
+               facts=lambda r: [r[0]["author"], r[0]["text"]])
+
+
+@goals.add("get_thread")
+def get_thread(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [(c, m) for c, m in _messages(b, [_by_id(b, cid) for cid in b["pages"]]) if m["reply_count"] > 0]
+    if not pool:
+        return None
+    channel, message = rng.choice(pool)
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
+               say=rng.choice([f"Who replied to {said}?", f"What did people answer in the thread on {said}?",
+                               f"Can you show me the replies to {said}?"]),
+               terse=f"Replies to {said}?", refs=(_msg(b, channel, message),), mentions=_mentions_of(channel, message),
+               facts=lambda r: list(dict.fromkeys(x["author"] for x in r["replies"])))
+
+
+@goals.add("post_message", 1.5)
+def post_message(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = _open(b)
+    if not pool:
+        return None
+    channel = rng.choice(pool)
+    text = rng.choice(NEW_POSTS)
+    name = _hash(channel, rng)
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"], "text": text},
+               say=rng.choice([f"Post something in {name} for me.", f"I need to let {name} know something.",
+                               f"Could you send a message to {name}?", f"Drop a note in {name}, please."]),
+               detail=rng.choice([f"It should say: \"{text}\"", f"The message is \"{text}\"", f"Write \"{text}\""]),
+               terse=f"Post in #{channel['name']}: \"{text}\"", refs=(_chan(b, channel),), mentions=(channel["name"], text))
+
+
+@goals.add("reply_in_thread", 1.2)
+def reply_in_thread(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [(c, m) for c, m in _messages(b, _open(b)) if m["author_id"] != b["me"]["member_id"]]
+    if not pool:
+        return None
+    channel, message = rng.choice(pool)
+    text = rng.choice(REPLY_TEXTS)
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
+               say=rng.choice([f"Reply in the thread of {said}.", f"I want to answer {said}, in its thread.",
+                               f"Could you respond to {said} in a thread?"]),
+               detail=rng.choice([f"Say \"{text}\"", f"My reply: \"{text}\"", f"Just write \"{text}\""]),
+               terse=f"Reply to {said}: \"{text}\"", refs=(_msg(b, channel, message),),
+               mentions=(channel["name"], text))
+
+
+def _edited(text: str, rng: random.Random) -> str:
+    for name in DAYS:
+        if name in text:
+            return text.replace(name, rng.choice([d for d in DAYS if d != name]))
+    return rng.choice([f"{text} Update: this is done now.", f"{text} (Moved to next week.)",
+                       f"{text} Edit: details are in the doc."])
+
+
+@goals.add("edit_message", 1.2)
+def edit_message(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = _messages(b, _open(b), mine=True)
+    if not pool:
+        return None
+    channel, message = rng.choice(pool)
+    text = _edited(message["text"], rng)
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
+               say=rng.choice([f"I need to fix {said}.", f"Please edit {said}.", f"There's a mistake in {said}; let's correct it."]),
+               detail=rng.choice([f"It should read \"{text}\"", f"Change it to \"{text}\"", f"The new text is \"{text}\""]),
+               terse=f"Edit {said} to \"{text}\"", refs=(_msg(b, channel, message),), mentions=(channel["name"], text))
+
+
+@goals.add("delete_message", 0.8)
+def delete_message(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = _messages(b, _open(b), mine=True)
+    if not pool:
+        return None
+    channel, message = rng.choice(pool)
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
+               say=rng.choice([f"Please delete {said}.", f"I shouldn't have posted {said}; remove it.",
+                               f"Take down {said}, would you?"]),
+               terse=f"Delete {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
+
+
+@goals.add("get_message_history")
+def get_message_history(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [(c, m) for c, m in _messages(b, [_by_id(b, cid) for cid in b["pages"]]) if m["edited"]]
+    if not pool:
+        return None
+    channel, message = rng.choice(pool)
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
+               say=rng.choice([f"What did {said} say before it was edited?", f"{said[0].upper() + said[1:]} was edited. What was the original wording?",
+                               f"Can you dig up the earlier version of {said}?"]),
+               terse=f"Original text of {said}?", refs=(_msg(b, channel, message),), mentions=_mentions_of(channel, message),
+               facts=lambda r: [r["earlier_revisions"][0]["text"]])
+
+
+@goals.add("add_reaction")
+def add_reaction(b: Bundle, rng: random.Random) -> Ask | None:
+    uid = b["me"]["member_id"]
+    pool = _messages(b, _open(b, joined=False))
+    if not pool:
+        return None
+    channel, message = rng.choice(pool)
+    mine = {r["emoji"] for r in message["reactions"] if uid in r["member_ids"]}
+    emoji = rng.choice([e for e in EMOJI if e not in mine])
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji},
+               say=rng.choice([f"React to {said}.", f"Add a reaction to {said} for me.", f"Let's react to {said}."]),
+               detail=rng.choice([f"Use :{emoji}:.", f"With :{emoji}:, please.", f"The :{emoji}: emoji."]),
+               terse=f"React :{emoji}: to {said}.", refs=(_msg(b, channel, message),), mentions=(f":{emoji}:",))
+
+
+@goals.add("remove_reaction", 0.7)
+def remove_reaction(b: Bundle, rng: random.Random) -> Ask | None:
+    uid = b["me"]["member_id"]
+    pool = [(c, m, r["emoji"]) for c, m in _messages(b, _open(b, joined=False))
+            for r in m["reactions"] if uid in r["member_ids"]]
+    if not pool:
+        return None
+    channel, message, emoji = rng.choice(pool)
+    said = message_name(b, channel, message, rng)
+    held = rng.random() < 0.5
+    say = rng.choice([f"Take my reaction off {said}.", f"I reacted to {said} by mistake; undo that."]) if held else \
+        rng.choice([f"Take back my :{emoji}: reaction on {said}.", f"Remove the :{emoji}: I put on {said}.",
+                    f"I reacted :{emoji}: to {said} by mistake; undo that."])
+    return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji}, say=say,
+               detail=rng.choice([f"The :{emoji}: one.", f"It's the :{emoji}: reaction."]) if held else None,
+               terse=f"Remove my :{emoji}: from {said}.", refs=(_msg(b, channel, message),),
+               mentions=(f":{emoji}:", channel["name"]))
+
+
+@goals.add("pin_message", 0.9)
+def pin_message(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [(c, m) for c, m in _messages(b, _open(b)) if not m["pinned"]]
+    if not pool:
+        return None
+    channel, message = rng.choice(pool)
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
+               say=rng.choice([f"Pin {said}.", f"Could you pin {said} so people find it?", f"{said[0].upper() + said[1:]} is important; pin it."]),
+               terse=f"Pin {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
+
+
+@goals.add("unpin_message", 0.7)
+def unpin_message(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [(c, m) for c, m in _messages(b, _open(b)) if m["pinned"]]
+    if not pool:
+        return None
+    channel, message = rng.choice(pool)
+    said = message_name(b, channel, message, rng)
+    return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
+               say=rng.choice([f"Unpin {said}.", f"{said[0].upper() + said[1:]} doesn't need to be pinned any more; unpin it.",
+                               f"Could you take the pin off {said}?"]),
+               terse=f"Unpin {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
+
+
+@goals.add("list_pins")
+def list_pins(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [_by_id(b, cid) for cid, pins in b["pins"].items() if pins]
+    if not pool:
+        return None
+    channel = rng.choice(pool)
+    name = _hash(channel, rng)
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]},
+               say=rng.choice([f"What's pinned in {name}?", f"Show me the pinned messages of {name}.",
+                               f"Anything important pinned in {name}?"]),
+               terse=f"Pins in #{channel['name']}?", refs=(_chan(b, channel),), mentions=(channel["name"],),
+               facts=lambda r: [m["text"] for m in r])
+
+
+# -- direct messages, search, mentions ---------------------------------------------------------------
+
+@goals.add("send_direct_message", 1.4)
+def send_direct_message(b: Bundle, rng: random.Random) -> Ask | None:
+    other = _other(b, rng)
+    if other is None:
+        return None
+    text, person = rng.choice(DM_TEXTS), other["name"]
+    return Ask({"user_id": b["me"]["member_id"], "member_id": other["member_id"], "text": text},
+               say=rng.choice([f"Send {person} a direct message.", f"DM {person} for me.", f"I need to message {person} privately.",
+                               f"Can you write to {person} directly?"]),
+               detail=rng.choice([f"Tell them: \"{text}\"", f"The message is \"{text}\"", f"Say \"{text}\""]),
+               terse=f"DM {person}: \"{text}\"", refs=(_me(b), _person(other)), mentions=(person, text))
+
+
+@goals.add("list_direct_messages")
+def list_direct_messages(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [o for o in b["others"] if o["member_id"] in b["dms"] and not b["dms"][o["member_id"]][0]["deleted"]]
+    if not pool:
+        return None
+    other = rng.choice(pool)
+    person = other["name"]
+    return Ask({"user_id": b["me"]["member_id"], "member_id": other["member_id"]},
+               say=rng.choice([f"What was the last thing said in my DMs with {person}?",
+                               f"Remind me of the latest direct message between {person} and me.",
+                               f"What's the most recent message in my conversation with {person}?"]),
+               terse=f"Last DM with {person}?", refs=(_me(b), _person(other)), mentions=(person,),
+               facts=lambda r: [r[0]["text"]])
+
+
+@goals.add("search_messages", 1.2)
+def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
+    uid = b["me"]["member_id"]
+    others = {o["member_id"]: o for o in b["others"]}
+    pool = [(c, m) for c, m in _messages(b, [_by_id(b, cid) for cid in b["pages"]]) if m["author_id"] in others]
+    if not pool:
+        return None
+    _, message = rng.choice(pool)
+    author = others[message["author_id"]]
+    person = author["name"]
+    if rng.random() < 0.5:
+        words = [w for w in ("onboarding", "billing", "roadmap", "release", "docs", "pricing", "pipeline", "dashboard",
+                             "survey", "checklist", "staging", "invoice", "signup", "migration", "webinar", "contract",
+                             "offsite", "schedule") if w in message["text"].lower()]
+        if words:
+            word = rng.choice(words)
+            return Ask({"user_id": uid, "query": word, "author_id": author["member_id"]},
+                       say=rng.choice([f"Where did {person} write about the {word}? Which channels?",
+                                       f"Find {person}'s messages that mention \"{word}\"; which channels were they in?",
+                                       f"{person} said something about the {word} somewhere. In which channel?"]),
+                       terse=f"{person} on \"{word}\": channels?", refs=(_me(b), _person(author)), mentions=(person, word),
+                       facts=lambda r: list(dict.fromkeys(m["channel"] for m in r)))
+    when = _posted(message)
+    held = rng.random() < 0.5
+    say = rng.choice([f"I'm looking for what {person} posted on a particular day.",
+                      f"Can you search {person}'s messages from one day for me?"]) if held else \
+        rng.choice([f"What did {person} post on {day(when)}?", f"Find everything {person} wrote on {day(when)}.",
+                    f"Can you search for {person}'s messages from {day(when)}?"])
+    return Ask({"user_id": uid, "author_id": author["member_id"], "start_date": when.isoformat(), "end_date": when.isoformat()},
+               say=say, detail=rng.choice([f"The day was {day(when)}.", f"It was {day(when)}."]) if held else None,
+               terse=f"{person}'s messages on {day(when)}?", refs=(_me(b), _person(author)), mentions=(person, day(when)),
+               facts=lambda r: [m["text"] for m in r])
+
+
+@goals.add("list_mentions")
+def list_mentions(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["mentions"]:
+        return None
+    return Ask({"user_id": b["me"]["member_id"]},
+               say=rng.choice(["Who has mentioned me lately?", "Did anyone @ me recently? Who?",
+                               "Show me the messages where I was mentioned.", "Has anybody tagged me in a message?"]),
+               terse="My mentions?", refs=(_me(b),),
+               facts=lambda r: list(dict.fromkeys(m["author"] for m in r[:3])))
+
+
+def stats_request(b: Bundle, rng: random.Random) -> str | None:
+    return rng.choice(["How many messages are there in the whole workspace, DMs included?",
+                       "Give me the total number of reactions across every channel in the company."])
+
+
+def _intro(ref: Ref) -> tuple[str, str]:
+    """The user introduces themselves; other members are named in the request itself."""
+    if not ref.entity.get("me"):
+        return ("", "")
+    say, short = _stable(INTROS, ref.key, ref.entity["name"])
+    return say.format(name=ref.entity["name"]), short.format(name=ref.entity["name"])
+
+
+def _channel_args(ref: Ref) -> dict[str, Any]:
+    args = {"user_id": ref.owner.key, "name": ref.entity["name"]}
+    return {**args, "include_archived": True} if ref.entity.get("is_archived") else args
+
+
+recipe = Recipe(
+    server="team_chat",
+    sample=sample,
+    topics=("chat",),
+    goals=goals.all,
+    lookups=(
+        Lookup("member", "find_members", args=lambda r: {"name": r.entity["name"]}, intro=_intro),
+        Lookup("channel", "list_channels", args=_channel_args),
+        Lookup("message", "list_messages", args=lambda r: {"user_id": r.owner.owner.key, "channel_id": r.owner.key},
+               needs=lambda r: (r.owner,)),
+    ),
+    hidden=(HiddenAsk("workspace_stats", stats_request),),
+)

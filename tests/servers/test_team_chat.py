@@ -1,0 +1,471 @@
+"""The team_chat server through real MCP: every tool's success path, every rule refused with the
+world unchanged, and the characteristic behaviours of a team chat (private channels, read-only
+archived channels, author-only edits that keep the earlier text, threads, reactions, mentions,
+pins, direct messages, search)."""
+
+from __future__ import annotations
+
+import pytest
+
+CHANNELS = {"general": "CHN-0001", "announcements": "CHN-0003", "hiring": "CHN-0013", "project-atlas": "CHN-0015",
+            "new-hires": "CHN-0012", "q2-planning": "CHN-0017", "old-website": "CHN-0018"}
+
+
+@pytest.fixture
+def s(served):
+    return served("team_chat", include_hidden=True)
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def active(s) -> list[dict]:
+    return s.ok("find_members", limit=100)
+
+
+def inside(s, channel_id: str) -> tuple[dict, list[str]]:
+    """An active member of the channel, and the ids of all its members."""
+    for m in active(s):
+        result = s.call("get_channel", user_id=m["member_id"], channel_id=channel_id)
+        if result.ok and result.data["is_member"]:
+            return m, [x["member_id"] for x in result.data["members"]]
+    raise AssertionError(f"nobody active is in {channel_id}")
+
+
+def outsider(s, channel_id: str) -> dict:
+    _, members = inside(s, channel_id)
+    return next(m for m in active(s) if m["member_id"] not in members)
+
+
+def top_message(s, user_id: str, channel_id: str, where=lambda m: True) -> dict:
+    for m in s.ok("list_messages", user_id=user_id, channel_id=channel_id, limit=100):
+        if where(m):
+            return m
+    raise AssertionError(f"no such message in {channel_id}")
+
+
+# -- the world --------------------------------------------------------------------------------------
+
+
+def test_hidden_stats_and_the_seed_has_variety(s, served):
+    stats = s.ok("workspace_stats")
+    assert stats["members"] == 40 and stats["messages"] > 400 and stats["revisions"] > 10
+    assert stats["reactions"] > 100 and stats["mentions"] > 20
+    served("team_chat").fails("workspace_stats")  # hidden from the agent
+    # an empty channel, archived channels, deactivated members
+    uid = inside(s, CHANNELS["new-hires"])[0]["member_id"]
+    assert s.ok("list_messages", user_id=uid, channel_id=CHANNELS["new-hires"]) == []
+    everyone = s.ok("find_members", include_deactivated=True, limit=100)
+    assert sum(m["status"] == "deactivated" for m in everyone) == 2 and len(active(s)) == 38
+
+
+def test_find_members_by_name_or_handle(s):
+    everyone = active(s)
+    someone = everyone[5]
+    assert someone in s.ok("find_members", name=someone["name"].split()[-1].upper())
+    assert someone in s.ok("find_members", name="@" + someone["display_name"])
+    gone = next(m for m in s.ok("find_members", include_deactivated=True, limit=100) if m["status"] == "deactivated")
+    assert s.ok("find_members", name=gone["name"]) == []
+    assert s.ok("find_members", name=gone["name"], include_deactivated=True) == [gone]
+
+
+# -- channels -----------------------------------------------------------------------------------------
+
+
+def test_private_channels_are_visible_only_to_their_members(s):
+    hiring = CHANNELS["hiring"]
+    member, _ = inside(s, hiring)
+    other = outsider(s, hiring)
+    assert hiring in {c["channel_id"] for c in s.ok("list_channels", user_id=member["member_id"])}
+    assert hiring not in {c["channel_id"] for c in s.ok("list_channels", user_id=other["member_id"], limit=100)}
+    unchanged(s, "get_channel", "private channel and you are not a member", user_id=other["member_id"], channel_id=hiring)
+    unchanged(s, "list_messages", "private channel", user_id=other["member_id"], channel_id=hiring)
+    unchanged(s, "list_pins", "private channel", user_id=other["member_id"], channel_id=hiring)
+    # nor searched
+    secret = top_message(s, member["member_id"], hiring, lambda m: not m["deleted"])
+    word = secret["text"].split()[-1]
+    assert secret["message_id"] in {m["message_id"] for m in s.ok("search_messages", user_id=member["member_id"],
+                                                                    query=word, limit=100)}
+    assert secret["message_id"] not in {m["message_id"] for m in s.ok("search_messages", user_id=other["member_id"],
+                                                                        query=word, limit=100)}
+
+
+def test_list_channels_filters(s):
+    uid = inside(s, CHANNELS["q2-planning"])[0]["member_id"]
+    listed = s.ok("list_channels", user_id=uid)
+    assert all(not c["is_archived"] for c in listed) and [c["name"] for c in listed] == sorted(c["name"] for c in listed)
+    with_archived = s.ok("list_channels", user_id=uid, include_archived=True)
+    assert CHANNELS["q2-planning"] in {c["channel_id"] for c in with_archived}
+    joined = s.ok("list_channels", user_id=uid, joined_only=True)
+    assert joined and all(c["is_member"] for c in joined)
+    assert [c["name"] for c in s.ok("list_channels", user_id=uid, name="#GENERAL".lower())] == ["general"]
+
+
+def test_get_channel_details_and_direct_message_ids_are_not_channels(s):
+    uid = active(s)[0]["member_id"]
+    general = s.ok("get_channel", user_id=uid, channel_id=CHANNELS["general"])
+    assert general["member_count"] == 40 and general["is_member"] and general["purpose"]
+    dm = s.ok("send_direct_message", user_id=uid, member_id=active(s)[1]["member_id"], text="hi")["channel_id"]
+    unchanged(s, "get_channel", "direct-message conversation", user_id=uid, channel_id=dm)
+    unchanged(s, "post_message", "direct-message conversation", user_id=uid, channel_id=dm, text="hello")
+
+
+def test_join_public_channels_only(s):
+    book = s.ok("list_channels", user_id="USR-0002", name="book-club")[0]
+    assert not book["is_member"]
+    joined = s.ok("join_channel", user_id="USR-0002", channel_id=book["channel_id"])
+    assert joined["joined"] and s.ok("get_channel", user_id="USR-0002", channel_id=book["channel_id"])["is_member"]
+    again = s.ok("join_channel", user_id="USR-0002", channel_id=book["channel_id"])
+    assert again["already_member"] and not again["joined"]
+    other = outsider(s, CHANNELS["hiring"])
+    unchanged(s, "join_channel", "ask one of its members to invite you", user_id=other["member_id"],
+              channel_id=CHANNELS["hiring"])
+    out = outsider(s, CHANNELS["old-website"])
+    unchanged(s, "join_channel", "read-only", user_id=out["member_id"], channel_id=CHANNELS["old-website"])
+
+
+def test_leave_channel(s):
+    atlas = CHANNELS["project-atlas"]
+    member, _ = inside(s, atlas)
+    uid = member["member_id"]
+    left = s.ok("leave_channel", user_id=uid, channel_id=atlas)
+    assert left["left"] and atlas not in {c["channel_id"] for c in s.ok("list_channels", user_id=uid, limit=100)}
+    # a private channel left takes a new invitation
+    unchanged(s, "join_channel", "ask one of its members to invite you", user_id=uid, channel_id=atlas)
+    unchanged(s, "leave_channel", "private channel", user_id=uid, channel_id=atlas)
+    unchanged(s, "leave_channel", "cannot be left", user_id=uid, channel_id=CHANNELS["general"])
+    book = s.ok("list_channels", user_id="USR-0002", name="book-club")[0]["channel_id"]
+    unchanged(s, "leave_channel", "not a member", user_id="USR-0002", channel_id=book)
+    old_member, _ = inside(s, CHANNELS["old-website"])
+    unchanged(s, "leave_channel", "read-only", user_id=old_member["member_id"], channel_id=CHANNELS["old-website"])
+
+
+def test_invite_to_channel(s):
+    atlas = CHANNELS["project-atlas"]
+    member, members = inside(s, atlas)
+    newcomer = outsider(s, atlas)
+    added = s.ok("invite_to_channel", user_id=member["member_id"], channel_id=atlas, member_id=newcomer["member_id"])
+    assert added["added"] and s.ok("get_channel", user_id=newcomer["member_id"], channel_id=atlas)["is_member"]
+    unchanged(s, "invite_to_channel", "already a member", user_id=member["member_id"], channel_id=atlas,
+              member_id=newcomer["member_id"])
+    third = outsider(s, atlas)
+    unchanged(s, "invite_to_channel", "private channel", user_id=third["member_id"], channel_id=atlas,
+              member_id=third["member_id"])
+    gone = next(m for m in s.ok("find_members", include_deactivated=True, limit=100)
+                if m["status"] == "deactivated" and m["member_id"] not in members)
+    unchanged(s, "invite_to_channel", "deactivated", user_id=member["member_id"], channel_id=atlas,
+              member_id=gone["member_id"])
+    # a public channel: only its members invite
+    eng = s.ok("list_channels", user_id=third["member_id"], name="engineering")[0]
+    if not eng["is_member"]:
+        unchanged(s, "invite_to_channel", "join it before inviting", user_id=third["member_id"],
+                  channel_id=eng["channel_id"], member_id=newcomer["member_id"])
+    old_member, _ = inside(s, CHANNELS["old-website"])
+    unchanged(s, "invite_to_channel", "read-only", user_id=old_member["member_id"], channel_id=CHANNELS["old-website"],
+              member_id=newcomer["member_id"])
+
+
+def test_create_channel_names(s):
+    uid = active(s)[3]["member_id"]
+    made = s.ok("create_channel", user_id=uid, name="#launch-week", is_private=True, topic="Launch logistics")
+    assert made["name"] == "launch-week" and made["is_private"] and made["topic"] == "Launch logistics"
+    assert s.ok("get_channel", user_id=uid, channel_id=made["channel_id"])["members"][0]["member_id"] == uid
+    unchanged(s, "create_channel", "already a channel named", user_id=uid, name="launch-week")
+    unchanged(s, "create_channel", "archived channel named #q2-planning", user_id=uid, name="q2-planning")
+    unchanged(s, "create_channel", "not valid", user_id=uid, name="Launch Week")
+    unchanged(s, "create_channel", "at most 250", user_id=uid, name="ok-name", topic="x" * 251)
+    gone = next(m for m in s.ok("find_members", include_deactivated=True, limit=100) if m["status"] == "deactivated")
+    unchanged(s, "create_channel", "deactivated", user_id=gone["member_id"], name="mine")
+
+
+def test_archive_channel_makes_it_read_only(s):
+    sales = s.ok("list_channels", user_id="USR-0001", name="sales")[0]["channel_id"]
+    member, _ = inside(s, sales)
+    uid = member["member_id"]
+    out = outsider(s, sales)
+    unchanged(s, "archive_channel", "only members can archive", user_id=out["member_id"], channel_id=sales)
+    unchanged(s, "archive_channel", "cannot be archived", user_id=uid, channel_id=CHANNELS["general"])
+    message = top_message(s, uid, sales, lambda m: not m["deleted"])
+    assert s.ok("archive_channel", user_id=uid, channel_id=sales)["is_archived"]
+    unchanged(s, "archive_channel", "already archived", user_id=uid, channel_id=sales)
+    unchanged(s, "post_message", "read-only", user_id=uid, channel_id=sales, text="still here?")
+    unchanged(s, "reply_in_thread", "read-only", user_id=uid, message_id=message["message_id"], text="hm")
+    unchanged(s, "add_reaction", "read-only", user_id=uid, message_id=message["message_id"], emoji="rocket")
+    unchanged(s, "pin_message", "read-only", user_id=uid, message_id=message["message_id"])
+    unchanged(s, "set_channel_topic", "read-only", user_id=uid, channel_id=sales, topic="New")
+    # still readable and searchable
+    assert s.ok("list_messages", user_id=uid, channel_id=sales)
+    assert s.ok("search_messages", user_id=uid, channel_id=sales)
+    assert sales not in {c["channel_id"] for c in s.ok("list_channels", user_id=uid)}
+
+
+def test_set_channel_topic(s):
+    uid = active(s)[0]["member_id"]
+    general = CHANNELS["general"]
+    assert s.ok("set_channel_topic", user_id=uid, channel_id=general, topic="  Hiring for two roles ")["topic"] == \
+        "Hiring for two roles"
+    assert s.ok("set_channel_topic", user_id=uid, channel_id=general, topic="")["topic"] is None
+    book = s.ok("list_channels", user_id="USR-0002", name="book-club")[0]["channel_id"]
+    unchanged(s, "set_channel_topic", "join it before setting", user_id="USR-0002", channel_id=book, topic="x")
+    unchanged(s, "set_channel_topic", "at most 250", user_id=uid, channel_id=general, topic="y" * 300)
+
+
+# -- messages ------------------------------------------------------------------------------------------
+
+
+def test_list_messages_top_level_newest_first_by_date(s):
+    uid = active(s)[0]["member_id"]
+    page = s.ok("list_messages", user_id=uid, channel_id=CHANNELS["general"], limit=100)
+    assert page and all(m["thread_parent_id"] is None for m in page)
+    assert [m["posted_at"] for m in page] == sorted((m["posted_at"] for m in page), reverse=True)
+    day = page[3]["posted_at"][:10]
+    on_day = s.ok("list_messages", user_id=uid, channel_id=CHANNELS["general"], start_date=day, end_date=day)
+    assert on_day and all(m["posted_at"].startswith(day) for m in on_day)
+    unchanged(s, "list_messages", "is after", user_id=uid, channel_id=CHANNELS["general"],
+              start_date="2026-06-10", end_date="2026-06-01")
+
+
+def test_threads(s):
+    uid = active(s)[0]["member_id"]
+    parent = top_message(s, uid, CHANNELS["general"], lambda m: m["reply_count"] > 1)
+    thread = s.ok("get_thread", user_id=uid, message_id=parent["message_id"])
+    assert thread["message_id"] == parent["message_id"] and len(thread["replies"]) == parent["reply_count"]
+    reply = thread["replies"][-1]
+    assert s.ok("get_thread", user_id=uid, message_id=reply["message_id"])["message_id"] == parent["message_id"]
+    posted = s.ok("reply_in_thread", user_id=uid, message_id=parent["message_id"], text="Agreed, thanks!")
+    assert posted["thread_parent_id"] == parent["message_id"]
+    again = s.ok("get_thread", user_id=uid, message_id=parent["message_id"])
+    assert again["replies"][-1]["message_id"] == posted["message_id"] and again["reply_count"] == parent["reply_count"] + 1
+    # replies stay out of the channel's top level
+    assert posted["message_id"] not in {m["message_id"] for m in s.ok("list_messages", user_id=uid,
+                                                                        channel_id=CHANNELS["general"])}
+    unchanged(s, "reply_in_thread", "reply to " + parent["message_id"], user_id=uid, message_id=reply["message_id"],
+              text="nested")
+
+
+def test_reply_in_a_private_thread_needs_membership(s):
+    hiring = CHANNELS["hiring"]
+    member, _ = inside(s, hiring)
+    parent = top_message(s, member["member_id"], hiring, lambda m: not m["deleted"])
+    other = outsider(s, hiring)
+    unchanged(s, "reply_in_thread", "private channel and you are not a member", user_id=other["member_id"],
+              message_id=parent["message_id"], text="Can I help?")
+    unchanged(s, "get_thread", "private channel", user_id=other["member_id"], message_id=parent["message_id"])
+    assert s.ok("reply_in_thread", user_id=member["member_id"], message_id=parent["message_id"], text="Yes")
+
+
+def test_post_message_needs_membership_and_records_mentions(s):
+    uid = "USR-0002"
+    target = active(s)[6]
+    before = s.ok("list_mentions", user_id=target["member_id"], limit=100)
+    posted = s.ok("post_message", user_id=uid, channel_id=CHANNELS["general"],
+                  text=f"@{target['display_name']} the deploy is done")
+    assert posted["author_id"] == uid and posted["channel"] == "#general" and not posted["edited"]
+    after = s.ok("list_mentions", user_id=target["member_id"], limit=100)
+    assert after[0]["message_id"] == posted["message_id"] and len(after) == len(before) + 1
+    book = s.ok("list_channels", user_id=uid, name="book-club")[0]["channel_id"]
+    unchanged(s, "post_message", "join it with join_channel first", user_id=uid, channel_id=book, text="hi")
+    other = outsider(s, CHANNELS["hiring"])
+    unchanged(s, "post_message", "ask one of its members to invite you", user_id=other["member_id"],
+              channel_id=CHANNELS["hiring"], text="hi")
+    unchanged(s, "post_message", "1 to 4000 characters", user_id=uid, channel_id=CHANNELS["general"], text="   ")
+
+
+def test_only_the_author_edits_and_the_earlier_text_is_kept(s):
+    uid = active(s)[0]["member_id"]
+    mine = s.ok("post_message", user_id=uid, channel_id=CHANNELS["general"], text="Demo is on Tuesday.")
+    edited = s.ok("edit_message", user_id=uid, message_id=mine["message_id"], text="Demo is on Thursday.")
+    assert edited["text"] == "Demo is on Thursday." and edited["edited"]
+    s.ok("edit_message", user_id=uid, message_id=mine["message_id"], text="Demo is on Friday.")
+    history = s.ok("get_message_history", user_id=uid, message_id=mine["message_id"])
+    assert history["text"] == "Demo is on Friday."
+    assert [r["text"] for r in history["earlier_revisions"]] == ["Demo is on Tuesday.", "Demo is on Thursday."]
+    other = active(s)[1]["member_id"]
+    unchanged(s, "edit_message", "Only the author can edit", user_id=other, message_id=mine["message_id"], text="ha")
+    # a seeded edit kept its earlier text too
+    seeded = top_message(s, uid, CHANNELS["general"], lambda m: m["edited"])
+    assert s.ok("get_message_history", user_id=uid, message_id=seeded["message_id"])["earlier_revisions"]
+
+
+def test_only_the_author_deletes_and_the_message_stays_marked(s):
+    uid = active(s)[0]["member_id"]
+    mine = s.ok("post_message", user_id=uid, channel_id=CHANNELS["general"], text="Wrong channel, sorry")
+    other = active(s)[1]["member_id"]
+    unchanged(s, "delete_message", "Only the author can delete", user_id=other, message_id=mine["message_id"])
+    gone = s.ok("delete_message", user_id=uid, message_id=mine["message_id"])
+    assert gone["deleted"]
+    shown = s.ok("list_messages", user_id=uid, channel_id=CHANNELS["general"])[0]
+    assert shown["message_id"] == mine["message_id"] and shown["deleted"] and shown["text"] == "This message was deleted."
+    assert s.ok("search_messages", user_id=uid, query="wrong channel, sorry") == []
+    unchanged(s, "delete_message", "was deleted", user_id=uid, message_id=mine["message_id"])
+    unchanged(s, "edit_message", "was deleted", user_id=uid, message_id=mine["message_id"], text="x")
+    unchanged(s, "reply_in_thread", "was deleted", user_id=uid, message_id=mine["message_id"], text="x")
+    assert s.ok("get_message_history", user_id=uid, message_id=mine["message_id"])["earlier_revisions"] == []
+
+
+def test_archived_messages_cannot_be_edited_or_deleted(s):
+    old = CHANNELS["old-website"]
+    for m in active(s):
+        page = s.ok("list_messages", user_id=m["member_id"], channel_id=old, limit=100)
+        own = [x for x in page if x["author_id"] == m["member_id"] and not x["deleted"]]
+        if own:
+            unchanged(s, "edit_message", "read-only", user_id=m["member_id"], message_id=own[0]["message_id"], text="x")
+            unchanged(s, "delete_message", "read-only", user_id=m["member_id"], message_id=own[0]["message_id"])
+            return
+    raise AssertionError("nobody wrote in #old-website")
+
+
+def test_reactions(s):
+    uid = active(s)[0]["member_id"]
+    message = top_message(s, uid, CHANNELS["general"], lambda m: not m["deleted"])
+    reacted = s.ok("add_reaction", user_id=uid, message_id=message["message_id"], emoji=":Rocket:")
+    rocket = next(r for r in reacted["reactions"] if r["emoji"] == "rocket")
+    assert uid in rocket["member_ids"] and rocket["count"] == len(rocket["member_ids"])
+    unchanged(s, "add_reaction", "already reacted", user_id=uid, message_id=message["message_id"], emoji="rocket")
+    unchanged(s, "add_reaction", "not an emoji name", user_id=uid, message_id=message["message_id"], emoji="thumbs up")
+    other = active(s)[1]["member_id"]
+    again = s.ok("add_reaction", user_id=other, message_id=message["message_id"], emoji="rocket")
+    assert next(r for r in again["reactions"] if r["emoji"] == "rocket")["count"] == rocket["count"] + 1
+
+
+def test_remove_only_your_own_reaction(s):
+    uid = active(s)[0]["member_id"]
+    message = top_message(s, uid, CHANNELS["general"], lambda m: any(r["member_ids"] for r in m["reactions"]))
+    theirs = message["reactions"][0]
+    assert "rocket" not in {r["emoji"] for r in message["reactions"]}
+    s.ok("add_reaction", user_id=uid, message_id=message["message_id"], emoji="rocket")
+    after = s.ok("remove_reaction", user_id=uid, message_id=message["message_id"], emoji=":rocket:")
+    assert "rocket" not in {r["emoji"] for r in after["reactions"]}
+    assert next(r for r in after["reactions"] if r["emoji"] == theirs["emoji"])["count"] == theirs["count"]
+    stranger = next(m["member_id"] for m in active(s) if m["member_id"] not in theirs["member_ids"])
+    unchanged(s, "remove_reaction", "only your own reactions", user_id=stranger, message_id=message["message_id"],
+              emoji=theirs["emoji"])
+    old = CHANNELS["q2-planning"]
+    old_member, _ = inside(s, old)
+    reacted = top_message(s, old_member["member_id"], old, lambda m: any(r["member_ids"] for r in m["reactions"]))
+    who = reacted["reactions"][0]["member_ids"][0]
+    unchanged(s, "remove_reaction", "read-only", user_id=who, message_id=reacted["message_id"],
+              emoji=reacted["reactions"][0]["emoji"])
+
+
+def test_unpin_message(s):
+    uid = active(s)[0]["member_id"]
+    pinned = s.ok("list_pins", user_id=uid, channel_id=CHANNELS["general"])
+    assert pinned
+    s.ok("unpin_message", user_id=uid, message_id=pinned[0]["message_id"])
+    assert [m["message_id"] for m in s.ok("list_pins", user_id=uid, channel_id=CHANNELS["general"])] == \
+        [m["message_id"] for m in pinned[1:]]
+    unchanged(s, "unpin_message", "is not pinned", user_id=uid, message_id=pinned[0]["message_id"])
+    old = CHANNELS["q2-planning"]
+    old_member, _ = inside(s, old)
+    old_pin = s.ok("list_pins", user_id=old_member["member_id"], channel_id=old)[0]
+    unchanged(s, "unpin_message", "read-only", user_id=old_member["member_id"], message_id=old_pin["message_id"])
+
+
+def test_pins(s):
+    uid = active(s)[0]["member_id"]
+    message = top_message(s, uid, CHANNELS["general"], lambda m: not m["pinned"] and not m["deleted"])
+    before = s.ok("list_pins", user_id=uid, channel_id=CHANNELS["general"])
+    assert s.ok("pin_message", user_id=uid, message_id=message["message_id"])["pinned"]
+    pins = s.ok("list_pins", user_id=uid, channel_id=CHANNELS["general"])
+    assert pins[0]["message_id"] == message["message_id"] and len(pins) == len(before) + 1
+    unchanged(s, "pin_message", "already pinned", user_id=uid, message_id=message["message_id"])
+    book = s.ok("list_channels", user_id="USR-0002", name="book-club")[0]["channel_id"]
+    in_book = top_message(s, "USR-0002", book, lambda m: not m["deleted"])
+    unchanged(s, "pin_message", "join it with join_channel first", user_id="USR-0002", message_id=in_book["message_id"])
+
+
+def test_direct_messages(s):
+    a, b = active(s)[0]["member_id"], active(s)[2]["member_id"]
+    first = s.ok("send_direct_message", user_id=a, member_id=b, text="Can we move our 1:1?")
+    second = s.ok("send_direct_message", user_id=b, member_id=a, text="Sure, Thursday works.")
+    assert first["channel_id"] == second["channel_id"] and second["channel"] == "direct message"
+    convo = s.ok("list_direct_messages", user_id=a, member_id=b)
+    assert [m["text"] for m in convo[:2]] == ["Sure, Thursday works.", "Can we move our 1:1?"]
+    assert s.ok("list_direct_messages", user_id=b, member_id=a) == convo
+    # a third member can neither read nor search them
+    c = active(s)[4]["member_id"]
+    unchanged(s, "get_thread", "between other members", user_id=c, message_id=first["message_id"])
+    assert s.ok("search_messages", user_id=c, query="move our 1:1") == []
+    assert s.ok("search_messages", user_id=a, query="move our 1:1")[0]["message_id"] == first["message_id"]
+    gone = next(m for m in s.ok("find_members", include_deactivated=True, limit=100) if m["status"] == "deactivated")
+    unchanged(s, "send_direct_message", "deactivated", user_id=a, member_id=gone["member_id"], text="hi")
+    unchanged(s, "send_direct_message", "yourself", user_id=a, member_id=a, text="note to self")
+
+
+def test_search_by_words_author_channel_and_date(s):
+    uid = active(s)[0]["member_id"]
+    hits = s.ok("search_messages", user_id=uid, query="STAGING deploy", limit=100)
+    assert hits and all("staging deploy" in m["text"].lower() for m in hits)
+    author = hits[0]["author_id"]
+    by = s.ok("search_messages", user_id=uid, author_id=author, limit=100)
+    assert by and all(m["author_id"] == author for m in by)
+    day = by[0]["posted_at"][:10]
+    dated = s.ok("search_messages", user_id=uid, author_id=author, start_date=day, end_date=day)
+    assert by[0] in dated and all(m["posted_at"].startswith(day) for m in dated)
+    in_general = s.ok("search_messages", user_id=uid, channel_id=CHANNELS["general"], limit=100)
+    assert in_general and all(m["channel_id"] == CHANNELS["general"] for m in in_general)
+    assert any(m["thread_parent_id"] for m in in_general)  # replies are searched too
+    unchanged(s, "search_messages", "at least one of", user_id=uid)
+    unchanged(s, "search_messages", "private channel", user_id=outsider(s, CHANNELS["hiring"])["member_id"],
+              channel_id=CHANNELS["hiring"])
+
+
+def test_mentions_follow_the_current_text(s):
+    uid, target = active(s)[0], active(s)[7]
+    posted = s.ok("post_message", user_id=uid["member_id"], channel_id=CHANNELS["general"],
+                  text=f"@{target['display_name']} please review")
+    assert s.ok("list_mentions", user_id=target["member_id"])[0]["message_id"] == posted["message_id"]
+    s.ok("edit_message", user_id=uid["member_id"], message_id=posted["message_id"], text="never mind")
+    assert posted["message_id"] not in {m["message_id"] for m in s.ok("list_mentions", user_id=target["member_id"],
+                                                                        limit=100)}
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(tool: str, /, **arguments) -> dict:
+    return {"name": tool, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    post = Task(id="post", server="team_chat", seed=0,
+                user_turns=["Hi, this is Megan Chang. Post \"Standup is cancelled tomorrow.\" in #general."],
+                gold=[[{"id": "g1", "name": "find_members", "arguments": {"name": "Megan Chang"}},
+                       {"id": "g2", "name": "list_channels", "arguments": {"user_id": "USR-0001", "name": "general"},
+                        "depends_on": ["g1"]},
+                       {"id": "g3", "name": "post_message", "depends_on": ["g2"],
+                        "arguments": {"user_id": "USR-0001", "channel_id": "CHN-0001",
+                                      "text": "Standup is cancelled tomorrow."}}]])
+    # another correct path: the channel found in the full list, the text with stray spaces
+    other = play(post, [_call("find_members", name="megan"), _call("list_channels", user_id="USR-0001"),
+                        _call("post_message", user_id="USR-0001", channel_id="CHN-0001",
+                              text=" Standup is cancelled tomorrow. "), "Posted."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    # the right post, then damage nobody asked for: a channel archived
+    damage = play(post, [_call("post_message", user_id="USR-0001", channel_id="CHN-0001",
+                               text="Standup is cancelled tomorrow."),
+                         _call("archive_channel", user_id="USR-0001", channel_id="CHN-0002"), "Posted."])
+    assert not damage["success"]
+    wrong = play(post, [_call("post_message", user_id="USR-0001", channel_id="CHN-0002",
+                              text="Standup is cancelled tomorrow."), "Posted."])
+    assert not wrong["success"]
+
+    create = Task(id="create", server="team_chat", seed=0,
+                  user_turns=["Megan Chang here. Create a channel called launch-week."],
+                  gold=[[{"id": "g1", "name": "find_members", "arguments": {"name": "Megan Chang"}},
+                         {"id": "g2", "name": "create_channel", "depends_on": ["g1"],
+                          "arguments": {"user_id": "USR-0001", "name": "launch-week"}}]])
+    # a topic the user did not ask for is a detail, not damage
+    topic = play(create, [_call("create_channel", user_id="USR-0001", name="launch-week", topic="Launch logistics"),
+                          "Created #launch-week."])
+    assert topic["success"]
+    private = play(create, [_call("create_channel", user_id="USR-0001", name="launch-week", is_private=True),
+                            "Created."])
+    assert not private["success"]
