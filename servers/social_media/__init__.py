@@ -1,0 +1,1 @@
+"""Social media: owners and their items (a skeleton to grow)."""
