@@ -1,1 +1,1 @@
-"""Social media: owners and their items (a skeleton to grow)."""
+"""Social media: profiles, follows (private accounts approve requests), blocks, posts with replies, likes, reposts, hashtags and mentions, a home feed derived from follows, notifications and trending hashtags."""
