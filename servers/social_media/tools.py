@@ -342,7 +342,7 @@ class SocialMediaServer(Toolkit):
         me = self._me()
         replies = [r for r in self.db.scalars(select(Post).where(Post.reply_to_id == post.id)
                                               .order_by(Post.created_at, Post.id)) if self._sees(me, r.author_id)]
-        return {**self._post(post), "replies": [self._post(r) for r in replies]}
+        return {**self._post(post), "replies": self._posts(replies)}
 
     @tool(read_only=True)
     def search_posts(self, query: str | None = None, hashtag: str | None = None,
@@ -370,7 +370,7 @@ class SocialMediaServer(Toolkit):
         total = self.db.scalar(select(func.count()).select_from(Post).where(*filters))
         posts = self.db.scalars(select(Post).where(*filters).order_by(Post.created_at.desc(), Post.id.desc())
                                 .limit(limit)).all()
-        return {"total": total, "posts": [self._post(p) for p in posts]}
+        return {"total": total, "posts": self._posts(posts)}
 
     # -- feeds ---------------------------------------------------------------------------------------
 
@@ -394,10 +394,10 @@ class SocialMediaServer(Toolkit):
                 original = self.db.get(Post, post.repost_of_id)
                 if original is None or not self._sees(me, original.author_id):
                     continue
-            entries.append(self._post(post))
+            entries.append(post)
             if len(entries) == limit:
                 break
-        return entries
+        return self._posts(entries)
 
     @tool(read_only=True, produces=("post",))
     def get_user_timeline(self, user_id: Id("user") | None = None, limit: Limit = 20) -> dict:
@@ -413,7 +413,7 @@ class SocialMediaServer(Toolkit):
         total = self._count(Post, Post.author_id == user.id)
         posts = self.db.scalars(select(Post).where(Post.author_id == user.id)
                                 .order_by(Post.created_at.desc(), Post.id.desc()).limit(limit)).all()
-        return {"user_id": user.id, "handle": user.handle, "total": total, "posts": [self._post(p) for p in posts]}
+        return {"user_id": user.id, "handle": user.handle, "total": total, "posts": self._posts(posts)}
 
     @tool(read_only=True)
     def get_trending_hashtags(self, hours: Annotated[int, Field(ge=1, le=168)] = 24, limit: Limit = 10) -> dict:
@@ -588,18 +588,42 @@ class SocialMediaServer(Toolkit):
                 key: [{"user_id": u.id, "handle": u.handle, "name": u.name} for u in people]}
 
     def _post(self, post: Post) -> dict:
-        author = self.db.get(User, post.author_id)
-        out = {"post_id": post.id, "author_id": author.id, "handle": author.handle, "name": author.name,
-               "created_at": post.created_at}
-        if post.repost_of_id is not None:
-            original = self.db.get(Post, post.repost_of_id)
-            out["repost_of"] = self._post(original) if original is not None else None
+        return self._posts([post])[0]
+
+    def _posts(self, posts: list[Post]) -> list[dict]:
+        """Posts as the tools show them, with their counts read in a few grouped queries."""
+        if not posts:
+            return []
+        me_id = self._me().id
+        wanted = {p.repost_of_id for p in posts if p.repost_of_id is not None}
+        originals = {p.id: p for p in self.db.scalars(select(Post).where(Post.id.in_(wanted)))} if wanted else {}
+        every = {p.id: p for p in posts} | originals
+        ids = [i for i, p in every.items() if p.repost_of_id is None]
+        authors = {u.id: u for u in self.db.scalars(select(User).where(
+            User.id.in_({p.author_id for p in every.values()})))}
+        tags: dict[str, list[str]] = {}
+        for pid, tag in self.db.execute(select(PostTag.post_id, PostTag.tag).where(PostTag.post_id.in_(ids))
+                                        .order_by(PostTag.post_id, PostTag.tag)):
+            tags.setdefault(pid, []).append(tag)
+        likes = dict(self.db.execute(select(Like.post_id, func.count()).where(Like.post_id.in_(ids))
+                                     .group_by(Like.post_id)).all())
+        shares = dict(self.db.execute(select(Post.repost_of_id, func.count()).where(Post.repost_of_id.in_(ids))
+                                      .group_by(Post.repost_of_id)).all())
+        replies = dict(self.db.execute(select(Post.reply_to_id, func.count()).where(Post.reply_to_id.in_(ids))
+                                       .group_by(Post.reply_to_id)).all())
+        liked = set(self.db.scalars(select(Like.post_id).where(Like.user_id == me_id, Like.post_id.in_(ids))))
+
+        def one(post: Post) -> dict:
+            author = authors[post.author_id]
+            out = {"post_id": post.id, "author_id": author.id, "handle": author.handle, "name": author.name,
+                   "created_at": post.created_at}
+            if post.repost_of_id is not None:
+                original = originals.get(post.repost_of_id)
+                out["repost_of"] = one(original) if original is not None else None
+                return out
+            out.update(text=post.text, reply_to_post_id=post.reply_to_id, hashtags=tags.get(post.id, []),
+                       likes=likes.get(post.id, 0), reposts=shares.get(post.id, 0), replies=replies.get(post.id, 0),
+                       liked_by_you=post.id in liked)
             return out
-        out.update(text=post.text, reply_to_post_id=post.reply_to_id,
-                   hashtags=list(self.db.scalars(select(PostTag.tag).where(PostTag.post_id == post.id)
-                                                 .order_by(PostTag.tag))),
-                   likes=self._count(Like, Like.post_id == post.id),
-                   reposts=self._count(Post, Post.repost_of_id == post.id),
-                   replies=self._count(Post, Post.reply_to_id == post.id),
-                   liked_by_you=self.db.get(Like, (self._me().id, post.id)) is not None)
-        return out
+
+        return [one(p) for p in posts]
