@@ -136,7 +136,7 @@ def get_profile(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({}, say=rng.choice(["How many followers do I have right now?",
                                        "Quick question: what's my follower count at the moment?",
                                        "I'm curious how many people follow me these days."]),
-                   terse="My follower count?", facts=lambda r: [r["followers"]])
+                   terse="My follower count?", facts=lambda r: [r["followers_count"]])
     person = _pick(rng, b["readers"])
     if person is None:
         return None
@@ -145,7 +145,7 @@ def get_profile(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"How many followers does {said} have?", f"Can you pull up {said}'s profile and "
                                "tell me their follower count?", f"I wonder how popular {said} is; how many "
                                "followers do they have?"]),
-               terse=f"Follower count of {said}?", refs=(ref,), facts=lambda r: [r["followers"]])
+               terse=f"Follower count of {said}?", refs=(ref,), facts=lambda r: [r["followers_count"]])
 
 
 @goals.add("update_profile", 0.5)

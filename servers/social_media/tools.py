@@ -18,11 +18,12 @@ Rules, in one place:
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from typing import Annotated
 
 from pydantic import Field
-from sqlalchemy import and_, delete, exists, func, or_, select, update
+from sqlalchemy import Boolean, DateTime as SqlDateTime, and_, bindparam, delete, func, or_, select, text, update
 
 from prove_env.toolkit import DateTime, Entity, Id, Limit, Toolkit, ToolError, tool
 
@@ -33,6 +34,68 @@ MAX_POST = 280
 MAX_BIO = 160
 TAG = re.compile(r"#([A-Za-z][A-Za-z0-9_]{0,49})")
 HANDLE = re.compile(r"@([a-z0-9._]*[a-z0-9_])", re.IGNORECASE)
+
+# The hot reads are plain SQL: building ORM statements costs more than running them.
+_ME = text("SELECT id FROM users WHERE is_me = 1")
+# How the signed-in user (:me) relates to a user row `u`.
+_RELATION = """(SELECT status FROM follows WHERE follower_id = :me AND followee_id = u.id) AS following,
+    (SELECT status FROM follows WHERE follower_id = u.id AND followee_id = :me) AS back,
+    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :me AND blocked_id = u.id) AS by_you,
+    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = :me) AS by_them"""
+_FIND_USERS = text(f"""SELECT u.id, u.handle, u.name, u.is_private, {_RELATION} FROM users u
+    WHERE u.name LIKE :pattern ESCAPE '\\' OR u.handle LIKE :pattern ESCAPE '\\'
+    ORDER BY u.handle LIMIT :limit""").columns(is_private=Boolean, by_you=Boolean, by_them=Boolean)
+_PROFILE = text(f"""SELECT u.id, u.handle, u.name, u.bio, u.location, u.is_private, u.joined_at,
+    (SELECT count(*) FROM follows WHERE followee_id = u.id AND status = 'accepted') AS followers,
+    (SELECT count(*) FROM follows WHERE follower_id = u.id AND status = 'accepted') AS following_count,
+    (SELECT count(*) FROM posts WHERE author_id = u.id) AS posts, {_RELATION}
+    FROM users u WHERE u.id = :user""").columns(is_private=Boolean, joined_at=SqlDateTime, by_you=Boolean,
+                                               by_them=Boolean)
+_REQUESTS = text("""SELECT u.id, u.handle, u.name, f.created_at FROM follows f JOIN users u ON u.id = f.follower_id
+    WHERE f.followee_id = :me AND f.status = 'pending' ORDER BY f.created_at, f.follower_id LIMIT :limit"""
+                 ).columns(created_at=SqlDateTime)
+_FOLLOWERS = text("""SELECT u.id, u.handle, u.name, count(*) OVER () FROM follows f JOIN users u ON u.id = f.follower_id
+    WHERE f.followee_id = :user AND f.status = 'accepted' ORDER BY u.handle LIMIT :limit""")
+_FOLLOWING = text("""SELECT u.id, u.handle, u.name, count(*) OVER () FROM follows f JOIN users u ON u.id = f.followee_id
+    WHERE f.follower_id = :user AND f.status = 'accepted' ORDER BY u.handle LIMIT :limit""")
+# Whether the signed-in user (:me) sees the posts of author row `a`.
+_SEES = """(a.id = :me OR ((a.is_private = 0 OR EXISTS (SELECT 1 FROM follows
+        WHERE follower_id = :me AND followee_id = a.id AND status = 'accepted'))
+    AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = :me AND blocked_id = a.id)
+        OR (blocker_id = a.id AND blocked_id = :me))))"""
+_POSTS = text("""SELECT p.id, p.author_id, u.handle, u.name, p.created_at, p.text, p.reply_to_id, p.repost_of_id,
+    (SELECT count(*) FROM likes WHERE post_id = p.id) AS likes,
+    (SELECT count(*) FROM posts r WHERE r.repost_of_id = p.id) AS reposts,
+    (SELECT count(*) FROM posts r WHERE r.reply_to_id = p.id) AS replies,
+    EXISTS (SELECT 1 FROM likes WHERE post_id = p.id AND user_id = :me) AS liked,
+    (SELECT group_concat(tag, ' ') FROM (SELECT tag FROM post_tags WHERE post_id = p.id ORDER BY tag)) AS tags
+    FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN (SELECT value FROM json_each(:ids))"""
+              ).columns(created_at=SqlDateTime, liked=Boolean)
+_FEED = text(f"""SELECT p.id FROM posts p
+    WHERE (p.author_id = :me OR p.author_id IN (SELECT followee_id FROM follows
+        WHERE follower_id = :me AND status = 'accepted'))
+    AND (:before IS NULL OR p.created_at < :before)
+    AND (p.repost_of_id IS NULL OR EXISTS (SELECT 1 FROM posts o JOIN users a ON a.id = o.author_id
+        WHERE o.id = p.repost_of_id AND {_SEES}))
+    ORDER BY p.created_at DESC, p.id DESC LIMIT :limit""").bindparams(bindparam("before", type_=SqlDateTime))
+_SEARCH = text(f"""SELECT p.id, count(*) OVER () FROM posts p JOIN users a ON a.id = p.author_id
+    WHERE p.repost_of_id IS NULL AND {_SEES}
+    AND (:pattern IS NULL OR p.text LIKE :pattern ESCAPE '\\')
+    AND (:tag IS NULL OR EXISTS (SELECT 1 FROM post_tags WHERE post_id = p.id AND tag = :tag))
+    AND (:author IS NULL OR p.author_id = :author)
+    ORDER BY p.created_at DESC, p.id DESC LIMIT :limit""")
+_TIMELINE = text("""SELECT id, count(*) OVER () FROM posts WHERE author_id = :user
+    ORDER BY created_at DESC, id DESC LIMIT :limit""")
+_TRENDING = text("""SELECT t.tag, count(*) AS n FROM post_tags t JOIN posts p ON p.id = t.post_id
+    JOIN users u ON u.id = p.author_id
+    WHERE p.created_at >= :since AND p.created_at <= :until AND u.is_private = 0
+    GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT :limit""").bindparams(bindparam("since", type_=SqlDateTime),
+                                                                     bindparam("until", type_=SqlDateTime))
+_NOTIFICATIONS = text("""SELECT n.id, n.kind, u.id, u.handle, u.name, n.post_id, n.created_at, n.read,
+    (SELECT count(*) FROM notifications WHERE user_id = :me AND read = 0) FROM notifications n
+    JOIN users u ON u.id = n.actor_id WHERE n.user_id = :me AND (:unread_only = 0 OR n.read = 0)
+    ORDER BY n.created_at DESC, n.id DESC LIMIT :limit""").columns(created_at=SqlDateTime, read=Boolean)
+_UNREAD = text("SELECT count(*) FROM notifications WHERE user_id = :me AND read = 0")
 
 
 class SocialMediaServer(Toolkit):
@@ -67,20 +130,21 @@ class SocialMediaServer(Toolkit):
         text = query.strip().lstrip("@").lower()
         if not text:
             raise ToolError("query must not be empty: give part of a name or an @handle")
-        users = self.db.scalars(select(User).where(or_(func.lower(User.name).contains(text, autoescape=True),
-                                                       User.handle.contains(text, autoescape=True)))
-                                .order_by(User.handle).limit(limit)).all()
-        return [self._person(u) for u in users]
+        me = self._me_id()
+        rows = self._sql(_FIND_USERS, me=me, pattern=_like(text), limit=limit)
+        return [{"user_id": r[0], "handle": r[1], "name": r[2], "is_private": r[3],
+                 **_relation(me, r[0], r.following, r.back, r.by_you, r.by_them)} for r in rows]
 
     @tool(read_only=True)
     def get_profile(self, user_id: Id("user") | None = None) -> dict:
         """Return a profile: name, handle, bio, location, privacy, join date, follower, following and
-        post counts, and how the signed-in user relates to them.
+        post counts, and how the signed-in user relates to them ('following': accepted, requested or
+        null; 'follows_you'; 'blocked': by_you, you or null).
 
         Args:
             user_id: whose profile, such as 'USR-0012'; the signed-in user's own when omitted.
         """
-        user = self._me() if user_id is None else self.get(User, user_id)
+        user = self._me_id() if user_id is None else self.get(User, user_id).id
         return self._profile(user)
 
     @tool(idempotent=True)
@@ -116,7 +180,7 @@ class SocialMediaServer(Toolkit):
                     self._notify(f.follower_id, "follow_accepted", me.id)
                     approved.append(f.follower_id)
             me.is_private = is_private
-        return {**self._profile(me), "approved_requests": approved}
+        return {**self._profile(me.id), "approved_requests": approved}
 
     # -- follows ---------------------------------------------------------------------------------
 
@@ -155,12 +219,8 @@ class SocialMediaServer(Toolkit):
     @tool(read_only=True)
     def list_follow_requests(self, limit: Limit = 20) -> list[dict]:
         """List the pending follow requests people sent to the signed-in user, oldest first."""
-        me = self._me()
-        rows = self.db.execute(select(Follow, User).join(User, User.id == Follow.follower_id)
-                               .where(Follow.followee_id == me.id, Follow.status == "pending")
-                               .order_by(Follow.created_at, Follow.follower_id).limit(limit)).all()
-        return [{"user_id": u.id, "handle": u.handle, "name": u.name, "requested_at": f.created_at}
-                for f, u in rows]
+        rows = self._sql(_REQUESTS, me=self._me_id(), limit=limit)
+        return [{"user_id": r[0], "handle": r[1], "name": r[2], "requested_at": r[3]} for r in rows]
 
     @tool(produces=("user",))
     def approve_follow_request(self, user_id: Id("user")) -> dict:
@@ -186,10 +246,7 @@ class SocialMediaServer(Toolkit):
         Args:
             user_id: whose followers, such as 'USR-0012'; the signed-in user's when omitted.
         """
-        user = self._readable(user_id, "followers")
-        query = (select(User).join(Follow, Follow.follower_id == User.id)
-                 .where(Follow.followee_id == user.id, Follow.status == "accepted"))
-        return self._people(user, query, limit, "followers")
+        return self._people(self._readable(user_id, "followers"), _FOLLOWERS, limit, "followers")
 
     @tool(read_only=True)
     def list_following(self, user_id: Id("user") | None = None, limit: Limit = 50) -> dict:
@@ -201,10 +258,7 @@ class SocialMediaServer(Toolkit):
         Args:
             user_id: whose follows, such as 'USR-0012'; the signed-in user's when omitted.
         """
-        user = self._readable(user_id, "follows")
-        query = (select(User).join(Follow, Follow.followee_id == User.id)
-                 .where(Follow.follower_id == user.id, Follow.status == "accepted"))
-        return self._people(user, query, limit, "following")
+        return self._people(self._readable(user_id, "follows"), _FOLLOWING, limit, "following")
 
     # -- blocks ------------------------------------------------------------------------------------
 
@@ -342,7 +396,7 @@ class SocialMediaServer(Toolkit):
         me = self._me()
         replies = [r for r in self.db.scalars(select(Post).where(Post.reply_to_id == post.id)
                                               .order_by(Post.created_at, Post.id)) if self._sees(me, r.author_id)]
-        return {**self._post(post), "replies": self._posts(replies)}
+        return {**self._post(post), "replies": self._posts([r.id for r in replies])}
 
     @tool(read_only=True)
     def search_posts(self, query: str | None = None, hashtag: str | None = None,
@@ -358,19 +412,11 @@ class SocialMediaServer(Toolkit):
         """
         if not (query and query.strip()) and not (hashtag and hashtag.strip("# ")) and author_id is None:
             raise ToolError("Give a query, a hashtag or an author_id to search posts")
-        me = self._me()
-        filters = [Post.repost_of_id.is_(None), self._visible_clause(me)]
-        if query and query.strip():
-            filters.append(Post.text.icontains(query.strip(), autoescape=True))
-        if hashtag and hashtag.strip("# "):
-            tag = hashtag.strip("# ").lower()
-            filters.append(exists().where(PostTag.post_id == Post.id, PostTag.tag == tag))
-        if author_id is not None:
-            filters.append(Post.author_id == self.get(User, author_id).id)
-        total = self.db.scalar(select(func.count()).select_from(Post).where(*filters))
-        posts = self.db.scalars(select(Post).where(*filters).order_by(Post.created_at.desc(), Post.id.desc())
-                                .limit(limit)).all()
-        return {"total": total, "posts": self._posts(posts)}
+        author = self.get(User, author_id).id if author_id is not None else None
+        rows = self._sql(_SEARCH, me=self._me_id(), limit=limit, author=author,
+                         pattern=_like(query.strip()) if query and query.strip() else None,
+                         tag=hashtag.strip("# ").lower() if hashtag and hashtag.strip("# ") else None)
+        return {"total": rows[0][1] if rows else 0, "posts": self._posts([r[0] for r in rows])}
 
     # -- feeds ---------------------------------------------------------------------------------------
 
@@ -382,22 +428,8 @@ class SocialMediaServer(Toolkit):
         Args:
             before: only entries older than this instant, such as '2026-03-14T09:30', to see further back.
         """
-        me = self._me()
-        followed = select(Follow.followee_id).where(Follow.follower_id == me.id, Follow.status == "accepted")
-        filters = [or_(Post.author_id == me.id, Post.author_id.in_(followed))]
-        if before is not None:
-            filters.append(Post.created_at < before)
-        entries = []
-        for post in self.db.scalars(select(Post).where(*filters).order_by(Post.created_at.desc(), Post.id.desc())
-                                    .limit(limit * 2 + 10)):
-            if post.repost_of_id is not None:
-                original = self.db.get(Post, post.repost_of_id)
-                if original is None or not self._sees(me, original.author_id):
-                    continue
-            entries.append(post)
-            if len(entries) == limit:
-                break
-        return self._posts(entries)
+        rows = self._sql(_FEED, me=self._me_id(), before=before, limit=limit)
+        return self._posts([r[0] for r in rows])
 
     @tool(read_only=True, produces=("post",))
     def get_user_timeline(self, user_id: Id("user") | None = None, limit: Limit = 20) -> dict:
@@ -410,10 +442,9 @@ class SocialMediaServer(Toolkit):
             user_id: whose timeline, such as 'USR-0012'; the signed-in user's own when omitted.
         """
         user = self._readable(user_id, "posts")
-        total = self._count(Post, Post.author_id == user.id)
-        posts = self.db.scalars(select(Post).where(Post.author_id == user.id)
-                                .order_by(Post.created_at.desc(), Post.id.desc()).limit(limit)).all()
-        return {"user_id": user.id, "handle": user.handle, "total": total, "posts": self._posts(posts)}
+        rows = self._sql(_TIMELINE, user=user.id, limit=limit)
+        return {"user_id": user.id, "handle": user.handle, "total": rows[0][1] if rows else 0,
+                "posts": self._posts([r[0] for r in rows])}
 
     @tool(read_only=True)
     def get_trending_hashtags(self, hours: Annotated[int, Field(ge=1, le=168)] = 24, limit: Limit = 10) -> dict:
@@ -425,11 +456,7 @@ class SocialMediaServer(Toolkit):
             hours: the window, ending now, in hours from 1 to 168 (a week); 24 when omitted.
         """
         since = self.now - dt.timedelta(hours=hours)
-        rows = self.db.execute(
-            select(PostTag.tag, func.count().label("n")).join(Post, Post.id == PostTag.post_id)
-            .join(User, User.id == Post.author_id)
-            .where(Post.created_at >= since, Post.created_at <= self.now, User.is_private.is_(False))
-            .group_by(PostTag.tag).order_by(func.count().desc(), PostTag.tag).limit(limit)).all()
+        rows = self._sql(_TRENDING, since=since, until=self.now, limit=limit)
         return {"since": since, "until": self.now, "hashtags": [{"hashtag": t, "posts": n} for t, n in rows]}
 
     # -- notifications -------------------------------------------------------------------------------
@@ -442,17 +469,12 @@ class SocialMediaServer(Toolkit):
         Args:
             unread_only: only the notifications not yet marked read.
         """
-        me = self._me()
-        filters = [Notification.user_id == me.id]
-        if unread_only:
-            filters.append(Notification.read.is_(False))
-        unread = self._count(Notification, Notification.user_id == me.id, Notification.read.is_(False))
-        rows = self.db.execute(select(Notification, User).join(User, User.id == Notification.actor_id)
-                               .where(*filters).order_by(Notification.created_at.desc(), Notification.id.desc())
-                               .limit(limit)).all()
+        me = self._me_id()
+        rows = self._sql(_NOTIFICATIONS, me=me, unread_only=unread_only, limit=limit)
+        unread = rows[0][8] if rows else self._sql(_UNREAD, me=me)[0][0]
         return {"unread": unread, "notifications": [
-            {"notification_id": n.id, "kind": n.kind, "user_id": u.id, "handle": u.handle, "name": u.name,
-             "post_id": n.post_id, "created_at": n.created_at, "read": n.read} for n, u in rows]}
+            {"notification_id": r[0], "kind": r[1], "user_id": r[2], "handle": r[3], "name": r[4],
+             "post_id": r[5], "created_at": r[6], "read": r[7]} for r in rows]}
 
     @tool(idempotent=True)
     def mark_notifications_read(self) -> dict:
@@ -473,8 +495,15 @@ class SocialMediaServer(Toolkit):
 
     # -- helpers ---------------------------------------------------------------------------------------
 
+    def _sql(self, statement, **params) -> list:
+        self.db.flush()  # plain SQL sees the call's own pending writes
+        return self.db.execute(statement, params).all()
+
+    def _me_id(self) -> str:
+        return self._sql(_ME)[0][0]
+
     def _me(self) -> User:
-        return self.db.scalar(select(User).where(User.is_me.is_(True)))
+        return self.db.get(User, self._me_id())
 
     def _count(self, model: type, *where) -> int:
         return self.db.scalar(select(func.count()).select_from(model).where(*where))
@@ -507,15 +536,6 @@ class SocialMediaServer(Toolkit):
             return True
         follow = self.db.get(Follow, (me.id, author_id))
         return follow is not None and follow.status == "accepted"
-
-    def _visible_clause(self, me: User):
-        approved = select(Follow.followee_id).where(Follow.follower_id == me.id, Follow.status == "accepted")
-        public = select(User.id).where(User.is_private.is_(False))
-        blocking = select(Block.blocked_id).where(Block.blocker_id == me.id)
-        blockers = select(Block.blocker_id).where(Block.blocked_id == me.id)
-        return or_(Post.author_id == me.id,
-                   and_(or_(Post.author_id.in_(public), Post.author_id.in_(approved)),
-                        Post.author_id.not_in(blocking), Post.author_id.not_in(blockers)))
 
     def _visible(self, post: Post) -> Post:
         me = self._me()
@@ -559,71 +579,55 @@ class SocialMediaServer(Toolkit):
                                  post_id=post_id, created_at=self.now, read=False))
 
     def _relation(self, user: User) -> dict:
-        me = self._me()
-        if user.id == me.id:
-            return {"is_you": True}
-        out = self.db.get(Follow, (me.id, user.id))
-        back = self.db.get(Follow, (user.id, me.id))
-        return {"following": None if out is None else ("accepted" if out.status == "accepted" else "requested"),
-                "follows_you": back is not None and back.status == "accepted",
-                "blocked": self._blocked_between(me.id, user.id)}
+        return self._profile(user.id)
 
-    def _person(self, user: User) -> dict:
-        return {"user_id": user.id, "handle": user.handle, "name": user.name, "is_private": user.is_private,
-                **self._relation(user)}
+    def _profile(self, user_id: str) -> dict:
+        me = self._me_id()
+        r = self._sql(_PROFILE, me=me, user=user_id)[0]
+        return {"user_id": r.id, "handle": r.handle, "name": r.name, "bio": r.bio, "location": r.location,
+                "is_private": r.is_private, "joined": r.joined_at.date(), "followers_count": r.followers,
+                "following_count": r.following_count, "post_count": r.posts,
+                **_relation(me, r.id, r.following, r.back, r.by_you, r.by_them)}
 
-    def _profile(self, user: User) -> dict:
-        accepted = Follow.status == "accepted"
-        return {"user_id": user.id, "handle": user.handle, "name": user.name, "bio": user.bio,
-                "location": user.location, "is_private": user.is_private, "joined": user.joined_at.date(),
-                "followers": self._count(Follow, Follow.followee_id == user.id, accepted),
-                "following": self._count(Follow, Follow.follower_id == user.id, accepted),
-                "posts": self._count(Post, Post.author_id == user.id),
-                **self._relation(user)}
-
-    def _people(self, user: User, query, limit: int, key: str) -> dict:
-        total = self.db.scalar(select(func.count()).select_from(query.subquery()))
-        people = self.db.scalars(query.order_by(User.handle).limit(limit)).all()
-        return {"user_id": user.id, "handle": user.handle, "total": total,
-                key: [{"user_id": u.id, "handle": u.handle, "name": u.name} for u in people]}
+    def _people(self, user: User, statement, limit: int, key: str) -> dict:
+        rows = self._sql(statement, user=user.id, limit=limit)
+        return {"user_id": user.id, "handle": user.handle, "total": rows[0][3] if rows else 0,
+                key: [{"user_id": r[0], "handle": r[1], "name": r[2]} for r in rows]}
 
     def _post(self, post: Post) -> dict:
-        return self._posts([post])[0]
+        return self._posts([post.id])[0]
 
-    def _posts(self, posts: list[Post]) -> list[dict]:
-        """Posts as the tools show them, with their counts read in a few grouped queries."""
-        if not posts:
+    def _posts(self, ids: list[str]) -> list[dict]:
+        """Posts as the tools show them, in the given order; a repost carries its original."""
+        if not ids:
             return []
-        me_id = self._me().id
-        wanted = {p.repost_of_id for p in posts if p.repost_of_id is not None}
-        originals = {p.id: p for p in self.db.scalars(select(Post).where(Post.id.in_(wanted)))} if wanted else {}
-        every = {p.id: p for p in posts} | originals
-        ids = [i for i, p in every.items() if p.repost_of_id is None]
-        authors = {u.id: u for u in self.db.scalars(select(User).where(
-            User.id.in_({p.author_id for p in every.values()})))}
-        tags: dict[str, list[str]] = {}
-        for pid, tag in self.db.execute(select(PostTag.post_id, PostTag.tag).where(PostTag.post_id.in_(ids))
-                                        .order_by(PostTag.post_id, PostTag.tag)):
-            tags.setdefault(pid, []).append(tag)
-        likes = dict(self.db.execute(select(Like.post_id, func.count()).where(Like.post_id.in_(ids))
-                                     .group_by(Like.post_id)).all())
-        shares = dict(self.db.execute(select(Post.repost_of_id, func.count()).where(Post.repost_of_id.in_(ids))
-                                      .group_by(Post.repost_of_id)).all())
-        replies = dict(self.db.execute(select(Post.reply_to_id, func.count()).where(Post.reply_to_id.in_(ids))
-                                       .group_by(Post.reply_to_id)).all())
-        liked = set(self.db.scalars(select(Like.post_id).where(Like.user_id == me_id, Like.post_id.in_(ids))))
+        me = self._me_id()
+        found = {r.id: r for r in self._sql(_POSTS, me=me, ids=json.dumps(ids))}
+        wanted = [r.repost_of_id for r in found.values() if r.repost_of_id is not None and r.repost_of_id not in found]
+        if wanted:
+            found.update((r.id, r) for r in self._sql(_POSTS, me=me, ids=json.dumps(wanted)))
 
-        def one(post: Post) -> dict:
-            author = authors[post.author_id]
-            out = {"post_id": post.id, "author_id": author.id, "handle": author.handle, "name": author.name,
-                   "created_at": post.created_at}
-            if post.repost_of_id is not None:
-                original = originals.get(post.repost_of_id)
+        def one(r) -> dict:
+            out = {"post_id": r.id, "author_id": r.author_id, "handle": r.handle, "name": r.name,
+                   "created_at": r.created_at}
+            if r.repost_of_id is not None:
+                original = found.get(r.repost_of_id)
                 out["repost_of"] = one(original) if original is not None else None
                 return out
-            out.update(text=post.text, reply_to_post_id=post.reply_to_id, hashtags=tags.get(post.id, []),
-                       likes=likes.get(post.id, 0), reposts=shares.get(post.id, 0), replies=replies.get(post.id, 0),
-                       liked_by_you=post.id in liked)
+            out.update(text=r.text, reply_to_post_id=r.reply_to_id, hashtags=r.tags.split(" ") if r.tags else [],
+                       likes=r.likes, reposts=r.reposts, replies=r.replies, liked_by_you=r.liked)
             return out
 
-        return [one(p) for p in posts]
+        return [one(found[i]) for i in ids]
+
+
+def _like(text: str) -> str:
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _relation(me: str, user_id: str, following: str | None, back: str | None, by_you: bool, by_them: bool) -> dict:
+    if user_id == me:
+        return {"is_you": True}
+    return {"following": None if following is None else ("accepted" if following == "accepted" else "requested"),
+            "follows_you": back == "accepted",
+            "blocked": "by_you" if by_you else ("you" if by_them else None)}

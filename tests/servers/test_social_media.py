@@ -81,12 +81,15 @@ def test_find_users_by_name_or_handle(s):
 
 def test_get_profile_counts_match_the_lists(s):
     me = s.ok("get_profile")
-    assert me["followers"] == s.ok("list_followers", limit=100)["total"]
-    assert me["following"] == s.ok("list_following", limit=100)["total"]
-    assert me["posts"] == s.ok("get_user_timeline", limit=100)["total"]
+    assert me["followers_count"] == s.ok("list_followers", limit=100)["total"]
+    assert me["following_count"] == s.ok("list_following", limit=100)["total"]
+    assert me["post_count"] == s.ok("get_user_timeline", limit=100)["total"]
     other = person(s, private=False)
     profile = s.ok("get_profile", user_id=other["user_id"])
     assert profile["handle"] == other["handle"] and "is_you" not in profile
+    assert profile["following"] == other["following"] and profile["follows_you"] == other["follows_you"]
+    assert profile["followers_count"] == len([r for r in s.world.rows("follows")
+                                              if r[1] == other["user_id"] and r[2] == "accepted"])
 
 
 def test_update_profile_and_its_limits(s):
@@ -99,11 +102,11 @@ def test_update_profile_and_its_limits(s):
 
 def test_making_the_account_public_approves_pending_requests(s):
     pending = s.ok("list_follow_requests")
-    before = s.ok("get_profile")["followers"]
+    before = s.ok("get_profile")["followers_count"]
     result = s.ok("update_profile", is_private=False)
     assert sorted(result["approved_requests"]) == sorted(r["user_id"] for r in pending)
     assert s.ok("list_follow_requests") == []
-    assert s.ok("get_profile")["followers"] == before + len(pending)
+    assert s.ok("get_profile")["followers_count"] == before + len(pending)
     kinds = {(r[2], r[3]) for r in notifications_of(s, pending[0]["user_id"])}
     assert ("follow_accepted", "USR-0001") in kinds
 
@@ -148,14 +151,14 @@ def test_unfollow_removes_their_posts_from_the_feed(s):
 
 def test_approve_and_decline_follow_requests(s):
     first, second = s.ok("list_follow_requests")[:2]
-    followers = s.ok("get_profile")["followers"]
+    followers = s.ok("get_profile")["followers_count"]
     assert s.ok("approve_follow_request", user_id=first["user_id"])["status"] == "accepted"
-    assert s.ok("get_profile")["followers"] == followers + 1
+    assert s.ok("get_profile")["followers_count"] == followers + 1
     assert ("follow_accepted", "USR-0001") in {(r[2], r[3]) for r in notifications_of(s, first["user_id"])}
     unchanged(s, "approve_follow_request", "already follows you", user_id=first["user_id"])
     assert s.ok("decline_follow_request", user_id=second["user_id"]) == {"user_id": second["user_id"],
                                                                          "declined": True}
-    assert s.ok("get_profile")["followers"] == followers + 1
+    assert s.ok("get_profile")["followers_count"] == followers + 1
     unchanged(s, "decline_follow_request", "no pending follow request", user_id=second["user_id"])
     stranger = person(s, follows_you=False, following=None)
     unchanged(s, "approve_follow_request", "no pending follow request", user_id=stranger["user_id"])
@@ -298,7 +301,7 @@ def test_user_timeline(s):
     friend = person(s, private=True, following="accepted")
     timeline = s.ok("get_user_timeline", user_id=friend["user_id"], limit=100)
     assert all(p["author_id"] == friend["user_id"] for p in timeline["posts"])
-    assert timeline["total"] == s.ok("get_profile", user_id=friend["user_id"])["posts"]
+    assert timeline["total"] == s.ok("get_profile", user_id=friend["user_id"])["post_count"]
 
 
 def test_trending_hashtags_over_a_window(s):
