@@ -53,7 +53,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     for post in mine:
         if post.get("repost_of") or post["reply_to_post_id"] or not (about := _subject(post["text"])):
             continue
-        found = read("search_posts", query=about)["posts"]
+        found = read("search_posts", query=_topic(about))["posts"]
         if any(p["post_id"] == post["post_id"] for p in found):
             my_posts.append({**post, "about": about})
     follow_group, block_group, readers = [], [], []
@@ -83,9 +83,10 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
 
 # -- how people name things ------------------------------------------------------------------------
 
-def _person(person: dict, rng: random.Random) -> tuple[str, Ref]:
-    """A person said by name, by handle, or both; the look-up searches what was said."""
-    form = rng.random()
+def _person(person: dict, rng: random.Random, possessive: bool = False) -> tuple[str, Ref]:
+    """A person said by name, by handle, or both (never both before an apostrophe-s); the look-up
+    searches what was said."""
+    form = rng.random() * (0.75 if possessive else 1)
     if form < 0.45:
         said, query = person["name"], person["name"]
     elif form < 0.75:
@@ -95,17 +96,29 @@ def _person(person: dict, rng: random.Random) -> tuple[str, Ref]:
     return said, Ref.of("user", {**person, "query": query})
 
 
+def _topic(about: str) -> str:
+    """What a post is about, said by someone else: 'my new puppy' becomes 'new puppy'."""
+    for own in ("my ", "our "):
+        if about.startswith(own):
+            return about[len(own):]
+    return about
+
+
 def _post_ref(post: dict, rng: random.Random) -> tuple[str, Ref, Ref]:
-    """'Ann Smith's post about the farmers market', found under its author."""
+    """'Ann Smith's post about the farmers market', 'the post by @ann16 about her new puppy',
+    found under its author by what it is about."""
     said, author = _person(post["author"], rng)
-    owner_said = said + "'s" if not said.endswith(")") else f"the post by {said}"
-    about = post["about"]
-    text = f"{owner_said} post about {about}" if not said.endswith(")") else f"{owner_said} about {about}"
-    return text, Ref.of("post", {**post, "query": about}, author), author
+    topic = _topic(post["about"])
+    about = topic if topic == post["about"] else f"their {topic}"
+    if said.endswith(")") or rng.random() < 0.3:
+        text = f"the post by {said} about {about}"
+    else:
+        text = f"{said}'s post about {about}"
+    return text, Ref.of("post", {**post, "query": topic}, author), author
 
 
 def _mine(post: dict) -> Ref:
-    return Ref.of("post", {**post, "query": post["about"]})
+    return Ref.of("post", {**post, "query": _topic(post["about"])})
 
 
 def _pick(rng: random.Random, items: list) -> Any:
@@ -140,7 +153,7 @@ def get_profile(b: Bundle, rng: random.Random) -> Ask | None:
     person = _pick(rng, b["readers"])
     if person is None:
         return None
-    said, ref = _person(person, rng)
+    said, ref = _person(person, rng, possessive=True)
     return Ask({"user_id": person["user_id"]},
                say=rng.choice([f"How many followers does {said} have?", f"Can you pull up {said}'s profile and "
                                "tell me their follower count?", f"I wonder how popular {said} is; how many "
@@ -240,7 +253,7 @@ def list_followers(b: Bundle, rng: random.Random) -> Ask | None:
     person = _pick(rng, b["readers"])
     if person is None:
         return None
-    said, ref = _person(person, rng)
+    said, ref = _person(person, rng, possessive=True)
     return Ask({"user_id": person["user_id"]},
                say=rng.choice([f"Who follows {said}?", f"Can you show me {said}'s followers?",
                                f"I'm curious who's following {said}."]),
@@ -260,7 +273,7 @@ def list_following(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": person["user_id"]},
                say=rng.choice([f"Who does {said} follow?", f"How many accounts is {said} following?",
                                f"Show me the accounts {said} follows."]),
-               terse=f"Who {said} follows?", refs=(ref,), facts=lambda r: [r["total"]])
+               terse=f"Accounts {said} follows?", refs=(ref,), facts=lambda r: [r["total"]])
 
 
 # -- blocks -------------------------------------------------------------------------------------------
@@ -303,7 +316,7 @@ def create_post(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"Reply to {said}.", f"I want to answer {said}.",
                                    f"Could you leave a reply on {said}?"]),
                    detail=rng.choice([f"Write: {text}", f"Just say \"{text}\"", f"The reply is: {text}"]),
-                   terse=f"Reply to {said}: {text}", refs=(ref,), mentions=(text, post["about"]))
+                   terse=f"Reply to {said}: {text}", refs=(ref,), mentions=(text, _topic(post["about"])))
     text = rng.choice(NEW_POSTS)
     return Ask({"text": text}, say=rng.choice(["I'd like to post something.", "Can you publish a post for me?",
                                                "Please share a new post on my account."]),
@@ -320,7 +333,7 @@ def delete_post(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"post_id": post["post_id"]},
                say=rng.choice([f"Delete my post about {about}.", f"I regret posting about {about}; take it down.",
                                f"Please remove the post I wrote about {about}."]),
-               terse=f"Delete my {about} post.", refs=(_mine(post),), mentions=(about,))
+               terse=f"Delete my post about {about}.", refs=(_mine(post),), mentions=(_topic(about),))
 
 
 @goals.add("like_post", 1.2)
@@ -331,7 +344,7 @@ def like_post(b: Bundle, rng: random.Random) -> Ask | None:
     said, ref, _ = _post_ref(post, rng)
     return Ask({"post_id": post["post_id"]},
                say=rng.choice([f"Like {said}.", f"Please give {said} a like.", f"I loved {said}; like it for me."]),
-               terse=f"Like {said}.", refs=(ref,), mentions=(post["about"],))
+               terse=f"Like {said}.", refs=(ref,), mentions=(_topic(post["about"]),))
 
 
 @goals.add("unlike_post")
@@ -343,7 +356,7 @@ def unlike_post(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"post_id": post["post_id"]},
                say=rng.choice([f"Take back my like on {said}.", f"Unlike {said}, please.",
                                f"I liked {said} by accident; undo that."]),
-               terse=f"Unlike {said}.", refs=(ref,), mentions=(post["about"],))
+               terse=f"Unlike {said}.", refs=(ref,), mentions=(_topic(post["about"]),))
 
 
 @goals.add("repost")
@@ -356,7 +369,7 @@ def repost(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"post_id": post["post_id"]},
                say=rng.choice([f"Repost {said}.", f"Share {said} with my followers.",
                                f"Everyone should see {said}; please repost it."]),
-               terse=f"Repost {said}.", refs=(ref,), mentions=(post["about"],))
+               terse=f"Repost {said}.", refs=(ref,), mentions=(_topic(post["about"]),))
 
 
 @goals.add("get_post")
@@ -368,7 +381,7 @@ def get_post(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"post_id": post["post_id"]},
                say=rng.choice([f"How many likes did {said} get?", f"Check {said} and tell me its like count.",
                                f"Is {said} getting any love? How many likes so far?"]),
-               terse=f"Likes on {said}?", refs=(ref,), mentions=(post["about"],), facts=lambda r: [r["likes"]])
+               terse=f"Likes on {said}?", refs=(ref,), mentions=(_topic(post["about"]),), facts=lambda r: [r["likes"]])
 
 
 @goals.add("search_posts", 0.8)
@@ -400,7 +413,7 @@ def get_user_timeline(b: Bundle, rng: random.Random) -> Ask | None:
     person = _pick(rng, [p for p in b["readers"] if p.get("timeline") and not p["timeline"][0].get("repost_of")])
     if person is None:
         return None
-    said, ref = _person(person, rng)
+    said, ref = _person(person, rng, possessive=True)
     return Ask({"user_id": person["user_id"]},
                say=rng.choice([f"What did {said} post last?", f"Show me {said}'s latest post.",
                                f"I haven't checked {said}'s page in a while. What's their most recent post?"]),
