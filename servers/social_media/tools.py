@@ -485,6 +485,31 @@ class SocialMediaServer(Toolkit):
                                  .values(read=True)).rowcount
         return {"marked_read": marked, "unread": 0}
 
+    # -- rules the world always keeps -------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        """Nobody follows or blocks themselves, no follow crosses a block, every like is of an
+        original post, nobody reposts the same post twice, and reposts point at original posts."""
+        checks = {
+            "a self-follow": "SELECT follower_id FROM follows WHERE follower_id = followee_id",
+            "a self-block": "SELECT blocker_id FROM blocks WHERE blocker_id = blocked_id",
+            "a follow across a block": """SELECT f.follower_id || '->' || f.followee_id FROM follows f JOIN blocks b
+                ON (b.blocker_id = f.follower_id AND b.blocked_id = f.followee_id)
+                OR (b.blocker_id = f.followee_id AND b.blocked_id = f.follower_id)""",
+            "a like of a repost": """SELECT l.post_id FROM likes l JOIN posts p ON p.id = l.post_id
+                WHERE p.repost_of_id IS NOT NULL""",
+            "a post reposted twice by one user": """SELECT author_id || ':' || repost_of_id FROM posts
+                WHERE repost_of_id IS NOT NULL GROUP BY author_id, repost_of_id HAVING count(*) > 1""",
+            "a repost of a repost": """SELECT p.id FROM posts p JOIN posts o ON o.id = p.repost_of_id
+                WHERE o.repost_of_id IS NOT NULL""",
+            "a pending follow of a public account": """SELECT f.follower_id || '->' || f.followee_id FROM follows f
+                JOIN users u ON u.id = f.followee_id WHERE f.status = 'pending' AND u.is_private = 0""",
+        }
+        problems = []
+        for what, sql in checks.items():
+            problems += [f"{what}: {row[0]}" for row in self._sql(text(sql))]
+        return problems
+
     # -- hidden --------------------------------------------------------------------------------------
 
     @tool(read_only=True, hidden=True)
