@@ -222,7 +222,7 @@ class SocialMediaServer(Toolkit):
         rows = self._sql(_REQUESTS, me=self._me_id(), limit=limit)
         return [{"user_id": r[0], "handle": r[1], "name": r[2], "requested_at": r[3]} for r in rows]
 
-    @tool(produces=("user",))
+    @tool()
     def approve_follow_request(self, user_id: Id("user")) -> dict:
         """Approve a pending follow request from someone: they become a follower and are notified."""
         follow = self._request_from(self.get(User, user_id))
