@@ -1,0 +1,1 @@
+"""Social media: profiles, follows (private accounts approve requests), blocks, posts with replies, likes, reposts, hashtags and mentions, a home feed derived from follows, notifications and trending hashtags."""

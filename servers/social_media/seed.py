@@ -1,0 +1,205 @@
+"""The seed: 60 people (the signed-in user, a private account, is the first), their follows
+(accepted, and pending requests to private accounts, some of them to and from the user), a few
+blocks, about 400 posts over the last 60 days with replies, reposts, hashtags and mentions, the
+likes on them, and the notifications all of it caused. Every instant is before the frozen "now";
+post ids follow the order in which the posts were written."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from prove_env.world import SeedContext
+
+from .models import Block, Follow, Like, Mention, Notification, Post, PostTag, User
+
+N_USERS = 60
+# What posts are about: a person names a post by one of these ("your post about the farmers market").
+SUBJECTS = (
+    "the farmers market", "my sourdough starter", "the new ramen place", "marathon training", "the solar eclipse",
+    "our hiking trip", "the book club pick", "my vegetable garden", "the jazz festival", "learning Spanish",
+    "the office move", "my first pottery class", "the hackathon", "the rooftop concert", "the bike commute",
+    "the camping weekend", "the charity run", "my new puppy", "the thrift store haul", "the film festival",
+    "the chess tournament", "the coffee roastery", "the meteor shower", "the ski trip", "the street food fair",
+    "my kitchen remodel", "the science museum", "the open mic night", "the beach cleanup", "the board game night",
+    "the yoga retreat", "the robotics club", "the lake house", "the art walk", "the trivia night",
+    "my home espresso setup", "the community garden", "the road trip", "the climbing gym", "the podcast launch",
+    "the bakery downtown", "the photo walk", "the soccer final", "the new library", "the cooking class",
+    "the winter market", "the volunteer shift", "the birdwatching trip", "the vinyl sale", "the kayak tour",
+)
+TEMPLATES = (
+    "Can't stop thinking about {s}. Highly recommend!", "Finally got around to {s} today.",
+    "Hot take: {s} is overrated.", "Anyone else going to {s} this weekend?", "Quick update on {s}: so far so good.",
+    "Spent the whole afternoon on {s} and loved every minute.", "Photos from {s} are up!",
+    "Honestly {s} made my week.", "Lessons learned from {s}, a thread.", "Who wants to join me for {s}?",
+    "Not sure how I feel about {s} yet.", "Big thanks to everyone who came out for {s}.",
+)
+REPLIES = ("So true!", "Congrats, that's awesome.", "Count me in.", "Wait, really?", "Love this.",
+           "Great photos!", "Totally agree with you.", "Sending good vibes.", "This made my day.",
+           "Tell me more!", "Ha, same here.", "Need to try this.")
+TAGS = ("weekend", "foodie", "running", "booklover", "gardening", "music", "travel", "coffee", "photography",
+        "tech", "fitness", "art", "community", "outdoors", "dogsofinstagram", "diy", "gaming", "film")
+# Tags with a burst of posts in the last day, so that trending has a clear top with ties below it.
+BURST = (("worldcup", 7), ("heatwave", 5), ("launchday", 5), ("coffee", 3))
+BIOS = ("Coffee first, questions later.", "Runner, reader, occasional baker.", "Dog person. Plant collector.",
+        "Software by day, guitar by night.", "Exploring one trail at a time.", "Teacher. Opinions are my own.",
+        "Amateur photographer and full-time optimist.", "Cooking my way through every cuisine.",
+        "Here for the memes and the bird pics.", "Designer who loves good typography.", "", "")
+
+
+def _handle(ctx: SeedContext, first: str, last: str, taken: set[str]) -> str:
+    first, last = re.sub(r"[^a-z]", "", first.lower()), re.sub(r"[^a-z]", "", last.lower())
+    forms = (f"{first}.{last}", f"{first}{last[0]}", f"{first}_{last}", f"{first}{ctx.rng.randint(10, 99)}",
+             f"{last}.{first[0]}", f"the{first}{last[0]}")
+    handle = forms[ctx.rng.randrange(len(forms))]
+    while handle in taken:
+        handle = f"{first}{last[:2]}{ctx.rng.randint(100, 999)}"
+    taken.add(handle)
+    return handle
+
+
+def seed(ctx: SeedContext) -> None:
+    rng, now = ctx.rng, ctx.now
+    users: list[User] = []
+    handles: set[str] = set()
+    for i in range(N_USERS):
+        first, last = ctx.person_name()
+        users.append(User(id=ctx.new_id("USR"), handle=_handle(ctx, first, last, handles), name=f"{first} {last}",
+                          bio=rng.choice(BIOS), location=ctx.fake.city() if rng.random() < 0.7 else None,
+                          is_private=i == 0 or rng.random() < 0.25, is_me=i == 0,
+                          joined_at=ctx.moment(-1500, -90)))
+    ctx.add(*users)
+    me, others = users[0], users[1:]
+    by_id = {u.id: u for u in users}
+
+    # blocks first: no follow ever crosses a block
+    blocks: set[tuple[str, str]] = set()
+    for blocker, blocked in [(me, others[5]), (me, others[17]), (others[11], me)] + \
+            [tuple(rng.sample(others, 2)) for _ in range(5)]:
+        blocks.add((blocker.id, blocked.id))
+    ctx.add(*[Block(blocker_id=a, blocked_id=b, created_at=ctx.moment(-80, -1)) for a, b in sorted(blocks)])
+
+    def blocked(a: str, b: str) -> bool:
+        return (a, b) in blocks or (b, a) in blocks
+
+    follows: dict[tuple[str, str], Follow] = {}
+
+    def follow(a: User, b: User, pending_share: float, days: tuple[float, float] = (-400, -1)) -> None:
+        if a.id == b.id or blocked(a.id, b.id) or (a.id, b.id) in follows:
+            return
+        status = "pending" if b.is_private and rng.random() < pending_share else "accepted"
+        follows[(a.id, b.id)] = Follow(follower_id=a.id, followee_id=b.id, status=status,
+                                       created_at=ctx.moment(*days))
+
+    for other in rng.sample(others, 22):
+        follow(me, other, 0.2)
+    for other in [u for u in others if u.is_private and (me.id, u.id) not in follows][:2]:
+        follow(me, other, 1.0, (-6, -1))  # requests the user sent that are still waiting
+    for other in rng.sample(others, 26):
+        follow(other, me, 0.0)
+    for other in rng.sample([u for u in others if (u.id, me.id) not in follows], 4):
+        follow(other, me, 1.0, (-5, -0.1))  # requests waiting for the user's approval
+    for user in others:
+        for other in rng.sample(users, rng.randint(2, 10)):
+            if other is not me:
+                follow(user, other, 0.15)
+    ctx.add(*[follows[k] for k in sorted(follows)])
+
+    def sees(viewer: str, author: User) -> bool:
+        if blocked(viewer, author.id):
+            return False
+        if not author.is_private or viewer == author.id:
+            return True
+        f = follows.get((viewer, author.id))
+        return f is not None and f.status == "accepted"
+
+    # posts: (time, author, kind, text, parent index, subject)
+    drafts: list[tuple[dt.datetime, User, str]] = []
+    for user in users:
+        for _ in range(8 if user is me else rng.choice((0, 1, 3, 4, 5, 6, 7, 8, 9, 10))):
+            drafts.append((ctx.moment(-60, -0.05), user, "post"))
+    for tag, count in BURST:
+        for _ in range(count):
+            drafts.append((ctx.moment(-0.9, -0.05), rng.choice(others), f"#{tag}"))
+    for _ in range(70):
+        drafts.append((ctx.moment(-55, -0.05), rng.choice(users), "reply"))
+    for _ in range(35):
+        drafts.append((ctx.moment(-55, -0.05), rng.choice(others), "repost"))
+    drafts.sort(key=lambda d: (d[0], d[1].id, d[2]))
+
+    posts: list[Post] = []
+    tags: list[PostTag] = []
+    mentions: list[Mention] = []
+    events: list[tuple[dt.datetime, str, str, str, str | None]] = []  # (when, kind, user, actor, post)
+    subjects_used: dict[str, set[str]] = {}
+    for when, author, kind in drafts:
+        earlier = [p for p in posts if p.repost_of_id is None and p.reply_to_id is None
+                   and p.author_id != author.id and sees(author.id, by_id[p.author_id])]
+        if kind == "repost":
+            pool = [p for p in earlier if not by_id[p.author_id].is_private]
+            taken = {p.repost_of_id for p in posts if p.author_id == author.id}
+            pool = [p for p in pool if p.id not in taken]
+            if not pool:
+                continue
+            original = rng.choice(pool[-40:])
+            post = Post(id=ctx.new_id("PST"), author_id=author.id, text="", created_at=when,
+                        repost_of_id=original.id)
+            posts.append(post)
+            events.append((when, "repost", original.author_id, author.id, original.id))
+            continue
+        parent = None
+        if kind == "reply":
+            if not earlier:
+                continue
+            parent = rng.choice(earlier[-60:])
+            text = rng.choice(REPLIES)
+        else:
+            used = subjects_used.setdefault(author.id, set())
+            subject = rng.choice([s for s in SUBJECTS if s not in used])
+            used.add(subject)
+            text = rng.choice(TEMPLATES).format(s=subject)
+            text = text[0].upper() + text[1:]
+        post_tags: list[str] = []
+        if kind.startswith("#"):
+            post_tags.append(kind[1:])
+        for tag in rng.sample(TAGS, rng.choice((0, 0, 1, 1, 2))):
+            if tag not in post_tags:
+                post_tags.append(tag)
+        mentioned: User | None = None
+        if kind != "reply" and rng.random() < 0.15:
+            mentioned = rng.choice([u for u in users if u is not author and not blocked(u.id, author.id)])
+            text += f" cc @{mentioned.handle}"
+        if post_tags:
+            text += " " + " ".join(f"#{t}" for t in post_tags)
+        post = Post(id=ctx.new_id("PST"), author_id=author.id, text=text, created_at=when,
+                    reply_to_id=parent.id if parent else None)
+        posts.append(post)
+        tags += [PostTag(post_id=post.id, tag=t) for t in post_tags]
+        if mentioned is not None:
+            mentions.append(Mention(post_id=post.id, user_id=mentioned.id))
+            events.append((when, "mention", mentioned.id, author.id, post.id))
+        if parent is not None and parent.author_id != author.id:
+            events.append((when, "reply", parent.author_id, author.id, parent.id))
+    ctx.add(*posts, *tags, *mentions)
+
+    likes: list[Like] = []
+    for post in posts:
+        if post.repost_of_id is not None:
+            continue
+        author = by_id[post.author_id]
+        fans = [u for u in users if u is not author and sees(u.id, author)]
+        for fan in rng.sample(fans, min(len(fans), rng.choice((0, 1, 2, 3, 4, 6, 9)))):
+            hours = max(1, int((now - post.created_at).total_seconds() // 3600))
+            when = post.created_at + dt.timedelta(minutes=15 * rng.randint(1, max(1, min(hours, 72) * 4 - 1)))
+            when = min(when, now - dt.timedelta(minutes=5))
+            likes.append(Like(user_id=fan.id, post_id=post.id, created_at=when))
+            events.append((when, "like", author.id, fan.id, post.id))
+    ctx.add(*likes)
+
+    for f in follows.values():
+        events.append((f.created_at, "follow" if f.status == "accepted" else "follow_request", f.followee_id,
+                       f.follower_id, None))
+    events.sort(key=lambda e: (e[0], e[1], e[2], e[3], e[4] or ""))
+    ctx.add(*[Notification(id=ctx.new_id("NTF", 5), user_id=user, kind=kind, actor_id=actor, post_id=post,
+                           created_at=when, read=when < now - dt.timedelta(days=4))
+              for when, kind, user, actor, post in events])

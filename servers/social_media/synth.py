@@ -1,0 +1,472 @@
+"""How tasks are written for the social network: its signed-in user asks about and acts on people
+they name by name or @handle ("Ann Smith", "@ann16") and posts they name by what they are about
+("Ann's post about the farmers market", "my post about the bike commute").
+
+A bundle is the whole network as the user sees it. People are split by their id number between
+the kinds of change (a person who may be followed is never also blocked, and nobody whose posts a
+request names is unfollowed or blocked), and the user's own posts between deleting and reading,
+so that two requests of one task never get in each other's way. Every request that asks to be
+told something declares the facts its answer must state, read from the serving call's result.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+
+from .seed import SUBJECTS, TAGS
+
+Bundle = dict[str, Any]
+NEW_BIOS = ("Coffee, code and long walks.", "Amateur baker, professional snacker.", "Trail runner and plant parent.",
+            "Reading my way through the classics.", "Always planning the next road trip.",
+            "Photographer of small everyday things.", "Learning to play the cello, slowly.")
+NEW_POSTS = ("Just finished my first 10k! #running", "Trying a new pasta recipe tonight #foodie",
+             "Rainy Sunday, perfect for a good book #booklover", "The tomatoes are finally ripe #gardening",
+             "Sunrise from the top of the hill this morning #outdoors", "New mural downtown is stunning #art",
+             "Finally fixed the squeaky door myself #diy", "Best cold brew in town, no contest #coffee")
+REPLY_TEXTS = ("Congrats, well deserved!", "This looks amazing.", "Count me in next time!", "So glad you shared this.",
+               "Totally agree!", "Wow, great photos.")
+
+
+def _subject(text: str) -> str | None:
+    low = text.lower()
+    return next((s for s in SUBJECTS if s.lower() in low), None)
+
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """The network around the signed-in user: everyone with how they relate to the user, the
+    posts of the people the user can see, the user's own posts and the pending follow requests."""
+    me = read("get_profile")
+    people: dict[str, dict] = {}
+    for letter in "aeiouy":
+        for person in read("find_users", query=letter, limit=100):
+            if not person.get("is_you"):
+                people.setdefault(person["user_id"], person)
+    requests = read("list_follow_requests", limit=100)
+    requesters = {r["user_id"] for r in requests}
+    mine = read("get_user_timeline", limit=100)["posts"]
+    reposted = {p["repost_of"]["post_id"] for p in mine if p.get("repost_of")}
+    my_posts = []
+    for post in mine:
+        if post.get("repost_of") or post["reply_to_post_id"] or not (about := _subject(post["text"])):
+            continue
+        found = read("search_posts", query=_topic(about))["posts"]
+        if any(p["post_id"] == post["post_id"] for p in found):
+            my_posts.append({**post, "about": about})
+    follow_group, block_group, readers = [], [], []
+    for uid in sorted(people):
+        person = people[uid]
+        number = int(uid.split("-")[1])
+        if uid in requesters:
+            continue
+        if number % 8 == 0:
+            follow_group.append(person)
+        elif number % 8 == 4:
+            block_group.append(person)
+        elif person["blocked"] is None and (not person["is_private"] or person["following"] == "accepted"):
+            readers.append(person)
+    posts = []
+    for person in readers:
+        person["timeline"] = read("get_user_timeline", user_id=person["user_id"], limit=100)["posts"]
+        for post in person["timeline"]:
+            if post.get("repost_of") or post["reply_to_post_id"] or not (about := _subject(post["text"])):
+                continue
+            posts.append({**post, "about": about, "author": person, "reposted": post["post_id"] in reposted})
+    return [{"now": now, "me": me, "people": people, "requests": requests, "follow_group": follow_group,
+             "block_group": block_group, "readers": readers, "posts": posts, "my_posts": my_posts,
+             "feed": read("get_home_feed", limit=5), "trending": read("get_trending_hashtags"),
+             "notes": read("list_notifications", limit=5)}]
+
+
+# -- how people name things ------------------------------------------------------------------------
+
+def _person(person: dict, rng: random.Random, possessive: bool = False) -> tuple[str, Ref]:
+    """A person said by name, by handle, or both (never both before an apostrophe-s); the look-up
+    searches what was said."""
+    form = rng.random() * (0.75 if possessive else 1)
+    if form < 0.45:
+        said, query = person["name"], person["name"]
+    elif form < 0.75:
+        said, query = f"@{person['handle']}", person["handle"]
+    else:
+        said, query = f"{person['name']} (@{person['handle']})", person["name"]
+    return said, Ref.of("user", {**person, "query": query})
+
+
+def _topic(about: str) -> str:
+    """What a post is about, said by someone else: 'my new puppy' becomes 'new puppy'."""
+    for own in ("my ", "our "):
+        if about.startswith(own):
+            return about[len(own):]
+    return about
+
+
+def _post_ref(post: dict, rng: random.Random) -> tuple[str, Ref, Ref]:
+    """'Ann Smith's post about the farmers market', 'the post by @ann16 about her new puppy',
+    found under its author by what it is about."""
+    said, author = _person(post["author"], rng)
+    topic = _topic(post["about"])
+    about = topic if topic == post["about"] else f"their {topic}"
+    if said.endswith(")") or rng.random() < 0.3:
+        text = f"the post by {said} about {about}"
+    else:
+        text = f"{said}'s post about {about}"
+    return text, Ref.of("post", {**post, "query": topic}, author), author
+
+
+def _mine(post: dict) -> Ref:
+    return Ref.of("post", {**post, "query": _topic(post["about"])})
+
+
+def _pick(rng: random.Random, items: list) -> Any:
+    return rng.choice(items) if items else None
+
+
+goals = Goals()
+
+
+# -- people and profiles -------------------------------------------------------------------------------
+
+@goals.add("find_users", 0.6)
+def find_users(b: Bundle, rng: random.Random) -> Ask | None:
+    person = _pick(rng, b["readers"])
+    if person is None:
+        return None
+    name = person["name"]
+    say = rng.choice([f"What's {name}'s handle on here?", f"Could you look up the @handle of {name} for me?",
+                      f"I want to tag {name} in something later. What's their handle?",
+                      f"Do you know what username {name} goes by?"])
+    return Ask({"query": name}, say=say, terse=f"{name}'s handle?", mentions=(name,),
+               facts=lambda r: [next(u["handle"] for u in r if u["name"] == name)])
+
+
+@goals.add("get_profile")
+def get_profile(b: Bundle, rng: random.Random) -> Ask | None:
+    if rng.random() < 0.3:
+        return Ask({}, say=rng.choice(["How many followers do I have right now?",
+                                       "Quick question: what's my follower count at the moment?",
+                                       "I'm curious how many people follow me these days."]),
+                   terse="My follower count?", facts=lambda r: [r["followers_count"]])
+    person = _pick(rng, b["readers"])
+    if person is None:
+        return None
+    said, ref = _person(person, rng, possessive=True)
+    return Ask({"user_id": person["user_id"]},
+               say=rng.choice([f"How many followers does {said} have?", f"Can you pull up {said}'s profile and "
+                               "tell me their follower count?", f"I wonder how popular {said} is; how many "
+                               "followers do they have?"]),
+               terse=f"Follower count of {said}?", refs=(ref,), facts=lambda r: [r["followers_count"]])
+
+
+@goals.add("update_profile", 0.5)
+def update_profile(b: Bundle, rng: random.Random) -> Ask | None:
+    bio = rng.choice([x for x in NEW_BIOS if x != b["me"]["bio"]])
+    return Ask({"bio": bio}, say=rng.choice(["Time for a new bio.", "Can you update the bio on my profile?",
+                                             "My bio is out of date, please replace it.", "Swap out my profile bio.",
+                                             "I want my profile to say something different.",
+                                             "Let's freshen up my bio."]),
+               detail=rng.choice([f"Make it say: {bio}", f"The new one should read \"{bio}\"", f"Use this: {bio}",
+                                  f"Put \"{bio}\" there instead.", f"New bio: {bio}"]),
+               terse=f"Set my bio to: {bio}", mentions=(bio,))
+
+
+# -- follows -------------------------------------------------------------------------------------------
+
+@goals.add("follow_user", 1.3)
+def follow_user(b: Bundle, rng: random.Random) -> Ask | None:
+    person = _pick(rng, [p for p in b["follow_group"] if p["following"] is None and p["blocked"] is None])
+    if person is None:
+        return None
+    said, ref = _person(person, rng)
+    return Ask({"user_id": person["user_id"]},
+               say=rng.choice([f"Please follow {said} for me.", f"I'd like to start following {said}.",
+                               f"A friend told me about {said}; can you follow them?", f"Follow {said}, please."]),
+               terse=f"Follow {said}.", refs=(ref,))
+
+
+@goals.add("unfollow_user")
+def unfollow_user(b: Bundle, rng: random.Random) -> Ask | None:
+    person = _pick(rng, [p for p in b["follow_group"] if p["following"] is not None])
+    if person is None:
+        return None
+    said, ref = _person(person, rng)
+    if person["following"] == "requested":
+        say = rng.choice([f"I asked to follow {said} but changed my mind; please withdraw the request.",
+                          f"Cancel my follow request to {said}."])
+    else:
+        say = rng.choice([f"Please unfollow {said}.", f"I'm done with {said}'s posts; unfollow them.",
+                          f"Could you stop me following {said}?"])
+    return Ask({"user_id": person["user_id"]}, say=say, terse=f"Unfollow {said}.", refs=(ref,))
+
+
+@goals.add("list_follow_requests")
+def list_follow_requests(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["requests"]:
+        return None
+    return Ask({}, say=rng.choice(["Who's waiting for me to approve their follow request?",
+                                   "Do I have any pending follow requests? Who from?",
+                                   "Show me the people who asked to follow me."]),
+               terse="Pending follow requests?", facts=lambda r: [p["name"] for p in r])
+
+
+def _requester(b: Bundle, rng: random.Random, parity: int) -> tuple[str, Ref] | None:
+    pending = [r for i, r in enumerate(b["requests"]) if i % 2 == parity]
+    if not pending:
+        return None
+    person = rng.choice(pending)
+    said, ref = _person({**b["people"].get(person["user_id"], {}), **person}, rng)
+    return said, ref
+
+
+@goals.add("approve_follow_request")
+def approve_follow_request(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _requester(b, rng, 0)
+    if found is None:
+        return None
+    said, ref = found
+    return Ask({"user_id": ref.key}, say=rng.choice([f"{said} asked to follow me; please approve it.",
+                                                     f"Let {said} follow me.", f"Accept the follow request from {said}."]),
+               terse=f"Approve {said}.", refs=(ref,))
+
+
+@goals.add("decline_follow_request")
+def decline_follow_request(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _requester(b, rng, 1)
+    if found is None:
+        return None
+    said, ref = found
+    return Ask({"user_id": ref.key}, say=rng.choice([f"I don't know {said}; decline their follow request.",
+                                                     f"Please turn down the follow request from {said}.",
+                                                     f"Say no to {said}'s request to follow me."]),
+               terse=f"Decline {said}.", refs=(ref,))
+
+
+@goals.add("list_followers")
+def list_followers(b: Bundle, rng: random.Random) -> Ask | None:
+    if rng.random() < 0.4:
+        return Ask({}, say=rng.choice(["Who follows me? Give me the count too.", "List my followers, please.",
+                                       "I'd like to see everyone who follows me."]),
+                   terse="My followers?", facts=lambda r: [r["total"]])
+    person = _pick(rng, b["readers"])
+    if person is None:
+        return None
+    said, ref = _person(person, rng, possessive=True)
+    return Ask({"user_id": person["user_id"]},
+               say=rng.choice([f"Who follows {said}?", f"Can you show me {said}'s followers?",
+                               f"I'm curious who's following {said}."]),
+               terse=f"{said}'s followers?", refs=(ref,), facts=lambda r: [r["total"]])
+
+
+@goals.add("list_following")
+def list_following(b: Bundle, rng: random.Random) -> Ask | None:
+    if rng.random() < 0.4:
+        return Ask({}, say=rng.choice(["How many accounts am I following?", "Who do I follow these days?",
+                                       "List the people I follow."]),
+                   terse="Who do I follow?", facts=lambda r: [r["total"]])
+    person = _pick(rng, b["readers"])
+    if person is None:
+        return None
+    said, ref = _person(person, rng)
+    return Ask({"user_id": person["user_id"]},
+               say=rng.choice([f"Who does {said} follow?", f"How many accounts is {said} following?",
+                               f"Show me the accounts {said} follows."]),
+               terse=f"Accounts {said} follows?", refs=(ref,), facts=lambda r: [r["total"]])
+
+
+# -- blocks -------------------------------------------------------------------------------------------
+
+@goals.add("block_user")
+def block_user(b: Bundle, rng: random.Random) -> Ask | None:
+    person = _pick(rng, [p for p in b["block_group"] if p["blocked"] is None])
+    if person is None:
+        return None
+    said, ref = _person(person, rng)
+    return Ask({"user_id": person["user_id"]},
+               say=rng.choice([f"{said} keeps bothering me. Block them.", f"Please block {said}.",
+                               f"I never want to see anything from {said} again; block them, please."]),
+               terse=f"Block {said}.", refs=(ref,))
+
+
+@goals.add("unblock_user")
+def unblock_user(b: Bundle, rng: random.Random) -> Ask | None:
+    person = _pick(rng, [p for p in b["people"].values() if p["blocked"] == "by_you"])
+    if person is None:
+        return None
+    said, ref = _person(person, rng)
+    return Ask({"user_id": person["user_id"]},
+               say=rng.choice([f"I blocked {said} a while ago; please unblock them.", f"Unblock {said}.",
+                               f"We made up, so you can unblock {said} now."]),
+               terse=f"Unblock {said}.", refs=(ref,))
+
+
+# -- posts ---------------------------------------------------------------------------------------------
+
+@goals.add("create_post", 1.2)
+def create_post(b: Bundle, rng: random.Random) -> Ask | None:
+    if rng.random() < 0.45:
+        post = _pick(rng, b["posts"])
+        if post is None:
+            return None
+        said, ref, _ = _post_ref(post, rng)
+        text = rng.choice(REPLY_TEXTS)
+        return Ask({"text": text, "reply_to_post_id": post["post_id"]},
+                   say=rng.choice([f"Reply to {said}.", f"I want to answer {said}.",
+                                   f"Could you leave a reply on {said}?"]),
+                   detail=rng.choice([f"Write: {text}", f"Just say \"{text}\"", f"The reply is: {text}"]),
+                   terse=f"Reply to {said}: {text}", refs=(ref,), mentions=(text, _topic(post["about"])))
+    text = rng.choice(NEW_POSTS)
+    return Ask({"text": text}, say=rng.choice(["I'd like to post something.", "Can you publish a post for me?",
+                                               "Please share a new post on my account."]),
+               detail=rng.choice([f"It should say: {text}", f"Post exactly this: {text}", f"Text: {text}"]),
+               terse=f"Post: {text}", mentions=(text,))
+
+
+@goals.add("delete_post")
+def delete_post(b: Bundle, rng: random.Random) -> Ask | None:
+    post = _pick(rng, [p for p in b["my_posts"] if int(p["post_id"].split("-")[1]) % 2 == 0])
+    if post is None:
+        return None
+    about = post["about"]
+    return Ask({"post_id": post["post_id"]},
+               say=rng.choice([f"Delete my post about {about}.", f"I regret posting about {about}; take it down.",
+                               f"Please remove the post I wrote about {about}."]),
+               terse=f"Delete my post about {about}.", refs=(_mine(post),), mentions=(_topic(about),))
+
+
+@goals.add("like_post", 1.2)
+def like_post(b: Bundle, rng: random.Random) -> Ask | None:
+    post = _pick(rng, [p for p in b["posts"] if not p["liked_by_you"] and int(p["post_id"][-1]) % 2 == 0])
+    if post is None:
+        return None
+    said, ref, _ = _post_ref(post, rng)
+    return Ask({"post_id": post["post_id"]},
+               say=rng.choice([f"Like {said}.", f"Please give {said} a like.", f"I loved {said}; like it for me."]),
+               terse=f"Like {said}.", refs=(ref,), mentions=(_topic(post["about"]),))
+
+
+@goals.add("unlike_post")
+def unlike_post(b: Bundle, rng: random.Random) -> Ask | None:
+    post = _pick(rng, [p for p in b["posts"] if p["liked_by_you"]])
+    if post is None:
+        return None
+    said, ref, _ = _post_ref(post, rng)
+    return Ask({"post_id": post["post_id"]},
+               say=rng.choice([f"Take back my like on {said}.", f"Unlike {said}, please.",
+                               f"I liked {said} by accident; undo that."]),
+               terse=f"Unlike {said}.", refs=(ref,), mentions=(_topic(post["about"]),))
+
+
+@goals.add("repost")
+def repost(b: Bundle, rng: random.Random) -> Ask | None:
+    post = _pick(rng, [p for p in b["posts"] if not p["reposted"] and not p["author"]["is_private"]
+                       and int(p["post_id"][-1]) % 2 == 1])
+    if post is None:
+        return None
+    said, ref, _ = _post_ref(post, rng)
+    return Ask({"post_id": post["post_id"]},
+               say=rng.choice([f"Repost {said}.", f"Share {said} with my followers.",
+                               f"Everyone should see {said}; please repost it."]),
+               terse=f"Repost {said}.", refs=(ref,), mentions=(_topic(post["about"]),))
+
+
+@goals.add("get_post")
+def get_post(b: Bundle, rng: random.Random) -> Ask | None:
+    post = _pick(rng, b["posts"])
+    if post is None:
+        return None
+    said, ref, _ = _post_ref(post, rng)
+    return Ask({"post_id": post["post_id"]},
+               say=rng.choice([f"How many likes did {said} get?", f"Check {said} and tell me its like count.",
+                               f"Is {said} getting any love? How many likes so far?"]),
+               terse=f"Likes on {said}?", refs=(ref,), mentions=(_topic(post["about"]),), facts=lambda r: [r["likes"]])
+
+
+@goals.add("search_posts", 0.8)
+def search_posts(b: Bundle, rng: random.Random) -> Ask | None:
+    tag = rng.choice(TAGS)
+    if rng.random() < 0.4:
+        return Ask({"hashtag": tag}, say=rng.choice(["I want to know how popular a hashtag is.",
+                                                     "Can you count the posts under a hashtag for me?"]),
+                   detail=rng.choice([f"The tag is #{tag}.", f"#{tag}, how many posts use it?"]),
+                   terse=f"Count of #{tag} posts?", mentions=(tag,), facts=lambda r: [r["total"]])
+    return Ask({"hashtag": tag}, say=rng.choice([f"How many posts can I see tagged #{tag}?",
+                                                 f"Search for posts with the #{tag} hashtag and tell me how many there are.",
+                                                 f"I'm into #{tag} lately; how many posts use that tag?"]),
+               terse=f"Count of #{tag} posts?", mentions=(tag,), facts=lambda r: [r["total"]])
+
+
+# -- feeds and notifications -------------------------------------------------------------------------------
+
+@goals.add("get_home_feed")
+def get_home_feed(b: Bundle, rng: random.Random) -> Ask | None:
+    return Ask({}, say=rng.choice(["What's the newest thing in my feed? Who posted it?",
+                                   "Catch me up: who posted most recently on my home feed?",
+                                   "Whose post is at the top of my timeline right now?"]),
+               terse="Latest post in my feed, by whom?", facts=lambda r: [r[0]["name"]] if r else [])
+
+
+@goals.add("get_user_timeline")
+def get_user_timeline(b: Bundle, rng: random.Random) -> Ask | None:
+    person = _pick(rng, [p for p in b["readers"] if p.get("timeline") and not p["timeline"][0].get("repost_of")])
+    if person is None:
+        return None
+    said, ref = _person(person, rng, possessive=True)
+    return Ask({"user_id": person["user_id"]},
+               say=rng.choice([f"What did {said} post last?", f"Show me {said}'s latest post.",
+                               f"I haven't checked {said}'s page in a while. What's their most recent post?"]),
+               terse=f"{said}'s last post?", refs=(ref,), facts=lambda r: [r["posts"][0]["text"]])
+
+
+@goals.add("get_trending_hashtags")
+def get_trending_hashtags(b: Bundle, rng: random.Random) -> Ask | None:
+    if rng.random() < 0.5:
+        return Ask({}, say=rng.choice(["What's trending today?", "Which hashtag is the hottest right now?",
+                                       "What are people talking about most over the last day?"]),
+                   terse="Top hashtag today?", facts=lambda r: [r["hashtags"][0]["hashtag"]] if r["hashtags"] else [])
+    if rng.random() < 0.4:
+        return Ask({"hours": 168}, say=rng.choice(["Which hashtag has been trending the most?",
+                                                   "Tell me the top trending hashtag."]),
+                   detail=rng.choice(["Over the past week, please.", "I mean across the last seven days."]),
+                   terse="Top hashtag this week?",
+                   facts=lambda r: [r["hashtags"][0]["hashtag"]] if r["hashtags"] else [])
+    return Ask({"hours": 168}, say=rng.choice(["Which hashtag trended most this past week?",
+                                               "Over the last seven days, what was the top hashtag?"]),
+               terse="Top hashtag this week?", facts=lambda r: [r["hashtags"][0]["hashtag"]] if r["hashtags"] else [])
+
+
+@goals.add("list_notifications")
+def list_notifications(b: Bundle, rng: random.Random) -> Ask | None:
+    return Ask({"unread_only": True}, say=rng.choice(["How many unread notifications do I have?",
+                                                      "Anything new in my notifications? How many unread?",
+                                                      "Do I have notifications I haven't seen yet?"]),
+               terse="Unread notification count?", facts=lambda r: [r["unread"]])
+
+
+@goals.add("mark_notifications_read", 0.7)
+def mark_notifications_read(b: Bundle, rng: random.Random) -> Ask | None:
+    return Ask({}, say=rng.choice(["Mark all my notifications as read.", "Please clear my unread notifications.",
+                                   "I've seen everything; mark my notifications read."]),
+               terse="Mark notifications read.")
+
+
+def stats_request(b: Bundle, rng: random.Random) -> str | None:
+    return rng.choice(["How many people have an account on this network in total?",
+                       "What's the total number of posts ever written on this site, by everyone?",
+                       "How many likes have been given across the whole platform?"])
+
+
+recipe = Recipe(
+    server="social_media",
+    sample=sample,
+    topics=("social_media",),
+    goals=goals.all,
+    lookups=(
+        Lookup("user", "find_users", args=lambda r: {"query": r.entity["query"]}),
+        Lookup("post", "search_posts",
+               args=lambda r: {"query": r.entity["query"], **({"author_id": r.owner.key} if r.owner else {})}),
+    ),
+    hidden=(HiddenAsk("network_stats", stats_request),),
+)

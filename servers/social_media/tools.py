@@ -1,0 +1,658 @@
+"""The social_media server's tools: the signed-in user's profile, follows, blocks, posts, feed and
+notifications.
+
+Rules, in one place:
+- Nobody follows themselves. A follow of a private account is a request that stays 'pending'
+  until its owner approves it; a public account is followed at once. Making an account public
+  approves every pending request to it.
+- A block removes every follow and pending request between the two people, both ways, and hides
+  each one's posts from the other; neither can follow, like, reply to or repost the other.
+- Posts of a private account are seen only by the account and its approved followers.
+- A post is 1 to 280 characters; every @handle it mentions must be an existing user. Hashtags and
+  mentions are read from the text. Only one's own posts can be deleted.
+- A post can be liked once and reposted once; a repost cannot be liked, replied to or reposted
+  (act on the original); a private account's posts cannot be reposted by others.
+- Likes, follows, follow requests, approvals, mentions, replies and reposts notify the other person.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Annotated
+
+from pydantic import Field
+from sqlalchemy import Boolean, DateTime as SqlDateTime, and_, bindparam, delete, func, or_, select, text, update
+
+from prove_env.toolkit import DateTime, Entity, Id, Limit, Toolkit, ToolError, tool
+
+from .models import Base, Block, Follow, Like, Mention, Notification, Post, PostTag, User
+from .seed import seed
+
+MAX_POST = 280
+MAX_BIO = 160
+TAG = re.compile(r"#([A-Za-z][A-Za-z0-9_]{0,49})")
+HANDLE = re.compile(r"@([a-z0-9._]*[a-z0-9_])", re.IGNORECASE)
+
+# The hot reads are plain SQL: building ORM statements costs more than running them.
+_ME = text("SELECT id FROM users WHERE is_me = 1")
+# How the signed-in user (:me) relates to a user row `u`.
+_RELATION = """(SELECT status FROM follows WHERE follower_id = :me AND followee_id = u.id) AS following,
+    (SELECT status FROM follows WHERE follower_id = u.id AND followee_id = :me) AS back,
+    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :me AND blocked_id = u.id) AS by_you,
+    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = :me) AS by_them"""
+_FIND_USERS = text(f"""SELECT u.id, u.handle, u.name, u.is_private, {_RELATION} FROM users u
+    WHERE u.name LIKE :pattern ESCAPE '\\' OR u.handle LIKE :pattern ESCAPE '\\'
+    ORDER BY u.handle LIMIT :limit""").columns(is_private=Boolean, by_you=Boolean, by_them=Boolean)
+_PROFILE = text(f"""SELECT u.id, u.handle, u.name, u.bio, u.location, u.is_private, u.joined_at,
+    (SELECT count(*) FROM follows WHERE followee_id = u.id AND status = 'accepted') AS followers,
+    (SELECT count(*) FROM follows WHERE follower_id = u.id AND status = 'accepted') AS following_count,
+    (SELECT count(*) FROM posts WHERE author_id = u.id) AS posts, {_RELATION}
+    FROM users u WHERE u.id = :user""").columns(is_private=Boolean, joined_at=SqlDateTime, by_you=Boolean,
+                                               by_them=Boolean)
+_REQUESTS = text("""SELECT u.id, u.handle, u.name, f.created_at FROM follows f JOIN users u ON u.id = f.follower_id
+    WHERE f.followee_id = :me AND f.status = 'pending' ORDER BY f.created_at, f.follower_id LIMIT :limit"""
+                 ).columns(created_at=SqlDateTime)
+_FOLLOWERS = text("""SELECT u.id, u.handle, u.name, count(*) OVER () FROM follows f JOIN users u ON u.id = f.follower_id
+    WHERE f.followee_id = :user AND f.status = 'accepted' ORDER BY u.handle LIMIT :limit""")
+_FOLLOWING = text("""SELECT u.id, u.handle, u.name, count(*) OVER () FROM follows f JOIN users u ON u.id = f.followee_id
+    WHERE f.follower_id = :user AND f.status = 'accepted' ORDER BY u.handle LIMIT :limit""")
+# Whether the signed-in user (:me) sees the posts of author row `a`.
+_SEES = """(a.id = :me OR ((a.is_private = 0 OR EXISTS (SELECT 1 FROM follows
+        WHERE follower_id = :me AND followee_id = a.id AND status = 'accepted'))
+    AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = :me AND blocked_id = a.id)
+        OR (blocker_id = a.id AND blocked_id = :me))))"""
+_POSTS = text("""SELECT p.id, p.author_id, u.handle, u.name, p.created_at, p.text, p.reply_to_id, p.repost_of_id,
+    (SELECT count(*) FROM likes WHERE post_id = p.id) AS likes,
+    (SELECT count(*) FROM posts r WHERE r.repost_of_id = p.id) AS reposts,
+    (SELECT count(*) FROM posts r WHERE r.reply_to_id = p.id) AS replies,
+    EXISTS (SELECT 1 FROM likes WHERE post_id = p.id AND user_id = :me) AS liked,
+    (SELECT group_concat(tag, ' ') FROM (SELECT tag FROM post_tags WHERE post_id = p.id ORDER BY tag)) AS tags
+    FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN (SELECT value FROM json_each(:ids))"""
+              ).columns(created_at=SqlDateTime, liked=Boolean)
+_FEED = text(f"""SELECT p.id FROM posts p
+    WHERE (p.author_id = :me OR p.author_id IN (SELECT followee_id FROM follows
+        WHERE follower_id = :me AND status = 'accepted'))
+    AND (:before IS NULL OR p.created_at < :before)
+    AND (p.repost_of_id IS NULL OR EXISTS (SELECT 1 FROM posts o JOIN users a ON a.id = o.author_id
+        WHERE o.id = p.repost_of_id AND {_SEES}))
+    ORDER BY p.created_at DESC, p.id DESC LIMIT :limit""").bindparams(bindparam("before", type_=SqlDateTime))
+_SEARCH = text(f"""SELECT p.id, count(*) OVER () FROM posts p JOIN users a ON a.id = p.author_id
+    WHERE p.repost_of_id IS NULL AND {_SEES}
+    AND (:pattern IS NULL OR p.text LIKE :pattern ESCAPE '\\')
+    AND (:tag IS NULL OR EXISTS (SELECT 1 FROM post_tags WHERE post_id = p.id AND tag = :tag))
+    AND (:author IS NULL OR p.author_id = :author)
+    ORDER BY p.created_at DESC, p.id DESC LIMIT :limit""")
+_TIMELINE = text("""SELECT id, count(*) OVER () FROM posts WHERE author_id = :user
+    ORDER BY created_at DESC, id DESC LIMIT :limit""")
+_TRENDING = text("""SELECT t.tag, count(*) AS n FROM post_tags t JOIN posts p ON p.id = t.post_id
+    JOIN users u ON u.id = p.author_id
+    WHERE p.created_at >= :since AND p.created_at <= :until AND u.is_private = 0
+    GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT :limit""").bindparams(bindparam("since", type_=SqlDateTime),
+                                                                     bindparam("until", type_=SqlDateTime))
+_NOTIFICATIONS = text("""SELECT n.id, n.kind, u.id, u.handle, u.name, n.post_id, n.created_at, n.read,
+    (SELECT count(*) FROM notifications WHERE user_id = :me AND read = 0) FROM notifications n
+    JOIN users u ON u.id = n.actor_id WHERE n.user_id = :me AND (:unread_only = 0 OR n.read = 0)
+    ORDER BY n.created_at DESC, n.id DESC LIMIT :limit""").columns(created_at=SqlDateTime, read=Boolean)
+_UNREAD = text("SELECT count(*) FROM notifications WHERE user_id = :me AND read = 0")
+
+
+class SocialMediaServer(Toolkit):
+    """A social network as seen by its signed-in user: profiles, follows, blocks, posts, replies,
+    likes, reposts, a home feed, notifications and trending hashtags.
+
+    People are named by their name or their @handle: find_users finds their user ids. Posts are
+    found with search_posts (by words, hashtag or author), a timeline or the home feed. Private
+    accounts approve their followers; blocked people see nothing of each other.
+    """
+
+    name = "social_media"
+    models = Base
+    seed = staticmethod(seed)
+    entities = (
+        Entity("user", User, "USR", lookup="find_users"),
+        Entity("post", Post, "PST", lookup="search_posts"),
+    )
+
+    # -- people --------------------------------------------------------------------------------
+
+    @tool(read_only=True)
+    def find_users(self, query: str, limit: Limit = 10) -> list[dict]:
+        """Find people whose name or @handle contains a text (ignoring case), ordered by handle.
+
+        Each result says how the signed-in user relates to them: 'following' (accepted,
+        'requested' or null), 'follows_you', and 'blocked' ('by_you', 'you' or null).
+
+        Args:
+            query: part of a name or handle, such as 'Ada Park', 'park' or '@ada.park'.
+        """
+        text = query.strip().lstrip("@").lower()
+        if not text:
+            raise ToolError("query must not be empty: give part of a name or an @handle")
+        me = self._me_id()
+        rows = self._sql(_FIND_USERS, me=me, pattern=_like(text), limit=limit)
+        return [{"user_id": r[0], "handle": r[1], "name": r[2], "is_private": r[3],
+                 **_relation(me, r[0], r.following, r.back, r.by_you, r.by_them)} for r in rows]
+
+    @tool(read_only=True)
+    def get_profile(self, user_id: Id("user") | None = None) -> dict:
+        """Return a profile: name, handle, bio, location, privacy, join date, follower, following and
+        post counts, and how the signed-in user relates to them ('following': accepted, requested or
+        null; 'follows_you'; 'blocked': by_you, you or null).
+
+        Args:
+            user_id: whose profile, such as 'USR-0012'; the signed-in user's own when omitted.
+        """
+        user = self._me_id() if user_id is None else self.get(User, user_id).id
+        return self._profile(user)
+
+    @tool(idempotent=True)
+    def update_profile(self, name: str | None = None, bio: str | None = None, is_private: bool | None = None) -> dict:
+        """Change the signed-in user's display name, bio or privacy; only the given fields change.
+
+        Making a private account public approves every pending follow request at once.
+
+        Args:
+            name: the display name, 1 to 50 characters, such as 'Ada Park'.
+            bio: the bio, at most 160 characters; an empty string clears it.
+            is_private: true to make the account private (new followers need approval), false to make it public.
+        """
+        me = self._me()
+        if name is None and bio is None and is_private is None:
+            raise ToolError("Nothing to update: give a name, a bio or is_private")
+        if name is not None:
+            if not 1 <= len(name.strip()) <= 50:
+                raise ToolError("name must be 1 to 50 characters")
+            me.name = name.strip()
+        if bio is not None:
+            if len(bio.strip()) > MAX_BIO:
+                raise ToolError(f"bio must be at most {MAX_BIO} characters, got {len(bio.strip())}")
+            me.bio = bio.strip()
+        approved = []
+        if is_private is not None:
+            if me.is_private and not is_private:
+                pending = self.db.scalars(select(Follow).where(Follow.followee_id == me.id,
+                                                               Follow.status == "pending")
+                                          .order_by(Follow.follower_id)).all()
+                for f in pending:
+                    f.status = "accepted"
+                    self._notify(f.follower_id, "follow_accepted", me.id)
+                    approved.append(f.follower_id)
+            me.is_private = is_private
+        return {**self._profile(me.id), "approved_requests": approved}
+
+    # -- follows ---------------------------------------------------------------------------------
+
+    @tool(idempotent=False)
+    def follow_user(self, user_id: Id("user")) -> dict:
+        """Follow someone. A public account is followed at once; a private account gets a follow
+        request that stays 'pending' until its owner approves it.
+
+        Following yourself, following someone twice, and following across a block are refused.
+        """
+        me, other = self._me(), self.get(User, user_id)
+        if other.id == me.id:
+            raise ToolError("You cannot follow yourself")
+        self._not_blocked(other, "follow")
+        existing = self.db.get(Follow, (me.id, other.id))
+        if existing is not None:
+            state = "already follow" if existing.status == "accepted" else "already have a pending follow request to"
+            raise ToolError(f"You {state} @{other.handle}; unfollow_user undoes it")
+        status = "pending" if other.is_private else "accepted"
+        self.db.add(Follow(follower_id=me.id, followee_id=other.id, status=status, created_at=self.now))
+        self._notify(other.id, "follow_request" if status == "pending" else "follow", me.id)
+        return {"user_id": other.id, "handle": other.handle, "status": status}
+
+    @tool(destructive=True, idempotent=True)
+    def unfollow_user(self, user_id: Id("user")) -> dict:
+        """Stop following someone, or withdraw a follow request that is still pending."""
+        me, other = self._me(), self.get(User, user_id)
+        existing = self.db.get(Follow, (me.id, other.id))
+        if existing is None:
+            raise ToolError(f"You do not follow @{other.handle} and have no pending request to them")
+        was = existing.status
+        self.db.delete(existing)
+        return {"user_id": other.id, "handle": other.handle, "unfollowed": True,
+                "was": "following" if was == "accepted" else "requested"}
+
+    @tool(read_only=True)
+    def list_follow_requests(self, limit: Limit = 20) -> list[dict]:
+        """List the pending follow requests people sent to the signed-in user, oldest first."""
+        rows = self._sql(_REQUESTS, me=self._me_id(), limit=limit)
+        return [{"user_id": r[0], "handle": r[1], "name": r[2], "requested_at": r[3]} for r in rows]
+
+    @tool()
+    def approve_follow_request(self, user_id: Id("user")) -> dict:
+        """Approve a pending follow request from someone: they become a follower and are notified."""
+        follow = self._request_from(self.get(User, user_id))
+        follow.status = "accepted"
+        self._notify(follow.follower_id, "follow_accepted", follow.followee_id)
+        return {"user_id": follow.follower_id, "status": "accepted"}
+
+    @tool(destructive=True)
+    def decline_follow_request(self, user_id: Id("user")) -> dict:
+        """Decline a pending follow request from someone: the request is removed, silently."""
+        follow = self._request_from(self.get(User, user_id))
+        self.db.delete(follow)
+        return {"user_id": follow.follower_id, "declined": True}
+
+    @tool(read_only=True)
+    def list_followers(self, user_id: Id("user") | None = None, limit: Limit = 50) -> dict:
+        """List the people who follow someone (approved followers only), ordered by handle.
+
+        A private account's lists are shown only to it and its approved followers.
+
+        Args:
+            user_id: whose followers, such as 'USR-0012'; the signed-in user's when omitted.
+        """
+        return self._people(self._readable(user_id, "followers"), _FOLLOWERS, limit, "followers")
+
+    @tool(read_only=True)
+    def list_following(self, user_id: Id("user") | None = None, limit: Limit = 50) -> dict:
+        """List the people someone follows (approved follows only; pending requests are not
+        listed), ordered by handle.
+
+        A private account's lists are shown only to it and its approved followers.
+
+        Args:
+            user_id: whose follows, such as 'USR-0012'; the signed-in user's when omitted.
+        """
+        return self._people(self._readable(user_id, "follows"), _FOLLOWING, limit, "following")
+
+    # -- blocks ------------------------------------------------------------------------------------
+
+    @tool(destructive=True)
+    def block_user(self, user_id: Id("user")) -> dict:
+        """Block someone: every follow and follow request between you, both ways, is removed, and
+        neither of you sees the other's posts any more."""
+        me, other = self._me(), self.get(User, user_id)
+        if other.id == me.id:
+            raise ToolError("You cannot block yourself")
+        if self.db.get(Block, (me.id, other.id)) is not None:
+            raise ToolError(f"You have already blocked @{other.handle}")
+        removed = self.db.execute(delete(Follow).where(or_(
+            and_(Follow.follower_id == me.id, Follow.followee_id == other.id),
+            and_(Follow.follower_id == other.id, Follow.followee_id == me.id)))).rowcount
+        self.db.add(Block(blocker_id=me.id, blocked_id=other.id, created_at=self.now))
+        return {"user_id": other.id, "handle": other.handle, "blocked": True, "follows_removed": removed}
+
+    @tool(idempotent=True)
+    def unblock_user(self, user_id: Id("user")) -> dict:
+        """Unblock someone. Follows removed by the block do not come back."""
+        me, other = self._me(), self.get(User, user_id)
+        block = self.db.get(Block, (me.id, other.id))
+        if block is None:
+            raise ToolError(f"You have not blocked @{other.handle}")
+        self.db.delete(block)
+        return {"user_id": other.id, "handle": other.handle, "blocked": False}
+
+    # -- posts ---------------------------------------------------------------------------------------
+
+    @tool(produces=("post",))
+    def create_post(self, text: str, reply_to_post_id: Id("post") | None = None) -> dict:
+        """Publish a post as the signed-in user, or a reply to a post.
+
+        Hashtags ('#coffee') and mentions ('@ada.park') are read from the text; each mentioned
+        person and the author of the post replied to is notified.
+
+        Args:
+            text: the post, 1 to 280 characters, such as 'Great run today #running'.
+            reply_to_post_id: the post this replies to, such as 'PST-0042'; a new post when omitted.
+        """
+        me = self._me()
+        body = text.strip()
+        if not 1 <= len(body) <= MAX_POST:
+            raise ToolError(f"A post is 1 to {MAX_POST} characters; this one has {len(body)}")
+        parent = None
+        if reply_to_post_id is not None:
+            parent = self._original(self._visible(self.get(Post, reply_to_post_id)), "reply to")
+        mentioned = []
+        for handle in dict.fromkeys(h.lower() for h in HANDLE.findall(body)):
+            user = self.db.scalar(select(User).where(User.handle == handle))
+            if user is None:
+                raise ToolError(f"Nobody has the handle @{handle}; find_users finds the right handle")
+            mentioned.append(user)
+        post = Post(id=self.new_id("PST"), author_id=me.id, text=body, created_at=self.now,
+                    reply_to_id=parent.id if parent else None)
+        self.db.add(post)
+        tags = list(dict.fromkeys(t.lower() for t in TAG.findall(body)))
+        self.db.add_all([PostTag(post_id=post.id, tag=t) for t in tags])
+        for user in mentioned:
+            self.db.add(Mention(post_id=post.id, user_id=user.id))
+            if user.id != me.id and not self._blocked_between(me.id, user.id):
+                self._notify(user.id, "mention", me.id, post.id)
+        if parent is not None and parent.author_id != me.id:
+            self._notify(parent.author_id, "reply", me.id, parent.id)
+        self.db.flush()
+        return self._post(post)
+
+    @tool(destructive=True)
+    def delete_post(self, post_id: Id("post")) -> dict:
+        """Delete one of the signed-in user's own posts (or reposts) for good, with its likes and
+        the reposts of it. Replies to it stay."""
+        me, post = self._me(), self.get(Post, post_id)
+        if post.author_id != me.id:
+            raise ToolError(f"Post {post.id} is by @{self._handle(post.author_id)}; you can delete only your own posts")
+        reposts = self.db.scalars(select(Post.id).where(Post.repost_of_id == post.id)).all()
+        gone = [post.id, *reposts]
+        self.db.execute(delete(Like).where(Like.post_id.in_(gone)))
+        self.db.execute(delete(PostTag).where(PostTag.post_id.in_(gone)))
+        self.db.execute(delete(Mention).where(Mention.post_id.in_(gone)))
+        self.db.execute(delete(Post).where(Post.id.in_(reposts)))
+        self.db.delete(post)
+        return {"post_id": post.id, "deleted": True, "reposts_removed": len(reposts)}
+
+    @tool()
+    def like_post(self, post_id: Id("post")) -> dict:
+        """Like a post; its author is notified. A post can be liked once; like the original, not a repost."""
+        me = self._me()
+        post = self._original(self._visible(self.get(Post, post_id)), "like")
+        if self.db.get(Like, (me.id, post.id)) is not None:
+            raise ToolError(f"You already like post {post.id}")
+        self.db.add(Like(user_id=me.id, post_id=post.id, created_at=self.now))
+        if post.author_id != me.id:
+            self._notify(post.author_id, "like", me.id, post.id)
+        self.db.flush()
+        return {"post_id": post.id, "liked": True, "likes": self._count(Like, Like.post_id == post.id)}
+
+    @tool(destructive=True, idempotent=True)
+    def unlike_post(self, post_id: Id("post")) -> dict:
+        """Take back the signed-in user's like of a post."""
+        me, post = self._me(), self.get(Post, post_id)
+        like = self.db.get(Like, (me.id, post.id))
+        if like is None:
+            raise ToolError(f"You do not like post {post.id}, so there is nothing to take back")
+        self.db.delete(like)
+        self.db.flush()
+        return {"post_id": post.id, "liked": False, "likes": self._count(Like, Like.post_id == post.id)}
+
+    @tool(produces=("post",))
+    def repost(self, post_id: Id("post")) -> dict:
+        """Repost someone's post to the signed-in user's followers; its author is notified.
+
+        A post is reposted once; reposts of reposts and reposts of a private account's posts are refused.
+        """
+        me = self._me()
+        post = self._original(self._visible(self.get(Post, post_id)), "repost")
+        author = self.db.get(User, post.author_id)
+        if author.is_private and author.id != me.id:
+            raise ToolError(f"@{author.handle} is a private account; their posts cannot be reposted")
+        done = self.db.scalar(select(Post.id).where(Post.author_id == me.id, Post.repost_of_id == post.id))
+        if done is not None:
+            raise ToolError(f"You already reposted post {post.id} (your repost is {done})")
+        shared = Post(id=self.new_id("PST"), author_id=me.id, text="", created_at=self.now, repost_of_id=post.id)
+        self.db.add(shared)
+        if author.id != me.id:
+            self._notify(author.id, "repost", me.id, post.id)
+        self.db.flush()
+        return self._post(shared)
+
+    @tool(read_only=True, produces=("user",))
+    def get_post(self, post_id: Id("post")) -> dict:
+        """Return one post in full: text, author, time, hashtags, mentions, like and repost counts,
+        whether the signed-in user liked it, the post it replies to and its replies (oldest first)."""
+        post = self._visible(self.get(Post, post_id))
+        me = self._me()
+        replies = [r for r in self.db.scalars(select(Post).where(Post.reply_to_id == post.id)
+                                              .order_by(Post.created_at, Post.id)) if self._sees(me, r.author_id)]
+        return {**self._post(post), "replies": self._posts([r.id for r in replies])}
+
+    @tool(read_only=True)
+    def search_posts(self, query: str | None = None, hashtag: str | None = None,
+                     author_id: Id("user") | None = None, limit: Limit = 20) -> dict:
+        """Find posts the signed-in user can see by words, hashtag or author, newest first (reposts left out).
+
+        Every criterion given must match; give at least one.
+
+        Args:
+            query: words the text contains, ignoring case, such as 'farmers market'.
+            hashtag: a hashtag, with or without '#', such as 'coffee'.
+            author_id: only posts by this person, such as 'USR-0012'.
+        """
+        if not (query and query.strip()) and not (hashtag and hashtag.strip("# ")) and author_id is None:
+            raise ToolError("Give a query, a hashtag or an author_id to search posts")
+        author = self.get(User, author_id).id if author_id is not None else None
+        rows = self._sql(_SEARCH, me=self._me_id(), limit=limit, author=author,
+                         pattern=_like(query.strip()) if query and query.strip() else None,
+                         tag=hashtag.strip("# ").lower() if hashtag and hashtag.strip("# ") else None)
+        return {"total": rows[0][1] if rows else 0, "posts": self._posts([r[0] for r in rows])}
+
+    # -- feeds ---------------------------------------------------------------------------------------
+
+    @tool(read_only=True, produces=("post", "user"))
+    def get_home_feed(self, limit: Limit = 20, before: DateTime | None = None) -> list[dict]:
+        """The signed-in user's home feed: posts, replies and reposts by the user and the people they
+        follow (approved follows), newest first. Pending requests and blocked people add nothing.
+
+        Args:
+            before: only entries older than this instant, such as '2026-03-14T09:30', to see further back.
+        """
+        rows = self._sql(_FEED, me=self._me_id(), before=before, limit=limit)
+        return self._posts([r[0] for r in rows])
+
+    @tool(read_only=True, produces=("post",))
+    def get_user_timeline(self, user_id: Id("user") | None = None, limit: Limit = 20) -> dict:
+        """Someone's posts, replies and reposts, newest first.
+
+        A private account's timeline is shown only to it and its approved followers; blocked
+        people see nothing of each other.
+
+        Args:
+            user_id: whose timeline, such as 'USR-0012'; the signed-in user's own when omitted.
+        """
+        user = self._readable(user_id, "posts")
+        rows = self._sql(_TIMELINE, user=user.id, limit=limit)
+        return {"user_id": user.id, "handle": user.handle, "total": rows[0][1] if rows else 0,
+                "posts": self._posts([r[0] for r in rows])}
+
+    @tool(read_only=True)
+    def get_trending_hashtags(self, hours: Annotated[int, Field(ge=1, le=168)] = 24, limit: Limit = 10) -> dict:
+        """The hashtags used in the most posts over the last hours, from public accounts only.
+
+        Ties are ordered by hashtag. Reposts do not count.
+
+        Args:
+            hours: the window, ending now, in hours from 1 to 168 (a week); 24 when omitted.
+        """
+        since = self.now - dt.timedelta(hours=hours)
+        rows = self._sql(_TRENDING, since=since, until=self.now, limit=limit)
+        return {"since": since, "until": self.now, "hashtags": [{"hashtag": t, "posts": n} for t, n in rows]}
+
+    # -- notifications -------------------------------------------------------------------------------
+
+    @tool(read_only=True, produces=("user", "post"))
+    def list_notifications(self, unread_only: bool = False, limit: Limit = 20) -> dict:
+        """The signed-in user's notifications, newest first: likes, follows, follow requests,
+        approvals, mentions, replies and reposts, each with who did it.
+
+        Args:
+            unread_only: only the notifications not yet marked read.
+        """
+        me = self._me_id()
+        rows = self._sql(_NOTIFICATIONS, me=me, unread_only=unread_only, limit=limit)
+        unread = rows[0][8] if rows else self._sql(_UNREAD, me=me)[0][0]
+        return {"unread": unread, "notifications": [
+            {"notification_id": r[0], "kind": r[1], "user_id": r[2], "handle": r[3], "name": r[4],
+             "post_id": r[5], "created_at": r[6], "read": r[7]} for r in rows]}
+
+    @tool(idempotent=True)
+    def mark_notifications_read(self) -> dict:
+        """Mark every notification of the signed-in user as read."""
+        me = self._me()
+        marked = self.db.execute(update(Notification).where(Notification.user_id == me.id,
+                                                            Notification.read.is_(False))
+                                 .values(read=True)).rowcount
+        return {"marked_read": marked, "unread": 0}
+
+    # -- rules the world always keeps -------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        """Nobody follows or blocks themselves, no follow crosses a block, every like is of an
+        original post, nobody reposts the same post twice, and reposts point at original posts."""
+        checks = {
+            "a self-follow": "SELECT follower_id FROM follows WHERE follower_id = followee_id",
+            "a self-block": "SELECT blocker_id FROM blocks WHERE blocker_id = blocked_id",
+            "a follow across a block": """SELECT f.follower_id || '->' || f.followee_id FROM follows f JOIN blocks b
+                ON (b.blocker_id = f.follower_id AND b.blocked_id = f.followee_id)
+                OR (b.blocker_id = f.followee_id AND b.blocked_id = f.follower_id)""",
+            "a like of a repost": """SELECT l.post_id FROM likes l JOIN posts p ON p.id = l.post_id
+                WHERE p.repost_of_id IS NOT NULL""",
+            "a post reposted twice by one user": """SELECT author_id || ':' || repost_of_id FROM posts
+                WHERE repost_of_id IS NOT NULL GROUP BY author_id, repost_of_id HAVING count(*) > 1""",
+            "a repost of a repost": """SELECT p.id FROM posts p JOIN posts o ON o.id = p.repost_of_id
+                WHERE o.repost_of_id IS NOT NULL""",
+            "a pending follow of a public account": """SELECT f.follower_id || '->' || f.followee_id FROM follows f
+                JOIN users u ON u.id = f.followee_id WHERE f.status = 'pending' AND u.is_private = 0""",
+        }
+        problems = []
+        for what, sql in checks.items():
+            problems += [f"{what}: {row[0]}" for row in self._sql(text(sql))]
+        return problems
+
+    # -- hidden --------------------------------------------------------------------------------------
+
+    @tool(read_only=True, hidden=True)
+    def network_stats(self) -> dict:
+        """Debugging only: row counts of the whole network."""
+        return {"users": self._count(User), "posts": self._count(Post), "follows": self._count(Follow),
+                "likes": self._count(Like), "notifications": self._count(Notification)}
+
+    # -- helpers ---------------------------------------------------------------------------------------
+
+    def _sql(self, statement, **params) -> list:
+        self.db.flush()  # plain SQL sees the call's own pending writes
+        return self.db.execute(statement, params).all()
+
+    def _me_id(self) -> str:
+        return self._sql(_ME)[0][0]
+
+    def _me(self) -> User:
+        return self.db.get(User, self._me_id())
+
+    def _count(self, model: type, *where) -> int:
+        return self.db.scalar(select(func.count()).select_from(model).where(*where))
+
+    def _handle(self, user_id: str) -> str:
+        return self.db.scalar(select(User.handle).where(User.id == user_id))
+
+    def _blocked_between(self, a: str, b: str) -> str | None:
+        """'by_you' when a blocked b, 'you' when b blocked a, else None."""
+        if self.db.get(Block, (a, b)) is not None:
+            return "by_you"
+        if self.db.get(Block, (b, a)) is not None:
+            return "you"
+        return None
+
+    def _not_blocked(self, other: User, action: str) -> None:
+        state = self._blocked_between(self._me().id, other.id)
+        if state == "by_you":
+            raise ToolError(f"You have blocked @{other.handle}; unblock_user first to {action} them or their posts")
+        if state == "you":
+            raise ToolError(f"@{other.handle} has blocked you; you cannot {action} them or their posts")
+
+    def _sees(self, me: User, author_id: str) -> bool:
+        if author_id == me.id:
+            return True
+        if self._blocked_between(me.id, author_id):
+            return False
+        author = self.db.get(User, author_id)
+        if not author.is_private:
+            return True
+        follow = self.db.get(Follow, (me.id, author_id))
+        return follow is not None and follow.status == "accepted"
+
+    def _visible(self, post: Post) -> Post:
+        me = self._me()
+        if post.author_id == me.id:
+            return post
+        author = self.db.get(User, post.author_id)
+        self._not_blocked(author, "see")
+        if not self._sees(me, author.id):
+            raise ToolError(f"Post {post.id} is by @{author.handle}, a private account you do not follow; "
+                            "only their approved followers see it")
+        return post
+
+    def _original(self, post: Post, action: str) -> Post:
+        if post.repost_of_id is not None:
+            raise ToolError(f"Post {post.id} is a repost; {action} the original post {post.repost_of_id} instead")
+        return post
+
+    def _readable(self, user_id: str | None, what: str) -> User:
+        me = self._me()
+        if user_id is None:
+            return me
+        user = self.get(User, user_id)
+        if user.id == me.id:
+            return me
+        self._not_blocked(user, "see")
+        if not self._sees(me, user.id):
+            raise ToolError(f"@{user.handle} is a private account; only approved followers see their {what}. "
+                            "follow_user sends them a follow request")
+        return user
+
+    def _request_from(self, other: User) -> Follow:
+        me = self._me()
+        follow = self.db.get(Follow, (other.id, me.id))
+        if follow is None or follow.status != "pending":
+            state = "already follows you" if follow is not None else "has no pending follow request to you"
+            raise ToolError(f"@{other.handle} {state}; list_follow_requests shows the pending ones")
+        return follow
+
+    def _notify(self, user_id: str, kind: str, actor_id: str, post_id: str | None = None) -> None:
+        self.db.add(Notification(id=self.new_id("NTF", 5), user_id=user_id, kind=kind, actor_id=actor_id,
+                                 post_id=post_id, created_at=self.now, read=False))
+
+    def _relation(self, user: User) -> dict:
+        return self._profile(user.id)
+
+    def _profile(self, user_id: str) -> dict:
+        me = self._me_id()
+        r = self._sql(_PROFILE, me=me, user=user_id)[0]
+        return {"user_id": r.id, "handle": r.handle, "name": r.name, "bio": r.bio, "location": r.location,
+                "is_private": r.is_private, "joined": r.joined_at.date(), "followers_count": r.followers,
+                "following_count": r.following_count, "post_count": r.posts,
+                **_relation(me, r.id, r.following, r.back, r.by_you, r.by_them)}
+
+    def _people(self, user: User, statement, limit: int, key: str) -> dict:
+        rows = self._sql(statement, user=user.id, limit=limit)
+        return {"user_id": user.id, "handle": user.handle, "total": rows[0][3] if rows else 0,
+                key: [{"user_id": r[0], "handle": r[1], "name": r[2]} for r in rows]}
+
+    def _post(self, post: Post) -> dict:
+        return self._posts([post.id])[0]
+
+    def _posts(self, ids: list[str]) -> list[dict]:
+        """Posts as the tools show them, in the given order; a repost carries its original."""
+        if not ids:
+            return []
+        me = self._me_id()
+        found = {r.id: r for r in self._sql(_POSTS, me=me, ids=json.dumps(ids))}
+        wanted = [r.repost_of_id for r in found.values() if r.repost_of_id is not None and r.repost_of_id not in found]
+        if wanted:
+            found.update((r.id, r) for r in self._sql(_POSTS, me=me, ids=json.dumps(wanted)))
+
+        def one(r) -> dict:
+            out = {"post_id": r.id, "author_id": r.author_id, "handle": r.handle, "name": r.name,
+                   "created_at": r.created_at}
+            if r.repost_of_id is not None:
+                original = found.get(r.repost_of_id)
+                out["repost_of"] = one(original) if original is not None else None
+                return out
+            out.update(text=r.text, reply_to_post_id=r.reply_to_id, hashtags=r.tags.split(" ") if r.tags else [],
+                       likes=r.likes, reposts=r.reposts, replies=r.replies, liked_by_you=r.liked)
+            return out
+
+        return [one(found[i]) for i in ids]
+
+
+def _like(text: str) -> str:
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _relation(me: str, user_id: str, following: str | None, back: str | None, by_you: bool, by_them: bool) -> dict:
+    if user_id == me:
+        return {"is_you": True}
+    return {"following": None if following is None else ("accepted" if following == "accepted" else "requested"),
+            "follows_you": back == "accepted",
+            "blocked": "by_you" if by_you else ("you" if by_them else None)}

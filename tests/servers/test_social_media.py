@@ -1,0 +1,390 @@
+"""The social_media server's domain rules, through real MCP (the generic suite covers the rest):
+follows and their approval for private accounts, blocks, posts with replies, likes, reposts,
+hashtags and mentions, the derived home feed and trending hashtags, and notifications."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+
+@pytest.fixture
+def s(served):
+    return served("social_media")
+
+
+def everyone(s) -> list[dict]:
+    found: dict[str, dict] = {}
+    for letter in "aeiouy":
+        for person in s.ok("find_users", query=letter, limit=100):
+            found.setdefault(person["user_id"], person)
+    return [found[k] for k in sorted(found)]
+
+
+def person(s, *, private=None, following="any", blocked=None, follows_you=None) -> dict:
+    for p in everyone(s):
+        if p.get("is_you"):
+            continue
+        if private is not None and p["is_private"] != private:
+            continue
+        if following != "any" and p["following"] != following:
+            continue
+        if p["blocked"] != blocked:
+            continue
+        if follows_you is not None and p["follows_you"] != follows_you:
+            continue
+        return p
+    raise AssertionError("no such person in the seed-0 world")
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> None:
+    before = s.world.digest()
+    s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+
+
+def notifications_of(s, user_id: str) -> list[tuple]:
+    rows = s.world.rows("notifications")  # id, user_id, kind, actor_id, post_id, created_at, read
+    return [r for r in rows if r[1] == user_id]
+
+
+def a_post_by(s, author: dict) -> dict:
+    posts = s.ok("search_posts", author_id=author["user_id"], limit=100)["posts"]
+    return next(p for p in posts if p["reply_to_post_id"] is None)
+
+
+# -- people and profiles ------------------------------------------------------------------------------
+
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    people = everyone(s)
+    assert len(people) == 60 and len({p["handle"] for p in people}) == 60
+    me = s.ok("get_profile")
+    assert me["is_you"] and me["is_private"]
+    assert sum(p["is_private"] for p in people) >= 10
+    assert any(p.get("following") == "requested" for p in people)
+    assert {p.get("blocked") for p in people} >= {"by_you", "you"}
+    assert len(s.ok("list_follow_requests")) >= 3
+    assert s.ok("get_trending_hashtags")["hashtags"]
+
+
+def test_find_users_by_name_or_handle(s):
+    ann = person(s, private=False)
+    by_handle = s.ok("find_users", query="@" + ann["handle"].upper())
+    assert ann["user_id"] in [p["user_id"] for p in by_handle]
+    by_name = s.ok("find_users", query=ann["name"].split()[-1].lower())
+    assert ann["user_id"] in [p["user_id"] for p in by_name]
+    assert s.ok("find_users", query="zzzz-nobody") == []
+    s.fails("find_users", "must not be empty", query="  ")
+
+
+def test_get_profile_counts_match_the_lists(s):
+    me = s.ok("get_profile")
+    assert me["followers_count"] == s.ok("list_followers", limit=100)["total"]
+    assert me["following_count"] == s.ok("list_following", limit=100)["total"]
+    assert me["post_count"] == s.ok("get_user_timeline", limit=100)["total"]
+    other = person(s, private=False)
+    profile = s.ok("get_profile", user_id=other["user_id"])
+    assert profile["handle"] == other["handle"] and "is_you" not in profile
+    assert profile["following"] == other["following"] and profile["follows_you"] == other["follows_you"]
+    assert profile["followers_count"] == len([r for r in s.world.rows("follows")
+                                              if r[1] == other["user_id"] and r[2] == "accepted"])
+
+
+def test_update_profile_and_its_limits(s):
+    updated = s.ok("update_profile", bio="  Trail runner.  ", name="Megan C.")
+    assert updated["bio"] == "Trail runner." and updated["name"] == "Megan C."
+    unchanged(s, "update_profile", "Nothing to update")
+    unchanged(s, "update_profile", "at most 160 characters", bio="x" * 161)
+    unchanged(s, "update_profile", "1 to 50 characters", name="  ")
+
+
+def test_making_the_account_public_approves_pending_requests(s):
+    pending = s.ok("list_follow_requests")
+    before = s.ok("get_profile")["followers_count"]
+    result = s.ok("update_profile", is_private=False)
+    assert sorted(result["approved_requests"]) == sorted(r["user_id"] for r in pending)
+    assert s.ok("list_follow_requests") == []
+    assert s.ok("get_profile")["followers_count"] == before + len(pending)
+    kinds = {(r[2], r[3]) for r in notifications_of(s, pending[0]["user_id"])}
+    assert ("follow_accepted", "USR-0001") in kinds
+
+
+# -- follows -------------------------------------------------------------------------------------------
+
+
+def test_following_a_public_account_is_immediate(s):
+    target = person(s, private=False, following=None)
+    assert s.ok("follow_user", user_id=target["user_id"])["status"] == "accepted"
+    assert target["user_id"] in [p["user_id"] for p in s.ok("list_following", limit=100)["following"]]
+    assert ("follow", "USR-0001") in {(r[2], r[3]) for r in notifications_of(s, target["user_id"])}
+    unchanged(s, "follow_user", "already follow", user_id=target["user_id"])
+
+
+def test_a_follow_request_to_a_private_account_stays_pending(s):
+    target = person(s, private=True, following=None)
+    assert s.ok("follow_user", user_id=target["user_id"])["status"] == "pending"
+    assert target["user_id"] not in [p["user_id"] for p in s.ok("list_following", limit=100)["following"]]
+    assert s.ok("find_users", query=target["handle"])[0]["following"] == "requested"
+    unchanged(s, "follow_user", "pending follow request", user_id=target["user_id"])
+    unchanged(s, "get_user_timeline", "private account", user_id=target["user_id"])
+    unchanged(s, "list_followers", "private account", user_id=target["user_id"])
+    assert ("follow_request", "USR-0001") in {(r[2], r[3]) for r in notifications_of(s, target["user_id"])}
+    # withdrawing the request
+    assert s.ok("unfollow_user", user_id=target["user_id"])["was"] == "requested"
+    unchanged(s, "unfollow_user", "no pending request", user_id=target["user_id"])
+
+
+def test_nobody_follows_themselves(s):
+    unchanged(s, "follow_user", "cannot follow yourself", user_id="USR-0001")
+    unchanged(s, "block_user", "cannot block yourself", user_id="USR-0001")
+
+
+def test_unfollow_removes_their_posts_from_the_feed(s):
+    followed = person(s, private=False, following="accepted")
+    s.ok("unfollow_user", user_id=followed["user_id"])
+    feed = s.ok("get_home_feed", limit=100)
+    assert followed["user_id"] not in {p["author_id"] for p in feed}
+    assert s.ok("get_profile", user_id=followed["user_id"])["following"] is None
+
+
+def test_approve_and_decline_follow_requests(s):
+    first, second = s.ok("list_follow_requests")[:2]
+    followers = s.ok("get_profile")["followers_count"]
+    assert s.ok("approve_follow_request", user_id=first["user_id"])["status"] == "accepted"
+    assert s.ok("get_profile")["followers_count"] == followers + 1
+    assert ("follow_accepted", "USR-0001") in {(r[2], r[3]) for r in notifications_of(s, first["user_id"])}
+    unchanged(s, "approve_follow_request", "already follows you", user_id=first["user_id"])
+    assert s.ok("decline_follow_request", user_id=second["user_id"]) == {"user_id": second["user_id"],
+                                                                         "declined": True}
+    assert s.ok("get_profile")["followers_count"] == followers + 1
+    unchanged(s, "decline_follow_request", "no pending follow request", user_id=second["user_id"])
+    stranger = person(s, follows_you=False, following=None)
+    unchanged(s, "approve_follow_request", "no pending follow request", user_id=stranger["user_id"])
+
+
+def test_lists_of_a_private_account_are_for_approved_followers(s):
+    friend = person(s, private=True, following="accepted")
+    assert s.ok("list_followers", user_id=friend["user_id"], limit=100)["total"] >= 1
+    assert s.ok("list_following", user_id=friend["user_id"])["user_id"] == friend["user_id"]
+    stranger = person(s, private=True, following=None)
+    unchanged(s, "list_following", "private account", user_id=stranger["user_id"])
+
+
+# -- blocks ------------------------------------------------------------------------------------------------
+
+
+def test_block_removes_follows_both_ways_and_hides_posts(s):
+    mutual = next(p for p in everyone(s) if p.get("following") == "accepted" and p.get("follows_you")
+                  and not p["is_private"])
+    post = a_post_by(s, mutual)
+    result = s.ok("block_user", user_id=mutual["user_id"])
+    assert result["follows_removed"] == 2
+    again = s.ok("find_users", query=mutual["handle"])[0]
+    assert again["following"] is None and not again["follows_you"] and again["blocked"] == "by_you"
+    assert mutual["user_id"] not in {p["author_id"] for p in s.ok("get_home_feed", limit=100)}
+    assert s.ok("search_posts", author_id=mutual["user_id"])["total"] == 0
+    unchanged(s, "get_post", "blocked", post_id=post["post_id"])
+    unchanged(s, "like_post", "unblock_user first", post_id=post["post_id"])
+    unchanged(s, "follow_user", "unblock_user first", user_id=mutual["user_id"])
+    unchanged(s, "get_user_timeline", "blocked", user_id=mutual["user_id"])
+    unchanged(s, "block_user", "already blocked", user_id=mutual["user_id"])
+    # unblocking does not bring the follows back
+    assert s.ok("unblock_user", user_id=mutual["user_id"])["blocked"] is False
+    assert s.ok("find_users", query=mutual["handle"])[0]["following"] is None
+    unchanged(s, "unblock_user", "have not blocked", user_id=mutual["user_id"])
+
+
+def test_someone_who_blocked_you_cannot_be_followed(s):
+    blocker = person(s, blocked="you")
+    unchanged(s, "follow_user", "has blocked you", user_id=blocker["user_id"])
+    unchanged(s, "unblock_user", "have not blocked", user_id=blocker["user_id"])
+
+
+# -- posts ---------------------------------------------------------------------------------------------------
+
+
+def test_create_post_reads_hashtags_and_mentions(s):
+    friend = person(s, private=False, blocked=None)
+    post = s.ok("create_post", text=f"Great run today with @{friend['handle']} #Running #running #sunrise")
+    assert post["hashtags"] == ["running", "sunrise"] and post["created_at"] == "2026-10-18T11:15"
+    assert ("mention", "USR-0001") in {(r[2], r[3]) for r in notifications_of(s, friend["user_id"])}
+    assert s.ok("search_posts", hashtag="#sunrise")["posts"][0]["post_id"] == post["post_id"]
+    assert s.ok("get_home_feed", limit=1)[0]["post_id"] == post["post_id"]
+    unchanged(s, "create_post", "Nobody has the handle @no.such.person", text="Hi @no.such.person")
+    unchanged(s, "create_post", "1 to 280 characters", text="x" * 281)
+    unchanged(s, "create_post", "1 to 280 characters", text="   ")
+
+
+def test_replies_notify_the_author_and_show_under_the_post(s):
+    author = person(s, private=False, following="accepted")
+    post = a_post_by(s, author)
+    reply = s.ok("create_post", text="Congrats!", reply_to_post_id=post["post_id"])
+    assert reply["reply_to_post_id"] == post["post_id"]
+    full = s.ok("get_post", post_id=post["post_id"])
+    assert full["replies"][-1]["post_id"] == reply["post_id"] and full["replies"][-1]["text"] == "Congrats!"
+    assert ("reply", "USR-0001", post["post_id"]) in {(r[2], r[3], r[4]) for r in
+                                                      notifications_of(s, author["user_id"])}
+
+
+def test_delete_only_your_own_posts(s):
+    mine = s.ok("get_user_timeline", limit=100)["posts"]
+    own = next(p for p in mine if "repost_of" not in p)
+    other = a_post_by(s, person(s, private=False, blocked=None))
+    unchanged(s, "delete_post", "only your own posts", post_id=other["post_id"])
+    assert s.ok("delete_post", post_id=own["post_id"])["deleted"]
+    s.fails("get_post", "not found", post_id=own["post_id"])
+    assert s.ok("get_user_timeline", limit=100)["total"] == len(mine) - 1
+
+
+def test_like_once_and_unlike(s):
+    author = person(s, private=False, following="accepted")
+    post = next(p for p in s.ok("search_posts", author_id=author["user_id"], limit=100)["posts"]
+                if not p["liked_by_you"])
+    liked = s.ok("like_post", post_id=post["post_id"])
+    assert liked == {"post_id": post["post_id"], "liked": True, "likes": post["likes"] + 1}
+    assert ("like", "USR-0001", post["post_id"]) in {(r[2], r[3], r[4]) for r in
+                                                     notifications_of(s, author["user_id"])}
+    unchanged(s, "like_post", "already like", post_id=post["post_id"])
+    assert s.ok("unlike_post", post_id=post["post_id"])["likes"] == post["likes"]
+    unchanged(s, "unlike_post", "nothing to take back", post_id=post["post_id"])
+
+
+def test_posts_of_a_private_account_you_do_not_follow_are_hidden(s):
+    stranger = person(s, private=True, following=None)
+    assert s.ok("search_posts", author_id=stranger["user_id"])["total"] == 0
+    hidden = [r for r in s.world.rows("posts") if r[1] == stranger["user_id"]]
+    if hidden:
+        unchanged(s, "get_post", "private account", post_id=hidden[0][0])
+        unchanged(s, "like_post", "private account", post_id=hidden[0][0])
+
+
+def test_repost_rules(s):
+    author = person(s, private=False, following="accepted")
+    post = a_post_by(s, author)
+    shared = s.ok("repost", post_id=post["post_id"])
+    assert shared["repost_of"]["post_id"] == post["post_id"]
+    assert ("repost", "USR-0001") in {(r[2], r[3]) for r in notifications_of(s, author["user_id"])}
+    unchanged(s, "repost", "already reposted", post_id=post["post_id"])
+    unchanged(s, "repost", "is a repost", post_id=shared["post_id"])
+    unchanged(s, "like_post", "like the original post", post_id=shared["post_id"])
+    unchanged(s, "create_post", "reply to the original", text="Hi", reply_to_post_id=shared["post_id"])
+    assert s.ok("get_home_feed", limit=1)[0]["post_id"] == shared["post_id"]
+    friend = person(s, private=True, following="accepted")
+    private_post = a_post_by(s, friend)
+    unchanged(s, "repost", "cannot be reposted", post_id=private_post["post_id"])
+
+
+# -- feeds ---------------------------------------------------------------------------------------------------
+
+
+def test_home_feed_is_derived_from_follows_in_time_order(s):
+    feed = s.ok("get_home_feed", limit=100)
+    people = {p["user_id"]: p for p in everyone(s)}
+    assert feed and all(p["author_id"] == "USR-0001" or people[p["author_id"]]["following"] == "accepted"
+                        for p in feed)
+    times = [(p["created_at"], p["post_id"]) for p in feed]
+    assert times == sorted(times, reverse=True)
+    older = s.ok("get_home_feed", limit=5, before=feed[4]["created_at"])
+    assert all(p["created_at"] < feed[4]["created_at"] for p in older)
+    # a pending request adds nothing to the feed; a new public follow does
+    requested = person(s, following="requested")
+    assert requested["user_id"] not in {p["author_id"] for p in feed}
+    newcomer = next(p for p in everyone(s) if p.get("following") is None and not p["is_private"]
+                    and p.get("blocked") is None and s.ok("search_posts", author_id=p["user_id"])["total"])
+    s.ok("follow_user", user_id=newcomer["user_id"])
+    assert newcomer["user_id"] in {p["author_id"] for p in s.ok("get_home_feed", limit=100)}
+
+
+def test_user_timeline(s):
+    friend = person(s, private=True, following="accepted")
+    timeline = s.ok("get_user_timeline", user_id=friend["user_id"], limit=100)
+    assert all(p["author_id"] == friend["user_id"] for p in timeline["posts"])
+    assert timeline["total"] == s.ok("get_profile", user_id=friend["user_id"])["post_count"]
+
+
+def test_trending_hashtags_over_a_window(s):
+    day = s.ok("get_trending_hashtags")
+    counts = [h["posts"] for h in day["hashtags"]]
+    assert counts == sorted(counts, reverse=True)
+    ties = [(a, b) for a, b in zip(day["hashtags"], day["hashtags"][1:]) if a["posts"] == b["posts"]]
+    assert ties and all(a["hashtag"] < b["hashtag"] for a, b in ties)
+    week = s.ok("get_trending_hashtags", hours=168, limit=100)
+    assert sum(h["posts"] for h in week["hashtags"]) > sum(counts)
+    top = day["hashtags"][0]
+    assert s.ok("search_posts", hashtag=top["hashtag"], limit=100)["total"] >= top["posts"]
+    # a new post of the signed-in user's private account does not trend; once public it does
+    for _ in range(top["posts"] + 1):
+        s.ok("create_post", text="Watching the game #zzfinal")
+    assert "zzfinal" not in [h["hashtag"] for h in s.ok("get_trending_hashtags")["hashtags"]]
+    s.ok("update_profile", is_private=False)
+    assert s.ok("get_trending_hashtags", hours=1)["hashtags"][0] == {"hashtag": "zzfinal",
+                                                                     "posts": top["posts"] + 1}
+
+
+def test_search_posts_needs_a_criterion(s):
+    unchanged(s, "search_posts", "Give a query")
+    found = s.ok("search_posts", query="FARMERS MARKET", limit=100)
+    assert found["total"] and all("farmers market" in p["text"].lower() for p in found["posts"])
+
+
+# -- notifications -----------------------------------------------------------------------------------------
+
+
+def test_notifications_and_marking_them_read(s):
+    notes = s.ok("list_notifications", limit=100)
+    assert notes["unread"] >= 1
+    unread = s.ok("list_notifications", unread_only=True, limit=100)
+    assert len(unread["notifications"]) == notes["unread"] and all(not n["read"] for n in unread["notifications"])
+    assert s.ok("mark_notifications_read") == {"marked_read": notes["unread"], "unread": 0}
+    assert s.ok("list_notifications", unread_only=True)["notifications"] == []
+    assert s.ok("mark_notifications_read")["marked_read"] == 0
+
+
+def test_network_stats_is_hidden(served):
+    s = served("social_media")
+    s.fails("network_stats")
+    hidden = served("social_media", include_hidden=True)
+    assert hidden.ok("network_stats")["users"] == 60
+
+
+# -- outcomes, not paths: what the reward's success flag judges ---------------------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    latest = Task(id="latest", server="social_media", seed=0,
+                  user_turns=["What did Jorge Trujillo post most recently?"],
+                  gold=[[{"id": "g1", "name": "find_users", "arguments": {"query": "Jorge Trujillo"}},
+                         {"id": "g2", "name": "get_user_timeline", "arguments": {"user_id": "USR-0010"},
+                          "depends_on": ["g1"]}]],
+                  facts=[["Big thanks to everyone who came out for the road trip."]])
+    # another correct path: his handle finds him, and a search of his posts shows the newest first
+    other = play(latest, [_call("find_users", query="jorge.trujillo"),
+                          _call("search_posts", author_id="USR-0010", limit=1),
+                          "He wrote: Big thanks to everyone who came out for the road trip."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    assert not play(latest, [_call("get_user_timeline", user_id="USR-0010"), "Something about a trip."])["success"]
+    # the right answer, then damage nobody asked for: someone unfollowed
+    damage = play(latest, [_call("get_user_timeline", user_id="USR-0010"), _call("unfollow_user", user_id="USR-0010"),
+                           "He wrote: Big thanks to everyone who came out for the road trip."])
+    assert not damage["success"] and damage["reward_breakdown"]["coverage"] < 1
+
+    reply = Task(id="reply", server="social_media", seed=0,
+                 user_turns=["Reply \"Totally agree!\" to Erika Stewart's post about the lake house."],
+                 gold=[[{"id": "g1", "name": "find_users", "arguments": {"query": "Erika Stewart"}},
+                        {"id": "g2", "name": "search_posts", "depends_on": ["g1"],
+                         "arguments": {"author_id": "USR-0055", "query": "the lake house"}},
+                        {"id": "g3", "name": "create_post", "depends_on": ["g2"],
+                         "arguments": {"text": "Totally agree!", "reply_to_post_id": "PST-0461"}}]])
+    # whitespace around the text is a detail the tool tolerates: the stored post is the same
+    spaced = play(reply, [_call("create_post", text="  Totally agree!  ", reply_to_post_id="PST-0461"), "Replied."])
+    assert spaced["success"]
+    wrong = play(reply, [_call("create_post", text="Totally agree!"), "Posted."])
+    assert not wrong["success"]
