@@ -1,0 +1,1 @@
+"""Shopping: owners and their items (a skeleton to grow)."""
