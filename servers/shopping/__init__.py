@@ -1,1 +1,1 @@
-"""Shopping: owners and their items (a skeleton to grow)."""
+"""Shopping: an online store's catalog, carts, coupons, checkout, orders, returns, reviews and wishlists."""
