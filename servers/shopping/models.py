@@ -142,7 +142,7 @@ class Order(Base):
     shipped_at: Mapped[dt.datetime | None]
     delivered_at: Mapped[dt.datetime | None]
     cancelled_at: Mapped[dt.datetime | None]
-    cancel_reason: Mapped[str | None]
+    cancel_reason: Mapped[str | None]  # as the customer gave it, if they did
 
 
 class OrderItem(Base):
@@ -170,7 +170,7 @@ class Return(Base):
     quantity: Mapped[int]
     refund: Mapped[float]
     payment_method_id: Mapped[str] = mapped_column(ForeignKey("payment_methods.id"))
-    reason: Mapped[str]
+    reason: Mapped[str | None]
     created_at: Mapped[dt.datetime]
 
 

@@ -147,6 +147,10 @@ def _pick(rng: random.Random, says: Sequence[str], terses: Sequence[str]) -> dic
     return {"say": rng.choice(list(says)), "terse": rng.choice(list(terses))}
 
 
+def _stars(n: int) -> str:
+    return "one star" if n == 1 else f"{NUMBER_WORDS[n]} stars"
+
+
 def _order_ref(b: Bundle, order: dict) -> Ref:
     return Ref.of("order", order, _customer(b))
 
@@ -255,10 +259,10 @@ def list_reviews(b: Bundle, rng: random.Random) -> Ask | None:
     product = rng.choice(reviewed)
     name = product["name"]
     return Ask({"product_id": product["product_id"], "limit": 3},
-               **_pick(rng, [f"What do the latest three reviews of the {name} say? Give me their ratings.",
-                             f"Could you read me the three newest reviews for the {name}, with stars?",
-                             f"I'm on the fence about the {name}. How did the last three reviewers rate it?"],
-                       [f"Last three reviews of {name}: ratings?"]),
+               **_pick(rng, [f"What do the latest three reviews of the {name} say? Just their headlines.",
+                             f"Could you read me the titles of the three newest reviews for the {name}?",
+                             f"I'm on the fence about the {name}. What are the last three reviews titled?"],
+                       [f"Titles of the last three reviews of {name}?"]),
                refs=(_product(product),), mentions=(name, "three"), facts=lambda r: [x["title"] for x in r])
 
 
@@ -649,12 +653,12 @@ def write_review(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Please post a review of the {name} for me."]),
                    terse=f"Review the {name}.",
                    detail=rng.choice([f"{stars} stars, and call it '{title}'.",
-                                      f"Give it {NUMBER_WORDS[stars]} stars with the title '{title}'.",
+                                      f"Give it {_stars(stars)} with the title '{title}'.",
                                       f"Rating {stars} out of 5; headline: '{title}'."]),
                    refs=(_customer(b), _product(product)), mentions=(name, title))
     return Ask(args, **_pick(rng, [f"I want to review the {name} I bought: {stars} stars, titled '{title}'.",
                                    f"Please post a {stars}-star review of the {name} with the headline '{title}'.",
-                                   f"Leave a review for the {name} for me: {NUMBER_WORDS[stars]} stars, '{title}'.",
+                                   f"Leave a review for the {name} for me: {_stars(stars)}, '{title}'.",
                                    f"Rate the {name} {stars} out of 5 for me, title '{title}'."],
                               [f"Review {name}: {stars} stars, '{title}'."]),
                refs=(_customer(b), _product(product)), mentions=(name, title))

@@ -471,7 +471,7 @@ class Shopping(Toolkit):
             self.db.get(Variant, item.variant_id).stock += item.quantity
         self._refund(order, cents(order.total - order.refunded))
         order.status, order.cancelled_at = "cancelled", self.now
-        order.cancel_reason = (reason or "").strip() or "Cancelled by customer"
+        order.cancel_reason = (reason or "").strip() or None
         return self._order_info(order)
 
     @tool(details=(Detail("returns", "reason"),))
@@ -510,7 +510,7 @@ class Shopping(Toolkit):
         self._refund(order, refund)
         ret = Return(id=self.new_id("RET"), order_id=order.id, variant_id=variant.id, quantity=quantity,
                      refund=refund, payment_method_id=order.payment_method_id,
-                     reason=(reason or "").strip() or "No reason given", created_at=self.now)
+                     reason=(reason or "").strip() or None, created_at=self.now)
         self.db.add(ret)
         self.db.flush()
         remaining = self.db.scalar(select(func.sum(OrderItem.quantity - OrderItem.returned_quantity))
@@ -688,7 +688,7 @@ class Shopping(Toolkit):
         return list(self.db.execute(
             select(CartItem, Variant, Product).join(Variant, CartItem.variant_id == Variant.id)
             .join(Product, Variant.product_id == Product.id).where(CartItem.customer_id == customer.id)
-            .order_by(CartItem.added_at, CartItem.variant_id)).tuples())
+            .order_by(CartItem.added_at, CartItem.variant_id)))
 
     def _priced_lines(self, customer: Customer) -> list[tuple[str, float]]:
         return [(p.category, cents(v.price * c.quantity)) for c, v, p in self._cart_rows(customer)]
