@@ -27,7 +27,7 @@ from prove_env.toolkit import Detail, Entity, Id, Limit, Money, Toolkit, ToolErr
 from .models import (Address, Base, CartItem, Coupon, Customer, Order, OrderItem, PaymentMethod, Product, Return,
                      Review, Variant, WishlistItem)
 from .pricing import RETURN_DAYS, SHIPPING, cents, coupon_problem, discount_of, refund_of, shipping_cost, totals
-from .seed import seed
+from .seed import CATALOG, seed
 
 ShippingMethod = Literal["standard", "express", "overnight"]
 OrderStatus = Literal["placed", "shipped", "delivered", "cancelled", "returned"]
@@ -111,7 +111,7 @@ class Shopping(Toolkit):
             min_rating: the lowest average rating, from 0 to 5, such as 4.0.
             sort: 'name' (default), 'price_low', 'price_high' or 'rating' (highest first).
         """
-        found = select(Product)
+        found = _PRODUCT_SEARCH
         for word in (query or "").lower().split():
             found = found.where(func.lower(Product.name).contains(word))
         if category:
@@ -129,13 +129,9 @@ class Shopping(Toolkit):
                 raise ToolError(f"min_rating must be from 0 to 5, got {min_rating}")
             found = found.where(Product.rating >= min_rating)
         if in_stock:
-            found = found.where(exists().where(Variant.product_id == Product.id, Variant.stock > 0))
-        order = {"name": (Product.name,), "price_low": (Product.price, Product.name),
-                 "price_high": (Product.price.desc(), Product.name),
-                 "rating": (Product.rating.desc(), Product.review_count.desc(), Product.name)}[sort]
-        products = list(self.db.scalars(found.order_by(*order, Product.id).limit(limit)))
-        stocked = self._stocked([p.id for p in products])
-        return [{**_product(p), "in_stock": p.id in stocked} for p in products]
+            found = found.where(_STOCKED)
+        rows = self.db.execute(found.order_by(*_PRODUCT_ORDERS[sort]).limit(limit))
+        return [{**dict(zip(_PRODUCT_KEYS, row[:-1])), "in_stock": bool(row[-1])} for row in rows]
 
     @tool(read_only=True, produces=("variant",))
     def get_product(self, product_id: Id("product")) -> dict:
@@ -430,17 +426,17 @@ class Shopping(Toolkit):
             status: only orders in this state: 'placed', 'shipped', 'delivered', 'cancelled' or 'returned'.
         """
         customer = self.get(Customer, customer_id)
-        query = select(Order).where(Order.customer_id == customer.id)
+        query = _ORDER_LIST.where(Order.customer_id == customer.id)
         if status:
             query = query.where(Order.status == status)
-        orders = list(self.db.scalars(query.order_by(Order.placed_at.desc(), Order.id.desc())))
-        items: dict[str, list[dict]] = {o.id: [] for o in orders}
-        for item in self.db.scalars(select(OrderItem).where(OrderItem.order_id.in_(list(items)))
-                                    .order_by(OrderItem.order_id, OrderItem.variant_id)):
-            items[item.order_id].append({"variant_id": item.variant_id, "product_id": item.product_id,
-                                         "name": item.name, "quantity": item.quantity})
-        return [{"order_id": o.id, "status": o.status, "placed_at": o.placed_at, "total": o.total,
-                 "items": items[o.id]} for o in orders]
+        orders = self.db.execute(query.order_by(Order.placed_at.desc(), Order.id.desc())).all()
+        items: dict[str, list[dict]] = {row[0]: [] for row in orders}
+        for order_id, variant_id, product_id, name, quantity in self.db.execute(
+                _ORDER_ITEMS.where(OrderItem.order_id.in_(list(items)))):
+            items[order_id].append({"variant_id": variant_id, "product_id": product_id, "name": name,
+                                    "quantity": quantity})
+        return [{"order_id": oid, "status": state, "placed_at": placed, "total": total, "items": items[oid]}
+                for oid, state, placed, total in orders]
 
     @tool(read_only=True)
     def get_order(self, order_id: Id("order")) -> dict:
@@ -569,11 +565,8 @@ class Shopping(Toolkit):
         Args:
         """
         customer = self.get(Customer, customer_id)
-        rows = list(self.db.execute(select(WishlistItem, Product).join(Product, WishlistItem.product_id == Product.id)
-                                    .where(WishlistItem.customer_id == customer.id)
-                                    .order_by(WishlistItem.added_at.desc(), Product.id)))
-        stocked = self._stocked([p.id for _, p in rows])
-        return [{**_product(p), "in_stock": p.id in stocked, "added_at": w.added_at} for w, p in rows]
+        rows = self.db.execute(_WISHLIST.where(WishlistItem.customer_id == customer.id))
+        return [{**dict(zip(_PRODUCT_KEYS, row[:7])), "in_stock": bool(row[7]), "added_at": row[8]} for row in rows]
 
     @tool()
     def add_to_wishlist(self, customer_id: Id("customer"), product_id: Id("product")) -> dict:
@@ -641,15 +634,11 @@ class Shopping(Toolkit):
     # -- helpers ---------------------------------------------------------------------------------
 
     def _category(self, category: str) -> str:
-        names = list(self.db.scalars(select(Product.category).distinct().order_by(Product.category)))
+        names = sorted(CATALOG)  # the store's categories are fixed
         for name in names:
             if name.lower() == category.strip().lower():
                 return name
         raise ToolError(f"Unknown category {category!r}; categories: {', '.join(names)}")
-
-    def _stocked(self, product_ids: list[str]) -> set[str]:
-        return set(self.db.scalars(select(Variant.product_id).where(Variant.product_id.in_(product_ids),
-                                                                      Variant.stock > 0).distinct()))
 
     def _coupon(self, code: str) -> Coupon:
         coupon = self.db.get(Coupon, code.strip().upper())
@@ -694,8 +683,8 @@ class Shopping(Toolkit):
         return [(p.category, cents(v.price * c.quantity)) for c, v, p in self._cart_rows(customer)]
 
     def _cart_view(self, customer: Customer) -> dict:
-        rows = self._cart_rows(customer)
-        lines = [(p.category, cents(v.price * c.quantity)) for c, v, p in rows]
+        rows = self.db.execute(_CART_VIEW.where(CartItem.customer_id == customer.id)).all()
+        lines = [(category, cents(price * quantity)) for _, _, _, _, _, price, quantity, _, category in rows]
         coupon = self.db.get(Coupon, customer.cart_coupon) if customer.cart_coupon else None
         discount, problem = 0.0, None
         if coupon is not None:
@@ -703,10 +692,10 @@ class Shopping(Toolkit):
             discount = 0.0 if problem else discount_of(coupon.kind, coupon.value, coupon.category, lines)
         priced = totals(lines, discount, None)
         view = {"customer_id": customer.id,
-                "items": [{"variant_id": v.id, "product_id": p.id, "name": p.name, "size": v.size, "colour": v.colour,
-                           "unit_price": v.price, "quantity": c.quantity, "line_total": cents(v.price * c.quantity),
-                           "in_stock": v.stock} for c, v, p in rows],
-                "item_count": sum(c.quantity for c, _, _ in rows), "coupon": customer.cart_coupon,
+                "items": [{"variant_id": vid, "product_id": pid, "name": name, "size": size, "colour": colour,
+                           "unit_price": price, "quantity": quantity, "line_total": cents(price * quantity),
+                           "in_stock": stock} for vid, pid, name, size, colour, price, quantity, stock, _ in rows],
+                "item_count": sum(row[6] for row in rows), "coupon": customer.cart_coupon,
                 "subtotal": priced["subtotal"], "discount": discount, "estimated_tax": priced["tax"],
                 "total_before_shipping": priced["total"]}
         if problem:
@@ -752,6 +741,26 @@ class Shopping(Toolkit):
         info["returns"] = [{"return_id": r.id, "variant_id": r.variant_id, "quantity": r.quantity, "refund": r.refund,
                             "date": r.created_at.date()} for r in returns]
         return info
+
+
+_PRODUCT_COLUMNS = (Product.id, Product.name, Product.brand, Product.category, Product.price, Product.rating,
+                    Product.review_count)
+_PRODUCT_KEYS = ("product_id", "name", "brand", "category", "price", "rating", "review_count")
+_STOCKED = exists().where(Variant.product_id == Product.id, Variant.stock > 0)
+_CART_VIEW = (select(Variant.id, Product.id, Product.name, Variant.size, Variant.colour, Variant.price,
+                     CartItem.quantity, Variant.stock, Product.category)
+              .join(Variant, CartItem.variant_id == Variant.id).join(Product, Variant.product_id == Product.id)
+              .order_by(CartItem.added_at, CartItem.variant_id))
+_WISHLIST = (select(*_PRODUCT_COLUMNS, _STOCKED.label("in_stock"), WishlistItem.added_at)
+             .join(Product, WishlistItem.product_id == Product.id)
+             .order_by(WishlistItem.added_at.desc(), Product.id))
+_ORDER_LIST = select(Order.id, Order.status, Order.placed_at, Order.total)
+_ORDER_ITEMS = select(OrderItem.order_id, OrderItem.variant_id, OrderItem.product_id, OrderItem.name,
+                      OrderItem.quantity).order_by(OrderItem.order_id, OrderItem.variant_id)
+_PRODUCT_SEARCH = select(*_PRODUCT_COLUMNS, _STOCKED.label("in_stock"))
+_PRODUCT_ORDERS = {"name": (Product.name, Product.id), "price_low": (Product.price, Product.name, Product.id),
+                   "price_high": (Product.price.desc(), Product.name, Product.id),
+                   "rating": (Product.rating.desc(), Product.review_count.desc(), Product.name, Product.id)}
 
 
 # -- results ------------------------------------------------------------------------------------
