@@ -10,12 +10,13 @@ balance, orders delivered more than 30 days ago (no longer returnable), cancelle
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 from prove_env.world import SeedContext
 
-from .models import (Address, CartItem, Coupon, Customer, Order, OrderItem, PaymentMethod, Product, Review,
-                     Variant, WishlistItem)
-from .pricing import SHIPPING, cents, discount_of, totals
+from .models import (Address, CartItem, Coupon, Customer, Order, OrderItem, PaymentMethod, Product, Return,
+                     Review, Variant, WishlistItem)
+from .pricing import SHIPPING, cents, discount_of, refund_of, totals
 
 N_CUSTOMERS = 40
 APPAREL_SIZES = ("XS", "S", "M", "L", "XL")
@@ -253,13 +254,38 @@ class _Shopper:
                       cancelled_at=placed + dt.timedelta(hours=2) if status == "cancelled" else None,
                       cancel_reason="Ordered by mistake" if status == "cancelled" else None)
         ctx.add(order)
+        items = []
         for product, variant, quantity in lines:
-            ctx.add(OrderItem(order_id=order.id, variant_id=variant.id, product_id=product.id, name=product.name,
-                              size=variant.size, colour=variant.colour, unit_price=variant.price, quantity=quantity,
-                              returned_quantity=0))
+            item = OrderItem(order_id=order.id, variant_id=variant.id, product_id=product.id, name=product.name,
+                             size=variant.size, colour=variant.colour, unit_price=variant.price, quantity=quantity,
+                             returned_quantity=0)
+            ctx.add(item)
+            items.append((item, variant))
             if status == "delivered" and rng.random() < 0.3 and (self.customer.id, product.id) not in self.reviewed:
                 self.reviewed.add((self.customer.id, product.id))
                 _review(ctx, product, self.customer, min(ctx.now, delivered + dt.timedelta(days=rng.randint(1, 9))))
+        chance = random.Random(f"returns {order.id}")  # its own stream: the rest of the world stays as drawn
+        if status == "delivered" and chance.random() < 0.2:
+            self._return(order, *chance.choice(items), delivered, chance)
+
+    def _return(self, order: Order, item: OrderItem, variant: Variant, delivered: dt.datetime,
+                rng: random.Random) -> None:
+        """An item sent back within the return window: refunded, restocked; the whole order returned
+        when nothing of it is left."""
+        when = min(self.ctx.now - dt.timedelta(hours=1), delivered + dt.timedelta(days=rng.randint(1, 12)))
+        refund = refund_of(item.unit_price, item.quantity, order.subtotal, order.discount)
+        item.returned_quantity = item.quantity
+        variant.stock += item.quantity
+        order.refunded = cents(order.refunded + refund)
+        self.ctx.add(Return(id=self.ctx.new_id("RET"), order_id=order.id, variant_id=variant.id,
+                            quantity=item.quantity, refund=refund, payment_method_id=order.payment_method_id,
+                            reason=rng.choice(["Too small", "Not as described", "Arrived damaged", None]),
+                            created_at=when))
+        self.ctx.session.flush()
+        left = sum(i.quantity - i.returned_quantity for i in self.ctx.session.query(OrderItem)
+                   .filter(OrderItem.order_id == order.id))
+        if not left:
+            order.status = "returned"
 
     def _cart(self) -> None:
         rng = self.rng

@@ -112,7 +112,11 @@ def test_seed_world_has_the_variety_tasks_need(s):
     tables = s.world.snapshot()["tables"]
     assert len(tables["customers"]) == 40 and len(tables["products"]) >= 60 and len(tables["variants"]) >= 200
     statuses = {o["status"] for o in tables["orders"]}
-    assert statuses == {"placed", "shipped", "delivered", "cancelled"}
+    assert statuses == {"placed", "shipped", "delivered", "cancelled", "returned"}
+    for order in tables["orders"]:  # seeded returns were refunded in full, items and tax
+        refunds = sum(r["refund"] for r in tables["returns"] if r["order_id"] == order["id"])
+        if order["status"] != "cancelled":
+            assert round(refunds, 2) == order["refunded"], order["id"]
     assert any(v["stock"] == 0 for v in tables["variants"]) and any(v["stock"] == 1 for v in tables["variants"])
     assert any(p["review_count"] == 0 for p in tables["products"])
     assert any(m["kind"] == "gift_card" for m in tables["payment_methods"])
