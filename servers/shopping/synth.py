@@ -191,6 +191,14 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
     mode = rng.randrange(3)
     if mode == 0 and 1 <= len(cheap) <= 8:
         args = {"category": category, "max_price": cap, "in_stock": True, "sort": "price_low"}
+        if rng.random() < 0.5:
+            return Ask(args, say=rng.choice([f"What {said} do you have in stock? Cheapest first, please.",
+                                             f"I'm shopping for {said} on a budget. What's in stock, lowest price "
+                                             f"first?"]),
+                       terse=f"In-stock {said} under {money(cap)}, cheapest first?",
+                       detail=rng.choice([f"Nothing over {money(cap)}.", f"My budget is {money(cap)} at most.",
+                                          f"Up to {money(cap)}, please."]),
+                       mentions=(money(cap),), facts=lambda r: [p["name"] for p in r[:3]])
         return Ask(args, **_pick(rng, [f"What {said} do you have in stock for {money(cap)} or less? Cheapest first.",
                                        f"I'm on a budget. Show me {said} items under {money(cap)} that are in stock, "
                                        f"lowest price first.",
@@ -228,6 +236,14 @@ def get_product(b: Bundle, rng: random.Random) -> Ask | None:
     if len(variants) > 1 and rng.random() < 0.6:
         variant = rng.choice(variants)
         words = variant_words(variant)
+        if rng.random() < 0.4:
+            return Ask(args, say=rng.choice([f"How many of the {name} do you have left?",
+                                             f"Can you check your stock of the {name}?"]),
+                       terse=f"Stock of {name} {words}?",
+                       detail=rng.choice([f"The one {words}.", f"I mean {words}.", f"{words[:1].upper()}{words[1:]}."]),
+                       refs=refs, mentions=(name,),
+                       facts=lambda r: [next(v["stock"] for v in r["variants"]
+                                             if v["variant_id"] == variant["variant_id"])])
         return Ask(args, **_pick(rng, [f"Do you have the {name} {words} in stock? How many?",
                                        f"Is the {name} available {words}? I'd like to know how many are left.",
                                        f"How many of the {name} {words} do you have right now?",
@@ -292,6 +308,13 @@ def list_brands(b: Bundle, rng: random.Random) -> Ask | None:
 def get_coupon(b: Bundle, rng: random.Random) -> Ask | None:
     code = rng.choice(ALL_COUPONS)
     coupon = b["coupons"][code]
+    if rng.random() < 0.35:
+        return Ask({"code": code}, say=rng.choice(["I have a coupon code. Can you tell me whether it's still valid "
+                                                   "and when it expires?",
+                                                   "Could you check a promo code for me? I'd like its expiry date."]),
+                   terse=f"Expiry of {code}?",
+                   detail=rng.choice([f"The code is {code}.", f"It's {code}.", f"Code {code}."]),
+                   mentions=(code,), facts=lambda r: [r["expires_on"]])
     if coupon["expired"]:
         return Ask({"code": code}, **_pick(rng, [f"Is the coupon {code} still good? When does it expire?",
                                                  f"I found the code {code} in an old email. Can I still use it?",
@@ -346,7 +369,7 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"Please add {count}the {name} to my cart.",
                                          f"I'd like {count}the {name} in my cart.",
                                          f"Could you put {count}the {name} in my basket?"]),
-                   terse=f"Add {count}the {name} to cart.",
+                   terse=f"Add {count}{what} to cart.",
                    detail=rng.choice([f"The one {words}.", f"I want it {words}.", f"Make it {words}, please."]),
                    refs=refs, mentions=(name,))
     return Ask(args, **_pick(rng, [f"Please add {count}{what} to my cart.",
@@ -374,7 +397,7 @@ def update_cart_item(b: Bundle, rng: random.Random) -> Ask | None:
                     "quantity": quantity},
                    say=rng.choice([f"I need to change how many of {what} are in my cart.",
                                    f"Could you adjust the quantity of {what} in my cart?"]),
-                   terse=f"Change quantity of {what}.",
+                   terse=f"Make it {words} of {what} in my cart.",
                    detail=rng.choice([f"Make it {words}.", f"I want {words} in total.", f"Set it to {words}."]),
                    refs=(_customer(b), _variant(b, line["product_id"], line)), mentions=(words,))
     return Ask({"customer_id": b["customer"]["customer_id"], "variant_id": line["variant_id"], "quantity": quantity},
@@ -382,7 +405,7 @@ def update_cart_item(b: Bundle, rng: random.Random) -> Ask | None:
                              f"I want {words} of {what} in my cart, not {NUMBER_WORDS.get(line['quantity'], line['quantity'])}.",
                              f"Could you set {what} in my cart to a quantity of {words}?",
                              f"Please make it {words} of {what} in my cart."],
-                       [f"{what.capitalize()}: quantity {quantity}."]),
+                       [f"Make it {words} of {what} in my cart."]),
                refs=(_customer(b), _variant(b, line["product_id"], line)), mentions=(words,))
 
 
@@ -414,7 +437,7 @@ def apply_coupon(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"I have a coupon code I'd like to use on my cart{swap}.",
                                    f"Can you apply a promo code to my cart{swap}?",
                                    f"I got a discount code by email; please put it on my cart{swap}."]),
-                   terse=f"Apply a coupon{swap}.",
+                   terse=f"Apply {code}{swap}.",
                    detail=rng.choice([f"The code is {code}.", f"It's {code}.", f"Code: {code}."]),
                    refs=(_customer(b),), mentions=(code,), prior=prior)
     return Ask({"customer_id": cid, "code": code},
@@ -476,7 +499,7 @@ def add_address(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"I'd like to save a new shipping address, called '{label}'.",
                                          f"Please add another address to my account; label it {label}."]),
-                   terse=f"New address '{label}'.",
+                   terse=f"New address '{label}': {full}.",
                    detail=rng.choice([f"It's {full}.", f"The address is {full}.", f"{full}."]),
                    refs=(_customer(b),), mentions=(label, street, city, zip_code))
     return Ask(args, **_pick(rng, [f"Please save a new address called '{label}': {full}.",
@@ -539,7 +562,8 @@ def checkout(b: Bundle, rng: random.Random) -> Ask | None:
         detail = rng.choice([f"Pay with {pay}.", f"Charge {pay}, please.", f"Use {pay} for it."])
         says = [f"I'm ready to check out{with_code}. Ship it {shipping} to {to}.",
                 f"Please place the order for my cart{with_code}, {shipping} shipping to {to}."]
-        return Ask(args, say=rng.choice(says), terse=f"Check out{with_code}: {shipping} to {to}.", detail=detail,
+        return Ask(args, say=rng.choice(says), terse=f"Check out{with_code}: {shipping} to {to}, pay with {pay}.",
+                   detail=detail,
                    refs=refs, mentions=tuple(mentions), prior=prior, facts=lambda r: [r["total"]])
     return Ask(args, say=rng.choice(says), terse=f"Check out{with_code}: {shipping} to {to}, pay with {pay}.",
                refs=refs, mentions=tuple(mentions), prior=prior)
@@ -617,7 +641,7 @@ def return_items(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"I want to send something back from {named}.{ask_refund}",
                                          f"I need to return an item from {named}.{ask_refund}"]),
-                   terse=f"Return an item from {named}.",
+                   terse=f"Return {what} from {named}: {reason.lower()}.{ask_refund}",
                    detail=rng.choice([f"It's {what}; {reason.lower()}.", f"{what[:1].upper()}{what[1:]}. "
                                       f"Reason: {reason.lower()}."]),
                    refs=refs, mentions=(named.split(" from ")[1], reason.lower()), facts=facts)
@@ -651,7 +675,7 @@ def write_review(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"I'd like to write a review of the {name} I bought.",
                                          f"Can I leave a review for the {name}? I got it a while ago.",
                                          f"Please post a review of the {name} for me."]),
-                   terse=f"Review the {name}.",
+                   terse=f"Review {name}: {stars} stars, '{title}'.",
                    detail=rng.choice([f"{stars} stars, and call it '{title}'.",
                                       f"Give it {_stars(stars)} with the title '{title}'.",
                                       f"Rating {stars} out of 5; headline: '{title}'."]),
