@@ -603,3 +603,21 @@ def test_success_follows_the_outcome_not_the_path(play, served):
     assert not extra["success"]
     assert not play(cancel, ["I have cancelled it."])["success"]
     assert wrong == [] or not play(cancel, [_call("cancel_order", order_id=wrong[0]["order_id"]), "Done."])["success"]
+
+
+def test_per_line_and_per_customer_limits(s):
+    c = empty_cart_customer(s)
+    cid = c["customer_id"]
+    _, plenty = next(iter(variants(s, lambda p, v: v["stock"] >= 12)))
+    unchanged(s, "add_to_cart", "At most 10", customer_id=cid, variant_id=plenty["variant_id"], quantity=11)
+    s.ok("add_to_cart", customer_id=cid, variant_id=plenty["variant_id"], quantity=10)
+    unchanged(s, "update_cart_item", "At most 10", customer_id=cid, variant_id=plenty["variant_id"], quantity=11)
+    unchanged(s, "search_products", "Unknown category", category="Groceries")
+    saved = len(s.ok("list_addresses", customer_id=cid))
+    for i in range(6 - saved):
+        s.ok("add_address", customer_id=cid, label=f"Place {i}", street=f"{i} Elm St", city="Reno", state="NV",
+             zip_code="89501")
+    unchanged(s, "add_address", "the most allowed", customer_id=cid, label="One more", street="1 Elm St",
+              city="Reno", state="NV", zip_code="89501")
+    unchanged(s, "add_address", "must not be empty", customer_id=cid, label="  ", street="1 Elm St", city="Reno",
+              state="NV", zip_code="89501")
