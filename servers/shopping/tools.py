@@ -77,9 +77,7 @@ class Shopping(Toolkit):
     @tool(read_only=True)
     def list_categories(self) -> list[dict]:
         """List the catalog's categories with how many products each has, by name."""
-        rows = self.db.execute(select(Product.category, func.count()).group_by(Product.category)
-                               .order_by(Product.category))
-        return [{"category": category, "product_count": count} for category, count in rows]
+        return [{"category": category, "product_count": count} for category, count in self._rows(_CATEGORIES)]
 
     @tool(read_only=True)
     def list_brands(self, category: str | None = None) -> list[dict]:
@@ -130,7 +128,7 @@ class Shopping(Toolkit):
             found = found.where(Product.rating >= min_rating)
         if in_stock:
             found = found.where(_STOCKED)
-        rows = self.db.execute(found.order_by(*_PRODUCT_ORDERS[sort]).limit(limit))
+        rows = self._rows(found.order_by(*_PRODUCT_ORDERS[sort]).limit(limit))
         return [{**dict(zip(_PRODUCT_KEYS, row[:-1])), "in_stock": bool(row[-1])} for row in rows]
 
     @tool(read_only=True, produces=("variant",))
@@ -429,9 +427,9 @@ class Shopping(Toolkit):
         query = _ORDER_LIST.where(Order.customer_id == customer.id)
         if status:
             query = query.where(Order.status == status)
-        orders = self.db.execute(query.order_by(Order.placed_at.desc(), Order.id.desc())).all()
+        orders = self._rows(query.order_by(Order.placed_at.desc(), Order.id.desc()))
         items: dict[str, list[dict]] = {row[0]: [] for row in orders}
-        for order_id, variant_id, product_id, name, quantity in self.db.execute(
+        for order_id, variant_id, product_id, name, quantity in self._rows(
                 _ORDER_ITEMS.where(OrderItem.order_id.in_(list(items)))):
             items[order_id].append({"variant_id": variant_id, "product_id": product_id, "name": name,
                                     "quantity": quantity})
@@ -565,7 +563,7 @@ class Shopping(Toolkit):
         Args:
         """
         customer = self.get(Customer, customer_id)
-        rows = self.db.execute(_WISHLIST.where(WishlistItem.customer_id == customer.id))
+        rows = self._rows(_WISHLIST.where(WishlistItem.customer_id == customer.id))
         return [{**dict(zip(_PRODUCT_KEYS, row[:7])), "in_stock": bool(row[7]), "added_at": row[8]} for row in rows]
 
     @tool()
@@ -633,6 +631,12 @@ class Shopping(Toolkit):
 
     # -- helpers ---------------------------------------------------------------------------------
 
+    def _rows(self, statement) -> list:
+        """Rows of a column query through the call's connection, past the ORM's result machinery
+        (the session is flushed first, so the call's own writes are seen)."""
+        self.db.flush()
+        return self.db.connection().execute(statement).all()
+
     def _category(self, category: str) -> str:
         names = sorted(CATALOG)  # the store's categories are fixed
         for name in names:
@@ -683,7 +687,7 @@ class Shopping(Toolkit):
         return [(p.category, cents(v.price * c.quantity)) for c, v, p in self._cart_rows(customer)]
 
     def _cart_view(self, customer: Customer) -> dict:
-        rows = self.db.execute(_CART_VIEW.where(CartItem.customer_id == customer.id)).all()
+        rows = self._rows(_CART_VIEW.where(CartItem.customer_id == customer.id))
         lines = [(category, cents(price * quantity)) for _, _, _, _, _, price, quantity, _, category in rows]
         coupon = self.db.get(Coupon, customer.cart_coupon) if customer.cart_coupon else None
         discount, problem = 0.0, None
@@ -747,6 +751,7 @@ _PRODUCT_COLUMNS = (Product.id, Product.name, Product.brand, Product.category, P
                     Product.review_count)
 _PRODUCT_KEYS = ("product_id", "name", "brand", "category", "price", "rating", "review_count")
 _STOCKED = exists().where(Variant.product_id == Product.id, Variant.stock > 0)
+_CATEGORIES = select(Product.category, func.count()).group_by(Product.category).order_by(Product.category)
 _CART_VIEW = (select(Variant.id, Product.id, Product.name, Variant.size, Variant.colour, Variant.price,
                      CartItem.quantity, Variant.stock, Product.category)
               .join(Variant, CartItem.variant_id == Variant.id).join(Product, Variant.product_id == Product.id)
