@@ -1,0 +1,1 @@
+"""Shopping: an online store's catalog, carts, coupons, checkout, orders, returns, reviews and wishlists."""

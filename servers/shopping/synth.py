@@ -1,0 +1,794 @@
+"""How tasks are written for the store: customers who introduce themselves by name or email and
+refer to products by name (with a colour and size for a variant), to orders by the day they were
+placed and what was in them, to addresses by their label and to cards by brand and last digits.
+
+Each bundle is one customer with their cart, orders, addresses, payment methods and wishlist, plus
+the shared catalog. So that every request of a conversation still succeeds after the earlier ones,
+a bundle fixes some roles when it is sampled: which cart line may be changed and which removed,
+the one coupon the customer uses, the address they would add, and whether they check out (a
+customer who checks out does not edit the cart in other requests, since checkout empties it)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import day, listing, money
+
+Bundle = dict[str, Any]
+
+NEW_ADDRESSES = (("Work", "200 Market Street, Suite 400", "San Francisco", "CA", "94105"),
+                 ("Office", "1 Congress Street, Floor 3", "Boston", "MA", "02114"),
+                 ("Lake house", "48 Birch Lane", "Traverse City", "MI", "49684"),
+                 ("Cabin", "7 Ridge Road", "Bend", "OR", "97701"),
+                 ("Studio", "315 Pine Avenue, Unit 2", "Austin", "TX", "78704"),
+                 ("Parents", "92 Maple Drive", "Columbus", "OH", "43215"))
+RETURN_REASONS = ("Too small", "Too big", "Not as described", "Arrived damaged", "Changed my mind",
+                  "Colour looks different")
+VALID_COUPONS = ("WELCOME10", "SAVE15", "SHOES20", "TECH25", "HOME10", "OUTDOOR30", "GLOW5", "STYLE25")
+ALL_COUPONS = VALID_COUPONS + ("SUMMER20", "SPRING15", "FLASH50", "BOOTS40")
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """Every customer whose name finds only them, with their cart, orders, addresses, payment
+    methods and wishlist, and the roles their requests may play."""
+    products = read("search_products", limit=100)
+    details = {p["product_id"]: read("get_product", product_id=p["product_id"]) for p in products}
+    categories = read("list_categories")
+    coupons = {code: read("get_coupon", code=code) for code in ALL_COUPONS}
+    bundles = []
+    for customer in read("find_customers", limit=100):
+        cid = customer["customer_id"]
+        if len(read("find_customers", name=customer["name"])) != 1:
+            continue
+        cart = read("get_cart", customer_id=cid)
+        orders = [read("get_order", order_id=o["order_id"]) for o in read("list_orders", customer_id=cid)]
+        b: Bundle = {
+            "now": now, "customer": customer, "cart": cart, "orders": orders,
+            "addresses": read("list_addresses", customer_id=cid),
+            "methods": read("list_payment_methods", customer_id=cid),
+            "wishlist": read("get_wishlist", customer_id=cid),
+            "reviews": read("list_customer_reviews", customer_id=cid),
+            "products": products, "details": details, "categories": categories, "coupons": coupons,
+        }
+        lines = list(cart["items"])
+        rng.shuffle(lines)
+        b["line_update"] = lines[0] if lines else None
+        b["line_remove"] = lines[1] if len(lines) > 1 else None
+        b["checkout"] = bool(lines) and rng.random() < 0.45
+        b["coupon"] = _coupon_for(b, rng)
+        b["new_address"] = rng.choice([a for a in NEW_ADDRESSES
+                                       if a[0].lower() not in {x["label"].lower() for x in b["addresses"]}])
+        bundles.append(b)
+    return bundles
+
+
+def _worst_cart(b: Bundle) -> list[tuple[str, float]]:
+    """The cart's (category, line total) lines after the smallest the other requests could leave it."""
+    lines = []
+    for item in b["cart"]["items"]:
+        if b["line_remove"] and item["variant_id"] == b["line_remove"]["variant_id"]:
+            continue
+        quantity = 1 if b["line_update"] and item["variant_id"] == b["line_update"]["variant_id"] else item["quantity"]
+        category = b["details"][item["product_id"]]["category"]
+        lines.append((category, item["unit_price"] * quantity))
+    return lines
+
+
+def _coupon_for(b: Bundle, rng: random.Random) -> dict | None:
+    """A coupon that stays valid on this cart whatever the other requests do to it, if any."""
+    lines = _worst_cart(b)
+    fitting = []
+    for code in VALID_COUPONS:
+        c = b["coupons"][code]
+        base = sum(amount for category, amount in lines if c["category"] in (None, category))
+        if base > 0 and base >= c["min_spend"] and c["code"] != b["cart"]["coupon"]:
+            fitting.append(c)
+    return rng.choice(fitting) if fitting else None
+
+
+# -- how people name things ------------------------------------------------------------------------
+
+def _customer(b: Bundle) -> Ref:
+    return Ref.of("customer", b["customer"])
+
+
+def _product(p: dict) -> Ref:
+    return Ref.of("product", p)
+
+
+def _variant(b: Bundle, product_id: str, variant: dict) -> Ref:
+    return Ref.of("variant", variant, _product(b["details"][product_id]))
+
+
+def _stable(forms: Sequence[str], *keys: str) -> str:
+    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
+
+
+def variant_words(variant: dict) -> str:
+    """'in navy, size M' / 'in black' / 'in size 9' / '' (a single-variant product)."""
+    colour, size = variant.get("colour"), variant.get("size")
+    parts = []
+    if colour:
+        parts.append(f"in {colour.lower()}")
+    if size:
+        parts.append(f"size {size}" if colour else f"in size {size}")
+    return ", ".join(parts)
+
+
+def _the(b: Bundle, product_id: str, variant: dict) -> str:
+    """'the Northpeak Signature Rain Jacket in navy, size M'."""
+    name = b["details"][product_id]["name"]
+    words = variant_words(variant) if len(b["details"][product_id]["variants"]) > 1 else ""
+    return f"the {name} {words}".strip()
+
+
+def _order_words(order: dict) -> str:
+    placed = dt.date.fromisoformat(order["placed_at"][:10])
+    return f"my order from {day(placed)}"
+
+
+def _method_words(method: dict) -> str:
+    if method["kind"] == "card":
+        return f"my {method['brand']} ending in {method['last4']}"
+    if method["kind"] == "paypal":
+        return "my PayPal account"
+    return f"my gift card ending in {method['last4']}"
+
+
+def _pick(rng: random.Random, says: Sequence[str], terses: Sequence[str]) -> dict[str, str]:
+    return {"say": rng.choice(list(says)), "terse": rng.choice(list(terses))}
+
+
+def _stars(n: int) -> str:
+    return "one star" if n == 1 else f"{NUMBER_WORDS[n]} stars"
+
+
+def _order_ref(b: Bundle, order: dict) -> Ref:
+    return Ref.of("order", order, _customer(b))
+
+
+def _unique_day(b: Bundle, order: dict) -> bool:
+    placed = order["placed_at"][:10]
+    return sum(o["placed_at"][:10] == placed for o in b["orders"]) == 1
+
+
+def _today(b: Bundle) -> dt.date:
+    return b["now"].date()
+
+
+def _returnable(b: Bundle) -> list[tuple[dict, dict]]:
+    out = []
+    for order in b["orders"]:
+        if order["status"] != "delivered" or not _unique_day(b, order):
+            continue
+        if dt.date.fromisoformat(order["return_by"]) < _today(b):
+            continue
+        out += [(order, item) for item in order["items"] if item["quantity"] > item["returned_quantity"]]
+    return out
+
+
+# -- goals: the catalog ------------------------------------------------------------------------------
+
+goals = Goals()
+
+
+@goals.add("search_products", 1.2)
+def search_products(b: Bundle, rng: random.Random) -> Ask | None:
+    category = rng.choice(b["categories"])["category"]
+    in_cat = [p for p in b["products"] if p["category"] == category]
+    prices = sorted(p["price"] for p in in_cat)
+    cap = float(rng.choice([50, 75, 100, 150, 200, 250]))
+    cheap = [p for p in in_cat if p["price"] <= cap]
+    said = category.lower()
+    mode = rng.randrange(3)
+    if mode == 0 and 1 <= len(cheap) <= 8:
+        args = {"category": category, "max_price": cap, "in_stock": True, "sort": "price_low"}
+        if rng.random() < 0.5:
+            return Ask(args, say=rng.choice([f"What {said} do you have in stock? Cheapest first, please.",
+                                             f"I'm shopping for {said} on a budget. What's in stock, lowest price "
+                                             f"first?"]),
+                       terse=f"In-stock {said} under {money(cap)}, cheapest first?",
+                       detail=rng.choice([f"Nothing over {money(cap)}.", f"My budget is {money(cap)} at most.",
+                                          f"Up to {money(cap)}, please."]),
+                       mentions=(money(cap),), facts=lambda r: [p["name"] for p in r[:3]])
+        return Ask(args, **_pick(rng, [f"What {said} do you have in stock for {money(cap)} or less? Cheapest first.",
+                                       f"I'm on a budget. Show me {said} items under {money(cap)} that are in stock, "
+                                       f"lowest price first.",
+                                       f"Could you find in-stock {said} products at or below {money(cap)}, sorted by "
+                                       f"price?",
+                                       f"Anything in {said} up to {money(cap)} that I can actually buy now? Cheapest "
+                                       f"first, please."],
+                                  [f"In-stock {said} under {money(cap)}, cheapest first?"]),
+                   mentions=(money(cap),), facts=lambda r: [p["name"] for p in r[:3]])
+    if mode == 1:
+        rating = rng.choice([4.0, 4.5])
+        args = {"category": category, "min_rating": rating, "sort": "rating"}
+        return Ask(args, **_pick(rng, [f"Which {said} products are rated {rating:g} stars or higher?",
+                                       f"Show me the best-reviewed {said} items, {rating:g} stars and up.",
+                                       f"I only buy well-reviewed stuff. What {said} has at least {rating:g} stars?"],
+                                  [f"{category} rated {rating:g}+?"]),
+                   mentions=(f"{rating:g}",), facts=lambda r: [p["name"] for p in r[:3]])
+    if not prices:
+        return None
+    return Ask({"category": category, "sort": "price_high", "limit": 3},
+               **_pick(rng, [f"What are the three most expensive {said} products you sell?",
+                             f"Show me your top three {said} items by price, priciest first.",
+                             f"I'm after something premium in {said}. What are the three priciest options?"],
+                       [f"Three priciest {said} items?"]),
+               mentions=("three",), facts=lambda r: [p["name"] for p in r[:3]])
+
+
+@goals.add("get_product", 1.2)
+def get_product(b: Bundle, rng: random.Random) -> Ask | None:
+    product = rng.choice(b["products"])
+    detail = b["details"][product["product_id"]]
+    name = product["name"]
+    args, refs = {"product_id": product["product_id"]}, (_product(product),)
+    variants = detail["variants"]
+    if len(variants) > 1 and rng.random() < 0.6:
+        variant = rng.choice(variants)
+        words = variant_words(variant)
+        if rng.random() < 0.4:
+            return Ask(args, say=rng.choice([f"How many of the {name} do you have left?",
+                                             f"Can you check your stock of the {name}?"]),
+                       terse=f"Stock of {name} {words}?",
+                       detail=rng.choice([f"The one {words}.", f"I mean {words}.", f"{words[:1].upper()}{words[1:]}."]),
+                       refs=refs, mentions=(name,),
+                       facts=lambda r: [next(v["stock"] for v in r["variants"]
+                                             if v["variant_id"] == variant["variant_id"])])
+        return Ask(args, **_pick(rng, [f"Do you have the {name} {words} in stock? How many?",
+                                       f"Is the {name} available {words}? I'd like to know how many are left.",
+                                       f"How many of the {name} {words} do you have right now?",
+                                       f"Before I order, can you check stock of the {name} {words}?"],
+                                  [f"Stock of {name} {words}?"]),
+                   refs=refs, mentions=(name,), facts=lambda r: [next(v["stock"] for v in r["variants"]
+                                                                    if v["variant_id"] == variant["variant_id"])])
+    if rng.random() < 0.5:
+        return Ask(args, **_pick(rng, [f"How much is the {name}, and how is it rated?",
+                                       f"What does the {name} cost? And what's its average rating?",
+                                       f"I'm looking at the {name}. Price and rating, please."],
+                                  [f"{name}: price and rating?"]),
+                   refs=refs, mentions=(name,), facts=lambda r: [r["price"], r["rating"]])
+    options = [v for v in variants if v["stock"] > 0]
+    return Ask(args, **_pick(rng, [f"Which versions of the {name} are in stock?",
+                                   f"What colours or sizes of the {name} can I order today?",
+                                   f"Could you tell me which options of the {name} you still have?"],
+                              [f"{name} options in stock?"]),
+               refs=refs, mentions=(name,),
+               facts=lambda r: [x for v in r["variants"] if v["stock"] > 0 for x in (v["colour"], v["size"]) if x][:4]
+               or [r["name"]])
+
+
+@goals.add("list_reviews", 0.8)
+def list_reviews(b: Bundle, rng: random.Random) -> Ask | None:
+    reviewed = [p for p in b["products"] if p["review_count"] > 0]
+    if not reviewed:
+        return None
+    product = rng.choice(reviewed)
+    name = product["name"]
+    return Ask({"product_id": product["product_id"], "limit": 3},
+               **_pick(rng, [f"What do the latest three reviews of the {name} say? Just their headlines.",
+                             f"Could you read me the titles of the three newest reviews for the {name}?",
+                             f"I'm on the fence about the {name}. What are the last three reviews titled?"],
+                       [f"Titles of the last three reviews of {name}?"]),
+               refs=(_product(product),), mentions=(name, "three"), facts=lambda r: [x["title"] for x in r])
+
+
+@goals.add("list_categories", 0.4)
+def list_categories(b: Bundle, rng: random.Random) -> Ask | None:
+    return Ask({}, **_pick(rng, ["What categories of products does the store sell?",
+                                 "Which departments do you have? Just the category names.",
+                                 "What kinds of things can I shop for here, by category?",
+                                 "How many products are in each of your categories?"],
+                           ["Product categories?", "List categories."]),
+               facts=lambda r: [c["category"] for c in r])
+
+
+@goals.add("list_brands", 0.5)
+def list_brands(b: Bundle, rng: random.Random) -> Ask | None:
+    category = rng.choice(b["categories"])["category"]
+    said = category.lower()
+    return Ask({"category": category},
+               **_pick(rng, [f"Which brands do you carry in {said}?",
+                             f"What {said} brands can I choose from?",
+                             f"I'm brand-loyal. Which labels do you stock for {said}?"],
+                       [f"Brands in {said}?"]),
+               mentions=(said,), facts=lambda r: [x["brand"] for x in r])
+
+
+@goals.add("get_coupon", 0.7)
+def get_coupon(b: Bundle, rng: random.Random) -> Ask | None:
+    code = rng.choice(ALL_COUPONS)
+    coupon = b["coupons"][code]
+    if rng.random() < 0.35:
+        return Ask({"code": code}, say=rng.choice(["I have a coupon code. Can you tell me whether it's still valid "
+                                                   "and when it expires?",
+                                                   "Could you check a promo code for me? I'd like its expiry date."]),
+                   terse=f"Expiry of {code}?",
+                   detail=rng.choice([f"The code is {code}.", f"It's {code}.", f"Code {code}."]),
+                   mentions=(code,), facts=lambda r: [r["expires_on"]])
+    if coupon["expired"]:
+        return Ask({"code": code}, **_pick(rng, [f"Is the coupon {code} still good? When does it expire?",
+                                                 f"I found the code {code} in an old email. Can I still use it?",
+                                                 f"Does {code} still work, and what's its expiry date?"],
+                                            [f"{code} still valid? Expiry?"]),
+                   mentions=(code,), facts=lambda r: [r["expires_on"]])
+    return Ask({"code": code}, **_pick(rng, [f"What does the coupon {code} give me, and is there a minimum spend?",
+                                             f"How much off is {code}, and what do I have to spend to use it?",
+                                             f"Can you explain the terms of coupon {code}? Discount and minimum."],
+                                        [f"Terms of {code}?"]),
+               mentions=(code,), facts=lambda r: [r["value"], r["min_spend"]])
+
+
+# -- goals: the cart ---------------------------------------------------------------------------------
+
+def _cart_editable(b: Bundle) -> bool:
+    return not b["checkout"]
+
+
+@goals.add("get_cart", 0.8)
+def get_cart(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["cart"]["items"] or not _cart_editable(b):
+        return None
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               **_pick(rng, ["What's in my cart right now, and what's the subtotal?",
+                             "Can you tell me my cart's subtotal before shipping?",
+                             "How much is in my shopping cart at the moment?",
+                             "I forgot what I put in my cart. What's the subtotal so far?"],
+                       ["Cart subtotal?", "My cart total?"]),
+               refs=(_customer(b),), facts=lambda r: [r["subtotal"]])
+
+
+@goals.add("add_to_cart", 1.5)
+def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
+    in_cart = {i["variant_id"] for i in b["cart"]["items"]}
+    product = rng.choice(b["products"])
+    detail = b["details"][product["product_id"]]
+    variants = [v for v in detail["variants"] if v["stock"] >= 4 and v["variant_id"] not in in_cart]
+    if not variants:
+        return None
+    variant = rng.choice(variants)
+    quantity = rng.choice([1, 1, 1, 2])
+    what = _the(b, product["product_id"], variant)
+    count = "" if quantity == 1 else "two of "
+    args = {"customer_id": b["customer"]["customer_id"], "variant_id": variant["variant_id"], "quantity": quantity}
+    if quantity == 1:
+        del args["quantity"]
+    refs = (_customer(b), _variant(b, product["product_id"], variant))
+    words = variant_words(variant)
+    if words and len(detail["variants"]) > 1 and rng.random() < 0.5:
+        name = detail["name"]
+        return Ask(args, say=rng.choice([f"Please add {count}the {name} to my cart.",
+                                         f"I'd like {count}the {name} in my cart.",
+                                         f"Could you put {count}the {name} in my basket?"]),
+                   terse=f"Add {count}{what} to cart.",
+                   detail=rng.choice([f"The one {words}.", f"I want it {words}.", f"Make it {words}, please."]),
+                   refs=refs, mentions=(name,))
+    return Ask(args, **_pick(rng, [f"Please add {count}{what} to my cart.",
+                                   f"Could you put {count}{what} in my cart?",
+                                   f"I'd like to buy {count}{what}. Add it to my cart, please.",
+                                   f"Throw {count}{what} into my cart for me.",
+                                   f"Can I get {count}{what} added to my basket?"],
+                              [f"Add {count}{what} to cart."]),
+               refs=refs, mentions=(detail["name"],))
+
+
+@goals.add("update_cart_item")
+def update_cart_item(b: Bundle, rng: random.Random) -> Ask | None:
+    line = b["line_update"]
+    if line is None or not _cart_editable(b):
+        return None
+    choices = [q for q in (1, 2, 3) if q != line["quantity"] and q <= line["in_stock"]]
+    if not choices:
+        return None
+    quantity = rng.choice(choices)
+    what = _the(b, line["product_id"], line)
+    words = NUMBER_WORDS[quantity]
+    if rng.random() < 0.5:
+        return Ask({"customer_id": b["customer"]["customer_id"], "variant_id": line["variant_id"],
+                    "quantity": quantity},
+                   say=rng.choice([f"I need to change how many of {what} are in my cart.",
+                                   f"Could you adjust the quantity of {what} in my cart?"]),
+                   terse=f"Make it {words} of {what} in my cart.",
+                   detail=rng.choice([f"Make it {words}.", f"I want {words} in total.", f"Set it to {words}."]),
+                   refs=(_customer(b), _variant(b, line["product_id"], line)), mentions=(words,))
+    return Ask({"customer_id": b["customer"]["customer_id"], "variant_id": line["variant_id"], "quantity": quantity},
+               **_pick(rng, [f"Change the quantity of {what} in my cart to {words}.",
+                             f"I want {words} of {what} in my cart, not {NUMBER_WORDS.get(line['quantity'], line['quantity'])}.",
+                             f"Could you set {what} in my cart to a quantity of {words}?",
+                             f"Please make it {words} of {what} in my cart."],
+                       [f"Make it {words} of {what} in my cart."]),
+               refs=(_customer(b), _variant(b, line["product_id"], line)), mentions=(words,))
+
+
+@goals.add("remove_from_cart")
+def remove_from_cart(b: Bundle, rng: random.Random) -> Ask | None:
+    line = b["line_remove"]
+    if line is None or not _cart_editable(b):
+        return None
+    what = _the(b, line["product_id"], line)
+    return Ask({"customer_id": b["customer"]["customer_id"], "variant_id": line["variant_id"]},
+               **_pick(rng, [f"Please take {what} out of my cart.",
+                             f"I changed my mind about {what}; remove it from my cart.",
+                             f"Could you delete {what} from my cart?",
+                             f"Drop {what} from my basket, please."],
+                       [f"Remove {what} from cart."]),
+               refs=(_customer(b), _variant(b, line["product_id"], line)))
+
+
+@goals.add("apply_coupon", 1.2)
+def apply_coupon(b: Bundle, rng: random.Random) -> Ask | None:
+    coupon = b["coupon"]
+    if coupon is None or not _cart_editable(b):
+        return None
+    code, cid = coupon["code"], b["customer"]["customer_id"]
+    prior = (("remove_coupon", {"customer_id": cid}),) if b["cart"]["coupon"] else ()
+    swap = f" instead of {b['cart']['coupon']}" if prior else ""
+    if rng.random() < 0.5:
+        return Ask({"customer_id": cid, "code": code},
+                   say=rng.choice([f"I have a coupon code I'd like to use on my cart{swap}.",
+                                   f"Can you apply a promo code to my cart{swap}?",
+                                   f"I got a discount code by email; please put it on my cart{swap}."]),
+                   terse=f"Apply {code}{swap}.",
+                   detail=rng.choice([f"The code is {code}.", f"It's {code}.", f"Code: {code}."]),
+                   refs=(_customer(b),), mentions=(code,), prior=prior)
+    return Ask({"customer_id": cid, "code": code},
+               **_pick(rng, [f"Please apply the coupon {code} to my cart{swap}.",
+                             f"I have a code, {code}. Can you use it on my cart{swap}?",
+                             f"Could you put the promo code {code} on my cart{swap}?",
+                             f"Use coupon {code} on my cart{swap}, please, and tell me the new total."],
+                       [f"Apply {code}{swap}."]),
+               refs=(_customer(b),), mentions=(code,), prior=prior)
+
+
+@goals.add("remove_coupon", 0.6)
+def remove_coupon(b: Bundle, rng: random.Random) -> Ask | None:
+    code = b["cart"]["coupon"]
+    if not code or not _cart_editable(b) or b["coupon"] is not None:
+        return None
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               **_pick(rng, [f"Please take the {code} coupon off my cart; I'm saving it for later.",
+                             f"Remove coupon {code} from my cart.",
+                             f"I don't want to use {code} on this order. Can you remove it?"],
+                       [f"Remove coupon {code}."]),
+               refs=(_customer(b),), mentions=(code,))
+
+
+@goals.add("list_shipping_options", 0.5)
+def list_shipping_options(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["cart"]["items"] or not _cart_editable(b):
+        return None
+    method = rng.choice(["standard", "express", "overnight"])
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               **_pick(rng, [f"How much would {method} shipping cost for my cart?",
+                             f"If I chose {method} delivery for what's in my cart, what's the shipping fee?",
+                             f"What do you charge for {method} shipping on my current cart?"],
+                       [f"{method.capitalize()} shipping cost for my cart?"]),
+               refs=(_customer(b),), mentions=(method,),
+               facts=lambda r: [next(o["cost"] for o in r if o["method"] == method)])
+
+
+# -- goals: addresses, payment, checkout ---------------------------------------------------------------
+
+@goals.add("list_addresses", 0.4)
+def list_addresses(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["addresses"]:
+        return None
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               **_pick(rng, ["Which shipping addresses do I have saved? Which one is the default?",
+                             "What's my default delivery address?",
+                             "Could you read back the addresses on my account?"],
+                       ["My default address?"]),
+               refs=(_customer(b),), facts=lambda r: [r[0]["street"], r[0]["city"]])
+
+
+@goals.add("add_address", 0.8)
+def add_address(b: Bundle, rng: random.Random) -> Ask | None:
+    label, street, city, state, zip_code = b["new_address"]
+    args = {"customer_id": b["customer"]["customer_id"], "label": label, "street": street, "city": city,
+            "state": state, "zip_code": zip_code}
+    full = f"{street}, {city}, {state} {zip_code}"
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"I'd like to save a new shipping address, called '{label}'.",
+                                         f"Please add another address to my account; label it {label}."]),
+                   terse=f"New address '{label}': {full}.",
+                   detail=rng.choice([f"It's {full}.", f"The address is {full}.", f"{full}."]),
+                   refs=(_customer(b),), mentions=(label, street, city, zip_code))
+    return Ask(args, **_pick(rng, [f"Please save a new address called '{label}': {full}.",
+                                   f"Add an address to my account, labelled {label}: {full}.",
+                                   f"I'd like to ship things to {full} sometimes. Save it as '{label}', please.",
+                                   f"Can you store {full} as my {label} address?"],
+                              [f"New address '{label}': {full}."]),
+               refs=(_customer(b),), mentions=(label, street, city, zip_code))
+
+
+@goals.add("list_payment_methods", 0.4)
+def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
+    gift = [m for m in b["methods"] if m["kind"] == "gift_card"]
+    if gift and rng.random() < 0.6:
+        return Ask({"customer_id": b["customer"]["customer_id"]},
+                   **_pick(rng, ["How much is left on my gift card?", "What's my gift card balance?",
+                                 "Could you check the remaining balance on my store gift card?"],
+                           ["Gift card balance?"]),
+                   refs=(_customer(b),), facts=lambda r: [m["balance"] for m in r if m["kind"] == "gift_card"])
+    cards = [m for m in b["methods"] if m["kind"] == "card"]
+    if not cards:
+        return None
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               **_pick(rng, ["Which cards do I have saved? Give me the last four digits.",
+                             "What cards are on my account, and when do they expire?",
+                             "Can you list my saved cards by their last four digits?"],
+                       ["My saved cards?"]),
+               refs=(_customer(b),), facts=lambda r: [m["last4"] for m in r if m["kind"] == "card"])
+
+
+def _payable(b: Bundle) -> list[dict]:
+    return [m for m in b["methods"] if (m["kind"] == "card" and not m["expired"]) or m["kind"] == "paypal"]
+
+
+@goals.add("checkout", 2.0)
+def checkout(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["checkout"] or not b["addresses"] or not _payable(b):
+        return None
+    cid = b["customer"]["customer_id"]
+    address, method = rng.choice(b["addresses"]), rng.choice(_payable(b))
+    shipping = rng.choice(["standard", "standard", "express", "overnight"])
+    to = f"my {address['label']} address" if address["label"] != "Mom's place" else "my mom's place"
+    pay = _method_words(method)
+    args = {"customer_id": cid, "address_id": address["address_id"], "payment_method_id": method["payment_method_id"],
+            "shipping_method": shipping}
+    prior, with_code, mentions = (), "", [shipping]
+    coupon = b["coupon"]
+    if coupon is not None and not b["cart"]["coupon"] and rng.random() < 0.5:
+        prior = (("apply_coupon", {"customer_id": cid, "code": coupon["code"]}),)
+        with_code = f" with the coupon {coupon['code']}"
+        mentions.append(coupon["code"])
+    if method.get("last4"):
+        mentions.append(method["last4"])
+    refs = (_customer(b), Ref.of("address", address, _customer(b)), Ref.of("payment_method", method, _customer(b)))
+    says = [f"I'm ready to check out{with_code}. Ship it {shipping} to {to} and charge {pay}.",
+            f"Please place the order for my cart{with_code}: {shipping} shipping to {to}, paid with {pay}.",
+            f"Go ahead and buy what's in my cart{with_code}. Send it to {to} by {shipping} shipping; use {pay}.",
+            f"Let's check out{with_code}. {shipping.capitalize()} delivery to {to}, and pay with {pay}."]
+    if rng.random() < 0.5:
+        detail = rng.choice([f"Pay with {pay}.", f"Charge {pay}, please.", f"Use {pay} for it."])
+        says = [f"I'm ready to check out{with_code}. Ship it {shipping} to {to}.",
+                f"Please place the order for my cart{with_code}, {shipping} shipping to {to}."]
+        return Ask(args, say=rng.choice(says), terse=f"Check out{with_code}: {shipping} to {to}, pay with {pay}.",
+                   detail=detail,
+                   refs=refs, mentions=tuple(mentions), prior=prior, facts=lambda r: [r["total"]])
+    return Ask(args, say=rng.choice(says), terse=f"Check out{with_code}: {shipping} to {to}, pay with {pay}.",
+               refs=refs, mentions=tuple(mentions), prior=prior)
+
+
+# -- goals: orders ----------------------------------------------------------------------------------
+
+@goals.add("list_orders", 0.6)
+def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
+    status = rng.choice(["placed", "shipped", "delivered"])
+    if not any(o["status"] == status for o in b["orders"]):
+        return None
+    words = {"placed": "haven't shipped yet", "shipped": "are on their way", "delivered": "have been delivered"}[status]
+    return Ask({"customer_id": b["customer"]["customer_id"], "status": status},
+               **_pick(rng, [f"Which of my orders {words}? Give me their totals.",
+                             f"Can you list my orders that {words}, with totals?",
+                             f"I'm keeping track: what orders of mine {words}, and how much was each?"],
+                       [f"My orders that {words}?"]),
+               refs=(_customer(b),), facts=lambda r: [o["total"] for o in r[:4]])
+
+
+@goals.add("get_order", 1.0)
+def get_order(b: Bundle, rng: random.Random) -> Ask | None:
+    orders = [o for o in b["orders"] if _unique_day(b, o)]
+    if not orders:
+        return None
+    order = rng.choice(orders)
+    named = _order_words(order)
+    refs = (_customer(b), _order_ref(b, order))
+    args = {"order_id": order["order_id"]}
+    if order["status"] in ("placed", "shipped", "delivered") and rng.random() < 0.5:
+        return Ask(args, **_pick(rng, [f"What's the status of {named}?",
+                                       f"Has {named} shipped yet?",
+                                       f"Where is {named}? Is it delivered?",
+                                       f"Any news on {named}?"],
+                                  [f"Status of {named}?"]),
+                   refs=refs, mentions=(named.split(" from ")[1],), facts=lambda r: [r["status"]])
+    return Ask(args, **_pick(rng, [f"How much did I pay in total for {named}, and how much of it was tax?",
+                                   f"Could you break down {named}: total and tax?",
+                                   f"What was the total on {named}, including the tax?"],
+                              [f"Total and tax of {named}?"]),
+               refs=refs, mentions=(named.split(" from ")[1],), facts=lambda r: [r["total"], r["tax"]])
+
+
+@goals.add("cancel_order", 1.2)
+def cancel_order(b: Bundle, rng: random.Random) -> Ask | None:
+    orders = [o for o in b["orders"] if o["status"] == "placed" and _unique_day(b, o)]
+    if not orders:
+        return None
+    order = rng.choice(orders)
+    named = _order_words(order)
+    things = listing([i["name"] for i in order["items"]])
+    return Ask({"order_id": order["order_id"]},
+               **_pick(rng, [f"Please cancel {named}; I don't need the {things} anymore.",
+                             f"I'd like to cancel {named} before it ships.",
+                             f"Could you cancel {named}? I ordered it by mistake.",
+                             f"Stop {named}, please, the one with the {things}."],
+                       [f"Cancel {named}."]),
+               refs=(_customer(b), _order_ref(b, order)), mentions=(named.split(" from ")[1],))
+
+
+@goals.add("return_items", 1.5)
+def return_items(b: Bundle, rng: random.Random) -> Ask | None:
+    choices = _returnable(b)
+    if not choices:
+        return None
+    order, item = rng.choice(choices)
+    named = _order_words(order)
+    what = _the(b, item["product_id"], item)
+    reason = rng.choice(RETURN_REASONS)
+    args = {"order_id": order["order_id"], "variant_id": item["variant_id"], "reason": reason}
+    refs = (_customer(b), _order_ref(b, order))
+    facts = (lambda r: [r["refund"]]) if rng.random() < 0.4 else None
+    ask_refund = " How much will I get back?" if facts else ""
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"I want to send something back from {named}.{ask_refund}",
+                                         f"I need to return an item from {named}.{ask_refund}"]),
+                   terse=f"Return {what} from {named}: {reason.lower()}.{ask_refund}",
+                   detail=rng.choice([f"It's {what}; {reason.lower()}.", f"{what[:1].upper()}{what[1:]}. "
+                                      f"Reason: {reason.lower()}."]),
+                   refs=refs, mentions=(named.split(" from ")[1], reason.lower()), facts=facts)
+    return Ask(args, **_pick(rng, [f"I'd like to return {what} from {named}. Reason: {reason.lower()}.{ask_refund}",
+                                   f"Please start a return for {what} in {named}; {reason.lower()}.{ask_refund}",
+                                   f"{what[:1].upper()}{what[1:]} from {named} has to go back ({reason.lower()})."
+                                   f"{ask_refund}",
+                                   f"Can I send back {what} that came in {named}? {reason}.{ask_refund}"],
+                              [f"Return {what} from {named}: {reason.lower()}.{ask_refund}"]),
+               refs=refs, mentions=(named.split(" from ")[1], reason.lower()), facts=facts)
+
+
+@goals.add("write_review", 1.0)
+def write_review(b: Bundle, rng: random.Random) -> Ask | None:
+    got = {}
+    for order in b["orders"]:
+        if order["delivered_at"]:
+            for item in order["items"]:
+                got[item["product_id"]] = item["name"]
+    for review in b["reviews"]:
+        got.pop(review["product_id"], None)
+    if not got:
+        return None
+    product_id = rng.choice(sorted(got))
+    stars = rng.choice([5, 5, 4, 4, 3, 2, 1])
+    title = {5: "Love it", 4: "Pretty good", 3: "Just okay", 2: "Not great", 1: "Disappointing"}[stars]
+    name = got[product_id]
+    args = {"customer_id": b["customer"]["customer_id"], "product_id": product_id, "rating": stars, "title": title}
+    product = b["details"][product_id]
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"I'd like to write a review of the {name} I bought.",
+                                         f"Can I leave a review for the {name}? I got it a while ago.",
+                                         f"Please post a review of the {name} for me."]),
+                   terse=f"Review {name}: {stars} stars, '{title}'.",
+                   detail=rng.choice([f"{stars} stars, and call it '{title}'.",
+                                      f"Give it {_stars(stars)} with the title '{title}'.",
+                                      f"Rating {stars} out of 5; headline: '{title}'."]),
+                   refs=(_customer(b), _product(product)), mentions=(name, title))
+    return Ask(args, **_pick(rng, [f"I want to review the {name} I bought: {stars} stars, titled '{title}'.",
+                                   f"Please post a {stars}-star review of the {name} with the headline '{title}'.",
+                                   f"Leave a review for the {name} for me: {_stars(stars)}, '{title}'.",
+                                   f"Rate the {name} {stars} out of 5 for me, title '{title}'."],
+                              [f"Review {name}: {stars} stars, '{title}'."]),
+               refs=(_customer(b), _product(product)), mentions=(name, title))
+
+
+@goals.add("list_customer_reviews", 0.4)
+def list_customer_reviews(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["reviews"]:
+        return None
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               **_pick(rng, ["Which products have I reviewed, and how many stars did I give each?",
+                             "Can you pull up the reviews I've written?",
+                             "What ratings did I leave in my reviews?"],
+                       ["My reviews?"]),
+               refs=(_customer(b),), facts=lambda r: [x["product_name"] for x in r[:4]])
+
+
+# -- goals: wishlist --------------------------------------------------------------------------------
+
+@goals.add("get_wishlist", 0.6)
+def get_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["wishlist"]:
+        return None
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               **_pick(rng, ["What's on my wishlist?", "Can you remind me what I saved to my wishlist?",
+                             "Which products have I put on my wishlist?",
+                             "Read me my wish list, please."],
+                       ["My wishlist?"]),
+               refs=(_customer(b),), facts=lambda r: [p["name"] for p in r[:5]])
+
+
+@goals.add("add_to_wishlist", 0.8)
+def add_to_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
+    saved = {p["product_id"] for p in b["wishlist"]}
+    product = rng.choice([p for p in b["products"] if p["product_id"] not in saved])
+    name = product["name"]
+    return Ask({"customer_id": b["customer"]["customer_id"], "product_id": product["product_id"]},
+               **_pick(rng, [f"Save the {name} to my wishlist.", f"Could you add the {name} to my wish list?",
+                             f"I'm not ready to buy the {name} yet; put it on my wishlist.",
+                             f"Please keep the {name} on my wishlist for later."],
+                       [f"Wishlist: add {name}."]),
+               refs=(_customer(b), _product(product)), mentions=(name,))
+
+
+@goals.add("remove_from_wishlist", 0.7)
+def remove_from_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["wishlist"]:
+        return None
+    product = rng.choice(b["wishlist"])
+    name = product["name"]
+    return Ask({"customer_id": b["customer"]["customer_id"], "product_id": product["product_id"]},
+               **_pick(rng, [f"Take the {name} off my wishlist.", f"Remove the {name} from my wish list, please.",
+                             f"I don't want the {name} anymore; delete it from my wishlist.",
+                             f"Could you clear the {name} from my wishlist?"],
+                       [f"Wishlist: remove {name}."]),
+               refs=(_customer(b), _product(product)), mentions=(name,))
+
+
+# -- who is asking ----------------------------------------------------------------------------------
+
+_BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "Hello, {name} here.", "It's {name}.",
+            "Hi, I'm {name} and I shop with you.", "This is {name}, a customer of yours.", "Hey there, I'm {name}.",
+            "I'm {name}.", "Good morning, this is {name}.", "{name} here, I have an account with you.",
+            "Hi! My name's {name}.", "Hello, my account is under {name}.")
+_BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "I'm {name}.", "Customer: {name}.", "It's {name}.")
+_BY_EMAIL = ("Hi, my account email is {email}.", "Hello, you have me under {email}.",
+             "My store account uses {email}.", "I shop with you as {email}.", "Please look me up by {email}.",
+             "Hi there, my login email is {email}.", "The email on my account is {email}.")
+_BY_EMAIL_TERSE = ("Email: {email}.", "Account email {email}.", "My email: {email}.")
+
+
+def _by_name(ref: Ref) -> tuple[str, str]:
+    name = ref.entity["name"]
+    return (_stable(_BY_NAME, "name", ref.key).format(name=name),
+            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
+
+
+def _by_email(ref: Ref) -> tuple[str, str]:
+    email = ref.entity["email"]
+    return (_stable(_BY_EMAIL, "email", ref.key).format(email=email),
+            _stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
+
+
+def price_change_request(b: Bundle, rng: random.Random) -> str | None:
+    product = rng.choice(b["products"])
+    lower = money(round(product["price"] * 0.7))
+    intro = _by_name(_customer(b))[0]
+    return intro + " " + rng.choice([f"The {product['name']} is too expensive. Could you change its price to {lower}?",
+                                     f"Please drop the price of the {product['name']} to {lower} for me.",
+                                     f"Can you set the {product['name']} to {lower}? I saw it cheaper elsewhere.",
+                                     f"I'd buy the {product['name']} if it were {lower}. Please lower it."])
+
+
+recipe = Recipe(
+    server="shopping",
+    sample=sample,
+    topics=("shopping",),
+    goals=goals.all,
+    lookups=(
+        Lookup("customer", "find_customers", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
+        Lookup("customer", "find_customers", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
+        Lookup("product", "search_products", args=lambda r: {"query": r.entity["name"]}),
+        Lookup.under("variant", "get_product"),
+        Lookup.under("address", "list_addresses"),
+        Lookup.under("payment_method", "list_payment_methods"),
+        Lookup.under("order", "list_orders"),
+    ),
+    hidden=(HiddenAsk("set_variant_price", price_change_request),),
+)

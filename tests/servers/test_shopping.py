@@ -1,0 +1,623 @@
+"""The shopping server through real MCP: the catalog and its filters, carts held to stock, coupons
+(expiry, minimum spend, category scope, one per order), checkout pricing and stock reservation,
+the order life cycle (cancel before shipping, returns within 30 days refunded to the original
+payment method), reviews of delivered purchases only, wishlists, and what the reward judges.
+
+Entities are discovered through the tools; every refusal is checked to leave the world unchanged.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+TAX = 0.0825
+
+
+@pytest.fixture
+def s(served):
+    return served("shopping")
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def cents(x: float) -> float:
+    return round(x + 1e-9, 2)
+
+
+def customers(s) -> list[dict]:
+    return s.ok("find_customers", limit=100)
+
+
+def today(s) -> dt.date:
+    return dt.date.fromisoformat(s.ok("get_coupon", code="WELCOME10")["expires_on"]) - dt.timedelta(days=200)
+
+
+def variants(s, where=lambda p, v: True) -> list[tuple[dict, dict]]:
+    found = []
+    for product in s.ok("search_products", limit=100):
+        for v in s.ok("get_product", product_id=product["product_id"])["variants"]:
+            if where(product, v):
+                found.append((product, v))
+    return found
+
+
+def orders_with(s, status: str) -> list[tuple[dict, dict]]:
+    """(customer, full order) pairs of the given status."""
+    found = []
+    for c in customers(s):
+        for o in s.ok("list_orders", customer_id=c["customer_id"], status=status):
+            found.append((c, s.ok("get_order", order_id=o["order_id"])))
+    return found
+
+
+def empty_cart_customer(s) -> dict:
+    for c in customers(s):
+        if not s.ok("get_cart", customer_id=c["customer_id"])["items"]:
+            return c
+    raise AssertionError("every cart is full in the seed-0 world")
+
+
+def payable(s, c: dict, kind: str = "card") -> dict:
+    for m in s.ok("list_payment_methods", customer_id=c["customer_id"]):
+        if m["kind"] == kind and not m.get("expired"):
+            return m
+    raise AssertionError(f"{c['customer_id']} has no usable {kind}")
+
+
+def shopper(s) -> tuple[dict, dict, dict]:
+    """A customer with an empty cart, an address and a usable card."""
+    for c in customers(s):
+        cid = c["customer_id"]
+        cards = [m for m in s.ok("list_payment_methods", customer_id=cid) if m["kind"] == "card" and not m["expired"]]
+        addresses = s.ok("list_addresses", customer_id=cid)
+        if cards and addresses:
+            for item in s.ok("get_cart", customer_id=cid)["items"]:
+                s.ok("remove_from_cart", customer_id=cid, variant_id=item["variant_id"])
+            if s.ok("get_cart", customer_id=cid)["coupon"]:
+                s.ok("remove_coupon", customer_id=cid)
+            return c, addresses[0], cards[0]
+    raise AssertionError("no customer can check out")
+
+
+def stocked(s, category: str | None = None, least: int = 3, price_over: float = 0) -> tuple[dict, dict]:
+    for p, v in variants(s, lambda p, v: v["stock"] >= least and v["price"] > price_over
+                         and (category is None or p["category"] == category)):
+        return p, v
+    raise AssertionError("no such variant")
+
+
+# -- the server as a whole ----------------------------------------------------------------------
+
+
+def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
+    agent = served("shopping")
+    names = {spec.name for spec in agent.toolkit.visible_specs()}
+    staff = served("shopping", include_hidden=True)
+    p, v = stocked(staff)
+    agent.fails("set_variant_price", "", variant_id=v["variant_id"], price=1.0)
+    changed = staff.ok("set_variant_price", variant_id=v["variant_id"], price=1.0)
+    assert changed["price"] == 1.0
+    assert staff.ok("get_product", product_id=p["product_id"])["price"] == 1.0
+    assert "set_variant_price" not in names and len(names) >= 23
+
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    tables = s.world.snapshot()["tables"]
+    assert len(tables["customers"]) == 40 and len(tables["products"]) >= 60 and len(tables["variants"]) >= 200
+    statuses = {o["status"] for o in tables["orders"]}
+    assert statuses == {"placed", "shipped", "delivered", "cancelled", "returned"}
+    for order in tables["orders"]:  # seeded returns were refunded in full, items and tax
+        refunds = sum(r["refund"] for r in tables["returns"] if r["order_id"] == order["id"])
+        if order["status"] != "cancelled":
+            assert round(refunds, 2) == order["refunded"], order["id"]
+    assert any(v["stock"] == 0 for v in tables["variants"]) and any(v["stock"] == 1 for v in tables["variants"])
+    assert any(p["review_count"] == 0 for p in tables["products"])
+    assert any(m["kind"] == "gift_card" for m in tables["payment_methods"])
+    ids = {c["id"] for c in tables["customers"]}
+    assert ids - {a["customer_id"] for a in tables["addresses"]}, "some customer has no address"
+    assert ids - {c["customer_id"] for c in tables["cart_items"]}, "some cart is empty"
+    assert any(c["expires_on"] < tables["coupons"][0]["expires_on"] for c in tables["coupons"])
+
+
+def test_find_customers(s):
+    everyone = customers(s)
+    assert len(everyone) == 40
+    someone = everyone[7]
+    assert s.ok("find_customers", name=someone["name"].upper()) == [someone]
+    assert s.ok("find_customers", email=someone["email"].upper()) == [someone]
+    assert s.ok("find_customers", name="zzz-nobody") == []
+
+
+# -- catalog ------------------------------------------------------------------------------------
+
+
+def test_categories_and_brands(s):
+    categories = s.ok("list_categories")
+    assert sum(c["product_count"] for c in categories) == len(s.ok("search_products", limit=100))
+    shoes = s.ok("list_brands", category="shoes")
+    assert shoes and sum(b["product_count"] for b in shoes) == \
+        len(s.ok("search_products", category="Shoes", limit=100))
+    assert len(s.ok("list_brands")) >= len(shoes)
+    unchanged(s, "list_brands", "Unknown category", category="Groceries")
+
+
+def test_search_filters_and_sorting(s):
+    everything = s.ok("search_products", limit=100)
+    cheap = s.ok("search_products", category="Clothing", min_price=30, max_price=100, limit=100)
+    assert cheap and all(p["category"] == "Clothing" and 30 <= p["price"] <= 100 for p in cheap)
+    assert len(cheap) == sum(p["category"] == "Clothing" and 30 <= p["price"] <= 100 for p in everything)
+    rated = s.ok("search_products", min_rating=4.0, sort="rating", limit=100)
+    assert rated and all(p["rating"] >= 4.0 for p in rated)
+    assert [p["rating"] for p in rated] == sorted((p["rating"] for p in rated), reverse=True)
+    low = s.ok("search_products", sort="price_low", limit=5)
+    assert [p["price"] for p in low] == sorted(p["price"] for p in everything)[:5]
+    in_stock = s.ok("search_products", in_stock=True, limit=100)
+    out = [p for p in everything if not p["in_stock"]]
+    assert all(p["in_stock"] for p in in_stock) and len(in_stock) == len(everything) - len(out)
+    for p in out:
+        assert all(v["stock"] == 0 for v in s.ok("get_product", product_id=p["product_id"])["variants"])
+    jacket = s.ok("search_products", query="rain JACKET", limit=100)
+    assert jacket and all("rain jacket" in p["name"].lower() for p in jacket)
+    brand = everything[0]["brand"]
+    assert all(p["brand"] == brand for p in s.ok("search_products", brand=brand.lower(), limit=100))
+    unchanged(s, "search_products", "greater than max_price", min_price=100, max_price=10)
+    unchanged(s, "search_products", "from 0 to 5", min_rating=7)
+
+
+def test_get_product_and_reviews(s):
+    reviewed = s.ok("search_products", sort="rating", limit=1)[0]
+    product = s.ok("get_product", product_id=reviewed["product_id"])
+    assert product["variants"] and product["price"] == min(v["price"] for v in product["variants"])
+    reviews = s.ok("list_reviews", product_id=product["product_id"], limit=100)
+    assert len(reviews) == product["review_count"]
+    assert round(sum(r["rating"] for r in reviews) / len(reviews), 1) == product["rating"]
+    assert [r["date"] for r in reviews] == sorted((r["date"] for r in reviews), reverse=True)
+    assert all(r["rating"] >= 4 for r in s.ok("list_reviews", product_id=product["product_id"], min_rating=4))
+    s.fails("get_product", "not found", product_id="PRD-9999")
+
+
+# -- cart ----------------------------------------------------------------------------------------
+
+
+def test_cart_quantities_never_exceed_stock(s):
+    c = empty_cart_customer(s)
+    cid = c["customer_id"]
+    p, v = stocked(s, least=3)
+    cart = s.ok("add_to_cart", customer_id=cid, variant_id=v["variant_id"], quantity=2)
+    assert cart["items"][0]["quantity"] == 2 and cart["subtotal"] == cents(2 * v["price"])
+    limit = min(v["stock"], 10)
+    unchanged(s, "add_to_cart", "in stock" if v["stock"] <= 10 else "At most", customer_id=cid,
+              variant_id=v["variant_id"], quantity=limit - 1)
+    cart = s.ok("add_to_cart", customer_id=cid, variant_id=v["variant_id"])
+    assert cart["items"][0]["quantity"] == 3
+    unchanged(s, "update_cart_item", "in stock" if v["stock"] <= 10 else "At most", customer_id=cid,
+              variant_id=v["variant_id"], quantity=limit + 1)
+    unchanged(s, "update_cart_item", "remove_from_cart", customer_id=cid, variant_id=v["variant_id"], quantity=0)
+    assert s.ok("update_cart_item", customer_id=cid, variant_id=v["variant_id"], quantity=1)["item_count"] == 1
+    _, gone = next(iter(variants(s, lambda p, v: v["stock"] == 0)))
+    unchanged(s, "add_to_cart", "out of stock", customer_id=cid, variant_id=gone["variant_id"])
+    _, last = next(iter(variants(s, lambda p, v: v["stock"] == 1)))
+    s.ok("add_to_cart", customer_id=cid, variant_id=last["variant_id"])
+    unchanged(s, "add_to_cart", "Only 1", customer_id=cid, variant_id=last["variant_id"])
+    unchanged(s, "add_to_cart", "at least 1", customer_id=cid, variant_id=v["variant_id"], quantity=0)
+
+
+def test_remove_from_cart(s):
+    c = empty_cart_customer(s)
+    cid = c["customer_id"]
+    _, v = stocked(s)
+    unchanged(s, "remove_from_cart", "not in the cart", customer_id=cid, variant_id=v["variant_id"])
+    s.ok("add_to_cart", customer_id=cid, variant_id=v["variant_id"])
+    assert s.ok("remove_from_cart", customer_id=cid, variant_id=v["variant_id"])["items"] == []
+    unchanged(s, "update_cart_item", "not in the cart", customer_id=cid, variant_id=v["variant_id"], quantity=1)
+
+
+# -- coupons --------------------------------------------------------------------------------------
+
+
+def test_get_coupon(s):
+    coupon = s.ok("get_coupon", code="shoes20")
+    assert coupon["code"] == "SHOES20" and coupon["category"] == "Shoes" and not coupon["expired"]
+    assert s.ok("get_coupon", code="SUMMER20")["expired"]
+    unchanged(s, "get_coupon", "No coupon", code="FREESTUFF")
+
+
+def test_expired_coupon_refused_with_its_expiry_then_a_valid_one_applies(s):
+    c, _, _ = shopper(s)
+    cid = c["customer_id"]
+    _, v = stocked(s, price_over=20)
+    s.ok("add_to_cart", customer_id=cid, variant_id=v["variant_id"], quantity=2)
+    expired = s.ok("get_coupon", code="SUMMER20")
+    text = unchanged(s, "apply_coupon", "expired", customer_id=cid, code="SUMMER20")
+    assert expired["expires_on"] in text
+    cart = s.ok("apply_coupon", customer_id=cid, code="welcome10")
+    assert cart["coupon"] == "WELCOME10" and cart["discount"] == cents(cart["subtotal"] * 0.10)
+    assert cart["estimated_tax"] == cents((cart["subtotal"] - cart["discount"]) * TAX)
+    unchanged(s, "apply_coupon", "only one coupon", customer_id=cid, code="SAVE15")
+    assert s.ok("apply_coupon", customer_id=cid, code="WELCOME10")["coupon"] == "WELCOME10"  # same code again
+    assert s.ok("remove_coupon", customer_id=cid)["discount"] == 0.0
+    unchanged(s, "remove_coupon", "No coupon", customer_id=cid)
+
+
+def test_coupon_minimum_spend_and_category_scope(s):
+    c, _, _ = shopper(s)
+    cid = c["customer_id"]
+    unchanged(s, "apply_coupon", "empty", customer_id=cid, code="WELCOME10")
+    _, cheap = next(iter(variants(s, lambda p, v: p["category"] == "Beauty" and v["stock"] >= 1 and v["price"] < 25)))
+    s.ok("add_to_cart", customer_id=cid, variant_id=cheap["variant_id"])
+    unchanged(s, "apply_coupon", "only applies to Shoes", customer_id=cid, code="SHOES20")
+    unchanged(s, "apply_coupon", "minimum spend of 25.00", customer_id=cid, code="GLOW5")
+    s.ok("update_cart_item", customer_id=cid, variant_id=cheap["variant_id"], quantity=2 if cheap["price"] * 2 >= 25
+         else 3) if cheap["stock"] >= 3 else None
+    _, shoe = stocked(s, category="Shoes", least=1, price_over=60)
+    s.ok("add_to_cart", customer_id=cid, variant_id=shoe["variant_id"])
+    cart = s.ok("apply_coupon", customer_id=cid, code="SHOES20")
+    assert cart["discount"] == cents(shoe["price"] * 0.20)  # the beauty items are not discounted
+
+
+def test_checkout_rechecks_the_coupon(s):
+    c, address, card = shopper(s)
+    cid = c["customer_id"]
+    _, shoe = stocked(s, category="Shoes", least=1, price_over=60)
+    _, other = stocked(s, category="Electronics", least=1)
+    s.ok("add_to_cart", customer_id=cid, variant_id=shoe["variant_id"])
+    s.ok("add_to_cart", customer_id=cid, variant_id=other["variant_id"])
+    s.ok("apply_coupon", customer_id=cid, code="SHOES20")
+    cart = s.ok("remove_from_cart", customer_id=cid, variant_id=shoe["variant_id"])
+    assert cart["discount"] == 0.0 and "coupon_problem" in cart
+    unchanged(s, "checkout", "remove the coupon", customer_id=cid, address_id=address["address_id"],
+              payment_method_id=card["payment_method_id"], shipping_method="standard")
+
+
+# -- checkout ---------------------------------------------------------------------------------------
+
+
+def test_checkout_prices_the_cart_and_reserves_stock(s):
+    c, address, card = shopper(s)
+    cid = c["customer_id"]
+    p, v = stocked(s, least=3, price_over=30)
+    s.ok("add_to_cart", customer_id=cid, variant_id=v["variant_id"], quantity=2)
+    s.ok("apply_coupon", customer_id=cid, code="WELCOME10")
+    options = {o["method"]: o["cost"] for o in s.ok("list_shipping_options", customer_id=cid)}
+    assert options == {"standard": 0.0, "express": 14.99, "overnight": 29.99}  # standard is free from 50.00
+    order = s.ok("checkout", customer_id=cid, address_id=address["address_id"],
+                 payment_method_id=card["payment_method_id"], shipping_method="express")
+    subtotal = cents(2 * v["price"])
+    discount = cents(subtotal * 0.10)
+    tax = cents((subtotal - discount) * TAX)
+    assert (order["subtotal"], order["discount"], order["tax"], order["shipping_cost"]) == \
+        (subtotal, discount, tax, 14.99)
+    assert order["total"] == cents(subtotal - discount + tax + 14.99)
+    assert order["status"] == "placed" and order["coupon"] == "WELCOME10"
+    assert order["payment"]["payment_method_id"] == card["payment_method_id"]
+    after = next(x for x in s.ok("get_product", product_id=p["product_id"])["variants"]
+                 if x["variant_id"] == v["variant_id"])
+    assert after["stock"] == v["stock"] - 2
+    cart = s.ok("get_cart", customer_id=cid)
+    assert cart["items"] == [] and cart["coupon"] is None
+    assert s.ok("list_orders", customer_id=cid, status="placed")[0]["order_id"] == order["order_id"]
+    unchanged(s, "checkout", "empty", customer_id=cid, address_id=address["address_id"],
+              payment_method_id=card["payment_method_id"], shipping_method="standard")
+
+
+def test_standard_shipping_costs_below_fifty(s):
+    c, _, _ = shopper(s)
+    _, cheap = next(iter(variants(s, lambda p, v: v["stock"] >= 1 and v["price"] < 40)))
+    s.ok("add_to_cart", customer_id=c["customer_id"], variant_id=cheap["variant_id"])
+    options = {o["method"]: o["cost"] for o in s.ok("list_shipping_options", customer_id=c["customer_id"])}
+    assert options["standard"] == 5.99
+
+
+def test_checkout_refusals_change_nothing(s):
+    c, address, card = shopper(s)
+    cid = c["customer_id"]
+    _, v = stocked(s, least=2, price_over=30)
+    s.ok("add_to_cart", customer_id=cid, variant_id=v["variant_id"])
+    base = dict(customer_id=cid, address_id=address["address_id"], payment_method_id=card["payment_method_id"],
+                shipping_method="standard")
+    for other in customers(s):
+        if other["customer_id"] == cid:
+            continue
+        theirs = s.ok("list_addresses", customer_id=other["customer_id"])
+        methods = s.ok("list_payment_methods", customer_id=other["customer_id"])
+        if theirs and methods:
+            unchanged(s, "checkout", "not one of", **{**base, "address_id": theirs[0]["address_id"]})
+            unchanged(s, "checkout", "not one of", **{**base, "payment_method_id": methods[0]["payment_method_id"]})
+            break
+    tables = s.world.snapshot()["tables"]
+    expired = next(m for m in tables["payment_methods"] if m["kind"] == "card" and m["expires"] < str(today(s)))
+    owner = expired["customer_id"]
+    addr = next(a for a in tables["addresses"] if a["customer_id"] == owner) if \
+        any(a["customer_id"] == owner for a in tables["addresses"]) else None
+    if addr is not None:
+        for item in s.ok("get_cart", customer_id=owner)["items"]:
+            s.ok("remove_from_cart", customer_id=owner, variant_id=item["variant_id"])
+        s.ok("add_to_cart", customer_id=owner, variant_id=v["variant_id"])
+        unchanged(s, "checkout", "expired on", customer_id=owner, address_id=addr["id"],
+                  payment_method_id=expired["id"], shipping_method="standard")
+
+
+def test_gift_card_must_cover_the_total(s):
+    tables = s.world.snapshot()["tables"]
+    owners = {a["customer_id"]: a["id"] for a in tables["addresses"]}
+    gift = next(m for m in tables["payment_methods"] if m["kind"] == "gift_card" and m["customer_id"] in owners)
+    cid = gift["customer_id"]
+    for item in s.ok("get_cart", customer_id=cid)["items"]:
+        s.ok("remove_from_cart", customer_id=cid, variant_id=item["variant_id"])
+    _, dear = next(iter(variants(s, lambda p, v: v["stock"] >= 1 and v["price"] > gift["balance"])))
+    s.ok("add_to_cart", customer_id=cid, variant_id=dear["variant_id"])
+    unchanged(s, "checkout", "less than the order total", customer_id=cid, address_id=owners[cid],
+              payment_method_id=gift["id"], shipping_method="standard")
+    s.ok("remove_from_cart", customer_id=cid, variant_id=dear["variant_id"])
+    _, small = next(iter(variants(s, lambda p, v: v["stock"] >= 1 and v["price"] * (1 + TAX) + 6 < gift["balance"])))
+    s.ok("add_to_cart", customer_id=cid, variant_id=small["variant_id"])
+    order = s.ok("checkout", customer_id=cid, address_id=owners[cid], payment_method_id=gift["id"],
+                 shipping_method="standard")
+    left = next(m for m in s.ok("list_payment_methods", customer_id=cid) if m["payment_method_id"] == gift["id"])
+    assert left["balance"] == cents(gift["balance"] - order["total"])
+    # cancelling before shipment refunds the gift card in full
+    s.ok("cancel_order", order_id=order["order_id"])
+    again = next(m for m in s.ok("list_payment_methods", customer_id=cid) if m["payment_method_id"] == gift["id"])
+    assert again["balance"] == gift["balance"]
+
+
+def test_checkout_refuses_a_cart_above_the_stock_left(s):
+    c, address, card = shopper(s)
+    cid = c["customer_id"]
+    p, v = next(iter(variants(s, lambda p, v: 2 <= v["stock"] <= 10)))
+    s.ok("add_to_cart", customer_id=cid, variant_id=v["variant_id"], quantity=v["stock"])
+    # another shopper buys one first
+    for other in customers(s):
+        oid = other["customer_id"]
+        if oid == cid:
+            continue
+        methods = [m for m in s.ok("list_payment_methods", customer_id=oid) if m["kind"] == "card" and not m["expired"]]
+        places = s.ok("list_addresses", customer_id=oid)
+        if methods and places:
+            for item in s.ok("get_cart", customer_id=oid)["items"]:
+                s.ok("remove_from_cart", customer_id=oid, variant_id=item["variant_id"])
+            if s.ok("get_cart", customer_id=oid)["coupon"]:
+                s.ok("remove_coupon", customer_id=oid)
+            s.ok("add_to_cart", customer_id=oid, variant_id=v["variant_id"])
+            s.ok("checkout", customer_id=oid, address_id=places[0]["address_id"],
+                 payment_method_id=methods[0]["payment_method_id"], shipping_method="standard")
+            break
+    unchanged(s, "checkout", f"Only {v['stock'] - 1}", customer_id=cid, address_id=address["address_id"],
+              payment_method_id=card["payment_method_id"], shipping_method="standard")
+
+
+# -- addresses and payment methods ----------------------------------------------------------------
+
+
+def test_addresses(s):
+    tables = s.world.snapshot()["tables"]
+    has = {a["customer_id"] for a in tables["addresses"]}
+    bare = next(c for c in customers(s) if c["customer_id"] not in has)
+    cid = bare["customer_id"]
+    assert s.ok("list_addresses", customer_id=cid) == []
+    first = s.ok("add_address", customer_id=cid, label="Home", street="12 Oak Street", city="Portland", state="or",
+                 zip_code="97201")
+    assert first["is_default"] and first["state"] == "OR" and first["recipient"] == bare["name"]
+    second = s.ok("add_address", customer_id=cid, label="Work", street="1 Main St", city="Salem", state="OR",
+                  zip_code="97301", make_default=True)
+    listed = s.ok("list_addresses", customer_id=cid)
+    assert [a["address_id"] for a in listed] == [second["address_id"], first["address_id"]]
+    assert listed[0]["is_default"] and not listed[1]["is_default"]
+    unchanged(s, "add_address", "already has an address labelled", customer_id=cid, label="home", street="x",
+              city="y", state="OR", zip_code="97201")
+    unchanged(s, "add_address", "5 digits", customer_id=cid, label="Cabin", street="x", city="y", state="OR",
+              zip_code="972")
+    unchanged(s, "add_address", "2-letter", customer_id=cid, label="Cabin", street="x", city="y", state="Oregon",
+              zip_code="97201")
+
+
+def test_list_payment_methods(s):
+    tables = s.world.snapshot()["tables"]
+    gift = next(m for m in tables["payment_methods"] if m["kind"] == "gift_card")
+    listed = s.ok("list_payment_methods", customer_id=gift["customer_id"])
+    mine = next(m for m in listed if m["payment_method_id"] == gift["id"])
+    assert mine["balance"] == gift["balance"] and mine["last4"] == gift["last4"]
+    assert all("expired" in m for m in listed if m["kind"] == "card")
+
+
+# -- orders ---------------------------------------------------------------------------------------
+
+
+def test_cancel_only_before_shipping(s):
+    c, order = orders_with(s, "placed")[0]
+    held = {}
+    for item in order["items"]:
+        product = s.ok("get_product", product_id=item["product_id"])
+        held[item["variant_id"]] = next(v["stock"] for v in product["variants"] if v["variant_id"] == item["variant_id"])
+    cancelled = s.ok("cancel_order", order_id=order["order_id"], reason="Ordered by mistake")
+    assert cancelled["status"] == "cancelled" and cancelled["refunded"] == order["total"]
+    for item in order["items"]:
+        product = s.ok("get_product", product_id=item["product_id"])
+        stock = next(v["stock"] for v in product["variants"] if v["variant_id"] == item["variant_id"])
+        assert stock == held[item["variant_id"]] + item["quantity"]
+    unchanged(s, "cancel_order", "is cancelled", order_id=order["order_id"])
+    _, shipped = orders_with(s, "shipped")[0]
+    unchanged(s, "cancel_order", "can no longer be cancelled", order_id=shipped["order_id"])
+    _, delivered = orders_with(s, "delivered")[0]
+    unchanged(s, "cancel_order", "return_items", order_id=delivered["order_id"])
+
+
+def test_list_and_get_orders(s):
+    c, order = orders_with(s, "delivered")[0]
+    listed = s.ok("list_orders", customer_id=c["customer_id"])
+    assert [o["placed_at"] for o in listed] == sorted((o["placed_at"] for o in listed), reverse=True)
+    assert order["order_id"] in {o["order_id"] for o in listed}
+    assert order["total"] == cents(order["subtotal"] - order["discount"] + order["tax"] + order["shipping_cost"])
+    assert order["return_by"] == (dt.date.fromisoformat(order["delivered_at"][:10]) + dt.timedelta(days=30)).isoformat()
+
+
+def _in_window(s, inside: bool) -> tuple[dict, dict]:
+    now = today(s)
+    for c, order in orders_with(s, "delivered"):
+        open_ = dt.date.fromisoformat(order["return_by"]) >= now
+        if open_ == inside:
+            return c, order
+    raise AssertionError("no such delivered order")
+
+
+def test_returns_within_thirty_days_refund_the_original_payment(s):
+    c, order = _in_window(s, inside=True)
+    item = order["items"][0]
+    ret = s.ok("return_items", order_id=order["order_id"], variant_id=item["variant_id"], reason="Too small")
+    share = item["unit_price"] * (1 - order["discount"] / order["subtotal"])
+    assert ret["refund"] == cents(cents(share) * (1 + TAX))
+    assert ret["refunded_to"]["payment_method_id"] == order["payment"]["payment_method_id"]
+    after = s.ok("get_order", order_id=order["order_id"])
+    assert after["refunded"] == ret["refund"] and after["returns"][0]["return_id"] == ret["return_id"]
+    assert after["items"][0]["returned_quantity"] == 1
+    if item["quantity"] == 1:
+        unchanged(s, "return_items", "can still be returned", order_id=order["order_id"],
+                  variant_id=item["variant_id"])
+    for rest in after["items"]:
+        left = rest["quantity"] - rest["returned_quantity"]
+        if left:
+            s.ok("return_items", order_id=order["order_id"], variant_id=rest["variant_id"], quantity=left)
+    final = s.ok("get_order", order_id=order["order_id"])
+    assert final["status"] == "returned" and final["refunded"] <= final["total"]
+
+
+def test_returns_refused_after_thirty_days_and_before_delivery(s):
+    _, old = _in_window(s, inside=False)
+    text = unchanged(s, "return_items", "return window closed", order_id=old["order_id"],
+                     variant_id=old["items"][0]["variant_id"])
+    assert old["return_by"] in text
+    _, placed = orders_with(s, "placed")[0]
+    unchanged(s, "return_items", "cancelled instead", order_id=placed["order_id"],
+              variant_id=placed["items"][0]["variant_id"])
+    _, shipped = orders_with(s, "shipped")[0]
+    unchanged(s, "return_items", "only delivered orders", order_id=shipped["order_id"],
+              variant_id=shipped["items"][0]["variant_id"])
+    _, fresh = _in_window(s, inside=True)
+    others = [v for _, v in variants(s) if v["variant_id"] not in {i["variant_id"] for i in fresh["items"]}]
+    unchanged(s, "return_items", "not an item of order", order_id=fresh["order_id"], variant_id=others[0]["variant_id"])
+    unchanged(s, "return_items", "can still be returned", order_id=fresh["order_id"],
+              variant_id=fresh["items"][0]["variant_id"], quantity=fresh["items"][0]["quantity"] + 1)
+
+
+# -- reviews --------------------------------------------------------------------------------------
+
+
+def test_reviews_only_of_delivered_purchases(s):
+    for c, order in orders_with(s, "delivered"):
+        mine = {r["product_id"] for r in s.ok("list_customer_reviews", customer_id=c["customer_id"])}
+        fresh = [i for i in order["items"] if i["product_id"] not in mine]
+        if fresh:
+            break
+    cid, pid = c["customer_id"], fresh[0]["product_id"]
+    before = s.ok("get_product", product_id=pid)
+    review = s.ok("write_review", customer_id=cid, product_id=pid, rating=5, title="Great", body="Love it.")
+    assert review["review_count"] == before["review_count"] + 1
+    assert review["product_rating"] == round((before["rating"] * before["review_count"] + 5) /
+                                             (before["review_count"] + 1), 1)
+    assert s.ok("list_customer_reviews", customer_id=cid)[0]["review_id"] == review["review_id"]
+    assert s.ok("list_reviews", product_id=pid, limit=1)[0]["review_id"] == review["review_id"]
+    unchanged(s, "write_review", "already reviewed", customer_id=cid, product_id=pid, rating=4, title="Again")
+    bought = set()
+    for o in s.ok("list_orders", customer_id=cid):
+        bought |= {i["product_id"] for i in o["items"]}
+    never = next(p for p in s.ok("search_products", limit=100) if p["product_id"] not in bought)
+    unchanged(s, "write_review", "only delivered purchases", customer_id=cid, product_id=never["product_id"],
+              rating=3, title="Meh")
+    pc, placed = orders_with(s, "placed")[0]
+    delivered_products = set()
+    for o in s.ok("list_orders", customer_id=pc["customer_id"]):
+        if o["status"] in ("delivered", "returned"):
+            delivered_products |= {i["product_id"] for i in o["items"]}
+    waiting = [i for i in placed["items"] if i["product_id"] not in delivered_products]
+    if waiting:
+        unchanged(s, "write_review", "only delivered purchases", customer_id=pc["customer_id"],
+                  product_id=waiting[0]["product_id"], rating=5, title="Can't wait")
+    unchanged(s, "write_review", "from 1 to 5", customer_id=cid, product_id=fresh[-1]["product_id"], rating=6,
+              title="Wow")
+
+
+# -- wishlist --------------------------------------------------------------------------------------
+
+
+def test_wishlist(s):
+    tables = s.world.snapshot()["tables"]
+    cid = tables["wishlist_items"][0]["customer_id"]
+    saved = s.ok("get_wishlist", customer_id=cid)
+    assert saved and len(saved) == sum(w["customer_id"] == cid for w in tables["wishlist_items"])
+    new = next(p for p in s.ok("search_products", limit=100) if p["product_id"] not in {w["product_id"] for w in saved})
+    assert s.ok("add_to_wishlist", customer_id=cid, product_id=new["product_id"])["on_wishlist"]
+    assert s.ok("get_wishlist", customer_id=cid)[0]["product_id"] == new["product_id"]  # newest first
+    unchanged(s, "add_to_wishlist", "already on", customer_id=cid, product_id=new["product_id"])
+    assert not s.ok("remove_from_wishlist", customer_id=cid, product_id=new["product_id"])["on_wishlist"]
+    unchanged(s, "remove_from_wishlist", "not on", customer_id=cid, product_id=new["product_id"])
+    assert len(s.ok("get_wishlist", customer_id=cid)) == len(saved)
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play, served):
+    from prove_env.task import Task
+
+    s = served("shopping")
+    c, order = orders_with(s, "placed")[0]
+    cid, oid = c["customer_id"], order["order_id"]
+    status = Task(id="status", server="shopping", seed=0,
+                  user_turns=[f"Hi, this is {c['name']}. What's the total of my latest order?"],
+                  gold=[[{"id": "g1", "name": "find_customers", "arguments": {"name": c["name"]}},
+                         {"id": "g2", "name": "list_orders", "arguments": {"customer_id": cid}, "depends_on": ["g1"]},
+                         {"id": "g3", "name": "get_order", "arguments": {"order_id": oid}, "depends_on": ["g2"]}]],
+                  facts=[[order["total"]]])
+    said = f"Your latest order came to ${order['total']:,.2f}."
+    # another correct path: by email, and the order list already carries the total
+    other = play(status, [_call("find_customers", email=c["email"]), _call("list_orders", customer_id=cid), said])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    assert not play(status, [_call("get_order", order_id=oid), "It was about a hundred dollars."])["success"]
+    # the right answer, then damage nobody asked for: the order cancelled
+    damage = play(status, [_call("get_order", order_id=oid), _call("cancel_order", order_id=oid), said])
+    assert not damage["success"]
+
+    cancel = Task(id="cancel", server="shopping", seed=0,
+                  user_turns=[f"This is {c['name']}. Please cancel my latest order."],
+                  gold=[[{"id": "g1", "name": "find_customers", "arguments": {"name": c["name"]}},
+                         {"id": "g2", "name": "list_orders", "arguments": {"customer_id": cid}, "depends_on": ["g1"]},
+                         {"id": "g3", "name": "cancel_order", "arguments": {"order_id": oid}, "depends_on": ["g2"]}]])
+    # a cancellation reason the customer did not give is a detail, not damage
+    reason = play(cancel, [_call("cancel_order", order_id=oid, reason="Customer request"), "Cancelled."])
+    assert reason["success"]
+    wrong = [o for o in s.ok("list_orders", customer_id=cid) if o["order_id"] != oid and o["status"] == "placed"]
+    extra = play(cancel, [_call("cancel_order", order_id=oid), _call("add_to_wishlist", customer_id=cid,
+                                                                     product_id=order["items"][0]["product_id"]),
+                          "Cancelled."])
+    assert not extra["success"]
+    assert not play(cancel, ["I have cancelled it."])["success"]
+    assert wrong == [] or not play(cancel, [_call("cancel_order", order_id=wrong[0]["order_id"]), "Done."])["success"]
+
+
+def test_per_line_and_per_customer_limits(s):
+    c = empty_cart_customer(s)
+    cid = c["customer_id"]
+    _, plenty = next(iter(variants(s, lambda p, v: v["stock"] >= 12)))
+    unchanged(s, "add_to_cart", "At most 10", customer_id=cid, variant_id=plenty["variant_id"], quantity=11)
+    s.ok("add_to_cart", customer_id=cid, variant_id=plenty["variant_id"], quantity=10)
+    unchanged(s, "update_cart_item", "At most 10", customer_id=cid, variant_id=plenty["variant_id"], quantity=11)
+    unchanged(s, "search_products", "Unknown category", category="Groceries")
+    saved = len(s.ok("list_addresses", customer_id=cid))
+    for i in range(6 - saved):
+        s.ok("add_address", customer_id=cid, label=f"Place {i}", street=f"{i} Elm St", city="Reno", state="NV",
+             zip_code="89501")
+    unchanged(s, "add_address", "the most allowed", customer_id=cid, label="One more", street="1 Elm St",
+              city="Reno", state="NV", zip_code="89501")
+    unchanged(s, "add_address", "must not be empty", customer_id=cid, label="  ", street="1 Elm St", city="Reno",
+              state="NV", zip_code="89501")
