@@ -1,0 +1,1 @@
+"""Retail chain: owners and their items (a skeleton to grow)."""
