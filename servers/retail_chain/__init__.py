@@ -1,1 +1,1 @@
-"""Retail chain: owners and their items (a skeleton to grow)."""
+"""Retail chain: stores, a chain-wide catalogue with per-store prices and stock, transfers, pick-up reservations and restock orders."""

@@ -1,132 +1,559 @@
-"""The retail_chain server's tools: owners and their items.
+"""The retail chain's tools: stores, the catalogue, per-store stock and prices, transfers between
+stores, pick-up reservations and restock orders.
 
 Rules, in one place:
-- An item's title is 1 to 80 characters and unique among its owner's items.
-- Only active items can be renamed or archived; only archived items can be deleted.
+- A store's *available* stock of a product is what it has on hand minus what active pick-up
+  reservations hold. A reservation holds stock for 48 hours; once expired it holds nothing and
+  cannot be collected or cancelled.
+- A transfer never sends more than the source has available. Its stock leaves the source at once
+  and is in transit until the destination receives it.
+- A store closed for renovation takes no transfers (either way), reservations or restock orders.
+- Discontinued products are sold while stock lasts and are never reordered; a store has at most
+  one placed restock order per product.
+- A store may sell a product at or below the chain's list price, never above it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 from typing import Literal
 
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Entity, Id, Limit, Toolkit, ToolError, tool
+from prove_env.toolkit import Entity, Id, Limit, Money, Toolkit, ToolError, tool
 
-from .models import Base, Item, Owner
-from .seed import seed
+from .models import Base, Product, Reservation, RestockOrder, Stock, Store, Transfer
+from .seed import CITIES, seed
 
-MAX_TITLE = 80
+HOLD = dt.timedelta(hours=48)
+MAX_RESERVE = 5
+MAX_TRANSFER = 100
+MAX_RESTOCK = 200
+RESTOCK_LEAD_DAYS = 5
+NEW_LINE_REORDER_POINT = 4
+ReservationStatus = Literal["active", "expired", "collected", "cancelled"]
 
 
-class RetailChainServer(Toolkit):
-    """Owners and the items they hold: look owners up, list, read, add, rename, archive and delete
-    items."""
+class RetailChain(Toolkit):
+    """A home and hardware retail chain: find stores by city or name and products by name, check each
+    store's stock and prices, find the nearest store with enough in stock, move stock between stores,
+    hold stock for customers to pick up, and order restocks. Available stock is what is on hand minus
+    what live pick-up reservations hold."""
 
     name = "retail_chain"
     models = Base
     seed = staticmethod(seed)
     entities = (
-        Entity("owner", Owner, "OWN", lookup="find_owners"),
-        Entity("item", Item, "ITM", lookup="list_items"),
+        Entity("store", Store, "STR", lookup="find_stores"),
+        Entity("product", Product, "PRD", lookup="search_products"),
+        Entity("transfer", Transfer, "TRF", lookup="list_transfers"),
+        Entity("reservation", Reservation, "RSV", lookup="list_reservations"),
+        Entity("restock", RestockOrder, "RST", lookup="list_restock_orders"),
     )
 
+    # -- stores ----------------------------------------------------------------------------------
+
     @tool(read_only=True)
-    def find_owners(self, name: str | None = None, limit: Limit = 10) -> list[dict]:
-        """Find owners whose name contains a text (ignoring case), ordered by id; all owners without one.
+    def find_stores(self, city: str | None = None, name: str | None = None, limit: Limit = 20) -> list[dict]:
+        """Find the chain's stores in a city or by name, ordered by city and name; all stores without either.
 
         Args:
-            name: part of the owner's name, such as 'Ada Park' or 'park'.
+            city: the city, ignoring case, such as 'Portland'.
+            name: part of the store's name (its neighbourhood), ignoring case, such as 'Pearl District'.
         """
-        query = select(Owner).order_by(Owner.id).limit(limit)
+        query = select(Store).order_by(Store.city, Store.name).limit(limit)
+        if city and city.strip():
+            query = query.where(func.lower(Store.city) == city.strip().lower())
         if name and name.strip():
-            query = query.where(func.lower(Owner.name).contains(name.strip().lower()))
-        return [_owner(o) for o in self.db.scalars(query)]
+            query = query.where(func.lower(Store.name).contains(name.strip().lower()))
+        return [_store(s) for s in self.db.scalars(query)]
 
     @tool(read_only=True)
-    def list_items(self, owner_id: Id("owner"), status: Literal["active", "archived"] | None = None) -> list[dict]:
-        """List an owner's items, ordered by id, optionally only active or only archived ones.
+    def get_store(self, store_id: Id("store")) -> dict:
+        """Return one store in full: address, phone, coordinates, opening hours, status and manager."""
+        store = self.get(Store, store_id)
+        sunday = f"{store.sunday_opens}-{store.sunday_closes}" if store.sunday_opens else "closed"
+        return {**_store(store), "zip_code": store.zip_code, "phone": store.phone, "latitude": store.latitude,
+                "longitude": store.longitude, "hours": {"monday_to_saturday": f"{store.opens}-{store.closes}",
+                                                        "sunday": sunday},
+                "manager": store.manager}
 
-        Args:
-            status: only items with this status: 'active' or 'archived'.
-        """
-        owner = self.get(Owner, owner_id)
-        query = select(Item).where(Item.owner_id == owner.id).order_by(Item.id)
-        if status is not None:
-            query = query.where(Item.status == status)
-        return [_item(i) for i in self.db.scalars(query)]
+    # -- catalogue and stock ---------------------------------------------------------------------
 
     @tool(read_only=True)
-    def get_item(self, item_id: Id("item")) -> dict:
-        """Return one item in full: title, note, status, owner and creation time."""
-        item = self.get(Item, item_id)
-        return {**_item(item), "note": item.note, "created_at": item.created_at}
-
-    @tool(produces=("item",))
-    def add_item(self, owner_id: Id("owner"), title: str, note: str | None = None) -> dict:
-        """Add an active item to an owner's list.
+    def search_products(self, name: str | None = None, category: str | None = None, limit: Limit = 20) -> list[dict]:
+        """Search the chain-wide catalogue by name (or brand) and category, ordered by name.
 
         Args:
-            title: what the item is, 1 to 80 characters, unique among the owner's items, such as 'Blue lamp'.
-            note: an optional note, such as 'Needs a new bulb'.
+            name: part of the product's name or brand, ignoring case, such as 'drill' or 'DeWalt'.
+            category: the category, ignoring case, such as 'Power tools', 'Paint' or 'Garden'.
         """
-        owner = self.get(Owner, owner_id)
-        item = Item(id=self.new_id("ITM"), owner_id=owner.id, title=self._title(owner.id, title),
-                    note=(note or "").strip() or None, status="active", created_at=self.now)
-        self.db.add(item)
-        return _item(item)
+        query = select(Product).order_by(Product.name).limit(limit)
+        if name and name.strip():
+            text = name.strip().lower()
+            query = query.where(func.lower(Product.name).contains(text) | func.lower(Product.brand).contains(text))
+        if category and category.strip():
+            query = query.where(func.lower(Product.category) == category.strip().lower())
+        return [_product(p) for p in self.db.scalars(query)]
+
+    @tool(read_only=True)
+    def get_stock(self, store_id: Id("store"), product_id: Id("product")) -> dict:
+        """Return a store's stock and price of one product: on hand, held for pick-up, available, and on order.
+
+        A store that does not carry the product answers carried false and 0 available.
+        """
+        store = self.get(Store, store_id)
+        product = self.get(Product, product_id)
+        line = self.db.get(Stock, (store.id, product.id))
+        on_order = self.db.scalar(select(func.coalesce(func.sum(RestockOrder.quantity), 0)).where(
+            RestockOrder.store_id == store.id, RestockOrder.product_id == product.id,
+            RestockOrder.status == "placed"))
+        if line is None:
+            return {"store_id": store.id, "product_id": product.id, "product": product.name, "carried": False,
+                    "on_hand": 0, "held": 0, "available": 0, "on_order": on_order, "price": None}
+        held = self._held(store.id, product.id)
+        return {"store_id": store.id, "product_id": product.id, "product": product.name, "carried": True,
+                "on_hand": line.on_hand, "held": held, "available": line.on_hand - held, "on_order": on_order,
+                "price": line.price, "list_price": product.list_price, "reorder_point": line.reorder_point}
+
+    @tool(read_only=True, produces=("product",))
+    def list_store_stock(self, store_id: Id("store"), category: str | None = None, in_stock_only: bool = False,
+                         limit: Limit = 50) -> list[dict]:
+        """List the products a store carries with their price and available stock, ordered by product name.
+
+        Args:
+            category: only this category, ignoring case, such as 'Garden'.
+            in_stock_only: only products with at least one available (default false).
+        """
+        store = self.get(Store, store_id)
+        lines = self._lines(store.id, category)
+        rows = [_line(product, line, held) for product, line, held in lines
+                if not in_stock_only or line.on_hand - held > 0]
+        return rows[:limit]
+
+    @tool(read_only=True, produces=("product",))
+    def low_stock_report(self, store_id: Id("store")) -> list[dict]:
+        """List a store's products whose available stock is at or below their reorder point, fewest first.
+
+        Each row says how many are on order from placed restock orders; discontinued products are
+        marked, since they cannot be reordered.
+        """
+        store = self.get(Store, store_id)
+        on_order = dict(self.db.execute(
+            select(RestockOrder.product_id, func.sum(RestockOrder.quantity)).where(
+                RestockOrder.store_id == store.id, RestockOrder.status == "placed").group_by(RestockOrder.product_id)).all())
+        rows = [{**_line(product, line, held), "reorder_point": line.reorder_point,
+                 "on_order": on_order.get(product.id, 0), "discontinued": product.discontinued}
+                for product, line, held in self._lines(store.id, None) if line.on_hand - held <= line.reorder_point]
+        rows.sort(key=lambda r: (r["available"], r["product"]))
+        return rows
+
+    @tool(read_only=True, produces=("store",))
+    def find_nearest_stock(self, product_id: Id("product"), quantity: int = 1, city: str | None = None,
+                           latitude: float | None = None, longitude: float | None = None, limit: Limit = 5) -> list[dict]:
+        """Find the open stores nearest to a city or to coordinates with at least `quantity` of a product available.
+
+        Give either a city the chain serves or both latitude and longitude. Results are ordered by
+        distance in kilometres (straight line).
+
+        Args:
+            quantity: the least number available, from 1 (default 1), such as 4.
+            city: a city the chain has stores in, ignoring case, such as 'Seattle'; its centre is the origin.
+            latitude: the origin's latitude in degrees, such as 45.52.
+            longitude: the origin's longitude in degrees, such as -122.68.
+        """
+        product = self.get(Product, product_id)
+        if quantity < 1:
+            raise ToolError(f"quantity must be at least 1, got {quantity}")
+        origin = self._origin(city, latitude, longitude)
+        held = self._held_by_store(product.id)
+        found = []
+        for store, line in self.db.execute(
+                select(Store, Stock).join(Stock, Stock.store_id == Store.id)
+                .where(Stock.product_id == product.id, Store.status == "open", Stock.on_hand >= quantity)):
+            available = line.on_hand - held.get(store.id, 0)
+            if available >= quantity:
+                distance = _km(origin, (store.latitude, store.longitude))
+                found.append({**_store(store), "distance_km": round(distance, 1), "available": available,
+                              "price": line.price})
+        found.sort(key=lambda r: (r["distance_km"], r["store_id"]))
+        return found[:limit]
 
     @tool(idempotent=True)
-    def rename_item(self, item_id: Id("item"), title: str) -> dict:
-        """Give an active item a new title.
+    def set_store_price(self, store_id: Id("store"), product_id: Id("product"), price: Money) -> dict:
+        """Set a store's selling price of a product it carries, at or below the chain's list price.
 
         Args:
-            title: the new title, 1 to 80 characters, unique among the owner's items, such as 'Desk lamp'.
+            price: the new price in dollars, greater than 0 with at most two decimals, such as 109.99.
         """
-        item = self._active(self.get(Item, item_id), "renamed")
-        item.title = self._title(item.owner_id, title, but=item.id)
-        return _item(item)
+        store = self.get(Store, store_id)
+        product = self.get(Product, product_id)
+        line = self._carried(store, product)
+        if price > product.list_price:
+            raise ToolError(f"{price:.2f} is above the chain's list price of {product.name} ({product.list_price:.2f}); "
+                            "stores may only sell at or below it")
+        line.price = price
+        return {"store_id": store.id, "product_id": product.id, "product": product.name, "price": price,
+                "list_price": product.list_price}
 
-    @tool(idempotent=True, sets=("item.archived",))
-    def archive_item(self, item_id: Id("item")) -> dict:
-        """Archive an active item: it stays listed, with status 'archived', and can then be deleted."""
-        item = self._active(self.get(Item, item_id), "archived")
-        item.status = "archived"
-        return _item(item)
+    # -- transfers -------------------------------------------------------------------------------
 
-    @tool(destructive=True, requires=("item.archived",))
-    def delete_item(self, item_id: Id("item")) -> dict:
-        """Delete an archived item for good. Active items must be archived first."""
-        item = self.get(Item, item_id)
-        if item.status != "archived":
-            raise ToolError(f"Item {item.id} is {item.status}; archive it before deleting it")
-        self.db.delete(item)
-        return {"item_id": item.id, "deleted": True}
+    @tool(produces=("transfer",))
+    def transfer_stock(self, product_id: Id("product"), from_store_id: Id("store"), to_store_id: Id("store"),
+                       quantity: int) -> dict:
+        """Send stock of a product from one store to another. It leaves the source now and is in transit
+        until the destination receives it (receive_transfer).
+
+        The source must have at least `quantity` available (on hand minus pick-up holds); both stores
+        must be open.
+
+        Args:
+            from_store_id: the sending store's id, such as 'STR-0004'.
+            to_store_id: the receiving store's id, such as 'STR-0011'.
+            quantity: how many units, from 1 to 100, such as 6.
+        """
+        product = self.get(Product, product_id)
+        source = self.get(Store, from_store_id)
+        target = self.get(Store, to_store_id)
+        if source.id == target.id:
+            raise ToolError("A transfer needs two different stores")
+        if not 1 <= quantity <= MAX_TRANSFER:
+            raise ToolError(f"quantity must be 1 to {MAX_TRANSFER}, got {quantity}")
+        self._open(source, "send transfers")
+        self._open(target, "receive transfers")
+        line = self.db.get(Stock, (source.id, product.id))
+        if line is None:
+            raise ToolError(f"{_label(source)} does not carry {product.name}; find_nearest_stock finds stores "
+                            "that have it")
+        available = line.on_hand - self._held(source.id, product.id)
+        if quantity > available:
+            raise ToolError(f"{_label(source)} has only {available} {product.name} available (on hand {line.on_hand}, "
+                            f"the rest held for pick-up); send at most {available}, or use find_nearest_stock "
+                            f"for a store with at least {quantity}")
+        line.on_hand -= quantity
+        transfer = Transfer(id=self.new_id("TRF"), product_id=product.id, from_store_id=source.id,
+                            to_store_id=target.id, quantity=quantity, status="in_transit", created_at=self.now,
+                            received_at=None)
+        self.db.add(transfer)
+        return {**self._transfer(transfer, product, source, target), "source_on_hand": line.on_hand}
+
+    @tool(read_only=True)
+    def list_transfers(self, store_id: Id("store"), direction: Literal["incoming", "outgoing"] | None = None,
+                       status: Literal["in_transit", "received"] | None = None, limit: Limit = 20) -> list[dict]:
+        """List the transfers into and out of a store, newest first.
+
+        Args:
+            direction: only 'incoming' (to this store) or 'outgoing' (from it); both when left out.
+            status: only transfers 'in_transit' or 'received'.
+        """
+        store = self.get(Store, store_id)
+        query = select(Transfer).order_by(Transfer.created_at.desc(), Transfer.id.desc()).limit(limit)
+        if direction == "incoming":
+            query = query.where(Transfer.to_store_id == store.id)
+        elif direction == "outgoing":
+            query = query.where(Transfer.from_store_id == store.id)
+        else:
+            query = query.where((Transfer.to_store_id == store.id) | (Transfer.from_store_id == store.id))
+        if status:
+            query = query.where(Transfer.status == status)
+        transfers = list(self.db.scalars(query))
+        products, stores = self._names(Product, {t.product_id for t in transfers}), \
+            self._names(Store, {t.from_store_id for t in transfers} | {t.to_store_id for t in transfers})
+        return [self._transfer(t, products[t.product_id], stores[t.from_store_id], stores[t.to_store_id])
+                for t in transfers]
+
+    @tool(idempotent=True)
+    def receive_transfer(self, transfer_id: Id("transfer")) -> dict:
+        """Check an in-transit transfer in at its destination store: its units join that store's stock."""
+        transfer = self.get(Transfer, transfer_id)
+        if transfer.status != "in_transit":
+            raise ToolError(f"Transfer {transfer.id} was already received on {transfer.received_at:%Y-%m-%d}")
+        product = self.get(Product, transfer.product_id)
+        target = self.get(Store, transfer.to_store_id)
+        line = self._line_for(target, product)
+        line.on_hand += transfer.quantity
+        transfer.status, transfer.received_at = "received", self.now
+        return {**self._transfer(transfer, product, self.get(Store, transfer.from_store_id), target),
+                "destination_on_hand": line.on_hand}
+
+    # -- reservations ----------------------------------------------------------------------------
+
+    @tool(produces=("reservation",))
+    def reserve_for_pickup(self, store_id: Id("store"), product_id: Id("product"), quantity: int,
+                           customer_name: str) -> dict:
+        """Hold stock at a store for a customer to pick up; the hold lasts 48 hours.
+
+        The store must be open and have at least `quantity` available; at most 5 units per reservation.
+
+        Args:
+            quantity: how many units, from 1 to 5, such as 2.
+            customer_name: the customer's full name, such as 'Maya Lopez'.
+        """
+        store = self.get(Store, store_id)
+        product = self.get(Product, product_id)
+        name = " ".join(customer_name.split())
+        if not name:
+            raise ToolError("customer_name must not be empty")
+        if not 1 <= quantity <= MAX_RESERVE:
+            raise ToolError(f"quantity must be 1 to {MAX_RESERVE} per reservation, got {quantity}")
+        self._open(store, "take reservations")
+        line = self.db.get(Stock, (store.id, product.id))
+        available = 0 if line is None else line.on_hand - self._held(store.id, product.id)
+        if quantity > available:
+            raise ToolError(f"{_label(store)} has only {available} {product.name} available; reserve at most "
+                            f"{available}, or use find_nearest_stock for a store with at least {quantity}")
+        reservation = Reservation(id=self.new_id("RSV"), store_id=store.id, product_id=product.id,
+                                  customer_name=name, quantity=quantity, status="active", created_at=self.now,
+                                  expires_at=self.now + HOLD, closed_at=None)
+        self.db.add(reservation)
+        return self._reservation(reservation, product, store)
+
+    @tool(read_only=True)
+    def list_reservations(self, store_id: Id("store"), status: ReservationStatus | None = None,
+                          customer_name: str | None = None, limit: Limit = 20) -> list[dict]:
+        """List a store's pick-up reservations, newest first.
+
+        Args:
+            status: only 'active' (still held), 'expired' (not collected in time), 'collected' or 'cancelled'.
+            customer_name: part of the customer's name, ignoring case, such as 'Lopez'.
+        """
+        store = self.get(Store, store_id)
+        query = select(Reservation).where(Reservation.store_id == store.id)
+        if status == "active":
+            query = query.where(Reservation.status == "active", Reservation.expires_at > self.now)
+        elif status == "expired":
+            query = query.where(Reservation.status == "active", Reservation.expires_at <= self.now)
+        elif status:
+            query = query.where(Reservation.status == status)
+        if customer_name and customer_name.strip():
+            query = query.where(func.lower(Reservation.customer_name).contains(customer_name.strip().lower()))
+        found = list(self.db.scalars(query.order_by(Reservation.created_at.desc(), Reservation.id.desc()).limit(limit)))
+        products = self._names(Product, {r.product_id for r in found})
+        return [self._reservation(r, products[r.product_id], store) for r in found]
+
+    @tool(idempotent=True)
+    def collect_reservation(self, reservation_id: Id("reservation")) -> dict:
+        """Hand a reservation's units to the customer: they leave the store's stock and the hold ends."""
+        reservation = self._live(self.get(Reservation, reservation_id), "collected")
+        line = self.db.get(Stock, (reservation.store_id, reservation.product_id))
+        line.on_hand -= reservation.quantity
+        reservation.status, reservation.closed_at = "collected", self.now
+        return self._reservation(reservation, self.get(Product, reservation.product_id),
+                                 self.get(Store, reservation.store_id))
+
+    @tool(idempotent=True)
+    def cancel_reservation(self, reservation_id: Id("reservation")) -> dict:
+        """Cancel an active reservation: its units are available again."""
+        reservation = self._live(self.get(Reservation, reservation_id), "cancelled")
+        reservation.status, reservation.closed_at = "cancelled", self.now
+        return self._reservation(reservation, self.get(Product, reservation.product_id),
+                                 self.get(Store, reservation.store_id))
+
+    # -- restock orders --------------------------------------------------------------------------
+
+    @tool(produces=("restock",))
+    def create_restock_order(self, store_id: Id("store"), product_id: Id("product"), quantity: int) -> dict:
+        """Order more of a product from the distribution centre for a store; it is expected in 5 days.
+
+        Discontinued products cannot be reordered, a closed store cannot order, and a store has at most
+        one placed order per product.
+
+        Args:
+            quantity: how many units, from 1 to 200, such as 24.
+        """
+        store = self.get(Store, store_id)
+        product = self.get(Product, product_id)
+        if not 1 <= quantity <= MAX_RESTOCK:
+            raise ToolError(f"quantity must be 1 to {MAX_RESTOCK}, got {quantity}")
+        self._open(store, "order restocks")
+        if product.discontinued:
+            raise ToolError(f"{product.name} is discontinued and cannot be reordered; it is sold while stock lasts "
+                            "(transfer_stock can move existing units between stores)")
+        pending = self.db.scalar(select(RestockOrder).where(
+            RestockOrder.store_id == store.id, RestockOrder.product_id == product.id, RestockOrder.status == "placed"))
+        if pending is not None:
+            raise ToolError(f"{_label(store)} already has restock order {pending.id} placed for {pending.quantity} "
+                            f"{product.name}; receive or cancel it before ordering again")
+        order = RestockOrder(id=self.new_id("RST"), store_id=store.id, product_id=product.id, quantity=quantity,
+                             status="placed", created_at=self.now,
+                             expected_on=(self.now + dt.timedelta(days=RESTOCK_LEAD_DAYS)).date(), delivered_at=None)
+        self.db.add(order)
+        return self._restock(order, product, store)
+
+    @tool(read_only=True)
+    def list_restock_orders(self, store_id: Id("store"), status: Literal["placed", "delivered", "cancelled"] | None = None,
+                            limit: Limit = 20) -> list[dict]:
+        """List a store's restock orders, newest first.
+
+        Args:
+            status: only 'placed' (still expected), 'delivered' or 'cancelled' orders.
+        """
+        store = self.get(Store, store_id)
+        query = select(RestockOrder).where(RestockOrder.store_id == store.id)
+        if status:
+            query = query.where(RestockOrder.status == status)
+        found = list(self.db.scalars(query.order_by(RestockOrder.created_at.desc(), RestockOrder.id.desc()).limit(limit)))
+        products = self._names(Product, {o.product_id for o in found})
+        return [self._restock(o, products[o.product_id], store) for o in found]
+
+    @tool(idempotent=True)
+    def receive_restock_order(self, restock_id: Id("restock")) -> dict:
+        """Check a placed restock order in as delivered: its units join the store's stock."""
+        order = self._placed(self.get(RestockOrder, restock_id), "received")
+        product, store = self.get(Product, order.product_id), self.get(Store, order.store_id)
+        line = self._line_for(store, product)
+        line.on_hand += order.quantity
+        order.status, order.delivered_at = "delivered", self.now
+        return {**self._restock(order, product, store), "on_hand": line.on_hand}
+
+    @tool(idempotent=True)
+    def cancel_restock_order(self, restock_id: Id("restock")) -> dict:
+        """Cancel a placed restock order that has not been delivered."""
+        order = self._placed(self.get(RestockOrder, restock_id), "cancelled")
+        order.status = "cancelled"
+        return self._restock(order, self.get(Product, order.product_id), self.get(Store, order.store_id))
+
+    # -- hidden ----------------------------------------------------------------------------------
 
     @tool(read_only=True, hidden=True)
-    def count_items(self) -> dict:
-        """Debugging only: how many items each status has in the whole world."""
-        return dict(self.db.execute(select(Item.status, func.count()).group_by(Item.status)).all())
+    def chain_stock_totals(self) -> dict:
+        """Debugging only: units on hand across the whole chain, and units in transit."""
+        on_hand = self.db.scalar(select(func.coalesce(func.sum(Stock.on_hand), 0)))
+        moving = self.db.scalar(select(func.coalesce(func.sum(Transfer.quantity), 0)).where(
+            Transfer.status == "in_transit"))
+        return {"on_hand": on_hand, "in_transit": moving}
 
-    def _active(self, item: Item, action: str) -> Item:
-        if item.status != "active":
-            raise ToolError(f"Item {item.id} is {item.status}; only active items can be {action}")
-        return item
+    def invariants(self) -> list[str]:
+        problems = [f"stock line {s.store_id}/{s.product_id} has {s.on_hand} on hand"
+                    for s in self.db.scalars(select(Stock).where(Stock.on_hand < 0))]
+        for (store_id, product_id), held in self._holds().items():
+            line = self.db.get(Stock, (store_id, product_id))
+            if line is None or held > line.on_hand:
+                problems.append(f"{store_id}/{product_id}: {held} held for pick-up but "
+                                f"{0 if line is None else line.on_hand} on hand")
+        return problems
 
-    def _title(self, owner_id: str, title: str, but: str | None = None) -> str:
-        title = title.strip()
-        if not 1 <= len(title) <= MAX_TITLE:
-            raise ToolError(f"title must be 1 to {MAX_TITLE} characters, got {len(title)}")
-        taken = self.db.scalar(select(Item.id).where(Item.owner_id == owner_id, func.lower(Item.title) == title.lower(),
-                                                     Item.id != (but or "")))
-        if taken is not None:
-            raise ToolError(f"{owner_id} already has an item titled {title!r} ({taken})")
-        return title
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _live_holds(self):
+        return select(Reservation.store_id, Reservation.product_id, func.sum(Reservation.quantity)).where(
+            Reservation.status == "active", Reservation.expires_at > self.now)
+
+    def _holds(self) -> dict[tuple[str, str], int]:
+        rows = self.db.execute(self._live_holds().group_by(Reservation.store_id, Reservation.product_id))
+        return {(s, p): n for s, p, n in rows}
+
+    def _held(self, store_id: str, product_id: str) -> int:
+        return self.db.scalar(select(func.coalesce(func.sum(Reservation.quantity), 0)).where(
+            Reservation.store_id == store_id, Reservation.product_id == product_id,
+            Reservation.status == "active", Reservation.expires_at > self.now))
+
+    def _held_by_store(self, product_id: str) -> dict[str, int]:
+        rows = self.db.execute(self._live_holds().where(Reservation.product_id == product_id)
+                               .group_by(Reservation.store_id, Reservation.product_id))
+        return {s: n for s, _, n in rows}
+
+    def _lines(self, store_id: str, category: str | None) -> list[tuple[Product, Stock, int]]:
+        query = select(Product, Stock).join(Stock, Stock.product_id == Product.id).where(
+            Stock.store_id == store_id).order_by(Product.name)
+        if category and category.strip():
+            query = query.where(func.lower(Product.category) == category.strip().lower())
+        held = {p: n for (s, p), n in self._holds().items() if s == store_id}
+        return [(product, line, held.get(product.id, 0)) for product, line in self.db.execute(query)]
+
+    def _origin(self, city: str | None, latitude: float | None, longitude: float | None) -> tuple[float, float]:
+        has_city = bool(city and city.strip())
+        has_point = latitude is not None or longitude is not None
+        if has_city == has_point:
+            raise ToolError("Give either a city or both latitude and longitude, not both and not neither")
+        if has_city:
+            for name, (_, _, lat, lon, _) in CITIES.items():
+                if name.lower() == city.strip().lower():
+                    return lat, lon
+            raise ToolError(f"The chain has no stores in {city.strip()!r}; cities served: {', '.join(sorted(CITIES))}. "
+                            "Give coordinates for other places")
+        if latitude is None or longitude is None:
+            raise ToolError("Give both latitude and longitude")
+        if not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
+            raise ToolError(f"({latitude}, {longitude}) are not valid coordinates: latitude is -90 to 90, "
+                            "longitude -180 to 180")
+        return latitude, longitude
+
+    def _open(self, store: Store, action: str) -> None:
+        if store.status != "open":
+            raise ToolError(f"{_label(store)} is closed for renovation and cannot {action}; pick an open store")
+
+    def _carried(self, store: Store, product: Product) -> Stock:
+        line = self.db.get(Stock, (store.id, product.id))
+        if line is None:
+            raise ToolError(f"{_label(store)} does not carry {product.name}; list_store_stock shows what it carries")
+        return line
+
+    def _line_for(self, store: Store, product: Product) -> Stock:
+        """The store's line of a product, started at the list price when stock first arrives."""
+        line = self.db.get(Stock, (store.id, product.id))
+        if line is None:
+            line = Stock(store_id=store.id, product_id=product.id, price=product.list_price, on_hand=0,
+                         reorder_point=NEW_LINE_REORDER_POINT)
+            self.db.add(line)
+        return line
+
+    def _live(self, reservation: Reservation, action: str) -> Reservation:
+        if reservation.status != "active":
+            raise ToolError(f"Reservation {reservation.id} is {reservation.status} and cannot be {action}")
+        if reservation.expires_at <= self.now:
+            raise ToolError(f"Reservation {reservation.id} expired at {reservation.expires_at:%Y-%m-%d %H:%M} and "
+                            f"no longer holds stock, so it cannot be {action}; make a new reservation if the "
+                            "store still has enough")
+        return reservation
+
+    def _placed(self, order: RestockOrder, action: str) -> RestockOrder:
+        if order.status != "placed":
+            raise ToolError(f"Restock order {order.id} is {order.status}; only placed orders can be {action}")
+        return order
+
+    def _names(self, model: type, keys: set[str]) -> dict:
+        return {row.id: row for row in self.db.scalars(select(model).where(model.id.in_(keys)))} if keys else {}
+
+    def _transfer(self, t: Transfer, product: Product, source: Store, target: Store) -> dict:
+        return {"transfer_id": t.id, "product_id": product.id, "product": product.name, "quantity": t.quantity,
+                "from_store_id": source.id, "from_store": _label(source), "to_store_id": target.id,
+                "to_store": _label(target), "status": t.status, "created_at": t.created_at,
+                "received_at": t.received_at}
+
+    def _reservation(self, r: Reservation, product: Product, store: Store) -> dict:
+        status = "expired" if r.status == "active" and r.expires_at <= self.now else r.status
+        return {"reservation_id": r.id, "store_id": store.id, "product_id": product.id, "product": product.name,
+                "customer_name": r.customer_name, "quantity": r.quantity, "status": status,
+                "created_at": r.created_at, "expires_at": r.expires_at}
+
+    def _restock(self, o: RestockOrder, product: Product, store: Store) -> dict:
+        return {"restock_id": o.id, "store_id": store.id, "product_id": product.id, "product": product.name,
+                "quantity": o.quantity, "status": o.status, "created_at": o.created_at,
+                "expected_on": o.expected_on, "delivered_at": o.delivered_at}
 
 
-def _owner(owner: Owner) -> dict:
-    return {"owner_id": owner.id, "name": owner.name, "email": owner.email}
+def _label(store: Store) -> str:
+    return f"{store.name} ({store.city})"
 
 
-def _item(item: Item) -> dict:
-    return {"item_id": item.id, "owner_id": item.owner_id, "title": item.title, "status": item.status}
+def _store(store: Store) -> dict:
+    return {"store_id": store.id, "name": store.name, "city": store.city, "state": store.state,
+            "address": store.address, "status": store.status}
+
+
+def _product(product: Product) -> dict:
+    return {"product_id": product.id, "name": product.name, "category": product.category, "brand": product.brand,
+            "sku": product.sku, "list_price": product.list_price, "discontinued": product.discontinued}
+
+
+def _line(product: Product, line: Stock, held: int) -> dict:
+    return {"product_id": product.id, "product": product.name, "category": product.category, "price": line.price,
+            "list_price": product.list_price, "on_hand": line.on_hand, "available": line.on_hand - held}
+
+
+def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    lat1, lon1, lat2, lon2 = map(math.radians, (*a, *b))
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    return 6371.0 * 2 * math.asin(math.sqrt(h))
