@@ -86,6 +86,7 @@ class Reservation(Base):
     product_id: Mapped[str] = mapped_column(ForeignKey("products.id"))
     customer_name: Mapped[str]
     quantity: Mapped[int]
+    note: Mapped[str | None]  # for the pick-up counter, such as 'Paid online'
     status: Mapped[str]  # active | collected | cancelled (an active one past expires_at has expired)
     created_at: Mapped[dt.datetime]
     expires_at: Mapped[dt.datetime]

@@ -1,4 +1,4 @@
-"""The seed: a home and hardware chain of 20 stores in 9 cities of the Pacific Northwest and
+"""The seed: a home and hardware chain of 18 stores in 9 cities of the Pacific Northwest and
 Mountain West, a catalogue of 48 products, and each store's stock, transfers, pick-up
 reservations and restock orders before the frozen "now".
 
@@ -123,7 +123,7 @@ def seed(ctx: SeedContext) -> None:
     # Reservations: active holds (some expired), collected and cancelled ones; live holds never
     # set aside more than the line has on hand.
     held: dict[tuple[str, str], int] = {}
-    for _ in range(60):
+    for _ in range(110):
         store = rng.choice(open_stores)
         line = rng.choice(stocked(store, 6))
         first, last = ctx.person_name()
@@ -138,9 +138,11 @@ def seed(ctx: SeedContext) -> None:
                 status = "collected"
             else:
                 held[key] = held.get(key, 0) + quantity
-        closed = None if status == "active" else min(expires, ctx.now) - dt.timedelta(hours=rng.randint(1, 20))
+        quarters = max(1, int((min(expires, ctx.now) - created).total_seconds() // 900) - 1)
+        closed = None if status == "active" else created + dt.timedelta(minutes=15 * rng.randint(1, quarters))
         ctx.add(Reservation(id=ctx.new_id("RSV"), store_id=store.id, product_id=line.product_id,
                             customer_name=f"{first} {last}", quantity=quantity, status=status,
+                            note=rng.choice((None, None, None, "Paid online", "Call on arrival", "Curbside pick-up")),
                             created_at=created, expires_at=expires, closed_at=closed))
     # Restock orders: delivered in the past, placed ones still expected, a few cancelled.
     reorderable = {p.id for p in products if not p.discontinued}
@@ -158,5 +160,5 @@ def seed(ctx: SeedContext) -> None:
         ctx.add(RestockOrder(id=ctx.new_id("RST"), store_id=store.id, product_id=line.product_id,
                              quantity=rng.choice((10, 12, 20, 24, 30, 48)), status=status, created_at=created,
                              expected_on=(created + dt.timedelta(days=rng.randint(5, 10))).date(),
-                             delivered_at=created + dt.timedelta(days=rng.randint(3, 6)) if status == "delivered"
-                             else None))
+                             delivered_at=min(created + dt.timedelta(days=rng.randint(3, 6)),
+                                              ctx.now - dt.timedelta(hours=1)) if status == "delivered" else None))

@@ -21,7 +21,7 @@ from typing import Literal
 
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Entity, Id, Limit, Money, Toolkit, ToolError, tool
+from prove_env.toolkit import Detail, Entity, Id, Limit, Money, Toolkit, ToolError, tool
 
 from .models import Base, Product, Reservation, RestockOrder, Stock, Store, Transfer
 from .seed import CITIES, seed
@@ -279,9 +279,9 @@ class RetailChain(Toolkit):
 
     # -- reservations ----------------------------------------------------------------------------
 
-    @tool(produces=("reservation",))
+    @tool(produces=("reservation",), details=(Detail("reservations", "note"),))
     def reserve_for_pickup(self, store_id: Id("store"), product_id: Id("product"), quantity: int,
-                           customer_name: str) -> dict:
+                           customer_name: str, note: str | None = None) -> dict:
         """Hold stock at a store for a customer to pick up; the hold lasts 48 hours.
 
         The store must be open and have at least `quantity` available; at most 5 units per reservation.
@@ -289,6 +289,7 @@ class RetailChain(Toolkit):
         Args:
             quantity: how many units, from 1 to 5, such as 2.
             customer_name: the customer's full name, such as 'Maya Lopez'.
+            note: an optional note for the pick-up counter, such as 'Paid online'.
         """
         store = self.get(Store, store_id)
         product = self.get(Product, product_id)
@@ -304,7 +305,8 @@ class RetailChain(Toolkit):
             raise ToolError(f"{_label(store)} has only {available} {product.name} available; reserve at most "
                             f"{available}, or use find_nearest_stock for a store with at least {quantity}")
         reservation = Reservation(id=self.new_id("RSV"), store_id=store.id, product_id=product.id,
-                                  customer_name=name, quantity=quantity, status="active", created_at=self.now,
+                                  customer_name=name, quantity=quantity, note=(note or "").strip() or None,
+                                  status="active", created_at=self.now,
                                   expires_at=self.now + HOLD, closed_at=None)
         self.db.add(reservation)
         return self._reservation(reservation, product, store)
@@ -525,7 +527,7 @@ class RetailChain(Toolkit):
     def _reservation(self, r: Reservation, product: Product, store: Store) -> dict:
         status = "expired" if r.status == "active" and r.expires_at <= self.now else r.status
         return {"reservation_id": r.id, "store_id": store.id, "product_id": product.id, "product": product.name,
-                "customer_name": r.customer_name, "quantity": r.quantity, "status": status,
+                "customer_name": r.customer_name, "quantity": r.quantity, "note": r.note, "status": status,
                 "created_at": r.created_at, "expires_at": r.expires_at}
 
     def _restock(self, o: RestockOrder, product: Product, store: Store) -> dict:
