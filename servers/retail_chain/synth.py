@@ -170,7 +170,7 @@ def get_stock(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], product_name(b, line["product_id"])
     name = store_name(store, "stock", line["product_id"])
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"]},
-               say=_pick(rng, [f"How many {product} does {name} have available right now?",
+               say=_pick(rng, [f"How many units of the {product} does {name} have available right now?",
                                f"Could you check the stock of {product} at {name}? I need the available count and the price.",
                                f"A customer is asking whether {name} has the {product}. How many can we sell them, and at what price?",
                                f"Check {product} at {name} for me: available units and shelf price."]),
@@ -222,10 +222,10 @@ def find_nearest_stock(b: Bundle, rng: random.Random) -> Ask | None:
     quantity = rng.choice((1, 2, 3, 4, 6, 10))
     args = {"product_id": line["product_id"], "quantity": quantity, "city": city}
     amount = "one" if quantity == 1 else f"{quantity}"
-    say = _pick(rng, [f"I'm in {city} and need {amount} {product}. Which of your stores nearest to me has that many?",
-                      f"Hi! Where's the closest store to {city} that has at least {quantity} {product} available?",
-                      f"Could you find me the nearest store to {city} with {amount} {product} in stock?",
-                      f"A customer in {city} wants {amount} {product}; which nearby store can sell them that many?"])
+    say = _pick(rng, [f"I'm in {city} and need {amount} of the {product}. Which of your stores nearest to me has that many?",
+                      f"Hi! Where's the closest store to {city} that has at least {quantity} units of the {product} available?",
+                      f"Could you find me the nearest store to {city} with {amount} of the {product} in stock?",
+                      f"A customer in {city} wants {amount} of the {product}; which nearby store can sell them that many?"])
     return Ask(args, say=say, terse=f"Nearest store to {city} with {quantity}x {product}?",
                refs=(_product_ref(b, line["product_id"]),), mentions=(city, product),
                facts=lambda r: [r[0]["name"]] if r else [])
@@ -310,7 +310,7 @@ def receive_transfer(b: Bundle, rng: random.Random) -> Ask | None:
     name, origin = store_name(store, "recv"), store_name(source, "origin")
     return Ask({"transfer_id": t["transfer_id"]},
                say=_pick(rng, [f"The {product} transfer from {origin} just arrived at {name}; please check it in.",
-                               f"We received the {t['quantity']} {product} sent from {origin} to {name}. Mark the transfer received.",
+                               f"We received the {t['quantity']} units of {product} sent from {origin} to {name}. Mark the transfer received.",
                                f"Could you receive the incoming {product} from {origin} into {name}'s stock?",
                                f"Good news, the {product} from {origin} is here at {name}. Check the transfer in, please."]),
                terse=f"Receive {product} transfer from {origin} at {name}.",
@@ -337,12 +337,13 @@ def reserve_for_pickup(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], product_name(b, line["product_id"])
     name = store_name(store, "hold", line["product_id"])
     amount = "one" if quantity == 1 else str(quantity)
+    pronoun = "it" if quantity == 1 else "them"
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "quantity": quantity,
                 "customer_name": customer},
-               say=_pick(rng, [f"Please hold {amount} {product} at {name} for pick-up.",
-                               f"Can you reserve {amount} {product} at {name}? The customer will collect them.",
-                               f"I'd like to put {amount} {product} aside for pick-up at {name}.",
-                               f"Set {amount} {product} aside at {name} for a customer, please."]),
+               say=_pick(rng, [f"Please hold {amount} of the {product} at {name} for pick-up.",
+                               f"Can you reserve {amount} of the {product} at {name}? The customer will collect {pronoun}.",
+                               f"I'd like to put {amount} of the {product} aside for pick-up at {name}.",
+                               f"Set {amount} of the {product} aside at {name} for a customer, please."]),
                detail=_pick(rng, [f"The customer's name is {customer}.", f"It's for {customer}.", f"Put it under {customer}.", f"Name on the hold: {customer}."]), terse=f"Hold {quantity}x {product} at {name} for {customer}.",
                refs=(_store_ref(store), _product_ref(b, line["product_id"])),
                mentions=(product, customer, store_mention(store)))
@@ -456,7 +457,7 @@ def receive_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     name = store_name(store, "delivery")
     return Ask({"restock_id": o["restock_id"]},
                say=_pick(rng, [f"The restock of {product} was delivered to {name}; please check it in.",
-                               f"Our {o['quantity']} {product} from the distribution centre arrived at {name}. Mark the order delivered.",
+                               f"Our {o['quantity']} units of {product} from the distribution centre arrived at {name}. Mark the order delivered.",
                                f"Could you receive the {product} restock order at {name}? The truck just left."]),
                terse=f"Receive {product} restock at {name}.", refs=(_under(b, "restock", o),),
                mentions=(product, store_mention(store)))

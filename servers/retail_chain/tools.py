@@ -62,12 +62,16 @@ class RetailChain(Toolkit):
             city: the city, ignoring case, such as 'Portland'.
             name: part of the store's name (its neighbourhood), ignoring case, such as 'Pearl District'.
         """
-        query = select(Store).order_by(Store.city, Store.name).limit(limit)
+        where, params = [], []
         if city and city.strip():
-            query = query.where(func.lower(Store.city) == city.strip().lower())
+            where.append("lower(city) = ?")
+            params.append(city.strip().lower())
         if name and name.strip():
-            query = query.where(func.lower(Store.name).contains(name.strip().lower()))
-        return [_store(s) for s in self.db.scalars(query)]
+            where.append("instr(lower(name), ?) > 0")
+            params.append(name.strip().lower())
+        rows = self.rows(f"SELECT {STORE_COLUMNS} FROM stores WHERE {' AND '.join(where) or '1'} "
+                         "ORDER BY city, name LIMIT ?", *params, limit)
+        return [_store_row(r) for r in rows]
 
     @tool(read_only=True)
     def get_store(self, store_id: Id("store")) -> dict:
@@ -89,13 +93,18 @@ class RetailChain(Toolkit):
             name: part of the product's name or brand, ignoring case, such as 'drill' or 'DeWalt'.
             category: the category, ignoring case, such as 'Power tools', 'Paint' or 'Garden'.
         """
-        query = select(Product).order_by(Product.name).limit(limit)
+        where, params = [], []
         if name and name.strip():
             text = name.strip().lower()
-            query = query.where(func.lower(Product.name).contains(text) | func.lower(Product.brand).contains(text))
+            where.append("(instr(lower(name), ?) > 0 OR instr(lower(brand), ?) > 0)")
+            params += [text, text]
         if category and category.strip():
-            query = query.where(func.lower(Product.category) == category.strip().lower())
-        return [_product(p) for p in self.db.scalars(query)]
+            where.append("lower(category) = ?")
+            params.append(category.strip().lower())
+        rows = self.rows("SELECT id, name, category, brand, sku, list_price, discontinued FROM products "
+                         f"WHERE {' AND '.join(where) or '1'} ORDER BY name LIMIT ?", *params, limit)
+        return [{"product_id": r[0], "name": r[1], "category": r[2], "brand": r[3], "sku": r[4], "list_price": r[5],
+                 "discontinued": bool(r[6])} for r in rows]
 
     @tool(read_only=True)
     def get_stock(self, store_id: Id("store"), product_id: Id("product")) -> dict:
@@ -105,17 +114,19 @@ class RetailChain(Toolkit):
         """
         store = self.get(Store, store_id)
         product = self.get(Product, product_id)
-        line = self.db.get(Stock, (store.id, product.id))
-        on_order = self.db.scalar(select(func.coalesce(func.sum(RestockOrder.quantity), 0)).where(
-            RestockOrder.store_id == store.id, RestockOrder.product_id == product.id,
-            RestockOrder.status == "placed"))
-        if line is None:
+        [(on_order, held)] = self.rows(
+            "SELECT (SELECT coalesce(sum(quantity), 0) FROM restock_orders WHERE store_id = ?1 AND product_id = ?2 "
+            "AND status = 'placed'), (SELECT coalesce(sum(quantity), 0) FROM reservations WHERE store_id = ?1 "
+            "AND product_id = ?2 AND status = 'active' AND expires_at > ?3)", store.id, product.id, self._stamp())
+        line = self.rows("SELECT on_hand, price, reorder_point FROM stock WHERE store_id = ? AND product_id = ?",
+                         store.id, product.id)
+        if not line:
             return {"store_id": store.id, "product_id": product.id, "product": product.name, "carried": False,
                     "on_hand": 0, "held": 0, "available": 0, "on_order": on_order, "price": None}
-        held = self._held(store.id, product.id)
+        on_hand, price, reorder_point = line[0]
         return {"store_id": store.id, "product_id": product.id, "product": product.name, "carried": True,
-                "on_hand": line.on_hand, "held": held, "available": line.on_hand - held, "on_order": on_order,
-                "price": line.price, "list_price": product.list_price, "reorder_point": line.reorder_point}
+                "on_hand": on_hand, "held": held, "available": on_hand - held, "on_order": on_order,
+                "price": price, "list_price": product.list_price, "reorder_point": reorder_point}
 
     @tool(read_only=True, produces=("product",))
     def list_store_stock(self, store_id: Id("store"), category: str | None = None, in_stock_only: bool = False,
@@ -127,9 +138,9 @@ class RetailChain(Toolkit):
             in_stock_only: only products with at least one available (default false).
         """
         store = self.get(Store, store_id)
-        lines = self._lines(store.id, category)
-        rows = [_line(product, line, held) for product, line, held in lines
-                if not in_stock_only or line.on_hand - held > 0]
+        rows = [row for row in self._lines(store.id, category) if not in_stock_only or row["available"] > 0]
+        for row in rows:
+            del row["reorder_point"], row["discontinued"]
         return rows[:limit]
 
     @tool(read_only=True, produces=("product",))
@@ -140,12 +151,13 @@ class RetailChain(Toolkit):
         marked, since they cannot be reordered.
         """
         store = self.get(Store, store_id)
-        on_order = dict(self.db.execute(
-            select(RestockOrder.product_id, func.sum(RestockOrder.quantity)).where(
-                RestockOrder.store_id == store.id, RestockOrder.status == "placed").group_by(RestockOrder.product_id)).all())
-        rows = [{**_line(product, line, held), "reorder_point": line.reorder_point,
-                 "on_order": on_order.get(product.id, 0), "discontinued": product.discontinued}
-                for product, line, held in self._lines(store.id, None) if line.on_hand - held <= line.reorder_point]
+        on_order = dict(self.rows("SELECT product_id, sum(quantity) FROM restock_orders WHERE store_id = ? "
+                                  "AND status = 'placed' GROUP BY product_id", store.id))
+        rows = []
+        for row in self._lines(store.id, None):
+            if row["available"] <= row["reorder_point"]:
+                discontinued = row.pop("discontinued")
+                rows.append({**row, "on_order": on_order.get(row["product_id"], 0), "discontinued": discontinued})
         rows.sort(key=lambda r: (r["available"], r["product"]))
         return rows
 
@@ -167,16 +179,17 @@ class RetailChain(Toolkit):
         if quantity < 1:
             raise ToolError(f"quantity must be at least 1, got {quantity}")
         origin = self._origin(city, latitude, longitude)
-        held = self._held_by_store(product.id)
+        held = dict(self.rows("SELECT store_id, sum(quantity) FROM reservations WHERE product_id = ? "
+                              "AND status = 'active' AND expires_at > ? GROUP BY store_id", product.id, self._stamp()))
         found = []
-        for store, line in self.db.execute(
-                select(Store, Stock).join(Stock, Stock.store_id == Store.id)
-                .where(Stock.product_id == product.id, Store.status == "open", Stock.on_hand >= quantity)):
-            available = line.on_hand - held.get(store.id, 0)
+        for row in self.rows(f"SELECT {STORE_COLUMNS}, latitude, longitude, k.on_hand, k.price FROM stock k "
+                             "JOIN stores ON stores.id = k.store_id WHERE k.product_id = ? AND stores.status = 'open' "
+                             "AND k.on_hand >= ?", product.id, quantity):
+            available = row[8] - held.get(row[0], 0)
             if available >= quantity:
-                distance = _km(origin, (store.latitude, store.longitude))
-                found.append({**_store(store), "distance_km": round(distance, 1), "available": available,
-                              "price": line.price})
+                distance = _km(origin, (row[6], row[7]))
+                found.append({**_store_row(row), "distance_km": round(distance, 1), "available": available,
+                              "price": row[9]})
         found.sort(key=lambda r: (r["distance_km"], r["store_id"]))
         return found[:limit]
 
@@ -248,20 +261,20 @@ class RetailChain(Toolkit):
             status: only transfers 'in_transit' or 'received'.
         """
         store = self.get(Store, store_id)
-        query = select(Transfer).order_by(Transfer.created_at.desc(), Transfer.id.desc()).limit(limit)
-        if direction == "incoming":
-            query = query.where(Transfer.to_store_id == store.id)
-        elif direction == "outgoing":
-            query = query.where(Transfer.from_store_id == store.id)
-        else:
-            query = query.where((Transfer.to_store_id == store.id) | (Transfer.from_store_id == store.id))
+        where = {"incoming": "t.to_store_id = ?1", "outgoing": "t.from_store_id = ?1"}.get(
+            direction or "", "(t.to_store_id = ?1 OR t.from_store_id = ?1)")
+        params: list = [store.id]
         if status:
-            query = query.where(Transfer.status == status)
-        transfers = list(self.db.scalars(query))
-        products, stores = self._names(Product, {t.product_id for t in transfers}), \
-            self._names(Store, {t.from_store_id for t in transfers} | {t.to_store_id for t in transfers})
-        return [self._transfer(t, products[t.product_id], stores[t.from_store_id], stores[t.to_store_id])
-                for t in transfers]
+            where += " AND t.status = ?2"
+            params.append(status)
+        rows = self.rows(
+            "SELECT t.id, t.product_id, p.name, t.quantity, t.from_store_id, a.name, a.city, t.to_store_id, b.name, "
+            "b.city, t.status, t.created_at, t.received_at FROM transfers t JOIN products p ON p.id = t.product_id "
+            "JOIN stores a ON a.id = t.from_store_id JOIN stores b ON b.id = t.to_store_id "
+            f"WHERE {where} ORDER BY t.created_at DESC, t.id DESC LIMIT {int(limit)}", *params)
+        return [{"transfer_id": r[0], "product_id": r[1], "product": r[2], "quantity": r[3], "from_store_id": r[4],
+                 "from_store": f"{r[5]} ({r[6]})", "to_store_id": r[7], "to_store": f"{r[8]} ({r[9]})",
+                 "status": r[10], "created_at": _moment(r[11]), "received_at": _moment(r[12])} for r in rows]
 
     @tool(idempotent=True)
     def receive_transfer(self, transfer_id: Id("transfer")) -> dict:
@@ -321,18 +334,27 @@ class RetailChain(Toolkit):
             customer_name: part of the customer's name, ignoring case, such as 'Lopez'.
         """
         store = self.get(Store, store_id)
-        query = select(Reservation).where(Reservation.store_id == store.id)
+        now = self._stamp()
+        where, params = ["r.store_id = ?"], [store.id]
         if status == "active":
-            query = query.where(Reservation.status == "active", Reservation.expires_at > self.now)
+            where.append("r.status = 'active' AND r.expires_at > ?")
+            params.append(now)
         elif status == "expired":
-            query = query.where(Reservation.status == "active", Reservation.expires_at <= self.now)
+            where.append("r.status = 'active' AND r.expires_at <= ?")
+            params.append(now)
         elif status:
-            query = query.where(Reservation.status == status)
+            where.append("r.status = ?")
+            params.append(status)
         if customer_name and customer_name.strip():
-            query = query.where(func.lower(Reservation.customer_name).contains(customer_name.strip().lower()))
-        found = list(self.db.scalars(query.order_by(Reservation.created_at.desc(), Reservation.id.desc()).limit(limit)))
-        products = self._names(Product, {r.product_id for r in found})
-        return [self._reservation(r, products[r.product_id], store) for r in found]
+            where.append("instr(lower(r.customer_name), ?) > 0")
+            params.append(customer_name.strip().lower())
+        rows = self.rows("SELECT r.id, r.product_id, p.name, r.customer_name, r.quantity, r.note, r.status, "
+                         "r.created_at, r.expires_at FROM reservations r JOIN products p ON p.id = r.product_id "
+                         f"WHERE {' AND '.join(where)} ORDER BY r.created_at DESC, r.id DESC LIMIT ?", *params, limit)
+        return [{"reservation_id": r[0], "store_id": store.id, "product_id": r[1], "product": r[2],
+                 "customer_name": r[3], "quantity": r[4], "note": r[5],
+                 "status": "expired" if r[6] == "active" and r[8] <= now else r[6],
+                 "created_at": _moment(r[7]), "expires_at": _moment(r[8])} for r in rows]
 
     @tool(idempotent=True)
     def collect_reservation(self, reservation_id: Id("reservation")) -> dict:
@@ -392,12 +414,16 @@ class RetailChain(Toolkit):
             status: only 'placed' (still expected), 'delivered' or 'cancelled' orders.
         """
         store = self.get(Store, store_id)
-        query = select(RestockOrder).where(RestockOrder.store_id == store.id)
+        where, params = "o.store_id = ?", [store.id]
         if status:
-            query = query.where(RestockOrder.status == status)
-        found = list(self.db.scalars(query.order_by(RestockOrder.created_at.desc(), RestockOrder.id.desc()).limit(limit)))
-        products = self._names(Product, {o.product_id for o in found})
-        return [self._restock(o, products[o.product_id], store) for o in found]
+            where += " AND o.status = ?"
+            params.append(status)
+        rows = self.rows("SELECT o.id, o.product_id, p.name, o.quantity, o.status, o.created_at, o.expected_on, "
+                         "o.delivered_at FROM restock_orders o JOIN products p ON p.id = o.product_id "
+                         f"WHERE {where} ORDER BY o.created_at DESC, o.id DESC LIMIT ?", *params, limit)
+        return [{"restock_id": r[0], "store_id": store.id, "product_id": r[1], "product": r[2], "quantity": r[3],
+                 "status": r[4], "created_at": _moment(r[5]), "expected_on": dt.date.fromisoformat(r[6]),
+                 "delivered_at": _moment(r[7])} for r in rows]
 
     @tool(idempotent=True)
     def receive_restock_order(self, restock_id: Id("restock")) -> dict:
@@ -451,18 +477,24 @@ class RetailChain(Toolkit):
             Reservation.store_id == store_id, Reservation.product_id == product_id,
             Reservation.status == "active", Reservation.expires_at > self.now))
 
-    def _held_by_store(self, product_id: str) -> dict[str, int]:
-        rows = self.db.execute(self._live_holds().where(Reservation.product_id == product_id)
-                               .group_by(Reservation.store_id, Reservation.product_id))
-        return {s: n for s, _, n in rows}
+    def _stamp(self) -> str:
+        """The frozen "now" as the database stores instants, for comparisons in SQL."""
+        return self.now.strftime("%Y-%m-%d %H:%M:%S.%f")
 
-    def _lines(self, store_id: str, category: str | None) -> list[tuple[Product, Stock, int]]:
-        query = select(Product, Stock).join(Stock, Stock.product_id == Product.id).where(
-            Stock.store_id == store_id).order_by(Product.name)
+    def _lines(self, store_id: str, category: str | None) -> list[dict]:
+        """A store's lines, by product name, with what live pick-up holds leave available."""
+        held = dict(self.rows("SELECT product_id, sum(quantity) FROM reservations WHERE store_id = ? "
+                              "AND status = 'active' AND expires_at > ? GROUP BY product_id", store_id, self._stamp()))
+        where, params = "k.store_id = ?", [store_id]
         if category and category.strip():
-            query = query.where(func.lower(Product.category) == category.strip().lower())
-        held = {p: n for (s, p), n in self._holds().items() if s == store_id}
-        return [(product, line, held.get(product.id, 0)) for product, line in self.db.execute(query)]
+            where += " AND lower(p.category) = ?"
+            params.append(category.strip().lower())
+        rows = self.rows(
+            "SELECT p.id, p.name, p.category, k.price, p.list_price, k.on_hand, k.reorder_point, p.discontinued "
+            f"FROM stock k JOIN products p ON p.id = k.product_id WHERE {where} ORDER BY p.name", *params)
+        return [{"product_id": r[0], "product": r[1], "category": r[2], "price": r[3], "list_price": r[4],
+                 "on_hand": r[5], "available": r[5] - held.get(r[0], 0), "reorder_point": r[6],
+                 "discontinued": bool(r[7])} for r in rows]
 
     def _origin(self, city: str | None, latitude: float | None, longitude: float | None) -> tuple[float, float]:
         has_city = bool(city and city.strip())
@@ -515,9 +547,6 @@ class RetailChain(Toolkit):
             raise ToolError(f"Restock order {order.id} is {order.status}; only placed orders can be {action}")
         return order
 
-    def _names(self, model: type, keys: set[str]) -> dict:
-        return {row.id: row for row in self.db.scalars(select(model).where(model.id.in_(keys)))} if keys else {}
-
     def _transfer(self, t: Transfer, product: Product, source: Store, target: Store) -> dict:
         return {"transfer_id": t.id, "product_id": product.id, "product": product.name, "quantity": t.quantity,
                 "from_store_id": source.id, "from_store": _label(source), "to_store_id": target.id,
@@ -540,19 +569,20 @@ def _label(store: Store) -> str:
     return f"{store.name} ({store.city})"
 
 
+STORE_COLUMNS = "stores.id, stores.name, stores.city, stores.state, stores.address, stores.status"
+
+
+def _store_row(r: tuple) -> dict:
+    return {"store_id": r[0], "name": r[1], "city": r[2], "state": r[3], "address": r[4], "status": r[5]}
+
+
+def _moment(value: str | None) -> dt.datetime | None:
+    return None if value is None else dt.datetime.fromisoformat(value)
+
+
 def _store(store: Store) -> dict:
     return {"store_id": store.id, "name": store.name, "city": store.city, "state": store.state,
             "address": store.address, "status": store.status}
-
-
-def _product(product: Product) -> dict:
-    return {"product_id": product.id, "name": product.name, "category": product.category, "brand": product.brand,
-            "sku": product.sku, "list_price": product.list_price, "discontinued": product.discontinued}
-
-
-def _line(product: Product, line: Stock, held: int) -> dict:
-    return {"product_id": product.id, "product": product.name, "category": product.category, "price": line.price,
-            "list_price": product.list_price, "on_hand": line.on_hand, "available": line.on_hand - held}
 
 
 def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
