@@ -87,8 +87,9 @@ def store_name(store: dict, *keys: str) -> str:
     if store["by"] == "city":
         forms = (f"the {store['city']} store", f"our {store['city']} store", f"our store in {store['city']}")
     else:
-        forms = (f"the {store['name']} store in {store['city']}", f"our {store['name']} store in {store['city']}",
-                 f"the {store['city']} {store['name']} store")
+        forms = (f"the {store['name']} store in {store['city']}", f"our {store['name']} store in {store['city']}")
+        if store["city"] not in store["name"]:
+            forms += (f"the {store['city']} {store['name']} store",)
     return stable(forms, store["store_id"], *keys)
 
 
