@@ -315,3 +315,15 @@ def test_success_follows_the_outcome_not_the_path(play, served):
     wrong = play(hold, [_call("reserve_for_pickup", store_id=pearl, product_id=drill, quantity=2,
                               customer_name="Maya Lopez"), "Held."])
     assert not wrong["success"]
+
+
+def test_received_stock_starts_a_line_where_the_product_was_not_carried(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    drill = product(s, "Cordless drill")
+    assert stock(s, pearl, drill["product_id"])["carried"] is False
+    source = s.ok("find_nearest_stock", product_id=drill["product_id"], quantity=2, city="Portland")[0]["store_id"]
+    sent = s.ok("transfer_stock", product_id=drill["product_id"], from_store_id=source, to_store_id=pearl, quantity=2)
+    assert stock(s, pearl, drill["product_id"])["carried"] is False  # still in transit
+    s.ok("receive_transfer", transfer_id=sent["transfer_id"])
+    line = stock(s, pearl, drill["product_id"])
+    assert line["carried"] and line["on_hand"] == 2 and line["price"] == drill["list_price"]
