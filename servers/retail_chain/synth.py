@@ -1,0 +1,501 @@
+"""How tasks are written for the retail chain: store and regional managers, and now and then a
+shopper, who name stores the way staff do ("the Pearl District store in Portland", "our Tacoma
+store": by city where the city has one store, by neighbourhood otherwise) and products by their
+catalogue names.
+
+A bundle is one open store with its stock, transfers, reservations and restock orders, plus the
+rest of the chain for transfers and look-ups. So that the requests of one conversation never
+undo each other, every product line of a store gets one role by a stable hash (sent away on a
+transfer, held for a customer, or only read about), and every reservation and restock order one
+fate (collected or cancelled, received or cancelled). Every request comes in several phrasings
+(plain, polite, chatty, indirect, terse); read-only requests declare the facts their answer must
+state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from typing import Any
+
+from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.wording import money, stable
+
+from .seed import CITIES
+
+Bundle = dict[str, Any]
+CUSTOMERS = ("Maya Lopez", "Daniel Okafor", "Priya Raman", "Tom Becker", "Hannah Kowalski", "Luis Alvarez",
+             "Grace Kim", "Omar Haddad", "Emma Lindqvist", "Noah Fischer")
+
+
+# -- sampling ------------------------------------------------------------------------------------
+
+def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
+    """Every open store that its words find alone, with its stock and stock movements."""
+    stores = read("find_stores", limit=100)
+    per_city: dict[str, int] = {}
+    for store in stores:
+        per_city[store["city"]] = per_city.get(store["city"], 0) + 1
+    named = []
+    for store in stores:
+        by = "city" if per_city[store["city"]] == 1 else "name"
+        entry = {**store, "by": by}
+        if len(read("find_stores", **_store_args(entry))) == 1:
+            named.append(entry)
+    products = {p["product_id"]: p for p in read("search_products", limit=100)
+                if len(read("search_products", name=p["name"])) == 1}
+    bundles = []
+    for store in named:
+        if store["status"] != "open":
+            continue
+        sid = store["store_id"]
+        stock = [line for line in read("list_store_stock", store_id=sid, limit=100) if line["product_id"] in products]
+        bundles.append({
+            "now": now, "store": store, "stores": named, "products": products, "stock": stock,
+            "low": [r for r in read("low_stock_report", store_id=sid) if r["product_id"] in products],
+            "transfers": read("list_transfers", store_id=sid),
+            "reservations": read("list_reservations", store_id=sid),
+            "restocks": read("list_restock_orders", store_id=sid),
+        })
+    return bundles
+
+
+def _store_args(store: dict) -> dict:
+    return {"city": store["city"]} if store["by"] == "city" else {"name": store["name"]}
+
+
+# -- names ---------------------------------------------------------------------------------------
+
+def _role(key: str, roles: int) -> int:
+    return zlib.crc32(key.encode()) % roles
+
+
+def _store_ref(store: dict) -> Ref:
+    return Ref.of("store", store)
+
+
+def _product_ref(b: Bundle, product_id: str) -> Ref:
+    return Ref.of("product", b["products"][product_id])
+
+
+def _under(b: Bundle, kind: str, entity: dict) -> Ref:
+    return Ref.of(kind, entity, _store_ref(b["store"]))
+
+
+def store_name(store: dict, *keys: str) -> str:
+    if store["by"] == "city":
+        forms = (f"the {store['city']} store", f"our {store['city']} store", f"our store in {store['city']}")
+    else:
+        forms = (f"the {store['name']} store in {store['city']}", f"our {store['name']} store in {store['city']}")
+        if store["city"] not in store["name"]:
+            forms += (f"the {store['city']} {store['name']} store",)
+    return stable(forms, store["store_id"], *keys)
+
+
+def store_mention(store: dict) -> str:
+    return store["city"] if store["by"] == "city" else store["name"]
+
+
+def product_name(b: Bundle, product_id: str) -> str:
+    return b["products"][product_id]["name"]
+
+
+def _line_role(b: Bundle, line: dict) -> int:
+    """0: may be sent away on a transfer; 1: may be held for a customer; 2: only read about."""
+    return _role(b["store"]["store_id"] + line["product_id"], 3)
+
+
+def _pick(rng: random.Random, forms: list[str]) -> str:
+    return rng.choice(forms)
+
+
+goals = Goals()
+
+
+# -- stores and catalogue ------------------------------------------------------------------------
+
+@goals.add("find_stores", 0.5)
+def find_stores(b: Bundle, rng: random.Random) -> Ask | None:
+    city = b["store"]["city"]
+    there = [s for s in b["stores"] if s["city"] == city]
+    return Ask({"city": city},
+               say=_pick(rng, [f"Which of your stores are in {city}?", f"Do you have any stores in {city}? Where are they?",
+                               f"I'm heading to {city} next week. Which of our stores could I visit there?",
+                               f"Could you list the chain's {city} stores with their addresses?"]),
+               terse=f"Stores in {city}?", mentions=(city,),
+               facts=lambda r: [s["address"] for s in r] or [s["address"] for s in there])
+
+
+@goals.add("get_store", 0.8)
+def get_store(b: Bundle, rng: random.Random) -> Ask | None:
+    store = b["store"]
+    name = store_name(store, "get")
+    if rng.random() < 0.5:
+        return Ask({"store_id": store["store_id"]},
+                   say=_pick(rng, [f"What's the street address and phone number of {name}?",
+                                   f"Could you give me the address and phone for {name}, please?",
+                                   f"A customer wants to call {name}. What's its number, and where is it exactly?"]),
+                   terse=f"Address and phone of {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+                   facts=lambda r: [r["address"], r["phone"]])
+    return Ask({"store_id": store["store_id"]},
+               say=_pick(rng, [f"Who manages {name}, and what's its address?",
+                               f"I need the manager's name and the address of {name}.",
+                               f"Remind me who runs {name} and where it is?"]),
+               terse=f"Manager and address of {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+               facts=lambda r: [r["manager"], r["address"]])
+
+
+@goals.add("search_products", 0.6)
+def search_products(b: Bundle, rng: random.Random) -> Ask | None:
+    line = rng.choice(b["stock"]) if b["stock"] else None
+    if line is None:
+        return None
+    category = line["category"]
+    return Ask({"category": category},
+               say=_pick(rng, [f"What does the chain sell in {category.lower()}?",
+                               f"Could you list every product in the {category} category, with list prices?",
+                               f"I'm planning a promotion on {category.lower()}. Which products are in that category?",
+                               f"Remind me what's in our {category.lower()} range?"]),
+               terse=f"{category} products?", mentions=(category.lower(),),
+               facts=lambda r: [p["name"] for p in r])
+
+
+# -- stock ---------------------------------------------------------------------------------------
+
+@goals.add("get_stock", 1.2)
+def get_stock(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["stock"]:
+        return None
+    line = rng.choice(b["stock"])
+    store, product = b["store"], product_name(b, line["product_id"])
+    name = store_name(store, "stock", line["product_id"])
+    return Ask({"store_id": store["store_id"], "product_id": line["product_id"]},
+               say=_pick(rng, [f"How many units of the {product} does {name} have available right now?",
+                               f"Could you check the stock of {product} at {name}? I need the available count and the price.",
+                               f"A customer is asking whether {name} has the {product}. How many can we sell them, and at what price?",
+                               f"Check {product} at {name} for me: available units and shelf price."]),
+               terse=f"{product} at {name}: available and price?",
+               refs=(_store_ref(store), _product_ref(b, line["product_id"])),
+               mentions=(product, store_mention(store)), facts=lambda r: [r["available"], r["price"]])
+
+
+@goals.add("list_store_stock", 0.8)
+def list_store_stock(b: Bundle, rng: random.Random) -> Ask | None:
+    categories = sorted({line["category"] for line in b["stock"]})
+    if not categories:
+        return None
+    category = rng.choice(categories)
+    store = b["store"]
+    name = store_name(store, "range", category)
+    return Ask({"store_id": store["store_id"], "category": category, "in_stock_only": True},
+               say=_pick(rng, [f"Which {category.lower()} products does {name} have in stock?",
+                               f"What {category.lower()} can a customer buy at {name} today?",
+                               f"Walk me through the {category.lower()} that {name} has on its shelves, please.",
+                               f"List the {category.lower()} items in stock at {name}."]),
+               terse=f"{category} in stock at {name}?", refs=(_store_ref(store),),
+               mentions=(category.lower(), store_mention(store)),
+               facts=lambda r: [x["product"] for x in r])
+
+
+@goals.add("low_stock_report", 1.0)
+def low_stock_report(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["low"]:
+        return None
+    store = b["store"]
+    name = store_name(store, "low")
+    return Ask({"store_id": store["store_id"]},
+               say=_pick(rng, [f"What's running low at {name}?",
+                               f"Could you pull the low-stock report for {name}?",
+                               f"Before I do the weekly order for {name}, which products are at or below their reorder point?",
+                               f"Which lines at {name} need restocking soon?"]),
+               terse=f"Low stock at {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+               facts=lambda r: [x["product"] for x in r[:8]])
+
+
+@goals.add("find_nearest_stock", 1.2)
+def find_nearest_stock(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["stock"]:
+        return None
+    line = rng.choice(b["stock"])
+    product = product_name(b, line["product_id"])
+    city = rng.choice(sorted(CITIES))
+    quantity = rng.choice((1, 2, 3, 4, 6, 10))
+    args = {"product_id": line["product_id"], "quantity": quantity, "city": city}
+    amount = "one" if quantity == 1 else f"{quantity}"
+    say = _pick(rng, [f"I'm in {city} and need {amount} of the {product}. Which of your stores nearest to me has that many?",
+                      f"Hi! Where's the closest store to {city} that has at least {quantity} units of the {product} available?",
+                      f"Could you find me the nearest store to {city} with {amount} of the {product} in stock?",
+                      f"A customer in {city} wants {amount} of the {product}; which nearby store can sell them that many?"])
+    return Ask(args, say=say, terse=f"Nearest store to {city} with {quantity}x {product}?",
+               refs=(_product_ref(b, line["product_id"]),), mentions=(city, product),
+               facts=lambda r: [r[0]["name"]] if r else [])
+
+
+@goals.add("set_store_price", 0.8)
+def set_store_price(b: Bundle, rng: random.Random) -> Ask | None:
+    lines = [line for line in b["stock"] if _line_role(b, line) == 2 and line["list_price"] >= 10]
+    if not lines:
+        return None
+    line = rng.choice(lines)
+    price = round(line["list_price"] * rng.choice((0.8, 0.85, 0.9)), 2)
+    if price == line["price"]:
+        return None
+    store, product = b["store"], product_name(b, line["product_id"])
+    name = store_name(store, "price", line["product_id"])
+    said = money(price)
+    return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "price": price},
+               say=_pick(rng, [f"Mark the {product} down at {name}.", f"We're running a local promotion on the {product} at {name}.",
+                               f"Please change the shelf price of the {product} at {name}."]),
+               detail=_pick(rng, [f"The new price is {said}.", f"Set it to {said}.", f"{said} from today.", f"Make it {said}, please."]), terse=f"{product} at {name}: price {said}.",
+               refs=(_store_ref(store), _product_ref(b, line["product_id"])), mentions=(product, said))
+
+
+# -- transfers -----------------------------------------------------------------------------------
+
+@goals.add("transfer_stock", 1.3)
+def transfer_stock(b: Bundle, rng: random.Random) -> Ask | None:
+    lines = [line for line in b["stock"] if _line_role(b, line) == 0 and line["available"] >= 2]
+    targets = [s for s in b["stores"] if s["status"] == "open" and s["store_id"] != b["store"]["store_id"]]
+    if not lines or not targets:
+        return None
+    line, target = rng.choice(lines), rng.choice(targets)
+    quantity = rng.randint(1, min(line["available"], 8))
+    store, product = b["store"], product_name(b, line["product_id"])
+    source, dest = store_name(store, "from"), store_name(target, "to")
+    return Ask({"product_id": line["product_id"], "from_store_id": store["store_id"], "to_store_id": target["store_id"],
+                "quantity": quantity},
+               say=_pick(rng, [f"Please send some {product} from {source} over to {dest}.",
+                               f"{dest[0].upper() + dest[1:]} is short on {product}; move some from {source}.",
+                               f"Could you set up a transfer of {product} from {source} to {dest}?",
+                               f"I'd like to ship {product} from {source} to {dest}."]),
+               detail=_pick(rng, [f"{quantity} of them.", f"Send {quantity}.", f"{quantity} units, please.", f"Make it {quantity}."]), terse=f"Transfer {quantity}x {product}: {source} to {dest}.",
+               refs=(_product_ref(b, line["product_id"]), _store_ref(store), _store_ref(target)),
+               mentions=(product, str(quantity), store_mention(store), store_mention(target)))
+
+
+def _incoming(b: Bundle) -> list[dict]:
+    sid = b["store"]["store_id"]
+    found = [t for t in b["transfers"] if t["to_store_id"] == sid and t["status"] == "in_transit"
+             and t["product_id"] in b["products"]]
+    return [t for t in found if sum(u["product_id"] == t["product_id"] and u["from_store_id"] == t["from_store_id"]
+                                    for u in found) == 1]
+
+
+@goals.add("list_transfers", 0.8)
+def list_transfers(b: Bundle, rng: random.Random) -> Ask | None:
+    incoming = [t for t in b["transfers"] if t["to_store_id"] == b["store"]["store_id"] and t["status"] == "in_transit"]
+    if not incoming:
+        return None
+    store = b["store"]
+    name = store_name(store, "transfers")
+    return Ask({"store_id": store["store_id"], "direction": "incoming", "status": "in_transit"},
+               say=_pick(rng, [f"What transfers are on their way to {name}?",
+                               f"Is anything in transit to {name} from other stores? What and how many?",
+                               f"Could you tell me which incoming transfers {name} is still waiting for?",
+                               f"We're expecting deliveries from other stores at {name}. What's in transit to us?"]),
+               terse=f"Transfers in transit to {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+               facts=lambda r: [t["product"] for t in r] + [t["quantity"] for t in r])
+
+
+@goals.add("receive_transfer", 1.2)
+def receive_transfer(b: Bundle, rng: random.Random) -> Ask | None:
+    incoming = _incoming(b)
+    if not incoming:
+        return None
+    t = rng.choice(incoming)
+    source = next((s for s in b["stores"] if s["store_id"] == t["from_store_id"]), None)
+    if source is None:
+        return None
+    store, product = b["store"], product_name(b, t["product_id"])
+    name, origin = store_name(store, "recv"), store_name(source, "origin")
+    return Ask({"transfer_id": t["transfer_id"]},
+               say=_pick(rng, [f"The {product} transfer from {origin} just arrived at {name}; please check it in.",
+                               f"We received the {t['quantity']} units of {product} sent from {origin} to {name}. Mark the transfer received.",
+                               f"Could you receive the incoming {product} from {origin} into {name}'s stock?",
+                               f"Good news, the {product} from {origin} is here at {name}. Check the transfer in, please."]),
+               terse=f"Receive {product} transfer from {origin} at {name}.",
+               refs=(_under(b, "transfer", t),), mentions=(product, store_mention(store)))
+
+
+# -- reservations --------------------------------------------------------------------------------
+
+def _live(b: Bundle, fate: int) -> list[dict]:
+    found = [r for r in b["reservations"] if r["status"] == "active" and r["product_id"] in b["products"]
+             and _role(r["reservation_id"], 2) == fate]
+    return [r for r in found if sum(x["customer_name"] == r["customer_name"] and x["product_id"] == r["product_id"]
+                                    for x in b["reservations"]) == 1]
+
+
+@goals.add("reserve_for_pickup", 1.3)
+def reserve_for_pickup(b: Bundle, rng: random.Random) -> Ask | None:
+    lines = [line for line in b["stock"] if _line_role(b, line) == 1 and line["available"] >= 1]
+    if not lines:
+        return None
+    line = rng.choice(lines)
+    quantity = rng.randint(1, min(line["available"], 3))
+    customer = rng.choice(CUSTOMERS)
+    store, product = b["store"], product_name(b, line["product_id"])
+    name = store_name(store, "hold", line["product_id"])
+    amount = "one" if quantity == 1 else str(quantity)
+    pronoun = "it" if quantity == 1 else "them"
+    return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "quantity": quantity,
+                "customer_name": customer},
+               say=_pick(rng, [f"Please hold {amount} of the {product} at {name} for pick-up.",
+                               f"Can you reserve {amount} of the {product} at {name}? The customer will collect {pronoun}.",
+                               f"I'd like to put {amount} of the {product} aside for pick-up at {name}.",
+                               f"Set {amount} of the {product} aside at {name} for a customer, please."]),
+               detail=_pick(rng, [f"The customer's name is {customer}.", f"It's for {customer}.", f"Put it under {customer}.", f"Name on the hold: {customer}."]), terse=f"Hold {quantity}x {product} at {name} for {customer}.",
+               refs=(_store_ref(store), _product_ref(b, line["product_id"])),
+               mentions=(product, customer, store_mention(store)))
+
+
+@goals.add("list_reservations", 0.8)
+def list_reservations(b: Bundle, rng: random.Random) -> Ask | None:
+    store = b["store"]
+    name = store_name(store, "holds")
+    expired = [r for r in b["reservations"] if r["status"] == "expired"]
+    if expired and rng.random() < 0.5:
+        return Ask({"store_id": store["store_id"], "status": "expired"},
+                   say=_pick(rng, [f"Which pick-up reservations at {name} expired without being collected?",
+                                   f"Who didn't come for their reserved items at {name} in time?",
+                                   f"Could you list the lapsed pick-up holds at {name}?"]),
+                   terse=f"Expired holds at {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+                   facts=lambda r: [x["customer_name"] for x in r])
+    active = [r for r in b["reservations"] if r["status"] == "active"]
+    if not active:
+        return None
+    return Ask({"store_id": store["store_id"], "status": "active"},
+               say=_pick(rng, [f"Which pick-up reservations are waiting at {name}?",
+                               f"Who has items on hold for pick-up at {name} right now?",
+                               f"Could you list the active pick-up holds at {name}, with what each customer reserved?"]),
+               terse=f"Active holds at {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+               facts=lambda r: [x["customer_name"] for x in r])
+
+
+@goals.add("collect_reservation", 1.1)
+def collect_reservation(b: Bundle, rng: random.Random) -> Ask | None:
+    live = _live(b, 0)
+    if not live:
+        return None
+    r = rng.choice(live)
+    store, product = b["store"], product_name(b, r["product_id"])
+    name, who = store_name(store, "collect"), r["customer_name"]
+    return Ask({"reservation_id": r["reservation_id"]},
+               say=_pick(rng, [f"{who} is at {name} to pick up their {product}. Please mark the reservation collected.",
+                               f"Hand over {who}'s reserved {product} at {name}; they're at the counter now.",
+                               f"{who} just collected the {product} they had on hold at {name}, could you record that?",
+                               f"Please close out {who}'s pick-up of {product} at {name} as collected."]),
+               terse=f"{who} collected {product} at {name}.",
+               refs=(_under(b, "reservation", r),), mentions=(who, product))
+
+
+@goals.add("cancel_reservation", 0.9)
+def cancel_reservation(b: Bundle, rng: random.Random) -> Ask | None:
+    live = _live(b, 1)
+    if not live:
+        return None
+    r = rng.choice(live)
+    store, product = b["store"], product_name(b, r["product_id"])
+    name, who = store_name(store, "cancel"), r["customer_name"]
+    return Ask({"reservation_id": r["reservation_id"]},
+               say=_pick(rng, [f"{who} called: they no longer need the {product} on hold at {name}. Please cancel it.",
+                               f"Cancel {who}'s pick-up reservation for {product} at {name}.",
+                               f"Could you release the {product} we're holding for {who} at {name}? They changed their mind."]),
+               terse=f"Cancel {who}'s hold on {product} at {name}.",
+               refs=(_under(b, "reservation", r),), mentions=(who, product))
+
+
+# -- restock orders ------------------------------------------------------------------------------
+
+@goals.add("create_restock_order", 1.2)
+def create_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
+    pending = {o["product_id"] for o in b["restocks"] if o["status"] == "placed"}
+    low = [r for r in b["low"] if not r["discontinued"] and r["product_id"] not in pending]
+    if not low:
+        return None
+    line = rng.choice(low)
+    quantity = rng.choice((12, 20, 24, 30, 36, 48))
+    store, product = b["store"], line["product"]
+    name = store_name(store, "order", line["product_id"])
+    return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "quantity": quantity},
+               say=_pick(rng, [f"{name[0].upper() + name[1:]} is almost out of {product}; please order more.",
+                               f"Could you place a restock order of {product} for {name}?",
+                               f"We need more {product} at {name}. Put in a restock order, please.",
+                               f"Reorder {product} for {name}."]),
+               detail=_pick(rng, [f"Make it {quantity} units.", f"{quantity} should do.", f"Order {quantity}.", f"We need {quantity} of them."]), terse=f"Restock {quantity}x {product} for {name}.",
+               refs=(_store_ref(store), _product_ref(b, line["product_id"])),
+               mentions=(product, str(quantity), store_mention(store)))
+
+
+def _placed(b: Bundle, fate: int) -> list[dict]:
+    return [o for o in b["restocks"] if o["status"] == "placed" and o["product_id"] in b["products"]
+            and _role(o["restock_id"], 2) == fate]
+
+
+@goals.add("list_restock_orders", 0.8)
+def list_restock_orders(b: Bundle, rng: random.Random) -> Ask | None:
+    placed = [o for o in b["restocks"] if o["status"] == "placed"]
+    if not placed:
+        return None
+    store = b["store"]
+    name = store_name(store, "orders")
+    return Ask({"store_id": store["store_id"], "status": "placed"},
+               say=_pick(rng, [f"Which restock orders for {name} are still outstanding?",
+                               f"What has {name} ordered that hasn't been delivered yet?",
+                               f"Could you list the placed restock orders at {name} and when they're expected?"]),
+               terse=f"Open restock orders at {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+               facts=lambda r: [o["product"] for o in r] + [o["expected_on"] for o in r])
+
+
+@goals.add("receive_restock_order", 1.1)
+def receive_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
+    orders = _placed(b, 0)
+    if not orders:
+        return None
+    o = rng.choice(orders)
+    store, product = b["store"], product_name(b, o["product_id"])
+    name = store_name(store, "delivery")
+    return Ask({"restock_id": o["restock_id"]},
+               say=_pick(rng, [f"The restock of {product} was delivered to {name}; please check it in.",
+                               f"Our {o['quantity']} units of {product} from the distribution centre arrived at {name}. Mark the order delivered.",
+                               f"Could you receive the {product} restock order at {name}? The truck just left."]),
+               terse=f"Receive {product} restock at {name}.", refs=(_under(b, "restock", o),),
+               mentions=(product, store_mention(store)))
+
+
+@goals.add("cancel_restock_order", 0.8)
+def cancel_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
+    orders = _placed(b, 1)
+    if not orders:
+        return None
+    o = rng.choice(orders)
+    store, product = b["store"], product_name(b, o["product_id"])
+    name = store_name(store, "drop")
+    return Ask({"restock_id": o["restock_id"]},
+               say=_pick(rng, [f"Cancel the restock order of {product} for {name}; we don't need it after all.",
+                               f"Please call off the pending {product} restock at {name}.",
+                               f"Could you cancel {name}'s open order for {product}?"]),
+               terse=f"Cancel {product} restock at {name}.", refs=(_under(b, "restock", o),),
+               mentions=(product, store_mention(store)))
+
+
+def totals_request(b: Bundle, rng: random.Random) -> str | None:
+    return rng.choice(["How many units does the whole chain have on hand right now, across every store?",
+                       "What's the chain-wide total of stock in transit between stores?"])
+
+
+recipe = Recipe(
+    server="retail_chain",
+    sample=sample,
+    topics=("shopping",),
+    goals=goals.all,
+    lookups=(
+        Lookup("store", "find_stores", args=lambda r: _store_args(r.entity)),
+        Lookup("product", "search_products", args=lambda r: {"name": r.entity["name"]}),
+        Lookup.under("transfer", "list_transfers"),
+        Lookup.under("reservation", "list_reservations"),
+        Lookup.under("restock", "list_restock_orders"),
+    ),
+    hidden=(HiddenAsk("chain_stock_totals", totals_request),),
+)

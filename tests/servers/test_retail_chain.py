@@ -1,0 +1,329 @@
+"""The retail chain's domain rules, through real MCP (the generic suite covers the rest)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def s(served):
+    return served("retail_chain")
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def store(s, name: str) -> dict:
+    [found] = s.ok("find_stores", name=name)
+    return found
+
+
+def product(s, name: str) -> dict:
+    [found] = s.ok("search_products", name=name)
+    return found
+
+
+def stock(s, store_id: str, product_id: str) -> dict:
+    return s.ok("get_stock", store_id=store_id, product_id=product_id)
+
+
+def a_line(s, store_id: str, least: int) -> dict:
+    """A line of the store with at least `least` available and no pick-up holds."""
+    for line in s.ok("list_store_stock", store_id=store_id, limit=100):
+        if line["available"] >= least and line["available"] == line["on_hand"]:
+            return line
+    raise AssertionError(f"{store_id} has no line with {least} available")
+
+
+def test_seed_has_the_variety_tasks_need(s):
+    stores = s.ok("find_stores", limit=100)
+    assert len(stores) == 18 and len({x["name"] for x in stores}) == 18
+    assert [x["name"] for x in stores if x["status"] == "closed"] == ["St. Johns"]
+    assert len(s.ok("search_products", limit=100)) == 48
+    assert any(p["discontinued"] for p in s.ok("search_products", limit=100))
+    pearl = store(s, "Pearl District")
+    statuses = {r["status"] for r in s.ok("list_reservations", store_id=pearl["store_id"], limit=100)}
+    assert {"active", "expired"} <= statuses
+
+
+def test_find_stores_by_city_or_name(s):
+    portland = s.ok("find_stores", city="portland")
+    assert [x["name"] for x in portland] == ["Hawthorne", "Pearl District", "St. Johns"]
+    assert store(s, "pearl")["city"] == "Portland"
+    assert s.ok("find_stores", city="Atlantis") == []
+    assert s.ok("find_stores", city="Denver", name="Baker")[0]["name"] == "Baker"
+
+
+def test_get_store_has_address_hours_and_coordinates(s):
+    full = s.ok("get_store", store_id=store(s, "Ballard")["store_id"])
+    assert full["city"] == "Seattle" and 47 < full["latitude"] < 48 and full["longitude"] < -122
+    assert set(full["hours"]) == {"monday_to_saturday", "sunday"} and full["manager"]
+
+
+def test_search_products_by_name_brand_and_category(s):
+    drills = s.ok("search_products", name="DRILL")
+    assert [p["name"] for p in drills] == ["Cordless drill 20V"]
+    assert {p["name"] for p in s.ok("search_products", name="dewalt")} == {"Cordless drill 20V", "Impact driver 20V"}
+    paint = s.ok("search_products", category="paint")
+    assert len(paint) == 6 and all(p["category"] == "Paint" for p in paint)
+
+
+def test_stock_lookups_per_store(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    lines = s.ok("list_store_stock", store_id=pearl, limit=100)
+    assert lines and [x["product"] for x in lines] == sorted(x["product"] for x in lines)
+    line = lines[0]
+    one = stock(s, pearl, line["product_id"])
+    assert one["carried"] and one["available"] == line["available"] == one["on_hand"] - one["held"]
+    garden = s.ok("list_store_stock", store_id=pearl, category="Garden", in_stock_only=True)
+    assert garden and all(x["category"] == "Garden" and x["available"] > 0 for x in garden)
+    carried = {x["product_id"] for x in lines}
+    missing = next(p for p in s.ok("search_products", limit=100) if p["product_id"] not in carried)
+    assert stock(s, pearl, missing["product_id"])["carried"] is False
+
+
+def test_expired_reservations_hold_nothing(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    active = s.ok("list_reservations", store_id=pearl, status="active")
+    expired = s.ok("list_reservations", store_id=pearl, status="expired")
+    assert active and expired and all(r["status"] == "expired" for r in expired)
+    r = active[0]
+    line = stock(s, pearl, r["product_id"])
+    held = sum(x["quantity"] for x in active if x["product_id"] == r["product_id"])
+    assert line["held"] == held and line["available"] == line["on_hand"] - held
+
+
+def test_low_stock_report(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    low = s.ok("low_stock_report", store_id=pearl)
+    assert low and all(x["available"] <= x["reorder_point"] for x in low)
+    assert [x["available"] for x in low] == sorted(x["available"] for x in low)
+    placed = s.ok("list_restock_orders", store_id=pearl, status="placed")
+    for x in low:
+        assert x["on_order"] == sum(o["quantity"] for o in placed if o["product_id"] == x["product_id"])
+
+
+def test_find_nearest_stock_from_a_city_or_coordinates(s):
+    drill = product(s, "Cordless drill")["product_id"]
+    near = s.ok("find_nearest_stock", product_id=drill, quantity=10, city="Portland")
+    assert near and all(x["available"] >= 10 and x["status"] == "open" for x in near)
+    assert [x["distance_km"] for x in near] == sorted(x["distance_km"] for x in near)
+    assert near[0]["city"] == "Portland"
+    seattle = s.ok("find_nearest_stock", product_id=drill, quantity=1, latitude=47.61, longitude=-122.33)
+    assert seattle[0]["city"] == "Seattle"
+    assert s.ok("find_nearest_stock", product_id=drill, quantity=10_000, city="Denver") == []
+    unchanged(s, "find_nearest_stock", "no stores in 'Miami'", product_id=drill, city="Miami")
+    unchanged(s, "find_nearest_stock", "either a city or both", product_id=drill)
+    unchanged(s, "find_nearest_stock", "either a city or both", product_id=drill, city="Boise", latitude=1.0,
+              longitude=2.0)
+
+
+def test_transfer_is_in_transit_until_received(s):
+    pearl, hawthorne = store(s, "Pearl District")["store_id"], store(s, "Hawthorne")["store_id"]
+    line = a_line(s, pearl, 5)
+    before_dest = stock(s, hawthorne, line["product_id"])["on_hand"]
+    sent = s.ok("transfer_stock", product_id=line["product_id"], from_store_id=pearl, to_store_id=hawthorne,
+                quantity=3)
+    assert sent["status"] == "in_transit" and sent["source_on_hand"] == line["on_hand"] - 3
+    assert stock(s, hawthorne, line["product_id"])["on_hand"] == before_dest
+    incoming = s.ok("list_transfers", store_id=hawthorne, direction="incoming", status="in_transit")
+    assert sent["transfer_id"] in [t["transfer_id"] for t in incoming]
+    assert sent["transfer_id"] in [t["transfer_id"] for t in s.ok("list_transfers", store_id=pearl,
+                                                                   direction="outgoing")]
+    got = s.ok("receive_transfer", transfer_id=sent["transfer_id"])
+    assert got["status"] == "received" and got["destination_on_hand"] == before_dest + 3
+    unchanged(s, "receive_transfer", "already received", transfer_id=sent["transfer_id"])
+
+
+def test_transfer_never_sends_more_than_the_source_has(s):
+    pearl, hawthorne = store(s, "Pearl District")["store_id"], store(s, "Hawthorne")["store_id"]
+    line = a_line(s, pearl, 1)
+    text = unchanged(s, "transfer_stock", f"only {line['available']}", product_id=line["product_id"],
+                     from_store_id=pearl, to_store_id=hawthorne, quantity=line["available"] + 1)
+    assert "find_nearest_stock" in text
+    # a pick-up hold makes stock unavailable to transfers
+    s.ok("reserve_for_pickup", store_id=pearl, product_id=line["product_id"], quantity=1, customer_name="Ann Lee")
+    unchanged(s, "transfer_stock", f"only {line['available'] - 1}", product_id=line["product_id"],
+              from_store_id=pearl, to_store_id=hawthorne, quantity=line["available"])
+
+
+def test_transfer_refusals(s):
+    pearl, johns = store(s, "Pearl District")["store_id"], store(s, "St. Johns")["store_id"]
+    line = a_line(s, pearl, 3)
+    unchanged(s, "transfer_stock", "two different stores", product_id=line["product_id"], from_store_id=pearl,
+              to_store_id=pearl, quantity=1)
+    unchanged(s, "transfer_stock", "closed for renovation", product_id=line["product_id"], from_store_id=pearl,
+              to_store_id=johns, quantity=1)
+    unchanged(s, "transfer_stock", "quantity must be 1 to 100", product_id=line["product_id"], from_store_id=pearl,
+              to_store_id=store(s, "Ballard")["store_id"], quantity=0)
+
+
+def test_reservation_holds_stock_until_collected(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    line = a_line(s, pearl, 4)
+    held = s.ok("reserve_for_pickup", store_id=pearl, product_id=line["product_id"], quantity=2,
+                customer_name="  Maya   Lopez ", note="Paid online")
+    assert held["status"] == "active" and held["customer_name"] == "Maya Lopez"
+    after = stock(s, pearl, line["product_id"])
+    assert after["on_hand"] == line["on_hand"] and after["available"] == line["available"] - 2
+    found = s.ok("list_reservations", store_id=pearl, customer_name="lopez", status="active")
+    assert [r["reservation_id"] for r in found] == [held["reservation_id"]]
+    done = s.ok("collect_reservation", reservation_id=held["reservation_id"])
+    assert done["status"] == "collected"
+    final = stock(s, pearl, line["product_id"])
+    assert final["on_hand"] == line["on_hand"] - 2 and final["available"] == line["available"] - 2
+    unchanged(s, "collect_reservation", "is collected", reservation_id=held["reservation_id"])
+    unchanged(s, "cancel_reservation", "is collected", reservation_id=held["reservation_id"])
+
+
+def test_cancelled_reservation_releases_its_stock(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    line = a_line(s, pearl, 2)
+    held = s.ok("reserve_for_pickup", store_id=pearl, product_id=line["product_id"], quantity=1,
+                customer_name="Tom Becker")
+    assert s.ok("cancel_reservation", reservation_id=held["reservation_id"])["status"] == "cancelled"
+    assert stock(s, pearl, line["product_id"])["available"] == line["available"]
+
+
+def test_reservation_refusals(s):
+    pearl, johns = store(s, "Pearl District")["store_id"], store(s, "St. Johns")["store_id"]
+    line = a_line(s, pearl, 1)
+    unchanged(s, "reserve_for_pickup", "1 to 5", store_id=pearl, product_id=line["product_id"], quantity=6,
+              customer_name="Ann Lee")
+    unchanged(s, "reserve_for_pickup", "closed for renovation", store_id=johns, product_id=line["product_id"],
+              quantity=1, customer_name="Ann Lee")
+    unchanged(s, "reserve_for_pickup", "must not be empty", store_id=pearl, product_id=line["product_id"],
+              quantity=1, customer_name="   ")
+    expired = s.ok("list_reservations", store_id=pearl, status="expired")[0]
+    unchanged(s, "collect_reservation", "expired", reservation_id=expired["reservation_id"])
+    unchanged(s, "cancel_reservation", "expired", reservation_id=expired["reservation_id"])
+
+
+def test_reserve_more_than_available_is_refused(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    line = next(x for x in s.ok("list_store_stock", store_id=pearl, limit=100) if 0 < x["available"] < 5)
+    unchanged(s, "reserve_for_pickup", f"only {line['available']}", store_id=pearl, product_id=line["product_id"],
+              quantity=line["available"] + 1, customer_name="Ann Lee")
+
+
+def test_restock_order_life_cycle(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    low = next(x for x in s.ok("low_stock_report", store_id=pearl) if not x["discontinued"] and not x["on_order"])
+    order = s.ok("create_restock_order", store_id=pearl, product_id=low["product_id"], quantity=24)
+    assert order["status"] == "placed" and order["expected_on"] == "2026-08-25"
+    unchanged(s, "create_restock_order", "already has restock order", store_id=pearl, product_id=low["product_id"],
+              quantity=10)
+    assert order["restock_id"] in [o["restock_id"] for o in s.ok("list_restock_orders", store_id=pearl,
+                                                                  status="placed")]
+    got = s.ok("receive_restock_order", restock_id=order["restock_id"])
+    assert got["status"] == "delivered" and got["on_hand"] == low["on_hand"] + 24
+    unchanged(s, "receive_restock_order", "only placed orders", restock_id=order["restock_id"])
+    unchanged(s, "cancel_restock_order", "only placed orders", restock_id=order["restock_id"])
+
+
+def test_cancel_restock_order(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    placed = s.ok("list_restock_orders", store_id=pearl, status="placed")[0]
+    before = stock(s, pearl, placed["product_id"])["on_hand"]
+    assert s.ok("cancel_restock_order", restock_id=placed["restock_id"])["status"] == "cancelled"
+    assert stock(s, pearl, placed["product_id"])["on_hand"] == before
+
+
+def test_restock_refusals(s):
+    pearl, johns = store(s, "Pearl District")["store_id"], store(s, "St. Johns")["store_id"]
+    shovel = product(s, "Snow shovel")
+    assert shovel["discontinued"]
+    unchanged(s, "create_restock_order", "discontinued", store_id=pearl, product_id=shovel["product_id"], quantity=10)
+    drill = product(s, "Cordless drill")["product_id"]
+    unchanged(s, "create_restock_order", "closed for renovation", store_id=johns, product_id=drill, quantity=10)
+    unchanged(s, "create_restock_order", "1 to 200", store_id=pearl, product_id=drill, quantity=500)
+
+
+def test_set_store_price_at_or_below_list(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    line = a_line(s, pearl, 1)
+    cut = round(line["list_price"] * 0.8, 2)
+    assert s.ok("set_store_price", store_id=pearl, product_id=line["product_id"], price=cut)["price"] == cut
+    assert stock(s, pearl, line["product_id"])["price"] == cut
+    unchanged(s, "set_store_price", "above the chain's list price", store_id=pearl, product_id=line["product_id"],
+              price=round(line["list_price"] + 1, 2))
+    carried = {x["product_id"] for x in s.ok("list_store_stock", store_id=pearl, limit=100)}
+    other = next(p for p in s.ok("search_products", limit=100) if p["product_id"] not in carried)
+    unchanged(s, "set_store_price", "does not carry", store_id=pearl, product_id=other["product_id"], price=1.0)
+
+
+def test_nearest_store_with_enough_after_a_refused_transfer(s):
+    """The characteristic flow: the first source holds too few, so stock comes from the nearest store
+    that has enough."""
+    ballard = store(s, "Ballard")["store_id"]
+    pearl = store(s, "Pearl District")["store_id"]
+    line = next(x for x in s.ok("list_store_stock", store_id=pearl, limit=100) if 0 < x["available"] < 4)
+    unchanged(s, "transfer_stock", "find_nearest_stock", product_id=line["product_id"], from_store_id=pearl,
+              to_store_id=ballard, quantity=6)
+    near = [x for x in s.ok("find_nearest_stock", product_id=line["product_id"], quantity=6, city="Seattle")
+            if x["store_id"] != ballard]
+    sent = s.ok("transfer_stock", product_id=line["product_id"], from_store_id=near[0]["store_id"],
+                to_store_id=ballard, quantity=6)
+    assert sent["status"] == "in_transit"
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play, served):
+    from prove_env.task import Task
+
+    s = served("retail_chain")
+    pearl = store(s, "Pearl District")["store_id"]
+    drill = product(s, "Cordless drill")["product_id"]
+    count = stock(s, pearl, drill)["available"]
+    ask = Task(id="stock", server="retail_chain", seed=0,
+               user_turns=["How many Cordless drill 20V does the Pearl District store have available?"],
+               gold=[[{"id": "g1", "name": "find_stores", "arguments": {"name": "Pearl District"}},
+                      {"id": "g2", "name": "search_products", "arguments": {"name": "Cordless drill 20V"}},
+                      {"id": "g3", "name": "get_stock", "arguments": {"store_id": pearl, "product_id": drill},
+                       "depends_on": ["g1", "g2"]}]],
+               facts=[[count]])
+    # another correct path: the store's stock list carries the count too
+    other = play(ask, [_call("find_stores", city="Portland"), _call("list_store_stock", store_id=pearl, limit=100),
+                       f"The Pearl District store has {count} available."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    assert not play(ask, [_call("get_stock", store_id=pearl, product_id=drill), f"About {count + 7}."])["success"]
+    # the right answer, then damage nobody asked for: a restock ordered
+    damage = play(ask, [_call("get_stock", store_id=pearl, product_id=drill),
+                        _call("create_restock_order", store_id=pearl, product_id=drill, quantity=10),
+                        f"There are {count} available."])
+    assert not damage["success"]
+
+    hold = Task(id="hold", server="retail_chain", seed=0,
+                user_turns=["Hold 1 Cordless drill 20V at the Pearl District store for Maya Lopez."],
+                gold=[[{"id": "g1", "name": "reserve_for_pickup",
+                        "arguments": {"store_id": pearl, "product_id": drill, "quantity": 1,
+                                      "customer_name": "Maya Lopez"}}]])
+    # a note for the counter nobody asked for is a detail, not damage
+    noted = play(hold, [_call("reserve_for_pickup", store_id=pearl, product_id=drill, quantity=1,
+                              customer_name="Maya Lopez", note="Call on arrival"), "Held."])
+    assert noted["success"]
+    wrong = play(hold, [_call("reserve_for_pickup", store_id=pearl, product_id=drill, quantity=2,
+                              customer_name="Maya Lopez"), "Held."])
+    assert not wrong["success"]
+
+
+def test_received_stock_starts_a_line_where_the_product_was_not_carried(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    drill = product(s, "Cordless drill")
+    assert stock(s, pearl, drill["product_id"])["carried"] is False
+    source = s.ok("find_nearest_stock", product_id=drill["product_id"], quantity=2, city="Portland")[0]["store_id"]
+    sent = s.ok("transfer_stock", product_id=drill["product_id"], from_store_id=source, to_store_id=pearl, quantity=2)
+    assert stock(s, pearl, drill["product_id"])["carried"] is False  # still in transit
+    s.ok("receive_transfer", transfer_id=sent["transfer_id"])
+    line = stock(s, pearl, drill["product_id"])
+    assert line["carried"] and line["on_hand"] == 2 and line["price"] == drill["list_price"]
