@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, listing
+from prove_env.synthesis.wording import day
 
 Bundle = dict[str, Any]
 

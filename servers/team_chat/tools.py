@@ -110,7 +110,7 @@ class TeamChat(Toolkit):
             sql += " AND c.archived_at IS NULL"
         if name and name.strip():
             sql, params = sql + " AND instr(c.name, ?) > 0", [*params, name.strip().lstrip("#").lower()]
-        rows = self._rows(sql + " ORDER BY c.name LIMIT ?", *params, limit)
+        rows = self.rows(sql + " ORDER BY c.name LIMIT ?", *params, limit)
         return [{"channel_id": cid, "name": cname, "is_private": kind == "private", "is_archived": bool(archived),
                  "topic": topic, "member_count": count, "is_member": bool(mine)}
                 for cid, cname, kind, archived, topic, count, mine in rows]
@@ -273,7 +273,7 @@ class TeamChat(Toolkit):
             sql, params = sql + " AND posted_at >= ?", [*params, f"{start_date.isoformat()} 00:00:00.000000"]
         if end_date is not None:
             sql, params = sql + " AND posted_at < ?", [*params, f"{(end_date + dt.timedelta(days=1)).isoformat()} 00:00:00.000000"]
-        ids = [row[0] for row in self._rows(sql + " ORDER BY posted_at DESC, id DESC LIMIT ?", *params, limit)]
+        ids = [row[0] for row in self.rows(sql + " ORDER BY posted_at DESC, id DESC LIMIT ?", *params, limit)]
         return self._shown(ids)
 
     @tool(read_only=True)
@@ -659,11 +659,6 @@ class TeamChat(Toolkit):
                 if member.id != author.id:
                     self.db.add(Mention(message_id=message.id, member_id=member.id))
 
-    def _rows(self, sql: str, *params: object) -> list[tuple]:
-        """The rows of a read-only SQL query after the call's pending writes (hot read paths)."""
-        self.db.flush()
-        return self.world.connection.execute(sql, params).fetchall()
-
     def _messages(self, rows: list[Message]) -> list[dict]:
         return self._shown([m.id for m in rows])
 
@@ -672,14 +667,14 @@ class TeamChat(Toolkit):
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
-        found = {row[0]: row for row in self._rows(
+        found = {row[0]: row for row in self.rows(
             "SELECT m.id, m.channel_id, c.kind, c.name, m.author_id, u.name, m.text, m.posted_at, m.thread_parent_id, "
             "m.edited_at IS NOT NULL, m.deleted_at IS NOT NULL, m.pinned_at IS NOT NULL FROM messages m "
             f"JOIN channels c ON c.id = m.channel_id JOIN members u ON u.id = m.author_id WHERE m.id IN ({marks})", *ids)}
-        replies = dict(self._rows(f"SELECT thread_parent_id, count(*) FROM messages WHERE thread_parent_id IN ({marks}) "
+        replies = dict(self.rows(f"SELECT thread_parent_id, count(*) FROM messages WHERE thread_parent_id IN ({marks}) "
                                   "GROUP BY thread_parent_id", *ids))
         reactions: defaultdict[str, dict[str, list[str]]] = defaultdict(dict)
-        for mid, emoji, member in self._rows(f"SELECT message_id, emoji, member_id FROM reactions WHERE message_id IN "
+        for mid, emoji, member in self.rows(f"SELECT message_id, emoji, member_id FROM reactions WHERE message_id IN "
                                              f"({marks}) ORDER BY message_id, emoji, member_id", *ids):
             reactions[mid].setdefault(emoji, []).append(member)
         out = []

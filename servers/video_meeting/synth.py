@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import clock, day, listing, weekday
+from prove_env.synthesis.wording import clock, day, weekday
 
 Bundle = dict[str, Any]
 

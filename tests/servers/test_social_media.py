@@ -4,7 +4,6 @@ hashtags and mentions, the derived home feed and trending hashtags, and notifica
 
 from __future__ import annotations
 
-import datetime as dt
 
 import pytest
 
