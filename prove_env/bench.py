@@ -541,21 +541,30 @@ def summary(results: dict[str, Any]) -> list[dict[str, Any]]:
         rows.append({"target": target, "measured": measured, "met": met})
 
     per_server = results["servers"]
-    for result in per_server:
-        reads = result["reads without MCP"]
-        over = {name: value["p50_us"] for name, value in reads.items() if value["p50_us"] > TARGETS["read"]}
-        shown = ", ".join(f"{name} {us:.0f}" for name, us in sorted(over.items(), key=lambda kv: -kv[1]))
-        after = sum(value["after_write_p50_us"] <= TARGETS["read"] for value in reads.values())
-        row(f"{result['server']}: fixture read calls without MCP, p50 <= {TARGETS['read']:g} us",
-            f"{len(reads) - len(over)} of {len(reads)} tools ({after} after a write)"
-            + (f"; over: {shown} us" if over else ""), not over)
-    for result in per_server:
-        ratio = result["ratios"]["env.step / trivial MCP call (p50)"]
-        step = result["env.step (one read call)"]["p50_us"]
-        row(f"{result['server']}: env.step {result['tool']}() <= {TARGETS['step_ratio']:g}x trivial MCP call, "
+    # One row per target over every server (the summary stays one screen with twenty servers); the
+    # servers that miss it are named, worst first, with their figures.
+    if per_server:
+        misses = []
+        for result in per_server:
+            reads = result["reads without MCP"]
+            over = {name: value["p50_us"] for name, value in reads.items() if value["p50_us"] > TARGETS["read"]}
+            if over:
+                name, us = max(over.items(), key=lambda kv: kv[1])
+                misses.append((us, f"{result['server']} {len(over)} of {len(reads)} (worst {name} {us:.0f} us)"))
+        row(f"fixture read calls without MCP, p50 <= {TARGETS['read']:g} us",
+            f"{len(per_server) - len(misses)} of {len(per_server)} servers"
+            + (f"; over: {_worst(misses)}" if misses else ""), not misses)
+        misses = []
+        for result in per_server:
+            ratio = result["ratios"]["env.step / trivial MCP call (p50)"]
+            step = result["env.step (one read call)"]["p50_us"]
+            if ratio > TARGETS["step_ratio"] or step > TARGETS["step"]:
+                misses.append((ratio, f"{result['server']} {result['tool']}() {ratio:.2f}x "
+                                      f"({step:.0f} / {result['trivial MCP call']['p50_us']:.0f} us)"))
+        row(f"env.step of the cheapest no-argument read <= {TARGETS['step_ratio']:g}x trivial MCP call, "
             f"<= {TARGETS['step']:g} us",
-            f"{ratio:.2f}x ({step:.0f} / {result['trivial MCP call']['p50_us']:.0f} us)",
-            ratio <= TARGETS["step_ratio"] and step <= TARGETS["step"])
+            f"{len(per_server) - len(misses)} of {len(per_server)} servers"
+            + (f"; over: {_worst(misses)}" if misses else ""), not misses)
     resets = [r["env.reset (seeded world)"] for r in per_server]
     if resets:
         worst50, worst95 = max(r["p50_us"] for r in resets), max(r["p95_us"] for r in resets)
@@ -595,6 +604,12 @@ def summary(results: dict[str, Any]) -> list[dict[str, Any]]:
             f"{synth['minutes_for_13500']:.1f} min at {synth['tasks_per_s']:.1f} tasks/s ({synth['workers']} workers)",
             synth["minutes_for_13500"] <= TARGETS["synth_minutes"])
     return rows
+
+
+def _worst(misses: list[tuple[float, str]], most: int = 4) -> str:
+    """The worst few of (figure, description), worst first, and how many more there are."""
+    ranked = [text for _, text in sorted(misses, key=lambda m: -m[0])]
+    return "; ".join(ranked[:most]) + (f"; {len(ranked) - most} more" if len(ranked) > most else "")
 
 
 def _cpu_note(result: dict[str, Any]) -> str:

@@ -27,10 +27,14 @@ def test_every_server_measured_layer_by_layer_with_progress_per_stage_and_a_summ
         reads = {c.name for t in fixture_tasks(server) for c in t.gold_calls if specs[c.name].read_only}
         assert set(result["reads without MCP"]) == reads, server
         assert all(v["p50_us"] > 0 and v["after_write_p50_us"] > 0 for v in result["reads without MCP"].values())
-    rows = {row["target"] for row in results["summary"]}
-    for server in servers:
-        assert any(target.startswith(f"{server}: fixture read calls") for target in rows)
-        assert any(target.startswith(f"{server}: env.step") and "trivial MCP call" in target for target in rows)
+    rows = {row["target"]: row for row in results["summary"]}
+    reads = rows["fixture read calls without MCP, p50 <= 100 us"]
+    step = rows["env.step of the cheapest no-argument read <= 2x trivial MCP call, <= 500 us"]
+    for row in (reads, step):  # one row over every server, naming those that miss it
+        met = int(row["measured"].split(" of ")[0])
+        assert row["measured"].startswith(f"{met} of {len(servers)} servers"), row
+        assert row["met"] == (met == len(servers))
+        assert row["met"] or any(f"over: {server} " in row["measured"] for server in servers), row
     assert "reward of one episode p50 <= 50 us" in rows
     print_report(results)
     out = capsys.readouterr().out.rstrip().splitlines()
@@ -45,8 +49,9 @@ def test_summary_judges_each_target_from_the_figures():
             "ratios": {**result["ratios"], "env.step / trivial MCP call (p50)": 9.0}}
     fast = {**result, "env.step (one read call)": {**result["env.step (one read call)"], "p50_us": 100.0},
             "ratios": {**result["ratios"], "env.step / trivial MCP call (p50)": 1.5}}
-    step = [row for row in summary({"servers": [slow]}) if "env.step" in row["target"]]
-    assert [row["met"] for row in step] == [False] and "9.00x" in step[0]["measured"]
+    step = [row for row in summary({"servers": [slow, fast]}) if "env.step" in row["target"]]
+    assert [row["met"] for row in step] == [False] and step[0]["measured"].startswith("1 of 2 servers; over: ")
+    assert "9.00x" in step[0]["measured"] and "1.50x" not in step[0]["measured"]
     assert [row["met"] for row in summary({"servers": [fast]}) if "env.step" in row["target"]] == [True]
 
 
