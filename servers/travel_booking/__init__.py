@@ -1,0 +1,1 @@
+"""Travel booking: owners and their items (a skeleton to grow)."""
