@@ -1,1 +1,1 @@
-"""Travel booking: owners and their items (a skeleton to grow)."""
+"""Travel booking: travellers, flights, hotels and the itineraries that hold their bookings."""
