@@ -126,19 +126,28 @@ def trip_said(trip: dict, rng: random.Random) -> str:
 
 
 _BY_NAME = ("Hi, this is {name}.", "{name} here.", "Hello, my name is {name}.", "Hi there, it's {name}.",
-            "Good morning, {name} speaking.", "Hey, {name} here.", "This is {name}.", "Hi! I'm {name}.")
+            "Good morning, {name} speaking.", "Hey, {name} here.", "This is {name}.", "Hi! I'm {name}.",
+            "My name's {name}.", "Hello, {name} calling about my travel.", "It's {name} again.",
+            "Hi, I'm {name}, a customer of yours.", "{name} speaking.", "Hello there, {name} here.")
+_BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "{name}.", "Name: {name}.")
 _BY_EMAIL = ("Hi, my email is {email}.", "Hello, I'm the traveller with the email {email}.",
-             "My account email is {email}.", "You have me as {email}.")
+             "My account email is {email}.", "You have me as {email}.", "I booked with the email {email}.",
+             "My profile is under {email}.", "Hi! You'll find me under {email}.", "Email on file: {email}.",
+             "My bookings are under the address {email}.", "Hello, it's the {email} account.",
+             "I'm registered with {email}.", "You can look me up by {email}.")
+_BY_EMAIL_TERSE = ("Email {email}.", "{email} here.", "Account {email}.", "Me: {email}.")
 
 
 def _intro_name(ref: Ref) -> tuple[str, str]:
     name = ref.entity["name"]
-    return stable(_BY_NAME, "name", ref.key).format(name=name), f"{name} here."
+    return (stable(_BY_NAME, "name", ref.key).format(name=name),
+            stable(_BY_NAME_TERSE, "name terse", ref.key).format(name=name))
 
 
 def _intro_email(ref: Ref) -> tuple[str, str]:
     email = ref.entity["email"]
-    return stable(_BY_EMAIL, "email", ref.key).format(email=email), f"Email {email}."
+    return (stable(_BY_EMAIL, "email", ref.key).format(email=email),
+            stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
 
 
 def _future_flight(b: Bundle, rng: random.Random, origin: str | None = None, destination: str | None = None,
@@ -298,7 +307,16 @@ def check_room_availability(b: Bundle, rng: random.Random) -> Ask | None:
     refundable = rng.random() < 0.5
     key = "refundable_total" if refundable else "nonrefundable_total"
     rate = "the refundable rate" if refundable else "the non-refundable rate"
-    return Ask({"room_type_id": room["room_type_id"], "check_in": start.isoformat(), "check_out": end.isoformat()},
+    args = {"room_type_id": room["room_type_id"], "check_in": start.isoformat(), "check_out": end.isoformat()}
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice([f"Is {what} available, and what would it cost at {rate}?",
+                                         f"Could you price {what} for me at {rate}?"]),
+                   terse=f"{what}, {day(start)}-{day(end)}, {rate}: free, and price?",
+                   detail=rng.choice([f"From {day(start)} to {day(end)}.", f"I'd arrive {day(start)} and leave "
+                                      f"{day(end)}."]),
+                   refs=(_room(hotel, room),), mentions=(room["name"], hotel["name"], day(start), day(end)),
+                   facts=lambda r: [r[key]])
+    return Ask(args,
                say=rng.choice([f"Is {what} free from {day(start)} to {day(end)}, and what would it cost at {rate}?",
                                f"How much would {what} be at {rate}, {day(start)} to {day(end)}? Is it available?",
                                f"Could you price {what} for {day(start)} through {day(end)} at {rate}?"]),
