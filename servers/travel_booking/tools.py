@@ -279,10 +279,11 @@ class TravelBookingServer(Toolkit):
             status: only bookings with this status: 'booked' or 'cancelled'.
         """
         t = self.get(Traveller, traveller_id)
-        query = select(FlightBooking).where(FlightBooking.traveller_id == t.id).order_by(FlightBooking.id)
+        query = (select(FlightBooking, Flight).join(Flight, Flight.id == FlightBooking.flight_id)
+                 .where(FlightBooking.traveller_id == t.id).order_by(FlightBooking.id))
         if status is not None:
             query = query.where(FlightBooking.status == status)
-        return [self._booking(b) for b in self.db.scalars(query)]
+        return [self._booking(b, f) for b, f in self.db.execute(query)]
 
     @tool(read_only=True)
     def list_hotel_bookings(self, traveller_id: Id("traveller"), status: Literal["booked", "cancelled"] | None = None
@@ -513,8 +514,8 @@ class TravelBookingServer(Toolkit):
         return {"booking_id": booking.id, "fare_type": booking.fare_type, "new_flight_id": new.id,
                 "change_fee": fee, "fare_difference": difference, "total_due": _money(fee + difference)}
 
-    def _booking(self, b: FlightBooking) -> dict:
-        f = self.db.get(Flight, b.flight_id)
+    def _booking(self, b: FlightBooking, f: Flight | None = None) -> dict:
+        f = f if f is not None and f.id == b.flight_id else self.db.get(Flight, b.flight_id)
         return {"booking_id": b.id, "itinerary_id": b.itinerary_id, "flight_id": f.id, "flight_number": f.number,
                 "origin": f.origin, "destination": f.destination, "departs_at": f.departs_at, "cabin": b.cabin,
                 "fare_type": b.fare_type, "refundable": b.fare_type == "flex", "price_paid": b.price_paid,
