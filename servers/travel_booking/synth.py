@@ -373,7 +373,7 @@ def quote_flight_change(b: Bundle, rng: random.Random) -> Ask | None:
     said, target = booking_said(booking, rng), flight_said(new, rng)
     return Ask({"booking_id": booking["booking_id"], "new_flight_id": new["flight_id"]},
                say=rng.choice([f"What would it cost me to move {said} to {target}? Don't change anything yet.",
-                               f"If I switched {said} to {target}, what fee and fare difference would I pay?",
+                               f"If I switched {said} to {target}, what would I pay in all, fee and fare difference together?",
                                f"Just a quote, please: {said} moved to {target}. How much?"]),
                terse=f"Cost to move {said} to {target}?", refs=(_booking(b, booking), _flight(new)),
                mentions=(new["number"],), facts=lambda r: [r["total_due"]])

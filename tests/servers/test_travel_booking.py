@@ -283,3 +283,43 @@ def test_hotel_rules(s):
             unchanged(s, "cancel_hotel_booking", "can only be cancelled before", stay_id=begun[0]["stay_id"])
             return
     raise AssertionError("no stay has begun")
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    stay = Task(id="stay", server="travel_booking", seed=0,
+                user_turns=["This is Kristen Turner. Please book a Standard King at the Denver Summit Suites into my "
+                            "Denver getaway itinerary from August 27 to 29, just me, refundable rate."],
+                gold=[[{"id": "g1", "name": "find_travellers", "arguments": {"name": "Kristen Turner"}},
+                       {"id": "g2", "name": "list_itineraries", "arguments": {"traveller_id": "TRV-0004"},
+                        "depends_on": ["g1"]},
+                       {"id": "g3", "name": "search_hotels", "arguments": {"city": "Denver"}},
+                       {"id": "g4", "name": "list_room_types", "arguments": {"hotel_id": "HTL-0011"},
+                        "depends_on": ["g3"]},
+                       {"id": "g5", "name": "book_hotel", "depends_on": ["g2", "g4"],
+                        "arguments": {"itinerary_id": "ITN-0005", "room_type_id": "RMT-0025",
+                                      "check_in": "2026-08-27", "check_out": "2026-08-29", "guests": 1,
+                                      "rate": "refundable"}}]])
+    booking = _call("book_hotel", itinerary_id="ITN-0005", room_type_id="RMT-0025", check_in="2026-08-27",
+                    check_out="2026-08-29", guests=1, rate="refundable")
+    # another correct path: the traveller found by email, the room found with a dated search
+    other = play(stay, [_call("find_travellers", email="kristen.turner@example.com"),
+                        _call("search_hotels", city="denver", check_in="2026-08-27", check_out="2026-08-29"),
+                        booking, "Booked: a Standard King at the Denver Summit Suites, August 27 to 29."])
+    assert other["success"] and other["reward_breakdown"]["coverage"] < 1
+    # a note to the hotel nobody asked for is a detail, not damage
+    noted = play(stay, [{**booking, "arguments": {**booking["arguments"], "request": "Late arrival"}}, "Booked."])
+    assert noted["success"]
+    # the right booking, then damage nobody asked for: another flight cancelled
+    damage = play(stay, [booking, _call("cancel_flight_booking", booking_id="FBK-0005"), "Booked."])
+    assert not damage["success"]
+    wrong = play(stay, [{**booking, "arguments": {**booking["arguments"], "guests": 2}}, "Booked."])
+    assert not wrong["success"]
