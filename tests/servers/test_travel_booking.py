@@ -323,3 +323,30 @@ def test_success_follows_the_outcome_not_the_path(play):
     assert not damage["success"]
     wrong = play(stay, [{**booking, "arguments": {**booking["arguments"], "guests": 2}}, "Booked."])
     assert not wrong["success"]
+
+
+def test_input_rules_refuse_and_change_nothing(s):
+    traveller = s.ok("find_travellers", limit=100)[0]
+    unchanged(s, "search_flights", "same airport", origin="JFK", destination="jfk", date=day(3))
+    unchanged(s, "search_hotels", "give both check_in and check_out", city="Denver", check_in=day(3))
+    unchanged(s, "search_hotels", "guests must be 1 to 6", city="Denver", guests=9)
+    unchanged(s, "create_itinerary", "1 to 60 characters", traveller_id=traveller["traveller_id"], name="  ")
+    trip = itinerary(s, traveller)
+    booked = s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=future_flight(s)["flight_id"],
+                  cabin="economy")
+    unchanged(s, "add_bags", "count must be 1 to 4", booking_id=booked["booking_id"], count=0)
+    cancelled = None
+    for n in range(1, 900):
+        result = s.call("get_flight", flight_id=f"FLT-{n:04d}")
+        if not result.ok:
+            break
+        f = result.data
+        if f["status"] == "cancelled" and f["departs_at"] > NOW.isoformat():
+            cancelled = f
+            break
+    assert cancelled is not None, "the seed holds a cancelled future flight"
+    unchanged(s, "book_flight", "is cancelled", itinerary_id=trip["itinerary_id"], flight_id=cancelled["flight_id"],
+              cabin="economy")
+    assert cancelled["flight_id"] not in [f["flight_id"] for f in s.ok(
+        "search_flights", origin=cancelled["origin"], destination=cancelled["destination"],
+        date=cancelled["departs_at"][:10])]
