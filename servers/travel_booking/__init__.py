@@ -1,0 +1,1 @@
+"""Travel booking: travellers, flights, hotels and the itineraries that hold their bookings."""
