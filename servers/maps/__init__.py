@@ -1,0 +1,1 @@
+"""Maps: owners and their items (a skeleton to grow)."""
