@@ -27,9 +27,14 @@ CATEGORY_WORDS = {"pharmacy": ("pharmacy", "pharmacies"), "cafe": ("café", "caf
                   "bank": ("bank", "banks"), "museum": ("museum", "museums"), "park": ("park", "parks"),
                   "gym": ("gym", "gyms"), "bakery": ("bakery", "bakeries"), "bar": ("bar", "bars"),
                   "hotel": ("hotel", "hotels"), "library": ("library", "libraries")}
-MODE_WORDS = {"driving": ("drive", "by car", "I'll be driving."),
-              "walking": ("walk", "on foot", "I'll be walking."),
-              "transit": ("take the bus", "by bus", "I'll take the bus.")}
+MODE_WORDS = {"driving": ("drive", "by car", ("I'll be driving.", "By car.", "I'm taking the car.", "Driving, please.",
+                                               "I'll drive there.", "Assume I'm driving.")),
+              "walking": ("walk", "on foot", ("I'll be walking.", "On foot.", "I'm going to walk.", "Walking, please.",
+                                              "I'd walk it.", "Assume I'm on foot.")),
+              "transit": ("take the bus", "by bus", ("I'll take the bus.", "By bus.", "I'm going by bus.",
+                                                     "Public transit, please.", "I'd ride the bus.",
+                                                     "Assume I'm taking transit."))}
+# new lists take the first four names, renamed lists the others
 NEW_LISTS = ("Tacos to try", "Sunday errands", "Kid-friendly spots", "Late-night eats", "Study spots",
              "Anniversary ideas", "Places for visitors", "Quick lunches")
 NEW_LABELS = ("Book club", "Dentist", "Piano lessons", "Carpool stop", "Quiet spot", "Brunch")
@@ -65,9 +70,13 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         by_id = {a["address_id"]: a for a in addresses[cid]}
         unique = [{**p, "at": by_id[p["address_id"]]} for p in places[cid] if names[p["name"]] == 1]
         lists = [read("get_list", list_id=x["list_id"]) for x in read("list_lists", user_id=user["user_id"])]
+        # one list the conversation may delete and another it may rename; other requests leave both alone
+        ids = [x["list_id"] for x in lists]
+        rng.shuffle(ids)
         bundles.append({"now": now, "user": user, "city": cities[cid], "addresses": addresses[cid],
                         "places": unique, "all_places": places[cid],
-                        "saved": read("list_saved_places", user_id=user["user_id"]), "lists": lists})
+                        "saved": read("list_saved_places", user_id=user["user_id"]), "lists": lists,
+                        "doomed": ids[0] if ids else None, "renamed": ids[1] if len(ids) > 1 else None})
     return bundles
 
 
@@ -238,7 +247,8 @@ def route_between_addresses(b: Bundle, rng: random.Random) -> Ask | None:
     mode = _mode(b, rng)
     pool = _drivable(b["addresses"]) if mode == "driving" else b["addresses"]
     start, end = rng.sample(pool, 2)
-    verb, manner, detail = MODE_WORDS[mode]
+    verb, manner, details = MODE_WORDS[mode]
+    detail = rng.choice(details)
     a, z = start["label"], end["label"]
     say = rng.choice([f"How long does it take to get from {a} to {z}, and how far is it?",
                       f"I need directions from {a} to {z}. How many minutes will it take?",
@@ -259,7 +269,8 @@ def route_to_place(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     place = rng.choice(places)
     start = rng.choice([a for a in pool if a["address_id"] != place["address_id"]])
-    verb, manner, detail = MODE_WORDS[mode]
+    verb, manner, details = MODE_WORDS[mode]
+    detail = rng.choice(details)
     a, name = start["label"], place["name"]
     say = rng.choice([f"How long would it take me to {verb} from {a} to {name}?",
                       f"I'm at {a} and want to {verb} to {name}. How many minutes is that?",
@@ -285,7 +296,8 @@ def distance_matrix(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     targets = rng.sample(places, rng.choice((2, 3)))
     start = rng.choice([a for a in pool if all(a["address_id"] != p["address_id"] for p in targets)])
-    verb, manner, detail = MODE_WORDS[mode]
+    verb, manner, details = MODE_WORDS[mode]
+    detail = rng.choice(details)
     names = listing([p["name"] for p in targets])
     a = start["label"]
     say = rng.choice([f"From {a}, how long would it take to get to each of {names}?",
@@ -347,7 +359,8 @@ def remove_saved_place(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 def _lists(b: Bundle) -> list[dict]:
-    return b["lists"]
+    """The lists requests other than deleting or renaming one may use."""
+    return [x for x in b["lists"] if x["list_id"] not in (b["doomed"], b["renamed"])]
 
 
 def _list_ref(b: Bundle, lst: dict) -> Ref:
@@ -366,7 +379,7 @@ def list_lists(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_list")
 def get_list(b: Bundle, rng: random.Random) -> Ask | None:
-    lists = [x for x in b["lists"] if x["places"]]
+    lists = [x for x in _lists(b) if x["places"]]
     if not lists:
         return None
     lst = rng.choice(lists)
@@ -380,21 +393,23 @@ def get_list(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("create_list")
 def create_list(b: Bundle, rng: random.Random) -> Ask | None:
     taken = {x["name"].lower() for x in b["lists"]}
-    name = rng.choice([n for n in NEW_LISTS if n.lower() not in taken])
+    name = rng.choice([n for n in NEW_LISTS[:4] if n.lower() not in taken])
     return Ask({"user_id": b["user"]["user_id"], "name": name},
                say=rng.choice(["Start a new list of places for me.", "I'd like a new list on my map.",
                                "Can you set up a fresh list for me?"]),
-               terse=f"New list '{name}'.", detail=rng.choice([f"Call it '{name}'.", f"Name it '{name}'."]),
+               terse=f"New list '{name}'.", detail=rng.choice([f"Call it '{name}'.", f"Name it '{name}'.", f"'{name}' would be a good name.",
+                                  f"The name should be '{name}'.", f"Let's go with '{name}' as the name.",
+                                  f"I'm thinking '{name}'."]),
                refs=(_user(b),), mentions=(name,))
 
 
 @goals.add("rename_list", 0.8)
 def rename_list(b: Bundle, rng: random.Random) -> Ask | None:
-    if not b["lists"]:
+    lst = next((x for x in b["lists"] if x["list_id"] == b["renamed"]), None)
+    if lst is None:
         return None
-    lst = rng.choice(b["lists"])
     taken = {x["name"].lower() for x in b["lists"]}
-    new = rng.choice([n for n in NEW_LISTS if n.lower() not in taken])
+    new = rng.choice([n for n in NEW_LISTS[4:] if n.lower() not in taken])
     return Ask({"list_id": lst["list_id"], "name": new},
                say=rng.choice([f"Rename my {lst['name']} list.", f"I want to change the name of my '{lst['name']}' list."]),
                terse=f"Rename {lst['name']} to '{new}'.", detail=rng.choice([f"Make it '{new}'.", f"The new name is '{new}'."]),
@@ -403,9 +418,9 @@ def rename_list(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("add_to_list", 1.5)
 def add_to_list(b: Bundle, rng: random.Random) -> Ask | None:
-    if not b["lists"]:
+    if not _lists(b):
         return None
-    lst = rng.choice(b["lists"])
+    lst = rng.choice(_lists(b))
     on = {p["place_id"] for p in lst["places"]}
     places = [p for p in _open(b) if p["place_id"] not in on]
     if not places or len(on) >= 25:
@@ -422,7 +437,7 @@ def add_to_list(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("remove_from_list")
 def remove_from_list(b: Bundle, rng: random.Random) -> Ask | None:
     unique = {p["place_id"] for p in b["places"]}
-    pairs = [(x, p) for x in b["lists"] for p in x["places"] if p["place_id"] in unique]
+    pairs = [(x, p) for x in _lists(b) for p in x["places"] if p["place_id"] in unique]
     if not pairs:
         return None
     lst, place = rng.choice(pairs)
@@ -436,9 +451,9 @@ def remove_from_list(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("delete_list", 0.7)
 def delete_list(b: Bundle, rng: random.Random) -> Ask | None:
-    if not b["lists"]:
+    lst = next((x for x in b["lists"] if x["list_id"] == b["doomed"]), None)
+    if lst is None:
         return None
-    lst = rng.choice(b["lists"])
     say = rng.choice([f"Delete my {lst['name']} list.", f"I'm done with the '{lst['name']}' list; please delete it.",
                       f"Get rid of my {lst['name']} list entirely."])
     return Ask({"list_id": lst["list_id"]}, say=say, terse=f"Delete list {lst['name']}.", refs=(_list_ref(b, lst),),
