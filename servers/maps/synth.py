@@ -1,5 +1,5 @@
 """How tasks are written for the map: people who introduce themselves by name when their saved
-places or lists are involved, and otherwise name streets addresses the way they are written
+places or lists are involved, and otherwise name street addresses the way they are written
 ("41 Maple Street, Riverton"), places by their name ("Trattoria Rossi"), cities by name and
 categories in everyday words ("a pharmacy", "somewhere to get coffee").
 
@@ -37,7 +37,7 @@ MODE_WORDS = {"driving": ("drive", "by car", ("I'll be driving.", "By car.", "I'
 # new lists take the first four names, renamed lists the others
 NEW_LISTS = ("Tacos to try", "Sunday errands", "Kid-friendly spots", "Late-night eats", "Study spots",
              "Anniversary ideas", "Places for visitors", "Quick lunches")
-NEW_LABELS = ("Book club", "Dentist", "Piano lessons", "Carpool stop", "Quiet spot", "Brunch")
+NEW_LABELS = ("Favorite", "To visit", "Meet-up spot", "Near the office", "Weekend plans", "Sam's pick")
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -228,7 +228,7 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
     if min_rating:
         args["min_rating"] = min_rating
     mentions = (label, distance) + (("4 stars",) if min_rating else ())
-    return Ask(args, say=say, terse=f"Nearest {one}{quality}{when} to {label}?",
+    return Ask(args, say=say, terse=f"Nearest {one}{quality}{when} within {distance} of {label}?",
                detail=rng.choice([f"Within {distance}, please.", f"No more than {distance} away.",
                                   f"It has to be within {distance}."]),
                refs=(Ref.of("address", center),), mentions=mentions,
@@ -275,7 +275,7 @@ def route_to_place(b: Bundle, rng: random.Random) -> Ask | None:
     say = rng.choice([f"How long would it take me to {verb} from {a} to {name}?",
                       f"I'm at {a} and want to {verb} to {name}. How many minutes is that?",
                       f"Can you time the trip from {a} to {name} {manner} for me?",
-                      f"What's the {manner} travel time from {a} to {name}?"])
+                      f"What's the travel time {manner} from {a} to {name}?"])
     plain = rng.choice([f"How long would it take me to get from {a} to {name}?",
                         f"I'm at {a} and need to get to {name}. How many minutes is that?",
                         f"Can you time the trip from {a} to {name} for me?"])

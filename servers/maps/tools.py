@@ -83,12 +83,15 @@ class MapsServer(Toolkit):
         words = set(_words(query))
         if not words:
             raise ToolError("query is empty; give a street address such as '41 Maple Street, Riverton'")
-        sql = "SELECT id, label, latitude, longitude, city_id FROM addresses"
-        params: tuple = ()
+        sql = "SELECT id, label, latitude, longitude, city_id FROM addresses WHERE 1 = 1"
+        params: list = []
         if city_id is not None:
-            sql, params = sql + " WHERE city_id = ?", (self.get(City, city_id).id,)
-        found = [r for r in self.rows(sql + " ORDER BY label, id", *params) if words <= set(_words(r[1]))]
-        return [_address(r) for r in found[:limit]]
+            sql += " AND city_id = ?"
+            params.append(self.get(City, city_id).id)
+        for word in sorted(words):  # whole words of the label, commas aside
+            sql += " AND ' ' || lower(replace(label, ',', '')) || ' ' LIKE ? ESCAPE '\\'"
+            params.append("% " + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + " %")
+        return [_address(r) for r in self.rows(sql + " ORDER BY label, id LIMIT ?", *params, limit)]
 
     @tool(read_only=True, produces=("address",))
     def reverse_geocode(self, latitude: float, longitude: float) -> dict:
