@@ -148,10 +148,16 @@ def search_places(b: Bundle, rng: random.Random) -> Ask | None:
     category = rng.choice(sorted(c for c, n in counts.items() if 1 <= n <= 6))
     one, many = CATEGORY_WORDS[category]
     city = b["city"]["name"]
-    say = rng.choice([f"Which {many} are there in {city}?", f"Can you list the {many} in {city} for me?",
-                      f"I just moved to {city}. What {many} does it have?",
-                      f"Give me every {one} you know of in {city}, please."])
-    return Ask({"city_id": b["city"]["city_id"], "category": category}, say=say, terse=f"{many.capitalize()} in {city}?",
+    if rng.random() < 0.5:
+        say, detail = rng.choice([f"Which {many} are there in {city}?", f"Can you list the {many} in {city} for me?",
+                                  f"I just moved to {city}. What {many} does it have?",
+                                  f"Give me every {one} you know of in {city}, please."]), None
+    else:
+        say = rng.choice([f"Which {many} are there in town?", f"Can you list the local {many} for me?",
+                          f"I'd like to know every {one} around here."])
+        detail = rng.choice([f"I mean in {city}.", f"I'm in {city}.", f"This is for {city}."])
+    return Ask({"city_id": b["city"]["city_id"], "category": category}, say=say, detail=detail,
+               terse=f"{many.capitalize()} in {city}?",
                refs=(Ref.of("city", b["city"]),), mentions=(city,),
                facts=lambda r: [p["name"] for p in r][:6])
 
@@ -173,7 +179,11 @@ def _place_question(b: Bundle, rng: random.Random, forms: list[str], terse: str,
         return None
     place = rng.choice(places)
     name = place["name"]
-    return Ask({"place_id": place["place_id"]}, say=rng.choice(forms).format(name=name), terse=terse.format(name=name),
+    say, detail = rng.choice(forms).format(name=name), None
+    if rng.random() < 0.4:
+        say = rng.choice(forms).format(name="a place I'm thinking of")
+        detail = rng.choice([f"It's {name}.", f"The place is {name}.", f"I mean {name}."])
+    return Ask({"place_id": place["place_id"]}, say=say, detail=detail, terse=terse.format(name=name),
                refs=(Ref.of("place", place),), mentions=(name,), facts=facts)
 
 
@@ -208,15 +218,18 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
     radius = rng.choice((500, 1000, 1000, 2000))
     open_now = rng.random() < 0.6
     min_rating = rng.choice((None, None, 4.0))
+    priced = category in ("restaurant", "cafe", "bar", "bakery", "hotel", "gym")
+    max_price = rng.choice((None, None, 2)) if min_rating is None and priced else None
     candidates = [p for p in b["all_places"] if p["category"] == category and p["status"] == "operational"
-                  and (not open_now or p["open_now"]) and (min_rating is None or p["rating"] >= min_rating)]
+                  and (not open_now or p["open_now"]) and (min_rating is None or p["rating"] >= min_rating)
+                  and (max_price is None or len(p["price_level"]) <= max_price)]
     by_id = {a["address_id"]: a for a in b["addresses"]}
     near = [p for p in candidates if _meters(center, by_id[p["address_id"]]) <= radius - 15]
     if not near or any(abs(_meters(center, by_id[p["address_id"]]) - radius) < 15 for p in candidates):
         return None
     label = center["label"]
     distance = "half a kilometer" if radius == 500 else f"{radius // 1000} km"
-    quality = " rated 4 stars or better" if min_rating else ""
+    quality = " rated 4 stars or better" if min_rating else (" priced at $$ or less" if max_price else "")
     when = " that's open right now" if open_now else ""
     say = rng.choice([f"Find me the nearest {one}{quality}{when} to {label}.",
                       f"I'm at {label}. Is there a {one}{quality}{when} close by?",
@@ -227,7 +240,9 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
         args["open_now"] = True
     if min_rating:
         args["min_rating"] = min_rating
-    mentions = (label, distance) + (("4 stars",) if min_rating else ())
+    if max_price:
+        args["max_price_level"] = max_price
+    mentions = (label, distance) + (("4 stars",) if min_rating else ()) + (("$$",) if max_price else ())
     return Ask(args, say=say, terse=f"Nearest {one}{quality}{when} within {distance} of {label}?",
                detail=rng.choice([f"Within {distance}, please.", f"No more than {distance} away.",
                                   f"It has to be within {distance}."]),
