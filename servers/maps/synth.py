@@ -173,15 +173,16 @@ def list_categories(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [c["places"] for c in r][:5])
 
 
-def _place_question(b: Bundle, rng: random.Random, forms: list[str], terse: str, facts) -> Ask | None:
+def _place_question(b: Bundle, rng: random.Random, forms: list[str], terse: str, facts,
+                    held: tuple[str, ...] = ()) -> Ask | None:
     places = _open(b)
     if not places:
         return None
     place = rng.choice(places)
     name = place["name"]
     say, detail = rng.choice(forms).format(name=name), None
-    if rng.random() < 0.4:
-        say = rng.choice(forms).format(name="a place I'm thinking of")
+    if held and rng.random() < 0.4:
+        say = rng.choice(held)
         detail = rng.choice([f"It's {name}.", f"The place is {name}.", f"I mean {name}."])
     return Ask({"place_id": place["place_id"]}, say=say, detail=detail, terse=terse.format(name=name),
                refs=(Ref.of("place", place),), mentions=(name,), facts=facts)
@@ -192,7 +193,8 @@ def get_place_phone(b: Bundle, rng: random.Random) -> Ask | None:
     return _place_question(b, rng, ["What's the phone number for {name}?", "Could you find me the number to call {name}?",
                                     "I need to ring {name}. What's their number?",
                                     "How do I reach {name} by phone?"],
-                           "{name} phone number?", lambda r: [r["phone"]])
+                           "{name} phone number?", lambda r: [r["phone"]],
+                           ("I need a phone number for a place.", "Can you look up a business's phone number for me?"))
 
 
 @goals.add("get_place", 0.8)
@@ -200,14 +202,17 @@ def get_place_rating(b: Bundle, rng: random.Random) -> Ask | None:
     return _place_question(b, rng, ["How well rated is {name}, and from how many reviews?",
                                     "What rating does {name} have? How many people reviewed it?",
                                     "Is {name} any good? Tell me its star rating and review count."],
-                           "{name} rating and reviews?", lambda r: [r["rating"], r["review_count"]])
+                           "{name} rating and reviews?", lambda r: [r["rating"], r["review_count"]],
+                           ("How well reviewed is a spot I'm considering? Rating and review count, please.",
+                            "Can you check a place's star rating for me, with how many reviews it has?"))
 
 
 @goals.add("get_place", 0.6)
 def get_place_address(b: Bundle, rng: random.Random) -> Ask | None:
     return _place_question(b, rng, ["Where is {name}? I need the street address.", "What's the address of {name}?",
                                     "Can you tell me where {name} is located?"],
-                           "{name} address?", lambda r: [r["address"].split(",")[0]])
+                           "{name} address?", lambda r: [r["address"].split(",")[0]],
+                           ("I need the street address of a place.", "Could you look up where a business is located?"))
 
 
 @goals.add("nearby_places", 2.0)
