@@ -212,7 +212,7 @@ class MapsServer(Toolkit):
     def get_route(self, from_address_id: Id("address"), to_address_id: Id("address"),
                   mode: Mode = "driving") -> dict:
         """The fastest route between two addresses of one city by car, on foot or by bus: distance,
-        duration in minutes and turn-by-turn steps.
+        duration in minutes, turn-by-turn steps and, by bus, the lines ridden (none when walking is faster).
 
         Args:
             mode: 'driving' (default), 'walking' or 'transit' (buses, with walking to and from the stops).
@@ -237,10 +237,13 @@ class MapsServer(Toolkit):
         distance = round(sum(e[1] for e in (first, *edges, last)))
         minutes = sum(e[3] for e in (first, *edges, last))
         steps.append({"instruction": f"Arrive at {destination.label}", "distance_m": 0})
-        return {"mode": mode, "from": {"address_id": origin.id, "label": origin.label},
-                "to": {"address_id": destination.id, "label": destination.label},
-                "distance_m": distance, "distance_km": round(distance / 1000, 1),
-                "duration_min": max(1, round(minutes)), "steps": steps}
+        route = {"mode": mode, "from": {"address_id": origin.id, "label": origin.label},
+                 "to": {"address_id": destination.id, "label": destination.label},
+                 "distance_m": distance, "distance_km": round(distance / 1000, 1),
+                 "duration_min": max(1, round(minutes)), "steps": steps}
+        if mode == "transit":  # the bus lines ridden; none when walking all the way is faster
+            route["bus_lines"] = sorted({leg[2] for leg in edges if leg[2] not in ("walk", "drive")})
+        return route
 
     @tool(read_only=True)
     def distance_matrix(self, from_address_ids: list[Id("address")], to_address_ids: list[Id("address")],

@@ -158,10 +158,22 @@ def test_routes_by_car_foot_and_bus(s):
     bus = s.ok("get_route", from_address_id=start["address_id"], to_address_id=end["address_id"], mode="transit")
     assert drive["mode"] == "driving" and drive["duration_min"] < walk["duration_min"]
     assert bus["duration_min"] <= walk["duration_min"]
+    assert bus["bus_lines"] or bus["duration_min"] == walk["duration_min"]
+    assert all(line in {"Bus 10", "Bus 20"} for line in bus["bus_lines"])
+    assert any(step["instruction"].startswith(f"Ride {line}") for line in bus["bus_lines"] for step in bus["steps"]) \
+        or not bus["bus_lines"]
     for route in (drive, walk, bus):
         assert route["steps"][-1]["instruction"] == f"Arrive at {end['label']}"
         assert abs(sum(step["distance_m"] for step in route["steps"]) - route["distance_m"]) <= len(route["steps"])
         assert route["distance_km"] == round(route["distance_m"] / 1000, 1)
+    rides = [s.ok("get_route", from_address_id=a["address_id"], to_address_id=z["address_id"], mode="transit")
+             for a in spots[:6] for z in spots[-6:] if a != z]
+    ridden = [r for r in rides if r["bus_lines"]]
+    assert ridden, "no bus route among Riverton addresses"
+    for ride in ridden:
+        on_foot = s.ok("get_route", from_address_id=ride["from"]["address_id"],
+                       to_address_id=ride["to"]["address_id"], mode="walking")
+        assert ride["duration_min"] <= on_foot["duration_min"]
     back = s.ok("get_route", from_address_id=end["address_id"], to_address_id=start["address_id"], mode="walking")
     assert back["distance_m"] == walk["distance_m"]
     assert any(step["instruction"].startswith("Walk along") for step in walk["steps"])
