@@ -1,0 +1,1 @@
+"""Maps: a synthetic geography of cities, streets, addresses and points of interest, with geocoding, nearby search, routing by car, on foot and by transit, travel-time matrices, and saved places and lists."""

@@ -1,0 +1,346 @@
+"""The maps server's domain rules and characteristic behaviour, through real MCP: geocoding both
+ways, nearby search with its filters against the frozen clock, routes by car, on foot and by bus
+over the road network, matrices, and saved places and lists (the generic suite covers the rest)."""
+
+from __future__ import annotations
+
+import pytest
+
+from prove_env.runtime import run_sync
+
+
+@pytest.fixture
+def s(served):
+    return served("maps")
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> None:
+    before = s.world.digest()
+    s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+
+
+def city(s, name: str) -> dict:
+    (found,) = s.ok("list_cities", name=name)
+    return found
+
+
+def address(s, label: str) -> dict:
+    (found,) = s.ok("geocode", query=label)
+    return found
+
+
+def addresses(s, city_id: str) -> list[dict]:
+    return [a for word in ("street", "avenue", "boulevard")
+         for a in s.ok("geocode", query=word, city_id=city_id, limit=100)]
+
+
+def user_with(s, predicate) -> dict:
+    for user in s.ok("find_users", limit=100):
+        if predicate(user):
+            return user
+    raise AssertionError("no such user in the seed-0 world")
+
+
+# -- the server as a whole ----------------------------------------------------------------------
+
+def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
+    s = served("maps")
+    names = [t.name for t in run_sync(s.client.list_tools())]
+    assert len(names) >= 16 and "network_stats" not in names
+    s.fails("network_stats", "Unknown tool")
+    hidden = served("maps", include_hidden=True)
+    stats = hidden.ok("network_stats")
+    assert len(stats) == 4 and all(20 <= c["nodes"] <= 200 for c in stats.values())
+
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    cities = s.ok("list_cities")
+    assert [c["name"] for c in cities] == ["Cedar Falls", "Millbrook", "Oak Harbor", "Riverton"]
+    assert {c["has_transit"] for c in cities} == {True, False}
+    places = s.ok("search_places", limit=100) + s.ok("search_places", query="a", limit=100)
+    assert {p["status"] for p in places} == {"operational", "permanently_closed"}
+    assert {p["open_now"] for p in places} == {True, False}
+    categories = s.ok("list_categories")
+    assert len(categories) >= 12 and all(c["places"] > 0 for c in categories)
+    users = s.ok("find_users", limit=100)
+    assert any(s.ok("list_lists", user_id=u["user_id"]) == [] for u in users)
+    assert any(s.ok("list_saved_places", user_id=u["user_id"]) == [] for u in users)
+
+
+# -- geocoding ----------------------------------------------------------------------------------
+
+def test_geocode_understands_abbreviations_and_cities(s):
+    riverton = city(s, "river")
+    found = s.ok("geocode", query="street", city_id=riverton["city_id"], limit=100)
+    assert found and all(a["label"].endswith(", Riverton") for a in found)
+    target = found[3]
+    number, rest = target["label"].split(" ", 1)
+    short = f"{number} {rest.replace('Street', 'St').replace(',', '').lower()}"
+    assert s.ok("geocode", query=short) == [target]
+    assert s.ok("geocode", query="99999 Nowhere Lane") == []
+    unchanged(s, "geocode", "query is empty", query="  ,, ")
+
+
+def test_reverse_geocode_finds_the_nearest_address(s):
+    target = s.ok("geocode", query="oak street")[0]
+    near = s.ok("reverse_geocode", latitude=target["latitude"] + 0.0001, longitude=target["longitude"])
+    assert near["address_id"] == target["address_id"] and 5 <= near["distance_m"] <= 20
+    s.fails("reverse_geocode", "no street address within 500 m", latitude=0.0, longitude=0.0)
+    s.fails("reverse_geocode", "not a point on Earth", latitude=95.0, longitude=10.0)
+
+
+# -- places -------------------------------------------------------------------------------------
+
+def test_search_and_get_place_with_hours_against_the_frozen_clock(s):
+    # the world's "now" is Monday, April 20 2026, 10:45
+    found = s.ok("search_places", query="MUSEUM", limit=100)
+    assert found and all("museum" in p["name"].lower() for p in found)
+    assert [p["name"] for p in found] == sorted(p["name"] for p in found)
+    for place in found:
+        full = s.ok("get_place", place_id=place["place_id"])
+        if "closed on Mondays" in full["hours"]:
+            assert full["open_now"] is False
+    hotels = s.ok("search_places", category="hotel", limit=100)
+    assert all(h["open_now"] == (h["status"] == "operational") for h in hotels)
+    bars = s.ok("search_places", category="bar", limit=100)
+    assert bars and not any(b["open_now"] for b in bars)  # none opens before 3 pm
+    details = s.ok("get_place", place_id=bars[0]["place_id"])
+    assert details["phone"].startswith("(") and " to " in details["hours"]
+
+
+def test_nearby_search_filters_by_radius_category_rating_price_and_open_now(s):
+    center = s.ok("geocode", query="market street", limit=1)[0]
+    everything = s.ok("nearby_places", address_id=center["address_id"], radius_m=5000, limit=100)
+    assert everything and all(p["city_id"] == center["city_id"] for p in everything)
+    distances = [p["distance_m"] for p in everything]
+    assert distances == sorted(distances) and all(p["status"] == "operational" for p in everything)
+    close = s.ok("nearby_places", address_id=center["address_id"], radius_m=400, limit=100)
+    assert close == [p for p in everything if p["distance_m"] <= 400]
+    good = s.ok("nearby_places", address_id=center["address_id"], radius_m=5000, min_rating=4.0, limit=100)
+    assert good == [p for p in everything if p["rating"] >= 4.0]
+    cheap = s.ok("nearby_places", address_id=center["address_id"], radius_m=5000, max_price_level=1, limit=100)
+    assert cheap == [p for p in everything if p["price_level"] == "$"]
+    open_now = s.ok("nearby_places", address_id=center["address_id"], radius_m=5000, open_now=True, limit=100)
+    assert open_now == [p for p in everything if p["open_now"]] and len(open_now) < len(everything)
+    cafes = s.ok("nearby_places", address_id=center["address_id"], radius_m=5000, category="cafe", limit=100)
+    assert cafes == [p for p in everything if p["category"] == "cafe"]
+    unchanged(s, "nearby_places", "radius_m must be 1 to 5000", address_id=center["address_id"], radius_m=8000)
+    unchanged(s, "nearby_places", "min_rating must be 1.0 to 5.0", address_id=center["address_id"], min_rating=6.0)
+    unchanged(s, "nearby_places", "max_price_level must be 1 to 4", address_id=center["address_id"],
+              max_price_level=0)
+
+
+def test_open_pharmacy_near_an_address_and_the_walk_there(s):
+    for start in s.ok("geocode", query="street", limit=100):
+        found = s.ok("nearby_places", address_id=start["address_id"], radius_m=1500, category="pharmacy",
+                     open_now=True)
+        if found and found[0]["address_id"] != start["address_id"]:
+            break
+    pharmacy = found[0]
+    assert pharmacy["open_now"] and pharmacy["category"] == "pharmacy"
+    walk = s.ok("get_route", from_address_id=start["address_id"], to_address_id=pharmacy["address_id"],
+                mode="walking")
+    # on foot at 5 km/h, over streets at least as long as the straight line
+    assert walk["distance_m"] >= pharmacy["distance_m"] - 1
+    assert abs(walk["duration_min"] - walk["distance_m"] / (5000 / 60)) <= 1
+
+
+# -- routes and matrices ------------------------------------------------------------------------
+
+def test_routes_by_car_foot_and_bus(s):
+    riverton = city(s, "Riverton")
+    spots = [a for a in addresses(s, riverton["city_id"]) if "Market Street" not in a["label"]]
+    start, end = spots[0], max(spots[1:], key=lambda a: abs(a["latitude"] - spots[0]["latitude"])
+                               + abs(a["longitude"] - spots[0]["longitude"]))
+    drive = s.ok("get_route", from_address_id=start["address_id"], to_address_id=end["address_id"])
+    walk = s.ok("get_route", from_address_id=start["address_id"], to_address_id=end["address_id"], mode="walking")
+    bus = s.ok("get_route", from_address_id=start["address_id"], to_address_id=end["address_id"], mode="transit")
+    assert drive["mode"] == "driving" and drive["duration_min"] < walk["duration_min"]
+    assert bus["duration_min"] <= walk["duration_min"]
+    assert bus["bus_lines"] or bus["duration_min"] == walk["duration_min"]
+    assert all(line in {"Bus 10", "Bus 20"} for line in bus["bus_lines"])
+    assert any(step["instruction"].startswith(f"Ride {line}") for line in bus["bus_lines"] for step in bus["steps"]) \
+        or not bus["bus_lines"]
+    for route in (drive, walk, bus):
+        assert route["steps"][-1]["instruction"] == f"Arrive at {end['label']}"
+        assert abs(sum(step["distance_m"] for step in route["steps"]) - route["distance_m"]) <= len(route["steps"])
+        assert route["distance_km"] == round(route["distance_m"] / 1000, 1)
+    rides = [s.ok("get_route", from_address_id=a["address_id"], to_address_id=z["address_id"], mode="transit")
+             for a in spots[:6] for z in spots[-6:] if a != z]
+    ridden = [r for r in rides if r["bus_lines"]]
+    assert ridden, "no bus route among Riverton addresses"
+    for ride in ridden:
+        on_foot = s.ok("get_route", from_address_id=ride["from"]["address_id"],
+                       to_address_id=ride["to"]["address_id"], mode="walking")
+        assert ride["duration_min"] <= on_foot["duration_min"]
+    back = s.ok("get_route", from_address_id=end["address_id"], to_address_id=start["address_id"], mode="walking")
+    assert back["distance_m"] == walk["distance_m"]
+    assert any(step["instruction"].startswith("Walk along") for step in walk["steps"])
+
+
+def test_route_rules(s):
+    millbrook, riverton = city(s, "Millbrook"), city(s, "Riverton")
+    here, there = addresses(s, millbrook["city_id"])[:2]
+    away = addresses(s, riverton["city_id"])[0]
+    unchanged(s, "get_route", "has no bus service", from_address_id=here["address_id"],
+              to_address_id=there["address_id"], mode="transit")
+    unchanged(s, "get_route", "different cities", from_address_id=here["address_id"], to_address_id=away["address_id"])
+    unchanged(s, "get_route", "give two different addresses", from_address_id=here["address_id"],
+              to_address_id=here["address_id"])
+    mall = s.ok("geocode", query="market street", city_id=riverton["city_id"], limit=100)
+    pedestrian = [a for a in mall if s.ok("reverse_geocode", latitude=a["latitude"], longitude=a["longitude"])]
+    walked = None
+    for spot in pedestrian:
+        try:
+            s.ok("get_route", from_address_id=spot["address_id"], to_address_id=away["address_id"])
+        except AssertionError:
+            walked = spot
+            break
+    assert walked is not None, "no Riverton address on the pedestrian stretch of Market Street"
+    unchanged(s, "get_route", "pedestrian street closed to cars", from_address_id=walked["address_id"],
+              to_address_id=away["address_id"])
+    assert s.ok("get_route", from_address_id=walked["address_id"], to_address_id=away["address_id"],
+                mode="walking")["duration_min"] >= 1
+
+
+def test_distance_matrix_agrees_with_routes(s):
+    riverton, millbrook = city(s, "Riverton"), city(s, "Millbrook")
+    spots = [a for a in addresses(s, riverton["city_id"]) if "Market Street" not in a["label"]][:3]
+    other = addresses(s, millbrook["city_id"])[0]
+    ids = [a["address_id"] for a in spots]
+    cells = s.ok("distance_matrix", from_address_ids=ids[:2], to_address_ids=ids + [other["address_id"]],
+                 mode="walking")
+    assert [(c["from_address_id"], c["to_address_id"]) for c in cells] == \
+        [(a, b) for a in ids[:2] for b in ids + [other["address_id"]]]
+    for cell in cells:
+        if cell["to_address_id"] == other["address_id"]:
+            assert "different cities" in cell["error"]
+        elif cell["from_address_id"] == cell["to_address_id"]:
+            assert cell["duration_min"] == 0
+        else:
+            route = s.ok("get_route", from_address_id=cell["from_address_id"], to_address_id=cell["to_address_id"],
+                         mode="walking")
+            assert (cell["distance_m"], cell["duration_min"]) == (route["distance_m"], route["duration_min"])
+    unchanged(s, "distance_matrix", "1 to 10 origins", from_address_ids=ids * 4, to_address_ids=ids)
+    unchanged(s, "distance_matrix", "1 to 10 origins", from_address_ids=[], to_address_ids=ids)
+
+
+# -- saved places and lists ---------------------------------------------------------------------
+
+def test_find_users(s):
+    everyone = s.ok("find_users", limit=100)
+    assert len(everyone) == 24 and len({u["name"] for u in everyone}) == 24
+    someone = everyone[5]
+    assert s.ok("find_users", name=someone["name"].split()[-1].upper()).count(someone) == 1
+    assert s.ok("find_users", email=someone["email"].upper()) == [someone]
+
+
+def test_save_and_remove_places(s):
+    user = user_with(s, lambda u: len(s.ok("list_saved_places", user_id=u["user_id"])) >= 2)
+    saved = s.ok("list_saved_places", user_id=user["user_id"])
+    home = [p for p in s.ok("search_places", city_id=user["home_city_id"], limit=100)
+            if p["status"] == "operational" and p["place_id"] not in {x["place_id"] for x in saved}]
+    added = s.ok("save_place", user_id=user["user_id"], place_id=home[0]["place_id"], label="Book club")
+    assert added["label"] == "Book club"
+    unchanged(s, "save_place", "already saved", user_id=user["user_id"], place_id=home[0]["place_id"])
+    unchanged(s, "save_place", "already has a saved place labelled", user_id=user["user_id"],
+              place_id=home[1]["place_id"], label="book CLUB")
+    closed = next(p for p in s.ok("search_places", limit=100) if p["status"] == "permanently_closed")
+    unchanged(s, "save_place", "permanently closed", user_id=user["user_id"], place_id=closed["place_id"])
+    assert s.ok("remove_saved_place", saved_place_id=saved[0]["saved_place_id"])["removed"] is True
+    after = s.ok("list_saved_places", user_id=user["user_id"])
+    assert [x["saved_place_id"] for x in after] == [x["saved_place_id"] for x in saved[1:]] + [added["saved_place_id"]]
+    s.fails("remove_saved_place", "not found", saved_place_id=saved[0]["saved_place_id"])
+
+
+def test_lists_create_rename_add_remove_delete(s):
+    user = user_with(s, lambda u: s.ok("list_lists", user_id=u["user_id"]) != [])
+    lists = s.ok("list_lists", user_id=user["user_id"])
+    created = s.ok("create_list", user_id=user["user_id"], name="  Tacos ")
+    assert created == {"list_id": created["list_id"], "user_id": user["user_id"], "name": "Tacos", "places": 0}
+    unchanged(s, "create_list", "already a list named", user_id=user["user_id"], name=lists[0]["name"].upper())
+    unchanged(s, "create_list", "1 to 60 characters", user_id=user["user_id"], name=" ")
+    unchanged(s, "rename_list", "already a list named", list_id=created["list_id"], name=lists[0]["name"])
+    assert s.ok("rename_list", list_id=created["list_id"], name="Taco tour")["name"] == "Taco tour"
+    places = [p for p in s.ok("search_places", city_id=user["home_city_id"], limit=100)
+              if p["status"] == "operational"]
+    s.ok("add_to_list", list_id=created["list_id"], place_id=places[0]["place_id"], note="Al pastor")
+    s.ok("add_to_list", list_id=created["list_id"], place_id=places[1]["place_id"])
+    unchanged(s, "add_to_list", "already on the list", list_id=created["list_id"], place_id=places[0]["place_id"])
+    closed = next(p for p in s.ok("search_places", limit=100) if p["status"] == "permanently_closed")
+    unchanged(s, "add_to_list", "permanently closed", list_id=created["list_id"], place_id=closed["place_id"])
+    got = s.ok("get_list", list_id=created["list_id"])
+    assert [p["place_id"] for p in got["places"]] == [places[0]["place_id"], places[1]["place_id"]]
+    assert got["places"][0]["note"] == "Al pastor"
+    s.ok("remove_from_list", list_id=created["list_id"], place_id=places[0]["place_id"])
+    unchanged(s, "remove_from_list", "is not on the list", list_id=created["list_id"], place_id=places[0]["place_id"])
+    assert [x["name"] for x in s.ok("list_lists", user_id=user["user_id"])] == \
+        sorted([x["name"] for x in lists] + ["Taco tour"])
+    assert s.ok("delete_list", list_id=created["list_id"]) == {"list_id": created["list_id"], "deleted": True}
+    s.fails("get_list", "not found", list_id=created["list_id"])
+    assert s.ok("list_lists", user_id=user["user_id"]) == lists
+
+
+def test_list_limits(s):
+    user = user_with(s, lambda u: s.ok("list_lists", user_id=u["user_id"]) == [])
+    made = [s.ok("create_list", user_id=user["user_id"], name=f"List {n}") for n in range(10)]
+    unchanged(s, "create_list", "10 lists, the most allowed", user_id=user["user_id"], name="One more")
+    places = [p for p in s.ok("search_places", limit=100) if p["status"] == "operational"]
+    places += [p for p in s.ok("search_places", query="e", limit=100)
+               if p["status"] == "operational" and p not in places]
+    for place in places[:25]:
+        s.ok("add_to_list", list_id=made[0]["list_id"], place_id=place["place_id"])
+    unchanged(s, "add_to_list", "already holds 25 places", list_id=made[0]["list_id"], place_id=places[25]["place_id"])
+
+
+# -- rewards ------------------------------------------------------------------------------------
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play, served):
+    from prove_env.task import Task
+
+    s = served("maps")
+    start = s.ok("geocode", query="street", limit=1)[0]
+    end = next(a for a in s.ok("geocode", query="avenue", city_id=start["city_id"], limit=100))
+    walk = s.ok("get_route", from_address_id=start["address_id"], to_address_id=end["address_id"], mode="walking")
+    ask = Task(id="walk", server="maps", seed=0,
+               user_turns=[f"How long is the walk from {start['label']} to {end['label']}?"],
+               gold=[[{"id": "g1", "name": "geocode", "arguments": {"query": start["label"]}},
+                      {"id": "g2", "name": "geocode", "arguments": {"query": end["label"]}},
+                      {"id": "g3", "name": "get_route", "depends_on": ["g1", "g2"],
+                       "arguments": {"from_address_id": start["address_id"], "to_address_id": end["address_id"],
+                                     "mode": "walking"}}]],
+               facts=[[walk["duration_min"]]])
+    answer = f"About {walk['duration_min']} minutes on foot."
+    # another correct path: a distance matrix gives the same time
+    other = play(ask, [_call("distance_matrix", from_address_ids=[start["address_id"]],
+                             to_address_ids=[end["address_id"]], mode="walking"), answer])
+    assert other["success"]
+    assert not play(ask, [_call("get_route", from_address_id=start["address_id"], to_address_id=end["address_id"],
+                                mode="walking"), f"About {walk['duration_min'] + 7} minutes."])["success"]
+    # the right answer, then damage nobody asked for: a list deleted
+    damage = play(ask, [_call("get_route", from_address_id=start["address_id"], to_address_id=end["address_id"],
+                              mode="walking"), _call("delete_list", list_id="LST-0001"), answer])
+    assert not damage["success"]
+
+    user = s.ok("find_users", limit=1)[0]
+    (first,) = [x for x in s.ok("list_lists", user_id=user["user_id"]) if x["list_id"] == "LST-0002"] or \
+        s.ok("list_lists", user_id=user["user_id"])[:1]
+    place = next(p for p in s.ok("search_places", city_id=user["home_city_id"], limit=100)
+                 if p["status"] == "operational" and p["place_id"] not in
+                 {q["place_id"] for q in s.ok("get_list", list_id=first["list_id"])["places"]})
+    add = Task(id="add", server="maps", seed=0,
+               user_turns=[f"This is {user['name']}. Put {place['name']} on my {first['name']} list."],
+               gold=[[{"id": "g1", "name": "add_to_list",
+                       "arguments": {"list_id": first["list_id"], "place_id": place["place_id"]}}]])
+    # a note the user did not ask for is a detail, not damage
+    noted = play(add, [_call("add_to_list", list_id=first["list_id"], place_id=place["place_id"], note="Try it"),
+                       "Added."])
+    assert noted["success"]
+    wrong = play(add, [_call("add_to_list", list_id=first["list_id"], place_id=place["place_id"]),
+                       _call("save_place", user_id=user["user_id"], place_id=place["place_id"]), "Added."])
+    assert not wrong["success"]
