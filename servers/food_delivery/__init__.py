@@ -1,0 +1,1 @@
+"""Food delivery: owners and their items (a skeleton to grow)."""
