@@ -1,1 +1,1 @@
-"""Food delivery: owners and their items (a skeleton to grow)."""
+"""Food delivery: restaurants, menus, carts, orders and their tracking."""

@@ -1,132 +1,524 @@
-"""The food_delivery server's tools: owners and their items.
+"""The food_delivery server's tools: restaurants and menus, saved addresses, carts, promo codes,
+orders and their tracking.
 
 Rules, in one place:
-- An item's title is 1 to 80 characters and unique among its owner's items.
-- Only active items can be renamed or archived; only archived items can be deleted.
+- A customer has at most one cart per restaurant; adding an item from another restaurant fills
+  that restaurant's cart.
+- Sold-out items cannot be added, nor ordered; an option must be one the item offers.
+- An order is refused while the restaurant is closed, when the delivery address is farther than
+  the restaurant's delivery radius, or when the subtotal is under the restaurant's minimum.
+- Promo codes: not expired, the subtotal at least the code's minimum, only at the code's
+  restaurant when it has one, and once per customer when the code says so.
+- A tip is 0 to 100 dollars and can be changed until the order is delivered, not on a cancelled one.
+- Orders go placed -> accepted (3 min) -> preparing (8 min) -> out_for_delivery (20 min) ->
+  delivered (35 min), read from the clock. Cancelling is possible only before preparing;
+  rating only after delivery, once.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Literal
 
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Entity, Id, Limit, Toolkit, ToolError, tool
+from prove_env.toolkit import Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
-from .models import Base, Item, Owner
-from .seed import seed
+from .models import Address, Base, Cart, CartLine, Customer, MenuItem, Order, OrderLine, Promo, Restaurant
+from .seed import NEIGHBORHOODS, STAGES, distance, seed
 
-MAX_TITLE = 80
+Neighborhood = Literal["Downtown", "Riverside", "Old Town", "Midtown", "Harbor", "Elm Park", "University",
+                       "Northgate", "Westfield", "Lakeview"]
+Stage = Literal["placed", "accepted", "preparing", "out_for_delivery", "delivered", "cancelled"]
+MAX_TIP = 100.0
+MAX_QUANTITY = 20
 
 
-class FoodDeliveryServer(Toolkit):
-    """Owners and the items they hold: look owners up, list, read, add, rename, archive and delete
-    items."""
+class FoodDelivery(Toolkit):
+    """A food delivery app: find restaurants and their menus, fill one cart per restaurant, check
+    delivery to a saved address, apply promo codes and tips, place, track, cancel, rate and
+    reorder orders. Amounts are in USD, distances in miles."""
 
     name = "food_delivery"
     models = Base
     seed = staticmethod(seed)
     entities = (
-        Entity("owner", Owner, "OWN", lookup="find_owners"),
-        Entity("item", Item, "ITM", lookup="list_items"),
+        Entity("customer", Customer, "CUS", lookup="find_customers"),
+        Entity("address", Address, "ADR", lookup="list_addresses"),
+        Entity("restaurant", Restaurant, "RST", lookup="search_restaurants"),
+        Entity("menu_item", MenuItem, "ITM", lookup="get_menu"),
+        Entity("cart", Cart, "CRT", lookup="list_carts"),
+        Entity("order", Order, "ORD", lookup="list_orders"),
     )
 
+    # -- customers and addresses -------------------------------------------------------------------
+
     @tool(read_only=True)
-    def find_owners(self, name: str | None = None, limit: Limit = 10) -> list[dict]:
-        """Find owners whose name contains a text (ignoring case), ordered by id; all owners without one.
+    def find_customers(self, name: str | None = None, email: str | None = None, limit: Limit = 10) -> list[dict]:
+        """Find customers by part of their name or by email (ignoring case), ordered by id; all without either.
 
         Args:
-            name: part of the owner's name, such as 'Ada Park' or 'park'.
+            name: part of the customer's name, such as 'Ada Park' or 'park'.
+            email: the customer's email address, such as 'ada.park@example.com'.
         """
-        query = select(Owner).order_by(Owner.id).limit(limit)
+        query = select(Customer).order_by(Customer.id).limit(limit)
         if name and name.strip():
-            query = query.where(func.lower(Owner.name).contains(name.strip().lower()))
-        return [_owner(o) for o in self.db.scalars(query)]
+            query = query.where(func.lower(Customer.name).contains(name.strip().lower()))
+        if email and email.strip():
+            query = query.where(func.lower(Customer.email) == email.strip().lower())
+        return [{"customer_id": c.id, "name": c.name, "email": c.email, "phone": c.phone}
+                for c in self.db.scalars(query)]
 
     @tool(read_only=True)
-    def list_items(self, owner_id: Id("owner"), status: Literal["active", "archived"] | None = None) -> list[dict]:
-        """List an owner's items, ordered by id, optionally only active or only archived ones.
+    def list_addresses(self, customer_id: Id("customer")) -> list[dict]:
+        """List a customer's saved delivery addresses, ordered by id."""
+        customer = self.get(Customer, customer_id)
+        rows = self.db.scalars(select(Address).where(Address.customer_id == customer.id).order_by(Address.id))
+        return [_address(a) for a in rows]
+
+    @tool(produces=("address",))
+    def add_address(self, customer_id: Id("customer"), label: str, street: str, neighborhood: Neighborhood) -> dict:
+        """Save a new delivery address for a customer.
 
         Args:
-            status: only items with this status: 'active' or 'archived'.
+            label: a short name, unique among the customer's addresses, such as 'Work' or 'Gym'.
+            street: the street address, such as '221 Oak St'.
+            neighborhood: the neighborhood the address is in, such as 'Midtown'.
         """
-        owner = self.get(Owner, owner_id)
-        query = select(Item).where(Item.owner_id == owner.id).order_by(Item.id)
-        if status is not None:
-            query = query.where(Item.status == status)
-        return [_item(i) for i in self.db.scalars(query)]
+        customer = self.get(Customer, customer_id)
+        label, street = label.strip(), street.strip()
+        if not 1 <= len(label) <= 30:
+            raise ToolError(f"label must be 1 to 30 characters, got {len(label)}")
+        if not 3 <= len(street) <= 80:
+            raise ToolError(f"street must be 3 to 80 characters, got {len(street)}")
+        taken = self.db.scalar(select(Address.id).where(Address.customer_id == customer.id,
+                                                        func.lower(Address.label) == label.lower()))
+        if taken:
+            raise ToolError(f"{customer.id} already has an address labelled {label!r} ({taken}); pick another label")
+        address = Address(id=self.new_id("ADR"), customer_id=customer.id, label=label, street=street,
+                          neighborhood=neighborhood)
+        self.db.add(address)
+        return _address(address)
+
+    # -- restaurants and menus ---------------------------------------------------------------------
 
     @tool(read_only=True)
-    def get_item(self, item_id: Id("item")) -> dict:
-        """Return one item in full: title, note, status, owner and creation time."""
-        item = self.get(Item, item_id)
-        return {**_item(item), "note": item.note, "created_at": item.created_at}
+    def list_cuisines(self) -> list[dict]:
+        """List the cuisines restaurants serve, with how many restaurants serve each, alphabetically."""
+        rows = self.rows("SELECT cuisine, count(*) FROM restaurants GROUP BY cuisine ORDER BY cuisine")
+        return [{"cuisine": c, "restaurants": n} for c, n in rows]
 
-    @tool(produces=("item",))
-    def add_item(self, owner_id: Id("owner"), title: str, note: str | None = None) -> dict:
-        """Add an active item to an owner's list.
+    @tool(read_only=True)
+    def search_restaurants(self, name: str | None = None, cuisine: str | None = None, open_now: bool = False,
+                           min_rating: float | None = None, limit: Limit = 20) -> list[dict]:
+        """Find restaurants by part of their name, cuisine, rating or being open now, best rated first.
 
         Args:
-            title: what the item is, 1 to 80 characters, unique among the owner's items, such as 'Blue lamp'.
-            note: an optional note, such as 'Needs a new bulb'.
+            name: part of the restaurant's name, such as 'dragon'.
+            cuisine: a cuisine from list_cuisines, such as 'Thai'.
+            open_now: only restaurants open at this moment.
+            min_rating: only restaurants rated at least this (1 to 5), such as 4.5.
         """
-        owner = self.get(Owner, owner_id)
-        item = Item(id=self.new_id("ITM"), owner_id=owner.id, title=self._title(owner.id, title),
-                    note=(note or "").strip() or None, status="active", created_at=self.now)
-        self.db.add(item)
-        return _item(item)
+        query = select(Restaurant).order_by(Restaurant.rating.desc(), Restaurant.id)
+        if name and name.strip():
+            query = query.where(func.lower(Restaurant.name).contains(name.strip().lower()))
+        if cuisine and cuisine.strip():
+            query = query.where(func.lower(Restaurant.cuisine) == cuisine.strip().lower())
+        if min_rating is not None:
+            query = query.where(Restaurant.rating >= min_rating)
+        found = [r for r in self.db.scalars(query) if not open_now or self._is_open(r)]
+        return [self._restaurant(r) for r in found[:limit]]
+
+    @tool(read_only=True)
+    def get_restaurant(self, restaurant_id: Id("restaurant")) -> dict:
+        """Return a restaurant in full: cuisine, rating, neighborhood, opening hours, whether it is open
+        now, delivery radius, delivery fee and minimum order."""
+        r = self.get(Restaurant, restaurant_id)
+        return {**self._restaurant(r), "neighborhood": r.neighborhood, "min_order": r.min_order}
+
+    @tool(read_only=True)
+    def get_menu(self, restaurant_id: Id("restaurant"), category: str | None = None) -> list[dict]:
+        """List a restaurant's menu items with prices, options and availability, by category then name.
+
+        Args:
+            category: only items of this menu category, such as 'Desserts'.
+        """
+        r = self.get(Restaurant, restaurant_id)
+        query = select(MenuItem).where(MenuItem.restaurant_id == r.id).order_by(MenuItem.category, MenuItem.name)
+        if category and category.strip():
+            query = query.where(func.lower(MenuItem.category) == category.strip().lower())
+        return [_menu_item(i) for i in self.db.scalars(query)]
+
+    @tool(read_only=True)
+    def check_delivery(self, restaurant_id: Id("restaurant"), address_id: Id("address")) -> dict:
+        """Say whether a restaurant delivers to a saved address now: the distance, the radius, the fee,
+        and the reason when it cannot."""
+        r, address = self.get(Restaurant, restaurant_id), self.get(Address, address_id)
+        miles = distance(r.neighborhood, address.neighborhood)
+        reasons = []
+        if not self._is_open(r):
+            reasons.append(f"closed now (opens at {_hhmm(r.opens_at)})")
+        if miles > r.delivery_radius:
+            reasons.append(f"{miles} miles away, beyond its {r.delivery_radius:g}-mile delivery radius")
+        return {"restaurant_id": r.id, "address_id": address.id, "distance_miles": miles,
+                "delivery_radius_miles": r.delivery_radius, "delivery_fee": r.delivery_fee,
+                "can_deliver": not reasons, "reasons": reasons}
+
+    # -- carts ---------------------------------------------------------------------------------------
+
+    @tool(read_only=True, produces=("restaurant",))
+    def list_carts(self, customer_id: Id("customer")) -> list[dict]:
+        """List a customer's open carts (one per restaurant) with their lines and subtotals."""
+        customer = self.get(Customer, customer_id)
+        carts = self.db.scalars(select(Cart).where(Cart.customer_id == customer.id).order_by(Cart.id))
+        return [self._cart(c) for c in carts]
+
+    @tool(produces=("cart",))
+    def add_to_cart(self, customer_id: Id("customer"), item_id: Id("menu_item"), quantity: int = 1,
+                    option: str | None = None) -> dict:
+        """Add a menu item to the customer's cart for its restaurant (opening that cart if needed).
+
+        The same item with the same option adds to the quantity already in the cart.
+
+        Args:
+            quantity: how many, 1 to 20 (default 1).
+            option: one of the item's options, such as 'Large'; none for the plain item.
+        """
+        customer, item = self.get(Customer, customer_id), self.get(MenuItem, item_id)
+        if not 1 <= quantity <= MAX_QUANTITY:
+            raise ToolError(f"quantity must be 1 to {MAX_QUANTITY}, got {quantity}")
+        if not item.available:
+            raise ToolError(f"{item.name} ({item.id}) is sold out at the moment; pick another item from get_menu")
+        option = self._option(item, option)
+        cart = self.db.scalar(select(Cart).where(Cart.customer_id == customer.id,
+                                                 Cart.restaurant_id == item.restaurant_id))
+        if cart is None:
+            cart = Cart(id=self.new_id("CRT"), customer_id=customer.id, restaurant_id=item.restaurant_id)
+            self.db.add(cart)
+            self.db.flush()
+        line = self.db.scalar(select(CartLine).where(CartLine.cart_id == cart.id, CartLine.item_id == item.id,
+                                                     CartLine.option.is_(option) if option is None
+                                                     else CartLine.option == option))
+        if line is None:
+            self.db.add(CartLine(id=self.new_id("CLN"), cart_id=cart.id, item_id=item.id, option=option,
+                                 quantity=quantity))
+        elif line.quantity + quantity > MAX_QUANTITY:
+            raise ToolError(f"the cart already holds {line.quantity} of {item.name}; at most {MAX_QUANTITY} allowed")
+        else:
+            line.quantity += quantity
+        self.db.flush()
+        return self._cart(cart)
 
     @tool(idempotent=True)
-    def rename_item(self, item_id: Id("item"), title: str) -> dict:
-        """Give an active item a new title.
+    def remove_from_cart(self, cart_id: Id("cart"), item_id: Id("menu_item")) -> dict:
+        """Remove a menu item (every option of it) from a cart; a cart left empty is closed."""
+        cart, item = self.get(Cart, cart_id), self.get(MenuItem, item_id)
+        lines = list(self.db.scalars(select(CartLine).where(CartLine.cart_id == cart.id, CartLine.item_id == item.id)))
+        if not lines:
+            raise ToolError(f"{item.name} ({item.id}) is not in cart {cart.id}")
+        for line in lines:
+            self.db.delete(line)
+        self.db.flush()
+        if not self.db.scalar(select(CartLine.id).where(CartLine.cart_id == cart.id).limit(1)):
+            self.db.delete(cart)
+            return {"cart_id": cart.id, "closed": True}
+        return self._cart(cart)
+
+    @tool(destructive=True)
+    def clear_cart(self, cart_id: Id("cart")) -> dict:
+        """Empty and close a cart."""
+        cart = self.get(Cart, cart_id)
+        for line in self.db.scalars(select(CartLine).where(CartLine.cart_id == cart.id)):
+            self.db.delete(line)
+        self.db.delete(cart)
+        return {"cart_id": cart.id, "closed": True}
+
+    @tool(read_only=True)
+    def check_promo(self, cart_id: Id("cart"), code: str) -> dict:
+        """Check a promo code against a cart: the discount it would give, or why it does not apply.
 
         Args:
-            title: the new title, 1 to 80 characters, unique among the owner's items, such as 'Desk lamp'.
+            code: the promo code, such as 'SAVE10'.
         """
-        item = self._active(self.get(Item, item_id), "renamed")
-        item.title = self._title(item.owner_id, title, but=item.id)
-        return _item(item)
+        cart = self.get(Cart, cart_id)
+        subtotal = self._cart(cart)["subtotal"]
+        promo = self._promo(code)
+        try:
+            discount = self._discount(promo, cart.customer_id, cart.restaurant_id, subtotal)
+        except ToolError as refused:
+            return {"code": promo.code, "applies": False, "reason": str(refused)}
+        return {"code": promo.code, "applies": True, "discount": discount, "subtotal": subtotal}
 
-    @tool(idempotent=True, sets=("item.archived",))
-    def archive_item(self, item_id: Id("item")) -> dict:
-        """Archive an active item: it stays listed, with status 'archived', and can then be deleted."""
-        item = self._active(self.get(Item, item_id), "archived")
-        item.status = "archived"
-        return _item(item)
+    # -- orders ----------------------------------------------------------------------------------------
 
-    @tool(destructive=True, requires=("item.archived",))
-    def delete_item(self, item_id: Id("item")) -> dict:
-        """Delete an archived item for good. Active items must be archived first."""
-        item = self.get(Item, item_id)
-        if item.status != "archived":
-            raise ToolError(f"Item {item.id} is {item.status}; archive it before deleting it")
-        self.db.delete(item)
-        return {"item_id": item.id, "deleted": True}
+    @tool(produces=("order",))
+    def place_order(self, cart_id: Id("cart"), address_id: Id("address"), tip: float = 0.0,
+                    promo_code: str | None = None) -> dict:
+        """Order a cart's contents for delivery to a saved address; the cart is closed.
+
+        Refused while the restaurant is closed, beyond its delivery radius, under its minimum order,
+        with a sold-out item in the cart, or with a promo code that does not apply.
+
+        Args:
+            tip: the courier's tip in dollars, 0 to 100 (default 0), such as 3.0.
+            promo_code: an optional promo code, such as 'SAVE10'.
+        """
+        cart, address = self.get(Cart, cart_id), self.get(Address, address_id)
+        if address.customer_id != cart.customer_id:
+            raise ToolError(f"Address {address.id} is not saved by the owner of cart {cart.id}")
+        tip = self._tip(tip)
+        r = self.get(Restaurant, cart.restaurant_id)
+        if not self._is_open(r):
+            raise ToolError(f"{r.name} is closed now (hours {_hhmm(r.opens_at)} to {_hhmm(r.closes_at)}); "
+                            "order from a restaurant that is open")
+        miles = distance(r.neighborhood, address.neighborhood)
+        if miles > r.delivery_radius:
+            raise ToolError(f"{r.name} delivers within {r.delivery_radius:g} miles; {address.label} "
+                            f"({address.street}) is {miles} miles away. Choose a closer address or restaurant")
+        lines = list(self.db.scalars(select(CartLine).where(CartLine.cart_id == cart.id).order_by(CartLine.id)))
+        subtotal = 0.0
+        ordered = []
+        for line in lines:
+            item = self.db.get(MenuItem, line.item_id)
+            if not item.available:
+                raise ToolError(f"{item.name} ({item.id}) in cart {cart.id} is sold out; remove it from the cart first")
+            price = _price(item, line.option)
+            subtotal += price * line.quantity
+            ordered.append((line, item, price))
+        subtotal = round(subtotal, 2)
+        if subtotal < r.min_order:
+            raise ToolError(f"{r.name} has a minimum order of {r.min_order:.2f}; the cart comes to {subtotal:.2f}")
+        discount = 0.0
+        if promo_code is not None:
+            promo = self._promo(promo_code)
+            discount = self._discount(promo, cart.customer_id, r.id, subtotal)
+            promo_code = promo.code
+        order = Order(id=self.new_id("ORD"), customer_id=cart.customer_id, restaurant_id=r.id, address_id=address.id,
+                      placed_at=self.now, subtotal=subtotal, delivery_fee=r.delivery_fee, discount=discount, tip=tip,
+                      total=round(subtotal + r.delivery_fee - discount + tip, 2), promo_code=promo_code,
+                      cancelled_at=None, rating=None, comment=None)
+        self.db.add(order)
+        for line, item, price in ordered:
+            self.db.add(OrderLine(id=self.new_id("OLN"), order_id=order.id, item_id=item.id, name=item.name,
+                                  option=line.option, quantity=line.quantity, unit_price=price))
+            self.db.delete(line)
+        self.db.delete(cart)
+        self.db.flush()
+        return self._order(order, lines=True)
+
+    @tool(read_only=True)
+    def list_orders(self, customer_id: Id("customer"), status: Stage | None = None, limit: Limit = 20) -> list[dict]:
+        """List a customer's orders, newest first, optionally only those at one stage.
+
+        Args:
+            status: only orders at this stage, such as 'delivered' or 'cancelled'.
+        """
+        customer = self.get(Customer, customer_id)
+        orders = self.db.scalars(select(Order).where(Order.customer_id == customer.id)
+                                 .order_by(Order.placed_at.desc(), Order.id.desc()))
+        found = [self._order(o) for o in orders]
+        return [o for o in found if status is None or o["status"] == status][:limit]
+
+    @tool(read_only=True)
+    def track_order(self, order_id: Id("order")) -> dict:
+        """Return an order in full with its stage, the time of each stage reached, and the expected
+        delivery time."""
+        order = self.get(Order, order_id)
+        info = self._order(order, lines=True)
+        if order.cancelled_at is None:
+            info["timeline"] = {stage: order.placed_at + dt.timedelta(minutes=m) for stage, m in STAGES
+                                if order.placed_at + dt.timedelta(minutes=m) <= self.now}
+            info["expected_delivery"] = order.placed_at + dt.timedelta(minutes=STAGES[-1][1])
+        return info
+
+    @tool(destructive=True)
+    def cancel_order(self, order_id: Id("order")) -> dict:
+        """Cancel an order that the kitchen has not started preparing (stage placed or accepted)."""
+        order = self.get(Order, order_id)
+        stage = self._stage(order)
+        if stage not in ("placed", "accepted"):
+            raise ToolError(f"Order {order.id} is {stage}; only orders not yet being prepared can be cancelled")
+        order.cancelled_at = self.now
+        return self._order(order)
+
+    @tool(idempotent=True)
+    def set_tip(self, order_id: Id("order"), tip: float) -> dict:
+        """Change the courier's tip on an order that is not yet delivered nor cancelled.
+
+        Args:
+            tip: the new tip in dollars, 0 to 100, such as 5.0.
+        """
+        order = self.get(Order, order_id)
+        tip = self._tip(tip)
+        stage = self._stage(order)
+        if stage in ("delivered", "cancelled"):
+            raise ToolError(f"Order {order.id} is {stage}; the tip can only be changed before delivery")
+        order.total = round(order.total - order.tip + tip, 2)
+        order.tip = tip
+        return self._order(order)
+
+    @tool(idempotent=True, details=(Detail("orders", "comment"),))
+    def rate_order(self, order_id: Id("order"), stars: int, comment: str | None = None) -> dict:
+        """Rate a delivered order from 1 to 5 stars, once.
+
+        Args:
+            stars: 1 to 5.
+            comment: an optional comment, such as 'Arrived hot'.
+        """
+        order = self.get(Order, order_id)
+        if not 1 <= stars <= 5:
+            raise ToolError(f"stars must be 1 to 5, got {stars}")
+        stage = self._stage(order)
+        if stage != "delivered":
+            raise ToolError(f"Order {order.id} is {stage}; only delivered orders can be rated")
+        if order.rating is not None:
+            raise ToolError(f"Order {order.id} was already rated {order.rating} stars")
+        order.rating, order.comment = stars, (comment or "").strip() or None
+        return self._order(order)
+
+    @tool(produces=("cart",))
+    def reorder(self, order_id: Id("order")) -> dict:
+        """Put the items of a past order back into the customer's cart for that restaurant.
+
+        Items sold out now are left out and listed under 'skipped'; nothing is ordered until place_order.
+        """
+        order = self.get(Order, order_id)
+        lines = list(self.db.scalars(select(OrderLine).where(OrderLine.order_id == order.id).order_by(OrderLine.id)))
+        items = [(line, self.db.get(MenuItem, line.item_id)) for line in lines]
+        if not any(item.available for _, item in items):
+            raise ToolError(f"Every item of order {order.id} is sold out now; nothing can be reordered")
+        cart = self.db.scalar(select(Cart).where(Cart.customer_id == order.customer_id,
+                                                 Cart.restaurant_id == order.restaurant_id))
+        if cart is None:
+            cart = Cart(id=self.new_id("CRT"), customer_id=order.customer_id, restaurant_id=order.restaurant_id)
+            self.db.add(cart)
+            self.db.flush()
+        skipped = []
+        for line, item in items:
+            if not item.available:
+                skipped.append(item.name)
+                continue
+            existing = self.db.scalar(select(CartLine).where(
+                CartLine.cart_id == cart.id, CartLine.item_id == item.id,
+                CartLine.option.is_(None) if line.option is None else CartLine.option == line.option))
+            if existing is None:
+                self.db.add(CartLine(id=self.new_id("CLN"), cart_id=cart.id, item_id=item.id, option=line.option,
+                                     quantity=line.quantity))
+            else:
+                existing.quantity = min(MAX_QUANTITY, existing.quantity + line.quantity)
+        self.db.flush()
+        return {**self._cart(cart), "skipped": skipped}
+
+    # -- hidden ----------------------------------------------------------------------------------------
 
     @tool(read_only=True, hidden=True)
-    def count_items(self) -> dict:
-        """Debugging only: how many items each status has in the whole world."""
-        return dict(self.db.execute(select(Item.status, func.count()).group_by(Item.status)).all())
+    def count_orders(self) -> dict:
+        """Debugging only: how many orders each restaurant has received."""
+        return dict(self.rows("SELECT restaurant_id, count(*) FROM orders GROUP BY restaurant_id ORDER BY 1"))
 
-    def _active(self, item: Item, action: str) -> Item:
-        if item.status != "active":
-            raise ToolError(f"Item {item.id} is {item.status}; only active items can be {action}")
-        return item
+    # -- helpers ---------------------------------------------------------------------------------------
 
-    def _title(self, owner_id: str, title: str, but: str | None = None) -> str:
-        title = title.strip()
-        if not 1 <= len(title) <= MAX_TITLE:
-            raise ToolError(f"title must be 1 to {MAX_TITLE} characters, got {len(title)}")
-        taken = self.db.scalar(select(Item.id).where(Item.owner_id == owner_id, func.lower(Item.title) == title.lower(),
-                                                     Item.id != (but or "")))
-        if taken is not None:
-            raise ToolError(f"{owner_id} already has an item titled {title!r} ({taken})")
-        return title
+    def _is_open(self, r: Restaurant) -> bool:
+        m = self.now.hour * 60 + self.now.minute
+        if r.opens_at <= r.closes_at:
+            return r.opens_at <= m < r.closes_at
+        return m >= r.opens_at or m < r.closes_at
+
+    def _stage(self, order: Order) -> str:
+        if order.cancelled_at is not None:
+            return "cancelled"
+        elapsed = (self.now - order.placed_at).total_seconds() / 60
+        return [stage for stage, m in STAGES if elapsed >= m][-1]
+
+    def _restaurant(self, r: Restaurant) -> dict:
+        return {"restaurant_id": r.id, "name": r.name, "cuisine": r.cuisine, "rating": r.rating,
+                "hours": f"{_hhmm(r.opens_at)}-{_hhmm(r.closes_at)}", "open_now": self._is_open(r),
+                "delivery_radius_miles": r.delivery_radius, "delivery_fee": r.delivery_fee}
+
+    def _cart(self, cart: Cart) -> dict:
+        r = self.db.get(Restaurant, cart.restaurant_id)
+        lines, subtotal = [], 0.0
+        for line in self.db.scalars(select(CartLine).where(CartLine.cart_id == cart.id).order_by(CartLine.id)):
+            item = self.db.get(MenuItem, line.item_id)
+            price = _price(item, line.option)
+            subtotal += price * line.quantity
+            lines.append({"item_id": item.id, "name": item.name, "option": line.option, "quantity": line.quantity,
+                          "unit_price": price, "available": item.available})
+        return {"cart_id": cart.id, "customer_id": cart.customer_id, "restaurant_id": r.id, "restaurant": r.name,
+                "lines": lines, "subtotal": round(subtotal, 2)}
+
+    def _order(self, order: Order, lines: bool = False) -> dict:
+        r = self.db.get(Restaurant, order.restaurant_id)
+        info = {"order_id": order.id, "restaurant_id": r.id, "restaurant": r.name, "address_id": order.address_id,
+                "placed_at": order.placed_at, "status": self._stage(order), "subtotal": order.subtotal,
+                "delivery_fee": order.delivery_fee, "discount": order.discount, "tip": order.tip,
+                "total": order.total, "promo_code": order.promo_code, "rating": order.rating}
+        if lines:
+            info["items"] = [{"item_id": line.item_id, "name": line.name, "option": line.option,
+                              "quantity": line.quantity, "unit_price": line.unit_price}
+                             for line in self.db.scalars(select(OrderLine).where(OrderLine.order_id == order.id)
+                                                         .order_by(OrderLine.id))]
+        return info
+
+    def _option(self, item: MenuItem, option: str | None) -> str | None:
+        if option is None or not option.strip():
+            return None
+        offered = {o.split(":")[0].lower(): o.split(":")[0] for o in item.options.split(";") if o}
+        if option.strip().lower() not in offered:
+            raise ToolError(f"{item.name} has no option {option!r}; its options: "
+                            f"{', '.join(offered.values()) or 'none'}")
+        return offered[option.strip().lower()]
+
+    def _promo(self, code: str) -> Promo:
+        promo = self.db.get(Promo, code.strip().upper())
+        if promo is None:
+            raise ToolError(f"Promo code {code!r} does not exist")
+        return promo
+
+    def _discount(self, promo: Promo, customer_id: str, restaurant_id: str, subtotal: float) -> float:
+        if promo.expires_on < self.now.date():
+            raise ToolError(f"Promo code {promo.code} expired on {promo.expires_on.isoformat()}")
+        if promo.restaurant_id and promo.restaurant_id != restaurant_id:
+            name = self.db.get(Restaurant, promo.restaurant_id).name
+            raise ToolError(f"Promo code {promo.code} is valid only at {name}")
+        if subtotal < promo.min_subtotal:
+            raise ToolError(f"Promo code {promo.code} needs a subtotal of at least {promo.min_subtotal:.2f}; "
+                            f"the cart comes to {subtotal:.2f}")
+        if promo.once_per_customer and self.db.scalar(select(Order.id).where(
+                Order.customer_id == customer_id, Order.promo_code == promo.code, Order.cancelled_at.is_(None))):
+            raise ToolError(f"Promo code {promo.code} can be used once per customer and was already used")
+        off = promo.amount_off if promo.amount_off is not None else subtotal * (promo.percent_off or 0) / 100
+        return round(min(off, subtotal), 2)
+
+    def _tip(self, tip: float) -> float:
+        if not 0 <= tip <= MAX_TIP:
+            raise ToolError(f"tip must be 0 to {MAX_TIP:.0f} dollars, got {tip}")
+        if round(tip, 2) != tip:
+            raise ToolError(f"tip must have at most two decimals, got {tip}")
+        return float(tip)
 
 
-def _owner(owner: Owner) -> dict:
-    return {"owner_id": owner.id, "name": owner.name, "email": owner.email}
+def _address(a: Address) -> dict:
+    return {"address_id": a.id, "customer_id": a.customer_id, "label": a.label, "street": a.street,
+            "neighborhood": a.neighborhood}
 
 
-def _item(item: Item) -> dict:
-    return {"item_id": item.id, "owner_id": item.owner_id, "title": item.title, "status": item.status}
+def _menu_item(i: MenuItem) -> dict:
+    options = [{"name": o.split(":")[0], "extra": float(o.split(":")[1])} for o in i.options.split(";") if o]
+    return {"item_id": i.id, "restaurant_id": i.restaurant_id, "name": i.name, "category": i.category,
+            "price": i.price, "options": options, "available": i.available}
+
+
+def _price(item: MenuItem, option: str | None) -> float:
+    extra = 0.0
+    for o in item.options.split(";"):
+        if option and o.split(":")[0] == option:
+            extra = float(o.split(":")[1])
+    return round(item.price + extra, 2)
+
+
+def _hhmm(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+assert set(NEIGHBORHOODS) == set(Neighborhood.__args__)
