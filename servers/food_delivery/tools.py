@@ -46,7 +46,7 @@ class FoodDelivery(Toolkit):
         Entity("customer", Customer, "CUS", lookup="find_customers"),
         Entity("address", Address, "ADR", lookup="list_addresses"),
         Entity("restaurant", Restaurant, "RST", lookup="search_restaurants"),
-        Entity("menu_item", MenuItem, "ITM", lookup="get_menu"),
+        Entity("item", MenuItem, "ITM", lookup="get_menu"),
         Entity("cart", Cart, "CRT", lookup="list_carts"),
         Entity("order", Order, "ORD", lookup="list_orders"),
     )
@@ -166,7 +166,7 @@ class FoodDelivery(Toolkit):
 
     # -- carts ---------------------------------------------------------------------------------------
 
-    @tool(read_only=True, produces=("restaurant",))
+    @tool(read_only=True, produces=("restaurant", "item"))
     def list_carts(self, customer_id: Id("customer")) -> list[dict]:
         """List a customer's open carts (one per restaurant) with their lines and subtotals."""
         customer = self.get(Customer, customer_id)
@@ -174,7 +174,7 @@ class FoodDelivery(Toolkit):
         return [self._cart(c) for c in carts]
 
     @tool(produces=("cart",))
-    def add_to_cart(self, customer_id: Id("customer"), item_id: Id("menu_item"), quantity: int = 1,
+    def add_to_cart(self, customer_id: Id("customer"), item_id: Id("item"), quantity: int = 1,
                     option: str | None = None) -> dict:
         """Add a menu item to the customer's cart for its restaurant (opening that cart if needed).
 
@@ -210,7 +210,7 @@ class FoodDelivery(Toolkit):
         return self._cart(cart)
 
     @tool(idempotent=True)
-    def remove_from_cart(self, cart_id: Id("cart"), item_id: Id("menu_item")) -> dict:
+    def remove_from_cart(self, cart_id: Id("cart"), item_id: Id("item")) -> dict:
         """Remove a menu item (every option of it) from a cart; a cart left empty is closed."""
         cart, item = self.get(Cart, cart_id), self.get(MenuItem, item_id)
         lines = list(self.db.scalars(select(CartLine).where(CartLine.cart_id == cart.id, CartLine.item_id == item.id)))
@@ -306,7 +306,7 @@ class FoodDelivery(Toolkit):
         self.db.flush()
         return self._order(order, lines=True)
 
-    @tool(read_only=True)
+    @tool(read_only=True, produces=("restaurant", "address"))
     def list_orders(self, customer_id: Id("customer"), status: Stage | None = None, limit: Limit = 20) -> list[dict]:
         """List a customer's orders, newest first, optionally only those at one stage.
 
