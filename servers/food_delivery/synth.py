@@ -166,14 +166,14 @@ def add_address(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(street, hood, label))
 
 
-@goals.add("list_cuisines", 0.6)
+@goals.add("list_cuisines", 0.9)
 def list_cuisines(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["What kinds of food can I order on here?", "Which cuisines do you have restaurants for?",
                                    "I can't decide what to eat. What cuisines are there to pick from?"]),
                terse="Cuisines available?", facts=lambda r: [c["cuisine"] for c in r])
 
 
-@goals.add("search_restaurants", 1.0)
+@goals.add("search_restaurants", 1.6)
 def search_restaurants(b: Bundle, rng: random.Random) -> Ask | None:
     cuisine = rng.choice(sorted({r["cuisine"] for r in b["restaurants"]}))
     matching = [r for r in b["restaurants"] if r["cuisine"] == cuisine]
