@@ -18,6 +18,23 @@ from prove_env.synthesis.wording import clock, listing, money, stable
 
 Bundle = dict[str, Any]
 NUMBERS = {1: "a", 2: "two", 3: "three", 4: "four"}
+# First words of dish names that keep their capital in a sentence ("Thai iced tea", "Greek salad").
+PROPER = {"Thai", "Vietnamese", "Korean", "Greek", "Caesar", "California", "Buffalo", "French", "Mango"}
+
+
+def dish(name: str) -> str:
+    """A dish as said in a sentence: 'pad thai', 'Greek salad'."""
+    first = name.split()[0]
+    return name if first in PROPER and first != "Mango" else name[:1].lower() + name[1:]
+
+
+def some(quantity: int, name: str) -> str:
+    """'a banh mi', 'an order of fresh rolls', 'two churros'."""
+    if quantity > 1:
+        return f"{NUMBERS[quantity]} {name}"
+    if name.endswith("s") and not name.endswith("ss"):
+        return f"an order of {name}"
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 NEW_PLACES = (("Office", "48 Market St", "Downtown"), ("Studio", "310 Harbor Way", "Harbor"),
               ("Parents", "77 Orchard Ln", "Elm Park"), ("Cabin", "5 Lakeshore Dr", "Lakeview"),
               ("Campus", "120 College Ave", "University"), ("Gym", "19 Fitness Blvd", "Midtown"),
@@ -202,8 +219,13 @@ def get_restaurant(b: Bundle, rng: random.Random) -> Ask | None:
     name, args, refs = r["name"], {"restaurant_id": r["restaurant_id"]}, (_restaurant(r),)
     kind = rng.randrange(3)
     if kind == 0:
+        if rng.random() < 0.3:
+            return Ask(args, say=rng.choice([f"Until what time can I order from {name} today?",
+                                             f"What time does {name} close?"]),
+                       terse=f"{name} closing time?", refs=refs, mentions=(name,),
+                       facts=lambda x: [x["hours"].split("-")[1]])
         return Ask(args, say=rng.choice([f"What are {name}'s opening hours?", f"When is {name} open?",
-                                         f"Until what time can I order from {name}?"]),
+                                         f"What hours does {name} keep?"]),
                    terse=f"Hours of {name}?", refs=refs, mentions=(name,),
                    facts=lambda x: x["hours"].split("-"))
     if kind == 1:
@@ -271,14 +293,14 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
     item = rng.choice(menu)
     quantity = rng.choice((1, 1, 2, 3))
     args = {"customer_id": b["customer"]["customer_id"], "item_id": item["item_id"], "quantity": quantity}
-    dish = item["name"].lower()
-    what = f"{NUMBERS[quantity]} {dish}"
+    said = dish(item["name"])
+    what = some(quantity, said)
     if item["options"] and rng.random() < 0.5:
         option = rng.choice(item["options"])["name"]
         args["option"] = option
         what = f"{what} with the '{option}' option"
     if quantity > 1 and rng.random() < 0.5:
-        plain = f"the {dish}" + (f" with the '{args['option']}' option" if "option" in args else "")
+        plain = f"the {said}" + (f" with the '{args['option']}' option" if "option" in args else "")
         say = rng.choice([f"I want to add {plain} from {r['name']} to my cart.",
                           f"Can you put {plain} from {r['name']} in my cart?",
                           f"Add {plain} from {r['name']} to my cart, please."])
@@ -291,7 +313,7 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Can you throw {what} from {r['name']} into my cart?"])
         detail = None
     return Ask(args, say=say, detail=detail, terse=f"Cart: {what}, {r['name']}.",
-               refs=(_customer(b), _item(b, item)), mentions=(r["name"], dish))
+               refs=(_customer(b), _item(b, item)), mentions=(r["name"], said))
 
 
 @goals.add("remove_from_cart", 1.3)
@@ -301,15 +323,16 @@ def remove_from_cart(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     cart = rng.choice(carts)
     line = rng.choice(cart["lines"])
-    dish, where = line["name"].lower(), _cart_name(cart, rng)
-    say, detail = rng.choice([(f"Take the {dish} out of {where}.", None),
-                              (f"I changed my mind about the {dish}; remove it from {where}.", None),
-                              (f"Could you drop the {dish} from {where}, please?", None),
-                              (f"I want to take something out of {where}.", f"The {dish}."),
-                              (f"There's one thing in {where} I don't want anymore.", f"It's the {dish}."),
-                              (f"Please remove an item from {where}.", f"Get rid of the {dish}.")])
+    where = _cart_name(cart, rng)
+    food = dish(line["name"])
+    say, detail = rng.choice([(f"Take the {food} out of {where}.", None),
+                              (f"I changed my mind about the {food}; remove it from {where}.", None),
+                              (f"Could you drop the {food} from {where}, please?", None),
+                              (f"I want to take something out of {where}.", f"The {food}."),
+                              (f"There's one thing in {where} I don't want anymore.", f"It's the {food}."),
+                              (f"Please remove an item from {where}.", f"Get rid of the {food}.")])
     return Ask({"cart_id": cart["cart_id"], "item_id": line["item_id"]}, say=say, detail=detail,
-               terse=f"Remove {dish} from {where}.", refs=(_cart(b, cart),), mentions=(dish, cart["restaurant"]))
+               terse=f"Remove {food} from {where}.", refs=(_cart(b, cart),), mentions=(food, cart["restaurant"]))
 
 
 @goals.add("clear_cart", 0.8)
