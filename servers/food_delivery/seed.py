@@ -9,7 +9,17 @@ import datetime as dt
 
 from prove_env.world import SeedContext
 
-from .models import Address, Cart, CartLine, Customer, MenuItem, Order, OrderLine, Promo, Restaurant
+from .models import (
+    Address,
+    Cart,
+    CartLine,
+    Customer,
+    MenuItem,
+    Order,
+    OrderLine,
+    Promo,
+    Restaurant,
+)
 
 # Neighborhood centres on a city grid, in miles.
 NEIGHBORHOODS = {"Downtown": (0.0, 0.0), "Riverside": (1.5, 2.0), "Old Town": (-2.0, 1.0), "Midtown": (0.5, 3.5),

@@ -13,8 +13,16 @@ import datetime as dt
 import random
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import clock, listing, money, stable
+from prove_env.synthesis.recipe import (
+    Ask,
+    Goals,
+    HiddenAsk,
+    Lookup,
+    Reader,
+    Recipe,
+    Ref,
+)
+from prove_env.synthesis.wording import money, stable
 
 Bundle = dict[str, Any]
 NUMBERS = {1: "a", 2: "two", 3: "three", 4: "four"}

@@ -22,9 +22,20 @@ from typing import Literal
 
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Detail, Entity, Id, Limit, Toolkit, ToolError, tool
+from prove_env.toolkit import Detail, Entity, Id, Limit, ToolError, Toolkit, tool
 
-from .models import Address, Base, Cart, CartLine, Customer, MenuItem, Order, OrderLine, Promo, Restaurant
+from .models import (
+    Address,
+    Base,
+    Cart,
+    CartLine,
+    Customer,
+    MenuItem,
+    Order,
+    OrderLine,
+    Promo,
+    Restaurant,
+)
 from .seed import NEIGHBORHOODS, STAGES, distance, seed
 
 Neighborhood = Literal["Downtown", "Riverside", "Old Town", "Midtown", "Harbor", "Elm Park", "University",
@@ -73,8 +84,10 @@ class FoodDelivery(Toolkit):
     def list_addresses(self, customer_id: Id("customer")) -> list[dict]:
         """List a customer's saved delivery addresses, ordered by id."""
         customer = self.get(Customer, customer_id)
-        rows = self.db.scalars(select(Address).where(Address.customer_id == customer.id).order_by(Address.id))
-        return [_address(a) for a in rows]
+        rows = self.rows("SELECT id, label, street, neighborhood FROM addresses WHERE customer_id = ? ORDER BY id",
+                         customer.id)
+        return [{"address_id": i, "customer_id": customer.id, "label": label, "street": street,
+                 "neighborhood": hood} for i, label, street, hood in rows]
 
     @tool(produces=("address",))
     def add_address(self, customer_id: Id("customer"), label: str, street: str, neighborhood: Neighborhood) -> dict:
@@ -119,15 +132,18 @@ class FoodDelivery(Toolkit):
             open_now: only restaurants open at this moment.
             min_rating: only restaurants rated at least this (1 to 5), such as 4.5.
         """
-        query = select(Restaurant).order_by(Restaurant.rating.desc(), Restaurant.id)
+        sql, params = f"SELECT {_RESTAURANT_COLUMNS} FROM restaurants WHERE 1 = 1", []
         if name and name.strip():
-            query = query.where(func.lower(Restaurant.name).contains(name.strip().lower()))
+            sql += " AND instr(lower(name), ?) > 0"
+            params.append(name.strip().lower())
         if cuisine and cuisine.strip():
-            query = query.where(func.lower(Restaurant.cuisine) == cuisine.strip().lower())
+            sql += " AND lower(cuisine) = ?"
+            params.append(cuisine.strip().lower())
         if min_rating is not None:
-            query = query.where(Restaurant.rating >= min_rating)
-        found = [r for r in self.db.scalars(query) if not open_now or self._is_open(r)]
-        return [self._restaurant(r) for r in found[:limit]]
+            sql += " AND rating >= ?"
+            params.append(min_rating)
+        found = [self._restaurant_row(*row) for row in self.rows(sql + " ORDER BY rating DESC, id", *params)]
+        return [r for r in found if not open_now or r["open_now"]][:limit]
 
     @tool(read_only=True)
     def get_restaurant(self, restaurant_id: Id("restaurant")) -> dict:
@@ -144,10 +160,11 @@ class FoodDelivery(Toolkit):
             category: only items of this menu category, such as 'Desserts'.
         """
         r = self.get(Restaurant, restaurant_id)
-        query = select(MenuItem).where(MenuItem.restaurant_id == r.id).order_by(MenuItem.category, MenuItem.name)
+        sql, params = "SELECT id, name, category, price, options, available FROM menu_items WHERE restaurant_id = ?", [r.id]
         if category and category.strip():
-            query = query.where(func.lower(MenuItem.category) == category.strip().lower())
-        return [_menu_item(i) for i in self.db.scalars(query)]
+            sql += " AND lower(category) = ?"
+            params.append(category.strip().lower())
+        return [_menu_row(r.id, *row) for row in self.rows(sql + " ORDER BY category, name", *params)]
 
     @tool(read_only=True)
     def check_delivery(self, restaurant_id: Id("restaurant"), address_id: Id("address")) -> dict:
@@ -170,8 +187,8 @@ class FoodDelivery(Toolkit):
     def list_carts(self, customer_id: Id("customer")) -> list[dict]:
         """List a customer's open carts (one per restaurant) with their lines and subtotals."""
         customer = self.get(Customer, customer_id)
-        carts = self.db.scalars(select(Cart).where(Cart.customer_id == customer.id).order_by(Cart.id))
-        return [self._cart(c) for c in carts]
+        rows = self.rows("SELECT id, restaurant_id FROM carts WHERE customer_id = ? ORDER BY id", customer.id)
+        return [self._cart_info(i, customer.id, restaurant_id) for i, restaurant_id in rows]
 
     @tool(produces=("cart",))
     def add_to_cart(self, customer_id: Id("customer"), item_id: Id("item"), quantity: int = 1,
@@ -314,10 +331,20 @@ class FoodDelivery(Toolkit):
             status: only orders at this stage, such as 'delivered' or 'cancelled'.
         """
         customer = self.get(Customer, customer_id)
-        orders = self.db.scalars(select(Order).where(Order.customer_id == customer.id)
-                                 .order_by(Order.placed_at.desc(), Order.id.desc()))
-        found = [self._order(o) for o in orders]
-        return [o for o in found if status is None or o["status"] == status][:limit]
+        rows = self.rows(
+            "SELECT o.id, o.restaurant_id, r.name, o.address_id, o.placed_at, o.cancelled_at, o.subtotal, "
+            "o.delivery_fee, o.discount, o.tip, o.total, o.promo_code, o.rating FROM orders o "
+            "JOIN restaurants r ON r.id = o.restaurant_id WHERE o.customer_id = ? "
+            "ORDER BY o.placed_at DESC, o.id DESC", customer.id)
+        found = []
+        for (oid, rid, rname, aid, placed, cancelled, subtotal, fee, discount, tip, total, code, rating) in rows:
+            placed_at = dt.datetime.fromisoformat(placed)
+            stage = "cancelled" if cancelled is not None else self._stage_at(placed_at)
+            if status is None or stage == status:
+                found.append({"order_id": oid, "restaurant_id": rid, "restaurant": rname, "address_id": aid,
+                              "placed_at": placed_at, "status": stage, "subtotal": subtotal, "delivery_fee": fee,
+                              "discount": discount, "tip": tip, "total": total, "promo_code": code, "rating": rating})
+        return found[:limit]
 
     @tool(read_only=True)
     def track_order(self, order_id: Id("order")) -> dict:
@@ -427,24 +454,38 @@ class FoodDelivery(Toolkit):
     def _stage(self, order: Order) -> str:
         if order.cancelled_at is not None:
             return "cancelled"
-        elapsed = (self.now - order.placed_at).total_seconds() / 60
+        return self._stage_at(order.placed_at)
+
+    def _stage_at(self, placed_at: dt.datetime) -> str:
+        elapsed = (self.now - placed_at).total_seconds() / 60
         return [stage for stage, m in STAGES if elapsed >= m][-1]
 
     def _restaurant(self, r: Restaurant) -> dict:
-        return {"restaurant_id": r.id, "name": r.name, "cuisine": r.cuisine, "rating": r.rating,
-                "hours": f"{_hhmm(r.opens_at)}-{_hhmm(r.closes_at)}", "open_now": self._is_open(r),
-                "delivery_radius_miles": r.delivery_radius, "delivery_fee": r.delivery_fee}
+        return self._restaurant_row(r.id, r.name, r.cuisine, r.rating, r.opens_at, r.closes_at, r.delivery_radius,
+                                    r.delivery_fee)
+
+    def _restaurant_row(self, rid: str, name: str, cuisine: str, rating: float, opens: int, closes: int,
+                        radius: float, fee: float) -> dict:
+        m = self.now.hour * 60 + self.now.minute
+        is_open = opens <= m < closes if opens <= closes else (m >= opens or m < closes)
+        return {"restaurant_id": rid, "name": name, "cuisine": cuisine, "rating": rating,
+                "hours": f"{_hhmm(opens)}-{_hhmm(closes)}", "open_now": is_open,
+                "delivery_radius_miles": radius, "delivery_fee": fee}
 
     def _cart(self, cart: Cart) -> dict:
-        r = self.db.get(Restaurant, cart.restaurant_id)
+        return self._cart_info(cart.id, cart.customer_id, cart.restaurant_id)
+
+    def _cart_info(self, cart_id: str, customer_id: str, restaurant_id: str) -> dict:
+        (name,), = self.rows("SELECT name FROM restaurants WHERE id = ?", restaurant_id)
         lines, subtotal = [], 0.0
-        for line in self.db.scalars(select(CartLine).where(CartLine.cart_id == cart.id).order_by(CartLine.id)):
-            item = self.db.get(MenuItem, line.item_id)
-            price = _price(item, line.option)
-            subtotal += price * line.quantity
-            lines.append({"item_id": item.id, "name": item.name, "option": line.option, "quantity": line.quantity,
-                          "unit_price": price, "available": item.available})
-        return {"cart_id": cart.id, "customer_id": cart.customer_id, "restaurant_id": r.id, "restaurant": r.name,
+        for item_id, item_name, base, options, available, option, quantity in self.rows(
+                "SELECT m.id, m.name, m.price, m.options, m.available, l.option, l.quantity FROM cart_lines l "
+                "JOIN menu_items m ON m.id = l.item_id WHERE l.cart_id = ? ORDER BY l.id", cart_id):
+            price = _priced(base, options, option)
+            subtotal += price * quantity
+            lines.append({"item_id": item_id, "name": item_name, "option": option, "quantity": quantity,
+                          "unit_price": price, "available": bool(available)})
+        return {"cart_id": cart_id, "customer_id": customer_id, "restaurant_id": restaurant_id, "restaurant": name,
                 "lines": lines, "subtotal": round(subtotal, 2)}
 
     def _order(self, order: Order, lines: bool = False) -> dict:
@@ -503,18 +544,27 @@ def _address(a: Address) -> dict:
             "neighborhood": a.neighborhood}
 
 
-def _menu_item(i: MenuItem) -> dict:
-    options = [{"name": o.split(":")[0], "extra": float(o.split(":")[1])} for o in i.options.split(";") if o]
-    return {"item_id": i.id, "restaurant_id": i.restaurant_id, "name": i.name, "category": i.category,
-            "price": i.price, "options": options, "available": i.available}
+_RESTAURANT_COLUMNS = "id, name, cuisine, rating, opens_at, closes_at, delivery_radius, delivery_fee"
+
+
+def _menu_row(restaurant_id: str, item_id: str, name: str, category: str, price: float, options: str,
+              available: int) -> dict:
+    offered = [{"name": o.split(":")[0], "extra": float(o.split(":")[1])} for o in options.split(";") if o]
+    return {"item_id": item_id, "restaurant_id": restaurant_id, "name": name, "category": category,
+            "price": price, "options": offered, "available": bool(available)}
 
 
 def _price(item: MenuItem, option: str | None) -> float:
+    return _priced(item.price, item.options, option)
+
+
+def _priced(price: float, options: str, option: str | None) -> float:
+    """An item's price with the extra of the option chosen ('Large:4.0;Extra cheese:2.0')."""
     extra = 0.0
-    for o in item.options.split(";"):
+    for o in options.split(";"):
         if option and o.split(":")[0] == option:
             extra = float(o.split(":")[1])
-    return round(item.price + extra, 2)
+    return round(price + extra, 2)
 
 
 def _hhmm(minutes: int) -> str:
