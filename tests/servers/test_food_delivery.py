@@ -298,3 +298,15 @@ def test_success_follows_the_outcome_not_the_path(play):
     # a comment the customer did not ask for is a detail, not damage
     assert play(rate, [_call("rate_order", order_id="ORD-0028", stars=4, comment="Tasty"), "Rated."])["success"]
     assert not play(rate, [_call("rate_order", order_id="ORD-0028", stars=5), "Rated."])["success"]
+
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    restaurants = s.ok("search_restaurants", limit=100)
+    assert any(r["open_now"] for r in restaurants) and any(not r["open_now"] for r in restaurants)
+    assert len({r["cuisine"] for r in restaurants}) == 10
+    people = s.ok("find_customers", limit=100)
+    carts = {c["customer_id"]: s.ok("list_carts", customer_id=c["customer_id"]) for c in people}
+    orders = {c["customer_id"]: s.ok("list_orders", customer_id=c["customer_id"]) for c in people}
+    assert any(not v for v in carts.values()) and any(len(v) > 1 for v in carts.values())
+    assert any(not v for v in orders.values())
+    assert any(not line["available"] for v in carts.values() for c in v for line in c["lines"])
