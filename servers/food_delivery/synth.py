@@ -77,7 +77,10 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         _roles(carts, rng)
         orders = read("list_orders", customer_id=cid, limit=20)
         for order in orders:
-            order["role"] = rng.choice(("cancel", "tip")) if order["status"] in ("placed", "accepted") else None
+            if order["status"] in ("placed", "accepted"):
+                order["role"] = rng.choice(("cancel", "tip"))
+            else:
+                order["role"] = "tip" if order["status"] in ("preparing", "out_for_delivery") else None
             order["items"] = read("track_order", order_id=order["order_id"])["items"]
         bundles.append({"now": now, "customer": customer, "addresses": addresses, "carts": carts, "orders": orders,
                         "restaurants": restaurants, "menus": menus, "details": details})

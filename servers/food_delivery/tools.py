@@ -446,10 +446,7 @@ class FoodDelivery(Toolkit):
     # -- helpers ---------------------------------------------------------------------------------------
 
     def _is_open(self, r: Restaurant) -> bool:
-        m = self.now.hour * 60 + self.now.minute
-        if r.opens_at <= r.closes_at:
-            return r.opens_at <= m < r.closes_at
-        return m >= r.opens_at or m < r.closes_at
+        return _open_at(r.opens_at, r.closes_at, self.now)
 
     def _stage(self, order: Order) -> str:
         if order.cancelled_at is not None:
@@ -466,8 +463,7 @@ class FoodDelivery(Toolkit):
 
     def _restaurant_row(self, rid: str, name: str, cuisine: str, rating: float, opens: int, closes: int,
                         radius: float, fee: float) -> dict:
-        m = self.now.hour * 60 + self.now.minute
-        is_open = opens <= m < closes if opens <= closes else (m >= opens or m < closes)
+        is_open = _open_at(opens, closes, self.now)
         return {"restaurant_id": rid, "name": name, "cuisine": cuisine, "rating": rating,
                 "hours": f"{_hhmm(opens)}-{_hhmm(closes)}", "open_now": is_open,
                 "delivery_radius_miles": radius, "delivery_fee": fee}
@@ -565,6 +561,13 @@ def _priced(price: float, options: str, option: str | None) -> float:
         if option and o.split(":")[0] == option:
             extra = float(o.split(":")[1])
     return round(price + extra, 2)
+
+
+def _open_at(opens: int, closes: int, now: dt.datetime) -> bool:
+    """Whether hours from `opens` to `closes` (minutes after midnight; closing after midnight when
+    closes < opens) include the time of `now`."""
+    m = now.hour * 60 + now.minute
+    return opens <= m < closes if opens <= closes else (m >= opens or m < closes)
 
 
 def _hhmm(minutes: int) -> str:
