@@ -1,0 +1,1 @@
+"""Food delivery: restaurants, menus, carts, orders and their tracking."""

@@ -1,0 +1,312 @@
+"""The food_delivery server through real MCP: browsing, carts (one per restaurant), delivery
+checks, promo codes, tips, the order life cycle read from the frozen clock, cancellation, ratings
+and reorders; every refusal leaves the world unchanged.
+
+The seed-0 world's people and places are found through the tools by name."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def s(served):
+    return served("food_delivery")
+
+
+def customer(s, name: str) -> str:
+    found = s.ok("find_customers", name=name)
+    assert len(found) == 1, found
+    return found[0]["customer_id"]
+
+
+def restaurant(s, name: str) -> dict:
+    found = s.ok("search_restaurants", name=name)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def address(s, cid: str, label: str) -> str:
+    return next(a["address_id"] for a in s.ok("list_addresses", customer_id=cid) if a["label"] == label)
+
+
+def cart(s, cid: str, restaurant_name: str) -> dict:
+    return next(c for c in s.ok("list_carts", customer_id=cid) if c["restaurant"] == restaurant_name)
+
+
+def menu_item(s, rid: str, available: bool = True, with_options: bool = False) -> dict:
+    return next(i for i in s.ok("get_menu", restaurant_id=rid)
+                if i["available"] == available and (i["options"] or not with_options))
+
+
+def unchanged(s, tool: str, match: str, **arguments) -> str:
+    before = s.world.digest()
+    text = s.fails(tool, match, **arguments)
+    assert s.world.digest() == before, f"refused {tool} changed the world"
+    return text
+
+
+def test_find_customers_and_addresses(s):
+    everyone = s.ok("find_customers", limit=100)
+    assert len(everyone) == 40 and len({c["name"] for c in everyone}) == 40
+    assert s.ok("find_customers", email=everyone[3]["email"].upper()) == [everyone[3]]
+    addresses = s.ok("list_addresses", customer_id=everyone[1]["customer_id"])
+    assert {a["label"] for a in addresses} == {"Home", "Work", "Gym"}
+
+
+def test_add_address_labels_are_unique(s):
+    cid = customer(s, "Janice Watson")
+    added = s.ok("add_address", customer_id=cid, label=" Office ", street="12 Pine St", neighborhood="Harbor")
+    assert added["label"] == "Office" and added in s.ok("list_addresses", customer_id=cid)
+    unchanged(s, "add_address", "already has an address labelled", customer_id=cid, label="office",
+              street="9 Oak St", neighborhood="Downtown")
+    unchanged(s, "add_address", "street must be", customer_id=cid, label="Cabin", street=" ", neighborhood="Downtown")
+
+
+def test_cuisines_search_and_restaurant_details(s):
+    cuisines = s.ok("list_cuisines")
+    assert sum(c["restaurants"] for c in cuisines) == len(s.ok("search_restaurants", limit=100))
+    thai = s.ok("search_restaurants", cuisine="thai")
+    assert {r["name"] for r in thai} == {"Bangkok Garden", "Thai Orchid", "Lemongrass"}
+    assert [r["rating"] for r in thai] == sorted((r["rating"] for r in thai), reverse=True)
+    open_now = s.ok("search_restaurants", open_now=True, limit=100)
+    assert open_now and all(r["open_now"] for r in open_now)
+    assert all(r["rating"] >= 4.5 for r in s.ok("search_restaurants", min_rating=4.5))
+    full = s.ok("get_restaurant", restaurant_id=thai[0]["restaurant_id"])
+    assert {"hours", "open_now", "delivery_radius_miles", "delivery_fee", "min_order"} <= set(full)
+
+
+def test_menu_lists_options_and_sold_out_items(s):
+    rid = restaurant(s, "Jade Garden")["restaurant_id"]
+    menu = s.ok("get_menu", restaurant_id=rid)
+    assert any(not i["available"] for i in menu) and any(i["options"] for i in menu)
+    desserts = s.ok("get_menu", restaurant_id=rid, category="desserts")
+    assert desserts and all(i["category"] == "Desserts" for i in desserts)
+
+
+def test_check_delivery_gives_the_reasons(s):
+    cid = customer(s, "Daniel Hoffman")
+    rid = restaurant(s, "Pasta Fresca")["restaurant_id"]
+    far = s.ok("check_delivery", restaurant_id=rid, address_id=address(s, cid, "Home"))
+    assert not far["can_deliver"] and "delivery radius" in far["reasons"][0]
+    near = s.ok("check_delivery", restaurant_id=rid, address_id=address(s, cid, "Work"))
+    assert near["can_deliver"] and near["distance_miles"] <= near["delivery_radius_miles"]
+    closed = s.ok("check_delivery", restaurant_id=restaurant(s, "Ramen Ichiban")["restaurant_id"],
+                  address_id=address(s, cid, "Work"))
+    assert any("closed now" in reason for reason in closed["reasons"])
+
+
+def test_one_cart_per_restaurant(s):
+    cid = customer(s, "Janice Watson")
+    assert s.ok("list_carts", customer_id=cid) == []
+    rid = restaurant(s, "Bella Napoli")["restaurant_id"]
+    item = menu_item(s, rid, with_options=True)
+    option = item["options"][0]["name"]
+    first = s.ok("add_to_cart", customer_id=cid, item_id=item["item_id"], quantity=2, option=option.lower())
+    again = s.ok("add_to_cart", customer_id=cid, item_id=item["item_id"], option=option)
+    assert again["cart_id"] == first["cart_id"] and again["lines"][0]["quantity"] == 3
+    assert again["lines"][0]["unit_price"] == round(item["price"] + item["options"][0]["extra"], 2)
+    other = s.ok("add_to_cart", customer_id=cid, item_id=menu_item(s, restaurant(s, "Curry Leaf")["restaurant_id"])["item_id"])
+    assert other["cart_id"] != first["cart_id"]
+    assert len(s.ok("list_carts", customer_id=cid)) == 2
+
+
+def test_add_to_cart_refusals(s):
+    cid = customer(s, "Janice Watson")
+    rid = restaurant(s, "Jade Garden")["restaurant_id"]
+    sold_out = menu_item(s, rid, available=False)
+    unchanged(s, "add_to_cart", "sold out", customer_id=cid, item_id=sold_out["item_id"])
+    plain = menu_item(s, rid)
+    unchanged(s, "add_to_cart", "has no option", customer_id=cid, item_id=plain["item_id"], option="Triple size")
+    unchanged(s, "add_to_cart", "quantity must be", customer_id=cid, item_id=plain["item_id"], quantity=21)
+
+
+def test_remove_from_cart_and_clear_cart(s):
+    cid = customer(s, "Daniel Hoffman")
+    pasta = cart(s, cid, "Pasta Fresca")
+    first = pasta["lines"][0]["item_id"]
+    after = s.ok("remove_from_cart", cart_id=pasta["cart_id"], item_id=first)
+    assert all(line["item_id"] != first for line in after.get("lines", []))
+    unchanged(s, "remove_from_cart", "is not in cart", cart_id=pasta["cart_id"], item_id=first)
+    olive = cart(s, cid, "Olive Tree")
+    assert s.ok("clear_cart", cart_id=olive["cart_id"]) == {"cart_id": olive["cart_id"], "closed": True}
+    assert all(c["cart_id"] != olive["cart_id"] for c in s.ok("list_carts", customer_id=cid))
+
+
+def test_promo_rules(s):
+    cid = customer(s, "Linda West")
+    aegean = cart(s, cid, "Aegean Grill")
+    ok = s.ok("check_promo", cart_id=aegean["cart_id"], code="save10")
+    assert ok["applies"] and ok["discount"] == round(aegean["subtotal"] * 0.10, 2)
+    assert "expired" in s.ok("check_promo", cart_id=aegean["cart_id"], code="SPRING15")["reason"]
+    assert "valid only at" in s.ok("check_promo", cart_id=aegean["cart_id"], code="LUIGI3")["reason"]
+    assert "at least 50.00" in s.ok("check_promo", cart_id=aegean["cart_id"], code="FEAST20")["reason"]
+    s.fails("check_promo", "does not exist", cart_id=aegean["cart_id"], code="FREEFOOD")
+    home = address(s, cid, "Work")
+    unchanged(s, "place_order", "expired", cart_id=aegean["cart_id"], address_id=home, promo_code="SPRING15")
+    order = s.ok("place_order", cart_id=aegean["cart_id"], address_id=home, promo_code="welcome5", tip=3.0)
+    assert order["promo_code"] == "WELCOME5" and order["discount"] == 5.0
+    assert order["total"] == round(order["subtotal"] + order["delivery_fee"] - 5.0 + 3.0, 2)
+    # once per customer: the same code on the next order is refused
+    item = menu_item(s, order["restaurant_id"])
+    again = s.ok("add_to_cart", customer_id=cid, item_id=item["item_id"], quantity=3)
+    unchanged(s, "check_promo", "", cart_id=again["cart_id"], code="NOPE")
+    assert "once per customer" in s.ok("check_promo", cart_id=again["cart_id"], code="WELCOME5")["reason"]
+
+
+def test_place_order_refused_out_of_range_then_placed_elsewhere(s):
+    cid = customer(s, "Brooke Hale")
+    home = address(s, cid, "Home")
+    jade = cart(s, cid, "Jade Garden")
+    text = unchanged(s, "place_order", "delivers within", cart_id=jade["cart_id"], address_id=home)
+    assert "closer address or restaurant" in text
+    bombay = cart(s, cid, "Bombay Spice")
+    order = s.ok("place_order", cart_id=bombay["cart_id"], address_id=home, tip=4.0)
+    assert order["status"] == "placed" and order["restaurant"] == "Bombay Spice" and order["tip"] == 4.0
+    assert [i["item_id"] for i in order["items"]] == [line["item_id"] for line in bombay["lines"]]
+    assert all(c["cart_id"] != bombay["cart_id"] for c in s.ok("list_carts", customer_id=cid))
+    assert s.ok("list_orders", customer_id=cid)[0]["order_id"] == order["order_id"]
+
+
+def test_place_order_refused_when_closed_sold_out_or_too_small(s):
+    cid = customer(s, "Stacey Mays")
+    work = address(s, cid, "Work")
+    unchanged(s, "place_order", "is closed now", cart_id=cart(s, cid, "Ramen Ichiban")["cart_id"], address_id=work)
+    unchanged(s, "place_order", "tip must be", cart_id=cart(s, cid, "Taqueria Sol")["cart_id"], address_id=work,
+              tip=150.0)
+    lauren = customer(s, "Lauren Archer")
+    jade = cart(s, lauren, "Jade Garden")
+    sold = next(line for line in jade["lines"] if not line["available"])
+    unchanged(s, "place_order", "sold out", cart_id=jade["cart_id"], address_id=address(s, lauren, "Work"))
+    s.ok("remove_from_cart", cart_id=jade["cart_id"], item_id=sold["item_id"])
+    assert s.ok("place_order", cart_id=jade["cart_id"], address_id=address(s, lauren, "Work"))["status"] == "placed"
+    bruce = customer(s, "Bruce Mcdonald")
+    unchanged(s, "place_order", "minimum order", cart_id=cart(s, bruce, "Bombay Spice")["cart_id"],
+              address_id=address(s, bruce, "Home"))
+    unchanged(s, "place_order", "is not saved by the owner", cart_id=cart(s, bruce, "Bombay Spice")["cart_id"],
+              address_id=work)
+
+
+def test_order_life_cycle_follows_the_clock(s):
+    stages = {}
+    for c in s.ok("find_customers", limit=100):
+        for o in s.ok("list_orders", customer_id=c["customer_id"]):
+            stages.setdefault(o["status"], o)
+    assert set(stages) == {"placed", "accepted", "preparing", "out_for_delivery", "delivered", "cancelled"}
+    order = stages["out_for_delivery"]
+    tracked = s.ok("track_order", order_id=order["order_id"])
+    assert list(tracked["timeline"]) == ["placed", "accepted", "preparing", "out_for_delivery"]
+    assert tracked["expected_delivery"] > tracked["placed_at"] and tracked["items"]
+    assert "timeline" not in s.ok("track_order", order_id=stages["cancelled"]["order_id"])
+    delivered = s.ok("list_orders", customer_id=customer(s, "Megan Chang"), status="delivered")
+    assert delivered and all(o["status"] == "delivered" for o in delivered)
+
+
+def test_cancel_only_before_preparing(s):
+    cid = customer(s, "Michelle Green")
+    accepted = s.ok("list_orders", customer_id=cid, status="accepted")[0]
+    assert s.ok("cancel_order", order_id=accepted["order_id"])["status"] == "cancelled"
+    unchanged(s, "cancel_order", "only orders not yet being prepared", order_id=accepted["order_id"])
+    preparing = s.ok("list_orders", customer_id=customer(s, "Maria Wilson"), status="preparing")[0]
+    unchanged(s, "cancel_order", "is preparing", order_id=preparing["order_id"])
+    delivered = s.ok("list_orders", customer_id=cid, status="delivered")[0]
+    unchanged(s, "cancel_order", "is delivered", order_id=delivered["order_id"])
+
+
+def test_tips_change_until_delivery(s):
+    preparing = s.ok("list_orders", customer_id=customer(s, "Maria Wilson"), status="preparing")[0]
+    tipped = s.ok("set_tip", order_id=preparing["order_id"], tip=6.5)
+    assert tipped["tip"] == 6.5 and tipped["total"] == round(preparing["total"] - preparing["tip"] + 6.5, 2)
+    unchanged(s, "set_tip", "tip must be", order_id=preparing["order_id"], tip=-1.0)
+    delivered = s.ok("list_orders", customer_id=customer(s, "Maria Wilson"), status="delivered")[0]
+    unchanged(s, "set_tip", "before delivery", order_id=delivered["order_id"], tip=2.0)
+
+
+def test_ratings_after_delivery_only_once(s):
+    cid = customer(s, "Kelly Martinez")
+    on_the_way = s.ok("list_orders", customer_id=cid, status="out_for_delivery")[0]
+    unchanged(s, "rate_order", "only delivered orders", order_id=on_the_way["order_id"], stars=5)
+    unrated = next(o for o in s.ok("list_orders", customer_id=cid, status="delivered") if o["rating"] is None)
+    unchanged(s, "rate_order", "stars must be", order_id=unrated["order_id"], stars=6)
+    assert s.ok("rate_order", order_id=unrated["order_id"], stars=4, comment="Tasty")["rating"] == 4
+    unchanged(s, "rate_order", "already rated", order_id=unrated["order_id"], stars=5)
+
+
+def test_reorder_fills_the_restaurants_cart_and_skips_sold_out(s):
+    cid = customer(s, "Sean Carlson")
+    past = s.ok("list_orders", customer_id=cid, status="delivered")[0]
+    items = s.ok("track_order", order_id=past["order_id"])["items"]
+    menu = {i["item_id"]: i for i in s.ok("get_menu", restaurant_id=past["restaurant_id"])}
+    refilled = s.ok("reorder", order_id=past["order_id"])
+    assert refilled["restaurant_id"] == past["restaurant_id"]
+    assert [l["item_id"] for l in refilled["lines"]] == [i["item_id"] for i in items if menu[i["item_id"]]["available"]]
+    assert refilled["skipped"] == [i["name"] for i in items if not menu[i["item_id"]]["available"]]
+    again = s.ok("reorder", order_id=past["order_id"])
+    assert again["cart_id"] == refilled["cart_id"]
+    assert [l["quantity"] for l in again["lines"]] == [2 * l["quantity"] for l in refilled["lines"]]
+
+
+def test_reorder_refused_when_everything_is_sold_out(s):
+    for c in s.ok("find_customers", limit=100):
+        for o in s.ok("list_orders", customer_id=c["customer_id"]):
+            menu = {i["item_id"]: i["available"] for i in s.ok("get_menu", restaurant_id=o["restaurant_id"])}
+            items = s.ok("track_order", order_id=o["order_id"])["items"]
+            if not any(menu[i["item_id"]] for i in items):
+                unchanged(s, "reorder", "sold out now", order_id=o["order_id"])
+                return
+    pytest.fail("no order of the seed-0 world has only sold-out items")
+
+
+# -- outcomes, not paths: what the reward's success flag judges -----------------------------------
+
+
+def _call(name: str, **arguments) -> dict:
+    return {"name": name, "arguments": arguments}
+
+
+def test_success_follows_the_outcome_not_the_path(play):
+    from prove_env.task import Task
+
+    order = Task(id="order", server="food_delivery", seed=0,
+                 user_turns=["Hi, Brooke Hale here. Please order my Bombay Spice cart to my home address."],
+                 gold=[[{"id": "g1", "name": "find_customers", "arguments": {"name": "Brooke Hale"}},
+                        {"id": "g2", "name": "list_carts", "arguments": {"customer_id": "CUS-0025"},
+                         "depends_on": ["g1"]},
+                        {"id": "g3", "name": "list_addresses", "arguments": {"customer_id": "CUS-0025"},
+                         "depends_on": ["g1"]},
+                        {"id": "g4", "name": "place_order", "arguments": {"cart_id": "CRT-0024", "address_id": "ADR-0047"},
+                         "depends_on": ["g2", "g3"]}]])
+    # another path: checking delivery first, found by email
+    other = play(order, [_call("find_customers", email="brooke.hale@example.com"),
+                         _call("check_delivery", restaurant_id="RST-0015", address_id="ADR-0047"),
+                         _call("place_order", cart_id="CRT-0024", address_id="ADR-0047"), "Ordered."])
+    assert other["success"]
+    # the order placed, plus damage nobody asked for: another cart emptied
+    damage = play(order, [_call("place_order", cart_id="CRT-0024", address_id="ADR-0047"),
+                          _call("clear_cart", cart_id="CRT-0025"), "Ordered."])
+    assert not damage["success"]
+    wrong = play(order, [_call("place_order", cart_id="CRT-0024", address_id="ADR-0046"), "Ordered."])
+    assert not wrong["success"]
+
+    rate = Task(id="rate", server="food_delivery", seed=0,
+                user_turns=["This is Kelly Martinez. Give my last delivered order 4 stars."],
+                gold=[[{"id": "g1", "name": "find_customers", "arguments": {"name": "Kelly Martinez"}},
+                       {"id": "g2", "name": "list_orders", "arguments": {"customer_id": "CUS-0008"},
+                        "depends_on": ["g1"]},
+                       {"id": "g3", "name": "rate_order", "arguments": {"order_id": "ORD-0028", "stars": 4},
+                        "depends_on": ["g2"]}]])
+    # a comment the customer did not ask for is a detail, not damage
+    assert play(rate, [_call("rate_order", order_id="ORD-0028", stars=4, comment="Tasty"), "Rated."])["success"]
+    assert not play(rate, [_call("rate_order", order_id="ORD-0028", stars=5), "Rated."])["success"]
+
+
+def test_seed_world_has_the_variety_tasks_need(s):
+    restaurants = s.ok("search_restaurants", limit=100)
+    assert any(r["open_now"] for r in restaurants) and any(not r["open_now"] for r in restaurants)
+    assert len({r["cuisine"] for r in restaurants}) == 10
+    people = s.ok("find_customers", limit=100)
+    carts = {c["customer_id"]: s.ok("list_carts", customer_id=c["customer_id"]) for c in people}
+    orders = {c["customer_id"]: s.ok("list_orders", customer_id=c["customer_id"]) for c in people}
+    assert any(not v for v in carts.values()) and any(len(v) > 1 for v in carts.values())
+    assert any(not v for v in orders.values())
+    assert any(not line["available"] for v in carts.values() for c in v for line in c["lines"])
