@@ -11,13 +11,11 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-import zlib
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day
+from prove_env.synthesis.wording import day, stable
 
 Bundle = dict[str, Any]
 
@@ -100,10 +98,6 @@ def _message(b: Bundle, m: dict) -> Ref:
 
 def _thread(b: Bundle, m: dict) -> Ref:
     return Ref("thread", m["thread_id"], m, _user(b))
-
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
 
 
 def mail_name(b: Bundle, m: dict, rng: random.Random) -> str:
@@ -679,14 +673,14 @@ _BY_ADDRESS_TERSE = ("Mailbox: {address}.", "Address {address}.", "Account: {add
 
 def _by_name(ref: Ref) -> tuple[str, str]:
     name = ref.entity["name"]
-    return (_stable(_BY_NAME, "name", ref.key, name).format(name=name),
-            _stable(_BY_NAME_TERSE, "terse", ref.key, name).format(name=name))
+    return (stable(_BY_NAME, "name", ref.key, name).format(name=name),
+            stable(_BY_NAME_TERSE, "terse", ref.key, name).format(name=name))
 
 
 def _by_address(ref: Ref) -> tuple[str, str]:
     address = ref.entity["address"]
-    return (_stable(_BY_ADDRESS, "address", ref.key).format(address=address),
-            _stable(_BY_ADDRESS_TERSE, "terse", ref.key).format(address=address))
+    return (stable(_BY_ADDRESS, "address", ref.key).format(address=address),
+            stable(_BY_ADDRESS_TERSE, "terse", ref.key).format(address=address))
 
 
 def _mail_args(ref: Ref) -> dict[str, Any]:

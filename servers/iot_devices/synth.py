@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
-from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import clock, day, listing
+from prove_env.synthesis.wording import clock, day, listing, stable
 
 Bundle = dict[str, Any]
 
@@ -91,10 +89,6 @@ _room, _group, _scene, _automation = (_owned(k) for k in ("room", "group", "scen
 
 def _code_ref(b: Bundle, lock: dict, code: dict) -> Ref:
     return Ref("lock_code", code["code_id"], code, _device(b, lock))
-
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
 
 
 def dev(d: dict, rng: random.Random | None = None) -> str:
@@ -927,14 +921,14 @@ _BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
 
 def _by_name(ref: Ref) -> tuple[str, str]:
     e = ref.entity
-    return (_stable(_BY_NAME, "name", ref.key).format(name=e["owner_name"], home=e["name"]),
-            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=e["owner_name"]))
+    return (stable(_BY_NAME, "name", ref.key).format(name=e["owner_name"], home=e["name"]),
+            stable(_BY_NAME_TERSE, "terse", ref.key).format(name=e["owner_name"]))
 
 
 def _by_email(ref: Ref) -> tuple[str, str]:
     e = ref.entity
-    return (_stable(_BY_EMAIL, "email", ref.key).format(email=e["email"]),
-            _stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=e["email"]))
+    return (stable(_BY_EMAIL, "email", ref.key).format(email=e["email"]),
+            stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=e["email"]))
 
 
 def code_request(b: Bundle, rng: random.Random) -> str | None:

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
-from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, full_date
+from prove_env.synthesis.wording import day, full_date, stable
 
 from .seed import DEPENDENCIES, LABELS, PROBLEMS, SCREENS, _capital
 
@@ -76,10 +74,6 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
 
 
 # -- how people name things ------------------------------------------------------------------------
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
-
 
 def _project_ref(b: Bundle) -> Ref:
     """The project, carrying who asks: the project's look-up introduces them."""
@@ -965,8 +959,8 @@ _INTRO_TERSE = ("{name} here.", "This is {name}.", "Me: {name}.", "From {name}."
 def _intro(ref: Ref) -> tuple[str, str]:
     """How the asker introduces themselves when their project first comes up."""
     name, short = ref.entity["asker"], ref.entity["short"]
-    return (_stable(_INTRO, "intro", ref.key, name).format(name=name, short=short),
-            _stable(_INTRO_TERSE, "terse", ref.key, name).format(name=name, short=short))
+    return (stable(_INTRO, "intro", ref.key, name).format(name=name, short=short),
+            stable(_INTRO_TERSE, "terse", ref.key, name).format(name=name, short=short))
 
 
 def delete_request(b: Bundle, rng: random.Random) -> str | None:

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
 from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, listing, money
+from prove_env.synthesis.wording import day, listing, money, stable
 
 Bundle = dict[str, Any]
 
@@ -106,10 +105,6 @@ def _product(p: dict) -> Ref:
 
 def _variant(b: Bundle, product_id: str, variant: dict) -> Ref:
     return Ref.of("variant", variant, _product(b["details"][product_id]))
-
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
 
 
 def variant_words(variant: dict) -> str:
@@ -756,14 +751,14 @@ _BY_EMAIL_TERSE = ("Email: {email}.", "Account email {email}.", "My email: {emai
 
 def _by_name(ref: Ref) -> tuple[str, str]:
     name = ref.entity["name"]
-    return (_stable(_BY_NAME, "name", ref.key).format(name=name),
-            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
+    return (stable(_BY_NAME, "name", ref.key).format(name=name),
+            stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
 
 
 def _by_email(ref: Ref) -> tuple[str, str]:
     email = ref.entity["email"]
-    return (_stable(_BY_EMAIL, "email", ref.key).format(email=email),
-            _stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
+    return (stable(_BY_EMAIL, "email", ref.key).format(email=email),
+            stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
 
 
 def price_change_request(b: Bundle, rng: random.Random) -> str | None:

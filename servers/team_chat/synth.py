@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +25,7 @@ from prove_env.synthesis.recipe import (
     Recipe,
     Ref,
 )
-from prove_env.synthesis.wording import day
+from prove_env.synthesis.wording import day, stable
 
 Bundle = dict[str, Any]
 
@@ -92,10 +91,6 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
 
 
 # -- how people name things ------------------------------------------------------------------------
-
-def _stable(forms: Sequence[Any], *keys: str) -> Any:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
-
 
 def _me(b: Bundle) -> Ref:
     return Ref.of("member", b["me"])
@@ -617,7 +612,7 @@ def _intro(ref: Ref) -> tuple[str, str]:
     """The user introduces themselves; other members are named in the request itself."""
     if not ref.entity.get("me"):
         return ("", "")
-    say, short = _stable(INTROS, ref.key, ref.entity["name"])
+    say, short = stable(INTROS, ref.key, ref.entity["name"])
     return say.format(name=ref.entity["name"]), short.format(name=ref.entity["name"])
 
 

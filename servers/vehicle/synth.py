@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
 from dataclasses import replace
-from collections.abc import Sequence
 from typing import Any
 
+from prove_env.synthesis.wording import stable
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
 Bundle = dict[str, Any]
@@ -117,10 +116,6 @@ def _place_args(ref: Ref) -> dict[str, Any]:
     if ref.entity.get("said_by") == "address":
         return {"query": ref.entity["address"], "city": ref.entity["city"]}
     return {"query": ref.entity["name"], "city": ref.entity["city"]}
-
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
 
 
 def _vehicles(b: Bundle, plan: str | None = None, where=lambda v: True) -> list[dict]:
@@ -965,14 +960,14 @@ _BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
 
 def _by_name(ref: Ref) -> tuple[str, str]:
     name = ref.entity["name"]
-    return (_stable(_BY_NAME, "name", ref.key).format(name=name),
-            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
+    return (stable(_BY_NAME, "name", ref.key).format(name=name),
+            stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
 
 
 def _by_email(ref: Ref) -> tuple[str, str]:
     email = ref.entity["email"]
-    return (_stable(_BY_EMAIL, "email", ref.key).format(email=email),
-            _stable(_BY_EMAIL_TERSE, "terse email", ref.key).format(email=email))
+    return (stable(_BY_EMAIL, "email", ref.key).format(email=email),
+            stable(_BY_EMAIL_TERSE, "terse email", ref.key).format(email=email))
 
 
 def census_request(b: Bundle, rng: random.Random) -> str | None:

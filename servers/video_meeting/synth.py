@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zlib
 from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import clock, day, weekday
+from prove_env.synthesis.wording import clock, day, stable, weekday
 
 Bundle = dict[str, Any]
 
@@ -121,10 +120,6 @@ def _recordings(read: Reader, b: Bundle, rng: random.Random) -> None:
 
 
 # -- how people name things ------------------------------------------------------------------------
-
-def _stable(forms: Sequence[str], *keys: str) -> str:
-    return forms[zlib.crc32("|".join(keys).encode()) % len(forms)]
-
 
 def _me(b: Bundle) -> Ref:
     return Ref.of("user", b["user"])
@@ -628,14 +623,14 @@ _BY_EMAIL_TERSE = ("Account: {email}.", "Email {email}.", "Login: {email}.")
 
 def _by_name(ref: Ref) -> tuple[str, str]:
     name, dept = ref.entity["name"], ref.entity["department"]
-    return (_stable(_BY_NAME, "name", ref.key).format(name=name, dept=dept),
-            _stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
+    return (stable(_BY_NAME, "name", ref.key).format(name=name, dept=dept),
+            stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
 
 
 def _by_email(ref: Ref) -> tuple[str, str]:
     email = ref.entity["email"]
-    return (_stable(_BY_EMAIL, "email", ref.key).format(email=email),
-            _stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
+    return (stable(_BY_EMAIL, "email", ref.key).format(email=email),
+            stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
 
 
 def _meeting_args(ref: Ref) -> dict[str, Any]:
