@@ -26,7 +26,7 @@ import datetime as dt
 import re
 from typing import Literal
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from prove_env.toolkit import Detail, Entity, Id, Limit, Money, Toolkit, ToolError, tool
 
@@ -70,11 +70,14 @@ class MarketplaceServer(Toolkit):
         Args:
             name: part of the member's name or username, such as 'Ada Park' or 'adap42'.
         """
-        query = select(Member).order_by(Member.id).limit(limit)
+        where, params = "1", []
         if name and name.strip():
             text = name.strip().lower()
-            query = query.where(or_(func.lower(Member.name).contains(text), func.lower(Member.username).contains(text)))
-        return [_member(m) for m in self.db.scalars(query)]
+            where, params = "lower(name) LIKE '%' || ? || '%' OR lower(username) LIKE '%' || ? || '%'", [text, text]
+        rows = self.rows(f"SELECT id, name, username, city, positive, neutral, negative FROM members WHERE {where} "
+                         "ORDER BY id LIMIT ?", *params, limit)
+        return [{"member_id": r[0], "name": r[1], "username": r[2], "city": r[3], "feedback_score": r[4] - r[6],
+                 "positive": r[4], "neutral": r[5], "negative": r[6]} for r in rows]
 
     @tool(read_only=True)
     def get_feedback(self, member_id: Id("member"), limit: Limit = 20) -> dict:

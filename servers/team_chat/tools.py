@@ -77,13 +77,16 @@ class TeamChat(Toolkit):
             name: part of the full name or handle, case-insensitive, such as 'Ada Park', 'park' or 'ada.park'.
             include_deactivated: also list deactivated members (default false).
         """
-        query = select(Member).order_by(Member.id)
+        where, params = [], []
         if name and name.strip():
             text = name.strip().lstrip("@").lower()
-            query = query.where(or_(func.lower(Member.name).contains(text), Member.display_name.contains(text)))
+            where.append("(lower(name) LIKE '%' || ? || '%' OR display_name LIKE '%' || ? || '%')")
+            params += [text, text]
         if not include_deactivated:
-            query = query.where(Member.status == "active")
-        return [_member(m) for m in self.db.scalars(query.limit(limit))]
+            where.append("status = 'active'")
+        rows = self.rows(f"SELECT id, name, display_name, title, status FROM members WHERE {' AND '.join(where) or '1'} "
+                         "ORDER BY id LIMIT ?", *params, limit)
+        return [{"member_id": r[0], "name": r[1], "display_name": r[2], "title": r[3], "status": r[4]} for r in rows]
 
     # -- channels --------------------------------------------------------------------------------
 
