@@ -21,7 +21,8 @@
             ...
 
 Inside a tool, `self.world` is the episode's world, `self.db` its SQLAlchemy session,
-`self.rows(sql, *params)` a read-only SQL query on it, and `self.now` its frozen clock. A domain failure is raised as `ToolError("readable message")`.
+`self.rows(sql, *params)` a read-only SQL query on it, and `self.now` its frozen clock. A domain
+failure is raised as `ToolError("readable message")`.
 Everything else is derived once here for every tool, so server code never touches the protocol:
 schemas and strict validation from the type hints (`prove_env.params`) and the docstring, MCP
 annotations, transactions, results as JSON, and from the declared entities the kinds a tool
