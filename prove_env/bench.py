@@ -113,8 +113,8 @@ def _fixture_reads(server: str, samples: int) -> dict[str, dict[str, Any]]:
 
 
 def _commit(world: Any) -> None:
-    """What a write call's commit does to the rows it had loaded: expires them and lets them go, so
-    the read after it loads its rows again."""
+    """A write call's commit before each read: it keeps the rows loaded and expires their
+    relationships, so a read through one loads it again."""
     with world.transaction(write=True):
         pass
 

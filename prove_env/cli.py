@@ -238,20 +238,14 @@ def _snapshot_file(text: str) -> dict:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from prove_env.registry import get_toolkit, server_names
+    from prove_env.registry import server_summaries
 
-    rows = []
-    for name in server_names():
-        toolkit = get_toolkit(name)
-        specs = toolkit.specs().values()
-        visible = sum(not s.hidden for s in specs)
-        writes = sum(not s.read_only and not s.hidden for s in specs)
-        summary = " ".join(toolkit.description().split()).split(". ")[0].rstrip(".;:")
-        rows.append((name, str(visible), str(writes), str(len(specs) - visible), summary))
+    summaries = server_summaries()
+    rows = [(s["name"], str(s["tools"]), str(s["writes"]), str(s["hidden"]), s["description"]) for s in summaries]
     _table(["server", "tools", "write", "hidden", "description"], rows)
-    hidden = sum(int(r[3]) for r in rows)
-    print(f"\n{len(rows)} servers, {sum(int(r[1]) for r in rows)} tools the agent sees; {hidden} more are hidden "
-          "helpers (served with --debug-tools, and counted by `prove-env graph`)")
+    print(f"\n{len(rows)} servers, {sum(s['tools'] for s in summaries)} tools the agent sees; "
+          f"{sum(s['hidden'] for s in summaries)} more are hidden helpers (served with --debug-tools, and counted "
+          "by `prove-env graph`)")
     return 0
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from typing import Any
 
 from prove_env import servers as _servers_pkg
 from prove_env.toolkit import Toolkit
 
-__all__ = ["server_names", "get_toolkit", "minimum_tools", "UnknownServerError", "PAPER_TOOL_COUNTS"]
+__all__ = ["server_names", "get_toolkit", "server_summaries", "minimum_tools", "UnknownServerError", "PAPER_TOOL_COUNTS"]
 
 # Tools visible to the agent per server in PROVE (arXiv 2606.03892, Table 2): ours are at least these.
 PAPER_TOOL_COUNTS = {
@@ -57,3 +58,29 @@ def get_toolkit(name: str) -> type[Toolkit]:
     if found[0].name != name:
         raise TypeError(f"servers/{name}: the toolkit is named {found[0].name!r}, expected {name!r}")
     return found[0]
+
+
+def server_summaries() -> list[dict[str, Any]]:
+    """Each server's name, tool counts (visible, of which writes; hidden) and one-line description.
+
+    Working these out imports every server; the result is kept on disk for the same code
+    (`prove_env.cache`), so `prove-env list` after the first run imports none of them.
+    """
+    from prove_env.cache import cached
+
+    return cached("servers", _summaries)
+
+
+def _summaries() -> list[dict[str, Any]]:
+    found = []
+    for name in server_names():
+        toolkit = get_toolkit(name)
+        specs = toolkit.specs().values()
+        found.append({
+            "name": name,
+            "tools": sum(not s.hidden for s in specs),
+            "writes": sum(not s.read_only and not s.hidden for s in specs),
+            "hidden": sum(s.hidden for s in specs),
+            "description": " ".join(toolkit.description().split()).split(". ")[0].rstrip(".;:"),
+        })
+    return found

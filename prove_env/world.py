@@ -28,7 +28,8 @@ from sqlalchemy import (
     Boolean, Column, Date, DateTime, Integer, MetaData, String, Table, create_engine, event, insert, inspect, select,
 )
 from sqlalchemy.schema import CreateIndex, CreateTable
-from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import TextClause
+from sqlalchemy.orm import ORMExecuteState, Session
 from sqlalchemy.orm.attributes import instance_state
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
@@ -52,6 +53,7 @@ class Server(Protocol):
     its name, its tables and its seed recipe. Worlds sit below toolkits and never import them."""
 
     name: ClassVar[str]
+    models: ClassVar[Any]  # the declarative base of its models
     seed: ClassVar[Callable[[SeedContext], None]]
 
     @classmethod
@@ -179,6 +181,7 @@ class World:
         self.connection = connection
         self._session: Session | None = None
         self._pinned: list[Any] = []
+        self._sql_written = False  # a write in SQL outside the ORM since the last commit
         # (SQLite change count, table digests) when the digests at that count are known
         self._known: tuple[int, dict[str, str]] | None = None
         row = connection.execute(f"SELECT value FROM {_META} WHERE key = 'now'").fetchone()
@@ -272,34 +275,54 @@ class World:
     def session(self) -> Session:
         """The world's SQLAlchemy session (created on first use, reused for every tool call)."""
         if self._session is None:
-            # One session per world, used by every tool call. Committing a write expires what was
-            # loaded, so no later call sees a stale relationship collection.
-            self._session = _WorldSession(_engine(self.connection), expire_on_commit=True, autoflush=True)
-            # The identity map holds objects weakly: a row looked up again would be loaded again.
-            # Loaded objects are kept alive until the next commit or rollback, which expires them
-            # anyway, so a run of read-only calls (the common case) finds the rows it already
-            # loaded (a shell's state, a customer) in the map instead of querying them again. Only
-            # this session writes to the world, so what it holds cannot go stale in between.
+            # One session per world, used by every tool call. Only this session writes to the world,
+            # so what it holds cannot go stale between calls: the rows a call loads or adds stay
+            # loaded across calls, writes included (the common write-then-read costs no reload).
+            # The identity map holds objects weakly, so they are pinned until a rollback. A commit
+            # expires only relationships (`_expire_relationships`): a row added by foreign key
+            # would not be in a collection loaded before it.
+            # A write in SQL outside the ORM (a text statement, or DML on a table) can change rows
+            # the session holds, so the commit after one expires everything.
+            self._session = _WorldSession(_engine(self.connection), expire_on_commit=False, autoflush=True)
             event.listen(self._session, "loaded_as_persistent", lambda _, obj: self._pinned.append(obj))
+            event.listen(self._session, "pending_to_persistent", lambda _, obj: self._pinned.append(obj))
+            event.listen(self._session, "do_orm_execute", self._note_sql_write)
+            event.listen(self._session, "after_commit", self._after_commit)
         return self._session
 
     @contextmanager
     def transaction(self, *, write: bool = True) -> Iterator[Session]:
         """Run one tool call: commit what it wrote, or roll all of it back if it raises.
 
-        A read-only call (`write=False`) has nothing to commit and skips it, and keeps what it
-        loaded for the calls after it (see `session`).
+        A read-only call (`write=False`) has nothing to commit and skips it. What a call loads or
+        adds stays loaded for the calls after it (see `session`); a rollback expires it all.
         """
         session = self.session
         try:
             yield session
             if write:
                 session.commit()
-                self._pinned.clear()
         except BaseException:
             session.rollback()
             self._pinned.clear()
+            self._sql_written = False
             raise
+
+    def _after_commit(self, session: Session) -> None:
+        if self._sql_written:
+            session.expire_all()
+            self._pinned.clear()
+            self._sql_written = False
+        else:
+            _expire_relationships(session, self.toolkit)
+
+    def _note_sql_write(self, state: ORMExecuteState) -> None:
+        statement = state.statement
+        if isinstance(statement, TextClause):
+            if not statement.text.lstrip()[:6].upper().startswith(("SELECT", "WITH")):
+                self._sql_written = True
+        elif statement.is_dml and not state.is_orm_statement:
+            self._sql_written = True
 
     def preload(self, model: type, keys: Iterable[Any]) -> None:
         """Load the rows of `model` with these primary keys in one query, leaving out those already
@@ -536,6 +559,27 @@ class _WorldSession(Session):
 
 
 _MAPPERS: dict[type, Any] = {}
+
+
+def _expire_relationships(session: Session, toolkit: type[Server]) -> None:
+    """Expire the relationships of every loaded row; their columns stay loaded.
+
+    A collection or reference loaded before a write does not see a row that the write added or
+    re-pointed by its foreign key alone; the next access loads it again. Servers whose models
+    have no relationships skip the walk over the loaded rows.
+    """
+    relationships = _relationships(toolkit)
+    if relationships:
+        for state in list(session.identity_map.all_states()):
+            keys = relationships.get(state.class_)
+            if keys and not state.expired:
+                session.expire(state.obj(), [k for k in keys if k in state.dict])
+
+
+@functools.cache
+def _relationships(toolkit: type[Server]) -> dict[type, list[str]]:
+    """{model: its relationship attributes} for the server's models that have any."""
+    return {m.class_: list(m.relationships.keys()) for m in toolkit.models.registry.mappers if m.relationships}
 
 
 def _engine(connection: sqlite3.Connection) -> Engine:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from sqlalchemy import select, text
 
 from prove_env.registry import get_toolkit, server_names
 from prove_env.world import World, WorldError, _seed_world, worlds
@@ -145,10 +146,38 @@ def test_read_only_calls_reuse_loaded_rows_until_a_write(server):
     assert read() == 1 and read() == 0  # the second read finds the row loaded
     with world.transaction(write=True):
         pass
-    assert read() == 1  # a commit expires what was loaded: read again
+    assert read() == 0  # a commit keeps it: only this session writes the world
     with pytest.raises(RuntimeError), world.transaction(write=True):
         raise RuntimeError("a failed call")
-    assert read() == 1  # and so does a rollback
+    assert read() == 1  # a rollback expires everything: read again
+
+
+def test_a_write_keeps_its_rows_loaded_and_relationships_see_rows_added_by_key():
+    from prove_env.servers.calendar.models import Event, Invitee
+
+    world = worlds.create(get_toolkit("calendar"), 0)
+    seen = _statements(world)
+    with world.transaction(write=False) as session:
+        event = session.scalars(select(Event).where(Event.invitees.any()).order_by(Event.id)).first()
+        invited = {i.contact_id for i in event.invitees}
+    with world.transaction(write=True) as session:
+        event.title = "Renamed"
+        contact = next(c for (c,) in session.execute(text("SELECT id FROM contacts ORDER BY id"))
+                       if c not in invited)
+        session.add(Invitee(event_id=event.id, contact_id=contact))  # by key, not through event.invitees
+    before = len(seen)
+    with world.transaction(write=False) as session:
+        assert session.get(Event, event.id).title == "Renamed" and len(seen) == before  # still loaded
+        assert {i.contact_id for i in event.invitees} == invited | {contact}  # the collection was reloaded
+    with pytest.raises(RuntimeError), world.transaction(write=True):
+        event.title = "Not kept"
+        raise RuntimeError("a failed call")
+    with world.transaction(write=False) as session:
+        assert session.get(Event, event.id).title == "Renamed"
+    with world.transaction(write=True) as session:  # a write in SQL, outside the ORM
+        session.execute(text("UPDATE events SET title = 'Set in SQL' WHERE id = :i"), {"i": event.id})
+    with world.transaction(write=False) as session:
+        assert session.get(Event, event.id).title == "Set in SQL"
 
 
 @pytest.mark.parametrize("server", server_names())

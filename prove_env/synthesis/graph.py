@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from prove_env.cache import cached
 from prove_env.registry import get_toolkit
 from prove_env.toolkit import Toolkit
 
-__all__ = ["Edge", "DependencyGraph", "dependency_graph", "schema_digest", "cache_dir"]
+__all__ = ["Edge", "DependencyGraph", "dependency_graph", "schema_digest"]
 
 _VERSION = 1
 
@@ -121,14 +120,6 @@ def schema_digest(toolkit: type[Toolkit]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def cache_dir() -> Path:
-    """Where derived artefacts are cached: `$PROVE_ENV_CACHE`, else `$XDG_CACHE_HOME/prove-env`."""
-    explicit = os.environ.get("PROVE_ENV_CACHE")
-    if explicit:
-        return Path(explicit)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "prove-env"
-
-
 _GRAPHS: dict[tuple[str, str], DependencyGraph] = {}
 
 
@@ -140,21 +131,8 @@ def dependency_graph(server: str | type[Toolkit]) -> DependencyGraph:
     graph = _GRAPHS.get(key)
     if graph is not None:
         return graph
-    path = cache_dir() / "graphs" / f"{toolkit.name}-{digest[:16]}.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        graph = DependencyGraph.from_dict(data) if data.get("digest") == digest else None
-    except (OSError, ValueError, KeyError, TypeError):
-        graph = None
-    if graph is None:
-        graph = _derive(toolkit, digest)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(graph.as_dict(), indent=1), encoding="utf-8")
-            tmp.replace(path)
-        except OSError:
-            pass  # a read-only cache directory only costs the derivation next time
+    data = cached(f"graphs/{toolkit.name}-{digest[:16]}", lambda: _derive(toolkit, digest).as_dict(), key=digest)
+    graph = DependencyGraph.from_dict(data)
     _GRAPHS[key] = graph
     return graph
 
