@@ -112,6 +112,12 @@ def _fixture_reads(server: str, samples: int) -> dict[str, dict[str, Any]]:
     return reads
 
 
+def is_simple_read(arguments: dict[str, Any]) -> bool:
+    """A simple read looks one thing up: it is called with one argument or none (an id, a name, a
+    path). Searches with filters, date ranges and reports take more, and have no target."""
+    return len(arguments) <= 1
+
+
 def _commit(world: Any) -> None:
     """A write call's commit before each read: it keeps the rows loaded and expires their
     relationships, so a read through one loads it again."""
@@ -226,12 +232,14 @@ def print_table(results: dict[str, Any]) -> None:
             print(f"{key:36} {value['p50_us']:9.1f} {value['p95_us']:9.1f}")
     for key, ratio in results["ratios"].items():
         print(f"{key:46} {ratio:6.2f}x")
-    print(f"\nthe fixture tasks' read calls without MCP (target for simple reads: p50 <= {TARGETS['read']:g} us)")
+    print(f"\nthe fixture tasks' read calls without MCP (* simple reads, one argument or none: p50 <= "
+          f"{TARGETS['read']:g} us)")
     print(f"  {'':62} {'p50 us':>9} {'p95 us':>9} {'p50 after a write':>18}")
     for name, value in results["reads without MCP"].items():
         shown = json.dumps(value["arguments"], ensure_ascii=False)
-        shown = shown if len(shown) <= 48 else shown[:45] + "..."
-        print(f"  {name + ' ' + shown:62} {value['p50_us']:9.1f} {value['p95_us']:9.1f} "
+        shown = shown if len(shown) <= 46 else shown[:43] + "..."
+        mark = "*" if is_simple_read(value["arguments"]) else " "
+        print(f"{mark} {name + ' ' + shown:62} {value['p50_us']:9.1f} {value['p95_us']:9.1f} "
               f"{value['after_write_p50_us']:18.1f}")
 
 
@@ -544,16 +552,24 @@ def summary(results: dict[str, Any]) -> list[dict[str, Any]]:
     # One row per target over every server (the summary stays one screen with twenty servers); the
     # servers that miss it are named, worst first, with their figures.
     if per_server:
-        misses = []
-        for result in per_server:
-            reads = result["reads without MCP"]
-            over = {name: value["p50_us"] for name, value in reads.items() if value["p50_us"] > TARGETS["read"]}
-            if over:
-                name, us = max(over.items(), key=lambda kv: kv[1])
-                misses.append((us, f"{result['server']} {len(over)} of {len(reads)} (worst {name} {us:.0f} us)"))
-        row(f"fixture read calls without MCP, p50 <= {TARGETS['read']:g} us",
-            f"{len(per_server) - len(misses)} of {len(per_server)} servers"
-            + (f"; over: {_worst(misses)}" if misses else ""), not misses)
+        for simple in (True, False):
+            misses, counted, slow = [], 0, 0
+            for result in per_server:
+                reads = {name: value for name, value in result["reads without MCP"].items()
+                         if is_simple_read(value["arguments"]) == simple}
+                over = {name: value["p50_us"] for name, value in reads.items() if value["p50_us"] > TARGETS["read"]}
+                counted, slow = counted + len(reads), slow + len(over)
+                if over:
+                    name, us = max(over.items(), key=lambda kv: kv[1])
+                    misses.append((us, f"{result['server']} {len(over)} of {len(reads)} (worst {name} {us:.0f} us)"))
+            measured = (f"{counted - slow} of {counted} reads; {len(per_server) - len(misses)} of {len(per_server)} "
+                        "servers have none over" + (f"; over: {_worst(misses)}" if misses else ""))
+            if simple:
+                row(f"simple reads without MCP (one argument or none), p50 <= {TARGETS['read']:g} us", measured,
+                    not misses)
+            else:
+                row(f"other fixture reads (searches, filters, reports), p50 <= {TARGETS['read']:g} us: no target",
+                    measured, None)
         misses = []
         for result in per_server:
             ratio = result["ratios"]["env.step / trivial MCP call (p50)"]
