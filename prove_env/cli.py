@@ -478,11 +478,25 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _table(header: list[str], rows: list[tuple[str, ...]]) -> None:
+    """Columns padded to their widest cell; on a terminal the last column wraps under itself."""
+    import shutil
+    import textwrap
+
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
-    print("  ".join("-" * w for w in widths))
+    indent = sum(widths[:-1]) + 2 * (len(widths) - 1)
+    room = shutil.get_terminal_size().columns - indent if sys.stdout.isatty() else 0
+
+    def line(cells: tuple[str, ...] | list[str]) -> str:
+        head = "".join(c.ljust(w) + "  " for c, w in zip(cells[:-1], widths, strict=False))
+        last = cells[-1]
+        if room >= 20 and len(last) > room:
+            last = ("\n" + " " * indent).join(textwrap.wrap(last, room))
+        return head + last
+
+    print(line(header))
+    print(line(["-" * w for w in widths[:-1]] + ["-" * (min(widths[-1], room) if room >= 20 else widths[-1])]))
     for row in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+        print(line(row))
 
 
 def _synth_defaults() -> dict:
