@@ -142,3 +142,10 @@ def test_sees_the_calls_own_pending_writes(kit):
 def test_unknown_columns_are_refused(kit):
     with pytest.raises(ValueError, match="not a column"):
         ids(kit, name="x", name_columns=("nickname",))
+
+
+def test_columns_give_records_of_the_same_rows(kit):
+    with kit.world.transaction(write=False):
+        records = kit.find(Person, name="park", name_columns=("last_name", "city"), columns=("id", "city"), limit=2)
+    assert records == [("PER-0001", "Oslo"), ("PER-0004", "Bergen")]
+    assert [r.city for r in records] == ["Oslo", "Bergen"]
