@@ -32,7 +32,9 @@ in the parameter's description, and one wording of "not found" (`get`).
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
+import functools
 import inspect
 import json
 import logging
@@ -47,7 +49,9 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from sqlalchemy import MetaData
+from sqlalchemy import inspect as sqlalchemy_inspect
 from sqlalchemy.orm import DeclarativeBase, Session
+from sqlalchemy.orm.attributes import instance_state
 
 from prove_env.params import MAX_PAGE, Date, DateTime, Id, Limit, Money, id_kinds
 from prove_env.world import SeedContext, World, _framework_tables
@@ -271,6 +275,65 @@ class Toolkit:
         self.world._flush()
         return self.world.connection.execute(sql, params).fetchall()
 
+    def find(self, model: type[M], *, name: str | None = None,
+             name_columns: tuple[str | tuple[str, ...], ...] = ("name",), name_lstrip: str = "", or_id: bool = False,
+             email: str | None = None, email_column: str = "email", email_part: bool = False, where: str = "",
+             order_by: str | None = None, limit: int | None = None, columns: tuple[str, ...] = ()) -> list[Any]:
+        """The rows of `model` a person names, as its loaded objects: the one way for a look-up tool to
+        find people or places by part of a name and/or an email (`find_customers`, `find_homes`).
+
+            self.find(Customer, name=name, name_columns=(("first_name", "last_name"),), email=email, limit=limit)
+
+        One SQL query finds the matching ids, after the call's pending writes; its text is made from
+        the model's table and the column names given here (never from the user's text) and kept per
+        shape. The rows come back through the session, so the server's own summaries read them;
+        rows already loaded are not read again, and those not loaded are loaded in one query.
+        With `columns`, they come back as records of those columns instead (`m.name` reads the
+        same, values as SQLite holds them), straight from the query: for a summary of plain text
+        and number columns, which then costs no loading of objects, after a write included.
+
+        Args:
+            name: part of a name, ignoring case and surrounding spaces; blank or None: no criterion.
+                It matches as SQL `LIKE '%text%'` does, so `%` and `_` in it stand for any text and
+                any one character.
+            name_columns: where the name is looked for: it matches when it is part of any of them;
+                a tuple of columns is their values joined by one space, such as a first and last name.
+            name_lstrip: characters dropped from the start of the name after its spaces, such as
+                the '@' of a handle.
+            or_id: the name also matches the row whose primary key it is, ignoring case (an
+                airport's code).
+            email: an email address, ignoring case and surrounding spaces, equal to `email_column`
+                (with `email_part`, part of it); blank or None: no criterion.
+            where: a fixed SQL condition of the server's own on the table's columns, such as
+                "status = 'active'"; never made from arguments.
+            order_by: the SQL order of the rows (the primary key by default).
+            limit: the most rows to return; None: all of them.
+            columns: the columns of the records to return instead of the model's objects.
+        """
+        text = name.strip().lstrip(name_lstrip).lower() if name and name.strip() else None
+        address = email.strip().lower() if email and email.strip() else None
+        shape = (model, None if text is None else name_columns, or_id and text is not None,
+                 None if address is None else email_column, email_part, where, order_by, columns)
+        found = _FIND_SQL.get(shape)
+        if found is None:
+            found = _FIND_SQL[shape] = _find_sql(model, *shape[1:])
+        sql, record = found
+        params: list[Any] = []
+        if text is not None:
+            params += [text] * (len(name_columns) + or_id)
+        if address is not None:
+            params.append(address)
+        rows = self.rows(sql, *params, -1 if limit is None else limit)
+        if record is not None:
+            return [record._make(row) for row in rows]
+        keys = [row[0] for row in rows]
+        identity, key_of = self.db.identity_map, _mapper(model).identity_key_from_primary_key
+        rows = [identity.get(key_of((key,))) for key in keys]
+        if any(row is None or instance_state(row).expired for row in rows):
+            self.world.preload(model, keys)
+            rows = [self.db.get(model, key) for key in keys]
+        return rows
+
     def get(self, model: type[M], key: Any) -> M:
         """The entity of `model` with id `key`, or a ToolError saying it was not found (one wording
         for every server, naming the id format and the look-up tool)."""
@@ -422,6 +485,51 @@ def to_json(value: Any) -> str:
 
 
 # -- internals ----------------------------------------------------------------------------------
+
+
+# Each shape of `Toolkit.find`, made once: (model, name columns, or_id, email column, email_part,
+# where, order_by, columns) -> (SQL text, the record type of the columns or None).
+_FIND_SQL: dict[tuple, tuple[str, Any]] = {}
+
+
+def _find_sql(model: type, name_columns: tuple | None, or_id: bool, email_column: str | None, email_part: bool,
+              where: str, order_by: str | None, columns: tuple[str, ...]) -> tuple[str, Any]:
+    table = model.__table__  # type: ignore[attr-defined]
+    (key,) = table.primary_key.columns
+    known = {c.name for c in table.columns}
+
+    def column(name: str) -> str:
+        if name not in known:
+            raise ValueError(f"find: {name!r} is not a column of {table.name}")
+        return name
+
+    conditions = []
+    if name_columns is not None:
+        spans = [" || ' ' || ".join(column(c) for c in ((spec,) if isinstance(spec, str) else spec))
+                 for spec in name_columns]
+        matches = [f"lower({span}) LIKE '%' || ? || '%'" for span in spans]
+        if or_id:
+            matches.append(f"lower({key.name}) = ?")
+        conditions.append("(" + " OR ".join(matches) + ")")
+    if email_column is not None:
+        conditions.append(f"lower({column(email_column)}) " + ("LIKE '%' || ? || '%'" if email_part else "= ?"))
+    if where:
+        conditions.append(f"({where})")
+    selected = ", ".join(column(c) for c in columns) if columns else key.name
+    record = _record(model, columns) if columns else None
+    return (f"SELECT {selected} FROM {table.name} WHERE {' AND '.join(conditions) or '1'} "
+            f"ORDER BY {order_by or key.name} LIMIT ?"), record
+
+
+@functools.cache
+def _record(model: type, columns: tuple[str, ...]) -> type:
+    return collections.namedtuple(f"{model.__name__}Record", columns)
+
+
+@functools.cache
+def _mapper(model: type) -> Any:
+    return sqlalchemy_inspect(model)
+
 
 
 def _json_default(value: Any) -> Any:

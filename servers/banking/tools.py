@@ -70,17 +70,14 @@ class Banking(Toolkit):
             email: the customer's email address, case-insensitive, such as 'ada.park7@gmail.com'.
             phone: the customer's phone number in any format, such as '(555) 010-2233' or '5550102233'.
         """
-        query = select(Customer).order_by(Customer.id)
-        if name:
-            full = Customer.first_name + " " + Customer.last_name
-            query = query.where(func.lower(full).contains(name.strip().lower()))
-        if email:
-            query = query.where(func.lower(Customer.email) == email.strip().lower())
-        if not phone:
-            return [_customer_summary(c) for c in self.db.scalars(query.limit(limit))]
-        digits = _digits(phone)  # phone numbers are stored as written: compared by their digits
-        found = [c for c in self.db.scalars(query) if _digits(c.phone) == digits]
-        return [_customer_summary(c) for c in found[:limit]]
+        if email and not email.strip():
+            return []  # an address of blanks is no one's
+        found = self.find(Customer, name=name, name_columns=(("first_name", "last_name"),), email=email,
+                          limit=None if phone else limit)
+        if phone:
+            digits = _digits(phone)  # phone numbers are stored as written: compared by their digits
+            found = [c for c in found if _digits(c.phone) == digits][:limit]
+        return [_customer_summary(c) for c in found]
 
     @tool(read_only=True)
     def get_customer(self, customer_id: Id("customer")) -> dict:

@@ -67,13 +67,8 @@ class BudgetServer(Toolkit):
             name: part of the user's full name, case-insensitive, such as 'Ada Park' or 'park'.
             email: the user's email address, case-insensitive, such as 'ada.park7@gmail.com'.
         """
-        query = select(User).order_by(User.id).limit(limit)
-        if name and name.strip():
-            query = query.where(func.lower(User.name).contains(name.strip().lower()))
-        if email and email.strip():
-            query = query.where(func.lower(User.email) == email.strip().lower())
         return [{"user_id": u.id, "name": u.name, "email": u.email, "currency": u.currency}
-                for u in self.db.scalars(query)]
+                for u in self.find(User, name=name, email=email, limit=limit)]
 
     # -- categories and budgets ------------------------------------------------------------------
 

@@ -70,12 +70,7 @@ class Crm(Toolkit):
             name: part of the rep's name, case-insensitive, such as 'Dana Lee' or 'lee'.
             region: only reps of this sales region: 'West', 'East', 'Central' or 'South'.
         """
-        query = select(Rep).order_by(Rep.id)
-        if name and name.strip():
-            query = query.where(func.lower(Rep.name).contains(name.strip().lower()))
-        if region:
-            query = query.where(Rep.region == region)
-        return [_rep(r) for r in self.db.scalars(query)]
+        return [_rep(r) for r in self.find(Rep, name=name) if region is None or r.region == region]
 
     # -- companies -----------------------------------------------------------------------------------
 

@@ -72,12 +72,8 @@ class EmailServer(Toolkit):
             name: part of the person's name, such as 'Ada Park' or 'park'.
             address: the person's full email address, such as 'ada.park@northwind.io'.
         """
-        query = select(User).order_by(User.id).limit(limit)
-        if name and name.strip():
-            query = query.where(func.lower(User.name).contains(name.strip().lower()))
-        if address and address.strip():
-            query = query.where(func.lower(User.address) == address.strip().lower())
-        return [{"user_id": u.id, "name": u.name, "address": u.address} for u in self.db.scalars(query)]
+        return [{"user_id": u.id, "name": u.name, "address": u.address}
+                for u in self.find(User, name=name, email=address, email_column="address", limit=limit)]
 
     @tool(read_only=True)
     def list_contacts(self, user_id: Id("user"), name: str | None = None, limit: Limit = 50) -> list[dict]:

@@ -72,13 +72,8 @@ class FoodDelivery(Toolkit):
             name: part of the customer's name, such as 'Ada Park' or 'park'.
             email: the customer's email address, such as 'ada.park@example.com'.
         """
-        query = select(Customer).order_by(Customer.id).limit(limit)
-        if name and name.strip():
-            query = query.where(func.lower(Customer.name).contains(name.strip().lower()))
-        if email and email.strip():
-            query = query.where(func.lower(Customer.email) == email.strip().lower())
         return [{"customer_id": c.id, "name": c.name, "email": c.email, "phone": c.phone}
-                for c in self.db.scalars(query)]
+                for c in self.find(Customer, name=name, email=email, limit=limit)]
 
     @tool(read_only=True)
     def list_addresses(self, customer_id: Id("customer")) -> list[dict]:

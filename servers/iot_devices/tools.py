@@ -84,12 +84,8 @@ class IotDevicesServer(Toolkit):
             owner_name: part of the owner's full name, case-insensitive, such as 'Ada Park' or 'park'.
             email: the owner's email address, case-insensitive, such as 'ada.park@gmail.com'.
         """
-        query = select(Home).order_by(Home.id).limit(limit)
-        if owner_name and owner_name.strip():
-            query = query.where(func.lower(Home.owner_name).contains(owner_name.strip().lower()))
-        if email and email.strip():
-            query = query.where(func.lower(Home.owner_email) == email.strip().lower())
-        return [_home(h) for h in self.db.scalars(query)]
+        return [_home(h) for h in self.find(Home, name=owner_name, name_columns=("owner_name",), email=email,
+                                            email_column="owner_email", limit=limit)]
 
     @tool(read_only=True)
     def list_rooms(self, home_id: Id("home")) -> list[dict]:

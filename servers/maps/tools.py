@@ -297,13 +297,8 @@ class MapsServer(Toolkit):
             name: part of the person's name, such as 'Ada Park' or 'park'.
             email: the person's email address, such as 'ada.park@example.com'.
         """
-        query = select(User).order_by(User.id).limit(limit)
-        if name and name.strip():
-            query = query.where(func.lower(User.name).contains(name.strip().lower()))
-        if email and email.strip():
-            query = query.where(func.lower(User.email) == email.strip().lower())
         return [{"user_id": u.id, "name": u.name, "email": u.email, "home_city_id": u.home_city_id}
-                for u in self.db.scalars(query)]
+                for u in self.find(User, name=name, email=email, limit=limit)]
 
     @tool(read_only=True, produces=("place", "address"))
     def list_saved_places(self, user_id: Id("user")) -> list[dict]:

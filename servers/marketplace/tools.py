@@ -70,14 +70,11 @@ class MarketplaceServer(Toolkit):
         Args:
             name: part of the member's name or username, such as 'Ada Park' or 'adap42'.
         """
-        where, params = "1", []
-        if name and name.strip():
-            text = name.strip().lower()
-            where, params = "lower(name) LIKE '%' || ? || '%' OR lower(username) LIKE '%' || ? || '%'", [text, text]
-        rows = self.rows(f"SELECT id, name, username, city, positive, neutral, negative FROM members WHERE {where} "
-                         "ORDER BY id LIMIT ?", *params, limit)
-        return [{"member_id": r[0], "name": r[1], "username": r[2], "city": r[3], "feedback_score": r[4] - r[6],
-                 "positive": r[4], "neutral": r[5], "negative": r[6]} for r in rows]
+        return [{"member_id": m.id, "name": m.name, "username": m.username, "city": m.city,
+                 "feedback_score": m.positive - m.negative, "positive": m.positive, "neutral": m.neutral,
+                 "negative": m.negative}
+                for m in self.find(Member, name=name, name_columns=("name", "username"), limit=limit,
+                                   columns=("id", "name", "username", "city", "positive", "neutral", "negative"))]
 
     @tool(read_only=True)
     def get_feedback(self, member_id: Id("member"), limit: Limit = 20) -> dict:

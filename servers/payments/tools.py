@@ -80,12 +80,7 @@ class Payments(Toolkit):
             name: part of the customer's name, case-insensitive, such as 'Ada Park' or 'park'.
             email: the customer's email address, case-insensitive, such as 'ada.park@gmail.com'.
         """
-        query = select(Customer).order_by(Customer.id).limit(limit)
-        if name and name.strip():
-            query = query.where(func.lower(Customer.name).contains(name.strip().lower()))
-        if email and email.strip():
-            query = query.where(func.lower(Customer.email) == email.strip().lower())
-        return [_customer(c) for c in self.db.scalars(query)]
+        return [_customer(c) for c in self.find(Customer, name=name, email=email, limit=limit)]
 
     @tool(read_only=True, produces=("card",))
     def get_customer(self, customer_id: Id("customer")) -> dict:

@@ -63,14 +63,9 @@ class Shopping(Toolkit):
             name: part of the customer's full name, case-insensitive, such as 'Ada Park' or 'park'.
             email: the customer's email address, case-insensitive, such as 'ada.park7@gmail.com'.
         """
-        query = select(Customer).order_by(Customer.id)
-        if name and name.strip():
-            full = Customer.first_name + " " + Customer.last_name
-            query = query.where(func.lower(full).contains(name.strip().lower()))
-        if email and email.strip():
-            query = query.where(func.lower(Customer.email) == email.strip().lower())
-        return [{"customer_id": c.id, "name": c.name, "email": c.email, "phone": c.phone}
-                for c in self.db.scalars(query.limit(limit))]
+        customers = self.find(Customer, name=name, name_columns=(("first_name", "last_name"),), email=email,
+                              limit=limit)
+        return [{"customer_id": c.id, "name": c.name, "email": c.email, "phone": c.phone} for c in customers]
 
     # -- catalog ---------------------------------------------------------------------------------
 

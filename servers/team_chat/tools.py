@@ -77,16 +77,11 @@ class TeamChat(Toolkit):
             name: part of the full name or handle, case-insensitive, such as 'Ada Park', 'park' or 'ada.park'.
             include_deactivated: also list deactivated members (default false).
         """
-        where, params = [], []
-        if name and name.strip():
-            text = name.strip().lstrip("@").lower()
-            where.append("(lower(name) LIKE '%' || ? || '%' OR display_name LIKE '%' || ? || '%')")
-            params += [text, text]
-        if not include_deactivated:
-            where.append("status = 'active'")
-        rows = self.rows(f"SELECT id, name, display_name, title, status FROM members WHERE {' AND '.join(where) or '1'} "
-                         "ORDER BY id LIMIT ?", *params, limit)
-        return [{"member_id": r[0], "name": r[1], "display_name": r[2], "title": r[3], "status": r[4]} for r in rows]
+        members = self.find(Member, name=name, name_columns=("name", "display_name"), name_lstrip="@",
+                            where="" if include_deactivated else "status = 'active'", limit=limit,
+                            columns=("id", "name", "display_name", "title", "status"))
+        return [{"member_id": m.id, "name": m.name, "display_name": m.display_name, "title": m.title,
+                 "status": m.status} for m in members]
 
     # -- channels --------------------------------------------------------------------------------
 

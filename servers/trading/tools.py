@@ -81,13 +81,8 @@ class Trading(Toolkit):
             name: part of the client's full name, case-insensitive, such as 'Ada Park' or 'park'.
             email: the client's email address, case-insensitive, such as 'ada.park7@gmail.com'.
         """
-        query = select(Client).order_by(Client.id).limit(limit)
-        if name and name.strip():
-            full = Client.first_name + " " + Client.last_name
-            query = query.where(func.lower(full).contains(name.strip().lower()))
-        if email and email.strip():
-            query = query.where(func.lower(Client.email) == email.strip().lower())
-        return [_client(c) for c in self.db.scalars(query)]
+        return [_client(c) for c in self.find(Client, name=name, name_columns=(("first_name", "last_name"),),
+                                              email=email, limit=limit)]
 
     @tool(read_only=True)
     def list_accounts(self, client_id: Id("client")) -> list[dict]:

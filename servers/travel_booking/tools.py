@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from typing import Literal
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
@@ -69,12 +69,7 @@ class TravelBookingServer(Toolkit):
             name: part of the traveller's name, such as 'Ada Park' or 'park'.
             email: part of the traveller's email, such as 'ada.park@example.com'.
         """
-        query = select(Traveller).order_by(Traveller.id).limit(limit)
-        if name and name.strip():
-            query = query.where(func.lower(Traveller.name).contains(name.strip().lower()))
-        if email and email.strip():
-            query = query.where(func.lower(Traveller.email).contains(email.strip().lower()))
-        return [_traveller(t) for t in self.db.scalars(query)]
+        return [_traveller(t) for t in self.find(Traveller, name=name, email=email, email_part=True, limit=limit)]
 
     @tool(read_only=True)
     def get_traveller(self, traveller_id: Id("traveller")) -> dict:
@@ -109,12 +104,8 @@ class TravelBookingServer(Toolkit):
         Args:
             text: a city, airport name or code, such as 'Denver', 'Kennedy' or 'SEA'.
         """
-        query = select(Airport).order_by(Airport.id)
-        if text and text.strip():
-            needle = text.strip().lower()
-            query = query.where(or_(func.lower(Airport.city).contains(needle),
-                                    func.lower(Airport.name).contains(needle), func.lower(Airport.id) == needle))
-        return [{"code": a.id, "name": a.name, "city": a.city} for a in self.db.scalars(query)]
+        return [{"code": a.id, "name": a.name, "city": a.city}
+                for a in self.find(Airport, name=text, name_columns=("city", "name"), or_id=True)]
 
     @tool(read_only=True)
     def search_flights(self, origin: str, destination: str, date: Date, return_date: Date | None = None,

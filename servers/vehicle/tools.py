@@ -70,16 +70,9 @@ class VehicleServer(Toolkit):
             name: part of the owner's full name, case-insensitive, such as 'Ada Park' or 'park'.
             email: the owner's email address, case-insensitive, such as 'ada.park7@gmail.com'.
         """
-        where, params = [], []
-        if name and name.strip():
-            where.append("lower(name) LIKE '%' || ? || '%'")
-            params.append(name.strip().lower())
-        if email and email.strip():
-            where.append("lower(email) = ?")
-            params.append(email.strip().lower())
-        rows = self.rows(f"SELECT id, name, email, phone, city FROM owners WHERE {' AND '.join(where) or '1'} "
-                         "ORDER BY id LIMIT ?", *params, limit)
-        return [{"owner_id": r[0], "name": r[1], "email": r[2], "phone": r[3], "city": r[4]} for r in rows]
+        return [{"owner_id": o.id, "name": o.name, "email": o.email, "phone": o.phone, "city": o.city}
+                for o in self.find(Owner, name=name, email=email, limit=limit,
+                                   columns=("id", "name", "email", "phone", "city"))]
 
     @tool(read_only=True)
     def list_vehicles(self, owner_id: Id("owner")) -> list[dict]:

@@ -73,12 +73,7 @@ class VideoMeetingServer(Toolkit):
             name: part of the user's name, such as 'Ada Park' or 'park'.
             email: the user's full email address, such as 'ada.park@northwindlabs.com'.
         """
-        query = select(User).order_by(User.id).limit(limit)
-        if name and name.strip():
-            query = query.where(func.lower(User.name).contains(name.strip().lower()))
-        if email and email.strip():
-            query = query.where(func.lower(User.email) == email.strip().lower())
-        return [_user(u) for u in self.db.scalars(query)]
+        return [_user(u) for u in self.find(User, name=name, email=email, limit=limit)]
 
     @tool(read_only=True)
     def find_meetings(self, host_id: Id("user") | None = None, title: str | None = None, on_date: Date | None = None,
