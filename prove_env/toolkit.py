@@ -271,8 +271,14 @@ class Toolkit:
 
     def rows(self, sql: str, *params: Any) -> list[tuple]:
         """The rows of a read-only SQL query on the world's database, after the call's pending
-        writes: for hot read paths, where building an ORM statement costs more than the query."""
+        writes: for hot read paths, where building an ORM statement costs more than the query.
+
+        Date and datetime parameters are passed as the world stores them ('2026-10-17' and
+        '2026-10-17 11:15:00.000000'), so they compare with its columns; values come back as stored.
+        """
         self.world._flush()
+        if any(isinstance(p, dt.date) for p in params):
+            params = tuple(_stored(p) for p in params)
         return self.world.connection.execute(sql, params).fetchall()
 
     def find(self, model: type[M], *, name: str | None = None,
@@ -485,6 +491,15 @@ def to_json(value: Any) -> str:
 
 
 # -- internals ----------------------------------------------------------------------------------
+
+
+def _stored(value: Any) -> Any:
+    """A query parameter as SQLAlchemy stores its value in SQLite (dates and datetimes as text)."""
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
 
 
 # Each shape of `Toolkit.find`, made once: (model, name columns, or_id, email column, email_part,

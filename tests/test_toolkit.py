@@ -1,4 +1,5 @@
-"""`Toolkit.find`, the kit's one look-up of rows by part of a name and/or an email, on a tiny server."""
+"""The kit's SQL helpers on a tiny server: `Toolkit.find`, the one look-up of rows by part of a name and/or an
+email, and `Toolkit.rows`."""
 
 from __future__ import annotations
 
@@ -149,3 +150,21 @@ def test_columns_give_records_of_the_same_rows(kit):
         records = kit.find(Person, name="park", name_columns=("last_name", "city"), columns=("id", "city"), limit=2)
     assert records == [("PER-0001", "Oslo"), ("PER-0004", "Bergen")]
     assert [r.city for r in records] == ["Oslo", "Bergen"]
+
+
+def test_rows_passes_dates_and_datetimes_as_the_world_stores_them():
+    import datetime as dt
+
+    from prove_env.registry import get_toolkit
+    from prove_env.servers.social_media.models import Post
+
+    toolkit = get_toolkit("social_media")
+    instance = toolkit(worlds.create(toolkit, 0))
+    with instance.world.transaction(write=False) as session:
+        post = session.query(Post).order_by(Post.id).first()
+        at = post.created_at
+        assert instance.rows("SELECT id FROM posts WHERE created_at = ? AND id = ?", at, post.id) == [(post.id,)]
+        assert instance.rows("SELECT count(*) FROM posts WHERE created_at <= ?", at) == instance.rows(
+            "SELECT count(*) FROM posts WHERE created_at < ?", at + dt.timedelta(microseconds=1))
+        assert instance.rows("SELECT ? = substr(created_at, 1, 10) FROM posts WHERE id = ?", at.date(),
+                             post.id) == [(1,)]

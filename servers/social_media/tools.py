@@ -86,11 +86,10 @@ _SEARCH = text(f"""SELECT p.id, count(*) OVER () FROM posts p JOIN users a ON a.
     ORDER BY p.created_at DESC, p.id DESC LIMIT :limit""")
 _TIMELINE = text("""SELECT id, count(*) OVER () FROM posts WHERE author_id = :user
     ORDER BY created_at DESC, id DESC LIMIT :limit""")
-_TRENDING = text("""SELECT t.tag, count(*) AS n FROM post_tags t JOIN posts p ON p.id = t.post_id
+_TRENDING = """SELECT t.tag, count(*) AS n FROM post_tags t JOIN posts p ON p.id = t.post_id
     JOIN users u ON u.id = p.author_id
-    WHERE p.created_at >= :since AND p.created_at <= :until AND u.is_private = 0
-    GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT :limit""").bindparams(bindparam("since", type_=SqlDateTime),
-                                                                     bindparam("until", type_=SqlDateTime))
+    WHERE p.created_at >= ? AND p.created_at <= ? AND u.is_private = 0
+    GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT ?"""
 _NOTIFICATIONS = text("""SELECT n.id, n.kind, u.id, u.handle, u.name, n.post_id, n.created_at, n.read,
     (SELECT count(*) FROM notifications WHERE user_id = :me AND read = 0) FROM notifications n
     JOIN users u ON u.id = n.actor_id WHERE n.user_id = :me AND (:unread_only = 0 OR n.read = 0)
@@ -456,7 +455,7 @@ class SocialMediaServer(Toolkit):
             hours: the window, ending now, in hours from 1 to 168 (a week); 24 when omitted.
         """
         since = self.now - dt.timedelta(hours=hours)
-        rows = self._sql(_TRENDING, since=since, until=self.now, limit=limit)
+        rows = self.rows(_TRENDING, since, self.now, limit)
         return {"since": since, "until": self.now, "hashtags": [{"hashtag": t, "posts": n} for t, n in rows]}
 
     # -- notifications -------------------------------------------------------------------------------
