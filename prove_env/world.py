@@ -573,7 +573,9 @@ def _expire_relationships(session: Session, toolkit: type[Server]) -> None:
         for state in list(session.identity_map.all_states()):
             keys = relationships.get(state.class_)
             if keys and not state.expired:
-                session.expire(state.obj(), [k for k in keys if k in state.dict])
+                loaded = [k for k in keys if k in state.dict]
+                if loaded:  # (an empty list would expire every attribute)
+                    session.expire(state.obj(), loaded)
 
 
 @functools.cache

@@ -160,6 +160,7 @@ def test_a_write_keeps_its_rows_loaded_and_relationships_see_rows_added_by_key()
     with world.transaction(write=False) as session:
         event = session.scalars(select(Event).where(Event.invitees.any()).order_by(Event.id)).first()
         invited = {i.contact_id for i in event.invitees}
+        other = session.scalars(select(Event).where(Event.id != event.id).order_by(Event.id)).first()
     with world.transaction(write=True) as session:
         event.title = "Renamed"
         contact = next(c for (c,) in session.execute(text("SELECT id FROM contacts ORDER BY id"))
@@ -168,6 +169,7 @@ def test_a_write_keeps_its_rows_loaded_and_relationships_see_rows_added_by_key()
     before = len(seen)
     with world.transaction(write=False) as session:
         assert session.get(Event, event.id).title == "Renamed" and len(seen) == before  # still loaded
+        assert session.get(Event, other.id).title and len(seen) == before  # its relationships were never read
         assert {i.contact_id for i in event.invitees} == invited | {contact}  # the collection was reloaded
     with pytest.raises(RuntimeError), world.transaction(write=True):
         event.title = "Not kept"
