@@ -419,8 +419,9 @@ class CalendarServer(Toolkit):
 
         Args:
         """
-        events = [i.event for i in self._me().invitations
-                  if i.response == "needs-action" and i.event.status != "cancelled"]
+        unanswered = [i for i in self._me().invitations if i.response == "needs-action"]
+        self.world.preload(Event, [i.event_id for i in unanswered])
+        events = [i.event for i in unanswered if i.event.status != "cancelled"]
         pending = sorted(((e, s) for e in events if (s := self._next_occurrence(e)) is not None),
                          key=lambda p: (p[1], p[0].id))
         return {"total": len(pending), "invitations": [
