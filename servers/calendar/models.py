@@ -37,6 +37,9 @@ class Contact(Base):
     job_title: Mapped[str | None]
     is_me: Mapped[bool] = mapped_column(default=False)
 
+    # The contact's invitations, one per event they are invited to.
+    invitations: Mapped[list[Invitee]] = relationship(viewonly=True)
+
 
 class Calendar(Base):
     __tablename__ = "calendars"

@@ -120,13 +120,14 @@ class CalendarServer(Toolkit):
         text = query.strip()
         if not text:
             raise ToolError("query must not be empty")
-        events = self.db.scalars(select(Event).where(or_(
-            Event.title.icontains(text, autoescape=True),
-            Event.description.icontains(text, autoescape=True),
-            Event.location.icontains(text, autoescape=True),
-        )).order_by(Event.start, Event.id)).all()
-        return {"query": text, "total": len(events),
-                "events": [self._series_dict(e) for e in events[:limit]]}
+        # LIKE ignores (ASCII) case; '/' escapes the wildcards a query may hold.
+        needle = text.replace("/", "//").replace("%", "/%").replace("_", "/_")
+        ids = [r[0] for r in self.rows(
+            "SELECT id FROM events WHERE title LIKE '%' || ?1 || '%' ESCAPE '/' OR description LIKE '%' || ?1 || '%' "
+            "ESCAPE '/' OR location LIKE '%' || ?1 || '%' ESCAPE '/' ORDER BY start, id", needle)]
+        self.world.preload(Event, ids[:limit])
+        return {"query": text, "total": len(ids),
+                "events": [self._series_dict(self.db.get(Event, i)) for i in ids[:limit]]}
 
     @tool(read_only=True, produces=("contact", "room", "reminder", "calendar"))
     def get_event(self, event_id: Id("event")) -> dict:
@@ -418,8 +419,9 @@ class CalendarServer(Toolkit):
 
         Args:
         """
-        events = self.db.scalars(select(Event).join(Invitee).where(
-            Invitee.contact_id == self._my_id, Invitee.response == "needs-action", Event.status != "cancelled")).all()
+        unanswered = [i for i in self._me().invitations if i.response == "needs-action"]
+        self.world.preload(Event, [i.event_id for i in unanswered])
+        events = [i.event for i in unanswered if i.event.status != "cancelled"]
         pending = sorted(((e, s) for e in events if (s := self._next_occurrence(e)) is not None),
                          key=lambda p: (p[1], p[0].id))
         return {"total": len(pending), "invitations": [

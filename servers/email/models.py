@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import ForeignKey, Index, String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
@@ -24,6 +24,9 @@ class User(Base):
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "USR-0003"
     name: Mapped[str]
     address: Mapped[str] = mapped_column(index=True)
+
+    labels: Mapped[list[Label]] = relationship(order_by="(Label.name, Label.id)", viewonly=True)
+    drafts: Mapped[list[Draft]] = relationship(order_by="(Draft.updated_at.desc(), Draft.id.desc())", viewonly=True)
 
 
 class Contact(Base):

@@ -274,11 +274,10 @@ class EmailServer(Toolkit):
     def list_labels(self, user_id: Id("user")) -> list[dict]:
         """List a person's labels, ordered by name, with how many mails (not in the trash) carry each."""
         user = self.get(User, user_id)
-        counts = dict(self.db.execute(
-            select(MessageLabel.label_id, func.count()).join(Message, Message.id == MessageLabel.message_id)
-            .where(Message.user_id == user.id, Message.trashed.is_(False)).group_by(MessageLabel.label_id)).all())
-        labels = self.db.scalars(select(Label).where(Label.user_id == user.id).order_by(Label.name, Label.id))
-        return [{**_label(label), "messages": counts.get(label.id, 0)} for label in labels]
+        counts = dict(self.rows("SELECT ml.label_id, count(*) FROM message_labels ml "
+                                "JOIN messages m ON m.id = ml.message_id WHERE m.user_id = ? AND NOT m.trashed "
+                                "GROUP BY ml.label_id", user.id))
+        return [{**_label(label), "messages": counts.get(label.id, 0)} for label in user.labels]
 
     @tool(produces=("label",))
     def create_label(self, user_id: Id("user"), name: str, color: Literal[COLORS] = "gray") -> dict:
@@ -327,10 +326,7 @@ class EmailServer(Toolkit):
     @tool(read_only=True)
     def list_drafts(self, user_id: Id("user")) -> list[dict]:
         """List a person's drafts, most recently edited first."""
-        user = self.get(User, user_id)
-        drafts = self.db.scalars(select(Draft).where(Draft.user_id == user.id)
-                                 .order_by(Draft.updated_at.desc(), Draft.id.desc()))
-        return [self._draft(d) for d in drafts]
+        return [self._draft(d) for d in self.get(User, user_id).drafts]
 
     @tool(produces=("draft",), details=_BODIES)
     def create_draft(self, user_id: Id("user"), to: list[str] | None = None, subject: str | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
@@ -27,6 +27,11 @@ class Node(Base):
     owner: Mapped[str]
     group: Mapped[str]
     mtime: Mapped[dt.datetime]
+
+    # A directory's entries by name. Read-only tools read them here (loaded once, kept until the next
+    # write); a tool that writes lists them with a query, which sees its own changes.
+    children: Mapped[list[Node]] = relationship(primaryjoin="Node.path == foreign(remote(Node.parent))",
+                                                order_by="Node.name", viewonly=True)
 
 
 class Shell(Base):

@@ -1453,9 +1453,10 @@ class FileSystem(Toolkit):
         return self.db.query(Node).filter(Node.parent == path).order_by(Node.name).all()
 
     def _listing(self, folder: Node, shown: str) -> list[Node]:
+        """A directory's entries by name, for the read-only tools that list it (see `Node.children`)."""
         self._require(folder, "r", shown)
         self._require(folder, "x", shown)
-        return self._children(folder.path)
+        return folder.children
 
     def _parent(self, node: Node) -> Node:
         return self.db.get(Node, node.parent or "/")

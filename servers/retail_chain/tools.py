@@ -151,15 +151,19 @@ class RetailChain(Toolkit):
         marked, since they cannot be reordered.
         """
         store = self.get(Store, store_id)
-        on_order = dict(self.rows("SELECT product_id, sum(quantity) FROM restock_orders WHERE store_id = ? "
-                                  "AND status = 'placed' GROUP BY product_id", store.id))
-        rows = []
-        for row in self._lines(store.id, None):
-            if row["available"] <= row["reorder_point"]:
-                discontinued = row.pop("discontinued")
-                rows.append({**row, "on_order": on_order.get(row["product_id"], 0), "discontinued": discontinued})
-        rows.sort(key=lambda r: (r["available"], r["product"]))
-        return rows
+        rows = self.rows(
+            "SELECT p.id, p.name, p.category, k.price, p.list_price, k.on_hand, "
+            "k.on_hand - coalesce(held.n, 0) AS available, k.reorder_point, coalesce(ordered.n, 0), p.discontinued "
+            "FROM stock k JOIN products p ON p.id = k.product_id "
+            "LEFT JOIN (SELECT product_id, sum(quantity) AS n FROM reservations WHERE store_id = ?1 "
+            "  AND status = 'active' AND expires_at > ?2 GROUP BY product_id) held ON held.product_id = p.id "
+            "LEFT JOIN (SELECT product_id, sum(quantity) AS n FROM restock_orders WHERE store_id = ?1 "
+            "  AND status = 'placed' GROUP BY product_id) ordered ON ordered.product_id = p.id "
+            "WHERE k.store_id = ?1 AND available <= k.reorder_point ORDER BY available, p.name",
+            store.id, self._stamp())
+        return [{"product_id": r[0], "product": r[1], "category": r[2], "price": r[3], "list_price": r[4],
+                 "on_hand": r[5], "available": r[6], "reorder_point": r[7], "on_order": r[8],
+                 "discontinued": bool(r[9])} for r in rows]
 
     @tool(read_only=True, produces=("store",))
     def find_nearest_stock(self, product_id: Id("product"), quantity: int = 1, city: str | None = None,

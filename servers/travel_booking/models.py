@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import ForeignKey, Index, String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
@@ -47,6 +47,8 @@ class Hotel(Base):
     city: Mapped[str] = mapped_column(index=True)
     stars: Mapped[int]
 
+    room_types: Mapped[list[RoomType]] = relationship(order_by="RoomType.id", viewonly=True)
+
 
 class RoomType(Base):
     __tablename__ = "room_types"
@@ -68,6 +70,10 @@ class Traveller(Base):
     date_of_birth: Mapped[dt.date]
     loyalty_number: Mapped[str | None]
     loyalty_tier: Mapped[str]  # none | silver | gold
+
+    itineraries: Mapped[list[Itinerary]] = relationship(order_by="Itinerary.id", viewonly=True)
+    flight_bookings: Mapped[list[FlightBooking]] = relationship(order_by="FlightBooking.id", viewonly=True)
+    hotel_bookings: Mapped[list[HotelBooking]] = relationship(order_by="HotelBooking.id", viewonly=True)
 
 
 class Itinerary(Base):

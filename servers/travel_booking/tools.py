@@ -202,8 +202,7 @@ class TravelBookingServer(Toolkit):
     def list_room_types(self, hotel_id: Id("hotel")) -> list[dict]:
         """List a hotel's room types with nightly price and how many guests each sleeps."""
         hotel = self.get(Hotel, hotel_id)
-        return [_room(r, hotel) for r in self.db.scalars(select(RoomType).where(RoomType.hotel_id == hotel.id)
-                                                          .order_by(RoomType.id))]
+        return [_room(r, hotel) for r in hotel.room_types]
 
     @tool(read_only=True)
     def check_room_availability(self, room_type_id: Id("room_type"), check_in: Date, check_out: Date) -> dict:
@@ -227,9 +226,7 @@ class TravelBookingServer(Toolkit):
     @tool(read_only=True)
     def list_itineraries(self, traveller_id: Id("traveller")) -> list[dict]:
         """List a traveller's itineraries (trips), ordered by id."""
-        t = self.get(Traveller, traveller_id)
-        return [_itinerary(i) for i in self.db.scalars(select(Itinerary).where(Itinerary.traveller_id == t.id)
-                                                       .order_by(Itinerary.id))]
+        return [_itinerary(i) for i in self.get(Traveller, traveller_id).itineraries]
 
     @tool(read_only=True)
     def get_itinerary(self, itinerary_id: Id("itinerary")) -> dict:
@@ -269,12 +266,9 @@ class TravelBookingServer(Toolkit):
         Args:
             status: only bookings with this status: 'booked' or 'cancelled'.
         """
-        t = self.get(Traveller, traveller_id)
-        query = (select(FlightBooking, Flight).join(Flight, Flight.id == FlightBooking.flight_id)
-                 .where(FlightBooking.traveller_id == t.id).order_by(FlightBooking.id))
-        if status is not None:
-            query = query.where(FlightBooking.status == status)
-        return [self._booking(b, f) for b, f in self.db.execute(query)]
+        bookings = [b for b in self.get(Traveller, traveller_id).flight_bookings if status in (None, b.status)]
+        self.world.preload(Flight, [b.flight_id for b in bookings])
+        return [self._booking(b) for b in bookings]
 
     @tool(read_only=True)
     def list_hotel_bookings(self, traveller_id: Id("traveller"), status: Literal["booked", "cancelled"] | None = None
@@ -284,11 +278,7 @@ class TravelBookingServer(Toolkit):
         Args:
             status: only bookings with this status: 'booked' or 'cancelled'.
         """
-        t = self.get(Traveller, traveller_id)
-        query = select(HotelBooking).where(HotelBooking.traveller_id == t.id).order_by(HotelBooking.id)
-        if status is not None:
-            query = query.where(HotelBooking.status == status)
-        return [self._stay(h) for h in self.db.scalars(query)]
+        return [self._stay(h) for h in self.get(Traveller, traveller_id).hotel_bookings if status in (None, h.status)]
 
     # -- flight bookings ------------------------------------------------------------------------
 
@@ -505,8 +495,8 @@ class TravelBookingServer(Toolkit):
         return {"booking_id": booking.id, "fare_type": booking.fare_type, "new_flight_id": new.id,
                 "change_fee": fee, "fare_difference": difference, "total_due": _money(fee + difference)}
 
-    def _booking(self, b: FlightBooking, f: Flight | None = None) -> dict:
-        f = f if f is not None and f.id == b.flight_id else self.db.get(Flight, b.flight_id)
+    def _booking(self, b: FlightBooking) -> dict:
+        f = self.db.get(Flight, b.flight_id)
         return {"booking_id": b.id, "itinerary_id": b.itinerary_id, "flight_id": f.id, "flight_number": f.number,
                 "origin": f.origin, "destination": f.destination, "departs_at": f.departs_at, "cabin": b.cabin,
                 "fare_type": b.fare_type, "refundable": b.fare_type == "flex", "price_paid": b.price_paid,

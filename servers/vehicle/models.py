@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import ForeignKey, Index, String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
@@ -24,6 +24,10 @@ class Owner(Base):
     email: Mapped[str] = mapped_column(index=True)
     phone: Mapped[str]
     city: Mapped[str]
+
+    vehicles: Mapped[list[Vehicle]] = relationship(order_by="Vehicle.id", viewonly=True)
+    saved_places: Mapped[list[SavedPlace]] = relationship(order_by="(SavedPlace.label, SavedPlace.id)",
+                                                          viewonly=True)
 
 
 class Vehicle(Base):

@@ -21,7 +21,7 @@ import datetime as dt
 import math
 from typing import Literal
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from prove_env.toolkit import Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
@@ -77,9 +77,7 @@ class VehicleServer(Toolkit):
     @tool(read_only=True)
     def list_vehicles(self, owner_id: Id("owner")) -> list[dict]:
         """List an owner's vehicles with their make, model, nickname, plate and current state, ordered by id."""
-        owner = self.get(Owner, owner_id)
-        return [_summary(v) for v in self.db.scalars(select(Vehicle).where(Vehicle.owner_id == owner.id)
-                                                    .order_by(Vehicle.id))]
+        return [_summary(v) for v in self.get(Owner, owner_id).vehicles]
 
     @tool(read_only=True, produces=("place",))
     def get_vehicle_status(self, vehicle_id: Id("vehicle")) -> dict:
@@ -464,23 +462,26 @@ class VehicleServer(Toolkit):
         """
         if not any(x and x.strip() for x in (query, category, city)):
             raise ToolError("give a query, a category or a city to search for places")
-        select_ = select(Place).order_by(Place.name, Place.id).limit(limit)
-        if query and query.strip():
-            text = query.strip().lower()
-            select_ = select_.where(or_(func.lower(Place.name).contains(text), func.lower(Place.address).contains(text)))
+        where, params = [], []
+        if query and query.strip():  # LIKE ignores (ASCII) case, as SQLite's lower() folds it
+            where.append("(name LIKE '%' || ? || '%' OR address LIKE '%' || ? || '%')")
+            params += [query.strip().lower()] * 2
         if category:
-            select_ = select_.where(Place.category == category)
+            where.append("category = ?")
+            params.append(category)
         if city and city.strip():
-            select_ = select_.where(func.lower(Place.city) == city.strip().lower())
-        return [_place(p) for p in self.db.scalars(select_)]
+            where.append("lower(city) = ?")
+            params.append(city.strip().lower())
+        rows = self.rows(f"SELECT id, name, category, address, city FROM places WHERE {' AND '.join(where)} "
+                         "ORDER BY name, id LIMIT ?", *params, limit)
+        return [{"place_id": r[0], "name": r[1], "category": r[2], "address": r[3], "city": r[4]} for r in rows]
 
     @tool(read_only=True, produces=("place",))
     def list_saved_places(self, owner_id: Id("owner")) -> list[dict]:
         """List an owner's saved places (Home, Work, ...) with the place each points to, ordered by label."""
-        owner = self.get(Owner, owner_id)
-        rows = self.db.execute(select(SavedPlace, Place).join(Place, SavedPlace.place_id == Place.id)
-                               .where(SavedPlace.owner_id == owner.id).order_by(SavedPlace.label, SavedPlace.id))
-        return [_saved(saved, place) for saved, place in rows]
+        saved = self.get(Owner, owner_id).saved_places
+        self.world.preload(Place, [s.place_id for s in saved])
+        return [_saved(s, self.db.get(Place, s.place_id)) for s in saved]
 
     @tool(produces=("saved_place",), details=(Detail("saved_places", "note"),))
     def save_place(self, owner_id: Id("owner"), place_id: Id("place"), label: str, note: str | None = None) -> dict:

@@ -365,6 +365,7 @@ def test_search_places_by_name_address_category_and_city(s):
     one = chargers[0]
     assert s.ok("search_places", query=one["name"].lower()) [0]["place_id"] == one["place_id"]
     assert one in s.ok("search_places", query=one["address"], city="Fresno")
+    assert one in s.ok("search_places", query=one["address"].upper(), city="FRESNO")  # any case matches
     assert s.ok("search_places", query="no such place anywhere") == []
 
 
