@@ -23,7 +23,7 @@ import datetime as dt
 from itertools import groupby
 from typing import Any, Literal, TypeVar
 
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import bindparam, func, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
 
@@ -156,16 +156,20 @@ class Trading(Toolkit):
             sector: the sector, case-insensitive, such as 'Health Care' (list_sectors names them all).
             kind: 'stock' or 'etf'.
         """
-        stmt = select(Instrument)
+        where, params = [], []
         text = (query or "").strip().lower()
         if text:
-            stmt = stmt.where(or_(func.lower(Instrument.symbol) == text, func.lower(Instrument.name).contains(text)))
+            where.append("(lower(symbol) = ? OR lower(name) LIKE '%' || ? || '%')")
+            params += [text, text]
         if sector and sector.strip():
-            stmt = stmt.where(func.lower(Instrument.sector) == sector.strip().lower())
+            where.append("lower(sector) = ?")
+            params.append(sector.strip().lower())
         if kind:
-            stmt = stmt.where(Instrument.kind == kind)
-        stmt = stmt.order_by((func.lower(Instrument.symbol) != text), Instrument.symbol).limit(limit)
-        return [_instrument(i) for i in self.db.scalars(stmt)]
+            where.append("kind = ?")
+            params.append(kind)
+        found = self._loaded(Instrument, f"SELECT id FROM instruments WHERE {' AND '.join(where) or '1'} "
+                                         "ORDER BY lower(symbol) != ?, symbol LIMIT ?", *params, text, limit)
+        return [_instrument(i) for i in found]
 
     @tool(read_only=True)
     def list_sectors(self) -> list[dict]:
