@@ -20,15 +20,16 @@ Business rules, in one place:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
 
 from .models import Activity, Base, Company, Contact, Deal, Lead, Rep, StageChange
 from .seed import CLOSED_STAGES, OPEN_STAGES, STAGES, seed
 
+M = TypeVar("M")
 Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"]
 LeadStatus = Literal["new", "contacted", "qualified", "converted", "disqualified"]
 LeadSource = Literal["web", "referral", "event", "cold_call", "partner"]
@@ -121,15 +122,19 @@ class Crm(Toolkit):
             email: the contact's exact email address, case-insensitive, such as 'maria.lopez@acme.com'.
             company_id: only contacts of this company, such as 'CMP-0012'.
         """
-        query = select(Contact).order_by(Contact.id)
+        where, params = [], []
         if name and name.strip():
-            full = Contact.first_name + " " + Contact.last_name
-            query = query.where(func.lower(full).contains(name.strip().lower()))
+            where.append("lower(first_name || ' ' || last_name) LIKE '%' || ? || '%'")
+            params.append(name.strip().lower())
         if email and email.strip():
-            query = query.where(func.lower(Contact.email) == email.strip().lower())
+            where.append("lower(email) = ?")
+            params.append(email.strip().lower())
         if company_id is not None:
-            query = query.where(Contact.company_id == self.get(Company, company_id).id)
-        return [self._contact(c) for c in self.db.scalars(query.limit(limit))]
+            where.append("company_id = ?")
+            params.append(self.get(Company, company_id).id)
+        contacts = self._loaded(Contact, f"SELECT id FROM contacts WHERE {' AND '.join(where) or '1'} ORDER BY id "
+                                         "LIMIT ?", *params, limit)
+        return [self._contact(c) for c in contacts]
 
     @tool(read_only=True, produces=("company", "deal"))
     def get_contact(self, contact_id: Id("contact")) -> dict:
@@ -139,13 +144,12 @@ class Crm(Toolkit):
         Args:
         """
         contact = self.get(Contact, contact_id)
-        deals = self.db.scalars(select(Deal).where(Deal.contact_id == contact.id).order_by(Deal.id))
-        kinds = dict(self.db.execute(select(Activity.kind, func.count()).where(Activity.contact_id == contact.id)
-                                     .group_by(Activity.kind)).all())
-        open_tasks = self.db.scalar(select(func.count()).select_from(Activity).where(
-            Activity.contact_id == contact.id, Activity.kind == "task", Activity.completed_at.is_(None)))
+        deals = self._loaded(Deal, "SELECT id FROM deals WHERE contact_id = ? ORDER BY id", contact.id)
+        (activities, open_tasks), = self.rows(
+            "SELECT count(*), count(*) FILTER (WHERE kind = 'task' AND completed_at IS NULL) FROM activities "
+            "WHERE contact_id = ?", contact.id)
         return {**self._contact(contact), "created_at": contact.created_at.date(),
-                "deals": [self._deal(d) for d in deals], "activities": sum(kinds.values()), "open_tasks": open_tasks}
+                "deals": [self._deal(d) for d in deals], "activities": activities, "open_tasks": open_tasks}
 
     @tool(produces=("contact",))
     def create_contact(self, company_id: Id("company"), first_name: str, last_name: str, email: str,
@@ -217,16 +221,20 @@ class Crm(Toolkit):
             status: only leads in this status: 'new', 'contacted', 'qualified', 'converted' or 'disqualified'.
             name: part of the lead's full name or company name, case-insensitive, such as 'Chen' or 'Initech'.
         """
-        query = select(Lead).order_by(Lead.created_at.desc(), Lead.id.desc())
+        where, params = [], []
         if owner_id is not None:
-            query = query.where(Lead.owner_id == self.get(Rep, owner_id).id)
+            where.append("owner_id = ?")
+            params.append(self.get(Rep, owner_id).id)
         if status:
-            query = query.where(Lead.status == status)
+            where.append("status = ?")
+            params.append(status)
         if name and name.strip():
-            text = name.strip().lower()
-            query = query.where(or_(func.lower(Lead.first_name + " " + Lead.last_name).contains(text),
-                                    func.lower(Lead.company_name).contains(text)))
-        return [_lead(lead) for lead in self.db.scalars(query.limit(limit))]
+            where.append("(lower(first_name || ' ' || last_name) LIKE '%' || ? || '%' "
+                         "OR lower(company_name) LIKE '%' || ? || '%')")
+            params += [name.strip().lower()] * 2
+        leads = self._loaded(Lead, f"SELECT id FROM leads WHERE {' AND '.join(where) or '1'} "
+                                   "ORDER BY created_at DESC, id DESC LIMIT ?", *params, limit)
+        return [_lead(lead) for lead in leads]
 
     @tool(produces=("lead",), details=_SOURCE)
     def create_lead(self, owner_id: Id("rep"), first_name: str, last_name: str, email: str, company_name: str,
@@ -360,20 +368,28 @@ class Crm(Toolkit):
             closing_to: the latest close date, such as '2026-09-30'.
         """
         check_range(closing_from, closing_to, ("closing_from", "closing_to"))
-        query = select(Deal).order_by(Deal.close_date, Deal.id)
+        where, params = [], []
         if owner_id is not None:
-            query = query.where(Deal.owner_id == self.get(Rep, owner_id).id)
+            where.append("owner_id = ?")
+            params.append(self.get(Rep, owner_id).id)
         if company_id is not None:
-            query = query.where(Deal.company_id == self.get(Company, company_id).id)
+            where.append("company_id = ?")
+            params.append(self.get(Company, company_id).id)
         if stage:
-            query = query.where(Deal.stage == stage)
+            where.append("stage = ?")
+            params.append(stage)
         if closing_from:
-            query = query.where(Deal.close_date >= closing_from)
+            where.append("close_date >= ?")
+            params.append(closing_from)
         if closing_to:
-            query = query.where(Deal.close_date <= closing_to)
+            where.append("close_date <= ?")
+            params.append(closing_to)
         if name and name.strip():
-            query = query.where(func.lower(Deal.name).contains(name.strip().lower()))
-        return [self._deal(d) for d in self.db.scalars(query.limit(limit))]
+            where.append("lower(name) LIKE '%' || ? || '%'")
+            params.append(name.strip().lower())
+        deals = self._loaded(Deal, f"SELECT id FROM deals WHERE {' AND '.join(where) or '1'} "
+                                   "ORDER BY close_date, id LIMIT ?", *params, limit)
+        return [self._deal(d) for d in deals]
 
     @tool(read_only=True, produces=("company", "contact"))
     def get_deal(self, deal_id: Id("deal")) -> dict:
@@ -384,8 +400,8 @@ class Crm(Toolkit):
         """
         deal = self.get(Deal, deal_id)
         company = self.db.get(Company, deal.company_id)
-        history = self.db.scalars(select(StageChange).where(StageChange.deal_id == deal.id)
-                                  .order_by(StageChange.changed_at, StageChange.id))
+        history = self._loaded(StageChange, "SELECT id FROM stage_changes WHERE deal_id = ? ORDER BY changed_at, id",
+                               deal.id)
         return {**_deal(deal, company), "created_at": deal.created_at,
                 "closed_at": deal.closed_at, "lost_reason": deal.lost_reason,
                 "stage_history": [{"from_stage": h.from_stage, "to_stage": h.to_stage, "changed_at": h.changed_at,
@@ -546,21 +562,25 @@ class Crm(Toolkit):
             kind: only 'call', 'meeting', 'note' or 'task' activities.
             open_tasks_only: only tasks not completed yet, soonest due first (default false).
         """
-        query = select(Activity)
+        where, params = [], []
         if contact_id is not None:
-            query = query.where(Activity.contact_id == self.get(Contact, contact_id).id)
+            where.append("contact_id = ?")
+            params.append(self.get(Contact, contact_id).id)
         if deal_id is not None:
-            query = query.where(Activity.deal_id == self.get(Deal, deal_id).id)
+            where.append("deal_id = ?")
+            params.append(self.get(Deal, deal_id).id)
         if rep_id is not None:
-            query = query.where(Activity.rep_id == self.get(Rep, rep_id).id)
+            where.append("rep_id = ?")
+            params.append(self.get(Rep, rep_id).id)
         if kind:
-            query = query.where(Activity.kind == kind)
+            where.append("kind = ?")
+            params.append(kind)
         if open_tasks_only:
-            query = query.where(Activity.kind == "task", Activity.completed_at.is_(None)) \
-                .order_by(Activity.due_date, Activity.id)
-        else:
-            query = query.order_by(Activity.occurred_at.desc(), Activity.id.desc())
-        return [self._activity(a) for a in self.db.scalars(query.limit(limit))]
+            where.append("kind = 'task' AND completed_at IS NULL")
+        order = "due_date, id" if open_tasks_only else "occurred_at DESC, id DESC"
+        activities = self._loaded(Activity, f"SELECT id FROM activities WHERE {' AND '.join(where) or '1'} "
+                                            f"ORDER BY {order} LIMIT ?", *params, limit)
+        return [self._activity(a) for a in activities]
 
     @tool(produces=("activity",), details=_NOTES)
     def log_activity(self, rep_id: Id("rep"), kind: Literal["call", "meeting", "note"], subject: str,
@@ -697,6 +717,13 @@ class Crm(Toolkit):
                             due_date=None, completed_at=None)
         self.db.add(activity)
         return activity
+
+    def _loaded(self, model: type[M], sql: str, *params: Any) -> list[M]:
+        """The rows of `model` whose ids the query selects, in its order: those loaded already are
+        not read again, the others are loaded in one query (and then stay loaded across calls)."""
+        keys = [key for key, in self.rows(sql, *params)]
+        self.world.preload(model, keys)
+        return [self.db.get(model, key) for key in keys]
 
     def _contact(self, contact: Contact, company: Company | None = None) -> dict:
         company = company or self.db.get(Company, contact.company_id)

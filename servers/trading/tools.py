@@ -20,37 +20,28 @@ Rules, in one place:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from itertools import groupby
+from typing import Any, Literal, TypeVar
 
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import bindparam, func, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
 
-from .models import Account, Alert, Base, CashTransfer, Client, Fill, Instrument, Order, Position, Price, Watchlist, \
+from .models import Account, Alert, Base, CashTransfer, Client, Fill, Instrument, Order, Position, Watchlist, \
     WatchlistItem
 from .seed import seed
 
+M = TypeVar("M")
 OrderStatus = Literal["open", "filled", "cancelled", "expired"]
 MAX_DEPOSIT = 250_000.00
 MAX_WATCHLISTS = 10
 MAX_ORDER_SHARES = 100_000
 
-# Statements the hot paths run, built once (their compiled form is cached): an account's reserved
-# cash and shares, positions, one position, and open orders.
-_ACCOUNT = bindparam("account_id")
-_RESERVED_CASH = select(func.sum(Order.reserved)).where(Order.account_id == _ACCOUNT, Order.status == "open",
-                                                        Order.side == "buy")
-_RESERVED_SHARES = (select(Order.instrument_id, func.sum(Order.reserved))
-                    .where(Order.account_id == _ACCOUNT, Order.status == "open", Order.side == "sell")
-                    .group_by(Order.instrument_id))
-_POSITIONS = (select(Position, Instrument).join(Instrument, Position.instrument_id == Instrument.id)
-              .where(Position.account_id == _ACCOUNT).order_by(Instrument.symbol))
-_HELD = _POSITIONS.where(Position.quantity > 0)
-_POSITION = select(Position).where(Position.account_id == _ACCOUNT,
+# Statements built once (their compiled form is cached): one position of an account, and the sectors.
+_POSITION = select(Position).where(Position.account_id == bindparam("account_id"),
                                    Position.instrument_id == bindparam("instrument_id"))
 _SECTORS = (select(Instrument.sector, Instrument.kind, func.count()).group_by(Instrument.sector, Instrument.kind)
             .order_by(Instrument.sector, Instrument.kind))
-_OPEN_ORDERS = select(func.count()).select_from(Order).where(Order.account_id == _ACCOUNT, Order.status == "open")
 
 
 class Trading(Toolkit):
@@ -91,7 +82,7 @@ class Trading(Toolkit):
         Args:
         """
         client = self.get(Client, client_id)
-        accounts = self.db.scalars(select(Account).where(Account.client_id == client.id).order_by(Account.id))
+        accounts = self._loaded(Account, "SELECT id FROM accounts WHERE client_id = ? ORDER BY id", client.id)
         return [{**_account(a), "buying_power": self._buying_power(a)} for a in accounts]
 
     @tool(read_only=True)
@@ -112,7 +103,7 @@ class Trading(Toolkit):
                 held += 1
                 value += pos.quantity * ins.last
                 unrealised += pos.quantity * (ins.last - pos.average_cost)
-        open_orders = self.db.scalar(_OPEN_ORDERS, {"account_id": account.id})
+        (open_orders,), = self.rows("SELECT count(*) FROM orders WHERE account_id = ? AND status = 'open'", account.id)
         return {**_account(account), "reserved_cash": reserved, "buying_power": _cents(account.cash - reserved),
                 "market_value": _cents(value), "equity": _cents(account.cash + value),
                 "unrealized_pnl": _cents(unrealised), "realized_pnl": _cents(realised), "positions": held,
@@ -165,16 +156,20 @@ class Trading(Toolkit):
             sector: the sector, case-insensitive, such as 'Health Care' (list_sectors names them all).
             kind: 'stock' or 'etf'.
         """
-        stmt = select(Instrument)
+        where, params = [], []
         text = (query or "").strip().lower()
         if text:
-            stmt = stmt.where(or_(func.lower(Instrument.symbol) == text, func.lower(Instrument.name).contains(text)))
+            where.append("(lower(symbol) = ? OR lower(name) LIKE '%' || ? || '%')")
+            params += [text, text]
         if sector and sector.strip():
-            stmt = stmt.where(func.lower(Instrument.sector) == sector.strip().lower())
+            where.append("lower(sector) = ?")
+            params.append(sector.strip().lower())
         if kind:
-            stmt = stmt.where(Instrument.kind == kind)
-        stmt = stmt.order_by((func.lower(Instrument.symbol) != text), Instrument.symbol).limit(limit)
-        return [_instrument(i) for i in self.db.scalars(stmt)]
+            where.append("kind = ?")
+            params.append(kind)
+        found = self._loaded(Instrument, f"SELECT id FROM instruments WHERE {' AND '.join(where) or '1'} "
+                                         "ORDER BY lower(symbol) != ?, symbol LIMIT ?", *params, text, limit)
+        return [_instrument(i) for i in found]
 
     @tool(read_only=True)
     def list_sectors(self) -> list[dict]:
@@ -212,21 +207,21 @@ class Trading(Toolkit):
         """
         ins = self.get(Instrument, instrument_id)
         check_range(start_date, end_date)
-        stmt = select(Price).where(Price.instrument_id == ins.id)
+        sql, params = "SELECT day, open, high, low, close, volume FROM prices WHERE instrument_id = ?", [ins.id]
         if end_date is not None:
-            stmt = stmt.where(Price.day <= end_date)
+            sql, params = sql + " AND day <= ?", [*params, end_date]
         if start_date is not None:
-            rows = list(self.db.scalars(stmt.where(Price.day >= start_date).order_by(Price.day)))
+            rows = self.rows(sql + " AND day >= ? ORDER BY day", *params, start_date)
         else:
-            rows = list(self.db.scalars(stmt.order_by(Price.day.desc()).limit(10)))[::-1]
-        days = [{"date": p.day, "open": p.open, "high": p.high, "low": p.low, "close": p.close, "volume": p.volume}
-                for p in rows]
+            rows = self.rows(sql + " ORDER BY day DESC LIMIT 10", *params)[::-1]
+        days = [dict(zip(("date", "open", "high", "low", "close", "volume"), row)) for row in rows]
         out = {"instrument_id": ins.id, "symbol": ins.symbol, "days": days}
-        if rows:
-            change = _cents(rows[-1].close - rows[0].open)
-            out.update(start_date=rows[0].day, end_date=rows[-1].day, high=max(p.high for p in rows),
-                       low=min(p.low for p in rows), change=change,
-                       change_percent=round(100 * change / rows[0].open, 2))
+        if days:
+            first, last = days[0], days[-1]
+            change = _cents(last["close"] - first["open"])
+            out.update(start_date=first["date"], end_date=last["date"], high=max(d["high"] for d in days),
+                       low=min(d["low"] for d in days), change=change,
+                       change_percent=round(100 * change / first["open"], 2))
         return out
 
     # -- orders ------------------------------------------------------------------------------------
@@ -301,7 +296,7 @@ class Trading(Toolkit):
         """
         order = self.get(Order, order_id)
         ins = self.get(Instrument, order.instrument_id)
-        fills = self.db.scalars(select(Fill).where(Fill.order_id == order.id).order_by(Fill.id))
+        fills = self._loaded(Fill, "SELECT id FROM fills WHERE order_id = ? ORDER BY id", order.id)
         return {**_order(order, ins), "placed_at": order.placed_at, "updated_at": order.updated_at,
                 "closed_at": order.closed_at, "fills": [_fill(f, ins) for f in fills]}
 
@@ -387,8 +382,11 @@ class Trading(Toolkit):
         Args:
         """
         client = self.get(Client, client_id)
-        lists = list(self.db.scalars(select(Watchlist).where(Watchlist.client_id == client.id).order_by(Watchlist.id)))
-        return [self._watchlist(w) for w in lists]
+        rows = self.rows("SELECT l.id, l.name, w.instrument_id FROM watchlists l LEFT JOIN watchlist_items w ON "
+                         "w.watchlist_id = l.id LEFT JOIN instruments i ON i.id = w.instrument_id WHERE l.client_id = ? "
+                         "ORDER BY l.id, i.symbol", client.id)
+        return [_watchlist(wl_id, name, [self.get(Instrument, i) for *_, i in items if i is not None])
+                for (wl_id, name), items in groupby(rows, key=lambda row: row[:2])]
 
     @tool(produces=("watchlist",))
     def create_watchlist(self, client_id: Id("client"), name: str) -> dict:
@@ -459,11 +457,11 @@ class Trading(Toolkit):
             status: only 'active' alerts (still waiting) or only 'triggered' ones.
         """
         client = self.get(Client, client_id)
-        stmt = select(Alert, Instrument).join(Instrument, Alert.instrument_id == Instrument.id).where(
-            Alert.client_id == client.id, Alert.status != "deleted").order_by(Alert.id)
+        sql, params = "SELECT id FROM alerts WHERE client_id = ? AND status != 'deleted'", [client.id]
         if status:
-            stmt = stmt.where(Alert.status == status)
-        return [_alert(a, i) for a, i in self.db.execute(stmt)]
+            sql, params = sql + " AND status = ?", [*params, status]
+        alerts = self._loaded(Alert, sql + " ORDER BY id", *params)
+        return [_alert(a, self.get(Instrument, a.instrument_id)) for a in alerts]
 
     @tool(produces=("alert",))
     def create_price_alert(self, client_id: Id("client"), instrument_id: Id("instrument"),
@@ -560,20 +558,32 @@ class Trading(Toolkit):
         if order.status != "open":
             raise ToolError(f"Order {order.id} is {order.status} and cannot be {action}; only open orders can")
 
+    def _loaded(self, model: type[M], sql: str, *params: Any) -> list[M]:
+        """The rows of `model` whose ids the query selects, in its order: those loaded already are
+        not read again, the others are loaded in one query (and then stay loaded across calls)."""
+        keys = [key for key, in self.rows(sql, *params)]
+        self.world.preload(model, keys)
+        return [self.db.get(model, key) for key in keys]
+
     def _reserved_cash(self, account_id: str) -> float:
-        total = self.db.scalar(_RESERVED_CASH, {"account_id": account_id})
+        (total,), = self.rows("SELECT sum(reserved) FROM orders WHERE account_id = ? AND status = 'open' "
+                              "AND side = 'buy'", account_id)
         return _cents(total or 0.0)
 
     def _reserved_shares(self, account_id: str) -> dict[str, int]:
-        rows = self.db.execute(_RESERVED_SHARES, {"account_id": account_id})
+        rows = self.rows("SELECT instrument_id, sum(reserved) FROM orders WHERE account_id = ? AND status = 'open' "
+                         "AND side = 'sell' GROUP BY instrument_id", account_id)
         return {ins_id: int(round(total)) for ins_id, total in rows}
 
     def _buying_power(self, account: Account) -> float:
         return _cents(account.cash - self._reserved_cash(account.id))
 
     def _positions(self, account_id: str, include_closed: bool) -> list[tuple[Position, Instrument]]:
-        return [(p, i) for p, i in self.db.execute(_POSITIONS if include_closed else _HELD,
-                                                    {"account_id": account_id})]
+        """The account's positions by symbol, with their instruments."""
+        held = "" if include_closed else " AND p.quantity > 0"
+        positions = self._loaded(Position, "SELECT p.id FROM positions p JOIN instruments i ON i.id = p.instrument_id "
+                                           f"WHERE p.account_id = ?{held} ORDER BY i.symbol", account_id)
+        return [(p, self.get(Instrument, p.instrument_id)) for p in positions]
 
     def _position(self, account_id: str, instrument_id: str) -> Position | None:
         return self.db.scalar(_POSITION, {"account_id": account_id, "instrument_id": instrument_id})
@@ -656,11 +666,9 @@ class Trading(Toolkit):
                                                           WatchlistItem.instrument_id == instrument_id))
 
     def _watchlist(self, wl: Watchlist) -> dict:
-        rows = self.db.execute(select(Instrument).join(WatchlistItem, WatchlistItem.instrument_id == Instrument.id)
-                               .where(WatchlistItem.watchlist_id == wl.id).order_by(Instrument.symbol))
-        items = [{**_instrument(i), "change_percent": round(100 * (i.last - i.prev_close) / i.prev_close, 2)}
-                 for (i,) in rows]
-        return {"watchlist_id": wl.id, "name": wl.name, "instruments": items, "count": len(items)}
+        return _watchlist(wl.id, wl.name, self._loaded(
+            Instrument, "SELECT i.id FROM watchlist_items w JOIN instruments i ON i.id = w.instrument_id "
+                        "WHERE w.watchlist_id = ? ORDER BY i.symbol", wl.id))
 
     def _watchlist_name(self, client_id: str, name: str) -> str:
         name = name.strip()
@@ -689,6 +697,13 @@ def _account(a: Account) -> dict:
 def _instrument(i: Instrument) -> dict:
     return {"instrument_id": i.id, "symbol": i.symbol, "name": i.name, "kind": i.kind, "sector": i.sector,
             "exchange": i.exchange, "last": i.last, "halted": i.halted}
+
+
+def _watchlist(wl_id: str, name: str, instruments: list[Instrument]) -> dict:
+    """A watchlist with its instruments (in symbol order) and their change today."""
+    items = [{**_instrument(i), "change_percent": round(100 * (i.last - i.prev_close) / i.prev_close, 2)}
+             for i in instruments]
+    return {"watchlist_id": wl_id, "name": name, "instruments": items, "count": len(items)}
 
 
 def _position(p: Position, i: Instrument, reserved: int) -> dict:
