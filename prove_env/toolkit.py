@@ -332,13 +332,24 @@ class Toolkit:
         rows = self.rows(sql, *params, -1 if limit is None else limit)
         if record is not None:
             return [record._make(row) for row in rows]
-        keys = [row[0] for row in rows]
+        return self._objects(model, [row[0] for row in rows])
+
+    def load(self, model: type[M], sql: str, *params: Any) -> list[M]:
+        """The rows of `model` whose primary keys a read-only SQL query selects, in its order, as
+        the session's objects: one query picks them (as `rows` runs it), those already loaded are
+        not read again, and the others are loaded in one more query (and then stay loaded).
+
+            self.load(Account, "SELECT id FROM accounts WHERE customer_id = ? ORDER BY id", customer.id)
+        """
+        return self._objects(model, [row[0] for row in self.rows(sql, *params)])
+
+    def _objects(self, model: type[M], keys: list[Any]) -> list[M]:
         identity, key_of = self.db.identity_map, _mapper(model).identity_key_from_primary_key
-        rows = [identity.get(key_of((key,))) for key in keys]
-        if any(row is None or instance_state(row).expired for row in rows):
+        found = [identity.get(key_of((key,))) for key in keys]
+        if any(row is None or instance_state(row).expired for row in found):
             self.world.preload(model, keys)
-            rows = [self.db.get(model, key) for key in keys]
-        return rows
+            found = [self.db.get(model, key) for key in keys]
+        return found
 
     def get(self, model: type[M], key: Any) -> M:
         """The entity of `model` with id `key`, or a ToolError saying it was not found (one wording

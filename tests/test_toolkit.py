@@ -127,7 +127,7 @@ def test_returns_the_session_objects_loaded_or_not(kit):
     with kit.world.transaction(write=False):
         (ada,) = kit.find(Person, email="ada.park@x.com")
         assert ada is kit.get(Person, "PER-0001") and ada.first_name == "Ada"
-    with kit.world.transaction(write=True):  # a commit expires what was loaded
+    with kit.world.transaction(write=True):  # a commit keeps what was loaded
         pass
     with kit.world.transaction(write=False):
         assert [p.last_name for p in kit.find(Person, name="park", name_columns=("last_name",))] == ["Park", "Park"]
@@ -150,6 +150,17 @@ def test_columns_give_records_of_the_same_rows(kit):
         records = kit.find(Person, name="park", name_columns=("last_name", "city"), columns=("id", "city"), limit=2)
     assert records == [("PER-0001", "Oslo"), ("PER-0004", "Bergen")]
     assert [r.city for r in records] == ["Oslo", "Bergen"]
+
+
+def test_load_gives_the_objects_a_query_selects_in_its_order(kit):
+    with kit.world.transaction(write=False):
+        loaded = kit.load(Person, "SELECT id FROM people WHERE status = ? ORDER BY city DESC", "active")
+        assert [p.id for p in loaded] == ["PER-0002", "PER-0005", "PER-0001", "PER-0004"]
+        assert loaded[0] is kit.get(Person, "PER-0002") and kit.load(Person, "SELECT id FROM people WHERE 0") == []
+    with kit.world.transaction(write=True):
+        kit.get(Person, "PER-0003").status = "active"  # pending: the query sees it
+        assert [p.id for p in kit.load(Person, "SELECT id FROM people WHERE status = 'active' AND city = ?",
+                                       "Adana")] == ["PER-0003"]
 
 
 def test_rows_passes_dates_and_datetimes_as_the_world_stores_them():

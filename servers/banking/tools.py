@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
-from typing import Any, Literal, TypeVar
+from typing import Literal
 
 from sqlalchemy import func, select
 
@@ -24,7 +24,6 @@ from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, T
 from .models import Account, Base, Card, Customer, ExchangeRate, Payee, Payment, Transaction, Transfer
 from .seed import BANKS, seed
 
-M = TypeVar("M")
 TransactionKind = Literal["deposit", "withdrawal", "card_purchase", "transfer_in", "transfer_out",
                           "bill_payment", "fee", "interest", "refund", "balance_forward"]
 PayeeCategory = Literal["utilities", "rent", "insurance", "phone", "personal", "other"]
@@ -105,7 +104,7 @@ class Banking(Toolkit):
         """
         customer = self.get(Customer, customer_id)
         open_only = "" if include_closed else " AND status != 'closed'"
-        accounts = self._loaded(Account, f"SELECT id FROM accounts WHERE customer_id = ?{open_only} ORDER BY id",
+        accounts = self.load(Account, f"SELECT id FROM accounts WHERE customer_id = ?{open_only} ORDER BY id",
                                 customer.id)
         return [_account_info(a) for a in accounts]
 
@@ -360,7 +359,7 @@ class Banking(Toolkit):
         Args:
         """
         customer = self.get(Customer, customer_id)
-        payees = self._loaded(Payee, "SELECT id FROM payees WHERE customer_id = ? AND removed_at IS NULL ORDER BY id",
+        payees = self.load(Payee, "SELECT id FROM payees WHERE customer_id = ? AND removed_at IS NULL ORDER BY id",
                               customer.id)
         return [_payee_info(p) for p in payees]
 
@@ -497,7 +496,7 @@ class Banking(Toolkit):
         Args:
         """
         customer = self.get(Customer, customer_id)
-        cards = self._loaded(Card, "SELECT c.id FROM cards c JOIN accounts a ON a.id = c.account_id "
+        cards = self.load(Card, "SELECT c.id FROM cards c JOIN accounts a ON a.id = c.account_id "
                                    "WHERE a.customer_id = ? ORDER BY c.id", customer.id)
         return [_card_info(c) for c in cards]
 
@@ -613,13 +612,6 @@ class Banking(Toolkit):
             codes = ", ".join(self.db.scalars(select(ExchangeRate.currency).order_by(ExchangeRate.currency)))
             raise ToolError(f"Unsupported currency {currency!r}; supported: {codes}")
         return rate
-
-    def _loaded(self, model: type[M], sql: str, *params: Any) -> list[M]:
-        """The rows of `model` whose ids the query selects, in its order: those loaded already are
-        not read again, the others are loaded in one query (and then stay loaded across calls)."""
-        keys = [key for key, in self.rows(sql, *params)]
-        self.world.preload(model, keys)
-        return [self.db.get(model, key) for key in keys]
 
     def _check_pin(self, customer_id: Id("customer"), pin: str) -> None:
         if pin != self.get(Customer, customer_id).pin:

@@ -20,7 +20,7 @@ Business rules, in one place:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal, TypeVar
+from typing import Literal
 
 from sqlalchemy import func, select
 
@@ -29,7 +29,6 @@ from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, T
 from .models import Activity, Base, Company, Contact, Deal, Lead, Rep, StageChange
 from .seed import CLOSED_STAGES, OPEN_STAGES, STAGES, seed
 
-M = TypeVar("M")
 Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"]
 LeadStatus = Literal["new", "contacted", "qualified", "converted", "disqualified"]
 LeadSource = Literal["web", "referral", "event", "cold_call", "partner"]
@@ -132,7 +131,7 @@ class Crm(Toolkit):
         if company_id is not None:
             where.append("company_id = ?")
             params.append(self.get(Company, company_id).id)
-        contacts = self._loaded(Contact, f"SELECT id FROM contacts WHERE {' AND '.join(where) or '1'} ORDER BY id "
+        contacts = self.load(Contact, f"SELECT id FROM contacts WHERE {' AND '.join(where) or '1'} ORDER BY id "
                                          "LIMIT ?", *params, limit)
         return [self._contact(c) for c in contacts]
 
@@ -144,7 +143,7 @@ class Crm(Toolkit):
         Args:
         """
         contact = self.get(Contact, contact_id)
-        deals = self._loaded(Deal, "SELECT id FROM deals WHERE contact_id = ? ORDER BY id", contact.id)
+        deals = self.load(Deal, "SELECT id FROM deals WHERE contact_id = ? ORDER BY id", contact.id)
         (activities, open_tasks), = self.rows(
             "SELECT count(*), count(*) FILTER (WHERE kind = 'task' AND completed_at IS NULL) FROM activities "
             "WHERE contact_id = ?", contact.id)
@@ -232,7 +231,7 @@ class Crm(Toolkit):
             where.append("(lower(first_name || ' ' || last_name) LIKE '%' || ? || '%' "
                          "OR lower(company_name) LIKE '%' || ? || '%')")
             params += [name.strip().lower()] * 2
-        leads = self._loaded(Lead, f"SELECT id FROM leads WHERE {' AND '.join(where) or '1'} "
+        leads = self.load(Lead, f"SELECT id FROM leads WHERE {' AND '.join(where) or '1'} "
                                    "ORDER BY created_at DESC, id DESC LIMIT ?", *params, limit)
         return [_lead(lead) for lead in leads]
 
@@ -387,7 +386,7 @@ class Crm(Toolkit):
         if name and name.strip():
             where.append("lower(name) LIKE '%' || ? || '%'")
             params.append(name.strip().lower())
-        deals = self._loaded(Deal, f"SELECT id FROM deals WHERE {' AND '.join(where) or '1'} "
+        deals = self.load(Deal, f"SELECT id FROM deals WHERE {' AND '.join(where) or '1'} "
                                    "ORDER BY close_date, id LIMIT ?", *params, limit)
         return [self._deal(d) for d in deals]
 
@@ -400,7 +399,7 @@ class Crm(Toolkit):
         """
         deal = self.get(Deal, deal_id)
         company = self.db.get(Company, deal.company_id)
-        history = self._loaded(StageChange, "SELECT id FROM stage_changes WHERE deal_id = ? ORDER BY changed_at, id",
+        history = self.load(StageChange, "SELECT id FROM stage_changes WHERE deal_id = ? ORDER BY changed_at, id",
                                deal.id)
         return {**_deal(deal, company), "created_at": deal.created_at,
                 "closed_at": deal.closed_at, "lost_reason": deal.lost_reason,
@@ -578,7 +577,7 @@ class Crm(Toolkit):
         if open_tasks_only:
             where.append("kind = 'task' AND completed_at IS NULL")
         order = "due_date, id" if open_tasks_only else "occurred_at DESC, id DESC"
-        activities = self._loaded(Activity, f"SELECT id FROM activities WHERE {' AND '.join(where) or '1'} "
+        activities = self.load(Activity, f"SELECT id FROM activities WHERE {' AND '.join(where) or '1'} "
                                             f"ORDER BY {order} LIMIT ?", *params, limit)
         return [self._activity(a) for a in activities]
 
@@ -717,13 +716,6 @@ class Crm(Toolkit):
                             due_date=None, completed_at=None)
         self.db.add(activity)
         return activity
-
-    def _loaded(self, model: type[M], sql: str, *params: Any) -> list[M]:
-        """The rows of `model` whose ids the query selects, in its order: those loaded already are
-        not read again, the others are loaded in one query (and then stay loaded across calls)."""
-        keys = [key for key, in self.rows(sql, *params)]
-        self.world.preload(model, keys)
-        return [self.db.get(model, key) for key in keys]
 
     def _contact(self, contact: Contact, company: Company | None = None) -> dict:
         company = company or self.db.get(Company, contact.company_id)

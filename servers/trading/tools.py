@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 from itertools import groupby
-from typing import Any, Literal, TypeVar
+from typing import Literal
 
 from sqlalchemy import bindparam, func, select
 
@@ -31,7 +31,6 @@ from .models import Account, Alert, Base, CashTransfer, Client, Fill, Instrument
     WatchlistItem
 from .seed import seed
 
-M = TypeVar("M")
 OrderStatus = Literal["open", "filled", "cancelled", "expired"]
 MAX_DEPOSIT = 250_000.00
 MAX_WATCHLISTS = 10
@@ -82,7 +81,7 @@ class Trading(Toolkit):
         Args:
         """
         client = self.get(Client, client_id)
-        accounts = self._loaded(Account, "SELECT id FROM accounts WHERE client_id = ? ORDER BY id", client.id)
+        accounts = self.load(Account, "SELECT id FROM accounts WHERE client_id = ? ORDER BY id", client.id)
         return [{**_account(a), "buying_power": self._buying_power(a)} for a in accounts]
 
     @tool(read_only=True)
@@ -167,7 +166,7 @@ class Trading(Toolkit):
         if kind:
             where.append("kind = ?")
             params.append(kind)
-        found = self._loaded(Instrument, f"SELECT id FROM instruments WHERE {' AND '.join(where) or '1'} "
+        found = self.load(Instrument, f"SELECT id FROM instruments WHERE {' AND '.join(where) or '1'} "
                                          "ORDER BY lower(symbol) != ?, symbol LIMIT ?", *params, text, limit)
         return [_instrument(i) for i in found]
 
@@ -296,7 +295,7 @@ class Trading(Toolkit):
         """
         order = self.get(Order, order_id)
         ins = self.get(Instrument, order.instrument_id)
-        fills = self._loaded(Fill, "SELECT id FROM fills WHERE order_id = ? ORDER BY id", order.id)
+        fills = self.load(Fill, "SELECT id FROM fills WHERE order_id = ? ORDER BY id", order.id)
         return {**_order(order, ins), "placed_at": order.placed_at, "updated_at": order.updated_at,
                 "closed_at": order.closed_at, "fills": [_fill(f, ins) for f in fills]}
 
@@ -460,7 +459,7 @@ class Trading(Toolkit):
         sql, params = "SELECT id FROM alerts WHERE client_id = ? AND status != 'deleted'", [client.id]
         if status:
             sql, params = sql + " AND status = ?", [*params, status]
-        alerts = self._loaded(Alert, sql + " ORDER BY id", *params)
+        alerts = self.load(Alert, sql + " ORDER BY id", *params)
         return [_alert(a, self.get(Instrument, a.instrument_id)) for a in alerts]
 
     @tool(produces=("alert",))
@@ -558,13 +557,6 @@ class Trading(Toolkit):
         if order.status != "open":
             raise ToolError(f"Order {order.id} is {order.status} and cannot be {action}; only open orders can")
 
-    def _loaded(self, model: type[M], sql: str, *params: Any) -> list[M]:
-        """The rows of `model` whose ids the query selects, in its order: those loaded already are
-        not read again, the others are loaded in one query (and then stay loaded across calls)."""
-        keys = [key for key, in self.rows(sql, *params)]
-        self.world.preload(model, keys)
-        return [self.db.get(model, key) for key in keys]
-
     def _reserved_cash(self, account_id: str) -> float:
         (total,), = self.rows("SELECT sum(reserved) FROM orders WHERE account_id = ? AND status = 'open' "
                               "AND side = 'buy'", account_id)
@@ -581,7 +573,7 @@ class Trading(Toolkit):
     def _positions(self, account_id: str, include_closed: bool) -> list[tuple[Position, Instrument]]:
         """The account's positions by symbol, with their instruments."""
         held = "" if include_closed else " AND p.quantity > 0"
-        positions = self._loaded(Position, "SELECT p.id FROM positions p JOIN instruments i ON i.id = p.instrument_id "
+        positions = self.load(Position, "SELECT p.id FROM positions p JOIN instruments i ON i.id = p.instrument_id "
                                            f"WHERE p.account_id = ?{held} ORDER BY i.symbol", account_id)
         return [(p, self.get(Instrument, p.instrument_id)) for p in positions]
 
@@ -666,7 +658,7 @@ class Trading(Toolkit):
                                                           WatchlistItem.instrument_id == instrument_id))
 
     def _watchlist(self, wl: Watchlist) -> dict:
-        return _watchlist(wl.id, wl.name, self._loaded(
+        return _watchlist(wl.id, wl.name, self.load(
             Instrument, "SELECT i.id FROM watchlist_items w JOIN instruments i ON i.id = w.instrument_id "
                         "WHERE w.watchlist_id = ? ORDER BY i.symbol", wl.id))
 
