@@ -570,12 +570,14 @@ def _expire_relationships(session: Session, toolkit: type[Server]) -> None:
     """
     relationships = _relationships(toolkit)
     if relationships:
-        for state in list(session.identity_map.all_states()):
-            keys = relationships.get(state.class_)
-            if keys and not state.expired:
-                loaded = [k for k in keys if k in state.dict]
+        of = relationships.get
+        for state in session.identity_map.all_states():
+            keys = of(state.class_)
+            row = state.obj() if keys else None
+            if row is not None:
+                loaded = [k for k in keys if k in row.__dict__]
                 if loaded:  # (an empty list would expire every attribute)
-                    session.expire(state.obj(), loaded)
+                    session.expire(row, loaded)
 
 
 @functools.cache
