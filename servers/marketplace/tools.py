@@ -129,17 +129,16 @@ class MarketplaceServer(Toolkit):
         """Return a listing in full: seller, condition, price or current bid, the minimum next bid,
         whether the reserve is met (never the reserve itself), end time and how many watch it."""
         listing = self.get(Listing, listing_id)
-        watchers = self.db.scalar(select(func.count()).select_from(Watch).where(Watch.listing_id == listing.id))
         seller = self.db.get(Member, listing.seller_id)
         out = {**self._listing(listing), "seller_name": seller.name, "seller_username": seller.username,
-               "created_at": listing.created_at, "watchers": watchers, "relisted_as": listing.relisted_as}
+               "created_at": listing.created_at, "watchers": len(listing.watchers),
+               "relisted_as": listing.relisted_as}
         if listing.format == "auction":
             out["high_bidder_id"] = listing.high_bidder_id
             out["has_reserve"] = listing.reserve_price is not None
             out["reserve_met"] = _reserve_met(listing)
         else:
-            out["pending_offers"] = self.db.scalar(select(func.count()).select_from(Offer).where(
-                Offer.listing_id == listing.id, Offer.status == "pending"))
+            out["pending_offers"] = sum(offer.status == "pending" for offer in listing.offers)
         return out
 
     @tool(produces=("listing",))
@@ -274,12 +273,11 @@ class MarketplaceServer(Toolkit):
         listing = self.get(Listing, listing_id)
         if listing.format != "auction":
             raise ToolError(f"Listing {listing.id} is fixed price and takes no bids; list_offers shows its offers")
-        rows = self.db.execute(select(Bid, Member.name).join(Member, Member.id == Bid.bidder_id)
-                               .where(Bid.listing_id == listing.id).order_by(Bid.amount.desc(), Bid.id)).all()
         return {"listing_id": listing.id, "title": listing.title, "bid_count": listing.bid_count,
                 "minimum_bid": _minimum_bid(listing) if _open(listing, self.now) else None,
-                "bids": [{"bid_id": b.id, "bidder_id": b.bidder_id, "bidder_name": name, "amount": b.amount,
-                          "placed_at": b.placed_at} for b, name in rows]}
+                "bids": [{"bid_id": b.id, "bidder_id": b.bidder_id,
+                          "bidder_name": self.db.get(Member, b.bidder_id).name, "amount": b.amount,
+                          "placed_at": b.placed_at} for b in listing.bids]}
 
     @tool()
     def place_bid(self, listing_id: Id("listing"), bidder_id: Id("member"), amount: Money) -> dict:
@@ -382,14 +380,19 @@ class MarketplaceServer(Toolkit):
         """
         if seller_id is None and buyer_id is None and listing_id is None:
             raise ToolError("Give a seller_id, buyer_id or listing_id to list offers for")
+        seller = None if seller_id is None else self.get(Member, seller_id).id
+        buyer = None if buyer_id is None else self.get(Member, buyer_id).id
+        if listing_id is not None:  # the listing's own offers, loaded with it
+            listing = self.get(Listing, listing_id)
+            offers = [o for o in listing.offers if seller in (None, listing.seller_id) and buyer in (None, o.buyer_id)
+                      and (not status or o.status == status)][:limit]
+            return [self._offer(o) for o in offers]
         stmt = select(Offer).join(Listing, Listing.id == Offer.listing_id).order_by(Offer.made_at.desc(),
                                                                                      Offer.id.desc())
-        if seller_id is not None:
-            stmt = stmt.where(Listing.seller_id == self.get(Member, seller_id).id)
-        if buyer_id is not None:
-            stmt = stmt.where(Offer.buyer_id == self.get(Member, buyer_id).id)
-        if listing_id is not None:
-            stmt = stmt.where(Offer.listing_id == self.get(Listing, listing_id).id)
+        if seller is not None:
+            stmt = stmt.where(Listing.seller_id == seller)
+        if buyer is not None:
+            stmt = stmt.where(Offer.buyer_id == buyer)
         if status:
             stmt = stmt.where(Offer.status == status)
         return [self._offer(o) for o in self.db.scalars(stmt.limit(limit))]
@@ -494,10 +497,7 @@ class MarketplaceServer(Toolkit):
     @tool(read_only=True)
     def get_watchlist(self, member_id: Id("member")) -> list[dict]:
         """Return the listings a member watches, ending soonest first."""
-        member = self.get(Member, member_id)
-        rows = self.db.scalars(select(Listing).join(Watch, Watch.listing_id == Listing.id)
-                               .where(Watch.member_id == member.id).order_by(Listing.end_time, Listing.id))
-        return [self._listing(x) for x in rows]
+        return [self._listing(x) for x in self.get(Member, member_id).watched]
 
     @tool(idempotent=True)
     def watch_listing(self, member_id: Id("member"), listing_id: Id("listing")) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import ForeignKey, Index, String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
 class Base(DeclarativeBase):
@@ -28,6 +28,12 @@ class Customer(Base):
     currency: Mapped[str]  # the currency the customer is billed in: USD | EUR | GBP | CAD
     default_card_id: Mapped[str | None]
     created_at: Mapped[dt.datetime]
+
+    # read-only views of the customer's rows, newest first, loaded once and kept until a write commits
+    invoices: Mapped[list[Invoice]] = relationship(order_by=lambda: (Invoice.created_at.desc(), Invoice.id.desc()),
+                                                   viewonly=True)
+    payments: Mapped[list[Payment]] = relationship(
+        order_by=lambda: (Payment.authorized_at.desc(), Payment.id.desc()), viewonly=True)
 
 
 class Card(Base):
@@ -62,6 +68,9 @@ class Invoice(Base):
     finalized_at: Mapped[dt.datetime | None]
     paid_at: Mapped[dt.datetime | None]
     voided_at: Mapped[dt.datetime | None]
+
+    line_items: Mapped[list[LineItem]] = relationship(order_by=lambda: LineItem.id, viewonly=True)
+    payments: Mapped[list[Payment]] = relationship(order_by=lambda: Payment.id, viewonly=True)
 
 
 class LineItem(Base):
@@ -102,6 +111,9 @@ class Payment(Base):
     capture_request: Mapped[str | None] = mapped_column(default=None)
     capture_response: Mapped[str | None] = mapped_column(default=None)
 
+    refunds: Mapped[list[Refund]] = relationship(order_by=lambda: (Refund.created_at.desc(), Refund.id.desc()),
+                                                 viewonly=True)
+
 
 class Refund(Base):
     __tablename__ = "refunds"
@@ -127,6 +139,9 @@ class WebhookEndpoint(Base):
     events: Mapped[str]  # subscribed event types, comma-separated; "*" for every type
     enabled: Mapped[bool]
     created_at: Mapped[dt.datetime]
+
+    failed_deliveries: Mapped[list[Delivery]] = relationship(
+        primaryjoin="and_(Delivery.endpoint_id == WebhookEndpoint.id, Delivery.status == 'failed')", viewonly=True)
 
 
 class Event(Base):

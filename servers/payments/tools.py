@@ -87,16 +87,15 @@ class Payments(Toolkit):
         """Return a customer's profile with a summary of their account: invoices by status, the amount
         outstanding on open invoices, what they have paid and been refunded, and their default card."""
         customer = self.get(Customer, customer_id)
-        counts = dict(self.db.execute(select(Invoice.status, func.count()).where(Invoice.customer_id == customer.id)
-                                      .group_by(Invoice.status)).all())
-        outstanding = self.db.scalar(select(func.sum(Invoice.total - Invoice.amount_paid)).where(
-            Invoice.customer_id == customer.id, Invoice.status == "open")) or 0.0
-        paid, refunded = self.db.execute(select(func.sum(Payment.amount_captured), func.sum(Payment.amount_refunded))
-                                         .where(Payment.customer_id == customer.id)).one()
+        counts = dict(self.rows("SELECT status, count(*) FROM invoices WHERE customer_id = ? GROUP BY status",
+                                customer.id))
+        [(outstanding, paid, refunded)] = self.rows(
+            "SELECT (SELECT sum(total - amount_paid) FROM invoices WHERE customer_id = ? AND status = 'open'), "
+            "sum(amount_captured), sum(amount_refunded) FROM payments WHERE customer_id = ?", customer.id, customer.id)
         card = self.db.get(Card, customer.default_card_id) if customer.default_card_id else None
         return {**_customer(customer), "created_at": customer.created_at,
                 "invoices": {status: counts.get(status, 0) for status in ("draft", "open", "paid", "void")},
-                "outstanding": round(outstanding, 2), "total_paid": round(paid or 0.0, 2),
+                "outstanding": round(outstanding or 0.0, 2), "total_paid": round(paid or 0.0, 2),
                 "total_refunded": round(refunded or 0.0, 2),
                 "default_card": _card(card, self.today, customer) if card else None}
 
@@ -145,11 +144,16 @@ class Payments(Toolkit):
             overdue_only: only open invoices whose due date has passed (default false).
             number: the invoice number as printed on it, case-insensitive, such as 'NW-1042'.
         """
+        if number is not None:
+            number = number.strip().upper()
+        if customer_id is not None:  # the customer's invoices, loaded with them
+            invoices = [i for i in self.get(Customer, customer_id).invoices
+                        if number in (None, i.number) and status in (None, i.status)
+                        and not (overdue_only and (i.status != "open" or i.due_date >= self.today))]
+            return [self._invoice(i) for i in invoices[:limit]]
         query = select(Invoice).order_by(Invoice.created_at.desc(), Invoice.id.desc()).limit(limit)
         if number is not None:
-            query = query.where(Invoice.number == number.strip().upper())
-        if customer_id is not None:
-            query = query.where(Invoice.customer_id == customer_id)
+            query = query.where(Invoice.number == number)
         if status is not None:
             query = query.where(Invoice.status == status)
         if overdue_only:
@@ -160,13 +164,12 @@ class Payments(Toolkit):
     def get_invoice(self, invoice_id: Id("invoice")) -> dict:
         """Return one invoice in full: its line items, totals, amount due, dates and the payments made against it."""
         invoice = self.get(Invoice, invoice_id)
-        items = self.db.scalars(select(LineItem).where(LineItem.invoice_id == invoice.id).order_by(LineItem.id))
-        payments = list(self.db.scalars(select(Payment).where(Payment.invoice_id == invoice.id).order_by(Payment.id)))
+        payments = invoice.payments
         return {**self._invoice(invoice), "created_at": invoice.created_at, "finalized_at": invoice.finalized_at,
                 "paid_at": invoice.paid_at, "voided_at": invoice.voided_at,
                 "amount_refunded": round(sum(p.amount_refunded for p in payments), 2),
                 "line_items": [{"description": i.description, "quantity": i.quantity, "unit_amount": i.unit_amount,
-                                "amount": i.amount} for i in items],
+                                "amount": i.amount} for i in invoice.line_items],
                 "payments": [self._payment(p) for p in payments]}
 
     @tool(produces=("invoice",))
@@ -284,9 +287,11 @@ class Payments(Toolkit):
             status: only payments in this status: 'authorized', 'expired', 'captured', 'partially_refunded',
                 'refunded' or 'canceled'.
         """
+        if customer_id is not None:  # the customer's payments, loaded with them
+            payments = [p for p in self.get(Customer, customer_id).payments
+                        if invoice_id in (None, p.invoice_id) and status in (None, self._status(p))]
+            return [self._payment(p) for p in payments[:limit]]
         query = select(Payment).order_by(Payment.authorized_at.desc(), Payment.id.desc()).limit(limit)
-        if customer_id is not None:
-            query = query.where(Payment.customer_id == customer_id)
         if invoice_id is not None:
             query = query.where(Payment.invoice_id == invoice_id)
         if status is not None:
@@ -437,12 +442,14 @@ class Payments(Toolkit):
             customer_id: only refunds to this customer, such as 'CUS-0007'.
             payment_id: only refunds of this payment, such as 'PAY-0007'.
         """
+        if payment_id is not None:  # the payment's refunds, loaded with it
+            payment = self.get(Payment, payment_id)
+            refunds = payment.refunds if customer_id in (None, payment.customer_id) else []
+            return [_refund(r) for r in refunds[:limit]]
         query = (select(Refund).join(Payment, Refund.payment_id == Payment.id)
                  .order_by(Refund.created_at.desc(), Refund.id.desc()).limit(limit))
         if customer_id is not None:
             query = query.where(Payment.customer_id == customer_id)
-        if payment_id is not None:
-            query = query.where(Refund.payment_id == payment_id)
         return [_refund(r) for r in self.db.scalars(query)]
 
     # -- webhooks and events ---------------------------------------------------------------------
@@ -451,10 +458,9 @@ class Payments(Toolkit):
     def list_webhook_endpoints(self) -> list[dict]:
         """List the webhook endpoints: URL, description, subscribed event types, whether enabled, and how
         many deliveries to each have failed."""
-        failed = dict(self.db.execute(select(Delivery.endpoint_id, func.count()).where(Delivery.status == "failed")
-                                      .group_by(Delivery.endpoint_id)).all())
-        return [{**_endpoint(e), "failed_deliveries": failed.get(e.id, 0)}
-                for e in self.db.scalars(select(WebhookEndpoint).order_by(WebhookEndpoint.id))]
+        rows = self.rows("SELECT id FROM webhook_endpoints ORDER BY id")
+        endpoints = [self.db.get(WebhookEndpoint, key) for (key,) in rows]
+        return [{**_endpoint(e), "failed_deliveries": len(e.failed_deliveries)} for e in endpoints]
 
     @tool(produces=("endpoint",))
     def create_webhook_endpoint(self, url: str, events: list[str], description: str | None = None) -> dict:

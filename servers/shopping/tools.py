@@ -133,9 +133,8 @@ class Shopping(Toolkit):
         Args:
         """
         product = self.get(Product, product_id)
-        variants = self.db.scalars(select(Variant).where(Variant.product_id == product.id).order_by(Variant.id))
         return {**_product(product), "description": product.description,
-                "variants": [_variant(v) for v in variants]}
+                "variants": [_variant(v) for v in product.variants]}
 
     @tool(read_only=True)
     def list_reviews(self, product_id: Id("product"), min_rating: int | None = None, limit: Limit = 20) -> list[dict]:
@@ -283,10 +282,7 @@ class Shopping(Toolkit):
 
         Args:
         """
-        customer = self.get(Customer, customer_id)
-        query = select(Address).where(Address.customer_id == customer.id).order_by(Address.is_default.desc(),
-                                                                                   Address.id)
-        return [_address(a) for a in self.db.scalars(query)]
+        return [_address(a) for a in self.get(Customer, customer_id).addresses]
 
     @tool(produces=("address",))
     def add_address(self, customer_id: Id("customer"), label: str, street: str, city: str, state: str,
@@ -331,9 +327,7 @@ class Shopping(Toolkit):
 
         Args:
         """
-        customer = self.get(Customer, customer_id)
-        query = select(PaymentMethod).where(PaymentMethod.customer_id == customer.id).order_by(PaymentMethod.id)
-        return [self._method(m) for m in self.db.scalars(query)]
+        return [self._method(m) for m in self.get(Customer, customer_id).payment_methods]
 
     @tool(read_only=True)
     def list_shipping_options(self, customer_id: Id("customer")) -> list[dict]:
@@ -418,18 +412,10 @@ class Shopping(Toolkit):
         Args:
             status: only orders in this state: 'placed', 'shipped', 'delivered', 'cancelled' or 'returned'.
         """
-        customer = self.get(Customer, customer_id)
-        query = _ORDER_LIST.where(Order.customer_id == customer.id)
-        if status:
-            query = query.where(Order.status == status)
-        orders = self._rows(query.order_by(Order.placed_at.desc(), Order.id.desc()))
-        items: dict[str, list[dict]] = {row[0]: [] for row in orders}
-        for order_id, variant_id, product_id, name, quantity in self._rows(
-                _ORDER_ITEMS.where(OrderItem.order_id.in_(list(items)))):
-            items[order_id].append({"variant_id": variant_id, "product_id": product_id, "name": name,
-                                    "quantity": quantity})
-        return [{"order_id": oid, "status": state, "placed_at": placed, "total": total, "items": items[oid]}
-                for oid, state, placed, total in orders]
+        return [{"order_id": order.id, "status": order.status, "placed_at": order.placed_at, "total": order.total,
+                 "items": [{"variant_id": i.variant_id, "product_id": i.product_id, "name": i.name,
+                            "quantity": i.quantity} for i in order.items]}
+                for order in self.get(Customer, customer_id).orders if not status or order.status == status]
 
     @tool(read_only=True)
     def get_order(self, order_id: Id("order")) -> dict:
@@ -557,9 +543,8 @@ class Shopping(Toolkit):
 
         Args:
         """
-        customer = self.get(Customer, customer_id)
-        rows = self._rows(_WISHLIST.where(WishlistItem.customer_id == customer.id))
-        return [{**dict(zip(_PRODUCT_KEYS, row[:7])), "in_stock": bool(row[7]), "added_at": row[8]} for row in rows]
+        return [{**_product(item.product), "in_stock": any(v.stock > 0 for v in item.product.variants),
+                 "added_at": item.added_at} for item in self.get(Customer, customer_id).wishlist]
 
     @tool()
     def add_to_wishlist(self, customer_id: Id("customer"), product_id: Id("product")) -> dict:
@@ -682,7 +667,7 @@ class Shopping(Toolkit):
         return [(p.category, cents(v.price * c.quantity)) for c, v, p in self._cart_rows(customer)]
 
     def _cart_view(self, customer: Customer) -> dict:
-        rows = self._rows(_CART_VIEW.where(CartItem.customer_id == customer.id))
+        rows = self.rows(_CART_VIEW, customer.id)
         lines = [(category, cents(price * quantity)) for _, _, _, _, _, price, quantity, _, category in rows]
         coupon = self.db.get(Coupon, customer.cart_coupon) if customer.cart_coupon else None
         discount, problem = 0.0, None
@@ -721,14 +706,12 @@ class Shopping(Toolkit):
             method.balance = cents((method.balance or 0.0) + amount)
 
     def _order_info(self, order: Order) -> dict:
-        items = self.db.scalars(select(OrderItem).where(OrderItem.order_id == order.id).order_by(OrderItem.variant_id))
-        returns = self.db.scalars(select(Return).where(Return.order_id == order.id).order_by(Return.id))
         address = self.db.get(Address, order.address_id)
         method = self.db.get(PaymentMethod, order.payment_method_id)
         info = {"order_id": order.id, "customer_id": order.customer_id, "status": order.status,
                 "items": [{"variant_id": i.variant_id, "product_id": i.product_id, "name": i.name, "size": i.size,
                            "colour": i.colour, "unit_price": i.unit_price, "quantity": i.quantity,
-                           "returned_quantity": i.returned_quantity} for i in items],
+                           "returned_quantity": i.returned_quantity} for i in order.items],
                 "coupon": order.coupon_code, "subtotal": order.subtotal, "discount": order.discount, "tax": order.tax,
                 "shipping_method": order.shipping_method, "shipping_cost": order.shipping_cost, "total": order.total,
                 "refunded": order.refunded, "ship_to": _address(address), "payment": self._method(method),
@@ -738,7 +721,7 @@ class Shopping(Toolkit):
         if order.status == "cancelled":
             info |= {"cancelled_at": order.cancelled_at, "cancel_reason": order.cancel_reason}
         info["returns"] = [{"return_id": r.id, "variant_id": r.variant_id, "quantity": r.quantity, "refund": r.refund,
-                            "date": r.created_at.date()} for r in returns]
+                            "date": r.created_at.date()} for r in order.returns]
         return info
 
 
@@ -747,16 +730,9 @@ _PRODUCT_COLUMNS = (Product.id, Product.name, Product.brand, Product.category, P
 _PRODUCT_KEYS = ("product_id", "name", "brand", "category", "price", "rating", "review_count")
 _STOCKED = exists().where(Variant.product_id == Product.id, Variant.stock > 0)
 _CATEGORIES = select(Product.category, func.count()).group_by(Product.category).order_by(Product.category)
-_CART_VIEW = (select(Variant.id, Product.id, Product.name, Variant.size, Variant.colour, Variant.price,
-                     CartItem.quantity, Variant.stock, Product.category)
-              .join(Variant, CartItem.variant_id == Variant.id).join(Product, Variant.product_id == Product.id)
-              .order_by(CartItem.added_at, CartItem.variant_id))
-_WISHLIST = (select(*_PRODUCT_COLUMNS, _STOCKED.label("in_stock"), WishlistItem.added_at)
-             .join(Product, WishlistItem.product_id == Product.id)
-             .order_by(WishlistItem.added_at.desc(), Product.id))
-_ORDER_LIST = select(Order.id, Order.status, Order.placed_at, Order.total)
-_ORDER_ITEMS = select(OrderItem.order_id, OrderItem.variant_id, OrderItem.product_id, OrderItem.name,
-                      OrderItem.quantity).order_by(OrderItem.order_id, OrderItem.variant_id)
+_CART_VIEW = ("SELECT v.id, p.id, p.name, v.size, v.colour, v.price, c.quantity, v.stock, p.category "
+              "FROM cart_items c JOIN variants v ON v.id = c.variant_id JOIN products p ON p.id = v.product_id "
+              "WHERE c.customer_id = ? ORDER BY c.added_at, c.variant_id")
 _PRODUCT_SEARCH = select(*_PRODUCT_COLUMNS, _STOCKED.label("in_stock"))
 _PRODUCT_ORDERS = {"name": (Product.name, Product.id), "price_low": (Product.price, Product.name, Product.id),
                    "price_high": (Product.price.desc(), Product.name, Product.id),
