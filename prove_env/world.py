@@ -29,7 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlalchemy.sql.elements import TextClause
-from sqlalchemy.orm import ORMExecuteState, Session
+from sqlalchemy.orm import ORMExecuteState, Session, object_session
 from sqlalchemy.orm.attributes import instance_state
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
@@ -287,6 +287,7 @@ class World:
             event.listen(self._session, "loaded_as_persistent", lambda _, obj: self._pinned.append(obj))
             event.listen(self._session, "pending_to_persistent", lambda _, obj: self._pinned.append(obj))
             event.listen(self._session, "do_orm_execute", self._note_sql_write)
+            _watch_row_writes(self.toolkit.models)
             event.listen(self._session, "after_commit", self._after_commit)
         return self._session
 
@@ -306,23 +307,28 @@ class World:
             session.rollback()
             self._pinned.clear()
             self._sql_written = False
+            session.info.pop(_WRITTEN, None)
             raise
 
     def _after_commit(self, session: Session) -> None:
+        written = session.info.pop(_WRITTEN, set())
         if self._sql_written:
             session.expire_all()
             self._pinned.clear()
             self._sql_written = False
-        else:
-            _expire_relationships(session, self.toolkit)
+        elif written:
+            _expire_relationships(session, self.toolkit, written)
 
     def _note_sql_write(self, state: ORMExecuteState) -> None:
         statement = state.statement
         if isinstance(statement, TextClause):
             if not statement.text.lstrip()[:6].upper().startswith(("SELECT", "WITH")):
                 self._sql_written = True
-        elif statement.is_dml and not state.is_orm_statement:
-            self._sql_written = True
+        elif statement.is_dml:
+            if state.is_orm_statement:  # an ORM update or delete: the session syncs its rows
+                state.session.info.setdefault(_WRITTEN, set()).add(statement.table.name)
+            else:
+                self._sql_written = True
 
     def preload(self, model: type, keys: Iterable[Any]) -> None:
         """Load the rows of `model` with these primary keys in one query, leaving out those already
@@ -561,16 +567,22 @@ class _WorldSession(Session):
 _MAPPERS: dict[type, Any] = {}
 
 
-def _expire_relationships(session: Session, toolkit: type[Server]) -> None:
-    """Expire the relationships of every loaded row; their columns stay loaded.
+def _expire_relationships(session: Session, toolkit: type[Server], written: set[str]) -> None:
+    """Expire the loaded relationships that read a table the committed write changed; every
+    column stays loaded.
 
-    A collection or reference loaded before a write does not see a row that the write added or
-    re-pointed by its foreign key alone; the next access loads it again. Servers whose models
-    have no relationships skip the walk over the loaded rows.
+    A collection or reference loaded before a write does not see a row the write added, removed
+    or re-pointed by its foreign key alone; the next access loads it again. A relationship over
+    tables the write left alone stays loaded, and when no relationship reads a written table
+    the loaded rows are not even walked.
     """
-    relationships = _relationships(toolkit)
-    if relationships:
-        of = relationships.get
+    stale = {}
+    for model, keys in _relationships(toolkit).items():
+        hit = [key for key, tables in keys if not tables.isdisjoint(written)]
+        if hit:
+            stale[model] = hit
+    if stale:
+        of = stale.get
         for state in session.identity_map.all_states():
             keys = of(state.class_)
             row = state.obj() if keys else None
@@ -581,9 +593,27 @@ def _expire_relationships(session: Session, toolkit: type[Server]) -> None:
 
 
 @functools.cache
-def _relationships(toolkit: type[Server]) -> dict[type, list[str]]:
-    """{model: its relationship attributes} for the server's models that have any."""
-    return {m.class_: list(m.relationships.keys()) for m in toolkit.models.registry.mappers if m.relationships}
+def _relationships(toolkit: type[Server]) -> dict[type, list[tuple[str, frozenset[str]]]]:
+    """{model: [(relationship, the tables it reads)]} for the server's models that have any."""
+    return {m.class_: [(key, frozenset(t.name for t in (r.parent.local_table, r.mapper.local_table, r.secondary)
+                                       if t is not None)) for key, r in m.relationships.items()]
+            for m in toolkit.models.registry.mappers if m.relationships}
+
+
+_WRITTEN = "prove_written"  # session.info key: the tables the ORM wrote since the last commit
+
+
+@functools.cache
+def _watch_row_writes(models: type) -> None:
+    """Note in its session's info the table of every row the ORM inserts, updates or deletes."""
+
+    def note(mapper: Any, _connection: Any, target: Any) -> None:
+        session = object_session(target)
+        if session is not None:
+            session.info.setdefault(_WRITTEN, set()).add(mapper.local_table.name)
+
+    for kind in ("after_insert", "after_update", "after_delete"):
+        event.listen(models, kind, note, propagate=True)
 
 
 def _engine(connection: sqlite3.Connection) -> Engine:

@@ -153,7 +153,7 @@ def test_read_only_calls_reuse_loaded_rows_until_a_write(server):
 
 
 def test_a_write_keeps_its_rows_loaded_and_relationships_see_rows_added_by_key():
-    from prove_env.servers.calendar.models import Event, Invitee
+    from prove_env.servers.calendar.models import Contact, Event, Invitee
 
     world = worlds.create(get_toolkit("calendar"), 0)
     seen = _statements(world)
@@ -171,6 +171,11 @@ def test_a_write_keeps_its_rows_loaded_and_relationships_see_rows_added_by_key()
         assert session.get(Event, event.id).title == "Renamed" and len(seen) == before  # still loaded
         assert session.get(Event, other.id).title and len(seen) == before  # its relationships were never read
         assert {i.contact_id for i in event.invitees} == invited | {contact}  # the collection was reloaded
+    with world.transaction(write=True) as session:  # a write to a table the collection does not read
+        session.get(Contact, contact).job_title = "Archivist"
+    before = len(seen)
+    with world.transaction(write=False) as session:
+        assert {i.contact_id for i in event.invitees} == invited | {contact} and len(seen) == before  # kept
     with pytest.raises(RuntimeError), world.transaction(write=True):
         event.title = "Not kept"
         raise RuntimeError("a failed call")
