@@ -21,6 +21,7 @@ Rules, in one place:
 from __future__ import annotations
 
 import calendar
+import collections
 import datetime as dt
 import re
 from typing import Any, Literal
@@ -200,8 +201,8 @@ class BudgetServer(Toolkit):
         lines = [{**_category_info(c), **_figures(row, c)} for c, row in self._with_month(user.id, key)
                  if c.status == "active" or row is not None]
         start, end = _month_bounds(key)
-        income = self.db.scalar(select(func.sum(Income.amount)).where(
-            Income.user_id == user.id, Income.received_on >= start, Income.received_on <= end)) or 0.0
+        income = self.rows("SELECT sum(amount) FROM income WHERE user_id = ? AND received_on >= ? AND received_on <= ?",
+                           user.id, start, end)[0][0] or 0.0
         budgeted = round(sum(line["budgeted"] for line in lines), 2)
         spent = round(sum(line["spent"] for line in lines), 2)
         return {"user_id": user.id, "month": key, "month_to_date": key == self._this_month(),
@@ -642,11 +643,10 @@ class BudgetServer(Toolkit):
     def _with_month(self, user_id: str, key: str) -> list[tuple[Any, Any]]:
         """A user's categories by name, each with its figures for one month (None: no figures yet),
         read as plain rows: the fields of a category, and of its month when it has one."""
-        rows = self.db.execute(
-            select(Category.id, Category.user_id, Category.name, Category.monthly_limit, Category.status,
-                   BudgetMonth.budgeted, BudgetMonth.spent, BudgetMonth.expense_count)
-            .outerjoin(BudgetMonth, (BudgetMonth.category_id == Category.id) & (BudgetMonth.month == key))
-            .where(Category.user_id == user_id).order_by(Category.name, Category.id)).all()
+        rows = map(_CategoryMonth._make, self.rows(
+            "SELECT c.id, c.user_id, c.name, c.monthly_limit, c.status, m.budgeted, m.spent, m.expense_count "
+            "FROM categories c LEFT JOIN budget_months m ON m.category_id = c.id AND m.month = ? "
+            "WHERE c.user_id = ? ORDER BY c.name, c.id", key, user_id))
         return [(row, row if row.budgeted is not None else None) for row in rows]
 
     def _row(self, category: Category, key: str) -> BudgetMonth:
@@ -702,6 +702,11 @@ class BudgetServer(Toolkit):
 
 
 # -- results ------------------------------------------------------------------------------------
+
+
+# A category with its figures for one month (budgeted, spent and expense_count None when it has none).
+_CategoryMonth = collections.namedtuple("_CategoryMonth", "id user_id name monthly_limit status budgeted spent "
+                                                          "expense_count")
 
 
 def _category_info(category: Category) -> dict:

@@ -486,10 +486,11 @@ class FoodDelivery(Toolkit):
                 "delivery_fee": order.delivery_fee, "discount": order.discount, "tip": order.tip,
                 "total": order.total, "promo_code": order.promo_code, "rating": order.rating}
         if lines:
-            info["items"] = [{"item_id": line.item_id, "name": line.name, "option": line.option,
-                              "quantity": line.quantity, "unit_price": line.unit_price}
-                             for line in self.db.scalars(select(OrderLine).where(OrderLine.order_id == order.id)
-                                                         .order_by(OrderLine.id))]
+            info["items"] = [{"item_id": item, "name": name, "option": option, "quantity": quantity,
+                              "unit_price": price}
+                             for item, name, option, quantity, price in self.rows(
+                                 "SELECT item_id, name, option, quantity, unit_price FROM order_lines "
+                                 "WHERE order_id = ? ORDER BY id", order.id)]
         return info
 
     def _option(self, item: MenuItem, option: str | None) -> str | None:

@@ -26,7 +26,7 @@ from sqlalchemy import func, select
 
 from prove_env.toolkit import Date, DateTime, Detail, Entity, Id, Limit, Toolkit, ToolError, check_range, tool
 
-from .models import (Automation, AutomationTarget, Base, Device, Group, GroupMember, Home, LockCode, Reading, Room,
+from .models import (Automation, AutomationTarget, Base, Device, Group, Home, LockCode, Reading, Room,
                      Scene, SceneAction)
 from .seed import seed
 
@@ -111,17 +111,14 @@ class IotDevicesServer(Toolkit):
             status: only devices that are 'online' or 'offline'.
         """
         home = self.get(Home, home_id)
-        query = select(Device).where(Device.home_id == home.id).order_by(Device.id)
+        room = None
         if room_id is not None:
             room = self.get(Room, room_id)
             if room.home_id != home.id:
                 raise ToolError(f"Room {room.id} ({room.name}) is not in home {home.id}; list_rooms lists its rooms")
-            query = query.where(Device.room_id == room.id)
-        if type is not None:
-            query = query.where(Device.type == type)
-        if status is not None:
-            query = query.where(Device.online == (status == "online"))
-        found = list(self.db.scalars(query))
+        found = self._loaded(Device, "SELECT id FROM devices WHERE home_id = ?1 AND (?2 IS NULL OR room_id = ?2) "
+                             "AND (?3 IS NULL OR type = ?3) AND (?4 IS NULL OR online = ?4) ORDER BY id",
+                             home.id, room and room.id, type, None if status is None else status == "online")
         rooms = self._rooms_of(*found)
         return [_device(d, rooms) for d in found]
 
@@ -261,7 +258,7 @@ class IotDevicesServer(Toolkit):
         """List the codes a lock holds, by the person's name, with whether each is active or expired.
         The digits themselves are never shown."""
         d = self._lock(self.get(Device, device_id))
-        codes = self.db.scalars(select(LockCode).where(LockCode.device_id == d.id).order_by(LockCode.id))
+        codes = self._loaded(LockCode, "SELECT id FROM lock_codes WHERE device_id = ? ORDER BY id", d.id)
         return [_code(c, self.now) for c in codes]
 
     @tool(produces=("lock_code",))
@@ -313,7 +310,7 @@ class IotDevicesServer(Toolkit):
     def reveal_lock_codes(self, device_id: Id("device")) -> list[dict]:
         """Support only: a lock's codes with their digits."""
         d = self._lock(self.get(Device, device_id))
-        codes = self.db.scalars(select(LockCode).where(LockCode.device_id == d.id).order_by(LockCode.id))
+        codes = self._loaded(LockCode, "SELECT id FROM lock_codes WHERE device_id = ? ORDER BY id", d.id)
         return [{**_code(c, self.now), "code": c.code} for c in codes]
 
     # -- history and summaries -------------------------------------------------------------------
@@ -397,7 +394,7 @@ class IotDevicesServer(Toolkit):
     def list_groups(self, home_id: Id("home")) -> list[dict]:
         """List a home's device groups with their members, ordered by group id."""
         home = self.get(Home, home_id)
-        groups = list(self.db.scalars(select(Group).where(Group.home_id == home.id).order_by(Group.id)))
+        groups = self._loaded(Group, "SELECT id FROM device_groups WHERE home_id = ? ORDER BY id", home.id)
         return [self._group(g) for g in groups]
 
     @tool(idempotent=True)
@@ -421,8 +418,8 @@ class IotDevicesServer(Toolkit):
     def list_scenes(self, home_id: Id("home")) -> list[dict]:
         """List a home's scenes with the commands each sends, ordered by scene id."""
         home = self.get(Home, home_id)
-        return [self._scene(s) for s in self.db.scalars(select(Scene).where(Scene.home_id == home.id)
-                                                         .order_by(Scene.id))]
+        return [self._scene(s) for s in self._loaded(Scene, "SELECT id FROM scenes WHERE home_id = ? ORDER BY id",
+                                                     home.id)]
 
     @tool(idempotent=True)
     def activate_scene(self, scene_id: Id("scene")) -> dict:
@@ -641,6 +638,13 @@ class IotDevicesServer(Toolkit):
         if end > self.now.date():
             raise ToolError(f"end_date {end} is in the future; readings go up to today ({self.now.date()})")
 
+    def _loaded(self, model: type, sql: str, *params: object) -> list:
+        """The rows of `model` whose ids a SQL query gives, in its order, as the session's objects: rows
+        already loaded are not read again, the others are loaded in one query."""
+        ids = [row[0] for row in self.rows(sql, *params)]
+        self.world.preload(model, ids)
+        return [self.db.get(model, key) for key in ids]
+
     def _rooms_of(self, *devices: Device) -> dict[str, str]:
         """Room names of a few devices, from rows the session already holds where it can."""
         return {room_id: self.get(Room, room_id).name for room_id in {d.room_id for d in devices}}
@@ -667,8 +671,8 @@ class IotDevicesServer(Toolkit):
         return label
 
     def _members(self, group_id: str) -> list[Device]:
-        ids = select(GroupMember.device_id).where(GroupMember.group_id == group_id)
-        return list(self.db.scalars(select(Device).where(Device.id.in_(ids)).order_by(Device.id)))
+        return self._loaded(Device, "SELECT device_id FROM group_members WHERE group_id = ? ORDER BY device_id",
+                            group_id)
 
     def _group(self, g: Group) -> dict:
         members = self._members(g.id)
@@ -681,12 +685,11 @@ class IotDevicesServer(Toolkit):
                                     .order_by(SceneAction.seq)))
 
     def _scene(self, s: Scene) -> dict:
-        actions = self._actions(s.id)
-        names = dict(self.db.execute(select(Device.id, Device.name).where(
-            Device.id.in_({a.device_id for a in actions}))).all())
+        actions = self.rows("SELECT a.device_id, d.name, a.command, a.value FROM scene_actions a "
+                            "JOIN devices d ON d.id = a.device_id WHERE a.scene_id = ? ORDER BY a.seq", s.id)
         return {"scene_id": s.id, "home_id": s.home_id, "name": s.name, "last_activated": s.last_activated,
-                "actions": [{"device_id": a.device_id, "device": names[a.device_id], "command": a.command,
-                             "value": _parse(a.command, a.value)} for a in actions]}
+                "actions": [{"device_id": device_id, "device": name, "command": command,
+                             "value": _parse(command, value)} for device_id, name, command, value in actions]}
 
     def _automation(self, a: Automation) -> dict:
         targets = list(self.db.execute(select(Device.id, Device.name).join(

@@ -88,9 +88,9 @@ class MapsServer(Toolkit):
         if city_id is not None:
             sql += " AND city_id = ?"
             params.append(self.get(City, city_id).id)
-        for word in sorted(words):  # whole words of the label, commas aside
-            sql += " AND ' ' || lower(replace(label, ',', '')) || ' ' LIKE ? ESCAPE '\\'"
-            params.append("% " + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + " %")
+        for word in sorted(words):  # whole words of the label, commas aside (words are [a-z0-9']: no wildcards)
+            sql += " AND instr(' ' || lower(replace(label, ',', '')) || ' ', ?)"
+            params.append(f" {word} ")
         return [_address(r) for r in self.rows(sql + " ORDER BY label, id LIMIT ?", *params, limit)]
 
     @tool(read_only=True, produces=("address",))

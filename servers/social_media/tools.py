@@ -17,13 +17,14 @@ Rules, in one place:
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import json
 import re
 from typing import Annotated
 
 from pydantic import Field
-from sqlalchemy import Boolean, DateTime as SqlDateTime, and_, bindparam, delete, func, or_, select, text, update
+from sqlalchemy import and_, delete, func, or_, select, update
 
 from prove_env.toolkit import DateTime, Entity, Id, Limit, Toolkit, ToolError, tool
 
@@ -35,66 +36,65 @@ MAX_BIO = 160
 TAG = re.compile(r"#([A-Za-z][A-Za-z0-9_]{0,49})")
 HANDLE = re.compile(r"@([a-z0-9._]*[a-z0-9_])", re.IGNORECASE)
 
-# The hot reads are plain SQL: building ORM statements costs more than running them.
-_ME = text("SELECT id FROM users WHERE is_me = 1")
-# How the signed-in user (:me) relates to a user row `u`.
-_RELATION = """(SELECT status FROM follows WHERE follower_id = :me AND followee_id = u.id) AS following,
-    (SELECT status FROM follows WHERE follower_id = u.id AND followee_id = :me) AS back,
-    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :me AND blocked_id = u.id) AS by_you,
-    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = :me) AS by_them"""
-_FIND_USERS = text(f"""SELECT u.id, u.handle, u.name, u.is_private, {_RELATION} FROM users u
-    WHERE u.name LIKE :pattern ESCAPE '\\' OR u.handle LIKE :pattern ESCAPE '\\'
-    ORDER BY u.handle LIMIT :limit""").columns(is_private=Boolean, by_you=Boolean, by_them=Boolean)
-_PROFILE = text(f"""SELECT u.id, u.handle, u.name, u.bio, u.location, u.is_private, u.joined_at,
+# The reads are plain SQL on the world's connection (`Toolkit.rows`): building ORM statements costs more
+# than running them. `?1` is the signed-in user's id wherever it appears; values come back as stored.
+_ME = "SELECT id FROM users WHERE is_me = 1"
+# How the signed-in user (?1) relates to a user row `u`.
+_RELATION = """(SELECT status FROM follows WHERE follower_id = ?1 AND followee_id = u.id) AS following,
+    (SELECT status FROM follows WHERE follower_id = u.id AND followee_id = ?1) AS back,
+    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?1 AND blocked_id = u.id) AS by_you,
+    EXISTS (SELECT 1 FROM blocks WHERE blocker_id = u.id AND blocked_id = ?1) AS by_them"""
+_FIND_USERS = f"""SELECT u.id, u.handle, u.name, u.is_private, {_RELATION} FROM users u
+    WHERE u.name LIKE ?2 ESCAPE '\\' OR u.handle LIKE ?2 ESCAPE '\\'
+    ORDER BY u.handle LIMIT ?3"""
+_PROFILE = f"""SELECT u.id, u.handle, u.name, u.bio, u.location, u.is_private, u.joined_at,
     (SELECT count(*) FROM follows WHERE followee_id = u.id AND status = 'accepted') AS followers,
     (SELECT count(*) FROM follows WHERE follower_id = u.id AND status = 'accepted') AS following_count,
     (SELECT count(*) FROM posts WHERE author_id = u.id) AS posts, {_RELATION}
-    FROM users u WHERE u.id = :user""").columns(is_private=Boolean, joined_at=SqlDateTime, by_you=Boolean,
-                                               by_them=Boolean)
-_REQUESTS = text("""SELECT u.id, u.handle, u.name, f.created_at FROM follows f JOIN users u ON u.id = f.follower_id
-    WHERE f.followee_id = :me AND f.status = 'pending' ORDER BY f.created_at, f.follower_id LIMIT :limit"""
-                 ).columns(created_at=SqlDateTime)
-_FOLLOWERS = text("""SELECT u.id, u.handle, u.name, count(*) OVER () FROM follows f JOIN users u ON u.id = f.follower_id
-    WHERE f.followee_id = :user AND f.status = 'accepted' ORDER BY u.handle LIMIT :limit""")
-_FOLLOWING = text("""SELECT u.id, u.handle, u.name, count(*) OVER () FROM follows f JOIN users u ON u.id = f.followee_id
-    WHERE f.follower_id = :user AND f.status = 'accepted' ORDER BY u.handle LIMIT :limit""")
-# Whether the signed-in user (:me) sees the posts of author row `a`.
-_SEES = """(a.id = :me OR ((a.is_private = 0 OR EXISTS (SELECT 1 FROM follows
-        WHERE follower_id = :me AND followee_id = a.id AND status = 'accepted'))
-    AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = :me AND blocked_id = a.id)
-        OR (blocker_id = a.id AND blocked_id = :me))))"""
-_POSTS = text("""SELECT p.id, p.author_id, u.handle, u.name, p.created_at, p.text, p.reply_to_id, p.repost_of_id,
+    FROM users u WHERE u.id = ?2"""
+_REQUESTS = """SELECT u.id, u.handle, u.name, f.created_at FROM follows f JOIN users u ON u.id = f.follower_id
+    WHERE f.followee_id = ?1 AND f.status = 'pending' ORDER BY f.created_at, f.follower_id LIMIT ?2"""
+_FOLLOWERS = """SELECT u.id, u.handle, u.name, count(*) OVER () FROM follows f JOIN users u ON u.id = f.follower_id
+    WHERE f.followee_id = ? AND f.status = 'accepted' ORDER BY u.handle LIMIT ?"""
+_FOLLOWING = """SELECT u.id, u.handle, u.name, count(*) OVER () FROM follows f JOIN users u ON u.id = f.followee_id
+    WHERE f.follower_id = ? AND f.status = 'accepted' ORDER BY u.handle LIMIT ?"""
+# Whether the signed-in user (?1) sees the posts of author row `a`.
+_SEES = """(a.id = ?1 OR ((a.is_private = 0 OR EXISTS (SELECT 1 FROM follows
+        WHERE follower_id = ?1 AND followee_id = a.id AND status = 'accepted'))
+    AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = a.id)
+        OR (blocker_id = a.id AND blocked_id = ?1))))"""
+_POSTS = """SELECT p.id, p.author_id, u.handle, u.name, p.created_at, p.text, p.reply_to_id, p.repost_of_id,
     (SELECT count(*) FROM likes WHERE post_id = p.id) AS likes,
     (SELECT count(*) FROM posts r WHERE r.repost_of_id = p.id) AS reposts,
     (SELECT count(*) FROM posts r WHERE r.reply_to_id = p.id) AS replies,
-    EXISTS (SELECT 1 FROM likes WHERE post_id = p.id AND user_id = :me) AS liked,
+    EXISTS (SELECT 1 FROM likes WHERE post_id = p.id AND user_id = ?1) AS liked,
     (SELECT group_concat(tag, ' ') FROM (SELECT tag FROM post_tags WHERE post_id = p.id ORDER BY tag)) AS tags
-    FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN (SELECT value FROM json_each(:ids))"""
-              ).columns(created_at=SqlDateTime, liked=Boolean)
-_FEED = text(f"""SELECT p.id FROM posts p
-    WHERE (p.author_id = :me OR p.author_id IN (SELECT followee_id FROM follows
-        WHERE follower_id = :me AND status = 'accepted'))
-    AND (:before IS NULL OR p.created_at < :before)
+    FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN (SELECT value FROM json_each(?2))"""
+# Newest first along the posts' time index, stopping at the page: the signed-in user follows many people.
+_FEED = f"""SELECT p.id FROM posts p INDEXED BY ix_posts_created
+    WHERE (p.author_id = ?1 OR p.author_id IN (SELECT followee_id FROM follows
+        WHERE follower_id = ?1 AND status = 'accepted'))
+    AND (?2 IS NULL OR p.created_at < ?2)
     AND (p.repost_of_id IS NULL OR EXISTS (SELECT 1 FROM posts o JOIN users a ON a.id = o.author_id
         WHERE o.id = p.repost_of_id AND {_SEES}))
-    ORDER BY p.created_at DESC, p.id DESC LIMIT :limit""").bindparams(bindparam("before", type_=SqlDateTime))
-_SEARCH = text(f"""SELECT p.id, count(*) OVER () FROM posts p JOIN users a ON a.id = p.author_id
+    ORDER BY p.created_at DESC, p.id DESC LIMIT ?3"""
+_SEARCH = f"""SELECT p.id, count(*) OVER () FROM posts p JOIN users a ON a.id = p.author_id
     WHERE p.repost_of_id IS NULL AND {_SEES}
-    AND (:pattern IS NULL OR p.text LIKE :pattern ESCAPE '\\')
-    AND (:tag IS NULL OR EXISTS (SELECT 1 FROM post_tags WHERE post_id = p.id AND tag = :tag))
-    AND (:author IS NULL OR p.author_id = :author)
-    ORDER BY p.created_at DESC, p.id DESC LIMIT :limit""")
-_TIMELINE = text("""SELECT id, count(*) OVER () FROM posts WHERE author_id = :user
-    ORDER BY created_at DESC, id DESC LIMIT :limit""")
+    AND (?2 IS NULL OR p.text LIKE ?2 ESCAPE '\\')
+    AND (?3 IS NULL OR EXISTS (SELECT 1 FROM post_tags WHERE post_id = p.id AND tag = ?3))
+    AND (?4 IS NULL OR p.author_id = ?4)
+    ORDER BY p.created_at DESC, p.id DESC LIMIT ?5"""
+_TIMELINE = """SELECT id, count(*) OVER () FROM posts WHERE author_id = ?
+    ORDER BY created_at DESC, id DESC LIMIT ?"""
 _TRENDING = """SELECT t.tag, count(*) AS n FROM post_tags t JOIN posts p ON p.id = t.post_id
     JOIN users u ON u.id = p.author_id
     WHERE p.created_at >= ? AND p.created_at <= ? AND u.is_private = 0
     GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT ?"""
-_NOTIFICATIONS = text("""SELECT n.id, n.kind, u.id, u.handle, u.name, n.post_id, n.created_at, n.read,
-    (SELECT count(*) FROM notifications WHERE user_id = :me AND read = 0) FROM notifications n
-    JOIN users u ON u.id = n.actor_id WHERE n.user_id = :me AND (:unread_only = 0 OR n.read = 0)
-    ORDER BY n.created_at DESC, n.id DESC LIMIT :limit""").columns(created_at=SqlDateTime, read=Boolean)
-_UNREAD = text("SELECT count(*) FROM notifications WHERE user_id = :me AND read = 0")
+_NOTIFICATIONS = """SELECT n.id, n.kind, u.id, u.handle, u.name, n.post_id, n.created_at, n.read,
+    (SELECT count(*) FROM notifications WHERE user_id = ?1 AND read = 0) FROM notifications n
+    JOIN users u ON u.id = n.actor_id WHERE n.user_id = ?1 AND (?2 = 0 OR n.read = 0)
+    ORDER BY n.created_at DESC, n.id DESC LIMIT ?3"""
+_UNREAD = "SELECT count(*) FROM notifications WHERE user_id = ? AND read = 0"
 
 
 class SocialMediaServer(Toolkit):
@@ -130,9 +130,9 @@ class SocialMediaServer(Toolkit):
         if not text:
             raise ToolError("query must not be empty: give part of a name or an @handle")
         me = self._me_id()
-        rows = self._sql(_FIND_USERS, me=me, pattern=_like(text), limit=limit)
-        return [{"user_id": r[0], "handle": r[1], "name": r[2], "is_private": r[3],
-                 **_relation(me, r[0], r.following, r.back, r.by_you, r.by_them)} for r in rows]
+        rows = self.rows(_FIND_USERS, me, _like(text), limit)
+        return [{"user_id": r[0], "handle": r[1], "name": r[2], "is_private": bool(r[3]), **_relation(me, r[0], *r[4:])}
+                for r in rows]
 
     @tool(read_only=True)
     def get_profile(self, user_id: Id("user") | None = None) -> dict:
@@ -218,8 +218,8 @@ class SocialMediaServer(Toolkit):
     @tool(read_only=True)
     def list_follow_requests(self, limit: Limit = 20) -> list[dict]:
         """List the pending follow requests people sent to the signed-in user, oldest first."""
-        rows = self._sql(_REQUESTS, me=self._me_id(), limit=limit)
-        return [{"user_id": r[0], "handle": r[1], "name": r[2], "requested_at": r[3]} for r in rows]
+        rows = self.rows(_REQUESTS, self._me_id(), limit)
+        return [{"user_id": r[0], "handle": r[1], "name": r[2], "requested_at": _moment(r[3])} for r in rows]
 
     @tool()
     def approve_follow_request(self, user_id: Id("user")) -> dict:
@@ -412,9 +412,8 @@ class SocialMediaServer(Toolkit):
         if not (query and query.strip()) and not (hashtag and hashtag.strip("# ")) and author_id is None:
             raise ToolError("Give a query, a hashtag or an author_id to search posts")
         author = self.get(User, author_id).id if author_id is not None else None
-        rows = self._sql(_SEARCH, me=self._me_id(), limit=limit, author=author,
-                         pattern=_like(query.strip()) if query and query.strip() else None,
-                         tag=hashtag.strip("# ").lower() if hashtag and hashtag.strip("# ") else None)
+        rows = self.rows(_SEARCH, self._me_id(), _like(query.strip()) if query and query.strip() else None,
+                         hashtag.strip("# ").lower() if hashtag and hashtag.strip("# ") else None, author, limit)
         return {"total": rows[0][1] if rows else 0, "posts": self._posts([r[0] for r in rows])}
 
     # -- feeds ---------------------------------------------------------------------------------------
@@ -427,7 +426,7 @@ class SocialMediaServer(Toolkit):
         Args:
             before: only entries older than this instant, such as '2026-03-14T09:30', to see further back.
         """
-        rows = self._sql(_FEED, me=self._me_id(), before=before, limit=limit)
+        rows = self.rows(_FEED, self._me_id(), before, limit)
         return self._posts([r[0] for r in rows])
 
     @tool(read_only=True, produces=("post",))
@@ -441,7 +440,7 @@ class SocialMediaServer(Toolkit):
             user_id: whose timeline, such as 'USR-0012'; the signed-in user's own when omitted.
         """
         user = self._readable(user_id, "posts")
-        rows = self._sql(_TIMELINE, user=user.id, limit=limit)
+        rows = self.rows(_TIMELINE, user.id, limit)
         return {"user_id": user.id, "handle": user.handle, "total": rows[0][1] if rows else 0,
                 "posts": self._posts([r[0] for r in rows])}
 
@@ -469,11 +468,11 @@ class SocialMediaServer(Toolkit):
             unread_only: only the notifications not yet marked read.
         """
         me = self._me_id()
-        rows = self._sql(_NOTIFICATIONS, me=me, unread_only=unread_only, limit=limit)
-        unread = rows[0][8] if rows else self._sql(_UNREAD, me=me)[0][0]
+        rows = self.rows(_NOTIFICATIONS, me, unread_only, limit)
+        unread = rows[0][8] if rows else self.rows(_UNREAD, me)[0][0]
         return {"unread": unread, "notifications": [
             {"notification_id": r[0], "kind": r[1], "user_id": r[2], "handle": r[3], "name": r[4],
-             "post_id": r[5], "created_at": r[6], "read": r[7]} for r in rows]}
+             "post_id": r[5], "created_at": _moment(r[6]), "read": bool(r[7])} for r in rows]}
 
     @tool(idempotent=True)
     def mark_notifications_read(self) -> dict:
@@ -506,7 +505,7 @@ class SocialMediaServer(Toolkit):
         }
         problems = []
         for what, sql in checks.items():
-            problems += [f"{what}: {row[0]}" for row in self._sql(text(sql))]
+            problems += [f"{what}: {row[0]}" for row in self.rows(sql)]
         return problems
 
     # -- hidden --------------------------------------------------------------------------------------
@@ -519,12 +518,8 @@ class SocialMediaServer(Toolkit):
 
     # -- helpers ---------------------------------------------------------------------------------------
 
-    def _sql(self, statement, **params) -> list:
-        self.db.flush()  # plain SQL sees the call's own pending writes
-        return self.db.execute(statement, params).all()
-
     def _me_id(self) -> str:
-        return self._sql(_ME)[0][0]
+        return self.rows(_ME)[0][0]
 
     def _me(self) -> User:
         return self.db.get(User, self._me_id())
@@ -537,11 +532,9 @@ class SocialMediaServer(Toolkit):
 
     def _blocked_between(self, a: str, b: str) -> str | None:
         """'by_you' when a blocked b, 'you' when b blocked a, else None."""
-        if self.db.get(Block, (a, b)) is not None:
-            return "by_you"
-        if self.db.get(Block, (b, a)) is not None:
-            return "you"
-        return None
+        blockers = [r[0] for r in self.rows("SELECT blocker_id FROM blocks WHERE blocker_id = ? AND blocked_id = ? "
+                                            "OR blocker_id = ? AND blocked_id = ?", a, b, b, a)]
+        return "by_you" if a in blockers else "you" if blockers else None
 
     def _not_blocked(self, other: User, action: str) -> None:
         state = self._blocked_between(self._me().id, other.id)
@@ -553,13 +546,13 @@ class SocialMediaServer(Toolkit):
     def _sees(self, me: User, author_id: str) -> bool:
         if author_id == me.id:
             return True
-        if self._blocked_between(me.id, author_id):
-            return False
-        author = self.db.get(User, author_id)
-        if not author.is_private:
-            return True
-        follow = self.db.get(Follow, (me.id, author_id))
-        return follow is not None and follow.status == "accepted"
+        return not self._blocked_between(me.id, author_id) and self._open_to(me, self.db.get(User, author_id))
+
+    def _open_to(self, me: User, author: User) -> bool:
+        """Whether an author's posts are open to the signed-in user, blocks aside: a public account, or
+        a private one they follow (approved)."""
+        return not author.is_private or bool(self.rows(
+            "SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ? AND status = 'accepted'", me.id, author.id))
 
     def _visible(self, post: Post) -> Post:
         me = self._me()
@@ -567,7 +560,7 @@ class SocialMediaServer(Toolkit):
             return post
         author = self.db.get(User, post.author_id)
         self._not_blocked(author, "see")
-        if not self._sees(me, author.id):
+        if not self._open_to(me, author):
             raise ToolError(f"Post {post.id} is by @{author.handle}, a private account you do not follow; "
                             "only their approved followers see it")
         return post
@@ -585,7 +578,7 @@ class SocialMediaServer(Toolkit):
         if user.id == me.id:
             return me
         self._not_blocked(user, "see")
-        if not self._sees(me, user.id):
+        if not self._open_to(me, user):
             raise ToolError(f"@{user.handle} is a private account; only approved followers see their {what}. "
                             "follow_user sends them a follow request")
         return user
@@ -607,14 +600,13 @@ class SocialMediaServer(Toolkit):
 
     def _profile(self, user_id: str) -> dict:
         me = self._me_id()
-        r = self._sql(_PROFILE, me=me, user=user_id)[0]
-        return {"user_id": r.id, "handle": r.handle, "name": r.name, "bio": r.bio, "location": r.location,
-                "is_private": r.is_private, "joined": r.joined_at.date(), "followers_count": r.followers,
-                "following_count": r.following_count, "post_count": r.posts,
-                **_relation(me, r.id, r.following, r.back, r.by_you, r.by_them)}
+        r = self.rows(_PROFILE, me, user_id)[0]
+        return {"user_id": r[0], "handle": r[1], "name": r[2], "bio": r[3], "location": r[4],
+                "is_private": bool(r[5]), "joined": dt.date.fromisoformat(r[6][:10]), "followers_count": r[7],
+                "following_count": r[8], "post_count": r[9], **_relation(me, r[0], *r[10:])}
 
     def _people(self, user: User, statement, limit: int, key: str) -> dict:
-        rows = self._sql(statement, user=user.id, limit=limit)
+        rows = self.rows(statement, user.id, limit)
         return {"user_id": user.id, "handle": user.handle, "total": rows[0][3] if rows else 0,
                 key: [{"user_id": r[0], "handle": r[1], "name": r[2]} for r in rows]}
 
@@ -626,23 +618,32 @@ class SocialMediaServer(Toolkit):
         if not ids:
             return []
         me = self._me_id()
-        found = {r.id: r for r in self._sql(_POSTS, me=me, ids=json.dumps(ids))}
+        found = {r.id: r for r in map(_PostRow._make, self.rows(_POSTS, me, json.dumps(ids)))}
         wanted = [r.repost_of_id for r in found.values() if r.repost_of_id is not None and r.repost_of_id not in found]
         if wanted:
-            found.update((r.id, r) for r in self._sql(_POSTS, me=me, ids=json.dumps(wanted)))
+            found.update((r.id, r) for r in map(_PostRow._make, self.rows(_POSTS, me, json.dumps(wanted))))
 
         def one(r) -> dict:
             out = {"post_id": r.id, "author_id": r.author_id, "handle": r.handle, "name": r.name,
-                   "created_at": r.created_at}
+                   "created_at": _moment(r.created_at)}
             if r.repost_of_id is not None:
                 original = found.get(r.repost_of_id)
                 out["repost_of"] = one(original) if original is not None else None
                 return out
             out.update(text=r.text, reply_to_post_id=r.reply_to_id, hashtags=r.tags.split(" ") if r.tags else [],
-                       likes=r.likes, reposts=r.reposts, replies=r.replies, liked_by_you=r.liked)
+                       likes=r.likes, reposts=r.reposts, replies=r.replies, liked_by_you=bool(r.liked))
             return out
 
         return [one(found[i]) for i in ids]
+
+
+# A row of _POSTS.
+_PostRow = collections.namedtuple("_PostRow", "id author_id handle name created_at text reply_to_id repost_of_id "
+                                              "likes reposts replies liked tags")
+
+
+def _moment(stored: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(stored)
 
 
 def _like(text: str) -> str:

@@ -364,9 +364,10 @@ class TeamChat(Toolkit):
         self._readable(user, self.db.get(Channel, message.channel_id))
         shown = self._messages([message])[0]
         revisions = [] if message.deleted_at else [
-            {"revision_id": r.id, "text": r.text, "written_at": r.written_at, "replaced_at": r.replaced_at}
-            for r in self.db.scalars(select(Revision).where(Revision.message_id == message.id)
-                                     .order_by(Revision.replaced_at, Revision.id))]
+            {"revision_id": r[0], "text": r[1], "written_at": dt.datetime.fromisoformat(r[2]),
+             "replaced_at": dt.datetime.fromisoformat(r[3])}
+            for r in self.rows("SELECT id, text, written_at, replaced_at FROM revisions WHERE message_id = ? "
+                               "ORDER BY replaced_at, id", message.id)]
         return {**shown, "edited_at": message.edited_at, "earlier_revisions": revisions}
 
     @tool()
@@ -546,12 +547,11 @@ class TeamChat(Toolkit):
             user_id: the member using the app, such as 'USR-0007'.
         """
         user = self.get(Member, user_id)
-        mine = select(ChannelMember.channel_id).where(ChannelMember.member_id == user.id)
-        q = (select(Message).join(Mention, Mention.message_id == Message.id).join(Channel, Channel.id == Message.channel_id)
-             .where(Mention.member_id == user.id, Message.deleted_at.is_(None),
-                    or_(Channel.kind == "public", Channel.id.in_(mine)))
-             .order_by(Message.posted_at.desc(), Message.id.desc()).limit(limit))
-        return self._messages(list(self.db.scalars(q)))
+        rows = self.rows("SELECT m.id FROM mentions n JOIN messages m ON m.id = n.message_id "
+                         "JOIN channels c ON c.id = m.channel_id WHERE n.member_id = ? AND m.deleted_at IS NULL "
+                         "AND (c.kind = 'public' OR c.id IN (SELECT channel_id FROM channel_members WHERE member_id = ?)) "
+                         "ORDER BY m.posted_at DESC, m.id DESC LIMIT ?", user.id, user.id, limit)
+        return self._shown([r[0] for r in rows])
 
     @tool(read_only=True, hidden=True)
     def workspace_stats(self) -> dict:
@@ -587,7 +587,7 @@ class TeamChat(Toolkit):
         return user
 
     def _is_member(self, member_id: str, channel_id: str) -> bool:
-        return self.db.get(ChannelMember, (channel_id, member_id)) is not None
+        return bool(self.rows("SELECT 1 FROM channel_members WHERE channel_id = ? AND member_id = ?", channel_id, member_id))
 
     def _readable(self, user: Member, channel: Channel) -> None:
         if channel.kind != "public" and not self._is_member(user.id, channel.id):

@@ -428,15 +428,16 @@ class VideoMeetingServer(Toolkit):
         """
         if meeting_id is None and host_id is None:
             raise ToolError("Give a meeting_id or a host_id; find_meetings and find_users find them")
-        shares = (select(func.count()).select_from(Share).where(Share.recording_id == Recording.id)
-                  .correlate(Recording).scalar_subquery())
-        query = (select(Recording, Meeting.title, shares).join(Meeting, Meeting.id == Recording.meeting_id)
-                 .order_by(Recording.started_at, Recording.id).limit(limit))
-        if meeting_id is not None:
-            query = query.where(Recording.meeting_id == self.get(Meeting, meeting_id).id)
-        if host_id is not None:
-            query = query.where(Meeting.host_id == self.get(User, host_id).id)
-        return [{**_recording(r, title), "shared_with": n} for r, title, n in self.db.execute(query)]
+        meeting = self.get(Meeting, meeting_id).id if meeting_id is not None else None
+        host = self.get(User, host_id).id if host_id is not None else None
+        rows = self.rows("SELECT r.id, r.meeting_id, m.title, r.status, r.started_at, r.ended_at, "
+                         "r.transcript IS NOT NULL, (SELECT count(*) FROM shares s WHERE s.recording_id = r.id) "
+                         "FROM recordings r JOIN meetings m ON m.id = r.meeting_id "
+                         "WHERE (?1 IS NULL OR r.meeting_id = ?1) AND (?2 IS NULL OR m.host_id = ?2) "
+                         "ORDER BY r.started_at, r.id LIMIT ?3", meeting, host, limit)
+        return [{**_recording_entry(rid, mid, title, status, dt.datetime.fromisoformat(started),
+                                    dt.datetime.fromisoformat(ended) if ended else None, bool(transcribed)),
+                 "shared_with": shares} for rid, mid, title, status, started, ended, transcribed, shares in rows]
 
     @tool(read_only=True)
     def get_transcript(self, recording_id: Id("recording")) -> dict:
@@ -535,8 +536,7 @@ class VideoMeetingServer(Toolkit):
     def _ready(self, rec: Recording, action: str) -> Recording:
         if rec.status == "recording":
             raise ToolError(f"Recording {rec.id} is still running; stop it and end the meeting to {action}")
-        status = self.db.scalar(select(Meeting.status).where(Meeting.id == rec.meeting_id))
-        if status != "ended":
+        if self.db.get(Meeting, rec.meeting_id).status != "ended":
             raise ToolError(f"Recording {rec.id} is being processed until meeting {rec.meeting_id} ends; "
                             f"end the meeting to {action}")
         return rec
@@ -567,6 +567,11 @@ def _participant(p: Participant, name: str) -> dict:
 
 
 def _recording(r: Recording, title: str) -> dict:
-    minutes = int((r.ended_at - r.started_at).total_seconds() // 60) if r.ended_at else None
-    return {"recording_id": r.id, "meeting_id": r.meeting_id, "meeting_title": title, "status": r.status,
-            "started_at": r.started_at, "duration_minutes": minutes, "has_transcript": r.transcript is not None}
+    return _recording_entry(r.id, r.meeting_id, title, r.status, r.started_at, r.ended_at, r.transcript is not None)
+
+
+def _recording_entry(recording_id: str, meeting_id: str, title: str, status: str, started_at: dt.datetime,
+                     ended_at: dt.datetime | None, has_transcript: bool) -> dict:
+    minutes = int((ended_at - started_at).total_seconds() // 60) if ended_at else None
+    return {"recording_id": recording_id, "meeting_id": meeting_id, "meeting_title": title, "status": status,
+            "started_at": started_at, "duration_minutes": minutes, "has_transcript": has_transcript}
