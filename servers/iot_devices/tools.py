@@ -116,7 +116,7 @@ class IotDevicesServer(Toolkit):
             room = self.get(Room, room_id)
             if room.home_id != home.id:
                 raise ToolError(f"Room {room.id} ({room.name}) is not in home {home.id}; list_rooms lists its rooms")
-        found = self._loaded(Device, "SELECT id FROM devices WHERE home_id = ?1 AND (?2 IS NULL OR room_id = ?2) "
+        found = self.load(Device, "SELECT id FROM devices WHERE home_id = ?1 AND (?2 IS NULL OR room_id = ?2) "
                              "AND (?3 IS NULL OR type = ?3) AND (?4 IS NULL OR online = ?4) ORDER BY id",
                              home.id, room and room.id, type, None if status is None else status == "online")
         rooms = self._rooms_of(*found)
@@ -258,7 +258,7 @@ class IotDevicesServer(Toolkit):
         """List the codes a lock holds, by the person's name, with whether each is active or expired.
         The digits themselves are never shown."""
         d = self._lock(self.get(Device, device_id))
-        codes = self._loaded(LockCode, "SELECT id FROM lock_codes WHERE device_id = ? ORDER BY id", d.id)
+        codes = self.load(LockCode, "SELECT id FROM lock_codes WHERE device_id = ? ORDER BY id", d.id)
         return [_code(c, self.now) for c in codes]
 
     @tool(produces=("lock_code",))
@@ -310,7 +310,7 @@ class IotDevicesServer(Toolkit):
     def reveal_lock_codes(self, device_id: Id("device")) -> list[dict]:
         """Support only: a lock's codes with their digits."""
         d = self._lock(self.get(Device, device_id))
-        codes = self._loaded(LockCode, "SELECT id FROM lock_codes WHERE device_id = ? ORDER BY id", d.id)
+        codes = self.load(LockCode, "SELECT id FROM lock_codes WHERE device_id = ? ORDER BY id", d.id)
         return [{**_code(c, self.now), "code": c.code} for c in codes]
 
     # -- history and summaries -------------------------------------------------------------------
@@ -394,7 +394,7 @@ class IotDevicesServer(Toolkit):
     def list_groups(self, home_id: Id("home")) -> list[dict]:
         """List a home's device groups with their members, ordered by group id."""
         home = self.get(Home, home_id)
-        groups = self._loaded(Group, "SELECT id FROM device_groups WHERE home_id = ? ORDER BY id", home.id)
+        groups = self.load(Group, "SELECT id FROM device_groups WHERE home_id = ? ORDER BY id", home.id)
         return [self._group(g) for g in groups]
 
     @tool(idempotent=True)
@@ -418,7 +418,7 @@ class IotDevicesServer(Toolkit):
     def list_scenes(self, home_id: Id("home")) -> list[dict]:
         """List a home's scenes with the commands each sends, ordered by scene id."""
         home = self.get(Home, home_id)
-        return [self._scene(s) for s in self._loaded(Scene, "SELECT id FROM scenes WHERE home_id = ? ORDER BY id",
+        return [self._scene(s) for s in self.load(Scene, "SELECT id FROM scenes WHERE home_id = ? ORDER BY id",
                                                      home.id)]
 
     @tool(idempotent=True)
@@ -638,13 +638,6 @@ class IotDevicesServer(Toolkit):
         if end > self.now.date():
             raise ToolError(f"end_date {end} is in the future; readings go up to today ({self.now.date()})")
 
-    def _loaded(self, model: type, sql: str, *params: object) -> list:
-        """The rows of `model` whose ids a SQL query gives, in its order, as the session's objects: rows
-        already loaded are not read again, the others are loaded in one query."""
-        ids = [row[0] for row in self.rows(sql, *params)]
-        self.world.preload(model, ids)
-        return [self.db.get(model, key) for key in ids]
-
     def _rooms_of(self, *devices: Device) -> dict[str, str]:
         """Room names of a few devices, from rows the session already holds where it can."""
         return {room_id: self.get(Room, room_id).name for room_id in {d.room_id for d in devices}}
@@ -671,7 +664,7 @@ class IotDevicesServer(Toolkit):
         return label
 
     def _members(self, group_id: str) -> list[Device]:
-        return self._loaded(Device, "SELECT device_id FROM group_members WHERE group_id = ? ORDER BY device_id",
+        return self.load(Device, "SELECT device_id FROM group_members WHERE group_id = ? ORDER BY device_id",
                             group_id)
 
     def _group(self, g: Group) -> dict:
