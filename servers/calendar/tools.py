@@ -441,14 +441,17 @@ class CalendarServer(Toolkit):
             query: part of a name, email, company or job title, such as 'Maria' or 'recruiter'.
             department: only this department, such as 'Engineering' or 'Sales' (ignoring case).
         """
-        stmt = select(Contact).order_by(Contact.name, Contact.id)
-        if query is not None and query.strip():
-            text = query.strip()
-            stmt = stmt.where(or_(*(column.icontains(text, autoescape=True) for column in
-                                    (Contact.name, Contact.email, Contact.company, Contact.job_title))))
+        where, params = [], []
+        if query is not None and query.strip():  # the text itself, ignoring case, in any of the four
+            where.append("(instr(lower(name), lower(?)) OR instr(lower(email), lower(?)) "
+                         "OR instr(lower(company), lower(?)) OR instr(lower(job_title), lower(?)))")
+            params += [query.strip()] * 4
         if department is not None:
-            stmt = stmt.where(Contact.department.ilike(department.strip()))
-        return [_contact_dict(c) for c in self.db.scalars(stmt.limit(limit))]
+            where.append("lower(department) LIKE lower(?)")
+            params.append(department.strip())
+        contacts = self.load(Contact, f"SELECT id FROM contacts WHERE {' AND '.join(where) or '1'} "
+                                      "ORDER BY name, id LIMIT ?", *params, limit)
+        return [_contact_dict(c) for c in contacts]
 
     @tool(produces=("contact",))
     def add_contact(self, full_name: str, email: str, company: str | None = None,
