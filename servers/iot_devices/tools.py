@@ -379,12 +379,11 @@ class IotDevicesServer(Toolkit):
         home = self.get(Home, home_id)
         self._period(start_date, end_date)
         lo, hi = _day_bounds(start_date, end_date)
-        plugs = {d.id: d for d in self.db.scalars(select(Device).where(Device.home_id == home.id,
-                                                                         Device.type == "plug"))}
-        totals = dict(self.db.execute(select(Reading.device_id, func.sum(Reading.value)).where(
-            Reading.device_id.in_(plugs), Reading.at >= lo, Reading.at < hi).group_by(Reading.device_id)).all())
-        rows = sorted(({"device_id": pid, "name": p.name, "kwh": round(totals.get(pid, 0.0), 2)}
-                       for pid, p in plugs.items()), key=lambda r: (-r["kwh"], r["device_id"]))
+        plugs = self.rows("SELECT d.id, d.name, (SELECT sum(r.value) FROM readings r WHERE r.device_id = d.id "
+                          "AND r.at >= ? AND r.at < ?) FROM devices d WHERE d.home_id = ? AND d.type = 'plug'",
+                          lo, hi, home.id)
+        rows = sorted(({"device_id": pid, "name": name, "kwh": round(0.0 if kwh is None else kwh, 2)}
+                       for pid, name, kwh in plugs), key=lambda r: (-r["kwh"], r["device_id"]))
         return {"home_id": home.id, "start_date": start_date, "end_date": end_date, "devices": rows,
                 "total_kwh": round(sum(r["kwh"] for r in rows), 2)}
 

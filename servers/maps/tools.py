@@ -222,7 +222,7 @@ class MapsServer(Toolkit):
             raise ToolError(f"{origin.id} is both the start and the end; give two different addresses")
         self._routable(origin, destination, mode)
         graph = self._graph(origin.city_id, mode)
-        best = _dijkstra(graph, origin, mode)
+        best = _dijkstra(graph, origin, mode, destination.node_id)
         state = min((s for s in best if s[0] == destination.node_id), key=lambda s: best[s][0], default=None)
         if state is None:
             raise ToolError(f"no {mode} route from {origin.label} to {destination.label}; try another mode")
@@ -540,20 +540,27 @@ def _leg(street: str, length: float, mode: str, bus: str | None) -> tuple:
     return street, length, "walk", length / WALK_M_PER_MIN
 
 
-def _dijkstra(graph: dict[int, list[tuple]], origin: Address, mode: str) -> dict[tuple, tuple]:
+def _dijkstra(graph: dict[int, list[tuple]], origin: Address, mode: str,
+              destination: int | None = None) -> dict[tuple, tuple]:
     """Fastest times from an address to every reachable (intersection, bus line ridden) state:
-    state -> (minutes, previous state, leg, meters)."""
+    state -> (minutes, previous state, leg, meters). With a destination intersection, it stops
+    once every state of that intersection as fast as its fastest is settled."""
     start = (origin.node_id, None)
     first = _leg(origin.street, origin.offset_m, mode, None)
     best: dict[tuple, tuple] = {start: (first[3], None, None, origin.offset_m)}
     queue = [(first[3], origin.node_id, "", start)]
     done = set()
+    arrived = None  # the minutes of the fastest state at the destination, once settled
     while queue:
         minutes, _, _, state = heapq.heappop(queue)
+        if arrived is not None and minutes > arrived:
+            break
         if state in done:
             continue
         done.add(state)
         node, riding = state
+        if node == destination and arrived is None:
+            arrived = minutes
         meters = best[state][3]
         for nxt, street, length, speed, bus in graph.get(node, ()):
             options = []
