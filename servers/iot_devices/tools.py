@@ -708,6 +708,8 @@ def _refusal(d: Device, command: str, value: object, check_online: bool = True) 
     if check_online and not d.online:
         return f"is offline (last seen {d.last_seen:%Y-%m-%d %H:%M}); check its power and connection, then try again"
     need = CAPABILITIES[command]
+    if d.type == "sensor":  # its capability names what it measures (a temperature), not a command it takes
+        return f"is a {d.sensor_kind} sensor without support for {WHAT[need]} (it only reports readings)"
     caps = d.capabilities.split(",")
     if need not in caps:
         has = ", ".join(WHAT.get(c, c) for c in caps)

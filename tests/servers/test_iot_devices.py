@@ -161,6 +161,9 @@ def test_turn_on_and_off_and_the_gates(home):
     unchanged(home, "turn_on", "without support for turning on and off", device_id=thermostat["device_id"])
     sensor = first(every, type="sensor", online=True)
     unchanged(home, "turn_off", "without support", device_id=sensor["device_id"])
+    thermometer = first(every, type="sensor", sensor="temperature", online=True)  # measures, takes no set point
+    unchanged(home, "set_temperature", "temperature sensor without support for set points",
+              device_id=thermometer["device_id"], temperature=70)
 
 
 def test_set_brightness(home):
