@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from typing import Literal
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import func, select
 
 from prove_env.toolkit import Detail, Entity, Id, Limit, Money, Toolkit, ToolError, tool
 
@@ -72,7 +72,8 @@ class Shopping(Toolkit):
     @tool(read_only=True)
     def list_categories(self) -> list[dict]:
         """List the catalog's categories with how many products each has, by name."""
-        return [{"category": category, "product_count": count} for category, count in self._rows(_CATEGORIES)]
+        rows = self.rows("SELECT category, count(*) FROM products GROUP BY category ORDER BY category")
+        return [{"category": category, "product_count": count} for category, count in rows]
 
     @tool(read_only=True)
     def list_brands(self, category: str | None = None) -> list[dict]:
@@ -81,10 +82,9 @@ class Shopping(Toolkit):
         Args:
             category: only brands with products in this category, such as 'Shoes' (see list_categories).
         """
-        query = select(Product.brand, func.count()).group_by(Product.brand).order_by(Product.brand)
-        if category:
-            query = query.where(Product.category == self._category(category))
-        return [{"brand": brand, "product_count": count} for brand, count in self.db.execute(query)]
+        where, params = ("WHERE category = ? ", [self._category(category)]) if category else ("", [])
+        rows = self.rows(f"SELECT brand, count(*) FROM products {where}GROUP BY brand ORDER BY brand", *params)
+        return [{"brand": brand, "product_count": count} for brand, count in rows]
 
     @tool(read_only=True)
     def search_products(self, query: str | None = None, category: str | None = None, brand: str | None = None,
@@ -104,26 +104,31 @@ class Shopping(Toolkit):
             min_rating: the lowest average rating, from 0 to 5, such as 4.0.
             sort: 'name' (default), 'price_low', 'price_high' or 'rating' (highest first).
         """
-        found = _PRODUCT_SEARCH
-        for word in (query or "").lower().split():
-            found = found.where(func.lower(Product.name).contains(word))
+        words = (query or "").lower().split()
+        where, params = ["lower(name) LIKE '%' || ? || '%'"] * len(words), [*words]
         if category:
-            found = found.where(Product.category == self._category(category))
+            where.append("category = ?")
+            params.append(self._category(category))
         if brand:
-            found = found.where(func.lower(Product.brand) == brand.strip().lower())
+            where.append("lower(brand) = ?")
+            params.append(brand.strip().lower())
         if min_price is not None and max_price is not None and min_price > max_price:
             raise ToolError(f"min_price {min_price:.2f} is greater than max_price {max_price:.2f}")
         if min_price is not None:
-            found = found.where(Product.price >= min_price)
+            where.append("price >= ?")
+            params.append(min_price)
         if max_price is not None:
-            found = found.where(Product.price <= max_price)
+            where.append("price <= ?")
+            params.append(max_price)
         if min_rating is not None:
             if not 0 <= min_rating <= 5:
                 raise ToolError(f"min_rating must be from 0 to 5, got {min_rating}")
-            found = found.where(Product.rating >= min_rating)
+            where.append("rating >= ?")
+            params.append(min_rating)
         if in_stock:
-            found = found.where(_STOCKED)
-        rows = self._rows(found.order_by(*_PRODUCT_ORDERS[sort]).limit(limit))
+            where.append(_STOCKED)
+        rows = self.rows(f"SELECT id, name, brand, category, price, rating, review_count, {_STOCKED} FROM products "
+                         f"WHERE {' AND '.join(where) or '1'} ORDER BY {_PRODUCT_ORDERS[sort]} LIMIT ?", *params, limit)
         return [{**dict(zip(_PRODUCT_KEYS, row[:-1])), "in_stock": bool(row[-1])} for row in rows]
 
     @tool(read_only=True, produces=("variant",))
@@ -133,9 +138,8 @@ class Shopping(Toolkit):
         Args:
         """
         product = self.get(Product, product_id)
-        variants = self.db.scalars(select(Variant).where(Variant.product_id == product.id).order_by(Variant.id))
-        return {**_product(product), "description": product.description,
-                "variants": [_variant(v) for v in variants]}
+        variants = self.load(Variant, "SELECT id FROM variants WHERE product_id = ? ORDER BY id", product.id)
+        return {**_product(product), "description": product.description, "variants": [_variant(v) for v in variants]}
 
     @tool(read_only=True)
     def list_reviews(self, product_id: Id("product"), min_rating: int | None = None, limit: Limit = 20) -> list[dict]:
@@ -284,9 +288,9 @@ class Shopping(Toolkit):
         Args:
         """
         customer = self.get(Customer, customer_id)
-        query = select(Address).where(Address.customer_id == customer.id).order_by(Address.is_default.desc(),
-                                                                                   Address.id)
-        return [_address(a) for a in self.db.scalars(query)]
+        addresses = self.load(Address, "SELECT id FROM addresses WHERE customer_id = ? ORDER BY is_default DESC, id",
+                              customer.id)
+        return [_address(a) for a in addresses]
 
     @tool(produces=("address",))
     def add_address(self, customer_id: Id("customer"), label: str, street: str, city: str, state: str,
@@ -332,8 +336,9 @@ class Shopping(Toolkit):
         Args:
         """
         customer = self.get(Customer, customer_id)
-        query = select(PaymentMethod).where(PaymentMethod.customer_id == customer.id).order_by(PaymentMethod.id)
-        return [self._method(m) for m in self.db.scalars(query)]
+        methods = self.load(PaymentMethod, "SELECT id FROM payment_methods WHERE customer_id = ? ORDER BY id",
+                            customer.id)
+        return [self._method(m) for m in methods]
 
     @tool(read_only=True)
     def list_shipping_options(self, customer_id: Id("customer")) -> list[dict]:
@@ -419,17 +424,20 @@ class Shopping(Toolkit):
             status: only orders in this state: 'placed', 'shipped', 'delivered', 'cancelled' or 'returned'.
         """
         customer = self.get(Customer, customer_id)
-        query = _ORDER_LIST.where(Order.customer_id == customer.id)
+        where, params = ["customer_id = ?"], [customer.id]
         if status:
-            query = query.where(Order.status == status)
-        orders = self._rows(query.order_by(Order.placed_at.desc(), Order.id.desc()))
-        items: dict[str, list[dict]] = {row[0]: [] for row in orders}
-        for order_id, variant_id, product_id, name, quantity in self._rows(
-                _ORDER_ITEMS.where(OrderItem.order_id.in_(list(items)))):
+            where.append("status = ?")
+            params.append(status)
+        chosen = f"SELECT id FROM orders WHERE {' AND '.join(where)}"
+        orders = self.load(Order, chosen + " ORDER BY placed_at DESC, id DESC", *params)
+        items: dict[str, list[dict]] = {order.id: [] for order in orders}
+        for order_id, variant_id, product_id, name, quantity in self.rows(
+                "SELECT order_id, variant_id, product_id, name, quantity FROM order_items "
+                f"WHERE order_id IN ({chosen}) ORDER BY order_id, variant_id", *params):
             items[order_id].append({"variant_id": variant_id, "product_id": product_id, "name": name,
                                     "quantity": quantity})
-        return [{"order_id": oid, "status": state, "placed_at": placed, "total": total, "items": items[oid]}
-                for oid, state, placed, total in orders]
+        return [{"order_id": order.id, "status": order.status, "placed_at": order.placed_at, "total": order.total,
+                 "items": items[order.id]} for order in orders]
 
     @tool(read_only=True)
     def get_order(self, order_id: Id("order")) -> dict:
@@ -558,8 +566,9 @@ class Shopping(Toolkit):
         Args:
         """
         customer = self.get(Customer, customer_id)
-        rows = self._rows(_WISHLIST.where(WishlistItem.customer_id == customer.id))
-        return [{**dict(zip(_PRODUCT_KEYS, row[:7])), "in_stock": bool(row[7]), "added_at": row[8]} for row in rows]
+        rows = self.rows(_WISHLIST, customer.id)
+        return [{**dict(zip(_PRODUCT_KEYS, row[:7])), "in_stock": bool(row[7]),
+                 "added_at": dt.datetime.fromisoformat(row[8])} for row in rows]
 
     @tool()
     def add_to_wishlist(self, customer_id: Id("customer"), product_id: Id("product")) -> dict:
@@ -626,12 +635,6 @@ class Shopping(Toolkit):
 
     # -- helpers ---------------------------------------------------------------------------------
 
-    def _rows(self, statement) -> list:
-        """Rows of a column query through the call's connection, past the ORM's result machinery
-        (the session is flushed first, so the call's own writes are seen)."""
-        self.db.flush()
-        return self.db.connection().execute(statement).all()
-
     def _category(self, category: str) -> str:
         names = sorted(CATALOG)  # the store's categories are fixed
         for name in names:
@@ -682,7 +685,7 @@ class Shopping(Toolkit):
         return [(p.category, cents(v.price * c.quantity)) for c, v, p in self._cart_rows(customer)]
 
     def _cart_view(self, customer: Customer) -> dict:
-        rows = self._rows(_CART_VIEW.where(CartItem.customer_id == customer.id))
+        rows = self.rows(_CART_VIEW, customer.id)
         lines = [(category, cents(price * quantity)) for _, _, _, _, _, price, quantity, _, category in rows]
         coupon = self.db.get(Coupon, customer.cart_coupon) if customer.cart_coupon else None
         discount, problem = 0.0, None
@@ -721,14 +724,13 @@ class Shopping(Toolkit):
             method.balance = cents((method.balance or 0.0) + amount)
 
     def _order_info(self, order: Order) -> dict:
-        items = self.db.scalars(select(OrderItem).where(OrderItem.order_id == order.id).order_by(OrderItem.variant_id))
-        returns = self.db.scalars(select(Return).where(Return.order_id == order.id).order_by(Return.id))
         address = self.db.get(Address, order.address_id)
         method = self.db.get(PaymentMethod, order.payment_method_id)
+        items = self.rows("SELECT variant_id, product_id, name, size, colour, unit_price, quantity, returned_quantity "
+                          "FROM order_items WHERE order_id = ? ORDER BY variant_id", order.id)
+        returns = self.load(Return, "SELECT id FROM returns WHERE order_id = ? ORDER BY id", order.id)
         info = {"order_id": order.id, "customer_id": order.customer_id, "status": order.status,
-                "items": [{"variant_id": i.variant_id, "product_id": i.product_id, "name": i.name, "size": i.size,
-                           "colour": i.colour, "unit_price": i.unit_price, "quantity": i.quantity,
-                           "returned_quantity": i.returned_quantity} for i in items],
+                "items": [dict(zip(_ORDER_ITEM_KEYS, item)) for item in items],
                 "coupon": order.coupon_code, "subtotal": order.subtotal, "discount": order.discount, "tax": order.tax,
                 "shipping_method": order.shipping_method, "shipping_cost": order.shipping_cost, "total": order.total,
                 "refunded": order.refunded, "ship_to": _address(address), "payment": self._method(method),
@@ -742,25 +744,19 @@ class Shopping(Toolkit):
         return info
 
 
-_PRODUCT_COLUMNS = (Product.id, Product.name, Product.brand, Product.category, Product.price, Product.rating,
-                    Product.review_count)
 _PRODUCT_KEYS = ("product_id", "name", "brand", "category", "price", "rating", "review_count")
-_STOCKED = exists().where(Variant.product_id == Product.id, Variant.stock > 0)
-_CATEGORIES = select(Product.category, func.count()).group_by(Product.category).order_by(Product.category)
-_CART_VIEW = (select(Variant.id, Product.id, Product.name, Variant.size, Variant.colour, Variant.price,
-                     CartItem.quantity, Variant.stock, Product.category)
-              .join(Variant, CartItem.variant_id == Variant.id).join(Product, Variant.product_id == Product.id)
-              .order_by(CartItem.added_at, CartItem.variant_id))
-_WISHLIST = (select(*_PRODUCT_COLUMNS, _STOCKED.label("in_stock"), WishlistItem.added_at)
-             .join(Product, WishlistItem.product_id == Product.id)
-             .order_by(WishlistItem.added_at.desc(), Product.id))
-_ORDER_LIST = select(Order.id, Order.status, Order.placed_at, Order.total)
-_ORDER_ITEMS = select(OrderItem.order_id, OrderItem.variant_id, OrderItem.product_id, OrderItem.name,
-                      OrderItem.quantity).order_by(OrderItem.order_id, OrderItem.variant_id)
-_PRODUCT_SEARCH = select(*_PRODUCT_COLUMNS, _STOCKED.label("in_stock"))
-_PRODUCT_ORDERS = {"name": (Product.name, Product.id), "price_low": (Product.price, Product.name, Product.id),
-                   "price_high": (Product.price.desc(), Product.name, Product.id),
-                   "rating": (Product.rating.desc(), Product.review_count.desc(), Product.name, Product.id)}
+# whether a product has a variant in stock
+_STOCKED = "EXISTS (SELECT 1 FROM variants v WHERE v.product_id = products.id AND v.stock > 0)"
+_ORDER_ITEM_KEYS = ("variant_id", "product_id", "name", "size", "colour", "unit_price", "quantity",
+                    "returned_quantity")
+_WISHLIST = (f"SELECT products.id, name, brand, category, price, rating, review_count, {_STOCKED}, w.added_at "
+             "FROM wishlist_items w JOIN products ON products.id = w.product_id "
+             "WHERE w.customer_id = ? ORDER BY w.added_at DESC, products.id")
+_CART_VIEW = ("SELECT v.id, p.id, p.name, v.size, v.colour, v.price, c.quantity, v.stock, p.category "
+              "FROM cart_items c JOIN variants v ON v.id = c.variant_id JOIN products p ON p.id = v.product_id "
+              "WHERE c.customer_id = ? ORDER BY c.added_at, c.variant_id")
+_PRODUCT_ORDERS = {"name": "name, id", "price_low": "price, name, id", "price_high": "price DESC, name, id",
+                   "rating": "rating DESC, review_count DESC, name, id"}
 
 
 # -- results ------------------------------------------------------------------------------------
