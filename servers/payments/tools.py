@@ -87,12 +87,12 @@ class Payments(Toolkit):
         """Return a customer's profile with a summary of their account: invoices by status, the amount
         outstanding on open invoices, what they have paid and been refunded, and their default card."""
         customer = self.get(Customer, customer_id)
-        counts = dict(self.db.execute(select(Invoice.status, func.count()).where(Invoice.customer_id == customer.id)
-                                      .group_by(Invoice.status)).all())
-        outstanding = self.db.scalar(select(func.sum(Invoice.total - Invoice.amount_paid)).where(
-            Invoice.customer_id == customer.id, Invoice.status == "open")) or 0.0
-        paid, refunded = self.db.execute(select(func.sum(Payment.amount_captured), func.sum(Payment.amount_refunded))
-                                         .where(Payment.customer_id == customer.id)).one()
+        counts = dict(self.rows("SELECT status, count(*) FROM invoices WHERE customer_id = ? GROUP BY status",
+                                customer.id))
+        (outstanding, paid, refunded), = self.rows(
+            "SELECT (SELECT sum(total - amount_paid) FROM invoices WHERE customer_id = ? AND status = 'open'), "
+            "sum(amount_captured), sum(amount_refunded) FROM payments WHERE customer_id = ?", customer.id, customer.id)
+        outstanding = outstanding or 0.0
         card = self.db.get(Card, customer.default_card_id) if customer.default_card_id else None
         return {**_customer(customer), "created_at": customer.created_at,
                 "invoices": {status: counts.get(status, 0) for status in ("draft", "open", "paid", "void")},
@@ -128,7 +128,7 @@ class Payments(Toolkit):
     def list_payment_methods(self, customer_id: Id("customer")) -> list[dict]:
         """List a customer's saved cards: brand, last 4 digits, expiry, whether expired and which is the default."""
         customer = self.get(Customer, customer_id)
-        cards = self.db.scalars(select(Card).where(Card.customer_id == customer.id).order_by(Card.id))
+        cards = self.load(Card, "SELECT id FROM cards WHERE customer_id = ? ORDER BY id", customer.id)
         return [_card(c, self.today, customer) for c in cards]
 
     # -- invoices --------------------------------------------------------------------------------
@@ -145,23 +145,29 @@ class Payments(Toolkit):
             overdue_only: only open invoices whose due date has passed (default false).
             number: the invoice number as printed on it, case-insensitive, such as 'NW-1042'.
         """
-        query = select(Invoice).order_by(Invoice.created_at.desc(), Invoice.id.desc()).limit(limit)
+        where, params = [], []
         if number is not None:
-            query = query.where(Invoice.number == number.strip().upper())
+            where.append("number = ?")
+            params.append(number.strip().upper())
         if customer_id is not None:
-            query = query.where(Invoice.customer_id == customer_id)
+            where.append("customer_id = ?")
+            params.append(customer_id)
         if status is not None:
-            query = query.where(Invoice.status == status)
+            where.append("status = ?")
+            params.append(status)
         if overdue_only:
-            query = query.where(Invoice.status == "open", Invoice.due_date < self.today)
-        return [self._invoice(i) for i in self.db.scalars(query)]
+            where.append("status = 'open' AND due_date < ?")
+            params.append(self.today)
+        invoices = self.load(Invoice, f"SELECT id FROM invoices WHERE {' AND '.join(where) or '1'} "
+                                      "ORDER BY created_at DESC, id DESC LIMIT ?", *params, limit)
+        return [self._invoice(i) for i in invoices]
 
     @tool(read_only=True, produces=("payment",))
     def get_invoice(self, invoice_id: Id("invoice")) -> dict:
         """Return one invoice in full: its line items, totals, amount due, dates and the payments made against it."""
         invoice = self.get(Invoice, invoice_id)
-        items = self.db.scalars(select(LineItem).where(LineItem.invoice_id == invoice.id).order_by(LineItem.id))
-        payments = list(self.db.scalars(select(Payment).where(Payment.invoice_id == invoice.id).order_by(Payment.id)))
+        items = self.load(LineItem, "SELECT id FROM line_items WHERE invoice_id = ? ORDER BY id", invoice.id)
+        payments = self.load(Payment, "SELECT id FROM payments WHERE invoice_id = ? ORDER BY id", invoice.id)
         return {**self._invoice(invoice), "created_at": invoice.created_at, "finalized_at": invoice.finalized_at,
                 "paid_at": invoice.paid_at, "voided_at": invoice.voided_at,
                 "amount_refunded": round(sum(p.amount_refunded for p in payments), 2),
@@ -284,20 +290,27 @@ class Payments(Toolkit):
             status: only payments in this status: 'authorized', 'expired', 'captured', 'partially_refunded',
                 'refunded' or 'canceled'.
         """
-        query = select(Payment).order_by(Payment.authorized_at.desc(), Payment.id.desc()).limit(limit)
+        where, params = [], []
         if customer_id is not None:
-            query = query.where(Payment.customer_id == customer_id)
+            where.append("customer_id = ?")
+            params.append(customer_id)
         if invoice_id is not None:
-            query = query.where(Payment.invoice_id == invoice_id)
+            where.append("invoice_id = ?")
+            params.append(invoice_id)
         if status is not None:
             cutoff = self.now - dt.timedelta(days=AUTHORIZATION_DAYS)
             if status == "authorized":
-                query = query.where(Payment.status == "authorized", Payment.authorized_at >= cutoff)
+                where.append("status = 'authorized' AND authorized_at >= ?")
+                params.append(cutoff)
             elif status == "expired":
-                query = query.where(Payment.status == "authorized", Payment.authorized_at < cutoff)
+                where.append("status = 'authorized' AND authorized_at < ?")
+                params.append(cutoff)
             else:
-                query = query.where(Payment.status == status)
-        return [self._payment(p) for p in self.db.scalars(query)]
+                where.append("status = ?")
+                params.append(status)
+        payments = self.load(Payment, f"SELECT id FROM payments WHERE {' AND '.join(where) or '1'} "
+                                      "ORDER BY authorized_at DESC, id DESC LIMIT ?", *params, limit)
+        return [self._payment(p) for p in payments]
 
     @tool(sets=("payment.authorized",), requires=("invoice.open",), produces=("payment",), details=_KEYS)
     def authorize_payment(self, invoice_id: Id("invoice"), card_id: Id("card") | None = None,
@@ -437,13 +450,17 @@ class Payments(Toolkit):
             customer_id: only refunds to this customer, such as 'CUS-0007'.
             payment_id: only refunds of this payment, such as 'PAY-0007'.
         """
-        query = (select(Refund).join(Payment, Refund.payment_id == Payment.id)
-                 .order_by(Refund.created_at.desc(), Refund.id.desc()).limit(limit))
+        where, params = [], []
         if customer_id is not None:
-            query = query.where(Payment.customer_id == customer_id)
+            where.append("p.customer_id = ?")
+            params.append(customer_id)
         if payment_id is not None:
-            query = query.where(Refund.payment_id == payment_id)
-        return [_refund(r) for r in self.db.scalars(query)]
+            where.append("r.payment_id = ?")
+            params.append(payment_id)
+        refunds = self.load(Refund, "SELECT r.id FROM refunds r JOIN payments p ON p.id = r.payment_id "
+                                    f"WHERE {' AND '.join(where) or '1'} ORDER BY r.created_at DESC, r.id DESC LIMIT ?",
+                            *params, limit)
+        return [_refund(r) for r in refunds]
 
     # -- webhooks and events ---------------------------------------------------------------------
 
@@ -451,10 +468,10 @@ class Payments(Toolkit):
     def list_webhook_endpoints(self) -> list[dict]:
         """List the webhook endpoints: URL, description, subscribed event types, whether enabled, and how
         many deliveries to each have failed."""
-        failed = dict(self.db.execute(select(Delivery.endpoint_id, func.count()).where(Delivery.status == "failed")
-                                      .group_by(Delivery.endpoint_id)).all())
+        failed = dict(self.rows("SELECT endpoint_id, count(*) FROM deliveries WHERE status = 'failed' "
+                                "GROUP BY endpoint_id"))
         return [{**_endpoint(e), "failed_deliveries": failed.get(e.id, 0)}
-                for e in self.db.scalars(select(WebhookEndpoint).order_by(WebhookEndpoint.id))]
+                for e in self.load(WebhookEndpoint, "SELECT id FROM webhook_endpoints ORDER BY id")]
 
     @tool(produces=("endpoint",))
     def create_webhook_endpoint(self, url: str, events: list[str], description: str | None = None) -> dict:
