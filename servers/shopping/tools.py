@@ -149,14 +149,16 @@ class Shopping(Toolkit):
             min_rating: only reviews with at least this many stars, from 1 to 5.
         """
         product = self.get(Product, product_id)
-        query = select(Review, Customer).join(Customer, Review.customer_id == Customer.id).where(
-            Review.product_id == product.id)
+        where, params = ["r.product_id = ?"], [product.id]
         if min_rating is not None:
-            query = query.where(Review.rating >= min_rating)
-        query = query.order_by(Review.created_at.desc(), Review.id.desc()).limit(limit)
-        return [{"review_id": r.id, "product_id": r.product_id, "reviewer": f"{c.first_name} {c.last_name[0]}.",
-                 "rating": r.rating, "title": r.title, "body": r.body, "date": r.created_at.date()}
-                for r, c in self.db.execute(query)]
+            where.append("r.rating >= ?")
+            params.append(min_rating)
+        rows = self.rows("SELECT r.id, c.first_name, c.last_name, r.rating, r.title, r.body, r.created_at "
+                         "FROM reviews r JOIN customers c ON c.id = r.customer_id "
+                         f"WHERE {' AND '.join(where)} ORDER BY r.created_at DESC, r.id DESC LIMIT ?", *params, limit)
+        return [{"review_id": review_id, "product_id": product.id, "reviewer": f"{first} {last[0]}.", "rating": rating,
+                 "title": title, "body": body, "date": dt.datetime.fromisoformat(created).date()}
+                for review_id, first, last, rating, title, body, created in rows]
 
     @tool(read_only=True)
     def list_customer_reviews(self, customer_id: Id("customer")) -> list[dict]:
@@ -165,10 +167,12 @@ class Shopping(Toolkit):
         Args:
         """
         customer = self.get(Customer, customer_id)
-        query = select(Review, Product).join(Product, Review.product_id == Product.id).where(
-            Review.customer_id == customer.id).order_by(Review.created_at.desc(), Review.id.desc())
-        return [{"review_id": r.id, "product_id": p.id, "product_name": p.name, "rating": r.rating,
-                 "title": r.title, "date": r.created_at.date()} for r, p in self.db.execute(query)]
+        rows = self.rows("SELECT r.id, p.id, p.name, r.rating, r.title, r.created_at "
+                         "FROM reviews r JOIN products p ON p.id = r.product_id "
+                         "WHERE r.customer_id = ? ORDER BY r.created_at DESC, r.id DESC", customer.id)
+        return [{"review_id": review_id, "product_id": product_id, "product_name": name, "rating": rating,
+                 "title": title, "date": dt.datetime.fromisoformat(created).date()}
+                for review_id, product_id, name, rating, title, created in rows]
 
     # -- cart ------------------------------------------------------------------------------------
 
