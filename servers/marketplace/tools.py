@@ -80,9 +80,9 @@ class MarketplaceServer(Toolkit):
     def get_feedback(self, member_id: Id("member"), limit: Limit = 20) -> dict:
         """Return the feedback a member has received, newest first, with their score and counts."""
         member = self.get(Member, member_id)
-        rows = self.db.scalars(select(Feedback).where(Feedback.subject_id == member.id)
-                               .order_by(Feedback.left_at.desc(), Feedback.id.desc()).limit(limit))
-        return {**_member(member), "received": [_feedback(f) for f in rows]}
+        received = self.load(Feedback, "SELECT id FROM feedback WHERE subject_id = ? ORDER BY left_at DESC, id DESC "
+                                       "LIMIT ?", member.id, limit)
+        return {**_member(member), "received": [_feedback(f) for f in received]}
 
     # -- listings ------------------------------------------------------------------------------------
 
