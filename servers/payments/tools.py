@@ -542,14 +542,15 @@ class Payments(Toolkit):
             invoice_id: only events about this invoice, such as 'INV-0007'.
             payment_id: only events about this payment, such as 'PAY-0007'.
         """
-        query = select(Event).order_by(Event.created_at.desc(), Event.id.desc()).limit(limit)
-        if type is not None:
-            query = query.where(Event.type == type)
-        for column, value in ((Event.customer_id, customer_id), (Event.invoice_id, invoice_id),
-                              (Event.payment_id, payment_id)):
+        where, params = [], []
+        for condition, value in (("type = ?", type), ("customer_id = ?", customer_id), ("invoice_id = ?", invoice_id),
+                                 ("payment_id = ?", payment_id)):
             if value is not None:
-                query = query.where(column == value)
-        return [_event(e) for e in self.db.scalars(query)]
+                where.append(condition)
+                params.append(value)
+        events = self.load(Event, f"SELECT id FROM events WHERE {' AND '.join(where) or '1'} "
+                                  "ORDER BY created_at DESC, id DESC LIMIT ?", *params, limit)
+        return [_event(e) for e in events]
 
     @tool(read_only=True, produces=("event", "endpoint"))
     def list_deliveries(self, endpoint_id: Id("endpoint") | None = None, event_id: Id("event") | None = None,
@@ -562,15 +563,18 @@ class Payments(Toolkit):
             event_id: only deliveries of this event, such as 'EVT-00007'.
             status: only deliveries in this status: 'pending', 'succeeded' or 'failed'.
         """
-        query = (select(Delivery, Event).join(Event, Delivery.event_id == Event.id)
-                 .order_by(Delivery.created_at.desc(), Delivery.id.desc()).limit(limit))
-        if endpoint_id is not None:
-            query = query.where(Delivery.endpoint_id == endpoint_id)
-        if event_id is not None:
-            query = query.where(Delivery.event_id == event_id)
-        if status is not None:
-            query = query.where(Delivery.status == status)
-        return [_delivery(d, e) for d, e in self.db.execute(query)]
+        where, params = [], []
+        for condition, value in (("d.endpoint_id = ?", endpoint_id), ("d.event_id = ?", event_id),
+                                 ("d.status = ?", status)):
+            if value is not None:
+                where.append(condition)
+                params.append(value)
+        rows = self.rows("SELECT d.id, d.endpoint_id, d.event_id, e.type, e.summary, d.attempt, d.status, "
+                         "d.response_code, d.created_at FROM deliveries d JOIN events e ON e.id = d.event_id "
+                         f"WHERE {' AND '.join(where) or '1'} ORDER BY d.created_at DESC, d.id DESC LIMIT ?",
+                         *params, limit)
+        return [{**dict(zip(_DELIVERY_KEYS, row[:-1])), "created_at": dt.datetime.fromisoformat(row[-1])}
+                for row in rows]
 
     @tool(requires=("endpoint.enabled",))
     def retry_delivery(self, delivery_id: Id("delivery")) -> dict:
@@ -818,6 +822,10 @@ def _event(event: Event) -> dict:
         if getattr(event, key) is not None:
             info[key] = getattr(event, key)
     return info
+
+
+_DELIVERY_KEYS = ("delivery_id", "endpoint_id", "event_id", "event_type", "event_summary", "attempt", "status",
+                  "response_code")  # the order of `_delivery`'s keys, then created_at
 
 
 def _delivery(delivery: Delivery, event: Event) -> dict:
