@@ -359,16 +359,19 @@ class Trading(Toolkit):
         """
         account = self.get(Account, account_id)
         check_range(start_date, end_date)
-        stmt = select(Fill, Instrument).join(Instrument, Fill.instrument_id == Instrument.id).where(
-            Fill.account_id == account.id)
+        where, params = ["account_id = ?"], [account.id]
         if instrument_id is not None:
-            stmt = stmt.where(Fill.instrument_id == self.get(Instrument, instrument_id).id)
+            where.append("instrument_id = ?")
+            params.append(instrument_id)
         if start_date is not None:
-            stmt = stmt.where(Fill.filled_at >= dt.datetime.combine(start_date, dt.time()))
+            where.append("filled_at >= ?")
+            params.append(dt.datetime.combine(start_date, dt.time()))
         if end_date is not None:
-            stmt = stmt.where(Fill.filled_at < dt.datetime.combine(end_date + dt.timedelta(days=1), dt.time()))
-        stmt = stmt.order_by(Fill.filled_at.desc(), Fill.id.desc()).limit(limit)
-        return [_fill(f, i) for f, i in self.db.execute(stmt)]
+            where.append("filled_at < ?")
+            params.append(dt.datetime.combine(end_date + dt.timedelta(days=1), dt.time()))
+        fills = self.load(Fill, f"SELECT id FROM fills WHERE {' AND '.join(where)} "
+                                "ORDER BY filled_at DESC, id DESC LIMIT ?", *params, limit)
+        return [_fill(f, self.db.get(Instrument, f.instrument_id)) for f in fills]
 
     # -- watchlists --------------------------------------------------------------------------------
 
