@@ -270,12 +270,14 @@ class MarketplaceServer(Toolkit):
         listing = self.get(Listing, listing_id)
         if listing.format != "auction":
             raise ToolError(f"Listing {listing.id} is fixed price and takes no bids; list_offers shows its offers")
-        bids = self.load(Bid, "SELECT id FROM bids WHERE listing_id = ? ORDER BY amount DESC, id", listing.id)
+        bids = self.rows("SELECT b.id, b.bidder_id, m.name, b.amount, b.placed_at FROM bids b "
+                         "JOIN members m ON m.id = b.bidder_id WHERE b.listing_id = ? ORDER BY b.amount DESC, b.id",
+                         listing.id)
         return {"listing_id": listing.id, "title": listing.title, "bid_count": listing.bid_count,
                 "minimum_bid": _minimum_bid(listing) if _open(listing, self.now) else None,
-                "bids": [{"bid_id": b.id, "bidder_id": b.bidder_id,
-                          "bidder_name": self.db.get(Member, b.bidder_id).name, "amount": b.amount,
-                          "placed_at": b.placed_at} for b in bids]}
+                "bids": [{"bid_id": bid_id, "bidder_id": bidder_id, "bidder_name": name, "amount": amount,
+                          "placed_at": dt.datetime.fromisoformat(placed)}
+                         for bid_id, bidder_id, name, amount, placed in bids]}
 
     @tool()
     def place_bid(self, listing_id: Id("listing"), bidder_id: Id("member"), amount: Money) -> dict:
