@@ -283,6 +283,7 @@ class Trading(Toolkit):
             params.append(instrument_id)
         orders = self.load(Order, f"SELECT id FROM orders WHERE {' AND '.join(where)} "
                                   "ORDER BY placed_at DESC, id DESC LIMIT ?", *params, limit)
+        self.world.preload(Instrument, [o.instrument_id for o in orders])
         return [_order(o, self.db.get(Instrument, o.instrument_id)) for o in orders]
 
     @tool(read_only=True)
@@ -371,6 +372,7 @@ class Trading(Toolkit):
             params.append(dt.datetime.combine(end_date + dt.timedelta(days=1), dt.time()))
         fills = self.load(Fill, f"SELECT id FROM fills WHERE {' AND '.join(where)} "
                                 "ORDER BY filled_at DESC, id DESC LIMIT ?", *params, limit)
+        self.world.preload(Instrument, [f.instrument_id for f in fills])
         return [_fill(f, self.db.get(Instrument, f.instrument_id)) for f in fills]
 
     # -- watchlists --------------------------------------------------------------------------------
