@@ -150,7 +150,9 @@ class Delivery(Base):
     """One attempt to send an event to a webhook endpoint; a retry is a new record."""
 
     __tablename__ = "deliveries"
-    __table_args__ = (Index("ix_deliveries_created", "created_at", "id"),)
+    # the failed deliveries of each endpoint are counted from the index alone (list_webhook_endpoints)
+    __table_args__ = (Index("ix_deliveries_created", "created_at", "id"),
+                      Index("ix_deliveries_status", "status", "endpoint_id"))
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "DLV-00042"
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id"), index=True)
