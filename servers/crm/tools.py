@@ -85,14 +85,19 @@ class Crm(Toolkit):
             industry: the industry, case-insensitive, such as 'Software' or 'Healthcare'.
             owner_id: only companies whose account owner is this rep, such as 'REP-0002'.
         """
-        query = select(Company).order_by(Company.name, Company.id)
+        where, params = [], []
         if name and name.strip():
-            query = query.where(func.lower(Company.name).contains(name.strip().lower()))
+            where.append("lower(name) LIKE '%' || ? || '%'")
+            params.append(name.strip().lower())
         if industry and industry.strip():
-            query = query.where(func.lower(Company.industry) == industry.strip().lower())
+            where.append("lower(industry) = ?")
+            params.append(industry.strip().lower())
         if owner_id is not None:
-            query = query.where(Company.owner_id == self.get(Rep, owner_id).id)
-        return [_company(c) for c in self.db.scalars(query.limit(limit))]
+            where.append("owner_id = ?")
+            params.append(self.get(Rep, owner_id).id)
+        companies = self.load(Company, f"SELECT id FROM companies WHERE {' AND '.join(where) or '1'} "
+                                       "ORDER BY name, id LIMIT ?", *params, limit)
+        return [_company(c) for c in companies]
 
     @tool(read_only=True, produces=("contact", "deal"))
     def get_company(self, company_id: Id("company")) -> dict:
@@ -101,8 +106,8 @@ class Crm(Toolkit):
         Args:
         """
         company = self.get(Company, company_id)
-        contacts = self.db.scalars(select(Contact).where(Contact.company_id == company.id).order_by(Contact.id))
-        deals = self.db.scalars(select(Deal).where(Deal.company_id == company.id).order_by(Deal.id))
+        contacts = self.load(Contact, "SELECT id FROM contacts WHERE company_id = ? ORDER BY id", company.id)
+        deals = self.load(Deal, "SELECT id FROM deals WHERE company_id = ? ORDER BY id", company.id)
         owner = self.db.get(Rep, company.owner_id)
         return {**_company(company), "owner_name": owner.name if owner else None,
                 "contacts": [self._contact(c, company) for c in contacts],
@@ -510,13 +515,14 @@ class Crm(Toolkit):
             owner_id: only this rep's deals, such as 'REP-0002'; the whole team when left out.
         """
         check_range(start_date, end_date)
-        query = select(Deal).where(Deal.close_date >= start_date, Deal.close_date <= end_date,
-                                   Deal.stage != "closed_lost").order_by(Deal.id)
+        where, params = ["close_date >= ? AND close_date <= ? AND stage != 'closed_lost'"], [start_date, end_date]
         if owner_id is not None:
-            query = query.where(Deal.owner_id == self.get(Rep, owner_id).id)
+            where.append("owner_id = ?")
+            params.append(self.get(Rep, owner_id).id)
+        deals = self.load(Deal, f"SELECT id FROM deals WHERE {' AND '.join(where)} ORDER BY id", *params)
         stages: dict[str, dict] = {}
         owners: dict[str, dict] = {}
-        for deal in self.db.scalars(query):
+        for deal in deals:
             weighted = deal.amount * deal.probability / 100 if deal.stage in OPEN_STAGES else 0.0
             row = stages.setdefault(deal.stage, {"stage": deal.stage, "deals": 0, "amount": 0.0, "weighted": 0.0})
             row["deals"] += 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import ForeignKey, String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 class Base(DeclarativeBase):
@@ -31,10 +31,6 @@ class Member(Base):
     positive: Mapped[int] = mapped_column(default=0)
     neutral: Mapped[int] = mapped_column(default=0)
     negative: Mapped[int] = mapped_column(default=0)
-
-    # read-only views, loaded once and kept until a write commits
-    watched: Mapped[list[Listing]] = relationship(secondary="watchlist",
-                                                  order_by=lambda: (Listing.end_time, Listing.id), viewonly=True)
 
 
 class Listing(Base):
@@ -57,11 +53,6 @@ class Listing(Base):
     created_at: Mapped[dt.datetime]
     end_time: Mapped[dt.datetime]
     relisted_as: Mapped[str | None]
-
-    bids: Mapped[list[Bid]] = relationship(order_by=lambda: (Bid.amount.desc(), Bid.id), viewonly=True)
-    offers: Mapped[list[Offer]] = relationship(order_by=lambda: (Offer.made_at.desc(), Offer.id.desc()),
-                                               viewonly=True)
-    watchers: Mapped[list[Member]] = relationship(secondary="watchlist", viewonly=True)
 
 
 class Bid(Base):

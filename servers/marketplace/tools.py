@@ -80,9 +80,9 @@ class MarketplaceServer(Toolkit):
     def get_feedback(self, member_id: Id("member"), limit: Limit = 20) -> dict:
         """Return the feedback a member has received, newest first, with their score and counts."""
         member = self.get(Member, member_id)
-        rows = self.db.scalars(select(Feedback).where(Feedback.subject_id == member.id)
-                               .order_by(Feedback.left_at.desc(), Feedback.id.desc()).limit(limit))
-        return {**_member(member), "received": [_feedback(f) for f in rows]}
+        received = self.load(Feedback, "SELECT id FROM feedback WHERE subject_id = ? ORDER BY left_at DESC, id DESC "
+                                       "LIMIT ?", member.id, limit)
+        return {**_member(member), "received": [_feedback(f) for f in received]}
 
     # -- listings ------------------------------------------------------------------------------------
 
@@ -106,39 +106,36 @@ class MarketplaceServer(Toolkit):
             status: 'active' (the default), 'sold' or 'ended' (ended unsold); null for every status.
             max_price: only listings whose current price is at most this, in USD.
         """
-        stmt = select(Listing).order_by(Listing.end_time, Listing.id)
-        for word in (query or "").lower().split():
-            stmt = stmt.where(func.lower(Listing.title).contains(word))
-        if category:
-            stmt = stmt.where(Listing.category == category)
-        if condition:
-            stmt = stmt.where(Listing.condition == condition)
-        if listing_format:
-            stmt = stmt.where(Listing.format == listing_format)
-        if seller_id is not None:
-            stmt = stmt.where(Listing.seller_id == self.get(Member, seller_id).id)
-        if status:
-            stmt = stmt.where(Listing.status == status)
-        if max_price is not None:
-            current = func.coalesce(Listing.price, Listing.high_bid, Listing.start_price)
-            stmt = stmt.where(current <= max_price)
-        return [self._listing(x) for x in self.db.scalars(stmt.limit(limit))]
+        words = (query or "").lower().split()
+        where, params = ["lower(title) LIKE '%' || ? || '%'"] * len(words), [*words]
+        for condition, value in (("category = ?", category or None), ("condition = ?", condition or None),
+                                 ("format = ?", listing_format or None), ("seller_id = ?", seller_id),
+                                 ("status = ?", status or None),
+                                 ("coalesce(price, high_bid, start_price) <= ?", max_price)):
+            if value is not None:
+                where.append(condition)
+                params.append(value)
+        found = self.load(Listing, f"SELECT id FROM listings WHERE {' AND '.join(where) or '1'} "
+                                   "ORDER BY end_time, id LIMIT ?", *params, limit)
+        return [self._listing(x) for x in found]
 
     @tool(read_only=True)
     def get_listing(self, listing_id: Id("listing")) -> dict:
         """Return a listing in full: seller, condition, price or current bid, the minimum next bid,
         whether the reserve is met (never the reserve itself), end time and how many watch it."""
         listing = self.get(Listing, listing_id)
+        (watchers, pending_offers), = self.rows(
+            "SELECT (SELECT count(*) FROM watchlist WHERE listing_id = ?), "
+            "(SELECT count(*) FROM offers WHERE listing_id = ? AND status = 'pending')", listing.id, listing.id)
         seller = self.db.get(Member, listing.seller_id)
         out = {**self._listing(listing), "seller_name": seller.name, "seller_username": seller.username,
-               "created_at": listing.created_at, "watchers": len(listing.watchers),
-               "relisted_as": listing.relisted_as}
+               "created_at": listing.created_at, "watchers": watchers, "relisted_as": listing.relisted_as}
         if listing.format == "auction":
             out["high_bidder_id"] = listing.high_bidder_id
             out["has_reserve"] = listing.reserve_price is not None
             out["reserve_met"] = _reserve_met(listing)
         else:
-            out["pending_offers"] = sum(offer.status == "pending" for offer in listing.offers)
+            out["pending_offers"] = pending_offers
         return out
 
     @tool(produces=("listing",))
@@ -273,11 +270,14 @@ class MarketplaceServer(Toolkit):
         listing = self.get(Listing, listing_id)
         if listing.format != "auction":
             raise ToolError(f"Listing {listing.id} is fixed price and takes no bids; list_offers shows its offers")
+        bids = self.rows("SELECT b.id, b.bidder_id, m.name, b.amount, b.placed_at FROM bids b "
+                         "JOIN members m ON m.id = b.bidder_id WHERE b.listing_id = ? ORDER BY b.amount DESC, b.id",
+                         listing.id)
         return {"listing_id": listing.id, "title": listing.title, "bid_count": listing.bid_count,
                 "minimum_bid": _minimum_bid(listing) if _open(listing, self.now) else None,
-                "bids": [{"bid_id": b.id, "bidder_id": b.bidder_id,
-                          "bidder_name": self.db.get(Member, b.bidder_id).name, "amount": b.amount,
-                          "placed_at": b.placed_at} for b in listing.bids]}
+                "bids": [{"bid_id": bid_id, "bidder_id": bidder_id, "bidder_name": name, "amount": amount,
+                          "placed_at": dt.datetime.fromisoformat(placed)}
+                         for bid_id, bidder_id, name, amount, placed in bids]}
 
     @tool()
     def place_bid(self, listing_id: Id("listing"), bidder_id: Id("member"), amount: Money) -> dict:
@@ -380,22 +380,16 @@ class MarketplaceServer(Toolkit):
         """
         if seller_id is None and buyer_id is None and listing_id is None:
             raise ToolError("Give a seller_id, buyer_id or listing_id to list offers for")
-        seller = None if seller_id is None else self.get(Member, seller_id).id
-        buyer = None if buyer_id is None else self.get(Member, buyer_id).id
-        if listing_id is not None:  # the listing's own offers, loaded with it
-            listing = self.get(Listing, listing_id)
-            offers = [o for o in listing.offers if seller in (None, listing.seller_id) and buyer in (None, o.buyer_id)
-                      and (not status or o.status == status)][:limit]
-            return [self._offer(o) for o in offers]
-        stmt = select(Offer).join(Listing, Listing.id == Offer.listing_id).order_by(Offer.made_at.desc(),
-                                                                                     Offer.id.desc())
-        if seller is not None:
-            stmt = stmt.where(Listing.seller_id == seller)
-        if buyer is not None:
-            stmt = stmt.where(Offer.buyer_id == buyer)
-        if status:
-            stmt = stmt.where(Offer.status == status)
-        return [self._offer(o) for o in self.db.scalars(stmt.limit(limit))]
+        where, params = [], []
+        for condition, value in (("l.seller_id = ?", seller_id), ("o.buyer_id = ?", buyer_id),
+                                 ("o.listing_id = ?", listing_id), ("o.status = ?", status or None)):
+            if value is not None:
+                where.append(condition)
+                params.append(value)
+        offers = self.load(Offer, "SELECT o.id FROM offers o JOIN listings l ON l.id = o.listing_id "
+                                  f"WHERE {' AND '.join(where)} ORDER BY o.made_at DESC, o.id DESC LIMIT ?",
+                           *params, limit)
+        return [self._offer(o) for o in offers]
 
     @tool(produces=("order",))
     def respond_to_offer(self, offer_id: Id("offer"), decision: Literal["accept", "decline"]) -> dict:
@@ -431,11 +425,13 @@ class MarketplaceServer(Toolkit):
             status: only 'paid' (awaiting shipment), 'shipped' or 'delivered' orders.
         """
         member = self.get(Member, member_id)
-        column = Order.buyer_id if role == "buyer" else Order.seller_id
-        stmt = select(Order).where(column == member.id).order_by(Order.ordered_at.desc(), Order.id.desc())
+        where, params = ["buyer_id = ?" if role == "buyer" else "seller_id = ?"], [member.id]
         if status:
-            stmt = stmt.where(Order.status == status)
-        return [self._order_full(o) for o in self.db.scalars(stmt.limit(limit))]
+            where.append("status = ?")
+            params.append(status)
+        orders = self.load(Order, f"SELECT id FROM orders WHERE {' AND '.join(where)} "
+                                  "ORDER BY ordered_at DESC, id DESC LIMIT ?", *params, limit)
+        return [self._order_full(o) for o in orders]
 
     @tool(idempotent=True)
     def mark_shipped(self, order_id: Id("order"), carrier: Carrier, tracking_number: str) -> dict:
@@ -497,7 +493,10 @@ class MarketplaceServer(Toolkit):
     @tool(read_only=True)
     def get_watchlist(self, member_id: Id("member")) -> list[dict]:
         """Return the listings a member watches, ending soonest first."""
-        return [self._listing(x) for x in self.get(Member, member_id).watched]
+        member = self.get(Member, member_id)
+        watched = self.load(Listing, "SELECT l.id FROM watchlist w JOIN listings l ON l.id = w.listing_id "
+                                     "WHERE w.member_id = ? ORDER BY l.end_time, l.id", member.id)
+        return [self._listing(x) for x in watched]
 
     @tool(idempotent=True)
     def watch_listing(self, member_id: Id("member"), listing_id: Id("listing")) -> dict:
@@ -594,7 +593,7 @@ class MarketplaceServer(Toolkit):
     def _order_full(self, order: Order) -> dict:
         listing = self.db.get(Listing, order.listing_id)
         buyer, seller = self.db.get(Member, order.buyer_id), self.db.get(Member, order.seller_id)
-        authors = set(self.db.scalars(select(Feedback.author_id).where(Feedback.order_id == order.id)))
+        authors = {author for author, in self.rows("SELECT author_id FROM feedback WHERE order_id = ?", order.id)}
         return {**_order(order), "title": listing.title, "buyer_name": buyer.name, "seller_name": seller.name,
                 "buyer_left_feedback": buyer.id in authors, "seller_left_feedback": seller.id in authors}
 

@@ -89,13 +89,14 @@ class Payments(Toolkit):
         customer = self.get(Customer, customer_id)
         counts = dict(self.rows("SELECT status, count(*) FROM invoices WHERE customer_id = ? GROUP BY status",
                                 customer.id))
-        [(outstanding, paid, refunded)] = self.rows(
+        (outstanding, paid, refunded), = self.rows(
             "SELECT (SELECT sum(total - amount_paid) FROM invoices WHERE customer_id = ? AND status = 'open'), "
             "sum(amount_captured), sum(amount_refunded) FROM payments WHERE customer_id = ?", customer.id, customer.id)
+        outstanding = outstanding or 0.0
         card = self.db.get(Card, customer.default_card_id) if customer.default_card_id else None
         return {**_customer(customer), "created_at": customer.created_at,
                 "invoices": {status: counts.get(status, 0) for status in ("draft", "open", "paid", "void")},
-                "outstanding": round(outstanding or 0.0, 2), "total_paid": round(paid or 0.0, 2),
+                "outstanding": round(outstanding, 2), "total_paid": round(paid or 0.0, 2),
                 "total_refunded": round(refunded or 0.0, 2),
                 "default_card": _card(card, self.today, customer) if card else None}
 
@@ -127,7 +128,7 @@ class Payments(Toolkit):
     def list_payment_methods(self, customer_id: Id("customer")) -> list[dict]:
         """List a customer's saved cards: brand, last 4 digits, expiry, whether expired and which is the default."""
         customer = self.get(Customer, customer_id)
-        cards = self.db.scalars(select(Card).where(Card.customer_id == customer.id).order_by(Card.id))
+        cards = self.load(Card, "SELECT id FROM cards WHERE customer_id = ? ORDER BY id", customer.id)
         return [_card(c, self.today, customer) for c in cards]
 
     # -- invoices --------------------------------------------------------------------------------
@@ -144,32 +145,34 @@ class Payments(Toolkit):
             overdue_only: only open invoices whose due date has passed (default false).
             number: the invoice number as printed on it, case-insensitive, such as 'NW-1042'.
         """
+        where, params = [], []
         if number is not None:
-            number = number.strip().upper()
-        if customer_id is not None:  # the customer's invoices, loaded with them
-            invoices = [i for i in self.get(Customer, customer_id).invoices
-                        if number in (None, i.number) and status in (None, i.status)
-                        and not (overdue_only and (i.status != "open" or i.due_date >= self.today))]
-            return [self._invoice(i) for i in invoices[:limit]]
-        query = select(Invoice).order_by(Invoice.created_at.desc(), Invoice.id.desc()).limit(limit)
-        if number is not None:
-            query = query.where(Invoice.number == number)
+            where.append("number = ?")
+            params.append(number.strip().upper())
+        if customer_id is not None:
+            where.append("customer_id = ?")
+            params.append(customer_id)
         if status is not None:
-            query = query.where(Invoice.status == status)
+            where.append("status = ?")
+            params.append(status)
         if overdue_only:
-            query = query.where(Invoice.status == "open", Invoice.due_date < self.today)
-        return [self._invoice(i) for i in self.db.scalars(query)]
+            where.append("status = 'open' AND due_date < ?")
+            params.append(self.today)
+        invoices = self.load(Invoice, f"SELECT id FROM invoices WHERE {' AND '.join(where) or '1'} "
+                                      "ORDER BY created_at DESC, id DESC LIMIT ?", *params, limit)
+        return [self._invoice(i) for i in invoices]
 
     @tool(read_only=True, produces=("payment",))
     def get_invoice(self, invoice_id: Id("invoice")) -> dict:
         """Return one invoice in full: its line items, totals, amount due, dates and the payments made against it."""
         invoice = self.get(Invoice, invoice_id)
-        payments = invoice.payments
+        items = self.load(LineItem, "SELECT id FROM line_items WHERE invoice_id = ? ORDER BY id", invoice.id)
+        payments = self.load(Payment, "SELECT id FROM payments WHERE invoice_id = ? ORDER BY id", invoice.id)
         return {**self._invoice(invoice), "created_at": invoice.created_at, "finalized_at": invoice.finalized_at,
                 "paid_at": invoice.paid_at, "voided_at": invoice.voided_at,
                 "amount_refunded": round(sum(p.amount_refunded for p in payments), 2),
                 "line_items": [{"description": i.description, "quantity": i.quantity, "unit_amount": i.unit_amount,
-                                "amount": i.amount} for i in invoice.line_items],
+                                "amount": i.amount} for i in items],
                 "payments": [self._payment(p) for p in payments]}
 
     @tool(produces=("invoice",))
@@ -287,22 +290,27 @@ class Payments(Toolkit):
             status: only payments in this status: 'authorized', 'expired', 'captured', 'partially_refunded',
                 'refunded' or 'canceled'.
         """
-        if customer_id is not None:  # the customer's payments, loaded with them
-            payments = [p for p in self.get(Customer, customer_id).payments
-                        if invoice_id in (None, p.invoice_id) and status in (None, self._status(p))]
-            return [self._payment(p) for p in payments[:limit]]
-        query = select(Payment).order_by(Payment.authorized_at.desc(), Payment.id.desc()).limit(limit)
+        where, params = [], []
+        if customer_id is not None:
+            where.append("customer_id = ?")
+            params.append(customer_id)
         if invoice_id is not None:
-            query = query.where(Payment.invoice_id == invoice_id)
+            where.append("invoice_id = ?")
+            params.append(invoice_id)
         if status is not None:
             cutoff = self.now - dt.timedelta(days=AUTHORIZATION_DAYS)
             if status == "authorized":
-                query = query.where(Payment.status == "authorized", Payment.authorized_at >= cutoff)
+                where.append("status = 'authorized' AND authorized_at >= ?")
+                params.append(cutoff)
             elif status == "expired":
-                query = query.where(Payment.status == "authorized", Payment.authorized_at < cutoff)
+                where.append("status = 'authorized' AND authorized_at < ?")
+                params.append(cutoff)
             else:
-                query = query.where(Payment.status == status)
-        return [self._payment(p) for p in self.db.scalars(query)]
+                where.append("status = ?")
+                params.append(status)
+        payments = self.load(Payment, f"SELECT id FROM payments WHERE {' AND '.join(where) or '1'} "
+                                      "ORDER BY authorized_at DESC, id DESC LIMIT ?", *params, limit)
+        return [self._payment(p) for p in payments]
 
     @tool(sets=("payment.authorized",), requires=("invoice.open",), produces=("payment",), details=_KEYS)
     def authorize_payment(self, invoice_id: Id("invoice"), card_id: Id("card") | None = None,
@@ -442,15 +450,17 @@ class Payments(Toolkit):
             customer_id: only refunds to this customer, such as 'CUS-0007'.
             payment_id: only refunds of this payment, such as 'PAY-0007'.
         """
-        if payment_id is not None:  # the payment's refunds, loaded with it
-            payment = self.get(Payment, payment_id)
-            refunds = payment.refunds if customer_id in (None, payment.customer_id) else []
-            return [_refund(r) for r in refunds[:limit]]
-        query = (select(Refund).join(Payment, Refund.payment_id == Payment.id)
-                 .order_by(Refund.created_at.desc(), Refund.id.desc()).limit(limit))
+        where, params = [], []
         if customer_id is not None:
-            query = query.where(Payment.customer_id == customer_id)
-        return [_refund(r) for r in self.db.scalars(query)]
+            where.append("p.customer_id = ?")
+            params.append(customer_id)
+        if payment_id is not None:
+            where.append("r.payment_id = ?")
+            params.append(payment_id)
+        refunds = self.load(Refund, "SELECT r.id FROM refunds r JOIN payments p ON p.id = r.payment_id "
+                                    f"WHERE {' AND '.join(where) or '1'} ORDER BY r.created_at DESC, r.id DESC LIMIT ?",
+                            *params, limit)
+        return [_refund(r) for r in refunds]
 
     # -- webhooks and events ---------------------------------------------------------------------
 
@@ -458,9 +468,10 @@ class Payments(Toolkit):
     def list_webhook_endpoints(self) -> list[dict]:
         """List the webhook endpoints: URL, description, subscribed event types, whether enabled, and how
         many deliveries to each have failed."""
-        rows = self.rows("SELECT id FROM webhook_endpoints ORDER BY id")
-        endpoints = [self.db.get(WebhookEndpoint, key) for (key,) in rows]
-        return [{**_endpoint(e), "failed_deliveries": len(e.failed_deliveries)} for e in endpoints]
+        failed = dict(self.rows("SELECT endpoint_id, count(*) FROM deliveries WHERE status = 'failed' "
+                                "GROUP BY endpoint_id"))
+        return [{**_endpoint(e), "failed_deliveries": failed.get(e.id, 0)}
+                for e in self.load(WebhookEndpoint, "SELECT id FROM webhook_endpoints ORDER BY id")]
 
     @tool(produces=("endpoint",))
     def create_webhook_endpoint(self, url: str, events: list[str], description: str | None = None) -> dict:
@@ -531,14 +542,15 @@ class Payments(Toolkit):
             invoice_id: only events about this invoice, such as 'INV-0007'.
             payment_id: only events about this payment, such as 'PAY-0007'.
         """
-        query = select(Event).order_by(Event.created_at.desc(), Event.id.desc()).limit(limit)
-        if type is not None:
-            query = query.where(Event.type == type)
-        for column, value in ((Event.customer_id, customer_id), (Event.invoice_id, invoice_id),
-                              (Event.payment_id, payment_id)):
+        where, params = [], []
+        for condition, value in (("type = ?", type), ("customer_id = ?", customer_id), ("invoice_id = ?", invoice_id),
+                                 ("payment_id = ?", payment_id)):
             if value is not None:
-                query = query.where(column == value)
-        return [_event(e) for e in self.db.scalars(query)]
+                where.append(condition)
+                params.append(value)
+        events = self.load(Event, f"SELECT id FROM events WHERE {' AND '.join(where) or '1'} "
+                                  "ORDER BY created_at DESC, id DESC LIMIT ?", *params, limit)
+        return [_event(e) for e in events]
 
     @tool(read_only=True, produces=("event", "endpoint"))
     def list_deliveries(self, endpoint_id: Id("endpoint") | None = None, event_id: Id("event") | None = None,
@@ -551,15 +563,18 @@ class Payments(Toolkit):
             event_id: only deliveries of this event, such as 'EVT-00007'.
             status: only deliveries in this status: 'pending', 'succeeded' or 'failed'.
         """
-        query = (select(Delivery, Event).join(Event, Delivery.event_id == Event.id)
-                 .order_by(Delivery.created_at.desc(), Delivery.id.desc()).limit(limit))
-        if endpoint_id is not None:
-            query = query.where(Delivery.endpoint_id == endpoint_id)
-        if event_id is not None:
-            query = query.where(Delivery.event_id == event_id)
-        if status is not None:
-            query = query.where(Delivery.status == status)
-        return [_delivery(d, e) for d, e in self.db.execute(query)]
+        where, params = [], []
+        for condition, value in (("d.endpoint_id = ?", endpoint_id), ("d.event_id = ?", event_id),
+                                 ("d.status = ?", status)):
+            if value is not None:
+                where.append(condition)
+                params.append(value)
+        rows = self.rows("SELECT d.id, d.endpoint_id, d.event_id, e.type, e.summary, d.attempt, d.status, "
+                         "d.response_code, d.created_at FROM deliveries d JOIN events e ON e.id = d.event_id "
+                         f"WHERE {' AND '.join(where) or '1'} ORDER BY d.created_at DESC, d.id DESC LIMIT ?",
+                         *params, limit)
+        return [{**dict(zip(_DELIVERY_KEYS, row[:-1])), "created_at": dt.datetime.fromisoformat(row[-1])}
+                for row in rows]
 
     @tool(requires=("endpoint.enabled",))
     def retry_delivery(self, delivery_id: Id("delivery")) -> dict:
@@ -807,6 +822,10 @@ def _event(event: Event) -> dict:
         if getattr(event, key) is not None:
             info[key] = getattr(event, key)
     return info
+
+
+_DELIVERY_KEYS = ("delivery_id", "endpoint_id", "event_id", "event_type", "event_summary", "attempt", "status",
+                  "response_code")  # the order of `_delivery`'s keys, then created_at
 
 
 def _delivery(delivery: Delivery, event: Event) -> dict:

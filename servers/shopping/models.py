@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import ForeignKey, String
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 class Base(DeclarativeBase):
@@ -28,15 +28,6 @@ class Customer(Base):
     phone: Mapped[str]
     member_since: Mapped[dt.datetime]
     cart_coupon: Mapped[str | None] = mapped_column(default=None)  # the code applied to the cart
-
-    # read-only views of the customer's rows, loaded once and kept until a write commits
-    addresses: Mapped[list[Address]] = relationship(
-        order_by=lambda: (Address.is_default.desc(), Address.id), viewonly=True)
-    payment_methods: Mapped[list[PaymentMethod]] = relationship(order_by=lambda: PaymentMethod.id, viewonly=True)
-    orders: Mapped[list[Order]] = relationship(order_by=lambda: (Order.placed_at.desc(), Order.id.desc()),
-                                               viewonly=True)
-    wishlist: Mapped[list[WishlistItem]] = relationship(
-        order_by=lambda: (WishlistItem.added_at.desc(), WishlistItem.product_id), viewonly=True)
 
     @property
     def name(self) -> str:
@@ -55,8 +46,6 @@ class Product(Base):
     rating: Mapped[float]  # average of its reviews, one decimal; 0.0 without reviews
     review_count: Mapped[int]
     listed_at: Mapped[dt.datetime]
-
-    variants: Mapped[list[Variant]] = relationship(order_by=lambda: Variant.id, viewonly=True)
 
 
 class Variant(Base):
@@ -155,9 +144,6 @@ class Order(Base):
     cancelled_at: Mapped[dt.datetime | None]
     cancel_reason: Mapped[str | None]  # as the customer gave it, if they did
 
-    items: Mapped[list[OrderItem]] = relationship(order_by=lambda: OrderItem.variant_id, viewonly=True)
-    returns: Mapped[list[Return]] = relationship(order_by=lambda: Return.id, viewonly=True)
-
 
 class OrderItem(Base):
     __tablename__ = "order_items"
@@ -194,5 +180,3 @@ class WishlistItem(Base):
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), primary_key=True)
     product_id: Mapped[str] = mapped_column(ForeignKey("products.id"), primary_key=True)
     added_at: Mapped[dt.datetime]
-
-    product: Mapped[Product] = relationship(viewonly=True)

@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from typing import Literal
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import func, select
 
 from prove_env.toolkit import Detail, Entity, Id, Limit, Money, Toolkit, ToolError, tool
 
@@ -72,7 +72,8 @@ class Shopping(Toolkit):
     @tool(read_only=True)
     def list_categories(self) -> list[dict]:
         """List the catalog's categories with how many products each has, by name."""
-        return [{"category": category, "product_count": count} for category, count in self._rows(_CATEGORIES)]
+        rows = self.rows("SELECT category, count(*) FROM products GROUP BY category ORDER BY category")
+        return [{"category": category, "product_count": count} for category, count in rows]
 
     @tool(read_only=True)
     def list_brands(self, category: str | None = None) -> list[dict]:
@@ -81,10 +82,9 @@ class Shopping(Toolkit):
         Args:
             category: only brands with products in this category, such as 'Shoes' (see list_categories).
         """
-        query = select(Product.brand, func.count()).group_by(Product.brand).order_by(Product.brand)
-        if category:
-            query = query.where(Product.category == self._category(category))
-        return [{"brand": brand, "product_count": count} for brand, count in self.db.execute(query)]
+        where, params = ("WHERE category = ? ", [self._category(category)]) if category else ("", [])
+        rows = self.rows(f"SELECT brand, count(*) FROM products {where}GROUP BY brand ORDER BY brand", *params)
+        return [{"brand": brand, "product_count": count} for brand, count in rows]
 
     @tool(read_only=True)
     def search_products(self, query: str | None = None, category: str | None = None, brand: str | None = None,
@@ -104,26 +104,31 @@ class Shopping(Toolkit):
             min_rating: the lowest average rating, from 0 to 5, such as 4.0.
             sort: 'name' (default), 'price_low', 'price_high' or 'rating' (highest first).
         """
-        found = _PRODUCT_SEARCH
-        for word in (query or "").lower().split():
-            found = found.where(func.lower(Product.name).contains(word))
+        words = (query or "").lower().split()
+        where, params = ["lower(name) LIKE '%' || ? || '%'"] * len(words), [*words]
         if category:
-            found = found.where(Product.category == self._category(category))
+            where.append("category = ?")
+            params.append(self._category(category))
         if brand:
-            found = found.where(func.lower(Product.brand) == brand.strip().lower())
+            where.append("lower(brand) = ?")
+            params.append(brand.strip().lower())
         if min_price is not None and max_price is not None and min_price > max_price:
             raise ToolError(f"min_price {min_price:.2f} is greater than max_price {max_price:.2f}")
         if min_price is not None:
-            found = found.where(Product.price >= min_price)
+            where.append("price >= ?")
+            params.append(min_price)
         if max_price is not None:
-            found = found.where(Product.price <= max_price)
+            where.append("price <= ?")
+            params.append(max_price)
         if min_rating is not None:
             if not 0 <= min_rating <= 5:
                 raise ToolError(f"min_rating must be from 0 to 5, got {min_rating}")
-            found = found.where(Product.rating >= min_rating)
+            where.append("rating >= ?")
+            params.append(min_rating)
         if in_stock:
-            found = found.where(_STOCKED)
-        rows = self._rows(found.order_by(*_PRODUCT_ORDERS[sort]).limit(limit))
+            where.append(_STOCKED)
+        rows = self.rows(f"SELECT id, name, brand, category, price, rating, review_count, {_STOCKED} FROM products "
+                         f"WHERE {' AND '.join(where) or '1'} ORDER BY {_PRODUCT_ORDERS[sort]} LIMIT ?", *params, limit)
         return [{**dict(zip(_PRODUCT_KEYS, row[:-1])), "in_stock": bool(row[-1])} for row in rows]
 
     @tool(read_only=True, produces=("variant",))
@@ -133,8 +138,8 @@ class Shopping(Toolkit):
         Args:
         """
         product = self.get(Product, product_id)
-        return {**_product(product), "description": product.description,
-                "variants": [_variant(v) for v in product.variants]}
+        variants = self.load(Variant, "SELECT id FROM variants WHERE product_id = ? ORDER BY id", product.id)
+        return {**_product(product), "description": product.description, "variants": [_variant(v) for v in variants]}
 
     @tool(read_only=True)
     def list_reviews(self, product_id: Id("product"), min_rating: int | None = None, limit: Limit = 20) -> list[dict]:
@@ -144,14 +149,16 @@ class Shopping(Toolkit):
             min_rating: only reviews with at least this many stars, from 1 to 5.
         """
         product = self.get(Product, product_id)
-        query = select(Review, Customer).join(Customer, Review.customer_id == Customer.id).where(
-            Review.product_id == product.id)
+        where, params = ["r.product_id = ?"], [product.id]
         if min_rating is not None:
-            query = query.where(Review.rating >= min_rating)
-        query = query.order_by(Review.created_at.desc(), Review.id.desc()).limit(limit)
-        return [{"review_id": r.id, "product_id": r.product_id, "reviewer": f"{c.first_name} {c.last_name[0]}.",
-                 "rating": r.rating, "title": r.title, "body": r.body, "date": r.created_at.date()}
-                for r, c in self.db.execute(query)]
+            where.append("r.rating >= ?")
+            params.append(min_rating)
+        rows = self.rows("SELECT r.id, c.first_name, c.last_name, r.rating, r.title, r.body, r.created_at "
+                         "FROM reviews r JOIN customers c ON c.id = r.customer_id "
+                         f"WHERE {' AND '.join(where)} ORDER BY r.created_at DESC, r.id DESC LIMIT ?", *params, limit)
+        return [{"review_id": review_id, "product_id": product.id, "reviewer": f"{first} {last[0]}.", "rating": rating,
+                 "title": title, "body": body, "date": dt.datetime.fromisoformat(created).date()}
+                for review_id, first, last, rating, title, body, created in rows]
 
     @tool(read_only=True)
     def list_customer_reviews(self, customer_id: Id("customer")) -> list[dict]:
@@ -160,10 +167,12 @@ class Shopping(Toolkit):
         Args:
         """
         customer = self.get(Customer, customer_id)
-        query = select(Review, Product).join(Product, Review.product_id == Product.id).where(
-            Review.customer_id == customer.id).order_by(Review.created_at.desc(), Review.id.desc())
-        return [{"review_id": r.id, "product_id": p.id, "product_name": p.name, "rating": r.rating,
-                 "title": r.title, "date": r.created_at.date()} for r, p in self.db.execute(query)]
+        rows = self.rows("SELECT r.id, p.id, p.name, r.rating, r.title, r.created_at "
+                         "FROM reviews r JOIN products p ON p.id = r.product_id "
+                         "WHERE r.customer_id = ? ORDER BY r.created_at DESC, r.id DESC", customer.id)
+        return [{"review_id": review_id, "product_id": product_id, "product_name": name, "rating": rating,
+                 "title": title, "date": dt.datetime.fromisoformat(created).date()}
+                for review_id, product_id, name, rating, title, created in rows]
 
     # -- cart ------------------------------------------------------------------------------------
 
@@ -282,7 +291,10 @@ class Shopping(Toolkit):
 
         Args:
         """
-        return [_address(a) for a in self.get(Customer, customer_id).addresses]
+        customer = self.get(Customer, customer_id)
+        addresses = self.load(Address, "SELECT id FROM addresses WHERE customer_id = ? ORDER BY is_default DESC, id",
+                              customer.id)
+        return [_address(a) for a in addresses]
 
     @tool(produces=("address",))
     def add_address(self, customer_id: Id("customer"), label: str, street: str, city: str, state: str,
@@ -327,7 +339,10 @@ class Shopping(Toolkit):
 
         Args:
         """
-        return [self._method(m) for m in self.get(Customer, customer_id).payment_methods]
+        customer = self.get(Customer, customer_id)
+        methods = self.load(PaymentMethod, "SELECT id FROM payment_methods WHERE customer_id = ? ORDER BY id",
+                            customer.id)
+        return [self._method(m) for m in methods]
 
     @tool(read_only=True)
     def list_shipping_options(self, customer_id: Id("customer")) -> list[dict]:
@@ -412,10 +427,21 @@ class Shopping(Toolkit):
         Args:
             status: only orders in this state: 'placed', 'shipped', 'delivered', 'cancelled' or 'returned'.
         """
+        customer = self.get(Customer, customer_id)
+        where, params = ["customer_id = ?"], [customer.id]
+        if status:
+            where.append("status = ?")
+            params.append(status)
+        chosen = f"SELECT id FROM orders WHERE {' AND '.join(where)}"
+        orders = self.load(Order, chosen + " ORDER BY placed_at DESC, id DESC", *params)
+        items: dict[str, list[dict]] = {order.id: [] for order in orders}
+        for order_id, variant_id, product_id, name, quantity in self.rows(
+                "SELECT order_id, variant_id, product_id, name, quantity FROM order_items "
+                f"WHERE order_id IN ({chosen}) ORDER BY order_id, variant_id", *params):
+            items[order_id].append({"variant_id": variant_id, "product_id": product_id, "name": name,
+                                    "quantity": quantity})
         return [{"order_id": order.id, "status": order.status, "placed_at": order.placed_at, "total": order.total,
-                 "items": [{"variant_id": i.variant_id, "product_id": i.product_id, "name": i.name,
-                            "quantity": i.quantity} for i in order.items]}
-                for order in self.get(Customer, customer_id).orders if not status or order.status == status]
+                 "items": items[order.id]} for order in orders]
 
     @tool(read_only=True)
     def get_order(self, order_id: Id("order")) -> dict:
@@ -543,8 +569,10 @@ class Shopping(Toolkit):
 
         Args:
         """
-        return [{**_product(item.product), "in_stock": any(v.stock > 0 for v in item.product.variants),
-                 "added_at": item.added_at} for item in self.get(Customer, customer_id).wishlist]
+        customer = self.get(Customer, customer_id)
+        rows = self.rows(_WISHLIST, customer.id)
+        return [{**dict(zip(_PRODUCT_KEYS, row[:7])), "in_stock": bool(row[7]),
+                 "added_at": dt.datetime.fromisoformat(row[8])} for row in rows]
 
     @tool()
     def add_to_wishlist(self, customer_id: Id("customer"), product_id: Id("product")) -> dict:
@@ -610,12 +638,6 @@ class Shopping(Toolkit):
         return problems
 
     # -- helpers ---------------------------------------------------------------------------------
-
-    def _rows(self, statement) -> list:
-        """Rows of a column query through the call's connection, past the ORM's result machinery
-        (the session is flushed first, so the call's own writes are seen)."""
-        self.db.flush()
-        return self.db.connection().execute(statement).all()
 
     def _category(self, category: str) -> str:
         names = sorted(CATALOG)  # the store's categories are fixed
@@ -708,10 +730,11 @@ class Shopping(Toolkit):
     def _order_info(self, order: Order) -> dict:
         address = self.db.get(Address, order.address_id)
         method = self.db.get(PaymentMethod, order.payment_method_id)
+        items = self.rows("SELECT variant_id, product_id, name, size, colour, unit_price, quantity, returned_quantity "
+                          "FROM order_items WHERE order_id = ? ORDER BY variant_id", order.id)
+        returns = self.load(Return, "SELECT id FROM returns WHERE order_id = ? ORDER BY id", order.id)
         info = {"order_id": order.id, "customer_id": order.customer_id, "status": order.status,
-                "items": [{"variant_id": i.variant_id, "product_id": i.product_id, "name": i.name, "size": i.size,
-                           "colour": i.colour, "unit_price": i.unit_price, "quantity": i.quantity,
-                           "returned_quantity": i.returned_quantity} for i in order.items],
+                "items": [dict(zip(_ORDER_ITEM_KEYS, item)) for item in items],
                 "coupon": order.coupon_code, "subtotal": order.subtotal, "discount": order.discount, "tax": order.tax,
                 "shipping_method": order.shipping_method, "shipping_cost": order.shipping_cost, "total": order.total,
                 "refunded": order.refunded, "ship_to": _address(address), "payment": self._method(method),
@@ -721,22 +744,23 @@ class Shopping(Toolkit):
         if order.status == "cancelled":
             info |= {"cancelled_at": order.cancelled_at, "cancel_reason": order.cancel_reason}
         info["returns"] = [{"return_id": r.id, "variant_id": r.variant_id, "quantity": r.quantity, "refund": r.refund,
-                            "date": r.created_at.date()} for r in order.returns]
+                            "date": r.created_at.date()} for r in returns]
         return info
 
 
-_PRODUCT_COLUMNS = (Product.id, Product.name, Product.brand, Product.category, Product.price, Product.rating,
-                    Product.review_count)
 _PRODUCT_KEYS = ("product_id", "name", "brand", "category", "price", "rating", "review_count")
-_STOCKED = exists().where(Variant.product_id == Product.id, Variant.stock > 0)
-_CATEGORIES = select(Product.category, func.count()).group_by(Product.category).order_by(Product.category)
+# whether a product has a variant in stock
+_STOCKED = "EXISTS (SELECT 1 FROM variants v WHERE v.product_id = products.id AND v.stock > 0)"
+_ORDER_ITEM_KEYS = ("variant_id", "product_id", "name", "size", "colour", "unit_price", "quantity",
+                    "returned_quantity")
+_WISHLIST = (f"SELECT products.id, name, brand, category, price, rating, review_count, {_STOCKED}, w.added_at "
+             "FROM wishlist_items w JOIN products ON products.id = w.product_id "
+             "WHERE w.customer_id = ? ORDER BY w.added_at DESC, products.id")
 _CART_VIEW = ("SELECT v.id, p.id, p.name, v.size, v.colour, v.price, c.quantity, v.stock, p.category "
               "FROM cart_items c JOIN variants v ON v.id = c.variant_id JOIN products p ON p.id = v.product_id "
               "WHERE c.customer_id = ? ORDER BY c.added_at, c.variant_id")
-_PRODUCT_SEARCH = select(*_PRODUCT_COLUMNS, _STOCKED.label("in_stock"))
-_PRODUCT_ORDERS = {"name": (Product.name, Product.id), "price_low": (Product.price, Product.name, Product.id),
-                   "price_high": (Product.price.desc(), Product.name, Product.id),
-                   "rating": (Product.rating.desc(), Product.review_count.desc(), Product.name, Product.id)}
+_PRODUCT_ORDERS = {"name": "name, id", "price_low": "price, name, id", "price_high": "price DESC, name, id",
+                   "rating": "rating DESC, review_count DESC, name, id"}
 
 
 # -- results ------------------------------------------------------------------------------------

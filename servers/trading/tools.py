@@ -39,10 +39,6 @@ MAX_ORDER_SHARES = 100_000
 # Statements built once (their compiled form is cached): one position of an account, and the sectors.
 _POSITION = select(Position).where(Position.account_id == bindparam("account_id"),
                                    Position.instrument_id == bindparam("instrument_id"))
-_SECTORS = (select(Instrument.sector, Instrument.kind, func.count()).group_by(Instrument.sector, Instrument.kind)
-            .order_by(Instrument.sector, Instrument.kind))
-
-
 class Trading(Toolkit):
     """An online brokerage: look up clients, their accounts, cash, buying power, positions and profit
     and loss; search stocks and ETFs and read quotes and daily price history; place, modify and cancel
@@ -173,7 +169,7 @@ class Trading(Toolkit):
     @tool(read_only=True)
     def list_sectors(self) -> list[dict]:
         """List the sectors instruments belong to, with how many stocks and ETFs each has."""
-        rows = self.db.execute(_SECTORS)
+        rows = self.rows("SELECT sector, kind, count(*) FROM instruments GROUP BY sector, kind ORDER BY sector, kind")
         sectors: dict[str, dict] = {}
         for sector, kind, count in rows:
             entry = sectors.setdefault(sector, {"sector": sector, "stocks": 0, "etfs": 0})
@@ -278,14 +274,17 @@ class Trading(Toolkit):
             instrument_id: only orders on this instrument, such as 'INS-0007'.
         """
         account = self.get(Account, account_id)
-        stmt = select(Order, Instrument).join(Instrument, Order.instrument_id == Instrument.id).where(
-            Order.account_id == account.id)
+        where, params = ["account_id = ?"], [account.id]
         if status:
-            stmt = stmt.where(Order.status == status)
+            where.append("status = ?")
+            params.append(status)
         if instrument_id is not None:
-            stmt = stmt.where(Order.instrument_id == self.get(Instrument, instrument_id).id)
-        stmt = stmt.order_by(Order.placed_at.desc(), Order.id.desc()).limit(limit)
-        return [_order(o, i) for o, i in self.db.execute(stmt)]
+            where.append("instrument_id = ?")
+            params.append(instrument_id)
+        orders = self.load(Order, f"SELECT id FROM orders WHERE {' AND '.join(where)} "
+                                  "ORDER BY placed_at DESC, id DESC LIMIT ?", *params, limit)
+        self.world.preload(Instrument, [o.instrument_id for o in orders])
+        return [_order(o, self.db.get(Instrument, o.instrument_id)) for o in orders]
 
     @tool(read_only=True)
     def get_order(self, order_id: Id("order")) -> dict:
@@ -361,16 +360,20 @@ class Trading(Toolkit):
         """
         account = self.get(Account, account_id)
         check_range(start_date, end_date)
-        stmt = select(Fill, Instrument).join(Instrument, Fill.instrument_id == Instrument.id).where(
-            Fill.account_id == account.id)
+        where, params = ["account_id = ?"], [account.id]
         if instrument_id is not None:
-            stmt = stmt.where(Fill.instrument_id == self.get(Instrument, instrument_id).id)
+            where.append("instrument_id = ?")
+            params.append(instrument_id)
         if start_date is not None:
-            stmt = stmt.where(Fill.filled_at >= dt.datetime.combine(start_date, dt.time()))
+            where.append("filled_at >= ?")
+            params.append(dt.datetime.combine(start_date, dt.time()))
         if end_date is not None:
-            stmt = stmt.where(Fill.filled_at < dt.datetime.combine(end_date + dt.timedelta(days=1), dt.time()))
-        stmt = stmt.order_by(Fill.filled_at.desc(), Fill.id.desc()).limit(limit)
-        return [_fill(f, i) for f, i in self.db.execute(stmt)]
+            where.append("filled_at < ?")
+            params.append(dt.datetime.combine(end_date + dt.timedelta(days=1), dt.time()))
+        fills = self.load(Fill, f"SELECT id FROM fills WHERE {' AND '.join(where)} "
+                                "ORDER BY filled_at DESC, id DESC LIMIT ?", *params, limit)
+        self.world.preload(Instrument, [f.instrument_id for f in fills])
+        return [_fill(f, self.db.get(Instrument, f.instrument_id)) for f in fills]
 
     # -- watchlists --------------------------------------------------------------------------------
 
