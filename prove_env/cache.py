@@ -3,7 +3,7 @@
 Listing the servers means importing every server's models and tools (about a second for twenty
 servers, most of it SQLAlchemy mapping the models). The result depends only on the code, so it is
 kept in a small JSON file keyed by a fingerprint of that code: the size and modification time of
-every Python file of the package and of its servers, with the Python and package versions. Any
+every Python file of the package and of its servers, with the Python version. Any
 change to the code gives a new fingerprint, and the value is computed again. A value derived from
 something narrower (a server's tool dependency graph, from its tool schemas) is keyed by a digest
 of that instead.
@@ -19,7 +19,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,13 +37,11 @@ def cache_dir() -> Path | None:
     return Path(base) / "prove-env"
 
 
-def code_fingerprint() -> str:
-    """A digest of the package's and the servers' Python files (path, size, modification time)."""
-    import prove_env
-    from prove_env import servers
-
-    digest = hashlib.sha256(f"{sys.version}\0{prove_env.__version__}".encode())
-    for root in sorted({*prove_env.__path__, *servers.__path__}):
+def code_fingerprint(folders: Iterable[str]) -> str:
+    """A digest of the Python files under `folders` (path, size, modification time), with the
+    Python version."""
+    digest = hashlib.sha256(sys.version.encode())
+    for root in sorted(set(folders)):
         for folder, subfolders, files in os.walk(root):
             subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
             for name in sorted(files):
@@ -54,14 +52,14 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:32]
 
 
-def cached(name: str, compute: Callable[[], T], key: str | None = None) -> T:
-    """`compute()`, or its JSON-able value kept from an earlier run with the same `key` (by default
-    the code's fingerprint). `name` is the entry's file name in the cache folder, without `.json`."""
+def cached(name: str, compute: Callable[[], T], key: str) -> T:
+    """`compute()`, or its JSON-able value kept from an earlier run with the same `key` (a digest of
+    what the value is derived from). `name` is the entry's file name in the cache folder, without
+    `.json`."""
     folder = cache_dir()
     if folder is None:
         return compute()
     path = folder / f"{name}.json"
-    key = code_fingerprint() if key is None else key
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
         if kept.get("key") == key:

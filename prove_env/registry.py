@@ -7,6 +7,7 @@ A server is found by its folder alone (no list to edit): `servers/<name>/tools.p
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from functools import cache
 from typing import Any
@@ -66,9 +67,9 @@ def server_summaries() -> list[dict[str, Any]]:
     Working these out imports every server; the result is kept on disk for the same code
     (`prove_env.cache`), so `prove-env list` after the first run imports none of them.
     """
-    from prove_env.cache import cached
+    from prove_env.cache import cached, code_fingerprint
 
-    return cached("servers", _summaries)
+    return cached("servers", _summaries, key=code_fingerprint([os.path.dirname(__file__), *_servers_pkg.__path__]))
 
 
 def _summaries() -> list[dict[str, Any]]:

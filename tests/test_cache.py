@@ -46,18 +46,18 @@ def test_a_broken_or_unwritable_cache_only_costs_the_computation(folder: Path, m
     assert cache.cache_dir() is None and cache.cached("thing", lambda: [5], key="k") == [5]
 
 
-def test_the_fingerprint_follows_every_python_file_of_the_servers(tmp_path: Path, monkeypatch) -> None:
+def test_the_fingerprint_follows_every_python_file_of_the_servers(tmp_path: Path) -> None:
     extra = tmp_path / "extra_server"
     extra.mkdir()
     (extra / "tools.py").write_text("x = 1\n")
-    monkeypatch.setattr(servers, "__path__", [*servers.__path__, str(tmp_path)])
-    before = cache.code_fingerprint()
-    assert cache.code_fingerprint() == before
+    folders = [*servers.__path__, str(tmp_path)]
+    before = cache.code_fingerprint(folders)
+    assert cache.code_fingerprint(folders) == before != cache.code_fingerprint(servers.__path__)
     (extra / "tools.py").write_text("x = 22\n")
-    assert cache.code_fingerprint() != before
-    changed = cache.code_fingerprint()
+    assert cache.code_fingerprint(folders) != before
+    changed = cache.code_fingerprint(folders)
     os.utime(extra / "tools.py", ns=(0, 0))
-    assert cache.code_fingerprint() != changed
+    assert cache.code_fingerprint(folders) != changed
 
 
 def test_server_summaries_from_the_cache_equal_the_computed_ones(folder: Path) -> None:
