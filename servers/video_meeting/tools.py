@@ -38,10 +38,9 @@ _INVITEES = text("SELECT email FROM invitees WHERE meeting_id = :m ORDER BY id")
 _COUNTS = text("SELECT (SELECT count(*) FROM participants WHERE meeting_id = :m AND state = 'in_meeting'), "
                "(SELECT count(*) FROM participants WHERE meeting_id = :m AND state = 'waiting'), "
                "(SELECT count(*) FROM recordings WHERE meeting_id = :m)")
-_LIVE_OF = text("SELECT id FROM meetings WHERE host_id = :h AND status = 'live'")
-_PARTICIPANTS = text("SELECT p.id, p.user_id, u.name, p.role, p.state, p.muted FROM participants p "
-                     "JOIN users u ON u.id = p.user_id WHERE p.meeting_id = :m AND (:s IS NULL OR p.state = :s) "
-                     "ORDER BY p.id")
+_LIVE_OF = "SELECT id FROM meetings WHERE host_id = ? AND status = 'live'"
+_PARTICIPANTS = ("SELECT p.id, p.user_id, u.name, p.role, p.state, p.muted FROM participants p "
+                 "JOIN users u ON u.id = p.user_id WHERE p.meeting_id = ? AND (? IS NULL OR p.state = ?) ORDER BY p.id")
 MeetingStatus = Literal["scheduled", "live", "ended", "cancelled"]
 ParticipantState = Literal["waiting", "in_meeting", "left", "removed"]
 
@@ -266,13 +265,14 @@ class VideoMeetingServer(Toolkit):
             mid = self.get(Meeting, meeting_id).id
         elif host_id is not None:
             host = self.get(User, host_id)
-            mid = self.db.execute(_LIVE_OF, {"h": host.id}).scalar()
+            live = self.rows(_LIVE_OF, host.id)
+            mid = live[0][0] if live else None
             if mid is None:
                 raise ToolError(f"{host.name} is not running a live meeting right now; give a meeting_id "
                                 "(find_meetings finds it)")
         else:
             raise ToolError("Give a meeting_id or a host_id; find_meetings and find_users find them")
-        rows = self.db.execute(_PARTICIPANTS, {"m": mid, "s": state}).all()
+        rows = self.rows(_PARTICIPANTS, mid, state, state)
         return [{"participant_id": pid, "meeting_id": mid, "user_id": uid, "name": name, "role": role, "state": st,
                  "muted": bool(muted)} for pid, uid, name, role, st, muted in rows]
 
