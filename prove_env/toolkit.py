@@ -58,7 +58,7 @@ from prove_env.world import SeedContext, World, _framework_tables
 
 __all__ = [
     "Toolkit", "tool", "Entity", "Detail", "trailing_newline", "ToolError", "InternalToolError", "ToolSpec", "to_json", "RESERVED_NAMES",
-    "Id", "Limit", "Money", "Date", "DateTime", "MAX_PAGE", "check_range",
+    "Id", "Limit", "Money", "Date", "DateTime", "MAX_PAGE", "check_range", "sql_where",
 ]
 
 logger = logging.getLogger("prove_env.toolkit")
@@ -344,6 +344,8 @@ class Toolkit:
         return self._objects(model, [row[0] for row in self.rows(sql, *params)])
 
     def _objects(self, model: type[M], keys: list[Any]) -> list[M]:
+        # Rows already loaded come straight from the identity map (the common case: a look-up
+        # repeated in an episode); otherwise those missing are loaded in one query.
         identity, key_of = self.db.identity_map, _mapper(model).identity_key_from_primary_key
         found = [identity.get(key_of((key,))) for key in keys]
         if any(row is None or instance_state(row).expired for row in found):
@@ -490,6 +492,17 @@ class Toolkit:
 # -- helpers for tool bodies --------------------------------------------------------------------
 
 
+def sql_where(*conditions: tuple[str, Any]) -> tuple[str, list[Any]]:
+    """The SQL condition of the (condition, value) pairs whose value is not None, joined by AND
+    ('1' when none is), and their values in order: the filters a caller gave, for `Toolkit.rows`
+    and `Toolkit.load`. Each condition holds one `?` for its value.
+
+        sql, params = sql_where(("status = ?", status), ("customer_id = ?", customer_id))
+    """
+    given = [(condition, value) for condition, value in conditions if value is not None]
+    return " AND ".join(c for c, _ in given) or "1", [v for _, v in given]
+
+
 def check_range(start: Any, end: Any, what: tuple[str, str] = ("start_date", "end_date")) -> None:
     """Refuse a range whose start is after its end (either may be None: open-ended)."""
     if start is not None and end is not None and start > end:
@@ -555,7 +568,6 @@ def _record(model: type, columns: tuple[str, ...]) -> type:
 @functools.cache
 def _mapper(model: type) -> Any:
     return sqlalchemy_inspect(model)
-
 
 
 def _json_default(value: Any) -> Any:

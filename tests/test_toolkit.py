@@ -179,3 +179,12 @@ def test_rows_passes_dates_and_datetimes_as_the_world_stores_them():
             "SELECT count(*) FROM posts WHERE created_at < ?", at + dt.timedelta(microseconds=1))
         assert instance.rows("SELECT ? = substr(created_at, 1, 10) FROM posts WHERE id = ?", at.date(),
                              post.id) == [(1,)]
+
+
+def test_sql_where_keeps_the_given_conditions_in_order():
+    from prove_env.toolkit import sql_where
+
+    assert sql_where() == ("1", [])
+    assert sql_where(("a = ?", None), ("b = ?", 0), ("c LIKE ?", "x%")) == ("b = ? AND c LIKE ?", [0, "x%"])
+    with pytest.raises(ValueError):  # not a pair
+        sql_where(("a = ?",))

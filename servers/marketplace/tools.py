@@ -28,7 +28,7 @@ from typing import Literal
 
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Detail, Entity, Id, Limit, Money, Toolkit, ToolError, tool
+from prove_env.toolkit import Detail, Entity, Id, Limit, Money, Toolkit, ToolError, tool, sql_where
 
 from .models import Base, Bid, Feedback, Listing, Member, Offer, Order, Watch
 from .seed import increment, seed
@@ -107,16 +107,12 @@ class MarketplaceServer(Toolkit):
             max_price: only listings whose current price is at most this, in USD.
         """
         words = (query or "").lower().split()
-        where, params = ["lower(title) LIKE '%' || ? || '%'"] * len(words), [*words]
-        for condition, value in (("category = ?", category or None), ("condition = ?", condition or None),
-                                 ("format = ?", listing_format or None), ("seller_id = ?", seller_id),
-                                 ("status = ?", status or None),
-                                 ("coalesce(price, high_bid, start_price) <= ?", max_price)):
-            if value is not None:
-                where.append(condition)
-                params.append(value)
-        found = self.load(Listing, f"SELECT id FROM listings WHERE {' AND '.join(where) or '1'} "
-                                   "ORDER BY end_time, id LIMIT ?", *params, limit)
+        sql, params = sql_where(*(("lower(title) LIKE '%' || ? || '%'", word) for word in words),
+                                ("category = ?", category or None), ("condition = ?", condition or None),
+                                ("format = ?", listing_format or None), ("seller_id = ?", seller_id),
+                                ("status = ?", status or None),
+                                ("coalesce(price, high_bid, start_price) <= ?", max_price))
+        found = self.load(Listing, f"SELECT id FROM listings WHERE {sql} ORDER BY end_time, id LIMIT ?", *params, limit)
         return [self._listing(x) for x in found]
 
     @tool(read_only=True)
@@ -380,15 +376,10 @@ class MarketplaceServer(Toolkit):
         """
         if seller_id is None and buyer_id is None and listing_id is None:
             raise ToolError("Give a seller_id, buyer_id or listing_id to list offers for")
-        where, params = [], []
-        for condition, value in (("l.seller_id = ?", seller_id), ("o.buyer_id = ?", buyer_id),
-                                 ("o.listing_id = ?", listing_id), ("o.status = ?", status or None)):
-            if value is not None:
-                where.append(condition)
-                params.append(value)
+        sql, params = sql_where(("l.seller_id = ?", seller_id), ("o.buyer_id = ?", buyer_id),
+                                ("o.listing_id = ?", listing_id), ("o.status = ?", status or None))
         offers = self.load(Offer, "SELECT o.id FROM offers o JOIN listings l ON l.id = o.listing_id "
-                                  f"WHERE {' AND '.join(where)} ORDER BY o.made_at DESC, o.id DESC LIMIT ?",
-                           *params, limit)
+                                  f"WHERE {sql} ORDER BY o.made_at DESC, o.id DESC LIMIT ?", *params, limit)
         return [self._offer(o) for o in offers]
 
     @tool(produces=("order",))

@@ -25,7 +25,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 from sqlalchemy import func, select
 
-from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, to_json, tool
+from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, to_json, tool, sql_where
 
 from .models import Base, Card, Customer, Delivery, Event, Invoice, LineItem, Payment, Refund, WebhookEndpoint
 from .seed import AUTHORIZATION_DAYS, NUMBER_PREFIX, seed, subscribed
@@ -542,14 +542,10 @@ class Payments(Toolkit):
             invoice_id: only events about this invoice, such as 'INV-0007'.
             payment_id: only events about this payment, such as 'PAY-0007'.
         """
-        where, params = [], []
-        for condition, value in (("type = ?", type), ("customer_id = ?", customer_id), ("invoice_id = ?", invoice_id),
-                                 ("payment_id = ?", payment_id)):
-            if value is not None:
-                where.append(condition)
-                params.append(value)
-        events = self.load(Event, f"SELECT id FROM events WHERE {' AND '.join(where) or '1'} "
-                                  "ORDER BY created_at DESC, id DESC LIMIT ?", *params, limit)
+        sql, params = sql_where(("type = ?", type), ("customer_id = ?", customer_id),
+                                ("invoice_id = ?", invoice_id), ("payment_id = ?", payment_id))
+        events = self.load(Event, f"SELECT id FROM events WHERE {sql} ORDER BY created_at DESC, id DESC LIMIT ?",
+                           *params, limit)
         return [_event(e) for e in events]
 
     @tool(read_only=True, produces=("event", "endpoint"))
@@ -563,16 +559,10 @@ class Payments(Toolkit):
             event_id: only deliveries of this event, such as 'EVT-00007'.
             status: only deliveries in this status: 'pending', 'succeeded' or 'failed'.
         """
-        where, params = [], []
-        for condition, value in (("d.endpoint_id = ?", endpoint_id), ("d.event_id = ?", event_id),
-                                 ("d.status = ?", status)):
-            if value is not None:
-                where.append(condition)
-                params.append(value)
+        sql, params = sql_where(("d.endpoint_id = ?", endpoint_id), ("d.event_id = ?", event_id), ("d.status = ?", status))
         rows = self.rows("SELECT d.id, d.endpoint_id, d.event_id, e.type, e.summary, d.attempt, d.status, "
                          "d.response_code, d.created_at FROM deliveries d JOIN events e ON e.id = d.event_id "
-                         f"WHERE {' AND '.join(where) or '1'} ORDER BY d.created_at DESC, d.id DESC LIMIT ?",
-                         *params, limit)
+                         f"WHERE {sql} ORDER BY d.created_at DESC, d.id DESC LIMIT ?", *params, limit)
         return [{**dict(zip(_DELIVERY_KEYS, row[:-1])), "created_at": dt.datetime.fromisoformat(row[-1])}
                 for row in rows]
 
