@@ -48,6 +48,8 @@ from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from sqlalchemy import Date as SQLDate
+from sqlalchemy import DateTime as SQLDateTime
 from sqlalchemy import MetaData
 from sqlalchemy import inspect as sqlalchemy_inspect
 from sqlalchemy.orm import DeclarativeBase, Session
@@ -483,10 +485,29 @@ class Toolkit:
     def invariants(self) -> list[str]:
         """Domain rules the world must satisfy after any sequence of calls (empty when all hold).
 
-        Servers override this (for example: every balance equals the sum of its ledger entries);
-        the reliability tests check it after every fuzzed call sequence.
+        Servers override this (for example: every balance equals the sum of its ledger entries,
+        nothing recorded as done lies after the clock: `after_now`); the test kit checks it on
+        fresh worlds of many seeds and after every tool call of every test and random walk.
         """
         return []
+
+    def after_now(self, *columns: Any) -> list[str]:
+        """The rows whose time in one of `columns` (model attributes such as `Comment.created_at`,
+        recording that something happened) lies after the world's clock: a seed or a tool that
+        writes the future. For `invariants`:
+
+            problems += self.after_now(Comment.created_at, Issue.updated_at)
+        """
+        problems = []
+        for column in columns:
+            table = column.class_.__table__
+            (key,) = table.primary_key.columns
+            name = column.property.columns[0].name
+            limit = self.now.date() if _is_date_column(column) else self.now
+            for row_id, value in self.rows(f'SELECT {key.name}, {name} FROM "{table.name}" '
+                                           f"WHERE {name} IS NOT NULL AND {name} > ? ORDER BY {key.name}", limit):
+                problems.append(f"{table.name} {row_id}: {name} {value} is after the clock ({self.now.isoformat()})")
+        return problems
 
 
 # -- helpers for tool bodies --------------------------------------------------------------------
@@ -515,6 +536,12 @@ def to_json(value: Any) -> str:
 
 
 # -- internals ----------------------------------------------------------------------------------
+
+
+def _is_date_column(column: Any) -> bool:
+    """Whether a model attribute is a date column (stored as '2026-10-17', not a date-time)."""
+    kind = column.property.columns[0].type
+    return isinstance(kind, SQLDate) and not isinstance(kind, SQLDateTime)
 
 
 def _stored(value: Any) -> Any:

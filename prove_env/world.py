@@ -386,6 +386,11 @@ class World:
             found.append(f"row {rowid} of {table} refers to a missing row of {parent}")
         return found
 
+    def violations(self) -> list[str]:
+        """Every rule this world breaks: the database's own problems and the server's invariants
+        (`Toolkit.invariants`); empty when the world is sound."""
+        return self.problems() + self.toolkit(self).invariants()
+
     def serialize(self) -> bytes:
         self._flush()
         return self.connection.serialize()

@@ -25,17 +25,38 @@ class Result:
         return json.loads(self.text)
 
 
+_SOUND: set[tuple[str, int]] = set()  # (server, seed) whose fresh world was checked
+
+
+def assert_sound(world: World, where: str) -> None:
+    """The world breaks none of its rules (`World.violations`)."""
+    problems = world.violations()
+    assert not problems, f"{where} left the {world.toolkit.name} world breaking its rules: {problems[:5]}"
+
+
 class Served:
-    """One server over one fresh world, called through a real MCP client session."""
+    """One server over one fresh world, called through a real MCP client session.
+
+    Every call is checked: one that changed the world must leave it breaking none of its rules
+    (the database's integrity and the server's invariants), and the fresh world is checked too.
+    Tool arguments are keywords; a tool's own `name` or `match` argument is one too, since the
+    helpers take the tool's name and the expected error positionally.
+    """
 
     def __init__(self, server: str, seed: int = 0, include_hidden: bool = False) -> None:
         self.toolkit = get_toolkit(server)
         self.world: World = worlds.create(self.toolkit, seed)
+        if (server, seed) not in _SOUND:
+            assert_sound(self.world, f"seed {seed}")
+            _SOUND.add((server, seed))
         self.slot = WorldSlot(self.toolkit, self.world)
         self.client = ToolClient(build_server(self.toolkit, self.slot, include_hidden=include_hidden)).open()
 
     def call(self, name: str, /, **arguments: Any) -> Result:
+        before = self.world.digest()
         result = run_sync(self.client.call(name, arguments))
+        if self.world.digest() != before:
+            assert_sound(self.world, f"{name}({arguments})")
         return Result(ok=not result.is_error, text=result.content[0].text if result.content else "")
 
     def ok(self, name: str, /, **arguments: Any) -> Any:
@@ -45,10 +66,13 @@ class Served:
         return result.data
 
     def fails(self, name: str, match: str = "", /, **arguments: Any) -> str:
-        """Call a tool that must fail with a readable error containing `match` (case-insensitive)."""
+        """Call a tool that must be refused with a readable error containing `match`
+        (case-insensitive) and leave the world exactly as it was; return the error."""
+        before = self.world.digest()
         result = self.call(name, **arguments)
         assert not result.ok, f"{name}({arguments}) should have failed but returned {result.text}"
         assert match.lower() in result.text.lower(), f"error {result.text!r} does not mention {match!r}"
+        assert self.world.digest() == before, f"refused {name}({arguments}) changed the world"
         return result.text
 
     def close(self) -> None:
@@ -86,6 +110,7 @@ def play():
             for action in actions:
                 _, _, terminated, truncated, info = env.step(action)
                 if terminated or truncated:
+                    assert_sound(env.unwrapped.episode.world, f"the episode of {task.id}")
                     return info
             raise AssertionError("the actions did not end the episode: answer every user turn")
         finally:

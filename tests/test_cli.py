@@ -98,6 +98,7 @@ def _typescript_client(server: str, calls: list[dict]) -> dict:
 
 
 @NO_NODE
+@pytest.mark.slow
 @pytest.mark.parametrize("server", server_names())
 def test_official_typescript_client_lists_and_calls_every_tool(server, served):
     """Every visible tool listed, and called with arguments made from its schema alone: the results

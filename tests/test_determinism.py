@@ -7,6 +7,10 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 SCENARIO = r'''
 import json, random, sys
 import gymnasium as gym

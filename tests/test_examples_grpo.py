@@ -19,8 +19,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 # A deprecated argument in our own calls into transformers or TRL fails here, before it is removed upstream.
 # TRL 1.16's own code still calls transformers' deprecated gradient-checkpointing names (the later filter wins).
-pytestmark = pytest.mark.filterwarnings(
-    "error::FutureWarning", "ignore:`(is_)?gradient_checkpointing(_enable|_disable)?` is deprecated:FutureWarning")
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings(
+    "error::FutureWarning", "ignore:`(is_)?gradient_checkpointing(_enable|_disable)?` is deprecated:FutureWarning")]
 
 
 def _load(name: str) -> ModuleType:

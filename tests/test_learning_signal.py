@@ -16,8 +16,8 @@ pytest.importorskip("datasets")
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 # TRL 1.16's own code still calls transformers' deprecated gradient-checkpointing names (the later filter wins).
-pytestmark = pytest.mark.filterwarnings(
-    "error::FutureWarning", "ignore:`(is_)?gradient_checkpointing(_enable|_disable)?` is deprecated:FutureWarning")
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings(
+    "error::FutureWarning", "ignore:`(is_)?gradient_checkpointing(_enable|_disable)?` is deprecated:FutureWarning")]
 
 
 def _load() -> ModuleType:

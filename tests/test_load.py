@@ -31,6 +31,8 @@ from prove_env.episode import Episode
 from prove_env.task import Task
 from tests.test_http_server import episode_server
 
+pytestmark = pytest.mark.slow
+
 EPISODES = 64
 ROUNDS = 4
 TASK = Task(id="load", server="filesystem", seed=0, user_turns=["Write your files."], gold=[[]], abstain=True)

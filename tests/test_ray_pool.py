@@ -17,6 +17,8 @@ from prove_env.ray_pool import EnvGroup, RayEnvPool  # imports Ray only when a p
 from prove_env.registry import UnknownServerError, server_names
 from prove_env.task import TaskError, fixture_tasks
 
+pytestmark = pytest.mark.slow
+
 ray = pytest.importorskip("ray")
 
 SERVERS = list(server_names()[:3])  # three servers are enough to test the pool's layout

@@ -9,9 +9,12 @@ import gc
 import os
 
 import gymnasium as gym
+import pytest
 
 import prove_env  # noqa: F401
 from prove_env.task import fixture_tasks
+
+pytestmark = pytest.mark.slow
 
 EPISODES = int(os.environ.get("PROVE_SOAK_EPISODES", "2000"))
 

@@ -34,6 +34,8 @@ from prove_env.trl_adapter import (
     tool_set_key,
 )
 
+pytestmark = pytest.mark.slow
+
 SERVERS = tuple(s for s in server_names() if fixture_tasks(s))
 """Every server with fixture tasks."""
 
