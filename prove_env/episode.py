@@ -14,8 +14,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from prove_env.actions import ParsedCall
@@ -58,6 +59,10 @@ class Replay:
     start_rest: dict[str, str] = field(default_factory=dict, repr=False)
     gold_rest: dict[str, str] = field(default_factory=dict, repr=False)
     detail_changes: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False)
+    # per table holding details, the rows (primary keys as JSON) the gold calls change, and per
+    # detail column its start values: on every other row a detail is held to its start value
+    touched: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    start_details: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @property
     def failures(self) -> list[CallRecord]:
@@ -203,10 +208,29 @@ class Episode:
             values = self.world.column_values(table, column)
             matched_parts += all(values.get(key) == value for key, value in rows.items())
         writes = len(write_set) + len(reference.detail_changes)
-        collateral = any(p[2] != p[0] for p in parts if p[0] == p[1])
-        unshown = task.missing_tool is not None and any(r.name not in self.schemas for r in self.calls)
+        collateral = any(p[2] != p[0] for p in parts if p[0] == p[1]) or self._details_changed_elsewhere(reference)
+        unshown = ((task.missing_tool is not None or not task.gold_calls)
+                   and any(r.name not in self.schemas for r in self.calls))
         return StateOutcome(matched=matched_parts / writes if writes else 1.0, collateral=collateral or unshown,
                             writes=bool(writes), facts=facts_stated(task.facts, self.answers))
+
+    def _details_changed_elsewhere(self, reference: Replay) -> bool:
+        """Whether a detail changed on a row the gold calls never touch: tolerated details are
+        tolerated only where the task writes, so any such change is collateral damage."""
+        final = self.world.table_digests()
+        anywhere = self.toolkit.session_details()
+        for table, columns in self.toolkit.details().items():
+            if final[table] in (reference.start_tables[table], reference.gold_tables[table]):
+                continue
+            touched = reference.touched[table]
+            for column in columns:
+                if (table, column) in anywhere:
+                    continue
+                values = self.world.column_values(table, column)
+                if any(values.get(key, _ABSENT) != value
+                       for key, value in reference.start_details[(table, column)].items() if key not in touched):
+                    return True
+        return False
 
     async def score(self) -> RewardBreakdown:
         """The reward of the calls made so far (the episode's reward once it has ended)."""
@@ -255,22 +279,33 @@ async def replay(task: Task) -> Replay:
         start_tables = episode.world.table_digests()
         details = episode.toolkit.details()
         start_rest = {t: _rest_digest(episode.world, t, d, start_tables[t]) for t, d in details.items()}
-        start_values = {(t, c): _column_values(episode.world, t, c, start_tables[t])
-                        for t, d in details.items() for c, normalize in d.items() if normalize is None}
+        start_details = {(t, c): _column_values(episode.world, t, c, start_tables[t])
+                         for t, d in details.items() for c in d}
+        start_rows = {t: _view(episode.world, t, start_tables[t], "rows", partial(episode.world.row_values, t))
+                      for t in details}
         for gold in task.gold_calls:
             await episode.call(ParsedCall(gold.name, dict(gold.arguments), gold.id))
         gold_tables = episode.world.table_digests()
         records = tuple(episode.calls)
         gold_rest = {t: start_rest[t] if gold_tables[t] == start_tables[t] else episode.world.digest_except(t, d)
                      for t, d in details.items()}
+        touched = {}
+        for table in details:
+            before = start_rows[table]
+            after = before if gold_tables[table] == start_tables[table] else episode.world.row_values(table)
+            touched[table] = frozenset(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+        stated = _stated_values(task)
         detail_changes = {}
-        for (table, column), before in start_values.items():
-            if gold_tables[table] == start_tables[table]:
+        for (table, column), before in start_details.items():
+            if gold_tables[table] == start_tables[table] or details[table][column] is not None:
                 continue
             after = episode.world.column_values(table, column)
-            # a detail counts where the reference sets it: a changed value, or a new row's non-empty one
+            # a detail counts where the reference sets it to a value the user stated (a changed
+            # value, or a new row's non-empty one, given in the gold calls' arguments); anything
+            # else the gold calls write there (a time, the previous directory) is tolerated
             changed = {key: value for key, value in after.items()
-                       if before.get(key, _ABSENT) != value and (key in before or value is not None)}
+                       if before.get(key, _ABSENT) != value and (key in before or value is not None)
+                       and _is_stated(value, stated)}
             if changed:
                 detail_changes[(table, column)] = changed
     finally:
@@ -284,6 +319,8 @@ async def replay(task: Task) -> Replay:
         start_rest=start_rest,
         gold_rest=gold_rest,
         detail_changes=detail_changes,
+        touched=touched,
+        start_details=start_details,
     )
     _REPLAYS[key] = found
     while len(_REPLAYS) > _REPLAYS_MAX:
@@ -292,6 +329,33 @@ async def replay(task: Task) -> Replay:
 
 
 _ABSENT = object()
+
+
+def _stated_values(task: Task) -> set[Any]:
+    """The scalar values the gold calls pass: what the user stated (canonical, as the world stores them)."""
+    found: set[Any] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str | int | float) and not isinstance(value, bool):
+            found.add(value)
+    for call in task.gold_calls:
+        walk(call.arguments)
+    return found
+
+
+def _is_stated(value: Any, stated: set[Any]) -> bool:
+    """Whether a value the gold calls wrote is one the user gave: an argument itself, or a path
+    that an argument names relative to a directory ('/home/ada/notes' for 'notes')."""
+    if value in stated:
+        return True
+    return isinstance(value, str) and any(isinstance(s, str) and s and not s.startswith("/")
+                                          and value.endswith("/" + s.rstrip("/")) for s in stated)
 # Views of a table's content that depend only on it (keyed by server, table, full digest, ...):
 # a start world's are read once, however many tasks start from it.
 _VIEWS: OrderedDict[tuple[str, ...], Any] = OrderedDict()

@@ -168,10 +168,13 @@ def compute_reward(
         config: weights and constants (`PAPER` by default).
     """
     n_calls = len(calls)
-    if not gold:  # abstention: the right behaviour is to call nothing
+    if not gold:  # abstention: PROVE's term is 1 for calling nothing, else 0
         abstained = n_calls == 0
         state_score = state.score if state is not None else float(abstained)
-        return _total(0.0, 0.0, 0.0, 0.0, 0.0, state_score if abstained else 0.0, abstained, config,
+        # success is the outcome: nothing the user did not ask for changed and no tool that was not
+        # shown was called (a harmless look-up with a shown tool before declining is no failure)
+        success = abstained if state is None else not state.collateral and state.facts is not False
+        return _total(0.0, 0.0, 0.0, 0.0, 0.0, state_score if abstained else 0.0, success, config,
                       fixed=1.0 if abstained else 0.0)
     if n_calls == 0:
         return _total(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, False, config)

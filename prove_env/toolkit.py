@@ -125,12 +125,16 @@ class Detail:
     newline.
 
     With `normalize` None, the column counts only on the rows the task's own reference calls
-    change; with a function, values are compared after it (such as `trailing_newline`).
+    change, where they set it to a value the user gave; with a function, values are compared
+    after it (such as `trailing_newline`). On every other row a detail must keep its value (a
+    change there is collateral damage), unless it is `anywhere`: state of the episode's session
+    rather than of the user's data (the working directory), tolerated on every row.
     """
 
     table: str
     column: str
     normalize: Callable[[Any], Any] | None = None
+    anywhere: bool = False
 
 
 @dataclass(frozen=True)
@@ -436,6 +440,15 @@ class Toolkit:
                                         "with two different normalizations")
                     columns[detail.column] = detail.normalize
             cls._details = cached
+        return cached
+
+    @classmethod
+    def session_details(cls) -> frozenset[tuple[str, str]]:
+        """The (table, column) of every detail declared `anywhere` (see `Detail`)."""
+        cached = cls.__dict__.get("_session_details")
+        if cached is None:
+            cached = frozenset((d.table, d.column) for spec in cls.specs().values() for d in spec.details if d.anywhere)
+            cls._session_details = cached
         return cached
 
     @classmethod

@@ -441,6 +441,15 @@ class World:
         return {_ENCODE(list(row[:-1])): _canonical(row[-1])
                 for row in self.connection.execute(f'SELECT {keys}, "{column}" FROM "{table}"')}
 
+    def row_values(self, table: str) -> dict[str, list[Any]]:
+        """{primary key as JSON: the row's canonical values}, for finding the rows that changed."""
+        self._flush()
+        meta = self.toolkit.metadata().tables[table]
+        width = len(meta.primary_key.columns)
+        keys = ", ".join(f'"{c.name}"' for c in meta.primary_key.columns) or "rowid"
+        return {_ENCODE(list(row[:width or 1])): [_canonical(v) for v in row[width or 1:]]
+                for row in self.connection.execute(f'SELECT {keys}, * FROM "{table}"')}
+
     def digest(self) -> str:
         """SHA-256 over the canonical content of every table: equal digests mean equal worlds."""
         return combine_digests(self.toolkit.name, self.table_digests())

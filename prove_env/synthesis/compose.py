@@ -248,6 +248,9 @@ class Composer:
                 dropped = _dependents(chain.calls, {c.id for c in chain.calls if c.name == missing})
                 gold = [[c for c in turn if c.id not in dropped] for turn in gold]
                 facts_of = {k: v for k, v in facts_of.items() if k not in dropped}
+                # the gold keeps only calls whose results the user asked for or a kept call needs:
+                # a look-up that only fed the missing tool is not part of the right behaviour
+                gold = _needed(gold, {c.id for c in chain.calls if self._is_lookup(c, chain)}, set(facts_of))
         kept = [c for turn in gold for c in turn]
         tools, applied = self._tools(kept, hide=missing)
         metadata = {
@@ -327,6 +330,16 @@ def _dependents(calls: list[GoldCall], roots: set[str]) -> set[str]:
         if out & set(call.depends_on):
             out.add(call.id)
     return out
+
+
+def _needed(gold: list[list[GoldCall]], lookups: set[str], told: set[str]) -> list[list[GoldCall]]:
+    """`gold` without the look-ups that no kept call depends on and whose results tell the user nothing."""
+    while True:
+        used = {d for turn in gold for c in turn for d in c.depends_on}
+        idle = {c.id for turn in gold for c in turn if c.id in lookups and c.id not in used and c.id not in told}
+        if not idle:
+            return gold
+        gold = [[c for c in turn if c.id not in idle] for turn in gold]
 
 
 def _explicit(graph: DependencyGraph, source: str, target: str) -> bool:

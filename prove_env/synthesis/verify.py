@@ -6,9 +6,12 @@ environment itself:
    finds the facts in its result ("no facts in the result"; they are recorded on the task);
 2. the gold trajectory earns the maximum reward with `success` true ("gold below maximum");
 3. a task whose gold calls write does change the world: the start state does not already
-   satisfy the goal ("already satisfied");
+   satisfy the goal ("already satisfied"); one whose gold calls only read records facts to judge
+   the answer by, or it cannot judge an outcome ("no facts to judge");
 4. a do-nothing agent fails `success`, unless the task is an abstention ("do-nothing passes").
-The start and gold final-state digests are recorded on the task.
+Two writes of one turn whose order matters (the later one replayed first fails, or ends in
+another world) get an ordering edge, whether or not data flows between them. The start and gold
+final-state digests are recorded on the task.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from prove_env.task import Task
 
 __all__ = ["GATES", "Verdict", "Verifier"]
 
-GATES = ("gold call failed", "gold below maximum", "already satisfied", "do-nothing passes")
+GATES = ("gold call failed", "gold below maximum", "already satisfied", "no facts to judge", "do-nothing passes")
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,9 @@ class Verifier:
         writes = any(not self.specs[c.name].read_only for c in task.gold_calls)
         if writes and reference.gold_digest == reference.start_digest:
             return Verdict(None, "already satisfied")
+        if task.gold_calls and not writes and not any(task.facts or []):
+            return Verdict(None, "no facts to judge")
+        task = _order_writes(task, self.specs, reference.gold_digest)
         if not task.abstain:
             noop = run_episode(self.env, self._noop, task, 0)
             if noop["success"]:
@@ -80,6 +86,48 @@ class Verifier:
 
     def close(self) -> None:
         self.env.close()
+
+
+def _order_writes(task: Task, specs: Mapping[str, Any], gold_digest: str) -> Task:
+    """`task` with an edge from each write of a turn to a later write of the same turn whose order
+    matters: replayed first (ahead of the earlier one and of what lies between, none of which it
+    needs), a call fails or the world ends otherwise."""
+    turns = [list(turn) for turn in task.gold]
+    added = False
+    for t, turn in enumerate(turns):
+        for j, later in enumerate(turn):
+            if specs[later.name].read_only:
+                continue
+            for i, earlier in enumerate(turn[:j]):
+                if specs[earlier.name].read_only or _needs(turn, later.id, {c.id for c in turn[i:j]}):
+                    continue
+                trial_turn = turn[:i] + [later] + turn[i:j] + turn[j + 1:]
+                trial = task.model_copy(update={"gold": turns[:t] + [trial_turn] + turns[t + 1:]})
+                moved = run_sync(replay(trial))
+                if moved.failures or moved.gold_digest != gold_digest:
+                    turn[j] = later = later.model_copy(update={"depends_on": [*later.depends_on, earlier.id]})
+                    added = True
+    if not added:
+        return task
+    edges = list(task.metadata.get("dependencies", []))
+    known = {(e["source"], e["target"]) for e in edges}
+    edges += [{"source": d, "target": c.id, "kind": "order"} for turn in turns for c in turn for d in c.depends_on
+              if (d, c.id) not in known]
+    return task.model_copy(update={"gold": turns, "metadata": {**task.metadata, "dependencies": edges}})
+
+
+def _needs(turn: Sequence[Any], call_id: str, among: set[str]) -> bool:
+    """Whether the call `call_id` depends, directly or not, on one of the calls `among`."""
+    by_id = {c.id: c for c in turn}
+    stack, seen = list(by_id[call_id].depends_on), set()
+    while stack:
+        d = stack.pop()
+        if d in among:
+            return True
+        if d not in seen and d in by_id:
+            seen.add(d)
+            stack.extend(by_id[d].depends_on)
+    return False
 
 
 def _facts(task: Task, records: Sequence[Any], facts_of: Mapping[str, Callable[[Any], Sequence[Any]]]

@@ -1,0 +1,282 @@
+"""A success flag that cannot be fooled, tried on a synthesis sample of every server.
+
+Over `PROVE_SUCCESS_TASKS` synthesized tasks per server (default 16; `PROVE_SUCCESS_SAMPLE=DIR`
+probes a synth output instead):
+
+- gold plus one write of another task that changes a row the gold never touches fails, whatever
+  the column (a tolerated detail included): tolerated details are tolerated only where the task
+  writes;
+- a read-only task answered with every fact in another accepted format succeeds;
+- the same answer with any one fact left out, or changed, fails;
+- an abstention task answered after a harmless look-up with a shown tool succeeds, and a call to a
+  tool that was not shown fails it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from pathlib import Path
+from collections import Counter, defaultdict
+from typing import Any
+
+import pytest
+
+from prove_env.actions import ParsedCall
+from prove_env.episode import Episode, replay
+from prove_env.registry import get_toolkit, server_names
+from prove_env.runtime import run_sync
+from prove_env.synthesis.config import SynthConfig
+from prove_env.synthesis.pipeline import synthesize
+from prove_env.task import Task, load_tasks
+
+pytestmark = pytest.mark.slow
+
+PER_SERVER = int(os.environ.get("PROVE_SUCCESS_TASKS", "16"))
+STATS: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="module")
+def sample() -> dict[str, list[Task]]:
+    """The tasks probed: synthesized here, or read from the synth output `PROVE_SUCCESS_SAMPLE` names
+    (a directory holding train.jsonl and test.jsonl) for a long run on a large set."""
+    tasks: dict[str, list[Task]] = defaultdict(list)
+    if os.environ.get("PROVE_SUCCESS_SAMPLE"):
+        folder = Path(os.environ["PROVE_SUCCESS_SAMPLE"])
+        found = load_tasks(folder / "train.jsonl") + load_tasks(folder / "test.jsonl")
+    else:
+        servers = server_names()
+        result = synthesize(servers, PER_SERVER * len(servers), seed=11, config=SynthConfig(tasks_per_world=4),
+                            workers=1)
+        found = result.tasks("train") + result.tasks("test")
+    for task in found:
+        tasks[task.server].append(task)
+    return tasks
+
+
+def play(task: Task, calls: list[tuple[str, dict]], answer: str | None = None) -> tuple[bool, Episode]:
+    """Play calls (name, arguments) and one answer per user turn; (success, the episode, still open)."""
+    episode = Episode(task.server)
+    run_sync(episode.begin(task))
+    for name, arguments in calls:
+        run_sync(episode.call(ParsedCall(name, dict(arguments))))
+    for _ in task.user_turns:
+        episode.answer(answer if answer is not None else "Done.")
+    return run_sync(episode.score()).success, episode
+
+
+def gold_calls(task: Task) -> list[tuple[str, dict]]:
+    return [(g.name, g.arguments) for g in task.gold_calls]
+
+
+def changed_rows(before: dict[str, dict], after: dict[str, dict]) -> set[tuple[str, str]]:
+    return {(table, key) for table in after for key in before[table].keys() | after[table].keys()
+            if before[table].get(key) != after[table].get(key)}
+
+
+def rows(episode: Episode) -> dict[str, dict]:
+    world = episode.world
+    return {table: world.row_values(table) for table in world.toolkit.table_names() if not table.startswith("prove_")}
+
+
+# -- changes nobody asked for ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_a_write_of_another_task_on_an_untouched_row_fails(server, sample):
+    toolkit = get_toolkit(server)
+    writes = [t for t in sample[server] if t.gold_calls and not t.missing_tool and run_sync(replay(t)).gold_digest != t.start_digest]
+    # writes of the user's data: moving about the session (`cd`) changes the episode's own state
+    others = [(t, g) for t in sample[server] for g in t.gold_calls
+              if not toolkit.specs()[g.name].read_only and not _moves_the_session(toolkit.specs()[g.name])]
+    tried = 0
+    for task in writes:
+        start = Episode(server)
+        run_sync(start.begin(task))
+        before = rows(start)
+        for name, arguments in gold_calls(task):
+            run_sync(start.call(ParsedCall(name, dict(arguments))))
+        by_gold = changed_rows(before, rows(start))
+        start.close()
+        for other, call in others:
+            if other.seed != task.seed or other.id == task.id:
+                continue
+            success, episode = play(task, gold_calls(task) + [(call.name, call.arguments)], _gold_answer(task))
+            try:
+                if not episode.calls[-1].ok:
+                    continue
+                extra = changed_rows(before, rows(episode)) - by_gold
+                if not extra:
+                    continue
+                tried += 1
+                detail = any(table in toolkit.details() for table, _ in extra)
+                STATS["collateral probes" + (" on tables with details" if detail else "")] += 1
+                assert not success, (f"{task.id}: gold plus {call.name}({call.arguments}) of {other.id} changes rows "
+                                     f"the task never touches ({sorted(extra)[:3]}) and still succeeds")
+            finally:
+                episode.close()
+            break
+    assert tried or not writes or not others, f"{server}: no write of another task could be played after a gold"
+
+
+def _moves_the_session(spec) -> bool:
+    return bool(spec.details) and all(d.anywhere for d in spec.details)
+
+
+def test_a_detail_changed_on_an_untouched_row_is_collateral_damage(sample):
+    """The classes the probe found: a declared detail column (an event's description, a channel's
+    topic, an expense's note) changed on an entity the task never touches."""
+    probes = 0
+    for server, tasks in sample.items():
+        toolkit = get_toolkit(server)
+        detail_tools = {s.name for s in toolkit.specs().values()
+                        if any(not d.anywhere for d in s.details) and not s.hidden}
+        for task in tasks:
+            if task.missing_tool or run_sync(replay(task)).gold_digest == task.start_digest:
+                continue
+            for other in tasks:
+                if other.seed != task.seed or other.id == task.id:
+                    continue
+                for call in (g for g in other.gold_calls if g.name in detail_tools):
+                    success, episode = play(task, gold_calls(task) + [(call.name, call.arguments)], _gold_answer(task))
+                    episode.close()
+                    if episode.calls and episode.calls[-1].ok:
+                        probes += 1
+                        assert not success, f"{task.id}: gold plus {call.name} of {other.id} still succeeds"
+    STATS["detail probes"] += probes
+    assert probes >= 5
+
+
+# -- facts matched as facts ---------------------------------------------------------------------
+
+
+def _gold_answer(task: Task) -> str:
+    return " ".join(str(f) for turn in (task.facts or []) for f in turn) or "Done."
+
+
+def render(fact: Any, other: bool = False) -> str:
+    """A fact in another accepted format than the one recorded; with `other`, a different value."""
+    if isinstance(fact, bool):
+        return str(fact)
+    if isinstance(fact, int):
+        return f"{fact + 1 if other else fact:,}"
+    if isinstance(fact, float):
+        value = fact + 1 if other else fact
+        return f"${value:,.2f}" if value >= 0 else f"-${-value:,.2f}"
+    text = str(fact)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?", text):
+        moment = dt.datetime.fromisoformat(text) + (dt.timedelta(days=1) if other else dt.timedelta())
+        return f"{moment:%B} {moment.day}, {moment.year} at {moment.hour % 12 or 12}:{moment:%M} {'PM' if moment.hour >= 12 else 'AM'}"
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        day = dt.date.fromisoformat(text) + (dt.timedelta(days=1) if other else dt.timedelta())
+        return f"{day.month}/{day.day}/{day.year}"
+    if re.fullmatch(r"\d{2}:\d{2}", text):
+        hour, minute = int(text[:2]), int(text[3:])
+        hour = (hour + 1) % 24 if other else hour
+        return f"{hour % 12 or 12}:{minute:02d} {'p.m.' if hour >= 12 else 'a.m.'}"
+    if re.fullmatch(r"-?\d+(\.\d+)?", text):
+        return render(float(text) if "." in text else int(text), other)
+    return text + "qz" if other else "  " + text.upper().replace(" ", "  ") + " "
+
+
+def _with_facts(task: Task) -> list[Any]:
+    return [f for turn in (task.facts or []) for f in turn]
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_facts_in_other_formats_pass_and_a_missing_or_wrong_fact_fails(server, sample):
+    from prove_env.facts import stated
+
+    reads = [t for t in sample[server] if _with_facts(t) and not t.abstain]
+    for task in reads:
+        facts = _with_facts(task)
+        checked = [f for f in facts if not isinstance(f, bool)]
+        answer = "; ".join(render(f) for f in facts)
+        success, episode = play(task, gold_calls(task), answer)
+        episode.close()
+        assert success, f"{task.id}: facts {facts} answered as {answer!r} fail"
+        STATS["facts in another format"] += len(checked)
+        for i, fact in enumerate(facts):
+            if isinstance(fact, bool):
+                continue
+            rest = [render(f) for j, f in enumerate(facts) if j != i]
+            if stated(fact, "; ".join(rest)):
+                STATS["facts stated by the others too (not probed)"] += 1
+                continue
+            for variant, words in (("left out", rest), ("changed", rest + [render(fact, other=True)])):
+                success, episode = play(task, gold_calls(task), "; ".join(words))
+                episode.close()
+                STATS[f"facts {variant}"] += 1
+                assert not success, f"{task.id}: fact {fact!r} {variant} ({'; '.join(words)!r}) still succeeds"
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_every_task_can_judge_its_outcome(server, sample):
+    """A task whose gold only reads is judged on the facts of its answer: it records some."""
+    specs = get_toolkit(server).specs()
+    for task in sample[server]:
+        if task.gold_calls and all(specs[g.name].read_only for g in task.gold_calls):
+            assert _with_facts(task), f"{task.id} only reads and records no fact: its outcome cannot be judged"
+
+
+# -- gold chains that are right ------------------------------------------------------------------
+
+
+def _depends(turn, later, earlier) -> bool:
+    by_id = {c.id: c for c in turn}
+    stack, seen = list(later.depends_on), set()
+    while stack:
+        d = stack.pop()
+        if d == earlier.id:
+            return True
+        if d not in seen and d in by_id:
+            seen.add(d)
+            stack.extend(by_id[d].depends_on)
+    return False
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_every_order_the_gold_edges_allow_succeeds(server, sample):
+    """Coverage accepts any order that keeps the gold's edges, so each such order must reach the
+    task's outcome too: an ordering the world needs is an edge of the chain."""
+    for task in sample[server]:
+        for t, turn in enumerate(task.gold):
+            for j in range(1, len(turn)):
+                earlier, later = turn[j - 1], turn[j]
+                if _depends(turn, later, earlier):
+                    continue
+                swapped = [c for turn_ in task.gold[:t] for c in turn_] + turn[:j - 1] + [later, earlier] + turn[j + 1:] \
+                    + [c for turn_ in task.gold[t + 1:] for c in turn_]
+                success, episode = play(task, [(c.name, c.arguments) for c in swapped], _gold_answer(task))
+                episode.close()
+                STATS["orders the edges allow"] += 1
+                assert success, (f"{task.id}: {later.name} before {earlier.name} keeps every edge of the chain "
+                                 "but fails the task: the order is missing from depends_on")
+
+
+# -- abstention as the spec says -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_an_abstention_may_look_before_declining(server, sample):
+    toolkit = get_toolkit(server)
+    abstentions = [t for t in sample[server] if not t.gold_calls]
+    for task in abstentions:
+        shown = {t["function"]["name"] for t in task.tools or []}
+        looks = [s for s in toolkit.visible_specs() if s.read_only and s.name in shown and not s.required]
+        if looks:
+            success, episode = play(task, [(looks[0].name, {})], "I can't do that with the tools I have.")
+            episode.close()
+            assert success, f"{task.id}: a look-up with {looks[0].name} before declining fails"
+            STATS["abstentions with a look-up"] += 1
+        unshown = next((s.name for s in toolkit.visible_specs() if s.name not in shown), None)
+        if unshown:
+            success, episode = play(task, [(unshown, {})], "Done.")
+            episode.close()
+            assert not success, f"{task.id}: a call to {unshown}, which was not shown, still succeeds"
+
+
+def teardown_module(module):
+    if STATS:
+        print(f"\nsuccess probes: {dict(sorted(STATS.items()))}")
