@@ -12,7 +12,8 @@ something else:
 - dates ('2026-09-15'): ISO, the month's name (or its first three letters) with the day in either
   order ('September 15', 'Sep 15th', '15 September'), or M/D/YYYY ('9/15/2026', '9/15'); a year
   written with the date must be the right one ('September 15, 2019' does not state it);
-- times ('14:30', and the time of '2026-09-15T14:30' with its date as above): 24-hour ('14:30') or
+- times ('14:30', and the time of '2026-09-15T14:30' with its date as above, both in one item of
+  the answer: one line, or one part between semicolons or sentences): 24-hour ('14:30') or
   12-hour ('2:30 pm', '2:30PM', '2:30 p.m.', '2 pm' on the hour), 'noon' and 'midnight';
 - booleans: 'yes'/'no' words are too loose to check, so a boolean fact is always stated;
 - any other text: as a whole word or phrase, ignoring case, runs of white space and the
@@ -29,6 +30,8 @@ from typing import Any
 __all__ = ["stated", "facts_stated", "say"]
 
 _SPACE = re.compile(r"\s+")
+# Where one item of an answer ends: a line, a semicolon, a sentence (not the point of 'Sep. 15').
+_ITEMS = re.compile(r"[;\n]|\.\s+(?=[A-Z])")
 # What is blanked out before numbers are read: ids, dates and clock times hold digits that are not
 # numbers of their own.
 _NOT_NUMBERS = re.compile(
@@ -63,8 +66,9 @@ def stated(fact: Any, text: str) -> bool:
     if clock:
         return _time_stated(int(clock[1]), int(clock[2]), text)
     moment = _moment(value)
-    if isinstance(moment, dt.datetime):
-        return _date_stated(moment.date(), text) and _time_stated(moment.hour, moment.minute, text)
+    if isinstance(moment, dt.datetime):  # the date and the time together, in one item of the answer
+        return any(_date_stated(moment.date(), part) and _time_stated(moment.hour, moment.minute, part)
+                   for part in _ITEMS.split(text))
     if moment is not None:
         return _date_stated(moment, text)
     return _phrase_stated(value, text)

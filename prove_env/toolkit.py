@@ -514,12 +514,13 @@ class Toolkit:
         problems = []
         for column in columns:
             table = column.class_.__table__
-            (key,) = table.primary_key.columns
+            keys = ", ".join(c.name for c in table.primary_key.columns)
             name = column.property.columns[0].name
             limit = self.now.date() if _is_date_column(column) else self.now
-            for row_id, value in self.rows(f'SELECT {key.name}, {name} FROM "{table.name}" '
-                                           f"WHERE {name} IS NOT NULL AND {name} > ? ORDER BY {key.name}", limit):
-                problems.append(f"{table.name} {row_id}: {name} {value} is after the clock ({self.now.isoformat()})")
+            for *key, value in self.rows(f'SELECT {keys}, {name} FROM "{table.name}" '
+                                         f"WHERE {name} IS NOT NULL AND {name} > ? ORDER BY {keys}", limit):
+                problems.append(f"{table.name} {'/'.join(map(str, key))}: {name} {value} is after the clock "
+                                f"({self.now.isoformat()})")
         return problems
 
 

@@ -75,6 +75,19 @@ class Served:
         assert self.world.digest() == before, f"refused {name}({arguments}) changed the world"
         return result.text
 
+    def same(self, name: str, /, **arguments: Any) -> Any:
+        """Call a tool that must succeed and leave the world exactly as it was (a repeat of a
+        set-like change: archiving what is archived); return its decoded result."""
+        before = self.world.digest()
+        out = self.ok(name, **arguments)
+        assert self.world.digest() == before, f"{name}({arguments}) changed the world"
+        return out
+
+    def repeat(self, name: str, /, **arguments: Any) -> tuple[Any, Any]:
+        """Call a tool that must succeed, then the same call again at once: the repeat succeeds too
+        and changes nothing (what an idempotent tool promises); return both decoded results."""
+        return self.ok(name, **arguments), self.same(name, **arguments)
+
     def close(self) -> None:
         self.client.close()
         self.world.close()

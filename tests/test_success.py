@@ -223,6 +223,34 @@ def test_every_task_can_judge_its_outcome(server, sample):
 # -- gold chains that are right ------------------------------------------------------------------
 
 
+def _values(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [v for item in value.values() for v in _values(item)]
+    if isinstance(value, list):
+        return [v for item in value for v in _values(item)]
+    return [str(value)] if isinstance(value, str | int | float) and not isinstance(value, bool) else []
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_every_gold_read_feeds_a_later_call_or_tells_a_fact(server, sample):
+    """A look-up nobody uses costs an agent that skips it coverage: the gold has none."""
+    specs = get_toolkit(server).specs()
+    for task in sample[server]:
+        records = run_sync(replay(task)).records
+        calls = task.gold_calls
+        facts = [str(f) for f in _with_facts(task)]
+        said = " ".join(task.user_turns).casefold()
+        for i, (call, record) in enumerate(zip(calls, records, strict=True)):
+            if not specs[call.name].read_only:
+                continue
+            later = [v for c in calls[i + 1:] for v in _values(c.arguments) if len(v) > 1 and v.casefold() not in said]
+            STATS["gold reads"] += 1
+            assert (any(v in record.output for v in later) or any(f in record.output for f in facts)
+                    or (later and re.search(r"\d{4}-\d{2}-\d{2}", record.output))), (
+                f"{task.id}: {call.name}({call.arguments}) feeds no later call and tells no fact")
+
+
+
 def _depends(turn, later, earlier) -> bool:
     by_id = {c.id: c for c in turn}
     stack, seen = list(later.depends_on), set()

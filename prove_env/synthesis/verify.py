@@ -9,7 +9,10 @@ environment itself:
    satisfy the goal ("already satisfied"); one whose gold calls only read records facts to judge
    the answer by, or it cannot judge an outcome ("no facts to judge");
 4. a do-nothing agent fails `success`, unless the task is an abstention ("do-nothing passes").
-Two writes of one turn whose order matters (the later one replayed first fails, or ends in
+A gold read that neither tells the user something nor gives a later call a value no earlier call
+or user turn gave is taken out of the chain (an agent that skips a useless call must not lose
+coverage); a chain left with no call is dropped ("look-up nobody uses"). Two writes of one turn
+whose order matters (the later one replayed first fails, or ends in
 another world) get an ordering edge, whether or not data flows between them. The start and gold
 final-state digests are recorded on the task.
 """
@@ -17,7 +20,8 @@ final-state digests are recorded on the task.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +35,8 @@ from prove_env.task import Task
 
 __all__ = ["GATES", "Verdict", "Verifier"]
 
-GATES = ("gold call failed", "gold below maximum", "already satisfied", "no facts to judge", "do-nothing passes")
+GATES = ("gold call failed", "gold below maximum", "already satisfied", "no facts to judge", "look-up nobody uses",
+         "do-nothing passes")
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,12 @@ class Verifier:
             if facts is None:
                 return Verdict(None, "no facts in the result")
             task = task.model_copy(update={"facts": facts})
+        if task.gold_calls:
+            reference = run_sync(replay(task))
+            if not reference.failures:
+                task = _without_unused_reads(task, reference.records, self.specs, set(facts_of or ()))
+                if not task.gold_calls:
+                    return Verdict(None, "look-up nobody uses")
         gold = run_episode(self.env, self._gold, task, 0)
         failed = [c for c in gold["calls"] if not c["ok"]]
         if failed:
@@ -114,6 +125,68 @@ def _order_writes(task: Task, specs: Mapping[str, Any], gold_digest: str) -> Tas
     edges += [{"source": d, "target": c.id, "kind": "order"} for turn in turns for c in turn for d in c.depends_on
               if (d, c.id) not in known]
     return task.model_copy(update={"gold": turns, "metadata": {**task.metadata, "dependencies": edges}})
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str, Any], told: set[str]) -> Task:
+    """`task` without the gold reads whose results nobody uses: no fact comes from them, and no
+    later call takes a value first found in them (a value the user said, or an earlier result
+    gave, needs no look-up; a date a later call computes comes from every earlier result with a
+    date). A call that depended on a removed one depends instead on the calls its values come from."""
+    outputs = {r.id: r.output for r in records}
+    calls = task.gold_calls
+    said = " ".join(task.user_turns).casefold()
+    # a task checked again (a rewritten one) knows its facts, not which calls they came from
+    told = told | {c.id for turn, facts in zip(task.gold, task.facts or [], strict=False) for c in turn
+                   if any(_plain(f) in outputs[c.id] for f in facts)}
+    sources: dict[str, set[str]] = {c.id: set() for c in calls}
+    for j, call in enumerate(calls):
+        for value in _scalars(call.arguments):
+            text = str(value)
+            if len(text) < 2 or text.casefold() in said:
+                continue
+            source = next((c.id for c in calls[:j] if text in outputs[c.id]), None)
+            if source is not None:
+                sources[call.id].add(source)
+            elif _ISO_DATE.match(text):
+                sources[call.id].update(c.id for c in calls[:j] if _ISO_DATE.search(outputs[c.id]))
+    used = set().union(*sources.values())
+    idle = {c.id for c in calls if specs[c.name].read_only and c.id not in used and c.id not in told}
+    if not idle:
+        return task
+
+    def rewired(call: Any) -> Any:
+        depends = [d for d in call.depends_on if d not in idle]
+        if idle & set(call.depends_on):
+            depends += [d for d in sorted(sources[call.id]) if d not in depends]
+        return call.model_copy(update={"depends_on": depends})
+
+    gold = [[rewired(c) for c in turn if c.id not in idle] for turn in task.gold]
+    kept = [c for turn in gold for c in turn]
+    metadata = {**task.metadata, "chain_length": len(kept),
+                "dependencies": [{"source": d, "target": c.id,
+                                  "kind": next((e["kind"] for e in task.metadata.get("dependencies", [])
+                                                if e["source"] == d and e["target"] == c.id), "data")}
+                                 for c in kept for d in c.depends_on]}
+    return task.model_copy(update={"gold": gold, "metadata": metadata})
+
+
+def _plain(value: Any) -> str:
+    """A fact as a result's JSON writes it."""
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
+
+
+def _scalars(value: Any) -> Iterator[Any]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _scalars(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _scalars(v)
+    elif isinstance(value, str | int | float) and not isinstance(value, bool):
+        yield value
 
 
 def _needs(turn: Sequence[Any], call_id: str, among: set[str]) -> bool:

@@ -507,17 +507,24 @@ class Banking(Toolkit):
     def freeze_card(self, card_id: Id("card")) -> dict:
         """Freeze an active card so that it cannot be used (for example when it is lost). No PIN is needed.
 
+        A card that is already frozen stays frozen: nothing changes and already_frozen is true.
+        A cancelled card cannot be frozen.
+
         Args:
         """
         card = self.get(Card, card_id)
-        if card.status != "active":
-            raise ToolError(f"Card {card.id} is {card.status}; only active cards can be frozen")
+        if card.status == "cancelled":
+            raise ToolError(f"Card {card.id} is cancelled; only active cards can be frozen")
+        already = card.status == "frozen"
         card.status = "frozen"
-        return _card_info(card)
+        return {**_card_info(card), "already_frozen": already}
 
     @tool(idempotent=True, requires=("card.frozen",))
     def unfreeze_card(self, card_id: Id("card"), pin: str) -> dict:
         """Unfreeze a frozen card so that it can be used again. Needs the card owner's PIN.
+
+        A card that is already active stays active: nothing changes and already_active is true.
+        A cancelled card, or a card of a frozen or closed account, cannot be unfrozen.
 
         Args:
             pin: the card owner's 4-digit PIN, as given by the customer, such as '4821'.
@@ -525,12 +532,14 @@ class Banking(Toolkit):
         card = self.get(Card, card_id)
         account = self.get(Account, card.account_id)
         self._check_pin(account.customer_id, pin)
-        if card.status != "frozen":
-            raise ToolError(f"Card {card.id} is {card.status}; only frozen cards can be unfrozen")
+        if card.status == "cancelled":
+            raise ToolError(f"Card {card.id} is cancelled; only frozen cards can be unfrozen")
+        if card.status == "active":
+            return {**_card_info(card), "already_active": True}
         if account.status != "open":
             raise ToolError(f"Card {card.id} belongs to {account.status} account {account.id} and cannot be unfrozen")
         card.status = "active"
-        return _card_info(card)
+        return {**_card_info(card), "already_active": False}
 
     @tool(idempotent=True)
     def set_card_limit(self, card_id: Id("card"), daily_limit: Money, pin: str) -> dict:
@@ -588,8 +597,10 @@ class Banking(Toolkit):
 
     def invariants(self) -> list[str]:
         """Every balance is the sum of its ledger entries and its latest entry's balance_after;
-        every transfer's two entries cancel out."""
-        problems = []
+        every transfer's two entries cancel out; nothing that happened lies after the clock."""
+        problems = self.after_now(Customer.member_since, Account.opened_at, Account.closed_at,
+                                  Transaction.posted_at, Transfer.created_at, Payee.added_at, Payee.removed_at,
+                                  Payment.created_at, Payment.executed_at, Payment.cancelled_at, Card.issued_at)
         totals = dict(self.db.execute(select(Transaction.account_id, func.sum(Transaction.amount))
                                       .group_by(Transaction.account_id)).all())
         latest = {}

@@ -101,7 +101,10 @@ class _Recipe:
         return start.replace(day=self.rng.randint(1, last))
 
     def _moment(self, day: dt.date) -> dt.datetime:
-        return dt.datetime.combine(day, dt.time(self.rng.randint(7, 21), 15 * self.rng.randint(0, 3)))
+        """When something of that day was recorded: a time of day, but no later than now (today's
+        entries were made this morning)."""
+        moment = dt.datetime.combine(day, dt.time(self.rng.randint(7, 21), 15 * self.rng.randint(0, 3)))
+        return min(moment, self.ctx.now)
 
     def user(self, new: bool) -> None:
         ctx, rng = self.ctx, self.rng

@@ -130,13 +130,14 @@ class BudgetServer(Toolkit):
     @tool(idempotent=True)
     def archive_category(self, category_id: Id("category")) -> dict:
         """Archive a category: it takes no new expenses or budget, and its past spending stays.
-        Active recurring bills in it must be cancelled first.
+        Active recurring bills in it must be cancelled first. A category already archived stays
+        so: nothing changes and already_archived is true.
 
         Args:
         """
         category = self.get(Category, category_id)
         if category.status == "archived":
-            raise ToolError(f"Category {category.name} ({category.id}) is already archived")
+            return {**_category_info(category), "already_archived": True}
         bills = self.db.scalars(select(RecurringExpense).where(RecurringExpense.category_id == category.id,
                                                                RecurringExpense.status == "active")
                                 .order_by(RecurringExpense.id)).all()
@@ -144,7 +145,7 @@ class BudgetServer(Toolkit):
             raise ToolError(f"Category {category.name} has active recurring bills "
                             f"({', '.join(f'{b.merchant} {b.id}' for b in bills)}); cancel them first")
         category.status = "archived"
-        return _category_info(category)
+        return {**_category_info(category), "already_archived": False}
 
     @tool(produces=("category",))
     def move_budget(self, from_category_id: Id("category"), to_category_id: Id("category"), amount: Money,
@@ -358,24 +359,30 @@ class BudgetServer(Toolkit):
     @tool(idempotent=True)
     def recategorize_expense(self, expense_id: Id("expense"), category_id: Id("category")) -> dict:
         """Move an expense to another active category of the same user: the old category's month
-        total drops by its amount and the new one's grows by it.
+        total drops by its amount and the new one's grows by it. An expense already in that
+        category stays there: nothing changes and already_there is true.
 
         Args:
             category_id: the category it should be in, such as 'CAT-0012'.
         """
         expense = self.get(Expense, expense_id)
-        target = self._active(self.get(Category, category_id))
+        target = self.get(Category, category_id)
         if target.user_id != expense.user_id:
             raise ToolError(f"Category {target.id} belongs to another user; pick one of {expense.user_id}'s categories")
         if target.id == expense.category_id:
-            raise ToolError(f"Expense {expense.id} is already in {target.name}")
+            key = month_key(expense.spent_on)
+            row = self.db.get(BudgetMonth, (target.id, key))
+            here = {"category_id": target.id, "name": target.name, "month": key, **_figures(row, target)}
+            return {**self._expense_full(expense), "from": here, "to": here, "already_there": True}
+        self._active(target)
         source = self.db.get(Category, expense.category_id)
         old = self._book(expense, -1)
         expense.category_id = target.id
         new = self._book(expense, +1)
         return {**self._expense_full(expense),
                 "from": {"category_id": source.id, "name": source.name, "month": old.month, **_figures(old, source)},
-                "to": {"category_id": target.id, "name": target.name, "month": new.month, **_figures(new, target)}}
+                "to": {"category_id": target.id, "name": target.name, "month": new.month, **_figures(new, target)},
+                "already_there": False}
 
     @tool(produces=("expense",), details=_NOTES)
     def split_expense(self, expense_id: Id("expense"), amount: Money, category_id: Id("category"),
@@ -567,8 +574,11 @@ class BudgetServer(Toolkit):
     def invariants(self) -> list[str]:
         """Every category month's total and count equal the sum of its expenses; every expense has its
         category month; every budget equals the month's limit plus budget moved in minus moved out;
-        expenses belong to their category's user; no active bill is in an archived category."""
-        problems = []
+        expenses belong to their category's user; no active bill is in an archived category; nothing
+        recorded as done (joined, created, spent, received) lies after the clock."""
+        problems = self.after_now(User.joined_at, Category.created_at, Expense.spent_on, Expense.created_at,
+                                  Income.received_on, Income.created_at, RecurringExpense.created_at,
+                                  BudgetMove.created_at)
         rows = {(r.category_id, r.month): r for r in self.db.scalars(select(BudgetMonth))}
         sums: dict[tuple[str, str], list] = {}
         owners = dict(self.db.execute(select(Category.id, Category.user_id)).all())

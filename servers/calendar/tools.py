@@ -206,9 +206,10 @@ class CalendarServer(Toolkit):
 
         Without an end the event keeps its length. The new start may not be in the past. For a
         recurring event the whole series moves and restarts at the new start (a weekly rule's
-        weekdays must include the new start's weekday; use set_recurrence to change them). A
-        booked room must be free at the new time. The result lists the user's overlapping events
-        under 'conflicts'.
+        weekdays must include the new start's weekday; use set_recurrence to change them), and a
+        cancelled occurrence stays cancelled only if the series still occurs on its date. A booked
+        room must be free at the new time. The result lists the user's overlapping events under
+        'conflicts'.
 
         Args:
             start: the new start, local time such as '2026-03-17T15:00'.
@@ -226,6 +227,7 @@ class CalendarServer(Toolkit):
             if event.repeat_until is not None and event.repeat_until < begin.date():
                 raise ToolError(f"{_label(event)} repeats until {event.repeat_until}, before the new start")
             event.start, event.end = begin, finish
+            _drop_stale_cancellations(event)
             for invitee in event.invitees:
                 invitee.response = "needs-action"
             if event.room is not None:
@@ -242,7 +244,10 @@ class CalendarServer(Toolkit):
         unless weekdays are given (they must include the start's weekday); a monthly rule repeats
         on the start's day of the month (months without that day are skipped). Give at most one of
         count and until; without either the event repeats indefinitely. A booked room must be free
-        at every future occurrence.
+        at every future occurrence. A cancelled occurrence stays cancelled only if the new rule
+        still has an occurrence on its date. 'none' keeps the first occurrence as a one-off event
+        (refused when that occurrence was cancelled); on an event that does not repeat it changes
+        nothing ('was_recurring' is then false).
 
         Args:
             frequency: 'daily', 'weekly', 'monthly', or 'none' to make it a one-off event again.
@@ -256,11 +261,15 @@ class CalendarServer(Toolkit):
             if interval != 1 or weekdays or count is not None or until is not None:
                 raise ToolError("frequency 'none' takes no interval, weekdays, count or until")
             if not event.recurring:
-                raise ToolError(f"{_label(event)} does not repeat")
+                return {**self._event_dict(event), "was_recurring": False}
+            if event.start.date() in {c.occurrence_date for c in event.cancelled_occurrences}:
+                raise ToolError(f"The first occurrence of {_label(event)}, on {event.start.date()}, was cancelled, "
+                                "so a one-off event would bring it back; reschedule the event to the occurrence "
+                                "to keep first, or cancel the event")
             event.repeat_freq, event.repeat_interval, event.repeat_weekdays = None, 1, None
             event.repeat_count, event.repeat_until = None, None
             event.cancelled_occurrences.clear()
-            return self._event_dict(event)
+            return {**self._event_dict(event), "was_recurring": True}
         if not 1 <= interval <= 30:
             raise ToolError(f"interval must be between 1 and 30, got {interval}")
         if weekdays:
@@ -282,6 +291,7 @@ class CalendarServer(Toolkit):
         event.repeat_freq, event.repeat_interval = frequency, interval
         event.repeat_weekdays = ",".join(d for d in WEEKDAYS if d in weekdays) if weekdays else None
         event.repeat_count, event.repeat_until = count, last_day
+        _drop_stale_cancellations(event)
         if event.room is not None:
             self._check_room_free(event, event.room)
         return self._event_dict(event)
@@ -670,15 +680,35 @@ class CalendarServer(Toolkit):
     # -- invariants ----------------------------------------------------------------------------
 
     def invariants(self) -> list[str]:
-        """Events end after they start; a booked room fits everyone; recurrence fields are coherent."""
+        """Events end after they start and last at most 24 hours; recurrence fields are coherent and
+        a cancelled occurrence is one the rule produces; nobody is invited to an event they
+        organize; an event has at most 5 reminders, no two alike; a booked room gives the event its
+        location and is never booked twice at once from now on.
+
+        The world records no moment at which something happened (events and busy blocks are
+        scheduled times, past or future alike), so no time here is bound by the clock."""
         problems = []
-        for event in self.db.scalars(select(Event)):
-            if event.end <= event.start:
-                problems.append(f"{event.id} ends at {event.end} but starts at {event.start}")
-            if event.repeat_freq is None and (event.repeat_count or event.repeat_until or event.repeat_weekdays):
-                problems.append(f"{event.id} has recurrence details but no frequency")
-            if event.repeat_count is not None and event.repeat_until is not None:
-                problems.append(f"{event.id} has both a count and an until date")
+        events = list(self.db.scalars(select(Event).order_by(Event.id)))
+        for event in events:
+            problems += _rule_problems(event)
+            if event.room is not None and event.location != event.room.name:
+                problems.append(f"{event.id} has room {event.room.name} booked but location {event.location!r}")
+            if any(i.contact_id == event.organizer_id for i in event.invitees):
+                problems.append(f"{event.id} invites its own organizer {event.organizer_id}")
+            kinds = [(r.minutes_before, r.method) for r in event.reminders]
+            if len(kinds) > 5 or len(set(kinds)) != len(kinds):
+                problems.append(f"{event.id} has reminders {sorted(kinds)}: at most 5, no two alike")
+        since, until = self.now, self.now + HORIZON
+        booked: dict[str, list[tuple[dt.datetime, dt.datetime, str]]] = {}
+        for event in events:
+            if event.room_id is not None and event.status != "cancelled":
+                booked.setdefault(event.room_id, []).extend(
+                    (start, start + event.duration, event.id) for start in event.occurrences(since, until))
+        for room_id, spans in sorted(booked.items()):
+            spans.sort()
+            for (start, end, first), (later, _, second) in zip(spans, spans[1:]):
+                if later < end and first != second:
+                    problems.append(f"room {room_id} is booked twice at {_iso(later)}: {first} and {second}")
         return problems
 
     # -- look-ups ------------------------------------------------------------------------------
@@ -877,6 +907,49 @@ def _check_span(begin: dt.datetime, finish: dt.datetime, longest: dt.timedelta =
         what = "An event lasts" if longest == MAX_EVENT_LENGTH else "The span may last"
         raise ToolError(f"{what} at most {longest.days * 24 + longest.seconds // 3600} hours; "
                         f"{_iso(begin)} to {_iso(finish)} is longer")
+
+
+def _rule_problems(event: Event) -> list[str]:
+    """How an event's times and recurrence fields break the rules set_recurrence keeps."""
+    problems = []
+    if event.end <= event.start or event.end - event.start > MAX_EVENT_LENGTH:
+        problems.append(f"{event.id} runs from {_iso(event.start)} to {_iso(event.end)}")
+    if event.repeat_freq is None:
+        if event.repeat_count or event.repeat_until or event.repeat_weekdays or event.repeat_interval != 1:
+            problems.append(f"{event.id} has recurrence details but no frequency")
+        if event.cancelled_occurrences:
+            problems.append(f"{event.id} does not repeat but has cancelled occurrences")
+        return problems
+    if not 1 <= event.repeat_interval <= 30:
+        problems.append(f"{event.id} repeats every {event.repeat_interval} {event.repeat_freq} periods")
+    if event.repeat_count is not None and (event.repeat_until is not None or not 1 <= event.repeat_count <= 500):
+        problems.append(f"{event.id} has count {event.repeat_count} and until {event.repeat_until}")
+    if event.repeat_until is not None and event.repeat_until < event.start.date():
+        problems.append(f"{event.id} repeats until {event.repeat_until}, before its start {event.start.date()}")
+    if event.repeat_weekdays and (event.repeat_freq != "weekly"
+                                  or WEEKDAYS[event.start.weekday()] not in event.weekdays):
+        problems.append(f"{event.id} repeats {event.repeat_freq} on {event.repeat_weekdays} from a "
+                        f"{_weekday(event.start)}")
+    for cancelled in event.cancelled_occurrences:
+        day = cancelled.occurrence_date
+        if next((s.date() for s in event.rule_starts() if s.date() >= day), None) != day:
+            problems.append(f"{event.id} has a cancelled occurrence on {day}, a day it does not occur")
+    return problems
+
+
+def _drop_stale_cancellations(event: Event) -> None:
+    """Forget the cancelled occurrences of a moved series or a replaced rule that no longer fall on
+    a day it occurs: they would cancel nothing now, but an occurrence if it moved back."""
+    if not event.cancelled_occurrences:
+        return
+    last = max(c.occurrence_date for c in event.cancelled_occurrences)
+    days = set()
+    for start in event.rule_starts():
+        if start.date() > last:
+            break
+        days.add(start.date())
+    for cancelled in [c for c in event.cancelled_occurrences if c.occurrence_date not in days]:
+        event.cancelled_occurrences.remove(cancelled)
 
 
 def _label(event: Event) -> str:

@@ -142,7 +142,7 @@ def _deal(ctx: SeedContext, name: str, company: Company, contact: Contact | None
     for i, step in enumerate(path):
         if i:
             when = when + dt.timedelta(days=round(rng.uniform(0.05, 0.9) * span / len(path), 2))
-            when = min(when, ctx.now - dt.timedelta(hours=2))
+            when = max(created, min(when, ctx.now - dt.timedelta(hours=2)))  # moves after it opened, before now
             if recent is not None and i == len(path) - 1 and recent > when:
                 when = recent
         ctx.add(StageChange(id=ctx.new_id("STC", 5), deal_id=deal.id, from_stage=previous, to_stage=step,
@@ -181,7 +181,9 @@ def _leads(ctx: SeedContext, reps: list[Rep], companies: list[Company], contacts
                     email=_unique(f"{first[0].lower()}{last.lower()}@{slug}.com", emails), company_name=company_name,
                     title=rng.choice(TITLES) if rng.random() < 0.8 else None, source=rng.choice(SOURCES),
                     status=status, disqualified_reason=None, created_at=created,
-                    status_changed_at=min(ctx.now, created + dt.timedelta(hours=rng.randint(2, 300))),
+                    # a few hours before the clock at the latest: a deal opened on conversion has moved on since
+                    status_changed_at=min(ctx.now - dt.timedelta(hours=3),
+                                          created + dt.timedelta(hours=rng.randint(2, 300))),
                     converted_company_id=None, converted_contact_id=None, converted_deal_id=None)
         ctx.add(lead)
         leads.append(lead)

@@ -12,7 +12,9 @@ Business rules, in one place:
   the deal's default probability; update_deal may override it for an open deal.
 - Close dates and task due dates are never in the past when set.
 - Activities hang off a contact, a deal or both (then the contact must work at the deal's
-  company). Only tasks are completed, once.
+  company). Only tasks are completed; a completed task keeps its completion time.
+- Setting what is already so (a deal to the stage it is in, a lead to its status, a completed task
+  to completed) succeeds and says nothing changed.
 - Merging two entries of the same person (same company) keeps one and moves the other's
   activities, deals and converted leads to it before removing it.
 """
@@ -275,7 +277,7 @@ class Crm(Toolkit):
         """Move a lead one step forward: from 'new' to 'contacted', or from 'contacted' to 'qualified'.
 
         Steps cannot be skipped or undone; converted and disqualified leads are final (see convert_lead
-        and disqualify_lead).
+        and disqualify_lead). A lead already in the status stays as it is (changed is false).
 
         Args:
             status: the new status: 'contacted' or 'qualified'.
@@ -283,7 +285,7 @@ class Crm(Toolkit):
         lead = self.get(Lead, lead_id)
         self._check_open_lead(lead)
         if lead.status == status:
-            raise ToolError(f"Lead {lead.id} is already {status}")
+            return {**_lead(lead), "changed": False}
         if NEXT_STATUS.get(lead.status) != status:
             if lead.status == "new":
                 hint = "mark it contacted first"
@@ -291,7 +293,7 @@ class Crm(Toolkit):
                 hint = "a qualified lead is next converted (convert_lead) or disqualified (disqualify_lead)"
             raise ToolError(f"Lead {lead.id} is {lead.status} and cannot become {status}; {hint}")
         lead.status, lead.status_changed_at = status, self.now
-        return _lead(lead)
+        return {**_lead(lead), "changed": True}
 
     @tool(destructive=True)
     def disqualify_lead(self, lead_id: Id("lead"), reason: str) -> dict:
@@ -442,7 +444,8 @@ class Crm(Toolkit):
     def update_deal_stage(self, deal_id: Id("deal"), stage: Stage, lost_reason: str | None = None) -> dict:
         """Move an open deal to another stage; the change is recorded in its history and the probability
         becomes the stage's default. closed_won and closed_lost close the deal for good (closed_lost
-        needs lost_reason); its close date becomes today.
+        needs lost_reason); its close date becomes today. A deal already in the stage stays as it is,
+        open or closed (changed is false).
 
         Args:
             stage: the new stage: 'prospecting', 'qualification', 'proposal', 'negotiation', 'closed_won'
@@ -450,21 +453,21 @@ class Crm(Toolkit):
             lost_reason: why the deal was lost, required for 'closed_lost' only, such as 'Went with a competitor'.
         """
         deal = self.get(Deal, deal_id)
-        self._check_open_deal(deal)
+        if stage != "closed_lost" and (lost_reason or "").strip():
+            raise ToolError(f"lost_reason is only given when a deal moves to closed_lost, not {stage}")
         if deal.stage == stage:
-            raise ToolError(f"Deal {deal.id} is already in {stage}")
+            return {**self._deal(deal), "changed": False}
+        self._check_open_deal(deal)
         if stage == "closed_lost":
             if not (lost_reason or "").strip():
                 raise ToolError("Moving a deal to closed_lost needs lost_reason: say why it was lost")
             deal.lost_reason = lost_reason.strip()  # type: ignore[union-attr]
-        elif (lost_reason or "").strip():
-            raise ToolError(f"lost_reason is only given when a deal moves to closed_lost, not {stage}")
         self.db.add(StageChange(id=self.new_id("STC", 5), deal_id=deal.id, from_stage=deal.stage, to_stage=stage,
                                 changed_at=self.now, rep_id=deal.owner_id))
         deal.stage, deal.probability = stage, STAGES[stage]
         if stage in CLOSED_STAGES:
             deal.closed_at, deal.close_date = self.now, self.now.date()
-        return self._deal(deal)
+        return {**self._deal(deal), "changed": True}
 
     @tool(idempotent=True)
     def update_deal(self, deal_id: Id("deal"), amount: Money | None = None, close_date: Date | None = None,
@@ -626,7 +629,8 @@ class Crm(Toolkit):
 
     @tool(idempotent=True, requires=("activity.task",))
     def complete_task(self, activity_id: Id("activity")) -> dict:
-        """Mark a task as completed now. Calls, meetings and notes are not tasks; a task completes once.
+        """Mark a task as completed now. Calls, meetings and notes are not tasks. A task already completed
+        stays so, with its completion time (changed is false).
 
         Args:
         """
@@ -634,10 +638,9 @@ class Crm(Toolkit):
         if activity.kind != "task":
             raise ToolError(f"Activity {activity.id} is a {activity.kind}, not a task; only tasks are completed")
         if activity.completed_at is not None:
-            raise ToolError(f"Task {activity.id} was already completed on "
-                            f"{activity.completed_at.date().isoformat()}")
+            return {**self._activity(activity), "changed": False}
         activity.completed_at = self.now
-        return self._activity(activity)
+        return {**self._activity(activity), "changed": True}
 
     # -- hidden --------------------------------------------------------------------------------------
 
@@ -650,27 +653,52 @@ class Crm(Toolkit):
     # -- invariants ----------------------------------------------------------------------------------
 
     def invariants(self) -> list[str]:
-        """Converted leads point at what they became; every deal's last recorded stage is its stage;
-        closed deals have a close time; activities hang off a contact or a deal; contact emails are unique."""
-        problems = []
+        """Converted leads point at what they became, and only disqualified leads have a reason; every
+        deal's stage history starts when the deal opened, runs unbroken from stage to stage and ends at
+        its stage; closed deals have a close time on their close date, and only lost ones a lost
+        reason; activities hang off a contact or a deal, and only tasks have a due date or a
+        completion; contact emails are unique; nothing recorded as done lies after the clock."""
+        problems = self.after_now(Company.created_at, Contact.created_at, Lead.created_at, Lead.status_changed_at,
+                                  Deal.created_at, Deal.closed_at, StageChange.changed_at, Activity.occurred_at,
+                                  Activity.completed_at)
         for lead in self.db.scalars(select(Lead)):
             linked = (lead.converted_company_id, lead.converted_contact_id, lead.converted_deal_id)
             if (lead.status == "converted") != all(linked) or (lead.status != "converted" and any(linked)):
                 problems.append(f"{lead.id}: status {lead.status} but converted links {linked}")
-        last: dict[str, str] = {}
+            if (lead.status == "disqualified") != (lead.disqualified_reason is not None):
+                problems.append(f"{lead.id}: status {lead.status} with disqualified reason "
+                                f"{lead.disqualified_reason!r}")
+            if lead.status_changed_at < lead.created_at:
+                problems.append(f"{lead.id}: status changed at {lead.status_changed_at}, before it was created")
+        history: dict[str, list[StageChange]] = {}
         for change in self.db.scalars(select(StageChange).order_by(StageChange.changed_at, StageChange.id)):
-            last[change.deal_id] = change.to_stage
+            history.setdefault(change.deal_id, []).append(change)
         for deal in self.db.scalars(select(Deal)):
-            if last.get(deal.id) != deal.stage:
-                problems.append(f"{deal.id}: stage {deal.stage} but history ends at {last.get(deal.id)}")
-            if (deal.stage in CLOSED_STAGES) != (deal.closed_at is not None):
+            changes = history.get(deal.id, [])
+            last = changes[-1].to_stage if changes else None
+            if last != deal.stage:
+                problems.append(f"{deal.id}: stage {deal.stage} but history ends at {last}")
+            if any(earlier.to_stage != later.from_stage for earlier, later in zip(changes, changes[1:])):
+                problems.append(f"{deal.id}: its stage history does not run from one stage to the next")
+            if changes and (changes[0].from_stage is not None or changes[0].changed_at < deal.created_at):
+                problems.append(f"{deal.id}: its history starts at {changes[0].changed_at} from "
+                                f"{changes[0].from_stage}, not when it opened ({deal.created_at})")
+            closed = deal.stage in CLOSED_STAGES
+            if closed != (deal.closed_at is not None):
                 problems.append(f"{deal.id}: stage {deal.stage} with closed_at {deal.closed_at}")
+            elif closed and deal.close_date != deal.closed_at.date():  # type: ignore[union-attr]
+                problems.append(f"{deal.id}: closed on {deal.closed_at} but its close date is {deal.close_date}")
+            if (deal.stage == "closed_lost") != (deal.lost_reason is not None):
+                problems.append(f"{deal.id}: stage {deal.stage} with lost reason {deal.lost_reason!r}")
             if not 0 <= deal.probability <= 100:
                 problems.append(f"{deal.id}: probability {deal.probability}")
         orphans = self.db.scalar(select(func.count()).select_from(Activity).where(
             Activity.contact_id.is_(None), Activity.deal_id.is_(None)))
         if orphans:
             problems.append(f"{orphans} activities hang off neither a contact nor a deal")
+        for activity_id, kind in self.db.execute(select(Activity.id, Activity.kind).where(
+                Activity.kind != "task", (Activity.due_date.is_not(None)) | (Activity.completed_at.is_not(None)))):
+            problems.append(f"{activity_id}: a {kind} with a due date or a completion")
         dupes = self.db.execute(select(func.lower(Contact.email)).group_by(func.lower(Contact.email))
                                 .having(func.count() > 1)).all()
         if dupes:

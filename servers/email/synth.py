@@ -17,6 +17,8 @@ from typing import Any
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, stable
 
+from .tools import ADDRESS
+
 Bundle = dict[str, Any]
 
 NEW_LABELS = ("Taxes", "Kids", "Newsletters", "Conferences", "Insurance", "Recipes", "Volunteering", "House")
@@ -591,7 +593,8 @@ def delete_draft(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("send_draft", 1.2)
 def send_draft(b: Bundle, rng: random.Random) -> Ask | None:
-    drafts = [d for d in b["drafts"] if d["to"]]
+    # a draft with no recipient or a mistyped address cannot be sent as it stands
+    drafts = [d for d in b["drafts"] if d["to"] and all(ADDRESS.match(a) for a in d["to"] + d["cc"])]
     if not drafts:
         return None
     d = rng.choice(drafts)

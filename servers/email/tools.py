@@ -4,7 +4,8 @@ Rules, in one place:
 - A message sits in one folder of its mailbox: inbox, sent, archive or trash. Only received mail in
   the inbox can be archived; trashed mail can be restored to where it was until it is deleted
   forever, and only trashed mail can be deleted forever. Trashed mail cannot be labelled,
-  archived, replied to or forwarded until it is restored.
+  archived, replied to or forwarded until it is restored. Archiving, trashing, restoring,
+  labelling and unlabelling set a state: asking for the state a mail is already in changes nothing.
 - Sent mail is never edited: only its flags (read, starred) and labels change.
 - Labels belong to one mailbox; names are unique in it (ignoring case), 1 to 40 characters.
 - Sending (a draft, a reply, a forward) needs at least one recipient and well-formed addresses;
@@ -227,33 +228,33 @@ class EmailServer(Toolkit):
 
     @tool(idempotent=True, sets=("message.archived",))
     def archive_message(self, message_id: Id("message")) -> dict:
-        """Move a received mail out of the inbox into the archive (it stays searchable)."""
+        """Move a received mail out of the inbox into the archive (it stays searchable). Archiving
+        archived mail changes nothing (`already_archived` says so)."""
         message = self._not_trashed(self.get(Message, message_id), "archived")
         if message.box == "sent":
             raise ToolError(f"Message {message.id} is in the sent folder; only received mail in the inbox can be "
                             "archived")
-        if message.archived:
-            raise ToolError(f"Message {message.id} is already archived")
+        already = message.archived
         message.archived = True
-        return self._summaries([message])[0]
+        return {**self._summaries([message])[0], "already_archived": already}
 
     @tool(idempotent=True, sets=("message.trashed",))
     def trash_message(self, message_id: Id("message")) -> dict:
-        """Move a mail to the trash; restore_message brings it back until it is deleted forever."""
+        """Move a mail to the trash; restore_message brings it back until it is deleted forever.
+        Trashing mail already in the trash changes nothing (`already_trashed` says so)."""
         message = self.get(Message, message_id)
-        if message.trashed:
-            raise ToolError(f"Message {message.id} is already in the trash")
+        already = message.trashed
         message.trashed = True
-        return self._summaries([message])[0]
+        return {**self._summaries([message])[0], "already_trashed": already}
 
     @tool(idempotent=True)
     def restore_message(self, message_id: Id("message")) -> dict:
-        """Take a mail out of the trash, back to the folder it was in (inbox, archive or sent)."""
+        """Take a mail out of the trash, back to the folder it was in (inbox, archive or sent).
+        Restoring mail that is not in the trash changes nothing (`was_trashed` is then false)."""
         message = self.get(Message, message_id)
-        if not message.trashed:
-            raise ToolError(f"Message {message.id} is not in the trash; only trashed mail can be restored")
+        was_trashed = message.trashed
         message.trashed = False
-        return self._summaries([message])[0]
+        return {**self._summaries([message])[0], "was_trashed": was_trashed}
 
     @tool(destructive=True, requires=("message.trashed",))
     def delete_forever(self, message_id: Id("message")) -> dict:
@@ -300,26 +301,27 @@ class EmailServer(Toolkit):
 
     @tool(idempotent=True)
     def label_message(self, message_id: Id("message"), label_id: Id("label")) -> dict:
-        """Put a label on a mail of the same mailbox."""
+        """Put a label on a mail of the same mailbox. Labelling mail that already carries the label
+        changes nothing (`already_labelled` says so)."""
         message = self._not_trashed(self.get(Message, message_id), "labelled")
         label = self._label_of(message.user_id, label_id)
-        if self.db.get(MessageLabel, (message.id, label.id)) is not None:
-            raise ToolError(f"Message {message.id} already has the label {label.name!r}")
-        self.db.add(MessageLabel(message_id=message.id, label_id=label.id))
-        self.db.flush()
-        return self._summaries([message])[0]
+        already = self.db.get(MessageLabel, (message.id, label.id)) is not None
+        if not already:
+            self.db.add(MessageLabel(message_id=message.id, label_id=label.id))
+            self.db.flush()
+        return {**self._summaries([message])[0], "already_labelled": already}
 
     @tool(idempotent=True)
     def unlabel_message(self, message_id: Id("message"), label_id: Id("label")) -> dict:
-        """Take a label off a mail."""
+        """Take a label off a mail. Taking off a label the mail does not carry changes nothing
+        (`had_label` is then false)."""
         message = self.get(Message, message_id)
         label = self._label_of(message.user_id, label_id)
         row = self.db.get(MessageLabel, (message.id, label.id))
-        if row is None:
-            raise ToolError(f"Message {message.id} does not have the label {label.name!r}")
-        self.db.delete(row)
-        self.db.flush()
-        return self._summaries([message])[0]
+        if row is not None:
+            self.db.delete(row)
+            self.db.flush()
+        return {**self._summaries([message])[0], "had_label": row is not None}
 
     # -- drafts and sending -----------------------------------------------------------------------
 
@@ -460,8 +462,16 @@ class EmailServer(Toolkit):
         return stats
 
     def invariants(self) -> list[str]:
-        """Every mail sits in a thread of its own mailbox; labels on a mail are its mailbox's."""
-        problems = []
+        """Every mail sits in a thread of its own mailbox and in one folder (only received mail is
+        archived); labels on a mail are its mailbox's; an attachment belongs to one mail or one
+        draft; nothing was sent or edited after now."""
+        problems = self.after_now(Message.sent_at, Draft.updated_at)
+        for message_id, box, archived in self.rows("SELECT id, box, archived FROM messages "
+                                                   "WHERE box NOT IN ('inbox', 'sent') OR (box = 'sent' AND archived)"):
+            problems.append(f"message {message_id} is in box {box!r}" + (" and archived" if archived else ""))
+        loose = self.rows("SELECT id FROM attachments WHERE (message_id IS NULL) = (draft_id IS NULL)")
+        if loose:
+            problems.append(f"{len(loose)} attachments belong to no mail and no draft, or to both: {loose[0][0]} ...")
         wrong = self.db.scalar(select(func.count()).select_from(Message).join(Thread, Thread.id == Message.thread_id)
                                .where(Thread.user_id != Message.user_id))
         if wrong:

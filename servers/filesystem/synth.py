@@ -1287,15 +1287,18 @@ def mkdir(b: Bundle, rng: random.Random) -> Ask | None:
 def touch(b: Bundle, rng: random.Random) -> Ask | None:
     home = b["home"]
     if rng.random() < 0.6:
-        path = _pick(rng, [f"{home}/{p}" for p in TOUCH_FILES if f"{home}/{p}" not in b["nodes"]
-                           and f"{home}/{p}".rsplit("/", 1)[0] in b["nodes"]] + ["/opt/team/standup.txt"])
+        # a new file only: touching a file that exists keeps what is in it
+        path = _pick(rng, [p for p in [f"{home}/{p}" for p in TOUCH_FILES] + ["/opt/team/standup.txt"]
+                           if p not in b["nodes"] and p.rsplit("/", 1)[0] in b["nodes"]])
+        if path is None:
+            return None
         folder, name = path.rsplit("/", 1)
         if rng.random() < 0.3:
             return Ask({"path": path}, say=f"Make a blank file called {name} in {folder}.",
-                       terse=f"Empty file {name} in {folder}.", mentions=(name, folder))
+                       terse=f"New blank file {name} in {folder}.", mentions=(name, folder))
         say = _one(rng, f"Create an empty file at {path}.", f"I need an empty {path} to start from.",
                    f"Could you create {path}? Leave it empty for now.")
-        return Ask({"path": path}, say=say, terse=_one(rng, f"Empty file {path}.", f"New empty file: {path}."),
+        return Ask({"path": path}, say=say, terse=_one(rng, f"New empty file at {path}.", f"New empty file: {path}."),
                    mentions=(path,))
     path = _pick(rng, [p for p in b["read"] if b["files"][p]["owner"] == b["user"]])
     w, refs, mentions = name_file(b, rng, path, BY_NAME)

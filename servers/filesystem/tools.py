@@ -22,7 +22,7 @@ from .seed import seed
 
 _TYPE_NAMES = {"file": "file", "dir": "directory", "symlink": "symlink"}
 # What a user does not specify: where the shell is left, and a written file's final newline and time.
-_WORKING_DIRECTORY = (Detail("shell", "cwd"), Detail("shell", "oldpwd"))
+_WORKING_DIRECTORY = (Detail("shell", "cwd", anywhere=True), Detail("shell", "oldpwd", anywhere=True))
 _WRITTEN_FILE = (Detail("nodes", "content", trailing_newline), Detail("nodes", "mtime"))
 _MAX_LINES = 1000  # the most lines a text result carries
 _MAX_READ = 500  # the most lines read_file returns per call
@@ -777,12 +777,13 @@ class FileSystem(Toolkit):
 
     # == creating and writing =====================================================================
 
-    @tool(idempotent=True, consumes=("path",), produces=("directory",), requires=("cwd",))
+    @tool(consumes=("path",), produces=("directory",), requires=("cwd",))
     def mkdir(self, path: str, parents: bool = False) -> str:
         """Create a directory, like `mkdir -v`; prints each directory created.
 
-        Fails with 'File exists' when the path exists, unless parents=True and it is a
-        directory already.
+        Fails with 'File exists' when the path exists (so repeating a plain mkdir fails), unless
+        parents=True and it is a directory already: `mkdir -p` may be repeated and does nothing
+        more.
 
         Args:
             path: the new directory, such as 'notes/archive' or '/tmp/work'.
@@ -1030,9 +1031,12 @@ class FileSystem(Toolkit):
             out.append(self._copy(abs_path, canon, node, final, recursive, no_clobber))
         return "\n".join(out)
 
-    @tool(destructive=True, idempotent=True, consumes=("path",), requires=("cwd",), sets=("directory.emptied",))
+    @tool(destructive=True, consumes=("path",), requires=("cwd",), sets=("directory.emptied",))
     def rm(self, path: str, recursive: bool = False, force: bool = False) -> str:
         """Delete files, or directories with recursive=True, like `rm -v`; prints what was removed.
+
+        A path that does not exist fails with 'No such file or directory' (so repeating a plain
+        rm fails), unless force=True: `rm -f` may be repeated and removes nothing more.
 
         Refuses '/', and the working directory or any of its parents. Write-protected files
         (such as mode 0444) are refused unless force=True. A pattern such as 'logs/*.log'
@@ -1071,9 +1075,10 @@ class FileSystem(Toolkit):
                        else f"removed directory '{abs_path}' ({len(doomed) - 1} entries inside)")
         return "\n".join(out) or "(nothing removed)"
 
-    @tool(destructive=True, idempotent=True, consumes=("directory",), requires=("directory.emptied",))
+    @tool(destructive=True, consumes=("directory",), requires=("directory.emptied",))
     def rmdir(self, path: str) -> str:
-        """Delete an empty directory, like `rmdir`.
+        """Delete an empty directory, like `rmdir`. Once it is gone, rmdir fails with 'No such file
+        or directory', so repeating it fails.
 
         Args:
             path: the empty directory, such as 'pictures'.
@@ -1271,8 +1276,8 @@ class FileSystem(Toolkit):
     def invariants(self) -> list[str]:
         """Every node's parent is an existing directory; only files have content; the working
         directory exists and is a directory (the previous one may since have been removed, as in a
-        real shell)."""
-        problems = []
+        real shell); no modification time lies after the clock."""
+        problems = self.after_now(Node.mtime)
         kinds = dict(self.db.execute(select(Node.path, Node.kind)).all())
         for path, parent, kind, content in self.db.execute(select(Node.path, Node.parent, Node.kind, Node.content)):
             if path == "/":

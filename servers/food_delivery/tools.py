@@ -10,6 +10,8 @@ Rules, in one place:
 - Promo codes: not expired, the subtotal at least the code's minimum, only at the code's
   restaurant when it has one, and once per customer when the code says so.
 - A tip is 0 to 100 dollars and can be changed until the order is delivered, not on a cancelled one.
+- An order's total is its subtotal (the lines' quantities times unit prices) plus the delivery fee,
+  less the promo discount, plus the tip.
 - Orders go placed -> accepted (3 min) -> preparing (8 min) -> out_for_delivery (20 min) ->
   delivered (35 min), read from the clock. Cancelling is possible only before preparing;
   rating only after delivery, once.
@@ -43,6 +45,7 @@ Neighborhood = Literal["Downtown", "Riverside", "Old Town", "Midtown", "Harbor",
 Stage = Literal["placed", "accepted", "preparing", "out_for_delivery", "delivered", "cancelled"]
 MAX_TIP = 100.0
 MAX_QUANTITY = 20
+_STAGE_MINUTES = dict(STAGES)
 
 
 class FoodDelivery(Toolkit):
@@ -221,9 +224,10 @@ class FoodDelivery(Toolkit):
         self.db.flush()
         return self._cart(cart)
 
-    @tool(idempotent=True)
+    @tool(destructive=True)
     def remove_from_cart(self, cart_id: Id("cart"), item_id: Id("item")) -> dict:
-        """Remove a menu item (every option of it) from a cart; a cart left empty is closed."""
+        """Remove a menu item (every option of it) from a cart; a cart left empty is closed. An item
+        that is not in the cart is refused, and so is a cart already closed."""
         cart, item = self.get(Cart, cart_id), self.get(MenuItem, item_id)
         lines = list(self.db.scalars(select(CartLine).where(CartLine.cart_id == cart.id, CartLine.item_id == item.id)))
         if not lines:
@@ -307,7 +311,7 @@ class FoodDelivery(Toolkit):
             promo_code = promo.code
         order = Order(id=self.new_id("ORD"), customer_id=cart.customer_id, restaurant_id=r.id, address_id=address.id,
                       placed_at=self.now, subtotal=subtotal, delivery_fee=r.delivery_fee, discount=discount, tip=tip,
-                      total=round(subtotal + r.delivery_fee - discount + tip, 2), promo_code=promo_code,
+                      total=_total(subtotal, r.delivery_fee, discount, tip), promo_code=promo_code,
                       cancelled_at=None, rating=None, comment=None)
         self.db.add(order)
         for line, item, price in ordered:
@@ -365,7 +369,8 @@ class FoodDelivery(Toolkit):
 
     @tool(idempotent=True)
     def set_tip(self, order_id: Id("order"), tip: float) -> dict:
-        """Change the courier's tip on an order that is not yet delivered nor cancelled.
+        """Change the courier's tip on an order that is not yet delivered nor cancelled, and its total
+        with it; setting the tip it already has changes nothing.
 
         Args:
             tip: the new tip in dollars, 0 to 100, such as 5.0.
@@ -375,13 +380,13 @@ class FoodDelivery(Toolkit):
         stage = self._stage(order)
         if stage in ("delivered", "cancelled"):
             raise ToolError(f"Order {order.id} is {stage}; the tip can only be changed before delivery")
-        order.total = round(order.total - order.tip + tip, 2)
         order.tip = tip
+        order.total = _total(order.subtotal, order.delivery_fee, order.discount, tip)
         return self._order(order)
 
-    @tool(idempotent=True, details=(Detail("orders", "comment"),))
+    @tool(details=(Detail("orders", "comment"),))
     def rate_order(self, order_id: Id("order"), stars: int, comment: str | None = None) -> dict:
-        """Rate a delivered order from 1 to 5 stars, once.
+        """Rate a delivered order from 1 to 5 stars, once: a second rating is refused.
 
         Args:
             stars: 1 to 5.
@@ -437,6 +442,95 @@ class FoodDelivery(Toolkit):
     def count_orders(self) -> dict:
         """Debugging only: how many orders each restaurant has received."""
         return dict(self.rows("SELECT restaurant_id, count(*) FROM orders GROUP BY restaurant_id ORDER BY 1"))
+
+    # -- the world's rules -----------------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        """Orders (totals = items + delivery fee - promo discount + tip, promo rules, the stage a
+        cancellation or a rating needs), carts (one per customer and restaurant, never empty, lines of
+        that restaurant's menu), saved address labels, and times."""
+        problems = self.after_now(Order.placed_at, Order.cancelled_at)
+        problems += self._order_problems()
+        problems += self._cart_problems()
+        for cid, label, n in self.rows("SELECT customer_id, lower(label), count(*) FROM addresses "
+                                       "GROUP BY customer_id, lower(label) HAVING count(*) > 1"):
+            problems.append(f"customer {cid} has {n} addresses labelled {label!r}")
+        for code, pct, amount in self.rows("SELECT code, percent_off, amount_off FROM promos"):
+            if (pct is None) == (amount is None):
+                problems.append(f"promo {code}: gives both or neither of a percentage and an amount off")
+        return problems
+
+    def _order_problems(self) -> list[str]:
+        problems = []
+        lines: dict[str, list[tuple]] = {}
+        for order_id, restaurant_id, quantity, unit_price, option, options in self.rows(
+                "SELECT l.order_id, m.restaurant_id, l.quantity, l.unit_price, l.option, m.options "
+                "FROM order_lines l JOIN menu_items m ON m.id = l.item_id"):
+            lines.setdefault(order_id, []).append((restaurant_id, quantity, unit_price, option, options))
+        promos = {p.code: p for p in self.db.scalars(select(Promo))}
+        used: set[tuple[str, str]] = set()
+        for (oid, customer_id, restaurant_id, owner, placed, subtotal, fee, discount, tip, total, code, cancelled,
+             rating, comment) in self.rows(
+                "SELECT o.id, o.customer_id, o.restaurant_id, a.customer_id, o.placed_at, o.subtotal, o.delivery_fee, "
+                "o.discount, o.tip, o.total, o.promo_code, o.cancelled_at, o.rating, o.comment FROM orders o "
+                "JOIN addresses a ON a.id = o.address_id ORDER BY o.id"):
+            where = f"order {oid}"
+            placed_at = dt.datetime.fromisoformat(placed)
+            if owner != customer_id:
+                problems.append(f"{where} of {customer_id} goes to an address of {owner}")
+            mine = lines.get(oid, [])
+            if not mine:
+                problems.append(f"{where} has no items")
+            for rid, quantity, _, option, options in mine:
+                if rid != restaurant_id or not 1 <= quantity <= MAX_QUANTITY or not _offers(options, option):
+                    problems.append(f"{where}: a line of {quantity} from {rid} with option {option!r}")
+            if subtotal != round(sum(q * price for _, q, price, _, _ in mine), 2):
+                problems.append(f"{where}: subtotal {subtotal} is not the sum of its items")
+            if not 0 <= tip <= MAX_TIP or fee < 0:
+                problems.append(f"{where}: tip {tip}, delivery fee {fee}")
+            if total != _total(subtotal, fee, discount, tip):
+                problems.append(f"{where}: total {total} is not {subtotal} + {fee} - {discount} + {tip}")
+            promo = promos.get(code) if code is not None else None
+            if code is None and discount != 0:
+                problems.append(f"{where}: a discount of {discount} without a promo code")
+            elif code is not None and (promo is None or discount != _promo_off(promo, subtotal)
+                                       or subtotal < promo.min_subtotal or promo.expires_on < placed_at.date()
+                                       or promo.restaurant_id not in (None, restaurant_id)):
+                problems.append(f"{where}: promo {code} does not give a discount of {discount} on this order")
+            if promo is not None and promo.once_per_customer and cancelled is None:
+                if (customer_id, code) in used:
+                    problems.append(f"{where}: {customer_id} used the once-per-customer promo {code} again")
+                used.add((customer_id, code))
+            if cancelled is not None:
+                minutes = (dt.datetime.fromisoformat(cancelled) - placed_at).total_seconds() / 60
+                if not 0 <= minutes < _STAGE_MINUTES["preparing"]:
+                    problems.append(f"{where}: cancelled {minutes:g} minutes after it was placed, not before "
+                                    "the kitchen started preparing it")
+            delivered = cancelled is None and self._stage_at(placed_at) == "delivered"
+            if rating is not None and (not delivered or not 1 <= rating <= 5):
+                problems.append(f"{where}: rated {rating} but it is {'delivered' if delivered else 'not delivered'}")
+            if comment is not None and rating is None:
+                problems.append(f"{where}: a comment without a rating")
+        return problems
+
+    def _cart_problems(self) -> list[str]:
+        problems = []
+        for cid, rid, n in self.rows("SELECT customer_id, restaurant_id, count(*) FROM carts "
+                                     "GROUP BY customer_id, restaurant_id HAVING count(*) > 1"):
+            problems.append(f"customer {cid} has {n} carts at {rid}")
+        for (cart_id,) in self.rows("SELECT id FROM carts WHERE id NOT IN (SELECT cart_id FROM cart_lines)"):
+            problems.append(f"cart {cart_id} is empty but open")
+        seen: set[tuple] = set()
+        for cart_id, lid, cart_restaurant, item_restaurant, item_id, option, options, quantity in self.rows(
+                "SELECT l.cart_id, l.id, c.restaurant_id, m.restaurant_id, l.item_id, l.option, m.options, l.quantity "
+                "FROM cart_lines l JOIN carts c ON c.id = l.cart_id JOIN menu_items m ON m.id = l.item_id"):
+            if cart_restaurant != item_restaurant or not 1 <= quantity <= MAX_QUANTITY or not _offers(options, option):
+                problems.append(f"cart {cart_id} line {lid}: {quantity} of {item_id} from {item_restaurant} "
+                                f"with option {option!r}")
+            if (cart_id, item_id, option) in seen:
+                problems.append(f"cart {cart_id} holds {item_id} with option {option!r} on two lines")
+            seen.add((cart_id, item_id, option))
+        return problems
 
     # -- helpers ---------------------------------------------------------------------------------------
 
@@ -520,8 +614,7 @@ class FoodDelivery(Toolkit):
         if promo.once_per_customer and self.db.scalar(select(Order.id).where(
                 Order.customer_id == customer_id, Order.promo_code == promo.code, Order.cancelled_at.is_(None))):
             raise ToolError(f"Promo code {promo.code} can be used once per customer and was already used")
-        off = promo.amount_off if promo.amount_off is not None else subtotal * (promo.percent_off or 0) / 100
-        return round(min(off, subtotal), 2)
+        return _promo_off(promo, subtotal)
 
     def _tip(self, tip: float) -> float:
         if not 0 <= tip <= MAX_TIP:
@@ -529,6 +622,16 @@ class FoodDelivery(Toolkit):
         if round(tip, 2) != tip:
             raise ToolError(f"tip must have at most two decimals, got {tip}")
         return float(tip)
+
+
+def _total(subtotal: float, delivery_fee: float, discount: float, tip: float) -> float:
+    """What an order costs: its items plus the delivery fee, less the promo discount, plus the tip."""
+    return round(subtotal + delivery_fee - discount + tip, 2)
+
+
+def _promo_off(promo: Promo, subtotal: float) -> float:
+    off = promo.amount_off if promo.amount_off is not None else subtotal * (promo.percent_off or 0) / 100
+    return round(min(off, subtotal), 2)
 
 
 def _address(a: Address) -> dict:
@@ -544,6 +647,11 @@ def _menu_row(restaurant_id: str, item_id: str, name: str, category: str, price:
     offered = [{"name": o.split(":")[0], "extra": float(o.split(":")[1])} for o in options.split(";") if o]
     return {"item_id": item_id, "restaurant_id": restaurant_id, "name": name, "category": category,
             "price": price, "options": offered, "available": bool(available)}
+
+
+def _offers(options: str, option: str | None) -> bool:
+    """Whether an item with these options ('Large:4.0;Extra cheese:2.0') offers the option (None: plain)."""
+    return option is None or option in [o.split(":")[0] for o in options.split(";") if o]
 
 
 def _price(item: MenuItem, option: str | None) -> float:

@@ -26,8 +26,8 @@ from sqlalchemy import func, select
 
 from prove_env.toolkit import Date, DateTime, Detail, Entity, Id, Limit, Toolkit, ToolError, check_range, tool
 
-from .models import (Automation, AutomationTarget, Base, Device, Group, Home, LockCode, Reading, Room,
-                     Scene, SceneAction)
+from .models import (Automation, AutomationTarget, Base, Device, Group, GroupMember, Home, LockCode, Reading,
+                     Room, Scene, SceneAction)
 from .seed import seed
 
 DeviceType = Literal["light", "thermostat", "lock", "blind", "plug", "speaker", "camera", "sensor"]
@@ -586,14 +586,53 @@ class IotDevicesServer(Toolkit):
     # -- rules -----------------------------------------------------------------------------------
 
     def invariants(self) -> list[str]:
+        """Every device's state is inside its range (brightness, kelvin, set point, mode, position, volume,
+        battery) and a plug that is off draws nothing; a lock holds at most 10 codes, unique by name and
+        digits, each expiring (if ever) after it was created; groups, scenes and automations reach only devices of their own home, and scenes and
+        automations never unlock; nothing recorded (last seen, readings, creations, activations) lies
+        after the clock."""
         problems = []
+        homes = {}
         for d in self.db.scalars(select(Device)):
+            homes[d.id] = d.home_id
             if d.brightness is not None and not 1 <= d.brightness <= 100:
                 problems.append(f"{d.id} brightness {d.brightness}")
             if d.target_temp is not None and not d.min_temp <= d.target_temp <= d.max_temp:
                 problems.append(f"{d.id} target {d.target_temp}")
             if d.color_temp is not None and not d.min_kelvin <= d.color_temp <= d.max_kelvin:
                 problems.append(f"{d.id} kelvin {d.color_temp}")
+            if d.hvac_mode is not None and d.hvac_mode not in d.hvac_modes.split(","):
+                problems.append(f"{d.id} is in mode {d.hvac_mode}, not one of {d.hvac_modes}")
+            for what, level in (("position", d.position), ("volume", d.volume), ("battery", d.battery)):
+                if level is not None and not 0 <= level <= 100:
+                    problems.append(f"{d.id} {what} {level}")
+            if d.type == "plug" and not d.is_on and d.power_w:
+                problems.append(f"{d.id} is off but draws {d.power_w} W")
+        codes: dict[str, list[LockCode]] = {}
+        for c in self.db.scalars(select(LockCode)):
+            codes.setdefault(c.device_id, []).append(c)
+        for device_id, held in codes.items():
+            problems += [f"lock code {c.id} expires at {c.expires_at}, before it was created at {c.created_at}"
+                         for c in held if c.expires_at is not None and c.expires_at <= c.created_at]
+            if len(held) > MAX_CODES or len({c.name.lower() for c in held}) < len(held) \
+                    or len({c.code for c in held}) < len(held):
+                problems.append(f"{device_id} holds {len(held)} codes, some with the same name or digits")
+        for kind, rows in (("group", self.db.execute(select(Group.id, Group.home_id, GroupMember.device_id).join(
+                               GroupMember, GroupMember.group_id == Group.id))),
+                           ("scene", self.db.execute(select(Scene.id, Scene.home_id, SceneAction.device_id).join(
+                               SceneAction, SceneAction.scene_id == Scene.id))),
+                           ("automation", self.db.execute(select(Automation.id, Automation.home_id,
+                                                                 AutomationTarget.device_id).join(
+                               AutomationTarget, AutomationTarget.automation_id == Automation.id)))):
+            problems += [f"{kind} {owner} of home {home} reaches {device} of home {homes.get(device)}"
+                         for owner, home, device in rows if homes.get(device) != home]
+        problems += [f"scene {scene} unlocks {device}" for scene, device in self.db.execute(
+            select(SceneAction.scene_id, SceneAction.device_id).where(SceneAction.command == "unlock"))]
+        problems += [f"automation {a} unlocks" for a in self.db.scalars(
+            select(Automation.id).where(Automation.command == "unlock"))]
+        problems += self.after_now(Device.last_seen, Device.reading_at, LockCode.created_at, Reading.at,
+                                   Scene.created_at, Scene.last_activated, Automation.created_at,
+                                   Automation.last_triggered)
         return problems
 
     def _command(self, d: Device, command: str, value: object = None) -> dict:

@@ -56,7 +56,8 @@ class Sprint(Base):
     started_at: Mapped[dt.datetime | None]
     closed_at: Mapped[dt.datetime | None]
     committed_points: Mapped[int | None]  # story points in the sprint when it started
-    completed_points: Mapped[int | None]  # story points done when it closed
+    completed_points: Mapped[int | None]  # story points of the done issues it holds, once closed
+    scope_points: Mapped[int | None]  # story points it held when it closed, done or not
 
 
 class Issue(Base):

@@ -90,21 +90,23 @@ def _sprints(ctx: SeedContext, project: Project, today: dt.date, *, kanban: bool
         out["closed"].append(Sprint(
             id=ctx.new_id("SPR"), project_id=project.id, name=f"{short} Sprint {number}", goal=rng.choice(goals),
             status="closed", start_date=start, end_date=end, started_at=_at(start, 9), closed_at=_at(end, 17),
-            committed_points=0, completed_points=0))
+            committed_points=0, completed_points=0, scope_points=0))
         number += 1
     start = current_start
     if active:
         out["active"].append(Sprint(
             id=ctx.new_id("SPR"), project_id=project.id, name=f"{short} Sprint {number}", goal=rng.choice(goals),
             status="active", start_date=start, end_date=start + dt.timedelta(days=SPRINT_DAYS - 1),
-            started_at=_at(start, 9), closed_at=None, committed_points=0, completed_points=None))
+            started_at=_at(start, 9), closed_at=None, committed_points=0, completed_points=None,
+            scope_points=None))
         number += 1
         start += dt.timedelta(days=SPRINT_DAYS)
     for _ in range(2 if empty_planned else rng.randint(1, 2)):
         out["planned"].append(Sprint(
             id=ctx.new_id("SPR"), project_id=project.id, name=f"{short} Sprint {number}", goal=rng.choice(goals),
             status="planned", start_date=start, end_date=start + dt.timedelta(days=SPRINT_DAYS - 1),
-            started_at=None, closed_at=None, committed_points=None, completed_points=None))
+            started_at=None, closed_at=None, committed_points=None, completed_points=None,
+            scope_points=None))
         number += 1
         start += dt.timedelta(days=SPRINT_DAYS)
     if empty_planned:
@@ -145,7 +147,9 @@ def _issues(ctx: SeedContext, project: Project, team: list[User], sprints: dict[
             continue
         titles.add(title.lower())
         sprint, phase = rng.choice(homes) if homes and rng.random() < 0.7 else (None, "backlog")
-        created = _at(sprint.start_date, 10) - dt.timedelta(days=rng.randint(1, 30)) if sprint else ctx.moment(-200, -2)
+        # work planned for a sprint that has not started yet was filed before today, not before its start
+        created = (_at(min(sprint.start_date, today), 10) - dt.timedelta(days=rng.randint(1, 30)) if sprint
+                   else ctx.moment(-200, -2))
         if phase == "closed":
             status = "done"
         elif phase == "active":
@@ -168,7 +172,7 @@ def _issues(ctx: SeedContext, project: Project, team: list[User], sprints: dict[
                     days=rng.randint(0, max(0, (today - sprint.start_date).days - 1)))
             else:
                 resolved = ctx.moment(-90, -1)
-            resolved = max(resolved, created + dt.timedelta(hours=2))
+            resolved = max(resolved, created + dt.timedelta(hours=4))
             resolution = "done" if phase != "backlog" or rng.random() < 0.4 else "won't do"
         number = project.next_number
         project.next_number += 1
@@ -177,7 +181,8 @@ def _issues(ctx: SeedContext, project: Project, team: list[User], sprints: dict[
                       type=kind, priority=rng.choice(PRIORITIES), status=status, resolution=resolution,
                       story_points=points, reporter_id=rng.choice(team).id, assignee_id=assignee,
                       sprint_id=sprint.id if sprint else None, created_at=created,
-                      updated_at=resolved or created + dt.timedelta(days=rng.randint(0, 3)), resolved_at=resolved)
+                      updated_at=resolved or min(created + dt.timedelta(days=rng.randint(0, 3)), ctx.now),
+                      resolved_at=resolved)
         issues.append(issue)
         ctx.add(issue)
         for label in rng.sample(LABELS, rng.choice((0, 0, 1, 1, 2, 3))):
@@ -191,11 +196,13 @@ def _issues(ctx: SeedContext, project: Project, team: list[User], sprints: dict[
         for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
             ctx.add(Comment(id=ctx.new_id("CMT"), issue_id=issue.id, author_id=rng.choice(team).id,
                             body=ctx.fake.sentence(nb_words=rng.randint(6, 14)),
-                            created_at=issue.created_at + dt.timedelta(hours=rng.randint(1, 48))))
+                            created_at=min(issue.created_at + dt.timedelta(hours=rng.randint(1, 48)), ctx.now)))
     for sprint in sprints["closed"]:
         done = [i for i in issues if i.sprint_id == sprint.id]
         sprint.completed_points = sum(i.story_points or 0 for i in done)
+        # the commitment beyond what got done was unfinished work that left the sprint when it closed
         sprint.committed_points = sprint.completed_points + rng.choice((0, 0, 2, 3, 5, 8))
+        sprint.scope_points = sprint.committed_points
     for sprint in sprints["active"]:
         sprint.committed_points = sum(i.story_points or 0 for i in issues if i.sprint_id == sprint.id)
     _links(ctx, issues)
@@ -203,18 +210,21 @@ def _issues(ctx: SeedContext, project: Project, team: list[User], sprints: dict[
 
 def _links(ctx: SeedContext, issues: list[Issue]) -> None:
     """Blocks between open issues (and some with a closed blocker), duplicates closed against their
-    original, and relates-to pairs."""
+    original (never one that an open issue blocks: it could not have been closed), and relates-to pairs."""
     rng = ctx.rng
     open_ = [i for i in issues if i.status != "done"]
     linked: set[frozenset[str]] = set()
+    held_up: set[str] = set()  # issues an open issue blocks
 
     def link(source: Issue, target: Issue, kind: str) -> None:
         pair = frozenset((source.id, target.id))
         if source.id == target.id or pair in linked:
             return
         linked.add(pair)
+        if kind == "blocks" and source.status != "done":
+            held_up.add(target.id)
         ctx.add(Link(id=ctx.new_id("LNK"), source_id=source.id, target_id=target.id, kind=kind,
-                     created_at=max(source.created_at, target.created_at) + dt.timedelta(hours=1)))
+                     created_at=min(max(source.created_at, target.created_at) + dt.timedelta(hours=1), ctx.now)))
 
     for _ in range(rng.randint(2, 4)):
         if len(open_) >= 2:
@@ -226,9 +236,13 @@ def _links(ctx: SeedContext, issues: list[Issue]) -> None:
     backlog = [i for i in open_ if i.sprint_id is None]
     if len(backlog) >= 2:
         duplicate, original = rng.sample(backlog, 2)
-        duplicate.status, duplicate.resolution = "done", "duplicate"
-        duplicate.resolved_at = duplicate.updated_at = max(duplicate.created_at, original.created_at) + dt.timedelta(days=1)
-        link(duplicate, original, "duplicates")
+        if duplicate.id in held_up:
+            duplicate, original = original, duplicate
+        if duplicate.id not in held_up:
+            duplicate.status, duplicate.resolution = "done", "duplicate"
+            duplicate.resolved_at = duplicate.updated_at = min(
+                max(duplicate.created_at, original.created_at) + dt.timedelta(days=1), ctx.now)
+            link(duplicate, original, "duplicates")
     for _ in range(rng.randint(1, 3)):
         a, b = rng.sample(issues, 2)
         link(a, b, "relates_to")

@@ -8,15 +8,21 @@ Business rules, in one place:
 - Closing: 'done' only from in_review (transition_issue); close_issue closes from any open status
   as "won't do", or as "duplicate", which needs the original issue (same project, not itself a
   duplicate) and records a 'duplicates' link. An issue blocked by an issue that is not done cannot
-  be closed either way.
+  be closed either way, and an open issue cannot be linked as the blocker of a closed one.
 - Reopening: only closed issues, closed at most 30 days ago; a reopened issue goes back to to_do,
-  loses its resolution, and leaves a closed sprint for the backlog.
+  loses its resolution, and leaves a closed sprint for the backlog (and that sprint's completed
+  points). Reopening a blocker leaves the issues it blocked closed.
+- Links are recorded in the history of both issues, when made and when removed.
 - Assignees, reporters and comment authors must be members of the issue's project; the project
   lead cannot be removed, nor a member who still has open issues assigned.
 - Closed issues cannot be edited, relabelled or moved between sprints: reopen them first.
 - Sprints: planned -> active -> closed, at most one active sprint per project, and only a sprint
   holding issues can start. Completing a sprint moves its unfinished issues to the backlog or to a
-  planned sprint of the same project, as asked.
+  planned sprint of the same project, as asked. A sprint's scope is the story points it holds (work
+  added after the start counts); a closed sprint keeps the scope it had when it closed, and its
+  completed points are those of the done issues it holds, in the velocity and the report alike.
+- Setting something that is already so (a label it has, an assignee removed twice, an issue put into
+  the sprint or backlog it is in) succeeds and says nothing changed.
 - Story points are one of 0, 1, 2, 3, 5, 8, 13, 21.
 """
 
@@ -340,15 +346,15 @@ class IssueTracker(Toolkit):
     @tool(idempotent=True)
     def unassign_issue(self, issue_id: Id("issue")) -> dict:
         """Remove an open issue's assignee. Issues in progress or in review keep theirs: move them back to
-        to_do first, or assign someone else."""
+        to_do first, or assign someone else. An issue with no assignee stays so (changed is false)."""
         issue = self._open(self.get(Issue, issue_id), "unassigned")
         if issue.assignee_id is None:
-            raise ToolError(f"{issue.key} has no assignee")
+            return {**self._summary(issue), "changed": False}
         if issue.status in ("in_progress", "in_review"):
             raise ToolError(f"{issue.key} is {issue.status} and needs an assignee; move it back to to_do first, "
                             "or assign it to someone else")
         self._set(issue, "assignee", None, attr="assignee_id")
-        return self._summary(issue)
+        return {**self._summary(issue), "changed": True}
 
     @tool(idempotent=False, requires=("issue.assigned",), sets=("issue.status",))
     def transition_issue(self, issue_id: Id("issue"), status: Status) -> dict:
@@ -413,10 +419,13 @@ class IssueTracker(Toolkit):
         if original is not None:
             link = self._link_between(issue.id, original.id)
             if link is None:
-                self.db.add(Link(id=self.new_id("LNK"), source_id=issue.id, target_id=original.id, kind="duplicates",
-                                 created_at=self.now))
+                link = Link(id=self.new_id("LNK"), source_id=issue.id, target_id=original.id, kind="duplicates",
+                            created_at=self.now)
+                self.db.add(link)
             else:
+                self._record_link(link, issue, original, removed=True)
                 link.source_id, link.target_id, link.kind = issue.id, original.id, "duplicates"
+            self._record_link(link, issue, original)
         self.db.flush()
         return {**self._summary(issue), "duplicate_of": None if original is None else
                 {"issue_id": original.id, "key": original.key, "title": original.title}}
@@ -424,8 +433,9 @@ class IssueTracker(Toolkit):
     @tool(idempotent=False, sets=("issue.status",))
     def reopen_issue(self, issue_id: Id("issue")) -> dict:
         """Reopen a closed issue, closed at most 30 days ago: it goes back to to_do without a resolution,
-        to the backlog if its sprint is over, and unassigned if its assignee has left the project. Older issues stay closed: create a new issue instead and
-        link it with relates_to."""
+        to the backlog if its sprint is over (no longer counting among that sprint's completed points),
+        and unassigned if its assignee has left the project. Issues it blocks stay closed. Older issues
+        stay closed: create a new issue instead and link it with relates_to."""
         issue = self.get(Issue, issue_id)
         if issue.status != "done":
             raise ToolError(f"{issue.key} is {issue.status}, not closed; only closed issues can be reopened")
@@ -435,7 +445,9 @@ class IssueTracker(Toolkit):
         self._set(issue, "resolution", None)
         issue.resolved_at = None
         self._set(issue, "status", "to_do")
-        if issue.sprint_id is not None and self.db.get(Sprint, issue.sprint_id).status == "closed":
+        sprint = self.db.get(Sprint, issue.sprint_id) if issue.sprint_id is not None else None
+        if sprint is not None and sprint.status == "closed":
+            sprint.completed_points = (sprint.completed_points or 0) - (issue.story_points or 0)
             self._set(issue, "sprint", None, attr="sprint_id")
         if issue.assignee_id is not None and self._member(issue.project_id, issue.assignee_id) is None:
             self._set(issue, "assignee", None, attr="assignee_id")
@@ -463,7 +475,7 @@ class IssueTracker(Toolkit):
 
     @tool(idempotent=True)
     def add_label(self, issue_id: Id("issue"), label: str) -> dict:
-        """Add a label to an open issue.
+        """Add a label to an open issue. A label the issue already has stays as it is (changed is false).
 
         Args:
             label: lowercase letters, digits and dashes, up to 30 characters, such as 'tech-debt'.
@@ -471,15 +483,16 @@ class IssueTracker(Toolkit):
         issue = self._open(self.get(Issue, issue_id), "relabelled")
         name = _label(label)
         if self.db.get(Label, (issue.id, name)) is not None:
-            raise ToolError(f"{issue.key} already has the label {name!r}")
+            return {**self._summary(issue), "changed": False}
         self.db.add(Label(issue_id=issue.id, name=name))
         self._log(issue, "labels", None, name)
         self.db.flush()
-        return self._summary(issue)
+        return {**self._summary(issue), "changed": True}
 
     @tool(idempotent=True, destructive=True)
     def remove_label(self, issue_id: Id("issue"), label: str) -> dict:
-        """Remove a label from an open issue.
+        """Remove a label from an open issue. A label the issue does not have stays absent (changed is
+        false; the result lists the labels it has).
 
         Args:
             label: the label to remove, such as 'ui'.
@@ -487,19 +500,19 @@ class IssueTracker(Toolkit):
         issue = self._open(self.get(Issue, issue_id), "relabelled")
         row = self.db.get(Label, (issue.id, label.strip().lower()))
         if row is None:
-            held = ", ".join(self._labels(issue.id)) or "none"
-            raise ToolError(f"{issue.key} has no label {label.strip()!r}; its labels: {held}")
+            return {**self._summary(issue), "changed": False}
         self.db.delete(row)
         self._log(issue, "labels", row.name, None)
         self.db.flush()
-        return self._summary(issue)
+        return {**self._summary(issue), "changed": True}
 
     # -- links ---------------------------------------------------------------------------------------
 
     @tool(idempotent=False)
     def link_issues(self, issue_id: Id("issue"), relation: Relation, other_issue_id: Id("issue")) -> dict:
         """Link two issues: the first 'blocks', 'is_blocked_by', 'duplicates' or 'relates_to' the other.
-        Two issues hold at most one link; remove it with unlink_issues to change it.
+        Two issues hold at most one link; remove it with unlink_issues to change it. An open issue cannot
+        block a closed one (reopen that one first). The link is recorded in both issues' history.
 
         Args:
             relation: how the first issue relates to the other: 'blocks', 'is_blocked_by', 'duplicates'
@@ -515,20 +528,26 @@ class IssueTracker(Toolkit):
             raise ToolError(f"{issue.key} and {other.key} are already linked ({self._phrase(existing, issue.id)}); "
                             "remove that link with unlink_issues first")
         source, target, kind = (other, issue, "blocks") if relation == "is_blocked_by" else (issue, other, relation)
+        if kind == "blocks" and target.status == "done" and source.status != "done":
+            raise ToolError(f"{target.key} is closed ({target.resolution}), so the open issue {source.key} cannot "
+                            f"block it; reopen {target.key} first, or link them with relates_to")
         link = Link(id=self.new_id("LNK"), source_id=source.id, target_id=target.id, kind=kind, created_at=self.now)
         self.db.add(link)
+        self._record_link(link, source, target)
         return {"issue_id": issue.id, "key": issue.key, "relation": relation, "other_issue_id": other.id,
                 "other_key": other.key}
 
     @tool(destructive=True)
     def unlink_issues(self, issue_id: Id("issue"), other_issue_id: Id("issue")) -> dict:
-        """Remove the link between two issues, whatever its kind."""
+        """Remove the link between two issues, whatever its kind; the removal is recorded in both issues'
+        history."""
         issue = self.get(Issue, issue_id)
         other = self.get(Issue, other_issue_id)
         link = self._link_between(issue.id, other.id)
         if link is None:
             raise ToolError(f"{issue.key} and {other.key} are not linked")
         relation = self._phrase(link, issue.id)
+        self._record_link(link, issue, other, removed=True)
         self.db.delete(link)
         return {"issue_id": issue.id, "key": issue.key, "other_issue_id": other.id, "other_key": other.key,
                 "removed": relation}
@@ -606,7 +625,8 @@ class IssueTracker(Toolkit):
     @tool(idempotent=False, requires=("sprint.active",))
     def complete_sprint(self, sprint_id: Id("sprint"), next_sprint_id: Id("sprint") | None = None) -> dict:
         """Complete the active sprint. Its unfinished issues (not done) move to the planned sprint given as
-        next_sprint_id, or to the backlog without one; done issues stay with the closed sprint.
+        next_sprint_id, or to the backlog without one; done issues stay with the closed sprint, which
+        keeps its scope (every point it held, finished or not) for its report.
 
         Args:
             next_sprint_id: a planned sprint of the same project to take the unfinished issues; leave it
@@ -629,6 +649,7 @@ class IssueTracker(Toolkit):
             self._set(issue, "sprint", target.id if target else None, attr="sprint_id")
         sprint.status, sprint.closed_at = "closed", self.now
         sprint.completed_points = sum(i.story_points or 0 for i in done)
+        sprint.scope_points = sum(i.story_points or 0 for i in issues)
         return {**_sprint(sprint), "completed_issues": len(done),
                 "moved_to": "backlog" if target is None else {"sprint_id": target.id, "name": target.name},
                 "moved_issues": [i.key for i in moved]}
@@ -636,31 +657,32 @@ class IssueTracker(Toolkit):
     @tool(idempotent=True)
     def add_issue_to_sprint(self, issue_id: Id("issue"), sprint_id: Id("sprint")) -> dict:
         """Put an open issue into a planned or active sprint of its project (taking it out of the backlog or
-        of another sprint)."""
+        of another sprint). An issue already in that sprint stays there (changed is false)."""
         issue = self._open(self.get(Issue, issue_id), "moved between sprints")
         sprint = self.get(Sprint, sprint_id)
         if sprint.project_id != issue.project_id:
             raise ToolError(f"{sprint.name} belongs to another project than {issue.key}")
         if sprint.status == "closed":
             raise ToolError(f"{sprint.name} is closed; pick a planned or the active sprint")
-        if issue.sprint_id == sprint.id:
-            raise ToolError(f"{issue.key} is already in {sprint.name}")
+        changed = issue.sprint_id != sprint.id
         self._set(issue, "sprint", sprint.id, attr="sprint_id")
-        return {**self._summary(issue), "sprint": sprint.name}
+        return {**self._summary(issue), "sprint": sprint.name, "changed": changed}
 
     @tool(idempotent=True)
     def move_issue_to_backlog(self, issue_id: Id("issue")) -> dict:
-        """Take an open issue out of its sprint and back to the project's backlog."""
+        """Take an open issue out of its sprint and back to the project's backlog. An issue already in the
+        backlog stays there (changed is false)."""
         issue = self._open(self.get(Issue, issue_id), "moved between sprints")
-        if issue.sprint_id is None:
-            raise ToolError(f"{issue.key} is already in the backlog")
+        changed = issue.sprint_id is not None
         self._set(issue, "sprint", None, attr="sprint_id")
-        return self._summary(issue)
+        return {**self._summary(issue), "changed": changed}
 
     @tool(read_only=True)
     def get_sprint_report(self, sprint_id: Id("sprint")) -> dict:
-        """Report on an active or closed sprint: committed and completed story points, points remaining,
-        issues per status, and the burndown (points remaining at the end of each day so far)."""
+        """Report on an active or closed sprint: committed story points (at the start), the scope (the
+        points the sprint holds, work added after the start included; for a closed sprint, what it held
+        when it closed), completed points, points remaining, issues per status, and the burndown (points
+        remaining at the end of each day so far)."""
         sprint = self.get(Sprint, sprint_id)
         if sprint.status == "planned":
             raise ToolError(f"{sprint.name} has not started yet; reports exist for active and closed sprints")
@@ -668,9 +690,7 @@ class IssueTracker(Toolkit):
                            "WHERE sprint_id = ?", sprint.id)
         done = [(points, day) for status, points, day in issues if status == "done"]
         completed = sum(points for points, _ in done)
-        scope = sprint.committed_points or 0
-        if sprint.status == "active":
-            scope = max(scope, sum(points for _, points, _ in issues))
+        scope = (sprint.scope_points or 0) if sprint.status == "closed" else sum(points for _, points, _ in issues)
         last = min(sprint.end_date, self.now.date())
         burndown = []
         day = sprint.start_date
@@ -703,29 +723,51 @@ class IssueTracker(Toolkit):
         return {"project_id": project.id, "sprints": rows, "average_completed_points": average}
 
     def invariants(self) -> list[str]:
-        """At most one active sprint per project; an issue is closed exactly when it has a resolution
-        and a resolution time; work in progress or in review has an assignee; open issues are assigned
-        to project members and sit in the backlog or an open sprint of their own project."""
-        problems = []
+        """At most one active sprint per project, and each sprint's record fits its status; an issue is
+        closed exactly when it has a resolution and a resolution time; work in progress or in review
+        has an assignee; open issues are assigned to project members and sit in the backlog or an open
+        sprint of their own project; a closed issue is not blocked by an open one, unless that blocker
+        was reopened after it closed; nothing recorded as done lies after the clock."""
+        problems = self.after_now(Project.created_at, Sprint.started_at, Sprint.closed_at, Issue.created_at,
+                                  Issue.updated_at, Issue.resolved_at, Comment.created_at, Change.changed_at,
+                                  Link.created_at, Member.joined_at)
         for project_id, count in self.db.execute(select(Sprint.project_id, func.count()).where(
                 Sprint.status == "active").group_by(Sprint.project_id)):
             if count > 1:
                 problems.append(f"{project_id}: {count} active sprints")
         sprints = {s.id: s for s in self.db.scalars(select(Sprint))}
         members = set(self.db.execute(select(Member.project_id, Member.user_id)).all())
-        for issue in self.db.scalars(select(Issue)):
+        issues = {i.id: i for i in self.db.scalars(select(Issue))}
+        done_points: dict[str, int] = {}
+        for issue in issues.values():
             closed = issue.status == "done"
             if closed != (issue.resolution is not None) or closed != (issue.resolved_at is not None):
                 problems.append(f"{issue.key}: status {issue.status} with resolution {issue.resolution!r}")
+            if issue.updated_at < issue.created_at or (issue.resolved_at is not None
+                                                       and issue.resolved_at < issue.created_at):
+                problems.append(f"{issue.key}: updated or resolved before it was created ({issue.created_at})")
             if issue.status in ("in_progress", "in_review") and issue.assignee_id is None:
                 problems.append(f"{issue.key}: {issue.status} without an assignee")
             if closed:
+                if issue.sprint_id is not None:
+                    done_points[issue.sprint_id] = done_points.get(issue.sprint_id, 0) + (issue.story_points or 0)
                 continue
             if issue.assignee_id is not None and (issue.project_id, issue.assignee_id) not in members:
                 problems.append(f"{issue.key}: assigned to {issue.assignee_id}, not a member of {issue.project_id}")
             sprint = sprints.get(issue.sprint_id) if issue.sprint_id else None
             if sprint is not None and (sprint.project_id != issue.project_id or sprint.status == "closed"):
                 problems.append(f"{issue.key}: open in sprint {sprint.id} ({sprint.status}, {sprint.project_id})")
+        for sprint in sprints.values():
+            problems += _sprint_problems(sprint, done_points.get(sprint.id, 0))
+        reopened: dict[str, list[dt.datetime]] = {}
+        for issue_id, at in self.db.execute(select(Change.issue_id, Change.changed_at).where(
+                Change.field == "resolution", Change.new_value.is_(None))):
+            reopened.setdefault(issue_id, []).append(at)
+        for link in self.db.scalars(select(Link).where(Link.kind == "blocks")):
+            blocker, blocked = issues[link.source_id], issues[link.target_id]
+            if blocked.status == "done" and blocker.status != "done" and not any(
+                    at >= blocked.resolved_at for at in reopened.get(blocker.id, ())):
+                problems.append(f"{blocked.key}: closed while {blocker.key} ({blocker.status}) blocks it")
         return problems
 
     # -- hidden --------------------------------------------------------------------------------------
@@ -807,6 +849,13 @@ class IssueTracker(Toolkit):
         self.db.add(Change(id=self.new_id("HST", 5), issue_id=issue.id, field=field,
                            old_value=None if old is None else str(old), new_value=None if new is None else str(new),
                            changed_at=self.now))
+
+    def _record_link(self, link: Link, a: Issue, b: Issue, removed: bool = False) -> None:
+        """Write a link made (or removed) into the history of both its issues, each seen from its side,
+        such as 'blocks APOLLO-4' and 'is_blocked_by APOLLO-3'."""
+        for issue, other in ((a, b), (b, a)):
+            phrase = f"{self._phrase(link, issue.id)} {other.key}"
+            self._log(issue, "link", phrase if removed else None, None if removed else phrase)
 
     def _labels(self, issue_id: str) -> list[str]:
         self.db.flush()
@@ -892,6 +941,23 @@ def _sprint(sprint: Sprint) -> dict:
     return {"sprint_id": sprint.id, "project_id": sprint.project_id, "name": sprint.name, "goal": sprint.goal,
             "status": sprint.status, "start_date": sprint.start_date, "end_date": sprint.end_date,
             "committed_points": sprint.committed_points, "completed_points": sprint.completed_points}
+
+
+def _sprint_problems(sprint: Sprint, done_points: int) -> list[str]:
+    """What breaks the record a sprint keeps in its status: a planned sprint has not started, an active
+    one has started with a commitment, a closed one has closed, and its completed points are those of
+    the done issues it holds, within its scope."""
+    started, closed = sprint.started_at is not None, sprint.closed_at is not None
+    expected = {"planned": (False, False), "active": (True, False), "closed": (True, True)}.get(sprint.status)
+    if expected is None or (started, closed) != expected:
+        return [f"{sprint.id}: {sprint.status} with started_at {sprint.started_at} and closed_at {sprint.closed_at}"]
+    if sprint.status != "planned" and sprint.committed_points is None:
+        return [f"{sprint.id}: {sprint.status} without committed points"]
+    if sprint.status == "closed" and (sprint.completed_points != done_points or sprint.scope_points is None
+                                      or sprint.scope_points < done_points):
+        return [f"{sprint.id}: closed with completed points {sprint.completed_points} and scope "
+                f"{sprint.scope_points}, but its done issues hold {done_points} points"]
+    return []
 
 
 def _check_points(points: int | None) -> None:

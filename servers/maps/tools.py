@@ -432,6 +432,59 @@ class MapsServer(Toolkit):
                 counts.setdefault(city, {})[table] = n
         return counts
 
+    # -- the world's rules ------------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        """References (a place at an address of its own city, an address and a road segment on
+        intersections of their city), places' ratings, prices and hours, and each person's saved
+        places and lists: a place saved once, labels and list names unique, a list holding a place
+        once and at most 25 places, at most 10 lists. (The map records no times.)"""
+        problems = []
+        for pid, city, address_city, category, rating, price, opens, closes, closed_weekday, status in self.rows(
+                "SELECT p.id, p.city_id, a.city_id, p.category, p.rating, p.price_level, p.opens, p.closes, "
+                "p.closed_weekday, p.status FROM places p JOIN addresses a ON a.id = p.address_id"):
+            if city != address_city:
+                problems.append(f"place {pid} of {city} is at an address in {address_city}")
+            if category not in CATEGORIES or not 1 <= rating <= 5 or not 1 <= price <= 4 \
+                    or status not in ("operational", "permanently_closed"):
+                problems.append(f"place {pid}: category {category!r}, rating {rating}, price level {price}, "
+                                f"status {status!r}")
+            if not 0 <= opens < 1440 or not (opens == closes or opens < closes < opens + 1440) \
+                    or closed_weekday not in (None, *range(7)):
+                problems.append(f"place {pid}: hours {opens} to {closes}, closed on day {closed_weekday}")
+        for aid, city, node_city in self.rows("SELECT a.id, a.city_id, n.city_id FROM addresses a "
+                                              "JOIN nodes n ON n.id = a.node_id WHERE a.city_id != n.city_id"):
+            problems.append(f"address {aid} of {city} is on an intersection of {node_city}")
+        for sid, city in self.rows("SELECT s.id, s.city_id FROM segments s JOIN nodes a ON a.id = s.a "
+                                   "JOIN nodes b ON b.id = s.b WHERE a.city_id != s.city_id OR b.city_id != s.city_id "
+                                   "OR s.speed_kmh < 0 OR s.length_m <= 0"):
+            problems.append(f"road segment {sid} of {city} joins intersections of another city or has no length")
+        for uid, place, n in self.rows("SELECT user_id, place_id, count(*) FROM saved_places "
+                                       "GROUP BY user_id, place_id HAVING count(*) > 1"):
+            problems.append(f"{uid} saved {place} {n} times")
+        for uid, label, n in self.rows("SELECT user_id, lower(label), count(*) FROM saved_places "
+                                       "WHERE label IS NOT NULL GROUP BY user_id, lower(label) HAVING count(*) > 1"):
+            problems.append(f"{uid} has {n} saved places labelled {label!r}")
+        for sid, label in self.rows("SELECT id, label FROM saved_places WHERE label IS NOT NULL"):
+            if label != label.strip() or not 1 <= len(label) <= MAX_LABEL:
+                problems.append(f"saved place {sid}: label {label!r}")
+        for uid, name, n in self.rows("SELECT user_id, lower(name), count(*) FROM place_lists "
+                                      "GROUP BY user_id, lower(name) HAVING count(*) > 1"):
+            problems.append(f"{uid} has {n} lists named {name!r}")
+        for lid, name in self.rows("SELECT id, name FROM place_lists"):
+            if name != name.strip() or not 1 <= len(name) <= MAX_LIST_NAME:
+                problems.append(f"list {lid}: name {name!r}")
+        for uid, n in self.rows("SELECT user_id, count(*) FROM place_lists GROUP BY user_id HAVING count(*) > ?",
+                                MAX_LISTS):
+            problems.append(f"{uid} has {n} lists, more than {MAX_LISTS}")
+        for lid, place, n in self.rows("SELECT list_id, place_id, count(*) FROM list_entries "
+                                       "GROUP BY list_id, place_id HAVING count(*) > 1"):
+            problems.append(f"list {lid} holds {place} {n} times")
+        for lid, n in self.rows("SELECT list_id, count(*) FROM list_entries GROUP BY list_id HAVING count(*) > ?",
+                                MAX_ENTRIES):
+            problems.append(f"list {lid} holds {n} places, more than {MAX_ENTRIES}")
+        return problems
+
     # -- helpers ----------------------------------------------------------------------------------
 
     def _brief(self, row: tuple) -> dict:

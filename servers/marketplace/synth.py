@@ -43,6 +43,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     """Every member whose name finds only them, with what they sell, buy and watch, and the open
     listings of other sellers."""
     market = read("search_listings", limit=100)
+    # who leads each open auction with bids: the high bidder cannot outbid themselves
+    leaders = {x["listing_id"]: read("get_listing", listing_id=x["listing_id"])["high_bidder_id"]
+               for x in market if x["format"] == "auction" and x.get("bid_count")}
     bundles = []
     for member in read("find_members", limit=100):
         if len(read("find_members", name=member["name"])) != 1:
@@ -59,7 +62,8 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                         "bought": bought, "sold": sold, "watching": read("get_watchlist", member_id=mid),
                         "feedback": read("get_feedback", member_id=mid),
                         "offered_on": {o["listing_id"] for o in mine_offers},
-                        "market": [x for x in market if x["seller_id"] != mid]})
+                        "market": [x for x in market if x["seller_id"] != mid],
+                        "leading": {lid for lid, leader in leaders.items() if leader == mid}})
     return bundles
 
 
@@ -230,7 +234,7 @@ def list_bids(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("place_bid", 1.6)
 def place_bid(b: Bundle, rng: random.Random) -> Ask | None:
-    items = [x for x in _market(b, "auction", 0) if x.get("minimum_bid")]
+    items = [x for x in _market(b, "auction", 0) if x.get("minimum_bid") and x["listing_id"] not in b["leading"]]
     if not items:
         return None
     item = rng.choice(items)

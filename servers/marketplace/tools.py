@@ -428,20 +428,25 @@ class MarketplaceServer(Toolkit):
     def mark_shipped(self, order_id: Id("order"), carrier: Carrier, tracking_number: str) -> dict:
         """The seller marks a paid order shipped, with the carrier and its tracking number.
 
+        Marking an order shipped again with the same carrier and tracking number changes nothing and
+        says it was already shipped; an order shipped with another tracking number cannot be re-marked.
+
         Args:
             carrier: 'USPS', 'UPS', 'FedEx' or 'DHL'.
             tracking_number: the carrier's tracking number, 8 to 30 letters and digits, such as '9400111899223344556677'.
         """
         order = self.get(Order, order_id)
-        if order.status != "paid":
-            raise ToolError(f"Order {order.id} is already {order.status} (tracking {order.carrier} "
-                            f"{order.tracking_number}); only paid orders can be marked shipped")
         number = tracking_number.strip().replace(" ", "")
         if not TRACKING.match(number):
             raise ToolError(f"Tracking number {tracking_number!r} is not valid: use the carrier's 8 to 30 letters and "
                             "digits")
+        if order.status != "paid":
+            if (order.carrier, order.tracking_number) == (carrier, number):
+                return {**self._order_full(order), "already_shipped": True}
+            raise ToolError(f"Order {order.id} is already {order.status} (tracking {order.carrier} "
+                            f"{order.tracking_number}); only paid orders can be marked shipped")
         order.status, order.carrier, order.tracking_number, order.shipped_at = "shipped", carrier, number, self.now
-        return self._order_full(order)
+        return {**self._order_full(order), "already_shipped": False}
 
     @tool()
     def leave_feedback(self, order_id: Id("order"), author_id: Id("member"), rating: Rating, comment: str) -> dict:
@@ -491,25 +496,28 @@ class MarketplaceServer(Toolkit):
 
     @tool(idempotent=True)
     def watch_listing(self, member_id: Id("member"), listing_id: Id("listing")) -> dict:
-        """Add an active listing of another seller to a member's watchlist."""
+        """Add an active listing of another seller to a member's watchlist. A listing already on the
+        watchlist stays there once (already_watching is true) and nothing changes."""
         member, listing = self.get(Member, member_id), self.get(Listing, listing_id)
         if listing.seller_id == member.id:
             raise ToolError(f"Listing {listing.id} is {member.name}'s own; members watch other sellers' listings")
-        if self.db.get(Watch, (member.id, listing.id)) is not None:
-            raise ToolError(f"Listing {listing.id} is already on {member.name}'s watchlist")
-        self._open(listing, "watched")
-        self.db.add(Watch(member_id=member.id, listing_id=listing.id, added_at=self.now))
-        return {"member_id": member.id, "listing_id": listing.id, "title": listing.title, "watching": True}
+        already = self.db.get(Watch, (member.id, listing.id)) is not None
+        if not already:
+            self._open(listing, "watched")
+            self.db.add(Watch(member_id=member.id, listing_id=listing.id, added_at=self.now))
+        return {"member_id": member.id, "listing_id": listing.id, "title": listing.title, "watching": True,
+                "already_watching": already}
 
     @tool(idempotent=True)
     def unwatch_listing(self, member_id: Id("member"), listing_id: Id("listing")) -> dict:
-        """Remove a listing from a member's watchlist."""
+        """Remove a listing from a member's watchlist. A listing not on it is left off it (was_watching
+        is false) and nothing changes."""
         member, listing = self.get(Member, member_id), self.get(Listing, listing_id)
         watch = self.db.get(Watch, (member.id, listing.id))
-        if watch is None:
-            raise ToolError(f"Listing {listing.id} is not on {member.name}'s watchlist; get_watchlist shows it")
-        self.db.delete(watch)
-        return {"member_id": member.id, "listing_id": listing.id, "title": listing.title, "watching": False}
+        if watch is not None:
+            self.db.delete(watch)
+        return {"member_id": member.id, "listing_id": listing.id, "title": listing.title, "watching": False,
+                "was_watching": watch is not None}
 
     @tool(read_only=True, hidden=True)
     def count_records(self) -> dict:
@@ -519,8 +527,12 @@ class MarketplaceServer(Toolkit):
 
     def invariants(self) -> list[str]:
         """Every auction's high bid and bid count agree with its bids, every sold listing has exactly
-        one order, and every member's rating counts agree with the feedback they received."""
-        problems = []
+        one order, every member's rating counts agree with the feedback they received, and nothing
+        that happened (joined, listed, bid, offered, ordered, shipped, delivered, rated, watched) lies
+        after the clock."""
+        problems = self.after_now(Member.joined_at, Listing.created_at, Bid.placed_at, Offer.made_at,
+                                  Order.ordered_at, Order.shipped_at, Order.delivered_at, Feedback.left_at,
+                                  Watch.added_at)
         bids = {lid: (top, n) for lid, top, n in self.db.execute(
             select(Bid.listing_id, func.max(Bid.amount), func.count()).group_by(Bid.listing_id))}
         orders = dict(self.db.execute(select(Order.listing_id, func.count()).group_by(Order.listing_id)).all())

@@ -94,10 +94,10 @@ class _History:
                                  status="failed" if failed else "succeeded",
                                  response_code=ctx.rng.choice([500, 502, 503, 504]) if failed else 200,
                                  created_at=when))
-                if failed and ctx.rng.random() < 0.5:  # retried later, and it went through
+                if failed and ctx.rng.random() < 0.5:  # retried an hour later (by now at the latest): it went through
                     ctx.add(Delivery(id=ctx.new_id("DLV", 5), event_id=event.id, endpoint_id=endpoint.id,
                                      attempt=2, status="succeeded", response_code=200,
-                                     created_at=when + dt.timedelta(hours=1)))
+                                     created_at=min(when + dt.timedelta(hours=1), ctx.now)))
 
 
 def seed(ctx: SeedContext) -> None:

@@ -600,8 +600,13 @@ class Payments(Toolkit):
 
     def invariants(self) -> list[str]:
         """Totals match line items, amounts paid match captures, refunds never exceed captures,
-        statuses agree with amounts, and an invoice holds at most one live authorisation."""
-        problems = []
+        statuses agree with amounts, an invoice holds at most one live authorisation, and nothing
+        that happened (created, added, finalized, paid, voided, authorised, captured, canceled,
+        refunded, logged, delivered) lies after the clock."""
+        problems = self.after_now(Customer.created_at, Card.added_at, Invoice.created_at, Invoice.finalized_at,
+                                  Invoice.paid_at, Invoice.voided_at, Payment.authorized_at, Payment.captured_at,
+                                  Payment.canceled_at, Refund.created_at, WebhookEndpoint.created_at,
+                                  Event.created_at, Delivery.created_at)
         items = dict(self.db.execute(select(LineItem.invoice_id, func.sum(LineItem.amount))
                                      .group_by(LineItem.invoice_id)).all())
         captured = dict(self.db.execute(select(Payment.invoice_id, func.sum(Payment.amount_captured))

@@ -280,9 +280,12 @@ class RetailChain(Toolkit):
                  "from_store": f"{r[5]} ({r[6]})", "to_store_id": r[7], "to_store": f"{r[8]} ({r[9]})",
                  "status": r[10], "created_at": _moment(r[11]), "received_at": _moment(r[12])} for r in rows]
 
-    @tool(idempotent=True)
+    @tool()
     def receive_transfer(self, transfer_id: Id("transfer")) -> dict:
-        """Check an in-transit transfer in at its destination store: its units join that store's stock."""
+        """Check an in-transit transfer in at its destination store: its units join that store's stock.
+
+        A transfer is received once: receiving it again is refused, since its units are already counted.
+        """
         transfer = self.get(Transfer, transfer_id)
         if transfer.status != "in_transit":
             raise ToolError(f"Transfer {transfer.id} was already received on {transfer.received_at:%Y-%m-%d}")
@@ -360,9 +363,12 @@ class RetailChain(Toolkit):
                  "status": "expired" if r[6] == "active" and r[8] <= now else r[6],
                  "created_at": _moment(r[7]), "expires_at": _moment(r[8])} for r in rows]
 
-    @tool(idempotent=True)
+    @tool()
     def collect_reservation(self, reservation_id: Id("reservation")) -> dict:
-        """Hand a reservation's units to the customer: they leave the store's stock and the hold ends."""
+        """Hand a reservation's units to the customer: they leave the store's stock and the hold ends.
+
+        A reservation is collected once: collecting it again is refused, since its units already left.
+        """
         reservation = self._live(self.get(Reservation, reservation_id), "collected")
         line = self.db.get(Stock, (reservation.store_id, reservation.product_id))
         line.on_hand -= reservation.quantity
@@ -372,11 +378,19 @@ class RetailChain(Toolkit):
 
     @tool(idempotent=True)
     def cancel_reservation(self, reservation_id: Id("reservation")) -> dict:
-        """Cancel an active reservation: its units are available again."""
-        reservation = self._live(self.get(Reservation, reservation_id), "cancelled")
+        """Cancel an active reservation: its units are available again.
+
+        A reservation already cancelled stays as it is, and the result says so; a collected or expired one
+        cannot be cancelled.
+        """
+        reservation = self.get(Reservation, reservation_id)
+        product, store = self.get(Product, reservation.product_id), self.get(Store, reservation.store_id)
+        if reservation.status == "cancelled":
+            return {**self._reservation(reservation, product, store),
+                    "note": f"Reservation {reservation.id} was already cancelled on {reservation.closed_at:%Y-%m-%d}"}
+        self._live(reservation, "cancelled")
         reservation.status, reservation.closed_at = "cancelled", self.now
-        return self._reservation(reservation, self.get(Product, reservation.product_id),
-                                 self.get(Store, reservation.store_id))
+        return self._reservation(reservation, product, store)
 
     # -- restock orders --------------------------------------------------------------------------
 
@@ -429,9 +443,12 @@ class RetailChain(Toolkit):
                  "status": r[4], "created_at": _moment(r[5]), "expected_on": dt.date.fromisoformat(r[6]),
                  "delivered_at": _moment(r[7])} for r in rows]
 
-    @tool(idempotent=True)
+    @tool()
     def receive_restock_order(self, restock_id: Id("restock")) -> dict:
-        """Check a placed restock order in as delivered: its units join the store's stock."""
+        """Check a placed restock order in as delivered: its units join the store's stock.
+
+        An order is delivered once: receiving it again is refused, since its units are already counted.
+        """
         order = self._placed(self.get(RestockOrder, restock_id), "received")
         product, store = self.get(Product, order.product_id), self.get(Store, order.store_id)
         line = self._line_for(store, product)
@@ -441,10 +458,17 @@ class RetailChain(Toolkit):
 
     @tool(idempotent=True)
     def cancel_restock_order(self, restock_id: Id("restock")) -> dict:
-        """Cancel a placed restock order that has not been delivered."""
-        order = self._placed(self.get(RestockOrder, restock_id), "cancelled")
+        """Cancel a placed restock order that has not been delivered.
+
+        An order already cancelled stays as it is, and the result says so; a delivered one cannot be cancelled.
+        """
+        order = self.get(RestockOrder, restock_id)
+        product, store = self.get(Product, order.product_id), self.get(Store, order.store_id)
+        if order.status == "cancelled":
+            return {**self._restock(order, product, store), "note": f"Restock order {order.id} was already cancelled"}
+        self._placed(order, "cancelled")
         order.status = "cancelled"
-        return self._restock(order, self.get(Product, order.product_id), self.get(Store, order.store_id))
+        return self._restock(order, product, store)
 
     # -- hidden ----------------------------------------------------------------------------------
 
@@ -457,6 +481,11 @@ class RetailChain(Toolkit):
         return {"on_hand": on_hand, "in_transit": moving}
 
     def invariants(self) -> list[str]:
+        """Stock is never negative and live holds never exceed what is on hand; prices are positive and at or
+        below the list price; each movement's state matches its record (received transfers have a receipt
+        time, closed reservations a closing time, delivered orders a delivery time); a store has at most one
+        placed restock order per product and none for a discontinued product; nothing recorded after the
+        clock."""
         problems = [f"stock line {s.store_id}/{s.product_id} has {s.on_hand} on hand"
                     for s in self.db.scalars(select(Stock).where(Stock.on_hand < 0))]
         for (store_id, product_id), held in self._holds().items():
@@ -464,6 +493,34 @@ class RetailChain(Toolkit):
             if line is None or held > line.on_hand:
                 problems.append(f"{store_id}/{product_id}: {held} held for pick-up but "
                                 f"{0 if line is None else line.on_hand} on hand")
+        for line, list_price in self.db.execute(
+                select(Stock, Product.list_price).join(Product, Product.id == Stock.product_id)
+                .where((Stock.price <= 0) | (Stock.price > Product.list_price))):
+            problems.append(f"stock line {line.store_id}/{line.product_id} sells at {line.price} "
+                            f"(list price {list_price})")
+        for t in self.db.scalars(select(Transfer)):
+            if t.from_store_id == t.to_store_id or t.quantity < 1 or t.status not in ("in_transit", "received") \
+                    or (t.status == "received") != (t.received_at is not None):
+                problems.append(f"transfer {t.id} is {t.status} from {t.from_store_id} to {t.to_store_id} "
+                                f"of {t.quantity}, received at {t.received_at}")
+        for r in self.db.scalars(select(Reservation)):
+            if r.status not in ("active", "collected", "cancelled") or (r.status == "active") != (r.closed_at is None) \
+                    or not 1 <= r.quantity <= MAX_RESERVE:
+                problems.append(f"reservation {r.id} is {r.status} for {r.quantity}, closed at {r.closed_at}")
+        placed: set[tuple[str, str]] = set()
+        for o, discontinued in self.db.execute(select(RestockOrder, Product.discontinued).join(
+                Product, Product.id == RestockOrder.product_id)):
+            if o.status not in ("placed", "delivered", "cancelled") \
+                    or (o.status == "delivered") != (o.delivered_at is not None):
+                problems.append(f"restock order {o.id} is {o.status}, delivered at {o.delivered_at}")
+            if o.status == "placed":
+                if (o.store_id, o.product_id) in placed:
+                    problems.append(f"{o.store_id} has more than one placed restock order of {o.product_id}")
+                if discontinued:
+                    problems.append(f"restock order {o.id} is placed for discontinued {o.product_id}")
+                placed.add((o.store_id, o.product_id))
+        problems += self.after_now(Transfer.created_at, Transfer.received_at, Reservation.created_at,
+                                   Reservation.closed_at, RestockOrder.created_at, RestockOrder.delivered_at)
         return problems
 
     # -- helpers ---------------------------------------------------------------------------------

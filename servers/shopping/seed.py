@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from sqlalchemy import select
+
 from prove_env.world import SeedContext
 
 from .models import (Address, CartItem, Coupon, Customer, Order, OrderItem, PaymentMethod, Product, Return,
@@ -92,6 +94,31 @@ def seed(ctx: SeedContext) -> None:
         _Shopper(ctx, customer, catalog, reviewed).live()
     for product, variants in catalog:
         _review_strangers(ctx, product, customers, reviewed)
+    _joined_and_listed_first(ctx)
+
+
+def _joined_and_listed_first(ctx: SeedContext) -> None:
+    """Move each customer's joining and each product's listing to at least a day before the first order,
+    review, cart line or wishlist entry of theirs (only those instants change: nothing is drawn here)."""
+    session = ctx.session
+    session.flush()
+    first_by_customer: dict[str, dt.datetime] = {}
+    first_by_product: dict[str, dt.datetime] = {}
+    for customer_id, product_id, at in [
+            *session.execute(select(Order.customer_id, OrderItem.product_id, Order.placed_at)
+                             .join(OrderItem, OrderItem.order_id == Order.id)),
+            *session.execute(select(Review.customer_id, Review.product_id, Review.created_at)),
+            *session.execute(select(WishlistItem.customer_id, WishlistItem.product_id, WishlistItem.added_at)),
+            *session.execute(select(CartItem.customer_id, Variant.product_id, CartItem.added_at)
+                             .join(Variant, Variant.id == CartItem.variant_id))]:
+        first_by_customer[customer_id] = min(at, first_by_customer.get(customer_id, at))
+        first_by_product[product_id] = min(at, first_by_product.get(product_id, at))
+    for customer in session.scalars(select(Customer)):
+        if customer.id in first_by_customer:
+            customer.member_since = min(customer.member_since, first_by_customer[customer.id] - dt.timedelta(days=1))
+    for product in session.scalars(select(Product)):
+        if product.id in first_by_product:
+            product.listed_at = min(product.listed_at, first_by_product[product.id] - dt.timedelta(days=1))
 
 
 def _catalog(ctx: SeedContext) -> list[tuple[Product, list[Variant]]]:
@@ -243,7 +270,9 @@ class _Shopper:
             code, discount = "WELCOME10", discount_of("percent", 10, None, priced)
         total = totals(priced, discount, method)
         shipped = placed + dt.timedelta(hours=rng.randint(16, 30))
-        delivered = shipped + dt.timedelta(days=SHIPPING[method][2], hours=rng.randint(0, 20))
+        # a delivery still due lies ahead of the clock: a delivered order arrived by now
+        delivered = min(shipped + dt.timedelta(days=SHIPPING[method][2], hours=rng.randint(0, 20)),
+                        ctx.now - dt.timedelta(hours=2))
         order = Order(id=ctx.new_id("ORD"), customer_id=self.customer.id, status=status,
                       address_id=rng.choice(self.addresses).id, payment_method_id=rng.choice(self._usable()).id,
                       shipping_method=method, coupon_code=code, subtotal=total["subtotal"], discount=discount,

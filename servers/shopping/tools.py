@@ -2,7 +2,8 @@
 returns, reviews and wishlists.
 
 Business rules, in one place:
-- Money is in USD. A cart line's quantity is at least 1 and never more than the variant's stock.
+- Money is in USD. A cart line's quantity is at least 1, and no more than the variant's stock when it
+  is added or changed; carts reserve nothing, so checkout checks the stock again.
 - One coupon per order. A coupon is refused after its expiry date (the error gives the date),
   when the cart lacks the items it applies to, or below its minimum spend on those items; it is
   checked again at checkout. See `pricing.py` for discounts, tax and shipping.
@@ -620,21 +621,73 @@ class Shopping(Toolkit):
     # -- invariants ------------------------------------------------------------------------------
 
     def invariants(self) -> list[str]:
-        """Stock is never negative; an order's total is its parts; returns never exceed what was bought;
-        no cart line is below 1."""
+        """Stock and gift-card balances are never negative; a product's price is its lowest variant price
+        and its review count its reviews, one per customer; an order's total is its parts, its refunds are
+        what was cancelled or returned and never more than its total, returns never exceed what was bought,
+        and its dates follow its status (placed, then shipped, then delivered; returns after delivery); no
+        cart line is below 1; nobody acts before joining and nothing is sold or reviewed before it is
+        listed; nothing recorded after the clock."""
         problems = []
         for variant_id, stock in self.db.execute(select(Variant.id, Variant.stock).where(Variant.stock < 0)):
             problems.append(f"{variant_id}: negative stock {stock}")
+        for method_id, balance in self.db.execute(select(PaymentMethod.id, PaymentMethod.balance)
+                                                  .where(PaymentMethod.balance < 0)):
+            problems.append(f"{method_id}: negative gift card balance {balance}")
+        lowest = dict(self.db.execute(select(Variant.product_id, func.min(Variant.price))
+                                      .group_by(Variant.product_id)).all())
+        reviews = dict(self.db.execute(select(Review.product_id, func.count()).group_by(Review.product_id)).all())
+        for product in self.db.scalars(select(Product)):
+            if product.id in lowest and abs(product.price - lowest[product.id]) > 0.001:
+                problems.append(f"{product.id}: price {product.price} but its lowest variant costs "
+                                f"{lowest[product.id]}")
+            if product.review_count != reviews.get(product.id, 0):
+                problems.append(f"{product.id}: review count {product.review_count} but "
+                                f"{reviews.get(product.id, 0)} reviews")
+        problems += [f"{customer_id} reviewed {product_id} {n} times" for customer_id, product_id, n in self.db.execute(
+            select(Review.customer_id, Review.product_id, func.count()).group_by(Review.customer_id, Review.product_id)
+            .having(func.count() > 1))]
+        returned = dict(self.db.execute(select(Return.order_id, func.sum(Return.refund))
+                                        .group_by(Return.order_id)).all())
         for order in self.db.scalars(select(Order)):
             parts = cents(order.subtotal - order.discount + order.tax + order.shipping_cost)
             if abs(parts - order.total) > 0.011:
                 problems.append(f"{order.id}: total {order.total} but its parts sum to {parts}")
             if order.refunded > order.total + 0.011:
                 problems.append(f"{order.id}: refunded {order.refunded} more than its total {order.total}")
+            owed = cents(returned.get(order.id, 0.0) + (order.total if order.status == "cancelled" else 0.0))
+            if abs(order.refunded - owed) > 0.011:
+                problems.append(f"{order.id}: refunded {order.refunded} but its cancellation and returns come "
+                                f"to {owed}")
+            stages = {"placed": (False, False, False), "shipped": (True, False, False),
+                      "delivered": (True, True, False), "returned": (True, True, False),
+                      "cancelled": (False, False, True)}.get(order.status)
+            if stages != (order.shipped_at is not None, order.delivered_at is not None,
+                          order.cancelled_at is not None):
+                problems.append(f"{order.id} is {order.status} but shipped at {order.shipped_at}, delivered at "
+                                f"{order.delivered_at}, cancelled at {order.cancelled_at}")
+            elif (steps := [t for t in (order.placed_at, order.shipped_at or order.cancelled_at, order.delivered_at)
+                            if t is not None]) != sorted(steps):
+                problems.append(f"{order.id}: placed {order.placed_at}, shipped {order.shipped_at}, delivered "
+                                f"{order.delivered_at}, cancelled {order.cancelled_at} are out of order")
+        early = (select(Return.id, Return.order_id, Return.created_at, Order.delivered_at)
+                 .join(Order, Order.id == Return.order_id)
+                 .where(Order.delivered_at.is_(None) | (Return.created_at < Order.delivered_at)))
+        problems += [f"return {rid} of {oid} at {at} is before the delivery at {delivered}"
+                     for rid, oid, at, delivered in self.db.execute(early)]
         for item in self.db.scalars(select(OrderItem).where(OrderItem.returned_quantity > OrderItem.quantity)):
             problems.append(f"{item.order_id}/{item.variant_id}: more returned than bought")
         for line in self.db.scalars(select(CartItem).where(CartItem.quantity < 1)):
             problems.append(f"cart {line.customer_id}/{line.variant_id}: quantity {line.quantity}")
+        for what, sql in _ACTIVITIES.items():
+            for who, product, at, joined, listed in self.rows(
+                    f"SELECT a.customer_id, a.product_id, a.at, c.member_since, p.listed_at FROM ({sql}) a "
+                    "JOIN customers c ON c.id = a.customer_id JOIN products p ON p.id = a.product_id "
+                    "WHERE a.at < c.member_since OR a.at < p.listed_at ORDER BY a.customer_id, a.product_id"):
+                problems.append(f"{who} {what} {product} at {at}, before joining ({joined}) or before its "
+                                f"listing ({listed})")
+        problems += self.after_now(Customer.member_since, Product.listed_at, Review.created_at, Order.placed_at,
+                                   Order.shipped_at, Order.delivered_at, Order.cancelled_at, Return.created_at,
+                                   CartItem.added_at, WishlistItem.added_at)
         return problems
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -756,6 +809,16 @@ _ORDER_ITEM_KEYS = ("variant_id", "product_id", "name", "size", "colour", "unit_
 _WISHLIST = (f"SELECT products.id, name, brand, category, price, rating, review_count, {_STOCKED}, w.added_at "
              "FROM wishlist_items w JOIN products ON products.id = w.product_id "
              "WHERE w.customer_id = ? ORDER BY w.added_at DESC, products.id")
+# what a customer does with a product, as (customer_id, product_id, at) rows: none of it before the customer
+# joined or the product was listed
+_ACTIVITIES = {
+    "ordered": "SELECT o.customer_id, i.product_id, o.placed_at AS at FROM orders o "
+               "JOIN order_items i ON i.order_id = o.id",
+    "reviewed": "SELECT customer_id, product_id, created_at AS at FROM reviews",
+    "wished for": "SELECT customer_id, product_id, added_at AS at FROM wishlist_items",
+    "put in the cart": "SELECT c.customer_id, v.product_id, c.added_at AS at FROM cart_items c "
+                       "JOIN variants v ON v.id = c.variant_id",
+}
 _CART_VIEW = ("SELECT v.id, p.id, p.name, v.size, v.colour, v.price, c.quantity, v.stock, p.category "
               "FROM cart_items c JOIN variants v ON v.id = c.variant_id JOIN products p ON p.id = v.product_id "
               "WHERE c.customer_id = ? ORDER BY c.added_at, c.variant_id")

@@ -88,8 +88,9 @@ def seed(ctx: SeedContext) -> None:
         if a.id == b.id or blocked(a.id, b.id) or (a.id, b.id) in follows:
             return
         status = "pending" if b.is_private and rng.random() < pending_share else "accepted"
-        follows[(a.id, b.id)] = Follow(follower_id=a.id, followee_id=b.id, status=status,
-                                       created_at=ctx.moment(*days))
+        # nobody follows anyone before both of them joined
+        created = max(ctx.moment(*days), max(a.joined_at, b.joined_at) + dt.timedelta(days=1))
+        follows[(a.id, b.id)] = Follow(follower_id=a.id, followee_id=b.id, status=status, created_at=created)
 
     for other in rng.sample(others, 22):
         follow(me, other, 0.2)

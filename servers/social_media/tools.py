@@ -13,6 +13,7 @@ Rules, in one place:
 - A post can be liked once and reposted once; a repost cannot be liked, replied to or reposted
   (act on the original); a private account's posts cannot be reposted by others.
 - Likes, follows, follow requests, approvals, mentions, replies and reposts notify the other person.
+- Unfollowing, unblocking and unliking set a state: when it already holds, nothing changes.
 """
 
 from __future__ import annotations
@@ -205,15 +206,17 @@ class SocialMediaServer(Toolkit):
 
     @tool(destructive=True, idempotent=True)
     def unfollow_user(self, user_id: Id("user")) -> dict:
-        """Stop following someone, or withdraw a follow request that is still pending."""
+        """Stop following someone, or withdraw a follow request that is still pending.
+
+        Unfollowing someone you neither follow nor asked to follow changes nothing: `was` then
+        says 'not_following'."""
         me, other = self._me(), self.get(User, user_id)
         existing = self.db.get(Follow, (me.id, other.id))
-        if existing is None:
-            raise ToolError(f"You do not follow @{other.handle} and have no pending request to them")
-        was = existing.status
-        self.db.delete(existing)
-        return {"user_id": other.id, "handle": other.handle, "unfollowed": True,
-                "was": "following" if was == "accepted" else "requested"}
+        was = "not_following"
+        if existing is not None:
+            was = "following" if existing.status == "accepted" else "requested"
+            self.db.delete(existing)
+        return {"user_id": other.id, "handle": other.handle, "unfollowed": True, "was": was}
 
     @tool(read_only=True)
     def list_follow_requests(self, limit: Limit = 20) -> list[dict]:
@@ -278,13 +281,15 @@ class SocialMediaServer(Toolkit):
 
     @tool(idempotent=True)
     def unblock_user(self, user_id: Id("user")) -> dict:
-        """Unblock someone. Follows removed by the block do not come back."""
+        """Unblock someone. Follows removed by the block do not come back.
+
+        Unblocking someone you have not blocked changes nothing (`was_blocked` is then false); a
+        block they placed on you stays, since only they can lift it."""
         me, other = self._me(), self.get(User, user_id)
         block = self.db.get(Block, (me.id, other.id))
-        if block is None:
-            raise ToolError(f"You have not blocked @{other.handle}")
-        self.db.delete(block)
-        return {"user_id": other.id, "handle": other.handle, "blocked": False}
+        if block is not None:
+            self.db.delete(block)
+        return {"user_id": other.id, "handle": other.handle, "blocked": False, "was_blocked": block is not None}
 
     # -- posts ---------------------------------------------------------------------------------------
 
@@ -357,14 +362,15 @@ class SocialMediaServer(Toolkit):
 
     @tool(destructive=True, idempotent=True)
     def unlike_post(self, post_id: Id("post")) -> dict:
-        """Take back the signed-in user's like of a post."""
+        """Take back the signed-in user's like of a post. Unliking a post you do not like changes
+        nothing (`was_liked` is then false)."""
         me, post = self._me(), self.get(Post, post_id)
         like = self.db.get(Like, (me.id, post.id))
-        if like is None:
-            raise ToolError(f"You do not like post {post.id}, so there is nothing to take back")
-        self.db.delete(like)
-        self.db.flush()
-        return {"post_id": post.id, "liked": False, "likes": self._count(Like, Like.post_id == post.id)}
+        if like is not None:
+            self.db.delete(like)
+            self.db.flush()
+        return {"post_id": post.id, "liked": False, "likes": self._count(Like, Like.post_id == post.id),
+                "was_liked": like is not None}
 
     @tool(produces=("post",))
     def repost(self, post_id: Id("post")) -> dict:
@@ -487,7 +493,9 @@ class SocialMediaServer(Toolkit):
 
     def invariants(self) -> list[str]:
         """Nobody follows or blocks themselves, no follow crosses a block, every like is of an
-        original post, nobody reposts the same post twice, and reposts point at original posts."""
+        original post, nobody reposts the same post twice, and reposts point at original posts.
+        Nothing happened after now, nor before the people it involves joined, and nobody liked a
+        post before it was written."""
         checks = {
             "a self-follow": "SELECT follower_id FROM follows WHERE follower_id = followee_id",
             "a self-block": "SELECT blocker_id FROM blocks WHERE blocker_id = blocked_id",
@@ -502,8 +510,19 @@ class SocialMediaServer(Toolkit):
                 WHERE o.repost_of_id IS NOT NULL""",
             "a pending follow of a public account": """SELECT f.follower_id || '->' || f.followee_id FROM follows f
                 JOIN users u ON u.id = f.followee_id WHERE f.status = 'pending' AND u.is_private = 0""",
+            "a follow from before one of the two joined": """SELECT f.follower_id || '->' || f.followee_id
+                FROM follows f JOIN users a ON a.id = f.follower_id JOIN users b ON b.id = f.followee_id
+                WHERE f.created_at < a.joined_at OR f.created_at < b.joined_at""",
+            "a block from before one of the two joined": """SELECT k.blocker_id || '->' || k.blocked_id
+                FROM blocks k JOIN users a ON a.id = k.blocker_id JOIN users b ON b.id = k.blocked_id
+                WHERE k.created_at < a.joined_at OR k.created_at < b.joined_at""",
+            "a post from before its author joined": """SELECT p.id FROM posts p JOIN users u ON u.id = p.author_id
+                WHERE p.created_at < u.joined_at""",
+            "a like from before the post": """SELECT l.user_id || ':' || l.post_id FROM likes l
+                JOIN posts p ON p.id = l.post_id WHERE l.created_at < p.created_at""",
         }
-        problems = []
+        problems = self.after_now(User.joined_at, Post.created_at, Notification.created_at, Follow.created_at,
+                                  Block.created_at, Like.created_at)
         for what, sql in checks.items():
             problems += [f"{what}: {row[0]}" for row in self.rows(sql)]
         return problems

@@ -104,15 +104,16 @@ def seed(ctx: SeedContext) -> None:
 
     for name, kind, topic, purpose, share, archived in CHANNELS:
         creator = rng.choice(active)
-        created = ctx.moment(-400, -HISTORY_DAYS - 5)
+        # a channel is created by someone already in the workspace
+        created = max(ctx.moment(-400, -HISTORY_DAYS - 5), creator.joined_at + dt.timedelta(days=1))
         channel = Channel(id=ctx.new_id("CHN"), kind=kind, name=name, topic=topic, purpose=purpose,
                           created_by=creator.id, created_at=created,
                           archived_at=ctx.moment(-20, -2) if archived else None)
         ctx.add(channel)
         pool = members if name == "general" else [m for m in members if m is not creator and rng.random() < share]
         inside = sorted({creator.id: creator, **{m.id: m for m in pool}}.values(), key=lambda m: m.id)
-        for member in inside:
-            ctx.add(ChannelMember(channel_id=channel.id, member_id=member.id, joined_at=created))
+        for member in inside:  # each joins once both the channel and their workspace account exist
+            ctx.add(ChannelMember(channel_id=channel.id, member_id=member.id, joined_at=max(created, member.joined_at)))
         if name == "new-hires":
             continue  # no messages yet
         writers = [m for m in inside if m.status == "active"] or [creator]
@@ -154,7 +155,7 @@ def seed(ctx: SeedContext) -> None:
             continue
         pairs.add(key)
         dm = Channel(id=ctx.new_id("CHN"), kind="dm", name=None, topic=None, purpose=None, created_by=a.id,
-                     created_at=ctx.moment(-300, -HISTORY_DAYS), archived_at=None)
+                     created_at=max(ctx.moment(-300, -HISTORY_DAYS), a.joined_at, b.joined_at), archived_at=None)
         ctx.add(dm)
         for member in sorted((a, b), key=lambda m: m.id):
             ctx.add(ChannelMember(channel_id=dm.id, member_id=member.id, joined_at=dm.created_at))

@@ -560,7 +560,30 @@ class TeamChat(Toolkit):
                 for model in (Member, Channel, ChannelMember, Message, Revision, Reaction, Mention)}
 
     def invariants(self) -> list[str]:
-        problems = []
+        """Replies sit in a top-level thread of their channel; revisions belong to edited messages;
+        nothing happened after now; nobody is in a channel before joining the workspace, and no
+        channel was made before its creator joined; an archived channel took no posts, edits or
+        pins after its archiving; a direct-message conversation is between two members."""
+        problems = self.after_now(Member.joined_at, Channel.created_at, Channel.archived_at, Message.posted_at,
+                                  Message.edited_at, Message.deleted_at, Message.pinned_at, Revision.written_at,
+                                  Revision.replaced_at, Reaction.added_at, ChannelMember.joined_at)
+        problems += [f"{member} is in {channel} since {at}, before joining the workspace ({joined})"
+                     for channel, member, at, joined in self.rows(
+                         "SELECT cm.channel_id, cm.member_id, cm.joined_at, m.joined_at FROM channel_members cm "
+                         "JOIN members m ON m.id = cm.member_id WHERE cm.joined_at < m.joined_at")]
+        problems += [f"channel {channel} was created ({at}) before its creator {member} joined ({joined})"
+                     for channel, member, at, joined in self.rows(
+                         "SELECT c.id, c.created_by, c.created_at, m.joined_at FROM channels c "
+                         "JOIN members m ON m.id = c.created_by WHERE c.created_at < m.joined_at")]
+        problems += [f"message {message} changed in {channel} after it was archived ({archived})"
+                     for message, channel, archived in self.rows(
+                         "SELECT x.id, c.id, c.archived_at FROM messages x JOIN channels c ON c.id = x.channel_id "
+                         "WHERE c.archived_at IS NOT NULL AND (x.posted_at > c.archived_at OR x.edited_at > c.archived_at "
+                         "OR x.deleted_at > c.archived_at OR x.pinned_at > c.archived_at)")]
+        problems += [f"direct-message conversation {channel} has {n} members"
+                     for channel, n in self.rows("SELECT c.id, count(cm.member_id) FROM channels c LEFT JOIN "
+                                                 "channel_members cm ON cm.channel_id = c.id WHERE c.kind = 'dm' "
+                                                 "GROUP BY c.id HAVING count(cm.member_id) != 2")]
         for message in self.db.scalars(select(Message).where(Message.thread_parent_id.is_not(None))):
             parent = self.db.get(Message, message.thread_parent_id)
             if parent is None or parent.channel_id != message.channel_id or parent.thread_parent_id is not None:

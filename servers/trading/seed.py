@@ -148,7 +148,8 @@ def _account(ctx: SeedContext, client: Client, kind: str, days: list[dt.date],
     closed = rng.random() < 0.08
     account = Account(id=ctx.new_id("ACT"), client_id=client.id, kind=kind,
                       account_number=f"{rng.randint(10_000_000, 99_999_999)}", nickname=rng.choice(NICKNAMES),
-                      cash=0.0, status="closed" if closed else "active", opened_at=ctx.moment(-1500, -120))
+                      cash=0.0, status="closed" if closed else "active",
+                      opened_at=max(ctx.moment(-1500, -120), client.joined_at))  # never before the client joined
     ctx.add(account)
     if closed:
         return

@@ -27,8 +27,8 @@ from sqlalchemy import bindparam, func, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
 
-from .models import Account, Alert, Base, CashTransfer, Client, Fill, Instrument, Order, Position, Watchlist, \
-    WatchlistItem
+from .models import Account, Alert, Base, CashTransfer, Client, Fill, Instrument, Order, Position, Price, \
+    Watchlist, WatchlistItem
 from .seed import seed
 
 OrderStatus = Literal["open", "filled", "cancelled", "expired"]
@@ -298,13 +298,14 @@ class Trading(Toolkit):
         return {**_order(order, ins), "placed_at": order.placed_at, "updated_at": order.updated_at,
                 "closed_at": order.closed_at, "fills": [_fill(f, ins) for f in fills]}
 
-    @tool(idempotent=True, requires=("order.open",))
+    @tool(requires=("order.open",))
     def modify_order(self, order_id: Id("order"), quantity: int | None = None, limit_price: Money | None = None,
                      stop_price: Money | None = None) -> dict:
         """Change an open order's quantity, limit price (limit orders) or stop price (stop orders).
 
         The reservation is recomputed and checked against buying power (or shares) again; a limit order
-        that becomes marketable fills at once. Filled, cancelled and expired orders cannot be changed.
+        that becomes marketable fills at once, so the same change sent again is refused once the order has
+        filled. Filled, cancelled and expired orders cannot be changed.
 
         Args:
             quantity: the new number of shares, a whole number greater than 0, such as 15.
@@ -517,6 +518,11 @@ class Trading(Toolkit):
     # -- rules -------------------------------------------------------------------------------------
 
     def invariants(self) -> list[str]:
+        """Money and shares are conserved and never negative: an account's cash is its deposits less its buys
+        plus its sells, a position holds its bought shares less its sold ones, and open orders reserve no
+        more than the account holds; an order's status matches its record (an open order has no closing
+        time, a filled one its fills, a closed one reserves nothing); a closed account holds nothing and
+        has no open order; an account is opened after its client joined; nothing recorded after the clock."""
         broken = [f"{aid} holds negative cash {cash}" for aid, cash in self.db.execute(
             select(Account.id, Account.cash).where(Account.cash < -0.005).order_by(Account.id))]
         broken += [f"{pid} holds {qty} shares" for pid, qty in self.db.execute(
@@ -536,6 +542,50 @@ class Trading(Toolkit):
                                          & (Position.instrument_id == shares.c.instrument_id), isouter=True)
                                    .where(shares.c.reserved > func.coalesce(Position.quantity, 0))
                                    .order_by(shares.c.account_id, shares.c.instrument_id))]
+        flows: dict[str, float] = {}
+        for aid, amount in self.db.execute(select(CashTransfer.account_id, CashTransfer.amount)):
+            flows[aid] = flows.get(aid, 0.0) + amount
+        held: dict[tuple[str, str], int] = {}
+        filled: dict[str, int] = {}
+        for aid, iid, oid, side, qty, amount in self.db.execute(
+                select(Fill.account_id, Fill.instrument_id, Fill.order_id, Fill.side, Fill.quantity, Fill.amount)):
+            flows[aid] = flows.get(aid, 0.0) + (amount if side == "sell" else -amount)
+            held[(aid, iid)] = held.get((aid, iid), 0) + (qty if side == "buy" else -qty)
+            filled[oid] = filled.get(oid, 0) + qty
+        for account in self.db.scalars(select(Account).order_by(Account.id)):
+            if abs(account.cash - flows.get(account.id, 0.0)) > 0.015:
+                broken.append(f"{account.id} holds {account.cash} cash but its deposits and fills come to "
+                              f"{_cents(flows.get(account.id, 0.0))}")
+        for pos in self.db.scalars(select(Position).order_by(Position.id)):
+            if pos.quantity != held.pop((pos.account_id, pos.instrument_id), 0):
+                broken.append(f"{pos.id} holds {pos.quantity} shares that its fills do not add up to")
+        broken += [f"{aid} has fills of {iid} but no position" for (aid, iid), qty in sorted(held.items()) if qty]
+        for order in self.db.scalars(select(Order).order_by(Order.id)):
+            if order.status not in ("open", "filled", "cancelled", "expired") \
+                    or (order.status == "open") != (order.closed_at is None) \
+                    or (order.status != "open" and order.reserved) \
+                    or filled.get(order.id, 0) != order.filled_quantity \
+                    or (order.status == "filled") != (order.filled_quantity == order.quantity):
+                broken.append(f"{order.id} is {order.status} with {order.filled_quantity} of {order.quantity} filled, "
+                              f"{order.reserved} reserved, closed at {order.closed_at}")
+        broken += [f"closed account {aid} has open order {oid}" for aid, oid in self.db.execute(
+            select(Account.id, Order.id).join(Order, Order.account_id == Account.id)
+            .where(Account.status == "closed", Order.status == "open"))]
+        broken += [f"closed account {aid} holds {qty} shares in {pid}" for aid, pid, qty in self.db.execute(
+            select(Account.id, Position.id, Position.quantity).join(Position, Position.account_id == Account.id)
+            .where(Account.status == "closed", Position.quantity != 0))]
+        broken += [f"{aid} was opened at {opened} before its client joined at {joined}" for aid, opened, joined in
+                   self.db.execute(select(Account.id, Account.opened_at, Client.joined_at)
+                                   .join(Client, Client.id == Account.client_id)
+                                   .where(Account.opened_at < Client.joined_at).order_by(Account.id))]
+        broken += [f"{a.id} is {a.status}, triggered at {a.triggered_at}" for a in self.db.scalars(select(Alert))
+                   if a.status not in ("active", "triggered", "deleted")
+                   or (a.status == "triggered" and a.triggered_at is None)
+                   or (a.status == "active" and a.triggered_at is not None)]
+        broken += self.after_now(Client.joined_at, Account.opened_at, Position.opened_at, Order.placed_at,
+                                 Order.updated_at, Order.closed_at, Fill.filled_at, CashTransfer.created_at,
+                                 Watchlist.created_at, WatchlistItem.added_at, Alert.created_at, Alert.triggered_at,
+                                 Price.day)
         return broken
 
     def _check_active(self, account: Account) -> None:

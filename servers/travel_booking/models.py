@@ -1,5 +1,8 @@
 """The travel agency's tables: airports, flights with per-cabin seats and fares, hotels with room
-types, travellers, and itineraries holding flight and hotel bookings."""
+types, travellers, and itineraries holding flight and hotel bookings.
+
+A cabin's seats are the agency's booked passengers, the seats held by passengers who booked
+elsewhere (named, so the seat map shows them taken), and the seats left for sale."""
 
 from __future__ import annotations
 
@@ -36,6 +39,9 @@ class Flight(Base):
     economy_fare: Mapped[float]
     business_seats_left: Mapped[int]
     business_fare: Mapped[float]
+    # the seats held by passengers who booked elsewhere, in seat map order: "10B 12F 31C" ('' when none)
+    economy_held_elsewhere: Mapped[str]
+    business_held_elsewhere: Mapped[str]
     status: Mapped[str]  # scheduled | cancelled
 
 
@@ -94,10 +100,12 @@ class FlightBooking(Base):
     flight_id: Mapped[str] = mapped_column(ForeignKey("flights.id"), index=True)
     cabin: Mapped[str]  # economy | business
     fare_type: Mapped[str]  # basic (non-refundable) | flex (refundable)
-    price_paid: Mapped[float]
+    price_paid: Mapped[float]  # the fare paid, differences of changes included (never the change fees)
     seat: Mapped[str | None]
     bags: Mapped[int]
     bag_fees: Mapped[float]
+    change_fees: Mapped[float]  # the change fees paid, kept apart from the fare: never credit
+    refund: Mapped[float]  # what cancelling gave back (0 while booked)
     status: Mapped[str]  # booked | cancelled
     booked_at: Mapped[dt.datetime]
 
@@ -115,5 +123,6 @@ class HotelBooking(Base):
     guests: Mapped[int]
     rate: Mapped[str]  # refundable | nonrefundable
     total_price: Mapped[float]
+    refund: Mapped[float]  # what cancelling gave back (0 while booked)
     request: Mapped[str | None]  # a special request to the hotel, such as 'Late arrival'
     status: Mapped[str]  # booked | cancelled

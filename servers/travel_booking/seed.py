@@ -1,7 +1,8 @@
 """The seed: twelve airports, daily flights on eight city pairs from a few days ago to four weeks
 ahead (some sold out in a cabin, a few cancelled), two or three hotels per city with room types,
 and 40 travellers with itineraries holding flight and hotel bookings (some cancelled, some already
-flown)."""
+flown). Every seat of a cabin is booked through the agency, held by a passenger who booked
+elsewhere, or left for sale, so that the seat map and the seats left agree."""
 
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ def seed(ctx: SeedContext) -> None:
                                     economy_fare=round(economy, 2),
                                     business_seats_left=0 if rng.random() < 0.2 else rng.randint(1, 8),
                                     business_fare=round(economy * rng.uniform(2.6, 3.4), 0) - 0.01,
-                                    status="cancelled" if rng.random() < 0.02 else "scheduled")
+                                    status="cancelled" if rng.random() < 0.02 else "scheduled",
+                                    economy_held_elsewhere="", business_held_elsewhere="")
                     ctx.add(flight)
                     flights.append(flight)
     hotels: list[tuple[Hotel, list[RoomType]]] = []
@@ -87,6 +89,8 @@ def seed(ctx: SeedContext) -> None:
                 rooms.append(room)
             hotels.append((hotel, rooms))
     city_of = {code: city for code, _, city in AIRPORTS}
+    booked: dict[tuple[str, str], list[FlightBooking]] = {}  # (flight, cabin): the agency's booked passengers
+    nights_booked: dict[tuple[str, dt.date], int] = {}  # (room type, night): rooms booked
     names: set[str] = set()
     for _ in range(40):
         first, last = ctx.person_name()
@@ -119,9 +123,20 @@ def seed(ctx: SeedContext) -> None:
             price = round(fare * (1.35 if fare_type == "flex" else 1.0), 2)
             seat = rng.choice(seat_map(cabin)) if rng.random() < 0.5 else None
             status = "cancelled" if rng.random() < 0.12 else "booked"
-            ctx.add(FlightBooking(id=ctx.new_id("FBK"), itinerary_id=itinerary.id, traveller_id=traveller.id,
-                                  flight_id=flight.id, cabin=cabin, fare_type=fare_type, price_paid=price,
-                                  seat=seat, bags=0, bag_fees=0.0, status=status, booked_at=itinerary.created_at))
+            # one traveller holds a flight once, a seat has one passenger, and a full cabin sells no more
+            aboard = [b for c in ("economy", "business") for b in booked.get((flight.id, c), ())]
+            full = len(booked.get((flight.id, cabin), ())) >= len(seat_map(cabin))
+            flight_status = "cancelled" if any(b.traveller_id == traveller.id for b in aboard) or full else status
+            if flight_status == "cancelled" or any(b.seat == seat for b in aboard):
+                seat = None
+            booking = FlightBooking(id=ctx.new_id("FBK"), itinerary_id=itinerary.id, traveller_id=traveller.id,
+                                    flight_id=flight.id, cabin=cabin, fare_type=fare_type, price_paid=price,
+                                    seat=seat, bags=0, bag_fees=0.0, change_fees=0.0,
+                                    refund=price if flight_status == "cancelled" and fare_type == "flex" else 0.0,
+                                    status=flight_status, booked_at=itinerary.created_at)
+            ctx.add(booking)
+            if flight_status == "booked":
+                booked.setdefault((flight.id, cabin), []).append(booking)
             stays = [h for h in hotels if h[0].city == city_of[flight.destination]]
             if stays and rng.random() < 0.6:
                 hotel, rooms = rng.choice(stays)
@@ -129,8 +144,28 @@ def seed(ctx: SeedContext) -> None:
                 nights = rng.randint(1, 4)
                 rate = "nonrefundable" if rng.random() < 0.35 else "refundable"
                 per_night = room.nightly_price * (0.85 if rate == "nonrefundable" else 1.0)
+                total = round(per_night * nights, 2)
+                held = [(room.id, flight.day + dt.timedelta(days=n)) for n in range(nights)]
+                # no overbooking: a stay that finds a night sold out was cancelled
+                stay_status = "cancelled" if any(nights_booked.get(h, 0) >= room.rooms for h in held) else status
+                if stay_status == "booked":
+                    for h in held:
+                        nights_booked[h] = nights_booked.get(h, 0) + 1
                 ctx.add(HotelBooking(id=ctx.new_id("HBK"), itinerary_id=itinerary.id, traveller_id=traveller.id,
                                      room_type_id=room.id, check_in=flight.day,
                                      check_out=flight.day + dt.timedelta(days=nights),
-                                     guests=rng.randint(1, room.max_guests), rate=rate,
-                                     total_price=round(per_night * nights, 2), request=None, status=status))
+                                     guests=rng.randint(1, room.max_guests), rate=rate, total_price=total,
+                                     refund=total if stay_status == "cancelled" and rate == "refundable" else 0.0,
+                                     request=None, status=stay_status))
+    # The rest of each cabin: the seats left for sale, and the seats of passengers who booked elsewhere,
+    # drawn last so that every value above stays what it was.
+    for flight in flights:
+        for cabin in ("economy", "business"):
+            seats = seat_map(cabin)
+            mine = booked.get((flight.id, cabin), [])
+            left = min(getattr(flight, f"{cabin}_seats_left"), len(seats) - len(mine))
+            setattr(flight, f"{cabin}_seats_left", left)
+            agency = {b.seat for b in mine}
+            free = [s for s in seats if s not in agency]
+            others = sorted(rng.sample(range(len(free)), len(seats) - len(mine) - left))
+            setattr(flight, f"{cabin}_held_elsewhere", " ".join(free[i] for i in others))

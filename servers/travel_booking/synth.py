@@ -52,8 +52,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         trips = read("list_itineraries", traveller_id=tid)
         if not trips:
             continue
-        booked = [b for b in read("list_flight_bookings", traveller_id=tid, status="booked")
-                  if _date(b["departs_at"]) > today]
+        held = read("list_flight_bookings", traveller_id=tid, status="booked")
+        aboard = {b["flight_id"] for b in held}  # a traveller books a flight once
+        booked = [b for b in held if _date(b["departs_at"]) > today]
         routes = [(b["origin"], b["destination"], b["departs_at"][:10]) for b in booked]
         booked = [dict(b, role=rng.choice(["cancel", "change", "other", "other"]),
                        free=read("list_free_seats", flight_id=b["flight_id"], cabin=b["cabin"])["free_seats"])
@@ -61,7 +62,8 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         stays = [dict(h, role=rng.choice(["cancel", "keep"]))
                  for h in read("list_hotel_bookings", traveller_id=tid, status="booked") if _date(h["check_in"]) > today]
         bundles.append({"now": now, "traveller": t, "profile": read("get_traveller", traveller_id=tid),
-                        "trips": trips, "bookings": booked, "stays": stays, "flights": flights, "hotels": hotels})
+                        "trips": trips, "bookings": booked, "stays": stays, "flights": flights, "hotels": hotels,
+                        "aboard": aboard})
     return bundles
 
 
@@ -151,10 +153,12 @@ def _intro_email(ref: Ref) -> tuple[str, str]:
 
 
 def _future_flight(b: Bundle, rng: random.Random, origin: str | None = None, destination: str | None = None,
-                   after: dt.date | None = None) -> dict | None:
+                   after: dt.date | None = None, bookable: bool = False) -> dict | None:
+    """A future flight with seats in both cabins; `bookable`: one the traveller is not booked on."""
     pool = [f for f in b["flights"] if (origin is None or f["origin"] == origin)
             and (destination is None or f["destination"] == destination)
-            and (after is None or _date(f["departs_at"]) != after)]
+            and (after is None or _date(f["departs_at"]) != after)
+            and not (bookable and f["flight_id"] in b["aboard"])]
     return rng.choice(pool) if pool else None
 
 
@@ -367,7 +371,8 @@ def quote_flight_change(b: Bundle, rng: random.Random) -> Ask | None:
     if not mine:
         return None
     booking = rng.choice(mine)
-    new = _future_flight(b, rng, booking["origin"], booking["destination"], after=_date(booking["departs_at"]))
+    new = _future_flight(b, rng, booking["origin"], booking["destination"], after=_date(booking["departs_at"]),
+                         bookable=True)
     if new is None or new["flight_id"] == booking["flight_id"]:
         return None
     said, target = booking_said(booking, rng), flight_said(new, rng)
@@ -408,7 +413,7 @@ def create_itinerary(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("book_flight", 1.3)
 def book_flight(b: Bundle, rng: random.Random) -> Ask | None:
     trip = rng.choice(b["trips"])
-    f = _future_flight(b, rng)
+    f = _future_flight(b, rng, bookable=True)
     if f is None:
         return None
     cabin = rng.choice(["economy", "economy", "business"])
@@ -467,7 +472,8 @@ def change_flight(b: Bundle, rng: random.Random) -> Ask | None:
     if not mine:
         return None
     booking = rng.choice(mine)
-    new = _future_flight(b, rng, booking["origin"], booking["destination"], after=_date(booking["departs_at"]))
+    new = _future_flight(b, rng, booking["origin"], booking["destination"], after=_date(booking["departs_at"]),
+                         bookable=True)
     if new is None or new["flight_id"] == booking["flight_id"]:
         return None
     said, target = booking_said(booking, rng), flight_said(new, rng)

@@ -3,10 +3,15 @@
 Rules, in one place:
 - Nothing departing or checking in before today can be booked; a flight or cabin with no seat left,
   or a room type with no room left on any night of a stay, refuses the booking (no overbooking).
-- Booking a flight takes a seat from its cabin; cancelling gives it back. Hotel rooms are counted
-  per night from the bookings that hold them.
+- A cabin's seats are the agency's booked passengers, the seats held by passengers who booked
+  elsewhere, and the seats left: booking a flight takes one of those left, cancelling gives it
+  back. The seat map shows every seat no passenger holds. Hotel rooms are counted per night from
+  the bookings that hold them.
+- A traveller books a flight once: a second booking of the same traveller on the same flight is
+  refused (as airlines refuse a passenger twice on one flight).
 - Fares: 'basic' is non-refundable, and a change costs a $99 fee (waived for gold members) plus
-  any fare difference; 'flex' costs 35% more, changes free of fees and refunds in full.
+  any fare difference; 'flex' costs 35% more, changes free of fees and refunds in full. Change
+  fees are kept apart from the fare paid: a fee is never credit towards a later change.
 - A change keeps the route and the cabin, and needs a seat on the new flight; a flight that has
   departed can no longer be changed or cancelled.
 - Checked bags: $35 each; business includes two, and gold members one more; at most 4 per booking.
@@ -79,7 +84,8 @@ class TravelBookingServer(Toolkit):
 
     @tool(idempotent=True)
     def set_loyalty_number(self, traveller_id: Id("traveller"), loyalty_number: str) -> dict:
-        """Add or replace the loyalty number on a traveller's profile.
+        """Add or replace the loyalty number on a traveller's profile; setting the number it already
+        has changes nothing.
 
         Args:
             loyalty_number: 'TB' followed by 8 digits, such as 'TB12345678'.
@@ -148,17 +154,18 @@ class TravelBookingServer(Toolkit):
 
     @tool(read_only=True)
     def list_free_seats(self, flight_id: Id("flight"), cabin: Cabin) -> dict:
-        """List the seats of a cabin on a flight that no booking holds, front to back (business rows
-        1-4, economy rows 10-35; A and F are windows).
+        """List the seats of a cabin on a flight that no passenger holds, front to back (business rows
+        1-4, economy rows 10-35; A and F are windows), and how many seats are left for sale. Booked
+        passengers without a seat yet pick theirs among the free seats, so there can be more free
+        seats than seats left.
 
         Args:
             cabin: 'economy' or 'business'.
         """
         flight = self.get(Flight, flight_id)
-        taken = set(self.db.scalars(select(FlightBooking.seat).where(
-            FlightBooking.flight_id == flight.id, FlightBooking.status == "booked", FlightBooking.seat.is_not(None))))
+        taken = self._taken_seats(flight, cabin)
         free = [s for s in seat_map(cabin) if s not in taken]
-        return {"flight_id": flight.id, "cabin": cabin, "free_seats": free}
+        return {"flight_id": flight.id, "cabin": cabin, "seats_left": _seats(flight, cabin), "free_seats": free}
 
     # -- hotels ---------------------------------------------------------------------------------
 
@@ -230,13 +237,14 @@ class TravelBookingServer(Toolkit):
 
     @tool(read_only=True)
     def get_itinerary(self, itinerary_id: Id("itinerary")) -> dict:
-        """Return an itinerary with its flight and hotel bookings and the total of what is booked."""
+        """Return an itinerary with its flight and hotel bookings and the total of what is booked
+        (fares, bag fees and change fees of the flights booked, and the stays booked)."""
         itin = self.get(Itinerary, itinerary_id)
         flights = [self._booking(b) for b in self.db.scalars(
             select(FlightBooking).where(FlightBooking.itinerary_id == itin.id).order_by(FlightBooking.id))]
         stays = [self._stay(h) for h in self.db.scalars(
             select(HotelBooking).where(HotelBooking.itinerary_id == itin.id).order_by(HotelBooking.id))]
-        total = sum(f["price_paid"] + f["bag_fees"] for f in flights if f["status"] == "booked")
+        total = sum(f["price_paid"] + f["bag_fees"] + f["change_fees"] for f in flights if f["status"] == "booked")
         total += sum(s["total_price"] for s in stays if s["status"] == "booked")
         return {**_itinerary(itin), "flights": flights, "hotels": stays, "total": _money(total)}
 
@@ -285,7 +293,9 @@ class TravelBookingServer(Toolkit):
     @tool(produces=("booking",))
     def book_flight(self, itinerary_id: Id("itinerary"), flight_id: Id("flight"), cabin: Cabin,
                     fare_type: FareType = "basic") -> dict:
-        """Book a seat on a flight into an itinerary, taking one seat from the cabin.
+        """Book a seat on a flight into an itinerary, taking one seat from the cabin. A traveller
+        books a flight once: one already booked on it is refused (select_seat and add_bags change
+        that booking).
 
         Args:
             cabin: 'economy' or 'business'.
@@ -294,17 +304,20 @@ class TravelBookingServer(Toolkit):
         """
         itin = self.get(Itinerary, itinerary_id)
         flight = self._bookable(self.get(Flight, flight_id), cabin)
+        self._not_aboard(itin.traveller_id, flight)
         _take_seat(flight, cabin, -1)
         price = _money(_fare(flight, cabin) * (FLEX_MARKUP if fare_type == "flex" else 1.0))
         booking = FlightBooking(id=self.new_id("FBK"), itinerary_id=itin.id, traveller_id=itin.traveller_id,
                                 flight_id=flight.id, cabin=cabin, fare_type=fare_type, price_paid=price, seat=None,
-                                bags=0, bag_fees=0.0, status="booked", booked_at=self.now)
+                                bags=0, bag_fees=0.0, change_fees=0.0, refund=0.0, status="booked",
+                                booked_at=self.now)
         self.db.add(booking)
         return self._booking(booking)
 
     @tool(idempotent=True)
     def select_seat(self, booking_id: Id("booking"), seat: str) -> dict:
-        """Pick a seat for a flight booking, in its cabin and free on that flight, such as '14A'.
+        """Pick a seat for a flight booking, in its cabin and free on that flight, such as '14A'; the
+        seat it held before is given back. Picking the seat it already has changes nothing.
 
         Args:
             seat: row number and letter, such as '14A'; business rows 1-4, economy rows 10-35.
@@ -314,10 +327,7 @@ class TravelBookingServer(Toolkit):
         if seat not in seat_map(booking.cabin):
             raise ToolError(f"seat {seat!r} is not in the {booking.cabin} cabin; "
                             "call list_free_seats for the seats you can pick")
-        holder = self.db.scalar(select(FlightBooking.id).where(
-            FlightBooking.flight_id == booking.flight_id, FlightBooking.seat == seat,
-            FlightBooking.status == "booked", FlightBooking.id != booking.id))
-        if holder:
+        if seat != booking.seat and seat in self._taken_seats(self.get(Flight, booking.flight_id), booking.cabin):
             raise ToolError(f"seat {seat} is taken on this flight; call list_free_seats and pick another")
         booking.seat = seat
         return self._booking(booking)
@@ -337,7 +347,7 @@ class TravelBookingServer(Toolkit):
             raise ToolError(f"booking {booking.id} already has {booking.bags} bag(s); at most {MAX_BAGS} bags per "
                             f"booking, so at most {MAX_BAGS - booking.bags} more")
         tier = self.db.scalar(select(Traveller.loyalty_tier).where(Traveller.id == booking.traveller_id))
-        included = (2 if booking.cabin == "business" else 0) + (1 if tier == "gold" else 0)
+        included = _included_bags(booking.cabin, tier)
         before = max(0, booking.bags - included)
         booking.bags += count
         charged = (max(0, booking.bags - included) - before) * BAG_FEE
@@ -354,7 +364,9 @@ class TravelBookingServer(Toolkit):
     @tool()
     def change_flight(self, booking_id: Id("booking"), new_flight_id: Id("flight")) -> dict:
         """Move a booking to another flight on the same route and cabin, charging the fare's change
-        fee and any fare difference (a lower fare refunds nothing); the old seat is given back."""
+        fee and any fare difference (a lower fare refunds nothing); the old seat is given back. The
+        fare paid grows by the difference only: the fee is kept apart and is never credit towards a
+        later change."""
         booking = self._open(self.get(FlightBooking, booking_id), "changed")
         new = self.get(Flight, new_flight_id)
         terms = self._change_terms(booking, new)
@@ -363,7 +375,8 @@ class TravelBookingServer(Toolkit):
         _take_seat(new, booking.cabin, -1)
         booking.flight_id = new.id
         booking.seat = None
-        booking.price_paid = _money(booking.price_paid + terms["fare_difference"] + terms["change_fee"])
+        booking.price_paid = _money(booking.price_paid + terms["fare_difference"])
+        booking.change_fees = _money(booking.change_fees + terms["change_fee"])
         return {**self._booking(booking), "change_fee": terms["change_fee"],
                 "fare_difference": terms["fare_difference"], "charged": terms["total_due"]}
 
@@ -373,11 +386,11 @@ class TravelBookingServer(Toolkit):
         included), a basic fare refunds nothing."""
         booking = self._open(self.get(FlightBooking, booking_id), "cancelled")
         flight = self.get(Flight, booking.flight_id)
-        refund = _money(booking.price_paid + booking.bag_fees) if booking.fare_type == "flex" else 0.0
         _take_seat(flight, booking.cabin, +1)
         booking.status = "cancelled"
         booking.seat = None
-        return {**self._booking(booking), "refund": refund}
+        booking.refund = _flight_refund(booking)
+        return self._booking(booking)
 
     # -- hotel bookings -------------------------------------------------------------------------
 
@@ -408,7 +421,7 @@ class TravelBookingServer(Toolkit):
         per_night = room.nightly_price * (NONREFUNDABLE_DISCOUNT if rate == "nonrefundable" else 1.0)
         stay = HotelBooking(id=self.new_id("HBK"), itinerary_id=itin.id, traveller_id=itin.traveller_id,
                             room_type_id=room.id, check_in=check_in, check_out=check_out, guests=guests, rate=rate,
-                            total_price=_money(per_night * nights),
+                            total_price=_money(per_night * nights), refund=0.0,
                             request=(request or "").strip()[:200] or None, status="booked")
         self.db.add(stay)
         return self._stay(stay)
@@ -424,8 +437,8 @@ class TravelBookingServer(Toolkit):
             raise ToolError(f"the stay of hotel booking {stay.id} began on {stay.check_in}; "
                             "a stay can only be cancelled before its check-in day")
         stay.status = "cancelled"
-        refund = stay.total_price if stay.rate == "refundable" else 0.0
-        return {**self._stay(stay), "refund": refund}
+        stay.refund = _stay_refund(stay)
+        return self._stay(stay)
 
     # -- hidden ---------------------------------------------------------------------------------
 
@@ -433,6 +446,138 @@ class TravelBookingServer(Toolkit):
     def count_bookings(self) -> dict:
         """Debugging only: how many flight bookings each status has in the whole world."""
         return dict(self.db.execute(select(FlightBooking.status, func.count()).group_by(FlightBooking.status)).all())
+
+    # -- the world's rules ------------------------------------------------------------------------
+
+    def invariants(self) -> list[str]:
+        """Seats (seats left = the cabin's seat map less the agency's booked passengers and the
+        seats held elsewhere; a seat has one passenger; a traveller holds a flight once), money
+        (fares, bag fees, change fees and refunds as the fare rules say), rooms per night, states,
+        references and times."""
+        problems = self.after_now(Itinerary.created_at, FlightBooking.booked_at)
+        problems += self._seat_problems()
+        problems += self._flight_booking_problems()
+        problems += self._stay_problems()
+        for tid, name, n in self.rows("SELECT traveller_id, lower(name), count(*) FROM itineraries "
+                                      "GROUP BY traveller_id, lower(name) HAVING count(*) > 1"):
+            problems.append(f"traveller {tid} has {n} itineraries named {name!r}")
+        for tid, number, tier in self.rows("SELECT id, loyalty_number, loyalty_tier FROM travellers"):
+            if tier not in ("none", "silver", "gold"):
+                problems.append(f"traveller {tid}: loyalty tier {tier!r}")
+            if number is not None and not re.fullmatch(r"TB\d{8}", number):
+                problems.append(f"traveller {tid}: loyalty number {number!r} is not 'TB' and 8 digits")
+        for number, n in self.rows("SELECT loyalty_number, count(*) FROM travellers WHERE loyalty_number IS NOT NULL "
+                                   "GROUP BY loyalty_number HAVING count(*) > 1"):
+            problems.append(f"loyalty number {number} is on {n} travellers")
+        return problems
+
+    def _seat_problems(self) -> list[str]:
+        problems = []
+        aboard: dict[tuple[str, str], list[str | None]] = {}  # (flight, cabin): seats of booked passengers
+        for flight_id, cabin, seat in self.rows("SELECT flight_id, cabin, seat FROM flight_bookings "
+                                                "WHERE status = 'booked'"):
+            aboard.setdefault((flight_id, cabin), []).append(seat)
+        for (fid, status, day, departs, arrives, economy_left, business_left, economy_held,
+             business_held) in self.rows(
+                "SELECT id, status, day, departs_at, arrives_at, economy_seats_left, business_seats_left, "
+                "economy_held_elsewhere, business_held_elsewhere FROM flights"):
+            if status not in ("scheduled", "cancelled"):
+                problems.append(f"flight {fid}: status {status!r}")
+            if not departs.startswith(day) or arrives <= departs:
+                problems.append(f"flight {fid}: departs {departs} on day {day} and arrives {arrives}")
+            for cabin, left, held in (("economy", economy_left, economy_held), ("business", business_left,
+                                                                                 business_held)):
+                seats, others = seat_map(cabin), held.split()
+                mine = aboard.get((fid, cabin), [])
+                seated = [seat for seat in mine if seat is not None]
+                if left < 0:
+                    problems.append(f"flight {fid}: {left} {cabin} seats left")
+                if left != len(seats) - len(others) - len(mine):
+                    problems.append(f"flight {fid}: {left} {cabin} seats left, but its {len(seats)} seats less "
+                                    f"{len(mine)} booked here and {len(others)} held elsewhere leave "
+                                    f"{len(seats) - len(others) - len(mine)}")
+                if not set(others) <= set(seats) or len(set(others)) != len(others):
+                    problems.append(f"flight {fid}: {cabin} seats held elsewhere {held!r} are not distinct "
+                                    "seats of the cabin")
+                if len(set(seated)) != len(seated) or set(seated) & set(others):
+                    problems.append(f"flight {fid}: an {cabin} seat has two passengers")
+        return problems
+
+    def _flight_booking_problems(self) -> list[str]:
+        problems = []
+        flights = {fid: (status, departs, economy, business) for fid, status, departs, economy, business in self.rows(
+            "SELECT id, status, departs_at, economy_fare, business_fare FROM flights")}
+        held: set[tuple[str, str]] = set()
+        for (bid, tid, itinerary_traveller, created, tier, fid, cabin, fare_type, price, seat, bags, bag_fees,
+             change_fees, refund, status, booked_at) in self.rows(
+                "SELECT b.id, b.traveller_id, i.traveller_id, i.created_at, t.loyalty_tier, b.flight_id, b.cabin, "
+                "b.fare_type, b.price_paid, b.seat, b.bags, b.bag_fees, b.change_fees, b.refund, b.status, "
+                "b.booked_at FROM flight_bookings b JOIN itineraries i ON i.id = b.itinerary_id "
+                "JOIN travellers t ON t.id = b.traveller_id ORDER BY b.id"):
+            where = f"flight booking {bid}"
+            if status not in ("booked", "cancelled") or cabin not in ("economy", "business") \
+                    or fare_type not in ("basic", "flex"):
+                problems.append(f"{where}: status {status!r}, cabin {cabin!r}, fare type {fare_type!r}")
+                continue
+            if tid != itinerary_traveller:
+                problems.append(f"{where} of traveller {tid} is in an itinerary of {itinerary_traveller}")
+            flight_status, departs, economy, business = flights[fid]
+            if booked_at < created or booked_at >= departs:
+                problems.append(f"{where}: booked at {booked_at}, before its itinerary ({created}) or after "
+                                f"its flight departed ({departs})")
+            if seat is not None and (status != "booked" or seat not in seat_map(cabin)):
+                problems.append(f"{where}: {status} booking holds seat {seat!r} of the {cabin} cabin")
+            if status == "booked":
+                if (tid, fid) in held:
+                    problems.append(f"{where}: traveller {tid} holds flight {fid} twice")
+                held.add((tid, fid))
+                if flight_status != "scheduled":
+                    problems.append(f"{where}: booked on a {flight_status} flight")
+            fare = (business if cabin == "business" else economy) * (FLEX_MARKUP if fare_type == "flex" else 1.0)
+            if price < _money(fare):
+                problems.append(f"{where}: paid {price} for a {fare_type} {cabin} fare of {_money(fare)}")
+            if not 0 <= bags <= MAX_BAGS or bag_fees != _money(max(0, bags - _included_bags(cabin, tier)) * BAG_FEE):
+                problems.append(f"{where}: {bags} bags charged {bag_fees}")
+            free_changes = fare_type == "flex" or tier == "gold"
+            if change_fees < 0 or (free_changes and change_fees) or round(change_fees / CHANGE_FEE, 6) % 1:
+                problems.append(f"{where}: change fees {change_fees} on a {fare_type} fare ({tier} tier)")
+            owed = _money(price + bag_fees + change_fees) if status == "cancelled" and fare_type == "flex" else 0.0
+            if refund != owed:
+                problems.append(f"{where}: {status} {fare_type} booking refunded {refund}, not {owed}")
+        return problems
+
+    def _stay_problems(self) -> list[str]:
+        problems = []
+        nights: dict[tuple[str, dt.date], int] = {}
+        for (hid, tid, itinerary_traveller, room_id, rooms, max_guests, nightly, check_in, check_out, guests, rate,
+             total, refund, status) in self.rows(
+                "SELECT h.id, h.traveller_id, i.traveller_id, h.room_type_id, r.rooms, r.max_guests, r.nightly_price, "
+                "h.check_in, h.check_out, h.guests, h.rate, h.total_price, h.refund, h.status FROM hotel_bookings h "
+                "JOIN itineraries i ON i.id = h.itinerary_id JOIN room_types r ON r.id = h.room_type_id ORDER BY h.id"):
+            where = f"hotel booking {hid}"
+            if status not in ("booked", "cancelled") or rate not in ("refundable", "nonrefundable"):
+                problems.append(f"{where}: status {status!r}, rate {rate!r}")
+                continue
+            if tid != itinerary_traveller:
+                problems.append(f"{where} of traveller {tid} is in an itinerary of {itinerary_traveller}")
+            first, last = dt.date.fromisoformat(check_in), dt.date.fromisoformat(check_out)
+            stay = (last - first).days
+            if not 1 <= stay <= MAX_NIGHTS or not 1 <= guests <= max_guests:
+                problems.append(f"{where}: {stay} nights for {guests} guests")
+                continue
+            price = _money(nightly * (NONREFUNDABLE_DISCOUNT if rate == "nonrefundable" else 1.0) * stay)
+            if total != price:
+                problems.append(f"{where}: {stay} nights at the {rate} rate cost {price}, not {total}")
+            owed = total if status == "cancelled" and rate == "refundable" else 0.0
+            if refund != owed:
+                problems.append(f"{where}: {status} {rate} stay refunded {refund}, not {owed}")
+            if status == "booked":
+                for n in range(stay):
+                    night = (room_id, first + dt.timedelta(days=n))
+                    nights[night] = nights.get(night, 0) + 1
+                    if nights[night] == rooms + 1:
+                        problems.append(f"room type {room_id}: more than its {rooms} rooms booked on {night[1]}")
+        return problems
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -471,6 +616,23 @@ class TravelBookingServer(Toolkit):
                             "try the other cabin or another flight")
         return flight
 
+    def _not_aboard(self, traveller_id: str, flight: Flight) -> None:
+        held = self.db.scalar(select(FlightBooking.id).where(
+            FlightBooking.traveller_id == traveller_id, FlightBooking.flight_id == flight.id,
+            FlightBooking.status == "booked"))
+        if held:
+            raise ToolError(f"traveller {traveller_id} is already booked on flight {flight.number} on {flight.day} "
+                            f"(booking {held}); a traveller books a flight once. Change that booking instead "
+                            "(select_seat, add_bags), or pick another flight")
+
+    def _taken_seats(self, flight: Flight, cabin: str) -> set[str]:
+        """The seats of a cabin that a passenger holds: the agency's booked passengers with a seat,
+        and those who booked elsewhere."""
+        mine = self.db.scalars(select(FlightBooking.seat).where(
+            FlightBooking.flight_id == flight.id, FlightBooking.cabin == cabin, FlightBooking.status == "booked",
+            FlightBooking.seat.is_not(None)))
+        return set(mine) | set(_held_elsewhere(flight, cabin))
+
     def _open(self, booking: FlightBooking, action: str) -> FlightBooking:
         if booking.status != "booked":
             raise ToolError(f"flight booking {booking.id} is {booking.status}; it can no longer be {action}")
@@ -488,6 +650,7 @@ class TravelBookingServer(Toolkit):
             raise ToolError(f"a change keeps the route {old.origin} to {old.destination}; flight {new.number} "
                             f"flies {new.origin} to {new.destination}. Cancel and book anew to change the route")
         self._bookable(new, booking.cabin)
+        self._not_aboard(booking.traveller_id, new)
         tier = self.db.scalar(select(Traveller.loyalty_tier).where(Traveller.id == booking.traveller_id))
         fee = 0.0 if booking.fare_type == "flex" or tier == "gold" else CHANGE_FEE
         new_price = _fare(new, booking.cabin) * (FLEX_MARKUP if booking.fare_type == "flex" else 1.0)
@@ -500,15 +663,16 @@ class TravelBookingServer(Toolkit):
         return {"booking_id": b.id, "itinerary_id": b.itinerary_id, "flight_id": f.id, "flight_number": f.number,
                 "origin": f.origin, "destination": f.destination, "departs_at": f.departs_at, "cabin": b.cabin,
                 "fare_type": b.fare_type, "refundable": b.fare_type == "flex", "price_paid": b.price_paid,
-                "seat": b.seat, "bags": b.bags, "bag_fees": b.bag_fees, "status": b.status}
+                "seat": b.seat, "bags": b.bags, "bag_fees": b.bag_fees, "change_fees": b.change_fees,
+                "status": b.status, "refund": b.refund}
 
     def _stay(self, h: HotelBooking) -> dict:
         room = self.db.get(RoomType, h.room_type_id)
         hotel = self.db.get(Hotel, room.hotel_id)
         return {"stay_id": h.id, "itinerary_id": h.itinerary_id, "hotel_id": hotel.id, "hotel": hotel.name,
                 "city": hotel.city, "room_type_id": room.id, "room": room.name, "check_in": h.check_in,
-                "check_out": h.check_out, "guests": h.guests, "rate": h.rate, "total_price": h.total_price, "request": h.request,
-                "status": h.status}
+                "check_out": h.check_out, "guests": h.guests, "rate": h.rate, "total_price": h.total_price,
+                "request": h.request, "status": h.status, "refund": h.refund}
 
 
 def _seats(flight: Flight, cabin: str) -> int:
@@ -524,6 +688,24 @@ def _take_seat(flight: Flight, cabin: str, delta: int) -> None:
 
 def _fare(flight: Flight, cabin: str) -> float:
     return flight.business_fare if cabin == "business" else flight.economy_fare
+
+
+def _held_elsewhere(flight: Flight, cabin: str) -> list[str]:
+    held = flight.business_held_elsewhere if cabin == "business" else flight.economy_held_elsewhere
+    return held.split()
+
+
+def _included_bags(cabin: str, tier: str) -> int:
+    return (2 if cabin == "business" else 0) + (1 if tier == "gold" else 0)
+
+
+def _flight_refund(b: FlightBooking) -> float:
+    """What a cancelled flight booking gives back: a flex fare everything paid, a basic fare nothing."""
+    return _money(b.price_paid + b.bag_fees + b.change_fees) if b.fare_type == "flex" else 0.0
+
+
+def _stay_refund(h: HotelBooking) -> float:
+    return h.total_price if h.rate == "refundable" else 0.0
 
 
 def _traveller(t: Traveller) -> dict:

@@ -2,10 +2,12 @@
 
 The car is a state machine, and every action is gated the way a real car gates it. Rules, in one place:
 - Ignition: off, accessory or on. It can be switched to off or accessory only in P (stopped).
-- Gears: P, R, N, D. Changing gear needs the ignition on; P and R only when stopped; an electric
-  vehicle leaves P only with the charging cable unplugged.
-- Speed: driving (speed above 0) needs the ignition on, D or R (R at most 10 mph), every door, the
-  trunk and the charge port closed, and some charge or fuel. Stopping (speed 0) is always allowed.
+- Gears: P, R, N, D. Changing gear needs the ignition on; an electric vehicle leaves P only with the
+  charging cable unplugged. While rolling, the gear moves only between D and N (coasting in neutral
+  and back into drive): P and R need a stop, and so does leaving R.
+- Speed: driving at a set speed needs the ignition on, D or R (R at most 10 mph), every door, the
+  trunk and the charge port closed, and some charge or fuel. A vehicle coasting in N can only be
+  brought to a stop. Stopping (speed 0) is always allowed.
 - Trunk and charge port open only in P. The charge port closes only with the cable unplugged.
 - Charging: electric vehicles only, in P, plugged in, below the charge limit.
 - Climate (temperature, fan, seat and wheel heating, defrost), windows, media and navigation need the
@@ -102,8 +104,8 @@ class VehicleServer(Toolkit):
     def set_ignition(self, vehicle_id: Id("vehicle"), mode: Ignition) -> dict:
         """Switch the ignition to off, accessory (power for climate, media and windows; no driving) or on.
 
-        Switching to off or accessory needs the vehicle stopped in P. Turning it off also turns the climate,
-        heaters, defrost and media off and ends any route.
+        Switching to off or accessory needs the vehicle stopped in P. Accessory dims high beams to low beams;
+        turning it off also turns the climate, heaters, defrost and media off and ends any route.
 
         Args:
             mode: 'off', 'accessory' or 'on'.
@@ -113,6 +115,8 @@ class VehicleServer(Toolkit):
             raise ToolError(f"Vehicle {v.id} is in gear {v.gear}{_moving(v)}; stop and shift to P before switching "
                             f"the ignition to {mode}")
         v.ignition = mode
+        if mode == "accessory" and v.headlights == "high":
+            v.headlights = "low"  # high beams need the ignition on
         if mode == "off":
             v.climate_on = v.defrost_front = v.defrost_rear = False
             v.driver_seat_heat = v.passenger_seat_heat = v.rear_seat_heat = v.wheel_heat = 0
@@ -126,8 +130,9 @@ class VehicleServer(Toolkit):
     def shift_gear(self, vehicle_id: Id("vehicle"), gear: Gear) -> dict:
         """Shift into P (park), R (reverse), N (neutral) or D (drive).
 
-        Needs the ignition on. P and R only when the vehicle is stopped; an electric vehicle leaves P only
-        with its charging cable unplugged. Shifting into the current gear changes nothing.
+        Needs the ignition on; an electric vehicle leaves P only with its charging cable unplugged. While
+        the vehicle rolls it may shift from D to N (coasting) and back to D; P and R only once it is
+        stopped, and out of R only once it is stopped. Shifting into the current gear changes nothing.
 
         Args:
             gear: 'P', 'R', 'N' or 'D'.
@@ -141,6 +146,9 @@ class VehicleServer(Toolkit):
         if gear in ("P", "R") and v.speed_mph > 0:
             raise ToolError(f"Vehicle {v.id} is moving at {v.speed_mph} mph in {v.gear}; bring it to a stop "
                             f"(speed 0) before shifting into {gear}")
+        if v.gear == "R" and v.speed_mph > 0:
+            raise ToolError(f"Vehicle {v.id} is reversing at {v.speed_mph} mph; bring it to a stop (speed 0) "
+                            f"before shifting out of R into {gear}")
         if v.gear == "P" and v.plugged_in:
             raise ToolError(f"Vehicle {v.id} is plugged in to a charger; unplug the charging cable before "
                             "shifting out of P")
@@ -152,7 +160,8 @@ class VehicleServer(Toolkit):
         """Drive at a speed with adaptive cruise control, or bring the vehicle to a stop with speed 0.
 
         Driving needs the ignition on and gear D (or R, at most 10 mph), every door, the trunk and the charge
-        port closed, and some charge or fuel. Stopping is always allowed.
+        port closed, and some charge or fuel. Stopping is always allowed; a vehicle coasting in N can only
+        be stopped, or shifted back to D to drive on.
 
         Args:
             speed_mph: the speed in mph, 0 (stop) to 85, such as 45.
@@ -165,8 +174,12 @@ class VehicleServer(Toolkit):
             return _summary(v)
         if v.ignition != "on":
             raise ToolError(f"Vehicle {v.id}'s ignition is {v.ignition}; turn the ignition on and shift to D to drive")
-        if v.gear in ("P", "N"):
-            raise ToolError(f"Vehicle {v.id} is in {v.gear}; shift to D (or R) before driving")
+        if v.gear == "P":
+            raise ToolError(f"Vehicle {v.id} is in P; shift to D (or R) before driving")
+        if v.gear == "N":
+            coasting = f", coasting at {v.speed_mph} mph" if v.speed_mph else ""
+            raise ToolError(f"Vehicle {v.id} is in N{coasting}; shift to D (or R once stopped) to drive at a set "
+                            "speed, or set speed 0 to stop")
         if v.gear == "R" and speed_mph > MAX_REVERSE:
             raise ToolError(f"Vehicle {v.id} is in R; reverse is limited to {MAX_REVERSE} mph")
         if v.open_door:
@@ -369,11 +382,12 @@ class VehicleServer(Toolkit):
 
     @tool(idempotent=True, requires=("vehicle.charging",))
     def stop_charging(self, vehicle_id: Id("vehicle")) -> dict:
-        """Stop charging an electric vehicle. The cable stays plugged in."""
+        """Stop charging an electric vehicle. The cable stays plugged in. A vehicle that is not charging
+        stays as it is, and the result says it was not charging."""
         v = self._electric(vehicle_id, "runs on gasoline and cannot charge")
         if not v.charging:
-            raise ToolError(f"Vehicle {v.id} is not charging ({'plugged in' if v.plugged_in else 'not plugged in'}, "
-                            f"{v.energy_percent}%)")
+            plugged = "plugged in" if v.plugged_in else "not plugged in"
+            return {**_energy(v), "note": f"Vehicle {v.id} was not charging ({plugged}, {v.energy_percent}%)"}
         v.charging = False
         return _energy(v)
 
@@ -562,21 +576,39 @@ class VehicleServer(Toolkit):
     # -- invariants ---------------------------------------------------------------------------------
 
     def invariants(self) -> list[str]:
-        """The state machine's invariants: moving only in D or R with the ignition on and everything closed;
-        off or accessory only in P; charging only plugged in, in P; plugged in only with the port open."""
+        """The state machine's invariants: moving only in D, N (coasting) or R (at most 10 mph) with the
+        ignition on, everything closed and something left in the tank or battery; off or accessory only in P;
+        nothing that needs power running with the ignition off; charging only plugged in, in P; plugged in
+        only with the port open; locked only with every door closed; nothing recorded after the clock."""
         problems = []
         for v in self.db.scalars(select(Vehicle)):
-            if v.speed_mph > 0 and (v.ignition != "on" or v.gear not in ("D", "R") or v.trunk_open
-                                    or v.charge_port_open or v.open_door):
+            if v.speed_mph > 0 and (v.ignition != "on" or v.gear not in ("D", "N", "R") or v.trunk_open
+                                    or v.charge_port_open or v.open_door or v.energy_percent <= 0):
                 problems.append(f"{v.id} moves at {v.speed_mph} mph in {v.gear}, ignition {v.ignition}")
+            if not 0 <= v.speed_mph <= (MAX_REVERSE if v.gear == "R" else MAX_SPEED):
+                problems.append(f"{v.id} moves at {v.speed_mph} mph in {v.gear}")
             if v.ignition != "on" and v.gear != "P":
                 problems.append(f"{v.id} is in {v.gear} with the ignition {v.ignition}")
+            if v.ignition == "off" and (v.climate_on or v.defrost_front or v.defrost_rear or v.media_source != "off"
+                                        or v.headlights not in ("off", "auto") or v.nav_place_id is not None
+                                        or v.driver_seat_heat or v.passenger_seat_heat or v.rear_seat_heat
+                                        or v.wheel_heat):
+                problems.append(f"{v.id} runs climate, media, lights or a route with the ignition off")
+            if v.headlights == "high" and v.ignition != "on":
+                problems.append(f"{v.id} has high beams on with the ignition {v.ignition}")
+            if v.media_source == "bluetooth" and not v.paired_phone:
+                problems.append(f"{v.id} plays Bluetooth with no paired phone")
             if v.charging and (not v.plugged_in or v.gear != "P"):
                 problems.append(f"{v.id} charges unplugged or out of P")
             if v.plugged_in and not v.charge_port_open:
                 problems.append(f"{v.id} is plugged in with its charge port closed")
-            if v.gear in ("P", "N") and v.speed_mph > 0:
-                problems.append(f"{v.id} moves in {v.gear}")
+            if v.powertrain != "electric" and (v.plugged_in or v.charging or v.charge_port_open):
+                problems.append(f"{v.id} runs on {v.powertrain} but has a charge port open or a cable plugged in")
+            if v.locked and v.open_door:
+                problems.append(f"{v.id} is locked with its {v.open_door} door open")
+            if not 0 <= v.energy_percent <= 100:
+                problems.append(f"{v.id} has {v.energy_percent}% left")
+        problems += self.after_now(SavedPlace.saved_at, Vehicle.nav_started_at)
         return problems
 
     # -- helpers ------------------------------------------------------------------------------------

@@ -98,12 +98,13 @@ def _meeting(ctx: SeedContext, host: User, others: list[User], status: str, titl
                       if status == "ended" else None)
     ctx.add(meeting)
     guests = rng.sample(others, rng.choice((0, 2, 3, 4, 5, 6, 7)))
+    invited = min(start, ctx.now)  # invitations went out days before the meeting, and before now
     for guest in guests:
         ctx.add(Invitee(id=ctx.new_id("INV"), meeting_id=meeting.id, email=guest.email,
-                        invited_at=start - dt.timedelta(days=rng.randint(1, 10))))
+                        invited_at=invited - dt.timedelta(days=rng.randint(1, 10))))
     if guests and rng.random() < 0.2:
         ctx.add(Invitee(id=ctx.new_id("INV"), meeting_id=meeting.id, email=rng.choice(EXTERNAL),
-                        invited_at=start - dt.timedelta(days=rng.randint(1, 10))))
+                        invited_at=invited - dt.timedelta(days=rng.randint(1, 10))))
     if status not in ("live", "ended"):
         return
     live = status == "live"
@@ -141,4 +142,4 @@ def _meeting(ctx: SeedContext, host: User, others: list[User], status: str, titl
             ctx.add(recording)
             if rng.random() < 0.3 and guests:
                 ctx.add(Share(id=ctx.new_id("SHR"), recording_id=recording.id, email=rng.choice(guests).email,
-                              shared_at=meeting.ended_at + dt.timedelta(hours=rng.randint(1, 30))))
+                              shared_at=min(meeting.ended_at + dt.timedelta(hours=rng.randint(1, 30)), ctx.now)))

@@ -10,7 +10,8 @@ Rules, in one place:
 - Joining needs the meeting's number and passcode, and a live meeting. With the waiting room on,
   everyone but the host waits until a host or co-host admits them. Removed people cannot join again.
 - Admitting, muting and removing are done by the host or a co-host who is in the meeting; only the
-  host makes a co-host or removes one; nobody removes the host.
+  host makes a co-host or removes one; nobody removes the host. Admitting someone already in the
+  meeting, muting someone muted or making a co-host a co-host again changes nothing.
 - A recording is started by the host or a co-host in the meeting, only while it is live, one at a
   time. Recordings and transcripts are ready once the recording is stopped and the meeting has
   ended: only then can they be read or shared. A running recording cannot be deleted.
@@ -314,22 +315,25 @@ class VideoMeetingServer(Toolkit):
 
     @tool(idempotent=True)
     def admit_participant(self, participant_id: Id("participant"), user_id: Id("user")) -> dict:
-        """Admit someone from the waiting room into the meeting.
+        """Admit someone from the waiting room into the meeting. Admitting someone who is already in
+        the meeting changes nothing (`already_admitted` says so).
 
         Args:
             user_id: who admits them; must be the host or a co-host in the meeting.
         """
         p = self.get(Participant, participant_id)
         self._moderator(p.meeting_id, user_id, "admit people")
-        if p.state != "waiting":
+        if p.state not in ("waiting", "in_meeting"):
             raise ToolError(f"Participant {p.id} is {_STATE_WORDS[p.state]}, not in the waiting room; "
                             "only waiting people can be admitted")
+        already = p.state == "in_meeting"
         p.state = "in_meeting"
-        return _participant(p, self.get(User, p.user_id).name)
+        return {**_participant(p, self.get(User, p.user_id).name), "already_admitted": already}
 
     @tool(idempotent=True)
     def mute_participant(self, participant_id: Id("participant"), user_id: Id("user")) -> dict:
         """Mute someone who is in the meeting (they unmute themselves; nobody unmutes someone else).
+        Muting someone already muted changes nothing.
 
         Args:
             user_id: who mutes them; must be the host or a co-host in the meeting.
@@ -363,7 +367,8 @@ class VideoMeetingServer(Toolkit):
 
     @tool(idempotent=True)
     def make_co_host(self, participant_id: Id("participant"), user_id: Id("user")) -> dict:
-        """Make someone in the meeting a co-host.
+        """Make someone in the meeting a co-host. Making a co-host a co-host again changes nothing
+        (`already_co_host` says so).
 
         Args:
             user_id: who does it; must be the meeting's host, in the meeting.
@@ -375,10 +380,11 @@ class VideoMeetingServer(Toolkit):
         if p.state != "in_meeting":
             raise ToolError(f"Participant {p.id} is {_STATE_WORDS[p.state]}; only people in the meeting can become "
                             "co-hosts" + (" (admit them first)" if p.state == "waiting" else ""))
-        if p.role != "attendee":
-            raise ToolError(f"Participant {p.id} is already the meeting's {p.role.replace('_', '-')}")
+        if p.role == "host":
+            raise ToolError(f"Participant {p.id} is the meeting's host, who already has every co-host power")
+        already = p.role == "co_host"
         p.role = "co_host"
-        return _participant(p, self.get(User, p.user_id).name)
+        return {**_participant(p, self.get(User, p.user_id).name), "already_co_host": already}
 
     # -- recordings ----------------------------------------------------------------------------------
 
@@ -485,7 +491,20 @@ class VideoMeetingServer(Toolkit):
         return dict(self.db.execute(select(Meeting.status, func.count()).group_by(Meeting.status)).all())
 
     def invariants(self) -> list[str]:
-        problems = []
+        """Nothing happened after now; a meeting's start and end times match its status, and it
+        ends after it starts; only a live meeting has people in it or waiting; a host runs one
+        live meeting at a time; a meeting has at most one running recording, and only while live."""
+        problems = self.after_now(Meeting.started_at, Meeting.ended_at, Invitee.invited_at, Participant.joined_at,
+                                  Recording.started_at, Recording.ended_at, Share.shared_at)
+        for mid, status, started, ended in self.rows("SELECT id, status, started_at, ended_at FROM meetings"):
+            if (started is not None) != (status in ("live", "ended")) or (ended is not None) != (status == "ended"):
+                problems.append(f"meeting {mid} is {status} with started_at {started} and ended_at {ended}")
+            elif ended is not None and ended < started:
+                problems.append(f"meeting {mid} ended ({ended}) before it started ({started})")
+        for pid, mid, state in self.rows("SELECT p.id, m.id, p.state FROM participants p JOIN meetings m "
+                                         "ON m.id = p.meeting_id WHERE m.status != 'live' "
+                                         "AND p.state IN ('waiting', 'in_meeting')"):
+            problems.append(f"participant {pid} is {state} in meeting {mid}, which is not live")
         for host, n in self.db.execute(select(Meeting.host_id, func.count()).where(Meeting.status == "live")
                                        .group_by(Meeting.host_id)).all():
             if n > 1:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-import json
 from collections import defaultdict
 
 import pytest
 
 from prove_env.runtime import run_sync
+from servers.banking.models import Transaction
 
 
 
@@ -62,37 +62,6 @@ def pin_of(s, customer_id: str) -> str:
 
 def wrong(pin: str) -> str:
     return f"{(int(pin) + 1) % 10000:04d}"
-
-
-def unchanged(s, tool: str, match: str, **arguments) -> str:
-    """The call fails with `match` in its error, and the world is exactly as before."""
-    before = s.world.digest()
-    text = fails(s, tool, match, **arguments)
-    assert s.world.digest() == before, f"failed {tool} changed the world"
-    return text
-
-
-# `Served.call(name, **arguments)` cannot pass a tool argument called `name` (find_customers and
-# add_payee have one): it collides with its own first parameter. These do the same through the
-# same MCP client, with parameter names no tool uses.
-
-
-def call(s, tool: str, arguments: dict) -> tuple[bool, str]:
-    result = run_sync(s.client.call(tool, arguments))
-    return (not result.is_error), (result.content[0].text if result.content else "")
-
-
-def ok(s, tool: str, **arguments):
-    good, text = call(s, tool, arguments)
-    assert good, f"{tool}({arguments}) failed: {text}"
-    return json.loads(text)
-
-
-def fails(s, tool: str, match: str, **arguments) -> str:
-    good, text = call(s, tool, arguments)
-    assert not good, f"{tool}({arguments}) should have failed but returned {text}"
-    assert match.lower() in text.lower(), f"error {text!r} does not mention {match!r}"
-    return text
 
 
 def balance(s, account_id: str) -> float:
@@ -164,7 +133,7 @@ def test_seed_world_has_the_variety_tasks_need(bank):
 
 def test_no_visible_tool_reveals_a_pin(bank):
     c = survey(bank)[0]
-    texts = [call(bank, "find_customers", {"name": c["name"]})[1],
+    texts = [bank.call("find_customers", name=c["name"]).text,
              bank.call("get_customer", customer_id=c["customer_id"]).text]
     for a in c["accounts"]:
         texts.append(bank.call("get_account", account_id=a["account_id"]).text)
@@ -177,18 +146,18 @@ def test_no_visible_tool_reveals_a_pin(bank):
 def test_find_customers(bank):
     c = bank.ok("get_customer", customer_id="CUS-0001")
     first, last = c["name"].split(" ", 1)
-    assert [m["customer_id"] for m in ok(bank, "find_customers", name=c["name"])] == ["CUS-0001"]
-    assert "CUS-0001" in [m["customer_id"] for m in ok(bank, "find_customers", name=last.upper())]
+    assert [m["customer_id"] for m in bank.ok("find_customers", name=c["name"])] == ["CUS-0001"]
+    assert "CUS-0001" in [m["customer_id"] for m in bank.ok("find_customers", name=last.upper())]
     assert bank.ok("find_customers", email=c["email"].upper())[0]["customer_id"] == "CUS-0001"
     digits = "".join(ch for ch in c["phone"] if ch.isdigit())
     assert [m["customer_id"] for m in bank.ok("find_customers", phone=digits)] == ["CUS-0001"]
-    assert ok(bank, "find_customers", name=first, email="nobody@example.com") == []
-    assert ok(bank, "find_customers", name="zzzz-no-such-person") == []
-    many = ok(bank, "find_customers", name="a", limit=3)
+    assert bank.ok("find_customers", name=first, email="nobody@example.com") == []
+    assert bank.ok("find_customers", name="zzzz-no-such-person") == []
+    many = bank.ok("find_customers", name="a", limit=3)
     assert len(many) == 3 and [m["customer_id"] for m in many] == sorted(m["customer_id"] for m in many)
     assert [m["customer_id"] for m in bank.ok("find_customers", limit=2)] == ["CUS-0001", "CUS-0002"]
-    fails(bank, "find_customers", "limit", name="a", limit=0)
-    fails(bank, "find_customers", "Invalid arguments", name="a", limit="5")
+    bank.fails("find_customers", "limit", name="a", limit=0)
+    bank.fails("find_customers", "Invalid arguments", name="a", limit="5")
 
 
 def test_get_customer(bank):
@@ -241,8 +210,8 @@ def test_open_account_up_to_the_limit(bank):
     assert new["account_id"] in [a["account_id"] for a in bank.ok("list_accounts", customer_id="CUS-0001")]
     for _ in range(6 - held - 1):
         bank.ok("open_account", customer_id="CUS-0001", kind="checking")
-    unchanged(bank, "open_account", "most allowed", customer_id="CUS-0001", kind="checking")
-    unchanged(bank, "open_account", "Invalid arguments", customer_id="CUS-0002", kind="credit")
+    bank.fails("open_account", "most allowed", customer_id="CUS-0001", kind="checking")
+    bank.fails("open_account", "Invalid arguments", customer_id="CUS-0002", kind="credit")
     reconcile(bank)
 
 
@@ -251,11 +220,11 @@ def test_close_account(bank):
     c = customers[0]
     pin = pin_of(bank, c["customer_id"])
     new = bank.ok("open_account", customer_id=c["customer_id"], kind="savings")
-    unchanged(bank, "close_account", "Incorrect PIN", account_id=new["account_id"], pin=wrong(pin))
+    bank.fails("close_account", "Incorrect PIN", account_id=new["account_id"], pin=wrong(pin))
     closed = bank.ok("close_account", account_id=new["account_id"], pin=pin)
     assert closed["status"] == "closed" and closed["closed_at"] and closed["cancelled_cards"] == []
     assert new["account_id"] not in [a["account_id"] for a in bank.ok("list_accounts", customer_id=c["customer_id"])]
-    unchanged(bank, "close_account", "already closed", account_id=new["account_id"], pin=pin)
+    bank.fails("close_account", "already closed", account_id=new["account_id"], pin=pin)
 
     # A paid-off credit account closes and its card is cancelled.
     owner, paid_off = find(customers, kind="credit", where=lambda c, a: a["balance"] == 0)
@@ -266,13 +235,13 @@ def test_close_account(bank):
     assert cards[card["card_id"]]["status"] == "cancelled"
 
     holder, funded = find(customers, kind="checking", where=lambda c, a: a["balance"] > 0)
-    unchanged(bank, "close_account", "still holds", account_id=funded["account_id"],
+    bank.fails("close_account", "still holds", account_id=funded["account_id"],
               pin=pin_of(bank, holder["customer_id"]))
     debtor, owing = find(customers, kind="credit", where=lambda c, a: a["balance"] < 0)
-    unchanged(bank, "close_account", "outstanding balance", account_id=owing["account_id"],
+    bank.fails("close_account", "outstanding balance", account_id=owing["account_id"],
               pin=pin_of(bank, debtor["customer_id"]))
     frozen_owner, frozen = find(customers, status="frozen")
-    unchanged(bank, "close_account", "frozen", account_id=frozen["account_id"],
+    bank.fails("close_account", "frozen", account_id=frozen["account_id"],
               pin=pin_of(bank, frozen_owner["customer_id"]))
 
     # Payments scheduled from the account block closing until they are cancelled.
@@ -281,7 +250,7 @@ def test_close_account(bank):
     empty = bank.ok("open_account", customer_id=payer["customer_id"], kind="checking")
     payment = bank.ok("schedule_payment", account_id=empty["account_id"], payee_id=payer["payees"][0]["payee_id"],
                       amount=25.0, date=_days_ahead(bank, 10), pin=payer_pin)
-    unchanged(bank, "close_account", "cancel them first", account_id=empty["account_id"], pin=payer_pin)
+    bank.fails("close_account", "cancel them first", account_id=empty["account_id"], pin=payer_pin)
     bank.ok("cancel_scheduled_payment", payment_id=payment["payment_id"])
     assert bank.ok("close_account", account_id=empty["account_id"], pin=payer_pin)["status"] == "closed"
     reconcile(bank)
@@ -423,7 +392,7 @@ def test_transfer_pays_down_a_credit_account_but_not_beyond(bank):
     checking = own(c, "checking")
     pin = pin_of(bank, c["customer_id"])
     owed = -credit["balance"]
-    unchanged(bank, "transfer", "exceeds", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
+    bank.fails("transfer", "exceeds", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
               amount=round(owed + 0.01, 2), pin=pin)
     bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=credit["account_id"], amount=10.0,
             pin=pin)
@@ -431,9 +400,9 @@ def test_transfer_pays_down_a_credit_account_but_not_beyond(bank):
     bank.ok("transfer", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
             amount=round(owed - 10, 2), pin=pin)
     assert balance(bank, credit["account_id"]) == 0
-    unchanged(bank, "transfer", "exceeds", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
+    bank.fails("transfer", "exceeds", from_account_id=checking["account_id"], to_account_id=credit["account_id"],
               amount=1.0, pin=pin)
-    unchanged(bank, "transfer", "credit account", from_account_id=credit["account_id"],
+    bank.fails("transfer", "credit account", from_account_id=credit["account_id"],
               to_account_id=checking["account_id"], amount=1.0, pin=pin)
     reconcile(bank)
 
@@ -444,7 +413,7 @@ def test_transfer_to_another_customer_needs_the_payers_pin(bank):
     payee, target = find(customers, kind="checking", where=lambda c, a: c["customer_id"] != payer["customer_id"])
     payer_pin, payee_pin = pin_of(bank, payer["customer_id"]), pin_of(bank, payee["customer_id"])
     assert payer_pin != payee_pin
-    unchanged(bank, "transfer", "Incorrect PIN", from_account_id=source["account_id"],
+    bank.fails("transfer", "Incorrect PIN", from_account_id=source["account_id"],
               to_account_id=target["account_id"], amount=20.0, pin=payee_pin)
     bank.ok("transfer", from_account_id=source["account_id"], to_account_id=target["account_id"], amount=20.0,
             pin=payer_pin)
@@ -457,27 +426,27 @@ def test_transfer_failures_change_nothing(bank):
     other = own(c, "savings")
     pin = pin_of(bank, c["customer_id"])
     src, dst = low["account_id"], other["account_id"]
-    text = unchanged(bank, "transfer", "Insufficient funds", from_account_id=src, to_account_id=dst,
+    text = bank.fails("transfer", "Insufficient funds", from_account_id=src, to_account_id=dst,
                      amount=round(low["balance"] + 0.01, 2), pin=pin)
     assert f"{low['balance']:.2f}" in text
-    unchanged(bank, "transfer", "Incorrect PIN", from_account_id=src, to_account_id=dst, amount=1.0, pin=wrong(pin))
-    unchanged(bank, "transfer", "greater than 0", from_account_id=src, to_account_id=dst, amount=0, pin=pin)
-    unchanged(bank, "transfer", "greater than 0", from_account_id=src, to_account_id=dst, amount=-5.0, pin=pin)
-    unchanged(bank, "transfer", "two decimals", from_account_id=src, to_account_id=dst, amount=1.005, pin=pin)
-    unchanged(bank, "transfer", "Invalid arguments", from_account_id=src, to_account_id=dst, amount="1.00", pin=pin)
-    unchanged(bank, "transfer", "Invalid arguments", from_account_id=src, to_account_id=dst, amount=1.0)
-    unchanged(bank, "transfer", "itself", from_account_id=src, to_account_id=src, amount=1.0, pin=pin)
+    bank.fails("transfer", "Incorrect PIN", from_account_id=src, to_account_id=dst, amount=1.0, pin=wrong(pin))
+    bank.fails("transfer", "greater than 0", from_account_id=src, to_account_id=dst, amount=0, pin=pin)
+    bank.fails("transfer", "greater than 0", from_account_id=src, to_account_id=dst, amount=-5.0, pin=pin)
+    bank.fails("transfer", "two decimals", from_account_id=src, to_account_id=dst, amount=1.005, pin=pin)
+    bank.fails("transfer", "Invalid arguments", from_account_id=src, to_account_id=dst, amount="1.00", pin=pin)
+    bank.fails("transfer", "Invalid arguments", from_account_id=src, to_account_id=dst, amount=1.0)
+    bank.fails("transfer", "itself", from_account_id=src, to_account_id=src, amount=1.0, pin=pin)
 
     frozen_owner, frozen = find(customers, status="frozen")
-    unchanged(bank, "transfer", "frozen", from_account_id=frozen["account_id"], to_account_id=src, amount=1.0,
+    bank.fails("transfer", "frozen", from_account_id=frozen["account_id"], to_account_id=src, amount=1.0,
               pin=pin_of(bank, frozen_owner["customer_id"]))
 
     closed_owner, closed = find(customers, status="closed")
     closed_pin = pin_of(bank, closed_owner["customer_id"])
     live = own(closed_owner, "checking") or own(closed_owner, "savings")
-    unchanged(bank, "transfer", "closed", from_account_id=closed["account_id"], to_account_id=live["account_id"],
+    bank.fails("transfer", "closed", from_account_id=closed["account_id"], to_account_id=live["account_id"],
               amount=1.0, pin=closed_pin)
-    unchanged(bank, "transfer", "closed and cannot receive", from_account_id=live["account_id"],
+    bank.fails("transfer", "closed and cannot receive", from_account_id=live["account_id"],
               to_account_id=closed["account_id"], amount=1.0, pin=closed_pin)
 
 
@@ -491,12 +460,12 @@ def test_deposit(bank):
     _, frozen = find(customers, status="frozen")
     assert bank.ok("deposit", account_id=frozen["account_id"], amount=5.0)["balance"] == round(frozen["balance"] + 5, 2)
     _, credit = find(customers, kind="credit")
-    unchanged(bank, "deposit", "credit account", account_id=credit["account_id"], amount=5.0)
+    bank.fails("deposit", "credit account", account_id=credit["account_id"], amount=5.0)
     _, closed = find(customers, status="closed")
-    unchanged(bank, "deposit", "closed", account_id=closed["account_id"], amount=5.0)
-    unchanged(bank, "deposit", "branch", account_id=checking["account_id"], amount=10_000.01)
-    unchanged(bank, "deposit", "greater than 0", account_id=checking["account_id"], amount=0.0)
-    unchanged(bank, "deposit", "two decimals", account_id=checking["account_id"], amount=0.001)
+    bank.fails("deposit", "closed", account_id=closed["account_id"], amount=5.0)
+    bank.fails("deposit", "branch", account_id=checking["account_id"], amount=10_000.01)
+    bank.fails("deposit", "greater than 0", account_id=checking["account_id"], amount=0.0)
+    bank.fails("deposit", "two decimals", account_id=checking["account_id"], amount=0.001)
     reconcile(bank)
 
 
@@ -507,27 +476,27 @@ def test_add_and_list_payees(bank):
     c = survey(bank)[0]
     pin = pin_of(bank, c["customer_id"])
     before = bank.ok("list_payees", customer_id=c["customer_id"])
-    added = ok(bank, "add_payee", customer_id=c["customer_id"], name="Greystar Apartments", account_number="7712004518",
+    added = bank.ok("add_payee", customer_id=c["customer_id"], name="Greystar Apartments", account_number="7712004518",
                     routing_number="021000021", pin=pin, nickname="Landlord", category="rent")
     assert added["account_number"] == "****4518" and added["bank_name"] == "Chase"
     assert (added["nickname"], added["category"]) == ("Landlord", "rent")
     after = bank.ok("list_payees", customer_id=c["customer_id"])
     assert [p["payee_id"] for p in after] == [p["payee_id"] for p in before] + [added["payee_id"]]
-    plain = ok(bank, "add_payee", customer_id=c["customer_id"], name="Sam Lee", account_number="1234",
+    plain = bank.ok("add_payee", customer_id=c["customer_id"], name="Sam Lee", account_number="1234",
                     routing_number="999999999", pin=pin)
     assert (plain["category"], plain["bank_name"], plain["nickname"]) == ("other", "Other bank", None)
 
     args = dict(customer_id=c["customer_id"], name="Someone", routing_number="021000021", pin=pin)
-    unchanged(bank, "add_payee", "already saved as payee " + added["payee_id"], account_number="7712004518", **args)
-    unchanged(bank, "add_payee", "account_number", account_number="12-34-56", **args)
-    unchanged(bank, "add_payee", "account_number", account_number="123", **args)
-    unchanged(bank, "add_payee", "routing_number", customer_id=c["customer_id"], name="X", account_number="55555555",
+    bank.fails("add_payee", "already saved as payee " + added["payee_id"], account_number="7712004518", **args)
+    bank.fails("add_payee", "account_number", account_number="12-34-56", **args)
+    bank.fails("add_payee", "account_number", account_number="123", **args)
+    bank.fails("add_payee", "routing_number", customer_id=c["customer_id"], name="X", account_number="55555555",
               routing_number="12345", pin=pin)
-    unchanged(bank, "add_payee", "Incorrect PIN", customer_id=c["customer_id"], name="X", account_number="55555555",
+    bank.fails("add_payee", "Incorrect PIN", customer_id=c["customer_id"], name="X", account_number="55555555",
               routing_number="021000021", pin=wrong(pin))
-    unchanged(bank, "add_payee", "name must not be empty", customer_id=c["customer_id"], name=" ",
+    bank.fails("add_payee", "name must not be empty", customer_id=c["customer_id"], name=" ",
               account_number="55555555", routing_number="021000021", pin=pin)
-    unchanged(bank, "add_payee", "Invalid arguments", customer_id=c["customer_id"], name="X", account_number="55555555",
+    bank.fails("add_payee", "Invalid arguments", customer_id=c["customer_id"], name="X", account_number="55555555",
               routing_number="021000021", pin=pin, category="groceries")
 
 
@@ -535,20 +504,20 @@ def test_remove_payee(bank):
     customers = survey(bank)
     c = next(c for c in customers if c["payees"])
     pin = pin_of(bank, c["customer_id"])
-    payee = ok(bank, "add_payee", customer_id=c["customer_id"], name="Old Gym", account_number="99887766",
+    payee = bank.ok("add_payee", customer_id=c["customer_id"], name="Old Gym", account_number="99887766",
                     routing_number="026009593", pin=pin)
     assert bank.ok("remove_payee", payee_id=payee["payee_id"]) == {"payee_id": payee["payee_id"], "name": "Old Gym",
                                                                     "removed": True}
     assert payee["payee_id"] not in [p["payee_id"] for p in bank.ok("list_payees", customer_id=c["customer_id"])]
-    unchanged(bank, "remove_payee", "not found", payee_id=payee["payee_id"])
-    unchanged(bank, "pay_payee", "not found", account_id=own(c, "checking")["account_id"],
+    bank.fails("remove_payee", "not found", payee_id=payee["payee_id"])
+    bank.fails("pay_payee", "not found", account_id=own(c, "checking")["account_id"],
               payee_id=payee["payee_id"], amount=1.0, pin=pin)
     # Once removed, the same account may be saved again.
-    ok(bank, "add_payee", customer_id=c["customer_id"], name="Old Gym", account_number="99887766",
+    bank.ok("add_payee", customer_id=c["customer_id"], name="Old Gym", account_number="99887766",
             routing_number="026009593", pin=pin)
 
     scheduled = next(p for x in customers for p in bank.ok("list_scheduled_payments", customer_id=x["customer_id"]))
-    unchanged(bank, "remove_payee", "cancel them first", payee_id=scheduled["payee_id"])
+    bank.fails("remove_payee", "cancel them first", payee_id=scheduled["payee_id"])
 
 
 def test_pay_payee(bank):
@@ -566,20 +535,20 @@ def test_pay_payee(bank):
     reconcile(bank)
 
     args = dict(account_id=checking["account_id"], payee_id=payee["payee_id"])
-    unchanged(bank, "pay_payee", "Incorrect PIN", amount=1.0, pin=wrong(pin), **args)
-    unchanged(bank, "pay_payee", "Insufficient funds", amount=round(paid["account_balance"] + 1, 2), pin=pin, **args)
-    unchanged(bank, "pay_payee", "greater than 0", amount=-1.0, pin=pin, **args)
+    bank.fails("pay_payee", "Incorrect PIN", amount=1.0, pin=wrong(pin), **args)
+    bank.fails("pay_payee", "Insufficient funds", amount=round(paid["account_balance"] + 1, 2), pin=pin, **args)
+    bank.fails("pay_payee", "greater than 0", amount=-1.0, pin=pin, **args)
     stranger = next(x for x in customers if x["payees"] and x["customer_id"] != c["customer_id"])
-    unchanged(bank, "pay_payee", "not saved by the owner", account_id=checking["account_id"],
+    bank.fails("pay_payee", "not saved by the owner", account_id=checking["account_id"],
               payee_id=stranger["payees"][0]["payee_id"], amount=1.0, pin=pin)
     debtor, credit = find(customers, kind="credit", where=lambda c, a: c["payees"])
-    unchanged(bank, "pay_payee", "credit account", account_id=credit["account_id"],
+    bank.fails("pay_payee", "credit account", account_id=credit["account_id"],
               payee_id=debtor["payees"][0]["payee_id"], amount=1.0, pin=pin_of(bank, debtor["customer_id"]))
     poor, low = find(customers, kind="checking", where=lambda c, a: a["balance"] < 50 and c["payees"])
-    unchanged(bank, "pay_payee", "Insufficient funds", account_id=low["account_id"],
+    bank.fails("pay_payee", "Insufficient funds", account_id=low["account_id"],
               payee_id=poor["payees"][0]["payee_id"], amount=50.0, pin=pin_of(bank, poor["customer_id"]))
     frozen_owner, frozen = find(customers, status="frozen", where=lambda c, a: c["payees"])
-    unchanged(bank, "pay_payee", "frozen", account_id=frozen["account_id"],
+    bank.fails("pay_payee", "frozen", account_id=frozen["account_id"],
               payee_id=frozen_owner["payees"][0]["payee_id"], amount=1.0, pin=pin_of(bank, frozen_owner["customer_id"]))
 
 
@@ -604,21 +573,21 @@ def test_schedule_and_list_payments(bank):
             amount=round(checking["balance"] + 1000, 2), date=_days_ahead(bank, 365), pin=pin)
 
     args = dict(account_id=checking["account_id"], payee_id=payee["payee_id"], amount=10.0, pin=pin)
-    unchanged(bank, "schedule_payment", "after today", date=today(bank), **args)
-    unchanged(bank, "schedule_payment", "after today", date="2020-01-01", **args)
-    unchanged(bank, "schedule_payment", "a year ahead", date=_days_ahead(bank, 366), **args)
-    unchanged(bank, "schedule_payment", "ISO 8601", date="next Friday", **args)
-    unchanged(bank, "schedule_payment", "Invalid arguments", date=date, frequency="daily", **args)
-    unchanged(bank, "schedule_payment", "Incorrect PIN", account_id=checking["account_id"], payee_id=payee["payee_id"],
+    bank.fails("schedule_payment", "after today", date=today(bank), **args)
+    bank.fails("schedule_payment", "after today", date="2020-01-01", **args)
+    bank.fails("schedule_payment", "a year ahead", date=_days_ahead(bank, 366), **args)
+    bank.fails("schedule_payment", "ISO 8601", date="next Friday", **args)
+    bank.fails("schedule_payment", "Invalid arguments", date=date, frequency="daily", **args)
+    bank.fails("schedule_payment", "Incorrect PIN", account_id=checking["account_id"], payee_id=payee["payee_id"],
               amount=10.0, date=date, pin=wrong(pin))
-    unchanged(bank, "schedule_payment", "two decimals", account_id=checking["account_id"], payee_id=payee["payee_id"],
+    bank.fails("schedule_payment", "two decimals", account_id=checking["account_id"], payee_id=payee["payee_id"],
               amount=10.001, date=date, pin=pin)
     frozen_owner, frozen = find(customers, status="frozen", where=lambda c, a: c["payees"])
-    unchanged(bank, "schedule_payment", "frozen", account_id=frozen["account_id"],
+    bank.fails("schedule_payment", "frozen", account_id=frozen["account_id"],
               payee_id=frozen_owner["payees"][0]["payee_id"], amount=10.0, date=date,
               pin=pin_of(bank, frozen_owner["customer_id"]))
     debtor, credit = find(customers, kind="credit", where=lambda c, a: c["payees"])
-    unchanged(bank, "schedule_payment", "credit account", account_id=credit["account_id"],
+    bank.fails("schedule_payment", "credit account", account_id=credit["account_id"],
               payee_id=debtor["payees"][0]["payee_id"], amount=10.0, date=date, pin=pin_of(bank, debtor["customer_id"]))
 
 
@@ -630,11 +599,11 @@ def test_cancel_scheduled_payment(bank):
     assert cancelled == {**payment, "status": "cancelled"}
     assert payment["payment_id"] not in [p["payment_id"] for p in
                                          bank.ok("list_scheduled_payments", customer_id=c["customer_id"])]
-    unchanged(bank, "cancel_scheduled_payment", "is cancelled", payment_id=payment["payment_id"])
+    bank.fails("cancel_scheduled_payment", "is cancelled", payment_id=payment["payment_id"])
     payer, checking = find(customers, kind="checking", where=lambda c, a: a["balance"] > 10 and c["payees"])
     made = bank.ok("pay_payee", account_id=checking["account_id"], payee_id=payer["payees"][0]["payee_id"], amount=5.0,
                    pin=pin_of(bank, payer["customer_id"]))
-    unchanged(bank, "cancel_scheduled_payment", "is completed", payment_id=made["payment_id"])
+    bank.fails("cancel_scheduled_payment", "is completed", payment_id=made["payment_id"])
 
 
 # -- cards --------------------------------------------------------------------------------------
@@ -654,10 +623,9 @@ def test_freeze_card(bank):
     customers = survey(bank)
     card = next(k for c in customers for k in c["cards"] if k["status"] == "active")
     frozen = bank.ok("freeze_card", card_id=card["card_id"])
-    assert frozen == {**card, "status": "frozen"}
-    unchanged(bank, "freeze_card", "is frozen", card_id=card["card_id"])
+    assert frozen == {**card, "status": "frozen", "already_frozen": False}
     cancelled = next(k for c in customers for k in c["cards"] if k["status"] == "cancelled")
-    unchanged(bank, "freeze_card", "is cancelled", card_id=cancelled["card_id"])
+    bank.fails("freeze_card", "is cancelled", card_id=cancelled["card_id"])
 
 
 def test_unfreeze_card(bank):
@@ -666,12 +634,42 @@ def test_unfreeze_card(bank):
     owner, card = next((c, k) for c in customers for k in c["cards"]
                        if k["status"] == "frozen" and k["account_id"] not in frozen_accounts)
     pin = pin_of(bank, owner["customer_id"])
-    unchanged(bank, "unfreeze_card", "Incorrect PIN", card_id=card["card_id"], pin=wrong(pin))
-    assert bank.ok("unfreeze_card", card_id=card["card_id"], pin=pin)["status"] == "active"
-    unchanged(bank, "unfreeze_card", "is active", card_id=card["card_id"], pin=pin)
+    bank.fails("unfreeze_card", "Incorrect PIN", card_id=card["card_id"], pin=wrong(pin))
+    unfrozen = bank.ok("unfreeze_card", card_id=card["card_id"], pin=pin)
+    assert unfrozen["status"] == "active" and unfrozen["already_active"] is False
     locked_owner, locked = next((c, k) for c in customers for k in c["cards"] if k["account_id"] in frozen_accounts)
-    unchanged(bank, "unfreeze_card", "frozen account", card_id=locked["card_id"],
+    bank.fails("unfreeze_card", "frozen account", card_id=locked["card_id"],
               pin=pin_of(bank, locked_owner["customer_id"]))
+
+
+def test_freezing_a_frozen_card_again_changes_nothing(bank):
+    """freeze_card is idempotent: a repeat succeeds, says the card was already frozen, and writes nothing."""
+    card = next(k for c in survey(bank) for k in c["cards"] if k["status"] == "active")
+    assert bank.ok("freeze_card", card_id=card["card_id"])["already_frozen"] is False
+    digest = bank.world.digest()
+    again = bank.ok("freeze_card", card_id=card["card_id"])
+    assert again["status"] == "frozen" and again["already_frozen"] is True
+    assert bank.world.digest() == digest
+
+
+def test_unfreezing_an_active_card_again_changes_nothing(bank):
+    """unfreeze_card is idempotent: a repeat succeeds, says the card was already active, and writes
+    nothing; the PIN is still checked first."""
+    owner, card = next((c, k) for c in survey(bank) for k in c["cards"] if k["status"] == "active")
+    pin = pin_of(bank, owner["customer_id"])
+    bank.fails("unfreeze_card", "Incorrect PIN", card_id=card["card_id"], pin=wrong(pin))
+    digest = bank.world.digest()
+    again = bank.ok("unfreeze_card", card_id=card["card_id"], pin=pin)
+    assert again["status"] == "active" and again["already_active"] is True
+    assert bank.world.digest() == digest
+
+
+def test_a_time_after_the_clock_breaks_the_rules(bank):
+    """Nothing that happened (a posting, a transfer, a payment...) may lie after the world's clock."""
+    assert not bank.world.violations()
+    with bank.world.transaction() as db:
+        db.get(Transaction, "TXN-00001").posted_at = bank.world.now + dt.timedelta(minutes=30)
+    assert any("TXN-00001: posted_at" in p and "after the clock" in p for p in bank.world.violations())
 
 
 def test_set_card_limit(bank):
@@ -683,19 +681,19 @@ def test_set_card_limit(bank):
     assert bank.ok("set_card_limit", card_id=debit["card_id"], daily_limit=5000, pin=pin)["daily_limit"] == 5000
     assert next(k for k in bank.ok("list_cards", customer_id=owner["customer_id"])
                 if k["card_id"] == debit["card_id"])["daily_limit"] == 5000
-    unchanged(bank, "set_card_limit", "at most 5,000.00", card_id=debit["card_id"], daily_limit=5000.01, pin=pin)
-    unchanged(bank, "set_card_limit", "greater than 0", card_id=debit["card_id"], daily_limit=0.0, pin=pin)
-    unchanged(bank, "set_card_limit", "Incorrect PIN", card_id=debit["card_id"], daily_limit=100.0, pin=wrong(pin))
+    bank.fails("set_card_limit", "at most 5,000.00", card_id=debit["card_id"], daily_limit=5000.01, pin=pin)
+    bank.fails("set_card_limit", "greater than 0", card_id=debit["card_id"], daily_limit=0.0, pin=pin)
+    bank.fails("set_card_limit", "Incorrect PIN", card_id=debit["card_id"], daily_limit=100.0, pin=wrong(pin))
 
     holder, credit_card = next((c, k) for c in customers for k in c["cards"] if k["kind"] == "credit")
     limit = next(a for a in holder["accounts"] if a["account_id"] == credit_card["account_id"])["credit_limit"]
     holder_pin = pin_of(bank, holder["customer_id"])
     raised = bank.ok("set_card_limit", card_id=credit_card["card_id"], daily_limit=limit, pin=holder_pin)
     assert raised["daily_limit"] == limit
-    unchanged(bank, "set_card_limit", "at most", card_id=credit_card["card_id"], daily_limit=limit + 1, pin=holder_pin)
+    bank.fails("set_card_limit", "at most", card_id=credit_card["card_id"], daily_limit=limit + 1, pin=holder_pin)
 
     gone_owner, gone = next((c, k) for c in customers for k in c["cards"] if k["status"] == "cancelled")
-    unchanged(bank, "set_card_limit", "cancelled", card_id=gone["card_id"], daily_limit=100.0,
+    bank.fails("set_card_limit", "cancelled", card_id=gone["card_id"], daily_limit=100.0,
               pin=pin_of(bank, gone_owner["customer_id"]))
 
 

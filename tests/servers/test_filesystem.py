@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from prove_env.registry import get_toolkit
 from prove_env.runtime import run_sync
 from prove_env.world import worlds
+from servers.filesystem.models import Node
 
 TASKS = Path(__file__).resolve().parents[2] / "fixtures" / "tasks" / "filesystem.jsonl"
 
@@ -20,42 +22,11 @@ CSV = "name,qty,price\nwidget,3,2.50\ngadget,10,1.25\ngizmo,x,4\n"
 INNER = "needle here\nno match\n"
 
 
-def call(s, tool: str, /, **args) -> tuple[bool, str]:
-    """One tool call through the served MCP client: (succeeded, text).
-
-    The conftest helpers take the tool's name as a keyword-capable `name` parameter, which
-    collides with tools that have a `name` argument (find, count_files, search_files), so the
-    client is called directly here.
-    """
-    result = run_sync(s.client.call(tool, args))
-    return not result.is_error, result.content[0].text if result.content else ""
-
-
 def sh(s, tool: str, /, **args) -> str:
     """Call a tool that must succeed and return its text."""
-    ok, text = call(s, tool, **args)
-    assert ok, f"{tool}({args}) failed: {text}"
-    return text
-
-
-def ok(s, tool: str, /, **args):
-    """Call a tool that must succeed and return its decoded JSON result."""
-    return json.loads(sh(s, tool, **args))
-
-
-def fails(s, tool: str, match: str, /, **args) -> str:
-    ok_, text = call(s, tool, **args)
-    assert not ok_, f"{tool}({args}) should have failed but returned {text}"
-    assert match.lower() in text.lower(), f"error {text!r} does not mention {match!r}"
-    return text
-
-
-def fails_cleanly(s, tool: str, match: str, /, **args) -> str:
-    """The call fails with `match` in its message and leaves the world exactly as it was."""
-    before = s.world.digest()
-    message = fails(s, tool, match, **args)
-    assert s.world.digest() == before, f"{tool}({args}) failed but changed the world"
-    return message
+    result = s.call(tool, **args)
+    assert result.ok, f"{tool}({args}) failed: {result.text}"
+    return result.text
 
 
 @pytest.fixture
@@ -67,15 +38,15 @@ def fs(served):
 def work(fs):
     """A world with a small known tree under ~/work; the working directory stays the home directory."""
     sh(fs, "mkdir", path="work/sub/deep", parents=True)
-    ok(fs, "write_file", path="work/fruits.txt", content=FRUITS)
-    ok(fs, "write_file", path="work/notes.md", content=NOTES)
-    ok(fs, "write_file", path="work/data.csv", content=CSV)
-    ok(fs, "write_file", path="work/sub/deep/inner.txt", content=INNER)
+    fs.ok("write_file", path="work/fruits.txt", content=FRUITS)
+    fs.ok("write_file", path="work/notes.md", content=NOTES)
+    fs.ok("write_file", path="work/data.csv", content=CSV)
+    fs.ok("write_file", path="work/sub/deep/inner.txt", content=INNER)
     return fs
 
 
 def home_of(s) -> str:
-    return ok(s, "user_info")["home"]
+    return s.ok("user_info")["home"]
 
 
 def now_text(s) -> str:
@@ -106,7 +77,8 @@ def test_visible_tools_and_annotations(fs):
         assert tools[name].annotations.destructive_hint is True, name
     for name in ("mkdir", "touch", "append_file", "replace_in_file", "cd"):
         assert tools[name].annotations.destructive_hint is False, name
-    assert tools["touch"].annotations.idempotent_hint is True
+    for name in ("touch", "write_file", "chmod"):
+        assert tools[name].annotations.idempotent_hint is True, name
     assert tools["cd"].annotations.idempotent_hint is False  # cd('..') twice goes up twice
     for tool in tools.values():
         assert tool.description and tool.input_schema["additionalProperties"] is False
@@ -114,12 +86,12 @@ def test_visible_tools_and_annotations(fs):
 
 def test_hidden_debug_tool(served):
     hidden = served("filesystem", include_hidden=True)
-    rows = ok(hidden, "debug_nodes", prefix="/etc/nginx")
+    rows = hidden.ok("debug_nodes", prefix="/etc/nginx")
     assert [r["path"] for r in rows] == ["/etc/nginx", "/etc/nginx/nginx.conf", "/etc/nginx/sites-available",
                                          "/etc/nginx/sites-available/default.conf"]
     assert rows[1]["owner"] == "root" and rows[1]["mode"] == "0644"
     visible = served("filesystem")
-    fails(visible, "debug_nodes", "unknown tool", prefix="/")
+    visible.fails("debug_nodes", "unknown tool", prefix="/")
 
 
 def test_same_seed_same_world_and_a_plausible_seed():
@@ -153,8 +125,8 @@ def test_seeded_home_has_the_promised_content(fs):
     assert "WARN" in sh(fs, "cat", path="logs/app.log") and "INFO" in sh(fs, "cat", path="logs/app.log")
     tree = sh(fs, "find", path="~/projects", name="*.py")
     assert "/src/" in tree and "/tests/test_" in tree
-    assert ok(fs, "stat", path="/etc/hosts")["owner"] == "root"
-    assert ok(fs, "exists", path=f"{home}/notes/todo.md")["exists"] is True
+    assert fs.ok("stat", path="/etc/hosts")["owner"] == "root"
+    assert fs.ok("exists", path=f"{home}/notes/todo.md")["exists"] is True
 
 
 # -- shell state: pwd / cd ------------------------------------------------------------------------
@@ -164,7 +136,7 @@ def test_cd_pwd_chain_with_relative_paths(work):
     s = work
     home = home_of(s)
     assert sh(s, "pwd") == home
-    fails(s, "cd", "OLDPWD not set", path="-")
+    s.fails("cd", "OLDPWD not set", path="-")
     assert sh(s, "cd", path="work/sub") == f"{home}/work/sub"
     assert sh(s, "cd", path="deep") == f"{home}/work/sub/deep"
     assert sh(s, "cat", path="inner.txt") == "needle here\nno match"
@@ -178,7 +150,7 @@ def test_cd_pwd_chain_with_relative_paths(work):
     sh(s, "cd", path="/tmp")
     assert sh(s, "cd") == home
     assert sh(s, "cd", path="~/work/sub/../sub/deep") == f"{home}/work/sub/deep"
-    assert ok(s, "user_info")["cwd"] == f"{home}/work/sub/deep"
+    assert s.ok("user_info")["cwd"] == f"{home}/work/sub/deep"
 
 
 def test_cd_resolves_symbolic_links_and_fails_readably(fs):
@@ -186,16 +158,16 @@ def test_cd_resolves_symbolic_links_and_fails_readably(fs):
     target = sh(fs, "readlink", path="current")
     assert sh(fs, "cd", path="current") == f"{home}/{target}"
     sh(fs, "cd", path="~")
-    fails_cleanly(fs, "cd", "No such file or directory", path="nowhere")
-    fails_cleanly(fs, "cd", "Not a directory", path="notes/todo.md")
-    fails_cleanly(fs, "cd", "Not a directory", path="notes/todo.md/x")
-    fails_cleanly(fs, "cd", "Permission denied", path="/root")
-    fails_cleanly(fs, "cd", "path is empty", path="")
+    fs.fails("cd", "No such file or directory", path="nowhere")
+    fs.fails("cd", "Not a directory", path="notes/todo.md")
+    fs.fails("cd", "Not a directory", path="notes/todo.md/x")
+    fs.fails("cd", "Permission denied", path="/root")
+    fs.fails("cd", "path is empty", path="")
     assert sh(fs, "pwd") == home
 
 
 def test_user_info(fs):
-    info = ok(fs, "user_info")
+    info = fs.ok("user_info")
     assert info["home"] == f"/home/{info['user']}"
     assert info["groups"][0] == info["user"] and "developers" in info["groups"]
     assert info["cwd"] == info["home"]
@@ -210,7 +182,7 @@ def test_ls_flags(work):
     sh(s, "touch", path="work/.hidden")
     assert ".hidden" not in sh(s, "ls", path="work")
     assert sh(s, "ls", path="work", all=True).splitlines()[0] == ".hidden"
-    user = ok(s, "user_info")["user"]
+    user = s.ok("user_info")["user"]
     long = sh(s, "ls", path="work", long=True).splitlines()
     assert long[1] == f"-rw-r--r-- {user} {user} 44 {now_text(s).replace('T', ' ')} fruits.txt"
     assert long[3].startswith(f"drwxr-xr-x {user} {user} 4096 ") and long[3].endswith(" sub")
@@ -223,9 +195,9 @@ def test_ls_flags(work):
     assert "current -> projects/" in sh(s, "ls", long=True)
     sh(s, "mkdir", path="work/empty")
     assert sh(s, "ls", path="work/empty") == "(empty directory)"
-    fails(s, "ls", "No such file or directory", path="work/missing")
-    fails(s, "ls", "No such file or directory", path="work/*.xyz")
-    fails(s, "ls", "Permission denied", path="/root")
+    s.fails("ls", "No such file or directory", path="work/missing")
+    s.fails("ls", "No such file or directory", path="work/*.xyz")
+    s.fails("ls", "Permission denied", path="/root")
 
 
 def test_tree(work):
@@ -238,54 +210,54 @@ def test_tree(work):
     assert sh(s, "tree", path="work", dirs_only=True) == "work\n└── sub\n    └── deep\n\n2 directories"
     assert "├── .env" in sh(s, "tree", path="work", all=True)
     assert "[error opening dir: Permission denied]" in sh(s, "tree", path="/tmp")
-    fails(s, "tree", "Not a directory", path="work/fruits.txt")
-    fails(s, "tree", "max_depth must be 1 or more", path="work", max_depth=0)
+    s.fails("tree", "Not a directory", path="work/fruits.txt")
+    s.fails("tree", "max_depth must be 1 or more", path="work", max_depth=0)
 
 
 def test_stat_exists_realpath_readlink(work):
     s = work
     home = home_of(s)
-    info = ok(s, "stat", path="work/fruits.txt")
+    info = s.ok("stat", path="work/fruits.txt")
     assert info["path"] == f"{home}/work/fruits.txt"
     assert (info["type"], info["size"], info["lines"], info["mode"], info["permissions"]) == (
         "file", 44, 6, "0644", "-rw-r--r--")
     assert info["modified"] == now_text(s)
-    assert ok(s, "stat", path="work/sub")["entries"] == 1
-    assert ok(s, "stat", path="/tmp")["permissions"] == "drwxrwxrwt"
-    link = ok(s, "stat", path="current")
+    assert s.ok("stat", path="work/sub")["entries"] == 1
+    assert s.ok("stat", path="/tmp")["permissions"] == "drwxrwxrwt"
+    link = s.ok("stat", path="current")
     assert link["type"] == "symlink" and link["target"].startswith("projects/")
-    fails(s, "stat", "No such file or directory", path="work/nope")
+    s.fails("stat", "No such file or directory", path="work/nope")
 
-    assert ok(s, "exists", path="work/sub") == {"path": f"{home}/work/sub", "exists": True, "type": "directory"}
-    assert ok(s, "exists", path="work/nope")["exists"] is False
-    assert ok(s, "exists", path="work/fruits.txt/x") == {"path": f"{home}/work/fruits.txt/x", "exists": False,
+    assert s.ok("exists", path="work/sub") == {"path": f"{home}/work/sub", "exists": True, "type": "directory"}
+    assert s.ok("exists", path="work/nope")["exists"] is False
+    assert s.ok("exists", path="work/fruits.txt/x") == {"path": f"{home}/work/fruits.txt/x", "exists": False,
                                                        "type": None}
-    fails(s, "exists", "Permission denied", path="/root/.bashrc")
+    s.fails("exists", "Permission denied", path="/root/.bashrc")
 
     assert sh(s, "realpath", path="current/README.md") == f"{home}/{link['target']}/README.md"
     assert sh(s, "realpath", path="work/./sub/../new.txt") == f"{home}/work/new.txt"
-    fails(s, "realpath", "No such file or directory", path="work/missing/new.txt")
+    s.fails("realpath", "No such file or directory", path="work/missing/new.txt")
     assert sh(s, "readlink", path="current") == link["target"]
-    fails(s, "readlink", "not a symbolic link", path="work/fruits.txt")
-    fails(s, "readlink", "No such file or directory", path="work/ghost")
+    s.fails("readlink", "not a symbolic link", path="work/fruits.txt")
+    s.fails("readlink", "No such file or directory", path="work/ghost")
 
 
 def test_list_dir(work):
     s = work
     sh(s, "touch", path="work/.hidden")
-    listing = ok(s, "list_dir", path="work")
+    listing = s.ok("list_dir", path="work")
     assert [e["name"] for e in listing["entries"]] == ["data.csv", "fruits.txt", "notes.md", "sub"]
     assert listing["total"] == 4 and listing["truncated"] is False
     assert set(listing["entries"][0]) >= {"name", "path", "type", "size", "mode", "permissions", "owner", "modified"}
-    by_size = ok(s, "list_dir", path="work", sort_by="size", limit=2)
+    by_size = s.ok("list_dir", path="work", sort_by="size", limit=2)
     assert [e["name"] for e in by_size["entries"]] == ["sub", "data.csv"] and by_size["truncated"] is True
-    assert ok(s, "list_dir", path="work", sort_by="size", reverse=True)["entries"][0]["name"] == "fruits.txt"
-    assert ok(s, "list_dir", path="work", all=True)["entries"][0]["name"] == ".hidden"
-    recent = ok(s, "list_dir", path="logs", sort_by="modified")["entries"]
+    assert s.ok("list_dir", path="work", sort_by="size", reverse=True)["entries"][0]["name"] == "fruits.txt"
+    assert s.ok("list_dir", path="work", all=True)["entries"][0]["name"] == ".hidden"
+    recent = s.ok("list_dir", path="logs", sort_by="modified")["entries"]
     assert recent[0]["name"] == "app.log"
-    fails(s, "list_dir", "Not a directory", path="work/notes.md")
-    fails(s, "list_dir", "Permission denied", path="/root")
-    fails(s, "list_dir", "limit must be 1 or more", path="work", limit=0)
+    s.fails("list_dir", "Not a directory", path="work/notes.md")
+    s.fails("list_dir", "Permission denied", path="/root")
+    s.fails("list_dir", "limit must be 1 or more", path="work", limit=0)
 
 
 def test_find(work):
@@ -307,34 +279,34 @@ def test_find(work):
     sh(s, "cd", path="work/sub")
     assert sh(s, "find", name="inner*") == "./deep/inner.txt"
     assert "find: '/tmp/systemd-private-" in sh(s, "find", path="/tmp", type="d")
-    fails(s, "find", "Not a directory", path="../fruits.txt")
-    fails(s, "find", "No such file or directory", path="nowhere")
+    s.fails("find", "Not a directory", path="../fruits.txt")
+    s.fails("find", "No such file or directory", path="nowhere")
 
 
 def test_glob_and_list_recent(work):
     s = work
     home = home_of(s)
-    assert ok(s, "glob", pattern="work/*.???")["matches"] == [f"{home}/work/data.csv", f"{home}/work/fruits.txt"]
-    assert ok(s, "glob", pattern="~/work/*/*") == {"pattern": "~/work/*/*", "matches": [f"{home}/work/sub/deep"],
+    assert s.ok("glob", pattern="work/*.???")["matches"] == [f"{home}/work/data.csv", f"{home}/work/fruits.txt"]
+    assert s.ok("glob", pattern="~/work/*/*") == {"pattern": "~/work/*/*", "matches": [f"{home}/work/sub/deep"],
                                                   "truncated": False}
-    assert ok(s, "glob", pattern="work/[fn]*", limit=1) == {"pattern": "work/[fn]*",
+    assert s.ok("glob", pattern="work/[fn]*", limit=1) == {"pattern": "work/[fn]*",
                                                            "matches": [f"{home}/work/fruits.txt"], "truncated": True}
-    assert ok(s, "glob", pattern="work/*.xyz")["matches"] == []
-    assert ok(s, "glob", pattern="work/notes.md")["matches"] == [f"{home}/work/notes.md"]
+    assert s.ok("glob", pattern="work/*.xyz")["matches"] == []
+    assert s.ok("glob", pattern="work/notes.md")["matches"] == [f"{home}/work/notes.md"]
     sh(s, "touch", path="work/.secret")
-    assert f"{home}/work/.secret" not in ok(s, "glob", pattern="work/*")["matches"]
-    assert ok(s, "glob", pattern="work/.s*")["matches"] == [f"{home}/work/.secret"]
-    fails(s, "glob", "limit must be 1 or more", pattern="*", limit=0)
+    assert f"{home}/work/.secret" not in s.ok("glob", pattern="work/*")["matches"]
+    assert s.ok("glob", pattern="work/.s*")["matches"] == [f"{home}/work/.secret"]
+    s.fails("glob", "limit must be 1 or more", pattern="*", limit=0)
 
-    recent = ok(s, "list_recent", path="work", limit=10)
+    recent = s.ok("list_recent", path="work", limit=10)
     assert recent["path"] == f"{home}/work"
     assert [f["path"] for f in recent["files"]] == [f"{home}/work/{p}" for p in (
         ".secret", "data.csv", "fruits.txt", "notes.md", "sub/deep/inner.txt")]
     assert recent["files"][0]["modified"] == now_text(s)
-    newest_log = ok(s, "list_recent", path="logs", limit=1)["files"]
+    newest_log = s.ok("list_recent", path="logs", limit=1)["files"]
     assert newest_log == [{"path": f"{home}/logs/app.log", "size": newest_log[0]["size"],
                            "modified": newest_log[0]["modified"]}]
-    fails(s, "list_recent", "Not a directory", path="work/data.csv")
+    s.fails("list_recent", "Not a directory", path="work/data.csv")
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -348,104 +320,104 @@ def test_cat_head_tail(work):
     sh(s, "touch", path="work/empty.txt")
     assert sh(s, "cat", path="work/empty.txt") == "(empty file)"
     assert sh(s, "cat", path="~/current/LICENSE").startswith("MIT License")
-    fails(s, "cat", "Is a directory", path="work/sub")
-    fails(s, "cat", "No such file or directory", path="work/none.txt")
-    fails(s, "cat", "Permission denied", path="/etc/shadow")
-    fails(s, "cat", "Permission denied", path="/root/.bashrc")
+    s.fails("cat", "Is a directory", path="work/sub")
+    s.fails("cat", "No such file or directory", path="work/none.txt")
+    s.fails("cat", "Permission denied", path="/etc/shadow")
+    s.fails("cat", "Permission denied", path="/root/.bashrc")
 
     assert sh(s, "head", path="work/fruits.txt", n=2) == "banana\napple"
     assert sh(s, "head", path="work/fruits.txt") == FRUITS.rstrip("\n")
     assert sh(s, "tail", path="work/fruits.txt", n=2) == "10 apples\n2 pears"
     assert sh(s, "tail", path="work/fruits.txt", n=0) == "(empty file)"
     assert sh(s, "tail", path="work/empty.txt") == "(empty file)"
-    fails(s, "head", "n must be between 0 and 1000", path="work/fruits.txt", n=-1)
-    fails(s, "tail", "Is a directory", path="work")
-    fails(s, "head", "No such file", path="work/missing")
+    s.fails("head", "n must be between 0 and 1000", path="work/fruits.txt", n=-1)
+    s.fails("tail", "Is a directory", path="work")
+    s.fails("head", "No such file", path="work/missing")
 
 
 def test_read_file_ranges(work):
     s = work
     home = home_of(s)
-    whole = ok(s, "read_file", path="work/fruits.txt")
+    whole = s.ok("read_file", path="work/fruits.txt")
     assert whole == {"path": f"{home}/work/fruits.txt", "start_line": 1, "end_line": 6, "total_lines": 6,
                      "content": FRUITS.rstrip("\n"), "truncated": False}
-    part = ok(s, "read_file", path="work/fruits.txt", start_line=2, end_line=3)
+    part = s.ok("read_file", path="work/fruits.txt", start_line=2, end_line=3)
     assert (part["content"], part["end_line"]) == ("apple\ncherry", 3)
-    assert ok(s, "read_file", path="work/fruits.txt", start_line=5, end_line=99)["content"] == "10 apples\n2 pears"
+    assert s.ok("read_file", path="work/fruits.txt", start_line=5, end_line=99)["content"] == "10 apples\n2 pears"
     big = "\n".join(f"line {i}" for i in range(1, 1201)) + "\n"
-    ok(s, "write_file", path="work/big.txt", content=big)
-    first = ok(s, "read_file", path="work/big.txt")
+    s.ok("write_file", path="work/big.txt", content=big)
+    first = s.ok("read_file", path="work/big.txt")
     assert (first["end_line"], first["truncated"], first["total_lines"]) == (500, True, 1200)
-    assert ok(s, "read_file", path="work/big.txt", start_line=701)["content"].splitlines()[-1] == "line 1200"
+    assert s.ok("read_file", path="work/big.txt", start_line=701)["content"].splitlines()[-1] == "line 1200"
     assert "more lines not shown" in sh(s, "cat", path="work/big.txt").splitlines()[-1]
-    fails(s, "read_file", "past the end", path="work/fruits.txt", start_line=7)
-    fails(s, "read_file", "must not be before", path="work/fruits.txt", start_line=3, end_line=2)
-    fails(s, "read_file", "start_line must be 1 or more", path="work/fruits.txt", start_line=0)
-    fails(s, "read_file", "Is a directory", path="work")
+    s.fails("read_file", "past the end", path="work/fruits.txt", start_line=7)
+    s.fails("read_file", "must not be before", path="work/fruits.txt", start_line=3, end_line=2)
+    s.fails("read_file", "start_line must be 1 or more", path="work/fruits.txt", start_line=0)
+    s.fails("read_file", "Is a directory", path="work")
 
 
 def test_wc(work):
     s = work
     assert sh(s, "wc", path="work/fruits.txt") == f"6 8 {len(FRUITS)} work/fruits.txt"
-    ok(s, "write_file", path="work/no-newline.txt", content="one two\nthree")
+    s.ok("write_file", path="work/no-newline.txt", content="one two\nthree")
     assert sh(s, "wc", path="work/no-newline.txt") == "1 3 13 work/no-newline.txt"
-    ok(s, "write_file", path="work/utf8.txt", content="café\n")
+    s.ok("write_file", path="work/utf8.txt", content="café\n")
     assert sh(s, "wc", path="work/utf8.txt") == "1 1 6 work/utf8.txt"
     assert sh(s, "wc", path="work/*.md") == f"4 10 {len(NOTES)} work/notes.md"
     total = sh(s, "wc", path="work/[fn]*").splitlines()
     assert total == [f"6 8 {len(FRUITS)} work/fruits.txt", "1 3 13 work/no-newline.txt",
                      f"4 10 {len(NOTES)} work/notes.md", f"11 21 {len(FRUITS) + 13 + len(NOTES)} total"]
-    fails(s, "wc", "Is a directory", path="work/sub")
-    fails(s, "wc", "No such file", path="work/zzz")
+    s.fails("wc", "Is a directory", path="work/sub")
+    s.fails("wc", "No such file", path="work/zzz")
 
 
 def test_diff(work):
     s = work
-    ok(s, "write_file", path="work/fruits2.txt", content=FRUITS.replace("cherry", "cranberry") + "plum\n")
+    s.ok("write_file", path="work/fruits2.txt", content=FRUITS.replace("cherry", "cranberry") + "plum\n")
     assert sh(s, "diff", path1="work/fruits.txt", path2="work/fruits2.txt") == (
         "--- work/fruits.txt\n+++ work/fruits2.txt\n@@ -1,6 +1,7 @@\n banana\n apple\n-cherry\n+cranberry\n"
         " apple\n 10 apples\n 2 pears\n+plum")
     assert sh(s, "diff", path1="work/fruits.txt", path2="work/fruits2.txt", context=0) == (
         "--- work/fruits.txt\n+++ work/fruits2.txt\n@@ -3 +3 @@\n-cherry\n+cranberry\n@@ -6,0 +7 @@\n+plum")
     assert sh(s, "diff", path1="data/sales-2025.csv", path2="data/backup/sales-2025.csv") == "(no differences)"
-    fails(s, "diff", "Is a directory", path1="work", path2="work/fruits.txt")
-    fails(s, "diff", "No such file", path1="work/fruits.txt", path2="work/nope.txt")
-    fails(s, "diff", "context must be 0 or more", path1="work/fruits.txt", path2="work/fruits2.txt", context=-1)
+    s.fails("diff", "Is a directory", path1="work", path2="work/fruits.txt")
+    s.fails("diff", "No such file", path1="work/fruits.txt", path2="work/nope.txt")
+    s.fails("diff", "context must be 0 or more", path1="work/fruits.txt", path2="work/fruits2.txt", context=-1)
 
 
 def test_checksum_and_duplicates(work):
     s = work
     home = home_of(s)
-    assert ok(s, "checksum", path="work/fruits.txt") == {
+    assert s.ok("checksum", path="work/fruits.txt") == {
         "path": f"{home}/work/fruits.txt", "algorithm": "sha256", "checksum": hashlib.sha256(FRUITS.encode()).hexdigest()}
-    assert ok(s, "checksum", path="work/fruits.txt", algorithm="md5")["checksum"] == hashlib.md5(FRUITS.encode()).hexdigest()
-    fails(s, "checksum", "Invalid arguments", path="work/fruits.txt", algorithm="crc32")
-    fails(s, "checksum", "Is a directory", path="work")
+    assert s.ok("checksum", path="work/fruits.txt", algorithm="md5")["checksum"] == hashlib.md5(FRUITS.encode()).hexdigest()
+    s.fails("checksum", "Invalid arguments", path="work/fruits.txt", algorithm="crc32")
+    s.fails("checksum", "Is a directory", path="work")
 
-    assert ok(s, "find_duplicates", path="work") == {"path": f"{home}/work", "groups": []}
+    assert s.ok("find_duplicates", path="work") == {"path": f"{home}/work", "groups": []}
     sh(s, "cp", source="work/fruits.txt", destination="work/sub/fruits-copy.txt")
     sh(s, "touch", path="work/e1")
     sh(s, "touch", path="work/e2")
-    groups = ok(s, "find_duplicates", path="work")["groups"]
+    groups = s.ok("find_duplicates", path="work")["groups"]
     assert groups == [{"checksum": hashlib.sha256(FRUITS.encode()).hexdigest(), "size": len(FRUITS),
                        "paths": [f"{home}/work/fruits.txt", f"{home}/work/sub/fruits-copy.txt"]}]
-    with_empty = ok(s, "find_duplicates", path="work", min_size=0)["groups"]
+    with_empty = s.ok("find_duplicates", path="work", min_size=0)["groups"]
     assert with_empty[-1]["paths"] == [f"{home}/work/e1", f"{home}/work/e2"]
-    seeded = ok(s, "find_duplicates", path="data")["groups"]
+    seeded = s.ok("find_duplicates", path="data")["groups"]
     assert seeded[0]["paths"] == [f"{home}/data/backup/sales-2025.csv", f"{home}/data/sales-2025.csv"]
-    fails(s, "find_duplicates", "Not a directory", path="work/fruits.txt")
+    s.fails("find_duplicates", "Not a directory", path="work/fruits.txt")
 
 
 def test_column_stats(work):
     s = work
-    stats = ok(s, "column_stats", path="work/data.csv", column="qty")
+    stats = s.ok("column_stats", path="work/data.csv", column="qty")
     assert {k: stats[k] for k in ("column", "count", "sum", "min", "max", "mean", "skipped")} == {
         "column": "qty", "count": 2, "sum": 13, "min": 3, "max": 10, "mean": 6.5, "skipped": 1}
-    assert ok(s, "column_stats", path="work/data.csv", column="3")["sum"] == 7.75
-    assert ok(s, "column_stats", path="work/data.csv", column="2", header=False)["skipped"] == 2
-    fails(s, "column_stats", "No column 'cost'", path="work/data.csv", column="cost")
-    fails(s, "column_stats", "single character", path="work/data.csv", column="qty", delimiter=";;")
-    fails(s, "column_stats", "Is a directory", path="work", column="qty")
+    assert s.ok("column_stats", path="work/data.csv", column="3")["sum"] == 7.75
+    assert s.ok("column_stats", path="work/data.csv", column="2", header=False)["skipped"] == 2
+    s.fails("column_stats", "No column 'cost'", path="work/data.csv", column="cost")
+    s.fails("column_stats", "single character", path="work/data.csv", column="qty", delimiter=";;")
+    s.fails("column_stats", "Is a directory", path="work", column="qty")
 
 
 # -- searching and text processing ----------------------------------------------------------------
@@ -480,25 +452,25 @@ def test_grep(work):
     assert sh(s, "grep", pattern="needle", path=".", recursive=True) == "./sub/deep/inner.txt:1:needle here"
     limited = sh(s, "grep", pattern="a", path="fruits.txt", limit=2).splitlines()
     assert limited[:2] == ["1:banana", "2:apple"] and "more lines not shown" in limited[2]
-    fails(s, "grep", "Is a directory", pattern="x", path="sub")
-    fails(s, "grep", "Invalid regular expression", pattern="(unclosed", path="fruits.txt")
-    fails(s, "grep", "No such file or directory", pattern="x", path="missing.txt")
-    fails(s, "grep", "Permission denied", pattern="root", path="/etc/shadow")
+    s.fails("grep", "Is a directory", pattern="x", path="sub")
+    s.fails("grep", "Invalid regular expression", pattern="(unclosed", path="fruits.txt")
+    s.fails("grep", "No such file or directory", pattern="x", path="missing.txt")
+    s.fails("grep", "Permission denied", pattern="root", path="/etc/shadow")
     assert "shadow" not in sh(s, "grep", pattern="root", path="/etc", recursive=True, files_with_matches=True)
 
 
 def test_search_files(work):
     s = work
     home = home_of(s)
-    found = ok(s, "search_files", query="TODO", path="work")
+    found = s.ok("search_files", query="TODO", path="work")
     assert found == {"query": "TODO", "path": f"{home}/work", "total_files": 1, "results": [
         {"path": f"{home}/work/notes.md", "matches": 2, "first_line": 2, "excerpt": "TODO: buy milk"}]}
-    assert ok(s, "search_files", query="TODO", path="work", ignore_case=False)["results"][0]["matches"] == 1
-    assert ok(s, "search_files", query="e", path="work", name="*.txt", limit=1)["total_files"] == 2
-    assert len(ok(s, "search_files", query="e", path="work", limit=1)["results"]) == 1
-    assert ok(s, "search_files", query="zebra", path="work")["results"] == []
-    fails(s, "search_files", "must not be empty", query="", path="work")
-    fails(s, "search_files", "Not a directory", query="x", path="work/notes.md")
+    assert s.ok("search_files", query="TODO", path="work", ignore_case=False)["results"][0]["matches"] == 1
+    assert s.ok("search_files", query="e", path="work", name="*.txt", limit=1)["total_files"] == 2
+    assert len(s.ok("search_files", query="e", path="work", limit=1)["results"]) == 1
+    assert s.ok("search_files", query="zebra", path="work")["results"] == []
+    s.fails("search_files", "must not be empty", query="", path="work")
+    s.fails("search_files", "Not a directory", query="x", path="work/notes.md")
 
 
 def test_sort(work):
@@ -511,25 +483,25 @@ def test_sort(work):
         "name,qty,price\ngizmo,x,4\nwidget,3,2.50\ngadget,10,1.25")
     assert sh(s, "sort", path="work/data.csv", key=3, delimiter=",", numeric=True, reverse=True, header=True) == (
         "name,qty,price\ngizmo,x,4\nwidget,3,2.50\ngadget,10,1.25")
-    ok(s, "write_file", path="work/case.txt", content="b\nA\na\nB\n")
+    s.ok("write_file", path="work/case.txt", content="b\nA\na\nB\n")
     assert sh(s, "sort", path="work/case.txt") == "A\nB\na\nb"
     assert sh(s, "sort", path="work/case.txt", ignore_case=True) == "A\na\nB\nb"
     assert sh(s, "sort", path="work/case.txt", ignore_case=True, unique=True) == "A\nB"
     assert sh(s, "cat", path="work/fruits.txt") == FRUITS.rstrip("\n"), "sort must not change the file"
-    fails(s, "sort", "key must be a field number", path="work/fruits.txt", key=0)
-    fails(s, "sort", "single character", path="work/fruits.txt", key=1, delimiter="::")
-    fails(s, "sort", "Is a directory", path="work")
+    s.fails("sort", "key must be a field number", path="work/fruits.txt", key=0)
+    s.fails("sort", "single character", path="work/fruits.txt", key=1, delimiter="::")
+    s.fails("sort", "Is a directory", path="work")
 
 
 def test_uniq_and_cut(work):
     s = work
-    ok(s, "write_file", path="work/runs.txt", content="a\na\nb\nA\na\n")
+    s.ok("write_file", path="work/runs.txt", content="a\na\nb\nA\na\n")
     assert sh(s, "uniq", path="work/runs.txt") == "a\nb\nA\na"
     assert sh(s, "uniq", path="work/runs.txt", count=True) == "      2 a\n      1 b\n      1 A\n      1 a"
     assert sh(s, "uniq", path="work/runs.txt", repeated=True) == "a"
     assert sh(s, "uniq", path="work/runs.txt", ignore_case=True, count=True) == "      2 a\n      1 b\n      2 A"
     assert sh(s, "uniq", path="work/fruits.txt", repeated=True) == "(no output)"
-    fails(s, "uniq", "Is a directory", path="work")
+    s.fails("uniq", "Is a directory", path="work")
 
     assert sh(s, "cut", path="work/data.csv", fields=[1, 3], delimiter=",") == (
         "name,price\nwidget,2.50\ngadget,1.25\ngizmo,4")
@@ -537,9 +509,9 @@ def test_uniq_and_cut(work):
     assert sh(s, "cut", path="work/data.csv", fields=[9], delimiter=",").splitlines()[0] == ""
     assert sh(s, "cut", path="work/fruits.txt", fields=[2], delimiter=" ").splitlines() == [
         "banana", "apple", "cherry", "apple", "apples", "pears"]
-    fails(s, "cut", "single character", path="work/data.csv", fields=[1], delimiter="")
-    fails(s, "cut", "field numbers of 1 or more", path="work/data.csv", fields=[0], delimiter=",")
-    fails(s, "cut", "field numbers of 1 or more", path="work/data.csv", fields=[], delimiter=",")
+    s.fails("cut", "single character", path="work/data.csv", fields=[1], delimiter="")
+    s.fails("cut", "field numbers of 1 or more", path="work/data.csv", fields=[0], delimiter=",")
+    s.fails("cut", "field numbers of 1 or more", path="work/data.csv", fields=[], delimiter=",")
 
 
 def test_du_disk_usage_count_files(work):
@@ -549,30 +521,30 @@ def test_du_disk_usage_count_files(work):
     assert sh(s, "du", path="work", summarize=True) == "167\twork"
     assert sh(s, "du", path="work", max_depth=1) == "21\twork/sub\n167\twork"
     assert sh(s, "du", path="work/fruits.txt") == "44\twork/fruits.txt"
-    ok(s, "write_file", path="work/sub/big.txt", content="x" * 3000)
+    s.ok("write_file", path="work/sub/big.txt", content="x" * 3000)
     assert sh(s, "du", path="work", summarize=True, human_readable=True) == "3.1K\twork"
     sh(s, "cd", path="work/sub")
     assert sh(s, "du") == "21\t./deep\n3021\t."
     assert "du: cannot read directory '/tmp/systemd-private-" in sh(s, "du", path="/tmp")
-    fails(s, "du", "No such file or directory", path="nothing")
-    fails(s, "du", "max_depth must be 0 or more", max_depth=-1)
+    s.fails("du", "No such file or directory", path="nothing")
+    s.fails("du", "max_depth must be 0 or more", max_depth=-1)
 
-    usage = ok(s, "disk_usage", path="~/work", top=2)
+    usage = s.ok("disk_usage", path="~/work", top=2)
     assert usage == {"path": f"{home}/work", "total_bytes": 3167, "total_human": "3.1K", "files": 5,
                      "directories": 2, "symlinks": 0, "largest_files": [
                          {"path": f"{home}/work/sub/big.txt", "size": 3000},
                          {"path": f"{home}/work/data.csv", "size": 54}]}
-    assert ok(s, "disk_usage", path="~")["symlinks"] == 2
-    fails(s, "disk_usage", "top must be 0 or more", top=-1)
-    fails(s, "disk_usage", "Not a directory", path="big.txt")
+    assert s.ok("disk_usage", path="~")["symlinks"] == 2
+    s.fails("disk_usage", "top must be 0 or more", top=-1)
+    s.fails("disk_usage", "Not a directory", path="big.txt")
 
-    counted = ok(s, "count_files", path="~/work")
+    counted = s.ok("count_files", path="~/work")
     assert counted == {"path": f"{home}/work", "name": None, "files": 5, "directories": 2,
                        "by_extension": {".csv": 1, ".md": 1, ".txt": 3}}
-    assert ok(s, "count_files", path="~/work", name="*.txt")["files"] == 3
+    assert s.ok("count_files", path="~/work", name="*.txt")["files"] == 3
     sh(s, "touch", path="~/work/Makefile")
-    assert ok(s, "count_files", path="~/work")["by_extension"][""] == 1
-    fails(s, "count_files", "No such file or directory", path="~/nope")
+    assert s.ok("count_files", path="~/work")["by_extension"][""] == 1
+    s.fails("count_files", "No such file or directory", path="~/nope")
 
 
 # -- creating and writing -------------------------------------------------------------------------
@@ -582,39 +554,39 @@ def test_mkdir(work):
     s = work
     home = home_of(s)
     assert sh(s, "mkdir", path="work/new") == f"created directory '{home}/work/new'"
-    assert ok(s, "stat", path="work/new")["permissions"] == "drwxr-xr-x"
-    fails_cleanly(s, "mkdir", "File exists", path="work/new")
-    fails_cleanly(s, "mkdir", "File exists", path="work/fruits.txt")
-    fails_cleanly(s, "mkdir", "No such file or directory", path="work/a/b/c")
+    assert s.ok("stat", path="work/new")["permissions"] == "drwxr-xr-x"
+    s.fails("mkdir", "File exists", path="work/new")
+    s.fails("mkdir", "File exists", path="work/fruits.txt")
+    s.fails("mkdir", "No such file or directory", path="work/a/b/c")
     assert sh(s, "mkdir", path="work/a/b/c", parents=True) == (
         f"created directory '{home}/work/a'\ncreated directory '{home}/work/a/b'\ncreated directory '{home}/work/a/b/c'")
     assert "already exists" in sh(s, "mkdir", path="work/a/b", parents=True)
-    fails_cleanly(s, "mkdir", "Not a directory", path="work/fruits.txt/x", parents=True)
-    fails_cleanly(s, "mkdir", "Not a directory", path="work/fruits.txt/x")
-    fails_cleanly(s, "mkdir", "Permission denied", path="/etc/myapp")
-    fails_cleanly(s, "mkdir", "Permission denied", path="/usr/local/bin", parents=True)
+    s.fails("mkdir", "Not a directory", path="work/fruits.txt/x", parents=True)
+    s.fails("mkdir", "Not a directory", path="work/fruits.txt/x")
+    s.fails("mkdir", "Permission denied", path="/etc/myapp")
+    s.fails("mkdir", "Permission denied", path="/usr/local/bin", parents=True)
     sh(s, "cd", path="work/a")
     sh(s, "mkdir", path="../z")
-    assert ok(s, "exists", path=f"{home}/work/z")["type"] == "directory"
+    assert s.ok("exists", path=f"{home}/work/z")["type"] == "directory"
     sh(s, "mkdir", path="/opt/team/shared-notes")  # group-writable for 'developers'
-    assert ok(s, "stat", path="/opt/team/shared-notes")["owner"] == ok(s, "user_info")["user"]
+    assert s.ok("stat", path="/opt/team/shared-notes")["owner"] == s.ok("user_info")["user"]
 
 
 def test_touch(work):
     s = work
     home = home_of(s)
-    old = ok(s, "stat", path="notes/todo.md")["modified"]
+    old = s.ok("stat", path="notes/todo.md")["modified"]
     assert old != now_text(s)
     assert sh(s, "touch", path="notes/todo.md") == f"updated the modification time of '{home}/notes/todo.md'"
-    assert ok(s, "stat", path="notes/todo.md")["modified"] == now_text(s)
+    assert s.ok("stat", path="notes/todo.md")["modified"] == now_text(s)
     assert sh(s, "touch", path="work/fresh.txt") == f"created empty file '{home}/work/fresh.txt'"
-    assert ok(s, "stat", path="work/fresh.txt")["size"] == 0
+    assert s.ok("stat", path="work/fresh.txt")["size"] == 0
     digest = s.world.digest()
     sh(s, "touch", path="work/fresh.txt")
     assert s.world.digest() == digest, "touch is idempotent under a frozen clock"
-    fails_cleanly(s, "touch", "Permission denied", path="/etc/hosts")
-    fails_cleanly(s, "touch", "Permission denied", path="/etc/new.conf")
-    fails_cleanly(s, "touch", "No such file or directory", path="work/nope/x.txt")
+    s.fails("touch", "Permission denied", path="/etc/hosts")
+    s.fails("touch", "Permission denied", path="/etc/new.conf")
+    s.fails("touch", "No such file or directory", path="work/nope/x.txt")
 
 
 def test_echo(work):
@@ -624,85 +596,85 @@ def test_echo(work):
     assert sh(s, "echo", text="first", file="work/log.txt") == f"wrote 6 bytes to '{home}/work/log.txt'"
     assert sh(s, "echo", text="second", file="work/log.txt", append=True) == (
         f"appended 7 bytes to '{home}/work/log.txt'")
-    assert ok(s, "read_file", path="work/log.txt")["content"] == "first\nsecond"
+    assert s.ok("read_file", path="work/log.txt")["content"] == "first\nsecond"
     sh(s, "echo", text="reset", file="work/log.txt")
     assert sh(s, "cat", path="work/log.txt") == "reset"
-    fails_cleanly(s, "echo", "Is a directory", text="x", file="work/sub")
-    fails_cleanly(s, "echo", "Permission denied", text="x", file="/etc/hosts", append=True)
-    fails_cleanly(s, "echo", "No such file or directory", text="x", file="work/no/such.txt")
+    s.fails("echo", "Is a directory", text="x", file="work/sub")
+    s.fails("echo", "Permission denied", text="x", file="/etc/hosts", append=True)
+    s.fails("echo", "No such file or directory", text="x", file="work/no/such.txt")
 
 
 def test_write_and_append_file(work):
     s = work
     home = home_of(s)
-    assert ok(s, "write_file", path="work/plan.md", content="# Plan\n- one\n") == {
+    assert s.ok("write_file", path="work/plan.md", content="# Plan\n- one\n") == {
         "path": f"{home}/work/plan.md", "bytes": 13, "lines": 2, "created": True}
-    assert ok(s, "write_file", path="work/plan.md", content="# Plan v2\n")["created"] is False
+    assert s.ok("write_file", path="work/plan.md", content="# Plan v2\n")["created"] is False
     assert sh(s, "cat", path="work/plan.md") == "# Plan v2"
-    ok(s, "write_file", path="work/raw.txt", content="no newline")
-    assert ok(s, "append_file", path="work/raw.txt", content="next line\n") == {
+    s.ok("write_file", path="work/raw.txt", content="no newline")
+    assert s.ok("append_file", path="work/raw.txt", content="next line\n") == {
         "path": f"{home}/work/raw.txt", "bytes_appended": 10, "size": 21, "created": False}
-    assert ok(s, "read_file", path="work/raw.txt")["content"] == "no newline\nnext line"
-    assert ok(s, "append_file", path="work/new-log.txt", content="started\n")["created"] is True
-    fails_cleanly(s, "write_file", "Is a directory", path="work/sub", content="x")
-    fails_cleanly(s, "write_file", "Permission denied", path="/etc/hostname", content="evil\n")
-    fails_cleanly(s, "write_file", "Permission denied", path="/etc/new.conf", content="x")
-    fails_cleanly(s, "write_file", "No such file or directory", path="work/ghost/dir/file.txt", content="x")
-    fails_cleanly(s, "append_file", "Permission denied", path="/etc/hosts", content="1.2.3.4 evil\n")
-    fails_cleanly(s, "append_file", "Is a directory", path="work", content="x")
+    assert s.ok("read_file", path="work/raw.txt")["content"] == "no newline\nnext line"
+    assert s.ok("append_file", path="work/new-log.txt", content="started\n")["created"] is True
+    s.fails("write_file", "Is a directory", path="work/sub", content="x")
+    s.fails("write_file", "Permission denied", path="/etc/hostname", content="evil\n")
+    s.fails("write_file", "Permission denied", path="/etc/new.conf", content="x")
+    s.fails("write_file", "No such file or directory", path="work/ghost/dir/file.txt", content="x")
+    s.fails("append_file", "Permission denied", path="/etc/hosts", content="1.2.3.4 evil\n")
+    s.fails("append_file", "Is a directory", path="work", content="x")
 
 
 def test_write_through_a_symlink(work):
     s = work
     home = home_of(s)
     sh(s, "symlink", target="fruits.txt", link_path="work/link.txt")
-    ok(s, "append_file", path="work/link.txt", content="plum\n")
+    s.ok("append_file", path="work/link.txt", content="plum\n")
     assert sh(s, "tail", path="work/fruits.txt", n=1) == "plum"
-    assert ok(s, "stat", path="work/link.txt")["type"] == "symlink"
+    assert s.ok("stat", path="work/link.txt")["type"] == "symlink"
     sh(s, "symlink", target="missing-target.txt", link_path="work/dangling")
-    assert ok(s, "exists", path="work/dangling")["exists"] is False
-    ok(s, "write_file", path="work/dangling", content="now it exists\n")
-    assert ok(s, "read_file", path=f"{home}/work/missing-target.txt")["content"] == "now it exists"
+    assert s.ok("exists", path="work/dangling")["exists"] is False
+    s.ok("write_file", path="work/dangling", content="now it exists\n")
+    assert s.ok("read_file", path=f"{home}/work/missing-target.txt")["content"] == "now it exists"
 
 
 def test_replace_insert_delete_lines(work):
     s = work
     home = home_of(s)
-    assert ok(s, "replace_in_file", path="work/notes.md", old="buy milk", new="buy oat milk") == {
+    assert s.ok("replace_in_file", path="work/notes.md", old="buy milk", new="buy oat milk") == {
         "path": f"{home}/work/notes.md", "replacements": 1}
     assert "TODO: buy oat milk" in sh(s, "cat", path="work/notes.md")
-    fails_cleanly(s, "replace_in_file", "occurs 2 times", path="work/fruits.txt", old="apple\n", new="pear\n")
-    assert ok(s, "replace_in_file", path="work/fruits.txt", old="apple\n", new="pear\n", replace_all=True)[
+    s.fails("replace_in_file", "occurs 2 times", path="work/fruits.txt", old="apple\n", new="pear\n")
+    assert s.ok("replace_in_file", path="work/fruits.txt", old="apple\n", new="pear\n", replace_all=True)[
         "replacements"] == 2
     assert sh(s, "cat", path="work/fruits.txt").splitlines()[:4] == ["banana", "pear", "cherry", "pear"]
-    fails_cleanly(s, "replace_in_file", "Text not found", path="work/fruits.txt", old="kiwi", new="x")
-    fails_cleanly(s, "replace_in_file", "must not be empty", path="work/fruits.txt", old="", new="x")
-    fails_cleanly(s, "replace_in_file", "Permission denied", path="/etc/hosts", old="localhost", new="x")
-    fails_cleanly(s, "replace_in_file", "Permission denied", path="current/LICENSE", old="MIT", new="GPL")
+    s.fails("replace_in_file", "Text not found", path="work/fruits.txt", old="kiwi", new="x")
+    s.fails("replace_in_file", "must not be empty", path="work/fruits.txt", old="", new="x")
+    s.fails("replace_in_file", "Permission denied", path="/etc/hosts", old="localhost", new="x")
+    s.fails("replace_in_file", "Permission denied", path="current/LICENSE", old="MIT", new="GPL")
 
-    ok(s, "write_file", path="work/list.txt", content="one\ntwo\nthree\n")
-    assert ok(s, "insert_lines", path="work/list.txt", line=2, text="one and a half\none and 3/4") == {
+    s.ok("write_file", path="work/list.txt", content="one\ntwo\nthree\n")
+    assert s.ok("insert_lines", path="work/list.txt", line=2, text="one and a half\none and 3/4") == {
         "path": f"{home}/work/list.txt", "inserted": 2, "total_lines": 5}
-    ok(s, "insert_lines", path="work/list.txt", line=6, text="four")
-    ok(s, "insert_lines", path="work/list.txt", line=1, text="zero")
+    s.ok("insert_lines", path="work/list.txt", line=6, text="four")
+    s.ok("insert_lines", path="work/list.txt", line=1, text="zero")
     assert sh(s, "cat", path="work/list.txt") == "zero\none\none and a half\none and 3/4\ntwo\nthree\nfour"
-    fails_cleanly(s, "insert_lines", "line must be between 1 and 8", path="work/list.txt", line=9, text="x")
-    fails_cleanly(s, "insert_lines", "line must be between", path="work/list.txt", line=0, text="x")
+    s.fails("insert_lines", "line must be between 1 and 8", path="work/list.txt", line=9, text="x")
+    s.fails("insert_lines", "line must be between", path="work/list.txt", line=0, text="x")
 
-    assert ok(s, "delete_lines", path="work/list.txt", start_line=3, end_line=4) == {
+    assert s.ok("delete_lines", path="work/list.txt", start_line=3, end_line=4) == {
         "path": f"{home}/work/list.txt", "deleted": ["one and a half", "one and 3/4"], "total_lines": 5}
-    assert ok(s, "delete_lines", path="work/list.txt", start_line=1)["deleted"] == ["zero"]
-    assert ok(s, "read_file", path="work/list.txt")["content"] == "one\ntwo\nthree\nfour"
+    assert s.ok("delete_lines", path="work/list.txt", start_line=1)["deleted"] == ["zero"]
+    assert s.ok("read_file", path="work/list.txt")["content"] == "one\ntwo\nthree\nfour"
     assert sh(s, "wc", path="work/list.txt").startswith("4 4 "), "the trailing newline is kept"
-    fails_cleanly(s, "delete_lines", "outside", path="work/list.txt", start_line=3, end_line=9)
-    fails_cleanly(s, "delete_lines", "outside", path="work/list.txt", start_line=3, end_line=2)
-    fails_cleanly(s, "delete_lines", "Permission denied", path="/etc/hosts", start_line=1)
+    s.fails("delete_lines", "outside", path="work/list.txt", start_line=3, end_line=9)
+    s.fails("delete_lines", "outside", path="work/list.txt", start_line=3, end_line=2)
+    s.fails("delete_lines", "Permission denied", path="/etc/hosts", start_line=1)
 
 
 def test_sed(work):
     s = work
     home = home_of(s)
-    ok(s, "write_file", path="work/conf.yaml", content="port: 8000\nhost: a\nport: 9000 # port\n")
+    s.ok("write_file", path="work/conf.yaml", content="port: 8000\nhost: a\nport: 9000 # port\n")
     preview = sh(s, "sed", path="work/conf.yaml", pattern=r"port: (\d+)", replacement=r"port: \g<1>1")
     assert preview == "port: 80001\nhost: a\nport: 90001 # port"
     assert sh(s, "cat", path="work/conf.yaml").startswith("port: 8000\n"), "without in_place nothing changes"
@@ -712,14 +684,14 @@ def test_sed(work):
         "server: a")
     assert sh(s, "sed", path="work/conf.yaml", pattern="port", replacement="p", in_place=True) == (
         f"3 substitutions in '{home}/work/conf.yaml'")
-    assert ok(s, "read_file", path="work/conf.yaml")["content"] == "p: 8000\nhost: a\np: 9000 # p"
+    assert s.ok("read_file", path="work/conf.yaml")["content"] == "p: 8000\nhost: a\np: 9000 # p"
     digest = s.world.digest()
     assert sh(s, "sed", path="work/conf.yaml", pattern="zzz", replacement="y", in_place=True).startswith("0 substitutions")
     assert s.world.digest() == digest
-    fails_cleanly(s, "sed", "Invalid regular expression", path="work/conf.yaml", pattern="[", replacement="x")
-    fails_cleanly(s, "sed", "Invalid replacement", path="work/conf.yaml", pattern="p", replacement=r"\9",
+    s.fails("sed", "Invalid regular expression", path="work/conf.yaml", pattern="[", replacement="x")
+    s.fails("sed", "Invalid replacement", path="work/conf.yaml", pattern="p", replacement=r"\9",
                   in_place=True)
-    fails_cleanly(s, "sed", "Permission denied", path="/etc/hosts", pattern="local", replacement="x", in_place=True)
+    s.fails("sed", "Permission denied", path="/etc/hosts", pattern="local", replacement="x", in_place=True)
     assert "127.0.0.1" in sh(s, "sed", path="/etc/hosts", pattern="x", replacement="y")
 
 
@@ -731,10 +703,10 @@ def test_mv_rename_and_into_directory(work):
     home = home_of(s)
     assert sh(s, "mv", source="work/fruits.txt", destination="work/produce.txt") == (
         f"renamed '{home}/work/fruits.txt' -> '{home}/work/produce.txt'")
-    assert ok(s, "exists", path="work/fruits.txt")["exists"] is False
+    assert s.ok("exists", path="work/fruits.txt")["exists"] is False
     assert sh(s, "cat", path="work/produce.txt") == FRUITS.rstrip("\n")
     sh(s, "mv", source="work/produce.txt", destination="work/sub")
-    assert ok(s, "exists", path="work/sub/produce.txt")["exists"] is True
+    assert s.ok("exists", path="work/sub/produce.txt")["exists"] is True
     sh(s, "mv", source="work/sub", destination="work/moved")
     assert sh(s, "find", path="work/moved") == (
         "work/moved\nwork/moved/deep\nwork/moved/deep/inner.txt\nwork/moved/produce.txt")
@@ -742,37 +714,37 @@ def test_mv_rename_and_into_directory(work):
     sh(s, "mkdir", path="work/archive")
     sh(s, "mv", source="work/moved", destination="work/archive/")
     assert sh(s, "ls", path="work/archive/moved") == "deep\nproduce.txt"
-    assert ok(s, "stat", path="work/archive/moved/deep/inner.txt")["modified"] == now_text(s)
+    assert s.ok("stat", path="work/archive/moved/deep/inner.txt")["modified"] == now_text(s)
 
 
 def test_mv_overwrites_and_refuses(work):
     s = work
     home = home_of(s)
-    ok(s, "write_file", path="work/old.txt", content="old\n")
+    s.ok("write_file", path="work/old.txt", content="old\n")
     sh(s, "mv", source="work/old.txt", destination="work/notes.md")
     assert sh(s, "cat", path="work/notes.md") == "old"
-    ok(s, "write_file", path="work/keep.txt", content="keep\n")
-    fails_cleanly(s, "mv", "File exists", source="work/keep.txt", destination="work/notes.md", no_clobber=True)
-    fails_cleanly(s, "mv", "same file", source="work/keep.txt", destination="work/keep.txt")
-    fails_cleanly(s, "mv", "same file", source="work/keep.txt", destination="work/../work/./keep.txt")
-    fails_cleanly(s, "mv", "subdirectory of itself", source="work/sub", destination="work/sub/deep")
-    fails_cleanly(s, "mv", "subdirectory of itself", source="work", destination="work/sub/deep/work2")
-    fails_cleanly(s, "mv", "No such file or directory", source="work/nothing", destination="work/x")
-    fails_cleanly(s, "mv", "No such file or directory", source="work/keep.txt", destination="work/no/dir/x")
+    s.ok("write_file", path="work/keep.txt", content="keep\n")
+    s.fails("mv", "File exists", source="work/keep.txt", destination="work/notes.md", no_clobber=True)
+    s.fails("mv", "same file", source="work/keep.txt", destination="work/keep.txt")
+    s.fails("mv", "same file", source="work/keep.txt", destination="work/../work/./keep.txt")
+    s.fails("mv", "subdirectory of itself", source="work/sub", destination="work/sub/deep")
+    s.fails("mv", "subdirectory of itself", source="work", destination="work/sub/deep/work2")
+    s.fails("mv", "No such file or directory", source="work/nothing", destination="work/x")
+    s.fails("mv", "No such file or directory", source="work/keep.txt", destination="work/no/dir/x")
     sh(s, "mkdir", path="work/target/keep.txt", parents=True)
-    fails_cleanly(s, "mv", "cannot overwrite directory", source="work/keep.txt", destination="work/target")
-    fails_cleanly(s, "mv", "cannot overwrite non-directory", source="work/sub", destination="work/keep.txt")
+    s.fails("mv", "cannot overwrite directory", source="work/keep.txt", destination="work/target")
+    s.fails("mv", "cannot overwrite non-directory", source="work/sub", destination="work/keep.txt")
     sh(s, "mkdir", path="work/full/sub/x", parents=True)
-    fails_cleanly(s, "mv", "Directory not empty", source="work/sub", destination="work/full")
-    fails_cleanly(s, "mv", "is not a directory", source="work/*.txt", destination="work/keep.txt")
-    fails_cleanly(s, "mv", "Permission denied", source="/etc/hosts", destination="work/hosts")
-    fails_cleanly(s, "mv", "Permission denied", source="work/keep.txt", destination="/etc/keep.txt")
-    fails_cleanly(s, "mv", "Operation not permitted", source="/tmp/.X0-lock", destination="/tmp/lock")
-    fails_cleanly(s, "mv", "Device or resource busy", source="/", destination="work/root")
+    s.fails("mv", "Directory not empty", source="work/sub", destination="work/full")
+    s.fails("mv", "is not a directory", source="work/*.txt", destination="work/keep.txt")
+    s.fails("mv", "Permission denied", source="/etc/hosts", destination="work/hosts")
+    s.fails("mv", "Permission denied", source="work/keep.txt", destination="/etc/keep.txt")
+    s.fails("mv", "Operation not permitted", source="/tmp/.X0-lock", destination="/tmp/lock")
+    s.fails("mv", "Device or resource busy", source="/", destination="work/root")
     sh(s, "mkdir", path="work/emptydir")
     sh(s, "mv", source="work/sub", destination="work/emptydir")
     assert sh(s, "ls", path="work/emptydir") == "sub"
-    assert ok(s, "exists", path=f"{home}/work/sub")["exists"] is False
+    assert s.ok("exists", path=f"{home}/work/sub")["exists"] is False
 
 
 def test_mv_glob_and_working_directory_follows(work):
@@ -793,10 +765,10 @@ def test_failed_multi_move_rolls_back_everything(work):
     home = home_of(s)
     sh(s, "mkdir", path="work/dest/notes.md", parents=True)  # the second move will hit this directory
     before = s.world.digest()
-    fails(s, "mv", "cannot overwrite directory", source="work/*.*", destination="work/dest")
+    s.fails("mv", "cannot overwrite directory", source="work/*.*", destination="work/dest")
     assert s.world.digest() == before
     assert sh(s, "ls", path="work") == "data.csv\ndest\nfruits.txt\nnotes.md\nsub"
-    assert ok(s, "exists", path="work/dest/data.csv")["exists"] is False
+    assert s.ok("exists", path="work/dest/data.csv")["exists"] is False
     assert sh(s, "cat", path=f"{home}/work/data.csv") == CSV.rstrip("\n")
     sh(s, "mv", source="work/data.csv", destination="work/dest")
     assert sh(s, "ls", path="work/dest") == "data.csv\nnotes.md"
@@ -810,42 +782,42 @@ def test_cp(work):
     assert sh(s, "diff", path1="work/fruits.txt", path2="work/copy.txt") == "(no differences)"
     sh(s, "cp", source="work/notes.md", destination="work/sub")
     assert sh(s, "cat", path="work/sub/notes.md") == NOTES.rstrip("\n")
-    ok(s, "write_file", path="work/copy.txt", content="changed\n")
+    s.ok("write_file", path="work/copy.txt", content="changed\n")
     assert sh(s, "cat", path="work/fruits.txt") == FRUITS.rstrip("\n"), "copies are independent"
     sh(s, "cp", source="work/fruits.txt", destination="work/copy.txt")
     assert sh(s, "cat", path="work/copy.txt") == FRUITS.rstrip("\n")
-    fails_cleanly(s, "cp", "File exists", source="work/notes.md", destination="work/copy.txt", no_clobber=True)
-    fails_cleanly(s, "cp", "-r not specified", source="work/sub", destination="work/sub2")
+    s.fails("cp", "File exists", source="work/notes.md", destination="work/copy.txt", no_clobber=True)
+    s.fails("cp", "-r not specified", source="work/sub", destination="work/sub2")
     assert sh(s, "cp", source="work/sub", destination="work/sub2", recursive=True) == (
         f"'{home}/work/sub' -> '{home}/work/sub2' (2 files, 2 directories)")
     assert sh(s, "find", path="work/sub2", type="f") == "work/sub2/deep/inner.txt\nwork/sub2/notes.md"
     sh(s, "cp", source="work/sub", destination="work/sub2", recursive=True)
     assert sh(s, "ls", path="work/sub2") == "deep\nnotes.md\nsub", "copying onto a directory goes inside it"
-    fails_cleanly(s, "cp", "into itself", source="work", destination="work/sub/inside", recursive=True)
-    fails_cleanly(s, "cp", "same file", source="work/fruits.txt", destination="work/./fruits.txt")
+    s.fails("cp", "into itself", source="work", destination="work/sub/inside", recursive=True)
+    s.fails("cp", "same file", source="work/fruits.txt", destination="work/./fruits.txt")
     sh(s, "mkdir", path="work/target/notes.md", parents=True)
-    fails_cleanly(s, "cp", "cannot overwrite directory", source="work/notes.md", destination="work/target")
-    fails_cleanly(s, "cp", "No such file or directory", source="work/nothing.txt", destination="work/x")
-    fails_cleanly(s, "cp", "Permission denied", source="/etc/shadow", destination="work/shadow")
-    fails_cleanly(s, "cp", "Permission denied", source="work/fruits.txt", destination="/etc/fruits.txt")
-    fails_cleanly(s, "cp", "Permission denied", source="/tmp", destination="work/tmp-copy", recursive=True)
+    s.fails("cp", "cannot overwrite directory", source="work/notes.md", destination="work/target")
+    s.fails("cp", "No such file or directory", source="work/nothing.txt", destination="work/x")
+    s.fails("cp", "Permission denied", source="/etc/shadow", destination="work/shadow")
+    s.fails("cp", "Permission denied", source="work/fruits.txt", destination="/etc/fruits.txt")
+    s.fails("cp", "Permission denied", source="/tmp", destination="work/tmp-copy", recursive=True)
     sh(s, "cp", source="current/LICENSE", destination="work/LICENSE")
-    assert ok(s, "stat", path="work/LICENSE")["mode"] == "0444", "cp keeps the mode"
-    fails_cleanly(s, "cp", "Permission denied", source="work/fruits.txt", destination="work/LICENSE")
+    assert s.ok("stat", path="work/LICENSE")["mode"] == "0444", "cp keeps the mode"
+    s.fails("cp", "Permission denied", source="work/fruits.txt", destination="work/LICENSE")
     sh(s, "mkdir", path="work/csvs")
     assert len(sh(s, "cp", source="data/*.csv", destination="work/csvs").splitlines()) == 4
-    fails_cleanly(s, "cp", "is not a directory", source="data/*.csv", destination="work/fruits.txt")
+    s.fails("cp", "is not a directory", source="data/*.csv", destination="work/fruits.txt")
 
 
 def test_cp_recursive_keeps_links_and_mkdir_p_inside_read_only_copy(work):
     s = work
     sh(s, "symlink", target="../notes.md", link_path="work/sub/notes-link")
     sh(s, "chmod", path="work/sub/deep", mode="555")
-    fails_cleanly(s, "touch", "Permission denied", path="work/sub/deep/new.txt")
+    s.fails("touch", "Permission denied", path="work/sub/deep/new.txt")
     sh(s, "cp", source="work/sub", destination="work/sub-copy", recursive=True)
-    assert ok(s, "stat", path="work/sub-copy/notes-link")["type"] == "symlink"
+    assert s.ok("stat", path="work/sub-copy/notes-link")["type"] == "symlink"
     assert sh(s, "cat", path="work/sub-copy/notes-link").startswith("# Notes")
-    assert ok(s, "stat", path="work/sub-copy/deep")["mode"] == "0555"
+    assert s.ok("stat", path="work/sub-copy/deep")["mode"] == "0555"
     assert sh(s, "cat", path="work/sub-copy/deep/inner.txt") == "needle here\nno match"
 
 
@@ -853,31 +825,31 @@ def test_rm(work):
     s = work
     home = home_of(s)
     assert sh(s, "rm", path="work/fruits.txt") == f"removed '{home}/work/fruits.txt'"
-    assert ok(s, "exists", path="work/fruits.txt")["exists"] is False
-    fails_cleanly(s, "rm", "No such file or directory", path="work/fruits.txt")
+    assert s.ok("exists", path="work/fruits.txt")["exists"] is False
+    s.fails("rm", "No such file or directory", path="work/fruits.txt")
     assert sh(s, "rm", path="work/fruits.txt", force=True) == "(nothing removed)"
     assert sh(s, "rm", path="work/*.zip", force=True) == "(nothing removed)"
-    fails_cleanly(s, "rm", "Is a directory", path="work/sub")
+    s.fails("rm", "Is a directory", path="work/sub")
     assert sh(s, "rm", path="work/sub", recursive=True) == f"removed directory '{home}/work/sub' (2 entries inside)"
-    assert ok(s, "exists", path="work/sub/deep/inner.txt")["exists"] is False
-    fails_cleanly(s, "rm", "dangerous", path="/", recursive=True, force=True)
-    fails_cleanly(s, "rm", "dangerous", path="/..//.", recursive=True)
+    assert s.ok("exists", path="work/sub/deep/inner.txt")["exists"] is False
+    s.fails("rm", "dangerous", path="/", recursive=True, force=True)
+    s.fails("rm", "dangerous", path="/..//.", recursive=True)
     sh(s, "cd", path="work")
-    fails_cleanly(s, "rm", "current working directory", path=".", recursive=True)
-    fails_cleanly(s, "rm", "current working directory", path=home, recursive=True)
+    s.fails("rm", "current working directory", path=".", recursive=True)
+    s.fails("rm", "current working directory", path=home, recursive=True)
     sh(s, "cd", path="~")
     sh(s, "cp", source="current/LICENSE", destination="work/LICENSE")
-    fails_cleanly(s, "rm", "write-protected", path="work/LICENSE")
+    s.fails("rm", "write-protected", path="work/LICENSE")
     sh(s, "rm", path="work/LICENSE", force=True)
-    fails_cleanly(s, "rm", "Permission denied", path="/etc/hosts", force=True)
-    fails_cleanly(s, "rm", "Operation not permitted", path="/tmp/.X0-lock", force=True)
-    fails_cleanly(s, "rm", "write-protected", path="notes/recipes", recursive=True)
-    ok(s, "write_file", path="work/a.log", content="a\n")
-    ok(s, "write_file", path="work/b.log", content="b\n")
+    s.fails("rm", "Permission denied", path="/etc/hosts", force=True)
+    s.fails("rm", "Operation not permitted", path="/tmp/.X0-lock", force=True)
+    s.fails("rm", "write-protected", path="notes/recipes", recursive=True)
+    s.ok("write_file", path="work/a.log", content="a\n")
+    s.ok("write_file", path="work/b.log", content="b\n")
     assert sh(s, "rm", path="work/*.log").splitlines() == [f"removed '{home}/work/a.log'", f"removed '{home}/work/b.log'"]
     target = sh(s, "readlink", path="current")
     sh(s, "rm", path="current")
-    assert ok(s, "exists", path=target)["type"] == "directory", "rm removes the link, not its target"
+    assert s.ok("exists", path=target)["type"] == "directory", "rm removes the link, not its target"
 
 
 def test_rmdir(work):
@@ -885,17 +857,49 @@ def test_rmdir(work):
     home = home_of(s)
     sh(s, "mkdir", path="work/empty")
     assert sh(s, "rmdir", path="work/empty") == f"removed directory '{home}/work/empty'"
-    fails_cleanly(s, "rmdir", "No such file or directory", path="work/empty")
-    fails_cleanly(s, "rmdir", "Directory not empty", path="work/sub")
-    fails_cleanly(s, "rmdir", "Not a directory", path="work/notes.md")
-    fails_cleanly(s, "rmdir", "Not a directory", path="current")
-    fails_cleanly(s, "rmdir", "Device or resource busy", path="/")
-    fails_cleanly(s, "rmdir", "Permission denied", path="/bin")
+    s.fails("rmdir", "No such file or directory", path="work/empty")
+    s.fails("rmdir", "Directory not empty", path="work/sub")
+    s.fails("rmdir", "Not a directory", path="work/notes.md")
+    s.fails("rmdir", "Not a directory", path="current")
+    s.fails("rmdir", "Device or resource busy", path="/")
+    s.fails("rmdir", "Permission denied", path="/bin")
     sh(s, "cd", path="pictures")
-    fails_cleanly(s, "rmdir", "current working directory", path=".")
+    s.fails("rmdir", "current working directory", path=".")
     sh(s, "cd", path="..")
     sh(s, "rmdir", path="pictures")
     assert "pictures" not in sh(s, "ls").splitlines()
+
+
+def test_mkdir_rmdir_and_rm_are_not_idempotent_since_a_plain_repeat_fails(work):
+    """As in a shell, a plain repeat of mkdir, rmdir or rm is refused (and changes nothing), so none of
+    them is annotated idempotent. `mkdir -p` and `rm -f` repeat without error and do nothing more."""
+    s = work
+    tools = {t.name: t for t in run_sync(s.client.list_tools())}
+    assert [name for name in ("mkdir", "rmdir", "rm") if tools[name].annotations.idempotent_hint] == []
+    sh(s, "mkdir", path="work/once")
+    s.fails("mkdir", "File exists", path="work/once")
+    sh(s, "rmdir", path="work/once")
+    s.fails("rmdir", "No such file or directory", path="work/once")
+    sh(s, "rm", path="work/notes.md")
+    s.fails("rm", "No such file or directory", path="work/notes.md")
+    sh(s, "mkdir", path="work/p/q", parents=True)
+    digest = s.world.digest()
+    assert "already exists" in sh(s, "mkdir", path="work/p/q", parents=True)
+    assert s.world.digest() == digest
+    sh(s, "rm", path="work/p", recursive=True, force=True)
+    digest = s.world.digest()
+    assert sh(s, "rm", path="work/p", recursive=True, force=True) == "(nothing removed)"
+    assert s.world.digest() == digest
+
+
+def test_a_time_after_the_clock_breaks_the_rules(work):
+    """No file, directory or link may have been modified after the world's clock."""
+    s = work
+    assert not s.world.violations()
+    path = f"{home_of(s)}/work/fruits.txt"
+    with s.world.transaction() as db:
+        db.get(Node, path).mtime = s.world.now + dt.timedelta(minutes=1)
+    assert any(f"{path}: mtime" in p and "after the clock" in p for p in s.world.violations())
 
 
 def test_symlink(work):
@@ -908,13 +912,13 @@ def test_symlink(work):
     sh(s, "cd", path="~")
     sh(s, "symlink", target="/etc/hosts", link_path="work/sub")
     assert sh(s, "readlink", path="work/sub/hosts") == "/etc/hosts"
-    fails_cleanly(s, "symlink", "File exists", target="anything", link_path="work/notes.md")
-    fails_cleanly(s, "symlink", "No such file or directory", target="x", link_path="work/none/link")
-    fails_cleanly(s, "symlink", "Permission denied", target="/tmp", link_path="/etc/tmp-link")
-    fails_cleanly(s, "symlink", "must not be empty", target="", link_path="work/empty-link")
+    s.fails("symlink", "File exists", target="anything", link_path="work/notes.md")
+    s.fails("symlink", "No such file or directory", target="x", link_path="work/none/link")
+    s.fails("symlink", "Permission denied", target="/tmp", link_path="/etc/tmp-link")
+    s.fails("symlink", "must not be empty", target="", link_path="work/empty-link")
     sh(s, "symlink", target="loop-b", link_path="work/loop-a")
     sh(s, "symlink", target="loop-a", link_path="work/loop-b")
-    fails(s, "cat", "Too many levels of symbolic links", path="work/loop-a")
+    s.fails("cat", "Too many levels of symbolic links", path="work/loop-a")
 
 
 def test_chmod_and_permission_semantics(work):
@@ -922,44 +926,44 @@ def test_chmod_and_permission_semantics(work):
     home = home_of(s)
     assert sh(s, "chmod", path="work/fruits.txt", mode="444") == (
         f"mode of '{home}/work/fruits.txt' changed from 0644 (rw-r--r--) to 0444 (r--r--r--)")
-    fails_cleanly(s, "write_file", "Permission denied", path="work/fruits.txt", content="x")
-    fails_cleanly(s, "append_file", "Permission denied", path="work/fruits.txt", content="x")
-    fails_cleanly(s, "echo", "Permission denied", text="x", file="work/fruits.txt")
+    s.fails("write_file", "Permission denied", path="work/fruits.txt", content="x")
+    s.fails("append_file", "Permission denied", path="work/fruits.txt", content="x")
+    s.fails("echo", "Permission denied", text="x", file="work/fruits.txt")
     assert sh(s, "cat", path="work/fruits.txt").startswith("banana"), "still readable"
     sh(s, "chmod", path="work/fruits.txt", mode="u+w")
-    ok(s, "append_file", path="work/fruits.txt", content="plum\n")
-    assert ok(s, "stat", path="work/fruits.txt")["mode"] == "0644"
+    s.ok("append_file", path="work/fruits.txt", content="plum\n")
+    assert s.ok("stat", path="work/fruits.txt")["mode"] == "0644"
     sh(s, "chmod", path="work/fruits.txt", mode="u-r")
-    fails_cleanly(s, "cat", "Permission denied", path="work/fruits.txt")
+    s.fails("cat", "Permission denied", path="work/fruits.txt")
     assert "retained as 0244" in sh(s, "chmod", path="work/fruits.txt", mode="0244")
     sh(s, "chmod", path="work/sub", mode="000")
-    fails_cleanly(s, "ls", "Permission denied", path="work/sub")
-    fails_cleanly(s, "cd", "Permission denied", path="work/sub")
-    fails_cleanly(s, "cat", "Permission denied", path="work/sub/deep/inner.txt")
+    s.fails("ls", "Permission denied", path="work/sub")
+    s.fails("cd", "Permission denied", path="work/sub")
+    s.fails("cat", "Permission denied", path="work/sub/deep/inner.txt")
     sh(s, "chmod", path="work/sub", mode="u=rwx,go=rx")
-    assert ok(s, "stat", path="work/sub")["permissions"] == "drwxr-xr-x"
+    assert s.ok("stat", path="work/sub")["permissions"] == "drwxr-xr-x"
     assert sh(s, "chmod", path="work/sub", mode="go-rx", recursive=True).count("changed from") == 3
-    assert ok(s, "stat", path="work/sub/deep/inner.txt")["mode"] == "0600"
+    assert s.ok("stat", path="work/sub/deep/inner.txt")["mode"] == "0600"
     sh(s, "chmod", path="scripts/*.sh", mode="a-x")
-    assert {ok(s, "stat", path=p)["mode"] for p in ("scripts/backup.sh", "scripts/deploy.sh")} == {"0644"}
+    assert {s.ok("stat", path=p)["mode"] for p in ("scripts/backup.sh", "scripts/deploy.sh")} == {"0644"}
     sh(s, "chmod", path="work/notes.md", mode="a+X")
-    assert ok(s, "stat", path="work/notes.md")["mode"] == "0644", "X only adds execute to directories"
+    assert s.ok("stat", path="work/notes.md")["mode"] == "0644", "X only adds execute to directories"
     sh(s, "mkdir", path="work/shared")
     sh(s, "chmod", path="work/shared", mode="+t")
-    assert ok(s, "stat", path="work/shared")["permissions"] == "drwxr-xr-t"
-    fails_cleanly(s, "chmod", "Operation not permitted", path="/etc/hosts", mode="666")
-    fails_cleanly(s, "chmod", "invalid mode", path="work/notes.md", mode="u+q")
-    fails_cleanly(s, "chmod", "invalid mode", path="work/notes.md", mode="888")
-    fails_cleanly(s, "chmod", "No such file or directory", path="work/zzz", mode="644")
+    assert s.ok("stat", path="work/shared")["permissions"] == "drwxr-xr-t"
+    s.fails("chmod", "Operation not permitted", path="/etc/hosts", mode="666")
+    s.fails("chmod", "invalid mode", path="work/notes.md", mode="u+q")
+    s.fails("chmod", "invalid mode", path="work/notes.md", mode="888")
+    s.fails("chmod", "No such file or directory", path="work/zzz", mode="644")
 
 
 def test_group_permissions(fs):
-    user = ok(fs, "user_info")["user"]
-    ok(fs, "append_file", path="/opt/team/README.txt", content="hello from the team\n")
-    assert ok(fs, "stat", path="/opt/team/README.txt")["owner"] == "root"
-    fails_cleanly(fs, "append_file", "Permission denied", path="/opt/team/oncall.txt", content="x")
-    fails_cleanly(fs, "cat", "Permission denied", path="/var/log/syslog")
-    assert ok(fs, "stat", path="/var/log/syslog")["group"] == "adm"
+    user = fs.ok("user_info")["user"]
+    fs.ok("append_file", path="/opt/team/README.txt", content="hello from the team\n")
+    assert fs.ok("stat", path="/opt/team/README.txt")["owner"] == "root"
+    fs.fails("append_file", "Permission denied", path="/opt/team/oncall.txt", content="x")
+    fs.fails("cat", "Permission denied", path="/var/log/syslog")
+    assert fs.ok("stat", path="/var/log/syslog")["group"] == "adm"
     assert user not in ("root", "adm")
 
 
@@ -969,36 +973,36 @@ def test_group_permissions(fs):
 def test_tar_create_list_extract(work):
     s = work
     home = home_of(s)
-    created = ok(s, "tar_create", archive="work/backup.tar", paths=["work/sub", "work/notes.md"])
+    created = s.ok("tar_create", archive="work/backup.tar", paths=["work/sub", "work/notes.md"])
     assert created["archive"] == f"{home}/work/backup.tar" and created["entries"] == 4
-    listed = ok(s, "tar_list", archive="work/backup.tar")
+    listed = s.ok("tar_list", archive="work/backup.tar")
     assert listed == {"archive": f"{home}/work/backup.tar", "entries": [
         {"name": "sub", "type": "directory", "size": 0, "mode": "0755"},
         {"name": "sub/deep", "type": "directory", "size": 0, "mode": "0755"},
         {"name": "sub/deep/inner.txt", "type": "file", "size": len(INNER), "mode": "0644"},
         {"name": "notes.md", "type": "file", "size": len(NOTES), "mode": "0644"}]}
     sh(s, "mkdir", path="restore")
-    assert ok(s, "tar_extract", archive="work/backup.tar", directory="restore") == {
+    assert s.ok("tar_extract", archive="work/backup.tar", directory="restore") == {
         "directory": f"{home}/restore", "extracted": 4}
     assert sh(s, "cat", path="restore/sub/deep/inner.txt") == "needle here\nno match"
     assert sh(s, "diff", path1="restore/notes.md", path2="work/notes.md") == "(no differences)"
-    ok(s, "write_file", path="restore/notes.md", content="edited\n")
+    s.ok("write_file", path="restore/notes.md", content="edited\n")
     sh(s, "cd", path="restore")
-    ok(s, "tar_extract", archive="../work/backup.tar")
+    s.ok("tar_extract", archive="../work/backup.tar")
     assert sh(s, "cat", path="notes.md") == NOTES.rstrip("\n"), "extracting overwrites files"
-    fails_cleanly(s, "tar_list", "not an archive", archive="notes.md")
-    fails_cleanly(s, "tar_extract", "not an archive", archive="notes.md")
-    fails_cleanly(s, "tar_extract", "Not a directory", archive="../work/backup.tar", directory="notes.md")
-    fails_cleanly(s, "tar_extract", "Permission denied", archive="../work/backup.tar", directory="/etc")
-    fails_cleanly(s, "tar_create", "No such file or directory", archive="x.tar", paths=["missing"])
-    fails_cleanly(s, "tar_create", "already included", archive="x.tar", paths=["notes.md", "../work/notes.md"])
-    fails_cleanly(s, "tar_create", "at least one", archive="x.tar", paths=[])
-    fails_cleanly(s, "tar_create", "Permission denied", archive="x.tar", paths=["/etc/shadow"])
-    fails_cleanly(s, "tar_create", "Permission denied", archive="/etc/x.tar", paths=["notes.md"])
+    s.fails("tar_list", "not an archive", archive="notes.md")
+    s.fails("tar_extract", "not an archive", archive="notes.md")
+    s.fails("tar_extract", "Not a directory", archive="../work/backup.tar", directory="notes.md")
+    s.fails("tar_extract", "Permission denied", archive="../work/backup.tar", directory="/etc")
+    s.fails("tar_create", "No such file or directory", archive="x.tar", paths=["missing"])
+    s.fails("tar_create", "already included", archive="x.tar", paths=["notes.md", "../work/notes.md"])
+    s.fails("tar_create", "at least one", archive="x.tar", paths=[])
+    s.fails("tar_create", "Permission denied", archive="x.tar", paths=["/etc/shadow"])
+    s.fails("tar_create", "Permission denied", archive="/etc/x.tar", paths=["notes.md"])
     evil = json.dumps({"format": "prove-tar/1", "entries": [
         {"name": "../escape.txt", "type": "file", "mode": 420, "mtime": "2026-01-01T00:00:00", "content": "x"}]})
-    ok(s, "write_file", path="evil.tar", content=evil)
-    fails_cleanly(s, "tar_extract", "unsafe archive entry", archive="evil.tar")
+    s.ok("write_file", path="evil.tar", content=evil)
+    s.fails("tar_extract", "unsafe archive entry", archive="evil.tar")
 
 
 # -- tasks ----------------------------------------------------------------------------------------
@@ -1014,8 +1018,8 @@ def test_task_outcomes(served):
     tasks = {t["id"]: t for t in _tasks()}
     for gold in tasks["filesystem-003"]["gold"][0]:
         sh(s, gold["name"], **gold["arguments"])
-    assert ok(s, "glob", pattern="~/notes/meeting-*")["matches"] == []
-    assert len(ok(s, "glob", pattern="~/notes/archive/meeting-*.md")["matches"]) == 5
+    assert s.ok("glob", pattern="~/notes/meeting-*")["matches"] == []
+    assert len(s.ok("glob", pattern="~/notes/archive/meeting-*.md")["matches"]) == 5
     edit = tasks["filesystem-004"]["gold"][0][1]
     sh(s, "cd", path="~")
     sh(s, edit["name"], **edit["arguments"])

@@ -39,13 +39,6 @@ def menu_item(s, rid: str, available: bool = True, with_options: bool = False) -
                 if i["available"] == available and (i["options"] or not with_options))
 
 
-def unchanged(s, tool: str, match: str, **arguments) -> str:
-    before = s.world.digest()
-    text = s.fails(tool, match, **arguments)
-    assert s.world.digest() == before, f"refused {tool} changed the world"
-    return text
-
-
 def test_find_customers_and_addresses(s):
     everyone = s.ok("find_customers", limit=100)
     assert len(everyone) == 40 and len({c["name"] for c in everyone}) == 40
@@ -58,9 +51,9 @@ def test_add_address_labels_are_unique(s):
     cid = customer(s, "Janice Watson")
     added = s.ok("add_address", customer_id=cid, label=" Office ", street="12 Pine St", neighborhood="Harbor")
     assert added["label"] == "Office" and added in s.ok("list_addresses", customer_id=cid)
-    unchanged(s, "add_address", "already has an address labelled", customer_id=cid, label="office",
+    s.fails("add_address", "already has an address labelled", customer_id=cid, label="office",
               street="9 Oak St", neighborhood="Downtown")
-    unchanged(s, "add_address", "street must be", customer_id=cid, label="Cabin", street=" ", neighborhood="Downtown")
+    s.fails("add_address", "street must be", customer_id=cid, label="Cabin", street=" ", neighborhood="Downtown")
 
 
 def test_cuisines_search_and_restaurant_details(s):
@@ -115,10 +108,10 @@ def test_add_to_cart_refusals(s):
     cid = customer(s, "Janice Watson")
     rid = restaurant(s, "Jade Garden")["restaurant_id"]
     sold_out = menu_item(s, rid, available=False)
-    unchanged(s, "add_to_cart", "sold out", customer_id=cid, item_id=sold_out["item_id"])
+    s.fails("add_to_cart", "sold out", customer_id=cid, item_id=sold_out["item_id"])
     plain = menu_item(s, rid)
-    unchanged(s, "add_to_cart", "has no option", customer_id=cid, item_id=plain["item_id"], option="Triple size")
-    unchanged(s, "add_to_cart", "quantity must be", customer_id=cid, item_id=plain["item_id"], quantity=21)
+    s.fails("add_to_cart", "has no option", customer_id=cid, item_id=plain["item_id"], option="Triple size")
+    s.fails("add_to_cart", "quantity must be", customer_id=cid, item_id=plain["item_id"], quantity=21)
 
 
 def test_remove_from_cart_and_clear_cart(s):
@@ -127,10 +120,36 @@ def test_remove_from_cart_and_clear_cart(s):
     first = pasta["lines"][0]["item_id"]
     after = s.ok("remove_from_cart", cart_id=pasta["cart_id"], item_id=first)
     assert all(line["item_id"] != first for line in after.get("lines", []))
-    unchanged(s, "remove_from_cart", "is not in cart", cart_id=pasta["cart_id"], item_id=first)
+    s.fails("remove_from_cart", "is not in cart", cart_id=pasta["cart_id"], item_id=first)
     olive = cart(s, cid, "Olive Tree")
     assert s.ok("clear_cart", cart_id=olive["cart_id"]) == {"cart_id": olive["cart_id"], "closed": True}
     assert all(c["cart_id"] != olive["cart_id"] for c in s.ok("list_carts", customer_id=cid))
+
+
+def test_removing_and_rating_happen_once_so_they_are_not_idempotent(s):
+    """Finding: remove_from_cart was annotated idempotent, yet its repeat is refused: the item is gone,
+    and the removal of a cart's last item closes the cart. Removing an item and rating an order happen
+    once, so neither is annotated idempotent and a repeat is refused with the world unchanged; set_tip
+    is idempotent, and setting the same tip again changes nothing."""
+    from prove_env.registry import get_toolkit
+
+    specs = get_toolkit("food_delivery").specs()
+    assert not specs["remove_from_cart"].idempotent and specs["remove_from_cart"].destructive
+    assert not specs["rate_order"].idempotent and specs["set_tip"].idempotent
+    cid = customer(s, "Daniel Hoffman")
+    pasta = cart(s, cid, "Pasta Fresca")
+    *rest, last = [line["item_id"] for line in pasta["lines"]]
+    assert rest, "the cart holds more than one item"
+    for item_id in rest:
+        s.ok("remove_from_cart", cart_id=pasta["cart_id"], item_id=item_id)
+        s.fails("remove_from_cart", "is not in cart", cart_id=pasta["cart_id"], item_id=item_id)
+    assert s.ok("remove_from_cart", cart_id=pasta["cart_id"], item_id=last) == {"cart_id": pasta["cart_id"],
+                                                                                 "closed": True}
+    s.fails("remove_from_cart", "not found", cart_id=pasta["cart_id"], item_id=last)
+    preparing = s.ok("list_orders", customer_id=customer(s, "Maria Wilson"), status="preparing")[0]
+    tipped = s.ok("set_tip", order_id=preparing["order_id"], tip=4.25)
+    before = s.world.digest()
+    assert s.ok("set_tip", order_id=preparing["order_id"], tip=4.25) == tipped and s.world.digest() == before
 
 
 def test_promo_rules(s):
@@ -143,14 +162,14 @@ def test_promo_rules(s):
     assert "at least 50.00" in s.ok("check_promo", cart_id=aegean["cart_id"], code="FEAST20")["reason"]
     s.fails("check_promo", "does not exist", cart_id=aegean["cart_id"], code="FREEFOOD")
     home = address(s, cid, "Work")
-    unchanged(s, "place_order", "expired", cart_id=aegean["cart_id"], address_id=home, promo_code="SPRING15")
+    s.fails("place_order", "expired", cart_id=aegean["cart_id"], address_id=home, promo_code="SPRING15")
     order = s.ok("place_order", cart_id=aegean["cart_id"], address_id=home, promo_code="welcome5", tip=3.0)
     assert order["promo_code"] == "WELCOME5" and order["discount"] == 5.0
     assert order["total"] == round(order["subtotal"] + order["delivery_fee"] - 5.0 + 3.0, 2)
     # once per customer: the same code on the next order is refused
     item = menu_item(s, order["restaurant_id"])
     again = s.ok("add_to_cart", customer_id=cid, item_id=item["item_id"], quantity=3)
-    unchanged(s, "check_promo", "", cart_id=again["cart_id"], code="NOPE")
+    s.fails("check_promo", "", cart_id=again["cart_id"], code="NOPE")
     assert "once per customer" in s.ok("check_promo", cart_id=again["cart_id"], code="WELCOME5")["reason"]
 
 
@@ -158,7 +177,7 @@ def test_place_order_refused_out_of_range_then_placed_elsewhere(s):
     cid = customer(s, "Brooke Hale")
     home = address(s, cid, "Home")
     jade = cart(s, cid, "Jade Garden")
-    text = unchanged(s, "place_order", "delivers within", cart_id=jade["cart_id"], address_id=home)
+    text = s.fails("place_order", "delivers within", cart_id=jade["cart_id"], address_id=home)
     assert "closer address or restaurant" in text
     bombay = cart(s, cid, "Bombay Spice")
     order = s.ok("place_order", cart_id=bombay["cart_id"], address_id=home, tip=4.0)
@@ -171,19 +190,19 @@ def test_place_order_refused_out_of_range_then_placed_elsewhere(s):
 def test_place_order_refused_when_closed_sold_out_or_too_small(s):
     cid = customer(s, "Stacey Mays")
     work = address(s, cid, "Work")
-    unchanged(s, "place_order", "is closed now", cart_id=cart(s, cid, "Ramen Ichiban")["cart_id"], address_id=work)
-    unchanged(s, "place_order", "tip must be", cart_id=cart(s, cid, "Taqueria Sol")["cart_id"], address_id=work,
+    s.fails("place_order", "is closed now", cart_id=cart(s, cid, "Ramen Ichiban")["cart_id"], address_id=work)
+    s.fails("place_order", "tip must be", cart_id=cart(s, cid, "Taqueria Sol")["cart_id"], address_id=work,
               tip=150.0)
     lauren = customer(s, "Lauren Archer")
     jade = cart(s, lauren, "Jade Garden")
     sold = next(line for line in jade["lines"] if not line["available"])
-    unchanged(s, "place_order", "sold out", cart_id=jade["cart_id"], address_id=address(s, lauren, "Work"))
+    s.fails("place_order", "sold out", cart_id=jade["cart_id"], address_id=address(s, lauren, "Work"))
     s.ok("remove_from_cart", cart_id=jade["cart_id"], item_id=sold["item_id"])
     assert s.ok("place_order", cart_id=jade["cart_id"], address_id=address(s, lauren, "Work"))["status"] == "placed"
     bruce = customer(s, "Bruce Mcdonald")
-    unchanged(s, "place_order", "minimum order", cart_id=cart(s, bruce, "Bombay Spice")["cart_id"],
+    s.fails("place_order", "minimum order", cart_id=cart(s, bruce, "Bombay Spice")["cart_id"],
               address_id=address(s, bruce, "Home"))
-    unchanged(s, "place_order", "is not saved by the owner", cart_id=cart(s, bruce, "Bombay Spice")["cart_id"],
+    s.fails("place_order", "is not saved by the owner", cart_id=cart(s, bruce, "Bombay Spice")["cart_id"],
               address_id=work)
 
 
@@ -206,30 +225,30 @@ def test_cancel_only_before_preparing(s):
     cid = customer(s, "Michelle Green")
     accepted = s.ok("list_orders", customer_id=cid, status="accepted")[0]
     assert s.ok("cancel_order", order_id=accepted["order_id"])["status"] == "cancelled"
-    unchanged(s, "cancel_order", "only orders not yet being prepared", order_id=accepted["order_id"])
+    s.fails("cancel_order", "only orders not yet being prepared", order_id=accepted["order_id"])
     preparing = s.ok("list_orders", customer_id=customer(s, "Maria Wilson"), status="preparing")[0]
-    unchanged(s, "cancel_order", "is preparing", order_id=preparing["order_id"])
+    s.fails("cancel_order", "is preparing", order_id=preparing["order_id"])
     delivered = s.ok("list_orders", customer_id=cid, status="delivered")[0]
-    unchanged(s, "cancel_order", "is delivered", order_id=delivered["order_id"])
+    s.fails("cancel_order", "is delivered", order_id=delivered["order_id"])
 
 
 def test_tips_change_until_delivery(s):
     preparing = s.ok("list_orders", customer_id=customer(s, "Maria Wilson"), status="preparing")[0]
     tipped = s.ok("set_tip", order_id=preparing["order_id"], tip=6.5)
     assert tipped["tip"] == 6.5 and tipped["total"] == round(preparing["total"] - preparing["tip"] + 6.5, 2)
-    unchanged(s, "set_tip", "tip must be", order_id=preparing["order_id"], tip=-1.0)
+    s.fails("set_tip", "tip must be", order_id=preparing["order_id"], tip=-1.0)
     delivered = s.ok("list_orders", customer_id=customer(s, "Maria Wilson"), status="delivered")[0]
-    unchanged(s, "set_tip", "before delivery", order_id=delivered["order_id"], tip=2.0)
+    s.fails("set_tip", "before delivery", order_id=delivered["order_id"], tip=2.0)
 
 
 def test_ratings_after_delivery_only_once(s):
     cid = customer(s, "Kelly Martinez")
     on_the_way = s.ok("list_orders", customer_id=cid, status="out_for_delivery")[0]
-    unchanged(s, "rate_order", "only delivered orders", order_id=on_the_way["order_id"], stars=5)
+    s.fails("rate_order", "only delivered orders", order_id=on_the_way["order_id"], stars=5)
     unrated = next(o for o in s.ok("list_orders", customer_id=cid, status="delivered") if o["rating"] is None)
-    unchanged(s, "rate_order", "stars must be", order_id=unrated["order_id"], stars=6)
+    s.fails("rate_order", "stars must be", order_id=unrated["order_id"], stars=6)
     assert s.ok("rate_order", order_id=unrated["order_id"], stars=4, comment="Tasty")["rating"] == 4
-    unchanged(s, "rate_order", "already rated", order_id=unrated["order_id"], stars=5)
+    s.fails("rate_order", "already rated", order_id=unrated["order_id"], stars=5)
 
 
 def test_reorder_fills_the_restaurants_cart_and_skips_sold_out(s):
@@ -252,7 +271,7 @@ def test_reorder_refused_when_everything_is_sold_out(s):
             menu = {i["item_id"]: i["available"] for i in s.ok("get_menu", restaurant_id=o["restaurant_id"])}
             items = s.ok("track_order", order_id=o["order_id"])["items"]
             if not any(menu[i["item_id"]] for i in items):
-                unchanged(s, "reorder", "sold out now", order_id=o["order_id"])
+                s.fails("reorder", "sold out now", order_id=o["order_id"])
                 return
     pytest.fail("no order of the seed-0 world has only sold-out items")
 

@@ -10,13 +10,6 @@ def s(served):
     return served("retail_chain")
 
 
-def unchanged(s, tool: str, match: str, **arguments) -> str:
-    before = s.world.digest()
-    text = s.fails(tool, match, **arguments)
-    assert s.world.digest() == before, f"refused {tool} changed the world"
-    return text
-
-
 def store(s, name: str) -> dict:
     [found] = s.ok("find_stores", name=name)
     return found
@@ -116,9 +109,9 @@ def test_find_nearest_stock_from_a_city_or_coordinates(s):
     seattle = s.ok("find_nearest_stock", product_id=drill, quantity=1, latitude=47.61, longitude=-122.33)
     assert seattle[0]["city"] == "Seattle"
     assert s.ok("find_nearest_stock", product_id=drill, quantity=10_000, city="Denver") == []
-    unchanged(s, "find_nearest_stock", "no stores in 'Miami'", product_id=drill, city="Miami")
-    unchanged(s, "find_nearest_stock", "either a city or both", product_id=drill)
-    unchanged(s, "find_nearest_stock", "either a city or both", product_id=drill, city="Boise", latitude=1.0,
+    s.fails("find_nearest_stock", "no stores in 'Miami'", product_id=drill, city="Miami")
+    s.fails("find_nearest_stock", "either a city or both", product_id=drill)
+    s.fails("find_nearest_stock", "either a city or both", product_id=drill, city="Boise", latitude=1.0,
               longitude=2.0)
 
 
@@ -136,29 +129,29 @@ def test_transfer_is_in_transit_until_received(s):
                                                                    direction="outgoing")]
     got = s.ok("receive_transfer", transfer_id=sent["transfer_id"])
     assert got["status"] == "received" and got["destination_on_hand"] == before_dest + 3
-    unchanged(s, "receive_transfer", "already received", transfer_id=sent["transfer_id"])
+    s.fails("receive_transfer", "already received", transfer_id=sent["transfer_id"])
 
 
 def test_transfer_never_sends_more_than_the_source_has(s):
     pearl, hawthorne = store(s, "Pearl District")["store_id"], store(s, "Hawthorne")["store_id"]
     line = a_line(s, pearl, 1)
-    text = unchanged(s, "transfer_stock", f"only {line['available']}", product_id=line["product_id"],
+    text = s.fails("transfer_stock", f"only {line['available']}", product_id=line["product_id"],
                      from_store_id=pearl, to_store_id=hawthorne, quantity=line["available"] + 1)
     assert "find_nearest_stock" in text
     # a pick-up hold makes stock unavailable to transfers
     s.ok("reserve_for_pickup", store_id=pearl, product_id=line["product_id"], quantity=1, customer_name="Ann Lee")
-    unchanged(s, "transfer_stock", f"only {line['available'] - 1}", product_id=line["product_id"],
+    s.fails("transfer_stock", f"only {line['available'] - 1}", product_id=line["product_id"],
               from_store_id=pearl, to_store_id=hawthorne, quantity=line["available"])
 
 
 def test_transfer_refusals(s):
     pearl, johns = store(s, "Pearl District")["store_id"], store(s, "St. Johns")["store_id"]
     line = a_line(s, pearl, 3)
-    unchanged(s, "transfer_stock", "two different stores", product_id=line["product_id"], from_store_id=pearl,
+    s.fails("transfer_stock", "two different stores", product_id=line["product_id"], from_store_id=pearl,
               to_store_id=pearl, quantity=1)
-    unchanged(s, "transfer_stock", "closed for renovation", product_id=line["product_id"], from_store_id=pearl,
+    s.fails("transfer_stock", "closed for renovation", product_id=line["product_id"], from_store_id=pearl,
               to_store_id=johns, quantity=1)
-    unchanged(s, "transfer_stock", "quantity must be 1 to 100", product_id=line["product_id"], from_store_id=pearl,
+    s.fails("transfer_stock", "quantity must be 1 to 100", product_id=line["product_id"], from_store_id=pearl,
               to_store_id=store(s, "Ballard")["store_id"], quantity=0)
 
 
@@ -176,8 +169,8 @@ def test_reservation_holds_stock_until_collected(s):
     assert done["status"] == "collected"
     final = stock(s, pearl, line["product_id"])
     assert final["on_hand"] == line["on_hand"] - 2 and final["available"] == line["available"] - 2
-    unchanged(s, "collect_reservation", "is collected", reservation_id=held["reservation_id"])
-    unchanged(s, "cancel_reservation", "is collected", reservation_id=held["reservation_id"])
+    s.fails("collect_reservation", "is collected", reservation_id=held["reservation_id"])
+    s.fails("cancel_reservation", "is collected", reservation_id=held["reservation_id"])
 
 
 def test_cancelled_reservation_releases_its_stock(s):
@@ -189,24 +182,48 @@ def test_cancelled_reservation_releases_its_stock(s):
     assert stock(s, pearl, line["product_id"])["available"] == line["available"]
 
 
+def test_cancelling_a_cancelled_reservation_changes_nothing(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    line = a_line(s, pearl, 2)
+    held = s.ok("reserve_for_pickup", store_id=pearl, product_id=line["product_id"], quantity=1,
+                customer_name="Tom Becker")
+    s.ok("cancel_reservation", reservation_id=held["reservation_id"])
+    before = s.world.digest()
+    again = s.ok("cancel_reservation", reservation_id=held["reservation_id"])
+    assert again["status"] == "cancelled" and "already cancelled" in again["note"]
+    assert s.world.digest() == before
+    s.fails("collect_reservation", "is cancelled", reservation_id=held["reservation_id"])
+
+
+def test_one_time_events_are_not_idempotent(s):
+    """Collecting a reservation, receiving a transfer and receiving a restock order move stock once: a repeat
+    is refused, so none of them is annotated idempotent; the cancellations are, and a repeat changes nothing."""
+    from prove_env.registry import get_toolkit
+
+    specs = get_toolkit("retail_chain").specs()
+    assert not any(specs[name].idempotent for name in ("collect_reservation", "receive_transfer",
+                                                       "receive_restock_order"))
+    assert specs["cancel_reservation"].idempotent and specs["cancel_restock_order"].idempotent
+
+
 def test_reservation_refusals(s):
     pearl, johns = store(s, "Pearl District")["store_id"], store(s, "St. Johns")["store_id"]
     line = a_line(s, pearl, 1)
-    unchanged(s, "reserve_for_pickup", "1 to 5", store_id=pearl, product_id=line["product_id"], quantity=6,
+    s.fails("reserve_for_pickup", "1 to 5", store_id=pearl, product_id=line["product_id"], quantity=6,
               customer_name="Ann Lee")
-    unchanged(s, "reserve_for_pickup", "closed for renovation", store_id=johns, product_id=line["product_id"],
+    s.fails("reserve_for_pickup", "closed for renovation", store_id=johns, product_id=line["product_id"],
               quantity=1, customer_name="Ann Lee")
-    unchanged(s, "reserve_for_pickup", "must not be empty", store_id=pearl, product_id=line["product_id"],
+    s.fails("reserve_for_pickup", "must not be empty", store_id=pearl, product_id=line["product_id"],
               quantity=1, customer_name="   ")
     expired = s.ok("list_reservations", store_id=pearl, status="expired")[0]
-    unchanged(s, "collect_reservation", "expired", reservation_id=expired["reservation_id"])
-    unchanged(s, "cancel_reservation", "expired", reservation_id=expired["reservation_id"])
+    s.fails("collect_reservation", "expired", reservation_id=expired["reservation_id"])
+    s.fails("cancel_reservation", "expired", reservation_id=expired["reservation_id"])
 
 
 def test_reserve_more_than_available_is_refused(s):
     pearl = store(s, "Pearl District")["store_id"]
     line = next(x for x in s.ok("list_store_stock", store_id=pearl, limit=100) if 0 < x["available"] < 5)
-    unchanged(s, "reserve_for_pickup", f"only {line['available']}", store_id=pearl, product_id=line["product_id"],
+    s.fails("reserve_for_pickup", f"only {line['available']}", store_id=pearl, product_id=line["product_id"],
               quantity=line["available"] + 1, customer_name="Ann Lee")
 
 
@@ -215,14 +232,14 @@ def test_restock_order_life_cycle(s):
     low = next(x for x in s.ok("low_stock_report", store_id=pearl) if not x["discontinued"] and not x["on_order"])
     order = s.ok("create_restock_order", store_id=pearl, product_id=low["product_id"], quantity=24)
     assert order["status"] == "placed" and order["expected_on"] == "2026-08-25"
-    unchanged(s, "create_restock_order", "already has restock order", store_id=pearl, product_id=low["product_id"],
+    s.fails("create_restock_order", "already has restock order", store_id=pearl, product_id=low["product_id"],
               quantity=10)
     assert order["restock_id"] in [o["restock_id"] for o in s.ok("list_restock_orders", store_id=pearl,
                                                                   status="placed")]
     got = s.ok("receive_restock_order", restock_id=order["restock_id"])
     assert got["status"] == "delivered" and got["on_hand"] == low["on_hand"] + 24
-    unchanged(s, "receive_restock_order", "only placed orders", restock_id=order["restock_id"])
-    unchanged(s, "cancel_restock_order", "only placed orders", restock_id=order["restock_id"])
+    s.fails("receive_restock_order", "only placed orders", restock_id=order["restock_id"])
+    s.fails("cancel_restock_order", "only placed orders", restock_id=order["restock_id"])
 
 
 def test_cancel_restock_order(s):
@@ -233,14 +250,25 @@ def test_cancel_restock_order(s):
     assert stock(s, pearl, placed["product_id"])["on_hand"] == before
 
 
+def test_cancelling_a_cancelled_restock_order_changes_nothing(s):
+    pearl = store(s, "Pearl District")["store_id"]
+    placed = s.ok("list_restock_orders", store_id=pearl, status="placed")[0]
+    s.ok("cancel_restock_order", restock_id=placed["restock_id"])
+    before = s.world.digest()
+    again = s.ok("cancel_restock_order", restock_id=placed["restock_id"])
+    assert again["status"] == "cancelled" and "already cancelled" in again["note"]
+    assert s.world.digest() == before
+    s.fails("receive_restock_order", "only placed orders", restock_id=placed["restock_id"])
+
+
 def test_restock_refusals(s):
     pearl, johns = store(s, "Pearl District")["store_id"], store(s, "St. Johns")["store_id"]
     shovel = product(s, "Snow shovel")
     assert shovel["discontinued"]
-    unchanged(s, "create_restock_order", "discontinued", store_id=pearl, product_id=shovel["product_id"], quantity=10)
+    s.fails("create_restock_order", "discontinued", store_id=pearl, product_id=shovel["product_id"], quantity=10)
     drill = product(s, "Cordless drill")["product_id"]
-    unchanged(s, "create_restock_order", "closed for renovation", store_id=johns, product_id=drill, quantity=10)
-    unchanged(s, "create_restock_order", "1 to 200", store_id=pearl, product_id=drill, quantity=500)
+    s.fails("create_restock_order", "closed for renovation", store_id=johns, product_id=drill, quantity=10)
+    s.fails("create_restock_order", "1 to 200", store_id=pearl, product_id=drill, quantity=500)
 
 
 def test_set_store_price_at_or_below_list(s):
@@ -249,11 +277,11 @@ def test_set_store_price_at_or_below_list(s):
     cut = round(line["list_price"] * 0.8, 2)
     assert s.ok("set_store_price", store_id=pearl, product_id=line["product_id"], price=cut)["price"] == cut
     assert stock(s, pearl, line["product_id"])["price"] == cut
-    unchanged(s, "set_store_price", "above the chain's list price", store_id=pearl, product_id=line["product_id"],
+    s.fails("set_store_price", "above the chain's list price", store_id=pearl, product_id=line["product_id"],
               price=round(line["list_price"] + 1, 2))
     carried = {x["product_id"] for x in s.ok("list_store_stock", store_id=pearl, limit=100)}
     other = next(p for p in s.ok("search_products", limit=100) if p["product_id"] not in carried)
-    unchanged(s, "set_store_price", "does not carry", store_id=pearl, product_id=other["product_id"], price=1.0)
+    s.fails("set_store_price", "does not carry", store_id=pearl, product_id=other["product_id"], price=1.0)
 
 
 def test_nearest_store_with_enough_after_a_refused_transfer(s):
@@ -262,7 +290,7 @@ def test_nearest_store_with_enough_after_a_refused_transfer(s):
     ballard = store(s, "Ballard")["store_id"]
     pearl = store(s, "Pearl District")["store_id"]
     line = next(x for x in s.ok("list_store_stock", store_id=pearl, limit=100) if 0 < x["available"] < 4)
-    unchanged(s, "transfer_stock", "find_nearest_stock", product_id=line["product_id"], from_store_id=pearl,
+    s.fails("transfer_stock", "find_nearest_stock", product_id=line["product_id"], from_store_id=pearl,
               to_store_id=ballard, quantity=6)
     near = [x for x in s.ok("find_nearest_stock", product_id=line["product_id"], quantity=6, city="Seattle")
             if x["store_id"] != ballard]

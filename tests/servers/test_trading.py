@@ -7,7 +7,6 @@ watchlists and alerts; instruments by symbol)."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
@@ -22,29 +21,8 @@ def s(served):
 # `Served.call(name, ...)` cannot pass a tool argument called `name` (find_clients and
 # create_watchlist have one); these go through the same MCP client with any argument names.
 
-def call(s, tool: str, arguments: dict) -> tuple[bool, str]:
-    result = run_sync(s.client.call(tool, arguments))
-    return (not result.is_error), (result.content[0].text if result.content else "")
-
-
-def ok(s, tool: str, **arguments):
-    good, text = call(s, tool, arguments)
-    assert good, f"{tool}({arguments}) failed: {text}"
-    return json.loads(text)
-
-
-def unchanged(s, tool: str, match: str, **arguments) -> str:
-    """The call fails with `match` in its error, and the world is exactly as before."""
-    before = s.world.digest()
-    good, text = call(s, tool, arguments)
-    assert not good, f"{tool}({arguments}) should have failed but returned {text}"
-    assert match.lower() in text.lower(), f"error {text!r} does not mention {match!r}"
-    assert s.world.digest() == before, f"refused {tool} changed the world"
-    return text
-
-
 def clients(s) -> list[dict]:
-    found = ok(s, "find_clients", limit=100)
+    found = s.ok("find_clients", limit=100)
     for c in found:
         c["accounts"] = s.ok("list_accounts", client_id=c["client_id"])
     return found
@@ -136,12 +114,12 @@ def test_seed_world_has_the_variety_tasks_need(s):
 # -- clients and accounts -----------------------------------------------------------------------
 
 def test_find_clients_by_name_and_email(s):
-    everyone = ok(s, "find_clients", limit=100)
+    everyone = s.ok("find_clients", limit=100)
     assert len({c["name"] for c in everyone}) == len(everyone)
     c = everyone[3]
-    assert c in ok(s, "find_clients", name=c["name"].split()[-1].upper())
-    assert ok(s, "find_clients", email=c["email"].upper()) == [c]
-    assert ok(s, "find_clients", name="zzz nobody") == []
+    assert c in s.ok("find_clients", name=c["name"].split()[-1].upper())
+    assert s.ok("find_clients", email=c["email"].upper()) == [c]
+    assert s.ok("find_clients", name="zzz nobody") == []
 
 
 def test_account_summary_adds_up(s):
@@ -171,9 +149,9 @@ def test_deposit_cash_raises_buying_power(s):
     a = account_where(s, lambda a: a["cash"] == 0)
     done = s.ok("deposit_cash", account_id=a["account_id"], amount=2500)
     assert done["cash"] == 2500 and done["buying_power"] == 2500
-    unchanged(s, "deposit_cash", "at most 250,000.00", account_id=a["account_id"], amount=300000)
+    s.fails("deposit_cash", "at most 250,000.00", account_id=a["account_id"], amount=300000)
     closed = next(acc for c in clients(s) for acc in c["accounts"] if acc["status"] == "closed")
-    unchanged(s, "deposit_cash", "is closed", account_id=closed["account_id"], amount=100)
+    s.fails("deposit_cash", "is closed", account_id=closed["account_id"], amount=100)
 
 
 # -- market data --------------------------------------------------------------------------------
@@ -259,8 +237,8 @@ def test_resting_limit_buy_reserves_buying_power_until_cancelled(s):
     assert s.ok("list_orders", account_id=a["account_id"], status="open")[0]["order_id"] == placed["order_id"]
     cancelled = s.ok("cancel_order", order_id=placed["order_id"])
     assert cancelled["status"] == "cancelled" and cancelled["buying_power"] == a["buying_power"]
-    unchanged(s, "cancel_order", "is cancelled and cannot be cancelled", order_id=placed["order_id"])
-    unchanged(s, "modify_order", "is cancelled and cannot be modified", order_id=placed["order_id"], quantity=2)
+    s.fails("cancel_order", "is cancelled and cannot be cancelled", order_id=placed["order_id"])
+    s.fails("modify_order", "is cancelled and cannot be modified", order_id=placed["order_id"], quantity=2)
 
 
 def test_reserved_cash_cannot_be_spent_twice(s):
@@ -272,10 +250,10 @@ def test_reserved_cash_cannot_be_spent_twice(s):
     power = summary(s, a["account_id"])["buying_power"]
     more = int(power // q["ask"]) + 2  # affordable with the cash, not with the buying power left
     assert more * q["ask"] < a["cash"]
-    unchanged(s, "place_order", "insufficient buying power", account_id=a["account_id"],
+    s.fails("place_order", "insufficient buying power", account_id=a["account_id"],
               instrument_id=q["instrument_id"], side="buy", quantity=more)
     limit = round(q["bid"] * 0.95, 2)
-    unchanged(s, "place_order", "insufficient buying power", account_id=a["account_id"],
+    s.fails("place_order", "insufficient buying power", account_id=a["account_id"],
               instrument_id=q["instrument_id"], side="buy", quantity=int(power // limit) + 1, order_type="limit",
               limit_price=limit)
 
@@ -290,7 +268,7 @@ def test_resting_sell_reserves_shares(s):
     assert placed["cash"] == a["cash"]
     pos = next(x for x in s.ok("get_positions", account_id=a["account_id"]) if x["instrument_id"] == q["instrument_id"])
     assert pos["quantity"] == n and pos["available_quantity"] == 1
-    unchanged(s, "place_order", "of which 1 are not reserved", account_id=a["account_id"],
+    s.fails("place_order", "of which 1 are not reserved", account_id=a["account_id"],
               instrument_id=p["instrument_id"], side="sell", quantity=2)
     s.ok("cancel_order", order_id=placed["order_id"])
     assert s.ok("place_order", account_id=a["account_id"], instrument_id=p["instrument_id"], side="sell",
@@ -300,15 +278,15 @@ def test_resting_sell_reserves_shares(s):
 def test_stop_orders_rest_on_the_right_side_of_the_quote(s):
     a, p = holding(s)
     q = s.ok("get_quote", instrument_id=p["instrument_id"])
-    unchanged(s, "place_order", "sell stop must be below the bid", account_id=a["account_id"],
+    s.fails("place_order", "sell stop must be below the bid", account_id=a["account_id"],
               instrument_id=q["instrument_id"], side="sell", quantity=1, order_type="stop",
               stop_price=round(q["bid"] + 1, 2))
-    unchanged(s, "place_order", "buy stop must be above the ask", account_id=a["account_id"],
+    s.fails("place_order", "buy stop must be above the ask", account_id=a["account_id"],
               instrument_id=q["instrument_id"], side="buy", quantity=1, order_type="stop",
               stop_price=round(q["ask"] - 1, 2))
-    unchanged(s, "place_order", "needs stop_price", account_id=a["account_id"], instrument_id=q["instrument_id"],
+    s.fails("place_order", "needs stop_price", account_id=a["account_id"], instrument_id=q["instrument_id"],
               side="sell", quantity=1, order_type="stop")
-    unchanged(s, "place_order", "takes no limit_price", account_id=a["account_id"],
+    s.fails("place_order", "takes no limit_price", account_id=a["account_id"],
               instrument_id=q["instrument_id"], side="sell", quantity=1, limit_price=10)
     stop = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="sell", quantity=2,
                 order_type="stop", stop_price=round(q["bid"] * 0.9, 2))
@@ -319,23 +297,23 @@ def test_order_refusals_change_nothing(s):
     q = tradable(s, 150)
     a = account_where(s, lambda a: a["buying_power"] > 1000)
     base = dict(account_id=a["account_id"], instrument_id=q["instrument_id"])
-    unchanged(s, "place_order", "greater than 0", **base, side="buy", quantity=0)
-    unchanged(s, "place_order", "greater than 0, got -5", **base, side="buy", quantity=-5)
+    s.fails("place_order", "greater than 0", **base, side="buy", quantity=0)
+    s.fails("place_order", "greater than 0, got -5", **base, side="buy", quantity=-5)
     halted = next(i for i in s.ok("search_instruments", limit=100) if i["halted"])
-    unchanged(s, "place_order", "is halted", account_id=a["account_id"], instrument_id=halted["instrument_id"],
+    s.fails("place_order", "is halted", account_id=a["account_id"], instrument_id=halted["instrument_id"],
               side="buy", quantity=1)
     held = {p["instrument_id"] for p in s.ok("get_positions", account_id=a["account_id"], include_closed=True)}
     other = next(i for i in s.ok("search_instruments", limit=100) if i["instrument_id"] not in held and not i["halted"])
-    unchanged(s, "place_order", "holds no", account_id=a["account_id"], instrument_id=other["instrument_id"],
+    s.fails("place_order", "holds no", account_id=a["account_id"], instrument_id=other["instrument_id"],
               side="sell", quantity=1)
-    unchanged(s, "place_order", "needs limit_price", **base, side="buy", quantity=1, order_type="limit")
+    s.fails("place_order", "needs limit_price", **base, side="buy", quantity=1, order_type="limit")
     closed = next(acc for c in clients(s) for acc in c["accounts"] if acc["status"] == "closed")
-    unchanged(s, "place_order", "is closed", account_id=closed["account_id"], instrument_id=q["instrument_id"],
+    s.fails("place_order", "is closed", account_id=closed["account_id"], instrument_id=q["instrument_id"],
               side="buy", quantity=1)
     filled = s.ok("list_orders", account_id=a["account_id"], status="filled")
     if filled:
-        unchanged(s, "cancel_order", "is filled and cannot be cancelled", order_id=filled[0]["order_id"])
-        unchanged(s, "modify_order", "is filled and cannot be modified", order_id=filled[0]["order_id"], quantity=1)
+        s.fails("cancel_order", "is filled and cannot be cancelled", order_id=filled[0]["order_id"])
+        s.fails("modify_order", "is filled and cannot be modified", order_id=filled[0]["order_id"], quantity=1)
 
 
 def test_modify_order_recomputes_the_reservation(s):
@@ -349,15 +327,39 @@ def test_modify_order_recomputes_the_reservation(s):
     changed = s.ok("modify_order", order_id=order_id, quantity=4, limit_price=lower)
     assert changed["status"] == "open" and changed["reserved_cash"] == round(4 * lower, 2)
     assert changed["buying_power"] == round(a["buying_power"] - 4 * lower, 2)
-    unchanged(s, "modify_order", "Nothing to change", order_id=order_id)
-    unchanged(s, "modify_order", "has no stop price", order_id=order_id, stop_price=10)
-    unchanged(s, "modify_order", "greater than 0", order_id=order_id, quantity=0)
-    unchanged(s, "modify_order", "insufficient buying power", order_id=order_id,
+    s.fails("modify_order", "Nothing to change", order_id=order_id)
+    s.fails("modify_order", "has no stop price", order_id=order_id, stop_price=10)
+    s.fails("modify_order", "greater than 0", order_id=order_id, quantity=0)
+    s.fails("modify_order", "insufficient buying power", order_id=order_id,
               quantity=int(a["cash"] // lower) + 5)
     filled = s.ok("modify_order", order_id=order_id, limit_price=round(q["ask"] + 1, 2))
     assert filled["status"] == "filled" and filled["average_fill_price"] == q["ask"]
     assert filled["cash"] == round(a["cash"] - round(4 * q["ask"], 2), 2)
-    unchanged(s, "modify_order", "is filled", order_id=order_id, quantity=3)
+    s.fails("modify_order", "is filled", order_id=order_id, quantity=3)
+
+
+def test_a_modify_that_fills_is_not_repeatable(s):
+    """A modify can execute a trade, which happens once: the same call sent again is refused, so
+    modify_order is not annotated idempotent."""
+    from prove_env.registry import get_toolkit
+
+    assert not get_toolkit("trading").specs()["modify_order"].idempotent
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: a["buying_power"] > 3000)
+    placed = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy",
+                  quantity=2, order_type="limit", limit_price=round(q["bid"] * 0.9, 2))
+    marketable = round(q["ask"] + 1, 2)
+    assert s.ok("modify_order", order_id=placed["order_id"], limit_price=marketable)["status"] == "filled"
+    s.fails("modify_order", "is filled and cannot be modified", order_id=placed["order_id"], limit_price=marketable)
+
+
+def test_accounts_are_opened_after_their_client_joined_on_every_seed(served):
+    for seed in range(20):
+        s = served("trading", seed)
+        early = s.world.connection.execute(
+            "SELECT a.id FROM accounts a JOIN clients c ON c.id = a.client_id WHERE a.opened_at < c.joined_at"
+        ).fetchall()
+        assert early == [], f"seed {seed}: accounts opened before their client joined: {early}"
 
 
 def test_seeded_open_orders_can_be_modified_and_cancelled(s):
@@ -397,19 +399,19 @@ def test_list_fills_by_date(s):
 def test_watchlists(s):
     c = next(c for c in clients(s) if s.ok("list_watchlists", client_id=c["client_id"]))
     existing = s.ok("list_watchlists", client_id=c["client_id"])[0]
-    created = ok(s, "create_watchlist", client_id=c["client_id"], name="  Space stocks ")
+    created = s.ok("create_watchlist", client_id=c["client_id"], name="  Space stocks ")
     assert created["name"] == "Space stocks" and created["count"] == 0
-    unchanged(s, "create_watchlist", "already has a watchlist named", client_id=c["client_id"],
+    s.fails("create_watchlist", "already has a watchlist named", client_id=c["client_id"],
               name=existing["name"].upper())
-    unchanged(s, "create_watchlist", "1 to 40 characters", client_id=c["client_id"], name=" ")
+    s.fails("create_watchlist", "1 to 40 characters", client_id=c["client_id"], name=" ")
     nvda = symbol(s, "NVDA")
     added = s.ok("add_to_watchlist", watchlist_id=created["watchlist_id"], instrument_id=nvda["instrument_id"])
     assert [i["symbol"] for i in added["instruments"]] == ["NVDA"]
-    unchanged(s, "add_to_watchlist", "already on watchlist", watchlist_id=created["watchlist_id"],
+    s.fails("add_to_watchlist", "already on watchlist", watchlist_id=created["watchlist_id"],
               instrument_id=nvda["instrument_id"])
     removed = s.ok("remove_from_watchlist", watchlist_id=created["watchlist_id"], instrument_id=nvda["instrument_id"])
     assert removed["count"] == 0
-    unchanged(s, "remove_from_watchlist", "is not on watchlist", watchlist_id=created["watchlist_id"],
+    s.fails("remove_from_watchlist", "is not on watchlist", watchlist_id=created["watchlist_id"],
               instrument_id=nvda["instrument_id"])
     gone = s.ok("delete_watchlist", watchlist_id=existing["watchlist_id"])
     assert gone["deleted"] and gone["instruments_removed"] == existing["count"]
@@ -421,15 +423,15 @@ def test_watchlists(s):
 def test_price_alerts(s):
     c = next(c for c in clients(s) if s.ok("list_alerts", client_id=c["client_id"], status="triggered"))
     q = quote(s, "AAPL")
-    unchanged(s, "create_price_alert", "already at", client_id=c["client_id"], instrument_id=q["instrument_id"],
+    s.fails("create_price_alert", "already at", client_id=c["client_id"], instrument_id=q["instrument_id"],
               condition="above", price=round(q["last"] - 1, 2))
-    unchanged(s, "create_price_alert", "already at", client_id=c["client_id"], instrument_id=q["instrument_id"],
+    s.fails("create_price_alert", "already at", client_id=c["client_id"], instrument_id=q["instrument_id"],
               condition="below", price=round(q["last"] + 1, 2))
     level = float(round(q["last"] * 1.1))
     made = s.ok("create_price_alert", client_id=c["client_id"], instrument_id=q["instrument_id"], condition="above",
                 price=level)
     assert made["status"] == "active" and made["symbol"] == "AAPL"
-    unchanged(s, "create_price_alert", "already watches", client_id=c["client_id"], instrument_id=q["instrument_id"],
+    s.fails("create_price_alert", "already watches", client_id=c["client_id"], instrument_id=q["instrument_id"],
               condition="above", price=level)
     assert made in s.ok("list_alerts", client_id=c["client_id"], status="active")
     triggered = s.ok("list_alerts", client_id=c["client_id"], status="triggered")[0]
@@ -515,15 +517,15 @@ def test_success_follows_the_outcome_not_the_path(play):
 def test_order_limits_and_terms_are_checked(s):
     q = tradable(s, 150)
     a = account_where(s, lambda a: a["buying_power"] > 1000)
-    unchanged(s, "place_order", "at most 100,000 shares", account_id=a["account_id"], instrument_id=q["instrument_id"],
+    s.fails("place_order", "at most 100,000 shares", account_id=a["account_id"], instrument_id=q["instrument_id"],
               side="buy", quantity=100_001)
-    unchanged(s, "place_order", "needs limit_price (and no stop_price)", account_id=a["account_id"],
+    s.fails("place_order", "needs limit_price (and no stop_price)", account_id=a["account_id"],
               instrument_id=q["instrument_id"], side="buy", quantity=1, order_type="limit", limit_price=10,
               stop_price=9)
     stop = next(o for c in clients(s) for acc in c["accounts"]
                 for o in s.ok("list_orders", account_id=acc["account_id"], status="open") if o["order_type"] == "stop")
-    unchanged(s, "modify_order", "has no limit price", order_id=stop["order_id"], limit_price=10)
-    unchanged(s, "modify_order", "sell stop must be below the bid", order_id=stop["order_id"], stop_price=100_000)
+    s.fails("modify_order", "has no limit price", order_id=stop["order_id"], limit_price=10)
+    s.fails("modify_order", "sell stop must be below the bid", order_id=stop["order_id"], stop_price=100_000)
 
 
 def test_orders_on_a_halted_instrument_can_be_cancelled_not_changed(s):
@@ -533,7 +535,7 @@ def test_orders_on_a_halted_instrument_can_be_cancelled_not_changed(s):
     with s.world.transaction():
         halted = s.world.session.get(Instrument, order["instrument_id"])
         halted.halted, halted.halt_reason = True, "News pending"
-    unchanged(s, "modify_order", "is halted", order_id="ORD-0010", quantity=1)
+    s.fails("modify_order", "is halted", order_id="ORD-0010", quantity=1)
     assert s.ok("cancel_order", order_id="ORD-0010")["status"] == "cancelled"
     with s.world.transaction():
         assert s.world.session.get(Order, "ORD-0010").reserved == 0
@@ -543,5 +545,5 @@ def test_a_client_holds_at_most_ten_watchlists(s):
     c = next(c for c in clients(s) if s.ok("list_watchlists", client_id=c["client_id"]))
     held = len(s.ok("list_watchlists", client_id=c["client_id"]))
     for n in range(10 - held):
-        ok(s, "create_watchlist", client_id=c["client_id"], name=f"List {n}")
-    unchanged(s, "create_watchlist", "the most allowed; delete one first", client_id=c["client_id"], name="One more")
+        s.ok("create_watchlist", client_id=c["client_id"], name=f"List {n}")
+    s.fails("create_watchlist", "the most allowed; delete one first", client_id=c["client_id"], name="One more")
