@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from sqlalchemy import or_, select
+from sqlalchemy.orm import selectinload
 
 from prove_env.toolkit import Date, DateTime, Detail, Entity, Id, Limit, Toolkit, ToolError, tool
 
@@ -688,7 +689,9 @@ class CalendarServer(Toolkit):
         The world records no moment at which something happened (events and busy blocks are
         scheduled times, past or future alike), so no time here is bound by the clock."""
         problems = []
-        events = list(self.db.scalars(select(Event).order_by(Event.id)))
+        events = list(self.db.scalars(select(Event).order_by(Event.id).options(
+            selectinload(Event.room), selectinload(Event.invitees), selectinload(Event.reminders),
+            selectinload(Event.cancelled_occurrences))))
         for event in events:
             problems += _rule_problems(event)
             if event.room is not None and event.location != event.room.name:
