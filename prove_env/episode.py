@@ -206,7 +206,7 @@ class Episode:
                 matched_parts += 1
                 continue
             values = self.world.column_values(table, column)
-            matched_parts += all(values.get(key) == value for key, value in rows.items())
+            matched_parts += all(_loose(values.get(key)) == _loose(value) for key, value in rows.items())
         writes = len(write_set) + len(reference.detail_changes)
         collateral = any(p[2] != p[0] for p in parts if p[0] == p[1]) or self._details_changed_elsewhere(reference)
         unshown = ((task.missing_tool is not None or not task.gold_calls)
@@ -331,6 +331,12 @@ async def replay(task: Task) -> Replay:
 _ABSENT = object()
 
 
+def _loose(value: Any) -> Any:
+    """A detail as the user's words compare: free text in any letter case and spacing ('too big'
+    written as 'Too big')."""
+    return " ".join(value.split()).casefold() if isinstance(value, str) else value
+
+
 def _stated_values(task: Task) -> set[Any]:
     """The scalar values the gold calls pass: what the user stated (canonical, as the world stores them)."""
     found: set[Any] = set()
@@ -352,7 +358,7 @@ def _stated_values(task: Task) -> set[Any]:
 def _is_stated(value: Any, stated: set[Any]) -> bool:
     """Whether a value the gold calls wrote is one the user gave: an argument itself, or a path
     that an argument names relative to a directory ('/home/ada/notes' for 'notes')."""
-    if value in stated:
+    if value in stated or _loose(value) in {_loose(s) for s in stated}:
         return True
     return isinstance(value, str) and any(isinstance(s, str) and s and not s.startswith("/")
                                           and value.endswith("/" + s.rstrip("/")) for s in stated)

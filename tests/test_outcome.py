@@ -118,8 +118,10 @@ def _stating_a_detail() -> list[tuple[Task, str]]:
 def test_a_detail_the_user_gave_must_be_the_one_written(task, argument):
     calls = gold(task)
     wrong = [(n, {**a, argument: a[argument] + " (edited)"} if argument in a else a) for n, a in calls]
+    cased = [(n, {**a, argument: "  " + a[argument].upper() + " "} if argument in a else a) for n, a in calls]
     assert play(task, calls, _facts(task))
     assert not play(task, wrong, _facts(task))
+    assert play(task, cased, _facts(task)), "the user's words in another letter case and spacing are the same words"
 
 
 # -- abstention ------------------------------------------------------------------------------------

@@ -265,6 +265,22 @@ def _depends(turn, later, earlier) -> bool:
 
 
 @pytest.mark.parametrize("server", server_names())
+def test_free_text_the_user_gives_is_in_the_user_words(server, sample):
+    """A note, memo, reason or description the gold writes (a tolerated detail the user stated) is
+    the user's own words, so an agent that copies them reaches the gold state."""
+    specs = get_toolkit(server).specs()
+    for task in sample[server]:
+        said = " ".join(" ".join(task.user_turns).split()).casefold()
+        for call in task.gold_calls:
+            for detail in specs[call.name].details:
+                value = call.arguments.get(detail.column)
+                if isinstance(value, str) and value.strip() and not detail.anywhere and detail.normalize is None:
+                    STATS["free text in the gold"] += 1
+                    assert " ".join(value.split()).casefold() in said, (
+                        f"{task.id}: {call.name} writes {detail.column}={value!r}, which the user never said")
+
+
+@pytest.mark.parametrize("server", server_names())
 def test_every_order_the_gold_edges_allow_succeeds(server, sample):
     """Coverage accepts any order that keeps the gold's edges, so each such order must reach the
     task's outcome too: an ordering the world needs is an edge of the chain."""

@@ -629,7 +629,7 @@ def return_items(b: Bundle, rng: random.Random) -> Ask | None:
     named = _order_words(order)
     what = _the(b, item["product_id"], item)
     reason = rng.choice(RETURN_REASONS)
-    args = {"order_id": order["order_id"], "variant_id": item["variant_id"], "reason": reason}
+    args = {"order_id": order["order_id"], "variant_id": item["variant_id"], "reason": reason.lower()}  # the user's words
     refs = (_customer(b), _order_ref(b, order))
     facts = (lambda r: [r["refund"]]) if rng.random() < 0.4 else None
     ask_refund = " How much will I get back?" if facts else ""
