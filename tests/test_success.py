@@ -135,15 +135,25 @@ def test_a_detail_changed_on_an_untouched_row_is_collateral_damage(sample):
         for task in tasks:
             if task.missing_tool or run_sync(replay(task)).gold_digest == task.start_digest:
                 continue
+            gold_world = Episode(server)
+            run_sync(gold_world.begin(task))
+            before = rows(gold_world)
+            for name, arguments in gold_calls(task):
+                run_sync(gold_world.call(ParsedCall(name, dict(arguments))))
+            by_gold = changed_rows(before, rows(gold_world))
+            gold_world.close()
             for other in tasks:
                 if other.seed != task.seed or other.id == task.id:
                     continue
                 for call in (g for g in other.gold_calls if g.name in detail_tools):
                     success, episode = play(task, gold_calls(task) + [(call.name, call.arguments)], _gold_answer(task))
-                    episode.close()
-                    if episode.calls and episode.calls[-1].ok:
-                        probes += 1
-                        assert not success, f"{task.id}: gold plus {call.name} of {other.id} still succeeds"
+                    try:
+                        if not (episode.calls[-1].ok and changed_rows(before, rows(episode)) - by_gold):
+                            continue  # refused, or nothing changed beyond the gold (a replayed idempotency key)
+                    finally:
+                        episode.close()
+                    probes += 1
+                    assert not success, f"{task.id}: gold plus {call.name} of {other.id} still succeeds"
     STATS["detail probes"] += probes
     assert probes >= 5
 
@@ -234,20 +244,28 @@ def _values(value: Any) -> list[str]:
 @pytest.mark.parametrize("server", server_names())
 def test_every_gold_read_feeds_a_later_call_or_tells_a_fact(server, sample):
     """A look-up nobody uses costs an agent that skips it coverage: the gold has none."""
+    from prove_env.facts import stated
+
     specs = get_toolkit(server).specs()
     for task in sample[server]:
-        records = run_sync(replay(task)).records
+        records = {r.id: r for r in run_sync(replay(task)).records}
         calls = task.gold_calls
-        facts = [str(f) for f in _with_facts(task)]
         said = " ".join(task.user_turns).casefold()
-        for i, (call, record) in enumerate(zip(calls, records, strict=True)):
-            if not specs[call.name].read_only:
-                continue
-            later = [v for c in calls[i + 1:] for v in _values(c.arguments) if len(v) > 1 and v.casefold() not in said]
-            STATS["gold reads"] += 1
-            assert (any(v in record.output for v in later) or any(f in record.output for f in facts)
-                    or (later and re.search(r"\d{4}-\d{2}-\d{2}", record.output))), (
-                f"{task.id}: {call.name}({call.arguments}) feeds no later call and tells no fact")
+        for turn, facts in zip(task.gold, task.facts or [[] for _ in task.gold], strict=True):
+            for call in turn:
+                if not specs[call.name].read_only:
+                    continue
+                output = records[call.id].output
+                later = [v for c in calls[calls.index(call) + 1:] for v in _values(c.arguments)
+                         if len(v) > 1 and v.casefold() not in said]
+                STATS["gold reads"] += 1
+                # a fact may be read off a result rather than copied from it (a count of the reminders
+                # listed, 'no' for an empty list): the turn's last read tells the turn's facts
+                last_read = call is [c for c in turn if specs[c.name].read_only][-1]
+                tells = any(stated(f, output) for f in facts) or bool(facts and last_read)
+                assert (tells or any(v in output for v in later)
+                        or (later and re.search(r"\d{4}-\d{2}-\d{2}", output))), (
+                    f"{task.id}: {call.name}({call.arguments}) feeds no later call and tells no fact")
 
 
 
@@ -274,7 +292,9 @@ def test_free_text_the_user_gives_is_in_the_user_words(server, sample):
         for call in task.gold_calls:
             for detail in specs[call.name].details:
                 value = call.arguments.get(detail.column)
-                if isinstance(value, str) and value.strip() and not detail.anywhere and detail.normalize is None:
+                chosen = "enum" in specs[call.name].parameters.get("properties", {}).get(detail.column, {})
+                if (isinstance(value, str) and value.strip() and not detail.anywhere and detail.normalize is None
+                        and not chosen):
                     STATS["free text in the gold"] += 1
                     assert " ".join(value.split()).casefold() in said, (
                         f"{task.id}: {call.name} writes {detail.column}={value!r}, which the user never said")
