@@ -80,6 +80,19 @@ def rows(episode: Episode) -> dict[str, dict]:
     return {table: world.row_values(table) for table in world.toolkit.table_names() if not table.startswith("prove_")}
 
 
+def gold_changes(task: Task) -> tuple[dict[str, dict], set[tuple[str, str]]]:
+    """The start world's rows, and the (table, row) pairs the gold calls change."""
+    episode = Episode(task.server)
+    try:
+        run_sync(episode.begin(task))
+        before = rows(episode)
+        for name, arguments in gold_calls(task):
+            run_sync(episode.call(ParsedCall(name, dict(arguments))))
+        return before, changed_rows(before, rows(episode))
+    finally:
+        episode.close()
+
+
 # -- changes nobody asked for ---------------------------------------------------------------------
 
 
@@ -92,13 +105,7 @@ def test_a_write_of_another_task_on_an_untouched_row_fails(server, sample):
               if not toolkit.specs()[g.name].read_only and not _moves_the_session(toolkit.specs()[g.name])]
     tried = 0
     for task in writes:
-        start = Episode(server)
-        run_sync(start.begin(task))
-        before = rows(start)
-        for name, arguments in gold_calls(task):
-            run_sync(start.call(ParsedCall(name, dict(arguments))))
-        by_gold = changed_rows(before, rows(start))
-        start.close()
+        before, by_gold = gold_changes(task)
         for other, call in others:
             if other.seed != task.seed or other.id == task.id:
                 continue
@@ -135,13 +142,7 @@ def test_a_detail_changed_on_an_untouched_row_is_collateral_damage(sample):
         for task in tasks:
             if task.missing_tool or run_sync(replay(task)).gold_digest == task.start_digest:
                 continue
-            gold_world = Episode(server)
-            run_sync(gold_world.begin(task))
-            before = rows(gold_world)
-            for name, arguments in gold_calls(task):
-                run_sync(gold_world.call(ParsedCall(name, dict(arguments))))
-            by_gold = changed_rows(before, rows(gold_world))
-            gold_world.close()
+            before, by_gold = gold_changes(task)
             for other in tasks:
                 if other.seed != task.seed or other.id == task.id:
                     continue
