@@ -208,16 +208,17 @@ class Episode:
             values = self.world.column_values(table, column)
             matched_parts += all(_loose(values.get(key)) == _loose(value) for key, value in rows.items())
         writes = len(write_set) + len(reference.detail_changes)
-        collateral = any(p[2] != p[0] for p in parts if p[0] == p[1]) or self._details_changed_elsewhere(reference)
+        collateral = (any(p[2] != p[0] for p in parts if p[0] == p[1])
+                      or self._details_changed_elsewhere(reference, final))
         unshown = ((task.missing_tool is not None or not task.gold_calls)
                    and any(r.name not in self.schemas for r in self.calls))
         return StateOutcome(matched=matched_parts / writes if writes else 1.0, collateral=collateral or unshown,
                             writes=bool(writes), facts=facts_stated(task.facts, self.answers))
 
-    def _details_changed_elsewhere(self, reference: Replay) -> bool:
+    def _details_changed_elsewhere(self, reference: Replay, final: dict[str, str]) -> bool:
         """Whether a detail changed on a row the gold calls never touch: tolerated details are
-        tolerated only where the task writes, so any such change is collateral damage."""
-        final = self.world.table_digests()
+        tolerated only where the task writes, so any such change is collateral damage. `final`
+        holds the world's table digests."""
         anywhere = self.toolkit.session_details()
         for table, columns in self.toolkit.details().items():
             if final[table] in (reference.start_tables[table], reference.gold_tables[table]):
@@ -338,30 +339,20 @@ def _loose(value: Any) -> Any:
 
 
 def _stated_values(task: Task) -> set[Any]:
-    """The scalar values the gold calls pass: what the user stated (canonical, as the world stores them)."""
-    found: set[Any] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-        elif isinstance(value, str | int | float) and not isinstance(value, bool):
-            found.add(value)
-    for call in task.gold_calls:
-        walk(call.arguments)
-    return found
+    """The values the gold calls pass (what the user stated), as `_loose` compares them."""
+    return {_loose(v) for call in task.gold_calls for v in call.values()}
 
 
 def _is_stated(value: Any, stated: set[Any]) -> bool:
     """Whether a value the gold calls wrote is one the user gave: an argument itself, or a path
     that an argument names relative to a directory ('/home/ada/notes' for 'notes')."""
-    if value in stated or _loose(value) in {_loose(s) for s in stated}:
+    value = _loose(value)
+    if value in stated:
         return True
     return isinstance(value, str) and any(isinstance(s, str) and s and not s.startswith("/")
                                           and value.endswith("/" + s.rstrip("/")) for s in stated)
+
+
 # Views of a table's content that depend only on it (keyed by server, table, full digest, ...):
 # a start world's are read once, however many tasks start from it.
 _VIEWS: OrderedDict[tuple[str, ...], Any] = OrderedDict()

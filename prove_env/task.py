@@ -34,6 +34,20 @@ class GoldCall(BaseModel):
     arguments: dict[str, Any] = Field(default_factory=dict)
     depends_on: list[str] = Field(default_factory=list)
 
+    def values(self) -> list[str | int | float]:
+        """Every scalar value the call passes (strings and numbers, nested ones included)."""
+        found: list[str | int | float] = []
+        stack: list[Any] = [self.arguments]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                stack.extend(reversed(list(value.values())))
+            elif isinstance(value, list):
+                stack.extend(reversed(value))
+            elif isinstance(value, str | int | float) and not isinstance(value, bool):
+                found.append(value)
+        return found
+
 
 class Task(BaseModel):
     """One multi-turn tool-use task on one server.

@@ -234,14 +234,6 @@ def test_every_task_can_judge_its_outcome(server, sample):
 # -- gold chains that are right ------------------------------------------------------------------
 
 
-def _values(value: Any) -> list[str]:
-    if isinstance(value, dict):
-        return [v for item in value.values() for v in _values(item)]
-    if isinstance(value, list):
-        return [v for item in value for v in _values(item)]
-    return [str(value)] if isinstance(value, str | int | float) and not isinstance(value, bool) else []
-
-
 @pytest.mark.parametrize("server", server_names())
 def test_every_gold_read_feeds_a_later_call_or_tells_a_fact(server, sample):
     """A look-up nobody uses costs an agent that skips it coverage: the gold has none."""
@@ -257,8 +249,8 @@ def test_every_gold_read_feeds_a_later_call_or_tells_a_fact(server, sample):
                 if not specs[call.name].read_only:
                     continue
                 output = records[call.id].output
-                later = [v for c in calls[calls.index(call) + 1:] for v in _values(c.arguments)
-                         if len(v) > 1 and v.casefold() not in said]
+                later = [str(v) for c in calls[calls.index(call) + 1:] for v in c.values()
+                         if len(str(v)) > 1 and str(v).casefold() not in said]
                 STATS["gold reads"] += 1
                 # a fact may be read off a result rather than copied from it (a count of the reminders
                 # listed, 'no' for an empty list): the turn's last read tells the turn's facts

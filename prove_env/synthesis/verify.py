@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,13 +118,17 @@ def _order_writes(task: Task, specs: Mapping[str, Any], gold_digest: str) -> Tas
                 if moved.failures or moved.gold_digest != gold_digest:
                     turn[j] = later = later.model_copy(update={"depends_on": [*later.depends_on, earlier.id]})
                     added = True
-    if not added:
-        return task
-    edges = list(task.metadata.get("dependencies", []))
-    known = {(e["source"], e["target"]) for e in edges}
-    edges += [{"source": d, "target": c.id, "kind": "order"} for turn in turns for c in turn for d in c.depends_on
-              if (d, c.id) not in known]
-    return task.model_copy(update={"gold": turns, "metadata": {**task.metadata, "dependencies": edges}})
+    return _with_gold(task, turns, new_edges="order") if added else task
+
+
+def _with_gold(task: Task, gold: list[list[Any]], new_edges: str) -> Task:
+    """`task` with another gold, its metadata's chain length and dependencies made from it (an edge
+    keeps its kind; a new one is of kind `new_edges`)."""
+    kinds = {(e["source"], e["target"]): e["kind"] for e in task.metadata.get("dependencies", [])}
+    kept = [c for turn in gold for c in turn]
+    edges = [{"source": d, "target": c.id, "kind": kinds.get((d, c.id), new_edges)} for c in kept for d in c.depends_on]
+    return task.model_copy(update={"gold": gold, "metadata": {**task.metadata, "chain_length": len(kept),
+                                                              "dependencies": edges}})
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -143,7 +147,7 @@ def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str
                    if any(_plain(f) in outputs[c.id] for f in facts)}
     sources: dict[str, set[str]] = {c.id: set() for c in calls}
     for j, call in enumerate(calls):
-        for value in _scalars(call.arguments):
+        for value in call.values():
             text = str(value)
             if len(text) < 2 or text.casefold() in said:
                 continue
@@ -163,30 +167,12 @@ def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str
             depends += [d for d in sorted(sources[call.id]) if d not in depends]
         return call.model_copy(update={"depends_on": depends})
 
-    gold = [[rewired(c) for c in turn if c.id not in idle] for turn in task.gold]
-    kept = [c for turn in gold for c in turn]
-    metadata = {**task.metadata, "chain_length": len(kept),
-                "dependencies": [{"source": d, "target": c.id,
-                                  "kind": next((e["kind"] for e in task.metadata.get("dependencies", [])
-                                                if e["source"] == d and e["target"] == c.id), "data")}
-                                 for c in kept for d in c.depends_on]}
-    return task.model_copy(update={"gold": gold, "metadata": metadata})
+    return _with_gold(task, [[rewired(c) for c in turn if c.id not in idle] for turn in task.gold], new_edges="data")
 
 
 def _plain(value: Any) -> str:
     """A fact as a result's JSON writes it."""
     return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
-
-
-def _scalars(value: Any) -> Iterator[Any]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _scalars(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _scalars(v)
-    elif isinstance(value, str | int | float) and not isinstance(value, bool):
-        yield value
 
 
 def _needs(turn: Sequence[Any], call_id: str, among: set[str]) -> bool:
