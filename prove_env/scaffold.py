@@ -224,7 +224,8 @@ TOOLS = '''"""The __NAME__ server's tools: owners and their items.
 
 Rules, in one place:
 - An item's title is 1 to 80 characters and unique among its owner's items.
-- Only active items can be renamed or archived; only archived items can be deleted.
+- Only active items can be renamed; archiving an archived item changes nothing; only archived
+  items can be deleted.
 """
 
 from __future__ import annotations
@@ -305,16 +306,21 @@ class __CLASS__(Toolkit):
         Args:
             title: the new title, 1 to 80 characters, unique among the owner's items, such as 'Desk lamp'.
         """
-        item = self._active(self.get(Item, item_id), "renamed")
+        item = self.get(Item, item_id)
+        if item.status != "active":
+            raise ToolError(f"Item {item.id} is {item.status}; only active items can be renamed")
         item.title = self._title(item.owner_id, title, but=item.id)
         return _item(item)
 
     @tool(idempotent=True, sets=("item.archived",))
     def archive_item(self, item_id: Id("item")) -> dict:
-        """Archive an active item: it stays listed, with status 'archived', and can then be deleted."""
-        item = self._active(self.get(Item, item_id), "archived")
+        """Archive an item: it stays listed, with status 'archived', and can then be deleted. An item
+        already archived stays as it is (changed is false), so asking twice is harmless."""
+        item = self.get(Item, item_id)
+        if item.status == "archived":
+            return {**_item(item), "changed": False}
         item.status = "archived"
-        return _item(item)
+        return {**_item(item), "changed": True}
 
     @tool(destructive=True, requires=("item.archived",))
     def delete_item(self, item_id: Id("item")) -> dict:
@@ -329,11 +335,6 @@ class __CLASS__(Toolkit):
     def count_items(self) -> dict:
         """Debugging only: how many items each status has in the whole world."""
         return dict(self.db.execute(select(Item.status, func.count()).group_by(Item.status)).all())
-
-    def _active(self, item: Item, action: str) -> Item:
-        if item.status != "active":
-            raise ToolError(f"Item {item.id} is {item.status}; only active items can be {action}")
-        return item
 
     def _title(self, owner_id: str, title: str, but: str | None = None) -> str:
         title = title.strip()
@@ -355,7 +356,13 @@ def _item(item: Item) -> dict:
 '''
 
 SYNTH = '''"""How tasks are written for __NAME__: owners who introduce themselves by name and refer to
-their items by title."""
+their items by title.
+
+A request that asks to be told something declares its facts: the values of the serving call's
+result the answer must state. Two items of each bundle are set aside for one kind of change only
+(the item to delete, the item to archive), and the other requests leave them alone, so that no
+request of a conversation undoes what a later one needs.
+"""
 
 from __future__ import annotations
 
@@ -370,11 +377,16 @@ NEW_THINGS = ("Standing desk", "Coffee grinder", "Winter coat", "Drone", "Tripod
 
 
 def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
-    """Every owner whose name finds only them, with their items."""
+    """Every owner whose name finds only them, with their items and the two set aside."""
     bundles = []
     for owner in read("find_owners", limit=100):
-        if len(read("find_owners", name=owner["name"])) == 1:
-            bundles.append({"owner": owner, "items": read("list_items", owner_id=owner["owner_id"])})
+        if len(read("find_owners", name=owner["name"])) != 1:
+            continue
+        items = read("list_items", owner_id=owner["owner_id"])
+        doomed = rng.choice(items)["item_id"] if items else None
+        active = [i for i in items if i["status"] == "active" and i["item_id"] != doomed]
+        shelved = rng.choice(active)["item_id"] if active else None
+        bundles.append({"owner": owner, "items": items, "doomed": doomed, "shelved": shelved})
     return bundles
 
 
@@ -390,21 +402,29 @@ def _titled(b: Bundle, item: dict) -> str:
     return f"my {item['title'].lower()}"
 
 
-def _active(b: Bundle) -> list[dict]:
-    return [i for i in b["items"] if i["status"] == "active"]
+def _kept(b: Bundle) -> list[dict]:
+    """Items no request deletes."""
+    return [i for i in b["items"] if i["item_id"] != b["doomed"]]
+
+
+def _set_aside(b: Bundle, key: str) -> dict | None:
+    return next((i for i in b["items"] if i["item_id"] == b[key]), None)
 
 
 goals = Goals()
 
-goals.single("get_item", "item", pick=lambda b: b["items"], name=_titled, owner=_owner,
-             say=("What note did I leave on {name}?", "Can you show me everything about {name}?"),
-             terse="Details of {name}?", mention=lambda item: item["title"].lower())
+goals.single("get_item", "item", pick=lambda b: [i for i in _kept(b) if i["status"] == "active"], name=_titled,
+             owner=_owner, say=("Is {name} still active?", "Can you show me everything about {name}?"),
+             terse="Details of {name}?", mention=lambda item: item["title"].lower(),
+             facts=lambda r: [r["title"], r["status"]])
 
 
 @goals.add("list_items", 0.7)
 def list_items(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["items"]:
+        return None
     return Ask({"owner_id": b["owner"]["owner_id"]}, say=rng.choice(["What items do I have?", "List my items, please."]),
-               terse="My items?", refs=(_owner(b),))
+               terse="My items?", refs=(_owner(b),), facts=lambda r: [i["title"] for i in r])
 
 
 @goals.add("add_item")
@@ -418,7 +438,7 @@ def add_item(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("rename_item")
 def rename_item(b: Bundle, rng: random.Random) -> Ask | None:
-    items = _active(b)
+    items = [i for i in _kept(b) if i["status"] == "active" and i["item_id"] != b["shelved"]]
     if not items:
         return None
     item = rng.choice(items)
@@ -430,20 +450,18 @@ def rename_item(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("archive_item")
 def archive_item(b: Bundle, rng: random.Random) -> Ask | None:
-    items = _active(b)
-    if not items:
+    item = _set_aside(b, "shelved")
+    if item is None:
         return None
-    item = rng.choice(items)
     return Ask({"item_id": item["item_id"]}, say=f"I don't use {_titled(b, item)} any more; please archive it.",
                terse=f"Archive {item['title']}.", refs=(_item(b, item),), mentions=(item["title"].lower(),))
 
 
 @goals.add("delete_item")
 def delete_item(b: Bundle, rng: random.Random) -> Ask | None:
-    items = b["items"]
-    if not items:
+    item = _set_aside(b, "doomed")
+    if item is None:
         return None
-    item = rng.choice(items)
     prior = () if item["status"] == "archived" else (("archive_item", {"item_id": item["item_id"]}),)
     return Ask({"item_id": item["item_id"]}, say=f"Get rid of {_titled(b, item)} for good.",
                terse=f"Delete {item['title']}.", refs=(_item(b, item),), mentions=(item["title"].lower(),),
@@ -528,8 +546,11 @@ def test_rename_only_active_items(s):
 def test_archive_then_delete(s):
     _, item = first_owner_with(s, "active")
     unchanged(s, "delete_item", "archive it before deleting it", item_id=item["item_id"])
-    assert s.ok("archive_item", item_id=item["item_id"])["status"] == "archived"
-    unchanged(s, "archive_item", "only active items can be archived", item_id=item["item_id"])
+    archived = s.ok("archive_item", item_id=item["item_id"])
+    assert archived == {**item, "status": "archived", "changed": True}
+    before = s.world.digest()
+    assert s.ok("archive_item", item_id=item["item_id"]) == {**archived, "changed": False}
+    assert s.world.digest() == before, "archiving an archived item changed the world"
     assert s.ok("delete_item", item_id=item["item_id"]) == {"item_id": item["item_id"], "deleted": True}
     s.fails("get_item", "not found", item_id=item["item_id"])
 '''

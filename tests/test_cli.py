@@ -316,3 +316,142 @@ def test_list_and_graph_count_the_same_tools(capsys):
         header = capsys.readouterr().out.splitlines()[0]
         assert header.startswith(f"{server}: {visible + hidden} tools ({visible} the agent sees, {hidden} hidden)")
     assert f"; {hidden_total} more are hidden helpers" in listed
+
+
+# -- what every command says about itself -----------------------------------------------------------
+
+
+def test_version_prints_the_package_version(capsys):
+    from prove_env import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"prove-env {__version__}"
+
+
+def _commands(parser, path=()):
+    """(command path, its parser) for the program and every subcommand below it."""
+    import argparse
+
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, child in action.choices.items():
+                yield (*path, name, "summary"), helps.get(name)
+                yield from _commands(child, (*path, name))
+
+
+def test_every_command_and_argument_says_what_it_is():
+    import argparse
+
+    from prove_env.cli import build_parser
+
+    missing = []
+    for path, parser in _commands(build_parser()):
+        if path and path[-1] == "summary":
+            if not parser:
+                missing.append(" ".join(path))  # its line in the list of commands
+            continue
+        if not parser.description:
+            missing.append(f"{' '.join(('prove-env', *path))}: description")
+        for action in parser._actions:
+            if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
+                continue
+            if not action.help or action.help == argparse.SUPPRESS:
+                missing.append(f"{' '.join(('prove-env', *path))} {'/'.join(action.option_strings) or action.dest}")
+    assert not missing, f"without help: {missing}"
+
+
+@pytest.mark.parametrize("argv, choices", [
+    ([], "{list,tools,serve,demo,eval,catalog,new-server,task,graph,synth,bench}"),
+    (["task"], "{stamp,verify}"),
+])
+def test_a_missing_command_is_named_by_its_choices(argv, choices, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"the following arguments are required: {choices}" in err
+    assert "task_command" not in err
+
+
+def test_the_run_directories_of_the_examples_are_ignored_by_git():
+    import re
+
+    root = Path(__file__).parents[1]
+    if not (root / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("not a git checkout")
+    defaults = {m for path in (root / "examples").glob("*.py")
+                for m in re.findall(r'default="(runs/[^"]+)"', path.read_text(encoding="utf-8"))}
+    assert defaults
+    for directory in sorted(defaults) + ["runs/baselines"]:
+        ignored = subprocess.run(["git", "check-ignore", "--no-index", "-q", f"{directory}/metrics.json"], cwd=root)
+        assert ignored.returncode == 0, f"{directory}/ is not in .gitignore"
+
+
+# -- eval: failures that must not look like success -----------------------------------------------
+
+
+def _closed_port() -> int:
+    """A local port where nothing listens: bound, then closed."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_eval_against_an_endpoint_where_nothing_listens_stops_before_the_first_task(tmp_path, capsys):
+    port = _closed_port()
+    out = tmp_path / "run"
+    code = main(["eval", "--policies", "openai", "--base-url", f"http://127.0.0.1:{port}/v1", "--model", "x",
+                 "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code != 0
+    assert captured.out == ""  # no table of numbers that measure nothing
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("prove-env: cannot reach the model endpoint "
+                                                   f"http://127.0.0.1:{port}/v1")
+    assert "no episode was run" in lines[0]
+    assert not out.exists()  # nothing written
+
+
+def test_eval_resumes_only_the_same_run(tmp_path, capsys):
+    out = tmp_path / "run"
+    calendar = ["eval", "--servers", "calendar", "--policies", "noop", "--out", str(out)]
+    assert main(calendar) == 0
+    trajectories = (out / "trajectories.jsonl").read_bytes()
+    assert main(calendar) == 0  # the same run: resumed, nothing left to play
+    assert (out / "trajectories.jsonl").read_bytes() == trajectories
+
+    other_tasks = tmp_path / "banking.jsonl"
+    other_tasks.write_bytes((Path(__file__).parents[1] / "fixtures" / "tasks" / "banking.jsonl").read_bytes())
+    capsys.readouterr()
+    for argv, says in (
+        (["eval", "--tasks", str(other_tasks), "--policies", "noop", "--out", str(out)], "tasks: "),
+        ([*calendar, "--trials", "2"], "trials: 1 there, 2 here"),
+        (["eval", "--servers", "calendar", "--policies", "noop,gold", "--out", str(out)],
+         "policies: noop there, noop,gold here"),
+        ([*calendar, "--reward", "state"], 'reward: "paper" there, "state" here'),
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert f"{out} holds another run (" in err and says in err, err
+        assert "--overwrite to replace it" in err
+        assert (out / "trajectories.jsonl").read_bytes() == trajectories  # nothing appended, nothing lost
+
+    assert main(["eval", "--tasks", str(other_tasks), "--policies", "noop", "--out", str(out), "--overwrite"]) == 0
+    records = [json.loads(line) for line in (out / "trajectories.jsonl").read_text().splitlines()]
+    assert {r["server"] for r in records} == {"banking"} and len(records) == len(load_tasks(other_tasks))
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["servers"] == ["banking"]
+
+
+def test_synth_with_a_teacher_where_nothing_listens_stops_before_any_task(tmp_path, capsys):
+    port = _closed_port()
+    out = tmp_path / "data"
+    assert main(["synth", "--servers", "banking", "--n", "4", "--out", str(out), "--no-progress",
+                 "--teacher-url", f"http://127.0.0.1:{port}/v1", "--teacher-model", "m"]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"prove-env: cannot reach the model endpoint http://127.0.0.1:{port}/v1")
+    assert not out.exists()

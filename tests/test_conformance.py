@@ -31,7 +31,7 @@ from prove_env.synthesis.recipe import Reader, get_recipe
 from prove_env.task import fixture_tasks
 from prove_env.toolkit import RESERVED_NAMES
 from prove_env.world import World, worlds
-from tests.schema_values import example
+from tests.schema_values import candidates, example
 
 SERVERS = server_names()
 MIN_FIXTURE_TASKS = 8
@@ -137,6 +137,64 @@ def test_schema_valid_calls_meet_no_argument_error(server: str) -> None:
     finally:
         client.close()
         world.close()
+
+
+ATTEMPTS = 24  # calls tried per tool, each with other values from the world
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_read_only_tools_answer_their_smallest_schema_valid_call(server: str) -> None:
+    """Every read-only tool answers the smallest call its schema allows: its required arguments
+    alone, with values drawn from the live world and the schema. A tool that requires nothing
+    answers the empty call; a tool refused with its required arguments alone that answers once an
+    optional one is added has a rule its schema does not state ("give X or Y"), which a client
+    that knows only the schema cannot follow. (A refusal that no optional argument lifts is about
+    the values this world holds, not the schema, and is not judged here.)"""
+    toolkit = get_toolkit(server)
+    world = worlds.create(toolkit, 0)
+    client = _served(server, world)
+    ids = {e.kind: [row[0] for row in world.connection.execute(
+        f'SELECT id FROM "{e.model.__tablename__}" ORDER BY id LIMIT {ATTEMPTS}')] for e in toolkit.entities}
+    problems = []
+
+    def values(spec, name: str) -> list[Any]:
+        found = id_kinds(_hints(spec)[name])
+        return candidates(spec.parameters["properties"][name], name, world,
+                          ids.get(found[0]) if found else None, bool(found and found[1]))
+
+    def answered(spec, names: list[str]) -> tuple[dict[str, Any], str] | None:
+        """The first call with the parameters `names` that is answered, or None (and the first
+        refusal's arguments and text)."""
+        pools = [(name, values(spec, name)) for name in names]
+        refused = None
+        for attempt in range(ATTEMPTS if pools else 1):
+            arguments = {name: pool[(attempt + j) % len(pool)] for j, (name, pool) in enumerate(pools)}
+            ok, text = _call(client, spec.name, arguments)
+            if ok:
+                return None
+            refused = refused or (arguments, text)
+        return refused
+
+    try:
+        for spec in toolkit.visible_specs():
+            if not spec.read_only:
+                continue
+            refused = answered(spec, spec.required)
+            if refused is None:
+                continue
+            if not spec.required:
+                problems.append(f"{spec.name}({{}}) is refused: {refused[1]}")
+                continue
+            for optional in [name for name in spec.parameters["properties"] if name not in spec.required]:
+                if answered(spec, [*spec.required, optional]) is None:
+                    problems.append(f"{spec.name}({refused[0]}) is refused ({refused[1]}), yet answers once "
+                                    f"{optional} is given")
+                    break
+    finally:
+        client.close()
+        world.close()
+    assert not problems, (f"{server}: read-only tools refuse the smallest call their schema allows; answer it "
+                          "usefully or state the rule in the schema:\n" + "\n".join(problems))
 
 
 @pytest.mark.parametrize("server", SERVERS)

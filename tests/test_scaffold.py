@@ -3,9 +3,12 @@ accepts, and the suite names the tool when the recipe loses a goal."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import sysconfig
+import venv
 from pathlib import Path
 
 import pytest
@@ -82,3 +85,71 @@ def test_new_server_refuses_bad_names_and_existing_servers(scratch: Path, capsys
     assert main(["new-server", "Bad-Name"]) == 2
     assert "a server name is" in capsys.readouterr().err
     assert not list((scratch / "servers").iterdir())
+
+
+# -- the whole generic suite on a fresh copy of the checkout -------------------------------------------
+
+CHECKOUT_PARTS = ("prove_env", "servers", "fixtures", "tests", "docs", "README.md", "pyproject.toml")
+
+
+def _checkout_copy(into: Path) -> Path:
+    """A copy of this checkout at `into`, and the Python of an environment where it is installed for
+    development: `prove_env` and its `servers`/`fixtures` packages import from the copy (as
+    pyproject's package-dir maps them), every dependency from this environment. Processes it starts
+    (the TypeScript client's server, whose environment is not inherited) import the copy too."""
+    tree = into / "checkout"
+    patterns = shutil.ignore_patterns("__pycache__", "*.pyc", "node_modules", ".hypothesis")
+
+    def junk(folder: str, names: list[str]) -> set[str]:  # links are made afresh below
+        return patterns(folder, names) | {n for n in names if os.path.islink(os.path.join(folder, n))}
+
+    for part in CHECKOUT_PARTS:
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, tree / part, ignore=junk)
+        else:
+            shutil.copy(source, tree / part)
+    for package in ("servers", "fixtures"):
+        (tree / "prove_env" / package).symlink_to(tree / package, target_is_directory=True)
+    modules = ROOT / "tests" / "ts_client" / "node_modules"
+    if modules.is_dir():  # the official TypeScript client, installed once for this checkout
+        (tree / "tests" / "ts_client" / "node_modules").symlink_to(modules, target_is_directory=True)
+    environment = into / "venv"
+    venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt").create(environment)
+    python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    dependencies = sysconfig.get_paths()["purelib"]
+    (Path(site) / "prove_env_checkout.pth").write_text(
+        f"{tree}\nimport site; site.addsitedir({dependencies!r})\n", encoding="utf-8")
+    return python
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_new_server_passes_the_generic_suite_in_a_fresh_checkout(tmp_path: Path) -> None:
+    """`prove-env new-server demo_store` then `pytest -k demo_store`, as a new user runs them: every
+    generic suite (conformance, synthesis gates, walks, fuzzing, success probes, the environment,
+    serving, the TypeScript client) passes on the skeleton as written."""
+    name = "demo_store"
+    python = _checkout_copy(tmp_path)
+    tree = tmp_path / "checkout"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PROVE_ENV_CACHE"] = str(tmp_path / "cache")
+    made = subprocess.run([python, "-m", "prove_env.cli", "new-server", name], cwd=tree, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
+    assert (tree / "servers" / name / "tools.py").is_file() and not (ROOT / "servers" / name).exists()
+    run = subprocess.run([python, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-k", name, "tests"], cwd=tree,
+                         env=env, capture_output=True, text=True, timeout=1700)
+    report = run.stdout[-6000:] + run.stderr[-2000:]
+    assert run.returncode == 0, report
+    for suite in ("test_conformance.py::test_recipe_writes_tasks_that_pass_the_gates",
+                  "test_conformance.py::test_schema_valid_calls_meet_no_argument_error",
+                  "test_conformance.py::test_read_only_tools_answer_their_smallest_schema_valid_call",
+                  "test_conformance.py::test_fixture_tasks_are_stamped_and_replay_at_the_maximum",
+                  "test_synthesis.py::test_recipe_is_consistent_and_samples_entities",
+                  "test_walks.py::test_random_walks_keep_every_rule", "test_fuzz_tools.py::test_fuzz_every_tool",
+                  "test_success.py::test_every_gold_read_feeds_a_later_call_or_tells_a_fact",
+                  "test_env.py::test_check_env"):
+        assert f"{suite}[{name}] PASSED" in run.stdout, f"{suite}[{name}] did not pass:\n{report}"

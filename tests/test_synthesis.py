@@ -267,6 +267,36 @@ def test_cli_synth(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["synth", "--n", "3", "--out", str(tmp_path), "--info-levels", "1,2"]) == 2
 
 
+def test_a_small_run_splits_near_the_test_share_and_says_what_the_split_became(tmp_path: Path,
+                                                                             capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "two"
+    assert main(["synth", "--servers", "vehicle,issue_tracker", "--n", "40", "--seed", "0", "--out", str(out),
+                 "--workers", "1", "--no-progress"]) == 0  # one world a server would hold all 20 of its tasks
+    train, test = load_tasks(out / "train.jsonl"), load_tasks(out / "test.jsonl")
+    assert (len(train), len(test)) == (36, 4)  # the test share of 0.1, not one world of two
+    assert {t.server for t in test} == {"vehicle", "issue_tracker"}
+    assert not {(t.server, t.seed) for t in train} & {(t.server, t.seed) for t in test}
+    said = "split by world (train and test share no world): 36 train, 4 test, 10.0% test against 10.0% asked"
+    assert said in capsys.readouterr().out and (out / "stats.txt").read_text().startswith(said + "\n")
+
+    # the rows of every table of stats.txt line up, whatever the length of the server names
+    paragraphs = [p.splitlines() for p in (out / "stats.txt").read_text().split("\n\n")]
+    tables = [p for p in paragraphs if p[0].startswith("server")]
+    tables += [p[1:] for p in paragraphs if p[0] in ("chain length (gold calls)", "user turns", "perturbations",
+                                                     "information level (tasks with calls)", "dropped, by reason")]
+    assert len(tables) == 6
+    for table in tables:
+        assert len({len(line) for line in table}) == 1, "\n".join(table)
+
+    small = tmp_path / "small"  # five tasks: a tenth of them is not a whole task
+    assert main(["synth", "--servers", "banking", "--n", "5", "--seed", "0", "--out", str(small), "--workers", "1",
+                 "--no-progress", "--tasks-per-world", "5"]) == 0
+    assert (len(load_tasks(small / "train.jsonl")), len(load_tasks(small / "test.jsonl"))) == (4, 1)
+    assert ("4 train, 1 test, 20.0% test against 10.0% asked: 1 of the 5 tasks were planned for test, as each "
+            "server's test split is a whole number of its 5 tasks, with at least one on each side"
+            in capsys.readouterr().out)
+
+
 # -- the teacher -------------------------------------------------------------------------------------
 
 class _ChatServer(ThreadingHTTPServer):

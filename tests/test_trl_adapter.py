@@ -25,6 +25,7 @@ from prove_env.trl_adapter import (
     ToolCallError,
     environment_factory,
     environment_tools,
+    focus_tools,
     make_dataset,
     make_environment_class,
     merge_user_turns,
@@ -337,3 +338,41 @@ def test_dataset_task_json_round_trips() -> None:
     dataset = make_dataset(fixture_tasks("filesystem"))
     for row in dataset:
         assert Task.parse(json.loads(row["task"])).id == row["task_id"]
+
+
+def test_focused_tools_show_the_gold_tools_a_few_more_and_the_distractors() -> None:
+    from prove_env.synthesis import synthesize
+
+    tasks = synthesize(["banking", "calendar"], 60, seed=3, workers=1).tasks()
+    assert any(t.missing_tool for t in tasks) and any(t.metadata.get("distractors") for t in tasks)
+    for task in tasks:
+        task = merge_user_turns(task)
+        own = {t["function"]["name"] for t in tool_schemas(task.server)}
+        shown = [t["function"]["name"] for t in task.tools or tool_schemas(task.server)]
+        focused = focus_tools(task, others=3)
+        names = [t["function"]["name"] for t in focused.tools]
+        gold = {call.name for call in task.gold_calls}
+        assert gold <= set(names) and set(names) <= set(shown), task.id
+        assert [n for n in names if n not in own] == [n for n in shown if n not in own]  # the distractors
+        assert len([n for n in names if n in own and n not in gold]) == min(3, len(set(shown) & own - gold))
+        assert task.missing_tool is None or task.missing_tool not in names
+        assert names == [n for n in shown if n in names]  # the task's order
+        assert focus_tools(task, others=3) == focused  # the same set every time
+        for tool in focused.tools:
+            assert "\n\n" not in tool["function"]["description"]
+            original = next(t for t in task.tools or tool_schemas(task.server)
+                            if t["function"]["name"] == tool["function"]["name"])
+            assert tool["function"]["parameters"] == original["function"]["parameters"]
+        assert (focused.gold, focused.facts, focused.seed, focused.abstain) == (
+            task.gold, task.facts, task.seed, task.abstain)
+    # The gold still earns the maximum with the focused tools, through the environment classes TRL uses.
+    rows = make_dataset([t for t in tasks[:12]], focus=3)
+    factory = environment_factory(rows)
+    for row in rows:
+        task = Task.parse(row["task"])
+        assert task.metadata["focused_tools"] == {"others": 3, "compact": True}
+        env = factory[row["environment"]]()
+        env.reset(**row)
+        answer = say([fact for turn in task.facts or [] for fact in turn])
+        rewards = _rewards(env, _play(env, _gold(task), answer=answer))
+        assert rewards["prove_success"] == 1.0, row["task_id"]

@@ -12,9 +12,11 @@ A draft is built in five moves:
 3. give each request its own user turn (sometimes two share one), at the drawn information
    level (complete; missing a required value, which the assistant must ask for and the next
    turn supplies; minimal);
-4. sometimes hide a tool the chain needs (a missing-function task): the gold keeps the calls
-   still possible, and the assistant must say what it cannot do;
-5. choose the tools shown (distractors; enum lists stripped when the chain passes an enum).
+4. sometimes hide a tool the chain needs (a missing-function task), with the tools the recipe
+   declares its substitutes: the gold keeps the calls still possible, and the assistant must say
+   what it cannot do (a value is held back only for a call the gold keeps);
+5. choose the tools shown (distractors, one tool a name; enum lists stripped when the chain passes
+   an enum).
 
 Irrelevant and hidden-tool drafts skip 1 to 3: their gold is to make no call at all.
 """
@@ -22,6 +24,7 @@ Irrelevant and hidden-tool drafts skip 1 to 3: their gold is to make no call at 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +54,10 @@ class Draft:
     unstated: list[str] = field(default_factory=list)  # values the requests need but never say
     facts_of: dict[str, Any] = field(default_factory=dict)  # gold call id -> the facts its result holds
     missing_tool: str | None = None
+    chain: list[GoldCall] = field(default_factory=list)  # every call the requests need, before any is left out
+    missing_call: GoldCall | None = None  # the call of the missing tool the chain needed
+    missing_facts: Any = None  # what that call's result would have told the user
+    held_for: str | None = None  # the call a value the user holds back (the "missing" level) is for
 
     @property
     def calls(self) -> list[GoldCall]:
@@ -157,7 +164,7 @@ class Composer:
 
     def _irrelevant(self) -> Draft:
         topic, text = irrelevant_query(self.recipe.topics, self.rng)
-        return self._abstention(text, {"perturbations": ["irrelevant"], "irrelevant_topic": topic})
+        return self._abstention(text, {"perturbations": ["irrelevant"], "irrelevant_topic": topic}, off_topic=topic)
 
     def _hidden(self) -> Draft | None:
         hidden = self.rng.choice(self.recipe.hidden)
@@ -166,8 +173,8 @@ class Composer:
             return None
         return self._abstention(text, {"perturbations": ["hidden_tool"], "hidden_tool": hidden.tool})
 
-    def _abstention(self, text: str, metadata: dict[str, Any]) -> Draft:
-        tools, applied = self._tools()
+    def _abstention(self, text: str, metadata: dict[str, Any], off_topic: str | None = None) -> Draft:
+        tools, applied = self._tools(off_topic=off_topic)
         metadata = {"kind": "abstention", "chain_length": 0, "turns": 1, "info_level": "complete", **metadata}
         metadata["perturbations"] = metadata["perturbations"] + sorted(applied)
         metadata.update(applied)
@@ -188,6 +195,7 @@ class Composer:
         used: set[str] = set()
         named: set[tuple[str, str]] = set()  # entities the requests so far have named
         served: list[str] = []
+        held_for: str | None = None  # the call whose required value the user holds back
         for index in range(wanted + 2):
             if index >= wanted and len(chain.calls) >= 2:
                 break
@@ -213,7 +221,7 @@ class Composer:
             if ask.facts is not None:
                 facts_of[new[-1].id] = ask.facts
             if withhold:
-                withheld = True
+                withheld, held_for = True, new[-1].id
                 turns.append(_Turn(intro_text + [request], [], mentions))
                 turns.append(_Turn([ask.detail], new, []))
             else:
@@ -241,18 +249,20 @@ class Composer:
             user_turns.append(text)
         goals = [c.name for c in chain.calls if not self._is_lookup(c, chain)]
         gold = [t.calls for t in turns]
-        missing = None
+        missing, hide, missing_call, missing_facts = None, set(), None, None
         if rng.random() < config.missing_function_rate:
-            missing = self._missing(chain, served)
-            if missing is not None:
-                dropped = _dependents(chain.calls, {c.id for c in chain.calls if c.name == missing})
+            picked = self._missing(chain, served, held_for)
+            if picked is not None:
+                missing_call, dropped = picked
+                missing, missing_facts = missing_call.name, facts_of.get(missing_call.id)
+                hide = {missing} | self.recipe.substitutes_of(missing)
                 gold = [[c for c in turn if c.id not in dropped] for turn in gold]
                 facts_of = {k: v for k, v in facts_of.items() if k not in dropped}
                 # the gold keeps only calls whose results the user asked for or a kept call needs:
                 # a look-up that only fed the missing tool is not part of the right behaviour
                 gold = _needed(gold, {c.id for c in chain.calls if self._is_lookup(c, chain)}, set(facts_of))
         kept = [c for turn in gold for c in turn]
-        tools, applied = self._tools(kept, hide=missing)
+        tools, applied = self._tools(kept, hide=hide)
         metadata = {
             "kind": "missing_function" if missing else "chain",
             "info_level": level,
@@ -267,19 +277,32 @@ class Composer:
         }
         if missing:
             metadata["missing_tool"] = missing
+            if hide - {missing}:
+                metadata["hidden_substitutes"] = sorted(hide - {missing})
         wanted_mentions = list(dict.fromkeys(m for t in turns for m in t.mentions))
         mentions = [[m for m in wanted_mentions if m.lower() in text.lower()] for text in user_turns]
         unstated = [m for m in wanted_mentions if not any(m in found for found in mentions)]
         return Draft(user_turns=user_turns, gold=gold, tools=tools, abstain=not kept, metadata=metadata,
-                     mentions=mentions, unstated=unstated, facts_of=facts_of, missing_tool=missing)
+                     mentions=mentions, unstated=unstated, facts_of=facts_of, missing_tool=missing,
+                     chain=list(chain.calls), missing_call=missing_call, missing_facts=missing_facts,
+                     held_for=held_for)
 
-    def _missing(self, chain: _Chain, served: list[str]) -> str | None:
-        """A tool a request asks for (its own call, not a look-up or a call it needs first), used
-        once in the chain, to leave out of the shown tools."""
-        counts: dict[str, int] = {}
+    def _missing(self, chain: _Chain, served: list[str], held_for: str | None
+                 ) -> tuple[GoldCall, set[str]] | None:
+        """A call a request asks for (its own call, not a look-up or a call it needs first) whose tool
+        the chain uses once, to leave out of the shown tools with its declared substitutes, and the
+        ids of the calls that go with it (it and every call depending on it). Never one whose
+        substitute the chain calls, and never one that takes with it the call a held-back value
+        is for (the user is asked only for values a call left in the gold needs)."""
+        counts = Counter(call.name for call in chain.calls)
+        candidates = []
         for call in chain.calls:
-            counts[call.name] = counts.get(call.name, 0) + 1
-        candidates = [name for name in dict.fromkeys(served) if counts[name] == 1]
+            stand_ins = self.recipe.substitutes_of(call.name) & counts.keys()
+            if call.name not in served or counts[call.name] != 1 or stand_ins:
+                continue
+            dropped = _dependents(chain.calls, {call.id})
+            if held_for not in dropped:
+                candidates.append((call, dropped))
         return self.rng.choice(candidates) if candidates else None
 
     def _pick(self, bundle: Bundle, chain: _Chain, used: set[str], named: set[tuple[str, str]], *,
@@ -308,11 +331,12 @@ class Composer:
             fallback = fallback or found
         return fallback
 
-    def _tools(self, calls: list[GoldCall] = (), hide: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def _tools(self, calls: Sequence[GoldCall] = (), hide: set[str] = frozenset(), off_topic: str | None = None
+               ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         c = self.config
         return shown_tools(self.recipe.server, self.rng, distractor_rate=c.distractor_rate,
                            distractors=c.distractors, strip_enums_rate=c.strip_enums_rate,
-                           strip=passes_enum(self.recipe.server, calls), hide=hide)
+                           strip=passes_enum(self.recipe.server, calls), hide=hide, off_topic=off_topic)
 
     def _is_lookup(self, call: GoldCall, chain: _Chain) -> bool:
         return call.id in set(chain.resolved.values())

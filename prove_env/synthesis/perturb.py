@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Collection
 from functools import cache
 from typing import Any
 
@@ -100,14 +101,25 @@ def irrelevant_query(topics: tuple[str, ...], rng: random.Random) -> tuple[str, 
 
 
 @cache
-def _distractor_pool(server: str) -> tuple[dict[str, Any], ...]:
-    own = {s.name for s in get_toolkit(server).visible_specs()}
-    pool = []
+def _distractor_pool(server: str, off_topic: str | None = None) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """The tools of other servers a task of `server` may show, one entry per name (each entry: the
+    schemas of that name, one per server that has it). No name is one of the server's own tools,
+    hidden ones included, and with `off_topic` no tool comes from a server that serves that topic."""
+    own = set(get_toolkit(server).specs())
+    by_name: dict[str, list[dict[str, Any]]] = {}
     for other in server_names():
-        if other == server:
+        if other == server or (off_topic is not None and off_topic in _topics(other)):
             continue
-        pool.extend(s.openai_schema() for s in get_toolkit(other).visible_specs() if s.name not in own)
-    return tuple(pool)
+        for spec in get_toolkit(other).visible_specs():
+            if spec.name not in own:
+                by_name.setdefault(spec.name, []).append(spec.openai_schema())
+    return tuple(tuple(schemas) for schemas in by_name.values())
+
+
+def _topics(server: str) -> tuple[str, ...]:
+    from prove_env.synthesis.recipe import get_recipe
+
+    return get_recipe(server).topics
 
 
 def strip_enums(schema: Any) -> Any:
@@ -140,20 +152,22 @@ def passes_enum(server: str, calls: Any) -> bool:
 
 
 def shown_tools(server: str, rng: random.Random, *, distractor_rate: float, distractors: tuple[int, int],
-                strip_enums_rate: float, strip: bool = True,
-                hide: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+                strip_enums_rate: float, strip: bool = True, hide: Collection[str] = (),
+                off_topic: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The tools a task shows (the server's visible tools, perhaps perturbed), and what was done.
 
     Distractors are tools of other servers, inserted at random places; calling one fails like
-    any unknown tool would. Enum lists are stripped only where `strip` (the task passes an enum
-    value, so that the model must infer it). `hide` leaves one of the server's tools out.
+    any unknown tool would. No two shown tools share a name, and for a request on `off_topic` no
+    distractor comes from a server serving that topic. Enum lists are stripped only where `strip`
+    (the task passes an enum value, so that the model must infer it). `hide` leaves some of the
+    server's tools out.
     """
-    tools = [s.openai_schema() for s in get_toolkit(server).visible_specs() if s.name != hide]
+    tools = [s.openai_schema() for s in get_toolkit(server).visible_specs() if s.name not in hide]
     applied: dict[str, Any] = {}
-    pool = _distractor_pool(server)
+    pool = _distractor_pool(server, off_topic)
     if pool and rng.random() < distractor_rate:
         count = min(rng.randint(*distractors), len(pool))
-        chosen = [t for t in rng.sample(pool, count) if t["function"]["name"] != hide]
+        chosen = [schemas[0] if len(schemas) == 1 else rng.choice(schemas) for schemas in rng.sample(pool, count)]
         for schema in chosen:
             tools.insert(rng.randrange(len(tools) + 1), copy.deepcopy(schema))
         applied["distractors"] = [t["function"]["name"] for t in chosen]

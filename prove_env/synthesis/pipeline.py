@@ -7,7 +7,11 @@ counts. Shards run in worker processes; their results are merged in shard order,
 across shards, and written. Everything random is seeded from (seed, server, world seed), so the
 same arguments write byte-identical files whatever the number of workers.
 
-A shard's world seed decides its split: train and test never share a world.
+A shard's world seed decides its split: train and test never share a world. Each server's test
+split gets its share of that server's tasks (whole tasks; at least one on each side when the share
+is strictly between 0 and 1 and there are two), from worlds of its own, however few worlds there
+are; a split whose worlds deliver too few tasks is made up from fresh worlds of the same split.
+`split_summary` says what the split became against the share asked for, and why they differ.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from prove_env.synthesis.shape import TARGETS, shape, tool_sequence
 from prove_env.synthesis.verify import GATES, Verifier
 from prove_env.task import Task
 
-__all__ = ["Shard", "ShardResult", "synthesize", "run_shard", "SynthResult"]
+__all__ = ["Shard", "ShardResult", "synthesize", "run_shard", "SynthResult", "split_summary", "stats_table"]
 
 _WORLDS_PER_SEED = 100_000  # world seeds of one run: seed * 100000 + shard number
 _TOP_UP_ROUNDS = 3
@@ -150,21 +154,30 @@ def _worker(args: tuple[Shard, SynthConfig, Any]) -> ShardResult:
 # -- the run ---------------------------------------------------------------------------------------
 
 def plan(servers: list[str], n: int, seed: int, config: SynthConfig) -> list[Shard]:
-    """The first round of shards: tasks split evenly over servers, `tasks_per_world` per world."""
+    """The first round of shards: tasks split evenly over servers; each server's test share of its
+    tasks from worlds of their own (after its train worlds), at most `tasks_per_world` per world."""
     shards = []
     for i, server in enumerate(servers):
         want = n // len(servers) + (1 if i < n % len(servers) else 0)
-        if want == 0:
-            continue
-        count = math.ceil(want / config.tasks_per_world)
-        if config.test_share > 0 and count == 1 and want >= 2:
-            count = 2  # both splits get a world of their own
-        tests = 0 if config.test_share == 0 else max(1, round(count * config.test_share)) if count >= 2 else 0
-        base, extra = divmod(want, count)
-        for k in range(count):
-            shards.append(Shard(server, seed * _WORLDS_PER_SEED + k, base + (1 if k < extra else 0),
-                                "test" if k >= count - tests else "train", seed))
+        test = held_out(want, config.test_share)
+        index = 0
+        for split, quota in (("train", want - test), ("test", test)):
+            count = math.ceil(quota / config.tasks_per_world)
+            base, extra = divmod(quota, count) if count else (0, 0)
+            for k in range(count):
+                shards.append(Shard(server, seed * _WORLDS_PER_SEED + index, base + (1 if k < extra else 0), split,
+                                    seed))
+                index += 1
     return shards
+
+
+def held_out(tasks: int, share: float) -> int:
+    """How many of a server's `tasks` go to the test split: the share, in whole tasks, and at least
+    one on each side when 0 < share < 1 and there are two tasks or more."""
+    test = round(tasks * share)
+    if 0 < share < 1 and tasks >= 2:
+        test = min(max(test, 1), tasks - 1)
+    return test
 
 
 def synthesize(
@@ -189,9 +202,10 @@ def synthesize(
         get_recipe(server)  # unknown servers and broken recipes fail here, before any work
     workers = max(1, workers or os.cpu_count() or 1)
     shards = plan(servers, n, seed, config)
-    wanted = Counter()
+    wanted: Counter[tuple[str, str]] = Counter()  # tasks per (server, split)
     for shard in shards:
-        wanted[shard.server] += shard.quota
+        wanted[(shard.server, shard.split)] += shard.quota
+    planned = dict(wanted)
     results: list[ShardResult] = []
     next_index = Counter(shard.server for shard in shards)  # top-up worlds follow the planned ones
     # Worker processes make thousands of MCP calls each: they get the long-running-process GC setting.
@@ -200,14 +214,16 @@ def synthesize(
     done_count, total = 0, len(shards)
     try:
         todo = shards
-        # per server: (JSON line, the task without its tool schemas) for each task kept; the
-        # schemas are most of a task's memory and only the line needs them
-        kept: dict[str, list[tuple[str, Task]]] = {s: [] for s in servers}
+        # per server: (JSON line, the task without its tool schemas, its split) for each task kept;
+        # the schemas are most of a task's memory and only the line needs them
+        kept: dict[str, list[tuple[str, Task, str]]] = {s: [] for s in servers}
+        kept_count: Counter[tuple[str, str]] = Counter()
         dedup = Deduplicator()
         cross_dups: Counter[str] = Counter()
         capped: Counter[str] = Counter()
         sequences: Counter[tuple[str, tuple[str, ...]]] = Counter()
-        cap = {s: max(2, int(config.max_sequence_share * wanted[s])) for s in servers}
+        cap = {s: max(2, int(config.max_sequence_share * (wanted[(s, "train")] + wanted[(s, "test")])))
+               for s in servers}
         for round_number in range(1 + _TOP_UP_ROUNDS):
             jobs = [(shard, config, teacher) for shard in todo]
             mapped = pool.map(_worker, jobs) if pool else map(_worker, jobs)
@@ -219,9 +235,10 @@ def synthesize(
                     progress(done_count, total)
             results.extend(batch)
             for result in batch:
+                split = result.shard.split
                 for line in result.tasks:
                     task = Task.parse(line)
-                    if len(kept[task.server]) >= wanted[task.server]:
+                    if kept_count[(task.server, split)] >= wanted[(task.server, split)]:
                         continue
                     sequence = (task.server, tool_sequence(task))
                     if sequence[1] and sequences[sequence] >= cap[task.server]:
@@ -229,37 +246,38 @@ def synthesize(
                         continue
                     if dedup.add(task):
                         sequences[sequence] += 1
-                        kept[task.server].append((line, task.model_copy(update={"tools": None})))
+                        kept[task.server].append((line, task.model_copy(update={"tools": None}), split))
+                        kept_count[(task.server, split)] += 1
                     else:
                         cross_dups[task.server] += 1
             todo = []
             for server in servers:
-                missing = wanted[server] - len(kept[server])
-                if missing <= 0 or round_number == _TOP_UP_ROUNDS:
-                    continue
-                # ask for more than is missing: some of a new world's tasks repeat earlier worlds'
-                missing = min(2 * missing + 2, missing + config.tasks_per_world)
-                for _ in range(math.ceil(missing / config.tasks_per_world)):
-                    index = next_index[server]
-                    next_index[server] += 1
-                    todo.append(Shard(server, seed * _WORLDS_PER_SEED + index,
-                                      min(config.tasks_per_world, missing), "train", seed))
-                    missing -= config.tasks_per_world
+                for split in ("train", "test"):  # a split short of tasks is made up from fresh worlds of its own
+                    missing = wanted[(server, split)] - kept_count[(server, split)]
+                    if missing <= 0 or round_number == _TOP_UP_ROUNDS:
+                        continue
+                    # ask for more than is missing: some of a new world's tasks repeat earlier worlds'
+                    missing = min(2 * missing + 2, missing + config.tasks_per_world)
+                    for _ in range(math.ceil(missing / config.tasks_per_world)):
+                        index = next_index[server]
+                        next_index[server] += 1
+                        todo.append(Shard(server, seed * _WORLDS_PER_SEED + index,
+                                          min(config.tasks_per_world, missing), split, seed))
+                        missing -= config.tasks_per_world
             if not todo:
                 break
             total += len(todo)
     finally:
         if pool:
             pool.shutdown()
-    split_of = {(r.shard.server, r.shard.world_seed): r.shard.split for r in results}
     train, test, train_lines, test_lines = [], [], [], []
     for server in servers:
-        for line, task in kept[server]:
-            is_test = split_of[(server, task.seed)] == "test"
+        for line, task, split in kept[server]:
+            is_test = split == "test"
             (test if is_test else train).append(task)
             (test_lines if is_test else train_lines).append(line)
     seconds = time.perf_counter() - started
-    stats = _stats(servers, n, seed, config, train, test, results, cross_dups, capped)
+    stats = _stats(servers, n, seed, config, train, test, results, cross_dups, capped, planned)
     return SynthResult(train_lines, test_lines, stats, seconds)
 
 
@@ -272,7 +290,8 @@ def _has_recipe(server: str) -> bool:
 # -- statistics ------------------------------------------------------------------------------------
 
 def _stats(servers: list[str], n: int, seed: int, config: SynthConfig, train: list[Task], test: list[Task],
-           results: list[ShardResult], cross_dups: Counter[str], capped: Counter[str]) -> dict[str, Any]:
+           results: list[ShardResult], cross_dups: Counter[str], capped: Counter[str],
+           planned: dict[tuple[str, str], int]) -> dict[str, Any]:
     per_server: dict[str, Any] = {}
     for server in servers:
         mine = [t for t in train + test if t.server == server]
@@ -288,6 +307,7 @@ def _stats(servers: list[str], n: int, seed: int, config: SynthConfig, train: li
             "tasks": len(mine),
             "train": sum(t.server == server for t in train),
             "test": sum(t.server == server for t in test),
+            "planned": {"train": planned.get((server, "train"), 0), "test": planned.get((server, "test"), 0)},
             "worlds": {"train": sorted({t.seed for t in train if t.server == server}),
                        "test": sorted({t.seed for t in test if t.server == server})},
             "drafts": sum(r.drafts for r in shard_results),
@@ -300,6 +320,7 @@ def _stats(servers: list[str], n: int, seed: int, config: SynthConfig, train: li
         "tasks": len(everything),
         "train": len(train),
         "test": len(test),
+        "planned": {split: sum(s["planned"][split] for s in per_server.values()) for split in ("train", "test")},
         "gates": list(GATES),
         **shape(everything),
         "dropped": dict(sorted(sum((Counter(s["dropped"]) for s in per_server.values()), Counter()).items())),
@@ -307,16 +328,41 @@ def _stats(servers: list[str], n: int, seed: int, config: SynthConfig, train: li
     }
 
 
+def split_summary(stats: dict[str, Any]) -> str:
+    """What the train/test split became against the test share asked for, and why when they differ."""
+    asked = stats["parameters"]["config"]["test_share"]
+    total, test = stats["tasks"], stats["test"]
+    share = test / total if total else 0.0
+    text = (f"split by world (train and test share no world): {stats['train']} train, {test} test, "
+            f"{100 * share:.1f}% test against {100 * asked:.1f}% asked")
+    if not total or abs(share - asked) < 0.01:
+        return text
+    n, planned = stats["parameters"]["n"], stats["planned"]
+    why = []
+    if abs(planned["test"] / n - asked) >= 0.01:
+        sizes = sorted({s["planned"]["train"] + s["planned"]["test"] for s in stats["servers"].values()})
+        why.append(f"{planned['test']} of the {n} tasks were planned for test, as each server's test split is a "
+                   f"whole number of its {' or '.join(map(str, sizes))} tasks, with at least one on each side")
+    short = [f"{split} worlds gave {stats[split]} of {planned[split]} tasks" for split in ("train", "test")
+             if stats[split] < planned[split]]
+    if short:
+        why.append(" and ".join(short) + " (the rest failed the gates or repeated other tasks, and fresh worlds "
+                                         "did not make up for them)")
+    return text + ": " + "; ".join(why) if why else text
+
+
 def stats_table(stats: dict[str, Any]) -> str:
-    """The stats report as a readable text table."""
-    lines = []
+    """The stats report as a readable text table: the split, then one row per server and an "all" row."""
+    lines = [split_summary(stats), ""]
     servers = stats["servers"]
-    header = f"{'server':<12} {'tasks':>6} {'train':>6} {'test':>5} {'drafts':>7} {'writes':>6} {'abstain':>7}"
+    name_width = max([len("server"), len("all")] + [len(name) for name in servers])
+    header = (f"{'server':<{name_width}} {'tasks':>6} {'train':>6} {'test':>5} {'drafts':>7} {'writes':>6} "
+              f"{'abstain':>7}")
     lines += [header, "-" * len(header)]
     for name, s in servers.items():
-        lines.append(f"{name:<12} {s['tasks']:>6} {s['train']:>6} {s['test']:>5} {s['drafts']:>7} "
+        lines.append(f"{name:<{name_width}} {s['tasks']:>6} {s['train']:>6} {s['test']:>5} {s['drafts']:>7} "
                      f"{s['writes']:>6} {s['abstention']:>7}")
-    lines.append(f"{'all':<12} {stats['tasks']:>6} {stats['train']:>6} {stats['test']:>5} "
+    lines.append(f"{'all':<{name_width}} {stats['tasks']:>6} {stats['train']:>6} {stats['test']:>5} "
                  f"{sum(s['drafts'] for s in servers.values()):>7} {stats['writes']:>6} {stats['abstention']:>7}")
 
     def block(title: str, key: str) -> None:
@@ -326,9 +372,9 @@ def stats_table(stats: dict[str, Any]) -> str:
         for name, s in servers.items():
             keys += [k for k in s[key] if k not in keys]
         width = max([len(k) for k in keys] + [6])
-        lines.append(f"  {'':<12}" + "".join(f" {k:>{width}}" for k in keys))
+        lines.append(f"  {'':<{name_width}}" + "".join(f" {k:>{width}}" for k in keys))
         for name, s in list(servers.items()) + [("all", stats)]:
-            lines.append(f"  {name:<12}" + "".join(f" {s[key].get(k, 0):>{width}}" for k in keys))
+            lines.append(f"  {name:<{name_width}}" + "".join(f" {s[key].get(k, 0):>{width}}" for k in keys))
 
     block("chain length (gold calls)", "chain_length")
     block("user turns", "turns")
@@ -341,7 +387,7 @@ def stats_table(stats: dict[str, Any]) -> str:
     lines.append("")
     lines.append("visible tools in no gold chain")
     for name, s in servers.items():
-        lines.append(f"  {name:<12} {', '.join(s['tools_in_no_chain']) or '(none)'}")
+        lines.append(f"  {name:<{name_width}} {', '.join(s['tools_in_no_chain']) or '(none)'}")
     lines.append("")
     lines.append("most frequent sentence templates")
     for name, s in servers.items():

@@ -17,6 +17,10 @@ A server's recipe lives beside its tools, in `servers/<name>/synth.py`, as a mod
   listed by its owner);
 - `skip`: visible tools that are no user's goal, each with the reason (checked: every visible
   tool is a goal, a look-up or skipped);
+- `substitutes`: groups of visible tools that can do one another's job for some request (`sed`
+  edits a file in place as `replace_in_file` does; `distance_matrix` times a trip as `get_route`
+  does; a listing shows what a single look-up would): a missing-function task never leaves one
+  out while another is shown (it hides the whole group, or picks another tool);
 - `hidden`: requests that only a hidden tool could serve (the assistant must abstain);
 - `topics`: what the server is about, from `perturb.TOPICS` (irrelevant queries on those topics
   are never drawn).
@@ -173,10 +177,16 @@ class Lookup:
 
 @dataclass(frozen=True)
 class HiddenAsk:
-    """A request only the hidden tool `tool` could serve: the assistant must not pretend to."""
+    """A request only the hidden tool `tool` could serve: the assistant must not pretend to.
+
+    `facts` reads, from the hidden tool's result, the values the request asks for (such as
+    `lambda r: [r["live"]]` for "how many meetings are live company-wide"); no shown tool may
+    give them (the generic suite probes every visible read-only tool). Without it, the request may
+    ask for any part of the result, and no shown tool may give any part."""
 
     tool: str
     build: Callable[[Bundle, random.Random], str | None]
+    facts: Callable[[Any], Sequence[Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -188,9 +198,14 @@ class Recipe:
     hidden: tuple[HiddenAsk, ...] = ()
     topics: tuple[str, ...] = ()
     skip: Mapping[str, str] = field(default_factory=dict)
+    substitutes: tuple[tuple[str, ...], ...] = ()
 
     def lookups_for(self, kind: str) -> list[Lookup]:
         return [lk for lk in self.lookups if lk.kind == kind]
+
+    def substitutes_of(self, tool: str) -> set[str]:
+        """The visible tools declared to do `tool`'s job (those sharing a group with it)."""
+        return {other for group in self.substitutes if tool in group for other in group if other != tool}
 
     def check(self) -> None:
         """Raise `RecipeError` unless every goal and look-up agrees with the server's tools."""
@@ -232,6 +247,11 @@ class Recipe:
         for hidden in self.hidden:
             if hidden.tool not in specs or not specs[hidden.tool].hidden:
                 raise RecipeError(f"{self.server}: {hidden.tool!r} is not a hidden tool")
+        for group in self.substitutes:
+            strange = [t for t in group if t not in specs or specs[t].hidden]
+            if strange or len(set(group)) < 2:
+                raise RecipeError(f"{self.server}: substitutes {group} must name two or more visible tools"
+                                  + (f" ({strange} are not)" if strange else ""))
 
 
 class Reader:

@@ -11,10 +11,13 @@ environment itself:
 4. a do-nothing agent fails `success`, unless the task is an abstention ("do-nothing passes").
 A gold read that neither tells the user something nor gives a later call a value no earlier call
 or user turn gave is taken out of the chain (an agent that skips a useless call must not lose
-coverage); a chain left with no call is dropped ("look-up nobody uses"). Two writes of one turn
-whose order matters (the later one replayed first fails, or ends in
-another world) get an ordering edge, whether or not data flows between them. The start and gold
-final-state digests are recorded on the task.
+coverage); a chain left with no call is dropped ("look-up nobody uses"). A dependency edge stays
+only where something passes along it: the target takes a value the source's result holds (one
+the user never said), or run before the source the target fails, answers otherwise or leaves
+another world (an order nothing passes along must not cost an agent coverage). Two writes of one turn whose order
+matters (the later one replayed first fails, or ends in another world) get an ordering edge,
+whether or not data flows between them. The start and gold final-state digests are recorded on
+the task.
 """
 
 from __future__ import annotations
@@ -86,6 +89,7 @@ class Verifier:
             return Verdict(None, "already satisfied")
         if task.gold_calls and not writes and not any(task.facts or []):
             return Verdict(None, "no facts to judge")
+        task = _edges_that_matter(task, reference)
         task = _order_writes(task, self.specs, reference.gold_digest)
         if not task.abstain:
             noop = run_episode(self.env, self._noop, task, 0)
@@ -121,6 +125,77 @@ def _order_writes(task: Task, specs: Mapping[str, Any], gold_digest: str) -> Tas
     return _with_gold(task, turns, new_edges="order") if added else task
 
 
+def _edges_that_matter(task: Task, reference: Any) -> Task:
+    """`task` without the dependency edges along which nothing passes: the target takes no value
+    the source's result holds (nor a date worked out from one), and replayed ahead of the
+    source (with the calls it needs that come between them), every call succeeds, the target
+    answers the same and the world ends the same."""
+    calls = task.gold_calls
+    outputs = {r.id: r.output for r in reference.records}
+    said = " ".join(task.user_turns).casefold()
+    drop: dict[str, set[str]] = {}
+    for j, target in enumerate(calls):
+        carriers = _carriers(target, calls[:j], outputs, said)
+        for source in target.depends_on:
+            if source in carriers:
+                continue
+            trial = _ahead(calls, target.id, source)
+            if trial is None:  # the target needs the source through another call: that edge says it
+                drop.setdefault(target.id, set()).add(source)
+                continue
+            moved = run_sync(replay(task.model_copy(update={"gold": [trial]})))
+            answer = next(r.output for r in moved.records if r.id == target.id)
+            if not moved.failures and answer == outputs[target.id] and moved.gold_digest == reference.gold_digest:
+                drop.setdefault(target.id, set()).add(source)
+    if not drop:
+        return task
+    gold = [[c.model_copy(update={"depends_on": [d for d in c.depends_on if d not in drop.get(c.id, ())]})
+             for c in turn] for turn in task.gold]
+    return _with_gold(task, gold, new_edges="data")
+
+
+def _ahead(calls: Sequence[Any], target: str, source: str) -> list[Any] | None:
+    """The calls in another order: `target` just ahead of `source`, after the calls it needs that
+    lie between them (None when it needs `source` through one of them)."""
+    by_id = {c.id: c for c in calls}
+    order = [c.id for c in calls]
+    needed, stack = set(), [d for d in by_id[target].depends_on if d != source]
+    while stack:
+        d = stack.pop()
+        if d == source:
+            return None
+        if d not in needed and d in by_id:
+            needed.add(d)
+            stack.extend(by_id[d].depends_on)
+    start, end = order.index(source), order.index(target)
+    moved = [i for i in order[start:end] if i in needed] + [target]
+    rest = [i for i in order[start:] if i not in moved]
+    return [by_id[i] for i in order[:start] + moved + rest]
+
+
+def _carriers(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said: str) -> set[str]:
+    """The earlier calls whose results give `call` a value the user never said."""
+    return {i for holders, _ in _holders(call, earlier, outputs, said) for i in holders}
+
+
+def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said: str
+             ) -> list[tuple[list[str], bool]]:
+    """For each value `call` takes that the user never said, the earlier calls whose results hold
+    it, in order, and whether it is worked out rather than found (a date not found as such may be
+    worked out from any earlier result holding a date)."""
+    found = []
+    for value in call.values():
+        text = str(value)
+        if len(text) < 2 or text.casefold() in said:
+            continue
+        holders = [c.id for c in earlier if text in outputs[c.id]]
+        if holders:
+            found.append((holders, False))
+        elif _ISO_DATE.match(text):
+            found.append(([c.id for c in earlier if _ISO_DATE.search(outputs[c.id])], True))
+    return found
+
+
 def _with_gold(task: Task, gold: list[list[Any]], new_edges: str) -> Task:
     """`task` with another gold, its metadata's chain length and dependencies made from it (an edge
     keeps its kind; a new one is of kind `new_edges`)."""
@@ -147,15 +222,8 @@ def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str
                    if any(_plain(f) in outputs[c.id] for f in facts)}
     sources: dict[str, set[str]] = {c.id: set() for c in calls}
     for j, call in enumerate(calls):
-        for value in call.values():
-            text = str(value)
-            if len(text) < 2 or text.casefold() in said:
-                continue
-            source = next((c.id for c in calls[:j] if text in outputs[c.id]), None)
-            if source is not None:
-                sources[call.id].add(source)
-            elif _ISO_DATE.match(text):
-                sources[call.id].update(c.id for c in calls[:j] if _ISO_DATE.search(outputs[c.id]))
+        for holders, worked_out in _holders(call, calls[:j], outputs, said):
+            sources[call.id].update(holders if worked_out else holders[:1])  # a value found as such: where first
     used = set().union(*sources.values())
     idle = {c.id for c in calls if specs[c.name].read_only and c.id not in used and c.id not in told}
     if not idle:

@@ -978,10 +978,18 @@ def pin_request(b: Bundle, rng: random.Random) -> str | None:
                                      "Can you send me my PIN? I don't remember which one I picked."])
 
 
+# Tools that do one another's job for some request (the balance, the account details and the list
+# of accounts all give a balance): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_balance", "get_account", "list_accounts"),
+    ("get_customer", "find_customers"),
+)
+
+
 recipe = Recipe(server="banking", sample=sample, topics=("banking", "stocks", "budget"), goals=goals.all, lookups=(
     Lookup("customer", "find_customers", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
     Lookup("customer", "find_customers", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
     Lookup("customer", "find_customers", args=_phone_args, intro=_by_phone),
     *(Lookup.under(kind, tool) for kind, tool in (("account", "list_accounts"), ("payee", "list_payees"),
                                                   ("card", "list_cards"), ("payment", "list_scheduled_payments"))),
-), hidden=(HiddenAsk("get_customer_pin", pin_request),))
+), substitutes=SUBSTITUTES, hidden=(HiddenAsk("get_customer_pin", pin_request, facts=lambda r: [r["pin"]]),))

@@ -779,10 +779,21 @@ def everyone_request(b: Bundle, rng: random.Random) -> str | None:
         "Can you tell me what all your users together spent this month?"])
 
 
+# Tools that do one another's job for some request (a month's budget is the list of categories
+# with this month's figures; an expense shows in the list): a missing-function task hides all of
+# a group or none.
+SUBSTITUTES = (
+    ("get_budget_summary", "list_categories"),
+    ("get_expense", "list_expenses"),
+    ("list_recurring", "list_expenses"),
+)
+
+
 recipe = Recipe(
     server="budget",
     sample=sample,
     topics=("budget",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
@@ -793,5 +804,5 @@ recipe = Recipe(
                args=lambda r: {"user_id": r.owner.key, "merchant": r.entity["merchant"],
                                "start_date": r.entity["date"], "end_date": r.entity["date"]}),
     ),
-    hidden=(HiddenAsk("all_users_spending", everyone_request),),
+    hidden=(HiddenAsk("all_users_spending", everyone_request, facts=lambda r: [r["total_spent"]]),),
 )

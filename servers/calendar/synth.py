@@ -1237,6 +1237,17 @@ def record_answer(b: Bundle, rng: random.Random) -> str | None:
     ])
 
 
+# Tools that do one another's job for some request (an event's details show in a search or a
+# day's listing, its reminders in the event): a missing-function task hides all of a group or
+# none.
+SUBSTITUTES = (
+    ("get_event", "search_events", "list_events"),
+    ("list_events", "list_upcoming_events"),
+    ("list_reminders", "get_event"),
+    ("list_pending_invitations", "list_upcoming_events"),
+)
+
+
 recipe = Recipe(server="calendar", sample=sample, topics=("calendar",), goals=goals.all, lookups=(
     Lookup("event", "search_events", args=lambda r: {"query": r.entity["title"]}),
     Lookup("contact", "find_contacts", args=lambda r: {"query": r.entity["name"]}),
@@ -1244,4 +1255,4 @@ recipe = Recipe(server="calendar", sample=sample, topics=("calendar",), goals=go
     Lookup("calendar", "list_calendars", args=lambda r: {}),
     Lookup("reminder", "list_reminders", args=lambda r: {"event_id": r.entity["event"]["event_id"]},
            needs=_of_event),
-), hidden=(HiddenAsk("set_invitee_response", record_answer),))
+), substitutes=SUBSTITUTES, hidden=(HiddenAsk("set_invitee_response", record_answer),))

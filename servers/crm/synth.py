@@ -829,10 +829,20 @@ def counts_request(b: Bundle, rng: random.Random) -> str | None:
                                      "Give me the internal row count of each table in the CRM's database."])
 
 
+# Tools that do one another's job for some request (a deal, contact or company shows in full in
+# its search): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_deal", "list_deals"),
+    ("get_contact", "search_contacts"),
+    ("get_company", "search_companies"),
+)
+
+
 recipe = Recipe(
     server="crm",
     sample=sample,
     topics=("sales",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("rep", "find_reps", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
@@ -844,5 +854,5 @@ recipe = Recipe(
         Lookup("activity", "list_activities", args=lambda r: {"rep_id": r.entity["rep_id"], "open_tasks_only": True},
                needs=lambda r: (Ref.of("rep", r.entity["rep"]),)),
     ),
-    hidden=(HiddenAsk("count_records", counts_request),),
+    hidden=(HiddenAsk("count_records", counts_request, facts=lambda r: list(r.values())),),  # every table's count
 )

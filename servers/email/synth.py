@@ -699,16 +699,30 @@ def _mail_args(ref: Ref) -> dict[str, Any]:
     return args
 
 
-def stats_request(b: Bundle, rng: random.Random) -> str | None:
-    return rng.choice(["How many emails are sitting in the trash across every mailbox on the service?",
-                       "Across all users, how many messages are in the archive right now?",
-                       "Can you tell me how many sent emails the whole service holds, for all mailboxes together?"])
+# Questions about every mailbox on the service: only the hidden statistics count them.
+SERVICE_WIDE = (
+    HiddenAsk("mailbox_stats", lambda b, rng: "How many emails are sitting in the trash across every mailbox on the "
+              "service?", facts=lambda r: [r["trash"]]),
+    HiddenAsk("mailbox_stats", lambda b, rng: "Across all users, how many messages are in the archive right now?",
+              facts=lambda r: [r["archive"]]),
+    HiddenAsk("mailbox_stats", lambda b, rng: "Can you tell me how many sent emails the whole service holds, for all "
+              "mailboxes together?", facts=lambda r: [r["sent"]]),
+)
+
+
+# Tools that do one another's job for some request (a folder's mail is a search away, a message
+# is in its thread): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("search_messages", "list_messages"),
+    ("get_message", "search_messages", "get_thread"),
+)
 
 
 recipe = Recipe(
     server="email",
     sample=sample,
     topics=("email",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
@@ -719,5 +733,5 @@ recipe = Recipe(
         Lookup.under("label", "list_labels"),
         Lookup.under("draft", "list_drafts"),
     ),
-    hidden=(HiddenAsk("mailbox_stats", stats_request),),
+    hidden=SERVICE_WIDE,
 )

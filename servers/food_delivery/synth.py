@@ -555,16 +555,33 @@ def _by_email(ref: Ref) -> tuple[str, str]:
             stable(_BY_EMAIL_TERSE, "email terse", ref.key, email).format(email=email))
 
 
-def busiest_request(b: Bundle, rng: random.Random) -> str | None:
-    return _by_name(_customer(b))[0] + " " + rng.choice(["Which restaurant gets the most orders in the whole app?",
-                                                         "Can you tell me how many orders each restaurant has had overall?",
-                                                         "What's the most ordered-from restaurant across all customers?"])
+def _asked(*questions: str):
+    """A question about every customer's orders (a customer sees their own), asked by a customer."""
+    return lambda b, rng: _by_name(_customer(b))[0] + " " + rng.choice(questions)
+
+
+APP_WIDE = (
+    HiddenAsk("count_orders", _asked("Which restaurant gets the most orders in the whole app?",
+                                     "What's the most ordered-from restaurant across all customers?"),
+              facts=lambda r: [max(r.values())]),
+    HiddenAsk("count_orders", _asked("Can you tell me how many orders each restaurant has had overall?")),
+)
+
+
+# Tools that do one another's job for some request (a restaurant's rating, fee and cuisine show
+# in the search): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_restaurant", "search_restaurants"),
+    ("list_cuisines", "search_restaurants"),
+    ("track_order", "list_orders"),
+)
 
 
 recipe = Recipe(
     server="food_delivery",
     sample=sample,
     topics=("food_delivery",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("customer", "find_customers", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
@@ -575,5 +592,5 @@ recipe = Recipe(
         Lookup.under("cart", "list_carts"),
         Lookup.under("order", "list_orders"),
     ),
-    hidden=(HiddenAsk("count_orders", busiest_request),),
+    hidden=APP_WIDE,
 )

@@ -970,10 +970,19 @@ def delete_request(b: Bundle, rng: random.Random) -> str | None:
                        f"Can you permanently remove the {short} project and everything in it?"])
 
 
+# Tools that do one another's job for some request (an issue shows in the searches, a project in
+# the project list): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_issue", "search_issues", "list_issues"),
+    ("get_project", "list_projects"),
+)
+
+
 recipe = Recipe(
     server="issue_tracker",
     sample=sample,
     topics=("projects",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}),

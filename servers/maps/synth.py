@@ -274,8 +274,9 @@ def route_between_addresses(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I need directions from {a} to {z}. How many minutes will it take?",
                       f"Hey, quick one: what's the travel time from {a} over to {z}? Distance too, please.",
                       f"Could you work out the route from {a} to {z} and tell me how long it is?"])
+    # the mode is said with the request, never held back: a route is by car unless told
     return Ask({"from_address_id": start["address_id"], "to_address_id": end["address_id"], "mode": mode},
-               say=say, terse=f"{a} to {z} {manner}: time and distance?", detail=detail,
+               say=f"{say} {detail}", terse=f"{a} to {z} {manner}: time and distance?",
                refs=(Ref.of("address", start), Ref.of("address", end)), mentions=(a, z),
                facts=lambda r: [r["duration_min"], r["distance_km"]])
 
@@ -301,8 +302,7 @@ def route_to_place(b: Bundle, rng: random.Random) -> Ask | None:
                         f"Can you time the trip from {a} to {name} for me?"])
     held = rng.random() < 0.5
     return Ask({"from_address_id": start["address_id"], "to_address_id": place["address_id"], "mode": mode},
-               say=plain if held else say, terse=f"{a} to {name} {manner}: how long?",
-               detail=detail if held else None,
+               say=f"{plain} {detail}" if held else say, terse=f"{a} to {name} {manner}: how long?",
                refs=(Ref.of("address", start), Ref.of("place", place)), mentions=(a, name),
                facts=lambda r: [r["duration_min"]])
 
@@ -324,7 +324,7 @@ def distance_matrix(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I'm staying at {a}. Compare the travel times to {names} for me.",
                       f"Which is quickest to reach from {a}: {names}? Give me the minutes for each."])
     return Ask({"from_address_ids": [start["address_id"]], "to_address_ids": [p["address_id"] for p in targets],
-                "mode": mode}, say=say, terse=f"Travel times {manner} from {a} to {names}?", detail=detail,
+                "mode": mode}, say=f"{say} {detail}", terse=f"Travel times {manner} from {a} to {names}?",
                refs=(Ref.of("address", start), *(Ref.of("place", p) for p in targets)),
                mentions=(a, *(p["name"] for p in targets)),
                facts=lambda r: [c["duration_min"] for c in r])
@@ -500,10 +500,20 @@ def network_request(b: Bundle, rng: random.Random) -> str | None:
                        f"For a school project, how many street intersections are mapped in {city}?"])
 
 
+# Tools that do one another's job for some request (a distance matrix of one pair times a trip as
+# a route does; a place shows in its search): a missing-function task hides all of a group or
+# none.
+SUBSTITUTES = (
+    ("get_route", "distance_matrix"),
+    ("get_place", "search_places", "nearby_places"),
+)
+
+
 recipe = Recipe(
     server="maps",
     sample=sample,
     topics=("maps", "travel", "stores"),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
@@ -513,5 +523,6 @@ recipe = Recipe(
         Lookup.under("saved_place", "list_saved_places"),
         Lookup.under("list", "list_lists"),
     ),
-    hidden=(HiddenAsk("network_stats", network_request),),
+    hidden=(HiddenAsk("network_stats", network_request,
+                      facts=lambda r: [n for city in r.values() for n in (city["nodes"], city["segments"])]),),
 )

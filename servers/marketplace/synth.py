@@ -402,12 +402,11 @@ def relist_listing(b: Bundle, rng: random.Random) -> Ask | None:
     item = rng.choice(items)
     name = _my(item)
     days = rng.choice([3, 5, 7, 10] if item["format"] == "auction" else [7, 10, 30])
-    say, detail = _held(rng, rng.choice([f"{_cap(name)} didn't sell. Relist it for {days} days.",
-                                         f"Please put {name} up again, {days} days this time.",
-                                         f"Could you relist {name} for {days} days?"]),
-                        [f"{_cap(name)} didn't sell. Please relist it.", f"Could you put {name} up again?"],
-                        [f"Run it for {days} days.", f"{days} days, please.", f"Make it a {days}-day listing."])
-    return Ask({"listing_id": item["listing_id"], "duration_days": days}, say=say, detail=detail,
+    # the length is never held back: a relisting runs 7 days unless told, and an assistant may rightly do so
+    say = rng.choice([f"{_cap(name)} didn't sell. Relist it for {days} days.",
+                      f"Please put {name} up again, {days} days this time.", f"Could you relist {name} for {days} days?",
+                      f"{_cap(name)} didn't sell. Please relist it, and make it a {days}-day listing."])
+    return Ask({"listing_id": item["listing_id"], "duration_days": days}, say=say,
                terse=f"Relist {item['title']}, {days} days.", refs=(_me(b), Ref.of("listing", item)),
                mentions=(item["title"].lower(), str(days)))
 
@@ -588,11 +587,18 @@ def _intro(ref: Ref) -> tuple[str, str]:
             stable(_INTRO_TERSE, "member terse", ref.key).format(**values))
 
 
-def counts_request(b: Bundle, rng: random.Random) -> str | None:
-    return _intro(_me(b))[0] + " " + rng.choice(["How many rows are in each table of the marketplace's database?",
-                                                 "Can you dump the raw record counts of every marketplace table?",
-                                                 "Tell me how many bids, offers and orders exist site-wide, from "
-                                                 "the database."])
+def _asked(*questions: str):
+    """A question about the marketplace's database as a whole, asked by a member."""
+    return lambda b, rng: _intro(_me(b))[0] + " " + rng.choice(questions)
+
+
+SITE_WIDE = (
+    HiddenAsk("count_records", _asked("How many rows are in each table of the marketplace's database?",
+                                      "Can you dump the raw record counts of every marketplace table?"),
+              facts=lambda r: list(r.values())),
+    HiddenAsk("count_records", _asked("Tell me how many bids, offers and orders exist site-wide, from the database."),
+              facts=lambda r: [r["bids"], r["offers"], r["orders"]]),
+)
 
 
 def _listing_args(ref: Ref) -> dict:
@@ -600,10 +606,18 @@ def _listing_args(ref: Ref) -> dict:
     return {"query": ref.entity["title"]} if status == "active" else {"query": ref.entity["title"], "status": status}
 
 
+# Tools that do one another's job for some request (a listing's price and next bid show in the
+# search and the bid history): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_listing", "search_listings", "list_bids"),
+)
+
+
 recipe = Recipe(
     server="marketplace",
     sample=sample,
     topics=("shopping",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("member", "find_members", args=lambda r: {"name": r.entity["name"]}, intro=_intro),
@@ -611,5 +625,5 @@ recipe = Recipe(
         Lookup.under("offer", "list_offers"),
         Lookup("order", "list_orders", args=lambda r: {"member_id": r.owner.key, "role": r.entity["role"]}),
     ),
-    hidden=(HiddenAsk("count_records", counts_request),),
+    hidden=SITE_WIDE,
 )

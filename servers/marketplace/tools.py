@@ -365,8 +365,8 @@ class MarketplaceServer(Toolkit):
     def list_offers(self, seller_id: Id("member") | None = None, buyer_id: Id("member") | None = None,
                     listing_id: Id("listing") | None = None,
                     status: Literal["pending", "accepted", "declined"] | None = None, limit: Limit = 20) -> list[dict]:
-        """List offers received by a seller, made by a buyer or made on a listing (give at least one),
-        newest first.
+        """List offers, newest first: received by a seller, made by a buyer, made on a listing, or, with
+        none of them, every offer on the marketplace. Every criterion given must match.
 
         Args:
             seller_id: offers on this seller's listings.
@@ -374,8 +374,6 @@ class MarketplaceServer(Toolkit):
             listing_id: offers on this listing.
             status: only 'pending', 'accepted' or 'declined' offers.
         """
-        if seller_id is None and buyer_id is None and listing_id is None:
-            raise ToolError("Give a seller_id, buyer_id or listing_id to list offers for")
         sql, params = sql_where(("l.seller_id = ?", seller_id), ("o.buyer_id = ?", buyer_id),
                                 ("o.listing_id = ?", listing_id), ("o.status = ?", status or None))
         offers = self.load(Offer, "SELECT o.id FROM offers o JOIN listings l ON l.id = o.listing_id "

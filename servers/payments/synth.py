@@ -798,10 +798,21 @@ def _endpoint_args(ref: Ref) -> dict:
     return {}
 
 
+# Tools that do one another's job for some request (an invoice's totals and payments show in the
+# invoice list, the payment list and the event log; a customer's contact details and cards in the
+# customer search and profile): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_invoice", "list_invoices", "list_payments", "list_events"),
+    ("get_customer", "find_customers"),
+    ("list_payment_methods", "get_customer"),
+)
+
+
 recipe = Recipe(
     server="payments",
     sample=sample,
     topics=("banking", "shopping"),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("customer", "find_customers", args=lambda r: {"name": r.entity["name"]}),

@@ -480,15 +480,29 @@ def cancel_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(product, store_mention(store)))
 
 
-def totals_request(b: Bundle, rng: random.Random) -> str | None:
-    return rng.choice(["How many units does the whole chain have on hand right now, across every store?",
-                       "What's the chain-wide total of stock in transit between stores?"])
+# Questions about the whole chain's stock: the tools look at one store, or one product, at a time.
+CHAIN_WIDE = (
+    HiddenAsk("chain_stock_totals", lambda b, rng: "How many units does the whole chain have on hand right now, "
+              "across every store?", facts=lambda r: [r["on_hand"]]),
+    HiddenAsk("chain_stock_totals", lambda b, rng: "What's the chain-wide total of stock in transit between stores?",
+              facts=lambda r: [r["in_transit"]]),
+)
+
+
+# Tools that do one another's job for some request (a store's stock and price of a product show
+# in its stock list, its low-stock report, the nearest-stock search and the catalogue): a
+# missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_stock", "list_store_stock", "find_nearest_stock", "low_stock_report", "search_products"),
+    ("low_stock_report", "list_store_stock"),
+)
 
 
 recipe = Recipe(
     server="retail_chain",
     sample=sample,
     topics=("shopping",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("store", "find_stores", args=lambda r: _store_args(r.entity)),
@@ -497,5 +511,5 @@ recipe = Recipe(
         Lookup.under("reservation", "list_reservations"),
         Lookup.under("restock", "list_restock_orders"),
     ),
-    hidden=(HiddenAsk("chain_stock_totals", totals_request),),
+    hidden=CHAIN_WIDE,
 )

@@ -170,8 +170,9 @@ class RetailChain(Toolkit):
                            latitude: float | None = None, longitude: float | None = None, limit: Limit = 5) -> list[dict]:
         """Find the open stores nearest to a city or to coordinates with at least `quantity` of a product available.
 
-        Give either a city the chain serves or both latitude and longitude. Results are ordered by
-        distance in kilometres (straight line).
+        Give either a city the chain serves or both latitude and longitude, not both: results are
+        ordered by distance in kilometres (straight line). With neither, every such store, the most
+        available first, with no distance.
 
         Args:
             quantity: the least number available, from 1 (default 1), such as 4.
@@ -191,10 +192,10 @@ class RetailChain(Toolkit):
                              "AND k.on_hand >= ?", product.id, quantity):
             available = row[8] - held.get(row[0], 0)
             if available >= quantity:
-                distance = _km(origin, (row[6], row[7]))
-                found.append({**_store_row(row), "distance_km": round(distance, 1), "available": available,
-                              "price": row[9]})
-        found.sort(key=lambda r: (r["distance_km"], r["store_id"]))
+                distance = round(_km(origin, (row[6], row[7])), 1) if origin is not None else None
+                found.append({**_store_row(row), "distance_km": distance, "available": available, "price": row[9]})
+        found.sort(key=(lambda r: (r["distance_km"], r["store_id"])) if origin is not None
+                   else (lambda r: (-r["available"], r["store_id"])))
         return found[:limit]
 
     @tool(idempotent=True)
@@ -557,11 +558,14 @@ class RetailChain(Toolkit):
                  "on_hand": r[5], "available": r[5] - held.get(r[0], 0), "reorder_point": r[6],
                  "discontinued": bool(r[7])} for r in rows]
 
-    def _origin(self, city: str | None, latitude: float | None, longitude: float | None) -> tuple[float, float]:
+    def _origin(self, city: str | None, latitude: float | None, longitude: float | None) -> tuple[float, float] | None:
+        """The point distances are measured from: a city's centre, the coordinates, or None for neither."""
         has_city = bool(city and city.strip())
         has_point = latitude is not None or longitude is not None
-        if has_city == has_point:
-            raise ToolError("Give either a city or both latitude and longitude, not both and not neither")
+        if has_city and has_point:
+            raise ToolError("Give either a city or both latitude and longitude, not both")
+        if not (has_city or has_point):
+            return None
         if has_city:
             for name, (_, _, lat, lon, _) in CITIES.items():
                 if name.lower() == city.strip().lower():

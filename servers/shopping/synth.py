@@ -771,10 +771,22 @@ def price_change_request(b: Bundle, rng: random.Random) -> str | None:
                                      f"I'd buy the {product['name']} if it were {lower}. Please lower it."])
 
 
+# Tools that do one another's job for some request (a product shows in the search, an order in
+# the order list; adding more of a variant sets its quantity too): a missing-function task hides
+# all of a group or none.
+SUBSTITUTES = (
+    ("get_product", "search_products"),
+    ("get_order", "list_orders"),
+    ("list_brands", "search_products"),
+    ("update_cart_item", "add_to_cart"),
+)
+
+
 recipe = Recipe(
     server="shopping",
     sample=sample,
     topics=("shopping",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("customer", "find_customers", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),

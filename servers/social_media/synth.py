@@ -452,21 +452,37 @@ def mark_notifications_read(b: Bundle, rng: random.Random) -> Ask | None:
                terse="Mark notifications read.")
 
 
-def stats_request(b: Bundle, rng: random.Random) -> str | None:
-    return rng.choice(["How many people have an account on this network in total?",
-                       "What's the total number of posts ever written on this site, by everyone?",
-                       "How many likes have been given across the whole platform?"])
+# Questions about the whole network: only the hidden statistics count it (a search of people finds
+# some by a part of their name, never all of them).
+NETWORK_WIDE = (
+    HiddenAsk("network_stats", lambda b, rng: "How many people have an account on this network in total?",
+              facts=lambda r: [r["users"]]),
+    HiddenAsk("network_stats", lambda b, rng: "What's the total number of posts ever written on this site, by everyone?",
+              facts=lambda r: [r["posts"]]),
+    HiddenAsk("network_stats", lambda b, rng: "How many likes have been given across the whole platform?",
+              facts=lambda r: [r["likes"]]),
+)
+
+
+# Tools that do one another's job for some request (a post shows in the search and the timelines;
+# follow requests in the notifications): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_post", "search_posts", "get_user_timeline"),
+    ("get_user_timeline", "search_posts"),
+    ("list_follow_requests", "list_notifications"),
+)
 
 
 recipe = Recipe(
     server="social_media",
     sample=sample,
     topics=("social_media",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("user", "find_users", args=lambda r: {"query": r.entity["query"]}),
         Lookup("post", "search_posts",
                args=lambda r: {"query": r.entity["query"], **({"author_id": r.owner.key} if r.owner else {})}),
     ),
-    hidden=(HiddenAsk("network_stats", stats_request),),
+    hidden=NETWORK_WIDE,
 )

@@ -408,15 +408,14 @@ class SocialMediaServer(Toolkit):
                      author_id: Id("user") | None = None, limit: Limit = 20) -> dict:
         """Find posts the signed-in user can see by words, hashtag or author, newest first (reposts left out).
 
-        Every criterion given must match; give at least one.
+        Every criterion given must match (a blank one is none); with none, the newest posts the user
+        can see.
 
         Args:
             query: words the text contains, ignoring case, such as 'farmers market'.
             hashtag: a hashtag, with or without '#', such as 'coffee'.
             author_id: only posts by this person, such as 'USR-0012'.
         """
-        if not (query and query.strip()) and not (hashtag and hashtag.strip("# ")) and author_id is None:
-            raise ToolError("Give a query, a hashtag or an author_id to search posts")
         author = self.get(User, author_id).id if author_id is not None else None
         rows = self.rows(_SEARCH, self._me_id(), _like(query.strip()) if query and query.strip() else None,
                          hashtag.strip("# ").lower() if hashtag and hashtag.strip("# ") else None, author, limit)

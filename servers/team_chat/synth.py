@@ -603,9 +603,14 @@ def list_mentions(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: list(dict.fromkeys(m["author"] for m in r[:3])))
 
 
-def stats_request(b: Bundle, rng: random.Random) -> str | None:
-    return rng.choice(["How many messages are there in the whole workspace, DMs included?",
-                       "Give me the total number of reactions across every channel in the company."])
+# Questions about the whole workspace, other people's direct messages included: only the hidden
+# statistics count them.
+WORKSPACE_WIDE = (
+    HiddenAsk("workspace_stats", lambda b, rng: "How many messages are there in the whole workspace, DMs included?",
+              facts=lambda r: [r["messages"]]),
+    HiddenAsk("workspace_stats", lambda b, rng: "Give me the total number of reactions across every channel in the "
+              "company.", facts=lambda r: [r["reactions"]]),
+)
 
 
 def _intro(ref: Ref) -> tuple[str, str]:
@@ -621,10 +626,22 @@ def _channel_args(ref: Ref) -> dict[str, Any]:
     return {**args, "include_archived": True} if ref.entity.get("is_archived") else args
 
 
+# Tools that do one another's job for some request (a thread and the pins show in the channel's
+# messages; direct messages and mentions in a search): a missing-function task hides all of a
+# group or none.
+SUBSTITUTES = (
+    ("get_thread", "list_messages"),
+    ("list_pins", "list_messages"),
+    ("list_direct_messages", "search_messages"),
+    ("list_mentions", "search_messages"),
+)
+
+
 recipe = Recipe(
     server="team_chat",
     sample=sample,
     topics=("chat",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("member", "find_members", args=lambda r: {"name": r.entity["name"]}, intro=_intro),
@@ -632,5 +649,5 @@ recipe = Recipe(
         Lookup("message", "list_messages", args=lambda r: {"user_id": r.owner.owner.key, "channel_id": r.owner.key},
                needs=lambda r: (r.owner,)),
     ),
-    hidden=(HiddenAsk("workspace_stats", stats_request),),
+    hidden=WORKSPACE_WIDE,
 )

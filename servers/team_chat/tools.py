@@ -510,7 +510,8 @@ class TeamChat(Toolkit):
                         channel_id: Id("channel") | None = None, start_date: Date | None = None,
                         end_date: Date | None = None, limit: Limit = 20) -> list[dict]:
         """Search the messages the user can read (public channels, their private channels and their direct
-        messages), replies included, newest first. Give at least one criterion; every one given must match.
+        messages), replies included, newest first. Every criterion given must match; with none, the
+        newest messages the user can read.
 
         Args:
             user_id: the member using the app, such as 'USR-0007'.
@@ -522,8 +523,6 @@ class TeamChat(Toolkit):
         """
         user = self.get(Member, user_id)
         words = (query or "").lower().split()
-        if not (words or author_id or channel_id or start_date or end_date):
-            raise ToolError("Give at least one of query, author_id, channel_id, start_date or end_date")
         check_range(start_date, end_date)
         mine = select(ChannelMember.channel_id).where(ChannelMember.member_id == user.id)
         q = select(Message).join(Channel, Channel.id == Message.channel_id).where(

@@ -889,16 +889,33 @@ def _by_email(ref: Ref) -> tuple[str, str]:
             stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
 
 
-def book_request(b: Bundle, rng: random.Random) -> str | None:
-    return rng.choice(["How many orders are resting in your whole order book right now, across all clients?",
-                       "Across every client of the firm, how many buy and sell orders are open at the moment?",
-                       "What's the total count of open orders on your platform, all customers together?"])
+# Questions about every client's orders: a client sees only their own accounts.
+BOOK_WIDE = (
+    HiddenAsk("count_open_orders", lambda b, rng: rng.choice([
+        "How many orders are resting in your whole order book right now, across all clients?",
+        "What's the total count of open orders on your platform, all customers together?"]),
+        facts=lambda r: [r["buy"] + r["sell"]]),
+    HiddenAsk("count_open_orders", lambda b, rng: "Across every client of the firm, how many buy and sell orders are "
+              "open at the moment?", facts=lambda r: [r["buy"], r["sell"]]),
+)
+
+
+# Tools that do one another's job for some request (an account's balances show in the account
+# list, an order in the order list, a quote in the instrument search, a position in the orders
+# that filled): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_account_summary", "list_accounts"),
+    ("get_order", "list_orders"),
+    ("get_quote", "search_instruments"),
+    ("get_positions", "list_orders", "list_fills"),
+)
 
 
 recipe = Recipe(
     server="trading",
     sample=sample,
     topics=("stocks", "banking", "budget"),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("client", "find_clients", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
@@ -909,5 +926,5 @@ recipe = Recipe(
         *(Lookup.under(kind, tool) for kind, tool in (("account", "list_accounts"), ("watchlist", "list_watchlists"),
                                                       ("alert", "list_alerts"))),
     ),
-    hidden=(HiddenAsk("count_open_orders", book_request),),
+    hidden=BOOK_WIDE,
 )

@@ -424,16 +424,12 @@ def book_flight(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"itinerary_id": trip["itinerary_id"], "flight_id": f["flight_id"], "cabin": cabin, "fare_type": fare}
     refs = (_traveller(b), _trip(b, trip), _flight(f))
     mentions = (f["number"], cabin, fare, trip["name"])
-    if rng.random() < 0.45:
-        return Ask(args, say=rng.choice([f"Please book me on {said} in {cabin}, and add it to {into}.",
-                                         f"I'd like a {cabin} seat on {said}, filed under {into}.",
-                                         f"Can you get me on {said}? {cabin.capitalize()}, in {into}."]),
-                   terse=f"Book {said}, {cabin}, {fare} fare, into {into}.",
-                   detail=rng.choice([f"Make it {fare_words}.", f"I'll take {fare_words}.", f"Go with {fare_words}."]),
-                   refs=refs, mentions=mentions)
+    # the fare is never held back: a booking is 'basic' unless told, and an assistant may rightly book it so
     return Ask(args, say=rng.choice([f"Book {said} for me in {cabin} on {fare_words}, and put it in {into}.",
                                      f"Could you reserve {said}, {cabin} class, {fare_words}? It belongs to {into}.",
-                                     f"Add {said} to {into}: {cabin}, {fare_words}, please."]),
+                                     f"Add {said} to {into}: {cabin}, {fare_words}, please.",
+                                     f"Please book me on {said} in {cabin}, and add it to {into}. Make it {fare_words}.",
+                                     f"Can you get me on {said}? {cabin.capitalize()}, in {into}; {fare_words}."]),
                terse=f"Book {said}, {cabin}, {fare} fare, into {into}.", refs=refs, mentions=mentions)
 
 
@@ -551,9 +547,13 @@ def cancel_hotel_booking(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Cancel {said}.", refs=(_stay(b, stay),), mentions=(stay["hotel"],))
 
 
-def counts_request(b: Bundle, rng: random.Random) -> str | None:
-    return rng.choice(["How many flight bookings does your agency hold in total, across all customers?",
-                       "Out of curiosity, how many bookings have been cancelled across the whole agency?"])
+# Questions about every traveller's bookings: a traveller's own are all the tools list.
+AGENCY_WIDE = (
+    HiddenAsk("count_bookings", lambda b, rng: "How many flight bookings does your agency hold in total, across all "
+              "customers?", facts=lambda r: [sum(r.values())]),
+    HiddenAsk("count_bookings", lambda b, rng: "Out of curiosity, how many bookings have been cancelled across the "
+              "whole agency?", facts=lambda r: [r.get("cancelled", 0)]),
+)
 
 
 def _flight_args(ref: Ref) -> dict[str, Any]:
@@ -561,10 +561,21 @@ def _flight_args(ref: Ref) -> dict[str, Any]:
     return {"origin": f["origin"], "destination": f["destination"], "date": f["departs_at"][:10]}
 
 
+# Tools that do one another's job for some request (a flight's fares and seats show in the flight
+# search, a hotel's rooms in the hotel search, a traveller's loyalty details in the traveller
+# search): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_flight", "search_flights"),
+    ("list_room_types", "search_hotels"),
+    ("get_traveller", "find_travellers"),
+)
+
+
 recipe = Recipe(
     server="travel_booking",
     sample=sample,
     topics=("travel",),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("traveller", "find_travellers", args=lambda r: {"name": r.entity["name"]}, intro=_intro_name),
@@ -576,6 +587,6 @@ recipe = Recipe(
                                                       ("stay", "list_hotel_bookings"),
                                                       ("room_type", "list_room_types"))),
     ),
-    hidden=(HiddenAsk("count_bookings", counts_request),),
+    hidden=AGENCY_WIDE,
     skip={"find_travellers": "the look-up that opens every request; a traveller never asks for it alone"},
 )

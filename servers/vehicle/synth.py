@@ -970,16 +970,28 @@ def _by_email(ref: Ref) -> tuple[str, str]:
             stable(_BY_EMAIL_TERSE, "terse email", ref.key).format(email=email))
 
 
-def census_request(b: Bundle, rng: random.Random) -> str | None:
-    return rng.choice(["How many cars across your whole fleet are being driven right now?",
-                       "Across all your customers, how many vehicles are parked with the ignition off?",
-                       "Give me a count of every vehicle in the system by ignition state and gear."])
+# Questions about every owner's vehicles: an owner's own are all the tools list.
+FLEET_WIDE = (
+    HiddenAsk("fleet_census", lambda b, rng: "How many cars across your whole fleet are being driven right now?",
+              facts=lambda r: [r.get("on/D", 0)]),
+    HiddenAsk("fleet_census", lambda b, rng: "Across all your customers, how many vehicles are parked with the "
+              "ignition off?", facts=lambda r: [r.get("off/P", 0)]),
+    HiddenAsk("fleet_census", lambda b, rng: "Give me a count of every vehicle in the system by ignition state and gear."),
+)
+
+
+# Tools that do one another's job for some request (a vehicle's live state shows in the owner's
+# vehicle list): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_vehicle_status", "list_vehicles"),
+)
 
 
 recipe = Recipe(
     server="vehicle",
     sample=sample,
     topics=("vehicle", "maps"),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("owner", "find_owners", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
@@ -988,5 +1000,5 @@ recipe = Recipe(
         Lookup.under("saved_place", "list_saved_places"),
         Lookup("place", "search_places", args=_place_args, needs=lambda r: ()),
     ),
-    hidden=(HiddenAsk("fleet_census", census_request),),
+    hidden=FLEET_WIDE,
 )

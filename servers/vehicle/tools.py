@@ -467,16 +467,15 @@ class VehicleServer(Toolkit):
                       city: str | None = None, limit: Limit = 10) -> list[dict]:
         """Search the places navigation can route to, by name or street address, category and city.
 
-        Every criterion given must match; at least one is needed. Ordered by name, then id.
+        Every criterion given must match (a blank one is none); with none, every place. Ordered by
+        name, then id.
 
         Args:
             query: part of the name or street address, case-insensitive, such as 'Blue Bottle' or '12 Oak St'.
             category: the kind of place, such as 'cafe', 'charging_station' or 'fuel_station'.
             city: the city, case-insensitive, such as 'Fresno'.
         """
-        if not any(x and x.strip() for x in (query, category, city)):
-            raise ToolError("give a query, a category or a city to search for places")
-        where, params = [], []
+        where, params = ["1"], []
         if query and query.strip():  # LIKE ignores (ASCII) case, as SQLite's lower() folds it
             where.append("(name LIKE '%' || ? || '%' OR address LIKE '%' || ? || '%')")
             params += [query.strip().lower()] * 2

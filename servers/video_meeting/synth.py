@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import Ask, Goals, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import clock, day, stable, weekday
 
 Bundle = dict[str, Any]
@@ -642,17 +642,18 @@ def _meeting_args(ref: Ref) -> dict[str, Any]:
     return args
 
 
-def count_request(b: Bundle, rng: random.Random) -> str | None:
-    return _by_name(_me(b))[0] + " " + rng.choice(
-        ["How many meetings are live across the whole company right now?",
-         "Across the entire account, how many meetings have been cancelled?",
-         "Give me the company-wide count of meetings in each status."])
+# Tools that do one another's job for some request (a meeting's time, status and number show in
+# the meeting search): a missing-function task hides all of a group or none.
+SUBSTITUTES = (
+    ("get_meeting", "find_meetings"),
+)
 
 
 recipe = Recipe(
     server="video_meeting",
     sample=sample,
     topics=("meetings", "calendar", "chat"),
+    substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
         Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
@@ -661,5 +662,5 @@ recipe = Recipe(
         Lookup("participant", "list_participants", args=lambda r: {"host_id": r.owner.key}),
         Lookup("recording", "list_recordings", args=lambda r: {"host_id": r.owner.key}),
     ),
-    hidden=(HiddenAsk("count_meetings", count_request),),
+    # no hidden-tool request: the hidden meeting counts are what find_meetings lists, status by status
 )

@@ -40,8 +40,12 @@ _COUNTS = text("SELECT (SELECT count(*) FROM participants WHERE meeting_id = :m 
                "(SELECT count(*) FROM participants WHERE meeting_id = :m AND state = 'waiting'), "
                "(SELECT count(*) FROM recordings WHERE meeting_id = :m)")
 _LIVE_OF = "SELECT id FROM meetings WHERE host_id = ? AND status = 'live'"
-_PARTICIPANTS = ("SELECT p.id, p.user_id, u.name, p.role, p.state, p.muted FROM participants p "
-                 "JOIN users u ON u.id = p.user_id WHERE p.meeting_id = ? AND (? IS NULL OR p.state = ?) ORDER BY p.id")
+_PARTICIPANTS = ("SELECT p.id, p.meeting_id, p.user_id, u.name, p.role, p.state, p.muted FROM participants p "
+                 "JOIN users u ON u.id = p.user_id WHERE p.meeting_id = ?1 AND (?2 IS NULL OR p.state = ?2) "
+                 "ORDER BY p.id")
+_LIVE_PARTICIPANTS = ("SELECT p.id, p.meeting_id, p.user_id, u.name, p.role, p.state, p.muted FROM participants p "
+                      "JOIN meetings m ON m.id = p.meeting_id JOIN users u ON u.id = p.user_id "
+                      "WHERE m.status = 'live' AND (?1 IS NULL OR p.state = ?1) ORDER BY p.meeting_id, p.id")
 MeetingStatus = Literal["scheduled", "live", "ended", "cancelled"]
 ParticipantState = Literal["waiting", "in_meeting", "left", "removed"]
 
@@ -254,8 +258,9 @@ class VideoMeetingServer(Toolkit):
     @tool(read_only=True)
     def list_participants(self, meeting_id: Id("meeting") | None = None, host_id: Id("user") | None = None,
                           state: ParticipantState | None = None) -> list[dict]:
-        """List the participants of a meeting (in the meeting, waiting, left or removed), ordered by id:
-        of the meeting given, or of the meeting a host is running right now.
+        """List the participants of meetings (in the meeting, waiting, left or removed): of the meeting
+        given, of the meeting a host is running right now, or, with neither, of every meeting live
+        right now. Ordered by meeting, then participant id.
 
         Args:
             meeting_id: the meeting whose participants to list.
@@ -263,19 +268,18 @@ class VideoMeetingServer(Toolkit):
             state: only participants in this state: 'waiting', 'in_meeting', 'left' or 'removed'.
         """
         if meeting_id is not None:
-            mid = self.get(Meeting, meeting_id).id
+            rows = self.rows(_PARTICIPANTS, self.get(Meeting, meeting_id).id, state)
         elif host_id is not None:
             host = self.get(User, host_id)
             live = self.rows(_LIVE_OF, host.id)
-            mid = live[0][0] if live else None
-            if mid is None:
+            if not live:
                 raise ToolError(f"{host.name} is not running a live meeting right now; give a meeting_id "
                                 "(find_meetings finds it)")
+            rows = self.rows(_PARTICIPANTS, live[0][0], state)
         else:
-            raise ToolError("Give a meeting_id or a host_id; find_meetings and find_users find them")
-        rows = self.rows(_PARTICIPANTS, mid, state, state)
+            rows = self.rows(_LIVE_PARTICIPANTS, state)
         return [{"participant_id": pid, "meeting_id": mid, "user_id": uid, "name": name, "role": role, "state": st,
-                 "muted": bool(muted)} for pid, uid, name, role, st, muted in rows]
+                 "muted": bool(muted)} for pid, mid, uid, name, role, st, muted in rows]
 
     @tool(produces=("participant",))
     def join_meeting(self, meeting_number: str, passcode: str, user_id: Id("user")) -> dict:
@@ -426,14 +430,13 @@ class VideoMeetingServer(Toolkit):
     @tool(read_only=True)
     def list_recordings(self, meeting_id: Id("meeting") | None = None, host_id: Id("user") | None = None,
                         limit: Limit = 20) -> list[dict]:
-        """List recordings of one meeting, or of every meeting a user hosts, oldest first.
+        """List the account's recordings, oldest first: of one meeting, of every meeting a user hosts,
+        or, with neither, of every meeting.
 
         Args:
             meeting_id: only this meeting's recordings.
             host_id: only recordings of meetings this user hosts.
         """
-        if meeting_id is None and host_id is None:
-            raise ToolError("Give a meeting_id or a host_id; find_meetings and find_users find them")
         meeting = self.get(Meeting, meeting_id).id if meeting_id is not None else None
         host = self.get(User, host_id).id if host_id is not None else None
         rows = self.rows("SELECT r.id, r.meeting_id, m.title, r.status, r.started_at, r.ended_at, "

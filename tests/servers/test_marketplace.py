@@ -220,6 +220,16 @@ def test_offers_the_seller_accepts_or_declines(s):
     assert s.ok("list_offers", buyer_id=b["member_id"], status="accepted")[0]["offer_id"] == second["offer_id"]
 
 
+def test_list_offers_without_a_criterion_lists_every_offer_newest_first(s):
+    everything = s.ok("list_offers", limit=100)
+    by_buyer = [o for m in members(s) for o in s.ok("list_offers", buyer_id=m["member_id"], limit=100)]
+    assert len(everything) > 20 and sorted(o["offer_id"] for o in everything) == sorted(o["offer_id"] for o in by_buyer)
+    made = [(o["made_at"], o["offer_id"]) for o in everything]
+    assert made == sorted(made, reverse=True)
+    assert s.ok("list_offers") == everything[:20]
+    assert s.ok("list_offers", status="accepted", limit=100) == [o for o in everything if o["status"] == "accepted"]
+
+
 def test_offer_refusals(s):
     item = fixed(s, True)
     buyer = someone_else(s, item["seller_id"])
@@ -231,7 +241,6 @@ def test_offer_refusals(s):
               amount=1)
     bids = auction(s, with_bids=True)
     s.fails("make_offer", "take bids", listing_id=bids["listing_id"], buyer_id=buyer["member_id"], amount=1)
-    s.fails("list_offers", "Give a seller_id")
 
 
 # -- selling -------------------------------------------------------------------------------------

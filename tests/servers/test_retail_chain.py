@@ -110,7 +110,12 @@ def test_find_nearest_stock_from_a_city_or_coordinates(s):
     assert seattle[0]["city"] == "Seattle"
     assert s.ok("find_nearest_stock", product_id=drill, quantity=10_000, city="Denver") == []
     s.fails("find_nearest_stock", "no stores in 'Miami'", product_id=drill, city="Miami")
-    s.fails("find_nearest_stock", "either a city or both", product_id=drill)
+    anywhere = s.ok("find_nearest_stock", product_id=drill, quantity=10, limit=100)  # no origin: most available first
+    assert sorted(x["store_id"] for x in anywhere) == sorted(x["store_id"] for x in s.ok(
+        "find_nearest_stock", product_id=drill, quantity=10, city="Portland", limit=100))
+    most_first = [(-x["available"], x["store_id"]) for x in anywhere]
+    assert most_first == sorted(most_first)
+    assert all(x["distance_km"] is None for x in anywhere)
     s.fails("find_nearest_stock", "either a city or both", product_id=drill, city="Boise", latitude=1.0,
               longitude=2.0)
 

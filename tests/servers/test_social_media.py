@@ -360,10 +360,27 @@ def test_trending_hashtags_over_a_window(s):
                                                                      "posts": top["posts"] + 1}
 
 
-def test_search_posts_needs_a_criterion(s):
-    s.fails("search_posts", "Give a query")
+def test_search_posts_by_words(s):
     found = s.ok("search_posts", query="FARMERS MARKET", limit=100)
     assert found["total"] and all("farmers market" in p["text"].lower() for p in found["posts"])
+
+
+def test_search_posts_without_a_criterion_lists_the_newest_posts_one_can_see(s):
+    newest = s.ok("search_posts", limit=100)
+    assert s.ok("search_posts", query="  ", hashtag="# ", limit=100) == newest  # a blank criterion is none
+    posts = newest["posts"]
+    assert len(posts) == 100 and newest["total"] > 100
+    newest_first = [(p["created_at"], p["post_id"]) for p in posts]
+    assert newest_first == sorted(newest_first, reverse=True)
+    for post in posts[:5]:  # the same posts the author's search finds
+        assert post in s.ok("search_posts", author_id=post["author_id"], limit=100)["posts"]
+    author = next(p for p in everyone(s) if not p.get("is_you") and p["blocked"] is None
+                  and s.ok("search_posts", author_id=p["user_id"])["total"])
+    theirs = s.ok("search_posts", author_id=author["user_id"])["total"]
+    s.ok("block_user", user_id=author["user_id"])
+    after = s.ok("search_posts", limit=100)
+    assert after["total"] == newest["total"] - theirs  # a blocked person's posts are not shown
+    assert author["user_id"] not in {p["author_id"] for p in after["posts"]}
 
 
 # -- notifications -----------------------------------------------------------------------------------------

@@ -352,7 +352,18 @@ def test_list_participants_of_a_hosts_live_meeting(s):
     live_hosts = {x["host_id"] for x in meetings(s, status="live")}
     idle = next(u for u in users(s) if u["user_id"] not in live_hosts)
     s.fails("list_participants", "not running a live meeting", host_id=idle["user_id"])
-    s.fails("list_participants", "Give a meeting_id or a host_id")
+
+
+def test_list_participants_without_a_meeting_lists_every_live_meeting(s):
+    live = sorted(m["meeting_id"] for m in meetings(s, status="live"))
+    assert len(live) > 1
+    each = [p for mid in live for p in s.ok("list_participants", meeting_id=mid)]
+    assert s.ok("list_participants") == each  # by meeting, then participant id
+    waiting = s.ok("list_participants", state="waiting")
+    assert waiting and waiting == [p for p in each if p["state"] == "waiting"]
+    m = next(x for x in meetings(s, status="live") if x["meeting_id"] == live[0])
+    s.ok("end_meeting", meeting_id=m["meeting_id"], user_id=m["host_id"])
+    assert {p["meeting_id"] for p in s.ok("list_participants")} == set(live[1:])  # an ended meeting is not live
 
 
 # -- recordings ------------------------------------------------------------------------------------
@@ -394,9 +405,18 @@ def test_list_recordings_of_a_meeting_or_a_host(s):
     by_host = s.ok("list_recordings", host_id=meeting["host_id"])
     assert r in by_host and all(x["meeting_id"] in {m["meeting_id"] for m in meetings(s, host_id=meeting["host_id"])}
                                 for x in by_host)
-    s.fails("list_recordings", "Give a meeting_id or a host_id")
     never = next(m for m in meetings(s, status="scheduled"))
     assert s.ok("list_recordings", meeting_id=never["meeting_id"]) == []
+
+
+def test_list_recordings_without_a_meeting_or_host_lists_the_accounts_recordings(s):
+    everything = s.ok("list_recordings", limit=100)
+    by_meeting = [r for m in meetings(s) for r in s.ok("list_recordings", meeting_id=m["meeting_id"], limit=100)]
+    assert len(everything) > 20 and sorted(everything, key=lambda r: r["recording_id"]) == sorted(
+        by_meeting, key=lambda r: r["recording_id"])
+    started = [(r["started_at"], r["recording_id"]) for r in everything]
+    assert started == sorted(started)  # oldest first
+    assert s.ok("list_recordings") == everything[:20]
 
 
 def test_get_transcript(s):

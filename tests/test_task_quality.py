@@ -1,0 +1,407 @@
+"""What a careful reader checks in every synthesized task, over a sample of every server (present and
+future: the registry decides): the shown tools can be told apart by name, a missing-function task
+hides no tool a shown one could stand in for, a value is held back only where a call that stays
+needs it and has no default, an abstention is real, and an order edge stands where something passes
+along it."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from prove_env.episode import replay
+from prove_env.registry import get_toolkit, server_names
+from prove_env.runtime import run_sync
+from prove_env.synthesis.compose import Composer, Draft
+from prove_env.synthesis.config import SynthConfig
+from prove_env.synthesis.graph import dependency_graph
+from prove_env.synthesis.perturb import shown_tools
+from prove_env.synthesis.pipeline import synthesize
+from prove_env.synthesis.recipe import Reader, get_recipe
+from prove_env.task import Task, TaskError
+from prove_env.world import worlds
+
+from .stand_ins import holds, keyed_facts, probes, run
+
+SERVERS = server_names()
+# every perturbation often, so that a sample of a few tasks a server meets each rule
+STRESS = SynthConfig(tasks_per_world=8, info_levels=(0.4, 0.4, 0.2), missing_function_rate=0.4, irrelevant_rate=0.1,
+                     hidden_rate=0.1, distractor_rate=0.8)
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@pytest.fixture(scope="module")
+def sample() -> list[Task]:
+    result = synthesize(SERVERS, 16 * len(SERVERS), seed=7, config=STRESS, workers=1)
+    return result.tasks("train") + result.tasks("test")
+
+
+def _names(tools: list[dict[str, Any]]) -> list[str]:
+    return [t["function"]["name"] for t in tools]
+
+
+# -- the shown tools: one of each name -------------------------------------------------------------
+
+def test_no_two_shown_tools_share_a_name(sample: list[Task]) -> None:
+    for task in sample:
+        names = _names(task.tools)
+        assert len(names) == len(set(names)), (task.id, sorted(n for n in names if names.count(n) > 1))
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_distractors_share_no_name_with_each_other_or_the_servers_tools(server: str) -> None:
+    own = set(get_toolkit(server).specs())  # hidden tools included: one is never shown under their name
+    for seed in range(30):
+        tools, applied = shown_tools(server, random.Random(seed), distractor_rate=1.0, distractors=(8, 8),
+                                     strip_enums_rate=0.0)
+        names = _names(tools)
+        assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+        assert not set(applied["distractors"]) & own
+
+
+def test_a_task_listing_a_tool_twice_is_refused() -> None:
+    schema = get_toolkit("banking").specs()["get_balance"].openai_schema()
+    task = {"id": "t", "server": "banking", "seed": 0, "user_turns": ["Hi"], "gold": [[]], "abstain": True,
+            "tools": [schema, schema]}
+    with pytest.raises(TaskError, match="'tools' lists the tool 'get_balance' twice"):
+        Task.parse(task)
+
+
+# -- missing-function tasks: no stand-in shown -----------------------------------------------------
+
+def test_a_missing_tool_is_never_shown_with_a_declared_substitute(sample: list[Task]) -> None:
+    missing = [t for t in sample if t.missing_tool]
+    assert missing
+    for task in missing:
+        substitutes = get_recipe(task.server).substitutes_of(task.missing_tool)
+        assert not substitutes & set(_names(task.tools)), (task.id, task.missing_tool, substitutes)
+
+
+@pytest.fixture(scope="module")
+def missing_drafts() -> list[tuple[str, int, Draft]]:
+    """Drafts of missing-function tasks (before the gates) from two worlds of every server."""
+    config = SynthConfig(missing_function_rate=1.0, irrelevant_rate=0.0, hidden_rate=0.0, info_levels=(0.5, 0.5, 0.0),
+                         distractor_rate=0.0)
+    drafts = []
+    for server in SERVERS:
+        toolkit, recipe = get_toolkit(server), get_recipe(server)
+        for seed in (0, 1):
+            world = worlds.create(toolkit, seed)
+            rng = random.Random(f"missing {server} {seed}")
+            bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+            world.close()
+            composer = Composer(recipe, dependency_graph(server), bundles, config, rng)
+            found = [d for d in (composer.draft() for _ in range(120)) if d is not None and d.missing_call is not None]
+            drafts += [(server, seed, d) for d in found[:12]]
+    return drafts
+
+
+def _listed(arguments: dict[str, Any], kind: str, spec: Any) -> list[Any]:
+    """The ids of `kind` that `arguments` of a call of `spec` pass."""
+    found = []
+    for param, of, many in spec.ids:
+        value = arguments.get(param)
+        if of == kind and value is not None:
+            found += value if many else [value]
+    return found
+
+
+def _telling(fact: Any) -> bool:
+    """Whether a fact is a measure no coincidence gives: an amount with cents, a number of 100 or
+    more. Names and titles turn up in any listing of their kind, and small counts in many a result,
+    so a text answer's stand-ins are found by reading the tools, and declared."""
+    return isinstance(fact, int | float) and not isinstance(fact, bool) and (abs(fact) >= 100 or fact != int(fact))
+
+
+def _stand_ins(server: str, seed: int, draft: Draft) -> Iterator[tuple[str, str]]:
+    """The shown tools that do the job of the draft's missing call in its world: a read whose
+    result (or a look-up of the chain) states what the call's result would have told the user, a
+    write that leaves the world as the call does."""
+    missing = draft.missing_call
+    toolkit = get_toolkit(server)
+    specs = toolkit.specs()
+    source = specs[missing.name]
+    shown = [specs[n] for n in _names(draft.tools) if n in specs and n != missing.name]
+    world = worlds.create(toolkit, seed)
+    tools = toolkit(world)
+    earlier = draft.chain[:[c.id for c in draft.chain].index(missing.id)]
+    looked_up = []
+    for call in earlier:
+        result = run(tools, call.name, call.arguments)
+        if result is None:
+            return  # the chain does not run in this world: a gate drops the draft
+        looked_up.append((call.name, result))
+    before = world.digest()
+    trial = world.clone()
+    result = run(toolkit(trial), missing.name, missing.arguments)
+    after = trial.digest()
+    trial.close()
+    if result is None:
+        return
+    if source.read_only:
+        if draft.missing_facts is None:
+            return
+        facts = keyed_facts(result, [f for f in draft.missing_facts(result) if _telling(f)])
+        if not facts or not missing.arguments:
+            return
+        names = {s.name for s in shown}
+        ids = [str(v) for _, kind, _ in source.ids for v in _listed(missing.arguments, kind, source)]
+        if not ids:
+            return  # nothing to tell what a result says about the call's entities from what it says of others
+        for name, output in looked_up:  # what the chain's own calls found out about the same entities
+            if name in names and specs[name].read_only and holds(output, facts, about=ids):
+                yield name, f"the chain's own look-up states {[f for f, _ in facts]}"
+        for spec in (s for s in shown if s.read_only):
+            for arguments in probes(spec, source, missing.arguments, anchored=True):
+                output = run(tools, spec.name, arguments)
+                if output is not None and holds(output, facts, about=ids):
+                    yield spec.name, f"{spec.name}({arguments}) states {[f for f, _ in facts]}"
+                    break
+    elif after != before:
+        for spec in (s for s in shown if not s.read_only):
+            for arguments in probes(spec, source, missing.arguments):
+                trial = world.clone()
+                done = run(toolkit(trial), spec.name, arguments) is not None and trial.digest() == after
+                trial.close()
+                if done:
+                    yield spec.name, f"{spec.name}({arguments}) does {missing.name}({missing.arguments})"
+                    break
+    world.close()
+
+
+def test_no_shown_tool_does_the_missing_tools_job(missing_drafts: list[tuple[str, int, Draft]]) -> None:
+    assert {server for server, _, _ in missing_drafts} == set(SERVERS)
+    found: dict[str, str] = {}
+    for server, seed, draft in missing_drafts:
+        for name, how in _stand_ins(server, seed, draft):
+            found.setdefault(f"{server}: {draft.missing_tool} ~ {name}", how)
+    assert not found, "shown tools do the missing tool's job; declare them substitutes in the recipe:\n" + \
+        "\n".join(f"{pair}: {how}" for pair, how in sorted(found.items()))
+
+
+def test_a_value_is_held_back_only_for_a_call_the_gold_keeps(missing_drafts: list[tuple[str, int, Draft]],
+                                                            sample: list[Task]) -> None:
+    held = [d for _, _, d in missing_drafts if d.held_for is not None]
+    assert held
+    for draft in held:
+        assert draft.held_for in {c.id for c in draft.calls}, (draft.missing_tool, draft.user_turns)
+    for task in sample:  # the turn that gives a held-back value has calls to take it
+        for turn, (calls, following) in enumerate(zip(task.gold, task.gold[1:])):
+            assert calls or following, (task.id, turn)
+
+
+def _says(text: str, value: Any) -> bool:
+    return re.search(rf"(?<![\w$.:/-]){re.escape(str(value))}(?!\w|\.\d|:\d)", text, re.IGNORECASE) is not None
+
+
+def _defaulted(prop: dict[str, Any]) -> bool:
+    """Whether a parameter has a default an assistant may rightly use (not an empty one)."""
+    return prop.get("default") not in (None, "", [], {})
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_no_value_with_a_default_is_held_back(server: str) -> None:
+    """A request that holds a value back (the assistant must ask for it) holds back a value the
+    call cannot do without: never only values of parameters with a default, which an assistant may
+    rightly leave to it (`relist_listing` runs 7 days unless told otherwise)."""
+    toolkit, recipe = get_toolkit(server), get_recipe(server)
+    specs = toolkit.specs()
+    problems = set()
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(seed)
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        for _ in range(8):
+            for bundle in bundles[:6]:
+                for goal in recipe.goals:
+                    ask = goal.build(bundle, rng)
+                    if ask is None or ask.detail is None:
+                        continue
+                    properties = specs[goal.tool].parameters.get("properties", {})
+                    ids = {param for param, _, _ in specs[goal.tool].ids}
+                    plain = {k: v for k, v in ask.args.items() if not isinstance(v, bool) and k in properties}
+                    held = [k for k, v in plain.items() if _defaulted(properties[k]) and _says(ask.detail, v)
+                            and not _says(ask.say, v)]
+                    others = [k for k in plain if k not in held and k not in ids and not _defaulted(properties[k])]
+                    if held and all(_says(ask.say, plain[k]) for k in others):  # nothing else is held back
+                        problems.add(f"{goal.tool}: {ask.say!r} holds back only {held}, in {ask.detail!r}")
+    assert not problems, "\n".join(sorted(problems))
+
+
+# -- abstentions: nothing shown answers them ---------------------------------------------------------
+
+def _ids(bundle: Any, kind: str) -> list[str]:
+    found, stack = set(), [bundle]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if isinstance(value.get(f"{kind}_id"), str):
+                found.add(value[f"{kind}_id"])
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+    return sorted(found)
+
+
+def _hidden_calls(spec: Any, bundle: Any) -> list[dict[str, Any]]:
+    """Calls of a hidden tool about the entities of a bundle (its id parameters), with each value of
+    its enums; none when another required parameter needs a value."""
+    choices = []
+    kinds = {param: kind for param, kind, _ in spec.ids}
+    for name, prop in spec.parameters.get("properties", {}).items():
+        if name in kinds:
+            choices.append([(name, v) for v in _ids(bundle, kinds[name])[:2]])
+        elif "enum" in prop:
+            choices.append([(name, v) for v in prop["enum"][:2]])
+        elif name in spec.required:
+            return []
+    combos = [dict(c) for c in itertools.product(*choices)] if choices else [{}]
+    return combos[:4]
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v)
+    elif value is not None and not isinstance(value, bool):
+        yield value
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_a_hidden_tool_request_is_not_served_by_a_shown_tool(server: str) -> None:
+    """What a hidden-tool request asks for (`HiddenAsk.facts` of the hidden tool's result, or, when
+    it does not say, any part of it) is given by no visible read-only tool called with any enum
+    value, flag, largest page or id the request concerns, in every world tried (a list's length
+    counts as a count); no visible write tool does what a hidden write tool does."""
+    toolkit, recipe = get_toolkit(server), get_recipe(server)
+    specs = toolkit.specs()
+    reads = [s for s in toolkit.visible_specs() if s.read_only]
+    writes = [s for s in toolkit.visible_specs() if not s.read_only]
+    problems = set()
+    for hidden in recipe.hidden:
+        spec = specs[hidden.tool]
+        answered: dict[tuple, set[int]] = {}
+        asked: set[int] = set()
+        for seed in (0, 1, 2):
+            world = worlds.create(toolkit, seed)
+            bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(seed))
+            tools = toolkit(world)
+            for call in _hidden_calls(spec, bundles[0]):
+                if spec.read_only:
+                    result = run(tools, hidden.tool, call)
+                    if result is None:
+                        continue
+                    echo = {str(v) for v in call.values()}
+                    if hidden.facts:  # what the request asks for
+                        questions = {"what it asks": keyed_facts(result, list(hidden.facts(result)))}
+                    else:  # any part of the result it may ask for
+                        questions = {"/".join(sorted(keys)) or str(i): [(fact, keys)] for i, (fact, keys) in
+                                     enumerate(keyed_facts(result, [v for v in _leaves(result) if str(v) not in echo]))
+                                     if i < 40}
+                    if not any(questions.values()):
+                        continue
+                    asked.add(seed)
+                    for other in reads:
+                        for arguments in probes(other, spec, call):
+                            output = run(tools, other.name, arguments)
+                            if output is None:
+                                continue
+                            shape = tuple(sorted((k, "<asked>" if v in call.values() else str(v))
+                                                 for k, v in arguments.items()))
+                            for question, keyed in questions.items():
+                                if keyed and holds(output, keyed, limit=arguments.get("limit"), counts=True):
+                                    answered.setdefault((other.name, shape, question), set()).add(seed)
+                else:
+                    trial = world.clone()
+                    changed = run(toolkit(trial), hidden.tool, call) is not None
+                    after = trial.digest()
+                    trial.close()
+                    if not changed or after == world.digest():
+                        continue
+                    for other in writes:
+                        for arguments in probes(other, spec, call):
+                            trial = world.clone()
+                            if run(toolkit(trial), other.name, arguments) is not None and trial.digest() == after:
+                                problems.add(f"{other.name}({arguments}) does what {hidden.tool}({call}) does")
+                            trial.close()
+            world.close()
+        for (name, shape, question), seeds in answered.items():
+            if len(asked) >= 2 and seeds >= asked:
+                problems.add(f"{name}{dict(shape)} answers {question!r} of {hidden.tool}, in every world tried")
+    assert not problems, "\n".join(sorted(problems))
+
+
+def test_an_irrelevant_request_shows_no_tool_of_a_server_that_serves_it(sample: list[Task]) -> None:
+    irrelevant = [t for t in sample if "irrelevant" in t.metadata.get("perturbations", [])]
+    assert irrelevant
+    for task in irrelevant:
+        topic = task.metadata["irrelevant_topic"]
+        assert topic not in get_recipe(task.server).topics
+        for tool in task.tools:
+            function = tool["function"]
+            serving = [s for s in SERVERS if topic in get_recipe(s).topics
+                       and function["name"] in get_toolkit(s).specs()
+                       and get_toolkit(s).specs()[function["name"]].description == function["description"]]
+            assert not serving, (task.id, topic, function["name"], serving)
+
+
+# -- dependency edges: something passes along each -------------------------------------------------
+
+def _carries(output: str, call: Any) -> bool:
+    for value in call.values():
+        text = str(value)
+        if len(text) >= 2 and (text in output or (_ISO_DATE.match(text) and _ISO_DATE.search(output))):
+            return True
+    return False
+
+
+def test_every_dependency_edge_carries_data_or_an_effect(sample: list[Task]) -> None:
+    """A gold call depends on another only when it takes a value of that call's result, or when,
+    run ahead of it (after the calls it needs that lie between), a call fails, it answers
+    otherwise or the world ends otherwise: an order nothing passes along drops an agent's
+    coverage for nothing."""
+    edges = 0
+    problems = []
+    for task in sample:
+        if not task.gold_calls:
+            continue
+        reference = run_sync(replay(task))
+        outputs = {r.id: r.output for r in reference.records}
+        calls = task.gold_calls
+        by_id = {c.id: c for c in calls}
+        for target in calls:
+            for source in target.depends_on:
+                edges += 1
+                if _carries(outputs[source], target):
+                    continue
+                order = [c.id for c in calls]
+                needed, stack = set(), [d for d in target.depends_on if d != source]
+                while stack:
+                    d = stack.pop()
+                    if d not in needed:
+                        needed.add(d)
+                        stack.extend(by_id[d].depends_on)
+                if source in needed:
+                    problems.append(f"{task.id}: {target.id} {target.name} needs {source} through another call "
+                                    "and again directly, with no data")
+                    continue
+                start, end = order.index(source), order.index(target.id)
+                moved = [i for i in order[start:end] if i in needed] + [target.id]
+                trial = [by_id[i] for i in order[:start] + moved + [i for i in order[start:] if i not in moved]]
+                swapped = run_sync(replay(task.model_copy(update={"gold": [trial]})))
+                answer = next(r.output for r in swapped.records if r.id == target.id)
+                if (not swapped.failures and answer == outputs[target.id]
+                        and swapped.gold_digest == reference.gold_digest):
+                    problems.append(f"{task.id}: {by_id[source].name} ({source}) -> {target.name} ({target.id}): "
+                                    "no data, and the other order changes nothing")
+    assert edges
+    assert not problems, "\n".join(problems)
