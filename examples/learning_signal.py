@@ -270,6 +270,17 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
         _progress(seed, f"{ARM_NAMES[arm]}: success {statistics.fmean(done) if done else 0:.3f} over {len(done)} test "
                         f"rollouts, {time.perf_counter() - clock:.0f} s")
 
+    def supervised(model: Any, tokenizer: Any, steps: int, order: int, to: Path) -> dict[str, float]:
+        """`steps` SFT steps on the train conversations (a pretrained model's activations are
+        recomputed in the backward pass), then the checkpoint saved to `to`."""
+        stats = sft_warmup(model, tokenizer, conversations, steps=steps, batch_size=setting.batch_size,
+                           learning_rate=setting.sft_learning_rate, seed=order,
+                           chat_template=training_chat_template(tokenizer),
+                           max_length=setting.sft_max_length or None, checkpointing=args.model != "tiny")
+        model.save_pretrained(to)
+        tokenizer.save_pretrained(to)
+        return stats
+
     # 1. The start checkpoint: SFT on the train split's gold trajectories.
     start_dir, sft_dir = folder / "start", folder / "sft"
     conversations: list[dict[str, Any]] = []
@@ -296,13 +307,7 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
             state["model"] = f"{args.model} (pretrained checkpoint)"
         model = model.to(device)
         state["parameters"] = sum(p.numel() for p in model.parameters())
-        state["warmup"] = sft_warmup(model, tokenizer, conversations, steps=setting.warmup_steps,
-                                     batch_size=setting.batch_size, learning_rate=setting.sft_learning_rate,
-                                     seed=seed, chat_template=training_chat_template(tokenizer),
-                                     max_length=setting.sft_max_length or None,
-                                  checkpointing=args.model != "tiny")
-        model.save_pretrained(start_dir)
-        tokenizer.save_pretrained(start_dir)
+        state["warmup"] = supervised(model, tokenizer, setting.warmup_steps, seed, start_dir)
         timings["warmup"] = time.perf_counter() - clock
         save()
         warmup = state["warmup"]
@@ -317,13 +322,7 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
         clock = time.perf_counter()
         model = AutoModelForCausalLM.from_pretrained(start_dir, dtype=torch.float32).to(device)
         tokenizer = AutoTokenizer.from_pretrained(start_dir)
-        state["sft"] = sft_warmup(model, tokenizer, conversations, steps=setting.updates,
-                                  batch_size=setting.batch_size, learning_rate=setting.sft_learning_rate,
-                                  seed=seed + 1000, chat_template=training_chat_template(tokenizer),
-                                  max_length=setting.sft_max_length or None,
-                                  checkpointing=args.model != "tiny")
-        model.save_pretrained(sft_dir)
-        tokenizer.save_pretrained(sft_dir)
+        state["sft"] = supervised(model, tokenizer, setting.updates, seed + 1000, sft_dir)
         timings["sft"] = time.perf_counter() - clock
         save()
         _progress(seed, f"arm A: {state['sft']['steps']} SFT steps, {timings['sft']:.0f} s")

@@ -23,13 +23,14 @@ OMIT = object()  # the parameter is left out of the probe
 _CAP = 96  # probes per tool, at most
 
 
-def _scalars(value: Any) -> Iterator[Any]:
+def scalars(value: Any) -> Iterator[Any]:
+    """Every scalar inside a JSON value, depth first."""
     if isinstance(value, dict):
         for v in value.values():
-            yield from _scalars(v)
+            yield from scalars(v)
     elif isinstance(value, list):
         for v in value:
-            yield from _scalars(v)
+            yield from scalars(v)
     else:
         yield value
 
@@ -50,16 +51,16 @@ def _options(name: str, prop: Mapping[str, Any], required: bool, kind: tuple[str
         return absent + list(prop["enum"])
     if kinds == "boolean":
         return absent + [not prop.get("default", False)] if not required else [True, False]
-    scalars = [v for v in _scalars(dict(call)) if not isinstance(v, bool)]
+    values = [v for v in scalars(dict(call)) if not isinstance(v, bool)]
     if kinds == "integer":
         top = [prop["maximum"]] if "maximum" in prop and prop["maximum"] <= 1000 else []
-        own = [v for v in scalars if isinstance(v, int)]
+        own = [v for v in values if isinstance(v, int)]
         return (absent + top if not required else own + top) or None
     if kinds == "number":
-        own = list(dict.fromkeys(v for v in scalars if isinstance(v, int | float)))
+        own = list(dict.fromkeys(v for v in values if isinstance(v, int | float)))
         return absent if not required else (own or None)
     if kinds == "string":
-        own = list(dict.fromkeys(v for v in scalars if isinstance(v, str)))
+        own = list(dict.fromkeys(v for v in values if isinstance(v, str)))
         if not required:
             return absent
         return own + ([""] if "format" not in prop else []) or None  # an empty text matches everything
@@ -89,7 +90,7 @@ def probes(spec: ToolSpec, source: ToolSpec, call: Mapping[str, Any], *,
         if options is None:
             return []
         choices.append([(name, o) for o in options])
-    own = [json.dumps(v, sort_keys=True) for v in call.values()] + [json.dumps(v) for v in _scalars(dict(call))]
+    own = [json.dumps(v, sort_keys=True) for v in call.values()] + [json.dumps(v) for v in scalars(dict(call))]
     out = []
     for combo in itertools.product(*choices):
         arguments = {name: value for name, value in combo if value is not OMIT}

@@ -26,7 +26,7 @@ from prove_env.synthesis.recipe import Reader, get_recipe
 from prove_env.task import Task, TaskError
 from prove_env.world import worlds
 
-from .stand_ins import holds, keyed_facts, probes, run
+from .stand_ins import holds, keyed_facts, probes, run, scalars
 
 SERVERS = server_names()
 # every perturbation often, so that a sample of a few tasks a server meets each rule
@@ -266,14 +266,7 @@ def _hidden_calls(spec: Any, bundle: Any) -> list[dict[str, Any]]:
 
 
 def _leaves(value: Any) -> Iterator[Any]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _leaves(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _leaves(v)
-    elif value is not None and not isinstance(value, bool):
-        yield value
+    return (v for v in scalars(value) if v is not None and not isinstance(v, bool))
 
 
 @pytest.mark.parametrize("server", SERVERS)
