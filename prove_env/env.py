@@ -35,6 +35,8 @@ DEFAULT_SYSTEM_PROMPT = (
 )
 
 _TRUNCATED = "\n[... {n} more characters truncated]"
+# Made once: `json.dumps` with options builds a new encoder on every call.
+_ARGUMENTS_JSON = json.JSONEncoder(ensure_ascii=False, default=str).encode
 
 
 class UnicodeText(spaces.Text):
@@ -174,6 +176,10 @@ class ProveEnv(gym.Env[str, Any]):
       endpoints, tool calls over MCP at the episode's own endpoint, reward computed there) instead
       of in this process. Observations, rewards and `info` are the same; `episode.world` is not
       available (the server's `GET /episodes/<id>/trajectory` has the world digest).
+    - `episode`: the `Episode` to drive instead of a new in-process one (not with `server_url`).
+      A server that dispatches the calls itself (the OpenEnv transport, `prove_env.serving.openenv`)
+      passes one made with `dispatched=True`: many environments in one process, without an
+      in-process MCP server each.
 
     ## Version History
 
@@ -195,6 +201,7 @@ class ProveEnv(gym.Env[str, Any]):
         system_prompt: str = DEFAULT_SYSTEM_PROMPT,
         render_mode: str | None = None,
         server_url: str | None = None,
+        episode: Episode | None = None,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -210,7 +217,14 @@ class ProveEnv(gym.Env[str, Any]):
         self.action_space = UnicodeText(max_action_chars)
         self.server_url = server_url
         self._episode: Episode | RemoteEpisode
-        if server_url is None:
+        if episode is not None:
+            if server_url is not None:
+                raise ValueError("give server_url or episode, not both")
+            if episode.toolkit.name != server:
+                raise ValueError(f"the episode is of server {episode.toolkit.name!r}, not {server!r}")
+            episode.reward_config = reward
+            self._episode = episode
+        elif server_url is None:
             self._episode = Episode(server, reward=reward)
         else:
             from prove_env.remote import RemoteEpisode
@@ -407,7 +421,7 @@ def _assistant_message(parsed: ParsedAction, records: list[CallRecord]) -> dict[
                 "type": "function",
                 "function": {
                     "name": r.name or "",
-                    "arguments": r.arguments if isinstance(r.arguments, str) else json.dumps(r.arguments, ensure_ascii=False, default=str),
+                    "arguments": r.arguments if isinstance(r.arguments, str) else _ARGUMENTS_JSON(r.arguments),
                 },
             }
             for r in records

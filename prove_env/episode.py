@@ -163,7 +163,9 @@ class Episode:
                 result = await self._client.call(parsed.name, parsed.arguments)
             else:
                 result = tool_result(self.slot, parsed.name, parsed.arguments, include_hidden=self.include_hidden)
-            output = "\n".join(block.text for block in result.content if hasattr(block, "text"))
+            content = result.content
+            output = (content[0].text if len(content) == 1 and hasattr(content[0], "text")
+                      else "\n".join(block.text for block in content if hasattr(block, "text")))
             ok = not result.is_error
         arguments = parsed.arguments
         if isinstance(arguments, str) and len(arguments) > _RAW_ARGUMENTS_KEPT:

@@ -4,15 +4,16 @@
 their schemas, descriptions and annotations. The server serves whatever world its `WorldSlot`
 holds: over stdio one process serves one world, and in-process each environment owns one
 server and one slot, and a reset only puts a fresh world into the slot (no reconnect). The MCP
-`Tool` objects are built once per toolkit and shared by every server instance; they hold no
-state. Isolation never relies on MCP sessions (the 2026-07-28 protocol has none).
+`Tool` objects are built once per toolkit; each server instance takes shallow copies whose
+function closes over its own slot (looking the slot up through the SDK's request context
+instead cost about 50 us per call). Isolation never relies on MCP sessions (the 2026-07-28
+protocol has none).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -70,18 +71,14 @@ class _Server(MCPServer):
 def build_server(toolkit: type[Toolkit], slot: WorldSlot, *, include_hidden: bool = False) -> MCPServer:
     """An MCP server over the world in `slot`. Hidden tools are left out unless asked for."""
 
-    @asynccontextmanager
-    async def lifespan(_: MCPServer) -> AsyncIterator[WorldSlot]:
-        yield slot
-
     from prove_env import __version__
 
     return _Server(
         toolkit.name,
         version=__version__,
         instructions=toolkit.description(),
-        tools=list(_tools(toolkit, include_hidden)),
-        lifespan=lifespan,
+        tools=[tool.model_copy(update={"fn": _bound(slot, tool.name)})
+               for tool in _tools(toolkit, include_hidden)],
         log_level="WARNING",
         warn_on_duplicate_tools=False,
     )
@@ -177,7 +174,8 @@ async def _stop_and_wait(stop: asyncio.Event, owner: asyncio.Task[None]) -> None
 
 # -- internals ----------------------------------------------------------------------------------
 
-_CONTEXT_KWARG = "__prove_context__"
+async def _unbound(**arguments: Any) -> CallToolResult:
+    raise RuntimeError("an MCP tool is called through the server that bound it to a world")
 
 
 class _PassThrough(FuncMetadata):
@@ -218,21 +216,22 @@ def _error_result(text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
 
 
-def _mcp_tool(spec: ToolSpec) -> Tool:
-    name = spec.name
-
+def _bound(slot: WorldSlot, name: str) -> Any:
     async def call(**arguments: Any) -> CallToolResult:
-        slot: WorldSlot = arguments.pop(_CONTEXT_KWARG).request_context.lifespan_context
         return tool_result(slot, name, arguments)
 
+    return call
+
+
+def _mcp_tool(spec: ToolSpec) -> Tool:
+    """The MCP tool of `spec`, without a world: `build_server` binds a copy to its slot."""
     return Tool(
-        fn=call,
-        name=name,
+        fn=_unbound,
+        name=spec.name,
         description=spec.description,
         parameters=spec.parameters,
         fn_metadata=_PassThrough(arg_model=ArgModelBase),
         is_async=True,
-        context_kwarg=_CONTEXT_KWARG,
         annotations=ToolAnnotations(
             read_only_hint=spec.read_only,
             destructive_hint=spec.destructive,

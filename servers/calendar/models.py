@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -169,6 +169,7 @@ class Event(Base):
 
 class Invitee(Base):
     __tablename__ = "invitees"
+    __table_args__ = (Index("ix_invitees_contact", "contact_id", "response", "event_id"),)  # a person's invitations
 
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id"), primary_key=True)
     contact_id: Mapped[str] = mapped_column(ForeignKey("contacts.id"), primary_key=True)

@@ -27,6 +27,10 @@ MAX_SLOT_DAYS = 31
 UPCOMING_DAYS = 92
 # How far ahead a recurring series is checked (room clashes, next occurrence): rules may be endless.
 HORIZON = dt.timedelta(days=366)
+_PENDING_SQL = (
+    "SELECT e.id, e.title, e.start, e.end, e.calendar_id, e.location, e.status, e.repeat_freq IS NOT NULL, c.name "
+    "FROM invitees i JOIN events e ON e.id = i.event_id JOIN contacts c ON c.id = e.organizer_id "
+    "WHERE i.contact_id = ? AND i.response = 'needs-action' AND e.status != 'cancelled'")
 EMAIL = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 
 
@@ -430,14 +434,31 @@ class CalendarServer(Toolkit):
 
         Args:
         """
-        unanswered = [i for i in self._me().invitations if i.response == "needs-action"]
-        self.world.preload(Event, [i.event_id for i in unanswered])
-        events = [i.event for i in unanswered if i.event.status != "cancelled"]
-        pending = sorted(((e, s) for e in events if (s := self._next_occurrence(e)) is not None),
-                         key=lambda p: (p[1], p[0].id))
-        return {"total": len(pending), "invitations": [
-            {**self._occurrence_dict(e, s), "recurrence": _rule_text(e) if e.recurring else None}
-            for e, s in pending[:limit]]}
+        # One query finds the unanswered invitations with what a one-off event's entry needs; only
+        # recurring events are loaded, to find their next occurrence. Each entry reads as
+        # `_occurrence_dict` writes it (the user's response is "needs-action"; a cancelled event or
+        # occurrence is never pending).
+        pending = []
+        for (event_id, title, start, end, calendar_id, location, status, recurring,
+             organizer) in self.rows(_PENDING_SQL, self._my_id):
+            if recurring:
+                event = self.db.get(Event, event_id)
+                start = self._next_occurrence(event)
+                if start is None:
+                    continue
+                end = start + event.duration
+                recurrence = _rule_text(event)
+            else:
+                start, end = dt.datetime.fromisoformat(start), dt.datetime.fromisoformat(end)
+                if end <= self.now:
+                    continue
+                recurrence = None
+            pending.append({"event_id": event_id, "title": title, "start": start, "end": end,
+                            "calendar_id": calendar_id, "location": location, "status": status,
+                            "recurring": bool(recurring), "organizer": organizer, "my_response": "needs-action",
+                            "recurrence": recurrence})
+        pending.sort(key=lambda p: (p["start"], p["event_id"]))
+        return {"total": len(pending), "invitations": pending[:limit]}
 
     # -- people --------------------------------------------------------------------------------
 

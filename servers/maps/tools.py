@@ -88,7 +88,13 @@ class MapsServer(Toolkit):
         if city_id is not None:
             sql += " AND city_id = ?"
             params.append(self.get(City, city_id).id)
-        for word in sorted(words):  # whole words of the label, commas aside (words are [a-z0-9']: no wildcards)
+        # Whole words of the label, commas aside (words are [a-z0-9']: no wildcards). The plain LIKE
+        # on each word goes first: it passes every label the exact test would (a label's comma is
+        # always followed by a space) and turns most rows away at a fraction of its cost.
+        for word in sorted(words):
+            sql += " AND label LIKE ?"
+            params.append(f"%{word}%")
+        for word in sorted(words):
             sql += " AND instr(' ' || lower(replace(label, ',', '')) || ' ', ?)"
             params.append(f" {word} ")
         return [_address(r) for r in self.rows(sql + " ORDER BY label, id LIMIT ?", *params, limit)]
@@ -130,7 +136,7 @@ class MapsServer(Toolkit):
         """
         sql, params = f"SELECT {PLACE_COLUMNS} FROM places p JOIN addresses a ON a.id = p.address_id WHERE 1 = 1", []
         if query and query.strip():
-            sql += " AND lower(p.name) LIKE ?"
+            sql += " AND p.name LIKE ?"  # LIKE ignores case (ASCII, as lower() does)
             params.append(f"%{query.strip().lower()}%")
         if city_id is not None:
             sql += " AND p.city_id = ?"
