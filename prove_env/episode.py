@@ -276,7 +276,9 @@ async def replay(task: Task) -> Replay:
     found = _REPLAYS.get(key)
     if found is not None:
         return found
-    episode = Episode(task.server)
+    # The reference needs the worlds and the calls' text, which read the same on every path: its
+    # calls run on the world directly, without an in-process MCP server of its own.
+    episode = Episode(task.server, dispatched=True)
     try:
         await episode.begin(task.model_copy(update={"tools": None}))
         start_tables = episode.world.table_digests()

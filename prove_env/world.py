@@ -184,6 +184,9 @@ class World:
         self._sql_written = False  # a write in SQL outside the ORM since the last commit
         # (SQLite change count, table digests) when the digests at that count are known
         self._known: tuple[int, dict[str, str]] | None = None
+        # The row writes since then that the ORM reported (how many, in which tables), or None
+        # once a write it cannot attribute happened (SQL outside the ORM): see `table_digests`.
+        self._noted: _Noted | None = _Noted()
         row = connection.execute(f"SELECT value FROM {_META} WHERE key = 'now'").fetchone()
         self.now = dt.datetime.fromisoformat(row[0])
 
@@ -284,6 +287,7 @@ class World:
             # A write in SQL outside the ORM (a text statement, or DML on a table) can change rows
             # the session holds, so the commit after one expires everything.
             self._session = _WorldSession(_engine(self.connection), expire_on_commit=False, autoflush=True)
+            self._session.info[_NOTED] = self
             event.listen(self._session, "loaded_as_persistent", lambda _, obj: self._pinned.append(obj))
             event.listen(self._session, "pending_to_persistent", lambda _, obj: self._pinned.append(obj))
             event.listen(self._session, "do_orm_execute", self._note_sql_write)
@@ -324,7 +328,9 @@ class World:
         if isinstance(statement, TextClause):
             if not statement.text.lstrip()[:6].upper().startswith(("SELECT", "WITH")):
                 self._sql_written = True
+                self._noted = None
         elif statement.is_dml:
+            self._noted = None  # how many rows a statement changes is not reported row by row
             if state.is_orm_statement:  # an ORM update or delete: the session syncs its rows
                 state.session.info.setdefault(_WRITTEN, set()).add(statement.table.name)
             else:
@@ -355,6 +361,9 @@ class World:
         # added so far: through the session, every id would flush them first, a flush per id (seeding
         # a world took seconds, most of it in these flushes).
         self.session.connection()
+        if self._noted is not None:  # the counter's row
+            self._noted.rows += 1
+            self._noted.tables.add(_IDS)
         row = self.connection.execute(f"SELECT last FROM {_IDS} WHERE prefix = ?", (prefix,)).fetchone()
         if row is None:
             last = self._largest_existing(prefix)
@@ -365,14 +374,14 @@ class World:
         return f"{prefix}-{last + 1:0{width}d}"
 
     def _largest_existing(self, prefix: str) -> int:
+        self._flush()
         largest = 0
         for table in self.toolkit.metadata().sorted_tables:
             for column in table.primary_key.columns:
                 if not isinstance(column.type, String):
                     continue
-                for (value,) in self.session.execute(
-                    select(column).where(column.like(f"{prefix}-%"))
-                ):
+                for (value,) in self.connection.execute(
+                        f'SELECT "{column.name}" FROM "{table.name}" WHERE "{column.name}" LIKE ?', (f"{prefix}-%",)):
                     tail = value[len(prefix) + 1:]
                     if tail.isdigit():
                         largest = max(largest, int(tail))
@@ -405,13 +414,20 @@ class World:
 
         A world cloned from a template starts with the template's digests; while nothing has
         been written since (SQLite's change counter has not moved), they are returned as known.
+        After writes, only the tables the ORM reported writing are hashed again, when its reports
+        account for every row SQLite counts as changed since; otherwise (a write in SQL outside
+        the ORM, a row written without a report) every table is.
         """
         self._flush()
         changes = self.connection.total_changes
-        if self._known is not None and self._known[0] == changes:
-            return dict(self._known[1])
-        out = {}
-        for table in self.toolkit.table_names():
+        known, noted = self._known, self._noted
+        if known is not None and known[0] == changes:
+            return dict(known[1])
+        if known is not None and noted is not None and changes - known[0] == noted.rows:
+            out, tables = dict(known[1]), sorted(noted.tables & known[1].keys())
+        else:
+            out, tables = {}, self.toolkit.table_names()
+        for table in tables:
             canonical = _canonical_columns(self.toolkit, table)
             rows = self.connection.execute(f'SELECT * FROM "{table}" ORDER BY {_order(self.toolkit, table)}')
             if canonical:
@@ -419,6 +435,7 @@ class World:
             text = "".join(_ENCODE(row) + "\n" for row in rows)
             out[table] = hashlib.sha256(text.encode()).hexdigest()
         self._known = (changes, out)
+        self._noted = _Noted()
         return dict(out)
 
     def digest_except(self, table: str, details: Mapping[str, Callable[[Any], Any] | None]) -> str:
@@ -426,10 +443,13 @@ class World:
         is left out, one mapped to a function is hashed after it (see `prove_env.toolkit.Detail`)."""
         self._flush()
         columns = list(self.toolkit.metadata().tables[table].columns.keys())
-        plan = [(i, details.get(name, _KEEP)) for i, name in enumerate(columns) if details.get(name, _KEEP) is not None]
+        canonical = _canonical_columns(self.toolkit, table)
+        # (position, function): a column kept as stored, made canonical, or mapped and made canonical
+        plan = [(i, None if i not in canonical else _canonical) if fn is _KEEP else (i, _after(fn))
+                for i, fn in ((i, details.get(name, _KEEP)) for i, name in enumerate(columns)) if fn is not None]
         h = hashlib.sha256()
         for row in self.connection.execute(f'SELECT * FROM "{table}" ORDER BY {_order(self.toolkit, table)}'):
-            values = [_canonical(row[i]) if fn is _KEEP else _canonical(fn(row[i])) for i, fn in plan]
+            values = [row[i] if fn is None else fn(row[i]) for i, fn in plan]
             h.update((_ENCODE(values) + "\n").encode())
         return h.hexdigest()
 
@@ -438,8 +458,10 @@ class World:
         self._flush()
         meta = self.toolkit.metadata().tables[table]
         keys = ", ".join(f'"{c.name}"' for c in meta.primary_key.columns) or "rowid"
-        return {_ENCODE(list(row[:-1])): _canonical(row[-1])
-                for row in self.connection.execute(f'SELECT {keys}, "{column}" FROM "{table}"')}
+        rows = self.connection.execute(f'SELECT {keys}, "{column}" FROM "{table}"')
+        if list(meta.columns.keys()).index(column) not in _canonical_columns(self.toolkit, table):
+            return {_ENCODE(list(row[:-1])): row[-1] for row in rows}
+        return {_ENCODE(list(row[:-1])): _canonical(row[-1]) for row in rows}
 
     def row_values(self, table: str) -> dict[str, list[Any]]:
         """{primary key as JSON: the row's canonical values}, for finding the rows that changed."""
@@ -447,8 +469,15 @@ class World:
         meta = self.toolkit.metadata().tables[table]
         width = len(meta.primary_key.columns)
         keys = ", ".join(f'"{c.name}"' for c in meta.primary_key.columns) or "rowid"
-        return {_ENCODE(list(row[:width or 1])): [_canonical(v) for v in row[width or 1:]]
-                for row in self.connection.execute(f'SELECT {keys}, * FROM "{table}"')}
+        width = width or 1
+        canonical = sorted(width + i for i in _canonical_columns(self.toolkit, table))
+        out = {}
+        for row in self.connection.execute(f'SELECT {keys}, * FROM "{table}"'):
+            values = list(row[width:])
+            for i in canonical:
+                values[i - width] = _canonical(row[i])
+            out[_ENCODE(list(row[:width]))] = values
+        return out
 
     def digest(self) -> str:
         """SHA-256 over the canonical content of every table: equal digests mean equal worlds."""
@@ -520,6 +549,11 @@ def _ENCODE(value: Any) -> str:  # noqa: N802 - a module constant in spirit
 
 def _KEEP(value: Any) -> Any:  # noqa: N802 - a marker: the column is hashed as it is
     return value
+
+
+@functools.cache
+def _after(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: _canonical(fn(value))
 
 
 @functools.cache
@@ -615,6 +649,15 @@ def _relationships(toolkit: type[Server]) -> dict[type, list[tuple[str, frozense
 
 
 _WRITTEN = "prove_written"  # session.info key: the tables the ORM wrote since the last commit
+_NOTED = "prove_world"  # session.info key: the world whose `_Noted` row writes are counted
+
+
+@dataclass
+class _Noted:
+    """Row writes reported since a world's digests were last known: how many rows, which tables."""
+
+    rows: int = 0
+    tables: set[str] = field(default_factory=set)
 
 
 @functools.cache
@@ -624,7 +667,12 @@ def _watch_row_writes(models: type) -> None:
     def note(mapper: Any, _connection: Any, target: Any) -> None:
         session = object_session(target)
         if session is not None:
-            session.info.setdefault(_WRITTEN, set()).add(mapper.local_table.name)
+            table = mapper.local_table.name
+            session.info.setdefault(_WRITTEN, set()).add(table)
+            world = session.info.get(_NOTED)
+            if world is not None and world._noted is not None:
+                world._noted.rows += 1
+                world._noted.tables.add(table)
 
     for kind in ("after_insert", "after_update", "after_delete"):
         event.listen(models, kind, note, propagate=True)

@@ -251,6 +251,12 @@ def _walk(server: str) -> type[RuleBasedStateMachine]:
 
         def teardown(self) -> None:
             if self.world is not None:
+                # The digests every check above relied on (kept per table across calls) are those
+                # of the world hashed afresh.
+                fresh = World.from_bytes(toolkit_cls, self.world.serialize())
+                assert self.world.table_digests() == fresh.table_digests(), (
+                    f"seed {self.seed}: the world's kept table digests differ from its content")
+                fresh.close()
                 self.world.close()
 
     Walk.__name__ = f"Walk_{server}"

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 
 from prove_env.registry import get_toolkit, server_names
 from prove_env.world import World, WorldError, _seed_world, worlds
@@ -217,3 +217,51 @@ def test_new_ids_roll_back_with_their_call_and_flush_nothing():
     assert world.connection.execute("SELECT * FROM prove_ids ORDER BY prefix").fetchall() == counters
     with world.transaction():
         assert world.new_id(prefix) == first
+
+
+def test_kept_table_digests_match_the_content_and_only_written_tables_are_read_again():
+    from prove_env.servers.calendar.models import Event, Invitee
+
+    toolkit = get_toolkit("calendar")
+    world = worlds.create(toolkit, 0)
+
+    def fresh() -> dict[str, str]:
+        other = World.from_bytes(toolkit, world.serialize())  # no digests given: every table hashed
+        try:
+            return other.table_digests()
+        finally:
+            other.close()
+
+    def tables_read() -> set[str]:
+        statements: list[str] = []
+        world.connection.set_trace_callback(statements.append)
+        try:
+            assert world.table_digests() == fresh()
+        finally:
+            world.connection.set_trace_callback(None)
+        return {s.split('"')[1] for s in statements if s.startswith("SELECT * FROM")}
+
+    start = world.table_digests()
+    assert tables_read() == set()  # nothing written: the digests are known
+    with world.transaction() as session:
+        event = session.scalars(select(Event).order_by(Event.id)).first()
+        event.title = "Renamed"
+    assert tables_read() == {"events"}
+    with world.transaction() as session:  # a new row by key, with a new id drawn
+        world.new_id("EVT")
+        invited = {i.contact_id for i in event.invitees}
+        contact = next(c for (c,) in session.execute(text("SELECT id FROM contacts ORDER BY id")) if c not in invited)
+        session.add(Invitee(event_id=event.id, contact_id=contact))
+    assert tables_read() == {"invitees", "prove_ids"}
+    with pytest.raises(RuntimeError), world.transaction():  # rolled back: written, then undone
+        event.title = "Not kept"
+        world.session.flush()
+        raise RuntimeError("a failed call")
+    assert tables_read() == {"events"}
+    with world.transaction() as session:  # a write in SQL outside the ORM: every table is read
+        session.execute(text("UPDATE events SET title = 'Set in SQL' WHERE id = :i"), {"i": event.id})
+    assert tables_read() == set(toolkit.table_names())
+    with world.transaction() as session:  # an ORM statement: how many rows it changed is not reported
+        session.execute(update(Event).where(Event.id == event.id).values(location="Room 9"))
+    assert tables_read() == set(toolkit.table_names())
+    assert world.table_digests() != start
