@@ -14,5 +14,7 @@ setup(
         *("prove_env.servers." + p for p in find_packages("servers")),
         "prove_env.fixtures",
         "prove_env.fixtures.tasks",  # data only: the shipped task files
-    ]
+    ],
+    # verifiers imports a taskset by a top-level module name (`vf-eval prove-env-verifiers`)
+    py_modules=["prove_env_verifiers"],
 )

@@ -2,8 +2,8 @@
 
 Stages, each announced on stderr as it starts: one per server (tool calls without MCP, a trivial
 MCP call, the raw MCP call, `env.step`, `env.reset`, the reward), then the scale section (large
-worlds, memory, stdio against in-process, command start-up), the HTTP load and the synthesis rate.
-The servers the bench starts say nothing. The report ends with a one-screen summary of every
+worlds, memory, stdio against in-process, command start-up), the HTTP load, with `--openenv` the
+OpenEnv sessions of one process, and the synthesis rate. The servers the bench starts say nothing. The report ends with a one-screen summary of every
 target and what this run measured.
 
 Ratios between figures of one run are what to compare across machines; absolute times move with
@@ -24,9 +24,9 @@ from typing import Any
 
 from mcp.types import CallToolResult, TextContent  # module level: the trivial tool's annotations name them
 
-__all__ = ["Progress", "TARGETS", "print_http_table", "print_report", "print_scale_table", "print_startup_table",
-           "print_summary", "print_synth_table", "summary",
-           "print_table", "run_all", "run_benchmarks", "run_http_benchmarks", "run_scale_benchmarks",
+__all__ = ["Progress", "TARGETS", "print_http_table", "print_openenv_table", "print_report", "print_scale_table",
+           "print_startup_table", "print_summary", "print_synth_table", "summary", "print_table", "run_all",
+           "run_benchmarks", "run_http_benchmarks", "run_openenv_benchmarks", "run_scale_benchmarks",
            "run_startup_benchmarks", "run_synth_benchmark"]
 
 TARGETS = {
@@ -44,6 +44,9 @@ TARGETS = {
     "list_s": 0.8,            # wall time of `prove-env list`
     "serve_s": 1.5,           # `prove-env serve --transport http` until it answers
     "synth_minutes": 10.0,    # the 13.5K-task set on 2 cores
+    "openenv_sessions": 4096,  # live OpenEnv sessions of one process, every step answered
+    "openenv_rate": 1000.0,   # steps/s offered for the latency target
+    "openenv_p99_ms": 50.0,
 }
 
 
@@ -498,6 +501,59 @@ def print_http_table(results: dict[str, Any]) -> None:
     print(f"{'same calls in-process (Episode.call)':36} {'':8} {'':8} {'':8} {floor:19.2f}")
 
 
+# -- openenv: one OpenEnv server process holding thousands of live sessions -------------------------------
+
+
+def run_openenv_benchmarks(sessions: int = TARGETS["openenv_sessions"], seconds: float = 10.0,
+                           rate: float = TARGETS["openenv_rate"]) -> dict[str, Any]:
+    """`prove-env serve filesystem --transport openenv` in a subprocess, `sessions` WebSocket sessions
+    live at once from a `prove_env.loadgen` process, paced to offer `rate` steps per second in all.
+
+    Each session plays whole episodes (reset, mkdir, four rounds of a write and three checked reads,
+    an answer that must end the episode with a reward), every message a timed step; a step that is
+    not answered, or answered wrongly, fails the run. The window opens once every session has made
+    its first paced step. The server's memory is read at the end of the window.
+    """
+    from prove_env.http_server import spawned
+
+    warmup = max(1.0, sessions / rate)
+    results: dict[str, Any] = {"server": "filesystem", "sessions": sessions, "seconds": seconds,
+                               "cores": os.cpu_count(), "load_average_before": _load_average()}
+    with spawned("filesystem", "--max-episodes", str(sessions), transport="openenv") as (base, pid):
+        command = [sys.executable, "-m", "prove_env.loadgen", base, "--transport", "openenv", "--episodes",
+                   str(sessions), "--rates", f"{rate:g}", "--seconds", str(seconds), "--warmup", f"{warmup:g}",
+                   "--server-pid", str(pid), "--json"]
+        done = subprocess.run(command, check=False, capture_output=True, text=True,
+                              timeout=300 + sessions * 0.2 + 2 * (seconds + warmup))
+        if done.returncode != 0:
+            raise RuntimeError(f"the load generator failed: {done.stderr.strip() or done.stdout.strip()}")
+        (paced,) = json.loads(done.stdout)
+    results["load_average_after"] = _load_average()
+    results["workload"] = paced["workload"]
+    results[f"offered {rate:g} steps/s"] = paced
+    return results
+
+
+def _load_average() -> float | None:
+    return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
+
+
+def print_openenv_table(results: dict[str, Any]) -> None:
+    print(f"openenv: one `serve {results['server']} --transport openenv` process, {results['sessions']:,} live "
+          f"sessions (one WebSocket each), load from another process\n({results['workload']}; every read checked "
+          f"against the session's own writes; load average {results['load_average_before']} before, "
+          f"{results['load_average_after']} after, {results['cores']} cores)\n")
+    print(f"{'measurement':26} {'steps/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'server CPU ms/step':>19} {'cores':>6} "
+          f"{'server MB':>10}")
+    for key, value in results.items():
+        if not isinstance(value, dict) or "calls_per_s" not in value:
+            continue
+        cpu, share, rss = value["server_cpu_ms_per_call"], value.get("server_cpu_share"), value.get("server_rss_mb")
+        print(f"{key:26} {value['calls_per_s']:8.0f} {value['p50_ms']:8.1f} {value['p99_ms']:8.1f} "
+              f"{'' if cpu is None else f'{cpu:.2f}':>19} {'' if share is None else f'{share:.2f}':>6} "
+              f"{'' if rss is None else f'{rss:,.0f}':>10}")
+
+
 # -- synthesis ------------------------------------------------------------------------------------------
 
 
@@ -527,9 +583,11 @@ def print_synth_table(results: dict[str, Any]) -> None:
 
 
 def run_all(servers: list[str], n: int = 2000, *, scale: bool = True, http: bool = True, synth_n: int = 1350,
-            progress: Progress | None = None) -> dict[str, Any]:
-    """Every section `prove-env bench` runs, each stage announced through `progress`."""
+            openenv: int = 0, progress: Progress | None = None) -> dict[str, Any]:
+    """Every section `prove-env bench` runs, each stage announced through `progress`; `openenv`
+    live OpenEnv sessions are measured when it is above 0."""
     stages = len(servers) + (2 if scale else 0) + (1 if scale and http else 0) + (1 if scale and synth_n > 0 else 0)
+    stages += 1 if openenv > 0 else 0
     progress = progress or Progress(stages)
     results: dict[str, Any] = {"servers": []}
     for server in servers:
@@ -543,6 +601,9 @@ def run_all(servers: list[str], n: int = 2000, *, scale: bool = True, http: bool
     if scale and http:
         with progress.stage("http: 64 concurrent episodes, flat out and paced"):
             results["http"] = run_http_benchmarks()
+    if openenv > 0:
+        with progress.stage(f"openenv: {openenv:,} live sessions, paced at {TARGETS['openenv_rate']:,.0f} steps/s"):
+            results["openenv"] = run_openenv_benchmarks(openenv)
     if scale and synth_n > 0:
         with progress.stage(f"synthesis: {synth_n} tasks over every server with a recipe"):
             results["synthesis"] = run_synth_benchmark(synth_n)
@@ -623,6 +684,15 @@ def summary(results: dict[str, Any]) -> list[dict[str, Any]]:
         row(f"http, p99 <= {TARGETS['http_p99_ms']:g} ms at {paced['offered_per_s']:,.0f} calls/s offered",
             f"p99 {paced['p99_ms']:.1f} ms, {paced['calls_per_s']:,.0f} calls/s served",
             paced["p99_ms"] <= TARGETS["http_p99_ms"] and paced["calls_per_s"] >= 0.98 * paced["offered_per_s"])
+    served = results.get("openenv")
+    if served:
+        paced = next(v for v in served.values() if isinstance(v, dict) and v.get("offered_per_s"))
+        row(f"openenv, {TARGETS['openenv_sessions']:,} live sessions, every step answered, p99 <= "
+            f"{TARGETS['openenv_p99_ms']:g} ms at {paced['offered_per_s']:,.0f} steps/s offered",
+            f"{served['sessions']:,} sessions all answered; p99 {paced['p99_ms']:.1f} ms, {paced['calls_per_s']:,.0f} "
+            f"steps/s served, server {paced['server_rss_mb'] or 0:,.0f} MB (load average {served['load_average_after']})",
+            served["sessions"] >= TARGETS["openenv_sessions"] and paced["p99_ms"] <= TARGETS["openenv_p99_ms"]
+            and paced["calls_per_s"] >= 0.98 * paced["offered_per_s"])
     synth = results.get("synthesis")
     if synth and synth["minutes_for_13500"] is not None:
         row(f"synthesis of 13,500 tasks <= {TARGETS['synth_minutes']:g} min",
@@ -669,6 +739,9 @@ def print_report(results: dict[str, Any]) -> None:
         print()
     if "http" in results:
         print_http_table(results["http"])
+        print()
+    if "openenv" in results:
+        print_openenv_table(results["openenv"])
         print()
     if "synthesis" in results:
         print_synth_table(results["synthesis"])

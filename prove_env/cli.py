@@ -16,6 +16,10 @@ from pathlib import Path
 
 __all__ = ["main"]
 
+_MAX_EPISODES = 4096
+"""`serve --max-episodes`'s default: `prove_env.http_server.DEFAULT_MAX_EPISODES` (not imported here: `prove-env
+--help` and `list` stay quick)."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command: each subcommand and argument has its help text."""
@@ -36,18 +40,21 @@ def build_parser() -> argparse.ArgumentParser:
     start = p.add_mutually_exclusive_group()
     start.add_argument("--seed", type=_whole(0), default=0, help="seed of the world (default 0)")
     start.add_argument("--snapshot", type=_snapshot_file, help="start from a JSON world snapshot instead of a seed")
-    p.add_argument("--transport", choices=["stdio", "http"], default="stdio",
+    p.add_argument("--transport", choices=["stdio", "http", "openenv"], default="stdio",
                    help="stdio: one world for the client that started this process; http: many isolated episodes "
-                        "at /episodes/<id>/mcp (default stdio)")
+                        "at /episodes/<id>/mcp; openenv: OpenEnv's protocol, one episode per session at /ws, the "
+                        "agent's tools at /mcp (default stdio)")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     p.add_argument("--port", type=_whole(1, 65535), default=8000, help="HTTP port, 1 to 65535 (default 8000)")
     p.add_argument("--debug-tools", action="store_true", help="also expose hidden helper and debug tools")
     p.add_argument("--max-request-bytes", type=_whole(1), default=4 * 1024 * 1024,
-                   help="HTTP: largest request body accepted (default 4 MiB)")
-    p.add_argument("--max-episodes", type=_whole(1), default=256,
-                   help="HTTP: most live episodes at once; more are refused with status 429 (default 256)")
+                   help="HTTP and OpenEnv: largest request body or message accepted (default 4 MiB)")
+    p.add_argument("--max-episodes", type=_whole(1), default=_MAX_EPISODES,
+                   help=f"HTTP and OpenEnv: most live episodes (sessions) at once; more are refused (default "
+                        f"{_MAX_EPISODES})")
     p.add_argument("--idle-seconds", type=_number(0), default=600.0,
-                   help="HTTP: close an episode after this many seconds without a request; 0 never (default 600)")
+                   help="HTTP and OpenEnv: close an episode after this many seconds without a request (OpenEnv: "
+                        "one without a WebSocket attached); 0 never (default 600)")
 
     p = _command(sub, "demo", "the first run: gold, noop and random on every server's fixture tasks, with a report")
     p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: all)")
@@ -98,7 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: every server with a recipe)")
     p.add_argument("--n", type=_whole(1), default=1000, help="tasks to write in all, split evenly over servers")
     p.add_argument("--seed", type=_whole(0), default=0, help="run seed: the same arguments write the same bytes")
-    p.add_argument("--out", type=_out_dir, required=True, help="directory for train.jsonl, test.jsonl, stats.json/.txt")
+    p.add_argument("--out", type=_out_dir, required=True,
+                   help="directory for train.jsonl, test.jsonl, stats.json/.txt and the Hugging Face dataset card "
+                        "(README.md, data/<server>/<split>.parquet)")
     p.add_argument("--workers", type=_whole(1), help="worker processes (default: every core)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     defaults = _synth_defaults()
@@ -119,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--teacher-model", help="the model name the teacher endpoint serves")
     p.add_argument("--teacher-api-key-env", default="OPENAI_API_KEY", help="environment variable with its API key")
 
+    p = _command(sub, "card", "write the Hugging Face dataset card and Parquet files of a synth output directory")
+    p.add_argument("dir", type=_synth_dir, help="a `prove-env synth` output directory (synth writes them itself)")
+
     p = _command(sub, "bench", "latency of env.step, env.reset, raw MCP calls and the reward")
     p.add_argument("--servers", type=_server_list, help="comma-separated servers (default: all)")
     p.add_argument("--n", type=_whole(1), default=2000, help="calls per measurement")
@@ -127,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip the slow sections: large worlds, memory, stdio comparisons and the HTTP load")
     p.add_argument("--no-http", action="store_true",
                    help="skip the HTTP load (one server process, 64 concurrent episodes; about 15 s)")
+    p.add_argument("--openenv", type=_whole(1), nargs="?", const=4096, default=0, metavar="SESSIONS",
+                   help="also measure one `serve --transport openenv` process holding SESSIONS live sessions (default "
+                        "4,096) paced at 1,000 steps/s: memory, every step answered, latency (a few minutes)")
     p.add_argument("--synth-n", type=_whole(0), default=1350,
                    help="tasks synthesized to measure the synthesis rate (default 1350, a tenth of the full set; 0 skips it)")
 
@@ -250,6 +265,14 @@ def _out_dir(text: str) -> Path:
     return path
 
 
+def _synth_dir(text: str) -> Path:
+    """The directory of an earlier synthesis run."""
+    path = Path(text)
+    if not (path / "stats.json").is_file():
+        raise argparse.ArgumentTypeError(f"{path} is not a synth output: it holds no stats.json")
+    return path
+
+
 def _run_dir(text: str) -> Path:
     """The directory of an earlier evaluation run."""
     path = Path(text)
@@ -305,6 +328,16 @@ def _serve(args: argparse.Namespace) -> int:
     from prove_env.world import World, worlds
 
     toolkit = get_toolkit(args.server)
+    if args.transport == "openenv":
+        from prove_env.serving.openenv import serve as serve_openenv
+
+        if args.snapshot is not None or args.seed != 0 or args.debug_tools:
+            raise ValueError("--seed, --snapshot and --debug-tools do not apply to --transport openenv: each "
+                             "session's world is its task's, chosen when the session resets")
+        _check_listen(args.host, args.port)
+        serve_openenv(toolkit, host=args.host, port=args.port, max_sessions=args.max_episodes,
+                      idle_seconds=args.idle_seconds or None, max_request_bytes=args.max_request_bytes)
+        return 0
     if args.transport == "http":
         from prove_env.http_server import serve
 
@@ -519,7 +552,8 @@ def _bench(args: argparse.Namespace) -> int:
     from prove_env.registry import server_names
 
     servers = args.servers or list(server_names())
-    results = run_all(servers, args.n, scale=not args.no_scale, http=not args.no_http, synth_n=args.synth_n)
+    results = run_all(servers, args.n, scale=not args.no_scale, http=not args.no_http, synth_n=args.synth_n,
+                      openenv=args.openenv)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
@@ -571,6 +605,7 @@ def _graph(args: argparse.Namespace) -> int:
 def _synth(args: argparse.Namespace) -> int:
     from prove_env.synthesis.config import SynthConfig
     from prove_env.synthesis.pipeline import progress_bar, split_summary, stats_table, synthesize, write_output
+    from prove_env.synthesis.card import write_card
 
     try:
         levels = tuple(float(x) for x in args.info_levels.split(","))
@@ -601,14 +636,28 @@ def _synth(args: argparse.Namespace) -> int:
     result = synthesize(servers, args.n, args.seed, config=config, workers=args.workers, teacher=teacher,
                         progress=progress)
     paths = write_output(result, args.out)
+    card = write_card(args.out)
+    paths += card.paths
     print(stats_table(result.stats), end="")
     total = len(result.train) + len(result.test)
     print(f"\n{total} tasks in {result.seconds:.1f} s ({result.rate:.1f} tasks/s), every one replay-validated")
     print(split_summary(result.stats))
     print("wrote " + ", ".join(str(p) for p in paths))
+    if card.skipped:
+        print(f"prove-env: {card.skipped}", file=sys.stderr)
     if total < args.n:
         print(f"prove-env: only {total} of {args.n} tasks passed the gates", file=sys.stderr)
         return 1
+    return 0
+
+
+def _card(args: argparse.Namespace) -> int:
+    from prove_env.synthesis.card import write_card
+
+    card = write_card(args.dir)
+    print("wrote " + ", ".join(str(p) for p in card.paths))
+    if card.skipped:
+        print(f"prove-env: {card.skipped}", file=sys.stderr)
     return 0
 
 
@@ -624,7 +673,8 @@ def _new_server(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"list": _list, "tools": _tools, "serve": _serve, "demo": _demo, "eval": _eval, "catalog": _catalog,
-             "task": _task, "bench": _bench, "graph": _graph, "synth": _synth, "new-server": _new_server}
+             "task": _task, "bench": _bench, "graph": _graph, "synth": _synth, "card": _card,
+             "new-server": _new_server}
 
 if __name__ == "__main__":
     sys.exit(main())

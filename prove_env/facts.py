@@ -18,16 +18,33 @@ something else:
 - booleans: 'yes'/'no' words are too loose to check, so a boolean fact is always stated;
 - any other text: as a whole word or phrase, ignoring case, runs of white space and the
   difference between '_' and a space ('T' is not stated by 'the'; 'in_progress' by 'in progress').
+
+Two structured forms (JSON objects, so that tasks stay JSON) say more than a bare value:
+
+- a measure with its unit, `quantity(1.238, "km")` = `{"quantity": 1.238, "unit": "km"}`: stated by
+  a number in any usual unit of its kind, written with its unit or, bare, in the fact's own unit,
+  and rounded as a person rounds it: at least two significant digits (or as many as the fact
+  has), within the rounding of both ('1.2 km', '1.24 km', '1,238 m', '0.77 mi', '4,062 ft' state
+  1.238 km; '1 km' and '0.8 mi' do not). Durations may be said in parts ('1 h 35 min', '1 hour
+  and 35 minutes' state 95 minutes). Sign aside, as for plain numbers. The units: km, m, mi, ft
+  (length); s, min, h, d (time); mph, km/h (speed); F, C (temperature); psi, kPa, bar
+  (pressure); kWh, Wh (energy); L, gal (volume); % (a share); B, KB, MB, GB (size); USD (money:
+  '$0.96', '96 cents');
+- a question with more than one right answer, `one_of(a, b)` = `{"one_of": [a, b]}`: stated when
+  any of its facts is ('down $0.96' or 'down 2.1%' for a price change; 'preparing' or 'being
+  prepared' for an order's stage). `NOTHING` is the fact of an empty answer ('no', 'none', '0').
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["stated", "facts_stated", "say"]
+__all__ = ["stated", "facts_stated", "say", "quantity", "one_of", "values", "NOTHING"]
 
 _SPACE = re.compile(r"\s+")
 # Where one item of an answer ends: a line, a semicolon, a sentence (not the point of 'Sep. 15').
@@ -53,10 +70,47 @@ _CLOCK = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}):(?P<minute>\d{{2}})(?::\d{{
 _HOUR = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}){_MERIDIEM}")
 
 
+def quantity(value: float, unit: str, places: int | None = None) -> dict[str, Any]:
+    """A measure with its unit, stated in any usual unit of its kind (see the module's rules).
+    `places`: the decimals the value was rounded to, where its digits do not show them (a distance
+    rounded to 0.1 km reads 1.0)."""
+    if unit not in _UNITS:
+        raise ValueError(f"unknown unit {unit!r}; known: {sorted(_UNITS)}")
+    return {"quantity": value, "unit": unit, **({"places": places} if places is not None else {})}
+
+
+def one_of(*facts: Any) -> dict[str, Any]:
+    """A fact stated by any one of `facts` (a question with more than one right answer)."""
+    if not facts:
+        raise ValueError("one_of needs at least one fact")
+    return {"one_of": list(facts)}
+
+
+# The fact of an empty answer ('you have no watchlists', 'there are none', '0 open orders').
+NOTHING = one_of(0, "no", "none", "not any", "don't have any", "do not have any", "nothing")
+
+
+def values(fact: Any) -> list[Any]:
+    """The plain values a fact stands for (a structured fact's number, or each of its choices)."""
+    if isinstance(fact, dict):
+        if "one_of" in fact:
+            return [v for choice in fact["one_of"] for v in values(choice)]
+        if "quantity" in fact:
+            return [fact["quantity"]]
+    return [fact]
+
+
 def stated(fact: Any, text: str) -> bool:
     """Whether `text` states `fact` (see the module's rules)."""
     if isinstance(fact, bool) or fact is None:
         return True
+    if isinstance(fact, dict):
+        if "one_of" in fact:
+            return any(stated(choice, text) for choice in fact["one_of"])
+        if "quantity" in fact:
+            places = fact.get("places", _decimals(fact["quantity"]))
+            return _quantity_stated(float(fact["quantity"]), _UNITS[fact["unit"]], places, text)
+        raise ValueError(f"not a fact: {fact!r}")
     if isinstance(fact, int | float):
         return any(abs(n - abs(fact)) < 0.005 for n in _numbers(text))
     value = str(fact).strip()
@@ -92,6 +146,14 @@ def say(facts: Sequence[Any]) -> str:
 # -- internals ------------------------------------------------------------------------------------
 
 def _plain(fact: Any) -> str:
+    if isinstance(fact, dict):
+        if "one_of" in fact:
+            return _plain(fact["one_of"][0])
+        unit = _UNITS[fact["unit"]]
+        value = fact["quantity"]
+        number = f"{abs(value):,}" if isinstance(value, int) else f"{abs(value):,.{fact.get('places', _decimals(value))}f}"
+        sign = "-" if value < 0 else ""
+        return f"{sign}${number}" if unit.name == "USD" else f"{sign}{number}{unit.written}"
     if isinstance(fact, float):
         return f"{fact:.2f}" if fact != int(fact) else str(int(fact))
     return str(fact)
@@ -162,3 +224,142 @@ def _phrase_stated(value: str, text: str) -> bool:
 
 def _fold(text: str) -> str:
     return _SPACE.sub(" ", text.replace("_", " ")).strip().casefold()
+
+
+# -- measures -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Unit:
+    name: str
+    kind: str
+    scale: float  # one of this unit in the kind's base unit
+    offset: float = 0.0  # added after scaling (temperatures)
+    written: str = ""  # how an answer writes it after the number (' km', '%')
+
+
+_UNITS = {u.name: u for u in (
+    _Unit("km", "length", 1000.0, written=" km"), _Unit("m", "length", 1.0, written=" m"),
+    _Unit("mi", "length", 1609.344, written=" mi"), _Unit("ft", "length", 0.3048, written=" ft"),
+    _Unit("s", "time", 1.0, written=" s"), _Unit("min", "time", 60.0, written=" min"),
+    _Unit("h", "time", 3600.0, written=" h"), _Unit("d", "time", 86400.0, written=" days"),
+    _Unit("mph", "speed", 1.609344, written=" mph"), _Unit("km/h", "speed", 1.0, written=" km/h"),
+    _Unit("F", "temperature", 5 / 9, -32 * 5 / 9, written="°F"), _Unit("C", "temperature", 1.0, written="°C"),
+    _Unit("psi", "pressure", 6.894757, written=" psi"), _Unit("kPa", "pressure", 1.0, written=" kPa"),
+    _Unit("bar", "pressure", 100.0, written=" bar"),
+    _Unit("kWh", "energy", 1000.0, written=" kWh"), _Unit("Wh", "energy", 1.0, written=" Wh"),
+    _Unit("%", "share", 1.0, written="%"),
+    _Unit("L", "volume", 1.0, written=" litres"), _Unit("gal", "volume", 3.785411784, written=" gallons"),
+    _Unit("B", "size", 1.0, written=" bytes"), _Unit("KB", "size", 1e3, written=" KB"),
+    _Unit("MB", "size", 1e6, written=" MB"), _Unit("GB", "size", 1e9, written=" GB"),
+    _Unit("KiB", "size", 1024.0, written=" KiB"), _Unit("MiB", "size", 1024.0 ** 2, written=" MiB"),
+    _Unit("USD", "money", 1.0, written=" USD"), _Unit("cents", "money", 0.01, written=" cents"),
+)}
+# The words that name a unit after a number (lower case; 'm' is a metre or a minute: the kind decides).
+_SPELLED = {
+    "km": ("km", "kms", "kilometer", "kilometers", "kilometre", "kilometres"),
+    "m": ("m", "meter", "meters", "metre", "metres"), "mi": ("mi", "mile", "miles"),
+    "ft": ("ft", "foot", "feet"),
+    "s": ("s", "sec", "secs", "second", "seconds"), "min": ("m", "min", "mins", "minute", "minutes"),
+    "h": ("h", "hr", "hrs", "hour", "hours"), "d": ("d", "day", "days"),
+    "mph": ("mph", "miles per hour", "miles an hour"), "km/h": ("km/h", "kph", "kmh", "kilometers per hour",
+                                                               "kilometres per hour"),
+    "F": ("f", "°f", "° f", "ºf", "degrees f", "degrees fahrenheit", "fahrenheit", "°", "degrees"),
+    "C": ("c", "°c", "° c", "ºc", "degrees c", "degrees celsius", "celsius", "°", "degrees"),
+    "psi": ("psi",), "kPa": ("kpa",), "bar": ("bar",),
+    "kWh": ("kwh", "kilowatt-hours", "kilowatt hours", "kilowatt-hour", "kilowatt hour"), "Wh": ("wh", "watt-hours"),
+    "%": ("%", "percent", "per cent", "pct"),
+    "L": ("l", "liter", "liters", "litre", "litres"), "gal": ("gal", "gallon", "gallons"),
+    "B": ("b", "byte", "bytes"), "KB": ("kb", "kilobytes"), "MB": ("mb", "megabytes"), "GB": ("gb", "gigabytes"),
+    "KiB": ("kib",), "MiB": ("mib",),
+    "USD": ("usd", "dollars", "dollar", "bucks"), "cents": ("cents", "cent", "¢"),
+}
+_UNIT_WORDS = sorted({w for words in _SPELLED.values() for w in words}, key=len, reverse=True)
+_MEASURE = re.compile(
+    r"(?<![\w.,])(?P<sign>-|minus\s)?(?P<dollar>\$)?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?![\d,]\d|\.\d|[-_/:]\d)"
+    r"(?:\s?(?P<unit>" + "|".join(re.escape(w) for w in _UNIT_WORDS) + r")(?![a-z0-9]))?")
+# The parts of a duration said in parts: '1 h 35 min', '1 hour and 35 minutes', '2 days, 3 hours'.
+_JOIN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$")
+
+
+def _decimals(number: float) -> int:
+    """The decimal places a recorded number carries (its precision): 1.238 -> 3, 12 -> 0."""
+    text = repr(float(number)) if isinstance(number, float) else str(number)
+    if "e" in text or "E" in text:
+        return 6
+    return len(text.split(".")[1].rstrip("0")) if "." in text else 0
+
+
+def _steps(digits: str) -> tuple[float, ...]:
+    """The rounding steps a written number may have: '1.24' -> 0.01, '7' -> 1, '1,200' -> 1 or 100
+    (exact, or rounded to the hundred)."""
+    digits = digits.replace(",", "")
+    if "." in digits:
+        return (10.0 ** -len(digits.split(".")[1]),)
+    whole = digits.lstrip("0")
+    zeros = len(whole) - len(whole.rstrip("0")) if whole else 0
+    return (1.0, 10.0 ** zeros) if zeros else (1.0,)
+
+
+def _base(value: float, unit: _Unit) -> float:
+    return value * unit.scale + unit.offset
+
+
+def _quantity_stated(value: float, unit: _Unit, decimals: int, text: str) -> bool:
+    """Whether `text` states `value` `unit` (recorded to `decimals` places) in any unit of its kind."""
+    truth = _base(value if unit.offset else abs(value), unit)
+    step = 10.0 ** -decimals * unit.scale  # the recorded value's own rounding, in base units
+    return any(_agrees(said, truth, step) for said in _measures(_NOT_NUMBERS.sub(" ", _fold(text)), unit))
+
+
+@dataclass(frozen=True)
+class _Said:
+    value: float  # in base units
+    step: float  # its rounding, in base units
+    written: float  # the number as written, in its own unit
+    written_step: float
+
+
+def _agrees(said: _Said, truth: float, step: float) -> bool:
+    """Whether a number said is the recorded one rounded as a person rounds it: both roundings
+    overlap, and the said one keeps two significant digits at least (or all the recorded one has)."""
+    off, tolerance = abs(said.value - truth), 1e-9 * max(1.0, abs(truth))
+    if off <= tolerance:
+        return True
+    if off >= (said.step + step) / 2 - tolerance:
+        return False
+    if said.step <= step * (1 + 1e-9) or said.written == 0:
+        return True
+    return said.written_step <= 10.0 ** (math.floor(math.log10(abs(said.written))) - 1) * (1 + 1e-9)
+
+
+def _unit_named(word: str | None, unit: _Unit) -> _Unit | None:
+    """The unit of `unit`'s kind a word after a number names (a bare number: `unit` itself)."""
+    if word is None:
+        return unit
+    named = [_UNITS[name] for name, words in _SPELLED.items() if word in words and _UNITS[name].kind == unit.kind]
+    return unit if unit in named else (named[0] if named else None)
+
+
+def _measures(text: str, unit: _Unit) -> Iterator[_Said]:
+    """The numbers of a folded text that may measure something of `unit`'s kind: written with a unit
+    of that kind, or bare (taken in `unit`); the parts of a duration said in parts are added up."""
+    parts: list[tuple[float, float, int]] = []  # a duration said in parts so far: value, unit scale, end
+    for m in _MEASURE.finditer(text):
+        number = float(m["number"].replace(",", ""))
+        if m["sign"] and unit.offset:
+            number = -number
+        found = (_UNITS["USD"] if unit.kind == "money" else None) if m["dollar"] else _unit_named(m["unit"], unit)
+        if found is None:
+            parts = []
+            continue
+        said = _base(number, found)
+        steps = _steps(m["number"])
+        yield from (_Said(said, step * found.scale, number, step) for step in steps)
+        if unit.kind != "time" or m["unit"] is None:
+            parts = []
+        elif parts and found.scale < parts[-1][1] and _JOIN.fullmatch(text[parts[-1][2]:m.start()]):
+            parts.append((said, found.scale, m.end()))  # '1 h 35 min': 95 minutes, to the minute
+            total = sum(p[0] for p in parts)
+            yield _Said(total, steps[0] * found.scale, total / found.scale, steps[0])
+        else:
+            parts = [(said, found.scale, m.end())]

@@ -72,18 +72,28 @@ from prove_env.episode import Episode, build_world
 from prove_env.mcp_server import WorldSlot, build_server
 from prove_env.registry import get_toolkit
 from prove_env.reward import PAPER, RewardConfig, resolve_config
-from prove_env.runtime import tune_gc
+from prove_env.runtime import evicting, raise_file_limit, tune_gc
 from prove_env.task import Task, TaskError, fixture_tasks
 from prove_env.toolkit import Toolkit
 from prove_env.world import WorldError
 
-__all__ = ["CALL_ID_META", "DEFAULT_IDLE_SECONDS", "DEFAULT_MAX_EPISODES", "AgentEndpoints", "ControlEndpoints",
-           "EpisodeHost", "create_app", "serve", "spawned"]
+__all__ = ["CALL_ID_META", "DEFAULT_IDLE_SECONDS", "DEFAULT_MAX_EPISODES", "AgentEndpoints",
+           "ControlEndpoints", "EpisodeHost", "create_app", "keep_alive_seconds", "serve", "spawned"]
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MAX_EPISODES = 256
+DEFAULT_MAX_EPISODES = 4096
 DEFAULT_IDLE_SECONDS = 600.0
+
+
+def keep_alive_seconds(idle_seconds: float | None) -> int:
+    """How long an idle keep-alive connection is kept open: as long as an idle episode is kept
+    (an hour when episodes are never closed for idleness). uvicorn's default, 5 s, is shorter than an
+    agent's thinking between calls, and than setting up thousands of episodes on a loaded machine: their
+    first connections were closed under them."""
+    return max(1, int(idle_seconds)) if idle_seconds else 3600
+
+
 CALL_ID_META = "prove/call_id"
 """`_meta` key of a `tools/call` request that names the call in the episode's record (optional)."""
 
@@ -282,25 +292,11 @@ class EpisodeHost:
         """The host's lifetime in a server: the shared world opens, idle episodes are closed as they
         go idle, and every episode is closed at the end."""
         await self.create(self.default_task, episode_id=SHARED, pinned=True)
-        evictor = asyncio.create_task(self._evict_forever()) if self.idle_seconds is not None else None
         try:
-            yield
+            async with evicting(self.evict_idle, self.idle_seconds):
+                yield
         finally:
-            if evictor is not None:
-                evictor.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await evictor
             await self.close_all()
-
-    async def _evict_forever(self) -> None:
-        assert self.idle_seconds is not None
-        period = max(0.05, min(self.idle_seconds / 4, 5.0))
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self.evict_idle()
-            except Exception:  # pragma: no cover
-                logger.exception("idle eviction failed")
 
     # -- lookups ----------------------------------------------------------------------------------
 
@@ -871,13 +867,18 @@ def serve(
     print(f"prove-env: serving {name} episodes over http at http://{shown}:{port} "
           f"(POST /episodes; an episode's MCP endpoint is /episodes/<id>/mcp; the shared world is /mcp)",
           file=sys.stderr)
+    raise_file_limit()
     tune_gc()
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+    # The backlog holds a burst of as many clients connecting as there may be episodes.
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3,
+                timeout_keep_alive=keep_alive_seconds(idle_seconds), backlog=max(2048, max_episodes))
 
 
 @contextlib.contextmanager
-def spawned(server: str, *options: str, attempts: int = 5, timeout: float = 60.0) -> Iterator[tuple[str, int]]:
-    """`prove-env serve <server> --transport http [options]` in a subprocess on a free loopback port.
+def spawned(server: str, *options: str, attempts: int = 5, timeout: float = 60.0,
+            transport: str = "http") -> Iterator[tuple[str, int]]:
+    """`prove-env serve <server> --transport http [options]` (or another network transport: `openenv`)
+    in a subprocess on a free loopback port.
 
     Yields (base URL, process id) once `/health` answers, and stops the process on exit. A port
     another process takes between choosing and binding it is retried on another port.
@@ -894,7 +895,7 @@ def spawned(server: str, *options: str, attempts: int = 5, timeout: float = 60.0
         base = f"http://127.0.0.1:{port}"
         # the log is a file, not a pipe: a server that logs a lot must never block on it
         with tempfile.TemporaryFile() as log:
-            proc = subprocess.Popen([sys.executable, "-m", "prove_env.cli", "serve", server, "--transport", "http",
+            proc = subprocess.Popen([sys.executable, "-m", "prove_env.cli", "serve", server, "--transport", transport,
                                      "--port", str(port), *options], stdout=subprocess.DEVNULL, stderr=log)
             try:
                 deadline = time.monotonic() + timeout

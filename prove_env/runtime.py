@@ -11,15 +11,19 @@ nest loops, so its coroutine goes to a helper thread that runs the private loop 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import logging
 import threading
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["run_sync", "private_loop"]
+__all__ = ["evicting", "private_loop", "raise_file_limit", "run_sync", "tune_gc"]
+
+logger = logging.getLogger(__name__)
 
 _lock = threading.RLock()
 _loop: asyncio.AbstractEventLoop | None = None
@@ -69,3 +73,52 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def raise_file_limit() -> int:
+    """Raise this process's open-file limit to its hard limit, and return it (`serve` over HTTP or
+    OpenEnv calls it; it is the process's own setting).
+
+    Every live connection holds a file descriptor. The usual soft limit is 1,024 (the hard one often
+    much higher), so a server holding a few thousand episodes, each with its client's connection,
+    would have `accept` fail with "Too many open files" and drop the connections past the limit.
+    """
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return -1
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):  # pragma: no cover - a platform cap below the hard limit
+            pass
+    return soft
+
+
+@contextlib.asynccontextmanager
+async def evicting(evict_idle: Callable[[], Awaitable[Any]], idle_seconds: float | None) -> AsyncIterator[None]:
+    """While the block runs, call `evict_idle` every quarter of `idle_seconds` (from 0.05 to 5 s):
+    a server closing the episodes left idle that long. Nothing runs when `idle_seconds` is None."""
+    if idle_seconds is None:
+        yield
+        return
+
+    async def forever() -> None:
+        period = max(0.05, min(idle_seconds / 4, 5.0))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await evict_idle()
+            except Exception:  # pragma: no cover
+                logger.exception("idle eviction failed")
+
+    evictor = asyncio.create_task(forever())
+    try:
+        yield
+    finally:
+        evictor.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await evictor

@@ -363,7 +363,7 @@ def test_every_command_and_argument_says_what_it_is():
 
 
 @pytest.mark.parametrize("argv, choices", [
-    ([], "{list,tools,serve,demo,eval,catalog,new-server,task,graph,synth,bench}"),
+    ([], "{list,tools,serve,demo,eval,catalog,new-server,task,graph,synth,card,bench}"),
     (["task"], "{stamp,verify}"),
 ])
 def test_a_missing_command_is_named_by_its_choices(argv, choices, capsys):

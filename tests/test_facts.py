@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from prove_env.facts import facts_stated, stated
+from prove_env.facts import facts_stated, one_of, quantity, say, stated, values
 
 STATED = [
     (12, "You have 12 events."), (12, "12.00"), (1548.38, "$1,548.38"), (1548.38, "1548.38 USD"),
@@ -45,3 +47,52 @@ def test_every_fact_of_every_turn_must_be_stated():
     assert facts_stated([[3], ["2026-10-29"]], ["3 events", "on October 29"])
     assert not facts_stated([[3], ["2026-10-29"]], ["3 events on 2026-10-30"])
     assert facts_stated(None, []) is None
+
+
+# -- measures with their unit, and questions with more than one right answer ------------------------
+
+KM = quantity(1.238, "km")
+CHANGE = one_of(quantity(-0.96, "USD"), quantity(-2.1, "%"))
+
+MEASURES_STATED = [
+    (KM, "1.2 km"), (KM, "1.24 km"), (KM, "1,238 m"), (KM, "0.77 mi"), (KM, "4,062 ft"), (KM, "1,200 m"),
+    (KM, "1.238"),  # a bare number is in the fact's own unit
+    (quantity(0.1, "km"), "127 m"), (quantity(0.1, "km"), "0.06 mi"),
+    (quantity(1.0, "km", places=1), "1 km"), (quantity(1.0, "km", places=1), "1.04 km"),
+    (quantity(0.0, "km", places=1), "0 m"), (quantity(0.0, "km", places=1), "0 km"),
+    (quantity(95, "min"), "95 minutes"), (quantity(95, "min"), "1 h 35 min"),
+    (quantity(95, "min"), "1 hour and 35 minutes"), (quantity(95, "min"), "1.6 hours"), (quantity(12, "min"), "12m"),
+    (quantity(12, "min"), "720 seconds"), (quantity(68, "F"), "68°F"), (quantity(68, "F"), "20°C"),
+    (quantity(-5, "F"), "-5°F"), (quantity(-5, "F"), "-21 degrees Celsius"), (quantity(4.0, "mi"), "6.4 km"),
+    (quantity(315, "B"), "0.31 KB"),
+    (CHANGE, "down $0.96"), (CHANGE, "down 96 cents"), (CHANGE, "down 2.1%"), (CHANGE, "fell 2.1 percent"),
+    (one_of("preparing", "being prepared"), "it is being prepared"),
+]
+
+MEASURES_NOT_STATED = [
+    (KM, "1 km"), (KM, "0.8 mi"), (KM, "1.3 km"), (KM, "1,300 m"), (KM, "12 minutes"), (KM, "1.238 miles"),
+    (quantity(0.1, "km"), "160 m"), (quantity(1.0, "km", places=1), "1.4 km"), (quantity(0.0, "km", places=1), "60 m"),
+    (quantity(95, "min"), "2 hours"), (quantity(95, "min"), "about 1.5 hours"), (quantity(12, "min"), "12 km"),
+    (quantity(68, "F"), "70°F"), (quantity(-5, "F"), "5°F"), (quantity(315, "B"), "0.3 KB"),
+    (CHANGE, "down $1"), (CHANGE, "down 2%"), (CHANGE, "2.1 km"),
+    (one_of("preparing", "being prepared"), "it was delivered"),
+]
+
+
+@pytest.mark.parametrize(("fact", "text"), MEASURES_STATED)
+def test_a_measure_is_stated_in_any_usual_unit_and_rounding(fact, text):
+    assert stated(fact, text)
+
+
+@pytest.mark.parametrize(("fact", "text"), MEASURES_NOT_STATED)
+def test_a_measure_rounded_too_far_or_in_another_kind_of_unit_is_not_stated(fact, text):
+    assert not stated(fact, text)
+
+
+def test_structured_facts_are_json_and_the_reference_answer_states_them():
+    facts = [KM, CHANGE, quantity(12, "min"), quantity(1.0, "km", places=1), 3, "Weekly sync"]
+    assert json.loads(json.dumps(facts)) == facts
+    assert facts_stated([facts], [say(facts)])
+    assert values(CHANGE) == [-0.96, -2.1] and values(KM) == [1.238] and values("x") == ["x"]
+    with pytest.raises(ValueError, match="unknown unit"):
+        quantity(3, "furlongs")

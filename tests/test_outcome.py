@@ -12,6 +12,7 @@ import pytest
 
 from prove_env.actions import ParsedCall
 from prove_env.episode import Episode
+from prove_env.facts import say
 from prove_env.runtime import run_sync
 from prove_env.task import GoldCall, Task, fixture_tasks
 
@@ -68,7 +69,7 @@ def test_a_detail_changed_on_an_entity_the_task_never_touches_fails(server, sql,
 
 
 def _facts(task: Task) -> str:
-    return " ".join(str(f) for turn in task.facts or [] for f in turn) or "Done."
+    return say([f for turn in task.facts or [] for f in turn])
 
 
 # -- details the user did not give, on the rows the task writes ------------------------------------

@@ -163,13 +163,28 @@ def test_a_detail_changed_on_an_untouched_row_is_collateral_damage(sample):
 
 
 def _gold_answer(task: Task) -> str:
-    return " ".join(str(f) for turn in (task.facts or []) for f in turn) or "Done."
+    from prove_env.facts import say
+
+    return say([f for turn in (task.facts or []) for f in turn])
+
+
+# a measure in another unit of its kind, and the factor to it
+_OTHER_UNIT = {"km": ("m", 1000), "m": ("ft", 1 / 0.3048), "mi": ("km", 1.609344), "ft": ("m", 0.3048),
+               "min": ("seconds", 60), "h": ("minutes", 60), "mph": ("km/h", 1.609344)}
 
 
 def render(fact: Any, other: bool = False) -> str:
     """A fact in another accepted format than the one recorded; with `other`, a different value."""
     if isinstance(fact, bool):
         return str(fact)
+    if isinstance(fact, dict) and "one_of" in fact:
+        return render(fact["one_of"][-1], other)
+    if isinstance(fact, dict):
+        value = fact["quantity"] * (1.5 if other else 1) + (1 if other else 0)
+        unit, factor = _OTHER_UNIT.get(fact["unit"], (fact["unit"], None))
+        if factor is None:
+            return f"{value:,} {fact['unit']}"
+        return f"{value * factor:,.4f} {unit}"
     if isinstance(fact, int):
         return f"{fact + 1 if other else fact:,}"
     if isinstance(fact, float):

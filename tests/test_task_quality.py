@@ -1,20 +1,24 @@
 """What a careful reader checks in every synthesized task, over a sample of every server (present and
 future: the registry decides): the shown tools can be told apart by name, a missing-function task
 hides no tool a shown one could stand in for, a value is held back only where a call that stays
-needs it and has no default, an abstention is real, and an order edge stands where something passes
-along it."""
+needs it and has no default, an abstention is real, an order edge stands where something passes
+along it, every fact is in a gold result and is what the words ask for (never the user's own
+name), and the user's words greet and introduce once, at the start, ask nothing twice, put 'a' and
+'an' where they belong and say every relative day so that it has one reading."""
 
 from __future__ import annotations
 
 import itertools
 import random
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from prove_env.episode import replay
+from prove_env.facts import stated, values
 from prove_env.registry import get_toolkit, server_names
 from prove_env.runtime import run_sync
 from prove_env.synthesis.compose import Composer, Draft
@@ -22,11 +26,13 @@ from prove_env.synthesis.config import SynthConfig
 from prove_env.synthesis.graph import dependency_graph
 from prove_env.synthesis.perturb import shown_tools
 from prove_env.synthesis.pipeline import synthesize
-from prove_env.synthesis.recipe import Reader, get_recipe
+from prove_env.synthesis.recipe import Ask, Reader, get_recipe
+from prove_env.synthesis.voice import greets
+from prove_env.synthesis.wording import article
 from prove_env.task import Task, TaskError
 from prove_env.world import worlds
 
-from .stand_ins import holds, keyed_facts, probes, run, scalars
+from .stand_ins import holds, keyed_facts, parse, probes, run, scalars
 
 SERVERS = server_names()
 # every perturbation often, so that a sample of a few tasks a server meets each rule
@@ -398,3 +404,328 @@ def test_every_dependency_edge_carries_data_or_an_effect(sample: list[Task]) -> 
                                     "no data, and the other order changes nothing")
     assert edges
     assert not problems, "\n".join(problems)
+
+
+# -- facts: what the question asks, found in the results ------------------------------------------
+
+@pytest.fixture(scope="module")
+def results(sample: list[Task]) -> dict[str, dict[str, Any]]:
+    """Per task with facts, its gold calls' results (parsed), by call id."""
+    found = {}
+    for task in sample:
+        if any(task.facts or []):
+            found[task.id] = {r.id: parse(r.output) for r in run_sync(replay(task)).records}
+    return found
+
+
+def _lengths(value: Any) -> set[int]:
+    found, stack = set(), [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            found.add(len(v))
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+    return found
+
+
+def _found_in(fact: Any, result: Any) -> bool:
+    """Whether a result holds a fact in some usual form: a value of it stated by one of its scalars
+    (a cell of a line of text included), or, for a whole number, the length of a list it holds."""
+    for value in values(fact):
+        for leaf in _leaves(result):
+            text = str(leaf)
+            if (isinstance(value, int | float) and isinstance(leaf, int | float) and abs(leaf - value) < 0.005) \
+                    or stated(value, text) or str(value) in re.split(r"[,\t\n|]", text):
+                return True
+        if isinstance(value, int) and value in _lengths(result):
+            return True
+    return False
+
+
+@pytest.fixture(scope="module")
+def asks() -> list[tuple[str, str, Ask, Any]]:
+    """Requests for every goal of every server (a few of each, from one world's bundles), each with
+    the result of its serving call in that world (None when it asks nothing, or the call fails)."""
+    found = []
+    for server in SERVERS:
+        toolkit, recipe = get_toolkit(server), get_recipe(server)
+        world = worlds.create(toolkit, 0)
+        rng = random.Random(f"asks {server}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for goal in recipe.goals:
+            for _ in range(8):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None:
+                    continue
+                result = None
+                if ask.facts is not None:
+                    trial = world.clone()
+                    tools = toolkit(trial)
+                    if all(run(tools, name, arguments) is not None for name, arguments in ask.prior):
+                        result = run(tools, goal.tool, ask.args)
+                    trial.close()
+                found.append((server, goal.tool, ask, result))
+        world.close()
+    return found
+
+
+def _told(ask: Ask, result: Any) -> list[Any]:
+    try:
+        return [f for f in ask.facts(result) if not isinstance(f, bool)]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return []  # the gate drops such a draft ("no facts in the result")
+
+
+def test_every_fact_is_found_in_a_gold_result(sample: list[Task], results: dict[str, dict[str, Any]],
+                                              asks: list[tuple[str, str, Ask, Any]]) -> None:
+    """A fact is a value the gold calls' results hold (in some usual form, or a count of a list they
+    hold): one no tool gives cannot be asked of an assistant ('being prepared' for the status
+    `preparing` is a choice of the two)."""
+    problems = set()
+    for task in sample:
+        outputs = results.get(task.id)
+        for turn, facts in enumerate(task.facts or []):
+            for fact in facts:
+                if not any(_found_in(fact, output) for output in outputs.values()):
+                    problems.add(f"{task.id} turn {turn + 1}: {fact!r} is in no gold result")
+    for server, tool, ask, result in asks:
+        for fact in _told(ask, result) if result is not None else []:
+            if not _found_in(fact, result):
+                problems.add(f"{server} {tool}: {fact!r} is not in the result of {tool}({ask.args})")
+    assert not problems, "\n".join(sorted(problems))
+
+
+# What a question must say for a fact of a kind (the kind read off the keys the fact has in the result:
+# every key of the fact of that kind), so that an answer to the words asked states the fact.
+_FIELDS = {
+    "a count": (re.compile(r"count|^total$|^unread$"), re.compile(
+        r"how many|number|count|\bmany\b|total|tally|statistic|\bstats\b", re.IGNORECASE)),
+    "a distance": (re.compile(r"distance|radius|range|_km$|_m$|_mi$|_miles$"), re.compile(
+        r"\bfar\b|distance|\bkm\b|kilomet|mile|met(?:er|re)|\blong\b|radius|away|range|reach",
+        re.IGNORECASE)),
+    "a duration": (re.compile(r"duration|minutes|_min$|_hours$|_seconds$"), re.compile(
+        r"\blong\b|time|minute|hour|take|duration|\beta\b|quick|fast|soon|length", re.IGNORECASE)),
+    "a balance": (re.compile(r"balance"), re.compile(
+        r"balance|left|\bhave\b|hold|much|money|fund|availab|remain|cash|owe", re.IGNORECASE)),
+    "a status": (re.compile(r"^(?:status|state|stage)$"), re.compile(
+        r"status|state|stage|where|update|track|progress|standing|overview", re.IGNORECASE)),
+}
+
+
+def _unasked(fact: Any, results: list[Any], words: str) -> list[str]:
+    """The kinds of field a fact is (a count, a distance, ...) that `words` do not ask for. A status
+    is asked for by its own word too ('has it shipped?' asks whether it is `shipped`, and is no
+    question for `paid`). A fact with choices is asked for when one of them is."""
+    if isinstance(fact, dict) and "one_of" in fact:
+        unasked = [_unasked(choice, results, words) for choice in fact["one_of"]]
+        return [] if any(not u for u in unasked) else unasked[0]
+    keys = {k for r in results for v in values(fact) for _, found in keyed_facts(r, [v]) for k in found}
+    kinds = [kind for kind, (key, _) in _FIELDS.items() if keys and all(key.search(k) for k in keys)]
+    number = values(fact)[0]
+    whole = isinstance(number, int) and not isinstance(number, bool)
+    if not whole and "a count" in kinds:
+        kinds.remove("a count")
+    if whole and not keys and any(number in _lengths(r) for r in results):  # a count of what was listed
+        kinds.append("a count")
+    own = [str(v)[:4] for v in values(fact) if isinstance(v, str) and len(str(v)) >= 4]
+    return [f"{kind} ({'/'.join(sorted(keys)) or 'a list'})" for kind in kinds if not _FIELDS[kind][1].search(words)
+            and not (kind == "a status" and any(w.casefold() in words.casefold() for w in own))]
+
+
+_QUESTION = re.compile(r"\?|\b(?:tell|let me know|show|list|give|what|which|how|who|when|where|read|remind|check|"
+                       r"find|pull|walk me|look|see|print|count|compare|confirm|report|overview|summar|need|"
+                       r"want to know|like to know)", re.IGNORECASE)
+
+
+def _asked(task: Task, turn: int) -> str:
+    """The words that ask for a turn's facts: the turn's, and those of the turns before it that
+    waited for a value it gives."""
+    first = turn
+    while first > 0 and not task.gold[first - 1]:
+        first -= 1
+    return " ".join(task.user_turns[first:turn + 1])
+
+
+def test_every_fact_is_the_field_every_wording_asks_for(sample: list[Task], results: dict[str, dict[str, Any]],
+                                                        asks: list[tuple[str, str, Ask, Any]]) -> None:
+    """A count is asked for by 'how many' (not by 'who follows X?'), a distance by 'how far', a
+    duration by 'how long', a balance by what is left, a status by where things stand (not by 'has
+    it shipped?' when it is `paid`): an answer to the words asked, in whatever words, states every
+    fact. Every wording of a request asks for every fact it records, the terse one too: a change
+    that also tells something asks for it ('Move $100 to my savings' records no balance)."""
+    problems = set()
+    for task in sample:
+        for turn, facts in enumerate(task.facts or []):
+            turn_results = [results[task.id][c.id] for c in task.gold[turn]]
+            for fact in facts:
+                for kind in _unasked(fact, turn_results, _asked(task, turn)):
+                    problems.add(f"{task.id} turn {turn + 1}: {fact!r}, {kind}, is not asked for by "
+                                 f"{_asked(task, turn)!r}")
+    for server, tool, ask, result in asks:
+        if result is None:
+            continue
+        for words in (f"{ask.say} {ask.detail or ''}", ask.terse or ask.say):
+            writes = not get_toolkit(server).specs()[tool].read_only  # a change asked for, and something told
+            if writes and _told(ask, result) and not _QUESTION.search(words):
+                problems.add(f"{server} {tool}: {words.strip()!r} asks nothing, yet records {_told(ask, result)}")
+        for fact in _told(ask, result):
+            for words in (f"{ask.say} {ask.detail or ''}", ask.terse or ask.say):
+                for kind in _unasked(fact, [result], words):
+                    problems.add(f"{server} {tool}: {fact!r}, {kind}, is not asked for by {words.strip()!r}")
+    assert not problems, "\n".join(sorted(problems))
+
+
+_NAME = r"[A-Z][a-z]+(?:[ '-][A-Z][a-z]+){1,2}"
+_SELF = re.compile(rf"(?:\bI'm|\bI am|\b[Tt]his is|\b[Mm]y name is|\bName's|\bName:|\bUser:|\bMe:)\s+({_NAME})\b"
+                   rf"|\b({_NAME}) (?:here|speaking|writing|calling)\b")
+
+
+def test_no_fact_is_the_users_own_name(sample: list[Task]) -> None:
+    """The user's own name is no fact to tell them (an answer says "you"): the names the user
+    introduced themselves with, and the signed-in user's, are recorded (`metadata.user`) and never
+    required."""
+    problems = []
+    recorded = 0
+    for task in sample:
+        user = task.metadata.get("user", [])
+        recorded += bool(user)
+        if not task.abstain:
+            for m in _SELF.finditer(task.user_turns[0]):
+                if (m[1] or m[2]) not in user:
+                    problems.append(f"{task.id}: the user introduced as {m[1] or m[2]!r} is not recorded ({user})")
+        own = {n.casefold().lstrip("@") for n in user}
+        for turn, facts in enumerate(task.facts or []):
+            for fact in facts:
+                if isinstance(fact, str) and fact.casefold().lstrip("@") in own:
+                    problems.append(f"{task.id} turn {turn + 1}: {fact!r} is the user's own name")
+    assert recorded
+    assert not problems, "\n".join(problems)
+
+
+# -- the user's words ----------------------------------------------------------------------------
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])")
+_QUOTED = re.compile(r"\"[^\"]*\"|(?<!\w)'[^']*'(?!\w)")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE.split(_QUOTED.sub("QUOTE", text)) if s.strip()]
+
+
+def test_greetings_and_introductions_open_the_first_message_only(sample: list[Task],
+                                                               asks: list[tuple[str, str, Ask, Any]]) -> None:
+    """A user greets once, at the start of the first message ('Hey there! Hello there, I'm' greets
+    twice; 'Once that's done, hello there, I'm Ann' greets mid-message), and introduces themselves
+    there too (never 'Then Ann Lee.' in a later turn, nor 'Ann Lee again.' first). A request's own
+    words never greet: the voice and the introductions do, where they belong."""
+    introductions = {lookup.tool for server in SERVERS for lookup in get_recipe(server).lookups
+                     if lookup.intro is not None}
+    problems = []
+    for server, tool, ask, _ in asks:
+        for text in (ask.say, ask.terse, ask.detail):
+            if text and any(greets(s) for s in _sentences(text)):
+                problems.append(f"{server} {tool}: the request greets: {text!r}")
+    for task in sample:
+        if task.abstain:
+            continue
+        for number, text in enumerate(task.user_turns):
+            greeting = [i for i, s in enumerate(_sentences(text)) if greets(s)]
+            if greeting and (number > 0 or greeting[0] > 1 or len(greeting) > 1):
+                problems.append(f"{task.id} turn {number + 1} greets mid-conversation: {text!r}")
+        user = task.metadata.get("user", [])
+        for name in user:
+            for number, text in enumerate(task.user_turns[1:], start=2):
+                if re.search(rf"(?:I'm|I am|this is|it's|name's|name is|me:)\s+{re.escape(name)}\b|"
+                             rf"\b{re.escape(name)}(?: here| speaking| again| calling)", text, re.IGNORECASE):
+                    problems.append(f"{task.id} turn {number} introduces {name} again: {text!r}")
+            if re.search(rf"\b{re.escape(name)} again\b", task.user_turns[0]):
+                problems.append(f"{task.id}: the first message says {name!r} again: {task.user_turns[0]!r}")
+        for call in task.gold_calls:  # an introduction's values are said first
+            if call.name in introductions and any(str(v) in user for v in call.arguments.values()):
+                if not any(str(v) in task.user_turns[0] for v in call.arguments.values()):
+                    problems.append(f"{task.id}: the user is introduced after the first message")
+    assert not problems, "\n".join(problems)
+
+
+_SECRET = re.compile(r"pin|passcode|password|code$|^cvv$|otp")
+
+
+def test_no_message_asks_or_tells_the_same_thing_twice(sample: list[Task]) -> None:
+    """One message never holds the same sentence twice, nor a secret (a PIN) twice, nor the same word
+    twice in a row ("my 'Miami trip' trip"), nor asks twice for one change the gold makes once
+    ('Switch the F-150 to accessory power ... And put my Ford in accessory mode')."""
+    problems = []
+    for task in sample:
+        for number, (text, calls) in enumerate(zip(task.user_turns, task.gold, strict=True)):
+            sentences = [re.sub(r"\W+", " ", s).strip().casefold() for s in _sentences(text)]
+            twice = {s for s in sentences if s and sentences.count(s) > 1}
+            if twice:
+                problems.append(f"{task.id} turn {number + 1} says {sorted(twice)} twice: {text!r}")
+            doubled = re.search(r"\b([a-z]{3,})['\"]?\s+['\"]?\1\b", text, re.IGNORECASE)
+            if doubled:
+                problems.append(f"{task.id} turn {number + 1} says {doubled[0]!r}: {text!r}")
+            secrets = {str(v) for c in task.gold_calls for k, v in c.arguments.items() if _SECRET.search(k)}
+            for secret in secrets:
+                if len(re.findall(rf"(?<![\w$.]){re.escape(secret)}(?!\w)", text)) > 1:
+                    problems.append(f"{task.id} turn {number + 1} gives {secret!r} twice: {text!r}")
+            changes = Counter(v for c in calls if not get_toolkit(task.server).specs()[c.name].read_only
+                              for k, v in c.arguments.items() if isinstance(v, str) and len(v) >= 5
+                              and "enum" in get_toolkit(task.server).specs()[c.name].parameters["properties"]
+                              .get(k, {}))
+            unquoted = _QUOTED.sub(" ", text)  # a title may hold the word ('Miami business trip')
+            for value, made in changes.items():
+                if len(re.findall(rf"\b{re.escape(value)}\b", unquoted, re.IGNORECASE)) > made:
+                    problems.append(f"{task.id} turn {number + 1} asks for {value!r} more often than the gold "
+                                    f"makes it ({made}): {text!r}")
+    assert not problems, "\n".join(problems)
+
+
+def _wordings(sample: list[Task], asks: list[tuple[str, str, Ask, Any]]) -> Iterator[tuple[str, str]]:
+    """Every user message of the sample, and every wording of the requests (where each came from)."""
+    for task in sample:
+        for text in task.user_turns:
+            yield task.id, text
+    for server, tool, ask, _ in asks:
+        for text in (ask.say, ask.terse, ask.detail):
+            if text:
+                yield f"{server} {tool}", text
+
+
+def test_a_and_an_fit_the_next_word(sample: list[Task], asks: list[tuple[str, str, Ask, Any]]) -> None:
+    """'an economy seat', 'a user', 'an hour' (quoted words are the user's own, and kept)."""
+    problems = set()
+    for where, text in _wordings(sample, asks):
+        for said, word in re.findall(r"\b([Aa]n?)\s+([\w'-]+)", _QUOTED.sub("QUOTE", text)):
+            if word != "QUOTE" and said.casefold() != article(word):
+                problems.add(f"{where}: {said!r} before {word!r}: {text!r}")
+    assert not problems, "\n".join(sorted(problems))
+
+
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_DATE = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{_MONTH}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}\b",
+                   re.IGNORECASE)
+_ANCHORED = re.compile(  # a relative day with its date beside it: 'next Monday (November 30)', 'tomorrow, May 6'
+    rf"\b(?:today|tomorrow|yesterday|(?:(?:next|this|coming)\s+)?{_WEEKDAY})\s*(?:\(|,)\s*(?:{_WEEKDAY},?\s+)?"
+    rf"(?:{_MONTH}\s+\d{{1,2}}|\d{{1,2}}\s+{_MONTH})(?:,?\s+\d{{4}})?\)?", re.IGNORECASE)
+_RELATIVE = re.compile(
+    rf"\b(?:today|tonight|tomorrow|yesterday|(?:next|this|last|coming)\s+(?:{_WEEKDAY}|week|month)"
+    rf"|(?<!every )(?<!each )(?<!and ){_WEEKDAY}(?!s\b)(?!,?\s+(?:the\s+)?(?:{_MONTH}|\d)))\b", re.IGNORECASE)
+
+
+def test_a_relative_day_has_one_reading(sample: list[Task], asks: list[tuple[str, str, Ask, Any]]) -> None:
+    """'Push my Focus time on Tuesday, August 18 to next Monday', said on a Saturday in July, reads
+    from today or from August 18: a sentence that names a date says every other day as a date, or
+    gives the date beside the relative words ('next Monday (November 30)')."""
+    problems = set()
+    for where, text in _wordings(sample, asks):
+        for sentence in _sentences(text):
+            if re.search(r"\b(?:every|each|weekly|repeat|recurr)", sentence, re.IGNORECASE):
+                continue  # a rule's weekdays ('every week on Tuesday and Thursday') are no days
+            unanchored = _ANCHORED.sub(" ", sentence)
+            relative = _RELATIVE.search(unanchored)
+            if relative and _DATE.search(unanchored):
+                problems.add(f"{where}: {relative[0]!r} beside a date: {sentence!r}")
+    assert not problems, "\n".join(sorted(problems))

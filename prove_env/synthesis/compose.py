@@ -11,7 +11,9 @@ A draft is built in five moves:
    (explicit edges: their results; implicit edges: the states they set);
 3. give each request its own user turn (sometimes two share one), at the drawn information
    level (complete; missing a required value, which the assistant must ask for and the next
-   turn supplies; minimal);
+   turn supplies; minimal); the user introduces themselves at the start of the first message,
+   greets at most once, opens a follow-up with words that fit the last answer, and never says a
+   value or asks for a change twice; a fact that is the user's own name is dropped;
 4. sometimes hide a tool the chain needs (a missing-function task), with the tools the recipe
    declares its substitutes: the gold keeps the calls still possible, and the assistant must say
    what it cannot do (a value is held back only for a call the gold keeps);
@@ -33,7 +35,8 @@ from prove_env.synthesis.config import INFO_LEVELS, SynthConfig
 from prove_env.synthesis.graph import DependencyGraph
 from prove_env.synthesis.perturb import irrelevant_query, passes_enum, shown_tools
 from prove_env.synthesis.recipe import Ask, Bundle, Recipe, RecipeError, Ref
-from prove_env.synthesis.voice import Voice
+from prove_env.registry import get_toolkit
+from prove_env.synthesis.voice import Voice, greets
 from prove_env.synthesis.wording import lower_first
 from prove_env.task import GoldCall
 
@@ -80,12 +83,14 @@ class _Chain:
         self.resolved: dict[tuple[str, str], str] = {}
         self.introduced: set[tuple[str, str]] = set()
 
-    def plan(self, tool: str, ask: Ask) -> tuple[list[GoldCall], list[tuple[str, str]], dict, set] | None:
-        """The calls `ask` adds (look-ups first), and the introductions they need; nothing committed.
+    def plan(self, tool: str, ask: Ask) -> tuple[list[GoldCall], list[tuple[str, str, Ref]], dict, set] | None:
+        """The calls `ask` adds (look-ups first), and the introductions they need (the words, terse
+        words and the entity introduced); nothing committed.
 
-        None when the chain already makes that very call (a request must add something)."""
+        None when the chain already makes that very call (a request must add something), or a
+        change the request asks for first (a car put in accessory mode): the words would ask twice."""
         new: list[GoldCall] = []
-        intros: list[tuple[str, str]] = []
+        intros: list[tuple[str, str, Ref]] = []
         resolved = dict(self.resolved)
         introduced = set(self.introduced)
 
@@ -118,7 +123,7 @@ class _Chain:
             call_id = find(lookup.tool, args) or add(lookup.tool, args, deps)
             if lookup.intro is not None and key not in introduced:
                 introduced.add(key)
-                intros.append(lookup.intro(ref))
+                intros.append((*lookup.intro(ref), ref))
             resolved[key] = call_id
             return call_id
 
@@ -130,6 +135,9 @@ class _Chain:
         deps = [call_id for ref, call_id in resolved_refs
                 if ref.kind in consumes or _explicit(self.graph, names[call_id], tool)]
         if find(tool, dict(ask.args)) is not None:
+            return None
+        specs = get_toolkit(self.recipe.server).specs()
+        if any(find(name, dict(args)) is not None and not specs[name].read_only for name, args in ask.prior):
             return None
         for name, args in ask.prior:  # asked for first, in the same request
             if find(name, dict(args)) is None:
@@ -196,6 +204,8 @@ class Composer:
         named: set[tuple[str, str]] = set()  # entities the requests so far have named
         served: list[str] = []
         held_for: str | None = None  # the call whose required value the user holds back
+        intro_texts: list[tuple[str, str]] = []  # how the user introduces themselves: at the start, once
+        intro_refs: list[Ref] = []  # whom those introduce
         for index in range(wanted + 2):
             if index >= wanted and len(chain.calls) >= 2:
                 break
@@ -214,7 +224,10 @@ class Composer:
             if not joins and len(turns) + extra_turns > config.max_turns:
                 break
             terse = level == "minimal"
-            intro_text = [t for say, short in intros for t in ([short] if terse else [say])]
+            for say, short, ref in intros:
+                if say or short:
+                    intro_texts.append((say, short))
+                    intro_refs.append(ref)
             request = ask.terse if terse and ask.terse else ask.say
             mentions = list(ask.mentions)
             served.append(new[-1].name)  # the request's own call (its look-ups and prior calls come first)
@@ -222,14 +235,18 @@ class Composer:
                 facts_of[new[-1].id] = ask.facts
             if withhold:
                 withheld, held_for = True, new[-1].id
-                turns.append(_Turn(intro_text + [request], [], mentions))
+                turns.append(_Turn([request], [], mentions))
                 turns.append(_Turn([ask.detail], new, []))
             else:
-                # a terse request already carries every value, the detail's included
-                words = intro_text + [request] + ([ask.detail] if ask.detail and not terse else [])
+                # a terse request already carries every value, the detail's included; a detail whose
+                # values the user has already given (a PIN) is not said again
+                said = " ".join([t for turn in turns for t in turn.texts] + [t for pair in intro_texts for t in pair])
+                detail = [ask.detail] if ask.detail and not terse and not _said_before(ask, said) else []
+                words = [request] + detail
                 if joins:
-                    joined = lower_first(" ".join(words), [*mentions, *_names(ask.refs)])
-                    turns[-1].texts.append(voice.joiner(rng) + joined)
+                    joiner = voice.joiner(rng)  # none: the request is a sentence of its own
+                    joined = lower_first(" ".join(words), [*mentions, *_names(ask.refs)]) if joiner else " ".join(words)
+                    turns[-1].texts.append(joiner + joined)
                     turns[-1].calls.extend(new)
                     turns[-1].mentions.extend(mentions)
                 else:
@@ -239,14 +256,6 @@ class Composer:
             return None
         if level == "missing" and not withheld:
             return None
-        user_turns = []
-        for i, turn in enumerate(turns):
-            text = " ".join(t for t in turn.texts if t)
-            if i == 0:
-                text = f"{voice.aside(rng)} {text}".strip()
-            elif turns[i - 1].calls:  # not after a request that waits for a missing value
-                text = f"{voice.opener(rng)} {text}".strip()
-            user_turns.append(text)
         goals = [c.name for c in chain.calls if not self._is_lookup(c, chain)]
         gold = [t.calls for t in turns]
         missing, hide, missing_call, missing_facts = None, set(), None, None
@@ -261,6 +270,9 @@ class Composer:
                 # the gold keeps only calls whose results the user asked for or a kept call needs:
                 # a look-up that only fed the missing tool is not part of the right behaviour
                 gold = _needed(gold, {c.id for c in chain.calls if self._is_lookup(c, chain)}, set(facts_of))
+        user_turns = self._words(turns, intro_texts, voice, level == "minimal", missing_call, facts_of)
+        own = _own_names(bundle, intro_refs, intro_texts)
+        facts_of = {k: _not_own(extract, own) for k, extract in facts_of.items()}
         kept = [c for turn in gold for c in turn]
         tools, applied = self._tools(kept, hide=hide)
         metadata = {
@@ -275,6 +287,8 @@ class Composer:
                              for c in kept for d in c.depends_on],
             **applied,
         }
+        if own:
+            metadata["user"] = sorted(own)
         if missing:
             metadata["missing_tool"] = missing
             if hide - {missing}:
@@ -286,6 +300,34 @@ class Composer:
                      mentions=mentions, unstated=unstated, facts_of=facts_of, missing_tool=missing,
                      chain=list(chain.calls), missing_call=missing_call, missing_facts=missing_facts,
                      held_for=held_for)
+
+    def _words(self, turns: list[_Turn], intros: list[tuple[str, str]], voice: Voice, terse: bool,
+               missing_call: GoldCall | None, facts_of: dict[str, Any]) -> list[str]:
+        """The user's messages: the first opens with the voice's aside and the user's introductions
+        (one greeting at most), a follow-up with words that fit what the assistant last did."""
+        rng = self.rng
+        specs = get_toolkit(self.recipe.server).specs()
+        first: list[str] = []
+        greeted = False
+        for say, short in intros:
+            text = short if terse or (greeted and greets(say) and not greets(short)) else say
+            if greeted and greets(text):
+                text = short if not greets(short) else ""
+            greeted = greeted or greets(text)
+            first.append(text)
+        if greeted:  # the introduction greets: an aside of the voice's own comes after it, and greets not
+            first.append(voice.aside(rng, greeting=False))
+        else:
+            first.insert(0, voice.aside(rng))
+        user_turns = []
+        for i, turn in enumerate(turns):
+            own = [t[:1].upper() + t[1:] if j == 0 else t for j, t in enumerate(turn.texts)]  # a request opens a sentence
+            text = " ".join(t for t in (first if i == 0 else []) + own if t)
+            before = turns[i - 1].calls if i else []
+            if before:  # not after a request that waits for a missing value
+                text = f"{voice.opener(rng, _answered(before, specs, missing_call, facts_of))} {text}".strip()
+            user_turns.append(text)
+        return user_turns
 
     def _missing(self, chain: _Chain, served: list[str], held_for: str | None
                  ) -> tuple[GoldCall, set[str]] | None:
@@ -379,3 +421,48 @@ def _names(refs: Sequence[Ref]) -> list[str]:
             found += [v for v in ref.entity.values() if isinstance(v, str) and v[:1].isupper()]
             ref = ref.owner
     return found
+
+
+def _answered(calls: list[GoldCall], specs: dict[str, Any], missing: GoldCall | None, facts_of: dict[str, Any]) -> str:
+    """What the assistant's answer to a turn with these calls was (`voice.AFTER`)."""
+    if missing is not None and any(c.id == missing.id for c in calls):
+        return "refused"
+    told = any(c.id in facts_of for c in calls)
+    done = any(not specs[c.name].read_only for c in calls)
+    return "told and done" if told and done else "done" if done else "told"
+
+
+def _said_before(ask: Ask, said: str) -> bool:
+    """Whether every value `ask.detail` carries (its mentions) is already in the user's words `said`."""
+    carried = [m for m in ask.mentions if m and m.casefold() in (ask.detail or "").casefold()]
+    return bool(carried) and all(m.casefold() in said.casefold() for m in carried)
+
+
+# The fields of an entity that name a person (an email address, a phone number or a street address
+# only where the user said it to introduce themselves).
+_NAMES = ("name", "owner_name", "asker", "username", "handle", "display_name", "full_name")
+_SAID_NAMES = _NAMES + ("email", "phone", "address")
+
+
+def _own_names(bundle: Bundle, introduced: list[Ref], intros: list[tuple[str, str]]) -> set[str]:
+    """The acting user's own names: the signed-in user's (a bundle's `me`) and those the user
+    introduced themselves with."""
+    own = set()
+    me = bundle.get("me")
+    if isinstance(me, dict):
+        own |= {str(me[k]) for k in _NAMES if isinstance(me.get(k), str) and me[k]}
+    said = " ".join(t for pair in intros for t in pair).casefold()
+    for ref in introduced:  # their name, said or not, and what they said to be found by
+        own |= {ref.entity[k] for k in _SAID_NAMES if isinstance(ref.entity.get(k), str) and ref.entity[k]
+                and (k in _NAMES or ref.entity[k].casefold() in said)}
+    # a first name alone is the user's too (the code 'Megan' on Megan Chang's lock)
+    return own | {name.split()[0] for name in own if " " in name and "@" not in name and not name[0].isdigit()}
+
+
+def _not_own(extract: Any, own: set[str]) -> Any:
+    """`extract` without the facts that are the acting user's own name (an answer says "you")."""
+    if not own:
+        return extract
+    folded = {name.casefold().lstrip("@") for name in own}
+    return lambda result: [f for f in extract(result)
+                           if not (isinstance(f, str) and f.casefold().lstrip("@") in folded)]

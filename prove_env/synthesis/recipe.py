@@ -7,7 +7,9 @@ A server's recipe lives beside its tools, in `servers/<name>/synth.py`, as a mod
 - `sample(read, now, rng)` reads the live world through the server's read-only tools (`read`
   refuses any other) and returns *bundles*: slices of the world around one principal (a customer
   with their accounts, payees and cards; a calendar owner with their events), kept only when
-  they carry enough supporting data;
+  they carry enough supporting data; a bundle's `me` is the signed-in user where the server has
+  one (their own name is never a fact to tell them, nor is that of a user who introduces
+  themselves through a `Lookup.intro`);
 - `goals`: per tool, a builder that turns a bundle into an `Ask`: the call's arguments, the
   request in a person's words, and `Ref`s to the entities the request names without their ids.
   Builders are declared with `Goals.add` beside their code; a tool that only takes one entity
@@ -85,7 +87,10 @@ class Ask:
         prior: calls (tool, arguments) the request itself asks for first, such as packing an
             archive before listing it; they join the chain before the serving call.
         facts: for a request that asks to be told something, the values the answer must state,
-            read from the serving call's result (its JSON, parsed): `lambda r: [r["balance"]]`.
+            read from the serving call's result (its JSON, parsed): `lambda r: [r["balance"]]`;
+            a measure with its unit (`quantity(r["distance_m"], "m")`), a choice of right answers
+            (`one_of(...)`, `NOTHING` for an empty listing: `prove_env.facts`). Every wording
+            (`say` with `detail`, and `terse`) asks for every fact, and for the field it is.
             A read-only task succeeds when the answer states them, whatever tools found them.
     """
 

@@ -31,6 +31,7 @@ from typing import Any
 from prove_env.env import ProveEnv
 from prove_env.episode import replay
 from prove_env.evaluate import run_episode
+from prove_env.facts import values
 from prove_env.policies import GoldPolicy, NoopPolicy
 from prove_env.registry import get_toolkit
 from prove_env.runtime import run_sync
@@ -219,7 +220,7 @@ def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str
     said = " ".join(task.user_turns).casefold()
     # a task checked again (a rewritten one) knows its facts, not which calls they came from
     told = told | {c.id for turn, facts in zip(task.gold, task.facts or [], strict=False) for c in turn
-                   if any(_plain(f) in outputs[c.id] for f in facts)}
+                   if any(_plain(v) in outputs[c.id] for f in facts for v in values(f))}
     sources: dict[str, set[str]] = {c.id: set() for c in calls}
     for j, call in enumerate(calls):
         for holders, worked_out in _holders(call, calls[:j], outputs, said):
@@ -272,10 +273,15 @@ def _facts(task: Task, records: Sequence[Any], facts_of: Mapping[str, Callable[[
             except ValueError:
                 result = outputs[call.id]
             try:
-                found = [v for v in extract(result) if isinstance(v, str | int | float) and not isinstance(v, bool)]
+                found = [v for v in extract(result) if isinstance(v, str | int | float | dict) and not isinstance(v, bool)]
             except (KeyError, IndexError, TypeError, ValueError):
                 return None
             if not found:
                 return None
-            facts[number].extend(dict.fromkeys(found))
+            known = {json.dumps(f, sort_keys=True) for f in facts[number]}
+            for fact in found:  # each once
+                key = json.dumps(fact, sort_keys=True)
+                if key not in known:
+                    known.add(key)
+                    facts[number].append(fact)
     return facts

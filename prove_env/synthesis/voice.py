@@ -4,27 +4,47 @@ The recipe says what is asked (each goal in several phrasings); the voice says t
 it: how a follow-up turn opens, how a second request joins the first, and the odd sentence a
 person of that register adds. A voice adds whole sentences and never rewrites a request's own
 sentence, so no request is broken by it.
+
+A follow-up turn opens with words that fit what the assistant last did: any register's neutral
+words ("OK.", "Thank you.") after anything, a refusal included; words of thanks for an answer
+("Ah, good to know.", "Ha, I thought so.") only after the assistant told something; words of
+thanks for a deed ("Brilliant, cheers!") only after it changed something. A greeting opens only
+the first message, once (`greets` tells one).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
-__all__ = ["Voice", "REGISTERS"]
+__all__ = ["Voice", "REGISTERS", "AFTER", "greets"]
 
 REGISTERS = ("plain", "polite", "chatty", "terse")
+# What the assistant's last answer was, as the next turn's opener sees it.
+AFTER = ("refused", "told", "done", "told and done")
 
-_OPENERS = {
-    "plain": ("Thanks.", "OK.", "Got it.", "Good.", "Alright.", "Thanks for that.", "OK, that helps.", "Right.",
-              "Understood.", "Fine.", ""),
-    "polite": ("Thank you very much.", "Thank you, that's helpful.", "Many thanks.", "Thank you kindly.",
-               "I appreciate it, thank you.", "That's very helpful, thank you.", "Wonderful, thank you.",
-               "Thank you for checking.", "Lovely, thanks so much.", "Much appreciated."),
-    "chatty": ("Oh great, thanks!", "Perfect, that's exactly what I needed.", "Awesome, thank you!",
-               "Nice, that's a relief.", "Brilliant, cheers!", "Ah, good to know.", "Super, thanks a lot!",
-               "Oh nice.", "Cool, thanks!", "Great stuff.", "Ha, I thought so."),
-    "terse": ("", "", "", "ok.", "k.", "thx.", "next:", "good.", "fine."),
+_NEUTRAL = {  # fit after any answer, a refusal included
+    "plain": ("OK.", "Got it.", "Alright.", "Right.", "Understood.", "Fine.", "Thanks.", ""),
+    "polite": ("Thank you.", "I see, thank you.", "Understood, thank you.", "Many thanks."),
+    "chatty": ("Okay!", "Alright then.", "Ah, okay.", "Cool."),
+    "terse": ("", "", "", "ok.", "k.", "next:", "fine."),
+}
+_TOLD = {  # fit after the assistant told something
+    "plain": ("OK, that helps.", "Thanks for that.", "Good."),
+    "polite": ("Thank you, that's helpful.", "That's very helpful, thank you.", "Thank you for checking.",
+               "Much appreciated."),
+    "chatty": ("Ah, good to know.", "Oh nice.", "Ha, I thought so.", "Perfect, that's exactly what I needed.",
+               "Oh great, thanks!"),
+    "terse": ("thx.", "good."),
+}
+_DONE = {  # fit after the assistant changed something
+    "plain": ("Good.", "Thanks for that.", "Great."),
+    "polite": ("Wonderful, thank you.", "Lovely, thanks so much.", "Thank you very much.",
+               "I appreciate it, thank you.", "Thank you kindly."),
+    "chatty": ("Awesome, thank you!", "Brilliant, cheers!", "Super, thanks a lot!", "Nice, that's a relief.",
+               "Cool, thanks!", "Great stuff.", "Oh great, thanks!"),
+    "terse": ("thx.", "good."),
 }
 _JOINERS = {
     "plain": ("Also, ", "And ", "Then ", "After that, ", "Next, ", "Besides that, "),
@@ -40,6 +60,14 @@ _ASIDES = {  # a sentence of the voice's own, now and then, before a request
                "Morning!", "Right, let's see."),
     "terse": (),
 }
+_HELLO = r"(?:hi|hello|hey|howdy|greetings|good (?:morning|afternoon|evening|day)|morning|afternoon|evening)"
+_GREETING = re.compile(rf"^\W*(?:oh,?\s+)?{_HELLO}\b(?!\s+(?:mode|scene)\b)|,\s*{_HELLO}\W*$", re.IGNORECASE)
+
+
+def greets(text: str) -> bool:
+    """Whether a sentence greets: opens with a greeting ('Hi!', 'Good morning, this is Ann.') or ends
+    with one ("It's Bo, hello."); a name that holds the words ('the Good morning scene') does not."""
+    return _GREETING.search(text.strip()) is not None
 
 
 @dataclass(frozen=True)
@@ -52,15 +80,23 @@ class Voice:
     def draw(cls, rng: random.Random, *, terse: bool = False) -> Voice:
         return cls("terse" if terse else rng.choice(REGISTERS[:3]))
 
-    def opener(self, rng: random.Random) -> str:
-        """The words that open a follow-up turn, after the assistant has answered."""
-        return rng.choice(_OPENERS[self.register])
+    def opener(self, rng: random.Random, after: str) -> str:
+        """The words that open a follow-up turn, fitting what the assistant last did (one of `AFTER`)."""
+        if after not in AFTER:
+            raise ValueError(f"unknown answer kind {after!r}; one of {AFTER}")
+        fitting = list(_NEUTRAL[self.register])
+        if after in ("told", "told and done"):
+            fitting += _TOLD[self.register]
+        if after in ("done", "told and done"):
+            fitting += [o for o in _DONE[self.register] if o not in fitting]
+        return rng.choice(fitting)
 
     def joiner(self, rng: random.Random) -> str:
         """The words that join a second request to the first in one turn."""
         return rng.choice(_JOINERS[self.register])
 
-    def aside(self, rng: random.Random, rate: float = 0.25) -> str:
-        """Now and then, a sentence of the voice's own before the first request; usually nothing."""
-        asides = _ASIDES[self.register]
+    def aside(self, rng: random.Random, rate: float = 0.25, greeting: bool = True) -> str:
+        """Now and then, a sentence of the voice's own before the first request; usually nothing.
+        Without `greeting`, never one that greets (the message greets already)."""
+        asides = [a for a in _ASIDES[self.register] if greeting or not greets(a)]
         return rng.choice(asides) if asides and rng.random() < rate else ""

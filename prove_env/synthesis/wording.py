@@ -11,6 +11,7 @@ a rewrite must keep) agree across servers:
     month(date)              'July 2026'
     clock(time)              '9 am', '3:30 pm', 'noon'
     listing(["A", "B", "C"]) 'A, B and C'
+    article("economy")       'an'              (the article said before a word: 'an hour', 'a user', 'an SSD')
 
 and two helpers of phrasing: `stable(forms, *keys)` picks the same one of several phrasings for
 the same keys on every run (a customer always introduced the same way), and `lower_first`
@@ -20,11 +21,12 @@ lowers a sentence's first letter where it follows other words, unless it starts 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import zlib
 from collections.abc import Sequence
 
-__all__ = ["money", "day", "full_date", "weekday", "relative_day", "month", "clock", "listing", "lower_first",
-           "stable"]
+__all__ = ["money", "day", "full_date", "weekday", "relative_day", "month", "clock", "listing", "article",
+           "lower_first", "stable"]
 
 
 def money(amount: float) -> str:
@@ -79,6 +81,26 @@ def listing(words: Sequence[str]) -> str:
     if not words:
         raise ValueError("nothing to list")
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+_YOU = re.compile(r"u(?:ni|s[aeiu]|t[eiu]|r[aeiou]|k|bi)|eu|ew|one\b|once\b", re.IGNORECASE)  # 'a user', 'a one-way'
+_SILENT_H = re.compile(r"h(?:our|onest|onou?r|eir)", re.IGNORECASE)  # 'an hour'
+
+
+def article(word: str) -> str:
+    """'a' or 'an', as said before `word` (by its first sound: 'an hour', 'a user', 'an SSD', 'an 8-hour')."""
+    head = word.lstrip("'\"(")
+    if not head:
+        return "a"
+    if head[0].isdigit():
+        number = re.match(r"\d+", head)[0]
+        return "an" if number.startswith("8") or (len(number) in (2, 5, 8) and number[:2] in ("11", "18")) else "a"
+    letters = re.match(r"[A-Za-z]+", head)
+    if letters and len(letters[0]) > 1 and letters[0].isupper():  # an acronym, said letter by letter
+        return "an" if letters[0][0] in "AEFHILMNORSX" else "a"
+    if _SILENT_H.match(head):
+        return "an"
+    return "an" if head[0].lower() in "aeiou" and not _YOU.match(head) else "a"
 
 
 def lower_first(text: str, names: Sequence[str] = ()) -> str:

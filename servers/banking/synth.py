@@ -243,7 +243,7 @@ def list_accounts(b: Bundle, rng: random.Random) -> Ask | None:
                                "What does each of my accounts hold right now?",
                                "I've lost track of my accounts. What do I have open, and with what balances?"]),
                terse=rng.choice(["List my accounts with balances.", "All my account balances?",
-                                 "Accounts and balances, please."]),
+                                 "My accounts and balances?"]),
                refs=(_customer(b),), facts=_balances)
 
 
@@ -499,7 +499,7 @@ def search_transactions(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"customer_id": cid, "query": merchant},
                    say=rng.choice([f"When was the last time I paid at {merchant}, and how much was it?",
                                    f"Can you find my most recent purchase at {merchant}? Date and amount, please.",
-                                   f"I can't remember when I last went to {merchant}. Could you check?"]),
+                                   f"I can't remember when I last went to {merchant}, or what I spent. Could you check?"]),
                    terse=f"Last purchase at {merchant}: when, how much?", refs=refs, mentions=(merchant,),
                    facts=lambda r: [r[0]["posted_at"][:10], abs(r[0]["amount"])])
     return Ask({"customer_id": cid, "query": merchant},
@@ -508,7 +508,7 @@ def search_transactions(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Could you search my transactions for {merchant}, please?",
                                f"I'd like to see all my recent charges from {merchant}.",
                                f"Did I buy anything at {merchant} lately? What were the amounts?"]),
-               terse=rng.choice([f"Purchases at {merchant}?", f"Search for {merchant}."]), refs=refs,
+               terse=rng.choice([f"Purchases at {merchant}?", f"Amounts spent at {merchant}?"]), refs=refs,
                mentions=(merchant,), facts=_unsigned)
 
 
@@ -649,8 +649,9 @@ def transfer(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Transfer {cash} from {src} into {dst}. How much will remain in {src}?",
                           f"I'd like {cash} sent from {src} to {dst}; let me know the new balance of {src}."])
         facts = lambda r: [r["from_account_balance"]]
+    left = f" and tell me the balance of {src}" if facts else ""  # a terse request asks for the same facts
     return Ask(args, say=say, terse=_with_pin(rng.choice([f"Transfer {cash} from {src} to {dst}",
-                                                          f"Move {cash} from {src} to {dst}"]), b, rng),
+                                                          f"Move {cash} from {src} to {dst}"]) + left, b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b), _account(b, source), _account(b, target)),
                mentions=(cash, b["customer"]["pin"]), facts=facts)
 
@@ -674,7 +675,8 @@ def deposit(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Please add {cash} to {name}. What will the balance be after that?"])
         facts = lambda r: [r["balance"]]
     return Ask({"account_id": account["account_id"], "amount": amount}, say=say,
-               terse=rng.choice([f"Deposit {cash} to {name}.", f"Deposit {cash} into {name}."]),
+               terse=rng.choice([f"Deposit {cash} to {name}", f"Deposit {cash} into {name}"])
+               + ("; new balance?" if facts else "."),
                refs=(_customer(b), _account(b, account)), mentions=(cash,), facts=facts)
 
 
@@ -721,8 +723,9 @@ def pay_payee(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"Pay {who} {cash} from {name} and tell me what's left in the account.",
                           f"Please send {cash} to {who} from {name}. What's the balance after that?"])
         facts = lambda r: [r["account_balance"]]
+    left = " and tell me the balance left" if facts else ""
     return Ask(args, say=say, terse=_with_pin(rng.choice([f"Pay {who} {cash} from {name}",
-                                                          f"Send {cash} to {who} from {name}"]), b, rng),
+                                                          f"Send {cash} to {who} from {name}"]) + left, b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b), _account(b, account), _payee(b, payee)),
                mentions=(cash, who, b["customer"]["pin"]), facts=facts)
 
@@ -849,8 +852,8 @@ def open_account(b: Bundle, rng: random.Random) -> Ask | None:
                           f"I'd like another {kind} account. What number will it have?"])
         facts = lambda r: [r["account_number"]]
     return Ask({"customer_id": b["customer"]["customer_id"], "kind": kind}, say=say,
-               terse=rng.choice([f"Open a {kind} account.", f"New {kind} account, please."]),
-               refs=(_customer(b),), mentions=(kind,), facts=facts)
+               terse=rng.choice([f"Open a {kind} account", f"New {kind} account, please"])
+               + ("; its number?" if facts else "."), refs=(_customer(b),), mentions=(kind,), facts=facts)
 
 
 @goals.add("add_payee", 0.7)

@@ -259,10 +259,13 @@ def say_day(b: Bundle, d: dt.date, rng: random.Random, relative: float = RELATIV
 
 
 def _range(b: Bundle, first: dt.date, last: dt.date, rng: random.Random) -> tuple[Day, Day]:
-    """The first and last days of a span: both from today, or both in full (the year said once)."""
+    """The first and last days of a span: both from today, or both in full (the year said once): a
+    day from today beside a date would read from either."""
     start = say_day(b, first, rng)
     if start.prior:
-        return start, say_day(b, last, rng, relative=1.0)
+        end = say_day(b, last, rng, relative=1.0)
+        if end.prior:
+            return start, end
     return Day(f"on {weekday(first)}", weekday(first), day(first)), Day(f"on {date(last)}", date(last), day(last))
 
 
@@ -861,7 +864,9 @@ def reschedule_event(b: Bundle, rng: random.Random) -> Ask | None:
     o = rng.choice(events)
     start = rng.choice(o["moves"])
     name = event_name(o, rng)
-    on = say_day(b, start.date(), rng)
+    # a new day said from today only where no other day is named beside it ('the Focus time on
+    # Tuesday, August 18 to next Monday' reads from either)
+    on = say_day(b, start.date(), rng, relative=0.0 if day(o["start"].date()) in name else RELATIVE)
     new = f"{on.bare} at {clock(start)}"
     args = {"event_id": o["event_id"], "start": _iso(start)}
     mentions = (o["title"], on.mention, clock(start))

@@ -4,7 +4,9 @@ Companies have an account owner (a sales rep); contacts belong to companies; lea
 yet qualified as customers, owned by a rep, that move new -> contacted -> qualified -> converted
 (or disqualified). Converting a lead links or creates a company and a contact and opens a deal.
 Deals move through the pipeline's stages; every stage change is a row of `stage_changes`.
-Activities (calls, meetings, notes and tasks) hang off a contact, a deal or both.
+Activities (calls, meetings, notes and tasks) hang off a contact, a deal or both. A rep who left the
+team keeps their records until they are reassigned; every change of a lead's or a deal's owner is a
+row of `owner_changes`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Rep(Base):
     name: Mapped[str]
     email: Mapped[str]
     region: Mapped[str]
+    deactivated_at: Mapped[dt.datetime | None] = mapped_column(default=None)  # when they left the team
 
 
 class Company(Base):
@@ -113,6 +116,19 @@ class StageChange(Base):
     to_stage: Mapped[str]
     changed_at: Mapped[dt.datetime]
     rep_id: Mapped[str] = mapped_column(ForeignKey("reps.id"))
+
+
+class OwnerChange(Base):
+    """A lead or a deal (exactly one of them) handed from one rep to another."""
+
+    __tablename__ = "owner_changes"
+
+    id: Mapped[str] = mapped_column(String, primary_key=True)  # "OWC-0003"
+    lead_id: Mapped[str | None] = mapped_column(ForeignKey("leads.id"), index=True)
+    deal_id: Mapped[str | None] = mapped_column(ForeignKey("deals.id"), index=True)
+    from_rep_id: Mapped[str] = mapped_column(ForeignKey("reps.id"))
+    to_rep_id: Mapped[str] = mapped_column(ForeignKey("reps.id"))
+    changed_at: Mapped[dt.datetime]
 
 
 class Activity(Base):

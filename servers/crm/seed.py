@@ -4,7 +4,8 @@ hundred activities, all before the world's frozen "now".
 
 Edge cases: companies with no contacts, deals whose close date has passed while still open,
 overdue and completed tasks, converted leads linked to what they became, duplicate contacts (same
-person, same company, another email) that carry their own activities.
+person, same company, another email) that carry their own activities, and a rep who left the team
+a few days ago still owning open leads, open deals and their open tasks, waiting to be reassigned.
 """
 
 from __future__ import annotations
@@ -98,6 +99,51 @@ def seed(ctx: SeedContext) -> None:
     leads = _leads(ctx, reps, companies, contacts, emails, deals)
     _activities(ctx, reps, companies, contacts, deals)
     del leads
+    _departed(ctx, companies, contacts, emails, deals)  # last, so that every earlier draw stays as it was
+
+
+def _departed(ctx: SeedContext, companies: list[Company], contacts: dict[str, list[Contact]], emails: set[str],
+              deals: list[Deal]) -> None:
+    """A rep who left the team a few days ago, with the open leads and deals (and their open tasks) that
+    nobody has taken over yet."""
+    rng = ctx.rng
+    first, last = ctx.person_name(unique_first=True)
+    left = ctx.moment(-12, -3)
+    rep = Rep(id=ctx.new_id("REP"), name=f"{first} {last}", email=f"{first.lower()}.{last.lower()}@salesco.com",
+              region=rng.choice(REGIONS), deactivated_at=left)
+    ctx.add(rep)
+    for status in ("new", "contacted", "qualified", "qualified"):
+        first, last = ctx.person_name()
+        company_name = ctx.fake.company().replace(",", "")
+        slug = "".join(ch for ch in company_name.lower().split()[0] if ch.isalnum())
+        created = ctx.moment(-90, -20)
+        ctx.add(Lead(id=ctx.new_id("LEA"), owner_id=rep.id, first_name=first, last_name=last,
+                     email=_unique(f"{first[0].lower()}{last.lower()}@{slug}.com", emails), company_name=company_name,
+                     title=rng.choice(TITLES), source=rng.choice(SOURCES), status=status, disqualified_reason=None,
+                     created_at=created, status_changed_at=min(left, created + dt.timedelta(days=rng.randint(1, 9))),
+                     converted_company_id=None, converted_contact_id=None, converted_deal_id=None))
+    taken = {d.name.lower() for d in deals}
+    for company in rng.sample([c for c in companies if contacts[c.id]], 3):
+        product = rng.choice([p for p in PRODUCTS if f"{company.name} - {p}".lower() not in taken])
+        stage = rng.choice(("qualification", "proposal", "negotiation"))
+        created = ctx.moment(-120, -40)
+        contact = rng.choice(contacts[company.id])
+        deal = Deal(id=ctx.new_id("DEA"), name=f"{company.name} - {product}", company_id=company.id,
+                    contact_id=contact.id, owner_id=rep.id, stage=stage,
+                    amount=float(rng.choice([9500, 18000, 32000, 54000, 88000])), probability=STAGES[stage],
+                    close_date=ctx.now.date() + dt.timedelta(days=rng.randint(10, 90)), lost_reason=None,
+                    created_at=created, closed_at=None)
+        ctx.add(deal)
+        order = list(STAGES)
+        path = order[: order.index(stage) + 1]
+        for i, step in enumerate(path):  # the stage moves happened while the rep was still on the team
+            when = created + (left - created) * i / len(path)
+            ctx.add(StageChange(id=ctx.new_id("STC", 5), deal_id=deal.id, from_stage=path[i - 1] if i else None,
+                                to_stage=step, changed_at=when.replace(second=0, microsecond=0), rep_id=rep.id))
+        ctx.add(Activity(id=ctx.new_id("ACT"), kind="task", subject=rng.choice(TASK_SUBJECTS), notes=None,
+                         rep_id=rep.id, contact_id=contact.id, deal_id=deal.id,
+                         occurred_at=left - dt.timedelta(days=rng.randint(1, 10)),
+                         due_date=ctx.now.date() + dt.timedelta(days=rng.randint(2, 20)), completed_at=None))
 
 
 def _unique(email: str, emails: set[str]) -> str:

@@ -2,10 +2,13 @@
 their leads, deals, companies, contacts and tasks the way a rep does ("my lead Wei Chen from
 Initech", "the training package deal with Cross Ltd", "the 'Send proposal' task for Maria Lopez").
 
-Each rep's slice of the world is a bundle. Open leads and open deals each get one role in a bundle
-(a lead is advanced, disqualified or converted; a deal changes stage or has its terms edited), by a
-stable hash of its id, so that two requests of one conversation never act on the same record in
-ways that exclude each other. Duplicate contacts are only ever merged. Every request comes in
+Each active rep's slice of the world is a bundle. Open leads and open deals each get one role in a
+bundle (a lead is advanced, disqualified or converted; a deal changes stage or has its terms edited),
+by a stable hash of its id, so that two requests of one conversation never act on the same record in
+ways that exclude each other. The open leads and deals of a rep who left the team are taken over:
+by a stable hash, one is only reassigned, another reassigned to the asker and then converted or
+moved along the pipeline. Only new leads and deals whose terms are edited are handed to a
+colleague. Duplicate contacts are only ever merged. Every request comes in
 several phrasings (plain, polite, chatty, indirect, terse); read-only requests declare the facts
 their answer must state.
 """
@@ -22,7 +25,7 @@ from typing import Any
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, full_date, money, month, relative_day, stable
 
-from .seed import PRODUCTS, STAGES
+from .seed import OPEN_STAGES, PRODUCTS, STAGES
 
 Bundle = dict[str, Any]
 
@@ -49,11 +52,17 @@ TASK_SUBJECTS = ("Send proposal", "Send pricing sheet", "Schedule demo", "Follow
 # -- sampling ------------------------------------------------------------------------------------
 
 def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
-    """Every rep, with the leads, deals, companies, contacts and open tasks they can name unambiguously."""
+    """Every active rep, with the leads, deals, companies, contacts and open tasks they can name
+    unambiguously, the colleagues they can name, and the open leads and deals of reps who left."""
+    reps = read("find_reps")
+    named = [r for r in reps if len(read("find_reps", name=r["name"])) == 1]
+    orphans = _orphans(read, [r for r in named if not r["active"]])
     bundles = []
-    for rep in read("find_reps"):
-        if len(read("find_reps", name=rep["name"])) != 1:
+    for rep in named:
+        if not rep["active"]:
             continue
+        colleagues = [r for r in named if r["active"] and r["rep_id"] != rep["rep_id"]]
+        rep = {**rep, "me": True}
         rid = rep["rep_id"]
         leads = [lead for lead in read("list_leads", owner_id=rid)
                  if len(read("list_leads", name=lead["name"])) == 1]
@@ -93,8 +102,23 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                                          for a in history[t["contact_id"]]) == 1]
         bundles.append({"now": now, "rep": rep, "leads": leads, "deals": deals, "companies": named_companies,
                         "contacts": contacts, "duplicates": duplicates, "tasks": tasks, "history": history,
-                        "owned": [c for c in named_companies if c["owner_id"] == rid]})
+                        "owned": [c for c in named_companies if c["owner_id"] == rid], "colleagues": colleagues,
+                        **orphans})
     return bundles
+
+
+def _orphans(read: Reader, gone: list[dict]) -> dict[str, list[dict]]:
+    """The open leads and deals of reps who left, named unambiguously (a deal by its company), each
+    with the rep it belonged to."""
+    leads, deals = [], []
+    for rep in gone:
+        for lead in read("list_leads", owner_id=rep["rep_id"], limit=100):
+            if lead["status"] in ("new", "contacted", "qualified") and len(read("list_leads", name=lead["name"])) == 1:
+                leads.append({**lead, "left": rep})
+        for deal in read("list_deals", owner_id=rep["rep_id"], limit=100):
+            if deal["stage"] in OPEN_STAGES and len(read("search_companies", name=deal["company_name"])) == 1:
+                deals.append({**deal, "left": rep})
+    return {"orphan_leads": leads, "orphan_deals": deals}
 
 
 # -- roles and names -----------------------------------------------------------------------------
@@ -261,6 +285,9 @@ def disqualify_lead(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("convert_lead", 1.6)
 def convert_lead(b: Bundle, rng: random.Random) -> Ask | None:
+    taken = [lead for lead in _orphan_leads(b, 1) if lead["status"] == "qualified"]
+    if taken and rng.random() < 0.35:
+        return _take_over_and_convert(b, rng, rng.choice(taken))
     leads = [lead for lead in _open_leads(b, 2) if lead["status"] in ("contacted", "qualified")]
     leads += [lead for lead in _open_leads(b, 0) if lead["status"] == "qualified"]
     if not leads:
@@ -295,6 +322,27 @@ def convert_lead(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(lead["name"], cash, on), prior=prior)
 
 
+def _take_over_and_convert(b: Bundle, rng: random.Random, lead: dict) -> Ask:
+    """A lead of a rep who left converts only once an active rep owns it: the asker takes it over first."""
+    amount = float(rng.choice([8000, 15000, 22000, 30000, 45000]))
+    close = _month_end(b, rng)
+    cash, on = money(amount), _when(close, b["now"])
+    who, gone = f"{lead['name']} from {lead['company_name']}", lead["left"]["name"]
+    say = rng.choice([f"{gone}'s old lead {who} is ready to buy. Move the lead to me and convert it: a {cash} deal "
+                      f"closing {on}.",
+                      f"I'm taking over {who} from {gone}, who left. Please make me the owner, then convert the lead "
+                      f"with a deal of {cash} closing {on}.",
+                      f"Reassign {gone}'s lead {who} to me and convert it, deal worth {cash}, expected to close {on}."])
+    say, detail = _held(rng, say, [f"{gone}'s old lead {who} is ready to buy. Move the lead to me and convert it.",
+                                   f"I'm taking over {who} from {gone}, who left: make me the owner and convert the "
+                                   "lead."],
+                        [f"The deal is {cash}, closing {on}.", f"Make it {cash}, expected to close {on}."])
+    return Ask({"lead_id": lead["lead_id"], "amount": amount, "close_date": close.isoformat()}, say=say, detail=detail,
+               terse=f"Take over lead {lead['name']}, convert: {cash}, close {on}.", refs=(_lead(b, lead), _rep(b)),
+               mentions=(lead["name"], cash, on),
+               prior=(("reassign_lead", {"lead_id": lead["lead_id"], "new_owner_id": b["rep"]["rep_id"]}),))
+
+
 def _held(rng: random.Random, say: str, core: Sequence[str], detail: Sequence[str]) -> tuple[str, str | None]:
     """Either the whole request in one go, or (two times in three) a request that holds a value back and
     the sentence that gives it, for the "missing" information level."""
@@ -306,6 +354,92 @@ def _held(rng: random.Random, say: str, core: Sequence[str], detail: Sequence[st
 def _capitalize_sentences(text: str) -> str:
     parts = text.split(". ")
     return ". ".join(p[:1].upper() + p[1:] for p in parts)
+
+
+def _orphan_leads(b: Bundle, role: int) -> list[dict]:
+    """Leads of reps who left whose role is `role`: 0 only reassigned, 1 taken over and converted."""
+    return [lead for lead in b["orphan_leads"] if _role(lead["lead_id"], 2) == role]
+
+
+def _orphan_deals(b: Bundle, role: int) -> list[dict]:
+    """Deals of reps who left whose role is `role`: 0 only reassigned, 1 taken over and moved on."""
+    return [deal for deal in b["orphan_deals"] if _role(deal["deal_id"], 2) == role]
+
+
+def _colleague(b: Bundle, rng: random.Random) -> dict | None:
+    return rng.choice(b["colleagues"]) if b["colleagues"] else None
+
+
+@goals.add("reassign_lead", 1.0)
+def reassign_lead(b: Bundle, rng: random.Random) -> Ask | None:
+    orphans, colleague = _orphan_leads(b, 0), _colleague(b, rng)
+    mine = [lead for lead in _open_leads(b, 0) if lead["status"] == "new"]  # advancing it stays possible
+    roll = rng.random()
+    if orphans and roll < 0.45:
+        lead = rng.choice(orphans)
+        who, gone = f"{lead['name']} from {lead['company_name']}", lead["left"]["name"]
+        say, detail = _held(rng, rng.choice([f"{gone} has left the team. Please move their lead {who} over to me.",
+                                             f"I'm taking over {gone}'s lead {who}; make me the owner.",
+                                             f"Since {gone} is gone, reassign the lead {who} to me, please."]),
+                            [f"{gone} has left the team, and I'm taking over one of their leads. Please make me "
+                             "its owner.", f"I'm inheriting a lead from {gone}, who left; reassign it to me."],
+                            [f"It's {who}.", f"The lead is {who}.", f"I mean {who}."])
+        return Ask({"lead_id": lead["lead_id"], "new_owner_id": b["rep"]["rep_id"]}, say=say, detail=detail,
+                   terse=f"Reassign lead {lead['name']} to me.", refs=(_lead(b, lead), _rep(b)),
+                   mentions=(lead["name"],))
+    if colleague is None:
+        return None
+    options = ([(lead, lead["left"]["name"] + "'s") for lead in orphans] if roll < 0.75 else []) + \
+        [(lead, "my") for lead in mine]
+    if not options:
+        return None
+    lead, whose = rng.choice(options)
+    who, to = f"{lead['name']} from {lead['company_name']}", colleague["name"]
+    say = rng.choice([f"Please hand {whose} lead {who} to {to}.", f"Reassign {whose} lead {who} to {to}, please.",
+                      f"{to} will work {whose} lead {who} from now on; make them the owner."])
+    say, detail = _held(rng, say, [f"Please hand {whose} lead {who} to a colleague.",
+                                   f"{whose[:1].upper() + whose[1:]} lead {who} needs a new owner."],
+                        [f"It goes to {to}.", f"Give it to {to}.", f"{to} takes it over."])
+    return Ask({"lead_id": lead["lead_id"], "new_owner_id": colleague["rep_id"]}, say=say, detail=detail,
+               terse=f"Reassign lead {lead['name']} to {to}.", refs=(_lead(b, lead), Ref.of("rep", colleague)),
+               mentions=(lead["name"], to))
+
+
+@goals.add("reassign_deal", 1.0)
+def reassign_deal(b: Bundle, rng: random.Random) -> Ask | None:
+    orphans, colleague = _orphan_deals(b, 0), _colleague(b, rng)
+    roll = rng.random()
+    if orphans and roll < 0.45:
+        deal = rng.choice(orphans)
+        name, gone = deal_name(deal, rng), deal["left"]["name"]
+        say, detail = _held(rng, rng.choice([f"{gone} left the team, so I'm taking over {name}. Make me its owner, "
+                                             "tasks included.",
+                                             f"Please reassign {name} from {gone} to me.",
+                                             f"Move {gone}'s {name[4:] if name.startswith('the ') else name} to me, "
+                                             "please."]),
+                            [f"{gone} left the team and I'm taking over one of their deals. Please make me its owner.",
+                             f"One of {gone}'s deals is mine now that they've left; reassign it to me."],
+                            [f"It's {name}.", f"The deal is {name}.", f"I mean {name}."])
+        return Ask({"deal_id": deal["deal_id"], "new_owner_id": b["rep"]["rep_id"]}, say=say, detail=detail,
+                   terse=f"Reassign {name} to me.", refs=(_deal(b, deal), _rep(b)), mentions=(deal["company_name"],))
+    if colleague is None:
+        return None
+    options = ([(deal, deal["left"]["name"]) for deal in orphans] if roll < 0.75 else []) + \
+        [(deal, None) for deal in _open_deals(b, 1)]  # a deal whose terms change stays open, whoever owns it
+    if not options:
+        return None
+    deal, gone = rng.choice(options)
+    name, to = deal_name(deal, rng), colleague["name"]
+    whose = f"{gone}'s old deal, " if gone else ""
+    say = rng.choice([f"Please hand {whose}{name}, over to {to}." if gone else f"Please hand {name} over to {to}.",
+                      f"{to} is taking over {name}; reassign it to them.",
+                      f"Could you make {to} the owner of {name}?"])
+    say, detail = _held(rng, say, [f"{name[:1].upper() + name[1:]} needs a new owner.",
+                                   f"Please reassign {name} to a colleague."],
+                        [f"It goes to {to}.", f"{to} takes it over.", f"Give it to {to}."])
+    return Ask({"deal_id": deal["deal_id"], "new_owner_id": colleague["rep_id"]}, say=say, detail=detail,
+               terse=f"Reassign {name} to {to}.", refs=(_deal(b, deal), Ref.of("rep", colleague)),
+               mentions=(deal["company_name"], to))
 
 
 # -- goals: deals --------------------------------------------------------------------------------
@@ -406,6 +540,21 @@ def create_deal(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("update_deal_stage", 1.4)
 def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
+    taken = _orphan_deals(b, 1)
+    if taken and rng.random() < 0.3:
+        deal = rng.choice(taken)
+        stage = rng.choice([s for s in ("proposal", "negotiation", "closed_won") if s != deal["stage"]])
+        name, gone, word = deal_name(deal, rng), deal["left"]["name"], STAGE_WORDS[stage]
+        say, detail = _held(rng, rng.choice([f"I'm taking over {name} from {gone}, who left. Make me the owner and "
+                                             f"move it to {word}.",
+                                             f"{gone} is gone; reassign {name} to me, then set its stage to {word}."]),
+                            [f"I'm taking over {name} from {gone}, who left. Make me the owner and update its stage.",
+                             f"{gone} is gone; reassign {name} to me and move it along the pipeline."],
+                            [f"It's in {word} now.", f"The new stage is {word}."])
+        return Ask({"deal_id": deal["deal_id"], "stage": stage}, say=say, detail=detail,
+                   terse=f"Take over {name}, stage {word}.", refs=(_deal(b, deal), _rep(b)),
+                   mentions=(deal["company_name"], "won" if stage == "closed_won" else word),
+                   prior=(("reassign_deal", {"deal_id": deal["deal_id"], "new_owner_id": b["rep"]["rep_id"]}),))
     deals = _open_deals(b, 0)
     if not deals:
         return None
@@ -569,7 +718,7 @@ def get_company(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     company = rng.choice(companies)
     name = company["name"]
-    if rng.random() < 0.5:
+    if rng.random() < 0.5 or company["owner_id"] == b["rep"]["rep_id"]:  # the asker knows they own it
         return Ask({"company_id": company["company_id"]},
                    say=rng.choice([f"Who are our contacts at {name}?", f"Could you list the people we know at {name}?",
                                    f"I'm calling {name} later. Who do we have on file there?"]),
@@ -817,6 +966,9 @@ _BY_NAME_TERSE = ("{name} here.", "Rep: {name}.", "It's {name}.", "I'm {name}.")
 
 
 def _by_name(ref: Ref) -> tuple[str, str]:
+    """The asker introduces themselves; a colleague they name needs no introduction."""
+    if not ref.entity.get("me"):
+        return ("", "")
     name, region = ref.entity["name"], ref.entity["region"]
     return (stable(_BY_NAME, "rep", ref.key, name).format(name=name, region=region),
             stable(_BY_NAME_TERSE, "rep terse", ref.key, name).format(name=name))

@@ -17,6 +17,12 @@ Business rules, in one place:
   to completed) succeeds and says nothing changed.
 - Merging two entries of the same person (same company) keeps one and moves the other's
   activities, deals and converted leads to it before removing it.
+- A rep who left the team (inactive) owns nothing new: no new lead, deal, activity or task, no lead
+  or deal reassigned to them. Their open leads and deals wait to be reassigned to an active rep:
+  until then such a lead is not converted and such a deal does not change stage.
+- Reassigning an open lead or deal to another active rep records the change of owner; a deal's open
+  tasks held by its previous owner move with it. Converted, disqualified and closed records keep
+  their owner.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from sqlalchemy import func, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
 
-from .models import Activity, Base, Company, Contact, Deal, Lead, Rep, StageChange
+from .models import Activity, Base, Company, Contact, Deal, Lead, OwnerChange, Rep, StageChange
 from .seed import CLOSED_STAGES, OPEN_STAGES, STAGES, seed
 
 Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"]
@@ -67,6 +73,7 @@ class Crm(Toolkit):
     def find_reps(self, name: str | None = None, region: Literal["West", "East", "Central", "South"] | None = None
                   ) -> list[dict]:
         """Find sales reps by part of their name or by region; with neither, list every rep. Ordered by rep id.
+        Each says whether the rep is active or has left the team (and when).
 
         Args:
             name: part of the rep's name, case-insensitive, such as 'Dana Lee' or 'lee'.
@@ -256,7 +263,7 @@ class Crm(Toolkit):
             title: an optional job title, such as 'Head of IT'.
             source: where the lead came from: 'web', 'referral', 'event', 'cold_call' or 'partner'.
         """
-        owner = self.get(Rep, owner_id)
+        owner = self._active_rep(owner_id, "own leads")
         address = _email(email)
         taken = self.db.scalar(select(Lead).where(func.lower(Lead.email) == address,
                                                   Lead.status.in_(("new", "contacted", "qualified"))))
@@ -295,6 +302,21 @@ class Crm(Toolkit):
         lead.status, lead.status_changed_at = status, self.now
         return {**_lead(lead), "changed": True}
 
+    @tool(idempotent=True, sets=("lead.reassigned",))
+    def reassign_lead(self, lead_id: Id("lead"), new_owner_id: Id("rep")) -> dict:
+        """Hand an open lead (new, contacted or qualified) to another active rep; the change of owner is
+        recorded. A lead the rep already owns stays as it is (changed is false).
+
+        Args:
+            new_owner_id: the active rep who takes the lead over, such as 'REP-0004'.
+        """
+        lead = self.get(Lead, lead_id)
+        self._check_open_lead(lead)
+        old, new = self._hand_over(new_owner_id, lead.owner_id, lead_id=lead.id)
+        lead.owner_id = new.id
+        return {**_lead(lead), "previous_owner": {"rep_id": old.id, "name": old.name}, "owner_name": new.name,
+                "changed": old.id != new.id, "owner_history": self._owner_history("lead_id", lead.id)}
+
     @tool(destructive=True)
     def disqualify_lead(self, lead_id: Id("lead"), reason: str) -> dict:
         """Disqualify a new, contacted or qualified lead, with the reason. A disqualified lead is final.
@@ -308,7 +330,7 @@ class Crm(Toolkit):
         lead.disqualified_reason = _text(reason, "reason")
         return _lead(lead)
 
-    @tool(produces=("company", "contact", "deal"), requires=("lead.qualified",))
+    @tool(produces=("company", "contact", "deal"), requires=("lead.qualified", "lead.reassigned"))
     def convert_lead(self, lead_id: Id("lead"), amount: Money, close_date: Date) -> dict:
         """Convert a qualified lead: link the company with the lead's company name (or create it, owned by
         the lead's rep), link the contact with the lead's email at that company (or create it), and open
@@ -329,6 +351,11 @@ class Crm(Toolkit):
             raise ToolError(f"Lead {lead.id} is {lead.status}; only qualified leads convert "
                             "(update_lead_status moves it forward)")
         self._not_past(close_date, "close_date")
+        owner = self.db.get(Rep, lead.owner_id)
+        if owner.deactivated_at is not None:
+            raise ToolError(f"Lead {lead.id} is owned by {owner.name}, who left the team on "
+                            f"{owner.deactivated_at.date().isoformat()}; reassign it to an active rep with "
+                            "reassign_lead before converting it")
         company = self.db.scalar(select(Company).where(func.lower(Company.name) == lead.company_name.lower())
                                  .order_by(Company.id))
         created_company = company is None
@@ -399,8 +426,8 @@ class Crm(Toolkit):
 
     @tool(read_only=True, produces=("company", "contact"))
     def get_deal(self, deal_id: Id("deal")) -> dict:
-        """Return a deal in full: company, contact, owner, stage, amount, probability, close date, and its
-        stage history, oldest first.
+        """Return a deal in full: company, contact, owner (and whether they are still on the team), stage,
+        amount, probability, close date, its stage history and its changes of owner, oldest first.
 
         Args:
         """
@@ -408,10 +435,12 @@ class Crm(Toolkit):
         company = self.db.get(Company, deal.company_id)
         history = self.load(StageChange, "SELECT id FROM stage_changes WHERE deal_id = ? ORDER BY changed_at, id",
                                deal.id)
-        return {**_deal(deal, company), "created_at": deal.created_at,
-                "closed_at": deal.closed_at, "lost_reason": deal.lost_reason,
+        owner = self.db.get(Rep, deal.owner_id)
+        return {**_deal(deal, company), "owner_name": owner.name, "owner_active": owner.deactivated_at is None,
+                "created_at": deal.created_at, "closed_at": deal.closed_at, "lost_reason": deal.lost_reason,
                 "stage_history": [{"from_stage": h.from_stage, "to_stage": h.to_stage, "changed_at": h.changed_at,
-                                   "rep_id": h.rep_id} for h in history]}
+                                   "rep_id": h.rep_id} for h in history],
+                "owner_history": self._owner_history("deal_id", deal.id)}
 
     @tool(produces=("deal",))
     def create_deal(self, company_id: Id("company"), owner_id: Id("rep"), name: str, amount: Money,
@@ -426,7 +455,7 @@ class Crm(Toolkit):
             contact_id: an optional contact of the same company for the deal, such as 'CON-0031'.
         """
         company = self.get(Company, company_id)
-        owner = self.get(Rep, owner_id)
+        owner = self._active_rep(owner_id, "own deals")
         if contact_id is not None:
             contact = self.get(Contact, contact_id)
             if contact.company_id != company.id:
@@ -440,7 +469,7 @@ class Crm(Toolkit):
         self._not_past(close_date, "close_date")
         return self._deal(self._open_deal(title, company.id, contact_id, owner.id, amount, close_date, "prospecting"))
 
-    @tool(idempotent=True)
+    @tool(idempotent=True, requires=("deal.reassigned",))
     def update_deal_stage(self, deal_id: Id("deal"), stage: Stage, lost_reason: str | None = None) -> dict:
         """Move an open deal to another stage; the change is recorded in its history and the probability
         becomes the stage's default. closed_won and closed_lost close the deal for good (closed_lost
@@ -458,6 +487,11 @@ class Crm(Toolkit):
         if deal.stage == stage:
             return {**self._deal(deal), "changed": False}
         self._check_open_deal(deal)
+        owner = self.db.get(Rep, deal.owner_id)
+        if owner.deactivated_at is not None:
+            raise ToolError(f"Deal {deal.id} is owned by {owner.name}, who left the team on "
+                            f"{owner.deactivated_at.date().isoformat()}; reassign it to an active rep with "
+                            "reassign_deal before moving its stage")
         if stage == "closed_lost":
             if not (lost_reason or "").strip():
                 raise ToolError("Moving a deal to closed_lost needs lost_reason: say why it was lost")
@@ -493,6 +527,31 @@ class Crm(Toolkit):
         if probability is not None:
             deal.probability = probability
         return self._deal(deal)
+
+    @tool(idempotent=True, sets=("deal.reassigned",))
+    def reassign_deal(self, deal_id: Id("deal"), new_owner_id: Id("rep")) -> dict:
+        """Hand an open deal to another active rep; the change of owner is recorded, and the deal's open
+        tasks held by its previous owner move to the new one. A deal the rep already owns stays as it is
+        (changed is false); closed deals keep their owner.
+
+        Args:
+            new_owner_id: the active rep who takes the deal over, such as 'REP-0004'.
+        """
+        deal = self.get(Deal, deal_id)
+        if deal.stage in CLOSED_STAGES:
+            raise ToolError(f"Deal {deal.id} is {deal.stage} since {deal.closed_at.date().isoformat()}; closed "  # type: ignore[union-attr]
+                            "deals keep the owner they closed with")
+        old, new = self._hand_over(new_owner_id, deal.owner_id, deal_id=deal.id)
+        moved = []
+        if old.id != new.id:
+            deal.owner_id = new.id
+            for task in self.load(Activity, "SELECT id FROM activities WHERE deal_id = ? AND rep_id = ? AND "
+                                            "kind = 'task' AND completed_at IS NULL ORDER BY id", deal.id, old.id):
+                task.rep_id = new.id
+                moved.append(task.id)
+        return {**self._deal(deal), "previous_owner": {"rep_id": old.id, "name": old.name}, "owner_name": new.name,
+                "changed": old.id != new.id, "tasks_moved": moved,
+                "owner_history": self._owner_history("deal_id", deal.id)}
 
     @tool(read_only=True)
     def list_pipeline_stages(self) -> list[dict]:
@@ -648,7 +707,7 @@ class Crm(Toolkit):
     def count_records(self) -> dict:
         """Debugging only: how many rows each table holds."""
         return {model.__tablename__: self.db.scalar(select(func.count()).select_from(model))
-                for model in (Rep, Company, Contact, Lead, Deal, StageChange, Activity)}
+                for model in (Rep, Company, Contact, Lead, Deal, StageChange, OwnerChange, Activity)}
 
     # -- invariants ----------------------------------------------------------------------------------
 
@@ -657,10 +716,35 @@ class Crm(Toolkit):
         deal's stage history starts when the deal opened, runs unbroken from stage to stage and ends at
         its stage; closed deals have a close time on their close date, and only lost ones a lost
         reason; activities hang off a contact or a deal, and only tasks have a due date or a
-        completion; contact emails are unique; nothing recorded as done lies after the clock."""
+        completion; contact emails are unique; a change of owner hands a lead or a deal from its owner
+        to a rep then active, and a record's changes run unbroken to its owner; nothing is created,
+        moved or logged by a rep after they left; nothing recorded as done lies after the clock."""
         problems = self.after_now(Company.created_at, Contact.created_at, Lead.created_at, Lead.status_changed_at,
                                   Deal.created_at, Deal.closed_at, StageChange.changed_at, Activity.occurred_at,
-                                  Activity.completed_at)
+                                  Activity.completed_at, Rep.deactivated_at, OwnerChange.changed_at)
+        problems += [f"{what} {row_id}: by {rep_id} at {at}, after they left on {left}"
+                     for what, row_id, rep_id, at, left in self.rows(
+                         "SELECT 'lead', l.id, r.id, l.created_at, r.deactivated_at FROM leads l JOIN reps r "
+                         "ON r.id = l.owner_id WHERE l.created_at >= r.deactivated_at "
+                         "UNION ALL SELECT 'deal', d.id, r.id, d.created_at, r.deactivated_at FROM deals d JOIN reps r "
+                         "ON r.id = d.owner_id WHERE d.created_at >= r.deactivated_at "
+                         "UNION ALL SELECT 'stage change', s.id, r.id, s.changed_at, r.deactivated_at "
+                         "FROM stage_changes s JOIN reps r ON r.id = s.rep_id WHERE s.changed_at >= r.deactivated_at "
+                         "UNION ALL SELECT 'activity', a.id, r.id, a.occurred_at, r.deactivated_at FROM activities a "
+                         "JOIN reps r ON r.id = a.rep_id WHERE a.occurred_at >= r.deactivated_at "
+                         "UNION ALL SELECT 'owner change', o.id, r.id, o.changed_at, r.deactivated_at "
+                         "FROM owner_changes o JOIN reps r ON r.id = o.to_rep_id WHERE o.changed_at >= r.deactivated_at")]
+        owners = dict(self.rows("SELECT id, owner_id FROM leads UNION ALL SELECT id, owner_id FROM deals"))
+        chains: dict[str, list[tuple[str, str]]] = {}
+        for change_id, lead_id, deal_id, old, new in self.rows(
+                "SELECT id, lead_id, deal_id, from_rep_id, to_rep_id FROM owner_changes ORDER BY changed_at, id"):
+            if (lead_id is None) == (deal_id is None) or old == new:
+                problems.append(f"{change_id}: hands lead {lead_id} / deal {deal_id} from {old} to {new}")
+                continue
+            chains.setdefault(lead_id or deal_id, []).append((old, new))
+        for record, chain in chains.items():
+            if any(a[1] != b[0] for a, b in zip(chain, chain[1:])) or chain[-1][1] != owners.get(record):
+                problems.append(f"{record}: its changes of owner {chain} do not run to its owner {owners.get(record)}")
         for lead in self.db.scalars(select(Lead)):
             linked = (lead.converted_company_id, lead.converted_contact_id, lead.converted_deal_id)
             if (lead.status == "converted") != all(linked) or (lead.status != "converted" and any(linked)):
@@ -707,6 +791,29 @@ class Crm(Toolkit):
 
     # -- helpers -------------------------------------------------------------------------------------
 
+    def _active_rep(self, rep_id: str, what: str) -> Rep:
+        rep = self.get(Rep, rep_id)
+        if rep.deactivated_at is not None:
+            raise ToolError(f"{rep.name} ({rep.id}) left the team on {rep.deactivated_at.date().isoformat()} and "
+                            f"cannot {what}; pick an active rep (find_reps says who is active)")
+        return rep
+
+    def _hand_over(self, new_owner_id: str, current: str, **record: str) -> tuple[Rep, Rep]:
+        """The record's previous and new owner, once the change is recorded (nothing when they are the same)."""
+        new = self._active_rep(new_owner_id, "take over leads or deals")
+        old = self.db.get(Rep, current)
+        if new.id != old.id:
+            self.db.add(OwnerChange(id=self.new_id("OWC"), from_rep_id=old.id, to_rep_id=new.id, changed_at=self.now,
+                                    **{"lead_id": None, "deal_id": None, **record}))
+        return old, new
+
+    def _owner_history(self, column: str, record_id: str) -> list[dict]:
+        return [{"from_rep_id": a, "from_name": b, "to_rep_id": c, "to_name": d,
+                 "changed_at": dt.datetime.fromisoformat(e)} for a, b, c, d, e in self.rows(
+            "SELECT o.from_rep_id, f.name, o.to_rep_id, t.name, o.changed_at FROM owner_changes o "
+            "JOIN reps f ON f.id = o.from_rep_id JOIN reps t ON t.id = o.to_rep_id "
+            f"WHERE o.{column} = ? ORDER BY o.changed_at, o.id", record_id)]
+
     def _not_past(self, day: dt.date, what: str) -> None:
         today = self.now.date()
         if day < today:
@@ -737,7 +844,7 @@ class Crm(Toolkit):
 
     def _new_activity(self, rep_id: str, kind: str, subject: str, contact_id: str | None,
                       deal_id: str | None) -> Activity:
-        rep = self.get(Rep, rep_id)
+        rep = self._active_rep(rep_id, "log activities or take tasks")
         if contact_id is None and deal_id is None:
             raise ToolError("Attach the activity to a contact (contact_id), a deal (deal_id) or both")
         contact = self.get(Contact, contact_id) if contact_id is not None else None
@@ -778,7 +885,9 @@ class Crm(Toolkit):
 
 
 def _rep(rep: Rep) -> dict:
-    return {"rep_id": rep.id, "name": rep.name, "email": rep.email, "region": rep.region}
+    return {"rep_id": rep.id, "name": rep.name, "email": rep.email, "region": rep.region,
+            "active": rep.deactivated_at is None,
+            "left_on": rep.deactivated_at.date() if rep.deactivated_at is not None else None}
 
 
 def _company(company: Company) -> dict:

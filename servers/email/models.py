@@ -100,6 +100,8 @@ class Draft(Base):
     quote: Mapped[str]  # the quoted original a reply or forward carries below the body
     updated_at: Mapped[dt.datetime]
 
+    files: Mapped[list[Attachment]] = relationship(order_by="Attachment.id", viewonly=True)
+
 
 class Attachment(Base):
     __tablename__ = "attachments"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from sqlalchemy import select
+
 from prove_env.world import SeedContext
 
 from .models import Attachment, Contact, Draft, Label, Message, MessageLabel, Thread, User
@@ -180,3 +182,24 @@ def seed(ctx: SeedContext) -> None:
     ctx.add(Draft(id=ctx.new_id("DRF"), user_id=users[4].id, thread_id=None, reply_to=None,
                   to=users[9].address.replace(f".{DOMAIN.split('.')[-1]}", ""), cc="", subject="Venue shortlist",
                   body="Here are the three venues I liked most.", quote="", updated_at=ctx.now - dt.timedelta(hours=5)))
+    _draft_files(ctx, users)
+
+
+def _draft_files(ctx: SeedContext, users: list[User]) -> None:
+    """A few drafts already carry a file from their mailbox's mail, and the offsite notes a large archive of
+    venue photos (close to the 25 MB a mail can carry). Drawn last, so every earlier draw stays as it was."""
+    session, rng = ctx.session, ctx.rng
+    session.flush()
+    drafts = session.scalars(select(Draft).where(Draft.to != "").order_by(Draft.id)).all()
+    for draft in rng.sample(drafts, min(4, len(drafts))):
+        files = session.execute(select(Attachment.filename, Attachment.size_kb, Attachment.mime_type)
+                                .join(Message, Message.id == Attachment.message_id)
+                                .where(Message.user_id == draft.user_id, Message.trashed.is_(False))
+                                .order_by(Attachment.id)).all()
+        if files:
+            name, size, mime = rng.choice(files)
+            ctx.add(Attachment(id=ctx.new_id("ATT"), message_id=None, draft_id=draft.id, filename=name, size_kb=size,
+                               mime_type=mime))
+    notes = session.scalar(select(Draft).where(Draft.user_id == users[2].id, Draft.subject == "Notes for the offsite"))
+    ctx.add(Attachment(id=ctx.new_id("ATT"), message_id=None, draft_id=notes.id, filename="venue_photos.zip",
+                       size_kb=23040, mime_type="application/zip"))

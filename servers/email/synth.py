@@ -46,7 +46,9 @@ def _topic(subject: str) -> str:
 
 
 def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
-    """Every person with a mailbox, with all their mail (trash included), labels, drafts and contacts."""
+    """Every person with a mailbox, with all their mail (trash included), the files their nameable mail
+    carries, labels, drafts and contacts. One mail may be set aside to be trashed, one to be deleted
+    for good, and one draft to be sent or discarded: no other request touches them."""
     bundles = []
     users = read("find_users", limit=100)
     people = {u["address"]: u["name"] for u in users}
@@ -61,14 +63,26 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             m["to_names"] = [known.get(a, a) for a in m["to"]]
         # a mail is nameable when its sender (or, for sent mail, its first recipient) and its topic say which
         keys = Counter(_key(m, user["address"]) for m in mail)
+        drafts = [d for d in read("list_drafts", user_id=uid)
+                  if sum(x["subject"].lower() == d["subject"].lower() for x in read("list_drafts", user_id=uid)) == 1]
+        named = [m for m in mail if keys[_key(m, user["address"])] == 1]
+        # one live mail only ever trashed, one (not sent) only ever deleted for good; the rest stay put
+        live = [m for m in named if m["folder"] != "trash"]
+        binned = rng.choice(live) if live and rng.random() < 0.5 else None
+        purgeable = [m for m in named if m["folder"] != "sent" and m is not binned]
+        doomed = rng.choice(purgeable) if purgeable and rng.random() < 0.4 else None
+        named = [m for m in named if m is not binned and m is not doomed]
         bundles.append({
             "now": now, "user": user, "people": known,
-            "messages": [m for m in mail if keys[_key(m, user["address"])] == 1],
+            "messages": named, "binned": binned, "doomed": doomed,
             "all": mail,
             "labels": read("list_labels", user_id=uid),
-            "drafts": [d for d in read("list_drafts", user_id=uid)
-                       if sum(x["subject"].lower() == d["subject"].lower() for x in read("list_drafts", user_id=uid))
-                       == 1],
+            "drafts": drafts,
+            # the one draft that is sent or discarded; the others are edited, and take or lose files
+            "closing": rng.choice(drafts)["draft_id"] if drafts and rng.random() < 0.6 else None,
+            "closing_as": rng.choice(("send", "delete")),
+            "files": {m["message_id"]: read("get_message", message_id=m["message_id"])["attachments"]
+                      for m in named if m["has_attachments"] and m["folder"] != "trash"},
             "contacts": [c for c in contacts if len(read("list_contacts", user_id=uid, name=c["name"])) == 1],
         })
     return bundles
@@ -177,7 +191,8 @@ def get_thread(b: Bundle, rng: random.Random) -> Ask | None:
     name = mail_name(b, m, rng)
     return Ask({"thread_id": m["thread_id"]},
                say=rng.choice([f"How many messages are in the conversation with {name}, and who wrote the latest?",
-                               f"Can you pull up the whole thread of {name}? Who sent the last message in it?",
+                               (f"Can you pull up the whole thread of {name}? How many messages does it have, and "
+                                f"who sent the last one?"),
                                (f"I lost track of the conversation that {name} belongs to. How many messages does "
                                 f"it have, and who wrote the most recent one?")]),
                terse=f"Thread of {name}: how many messages, last from whom?", refs=(_user(b), _thread(b, m)),
@@ -401,10 +416,9 @@ def archive_message(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("trash_message")
 def trash_message(b: Bundle, rng: random.Random) -> Ask | None:
-    mail = [m for m in b["messages"] if m["folder"] != "trash"]
-    if not mail:
+    m = b["binned"]
+    if m is None:
         return None
-    m = rng.choice(mail)
     name = mail_name(b, m, rng)
     return Ask({"message_id": m["message_id"]},
                say=rng.choice([f"Please move {name} to the trash.", f"I don't need {name}; trash it.",
@@ -428,10 +442,9 @@ def restore_message(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("delete_forever", 0.8)
 def delete_forever(b: Bundle, rng: random.Random) -> Ask | None:
-    mail = [m for m in b["messages"] if m["folder"] != "sent"]
-    if not mail:
+    m = b["doomed"]
+    if m is None:
         return None
-    m = rng.choice(mail)
     name = mail_name(b, m, rng)
     prior = () if m["folder"] == "trash" else (("trash_message", {"message_id": m["message_id"]}),)
     return Ask({"message_id": m["message_id"]},
@@ -563,11 +576,75 @@ def _draft_name(b: Bundle, d: dict, rng: random.Random) -> str:
     return rng.choice(forms)
 
 
+def _kept_drafts(b: Bundle) -> list[dict]:
+    return [d for d in b["drafts"] if d["draft_id"] != b["closing"]]
+
+
+def _closing(b: Bundle, how: str) -> list[dict]:
+    """The draft set aside to be sent, or discarded (`how`), if this bundle set one aside for that."""
+    return [d for d in b["drafts"] if d["draft_id"] == b["closing"] and b["closing_as"] == how]
+
+
+MAX_KB = 25 * 1024
+
+
+def _fitting(b: Bundle, d: dict) -> list[tuple[dict, dict]]:
+    """(mail, file) pairs of the mailbox's nameable mail whose file the draft can still take."""
+    held = {f["filename"].lower() for f in d["attachments"]}
+    room = MAX_KB - sum(f["size_kb"] for f in d["attachments"])
+    by_id = {m["message_id"]: m for m in b["messages"]}
+    return [(by_id[mid], f) for mid, files in b["files"].items() for f in files
+            if f["filename"].lower() not in held and f["size_kb"] <= room]
+
+
+def _attach(b: Bundle, d: dict, rng: random.Random) -> tuple[dict, str, tuple[Ref, ...], tuple[str, ...]] | None:
+    """Attaching a file of the mailbox to a draft: the call's arguments, how the user names the file (by
+    its name and the mail that carries it), the refs and the mentions."""
+    options = _fitting(b, d)
+    if not options:
+        return None
+    m, f = rng.choice(options)
+    args = {"draft_id": d["draft_id"], "message_id": m["message_id"], "filename": f["filename"]}
+    said = rng.choice([f"{f['filename']} from {mail_name(b, m, rng)}",
+                       f"the file {f['filename']} that came with {mail_name(b, m, rng)}"])
+    return args, said, (_user(b), _draft(b, d), _message(b, m)), (*_mentions(m), f["filename"])
+
+
+@goals.add("attach_file", 1.2)
+def attach_file(b: Bundle, rng: random.Random) -> Ask | None:
+    if not _kept_drafts(b):
+        return None
+    d = rng.choice(_kept_drafts(b))
+    found = _attach(b, d, rng)
+    if found is None:
+        return None
+    args, file, refs, mentions = found
+    name = _draft_name(b, d, rng)
+    return Ask(args, say=rng.choice([f"Please attach {file} to {name}.", f"Add {file} to {name} as an attachment.",
+                                     f"I need {file} on {name}; attach it, but don't send anything yet.",
+                                     f"Could you put {file} into {name}?"]),
+               terse=f"Attach {file} to {name}.", refs=refs, mentions=(*mentions, d["subject"]))
+
+
+@goals.add("remove_attachment", 0.7)
+def remove_attachment(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [(d, f) for d in _kept_drafts(b) for f in d["attachments"]]
+    if not pool:
+        return None
+    d, f = rng.choice(pool)
+    name = _draft_name(b, d, rng)
+    return Ask({"draft_id": d["draft_id"], "filename": f["filename"]},
+               say=rng.choice([f"Take {f['filename']} off {name}.", f"Please remove the attachment {f['filename']} from "
+                               f"{name}.", f"{name[0].upper()}{name[1:]} shouldn't carry {f['filename']}; remove it."]),
+               terse=f"Remove {f['filename']} from {name}.", refs=(_user(b), _draft(b, d)),
+               mentions=(d["subject"], f["filename"]))
+
+
 @goals.add("update_draft")
 def update_draft(b: Bundle, rng: random.Random) -> Ask | None:
-    if not b["drafts"]:
+    if not _kept_drafts(b):
         return None
-    d = rng.choice(b["drafts"])
+    d = rng.choice(_kept_drafts(b))
     name = _draft_name(b, d, rng)
     text = rng.choice(NEW_BODIES)
     return Ask({"draft_id": d["draft_id"], "body": text},
@@ -581,9 +658,9 @@ def update_draft(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("delete_draft", 0.7)
 def delete_draft(b: Bundle, rng: random.Random) -> Ask | None:
-    if not b["drafts"]:
+    if not _closing(b, "delete"):
         return None
-    d = rng.choice(b["drafts"])
+    d = _closing(b, "delete")[0]
     name = _draft_name(b, d, rng)
     return Ask({"draft_id": d["draft_id"]},
                say=rng.choice([f"Please discard {name}; I won't send it.", f"Throw away {name}, please.",
@@ -594,11 +671,19 @@ def delete_draft(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("send_draft", 1.2)
 def send_draft(b: Bundle, rng: random.Random) -> Ask | None:
     # a draft with no recipient or a mistyped address cannot be sent as it stands
-    drafts = [d for d in b["drafts"] if d["to"] and all(ADDRESS.match(a) for a in d["to"] + d["cc"])]
+    drafts = [d for d in _closing(b, "send") if d["to"] and all(ADDRESS.match(a) for a in d["to"] + d["cc"])]
     if not drafts:
         return None
     d = rng.choice(drafts)
     name = _draft_name(b, d, rng)
+    found = _attach(b, d, rng) if rng.random() < 0.35 else None
+    if found is not None:
+        args, file, refs, mentions = found
+        return Ask({"draft_id": d["draft_id"]},
+                   say=rng.choice([f"Attach {file} to {name} and send it.",
+                                   f"Please add {file} to {name}, then send it off."]),
+                   terse=f"Attach {file} to {name}, send.", refs=refs, mentions=(*mentions, d["subject"]),
+                   prior=(("attach_file", args),))
     if rng.random() < 0.4:
         text = rng.choice(NEW_BODIES)
         return Ask({"draft_id": d["draft_id"]},

@@ -14,6 +14,9 @@ Rules, in one place:
 - Replies go to the sender of the mail answered (or, for one's own sent mail, to its recipients);
   reply-all adds everyone else on it but oneself. Replies and forwards quote the original.
 - A contact's address is unique in its owner's contacts.
+- A draft takes files from the mail of its own mailbox (received or sent, not in the trash), by
+  name; a file of that name already on the draft stays as it is. A mail or a draft carries at most
+  25 MB of files. Sending a draft sends its files.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Toolkit, ToolErro
 from .models import Attachment, Base, Contact, Draft, Label, Message, MessageLabel, Thread, User
 from .seed import seed
 
+MAX_ATTACHED_KB = 25 * 1024  # 25 MB of files on one mail
 ADDRESS = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 MAX_LABEL = 40
 
@@ -327,7 +331,7 @@ class EmailServer(Toolkit):
 
     @tool(read_only=True)
     def list_drafts(self, user_id: Id("user")) -> list[dict]:
-        """List a person's drafts, most recently edited first."""
+        """List a person's drafts, most recently edited first, with the files attached to each."""
         return [self._draft(d) for d in self.get(User, user_id).drafts]
 
     @tool(produces=("draft",), details=_BODIES)
@@ -386,6 +390,66 @@ class EmailServer(Toolkit):
             draft.body = body
         draft.updated_at = self.now
         return self._draft(draft)
+
+    @tool(idempotent=True)
+    def attach_file(self, draft_id: Id("draft"), message_id: Id("message"), filename: str) -> dict:
+        """Attach to a draft a file that a mail of the same mailbox carries (received or sent, not in the
+        trash), by its file name as get_message lists it. A file of that name already on the draft stays
+        as it is (changed is false). A draft carries at most 25 MB of files.
+
+        Args:
+            message_id: the mail that carries the file, such as 'MSG-0107'.
+            filename: the file's name, such as 'budget_04.xlsx'.
+        """
+        draft = self.get(Draft, draft_id)
+        message = self.get(Message, message_id)
+        if message.user_id != draft.user_id:
+            raise ToolError(f"Message {message.id} is in another mailbox; a draft takes files only from its own "
+                            "mailbox's mail")
+        self._not_trashed(message, "attached from")
+        files = list(self.db.scalars(select(Attachment).where(Attachment.message_id == message.id)
+                                     .order_by(Attachment.id)))
+        wanted = filename.strip().lower()
+        source = next((a for a in files if a.filename.lower() == wanted), None)
+        if source is None:
+            if not files:
+                raise ToolError(f"Message {message.id} ('{message.subject}') has no attachments; "
+                                "search_messages with has_attachment finds mail that does")
+            raise ToolError(f"Message {message.id} has no file named {filename!r}; its files are "
+                            f"{', '.join(a.filename for a in files)}")
+        held = draft.files
+        if any(a.filename.lower() == source.filename.lower() for a in held):
+            return {**self._draft(draft), "changed": False}
+        total = sum(a.size_kb for a in held) + source.size_kb
+        if total > MAX_ATTACHED_KB:
+            raise ToolError(f"With {source.filename} ({_size(source.size_kb)}) the draft's files would come to "
+                            f"{_size(total)}, over the 25 MB a mail can carry; remove a file with "
+                            "remove_attachment first, or share a link to the file instead")
+        self.db.add(Attachment(id=self.new_id("ATT"), message_id=None, draft_id=draft.id, filename=source.filename,
+                               size_kb=source.size_kb, mime_type=source.mime_type))
+        draft.updated_at = self.now
+        self.db.flush()
+        self.db.expire(draft, ["files"])
+        return {**self._draft(draft), "changed": True}
+
+    @tool(destructive=True)
+    def remove_attachment(self, draft_id: Id("draft"), filename: str) -> dict:
+        """Take a file off a draft, by its name as list_drafts shows it.
+
+        Args:
+            filename: the file's name, such as 'budget_04.xlsx'.
+        """
+        draft = self.get(Draft, draft_id)
+        held = draft.files
+        row = next((a for a in held if a.filename.lower() == filename.strip().lower()), None)
+        if row is None:
+            raise ToolError(f"Draft {draft.id} has no file named {filename!r}; "
+                            + (f"its files are {', '.join(a.filename for a in held)}" if held else "it has no files"))
+        self.db.delete(row)
+        draft.updated_at = self.now
+        self.db.flush()
+        self.db.expire(draft, ["files"])
+        return {**self._draft(draft), "removed": row.filename}
 
     @tool(destructive=True)
     def delete_draft(self, draft_id: Id("draft")) -> dict:
@@ -464,11 +528,18 @@ class EmailServer(Toolkit):
     def invariants(self) -> list[str]:
         """Every mail sits in a thread of its own mailbox and in one folder (only received mail is
         archived); labels on a mail are its mailbox's; an attachment belongs to one mail or one
-        draft; nothing was sent or edited after now."""
+        draft, which carries at most 25 MB of files, each name once on a draft; nothing was sent or
+        edited after now."""
         problems = self.after_now(Message.sent_at, Draft.updated_at)
         for message_id, box, archived in self.rows("SELECT id, box, archived FROM messages "
                                                    "WHERE box NOT IN ('inbox', 'sent') OR (box = 'sent' AND archived)"):
             problems.append(f"message {message_id} is in box {box!r}" + (" and archived" if archived else ""))
+        problems += [f"{owner} carries {kb} KB of files, over {MAX_ATTACHED_KB} KB" for owner, kb in self.rows(
+            "SELECT coalesce(message_id, draft_id), sum(size_kb) FROM attachments GROUP BY message_id, draft_id "
+            "HAVING sum(size_kb) > ?", MAX_ATTACHED_KB)]
+        problems += [f"draft {draft} carries {name!r} twice" for draft, name in self.rows(
+            "SELECT draft_id, lower(filename) FROM attachments WHERE draft_id IS NOT NULL "
+            "GROUP BY draft_id, lower(filename) HAVING count(*) > 1")]
         loose = self.rows("SELECT id FROM attachments WHERE (message_id IS NULL) = (draft_id IS NULL)")
         if loose:
             problems.append(f"{len(loose)} attachments belong to no mail and no draft, or to both: {loose[0][0]} ...")
@@ -539,7 +610,8 @@ class EmailServer(Toolkit):
     def _draft(self, draft: Draft) -> dict:
         return {"draft_id": draft.id, "user_id": draft.user_id, "thread_id": draft.thread_id,
                 "reply_to_message_id": draft.reply_to, "to": _split(draft.to), "cc": _split(draft.cc),
-                "subject": draft.subject, "body": draft.body, "quote": draft.quote, "updated_at": draft.updated_at}
+                "subject": draft.subject, "body": draft.body, "quote": draft.quote, "updated_at": draft.updated_at,
+                "attachments": [_attachment(a) for a in draft.files]}
 
     def _label_of(self, user_id: str, label_id: str) -> Label:
         label = self.get(Label, label_id)
@@ -627,6 +699,10 @@ def _contact(contact: Contact) -> dict:
 
 def _label(label: Label) -> dict:
     return {"label_id": label.id, "user_id": label.user_id, "name": label.name, "color": label.color}
+
+
+def _size(kb: int) -> str:
+    return f"{kb / 1024:.1f} MB" if kb >= 1024 else f"{kb} KB"
 
 
 def _attachment(attachment: Attachment) -> dict:

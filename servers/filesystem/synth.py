@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from prove_env.facts import quantity
 from prove_env.synthesis.recipe import Ask, Goal, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
 Bundle = dict[str, Any]
@@ -838,7 +839,7 @@ def stat(b: Bundle, rng: random.Random) -> Ask | None:
     if kind == "file" and style < 0.3:
         return Ask(args, say=_one(rng, f"How big is {w}?", f"What's the size of {w} in bytes?",
                                   f"Is {w} large? Tell me its size."),
-                   terse=f"Size of {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["size"]])
+                   terse=f"Size of {w}?", refs=refs, mentions=mentions, facts=lambda r: [quantity(r["size"], "B")])
     if style < 0.6 or kind == "dir":
         return Ask(args, say=_one(rng, f"When was {w} last modified?", f"When did {w} last change?",
                                   f"I wonder how old {w} is. When was it last modified?"),
@@ -847,7 +848,8 @@ def stat(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=_one(rng, f"Show me the details of {w}: type, size, permissions and owner.",
                               f"Who owns {w}, and how big is it?",
                               f"Could you look up {w} for me? I want its size, owner and permissions."),
-               terse=f"Details of {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["size"], r["owner"]])
+               terse=f"Details of {w}?", refs=refs, mentions=mentions,
+               facts=lambda r: [quantity(r["size"], "B"), r["owner"]])
 
 
 def _exists(r: Any) -> list[str]:
@@ -1088,7 +1090,7 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Sum of '{column}' in {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["sum"]])
     if style == 2:
         return Ask(args, say=_one(rng, f"What's the average '{column}' in {w}?",
-                                  f"On average, what's the '{column}' value in {w}?"),
+                                  f"On average, what's in the '{column}' column of {w}?"),
                    terse=f"Mean '{column}' in {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["mean"]])
     return Ask(args, say=_one(rng, f"What are the highest and lowest '{column}' values in {w}?",
                               f"Give me the range of the '{column}' column in {w}: smallest and largest."),

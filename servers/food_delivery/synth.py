@@ -22,7 +22,8 @@ from prove_env.synthesis.recipe import (
     Recipe,
     Ref,
 )
-from prove_env.synthesis.wording import money, stable
+from prove_env.facts import one_of, quantity
+from prove_env.synthesis.wording import article, money, stable
 
 Bundle = dict[str, Any]
 NUMBERS = {1: "a", 2: "two", 3: "three", 4: "four"}
@@ -42,13 +43,20 @@ def some(quantity: int, name: str) -> str:
         return f"{NUMBERS[quantity]} {name}"
     if name.endswith("s") and not name.endswith("ss"):
         return f"an order of {name}"
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+    return f"{article(name)} {name}"
+
+
 NEW_PLACES = (("Office", "48 Market St", "Downtown"), ("Studio", "310 Harbor Way", "Harbor"),
               ("Parents", "77 Orchard Ln", "Elm Park"), ("Cabin", "5 Lakeshore Dr", "Lakeview"),
               ("Campus", "120 College Ave", "University"), ("Gym", "19 Fitness Blvd", "Midtown"),
               ("Work", "900 Commerce Rd", "Riverside"))
 STAGE_WORDS = {"placed": "placed", "accepted": "accepted", "preparing": "being prepared",
                "out_for_delivery": "out for delivery", "delivered": "delivered", "cancelled": "cancelled"}
+
+
+def _stage(status: str) -> Any:
+    """An order's stage as a fact: its status, or the words a person says for it ('being prepared')."""
+    return status if STAGE_WORDS[status] == status.replace("_", " ") else one_of(status, STAGE_WORDS[status])
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -248,7 +256,7 @@ def get_restaurant(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=rng.choice([f"How far does {name} deliver, and what's its rating?",
                                      f"What's the delivery radius of {name}? And how well rated is it?"]),
                terse=f"{name}: radius and rating?", refs=refs, mentions=(name,),
-               facts=lambda x: [x["delivery_radius_miles"], x["rating"]])
+               facts=lambda x: [quantity(x["delivery_radius_miles"], "mi"), x["rating"]])
 
 
 @goals.add("get_menu", 0.7)
@@ -258,7 +266,8 @@ def get_menu(b: Bundle, rng: random.Random) -> Ask | None:
     category = rng.choice(sorted({i["category"] for i in menu}))
     say = rng.choice([f"What {category.lower()} does {name} have, and how much are they?",
                       f"Can you show me the {category.lower()} on {name}'s menu with prices?",
-                      f"I want something from the {category.lower()} section at {name}. What are my options?"])
+                      (f"I want something from the {category.lower()} section at {name}. What are my options, "
+                       f"and their prices?")])
     return Ask({"restaurant_id": r["restaurant_id"], "category": category}, say=say,
                terse=f"{name} {category.lower()} and prices?", refs=(_restaurant(r),), mentions=(name, category.lower()),
                facts=lambda x: [v for i in x for v in (i["name"], i["price"])])
@@ -280,7 +289,7 @@ def check_delivery(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"restaurant_id": r["restaurant_id"], "address_id": address["address_id"]}, say=say, detail=detail,
                terse=f"{r['name']} to {place}: deliverable, distance?",
                refs=(_restaurant(r), _address(b, address)), mentions=(r["name"],),
-               facts=lambda x: [x["distance_miles"]])
+               facts=lambda x: [quantity(x["distance_miles"], "mi", places=1)])
 
 
 @goals.add("list_carts", 0.9)
@@ -288,9 +297,10 @@ def list_carts(b: Bundle, rng: random.Random) -> Ask | None:
     if not any(c["role"] in ("keep", "trim") for c in b["carts"]):
         return None
     return Ask({"customer_id": b["customer"]["customer_id"]},
-               say=rng.choice(["What's sitting in my carts right now?", "Which carts do I have open, and what do they come to?",
+               say=rng.choice(["What's sitting in my carts right now, and what does each come to?",
+                               "Which carts do I have open, and what do they come to?",
                                "Remind me what I've put in my carts, with the totals.",
-                               "Could you go over my open carts for me?"]),
+                               "Could you go over my open carts for me, with their totals?"]),
                terse="My carts and subtotals?", refs=(_customer(b),),
                facts=lambda r: [v for c in r for v in (c["restaurant"], c["subtotal"])])
 
@@ -452,7 +462,7 @@ def track_order(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Any update on {name}? I'd like an arrival time.",
                                f"Can you track {name} for me? When is it expected?"]),
                terse=f"Track {name}: stage, ETA?", refs=(_order(b, order),), mentions=(order["restaurant"],),
-               facts=lambda r: [STAGE_WORDS[r["status"]]] + ([r["expected_delivery"]] if "expected_delivery" in r else []))
+               facts=lambda r: [_stage(r["status"])] + ([r["expected_delivery"]] if "expected_delivery" in r else []))
 
 
 @goals.add("cancel_order", 1.0)
@@ -533,7 +543,7 @@ def reorder(b: Bundle, rng: random.Random) -> Ask | None:
 
 _BY_NAME = ("Hi, this is {name}.", "{name} here.", "Hello! My name is {name}.", "Hey, it's {name}.",
             "Hi there, {name} speaking.", "Good evening, this is {name}.", "Hi! {name} on this account.",
-            "The account is under {name}.", "Hello, {name} calling about my food orders.", "Hey! {name} again.",
+            "The account is under {name}.", "Hello, {name} calling about my food orders.", "Hey! {name} here.",
             "Hi, I'm {name}.", "It's {name}, hello.", "Hello there, I'm {name} and I use your app a lot.")
 _BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "{name}.")
 _BY_EMAIL = ("Hi, my account email is {email}.", "Hello, I'm the customer with the email {email}.",

@@ -1,5 +1,6 @@
 """The smart-home tables: homes and their rooms, devices with their live state, lock codes, the
-reading history of sensors and plugs, device groups, scenes and automations.
+reading history of sensors and plugs, device groups, scenes and automations, and the hub's log of
+what automations did: each run, and each command a run sent to a device (its history).
 
 A device's state lives in columns of its own row (`is_on`, `brightness`, `target_temp`, ...);
 columns that do not apply to its type are null. Temperatures are in degrees Fahrenheit,
@@ -151,7 +152,10 @@ class Automation(Base):
     value: Mapped[str | None]
     enabled: Mapped[bool]
     created_at: Mapped[dt.datetime]
-    last_triggered: Mapped[dt.datetime | None]
+    last_triggered: Mapped[dt.datetime | None]  # the latest run's time
+    # when it was last enabled or disabled (its creation if never switched): a trigger the clock
+    # passed since then has fired if it is enabled, and none has if it is disabled
+    switched_at: Mapped[dt.datetime]
 
 
 class AutomationTarget(Base):
@@ -159,3 +163,35 @@ class AutomationTarget(Base):
 
     automation_id: Mapped[str] = mapped_column(ForeignKey("automations.id"), primary_key=True)
     device_id: Mapped[str] = mapped_column(ForeignKey("devices.id"), primary_key=True)
+
+
+class AutomationRun(Base):
+    """One time an automation ran: because its trigger fired (the clock reached its time, a sensor
+    crossed its threshold, motion was seen) or because someone ran it by hand. A failed run changed
+    nothing. Runs outlive their automation, which is then null (the name stays)."""
+
+    __tablename__ = "automation_runs"
+    __table_args__ = (Index("ix_automation_runs_home_at", "home_id", "at"),)
+
+    id: Mapped[str] = mapped_column(String, primary_key=True)  # "RUN-00042"
+    home_id: Mapped[str] = mapped_column(ForeignKey("homes.id"))
+    automation_id: Mapped[str | None] = mapped_column(ForeignKey("automations.id"), index=True)
+    automation: Mapped[str]  # the automation's name when it ran
+    at: Mapped[dt.datetime]
+    cause: Mapped[str]  # time | sensor | motion | manual
+    status: Mapped[str]  # done | failed
+    detail: Mapped[str | None]  # why a run failed
+
+
+class DeviceLog(Base):
+    """One command an automation's run sent to a device: the device's history."""
+
+    __tablename__ = "device_log"
+    __table_args__ = (Index("ix_device_log_device_at", "device_id", "at"),)
+
+    id: Mapped[str] = mapped_column(String, primary_key=True)  # "LOG-00042"
+    device_id: Mapped[str] = mapped_column(ForeignKey("devices.id"))
+    run_id: Mapped[str] = mapped_column(ForeignKey("automation_runs.id"), index=True)
+    at: Mapped[dt.datetime]
+    command: Mapped[str]
+    value: Mapped[str | None]

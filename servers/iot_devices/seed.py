@@ -6,6 +6,13 @@ a daily energy history, speakers, cameras and sensors with a week of readings be
 one device in twelve is offline, and battery devices run from nearly flat to full. Groups, scenes
 and automations are built from each home's devices, so that some groups and scenes include an
 offline device and cannot run, and some homes have no scenes or automations at all.
+
+Automations fire as the clock passes their trigger: after the homes are built, the hub's log of the
+last 10 days is played forward from each automation's trigger (every day at its time; each reading
+of its sensor that crosses its threshold; each motion its sensor saw), up to now, or up to the time
+a disabled automation was switched off. A run whose target device was already offline (or a
+thermostat that was off, for a set point) failed and changed nothing; every other run sent its
+command to each target, which the device's history says.
 """
 
 from __future__ import annotations
@@ -14,12 +21,15 @@ import datetime as dt
 
 from prove_env.world import SeedContext
 
-from .models import Automation, AutomationTarget, Device, Group, GroupMember, Home, LockCode, Reading, Room, Scene, \
-    SceneAction
+from sqlalchemy import select
+
+from .models import Automation, AutomationRun, AutomationTarget, Device, DeviceLog, Group, GroupMember, Home, \
+    LockCode, Reading, Room, Scene, SceneAction
 
 N_HOMES = 14
 SENSOR_DAYS = 7
 ENERGY_DAYS = 14
+HISTORY_DAYS = 10  # how far back the hub keeps its log of automation runs
 
 # room -> floor
 ROOMS = {"Living room": 1, "Kitchen": 1, "Hallway": 1, "Master bedroom": 2, "Guest bedroom": 2, "Office": 2,
@@ -75,6 +85,85 @@ DOMAINS = ("gmail.com", "yahoo.com", "outlook.com", "icloud.com", "proton.me")
 def seed(ctx: SeedContext) -> None:
     for _ in range(N_HOMES):
         _HomeBuilder(ctx).build()
+    _automation_history(ctx)
+
+
+# -- when automations fire -----------------------------------------------------------------------------
+
+
+def firings(automation: Automation, since: dt.datetime, until: dt.datetime,
+            readings: list[tuple[dt.datetime, float]]) -> list[tuple[dt.datetime, str]]:
+    """The moments in (since, until] at which the automation's trigger fired, with the cause ('time',
+    'sensor' or 'motion'), oldest first. A time trigger fires every day at its time; 'above' and
+    'below' fire on a reading of the sensor that crosses the threshold from the reading before it;
+    'motion' fires on each motion the sensor saw. `readings` are the sensor's (time, value), in order."""
+    out: list[tuple[dt.datetime, str]] = []
+    if automation.trigger == "time":
+        hour, minute = map(int, automation.at_time.split(":"))
+        day = since.date()
+        while day <= until.date():
+            at = dt.datetime.combine(day, dt.time(hour, minute))
+            if since < at <= until:
+                out.append((at, "time"))
+            day += dt.timedelta(days=1)
+        return out
+    threshold = automation.threshold
+    before: float | None = None
+    for at, value in readings:
+        if automation.trigger == "motion":
+            fired = value >= 1
+        elif automation.trigger == "above":
+            fired = before is not None and before <= threshold < value
+        else:
+            fired = before is not None and before >= threshold > value
+        before = value
+        if fired and since < at <= until:
+            out.append((at, "motion" if automation.trigger == "motion" else "sensor"))
+    return out
+
+
+def offline_at(device: Device, at: dt.datetime) -> bool:
+    """Whether the device was already offline at that moment (it has not been seen since)."""
+    return not device.online and device.last_seen < at
+
+
+def _automation_history(ctx: SeedContext) -> None:
+    """Each automation's runs over the kept days, in time order, with the commands they sent. A
+    disabled automation was switched off at a moment of the last 10 days and ran until then."""
+    session, rng = ctx.session, ctx.rng
+    session.flush()
+    start = ctx.now - dt.timedelta(days=HISTORY_DAYS)
+    devices = {d.id: d for d in session.scalars(select(Device))}
+    targets: dict[str, list[Device]] = {}
+    for automation_id, device_id in session.execute(
+            select(AutomationTarget.automation_id, AutomationTarget.device_id).order_by(
+                AutomationTarget.automation_id, AutomationTarget.device_id)):
+        targets.setdefault(automation_id, []).append(devices[device_id])
+    runs: list[tuple[dt.datetime, str, str, Automation]] = []
+    for automation in session.scalars(select(Automation).order_by(Automation.id)):
+        until = ctx.now
+        if not automation.enabled:
+            automation.switched_at = ctx.moment(-HISTORY_DAYS + 1, -0.5)
+            until = automation.switched_at
+        readings = [] if automation.sensor_id is None else list(session.execute(
+            select(Reading.at, Reading.value).where(Reading.device_id == automation.sensor_id)
+            .order_by(Reading.at, Reading.id)).all())
+        for at, cause in firings(automation, max(start, automation.created_at), until, readings):
+            runs.append((at, automation.id, cause, automation))
+        automation.last_triggered = None
+    for at, _, cause, automation in sorted(runs, key=lambda r: (r[0], r[1])):
+        down = [f"{d.name} ({d.id}) was offline" for d in targets[automation.id] if offline_at(d, at)]
+        if automation.command == "set_temperature":
+            down += [f"{d.name} ({d.id}) was off, so it took no set point" for d in targets[automation.id]
+                     if d.hvac_mode == "off" and not offline_at(d, at)]
+        run = AutomationRun(id=ctx.new_id("RUN", 5), home_id=automation.home_id, automation_id=automation.id,
+                            automation=automation.name, at=at, cause=cause, status="failed" if down else "done",
+                            detail="; ".join(down) or None)
+        ctx.add(run)
+        automation.last_triggered = at
+        if not down:
+            ctx.add(*(DeviceLog(id=ctx.new_id("LOG", 5), device_id=d.id, run_id=run.id, at=at,
+                                command=automation.command, value=automation.value) for d in targets[automation.id]))
 
 
 class _HomeBuilder:
@@ -334,6 +423,7 @@ class _HomeBuilder:
                                     command=command, value=value, enabled=rng.random() < 0.75,
                                     created_at=self.ctx.moment(-300, -20),
                                     last_triggered=self.ctx.moment(-6, -0.2) if rng.random() < 0.6 else None)
+            automation.switched_at = automation.created_at
             self.ctx.add(automation)
             for d in targets:
                 self.ctx.add(AutomationTarget(automation_id=automation.id, device_id=d.id))

@@ -5,8 +5,11 @@ Good night scene"), with values said the way people say them ("68 degrees", "40%
 Only commands a device would carry out are asked for here (online devices, the capability present,
 values in range); the refusals are the hand-written tasks' and the domain tests' business. Each
 home keeps a scene, an automation and a guest code aside for deletion, so no other request of the
-same conversation uses what an earlier one removed; thermostats are never switched off, so a later
-request for a set point still finds one it can take."""
+same conversation uses what an earlier one removed; one automation is kept for running by hand
+(every device it reaches can take its command) and another for switching on or off, so that a
+request to run one never meets one another request disabled; thermostats are never switched off,
+so a later request for a set point still finds one it can take. The automations' log and the
+devices' history are asked about by what happened on named days, as people remember them."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import datetime as dt
 import random
 from typing import Any
 
+from prove_env.facts import quantity
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import clock, day, listing, stable
 
@@ -41,18 +45,40 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                  for d in devices if d["type"] == "lock"}
         scenes = read("list_scenes", home_id=hid)
         automations = read("list_automations", home_id=hid)
+        runs = read("list_automation_runs", home_id=hid, limit=100)
+        reached = sorted({t["device_id"] for a in automations for t in a["devices"]})
+        histories = {i: read("get_device_history", device_id=i, limit=100)["history"] for i in reached}
         first = home["owner_name"].split()[0]
         guest = [(lock, c) for lock, cs in codes.items() for c in cs if c["name"] != first
                  and _by_id(devices, lock)["online"]]
         bundles.append({
             "now": now, "home": home, "rooms": read("list_rooms", home_id=hid), "devices": devices,
             "groups": read("list_groups", home_id=hid), "scenes": scenes, "automations": automations,
-            "codes": codes, "first": first,
+            "codes": codes, "first": first, "runs": runs, "histories": histories,
             "drop_scene": rng.choice(scenes)["scene_id"] if scenes else None,
             "drop_automation": rng.choice(automations)["automation_id"] if automations else None,
             "drop_code": rng.choice(guest)[1]["code_id"] if guest else None,
         })
+        _automation_roles(bundles[-1], rng)
     return bundles
+
+
+def _automation_roles(b: Bundle, rng: random.Random) -> None:
+    """The automation to run by hand (one whose every device would take its command now) and the one
+    to switch on or off, never the same, nor the one set aside for deletion."""
+    kept = [a for a in b["automations"] if a["automation_id"] != b["drop_automation"]]
+    runnable = [a for a in kept if _runnable(b, a)]
+    b["run_automation"] = rng.choice(runnable)["automation_id"] if runnable else None
+    others = [a for a in kept if a["automation_id"] != b["run_automation"]]
+    b["toggle_automation"] = rng.choice(others)["automation_id"] if others else None
+
+
+def _runnable(b: Bundle, a: dict) -> bool:
+    for target in a["devices"]:
+        d = _by_id(b["devices"], target["device_id"])
+        if not d["online"] or (a["command"] == "set_temperature" and d.get("mode") == "off"):
+            return False
+    return True
 
 
 def _full(read: Reader, d: dict) -> dict:
@@ -318,13 +344,15 @@ def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"What was the total kWh on {name} {said}?",
                                          f"I want to know what {name} consumed {said}, in kilowatt-hours."]),
                    terse=f"kWh of {name}, {_span(start, end)}?", refs=refs, mentions=mentions, detail=held,
-                   facts=lambda r: [r["total_kwh"]])
+                   facts=lambda r: [quantity(r["total_kwh"], "kWh")])
     if kind in ("temperature", "humidity"):
+        if not d["reading_at"] or d["reading_at"][:10] < start.isoformat():
+            return None  # offline since before the period: it recorded nothing then
         pick = rng.choice(["highest", "lowest", "average"])
         word = {"highest": "highest", "lowest": "lowest", "average": "average"}[pick]
         return Ask(args, say=rng.choice([f"What was the {word} {kind} {name} recorded {said}?",
                                          f"Could you tell me the {word} {kind} reading from {name} {said}?",
-                                         f"{said.capitalize()}, what was the {word} {kind} on {name}?"]),
+                                         f"{said[:1].upper()}{said[1:]}, what was the {word} {kind} on {name}?"]),
                    terse=f"{word.capitalize()} {kind} on {name}, {_span(start, end)}?", refs=refs, detail=held,
                    mentions=mentions, facts=lambda r: [r[pick]] if r[pick] is not None else [])
     what = "motion events" if kind == "motion" else "times the door was opened"
@@ -348,13 +376,14 @@ def get_energy_summary(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"What's the total energy use of my plugs {said}?",
                                          f"Could you add up the kWh my plugs used {said}?"]),
                    terse=f"Total plug energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
-                   mentions=(day(start), day(end)), facts=lambda r: [r["total_kwh"]])
+                   mentions=(day(start), day(end)), facts=lambda r: [quantity(r["total_kwh"], "kWh")])
     return Ask(args, say=rng.choice([f"Which of my plugs used the most energy {said}, and how much?",
-                                     f"{said.capitalize()}, what was the biggest energy user among my plugs?",
+                                     f"{said[:1].upper()}{said[1:]}, what was the biggest energy user among my plugs, "
+                                     f"and how much did it use?",
                                      f"Tell me the top energy-consuming plug {said} and its kWh."]),
                terse=f"Top plug by energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
                mentions=(day(start), day(end)),
-               facts=lambda r: [r["devices"][0]["name"], r["devices"][0]["kwh"]])
+               facts=lambda r: [r["devices"][0]["name"], quantity(r["devices"][0]["kwh"], "kWh")])
 
 
 @goals.add("list_groups", 0.6)
@@ -386,9 +415,28 @@ def list_scenes(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: names)
 
 
-@goals.add("list_automations", 0.6)
+@goals.add("list_automations", 0.8)
 def list_automations(b: Bundle, rng: random.Random) -> Ask | None:
     kept = _keep_automations(b)
+    steady = [a for a in kept if a["automation_id"] not in (b["toggle_automation"], b["run_automation"])]
+    timed = [a for a in steady if a["enabled"] and a["trigger"] == "time"]
+    paused = [a for a in steady if not a["enabled"]]
+    if (timed or paused) and rng.random() < 0.45:
+        a = rng.choice(timed + paused)
+        name, aid = a["name"], a["automation_id"]
+        if a["enabled"]:
+            return Ask({"home_id": b["home"]["home_id"]},
+                       say=rng.choice([f"When is my '{name}' automation going to run next?",
+                                       f"What's the next time {name} will kick in?",
+                                       f"Can you tell me when the {name} automation runs next?"]),
+                       terse=f"Next run of {name}?", refs=(_home(b),), mentions=(name,),
+                       facts=lambda r: [x["next_run"] for x in r if x["automation_id"] == aid])
+        return Ask({"home_id": b["home"]["home_id"]},
+                   say=rng.choice([f"When did my '{name}' automation get switched off?",
+                                   f"Since when has {name} been disabled?",
+                                   f"I noticed {name} isn't running. When was it turned off?"]),
+                   terse=f"When was {name} disabled?", refs=(_home(b),), mentions=(name,),
+                   facts=lambda r: [x["disabled_at"] for x in r if x["automation_id"] == aid])
     states = [s for s in (True, False) if sum(a["enabled"] == s for a in kept) >= 2]
     if not states:  # another request may flip or delete one: at least two must remain either way
         return None
@@ -813,10 +861,9 @@ def _keep_automations(b: Bundle) -> list[dict]:
 
 @goals.add("set_automation_enabled", 0.9)
 def set_automation_enabled(b: Bundle, rng: random.Random) -> Ask | None:
-    automations = _keep_automations(b)
-    if not automations:
+    a = next((x for x in b["automations"] if x["automation_id"] == b["toggle_automation"]), None)
+    if a is None:
         return None
-    a = rng.choice(automations)
     name = a["name"]
     if a["enabled"]:
         return Ask({"automation_id": a["automation_id"], "enabled": False},
@@ -827,6 +874,108 @@ def set_automation_enabled(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Turn the '{name}' automation back on.", f"Please re-enable my {name} automation.",
                                f"Can you enable {name} again?"]),
                terse=f"Enable {name}.", refs=(_automation(b, a),), mentions=(name,))
+
+
+@goals.add("run_automation", 1.1)
+def run_automation(b: Bundle, rng: random.Random) -> Ask | None:
+    a = next((x for x in b["automations"] if x["automation_id"] == b["run_automation"]), None)
+    if a is None:
+        return None
+    name, args, refs = a["name"], {"automation_id": a["automation_id"]}, (_automation(b, a),)
+    if not a["enabled"]:
+        return Ask(args, say=rng.choice([f"My '{name}' automation is switched off. Turn it back on and run it once "
+                                         "right now.",
+                                         f"Please re-enable {name} and run it straight away.",
+                                         f"Could you enable the {name} automation again and trigger it now?"]),
+                   terse=f"Enable {name} and run it now.", refs=refs, mentions=(name,),
+                   prior=(("set_automation_enabled", {"automation_id": a["automation_id"], "enabled": True}),))
+    return Ask(args, say=rng.choice([f"Run my '{name}' automation now, please.",
+                                     f"I don't want to wait for it: trigger {name} right now.",
+                                     f"Can you run the {name} automation once, now?",
+                                     f"Please set off my {name} automation immediately."]),
+               terse=f"Run {name} now.", refs=refs, mentions=(name,))
+
+
+def _on_day(runs: list[dict], d: dt.date) -> list[dict]:
+    return [r for r in runs if r["at"].startswith(d.isoformat())]
+
+
+@goals.add("list_automation_runs", 1.2)
+def list_automation_runs(b: Bundle, rng: random.Random) -> Ask | None:
+    hid, today = b["home"]["home_id"], b["now"].date()
+    runs = [r for r in b["runs"] if r["automation_id"] not in (None, b["drop_automation"])]
+    failed = [r for r in runs if r["status"] == "failed"]
+    roll = rng.random()
+    if failed and roll < 0.3:
+        return Ask({"home_id": hid, "status": "failed"},
+                   say=rng.choice(["Did any of my automations fail recently? Which ones?",
+                                   "Has an automation of mine failed to run lately? Tell me which.",
+                                   "I want to know if any of my automations didn't go through. Which failed?"]),
+                   terse="Failed automation runs?", refs=(_home(b),),
+                   facts=lambda r: list(dict.fromkeys(x["automation"] for x in r))[:3])
+    if roll < 0.6:
+        evening = dt.datetime.combine(today - dt.timedelta(days=1), dt.time(18, 0))
+        morning = dt.datetime.combine(today, dt.time(7, 0))
+        night = [r for r in runs if evening.isoformat() <= r["at"] <= morning.isoformat()]
+        if not night:
+            return None
+        args = {"home_id": hid, "start": evening.isoformat(), "end": morning.isoformat()}
+        said = f"between {clock(evening)} on {day(evening)} and {clock(morning)} on {day(morning)}"
+        return Ask(args, say=rng.choice([f"Which of my automations ran {said}?",
+                                         f"What did my automations do overnight, {said}?",
+                                         f"Can you tell me which automations went off {said}?"]),
+                   terse=f"Automation runs {said}?", refs=(_home(b),),
+                   mentions=(day(evening), day(morning), clock(evening), clock(morning)),
+                   facts=lambda r: list(dict.fromkeys(x["automation"] for x in r))[:4])
+    by_automation: dict[str, list[dict]] = {}
+    for r in runs:
+        by_automation.setdefault(r["automation_id"], []).append(r)
+    back = rng.randint(1, 3)
+    when = today - dt.timedelta(days=back)
+    busy = [a for a in _keep_automations(b) if _on_day(by_automation.get(a["automation_id"], []), when)]
+    if not busy:
+        return None
+    a = rng.choice(busy)
+    name = a["name"]
+    args = {"home_id": hid, "automation_id": a["automation_id"], "start": f"{when.isoformat()}T00:00:00",
+            "end": f"{when.isoformat()}T23:59:59"}
+    return Ask(args, say=rng.choice([f"At what times did my '{name}' automation run on {day(when)}?",
+                                     f"On {day(when)}, when did {name} go off?",
+                                     f"Can you check the log: at what times did {name} run on {day(when)}?"]),
+               terse=f"Runs of {name} on {day(when)}?", refs=(_automation(b, a),), mentions=(name, day(when)),
+               facts=lambda r: [x["at"] for x in r][:4])
+
+
+@goals.add("get_device_history", 1.1)
+def get_device_history(b: Bundle, rng: random.Random) -> Ask | None:
+    changed = [d for d in b["devices"] if b["histories"].get(d["device_id"])
+               and d["device_id"] not in _run_targets(b)]
+    if not changed:
+        return None
+    d = rng.choice(changed)
+    name, args, refs = dev(d, rng), {"device_id": d["device_id"]}, (_device(b, d),)
+    history = b["histories"][d["device_id"]]
+    if rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"What was the last thing an automation did to {name}, and when?",
+                                         f"Which automation last changed {name}? At what time?",
+                                         f"Something switched {name} on its own. What automation was it, and "
+                                         "when did it happen?"]),
+                   terse=f"Last automated change to {name}?", refs=refs,
+                   facts=lambda r: [r["history"][0]["automation"], r["history"][0]["at"]])
+    when = dt.date.fromisoformat(rng.choice(history)["at"][:10])
+    args = {**args, "start": f"{when.isoformat()}T00:00:00", "end": f"{when.isoformat()}T23:59:59"}
+    return Ask(args, say=rng.choice([f"On {day(when)}, which automations changed {name}, and at what times?",
+                                     f"Look at the history of {name}: what did automations do to it on {day(when)}?",
+                                     f"Can you tell me when automations touched {name} on {day(when)}?"]),
+               terse=f"Automated changes to {name} on {day(when)}?", refs=refs, mentions=(day(when),),
+               facts=lambda r: list(dict.fromkeys(x["automation"] for x in r["history"]))
+               + [x["at"] for x in r["history"]][:4])
+
+
+def _run_targets(b: Bundle) -> set[str]:
+    """The devices the automation kept for running by hand reaches: their newest entry may be that run."""
+    a = next((x for x in b["automations"] if x["automation_id"] == b["run_automation"]), None)
+    return {t["device_id"] for t in a["devices"]} if a else set()
 
 
 @goals.add("delete_automation", 0.6)
@@ -944,10 +1093,11 @@ def code_request(b: Bundle, rng: random.Random) -> str | None:
 
 
 # Tools that do one another's job for some request (a device's state shows in the home's device
-# list; setting a light's brightness or colour turns it on): a missing-function task hides all of
-# a group or none.
+# list; setting a light's brightness or colour turns it on; an automation's last run shows in the
+# automation list): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
     ("get_device", "list_devices"),
+    ("list_automation_runs", "list_automations"),
     ("turn_on", "set_brightness", "set_color_temperature", "set_color"),
 )
 

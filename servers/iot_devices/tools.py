@@ -14,6 +14,11 @@ Rules, in one place:
   doors but never unlock them.
 - Automations (a time, a temperature or humidity threshold, or motion, then one command to one or
   more devices of the same home) are validated in full before they are saved; they never unlock.
+- An enabled automation fires whenever the clock passes its trigger (its time of day, a reading of its
+  sensor crossing the threshold, motion): each firing is a run in the hub's log, and each command
+  the run sent is in the target device's history. A run whose target was offline failed and changed
+  nothing. A disabled automation never fires and cannot be run by hand; enabling it again does not
+  replay the triggers it missed. Running an automation by hand is all or nothing, like a scene.
 """
 
 from __future__ import annotations
@@ -26,14 +31,15 @@ from sqlalchemy import func, select
 
 from prove_env.toolkit import Date, DateTime, Detail, Entity, Id, Limit, Toolkit, ToolError, check_range, tool
 
-from .models import (Automation, AutomationTarget, Base, Device, Group, GroupMember, Home, LockCode, Reading,
-                     Room, Scene, SceneAction)
-from .seed import seed
+from .models import (Automation, AutomationRun, AutomationTarget, Base, Device, DeviceLog, Group, GroupMember, Home,
+                     LockCode, Reading, Room, Scene, SceneAction)
+from .seed import HISTORY_DAYS, firings, seed
 
 DeviceType = Literal["light", "thermostat", "lock", "blind", "plug", "speaker", "camera", "sensor"]
 Color = Literal["red", "orange", "yellow", "green", "cyan", "blue", "purple", "pink", "white"]
 HvacMode = Literal["off", "heat", "cool", "auto"]
 Trigger = Literal["time", "above", "below", "motion"]
+RunStatus = Literal["done", "failed"]
 AutomationCommand = Literal["turn_on", "turn_off", "set_brightness", "set_color_temperature", "set_temperature",
                             "lock", "set_position", "set_volume"]
 
@@ -483,10 +489,14 @@ class IotDevicesServer(Toolkit):
             enabled: only enabled (true) or only disabled (false) automations.
         """
         home = self.get(Home, home_id)
-        query = select(Automation).where(Automation.home_id == home.id).order_by(Automation.id)
-        if enabled is not None:
-            query = query.where(Automation.enabled == enabled)
-        return [self._automation(a) for a in self.db.scalars(query)]
+        found = self.load(Automation, "SELECT id FROM automations WHERE home_id = ?1 AND (?2 IS NULL OR enabled = ?2) "
+                                      "ORDER BY id", home.id, enabled)
+        targets: dict[str, list[dict]] = {}
+        for automation_id, device_id, name in self.rows(
+                "SELECT t.automation_id, d.id, d.name FROM automation_targets t JOIN devices d ON d.id = t.device_id "
+                "JOIN automations a ON a.id = t.automation_id WHERE a.home_id = ? ORDER BY d.id", home.id):
+            targets.setdefault(automation_id, []).append({"device_id": device_id, "name": name})
+        return [self._automation(a, targets.get(a.id, [])) for a in found]
 
     @tool(produces=("automation",), details=(Detail("automations", "description"),))
     def create_automation(self, home_id: Id("home"), name: str, trigger: Trigger, command: AutomationCommand,
@@ -556,7 +566,7 @@ class IotDevicesServer(Toolkit):
                                 description=(description or "").strip()[:200] or None, trigger=trigger,
                                 sensor_id=sensor.id if sensor else None, threshold=threshold, at_time=at_time,
                                 command=command, value=_store(command, value), enabled=True, created_at=self.now,
-                                last_triggered=None)
+                                last_triggered=None, switched_at=self.now)
         self.db.add(automation)
         for d in targets:
             self.db.add(AutomationTarget(automation_id=automation.id, device_id=d.id))
@@ -565,21 +575,101 @@ class IotDevicesServer(Toolkit):
 
     @tool(idempotent=True)
     def set_automation_enabled(self, automation_id: Id("automation"), enabled: bool) -> dict:
-        """Enable or disable an automation; a disabled one stays saved but never fires.
+        """Enable or disable an automation; a disabled one stays saved but never fires. Enabling it
+        again does not make up for the triggers it missed while disabled.
 
         Args:
             enabled: true to enable, false to disable.
         """
         automation = self.get(Automation, automation_id)
-        automation.enabled = enabled
+        if automation.enabled != enabled:
+            automation.enabled, automation.switched_at = enabled, self.now
         return self._automation(automation)
+
+    @tool()
+    def run_automation(self, automation_id: Id("automation")) -> dict:
+        """Run an enabled automation now, whatever its trigger: send its command to each of its devices.
+        All or nothing: if any device is offline or would refuse the command, nothing changes and the
+        refusal names each device and why. The run is logged, and each device's history says so."""
+        automation = self.get(Automation, automation_id)
+        if not automation.enabled:
+            raise ToolError(f"Automation '{automation.name}' ({automation.id}) is disabled, so it cannot run; "
+                            "enable it with set_automation_enabled first")
+        targets = self._targets(automation.id)
+        value = _parse(automation.command, automation.value)
+        self._all_or_nothing(f"Automation '{automation.name}' did not run",
+                             [(d, automation.command, value) for d in targets])
+        run = AutomationRun(id=self.new_id("RUN", 5), home_id=automation.home_id, automation_id=automation.id,
+                            automation=automation.name, at=self.now, cause="manual", status="done", detail=None)
+        self.db.add(run)
+        self.db.add_all([DeviceLog(id=self.new_id("LOG", 5), device_id=d.id, run_id=run.id, at=self.now,
+                                   command=automation.command, value=automation.value) for d in targets])
+        automation.last_triggered = self.now
+        self.db.flush()
+        rooms = self._rooms_of(*targets)
+        return {**self._automation(automation), "run": self._runs([run])[0],
+                "device_states": [_device(d, rooms) for d in targets]}
+
+    @tool(read_only=True)
+    def list_automation_runs(self, home_id: Id("home"), automation_id: Id("automation") | None = None,
+                             status: RunStatus | None = None, start: DateTime | None = None,
+                             end: DateTime | None = None, limit: Limit = 20) -> list[dict]:
+        """The log of a home's automation runs, newest first: when each ran, why (its 'time' of day came,
+        a 'sensor' crossed its threshold, 'motion' was seen, or someone ran it by hand: 'manual'),
+        whether it was 'done' or 'failed' (and why), and the devices it reached. The hub keeps 10 days.
+
+        Args:
+            automation_id: only the runs of this automation.
+            status: only runs that were 'done' or that 'failed'.
+            start: only runs at or after this time, such as '2026-05-01T18:00:00'.
+            end: only runs at or before this time, such as '2026-05-02T06:00:00'.
+        """
+        home = self.get(Home, home_id)
+        if automation_id is not None:
+            automation = self.get(Automation, automation_id)
+            if automation.home_id != home.id:
+                raise ToolError(f"Automation {automation.id} ({automation.name}) is not in home {home.id}; "
+                                "list_automations lists its automations")
+        if start is not None and end is not None:
+            check_range(start, end, ("start", "end"))
+        runs = self.load(AutomationRun, "SELECT id FROM automation_runs WHERE home_id = ?1 "
+                                        "AND (?2 IS NULL OR automation_id = ?2) AND (?3 IS NULL OR status = ?3) "
+                                        "AND (?4 IS NULL OR at >= ?4) AND (?5 IS NULL OR at <= ?5) "
+                                        "ORDER BY at DESC, id DESC LIMIT ?6",
+                         home.id, automation_id, status, start, end, limit)
+        return self._runs(runs)
+
+    @tool(read_only=True)
+    def get_device_history(self, device_id: Id("device"), start: DateTime | None = None,
+                           end: DateTime | None = None, limit: Limit = 20) -> dict:
+        """What automations did to a device, newest first: each command a run sent it, when, and which
+        automation (changes made by hand or by scenes are not in it). The hub keeps 10 days.
+
+        Args:
+            start: only entries at or after this time, such as '2026-05-01T18:00:00'.
+            end: only entries at or before this time, such as '2026-05-02T06:00:00'.
+        """
+        d = self.get(Device, device_id)
+        if start is not None and end is not None:
+            check_range(start, end, ("start", "end"))
+        rows = self.rows("SELECT g.at, g.command, g.value, r.id, r.automation_id, r.automation, r.cause "
+                         "FROM device_log g JOIN automation_runs r ON r.id = g.run_id WHERE g.device_id = ?1 "
+                         "AND (?2 IS NULL OR g.at >= ?2) AND (?3 IS NULL OR g.at <= ?3) "
+                         "ORDER BY g.at DESC, g.id DESC LIMIT ?4", d.id, start, end, limit)
+        return {"device_id": d.id, "name": d.name,
+                "history": [{"at": dt.datetime.fromisoformat(at), "command": command, "value": _parse(command, value),
+                             "automation": name, "automation_id": automation_id, "run_id": run_id, "cause": cause}
+                            for at, command, value, run_id, automation_id, name, cause in rows]}
 
     @tool(destructive=True)
     def delete_automation(self, automation_id: Id("automation")) -> dict:
-        """Delete an automation for good."""
+        """Delete an automation for good. Its past runs stay in the log and in the devices' history,
+        under its name."""
         automation = self.get(Automation, automation_id)
         for target in self.db.scalars(select(AutomationTarget).where(AutomationTarget.automation_id == automation.id)):
             self.db.delete(target)
+        for run in self.db.scalars(select(AutomationRun).where(AutomationRun.automation_id == automation.id)):
+            run.automation_id = None
         self.db.delete(automation)
         return {"automation_id": automation.id, "name": automation.name, "deleted": True}
 
@@ -589,8 +679,9 @@ class IotDevicesServer(Toolkit):
         """Every device's state is inside its range (brightness, kelvin, set point, mode, position, volume,
         battery) and a plug that is off draws nothing; a lock holds at most 10 codes, unique by name and
         digits, each expiring (if ever) after it was created; groups, scenes and automations reach only devices of their own home, and scenes and
-        automations never unlock; nothing recorded (last seen, readings, creations, activations) lies
-        after the clock."""
+        automations never unlock; automations ran whenever the clock passed their trigger while enabled,
+        and only then or by hand (`_automation_rules`); nothing recorded (last seen, readings, creations,
+        activations, runs) lies after the clock."""
         problems = []
         homes = {}
         for d in self.db.scalars(select(Device)):
@@ -632,7 +723,67 @@ class IotDevicesServer(Toolkit):
             select(Automation.id).where(Automation.command == "unlock"))]
         problems += self.after_now(Device.last_seen, Device.reading_at, LockCode.created_at, Reading.at,
                                    Scene.created_at, Scene.last_activated, Automation.created_at,
-                                   Automation.last_triggered)
+                                   Automation.last_triggered, Automation.switched_at, AutomationRun.at, DeviceLog.at)
+        problems += self._automation_rules(homes)
+        return problems
+
+    def _automation_rules(self, homes: dict[str, str]) -> list[str]:
+        """Runs agree with their automations and with the clock: each run is of its automation's home,
+        after its creation and not after it was disabled; its last_triggered is its latest run; a done
+        run sent the command to each target (the devices' history) and a failed one to none; and every
+        trigger an enabled automation's clock passed since it was switched on (within the kept days)
+        has its run."""
+        problems = []
+        stamp = dt.datetime.fromisoformat
+        logs: dict[str, list[tuple[str, str, str | None, str]]] = {}
+        for run_id, device_id, command, value, at in self.rows(
+                "SELECT run_id, device_id, command, value, at FROM device_log"):
+            logs.setdefault(run_id, []).append((device_id, command, value, at))
+        runs: dict[str | None, list[tuple]] = {}
+        for run in self.rows("SELECT id, home_id, automation_id, at, cause, status FROM automation_runs "
+                             "ORDER BY at, id"):
+            run_id, home_id, automation_id, at, cause, status = run
+            if cause not in ("time", "sensor", "motion", "manual") or status not in ("done", "failed"):
+                problems.append(f"run {run_id} has cause {cause} and status {status}")
+            problems += [f"device log of run {run_id} reaches {device_id} at {when}"
+                         for device_id, _, _, when in logs.get(run_id, ())
+                         if when != at or homes.get(device_id) != home_id]
+            runs.setdefault(automation_id, []).append(run)
+        targets: dict[str, set[str]] = {}
+        for automation_id, device_id in self.rows("SELECT automation_id, device_id FROM automation_targets"):
+            targets.setdefault(automation_id, set()).add(device_id)
+        readings: dict[str, list[tuple[dt.datetime, float]]] = {}
+        for device_id, at, value in self.rows(
+                "SELECT device_id, at, value FROM readings WHERE device_id IN (SELECT sensor_id FROM automations "
+                "WHERE enabled) ORDER BY device_id, at, id"):
+            readings.setdefault(device_id, []).append((stamp(at), value))
+        kept = self.now - dt.timedelta(days=HISTORY_DAYS)
+        for a in self.db.scalars(select(Automation)):
+            mine = runs.get(a.id, [])
+            latest = stamp(mine[-1][3]) if mine else None
+            if a.switched_at < a.created_at:
+                problems.append(f"automation {a.id} was switched at {a.switched_at}, before it was created")
+            if latest != a.last_triggered:
+                problems.append(f"automation {a.id} last triggered {a.last_triggered}, but its latest run is {latest}")
+            wanted = targets.get(a.id, set())
+            for run_id, home_id, _, at, _, status in mine:
+                when = stamp(at)
+                if home_id != a.home_id or when < a.created_at:
+                    problems.append(f"run {run_id} of automation {a.id} is of home {home_id} at {at}")
+                if not a.enabled and when > a.switched_at:
+                    problems.append(f"run {run_id} of automation {a.id} at {at}, after it was disabled")
+                sent = logs.get(run_id, [])
+                reached = wanted if status == "done" else set()
+                if len(sent) != len(reached) or {d for d, _, _, _ in sent} != reached \
+                        or any((c, v) != (a.command, a.value) for _, c, v, _ in sent):
+                    problems.append(f"run {run_id} ({status}) of automation {a.id} sent {len(sent)} commands "
+                                    f"to its {len(wanted)} devices")
+            if a.enabled:
+                ran = {(stamp(at), cause) for _, _, _, at, cause, _ in mine}
+                problems += [f"automation {a.id} ({a.trigger}) fired at {at} but has no run then"
+                             for at, cause in firings(a, max(a.switched_at, kept), self.now,
+                                                      readings.get(a.sensor_id, []))
+                             if (at, cause) not in ran]
         return problems
 
     def _command(self, d: Device, command: str, value: object = None) -> dict:
@@ -722,10 +873,11 @@ class IotDevicesServer(Toolkit):
                 "actions": [{"device_id": device_id, "device": name, "command": command,
                              "value": _parse(command, value)} for device_id, name, command, value in actions]}
 
-    def _automation(self, a: Automation) -> dict:
-        targets = list(self.db.execute(select(Device.id, Device.name).join(
-            AutomationTarget, AutomationTarget.device_id == Device.id).where(
-            AutomationTarget.automation_id == a.id).order_by(Device.id)).all())
+    def _automation(self, a: Automation, devices: list[dict] | None = None) -> dict:
+        if devices is None:
+            devices = [{"device_id": i, "name": n} for i, n in self.rows(
+                "SELECT d.id, d.name FROM automation_targets t JOIN devices d ON d.id = t.device_id "
+                "WHERE t.automation_id = ? ORDER BY d.id", a.id)]
         out = {"automation_id": a.id, "home_id": a.home_id, "name": a.name, "description": a.description,
                "enabled": a.enabled, "trigger": a.trigger}
         if a.trigger == "time":
@@ -735,7 +887,33 @@ class IotDevicesServer(Toolkit):
             if a.threshold is not None:
                 out["threshold"] = a.threshold
         out.update(command=a.command, value=_parse(a.command, a.value),
-                   devices=[{"device_id": i, "name": n} for i, n in targets], last_triggered=a.last_triggered)
+                   devices=devices, last_triggered=a.last_triggered)
+        if not a.enabled:
+            out["disabled_at"] = a.switched_at
+        elif a.trigger == "time":
+            out["next_run"] = _next_time(a.at_time, self.now)
+        return out
+
+    def _targets(self, automation_id: str) -> list[Device]:
+        return self.load(Device, "SELECT device_id FROM automation_targets WHERE automation_id = ? ORDER BY device_id",
+                         automation_id)
+
+    def _runs(self, runs: list[AutomationRun]) -> list[dict]:
+        reached: dict[str, list[dict]] = {}
+        if runs:
+            ids = [r.id for r in runs]
+            for run_id, device_id, name in self.rows(
+                    f"SELECT g.run_id, g.device_id, d.name FROM device_log g JOIN devices d ON d.id = g.device_id "
+                    f"WHERE g.run_id IN ({', '.join('?' * len(ids))}) ORDER BY g.run_id, g.device_id", *ids):
+                reached.setdefault(run_id, []).append({"device_id": device_id, "name": name})
+        out = []
+        for r in runs:
+            info = {"run_id": r.id, "automation_id": r.automation_id, "automation": r.automation, "at": r.at,
+                    "cause": r.cause, "status": r.status}
+            if r.detail is not None:
+                info["detail"] = r.detail
+            info["devices"] = reached.get(r.id, [])
+            out.append(info)
         return out
 
 
@@ -892,6 +1070,13 @@ def _metric(d: Device) -> str:
 
 def _unit(d: Device) -> str:
     return {"temperature": "degrees F", "humidity": "%", "energy": "kWh"}.get(_metric(d), "event")
+
+
+def _next_time(at_time: str, now: dt.datetime) -> dt.datetime:
+    """The next moment after now at which a daily time of day comes."""
+    hour, minute = map(int, at_time.split(":"))
+    at = dt.datetime.combine(now.date(), dt.time(hour, minute))
+    return at if at > now else at + dt.timedelta(days=1)
 
 
 def _day_bounds(start: dt.date, end: dt.date) -> tuple[dt.datetime, dt.datetime]:

@@ -12,11 +12,13 @@ leave the team (`leaving`); no request assigns anything to them."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
+from dataclasses import dataclass
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import Ask, Goal, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, full_date, stable
 
 from .seed import DEPENDENCIES, LABELS, PROBLEMS, SCREENS, _capital
@@ -119,6 +121,26 @@ def sprint_name(b: Bundle, sprint: dict, rng: random.Random) -> str:
     return rng.choice([sprint["name"], f"sprint '{sprint['name']}'", f"the sprint {sprint['name']}"])
 
 
+@dataclass(frozen=True)
+class Named:
+    """How one request names an issue: its words, the value its call passes for it, and the refs that
+    the look-ups resolve."""
+
+    words: str
+    arg: str
+    refs: tuple[Ref, ...]
+
+
+def named(b: Bundle, issue: dict, rng: random.Random, by_key: float = 0.3, place: bool = True) -> Named:
+    """Mostly by title and where it lives ("'Login screen crashes' in Apollo"), found by a search;
+    sometimes by its key as people quote it from the board ("APOLLO-12"), which every tool takes as
+    it is, so no look-up is needed."""
+    if rng.random() < by_key:
+        return Named(issue["key"], issue["key"], ())
+    words = f"{issue_name(issue, rng)} {where(b, rng)}" if place else issue_name(issue, rng)
+    return Named(words, issue["issue_id"], (_issue_ref(b, issue),))
+
+
 def _open(b: Bundle, lane: str | None = None) -> list[dict]:
     return [i for i in b["issues"] if i["status"] != "done" and (lane is None or b["lanes"].get(i["issue_id"]) == lane)]
 
@@ -147,35 +169,36 @@ goals = Goals()
 def get_issue(b: Bundle, rng: random.Random) -> Ask | None:
     issue = rng.choice(b["issues"])
     full = b["full"][issue["issue_id"]]
-    name, at = issue_name(issue, rng), where(b, rng)
-    refs = (_issue_ref(b, issue),)
-    args = {"issue_id": issue["issue_id"]}
     choice = rng.randrange(4)
+    n = named(b, issue, rng, by_key=0.0 if choice == 3 else 0.3)  # who asks for the key does not know it
+    name = n.words
+    refs = n.refs
+    args = {"issue_id": n.arg}
     if choice == 0 and issue["assignee"] and issue["story_points"] is not None:
-        return Ask(args, say=rng.choice([f"Who is working on {name} {at}, and how many story points is it?",
-                                         f"Can you tell me who has {name} {at} and what it's estimated at?",
-                                         f"I need the assignee and the estimate of {name} {at}."]),
-                   terse=f"Assignee and points of {name} {at}?", refs=refs,
+        return Ask(args, say=rng.choice([f"Who is working on {name}, and how many story points is it?",
+                                         f"Can you tell me who has {name} and what it's estimated at?",
+                                         f"I need the assignee and the estimate of {name}."]),
+                   terse=f"Assignee and points of {name}?", refs=refs,
                    facts=lambda r: [r["assignee"], r["story_points"]])
     if choice == 1:
         blocked = [link for link in full["links"] if link["relation"] == "is_blocked_by"]
         if blocked:
-            return Ask(args, say=rng.choice([f"What is blocking {name} {at}?",
-                                             f"Is anything holding up {name} {at}? Which issue blocks it?",
-                                             f"Which ticket is {name} {at} waiting on?"]),
-                       terse=f"Blockers of {name} {at}?", refs=refs,
+            return Ask(args, say=rng.choice([f"What is blocking {name}?",
+                                             f"Is anything holding up {name}? Which issue blocks it?",
+                                             f"Which ticket is {name} waiting on?"]),
+                       terse=f"Blockers of {name}?", refs=refs,
                        facts=lambda r: [r["key"]] + [x["key"] for x in r["links"] if x["relation"] == "is_blocked_by"])
     if choice == 2:
-        return Ask(args, say=rng.choice([f"Who reported {name} {at}, and when?",
-                                         f"Could you find out who filed {name} {at} and on what date?",
-                                         f"When was {name} {at} created, and by whom?"]),
-                   terse=f"Reporter and date of {name} {at}?", refs=refs,
+        return Ask(args, say=rng.choice([f"Who reported {name}, and when?",
+                                         f"Could you find out who filed {name} and on what date?",
+                                         f"When was {name} created, and by whom?"]),
+                   terse=f"Reporter and date of {name}?", refs=refs,
                    facts=lambda r: [r["reporter"]["name"], r["created_at"][:10]])
-    return Ask(args, say=rng.choice([f"What's the key and priority of {name} {at}?",
-                                     f"How urgent is {name} {at}? Give me its key and priority.",
-                                     f"Could you look up {name} {at}? I need its issue key and priority.",
-                                     f"I keep forgetting the ticket number of {name} {at}. What is it, and what's its priority?"]),
-               terse=f"Key and priority of {name} {at}?", refs=refs, facts=lambda r: [r["key"], r["priority"]])
+    return Ask(args, say=rng.choice([f"What's the key and priority of {name}?",
+                                     f"How urgent is {name}? Give me its key and priority.",
+                                     f"Could you look up {name}? I need its issue key and priority.",
+                                     f"I keep forgetting the ticket number of {name}. What is it, and what's its priority?"]),
+               terse=f"Key and priority of {name}?", refs=refs, facts=lambda r: [r["key"], r["priority"]])
 
 
 @goals.add("list_issues", 1.2)
@@ -282,12 +305,13 @@ def list_comments(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    name, at = issue_name(issue, rng), where(b, rng)
-    return Ask({"issue_id": issue["issue_id"]},
-               say=rng.choice([f"Who has commented on {name} {at}?", f"What's the discussion on {name} {at}? Who wrote what?",
-                               f"Could you read me the comments on {name} {at}?",
-                               f"I missed the thread on {name} {at}. Who chimed in?"]),
-               terse=f"Comments on {name} {at}?", refs=(_issue_ref(b, issue),),
+    n = named(b, issue, rng)
+    name = n.words
+    return Ask({"issue_id": n.arg},
+               say=rng.choice([f"Who has commented on {name}?", f"What's the discussion on {name}? Who wrote what?",
+                               f"Could you read me the comments on {name}?",
+                               f"I missed the thread on {name}. Who chimed in?"]),
+               terse=f"Comments on {name}?", refs=n.refs,
                facts=lambda r: list(dict.fromkeys(c["author"] for c in r)))
 
 
@@ -297,11 +321,12 @@ def get_issue_history(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    name, at = issue_name(issue, rng), where(b, rng)
-    return Ask({"issue_id": issue["issue_id"]},
-               say=rng.choice([f"When was {name} {at} moved to done?", f"On what day did {name} {at} get finished?",
-                               f"Check the history of {name} {at}: when did it reach done?"]),
-               terse=f"Date {name} {at} went to done?", refs=(_issue_ref(b, issue),),
+    n = named(b, issue, rng)
+    name = n.words
+    return Ask({"issue_id": n.arg},
+               say=rng.choice([f"When was {name} moved to done?", f"On what day did {name} get finished?",
+                               f"Check the history of {name}: when did it reach done?"]),
+               terse=f"Date {name} went to done?", refs=n.refs,
                facts=lambda r: [next(c["changed_at"][:10] for c in r if c["to"] == "done")])
 
 
@@ -462,33 +487,34 @@ def update_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    name, at = issue_name(issue, rng), where(b, rng)
-    refs = (_issue_ref(b, issue),)
+    n = named(b, issue, rng)
+    name = n.words
+    refs = n.refs
     if rng.random() < 0.5:
         priority = rng.choice([p for p in ("low", "medium", "high", "highest") if p != issue["priority"]])
         if rng.random() < 0.6:
-            return Ask({"issue_id": issue["issue_id"], "priority": priority},
-                       say=rng.choice([f"The priority of {name} {at} is wrong; please change it.",
-                                       f"Can you reprioritize {name} {at}?"]),
+            return Ask({"issue_id": n.arg, "priority": priority},
+                       say=rng.choice([f"The priority of {name} is wrong; please change it.",
+                                       f"Can you reprioritize {name}?"]),
                        detail=rng.choice([f"Make it {priority}.", f"It should be {priority} priority."]),
-                       terse=f"{name} {at}: priority {priority}.", refs=refs, mentions=(priority,))
-        return Ask({"issue_id": issue["issue_id"], "priority": priority},
-                   say=rng.choice([f"Set the priority of {name} {at} to {priority}.",
-                                   f"Can you change {name} {at} to {priority} priority?",
-                                   f"{name[0].upper() + name[1:]} {at} should be {priority} priority now; please update it."]),
-                   terse=f"{name} {at}: priority {priority}.", refs=refs, mentions=(priority,))
+                       terse=f"{name}: priority {priority}.", refs=refs, mentions=(priority,))
+        return Ask({"issue_id": n.arg, "priority": priority},
+                   say=rng.choice([f"Set the priority of {name} to {priority}.",
+                                   f"Can you change {name} to {priority} priority?",
+                                   f"{name[0].upper() + name[1:]} should be {priority} priority now; please update it."]),
+                   terse=f"{name}: priority {priority}.", refs=refs, mentions=(priority,))
     points = rng.choice([p for p in (2, 3, 5, 8, 13) if p != issue["story_points"]])
     if rng.random() < 0.6:
-        return Ask({"issue_id": issue["issue_id"], "story_points": points},
-                   say=rng.choice([f"We re-estimated {name} {at}; please update its story points.",
-                                   f"The estimate on {name} {at} is off. Can you fix it?"]),
+        return Ask({"issue_id": n.arg, "story_points": points},
+                   say=rng.choice([f"We re-estimated {name}; please update its story points.",
+                                   f"The estimate on {name} is off. Can you fix it?"]),
                    detail=rng.choice([f"It's {points} points now.", f"Make it {points} story point{'s' if points != 1 else ''}."]),
-                   terse=f"{name} {at}: {points} points.", refs=refs)
-    return Ask({"issue_id": issue["issue_id"], "story_points": points},
-               say=rng.choice([f"Re-estimate {name} {at} at {points} story points.",
-                               f"After refinement, {name} {at} is {points} points. Please update the estimate.",
-                               f"Change the story points of {name} {at} to {points}."]),
-               terse=f"{name} {at}: {points} points.", refs=refs)
+                   terse=f"{name}: {points} points.", refs=refs)
+    return Ask({"issue_id": n.arg, "story_points": points},
+               say=rng.choice([f"Re-estimate {name} at {points} story points.",
+                               f"After refinement, {name} is {points} points. Please update the estimate.",
+                               f"Change the story points of {name} to {points}."]),
+               terse=f"{name}: {points} points.", refs=refs)
 
 
 @goals.add("assign_issue", 1.2)
@@ -497,41 +523,42 @@ def assign_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    name, at = issue_name(issue, rng), where(b, rng)
+    n = named(b, issue, rng)
+    name = n.words
     roll = rng.random()
     if roll < 0.25 and b["helpers"]:
         person = b["helpers"][0]
-        return Ask({"issue_id": issue["issue_id"], "assignee_id": person["user_id"]},
+        return Ask({"issue_id": n.arg, "assignee_id": person["user_id"]},
                    say=rng.choice([f"{person['name']} is joining the {b['short']} team: add them as a member and assign "
                                    f"{name} to them.",
                                    f"Please bring {person['name']} onto the {b['short']} project and hand them {name}."]),
                    terse=f"Add {person['name']} to {b['short']}, assign {name}.",
-                   refs=(_issue_ref(b, issue), _person_ref(person)), mentions=(person["name"],),
+                   refs=n.refs + (_person_ref(person),), mentions=(person["name"],),
                    prior=(("add_project_member", {"project_id": b["project"]["project_id"],
                                                   "user_id": person["user_id"]}),))
     if roll < 0.45 and issue["assignee_id"] != b["me"]["user_id"]:
-        return Ask({"issue_id": issue["issue_id"], "assignee_id": b["me"]["user_id"]},
-                   say=rng.choice([f"I'll take {name} {at}; please assign it to me.", f"Assign {name} {at} to me.",
-                                   f"Could you put me down as the assignee of {name} {at}?"]),
-                   terse=f"Assign {name} {at} to me.", refs=(_issue_ref(b, issue), _me(b)))
+        return Ask({"issue_id": n.arg, "assignee_id": b["me"]["user_id"]},
+                   say=rng.choice([f"I'll take {name}; please assign it to me.", f"Assign {name} to me.",
+                                   f"Could you put me down as the assignee of {name}?"]),
+                   terse=f"Assign {name} to me.", refs=n.refs + (_me(b),))
     others = [m for m in _others(b) if m["user_id"] != issue["assignee_id"]]
     if not others:
         return None
     person = rng.choice(others)
     if rng.random() < 0.6:
-        return Ask({"issue_id": issue["issue_id"], "assignee_id": person["user_id"]},
-                   say=rng.choice([f"{name[0].upper() + name[1:]} {at} needs a new owner; please reassign it.",
-                                   f"Can you change who is assigned to {name} {at}?"]),
+        return Ask({"issue_id": n.arg, "assignee_id": person["user_id"]},
+                   say=rng.choice([f"{name[0].upper() + name[1:]} needs a new owner; please reassign it.",
+                                   f"Can you change who is assigned to {name}?"]),
                    detail=rng.choice([f"Give it to {person['name']}.", f"It should go to {person['name']}.",
                                       f"{person['name']} will take it."]),
-                   terse=f"{name} {at} -> {person['name']}.", refs=(_issue_ref(b, issue), _person_ref(person)),
+                   terse=f"{name} -> {person['name']}.", refs=n.refs + (_person_ref(person),),
                    mentions=(person["name"],))
-    return Ask({"issue_id": issue["issue_id"], "assignee_id": person["user_id"]},
-               say=rng.choice([f"Assign {name} {at} to {person['name']}.",
-                               f"Please hand {name} {at} over to {person['name']}.",
-                               f"{person['name']} will pick up {name} {at}; can you assign it to them?",
-                               f"Could you make {person['name']} the assignee of {name} {at}?"]),
-               terse=f"{name} {at} -> {person['name']}.", refs=(_issue_ref(b, issue), _person_ref(person)),
+    return Ask({"issue_id": n.arg, "assignee_id": person["user_id"]},
+               say=rng.choice([f"Assign {name} to {person['name']}.",
+                               f"Please hand {name} over to {person['name']}.",
+                               f"{person['name']} will pick up {name}; can you assign it to them?",
+                               f"Could you make {person['name']} the assignee of {name}?"]),
+               terse=f"{name} -> {person['name']}.", refs=n.refs + (_person_ref(person),),
                mentions=(person["name"],))
 
 
@@ -541,12 +568,13 @@ def unassign_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    name, at = issue_name(issue, rng), where(b, rng)
-    return Ask({"issue_id": issue["issue_id"]},
-               say=rng.choice([f"Nobody should own {name} {at} for now; please unassign it.",
-                               f"Take {issue['assignee']} off {name} {at}, leave it unassigned.",
-                               f"Clear the assignee of {name} {at}."]),
-               terse=f"Unassign {name} {at}.", refs=(_issue_ref(b, issue),))
+    n = named(b, issue, rng)
+    name = n.words
+    return Ask({"issue_id": n.arg},
+               say=rng.choice([f"Nobody should own {name} for now; please unassign it.",
+                               f"Take {issue['assignee']} off {name}, leave it unassigned.",
+                               f"Clear the assignee of {name}."]),
+               terse=f"Unassign {name}.", refs=n.refs)
 
 
 _STATUS_SAID = {"to_do": ("back to to do", "to do"), "in_progress": ("in progress", "in progress"),
@@ -559,12 +587,12 @@ def transition_issue(b: Bundle, rng: random.Random) -> Ask | None:
     ask = _transition(b, rng)
     if ask is None or ask.prior or rng.random() < 0.5:
         return ask
-    issue = next(i for i in b["issues"] if i["issue_id"] == ask.args["issue_id"])
-    name, at = issue_name(issue, rng), where(b, rng)
+    issue = next(i for i in b["issues"] if ask.args["issue_id"] in (i["issue_id"], i["key"]))
+    name = named(b, issue, rng, by_key=0.0).words if ask.refs else issue["key"]
     said = _STATUS_SAID[ask.args["status"]]
-    return Ask(ask.args, say=rng.choice([f"Please update the status of {name} {at}.",
-                                         f"The status of {name} {at} needs changing.",
-                                         f"Can you move {name} {at} along the board?"]),
+    return Ask(ask.args, say=rng.choice([f"Please update the status of {name}.",
+                                         f"The status of {name} needs changing.",
+                                         f"Can you move {name} along the board?"]),
                detail=rng.choice([f"It should be {said[1]} now.", f"Move it to {said[1]}.", f"Set it to {said[1]}."]),
                terse=ask.terse, refs=ask.refs)
 
@@ -574,43 +602,44 @@ def _transition(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    name, at = issue_name(issue, rng), where(b, rng)
-    args, refs = {"issue_id": issue["issue_id"]}, (_issue_ref(b, issue),)
+    n = named(b, issue, rng)
+    name = n.words
+    args, refs = {"issue_id": n.arg}, n.refs
     status = issue["status"]
     if status == "to_do":
         if issue["assignee_id"] is None:
             return Ask({**args, "status": "in_progress"},
-                       say=rng.choice([f"I'm starting on {name} {at}: assign it to me and move it to in progress.",
-                                       f"Please put {name} {at} on me and mark it in progress.",
-                                       f"Can you assign {name} {at} to me and start it?"]),
-                       terse=f"{name} {at}: assign to me, start.", refs=refs + (_me(b),),
-                       prior=(("assign_issue", {"issue_id": issue["issue_id"], "assignee_id": b["me"]["user_id"]}),))
+                       say=rng.choice([f"I'm starting on {name}: assign it to me and move it to in progress.",
+                                       f"Please put {name} on me and mark it in progress.",
+                                       f"Can you assign {name} to me and start it?"]),
+                       terse=f"{name}: assign to me, start.", refs=refs + (_me(b),),
+                       prior=(("assign_issue", {"issue_id": n.arg, "assignee_id": b["me"]["user_id"]}),))
         return Ask({**args, "status": "in_progress"},
-                   say=rng.choice([f"Work on {name} {at} has started; move it to in progress.",
-                                   f"Please mark {name} {at} as in progress.",
-                                   f"Could you start {name} {at}? Set it to in progress."]),
-                   terse=f"{name} {at} -> in progress.", refs=refs)
+                   say=rng.choice([f"Work on {name} has started; move it to in progress.",
+                                   f"Please mark {name} as in progress.",
+                                   f"Could you start {name}? Set it to in progress."]),
+                   terse=f"{name} -> in progress.", refs=refs)
     if status == "in_progress":
         if rng.random() < 0.25:
             return Ask({**args, "status": "to_do"},
-                       say=rng.choice([f"We paused {name} {at}; move it back to to do.",
-                                       f"Put {name} {at} back to to do, nobody is working on it after all."]),
-                       terse=f"{name} {at} back to to do.", refs=refs)
+                       say=rng.choice([f"We paused {name}; move it back to to do.",
+                                       f"Put {name} back to to do, nobody is working on it after all."]),
+                       terse=f"{name} back to to do.", refs=refs)
         return Ask({**args, "status": "in_review"},
-                   say=rng.choice([f"The pull request for {name} {at} is up; move it to in review.",
-                                   f"Please send {name} {at} to review.",
-                                   f"{name[0].upper() + name[1:]} {at} is ready for review. Can you move it?"]),
-                   terse=f"{name} {at} -> in review.", refs=refs)
+                   say=rng.choice([f"The pull request for {name} is up; move it to in review.",
+                                   f"Please send {name} to review.",
+                                   f"{name[0].upper() + name[1:]} is ready for review. Can you move it?"]),
+                   terse=f"{name} -> in review.", refs=refs)
     if _blockers_open(b, issue) or rng.random() < 0.25:
         return Ask({**args, "status": "in_progress"},
-                   say=rng.choice([f"Review of {name} {at} found problems; send it back to in progress.",
-                                   f"Changes were requested on {name} {at}. Move it back to in progress, please."]),
-                   terse=f"{name} {at} back to in progress.", refs=refs)
+                   say=rng.choice([f"Review of {name} found problems; send it back to in progress.",
+                                   f"Changes were requested on {name}. Move it back to in progress, please."]),
+                   terse=f"{name} back to in progress.", refs=refs)
     return Ask({**args, "status": "done"},
-               say=rng.choice([f"{name[0].upper() + name[1:]} {at} passed review; mark it done.",
-                               f"Please close {name} {at} as done, it's been reviewed and merged.",
-                               f"We shipped {name} {at}. Move it to done."]),
-               terse=f"{name} {at} -> done.", refs=refs)
+               say=rng.choice([f"{name[0].upper() + name[1:]} passed review; mark it done.",
+                               f"Please close {name} as done, it's been reviewed and merged.",
+                               f"We shipped {name}. Move it to done."]),
+               terse=f"{name} -> done.", refs=refs)
 
 
 @goals.add("close_issue")
@@ -619,32 +648,32 @@ def close_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    name, at = issue_name(issue, rng), where(b, rng)
+    n = named(b, issue, rng)
+    name = n.words
     originals = [i for i in b["issues"] if i["issue_id"] != issue["issue_id"] and i["resolution"] != "duplicate"
                  and b["lanes"].get(i["issue_id"]) != "close"]
     if originals and rng.random() < 0.5:
         original = rng.choice(originals)
-        other = issue_name(original, rng)
+        o = named(b, original, rng, place=False)
+        other = o.words
         if rng.random() < 0.6:
-            return Ask({"issue_id": issue["issue_id"], "resolution": "duplicate",
-                        "duplicate_of_issue_id": original["issue_id"]},
-                       say=rng.choice([f"{name[0].upper() + name[1:]} {at} is a duplicate; please close it as one.",
-                                       f"Close {name} {at} as a duplicate, please."]),
+            return Ask({"issue_id": n.arg, "resolution": "duplicate", "duplicate_of_issue_id": o.arg},
+                       say=rng.choice([f"{name[0].upper() + name[1:]} is a duplicate; please close it as one.",
+                                       f"Close {name} as a duplicate, please."]),
                        detail=rng.choice([f"The original is {other}.", f"It duplicates {other}."]),
-                       terse=f"Close {name} {at} as duplicate of {other}.",
-                       refs=(_issue_ref(b, issue), _issue_ref(b, original)))
-        return Ask({"issue_id": issue["issue_id"], "resolution": "duplicate",
-                    "duplicate_of_issue_id": original["issue_id"]},
-                   say=rng.choice([f"{name[0].upper() + name[1:]} {at} is a duplicate of {other}; close it as such.",
-                                   f"Please close {name} {at} as a duplicate. The original is {other}.",
-                                   f"We already track {name} {at} under {other}. Close it as a duplicate."]),
-                   terse=f"Close {name} {at} as duplicate of {other}.",
-                   refs=(_issue_ref(b, issue), _issue_ref(b, original)))
-    return Ask({"issue_id": issue["issue_id"], "resolution": "won't do"},
-               say=rng.choice([f"We decided not to do {name} {at}; close it as won't do.",
-                               f"Please close {name} {at}, we won't fix it.",
-                               f"{name[0].upper() + name[1:]} {at} is out of scope. Close it with won't do."]),
-               terse=f"Close {name} {at}: won't do.", refs=(_issue_ref(b, issue),))
+                       terse=f"Close {name} as duplicate of {other}.",
+                       refs=n.refs + o.refs)
+        return Ask({"issue_id": n.arg, "resolution": "duplicate", "duplicate_of_issue_id": o.arg},
+                   say=rng.choice([f"{name[0].upper() + name[1:]} is a duplicate of {other}; close it as such.",
+                                   f"Please close {name} as a duplicate. The original is {other}.",
+                                   f"We already track {name} under {other}. Close it as a duplicate."]),
+                   terse=f"Close {name} as duplicate of {other}.",
+                   refs=n.refs + o.refs)
+    return Ask({"issue_id": n.arg, "resolution": "won't do"},
+               say=rng.choice([f"We decided not to do {name}; close it as won't do.",
+                               f"Please close {name}, we won't fix it.",
+                               f"{name[0].upper() + name[1:]} is out of scope. Close it with won't do."]),
+               terse=f"Close {name}: won't do.", refs=n.refs)
 
 
 @goals.add("reopen_issue", 0.8)
@@ -654,32 +683,34 @@ def reopen_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    name, at = issue_name(issue, rng), where(b, rng)
-    return Ask({"issue_id": issue["issue_id"]},
-               say=rng.choice([f"{name[0].upper() + name[1:]} {at} is happening again; please reopen it.",
-                               f"Reopen {name} {at}, the fix didn't hold.",
-                               f"QA found {name} {at} isn't really finished. Can you reopen it?"]),
-               terse=f"Reopen {name} {at}.", refs=(_issue_ref(b, issue),))
+    n = named(b, issue, rng)
+    name = n.words
+    return Ask({"issue_id": n.arg},
+               say=rng.choice([f"{name[0].upper() + name[1:]} is happening again; please reopen it.",
+                               f"Reopen {name}, the fix didn't hold.",
+                               f"QA found {name} isn't really finished. Can you reopen it?"]),
+               terse=f"Reopen {name}.", refs=n.refs)
 
 
 @goals.add("add_comment", 1.0)
 def add_comment(b: Bundle, rng: random.Random) -> Ask | None:
     issue = rng.choice(b["issues"])
-    name, at = issue_name(issue, rng), where(b, rng)
+    n = named(b, issue, rng)
+    name = n.words
     body = rng.choice(COMMENTS)
-    args = {"issue_id": issue["issue_id"], "author_id": b["me"]["user_id"], "body": body}
+    args = {"issue_id": n.arg, "author_id": b["me"]["user_id"], "body": body}
     if rng.random() < 0.6:
-        return Ask(args, say=rng.choice([f"Add a comment from me on {name} {at}.",
-                                         f"I'd like to leave a comment on {name} {at}.",
-                                         f"Please post a comment for me on {name} {at}."]),
+        return Ask(args, say=rng.choice([f"Add a comment from me on {name}.",
+                                         f"I'd like to leave a comment on {name}.",
+                                         f"Please post a comment for me on {name}."]),
                    detail=rng.choice([f"It should say: \"{body}\"", f"The text is: \"{body}\"",
                                       f"Write exactly this: \"{body}\""]),
-                   terse=f"Comment on {name} {at}: \"{body}\"", refs=(_issue_ref(b, issue), _me(b)), mentions=(body,))
+                   terse=f"Comment on {name}: \"{body}\"", refs=n.refs + (_me(b),), mentions=(body,))
     return Ask(args,
-               say=rng.choice([f"Add a comment from me on {name} {at}: \"{body}\"",
-                               f"Please post this on {name} {at} for me: \"{body}\"",
-                               f"Could you comment on {name} {at} saying \"{body}\""]),
-               terse=f"Comment on {name} {at}: \"{body}\"", refs=(_issue_ref(b, issue), _me(b)), mentions=(body,))
+               say=rng.choice([f"Add a comment from me on {name}: \"{body}\"",
+                               f"Please post this on {name} for me: \"{body}\"",
+                               f"Could you comment on {name} saying \"{body}\""]),
+               terse=f"Comment on {name}: \"{body}\"", refs=n.refs + (_me(b),), mentions=(body,))
 
 
 @goals.add("add_label", 0.8)
@@ -689,17 +720,18 @@ def add_label(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     issue = rng.choice(issues)
     label = rng.choice([x for x in LABELS if x not in issue["labels"]])
-    name, at = issue_name(issue, rng), where(b, rng)
+    n = named(b, issue, rng)
+    name = n.words
     if rng.random() < 0.6:
-        return Ask({"issue_id": issue["issue_id"], "label": label},
-                   say=rng.choice([f"{name[0].upper() + name[1:]} {at} needs another label.",
-                                   f"Please add a label to {name} {at}."]),
+        return Ask({"issue_id": n.arg, "label": label},
+                   say=rng.choice([f"{name[0].upper() + name[1:]} needs another label.",
+                                   f"Please add a label to {name}."]),
                    detail=rng.choice([f"The label is '{label}'.", f"Use '{label}'."]),
-                   terse=f"Label {name} {at}: {label}.", refs=(_issue_ref(b, issue),), mentions=(label,))
-    return Ask({"issue_id": issue["issue_id"], "label": label},
-               say=rng.choice([f"Tag {name} {at} with '{label}'.", f"Please add the label {label} to {name} {at}.",
-                               f"{name[0].upper() + name[1:]} {at} needs the '{label}' label."]),
-               terse=f"Label {name} {at}: {label}.", refs=(_issue_ref(b, issue),), mentions=(label,))
+                   terse=f"Label {name}: {label}.", refs=n.refs, mentions=(label,))
+    return Ask({"issue_id": n.arg, "label": label},
+               say=rng.choice([f"Tag {name} with '{label}'.", f"Please add the label {label} to {name}.",
+                               f"{name[0].upper() + name[1:]} needs the '{label}' label."]),
+               terse=f"Label {name}: {label}.", refs=n.refs, mentions=(label,))
 
 
 @goals.add("remove_label", 0.7)
@@ -709,18 +741,19 @@ def remove_label(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     issue = rng.choice(issues)
     label = rng.choice(issue["labels"])
-    name, at = issue_name(issue, rng), where(b, rng)
+    n = named(b, issue, rng)
+    name = n.words
     if rng.random() < 0.5:
-        return Ask({"issue_id": issue["issue_id"], "label": label},
-                   say=rng.choice([f"One of the labels on {name} {at} is wrong; please remove it.",
-                                   f"Take a label off {name} {at} for me."]),
+        return Ask({"issue_id": n.arg, "label": label},
+                   say=rng.choice([f"One of the labels on {name} is wrong; please remove it.",
+                                   f"Take a label off {name} for me."]),
                    detail=rng.choice([f"It's the '{label}' label.", f"The one to drop is '{label}'."]),
-                   terse=f"Unlabel {name} {at}: {label}.", refs=(_issue_ref(b, issue),), mentions=(label,))
-    return Ask({"issue_id": issue["issue_id"], "label": label},
-               say=rng.choice([f"Remove the '{label}' label from {name} {at}.",
-                               f"{name[0].upper() + name[1:]} {at} shouldn't be tagged {label}; take that label off.",
-                               f"Please drop the {label} label on {name} {at}."]),
-               terse=f"Unlabel {name} {at}: {label}.", refs=(_issue_ref(b, issue),), mentions=(label,))
+                   terse=f"Unlabel {name}: {label}.", refs=n.refs, mentions=(label,))
+    return Ask({"issue_id": n.arg, "label": label},
+               say=rng.choice([f"Remove the '{label}' label from {name}.",
+                               f"{name[0].upper() + name[1:]} shouldn't be tagged {label}; take that label off.",
+                               f"Please drop the {label} label on {name}."]),
+               terse=f"Unlabel {name}: {label}.", refs=n.refs, mentions=(label,))
 
 
 def _linked(b: Bundle, a: dict, other: dict) -> bool:
@@ -735,22 +768,23 @@ def link_issues(b: Bundle, rng: random.Random) -> Ask | None:
     first, second = rng.sample(issues, 2)
     if _linked(b, first, second):
         return None
-    one, two, at = issue_name(first, rng), issue_name(second, rng), where(b, rng)
+    a, c = named(b, first, rng, place=False), named(b, second, rng, place=False)
+    one, two, at = a.words, c.words, f" {where(b, rng)}" if a.refs or c.refs else ""
     relation = rng.choice(("blocks", "is_blocked_by", "relates_to"))
-    say = {"blocks": [f"{one[0].upper() + one[1:]} blocks {two} {at}; please link them that way.",
-                      f"Record {at} that {one} is blocking {two}."],
-           "is_blocked_by": [f"{one[0].upper() + one[1:]} {at} can't move until {two} is done; mark it as blocked by it.",
-                             f"Link {one} {at} as blocked by {two}."],
-           "relates_to": [f"Link {one} and {two} {at} as related.", f"{one[0].upper() + one[1:]} relates to {two} {at}; "
+    say = {"blocks": [f"{one[0].upper() + one[1:]} blocks {two}{at}; please link them that way.",
+                      f"Record{at} that {one} is blocking {two}."],
+           "is_blocked_by": [f"{one[0].upper() + one[1:]}{at} can't move until {two} is done; mark it as blocked by it.",
+                             f"Link {one}{at} as blocked by {two}."],
+           "relates_to": [f"Link {one} and {two}{at} as related.", f"{one[0].upper() + one[1:]} relates to {two}{at}; "
                           "please connect them."]}[relation]
-    terse = {"blocks": f"{one} blocks {two} {at}.", "is_blocked_by": f"{one} blocked by {two} {at}.",
-             "relates_to": f"Link {one} and {two} {at} as related."}[relation]
-    args = {"issue_id": first["issue_id"], "relation": relation, "other_issue_id": second["issue_id"]}
-    refs = (_issue_ref(b, first), _issue_ref(b, second))
+    terse = {"blocks": f"{one} blocks {two}{at}.", "is_blocked_by": f"{one} blocked by {two}{at}.",
+             "relates_to": f"Link {one} and {two}{at} as related."}[relation]
+    args = {"issue_id": a.arg, "relation": relation, "other_issue_id": c.arg}
+    refs = a.refs + c.refs
     if rng.random() < 0.6:
         how = {"blocks": f"The first one blocks the second.", "is_blocked_by": "The first one is blocked by the second.",
                "relates_to": "They're just related."}[relation]
-        return Ask(args, say=rng.choice([f"Please link {one} and {two} {at}.", f"Connect {one} with {two} {at}."]),
+        return Ask(args, say=rng.choice([f"Please link {one} and {two}{at}.", f"Connect {one} with {two}{at}."]),
                    detail=how, terse=terse, refs=refs)
     return Ask(args, say=rng.choice(say), terse=terse, refs=refs)
 
@@ -765,12 +799,13 @@ def unlink_issues(b: Bundle, rng: random.Random) -> Ask | None:
     if not pairs:
         return None
     first, second, link = rng.choice(pairs)
-    one, two, at = issue_name(first, rng), issue_name(second, rng), where(b, rng)
-    return Ask({"issue_id": first["issue_id"], "other_issue_id": second["issue_id"]},
-               say=rng.choice([f"The link between {one} and {two} {at} is wrong; please remove it.",
-                               f"Unlink {one} from {two} {at}.",
-                               f"{one[0].upper() + one[1:]} and {two} {at} have nothing to do with each other; drop their link."]),
-               terse=f"Unlink {one} and {two} {at}.", refs=(_issue_ref(b, first), _issue_ref(b, second)))
+    a, c = named(b, first, rng, place=False), named(b, second, rng, place=False)
+    one, two, at = a.words, c.words, f" {where(b, rng)}" if a.refs or c.refs else ""
+    return Ask({"issue_id": a.arg, "other_issue_id": c.arg},
+               say=rng.choice([f"The link between {one} and {two}{at} is wrong; please remove it.",
+                               f"Unlink {one} from {two}{at}.",
+                               f"{one[0].upper() + one[1:]} and {two}{at} have nothing to do with each other; drop their link."]),
+               terse=f"Unlink {one} and {two}{at}.", refs=a.refs + c.refs)
 
 
 # -- goals: team -----------------------------------------------------------------------------------
@@ -910,17 +945,18 @@ def add_issue_to_sprint(b: Bundle, rng: random.Random) -> Ask | None:
     if not choices:
         return None
     sprint = rng.choice(choices)
-    name, at, sname = issue_name(issue, rng), where(b, rng), sprint_name(b, sprint, rng)
+    n, sname = named(b, issue, rng), sprint_name(b, sprint, rng)
+    name = n.words
     if rng.random() < 0.5:
-        return Ask({"issue_id": issue["issue_id"], "sprint_id": sprint["sprint_id"]},
-                   say=rng.choice([f"Please schedule {name} {at} into a sprint.",
-                                   f"{name[0].upper() + name[1:]} {at} should go into a sprint."]),
+        return Ask({"issue_id": n.arg, "sprint_id": sprint["sprint_id"]},
+                   say=rng.choice([f"Please schedule {name} into a sprint.",
+                                   f"{name[0].upper() + name[1:]} should go into a sprint."]),
                    detail=rng.choice([f"Put it in {sname}.", f"It belongs in {sname}."]),
-                   terse=f"{name} {at} -> {sname}.", refs=(_issue_ref(b, issue), _sprint_ref(b, sprint)))
-    return Ask({"issue_id": issue["issue_id"], "sprint_id": sprint["sprint_id"]},
-               say=rng.choice([f"Pull {name} {at} into {sname}.", f"Please add {name} {at} to {sname}.",
-                               f"Can we fit {name} {at} into {sname}? Move it there."]),
-               terse=f"{name} {at} -> {sname}.", refs=(_issue_ref(b, issue), _sprint_ref(b, sprint)))
+                   terse=f"{name} -> {sname}.", refs=n.refs + (_sprint_ref(b, sprint),))
+    return Ask({"issue_id": n.arg, "sprint_id": sprint["sprint_id"]},
+               say=rng.choice([f"Pull {name} into {sname}.", f"Please add {name} to {sname}.",
+                               f"Can we fit {name} into {sname}? Move it there."]),
+               terse=f"{name} -> {sname}.", refs=n.refs + (_sprint_ref(b, sprint),))
 
 
 @goals.add("move_issue_to_backlog", 0.7)
@@ -931,12 +967,13 @@ def move_issue_to_backlog(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    name, at = issue_name(issue, rng), where(b, rng)
-    return Ask({"issue_id": issue["issue_id"]},
-               say=rng.choice([f"We won't get to {name} {at} this sprint; move it back to the backlog.",
-                               f"Take {name} {at} out of its sprint and put it in the backlog.",
-                               f"Please descope {name} {at} to the backlog."]),
-               terse=f"{name} {at} -> backlog.", refs=(_issue_ref(b, issue),))
+    n = named(b, issue, rng)
+    name = n.words
+    return Ask({"issue_id": n.arg},
+               say=rng.choice([f"We won't get to {name} this sprint; move it back to the backlog.",
+                               f"Take {name} out of its sprint and put it in the backlog.",
+                               f"Please descope {name} to the backlog."]),
+               terse=f"{name} -> backlog.", refs=n.refs)
 
 
 # -- look-ups and hidden requests ------------------------------------------------------------------
@@ -947,7 +984,7 @@ _INTRO = ("Hi, this is {name} from the {short} team.", "Hello, {name} here, I wo
           "{name} here, from the {short} project.", "{name} from {short} speaking.",
           "This is {name}; I'm on the {short} project.", "My name is {name} and I'm on {short}.",
           "Hello from {name} in the {short} team.", "{name} writing, {short} team.",
-          "Hey there, {name} of {short} here.", "Hi, {name} from {short} again.",
+          "Hey there, {name} of {short} here.", "Hi, {name} from {short} here.",
           "It's {name}, working on {short}.", "Quick one from {name} on the {short} team.",
           "Hello, it's {name}, {short} project.", "Hi, {name} ({short}) here.",
           "{name} here, I'm part of {short}.", "Hi, I'm {name} and I work on {short}.",
@@ -970,6 +1007,18 @@ def delete_request(b: Bundle, rng: random.Random) -> str | None:
                        f"Can you permanently remove the {short} project and everything in it?"])
 
 
+def _saying_keys(goal: Goal) -> Goal:
+    """The goal, whose requests say every issue key their calls take (a key is passed as it is said)."""
+    def build(b: Bundle, rng: random.Random) -> Ask | None:
+        ask = goal.build(b, rng)
+        if ask is None:
+            return None
+        keys = [value for args in (ask.args, *(a for _, a in ask.prior)) for param, value in args.items()
+                if param.endswith("issue_id") and not value.startswith("ISS-")]
+        return dataclasses.replace(ask, mentions=ask.mentions + tuple(dict.fromkeys(keys))) if keys else ask
+    return Goal(goal.tool, build, goal.weight)
+
+
 # Tools that do one another's job for some request (an issue shows in the searches, a project in
 # the project list): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
@@ -983,7 +1032,7 @@ recipe = Recipe(
     sample=sample,
     topics=("projects",),
     substitutes=SUBSTITUTES,
-    goals=goals.all,
+    goals=[_saying_keys(goal) for goal in goals.all],
     lookups=(
         Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}),
         Lookup("project", "list_projects", args=lambda r: {"name": r.entity["short"]}, intro=_intro),

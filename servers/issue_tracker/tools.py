@@ -24,6 +24,8 @@ Business rules, in one place:
 - Setting something that is already so (a label it has, an assignee removed twice, an issue put into
   the sprint or backlog it is in) succeeds and says nothing changed.
 - Story points are one of 0, 1, 2, 3, 5, 8, 13, 21.
+- An issue is named by its id ('ISS-0042') or by its key ('APOLLO-12', in any case) wherever a tool
+  takes one; an unknown key says which keys its project has, or that no project has that key.
 """
 
 from __future__ import annotations
@@ -63,7 +65,8 @@ class IssueTracker(Toolkit):
     stories, tasks) with priority, story points, labels, assignee, comments and history, moving
     through the workflow to_do -> in_progress -> in_review -> done; links between issues (blocks,
     duplicates, relates to); sprints that are planned, started and completed, with velocity and
-    burndown. Issues are found by title, by key such as 'APOLLO-12', or with a small query language."""
+    burndown. Issues are found by title or with a small query language; every tool that takes an issue
+    takes its key, such as 'APOLLO-12', as well as its id."""
 
     name = "issue_tracker"
     models = Base
@@ -234,7 +237,11 @@ class IssueTracker(Toolkit):
     @tool(read_only=True)
     def get_issue(self, issue_id: Id("issue")) -> dict:
         """Return one issue in full: description, reporter, assignee, sprint, labels, dates, its links
-        to other issues (blocks, is blocked by, duplicates, relates to) and its number of comments."""
+        to other issues (blocks, is blocked by, duplicates, relates to) and its number of comments.
+
+        Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
+        """
         issue = self.get(Issue, issue_id)
         row = self.rows("SELECT u.name, s.name, s.status, (SELECT count(*) FROM comments c WHERE c.issue_id = i.id) "
                         "FROM issues i JOIN users u ON u.id = i.reporter_id LEFT JOIN sprints s ON s.id = i.sprint_id "
@@ -248,7 +255,11 @@ class IssueTracker(Toolkit):
 
     @tool(read_only=True)
     def list_comments(self, issue_id: Id("issue"), limit: Limit = 20) -> list[dict]:
-        """List an issue's comments, oldest first."""
+        """List an issue's comments, oldest first.
+
+        Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
+        """
         issue = self.get(Issue, issue_id)
         rows = self.rows("SELECT c.id, c.author_id, u.name, c.body, c.created_at FROM comments c JOIN users u ON "
                          "u.id = c.author_id WHERE c.issue_id = ? ORDER BY c.created_at, c.id LIMIT ?", issue.id, limit)
@@ -257,7 +268,11 @@ class IssueTracker(Toolkit):
 
     @tool(read_only=True)
     def get_issue_history(self, issue_id: Id("issue"), limit: Limit = 50) -> list[dict]:
-        """List the changes made to an issue (status, assignee, priority, sprint, points, ...), oldest first."""
+        """List the changes made to an issue (status, assignee, priority, sprint, points, ...), oldest first.
+
+        Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
+        """
         issue = self.get(Issue, issue_id)
         rows = self.rows("SELECT field, old_value, new_value, changed_at FROM history WHERE issue_id = ? "
                          "ORDER BY changed_at, id LIMIT ?", issue.id, limit)
@@ -312,6 +327,7 @@ class IssueTracker(Toolkit):
         """Edit an open issue's title, type, priority, story points or description (only those given).
 
         Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
             title: the new title, 1 to 120 characters, unique among the project's open issues.
             type: the new type: 'bug', 'story' or 'task'.
             priority: the new priority: 'lowest', 'low', 'medium', 'high' or 'highest'.
@@ -336,7 +352,11 @@ class IssueTracker(Toolkit):
 
     @tool(idempotent=True, sets=("issue.assigned",))
     def assign_issue(self, issue_id: Id("issue"), assignee_id: Id("user")) -> dict:
-        """Assign an open issue to a member of its project (replacing any current assignee)."""
+        """Assign an open issue to a member of its project (replacing any current assignee).
+
+        Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
+        """
         issue = self._open(self.get(Issue, issue_id), "assigned")
         project = self.db.get(Project, issue.project_id)
         user = self._require_member(project, self.get(User, assignee_id), "be assigned issues")
@@ -346,7 +366,11 @@ class IssueTracker(Toolkit):
     @tool(idempotent=True)
     def unassign_issue(self, issue_id: Id("issue")) -> dict:
         """Remove an open issue's assignee. Issues in progress or in review keep theirs: move them back to
-        to_do first, or assign someone else. An issue with no assignee stays so (changed is false)."""
+        to_do first, or assign someone else. An issue with no assignee stays so (changed is false).
+
+        Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
+        """
         issue = self._open(self.get(Issue, issue_id), "unassigned")
         if issue.assignee_id is None:
             return {**self._summary(issue), "changed": False}
@@ -364,6 +388,7 @@ class IssueTracker(Toolkit):
         are reopened with reopen_issue; close_issue closes as won't do or duplicate from any status.
 
         Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
             status: the status to move to: 'to_do', 'in_progress', 'in_review' or 'done'.
         """
         issue = self.get(Issue, issue_id)
@@ -393,8 +418,10 @@ class IssueTracker(Toolkit):
         Finished work is closed by moving it to done with transition_issue.
 
         Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
             resolution: "won't do" or "duplicate".
-            duplicate_of_issue_id: the original issue, required for "duplicate" and only for it.
+            duplicate_of_issue_id: the original issue, required for "duplicate" and only for it, by id such as
+                'ISS-0043' or by key such as 'APOLLO-13'.
         """
         issue = self.get(Issue, issue_id)
         if issue.status == "done":
@@ -435,7 +462,11 @@ class IssueTracker(Toolkit):
         """Reopen a closed issue, closed at most 30 days ago: it goes back to to_do without a resolution,
         to the backlog if its sprint is over (no longer counting among that sprint's completed points),
         and unassigned if its assignee has left the project. Issues it blocks stay closed. Older issues
-        stay closed: create a new issue instead and link it with relates_to."""
+        stay closed: create a new issue instead and link it with relates_to.
+
+        Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
+        """
         issue = self.get(Issue, issue_id)
         if issue.status != "done":
             raise ToolError(f"{issue.key} is {issue.status}, not closed; only closed issues can be reopened")
@@ -458,6 +489,7 @@ class IssueTracker(Toolkit):
         """Comment on an issue, as a member of its project.
 
         Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
             author_id: who writes the comment, a member of the issue's project.
             body: the comment, 1 to 5000 characters.
         """
@@ -478,6 +510,7 @@ class IssueTracker(Toolkit):
         """Add a label to an open issue. A label the issue already has stays as it is (changed is false).
 
         Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
             label: lowercase letters, digits and dashes, up to 30 characters, such as 'tech-debt'.
         """
         issue = self._open(self.get(Issue, issue_id), "relabelled")
@@ -495,6 +528,7 @@ class IssueTracker(Toolkit):
         false; the result lists the labels it has).
 
         Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
             label: the label to remove, such as 'ui'.
         """
         issue = self._open(self.get(Issue, issue_id), "relabelled")
@@ -515,9 +549,10 @@ class IssueTracker(Toolkit):
         block a closed one (reopen that one first). The link is recorded in both issues' history.
 
         Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
             relation: how the first issue relates to the other: 'blocks', 'is_blocked_by', 'duplicates'
                 or 'relates_to'.
-            other_issue_id: the other issue.
+            other_issue_id: the other issue, by id such as 'ISS-0043' or by key such as 'APOLLO-13'.
         """
         issue = self.get(Issue, issue_id)
         other = self.get(Issue, other_issue_id)
@@ -540,7 +575,12 @@ class IssueTracker(Toolkit):
     @tool(destructive=True)
     def unlink_issues(self, issue_id: Id("issue"), other_issue_id: Id("issue")) -> dict:
         """Remove the link between two issues, whatever its kind; the removal is recorded in both issues'
-        history."""
+        history.
+
+        Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
+            other_issue_id: the other issue, by id such as 'ISS-0043' or by key such as 'APOLLO-13'.
+        """
         issue = self.get(Issue, issue_id)
         other = self.get(Issue, other_issue_id)
         link = self._link_between(issue.id, other.id)
@@ -601,7 +641,7 @@ class IssueTracker(Toolkit):
         self.db.add(sprint)
         return {**_sprint(sprint), "issues": 0}
 
-    @tool(idempotent=False, sets=("sprint.active",))
+    @tool(idempotent=False, sets=("sprint.active",), requires=("sprint.completed",))
     def start_sprint(self, sprint_id: Id("sprint")) -> dict:
         """Start a planned sprint today, keeping its length. A project has at most one active sprint, and a
         sprint needs at least one issue to start; its open story points become the commitment."""
@@ -622,7 +662,7 @@ class IssueTracker(Toolkit):
         sprint.committed_points = sum(i.story_points or 0 for i in issues if i.status != "done")
         return {**_sprint(sprint), "issues": len(issues)}
 
-    @tool(idempotent=False, requires=("sprint.active",))
+    @tool(idempotent=False, requires=("sprint.active",), sets=("sprint.completed",))
     def complete_sprint(self, sprint_id: Id("sprint"), next_sprint_id: Id("sprint") | None = None) -> dict:
         """Complete the active sprint. Its unfinished issues (not done) move to the planned sprint given as
         next_sprint_id, or to the backlog without one; done issues stay with the closed sprint, which
@@ -657,7 +697,11 @@ class IssueTracker(Toolkit):
     @tool(idempotent=True)
     def add_issue_to_sprint(self, issue_id: Id("issue"), sprint_id: Id("sprint")) -> dict:
         """Put an open issue into a planned or active sprint of its project (taking it out of the backlog or
-        of another sprint). An issue already in that sprint stays there (changed is false)."""
+        of another sprint). An issue already in that sprint stays there (changed is false).
+
+        Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
+        """
         issue = self._open(self.get(Issue, issue_id), "moved between sprints")
         sprint = self.get(Sprint, sprint_id)
         if sprint.project_id != issue.project_id:
@@ -671,7 +715,11 @@ class IssueTracker(Toolkit):
     @tool(idempotent=True)
     def move_issue_to_backlog(self, issue_id: Id("issue")) -> dict:
         """Take an open issue out of its sprint and back to the project's backlog. An issue already in the
-        backlog stays there (changed is false)."""
+        backlog stays there (changed is false).
+
+        Args:
+            issue_id: the issue, by id such as 'ISS-0042' or by key such as 'APOLLO-12'.
+        """
         issue = self._open(self.get(Issue, issue_id), "moved between sprints")
         changed = issue.sprint_id is not None
         self._set(issue, "sprint", None, attr="sprint_id")
@@ -796,6 +844,35 @@ class IssueTracker(Toolkit):
         lead = self.db.get(User, project.lead_id)
         return {"project_id": project.id, "key": project.key, "name": project.name,
                 "lead": {"user_id": lead.id, "name": lead.name}}
+
+    def get(self, model, key):
+        """The entity of `model` with id `key`; an issue is also found by its key (see `_issue`)."""
+        return self._issue(key) if model is Issue else super().get(model, key)
+
+    def _issue(self, ref: str) -> Issue:
+        """The issue a request names, by its id ('ISS-0042') or by its key as people say it ('APOLLO-12',
+        in any case): the one way every tool that takes an issue finds it."""
+        issue = self.db.get(Issue, ref)
+        if issue is not None:
+            return issue
+        match = _KEY.match(ref)
+        prefix = match.group(1).upper() if match else ""
+        if match is not None:
+            found = self.load(Issue, "SELECT id FROM issues WHERE key = ?", f"{prefix}-{int(match.group(2))}")
+            if found:
+                return found[0]
+        project = self.rows("SELECT name, next_number FROM projects WHERE key = ?", prefix) if prefix else []
+        if project:
+            name, next_number = project[0]
+            known = (f"its keys run from {prefix}-1 to {prefix}-{next_number - 1}" if next_number > 1
+                     else "it has no issues yet")
+            raise ToolError(f"Issue {ref!r} not found: {name} has no issue with that key ({known}); list_issues "
+                            "and search_issues find issues by title")
+        if match is None or prefix == self.entity_of(Issue).prefix:
+            raise ToolError(self.entity_of(Issue).not_found(ref) + "; an issue's key such as 'APOLLO-12' works too")
+        keys = ", ".join(r[0] for r in self.rows("SELECT key FROM projects ORDER BY key"))
+        raise ToolError(f"Issue {ref!r} not found: no project has the key {prefix!r} (the project keys are {keys}); "
+                        "issue keys look like 'APOLLO-12'")
 
     def _member(self, project_id: str, user_id: str) -> Member | None:
         return self.db.get(Member, (project_id, user_id))
@@ -976,6 +1053,8 @@ def _label(label: str) -> str:
 _SUMMARY_SQL = ("SELECT i.id, i.key, i.project_id, i.title, i.type, i.priority, i.status, i.resolution, i.story_points, "
                 "i.assignee_id, u.name, i.sprint_id FROM issues i LEFT JOIN users u ON u.id = i.assignee_id")
 
+# An issue's key as people write it: the project key, a dash, the number ('APOLLO-12', 'apollo-012').
+_KEY = re.compile(r"^\s*([A-Za-z][A-Za-z0-9]*)\s*-\s*0*(\d{1,9})\s*$")
 _CLAUSE = re.compile(r"^\s*([A-Za-z_]+)\s*(!=|<=|>=|=|~|<|>)\s*(.+?)\s*$", re.S)
 _AND = re.compile(r"\s+AND\s+", re.I)
 

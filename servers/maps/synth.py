@@ -16,8 +16,9 @@ import random
 from collections import Counter
 from typing import Any
 
+from prove_env.facts import quantity
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import listing, stable
+from prove_env.synthesis.wording import article, listing, stable
 
 Bundle = dict[str, Any]
 
@@ -202,7 +203,7 @@ def get_place_rating(b: Bundle, rng: random.Random) -> Ask | None:
     return _place_question(b, rng, ["How well rated is {name}, and from how many reviews?",
                                     "What rating does {name} have? How many people reviewed it?",
                                     "Is {name} any good? Tell me its star rating and review count."],
-                           "{name} rating and reviews?", lambda r: [r["rating"], r["review_count"]],
+                           "{name} rating and review count?", lambda r: [r["rating"], r["review_count"]],
                            ("How well reviewed is a spot I'm considering? Rating and review count, please.",
                             "Can you check a place's star rating for me, with how many reviews it has?"))
 
@@ -236,10 +237,15 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
     distance = "half a kilometer" if radius == 500 else f"{radius // 1000} km"
     quality = " rated 4 stars or better" if min_rating else (" priced at $$ or less" if max_price else "")
     when = " that's open right now" if open_now else ""
-    say = rng.choice([f"Find me the nearest {one}{quality}{when} to {label}.",
-                      f"I'm at {label}. Is there a {one}{quality}{when} close by?",
-                      f"What's the closest {one}{quality}{when} to {label}, and how far away is it?",
-                      f"Could you check for a {one}{quality}{when} near {label}?"])
+    far = rng.random() < 0.5  # and how far it is
+    if far:
+        say = rng.choice([f"What's the closest {one}{quality}{when} to {label}, and how far away is it?",
+                          f"Find me the nearest {one}{quality}{when} to {label}, and tell me how far it is.",
+                          f"I'm at {label}. How far is the nearest {one}{quality}{when}?"])
+    else:
+        say = rng.choice([f"Find me the nearest {one}{quality}{when} to {label}.",
+                          f"I'm at {label}. Is there {article(one)} {one}{quality}{when} close by?",
+                          f"Could you check for {article(one)} {one}{quality}{when} near {label}?"])
     args = {"address_id": center["address_id"], "radius_m": radius, "category": category}
     if open_now:
         args["open_now"] = True
@@ -248,11 +254,12 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
     if max_price:
         args["max_price_level"] = max_price
     mentions = (label, distance) + (("4 stars",) if min_rating else ()) + (("$$",) if max_price else ())
-    return Ask(args, say=say, terse=f"Nearest {one}{quality}{when} within {distance} of {label}?",
+    return Ask(args, say=say, terse=f"Nearest {one}{quality}{when} within {distance} of {label}"
+               + (", and how far?" if far else "?"),
                detail=rng.choice([f"Within {distance}, please.", f"No more than {distance} away.",
                                   f"It has to be within {distance}."]),
                refs=(Ref.of("address", center),), mentions=mentions,
-               facts=lambda r: [r[0]["name"], r[0]["distance_m"]])
+               facts=(lambda r: [r[0]["name"], quantity(r[0]["distance_m"], "m")]) if far else (lambda r: [r[0]["name"]]))
 
 
 # -- goals: getting somewhere ---------------------------------------------------------------------
@@ -270,15 +277,28 @@ def route_between_addresses(b: Bundle, rng: random.Random) -> Ask | None:
     verb, manner, details = MODE_WORDS[mode]
     detail = rng.choice(details)
     a, z = start["label"], end["label"]
-    say = rng.choice([f"How long does it take to get from {a} to {z}, and how far is it?",
-                      f"I need directions from {a} to {z}. How many minutes will it take?",
-                      f"Hey, quick one: what's the travel time from {a} over to {z}? Distance too, please.",
-                      f"Could you work out the route from {a} to {z} and tell me how long it is?"])
+    if rng.random() < 0.7:  # the time and the distance
+        say = rng.choice([f"How long does it take to get from {a} to {z}, and how far is it?",
+                          f"Quick one: what's the travel time from {a} over to {z}? Distance too, please.",
+                          f"Could you work out the route from {a} to {z} and tell me how long it takes and how "
+                          f"far it is?"])
+        terse, facts = f"{a} to {z} {manner}: time and distance?", _time_and_distance
+    else:  # the time alone
+        say = rng.choice([f"I need directions from {a} to {z}. How many minutes will it take?",
+                          f"How long will it take me to get from {a} to {z}?"])
+        terse, facts = f"{a} to {z} {manner}: how long?", _time
     # the mode is said with the request, never held back: a route is by car unless told
     return Ask({"from_address_id": start["address_id"], "to_address_id": end["address_id"], "mode": mode},
-               say=f"{say} {detail}", terse=f"{a} to {z} {manner}: time and distance?",
-               refs=(Ref.of("address", start), Ref.of("address", end)), mentions=(a, z),
-               facts=lambda r: [r["duration_min"], r["distance_km"]])
+               say=f"{say} {detail}", terse=terse,
+               refs=(Ref.of("address", start), Ref.of("address", end)), mentions=(a, z), facts=facts)
+
+
+def _time(route: dict) -> list[Any]:
+    return [quantity(route["duration_min"], "min")]
+
+
+def _time_and_distance(route: dict) -> list[Any]:
+    return [quantity(route["duration_min"], "min"), quantity(route["distance_m"], "m")]
 
 
 @goals.add("get_route", 1.5)
@@ -303,8 +323,7 @@ def route_to_place(b: Bundle, rng: random.Random) -> Ask | None:
     held = rng.random() < 0.5
     return Ask({"from_address_id": start["address_id"], "to_address_id": place["address_id"], "mode": mode},
                say=f"{plain} {detail}" if held else say, terse=f"{a} to {name} {manner}: how long?",
-               refs=(Ref.of("address", start), Ref.of("place", place)), mentions=(a, name),
-               facts=lambda r: [r["duration_min"]])
+               refs=(Ref.of("address", start), Ref.of("place", place)), mentions=(a, name), facts=_time)
 
 
 @goals.add("distance_matrix", 1.2)
@@ -327,7 +346,7 @@ def distance_matrix(b: Bundle, rng: random.Random) -> Ask | None:
                 "mode": mode}, say=f"{say} {detail}", terse=f"Travel times {manner} from {a} to {names}?",
                refs=(Ref.of("address", start), *(Ref.of("place", p) for p in targets)),
                mentions=(a, *(p["name"] for p in targets)),
-               facts=lambda r: [c["duration_min"] for c in r])
+               facts=lambda r: [quantity(c["duration_min"], "min") for c in r])
 
 
 # -- goals: saved places and lists ----------------------------------------------------------------
@@ -483,7 +502,7 @@ def delete_list(b: Bundle, rng: random.Random) -> Ask | None:
 # -- introductions and hidden requests ------------------------------------------------------------
 
 _BY_NAME = ("Hi, this is {name}.", "Hello, it's {name} here.", "Hey there, {name} speaking.", "My name is {name}.",
-            "Hi! {name} here.", "Good morning, this is {name}.", "This is {name}, by the way.")
+            "Hi! {name} here.", "Good morning, this is {name}.", "This is {name}.")
 _BY_NAME_TERSE = ("{name} here.", "It's {name}.", "{name}.")
 
 

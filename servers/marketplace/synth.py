@@ -199,7 +199,7 @@ def get_listing(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"listing_id": item["listing_id"]},
                    say=rng.choice([f"What's the current bid on the {title} auction, and how many bids are there?",
                                    f"How is the {title} auction going? Current price and number of bids, please.",
-                                   f"I've got my eye on the {title}. Where is the bidding at?"]),
+                                   f"I've got my eye on the {title}. Where is the bidding at, and how many bids are in?"]),
                    terse=f"{title}: current bid and bid count?", refs=(_listing(item),), mentions=(title,),
                    facts=lambda r: [r["current_bid"], r["bid_count"]])
     if item["format"] == "auction":
@@ -225,7 +225,7 @@ def list_bids(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"listing_id": item["listing_id"]},
                say=rng.choice([f"Who is the top bidder on {_my(item)} auction, and how much did they bid?",
                                f"Could you show me the bids on {_my(item)}? I mostly want the highest one.",
-                               f"Who's winning the auction for {_my(item)} so far?"]),
+                               f"Who's winning the auction for {_my(item)} so far, and with what bid?"]),
                terse=f"Top bid on {_my(item)}?", refs=(_me(b), _listing(item)), mentions=(item["title"].lower(),),
                facts=lambda r: [r["bids"][0]["bidder_name"], r["bids"][0]["amount"]])
 
@@ -420,7 +420,7 @@ def list_offers(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"seller_id": b["member"]["member_id"], "status": "pending"},
                say=rng.choice(["Do I have any offers waiting for an answer? Who from and how much?",
                                "Could you list the pending offers on my listings?",
-                               "Which buyers have made me offers I haven't answered yet?"]),
+                               "Which buyers have made me offers I haven't answered yet, and for how much?"]),
                terse="My pending offers?", refs=(_me(b),),
                facts=lambda r: [o["buyer_name"] for o in r[:5]] + [o["amount"] for o in r[:5]])
 
@@ -471,10 +471,10 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["bought"]:
         return None
     return Ask({"member_id": b["member"]["member_id"]},
-               say=rng.choice(["What have I bought recently, and has it shipped?",
+               say=rng.choice(["What have I bought recently, and what's the status of each order?",
                                "Could you list my purchases with their status?",
                                "Remind me what I ordered lately and where each order stands."]),
-               terse="My purchases?", refs=(_me(b),),
+               terse="My purchases and their status?", refs=(_me(b),),
                facts=lambda r: [o["title"] for o in r[:5]] + [o["status"] for o in r[:3]])
 
 

@@ -1,1 +1,2 @@
-"""Payments: a merchant's customers, invoices, card payments, refunds and webhooks, in the manner of Stripe."""
+"""Payments: a platform's merchants and their customers, invoices, card payments, refunds and webhooks
+(with their delivery retries), in the manner of Stripe."""

@@ -1,9 +1,13 @@
-"""The merchant's tables. Amounts are floats rounded to cents, in the invoice's currency.
+"""The payments platform's tables: its merchants, and each merchant's customers, cards, invoices,
+payments, refunds, webhook endpoints, event log and webhook deliveries. Amounts are floats rounded
+to cents, in the invoice's currency.
 
-An invoice's total is the sum of its line items; its `amount_paid` is the sum of what its payments
-captured. A payment's `amount_refunded` is the sum of its refunds and never exceeds what it captured.
-Events are append-only: every change of state writes one, and one delivery record per webhook
-endpoint subscribed to its type.
+Every customer, invoice, payment, webhook endpoint and event belongs to one merchant, and refers
+only to things of the same merchant. An invoice's total is the sum of its line items; its
+`amount_paid` is the sum of what its payments captured. A payment's `amount_refunded` is the sum of
+its refunds and never exceeds what it captured. Events are append-only: every change of state
+writes one, and one delivery record per webhook endpoint of its merchant subscribed to its type.
+A failed delivery is retried on a back-off schedule: each attempt is a record of its own.
 """
 
 from __future__ import annotations
@@ -18,10 +22,26 @@ class Base(DeclarativeBase):
     pass
 
 
+class Merchant(Base):
+    """A business that takes payments on the platform; its invoices are numbered with its prefix."""
+
+    __tablename__ = "merchants"
+
+    id: Mapped[str] = mapped_column(String, primary_key=True)  # "MER-0001"
+    name: Mapped[str]  # "Northwind Studio"
+    invoice_prefix: Mapped[str]  # "NW": invoices NW-1001, NW-1002, ...
+    email: Mapped[str]  # where its customers write
+    country: Mapped[str]
+    currency: Mapped[str]  # its own currency, a new customer's default
+    currencies: Mapped[str]  # the currencies it bills in, comma-separated
+    created_at: Mapped[dt.datetime]
+
+
 class Customer(Base):
     __tablename__ = "customers"
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "CUS-0003"
+    merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     name: Mapped[str]
     email: Mapped[str] = mapped_column(index=True)
     phone: Mapped[str | None]
@@ -51,6 +71,7 @@ class Invoice(Base):
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "INV-0042"
     number: Mapped[str] = mapped_column(index=True)  # "NW-1042", what people call it
+    merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     status: Mapped[str]  # draft | open | paid | void
     currency: Mapped[str]
@@ -82,6 +103,7 @@ class Payment(Base):
     __table_args__ = (Index("ix_payments_authorized", "authorized_at", "id"),)
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "PAY-0031"
+    merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     invoice_id: Mapped[str] = mapped_column(ForeignKey("invoices.id"), index=True)
     customer_id: Mapped[str] = mapped_column(ForeignKey("customers.id"), index=True)
     card_id: Mapped[str] = mapped_column(ForeignKey("cards.id"))
@@ -122,6 +144,7 @@ class WebhookEndpoint(Base):
     __tablename__ = "webhook_endpoints"
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "WHE-0002"
+    merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     url: Mapped[str]
     description: Mapped[str | None]
     events: Mapped[str]  # subscribed event types, comma-separated; "*" for every type
@@ -136,6 +159,7 @@ class Event(Base):
     __table_args__ = (Index("ix_events_created", "created_at", "id"),)
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "EVT-00042"
+    merchant_id: Mapped[str] = mapped_column(ForeignKey("merchants.id"), index=True)
     type: Mapped[str] = mapped_column(index=True)  # such as "invoice.paid"
     summary: Mapped[str]
     customer_id: Mapped[str | None] = mapped_column(index=True)
@@ -147,12 +171,16 @@ class Event(Base):
 
 
 class Delivery(Base):
-    """One attempt to send an event to a webhook endpoint; a retry is a new record."""
+    """One attempt to send an event to a webhook endpoint; a retry is a new record. A failed attempt
+    is retried automatically on the back-off schedule (`next_retry_at`, while the clock has not
+    reached it) for about three days, unless the endpoint answered 410 Gone or was disabled; a
+    person may also resend it by hand (`manual`)."""
 
     __tablename__ = "deliveries"
-    # the failed deliveries of each endpoint are counted from the index alone (list_webhook_endpoints)
+    # the failed deliveries of each endpoint, and their scheduled retries, are counted from the index
+    # alone (list_webhook_endpoints)
     __table_args__ = (Index("ix_deliveries_created", "created_at", "id"),
-                      Index("ix_deliveries_status", "status", "endpoint_id"))
+                      Index("ix_deliveries_status", "status", "endpoint_id", "next_retry_at"))
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "DLV-00042"
     event_id: Mapped[str] = mapped_column(ForeignKey("events.id"), index=True)
@@ -161,3 +189,5 @@ class Delivery(Base):
     status: Mapped[str]  # pending | succeeded | failed
     response_code: Mapped[int | None]
     created_at: Mapped[dt.datetime]
+    next_retry_at: Mapped[dt.datetime | None] = mapped_column(default=None)  # the automatic retry due
+    manual: Mapped[bool] = mapped_column(default=False)  # a resend someone asked for

@@ -1,7 +1,9 @@
-"""How tasks are written for the payments account: the merchant's staff ask about and act on their
-customers' invoices, cards, payments and refunds, and on the account's webhooks. Customers are named
-by name, invoices by number (or by what they were for), cards by brand and last four digits,
-payments by their invoice and amount, webhook endpoints by what they are for.
+"""How tasks are written for the payments platform: a merchant's staff (they say which merchant they
+work for) ask about and act on their customers' invoices, cards, payments and refunds, and on the
+merchant's webhooks. Customers are named by name (a person may be a customer of two merchants),
+invoices by number (or by what they were for), cards by brand and last four digits, payments by
+their invoice and amount, webhook endpoints by what they are for, webhook deliveries by the event
+they carried.
 
 Each customer's bundle gives every invoice and payment at most one role for a change (pay, authorise,
 void, edit, finalize; capture, cancel, refund), so that the requests of one conversation never undo
@@ -27,15 +29,32 @@ NEW_CUSTOMERS = (("Harbor Lane Bakery", "orders@harborlanebakery.com", "USD"),
                  ("Greenfield Dental", "office@greenfielddental.com", "USD"),
                  ("Sofia Marchetti", "sofia.marchetti@gmail.com", "EUR"), ("Owen Pryce", "owen.pryce@yahoo.com", "GBP"))
 CURRENCY_NAMES = {"USD": "US dollars", "EUR": "euros", "GBP": "pounds", "CAD": "Canadian dollars"}
-WORK = (("Consulting hour", 150.0, "hours of consulting"), ("Copywriting, per page", 120.0, "pages of copywriting"),
-        ("Hosting (monthly)", 29.0, "months of hosting"), ("Support plan (monthly)", 99.0, "months of the support plan"),
-        ("Photography session", 600.0, "photography sessions"), ("Domain renewal", 18.0, "domain renewals"))
-PROJECTS = ("Summer campaign", "Website redesign", "Holiday promotion", "Rebranding", "Quarterly retainer",
-            "Event photography", "Menu redesign", "Grand opening")
-NEW_ENDPOINTS = (("https://books.example-ledger.com/hooks/northwind", "the bookkeeping tool", "Bookkeeping"),
-                 ("https://ops.northwind.studio/webhooks/billing", "our ops dashboard", "Ops dashboard"),
-                 ("https://hooks.zapier.com/hooks/catch/48213/nwpay", "our Zapier automation", "Zapier"),
-                 ("https://api.northwind.studio/v2/payment-events", "the new API server", "API v2"))
+# what each merchant (by invoice prefix) bills: (line, USD price, how people count it), and what for
+WORK = {
+    "NW": (("Consulting hour", 150.0, "hours of consulting"), ("Copywriting, per page", 120.0, "pages of copywriting"),
+           ("Hosting (monthly)", 29.0, "months of hosting"),
+           ("Support plan (monthly)", 99.0, "months of the support plan"),
+           ("Photography session", 600.0, "photography sessions"), ("Domain renewal", 18.0, "domain renewals")),
+    "HY": (("Drop-in class", 18.0, "drop-in classes"), ("Private session", 70.0, "private sessions"),
+           ("Monthly membership", 102.0, "months of membership"), ("Mat and towel rental", 5.0, "mat rentals"),
+           ("Weekend workshop", 131.0, "workshop places")),
+    "CK": (("Event staff, per hour", 38.0, "hours of event staff"), ("Celebration cake", 114.0, "celebration cakes"),
+           ("Tasting session", 152.0, "tasting sessions"), ("Catering, per guest", 46.0, "guests of catering"),
+           ("Equipment hire", 190.0, "equipment hires")),
+}
+PROJECTS = {
+    "NW": ("Summer campaign", "Website redesign", "Holiday promotion", "Rebranding", "Quarterly retainer",
+           "Event photography", "Menu redesign", "Grand opening"),
+    "HY": ("Autumn membership", "Private sessions", "Office yoga programme", "Retreat deposit", "Workshop weekend",
+           "Prenatal course"),
+    "CK": ("Summer garden party", "Board lunch", "Engagement party", "Awards dinner", "Team breakfast",
+           "Wedding tasting"),
+}
+# where a merchant's new endpoint goes, by its invoice prefix in lower case
+NEW_ENDPOINTS = (("https://books.example-ledger.com/hooks/{shop}", "the bookkeeping tool", "Bookkeeping"),
+                 ("https://ops.example-dash.com/{shop}/webhooks/billing", "our ops dashboard", "Ops dashboard"),
+                 ("https://hooks.zapier.com/hooks/catch/48213/{shop}pay", "our Zapier automation", "Zapier"),
+                 ("https://api.example-relay.com/v2/{shop}/payment-events", "the new API server", "API v2"))
 EVENT_WORDS = {"invoice.paid": "paid invoices", "invoice.voided": "voided invoices", "refund.created": "refunds",
                "payment.captured": "captured payments", "invoice.finalized": "finalized invoices",
                "customer.created": "new customers", "payment.authorized": "card authorisations",
@@ -53,25 +72,21 @@ def cash(amount: float, currency: str) -> str:
 # -- sampling ------------------------------------------------------------------------------------
 
 def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
-    """Every customer whose name finds only them, with cards, invoices (in full), payments and refunds,
-    each invoice and payment given at most one role for a change; and the account's webhooks."""
-    endpoints = read("list_webhook_endpoints")
-    retryable = []
-    for endpoint in endpoints:
-        if not endpoint["enabled"]:
-            continue
-        for delivery in read("list_deliveries", endpoint_id=endpoint["endpoint_id"], status="failed"):
-            if not delivery["event_type"].startswith("invoice."):
-                continue
-            attempts = read("list_deliveries", event_id=delivery["event_id"], endpoint_id=endpoint["endpoint_id"])
-            if max(a["attempt"] for a in attempts) == delivery["attempt"]:
-                retryable.append({**delivery, "endpoint": endpoint})
-    summaries = Counter(d["event_summary"] for d in retryable)
-    retryable = [d for d in retryable if summaries[d["event_summary"]] == 1]
-    retried = {d["endpoint_id"] for d in retryable}
+    """Every customer whose name finds only them at their merchant, with cards, invoices (in full),
+    payments and refunds, each invoice and payment given at most one role for a change; and their
+    merchant with its webhooks and the failed deliveries that can be resent."""
+    shops = {}
+    for merchant in read("list_merchants"):
+        endpoints = read("list_webhook_endpoints", merchant_id=merchant["merchant_id"])
+        retryable, blocked = _resendable(read, now, endpoints)
+        retried = {d["endpoint_id"] for d in retryable + blocked}
+        resend = rng.choice(retryable + blocked)["delivery_id"] if retryable or blocked else None
+        shops[merchant["merchant_id"]] = {"merchant": merchant, "endpoints": endpoints, "retryable": retryable,
+                                          "blocked": blocked, "retried": retried, "resend": resend}
     bundles = []
     for customer in read("find_customers", limit=100):
-        if len(read("find_customers", name=customer["name"])) != 1:
+        shop = shops[customer["merchant_id"]]
+        if len(read("find_customers", name=customer["name"], merchant_id=customer["merchant_id"])) != 1:
             continue
         cid = customer["customer_id"]
         cards = read("list_payment_methods", customer_id=cid)
@@ -83,18 +98,45 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         payments = read("list_payments", customer_id=cid, limit=100)
         bundle = {"now": now, "customer": {**customer, **read("get_customer", customer_id=cid)}, "cards": cards,
                   "invoices": invoices, "payments": payments, "refunds": read("list_refunds", customer_id=cid),
-                  "endpoints": endpoints, "retryable": retryable,
+                  "merchant": {**shop["merchant"], "voice": rng.randrange(1 << 16)}, "endpoints": shop["endpoints"],
+                  # whether the customer is looked up at their merchant: always for a name another
+                  # merchant's customer shares, otherwise in a tenth of the conversations
+                  "at_merchant": len(read("find_customers", name=customer["name"])) > 1 or rng.random() < 0.1,
+                  "retryable": shop["retryable"],
+                  "blocked": shop["blocked"], "resend": shop["resend"],
                   "events": read("list_events", customer_id=cid, limit=100)}
         bundle["roles"] = _roles(bundle, rng)
-        bundle["endpoint_change"] = _endpoint_change(endpoints, retried, rng)
+        bundle["endpoint_change"] = _endpoint_change(shop["endpoints"], shop["retried"], rng)
         bundles.append(bundle)
     return bundles
+
+
+def _resendable(read: Reader, now: dt.datetime, endpoints: list[dict]) -> tuple[list[dict], list[dict]]:
+    """A merchant's failed deliveries of invoice events that can be resent (the latest attempt, the event
+    at most 30 days old, listed among the endpoint's latest failures), each one its endpoint's only
+    failure of that event summary: those to an enabled endpoint, and those to a disabled one."""
+    found: dict[bool, list[dict]] = {True: [], False: []}
+    recent = (now - dt.timedelta(days=30)).isoformat()
+    for endpoint in endpoints:
+        for delivery in read("list_deliveries", endpoint_id=endpoint["endpoint_id"], status="failed"):
+            if not delivery["event_type"].startswith("invoice."):
+                continue
+            attempts = read("list_deliveries", event_id=delivery["event_id"], endpoint_id=endpoint["endpoint_id"])
+            first = min(a["created_at"] for a in attempts)
+            if max(a["attempt"] for a in attempts) == delivery["attempt"] and first >= recent:
+                found[endpoint["enabled"]].append({**delivery, "endpoint": endpoint, "attempts": len(attempts)})
+    out = []
+    for group in (found[True], found[False]):
+        summaries = Counter(d["event_summary"] for d in group)
+        out.append([d for d in group if summaries[d["event_summary"]] == 1])
+    return out[0], out[1]
 
 
 def _roles(b: Bundle, rng: random.Random) -> dict[str, str]:
     """One change each invoice or payment may take part in, so that no two requests collide."""
     roles: dict[str, str] = {}
-    held = {p["invoice_id"] for p in b["payments"] if p["status"] == "authorized"}
+    # an invoice with a hold, live or expired, is left to the payment's role: voiding it cancels the hold
+    held = {p["invoice_id"] for p in b["payments"] if p["status"] in ("authorized", "expired")}
     for invoice in b["invoices"]:
         if invoice["status"] == "draft":
             roles[invoice["invoice_id"]] = "finalize" if invoice["line_items"] and rng.random() < 0.55 else "edit"
@@ -137,8 +179,12 @@ def _endpoint_change(endpoints: list[dict], retried: set[str], rng: random.Rando
 
 # -- how people name things ------------------------------------------------------------------------
 
+def _merchant(b: Bundle) -> Ref:
+    return Ref.of("merchant", b["merchant"])
+
+
 def _customer(b: Bundle) -> Ref:
-    return Ref.of("customer", b["customer"])
+    return Ref.of("customer", b["customer"], _merchant(b) if b["at_merchant"] else None)
 
 
 def _invoice_ref(b: Bundle, invoice: dict) -> Ref:
@@ -153,8 +199,17 @@ def _card_ref(b: Bundle, card: dict) -> Ref:
     return Ref.of("card", card, _customer(b))
 
 
-def _endpoint_ref(endpoint: dict) -> Ref:
-    return Ref("endpoint", endpoint["endpoint_id"], endpoint)
+def _endpoint_ref(b: Bundle, endpoint: dict) -> Ref:
+    """An endpoint by what it is for (unique on the platform), at its merchant in some conversations."""
+    return Ref("endpoint", endpoint["endpoint_id"], endpoint, _merchant(b) if b["at_merchant"] else None)
+
+
+def _scope(b: Bundle, rng: random.Random) -> tuple[dict, tuple[Ref, ...], str]:
+    """Whether a question about many things is about the merchant's own (its id, its look-up, and 'our')
+    or about the whole platform, as its operators ask (no filter, 'on the platform')."""
+    if b["at_merchant"] or rng.random() < 0.5:
+        return {"merchant_id": b["merchant"]["merchant_id"]}, (_merchant(b),), "our"
+    return {}, (), "platform"
 
 
 def _who(b: Bundle) -> str:
@@ -232,20 +287,22 @@ def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [r["email"], r["currency"]])
 
 
-@goals.add("find_customers", 0.4)
+@goals.add("find_customers", 0.6)
 def find_customers(b: Bundle, rng: random.Random) -> Ask | None:
-    email = b["customer"]["email"]
+    email, args, refs = b["customer"]["email"], {"email": b["customer"]["email"]}, ()
+    if b["at_merchant"]:  # an email another merchant's customer has too is looked up at the merchant
+        args, refs = {**args, "merchant_id": b["merchant"]["merchant_id"]}, (_merchant(b),)
     if rng.random() < 0.35:
-        return Ask({"email": email},
+        return Ask(args,
                    say=rng.choice([f"Can you tell me whose email {email} is, and what currency they're billed in?",
                                    f"Which customer uses {email}, and in which currency do we bill them?"]),
-                   terse=f"Customer with email {email}, and their currency?", mentions=(email,),
+                   terse=f"Customer with email {email}, and their currency?", refs=refs, mentions=(email,),
                    facts=lambda r: [r[0]["name"], r[0]["currency"]])
-    return Ask({"email": email},
+    return Ask(args,
                say=rng.choice([f"Who is the customer with the email {email}?",
                                f"A payment question came in from {email}. Which customer is that?",
                                f"I got an email from {email}. Is that one of our customers? Who?"]),
-               terse=f"Customer with email {email}?", mentions=(email,),
+               terse=f"Customer with email {email}?", refs=refs, mentions=(email,),
                facts=lambda r: [r[0]["name"]])
 
 
@@ -295,20 +352,43 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Open invoices of {who}?", refs=refs, mentions=(who,),
                    facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
     if choice == 2:
-        return Ask({"overdue_only": True, "limit": 5},
-                   say=rng.choice(["Which five invoices most recently created are overdue? Numbers and customers.",
-                                   "Show me the five newest overdue invoices across all customers.",
-                                   "I want to start on collections: list the five latest overdue invoices, whoever they're for."]),
-                   terse="Five newest overdue invoices?", mentions=("five",),
-                   facts=lambda r: [i["number"] for i in r])
+        args, scope, whose = _scope(b, rng)
+        if whose == "our":
+            say = ["Which five invoices most recently created are overdue? Numbers and customers.",
+                   "Show me the five newest overdue invoices across all customers.",
+                   "I want to start on collections: list the five latest overdue invoices, whoever they're for."]
+        else:
+            say = ["Across every merchant on the platform, which five newest invoices are overdue?",
+                   "Platform-wide, list the five most recently created overdue invoices, whichever merchant they're "
+                   "from."]
+        return Ask({**args, "overdue_only": True, "limit": 5}, refs=scope, say=rng.choice(say),
+                   terse="Five newest overdue invoices" + ("?" if whose == "our" else ", all merchants?"),
+                   mentions=("five",), facts=lambda r: [i["number"] for i in r])
     if not b["invoices"]:
         return None
     return Ask({"customer_id": cid},
                say=rng.choice([f"What invoices have we sent {who}, and where does each stand?",
                                f"Can you list all of {_whose(b)} invoices with their status?",
-                               f"Give me an overview of {_whose(b)} invoices, please."]),
-               terse=f"Invoices of {who}?", refs=refs, mentions=(who,),
+                               f"Give me an overview of {_whose(b)} invoices, please: numbers and status."]),
+               terse=f"Invoices of {who} and their status?", refs=refs, mentions=(who,),
                facts=lambda r: [v for i in r[:4] for v in (i["number"], i["status"])])
+
+
+@goals.add("list_invoices", 0.8)
+def invoice_by_number(b: Bundle, rng: random.Random) -> Ask | None:
+    """An invoice asked about by its number alone (numbers carry their merchant's prefix)."""
+    held = {p["invoice_id"] for p in b["payments"] if p["status"] == "authorized"}
+    steady = [i for i in b["invoices"] if i["invoice_id"] not in b["roles"] and i["invoice_id"] not in held]
+    if not steady:
+        return None
+    invoice = rng.choice(steady)
+    number = invoice["number"]
+    return Ask({"number": number},
+               say=rng.choice([f"What's the status of invoice {number}, and who is it for?",
+                               f"Invoice {number} came up in a call. Whose is it, and where does it stand?",
+                               f"Can you look up invoice {number} for me? I need the customer and its status."]),
+               terse=f"Customer and status of invoice {number}?", mentions=(number,),
+               facts=lambda r: [r[0]["customer_name"], r[0]["status"]])
 
 
 @goals.add("get_invoice", 1.2)
@@ -328,15 +408,15 @@ def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
                    facts=lambda r: [i["description"] for i in r["line_items"][:4]] + [r["total"]])
     if choice == 1 and invoice["status"] == "paid":
         return Ask(args, say=rng.choice([f"When was {name} paid, and how much was it?",
-                                         f"I've got {_who(b)} asking for the date we received payment for {plain}.",
+                                         f"I've got {_who(b)} asking for the date and amount we received for {plain}.",
                                          f"Can you confirm the payment date and total of {name}?"]),
-                   terse=f"When was {name} paid?", refs=refs, mentions=(number,),
+                   terse=f"When was {name} paid, and how much?", refs=refs, mentions=(number,),
                    facts=lambda r: [r["paid_at"][:10], r["total"]])
     return Ask(args, say=rng.choice([f"What's the status of {name}, and when is it due?",
                                      f"Where does {name} stand? I need its status and due date.",
                                      f"Could you check {name} for me: status, due date and what's still owed?",
-                                     f"Quick check on {name}: is it paid, and what's the due date?"]),
-               terse=rng.choice([f"Status of {name}?", f"Status and due date of {name}?"]), refs=refs,
+                                     f"Quick check on {name}: what's its status, and what's the due date?"]),
+               terse=rng.choice([f"Status and due date of {name}?", f"{name}: status, due date?"]), refs=refs,
                mentions=(number,), facts=lambda r: [r["status"], r["due_date"]])
 
 
@@ -392,36 +472,61 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
                    mentions=(number,), facts=lambda r: [r[-1]["created_at"][:10], r[0]["created_at"][:10]])
     kind = rng.choice(["invoice.paid", "refund.created"])
     words = EVENT_WORDS[kind]
-    return Ask({"type": kind, "limit": 3},
-               say=rng.choice([f"What were the last three events about {words}?",
-                               f"Show me the three most recent {kind} events.",
-                               f"From the event log, which three {words} came in most recently?"]),
-               terse=f"Last three {kind} events?", mentions=("three",),
+    args, scope, whose = _scope(b, rng)
+    if whose == "our":
+        say = [f"What were the last three events about {words}?", f"Show me the three most recent {kind} events.",
+               f"From the event log, which three {words} came in most recently?"]
+    else:
+        say = [f"Across the whole platform, what were the last three events about {words}?",
+               f"Show me the three most recent {kind} events on the platform, any merchant."]
+    return Ask({"type": kind, **args, "limit": 3}, refs=scope, say=rng.choice(say),
+               terse=f"Last three {kind} events" + ("?" if whose == "our" else ", all merchants?"), mentions=("three",),
                facts=lambda r: [v for e in r for v in (e["amount"], e["created_at"][:10])])
 
 
-@goals.add("list_webhook_endpoints", 0.6)
+@goals.add("list_webhook_endpoints", 0.7)
 def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
-    endpoints = b["endpoints"]
-    choice = rng.randrange(3)
-    if choice == 0:
-        return Ask({}, say=rng.choice(["Which webhook endpoints do we have, and which of them are switched off?",
-                                       "List our webhook endpoints and tell me which are disabled.",
-                                       "Where do our payment events get sent? Any endpoints turned off?"]),
-                   terse="Webhook endpoints, and which are off?",
+    args, refs, whose = _scope(b, rng)
+    ours = whose == "our"
+    where = "" if ours else rng.choice([" Across all merchants on the platform.", " Every merchant, please."])
+    choice = rng.randrange(4)
+    if choice == 0 and ours:
+        return Ask(args, say=rng.choice(["How many webhook endpoints do we have, and which of them are switched off?",
+                                         "Count our webhook endpoints for me and tell me which are disabled.",
+                                         "Where do our payment events get sent? How many endpoints, and any turned off?"]),
+                   terse="Number of webhook endpoints, and which are off?", refs=refs,
                    facts=lambda r: [e["url"] for e in r if not e["enabled"]] + [len(r)])
-    if choice == 1:
-        return Ask({}, say=rng.choice(["Which webhook endpoint has the most failed deliveries, and how many?",
-                                       "Is any of our webhooks failing a lot? Which one fails most?",
-                                       "I heard a webhook is flaky. Which endpoint has the most failed deliveries?"]),
-                   terse="Endpoint with most failed deliveries?",
+    if choice <= 1:
+        return Ask(args, say=rng.choice(["Which webhook endpoint has the most failed deliveries, and how many?",
+                                         "Is any webhook failing a lot? Which one fails most, and how often?",
+                                         "I heard a webhook is flaky. Which endpoint has the most failed deliveries?"])
+                   + where,
+                   terse="Endpoint with most failed deliveries" + ("?" if ours else ", all merchants?"), refs=refs,
                    facts=lambda r: [max(r, key=lambda e: e["failed_deliveries"])["url"],
                                     max(e["failed_deliveries"] for e in r)])
-    kind = rng.choice(["refund.created", "invoice.paid", "payment.captured"])
-    return Ask({}, say=rng.choice([f"Which of our enabled endpoints get {EVENT_WORDS[kind]} ({kind} events)?",
-                                   f"Who is notified when a {kind} event happens? Enabled endpoints only.",
-                                   f"Tell me which active webhook URLs are subscribed to {kind}."]),
-               terse=f"Enabled endpoints receiving {kind}?", mentions=(kind,),
+    if choice == 2 and any(e["retries_scheduled"] for e in b["endpoints"]):
+        return Ask(args, say=rng.choice(["Are any webhooks waiting to retry failed deliveries? How many retries are "
+                                         "lined up for each?",
+                                         "Which endpoints have automatic retries scheduled, and how many?",
+                                         "I think a webhook is down. Which endpoint has retries queued up, and how "
+                                         "many?"])
+                   + where,
+                   terse="Endpoints with retries scheduled, and how many" + ("?" if ours else ", all merchants?"),
+                   refs=refs,
+                   facts=lambda r: [v for e in r if e["retries_scheduled"] for v in (e["url"], e["retries_scheduled"])])
+    if not ours:
+        return None
+    change = b["endpoint_change"]
+    steady = [e for e in b["endpoints"] if e["enabled"] and (change is None or change["endpoint"] is not e)]
+    kinds = [k for k in ("refund.created", "invoice.paid", "payment.captured")
+             if any(k in e["events"] or e["events"] == ["*"] for e in steady)]
+    if not kinds:
+        return None
+    kind = rng.choice(kinds)
+    return Ask(args, say=rng.choice([f"Which of our enabled endpoints get {EVENT_WORDS[kind]} ({kind} events)?",
+                                     f"Who is notified when a {kind} event happens? Enabled endpoints only.",
+                                     f"Tell me which active webhook URLs are subscribed to {kind}."]),
+               terse=f"Enabled endpoints receiving {kind}?", refs=refs, mentions=(kind,),
                facts=lambda r: [e["url"] for e in r if e["enabled"] and (kind in e["events"] or e["events"] == ["*"])])
 
 
@@ -440,11 +545,39 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
         name, number = invoice_name(b, invoice, rng), invoice["number"]
         ref = Ref("event", event["event_id"], event, _invoice_ref(b, invoice))
         return Ask({"event_id": event["event_id"]},
-                   say=rng.choice([f"Did the 'paid' notification for {name} reach our webhooks? Which deliveries failed?",
-                                   f"Check the webhook deliveries of the invoice.paid event of {name}, please.",
-                                   f"Our bookkeeping never heard that {name} was paid. How did the webhook deliveries go?"]),
-                   terse=f"Webhook deliveries of the paid event of {name}?", refs=(_customer(b), ref),
+                   say=rng.choice([f"Did the 'paid' notification for {name} reach our webhooks? What's the status of "
+                                   f"each delivery?",
+                                   f"Check the webhook deliveries of the invoice.paid event of {name}: what status did "
+                                   f"each end in?",
+                                   f"Our bookkeeping never heard that {name} was paid. What's the status of each webhook "
+                                   f"delivery?"]),
+                   terse=f"Status of each webhook delivery of the paid event of {name}?", refs=(_customer(b), ref),
                    mentions=(number,), facts=lambda r: [d["status"] for d in r])
+    others = [d for d in b["retryable"] if d["delivery_id"] != b["resend"]]
+    if others and rng.random() < 0.5:
+        delivery = rng.choice(others)
+        endpoint, summary = delivery["endpoint"], delivery["event_summary"]
+        desc = endpoint["description"]
+        ref = Ref("delivery", delivery["delivery_id"], delivery, _endpoint_ref(b, endpoint))
+        if delivery["next_retry_at"] and rng.random() < 0.5:
+            did = delivery["delivery_id"]
+            return Ask({"endpoint_id": endpoint["endpoint_id"], "status": "failed"},
+                       say=rng.choice([f"The {desc} webhook didn't get '{summary}'. When is the next automatic retry?",
+                                       f"When will we try again to send '{summary}' to {desc}?",
+                                       f"Is another attempt to deliver '{summary}' to {desc} coming? When?"]),
+                       terse=f"Next retry of '{summary}' to {desc}?", refs=(_endpoint_ref(b, endpoint),),
+                       mentions=(summary, desc),
+                       facts=lambda r: [d["next_retry_at"] for d in r
+                                        if d["delivery_id"] == did and d["next_retry_at"]])
+        return Ask({"event_id": delivery["event_id"], "endpoint_id": endpoint["endpoint_id"]},
+                   say=rng.choice([f"How many times have we tried to deliver '{summary}' to {desc}, and what status "
+                                   "code did the last try get?",
+                                   f"Walk me through the delivery attempts of '{summary}' to {desc}: how many, and what "
+                                   "did the endpoint answer last?",
+                                   f"'{summary}' never reached {desc}. How many attempts so far, and the last "
+                                   "response code?"]),
+                   terse=f"Attempts to send '{summary}' to {desc}, and the last response code?", refs=(ref,),
+                   mentions=(summary, desc), facts=lambda r: [len(r), r[0]["response_code"]])
     failing = [e for e in b["endpoints"] if e["failed_deliveries"]]
     if not failing:
         return None
@@ -454,7 +587,7 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"What were the last three failed deliveries to the {desc} webhook?",
                                f"Show me the three most recent failures sending to {desc}.",
                                f"Has the {desc} endpoint failed lately? Give me the last three failed deliveries."]),
-               terse=f"Last three failed deliveries to {desc}?", refs=(_endpoint_ref(endpoint),),
+               terse=f"Last three failed deliveries to {desc}?", refs=(_endpoint_ref(b, endpoint),),
                mentions=(desc, "three"),
                facts=lambda r: [v for d in r for v in (d["created_at"][:10], d["response_code"])])
 
@@ -464,13 +597,16 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("create_customer", 0.7)
 def create_customer(b: Bundle, rng: random.Random) -> Ask | None:
     name, email, currency = rng.choice(NEW_CUSTOMERS)
-    args: dict[str, Any] = {"name": name, "email": email}
-    said = ""
-    if currency != "USD" or rng.random() < 0.3:
+    shop = b["merchant"]
+    if currency not in shop["currencies"]:
+        currency = rng.choice(shop["currencies"])
+    args: dict[str, Any] = {"merchant_id": shop["merchant_id"], "name": name, "email": email}
+    said, refs = "", (_merchant(b),)
+    if currency != shop["currency"] or rng.random() < 0.3:
         args["currency"] = currency
         said = rng.choice([f", billed in {CURRENCY_NAMES[currency]}", f" (billing currency {currency})"])
     if rng.random() < 0.5:
-        return Ask(args, say=rng.choice([f"Please add {name} as a new customer{said}.",
+        return Ask(args, refs=refs, say=rng.choice([f"Please add {name} as a new customer{said}.",
                                          f"We just signed {name}; set them up as a customer{said}.",
                                          f"Could you create a customer record for {name}{said}?"]),
                    detail=rng.choice([f"Their email is {email}.", f"Invoices should go to {email}.",
@@ -480,14 +616,14 @@ def create_customer(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"We've got a new client, {name}. Set them up with the email {email}{said}.",
                                      f"Could you create a customer record for {name} at {email}{said}?",
                                      f"I'd like {name} added as a customer, email {email}{said}."]),
-               terse=f"New customer {name}, {email}{said}.", mentions=(name, email))
+               terse=f"New customer {name}, {email}{said}.", refs=refs, mentions=(name, email))
 
 
 @goals.add("create_invoice", 0.8)
 def create_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     today = b["now"].date()
     due = today + dt.timedelta(days=rng.choice([7, 14, 21, 30, 45]))
-    project = rng.choice(PROJECTS)
+    project = rng.choice(PROJECTS[b["merchant"]["invoice_prefix"]])
     who = _who(b)
     args = {"customer_id": b["customer"]["customer_id"], "description": project, "due_date": due.isoformat()}
     when = day(due) if due.year == today.year else f"{day(due)}, {due.year}"
@@ -497,7 +633,7 @@ def create_invoice(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Could you create an invoice draft for {who}? Call it '{project}'.",
                                      f"We're starting the '{project}' job for {who}, so I'd like a draft invoice for it.",
                                      f"Set up a blank invoice for {who} titled '{project}'; I'll add the lines later.",
-                                     f"Hey, can we get a draft invoice going for {who}? It's for '{project}'."]),
+                                     f"Can we get a draft invoice going for {who}? It's for '{project}'."]),
                detail=rng.choice([f"It should be due {when}.", f"Make it due on {when}.", f"Due date: {when}.",
                                   f"Payment is due {when}.", f"Give them until {when} to pay.",
                                   f"The due date is {when}.", f"Let's say it's due by {when}."]),
@@ -511,7 +647,7 @@ def add_line_item(b: Bundle, rng: random.Random) -> Ask | None:
     if not drafts:
         return None
     invoice = rng.choice(drafts)
-    description, usd, plural = rng.choice(WORK)
+    description, usd, plural = rng.choice(WORK[b["merchant"]["invoice_prefix"]])
     unit = usd if invoice["currency"] == "USD" else float(round(usd * {"EUR": 0.92, "GBP": 0.79, "CAD": 1.37}[invoice["currency"]]))
     quantity = rng.choice([1, 2, 3, 4, 6, 10])
     name, number, price = invoice_name(b, invoice, rng), invoice["number"], cash(unit, invoice["currency"])
@@ -545,7 +681,8 @@ def finalize_invoice(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"Finalize {name} and tell me the total it comes to.",
                           f"Please finalize the draft {name}; what's the final amount due?"])
         facts = lambda r: [r["amount_due"]]
-    return Ask({"invoice_id": invoice["invoice_id"]}, say=say, terse=f"Finalize {name}.",
+    return Ask({"invoice_id": invoice["invoice_id"]}, say=say,
+               terse=f"Finalize {name}" + ("; amount due?" if facts else "."),  # the terse one asks the same
                refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number,), facts=facts)
 
 
@@ -724,11 +861,12 @@ def refund_payment(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("create_webhook_endpoint", 0.7)
 def create_webhook_endpoint(b: Bundle, rng: random.Random) -> Ask | None:
     url, who, label = rng.choice(NEW_ENDPOINTS)
+    url = url.format(shop=b["merchant"]["invoice_prefix"].lower())
     if any(e["url"] == url for e in b["endpoints"]):
         return None
     kinds = rng.choice([["invoice.paid"], ["invoice.paid", "refund.created"], ["*"],
                         ["payment.captured", "refund.created"], ["invoice.finalized", "invoice.voided"]])
-    args: dict[str, Any] = {"url": url, "events": kinds}
+    args: dict[str, Any] = {"merchant_id": b["merchant"]["merchant_id"], "url": url, "events": kinds}
     said = "every event" if kinds == ["*"] else listing(kinds)
     if rng.random() < 0.4:
         args["description"] = label
@@ -739,7 +877,8 @@ def create_webhook_endpoint(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Set up a new webhook pointing to {url} for {who}{named}.",
                                      f"We need {who} to get payment events: add an endpoint at {url}{named}."]),
                detail=rng.choice([f"It should receive {said}.", f"Subscribe it to {said}.", f"Send it {said}."]),
-               terse=f"New webhook {url}{named}, events: {said}.", mentions=(url,) + tuple(k for k in kinds if k != "*"))
+               terse=f"New webhook {url}{named}, events: {said}.", refs=(_merchant(b),),
+               mentions=(url,) + tuple(k for k in kinds if k != "*"))
 
 
 @goals.add("update_webhook_endpoint", 0.9)
@@ -749,7 +888,7 @@ def update_webhook_endpoint(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     endpoint, desc = change["endpoint"], change["endpoint"]["description"]
     args = {"endpoint_id": endpoint["endpoint_id"], **change["args"]}
-    refs = (_endpoint_ref(endpoint),)
+    refs = (_endpoint_ref(b, endpoint),)
     if change["what"] == "enable":
         return Ask(args, say=rng.choice([f"Turn the {desc} webhook back on, please.",
                                          f"Please re-enable the {desc} endpoint.",
@@ -767,19 +906,47 @@ def update_webhook_endpoint(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Add {added} to the {desc} webhook.", refs=refs, mentions=(desc, added))
 
 
-@goals.add("retry_delivery", 0.9)
+@goals.add("retry_delivery", 1.0)
 def retry_delivery(b: Bundle, rng: random.Random) -> Ask | None:
-    if not b["retryable"]:
+    delivery = next((d for d in b["retryable"] + b["blocked"] if d["delivery_id"] == b["resend"]), None)
+    if delivery is None:
         return None
-    delivery = rng.choice(b["retryable"])
     endpoint = delivery["endpoint"]
     desc, summary = endpoint["description"], delivery["event_summary"]
-    ref = Ref("delivery", delivery["delivery_id"], delivery, _endpoint_ref(endpoint))
+    ref = Ref("delivery", delivery["delivery_id"], delivery, _endpoint_ref(b, endpoint))
+    if not endpoint["enabled"]:
+        return Ask({"delivery_id": delivery["delivery_id"]},
+                   say=rng.choice([f"We switched off the {desc} webhook while it was failing, so it never got "
+                                   f"'{summary}'. Turn it back on and resend that event.",
+                                   f"Please re-enable the {desc} endpoint and send it '{summary}' again; it failed "
+                                   "before we disabled it.",
+                                   f"The {desc} endpoint is fixed now. Enable it again and resend the failed "
+                                   f"'{summary}' delivery."]),
+                   terse=f"Enable {desc}, then resend '{summary}'.", refs=(ref,), mentions=(summary, desc),
+                   prior=(("update_webhook_endpoint", {"endpoint_id": endpoint["endpoint_id"], "enabled": True}),))
     return Ask({"delivery_id": delivery["delivery_id"]},
                say=rng.choice([f"The {desc} webhook failed to deliver '{summary}'. Please send it again.",
                                f"Retry the failed delivery of '{summary}' to {desc}, please.",
-                               f"It seems {desc} never got the event '{summary}'. Can you resend it?"]),
+                               f"It seems {desc} never got the event '{summary}'. Can you resend it now rather than "
+                               "wait for the next automatic try?"]),
                terse=f"Retry '{summary}' to {desc}.", refs=(ref,), mentions=(summary,))
+
+
+@goals.add("list_merchants", 0.6)
+def list_merchants(b: Bundle, rng: random.Random) -> Ask | None:
+    shop = b["merchant"]
+    name = shop["name"]
+    if rng.random() < 0.5:
+        return Ask({"name": name},
+                   say=rng.choice([f"Which currencies can {name} bill its customers in?",
+                                   f"What currencies does {name} invoice in on the platform?"]),
+                   terse=f"Currencies of {name}?", mentions=(name,), facts=lambda r: r[0]["currencies"])
+    return Ask({"name": name},
+               say=rng.choice([f"What prefix do {name}'s invoice numbers start with, and what email do its customers "
+                               "write to?",
+                               f"Remind me of {name}'s invoice number prefix and its contact email."]),
+               terse=f"Invoice prefix and email of {name}?", mentions=(name,),
+               facts=lambda r: [r[0]["invoice_prefix"], r[0]["email"]])
 
 
 # -- requests only a hidden tool could serve ----------------------------------------------------------
@@ -794,8 +961,24 @@ def decline_request(b: Bundle, rng: random.Random) -> str | None:
                        f"Can you predict if {card_name(card, rng)} of {_who(b)} will be declined? Check the issuer's code."])
 
 
-def _endpoint_args(ref: Ref) -> dict:
-    return {}
+# How staff say which merchant they work for: a greeting (or none) and a role, drawn per conversation.
+_HELLO = ("", "Hi, ", "Hello, ", "Good morning, ", "Hi there, ", "Hey, ", "Afternoon, ")
+_AT_MERCHANT = ("I work in the billing office at {name}.", "This is the accounts desk at {name}.",
+                "I handle payments for {name}.", "I'm calling from {name}.", "I look after {name}'s billing.",
+                "This is about our merchant account, {name}.", "{name} billing here.", "I'm on the team at {name}.",
+                "I do the books for {name}.", "It's the front office at {name}.", "Writing on behalf of {name}.",
+                "We're {name} on your platform.")
+_AT_MERCHANT_TERSE = ("{name}.", "Merchant: {name}.", "For {name}.", "{name} account.", "{name} billing.",
+                      "Re {name}.", "Account: {name}.")
+
+
+def _at_merchant(ref: Ref) -> tuple[str, str]:
+    name, voice = ref.entity["name"], ref.entity["voice"]
+    hello = _HELLO[voice % len(_HELLO)]
+    role = _AT_MERCHANT[voice // len(_HELLO) % len(_AT_MERCHANT)]
+    if hello and not role.startswith(("I ", "I'", "{name}")):
+        role = role[0].lower() + role[1:]
+    return hello + role.format(name=name), _AT_MERCHANT_TERSE[voice % len(_AT_MERCHANT_TERSE)].format(name=name)
 
 
 # Tools that do one another's job for some request (an invoice's totals and payments show in the
@@ -815,11 +998,13 @@ recipe = Recipe(
     substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
-        Lookup("customer", "find_customers", args=lambda r: {"name": r.entity["name"]}),
+        Lookup("merchant", "list_merchants", args=lambda r: {"name": r.entity["name"]}, intro=_at_merchant),
+        Lookup("customer", "find_customers",
+               args=lambda r: {"name": r.entity["name"], **({"merchant_id": r.owner.key} if r.owner else {})}),
         Lookup.under("card", "list_payment_methods"),
         Lookup.under("invoice", "list_invoices"),
         Lookup.under("payment", "list_payments"),
-        Lookup("endpoint", "list_webhook_endpoints", args=_endpoint_args),
+        Lookup("endpoint", "list_webhook_endpoints", args=lambda r: {"merchant_id": r.owner.key} if r.owner else {}),
         Lookup("event", "list_events", args=lambda r: {"invoice_id": r.owner.key}),
         Lookup("delivery", "list_deliveries", args=lambda r: {"endpoint_id": r.owner.key, "status": "failed"}),
     ),

@@ -120,10 +120,11 @@ def find_stores(b: Bundle, rng: random.Random) -> Ask | None:
     city = b["store"]["city"]
     there = [s for s in b["stores"] if s["city"] == city]
     return Ask({"city": city},
-               say=_pick(rng, [f"Which of your stores are in {city}?", f"Do you have any stores in {city}? Where are they?",
-                               f"I'm heading to {city} next week. Which of our stores could I visit there?",
+               say=_pick(rng, [f"Which of your stores are in {city}, and at what addresses?",
+                               f"Do you have any stores in {city}? Where are they?",
+                               f"I'm heading to {city} next week. Where are the stores of ours I could visit there?",
                                f"Could you list the chain's {city} stores with their addresses?"]),
-               terse=f"Stores in {city}?", mentions=(city,),
+               terse=f"Addresses of the stores in {city}?", mentions=(city,),
                facts=lambda r: [s["address"] for s in r] or [s["address"] for s in there])
 
 
@@ -224,7 +225,7 @@ def find_nearest_stock(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"product_id": line["product_id"], "quantity": quantity, "city": city}
     amount = "one" if quantity == 1 else f"{quantity}"
     say = _pick(rng, [f"I'm in {city} and need {amount} of the {product}. Which of your stores nearest to me has that many?",
-                      f"Hi! Where's the closest store to {city} that has at least {quantity} units of the {product} available?",
+                      f"Where's the closest store to {city} that has at least {quantity} units of the {product} available?",
                       f"Could you find me the nearest store to {city} with {amount} of the {product} in stock?",
                       f"A customer in {city} wants {amount} of the {product}; which nearby store can sell them that many?"])
     return Ask(args, say=say, terse=f"Nearest store to {city} with {quantity}x {product}?",
@@ -290,11 +291,13 @@ def list_transfers(b: Bundle, rng: random.Random) -> Ask | None:
     store = b["store"]
     name = store_name(store, "transfers")
     return Ask({"store_id": store["store_id"], "direction": "incoming", "status": "in_transit"},
-               say=_pick(rng, [f"What transfers are on their way to {name}?",
+               say=_pick(rng, [f"What transfers are on their way to {name}, and how many of each?",
                                f"Is anything in transit to {name} from other stores? What and how many?",
-                               f"Could you tell me which incoming transfers {name} is still waiting for?",
-                               f"We're expecting deliveries from other stores at {name}. What's in transit to us?"]),
-               terse=f"Transfers in transit to {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+                               f"Could you tell me which incoming transfers {name} is still waiting for, with quantities?",
+                               f"We're expecting deliveries from other stores at {name}. What's in transit to us, and "
+                               f"how many?"]),
+               terse=f"Transfers in transit to {name}, and how many?", refs=(_store_ref(store),),
+               mentions=(store_mention(store),),
                facts=lambda r: [t["product"] for t in r] + [t["quantity"] for t in r])
 
 
@@ -441,10 +444,11 @@ def list_restock_orders(b: Bundle, rng: random.Random) -> Ask | None:
     store = b["store"]
     name = store_name(store, "orders")
     return Ask({"store_id": store["store_id"], "status": "placed"},
-               say=_pick(rng, [f"Which restock orders for {name} are still outstanding?",
-                               f"What has {name} ordered that hasn't been delivered yet?",
+               say=_pick(rng, [f"Which restock orders for {name} are still outstanding, and when are they due?",
+                               f"What has {name} ordered that hasn't been delivered yet? When is each expected?",
                                f"Could you list the placed restock orders at {name} and when they're expected?"]),
-               terse=f"Open restock orders at {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+               terse=f"Open restock orders at {name}, expected when?", refs=(_store_ref(store),),
+               mentions=(store_mention(store),),
                facts=lambda r: [o["product"] for o in r] + [o["expected_on"] for o in r])
 
 

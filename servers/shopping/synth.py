@@ -555,9 +555,10 @@ def checkout(b: Bundle, rng: random.Random) -> Ask | None:
             f"Let's check out{with_code}. {shipping.capitalize()} delivery to {to}, and pay with {pay}."]
     if rng.random() < 0.5:
         detail = rng.choice([f"Pay with {pay}.", f"Charge {pay}, please.", f"Use {pay} for it."])
-        says = [f"I'm ready to check out{with_code}. Ship it {shipping} to {to}.",
-                f"Please place the order for my cart{with_code}, {shipping} shipping to {to}."]
-        return Ask(args, say=rng.choice(says), terse=f"Check out{with_code}: {shipping} to {to}, pay with {pay}.",
+        says = [f"I'm ready to check out{with_code}. Ship it {shipping} to {to}. What will the total be?",
+                f"Please place the order for my cart{with_code}, {shipping} shipping to {to}, and tell me the total."]
+        return Ask(args, say=rng.choice(says),
+                   terse=f"Check out{with_code}: {shipping} to {to}, pay with {pay}. Total?",
                    detail=detail,
                    refs=refs, mentions=tuple(mentions), prior=prior, facts=lambda r: [r["total"]])
     return Ask(args, say=rng.choice(says), terse=f"Check out{with_code}: {shipping} to {to}, pay with {pay}.",
@@ -591,9 +592,9 @@ def get_order(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"order_id": order["order_id"]}
     if order["status"] in ("placed", "shipped", "delivered") and rng.random() < 0.5:
         return Ask(args, **_pick(rng, [f"What's the status of {named}?",
-                                       f"Has {named} shipped yet?",
+                                       f"Has {named} shipped yet? What's its status?",
                                        f"Where is {named}? Is it delivered?",
-                                       f"Any news on {named}?"],
+                                       f"Any news on {named}? Where does it stand?"],
                                   [f"Status of {named}?"]),
                    refs=refs, mentions=(named.split(" from ")[1],), facts=lambda r: [r["status"]])
     return Ask(args, **_pick(rng, [f"How much did I pay in total for {named}, and how much of it was tax?",
@@ -689,10 +690,10 @@ def list_customer_reviews(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     return Ask({"customer_id": b["customer"]["customer_id"]},
                **_pick(rng, ["Which products have I reviewed, and how many stars did I give each?",
-                             "Can you pull up the reviews I've written?",
-                             "What ratings did I leave in my reviews?"],
-                       ["My reviews?"]),
-               refs=(_customer(b),), facts=lambda r: [x["product_name"] for x in r[:4]])
+                             "Can you pull up the reviews I've written, with their star ratings?",
+                             "What ratings did I leave in my reviews, and for which products?"],
+                       ["My reviews and their ratings?"]),
+               refs=(_customer(b),), facts=lambda r: [v for x in r[:4] for v in (x["product_name"], x["rating"])])
 
 
 # -- goals: wishlist --------------------------------------------------------------------------------

@@ -3,8 +3,10 @@ hashtags, mentions, likes and reposts, and notifications.
 
 The signed-in person is the one user with `is_me`. A follow is a row of `follows`; a follow of a
 private account starts 'pending' until its owner approves it. A repost is a post with
-`repost_of_id` set and no text of its own; a reply is a post with `reply_to_id` set. The home feed
-and trending hashtags are never stored: they are derived from these rows on every read.
+`repost_of_id` set and no text of its own; a reply is a post with `reply_to_id` set. A deleted post
+leaves only a row of `deleted_posts`, so that its replies (which stay) and anyone naming it learn it
+was deleted. The home feed and trending hashtags are never stored: they are derived from these rows
+on every read.
 """
 
 from __future__ import annotations
@@ -62,6 +64,16 @@ class Post(Base):
     created_at: Mapped[dt.datetime]
     reply_to_id: Mapped[str | None] = mapped_column(index=True)
     repost_of_id: Mapped[str | None] = mapped_column(index=True)
+
+
+class DeletedPost(Base):
+    """What is left of a post its author deleted: its id, its author and when it went."""
+
+    __tablename__ = "deleted_posts"
+
+    id: Mapped[str] = mapped_column(String, primary_key=True)  # the post's own id, "PST-0042"
+    author_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    deleted_at: Mapped[dt.datetime]
 
 
 class PostTag(Base):

@@ -1,8 +1,9 @@
 """The seed: 60 people (the signed-in user, a private account, is the first), their follows
 (accepted, and pending requests to private accounts, some of them to and from the user), a few
 blocks, about 400 posts over the last 60 days with replies, reposts, hashtags and mentions, the
-likes on them, and the notifications all of it caused. Every instant is before the frozen "now";
-post ids follow the order in which the posts were written."""
+likes on them, and the notifications all of it caused; and one post deleted by its author after
+others had replied to it, whose replies stay. Every instant is before the frozen "now"; post ids
+follow the order in which the posts were written."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import re
 
 from prove_env.world import SeedContext
 
-from .models import Block, Follow, Like, Mention, Notification, Post, PostTag, User
+from .models import Block, DeletedPost, Follow, Like, Mention, Notification, Post, PostTag, User
 
 N_USERS = 60
 # What posts are about: a person names a post by one of these ("your post about the farmers market").
@@ -39,6 +40,9 @@ REPLIES = ("So true!", "Congrats, that's awesome.", "Count me in.", "Wait, reall
            "Tell me more!", "Ha, same here.", "Need to try this.")
 TAGS = ("weekend", "foodie", "running", "booklover", "gardening", "music", "travel", "coffee", "photography",
         "tech", "fitness", "art", "community", "outdoors", "dogsofinstagram", "diy", "gaming", "film")
+# Replies to a post that its author deleted afterwards.
+ORPHAN_REPLIES = ("Wait, is this still happening on Saturday?", "Sharing this with my whole team!",
+                  "Where did you hear about this first?", "Sign me up, sounds great.")
 # Tags with a burst of posts in the last day, so that trending has a clear top with ties below it.
 BURST = (("worldcup", 7), ("heatwave", 5), ("launchday", 5), ("coffee", 3))
 BIOS = ("Coffee first, questions later.", "Runner, reader, occasional baker.", "Dog person. Plant collector.",
@@ -204,3 +208,13 @@ def seed(ctx: SeedContext) -> None:
     ctx.add(*[Notification(id=ctx.new_id("NTF", 5), user_id=user, kind=kind, actor_id=actor, post_id=post,
                            created_at=when, read=when < now - dt.timedelta(days=4))
               for when, kind, user, actor, post in events])
+
+    # last, so that every earlier draw stays as it was: a public post people replied to, then deleted
+    open_to_me = [u for u in others if not u.is_private and not blocked(me.id, u.id)]
+    author = rng.choice(open_to_me)
+    gone, written = ctx.new_id("PST"), ctx.moment(-20, -12)
+    repliers = rng.sample([u for u in open_to_me if u is not author and not blocked(u.id, author.id)], 3)
+    for k, (replier, text) in enumerate(zip(repliers, rng.sample(ORPHAN_REPLIES, 3), strict=False)):
+        ctx.add(Post(id=ctx.new_id("PST"), author_id=replier.id, text=text, reply_to_id=gone,
+                     created_at=written + dt.timedelta(hours=3 * (k + 1))))
+    ctx.add(DeletedPost(id=gone, author_id=author.id, deleted_at=written + dt.timedelta(days=rng.randint(2, 6))))

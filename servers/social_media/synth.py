@@ -75,8 +75,16 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             if post.get("repost_of") or post["reply_to_post_id"] or not (about := _subject(post["text"])):
                 continue
             posts.append({**post, "about": about, "author": person, "reposted": post["post_id"] in reposted})
+    replies = []  # replies whose words and author name them, with the post each answers as the user sees it
+    for person in readers:
+        said = [p.get("text") for p in person["timeline"]]
+        for post in person["timeline"]:
+            if post.get("reply_to_post_id") and said.count(post["text"]) == 1:
+                parent = read("get_post", post_id=post["post_id"])["in_reply_to"]
+                if parent["status"] in ("visible", "deleted"):
+                    replies.append({**post, "author": person, "parent": parent})
     return [{"now": now, "me": me, "people": people, "requests": requests, "follow_group": follow_group,
-             "block_group": block_group, "readers": readers, "posts": posts, "my_posts": my_posts,
+             "block_group": block_group, "readers": readers, "posts": posts, "my_posts": my_posts, "replies": replies,
              "feed": read("get_home_feed", limit=5), "trending": read("get_trending_hashtags"),
              "notes": read("list_notifications", limit=5)}]
 
@@ -247,33 +255,33 @@ def decline_follow_request(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("list_followers")
 def list_followers(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.4:
-        return Ask({}, say=rng.choice(["Who follows me? Give me the count too.", "List my followers, please.",
-                                       "I'd like to see everyone who follows me."]),
-                   terse="My followers?", facts=lambda r: [r["total"]])
+        return Ask({}, say=rng.choice(["How many people follow me? Give me the count.", "Count my followers, please.",
+                                       "I'd like to know how many people follow me."]),
+                   terse="Number of my followers?", facts=lambda r: [r["total"]])
     person = _pick(rng, b["readers"])
     if person is None:
         return None
     said, ref = _person(person, rng, possessive=True)
     return Ask({"user_id": person["user_id"]},
-               say=rng.choice([f"Who follows {said}?", f"Can you show me {said}'s followers?",
-                               f"I'm curious who's following {said}."]),
-               terse=f"{said}'s followers?", refs=(ref,), facts=lambda r: [r["total"]])
+               say=rng.choice([f"How many people follow {said}?", f"Can you count {said}'s followers?",
+                               f"I'm curious how many people are following {said}."]),
+               terse=f"Number of {said}'s followers?", refs=(ref,), facts=lambda r: [r["total"]])
 
 
 @goals.add("list_following")
 def list_following(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.4:
-        return Ask({}, say=rng.choice(["How many accounts am I following?", "Who do I follow these days?",
-                                       "List the people I follow."]),
-                   terse="Who do I follow?", facts=lambda r: [r["total"]])
+        return Ask({}, say=rng.choice(["How many accounts am I following?", "How many people do I follow these days?",
+                                       "Count the people I follow."]),
+                   terse="How many do I follow?", facts=lambda r: [r["total"]])
     person = _pick(rng, b["readers"])
     if person is None:
         return None
     said, ref = _person(person, rng)
     return Ask({"user_id": person["user_id"]},
-               say=rng.choice([f"Who does {said} follow?", f"How many accounts is {said} following?",
-                               f"Show me the accounts {said} follows."]),
-               terse=f"Accounts {said} follows?", refs=(ref,), facts=lambda r: [r["total"]])
+               say=rng.choice([f"How many accounts does {said} follow?", f"How many accounts is {said} following?",
+                               f"Count the accounts {said} follows."]),
+               terse=f"Number of accounts {said} follows?", refs=(ref,), facts=lambda r: [r["total"]])
 
 
 # -- blocks -------------------------------------------------------------------------------------------
@@ -384,11 +392,35 @@ def get_post(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Likes on {said}?", refs=(ref,), mentions=(_topic(post["about"]),), facts=lambda r: [r["likes"]])
 
 
+@goals.add("get_post", 0.8)
+def replied_to(b: Bundle, rng: random.Random) -> Ask | None:
+    """What a reply answers: a post still up, or one its author deleted (the reply says so)."""
+    gone = [r for r in b["replies"] if r["parent"]["status"] == "deleted"]
+    kept = [r for r in b["replies"] if r["parent"]["status"] == "visible"]
+    reply = _pick(rng, gone if gone and rng.random() < 0.6 else kept)
+    if reply is None:
+        return None
+    said, author = _person(reply["author"], rng)
+    text, ref = reply["text"], Ref.of("post", {**reply, "query": reply["text"]}, author)
+    if reply["parent"]["status"] == "deleted":
+        return Ask({"post_id": reply["post_id"]},
+                   say=rng.choice([f"{said} replied \"{text}\" to some post. Which one, and can I still read it?",
+                                   f"What was {said}'s reply \"{text}\" answering? Is that post still up?",
+                                   f"I saw {said} write \"{text}\" as a reply. Whose post was it on, and is it there?"]),
+                   terse=f"Post answered by {said}'s reply \"{text}\"?", refs=(ref,), mentions=(text,),
+                   facts=lambda r: [r["in_reply_to"]["status"], r["in_reply_to"]["handle"]])
+    return Ask({"post_id": reply["post_id"]},
+               say=rng.choice([f"Whose post was {said}'s reply \"{text}\" answering?",
+                               f"{said} replied \"{text}\" somewhere. Who wrote the post they replied to?"]),
+               terse=f"Author of the post {said}'s reply \"{text}\" answers?", refs=(ref,), mentions=(text,),
+               facts=lambda r: [r["in_reply_to"]["handle"]])
+
+
 @goals.add("search_posts", 0.8)
 def search_posts(b: Bundle, rng: random.Random) -> Ask | None:
     tag = rng.choice(TAGS)
     if rng.random() < 0.4:
-        return Ask({"hashtag": tag}, say=rng.choice(["I want to know how popular a hashtag is.",
+        return Ask({"hashtag": tag}, say=rng.choice(["I want to know how many posts use a hashtag.",
                                                      "Can you count the posts under a hashtag for me?"]),
                    detail=rng.choice([f"The tag is #{tag}.", f"#{tag}, how many posts use it?"]),
                    terse=f"Count of #{tag} posts?", mentions=(tag,), facts=lambda r: [r["total"]])
@@ -441,7 +473,7 @@ def get_trending_hashtags(b: Bundle, rng: random.Random) -> Ask | None:
 def list_notifications(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"unread_only": True}, say=rng.choice(["How many unread notifications do I have?",
                                                       "Anything new in my notifications? How many unread?",
-                                                      "Do I have notifications I haven't seen yet?"]),
+                                                      "How many notifications haven't I seen yet?"]),
                terse="Unread notification count?", facts=lambda r: [r["unread"]])
 
 

@@ -12,6 +12,9 @@ Rules, in one place:
   mentions are read from the text. Only one's own posts can be deleted.
 - A post can be liked once and reposted once; a repost cannot be liked, replied to or reposted
   (act on the original); a private account's posts cannot be reposted by others.
+- A deleted post is gone with its likes and reposts, but its replies stay: a reply says that the
+  post it answered was deleted, and naming the deleted post (to read, like, repost or reply to
+  it) says it was deleted, by whom and when.
 - Likes, follows, follow requests, approvals, mentions, replies and reposts notify the other person.
 - Unfollowing, unblocking and unliking set a state: when it already holds, nothing changes.
 """
@@ -29,7 +32,7 @@ from sqlalchemy import and_, delete, func, or_, select, update
 
 from prove_env.toolkit import DateTime, Entity, Id, Limit, Toolkit, ToolError, tool
 
-from .models import Base, Block, Follow, Like, Mention, Notification, Post, PostTag, User
+from .models import Base, Block, DeletedPost, Follow, Like, Mention, Notification, Post, PostTag, User
 from .seed import seed
 
 MAX_POST = 280
@@ -96,6 +99,13 @@ _NOTIFICATIONS = """SELECT n.id, n.kind, u.id, u.handle, u.name, n.post_id, n.cr
     JOIN users u ON u.id = n.actor_id WHERE n.user_id = ?1 AND (?2 = 0 OR n.read = 0)
     ORDER BY n.created_at DESC, n.id DESC LIMIT ?3"""
 _UNREAD = "SELECT count(*) FROM notifications WHERE user_id = ? AND read = 0"
+# The replies to a post (?2) that the signed-in user (?1) sees, oldest first.
+_REPLIES = f"""SELECT p.id FROM posts p JOIN users a ON a.id = p.author_id WHERE p.reply_to_id = ?2 AND {_SEES}
+    ORDER BY p.created_at, p.id"""
+# The post a reply answers (?1): whether it is still there, its author and when it was deleted, if it was.
+_PARENT = """SELECT p.id IS NOT NULL, coalesce(p.author_id, d.author_id), u.handle, d.deleted_at
+    FROM (SELECT ?1 AS id) x LEFT JOIN posts p ON p.id = x.id LEFT JOIN deleted_posts d ON d.id = x.id
+    LEFT JOIN users u ON u.id = coalesce(p.author_id, d.author_id)"""
 
 
 class SocialMediaServer(Toolkit):
@@ -114,6 +124,16 @@ class SocialMediaServer(Toolkit):
         Entity("user", User, "USR", lookup="find_users"),
         Entity("post", Post, "PST", lookup="search_posts"),
     )
+
+    def get(self, model, key):
+        """The row of `model` with id `key`; a post its author deleted is refused as deleted, not as unknown."""
+        if model is Post and self.db.get(Post, key) is None:
+            gone = self.db.get(DeletedPost, key)
+            if gone is not None:
+                raise ToolError(f"Post {gone.id} was deleted by @{self._handle(gone.author_id)} on "
+                                f"{gone.deleted_at.date().isoformat()}; it can no longer be read, liked, reposted or "
+                                "replied to")
+        return super().get(model, key)
 
     # -- people --------------------------------------------------------------------------------
 
@@ -334,18 +354,22 @@ class SocialMediaServer(Toolkit):
     @tool(destructive=True)
     def delete_post(self, post_id: Id("post")) -> dict:
         """Delete one of the signed-in user's own posts (or reposts) for good, with its likes and
-        the reposts of it. Replies to it stay."""
+        the reposts of it. Replies to it stay, and say that the post they answer was deleted."""
         me, post = self._me(), self.get(Post, post_id)
         if post.author_id != me.id:
             raise ToolError(f"Post {post.id} is by @{self._handle(post.author_id)}; you can delete only your own posts")
-        reposts = self.db.scalars(select(Post.id).where(Post.repost_of_id == post.id)).all()
+        authors = {post.id: me.id, **dict(self.db.execute(select(Post.id, Post.author_id)
+                                                          .where(Post.repost_of_id == post.id)).all())}
+        reposts = [i for i in authors if i != post.id]
         gone = [post.id, *reposts]
         self.db.execute(delete(Like).where(Like.post_id.in_(gone)))
         self.db.execute(delete(PostTag).where(PostTag.post_id.in_(gone)))
         self.db.execute(delete(Mention).where(Mention.post_id.in_(gone)))
         self.db.execute(delete(Post).where(Post.id.in_(reposts)))
         self.db.delete(post)
-        return {"post_id": post.id, "deleted": True, "reposts_removed": len(reposts)}
+        self.db.add_all([DeletedPost(id=i, author_id=authors[i], deleted_at=self.now) for i in gone])
+        replies = self.rows("SELECT count(*) FROM posts WHERE reply_to_id = ?", post.id)[0][0]
+        return {"post_id": post.id, "deleted": True, "reposts_removed": len(reposts), "replies_kept": replies}
 
     @tool()
     def like_post(self, post_id: Id("post")) -> dict:
@@ -396,12 +420,13 @@ class SocialMediaServer(Toolkit):
     @tool(read_only=True, produces=("user",))
     def get_post(self, post_id: Id("post")) -> dict:
         """Return one post in full: text, author, time, hashtags, mentions, like and repost counts,
-        whether the signed-in user liked it, the post it replies to and its replies (oldest first)."""
+        whether the signed-in user liked it, its replies (oldest first) and, for a reply, the post it
+        replies to ('in_reply_to'): shown in full, or with the status 'deleted' (and when) when its
+        author deleted it, or 'hidden' when the signed-in user may not see it."""
         post = self._visible(self.get(Post, post_id))
         me = self._me()
-        replies = [r for r in self.db.scalars(select(Post).where(Post.reply_to_id == post.id)
-                                              .order_by(Post.created_at, Post.id)) if self._sees(me, r.author_id)]
-        return {**self._post(post), "replies": self._posts([r.id for r in replies])}
+        replies = [r[0] for r in self.rows(_REPLIES, me.id, post.id)]
+        return {**self._post(post), "in_reply_to": self._parent(me, post.reply_to_id), "replies": self._posts(replies)}
 
     @tool(read_only=True)
     def search_posts(self, query: str | None = None, hashtag: str | None = None,
@@ -493,6 +518,7 @@ class SocialMediaServer(Toolkit):
     def invariants(self) -> list[str]:
         """Nobody follows or blocks themselves, no follow crosses a block, every like is of an
         original post, nobody reposts the same post twice, and reposts point at original posts.
+        A reply answers a post that exists or was deleted, and a deleted post's id is not reused.
         Nothing happened after now, nor before the people it involves joined, and nobody liked a
         post before it was written."""
         checks = {
@@ -519,9 +545,15 @@ class SocialMediaServer(Toolkit):
                 WHERE p.created_at < u.joined_at""",
             "a like from before the post": """SELECT l.user_id || ':' || l.post_id FROM likes l
                 JOIN posts p ON p.id = l.post_id WHERE l.created_at < p.created_at""",
+            "a reply to a post that never was": """SELECT p.id FROM posts p WHERE p.reply_to_id IS NOT NULL
+                AND p.reply_to_id NOT IN (SELECT id FROM posts)
+                AND p.reply_to_id NOT IN (SELECT id FROM deleted_posts)""",
+            "a repost of a post that is gone": """SELECT p.id FROM posts p WHERE p.repost_of_id IS NOT NULL
+                AND p.repost_of_id NOT IN (SELECT id FROM posts)""",
+            "a deleted post that is still there": "SELECT d.id FROM deleted_posts d JOIN posts p ON p.id = d.id",
         }
         problems = self.after_now(User.joined_at, Post.created_at, Notification.created_at, Follow.created_at,
-                                  Block.created_at, Like.created_at)
+                                  Block.created_at, Like.created_at, DeletedPost.deleted_at)
         for what, sql in checks.items():
             problems += [f"{what}: {row[0]}" for row in self.rows(sql)]
         return problems
@@ -587,6 +619,18 @@ class SocialMediaServer(Toolkit):
         if post.repost_of_id is not None:
             raise ToolError(f"Post {post.id} is a repost; {action} the original post {post.repost_of_id} instead")
         return post
+
+    def _parent(self, me: User, parent_id: str | None) -> dict | None:
+        """The post a reply answers, as the signed-in user may see it."""
+        if parent_id is None:
+            return None
+        there, author, handle, deleted_at = self.rows(_PARENT, parent_id)[0]
+        if not there:
+            return {"post_id": parent_id, "status": "deleted", "deleted_at": deleted_at and _moment(deleted_at),
+                    "author_id": author, "handle": handle}
+        if not self._sees(me, author):
+            return {"post_id": parent_id, "status": "hidden", "author_id": author, "handle": handle}
+        return {**self._posts([parent_id])[0], "status": "visible"}
 
     def _readable(self, user_id: str | None, what: str) -> User:
         me = self._me()

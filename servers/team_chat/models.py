@@ -27,6 +27,8 @@ class Member(Base):
     title: Mapped[str]
     status: Mapped[str]  # active | deactivated
     joined_at: Mapped[dt.datetime]
+    presence: Mapped[str] = mapped_column(default="active")  # active | away | do_not_disturb
+    status_text: Mapped[str | None] = mapped_column(default=None)  # "In meetings until 3pm"
 
 
 class Channel(Base):

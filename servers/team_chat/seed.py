@@ -3,7 +3,8 @@
 Channels are public or private, a few archived, one with no messages yet; members join a varied
 share of them (everyone is in #general). Messages carry @-mentions, threaded replies, reactions and
 pins; some were edited (their earlier text kept as a revision) and a few deleted. Direct-message
-conversations connect some pairs of members. Two members are deactivated.
+conversations connect some pairs of members. Two members are deactivated. Members are active, away or
+in do-not-disturb, some with a status text; the deactivated ones are away with none.
 """
 
 from __future__ import annotations
@@ -66,6 +67,12 @@ DM_TEXTS = ("Hey, do you have a minute?", "Can we move our 1:1 to {day}?", "Than
             "Running five minutes late.", "Sent you the file.", "Sure, talk soon.", "Congrats on shipping {thing}!")
 EMOJI = ("thumbsup", "eyes", "tada", "white_check_mark", "heart", "joy", "raised_hands", "fire", "pray", "100")
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+# (presence, weight, the status texts people in it set, None for none)
+PRESENCES = (("active", 11, (None, None, None, "Working remotely", "On a customer call", "Heads down on the release")),
+             ("away", 6, (None, "Out for lunch", "On vacation until Monday", "Out sick today", "Commuting",
+                          "At the dentist, back at 2pm")),
+             ("do_not_disturb", 3, ("Focusing, slow to reply", "In meetings all afternoon", "Presenting at the offsite",
+                                    None)))
 HANDLE = re.compile(r"@([a-z0-9._-]+)")
 
 
@@ -77,7 +84,8 @@ def seed(ctx: SeedContext) -> None:
         handle = f"{first}.{last}".lower().replace("'", "").replace(" ", "")
         member = Member(id=ctx.new_id("USR"), name=f"{first} {last}", display_name=handle,
                         email=f"{handle}@northwind.io", title=rng.choice(TITLES),
-                        status="deactivated" if i in (17, 33) else "active", joined_at=ctx.moment(-900, -70))
+                        status="deactivated" if i in (17, 33) else "active", joined_at=ctx.moment(-900, -70),
+                        presence="away", status_text=None)
         members.append(member)
         ctx.add(member)
     active = [m for m in members if m.status == "active"]
@@ -161,3 +169,8 @@ def seed(ctx: SeedContext) -> None:
             ctx.add(ChannelMember(channel_id=dm.id, member_id=member.id, joined_at=dm.created_at))
         for when in sorted(ctx.moment(-HISTORY_DAYS, -0.1) for _ in range(rng.randint(1, 5))):
             post(dm, rng.choice((a, b)), text_for(DM_TEXTS), when)
+
+    # availability last, so that every earlier draw stays as it was
+    for member in active:
+        presence, _, texts = rng.choices(PRESENCES, weights=[p[1] for p in PRESENCES])[0]
+        member.presence, member.status_text = presence, rng.choice(texts)

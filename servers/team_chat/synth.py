@@ -47,13 +47,16 @@ NEW_CHANNELS = (("launch-week", "the launch"), ("team-lunch", "organizing team l
                 ("data-quality", "data quality issues"))
 EMOJI = ("thumbsup", "eyes", "tada", "white_check_mark", "heart", "raised_hands", "rocket", "pray")
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+STATUSES = ("In meetings until 3pm", "Out for lunch", "On vacation until Monday", "Focusing on the launch",
+            "Working from the Chicago office", "Back in an hour", "On a flight, slow to reply", "Interviewing all day")
+PRESENCE_SAID = {"active": "active", "away": "away", "do_not_disturb": "do not disturb"}
 INTROS = (("Hi, this is {name}.", "{name} here."), ("Hey, it's {name}.", "It's {name}."),
           ("Hello, {name} here.", "{name}."), ("This is {name} from the team.", "{name} here."),
           ("Hi there, I'm {name}.", "I'm {name}."), ("Good morning, this is {name}.", "{name} speaking."),
           ("{name} here, using the chat app.", "{name}."), ("My name is {name}.", "Name's {name}."),
           ("You're talking to {name}.", "{name} here."), ("Hey there, {name} speaking.", "It's {name}."),
           ("I'm {name}, I work here.", "{name}."), ("Hi! It's {name} on my end.", "{name} here."),
-          ("{name} again.", "{name}."), ("Quick one from {name}.", "{name} here."))
+          ("{name} on the team here.", "{name}."), ("Quick one from {name}.", "{name} here."))
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -62,7 +65,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     """Every active member whose name finds only them, with the channels they see, the recent
     messages of the channels they belong to and of two they do not, those channels' members and
     pins, their direct messages with some colleagues and their mentions. Now and then a bundle sets
-    aside one channel that only the request to archive it touches."""
+    aside one channel that only the request to archive it touches, one that only the request to leave
+    it touches, and one of their messages that only the request to delete it touches; the archived
+    channels they belong to are only ever brought back."""
     everyone = read("find_members", limit=100)
     names = [m["name"] for m in read("find_members", include_deactivated=True, limit=100)]
     unique = [m for m in everyone if len(read("find_members", name=m["name"])) == 1]
@@ -84,9 +89,16 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                 dms[other["member_id"]] = messages
         archivable = [c for c in joined if not c["is_archived"] and c["name"] != "general"]
         archiving = rng.choice(archivable)["channel_id"] if archivable and rng.random() < 0.3 else None
+        leavable = [c for c in archivable if c["channel_id"] != archiving]
+        leaving = rng.choice(leavable)["channel_id"] if leavable and rng.random() < 0.5 else None
+        own = [m["message_id"] for c in joined for m in pages[c["channel_id"]] if m["author_id"] == uid]
+        deleting = rng.choice(own) if own and rng.random() < 0.6 else None
         bundles.append({"now": now, "me": {**me, "me": True}, "channels": channels, "pages": pages,
                         "details": details, "pins": pins, "others": others, "dms": dms,
-                        "mentions": read("list_mentions", user_id=uid), "archiving": archiving, "names": names})
+                        "mentions": read("list_mentions", user_id=uid), "archiving": archiving, "leaving": leaving,
+                        "deleting": deleting,
+                        "names": names,
+                        "profile": read("get_member", member_id=uid)})
     return bundles
 
 
@@ -120,8 +132,8 @@ def _by_id(b: Bundle, channel_id: str) -> dict:
 
 
 def _open(b: Bundle, joined: bool = True) -> list[dict]:
-    """Channels that take posts: not archived, not set aside for archiving, and (by default) joined."""
-    return [c for c in b["channels"] if not c["is_archived"] and c["channel_id"] != b["archiving"]
+    """Channels that take posts: not archived, not set aside for archiving or leaving, and (by default) joined."""
+    return [c for c in b["channels"] if not c["is_archived"] and c["channel_id"] not in (b["archiving"], b["leaving"])
             and (c["is_member"] or not joined)]
 
 
@@ -159,15 +171,17 @@ def _mentions_of(channel: dict, message: dict) -> tuple[str, ...]:
     return (channel["name"],)
 
 
-def _messages(b: Bundle, channels: list[dict], *, mine: bool | None = None) -> list[tuple[dict, dict]]:
+def _messages(b: Bundle, channels: list[dict], *, mine: bool | None = None,
+              doomed: bool = False) -> list[tuple[dict, dict]]:
     """(channel, message) pairs of the pages of `channels`: live messages whose words name them
-    (their text unique in the page), optionally only the user's own or only others'."""
+    (their text unique in the page), optionally only the user's own or only others'. The message
+    set aside for deletion is left out, or with `doomed` is the only one."""
     out = []
     for channel in channels:
         page = b["pages"].get(channel["channel_id"], [])
         counts = Counter(m["text"] for m in page)
         for m in page:
-            if m["deleted"] or counts[m["text"]] > 1:
+            if m["deleted"] or counts[m["text"]] > 1 or (m["message_id"] == b["deleting"]) != doomed:
                 continue
             if mine is not None and (m["author_id"] == b["me"]["member_id"]) != mine:
                 continue
@@ -207,6 +221,52 @@ def find_members(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"{name}'s handle?", refs=(_me(b),), mentions=(name,), facts=lambda r: [r[0]["display_name"]])
 
 
+@goals.add("get_member", 0.8)
+def get_member(b: Bundle, rng: random.Random) -> Ask | None:
+    other = _other(b, rng)
+    if other is None:
+        return None
+    name = other["name"]
+    return Ask({"member_id": other["member_id"]},
+               say=rng.choice([f"Is {name} around right now? What's their status?",
+                               f"Can I reach {name} at the moment, or are they away? Any status message?",
+                               f"Before I ping {name}: are they available, and what does their status say?",
+                               f"What's {name}'s availability and status right now?"]),
+               terse=f"{name}'s availability and status?", refs=(_me(b), _person(other)), mentions=(name,),
+               facts=lambda r: [r["presence"]] + ([r["status_text"]] if r["status_text"] else []))
+
+
+@goals.add("set_status", 1.0)
+def set_status(b: Bundle, rng: random.Random) -> Ask | None:
+    mine = b["profile"]
+    uid, refs = b["me"]["member_id"], (_me(b),)
+    roll = rng.random()
+    if roll < 0.2 and mine["status_text"]:
+        return Ask({"user_id": uid, "status_text": ""},
+                   say=rng.choice(["Clear my status message, please.", "Remove the status text on my profile.",
+                                   f"My status still says \"{mine['status_text']}\"; clear it."]),
+                   terse="Clear my status.", refs=refs)
+    if roll < 0.35 and mine["presence"] != "active":
+        return Ask({"user_id": uid, "presence": "active"},
+                   say=rng.choice(["I'm back at my desk; set me to active.", "Mark me as active again, please.",
+                                   "Switch my availability back to active."]),
+                   terse="Set me active.", refs=refs)
+    presence = rng.choice([p for p in ("away", "do_not_disturb") if p != mine["presence"]] or ["away"])
+    text = rng.choice([t for t in STATUSES if t != mine["status_text"]])
+    args = {"user_id": uid, "presence": presence, "status_text": text}
+    how = PRESENCE_SAID[presence]
+    if rng.random() < 0.4:
+        return Ask(args, say=rng.choice(["Please update my status.", "I need to change my status in the chat app.",
+                                         "Can you set my availability and status for me?"]),
+                   detail=rng.choice([f"Set me to {how} with the status \"{text}\".",
+                                      f"Status \"{text}\", and mark me as {how}."]),
+                   terse=f"Me: {how}, status \"{text}\".", refs=refs, mentions=(text,))
+    return Ask(args, say=rng.choice([f"Set my status to \"{text}\" and set me to {how}.",
+                                     f"Mark me as {how} with the status \"{text}\".",
+                                     f"I'm stepping out: status \"{text}\", and set me to {how}."]),
+               terse=f"Me: {how}, status \"{text}\".", refs=refs, mentions=(text,))
+
+
 @goals.add("list_channels", 0.7)
 def list_channels(b: Bundle, rng: random.Random) -> Ask | None:
     uid = b["me"]["member_id"]
@@ -234,7 +294,7 @@ def get_channel(b: Bundle, rng: random.Random) -> Ask | None:
     if pick == 0:
         return Ask(args, say=rng.choice([f"How many people are in {name}?", f"How many members does {name} have?",
                                          f"Is {name} a big channel? How many members?"]),
-                   terse=f"Members in #{channel['name']}?", refs=refs, mentions=mentions,
+                   terse=f"How many members in #{channel['name']}?", refs=refs, mentions=mentions,
                    facts=lambda r: [r["member_count"]])
     if pick == 1:
         return Ask(args, say=rng.choice([f"Who created {name}, and when?", f"Do you know who set up {name}?",
@@ -287,10 +347,9 @@ def invite_to_channel(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("leave_channel", 0.6)
 def leave_channel(b: Bundle, rng: random.Random) -> Ask | None:
-    pool = [c for c in _open(b) if c["name"] != "general"]
-    if not pool:
+    if b["leaving"] is None:
         return None
-    channel = rng.choice(pool)
+    channel = _by_id(b, b["leaving"])
     name = _hash(channel, rng)
     return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]},
                say=rng.choice([f"Take me out of {name}, please.", f"I'd like to leave {name}.",
@@ -324,6 +383,20 @@ def archive_channel(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"We're done with {name}; please archive it.", f"Archive {name}, it isn't needed any more.",
                                f"Can you archive {name}? Nobody uses it now."]),
                terse=f"Archive #{channel['name']}.", refs=(_chan(b, channel),), mentions=(channel["name"],))
+
+
+@goals.add("unarchive_channel", 0.6)
+def unarchive_channel(b: Bundle, rng: random.Random) -> Ask | None:
+    pool = [c for c in b["channels"] if c["is_archived"] and c["is_member"]]
+    if not pool:
+        return None
+    channel = rng.choice(pool)
+    name = _hash(channel, rng)
+    return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]},
+               say=rng.choice([f"We need {name} again; please unarchive it.", f"Can you bring {name} back from the archive?",
+                               f"{name[0].upper() + name[1:]} was archived, but the project is back on. Unarchive it, please.",
+                               f"Restore {name} so people can post there again."]),
+               terse=f"Unarchive #{channel['name']}.", refs=(_chan(b, channel),), mentions=(channel["name"],))
 
 
 @goals.add("set_channel_topic")
@@ -413,14 +486,26 @@ def _edited(text: str, rng: random.Random) -> str:
                        f"{text} Edit: details are in the doc."])
 
 
-@goals.add("edit_message", 1.2)
+@goals.add("edit_message", 1.4)
 def edit_message(b: Bundle, rng: random.Random) -> Ask | None:
     pool = _messages(b, _open(b), mine=True)
     if not pool:
         return None
     channel, message = rng.choice(pool)
-    text = _edited(message["text"], rng)
     said = message_name(b, channel, message, rng)
+    other = _other(b, rng)
+    if other is not None and "@" not in message["text"] and rng.random() < 0.4:
+        # the person is named; their @handle, which the new text starts with, is looked up
+        text, person = f"@{other['display_name']} {message['text']}", other["name"]
+        return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
+                   say=rng.choice([f"Edit {said} so that it mentions {person} at the start; keep the rest as it is.",
+                                   f"I forgot to tag {person} in {said}. Add an @-mention of them in front of the text, "
+                                   "nothing else changed.",
+                                   f"Please put an @-mention of {person} at the beginning of {said}, leaving the words as "
+                                   "they are."]),
+                   terse=f"Edit {said}: prefix @-mention of {person}.", refs=(_msg(b, channel, message), _person(other)),
+                   mentions=(channel["name"], person))
+    text = _edited(message["text"], rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
                say=rng.choice([f"I need to fix {said}.", f"Please edit {said}.", f"There's a mistake in {said}; let's correct it."]),
                detail=rng.choice([f"It should read \"{text}\"", f"Change it to \"{text}\"", f"The new text is \"{text}\""]),
@@ -429,7 +514,7 @@ def edit_message(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("delete_message", 0.8)
 def delete_message(b: Bundle, rng: random.Random) -> Ask | None:
-    pool = _messages(b, _open(b), mine=True)
+    pool = _messages(b, _open(b), mine=True, doomed=True)
     if not pool:
         return None
     channel, message = rng.choice(pool)

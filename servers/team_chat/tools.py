@@ -11,6 +11,11 @@ Every tool acts as one member (`user_id`), the person using the app. Rules, in o
   text as a revision, and a deleted message stays in place, marked deleted, its text withheld.
 - Replies go in the thread of a top-level message (a reply cannot start a thread of its own).
 - Deactivated members cannot be invited or sent direct messages.
+- Each member sets their own availability (active, away or do not disturb) and status text, at most
+  100 characters; a deactivated member shows as away with no status.
+- An archived channel is brought back only by one of its members, with its members and history.
+- Mentions follow a message's current text: '@handle' in a post or an edit mentions that member (the
+  author excepted), and an edit that drops the handle drops the mention.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
+
+from typing import Literal
 
 from sqlalchemy import func, or_, select
 
@@ -48,6 +55,9 @@ from .seed import HANDLE, seed
 MAX_TEXT = 4000
 MAX_TOPIC = 250
 MAX_PINS = 100
+MAX_STATUS = 100
+PRESENCES = ("active", "away", "do_not_disturb")
+Presence = Literal["active", "away", "do_not_disturb"]
 CHANNEL_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 EMOJI_NAME = re.compile(r"^[a-z0-9_+-]{1,40}$")
 
@@ -82,6 +92,44 @@ class TeamChat(Toolkit):
                             columns=("id", "name", "display_name", "title", "status"))
         return [{"member_id": m.id, "name": m.name, "display_name": m.display_name, "title": m.title,
                  "status": m.status} for m in members]
+
+    @tool(read_only=True)
+    def get_member(self, member_id: Id("member")) -> dict:
+        """Return a member's profile: full name, @handle, title, email, account status, when they joined,
+        and their availability ('active', 'away' or 'do_not_disturb', notifications paused) with their
+        status text.
+
+        Args:
+            member_id: the member, such as 'USR-0012'.
+        """
+        member = self.get(Member, member_id)
+        return {**_member(member), "email": member.email, "joined_at": member.joined_at,
+                "presence": member.presence, "status_text": member.status_text}
+
+    @tool(idempotent=True)
+    def set_status(self, user_id: Id("member"), presence: Presence | None = None,
+                   status_text: str | None = None) -> dict:
+        """Set the user's own availability and status text, as their profile shows them; only what is
+        given changes, and an empty status_text clears the status.
+
+        Args:
+            user_id: the member using the app, such as 'USR-0007'.
+            presence: 'active', 'away' or 'do_not_disturb' (notifications paused).
+            status_text: what others see beside the name, at most 100 characters, such as 'Out for lunch';
+                an empty text clears it.
+        """
+        user = self._active(user_id)
+        if presence is None and status_text is None:
+            raise ToolError("Nothing to set: give a presence ('active', 'away' or 'do_not_disturb'), a status_text, "
+                            "or both")
+        if status_text is not None:
+            text = " ".join(status_text.split())
+            if len(text) > MAX_STATUS:
+                raise ToolError(f"A status text is at most {MAX_STATUS} characters, got {len(text)}; shorten it")
+            user.status_text = text or None
+        if presence is not None:
+            user.presence = presence
+        return {"member_id": user.id, "name": user.name, "presence": user.presence, "status_text": user.status_text}
 
     # -- channels --------------------------------------------------------------------------------
 
@@ -214,7 +262,7 @@ class TeamChat(Toolkit):
         self.db.add(ChannelMember(channel_id=channel.id, member_id=user.id, joined_at=self.now))
         return {**_channel(channel), "member_count": 1, "is_member": True}
 
-    @tool(destructive=True)
+    @tool(destructive=True, sets=("channel.archived",))
     def archive_channel(self, user_id: Id("member"), channel_id: Id("channel")) -> dict:
         """Archive a channel the user belongs to: it stays readable and searchable, but nobody can post to it.
         #general cannot be archived.
@@ -232,6 +280,25 @@ class TeamChat(Toolkit):
             raise ToolError(f"You are not a member of #{channel.name}; only members can archive it")
         channel.archived_at = self.now
         return {**_channel(channel), "archived_at": channel.archived_at}
+
+    @tool(requires=("channel.archived",))
+    def unarchive_channel(self, user_id: Id("member"), channel_id: Id("channel")) -> dict:
+        """Bring an archived channel back: it takes posts, replies and reactions again, with its members,
+        topic and history as they were. Only a member of the channel can unarchive it.
+
+        Args:
+            user_id: the member using the app, who must belong to the channel, such as 'USR-0007'.
+        """
+        user, channel = self._active(user_id), self._channel(channel_id)
+        self._readable(user, channel)
+        if channel.archived_at is None:
+            raise ToolError(f"#{channel.name} is not archived; it already takes posts")
+        if not self._is_member(user.id, channel.id):
+            raise ToolError(f"You are not a member of #{channel.name}; only its members can unarchive it")
+        archived = channel.archived_at
+        channel.archived_at = None
+        members = self.rows("SELECT count(*) FROM channel_members WHERE channel_id = ?", channel.id)[0][0]
+        return {**_channel(channel), "archived_since": archived, "member_count": members}
 
     @tool(idempotent=True)
     def set_channel_topic(self, user_id: Id("member"), channel_id: Id("channel"), topic: str) -> dict:
@@ -323,6 +390,7 @@ class TeamChat(Toolkit):
     @tool(idempotent=True)
     def edit_message(self, user_id: Id("member"), message_id: Id("message"), text: str) -> dict:
         """Change the text of one of the user's own messages; the earlier text is kept in its history.
+        The mentions follow the new text: an '@handle' it adds mentions that member, one it drops no longer does.
 
         Args:
             user_id: the member using the app, who must be the author, such as 'USR-0007'.
@@ -336,7 +404,7 @@ class TeamChat(Toolkit):
                                  written_at=message.edited_at or message.posted_at, replaced_at=self.now))
             message.text, message.edited_at = new, self.now
             self._mention(message, user)
-        return self._messages([message])[0]
+        return self._with_mentions(message)
 
     @tool(destructive=True)
     def delete_message(self, user_id: Id("member"), message_id: Id("message")) -> dict:
@@ -562,7 +630,9 @@ class TeamChat(Toolkit):
         """Replies sit in a top-level thread of their channel; revisions belong to edited messages;
         nothing happened after now; nobody is in a channel before joining the workspace, and no
         channel was made before its creator joined; an archived channel took no posts, edits or
-        pins after its archiving; a direct-message conversation is between two members."""
+        pins after its archiving; a direct-message conversation is between two members; every member is
+        active, away or in do-not-disturb with a status of at most 100 characters, and a deactivated
+        member is away with no status."""
         problems = self.after_now(Member.joined_at, Channel.created_at, Channel.archived_at, Message.posted_at,
                                   Message.edited_at, Message.deleted_at, Message.pinned_at, Revision.written_at,
                                   Revision.replaced_at, Reaction.added_at, ChannelMember.joined_at)
@@ -583,6 +653,11 @@ class TeamChat(Toolkit):
                      for channel, n in self.rows("SELECT c.id, count(cm.member_id) FROM channels c LEFT JOIN "
                                                  "channel_members cm ON cm.channel_id = c.id WHERE c.kind = 'dm' "
                                                  "GROUP BY c.id HAVING count(cm.member_id) != 2")]
+        problems += [f"member {member} is {presence!r} with status {text!r} ({status})"
+                     for member, status, presence, text in self.rows(
+                         "SELECT id, status, presence, status_text FROM members WHERE presence NOT IN (?, ?, ?) "
+                         "OR length(status_text) > ? OR (status = 'deactivated' AND (presence != 'away' "
+                         "OR status_text IS NOT NULL))", *PRESENCES, MAX_STATUS)]
         for message in self.db.scalars(select(Message).where(Message.thread_parent_id.is_not(None))):
             parent = self.db.get(Message, message.thread_parent_id)
             if parent is None or parent.channel_id != message.channel_id or parent.thread_parent_id is not None:
@@ -668,7 +743,7 @@ class TeamChat(Toolkit):
                           pinned_by=None, pinned_at=None)
         self.db.add(message)
         self._mention(message, user)
-        return self._messages([message])[0]
+        return self._with_mentions(message)
 
     def _mention(self, message: Message, author: Member) -> None:
         """Record the members the current text @-mentions (the author excepted)."""
@@ -678,6 +753,14 @@ class TeamChat(Toolkit):
             for member in self.db.scalars(select(Member).where(Member.display_name.in_(handles)).order_by(Member.id)):
                 if member.id != author.id:
                     self.db.add(Mention(message_id=message.id, member_id=member.id))
+
+    def _with_mentions(self, message: Message) -> dict:
+        """A message as shown, with the members its current text mentions."""
+        self.db.flush()
+        mentioned = self.rows("SELECT u.id, u.name, u.display_name FROM mentions n JOIN members u "
+                              "ON u.id = n.member_id WHERE n.message_id = ? ORDER BY u.display_name", message.id)
+        return {**self._messages([message])[0],
+                "mentions": [{"member_id": m, "name": n, "display_name": h} for m, n, h in mentioned]}
 
     def _messages(self, rows: list[Message]) -> list[dict]:
         return self._shown([m.id for m in rows])

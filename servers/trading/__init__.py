@@ -1,1 +1,1 @@
-"""Trading: an online brokerage with clients, accounts, positions and P&L, stocks and ETFs with quotes and daily price history, an order book of market, limit and stop orders, watchlists and price alerts."""
+"""Trading: an online brokerage with clients, accounts, positions and P&L, stocks and ETFs with quotes and daily price history, an order book of market, limit and stop orders that follows the session hours, T+1 settlement with deposits and withdrawals of settled cash, watchlists and price alerts."""

@@ -5,6 +5,9 @@ An account's cash moves only with fills and cash transfers. An order that rests 
 reserves what it would spend (`reserved`: cash for a buy, shares for a sell), so an account's
 buying power is its cash less the cash its open buy orders reserve, and the shares it can sell
 are those it holds less those its open sell orders reserve.
+
+Fills and deposits settle on the next business day (`settles_on`, T+1); until then the money is
+in the account's cash (it can be traded with) but not in its settled cash (it cannot be withdrawn).
 """
 
 from __future__ import annotations
@@ -65,6 +68,9 @@ class Instrument(Base):
     last: Mapped[float]
     prev_close: Mapped[float]
     volume: Mapped[int]
+    day_open: Mapped[float]  # the day's open, high and low: low <= open, last <= high
+    day_high: Mapped[float]
+    day_low: Mapped[float]
     halted: Mapped[bool]
     halt_reason: Mapped[str | None]
 
@@ -138,17 +144,20 @@ class Fill(Base):
     amount: Mapped[float]  # quantity * price
     realized_pnl: Mapped[float | None]  # sells only
     filled_at: Mapped[dt.datetime]
+    settles_on: Mapped[dt.date]  # the next business day after the trade (T+1)
 
 
 class CashTransfer(Base):
-    """Money moved into the account from the client's bank."""
+    """Money moved between the account and the client's linked bank account."""
 
     __tablename__ = "cash_transfers"
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "CSH-0004"
     account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
-    amount: Mapped[float]  # positive: deposit
+    kind: Mapped[str]  # deposit | withdrawal
+    amount: Mapped[float]  # greater than 0; a withdrawal takes it out
     created_at: Mapped[dt.datetime]
+    settles_on: Mapped[dt.date]  # a deposit: the next business day; a withdrawal: the day it was made
 
 
 class Watchlist(Base):

@@ -3,7 +3,13 @@
 (one client with none, a few accounts closed or holding no cash), positions built from past fills,
 orders resting in the book (limit and stop, day and good till cancelled) with the cash or shares
 they reserve, filled, cancelled and expired orders, watchlists (some empty) and price alerts
-(active, triggered and deleted)."""
+(active, triggered and deleted).
+
+Day orders still open were placed in today's session while the market is open, and after the close
+(for the next session) once it has closed. Drawn after all of that, so that the values above stay
+what they were: each instrument's day range (open, high, low), withdrawals in the accounts' cash
+history (the first deposit was that much larger, so the cash is unchanged), and deposits made this
+morning that have not settled yet (T+1), which add to the cash of the accounts that get one."""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ import datetime as dt
 
 from prove_env.world import SeedContext
 
+from .market import CLOSE, OPEN, is_open, settlement_day, trading_day
 from .models import Account, Alert, CashTransfer, Client, Fill, Instrument, Order, Position, Price, Watchlist, \
     WatchlistItem
 
@@ -119,13 +126,15 @@ def seed(ctx: SeedContext) -> None:
         spread = max(0.01, _cents(last * 0.0004))
         ins = Instrument(id=ins_id, symbol=symbol, name=name, kind=kind, sector=sector, exchange=exchange,
                          bid=_cents(last - spread), ask=_cents(last + spread), last=last, prev_close=prev,
-                         volume=int(base_volume * rng.uniform(0.2, 0.9)), halted=i in halted,
+                         volume=int(base_volume * rng.uniform(0.2, 0.9)), day_open=last, day_high=last,
+                         day_low=last, halted=i in halted,
                          halt_reason=HALTS[sorted(halted).index(i)] if i in halted else None)
         instruments.append(ins)
         ctx.add(ins, *rows)
     tradable = [ins for ins in instruments if not ins.halted]
 
     clients: list[Client] = []
+    active: list[tuple[Account, CashTransfer | None]] = []  # with the first deposit, if any
     for n in range(N_CLIENTS):
         first, last = ctx.person_name()
         number, domain = rng.randint(1, 99), rng.choice(["gmail.com", "outlook.com", "yahoo.com", "icloud.com"])
@@ -136,14 +145,57 @@ def seed(ctx: SeedContext) -> None:
         ctx.add(client)
         n_accounts = 0 if n == 7 else rng.choice([1, 1, 2, 2, 3])
         for kind in rng.sample(ACCOUNT_KINDS, n_accounts):
-            _account(ctx, client, kind, days, closes, tradable, instruments)
+            opened = _account(ctx, client, kind, days, closes, tradable, instruments)
+            if opened is not None:
+                active.append(opened)
         _watchlists(ctx, client, instruments)
         _alerts(ctx, client, instruments)
+    _day_ranges(ctx, instruments)
+    _cash_history(ctx, active)
+
+
+def _day_ranges(ctx: SeedContext, instruments: list[Instrument]) -> None:
+    """The day's open, high and low around the previous close and the last price."""
+    rng = ctx.rng
+    for ins in instruments:
+        vol = 0.006 if ins.sector == "Fixed Income" else (0.01 if ins.kind == "etf" else 0.018)
+        ins.day_open = _cents(ins.prev_close * (1 + rng.gauss(0, vol / 3)))
+        ins.day_high = _cents(max(ins.day_open, ins.last) * (1 + abs(rng.gauss(0, vol / 2))))
+        ins.day_low = _cents(min(ins.day_open, ins.last) * (1 - abs(rng.gauss(0, vol / 2))))
+
+
+def _cash_history(ctx: SeedContext, active: list[tuple[Account, CashTransfer | None]]) -> None:
+    """Past withdrawals (out of a first deposit that was that much larger, so the cash stays as it
+    was) and deposits made this morning, still unsettled, in accounts that already hold cash."""
+    rng = ctx.rng
+    for account, first in active:
+        if first is None or rng.random() > 0.45:
+            continue
+        earliest = dt.datetime.combine(first.settles_on, dt.time(10))
+        span = (ctx.now - dt.timedelta(days=2) - earliest).days
+        if span < 10:
+            continue
+        moments = sorted(earliest + dt.timedelta(days=rng.randint(0, span), minutes=15 * rng.randint(0, 28))
+                         for _ in range(rng.choice([1, 1, 2])))
+        for when in moments:
+            amount = float(rng.choice([200, 500, 750, 1000, 1500, 2500, 4000]))
+            first.amount = _cents(first.amount + amount)
+            ctx.add(CashTransfer(id=ctx.new_id("CSH"), account_id=account.id, kind="withdrawal", amount=amount,
+                                 created_at=when, settles_on=when.date()))
+    for account, _ in active:
+        if account.cash <= 0 or rng.random() > 0.22:
+            continue
+        amount = float(rng.choice([300, 500, 1000, 1500, 2000, 2500, 5000, 10000]))
+        when = ctx.moment(-0.3, -0.01)
+        account.cash = _cents(account.cash + amount)
+        ctx.add(CashTransfer(id=ctx.new_id("CSH"), account_id=account.id, kind="deposit", amount=amount,
+                             created_at=when, settles_on=settlement_day(when.date())))
 
 
 def _account(ctx: SeedContext, client: Client, kind: str, days: list[dt.date],
              closes: dict[str, dict[dt.date, float]], tradable: list[Instrument],
-             instruments: list[Instrument]) -> None:
+             instruments: list[Instrument]) -> tuple[Account, CashTransfer | None] | None:
+    """An account with its past trades, orders and first deposit; None when it is closed."""
     rng, now = ctx.rng, ctx.now
     closed = rng.random() < 0.08
     account = Account(id=ctx.new_id("ACT"), client_id=client.id, kind=kind,
@@ -152,7 +204,7 @@ def _account(ctx: SeedContext, client: Client, kind: str, days: list[dt.date],
                       opened_at=max(ctx.moment(-1500, -120), client.joined_at))  # never before the client joined
     ctx.add(account)
     if closed:
-        return
+        return None
     # past trades, in time order: (day index, instrument, side, quantity)
     events: list[tuple[int, Instrument, str, int]] = []
     for ins in rng.sample(instruments, rng.randint(0, 6)):
@@ -192,9 +244,12 @@ def _account(ctx: SeedContext, client: Client, kind: str, days: list[dt.date],
     deposit = _cents(-lowest + rng.choice([0, 0, 250, 1000, 2500, 5000, 10000, 25000]) + rng.randint(0, 99) / 1)
     if not fills and rng.random() < 0.5:
         deposit = 0.0  # a funded-later account: no cash yet
+    first = None
     if deposit:
-        ctx.add(CashTransfer(id=ctx.new_id("CSH"), account_id=account.id, amount=deposit,
-                             created_at=account.opened_at + dt.timedelta(days=1)))
+        created = account.opened_at + dt.timedelta(days=1)
+        first = CashTransfer(id=ctx.new_id("CSH"), account_id=account.id, kind="deposit", amount=deposit,
+                             created_at=created, settles_on=settlement_day(created.date()))
+        ctx.add(first)
     account.cash = _cents(deposit + cash_flow)
     for when, ins, side, qty, price, pnl in fills:
         order = Order(id=ctx.new_id("ORD"), account_id=account.id, instrument_id=ins.id, side=side,
@@ -205,7 +260,7 @@ def _account(ctx: SeedContext, client: Client, kind: str, days: list[dt.date],
             order.limit_price = _cents(price * (1.002 if side == "buy" else 0.998))
         ctx.add(order, Fill(id=ctx.new_id("FIL"), order_id=order.id, account_id=account.id, instrument_id=ins.id,
                             side=side, quantity=qty, price=price, amount=_cents(qty * price), realized_pnl=pnl,
-                            filled_at=when))
+                            filled_at=when, settles_on=settlement_day(when.date())))
     for ins_id in sorted(held):
         qty, cost, realised, opened = held[ins_id]
         ctx.add(Position(id=ctx.new_id("POS"), account_id=account.id, instrument_id=ins_id, quantity=qty,
@@ -244,16 +299,21 @@ def _account(ctx: SeedContext, client: Client, kind: str, days: list[dt.date],
         else:
             _resting(ctx, account, ins, "sell", "stop", part, None, _cents(ins.bid * rng.choice([0.9, 0.93, 0.95])),
                      float(part))
+    return account, first
 
 
 def _resting(ctx: SeedContext, account: Account, ins: Instrument, side: str, order_type: str, qty: int,
              limit: float | None, stop: float | None, reserved: float) -> None:
     tif = ctx.rng.choice(["gtc", "gtc", "day"])
-    if tif == "day":  # placed today, in the session when it is open
+    if tif == "day":  # placed today: in the session while it is open, after the close for the next one
         when = ctx.moment(-0.2, 0)
-        opening = dt.datetime.combine(ctx.now.date(), dt.time(9, 30))
-        if ctx.now.weekday() < 5 and ctx.now >= opening:
+        opening = dt.datetime.combine(ctx.now.date(), OPEN)
+        closing = dt.datetime.combine(ctx.now.date(), CLOSE)
+        if is_open(ctx.now):
             when = min(max(when, opening), opening + dt.timedelta(hours=6, minutes=15))
+        elif trading_day(ctx.now.date()) and ctx.now >= closing and when < closing:
+            steps = int((ctx.now - closing).total_seconds() // 900)
+            when = closing + dt.timedelta(minutes=15 * (int((closing - when).total_seconds() // 900) % (steps + 1)))
     else:
         when = _session(ctx.moment(-30, -1))
     ctx.add(Order(id=ctx.new_id("ORD"), account_id=account.id, instrument_id=ins.id, side=side, order_type=order_type,

@@ -3,10 +3,12 @@ their accounts by kind ("my Roth IRA", "my joint account") or last digits, instr
 company name ("Apple", "KO"), orders by what they do ("my open order to buy 20 shares of Coca-Cola")
 and watchlists and alerts by their names and levels.
 
-A bundle is one client with their active accounts (balances, positions, orders, fills), their
-watchlists and alerts, plus the market: every instrument's quote and recent daily prices. Orders are
-sized to a small share of the buying power and limit prices kept away from the quote, so that every
-request of a conversation can still be served after the others. Open orders and watchlists are split
+A bundle is one client with their active accounts (balances with settled cash, positions, orders,
+fills, cash history), their watchlists and alerts, plus the market: every instrument's quote, recent
+daily prices and whether the session is open (a market order while it is closed is queued for the
+open, which a request can ask about). Orders are sized to a small share of the buying power and
+limit prices kept away from the quote, so that every request of a conversation can still be served
+after the others. Open orders and watchlists are split
 between the kinds of change by their id number (an order is either modified or cancelled, a
 watchlist either edited or deleted), so two requests never get in each other's way.
 
@@ -20,6 +22,7 @@ import datetime as dt
 import random
 from typing import Any
 
+from prove_env.facts import NOTHING, one_of, quantity
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, full_date, money, stable
 
@@ -49,25 +52,30 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         history[q["instrument_id"]] = read("get_price_history", instrument_id=q["instrument_id"],
                                            start_date=(today - dt.timedelta(days=35)).isoformat())["days"]
     sectors = read("list_sectors")
+    status = read("get_market_status")
     bundles = []
+    top = 0  # the highest order number in the world: the next order placed gets the one after it
     for client in read("find_clients", limit=100):
-        if len(read("find_clients", name=client["name"])) != 1:
-            continue
+        unique = len(read("find_clients", name=client["name"])) == 1
         accounts = []
         for account in read("list_accounts", client_id=client["client_id"]):
-            if account["status"] != "active":
-                continue
             aid = account["account_id"]
+            orders = read("list_orders", account_id=aid, limit=100)
+            top = max([top] + [_number(o["order_id"]) for o in orders])
+            if account["status"] != "active" or not unique:
+                continue
             accounts.append({**account, "summary": read("get_account_summary", account_id=aid),
-                             "positions": read("get_positions", account_id=aid),
-                             "orders": read("list_orders", account_id=aid, limit=100),
-                             "fills": read("list_fills", account_id=aid, limit=100)})
+                             "positions": read("get_positions", account_id=aid), "orders": orders,
+                             "fills": read("list_fills", account_id=aid, limit=100),
+                             "transfers": read("list_cash_transfers", account_id=aid, limit=100)})
         if not accounts:
             continue
         bundles.append({"now": now, "client": client, "accounts": accounts, "market": market, "quotes": quotes,
-                        "history": history, "sectors": sectors,
+                        "history": history, "sectors": sectors, "status": status,
                         "watchlists": read("list_watchlists", client_id=client["client_id"]),
                         "alerts": read("list_alerts", client_id=client["client_id"])})
+    for b in bundles:
+        b["next_order"] = f"ORD-{top + 1:04d}"
     return bundles
 
 
@@ -211,7 +219,7 @@ def get_account_summary(b: Bundle, rng: random.Random) -> Ask | None:
     account = rng.choice(b["accounts"])
     name = account_name(b, account, rng)
     args, refs = {"account_id": account["account_id"]}, (_client(b), _account(b, account))
-    mode = rng.choice(["power", "power", "equity", "realized", "unrealized", "reserved"])
+    mode = rng.choice(["power", "power", "equity", "realized", "unrealized", "reserved", "withdraw", "unsettled"])
     if mode == "power":
         which = _in_account(b, name, rng)
         if which and _split(rng):
@@ -246,6 +254,21 @@ def get_account_summary(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"What's the unrealised profit or loss across {name}?",
                                          f"How are my holdings in {name} doing overall, unrealised?"]),
                    terse=f"Unrealised P&L in {name}?", refs=refs, facts=lambda r: [r["unrealized_pnl"]])
+    if mode == "withdraw":
+        return Ask(args, say=rng.choice([f"How much could I withdraw from {name} today?",
+                                         f"What's the most I can take out of {name} to my bank right now?",
+                                         f"If I wanted to move money from {name} back to my bank today, how much "
+                                         "is available?"]),
+                   terse=f"Withdrawable from {name}?", refs=refs, facts=lambda r: [r["available_to_withdraw"]])
+    if mode == "unsettled":
+        if not account["summary"]["unsettled_cash"]:
+            return None
+        return Ask(args, say=rng.choice([f"How much of the cash in {name} hasn't settled yet, and how much has?",
+                                         f"Some money in {name} is still settling. How much, and how much is "
+                                         "already settled?",
+                                         f"What are my settled and unsettled cash balances in {name}?"]),
+                   terse=f"Settled and unsettled cash in {name}?", refs=refs,
+                   facts=lambda r: [r["unsettled_cash"], r["settled_cash"]])
     if not account["summary"]["reserved_cash"]:
         return None
     return Ask(args, say=rng.choice([f"How much cash is tied up by my open orders in {name}?",
@@ -309,6 +332,101 @@ def deposit_cash(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(said,))
 
 
+def _round_down(x: float, step: int) -> float:
+    return float(int(x // step) * step)
+
+
+@goals.add("withdraw_cash", 1.0)
+def withdraw_cash(b: Bundle, rng: random.Random) -> Ask | None:
+    """Settled cash out to the bank: an amount within what can be withdrawn, all of it, or a larger
+    amount (the cash, unsettled money included) that is refused, with the settled part taken instead."""
+    options = [a for a in b["accounts"] if a["summary"]["available_to_withdraw"] >= 100]
+    if not options:
+        return None
+    account = rng.choice(options)
+    name = account_name(b, account, rng)
+    summary = account["summary"]
+    available, refs = summary["available_to_withdraw"], (_client(b), _account(b, account))
+    mode = rng.choice(["amount", "amount", "all", "unsettled"])
+    if mode == "unsettled" and summary["unsettled_cash"] >= 100 and not summary["reserved_cash"] \
+            and summary["cash"] > available + 50:  # what holds the rest back is settlement, not open orders
+        asked = _round_down(summary["cash"], 100)
+        if asked <= available:
+            return None
+        return Ask({"account_id": account["account_id"], "amount": available},
+                   say=rng.choice([f"Please withdraw {money(asked)} from {name} to my bank. If you can't send all "
+                                   "of it, send whatever has settled and tell me how much went out.",
+                                   f"I need {money(asked)} from {name} in my bank account. If part of it isn't "
+                                   "available yet, withdraw just what you can and tell me the amount."]),
+                   terse=f"Withdraw {money(asked)} from {name}, or as much as has settled; how much went out?",
+                   refs=refs, mentions=(money(asked),),
+                   facts=lambda r: [r["amount"]] if r["available_to_withdraw"] == 0 else [])
+    if mode == "all":
+        return Ask({"account_id": account["account_id"], "amount": available},
+                   say=rng.choice([f"Withdraw everything I can from {name} to my bank, and tell me how much that is.",
+                                   f"Send all the cash that can be withdrawn from {name} to my bank account. How "
+                                   "much was it?",
+                                   f"Please move as much as you're able to out of {name} and into my bank; let me "
+                                   "know the amount."]),
+                   terse=f"Withdraw all I can from {name}; how much?", refs=refs,
+                   facts=lambda r: [r["amount"]] if r["available_to_withdraw"] == 0 else [])
+    amount = _round_down(available * rng.choice([0.3, 0.5, 0.8]), 100 if available >= 1000 else 50)
+    if amount < 50:
+        return None
+    said = money(amount)
+    args = {"account_id": account["account_id"], "amount": amount}
+    if _split(rng):
+        return Ask(args, say=rng.choice([f"I'd like to take some money out of {name}.",
+                                         f"Can you send some cash from {name} back to my bank?"]),
+                   terse=f"Withdraw {said} from {name}.",
+                   detail=rng.choice([f"{said}, please.", f"Make it {said}.", f"Withdraw {said}."]),
+                   refs=refs, mentions=(said,))
+    return Ask(args, say=rng.choice([f"Withdraw {said} from {name} to my bank account.",
+                                     f"Please move {said} out of {name} and back to my bank.",
+                                     f"Could you send {said} from {name} to my linked bank account?",
+                                     f"I need {said} from {name} transferred to my bank."]),
+               terse=rng.choice([f"Withdraw {said} from {name}.", f"{said} out of {name} to my bank."]),
+               refs=refs, mentions=(said,))
+
+
+@goals.add("list_cash_transfers", 0.8)
+def list_cash_transfers(b: Bundle, rng: random.Random) -> Ask | None:
+    options = [a for a in b["accounts"] if a["transfers"]]
+    if not options:
+        return None
+    account = rng.choice(options)
+    name = account_name(b, account, rng)
+    transfers, refs = account["transfers"], (_client(b), _account(b, account))
+    args = {"account_id": account["account_id"]}
+    pending = [t for t in transfers if t["status"] == "pending"]
+    withdrawals = [t for t in transfers if t["kind"] == "withdrawal"]
+    mode = rng.choice(["pending", "last", "withdrawals"])
+    if mode == "pending" and len(pending) == 1:
+        t = pending[0]
+        said = money(t["amount"])
+        return Ask(args, say=rng.choice([f"Has my {said} deposit into {name} settled yet? If not, when will it?",
+                                         f"When does the {said} I deposited into {name} settle?",
+                                         f"I put {said} into {name} today. When can I withdraw that money?"]),
+                   terse=f"{said} deposit to {name}: settles when?", refs=refs, mentions=(said,),
+                   facts=lambda r: [x["settles_on"] for x in r if x["transfer_id"] == t["transfer_id"]])
+    if mode == "withdrawals" and 1 <= len(withdrawals) <= 4:
+        return Ask({**args, "kind": "withdrawal"},
+                   say=rng.choice([f"What withdrawals have I made from {name}? Amounts and dates, please.",
+                                   f"When did I take money out of {name}, and how much each time?",
+                                   f"List the cash I've withdrawn from {name} to my bank."]),
+                   terse=f"Withdrawals from {name}?", refs=refs,
+                   facts=lambda r: [x for t in r[:4] for x in (t["amount"], t["created_at"][:10])])
+    deposits = [t for t in transfers if t["kind"] == "deposit"]
+    if not deposits:
+        return None
+    return Ask({**args, "kind": "deposit"},
+               say=rng.choice([f"When did I last deposit money into {name}, and how much was it?",
+                               f"What was my most recent deposit to {name}? The date and the amount.",
+                               f"How much did I last put into {name} from my bank, and on what day?"]),
+               terse=f"Last deposit to {name}: when, how much?", refs=refs,
+               facts=lambda r: [r[0]["amount"], r[0]["created_at"][:10]])
+
+
 # -- goals: market data ----------------------------------------------------------------------------
 
 @goals.add("get_quote", 1.5)
@@ -316,7 +434,7 @@ def get_quote(b: Bundle, rng: random.Random) -> Ask | None:
     q = rng.choice(b["market"])
     said = ins_name(q, rng)
     args, refs = {"instrument_id": q["instrument_id"]}, (_instrument(q),)
-    mode = rng.choice(["last", "last", "spread", "change", "halt"])
+    mode = rng.choice(["last", "last", "spread", "change", "change", "halt", "averages", "trend", "range", "volume"])
     if mode == "halt" or q["halted"]:
         return Ask(args, say=rng.choice([f"Is {said} trading right now? If it is, at what price?",
                                          f"Can I trade {said} at the moment, or is it halted? If it trades, what's "
@@ -329,12 +447,55 @@ def get_quote(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Could you get me the current bid and ask for {said}?",
                                          f"I want to see the spread on {said}: bid and ask?"]),
                    terse=f"{said} bid/ask?", refs=refs, mentions=(said,), facts=lambda r: [r["bid"], r["ask"]])
-    if mode == "change":
-        return Ask(args, say=rng.choice([f"How much has {said} moved today, in percent?",
-                                         f"Is {said} up or down today, and by how much?",
-                                         f"What's {said}'s change since yesterday's close?"]),
+    if mode == "change":  # the change as asked: in percent, in dollars, both, or either where the words leave it open
+        unit = rng.choice(["percent", "dollars", "both", "either", "either"])
+        if unit == "percent":
+            return Ask(args, say=rng.choice([f"How much has {said} moved today, in percent?",
+                                             f"By what percentage is {said} up or down today?",
+                                             f"What's {said}'s percent change since yesterday's close?"]),
+                       terse=f"{said} % change today?", refs=refs, mentions=(said,),
+                       facts=lambda r: [quantity(r["change_percent"], "%")])
+        if unit == "dollars":
+            return Ask(args, say=rng.choice([f"How many dollars is {said} up or down today?",
+                                             f"What's {said}'s change since yesterday's close, in dollars?",
+                                             f"By how much per share has {said} moved today, in dollars?"]),
+                       terse=f"{said} change today, in dollars?", refs=refs, mentions=(said,),
+                       facts=lambda r: [quantity(r["change"], "USD")])
+        if unit == "both":
+            return Ask(args, say=rng.choice([f"Is {said} up or down today? Give me the change in dollars and in "
+                                             "percent.",
+                                             f"How much has {said} moved since yesterday's close, both in dollars and "
+                                             "as a percentage?"]),
+                       terse=f"{said} change today, $ and %?", refs=refs, mentions=(said,),
+                       facts=lambda r: [quantity(r["change"], "USD"), quantity(r["change_percent"], "%")])
+        return Ask(args, say=rng.choice([f"Is {said} up or down today, and by how much?",
+                                         f"What's {said}'s change since yesterday's close?",
+                                         f"How has {said} done today?"]),
                    terse=f"{said} change today?", refs=refs, mentions=(said,),
-                   facts=lambda r: [r["change_percent"]])
+                   facts=lambda r: [one_of(quantity(r["change"], "USD"), quantity(r["change_percent"], "%"))])
+    if mode == "averages":
+        return Ask(args, say=rng.choice([f"What are the 5-day and 20-day moving averages of {said}?",
+                                         f"Can you give me {said}'s 5- and 20-day moving averages?",
+                                         f"I'm looking at the trend in {said}. Where are its 5-day and 20-day "
+                                         "moving averages?"]),
+                   terse=f"{said} 5- and 20-day moving averages?", refs=refs, mentions=(said,),
+                   facts=lambda r: [r["sma_5"], r["sma_20"]])
+    if mode == "trend":
+        return Ask(args, say=rng.choice([f"Is {said} trading above or below its 20-day moving average? Give me both "
+                                         "numbers.",
+                                         f"Where is {said} now compared with its 20-day moving average?"]),
+                   terse=f"{said} vs its 20-day average?", refs=refs, mentions=(said,),
+                   facts=lambda r: [r["last"], r["sma_20"]])
+    if mode == "range":
+        return Ask(args, say=rng.choice([f"What's {said}'s trading range today: the high and the low?",
+                                         f"How high and how low has {said} traded today?",
+                                         f"Give me today's range for {said}."]),
+                   terse=f"{said} day range?", refs=refs, mentions=(said,),
+                   facts=lambda r: [r["day_low"], r["day_high"]])
+    if mode == "volume":
+        return Ask(args, say=rng.choice([f"How many {said} shares have traded today?",
+                                         f"What's the volume in {said} so far today?"]),
+                   terse=f"{said} volume today?", refs=refs, mentions=(said,), facts=lambda r: [r["volume"]])
     return Ask(args, say=rng.choice([f"What's {said} trading at?", f"What's the latest price of {said}?",
                                      f"Can you check the current price of {said} for me?",
                                      f"Where is {said} trading right now?",
@@ -408,6 +569,26 @@ def list_sectors(b: Bundle, rng: random.Random) -> Ask | None:
                terse="List the sectors.", facts=lambda r: [x["sector"] for x in r][:6])
 
 
+@goals.add("get_market_status", 0.6)
+def get_market_status(b: Bundle, rng: random.Random) -> Ask | None:
+    status = b["status"]
+    if rng.random() < 0.3:
+        return Ask({}, say=rng.choice(["If I sell something today, on what day will the cash settle?",
+                                       "When would a trade I make today settle?",
+                                       "What settlement date would today's trades get?"]),
+                   terse="Settlement date for trades today?", facts=lambda r: [r["trades_today_settle_on"]])
+    if status["market_open"]:
+        return Ask({}, say=rng.choice(["Is the stock market open right now? Until when?",
+                                       "Can I still trade today? When does the market close?",
+                                       "Is the market open at the moment, and what time does it close?"]),
+                   terse="Market open? Closes when?", facts=lambda r: [r["closes_at"]] if r["market_open"] else [])
+    return Ask({}, say=rng.choice(["Is the stock market open right now? If not, when does it open?",
+                                   "Can I trade at the moment, or is the market closed? When's the next open?",
+                                   "When does the market open next?"]),
+               terse="Market open? If not, next open?",
+               facts=lambda r: [r["next_open"]] if not r["market_open"] else [])
+
+
 # -- goals: orders ----------------------------------------------------------------------------------
 
 def _spendable(b: Bundle) -> list[dict]:
@@ -416,12 +597,14 @@ def _spendable(b: Bundle) -> list[dict]:
 
 @goals.add("place_order", 2.2)
 def place_order(b: Bundle, rng: random.Random) -> Ask | None:
-    mode = rng.choices(["market_buy", "limit_buy", "sell", "stop", "limit_sell", "funded_buy"],
-                       weights=[4, 4, 4, 2, 2, 1])[0]
+    mode = rng.choices(["market_buy", "limit_buy", "sell", "stop", "limit_sell", "funded_buy", "queued"],
+                       weights=[4, 4, 4, 2, 2, 1, 2])[0]
     if mode in ("sell", "stop", "limit_sell"):
         return _sell(b, rng, mode)
     if mode == "funded_buy":
         return _funded_buy(b, rng)
+    if mode == "queued":
+        return _queued_buy(b, rng)
     accounts = _spendable(b)
     if not accounts:
         return None
@@ -534,6 +717,29 @@ def _sell(b: Bundle, rng: random.Random, mode: str) -> Ask | None:
                mentions=(str(n), said, money(limit)))
 
 
+def _queued_buy(b: Bundle, rng: random.Random) -> Ask | None:
+    """A market buy while the market is closed: queued for the open, which the client asks about."""
+    accounts = _spendable(b)
+    if b["status"]["market_open"] or not accounts:
+        return None
+    account = rng.choice(accounts)
+    q = rng.choice(_tradable(b))
+    n = _size(q["ask"], account["summary"]["buying_power"] * 0.2, rng)
+    if n is None:
+        return None
+    name, said = account_name(b, account, rng), ins_name(q, rng)
+    args = {"account_id": account["account_id"], "instrument_id": q["instrument_id"], "side": "buy", "quantity": n}
+    return Ask(args, say=rng.choice([f"Buy {shares(n)} of {said} in {name} at market. When will it actually "
+                                     "execute?",
+                                     f"Put in a market order for {shares(n)} of {said} in {name}, and tell me when "
+                                     "it will go through.",
+                                     f"I want {shares(n)} of {said} in {name} at the market price. If it can't fill "
+                                     "right now, when will it?"]),
+               terse=f"Market buy {n} {said} in {name}; executes when?",
+               refs=(_client(b), _account(b, account), _instrument(q)), mentions=(str(n), said),
+               facts=lambda r: [r["queued_until"]] if r["status"] == "open" and r.get("queued_until") else [])
+
+
 def _funded_buy(b: Bundle, rng: random.Random) -> Ask | None:
     """Deposit first, then buy with the new cash: the purchase would not fit the buying power without it."""
     account = rng.choice(b["accounts"])
@@ -570,7 +776,7 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"List my pending orders in {name}, please.",
                                    f"What's sitting in the book for {name}? Any open orders?"]),
                    terse=f"Open orders in {name}?", refs=refs,
-                   facts=lambda r: [x for o in r[:4] for x in (o["symbol"], o["quantity"])] or ["no"])
+                   facts=lambda r: [x for o in r[:4] for x in (o["symbol"], o["quantity"])] or [NOTHING])
     cancelled = [o for o in account["orders"] if o["status"] in ("cancelled", "expired")]
     if not cancelled:
         return None
@@ -667,6 +873,45 @@ def cancel_order(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Cancel {words}.", refs=(_client(b), _account(b, account), _order(b, account, order)))
 
 
+@goals.add("cancel_order", 0.5)
+def limit_then_cancel(b: Bundle, rng: random.Random) -> Ask | None:
+    """A limit buy below the market that the client cancels unless it fills at once: it rests (or is
+    queued while the market is closed), so the placing and the cancelling are both made. The order
+    gets the world's next order number; the facts check that the cancelled order is the one placed
+    (another order placed earlier in the conversation would take that number, and drops the draft)."""
+    accounts = _spendable(b)
+    if not accounts:
+        return None
+    account = rng.choice(accounts)
+    q = rng.choice(_tradable(b))
+    limit = _price(q["bid"] * rng.choice([0.9, 0.93, 0.95, 0.97]))
+    n = _size(limit, account["summary"]["buying_power"] * 0.2, rng)
+    if n is None or limit >= q["bid"]:
+        return None
+    name, said = account_name(b, account, rng), ins_name(q, rng)
+    placed = {"account_id": account["account_id"], "instrument_id": q["instrument_id"], "side": "buy", "quantity": n,
+              "order_type": "limit", "limit_price": limit, "time_in_force": "gtc"}
+
+    def facts(r: dict) -> list:
+        same = (r["status"] == "cancelled" and r["instrument_id"] == q["instrument_id"] and r["quantity"] == n
+                and r["limit_price"] == limit)
+        return [r["buying_power"]] if same else []
+
+    return Ask({"order_id": b["next_order"]},
+               say=rng.choice([f"Put in a good-till-cancelled limit order to buy {shares(n)} of {said} at "
+                               f"{money(limit)} in {name}. If it doesn't fill right away, cancel it, and tell me my "
+                               "buying power after that.",
+                               f"Try a GTC limit buy for {shares(n)} of {said} at {money(limit)} in {name}; I only "
+                               "want it if it executes immediately, so cancel it otherwise. What's my buying power "
+                               "then?",
+                               f"Place a limit order in {name}: buy {shares(n)} of {said} at {money(limit)}, good "
+                               "till cancelled. Unless it fills at once, cancel it and let me know my buying power."]),
+               terse=f"GTC limit buy {n} {said} at {money(limit)} in {name}; cancel unless filled at once. "
+                     "Buying power after?",
+               refs=(_client(b), _account(b, account), _instrument(q)),
+               mentions=(str(n), said, money(limit)), prior=(("place_order", placed),), facts=facts)
+
+
 @goals.add("list_fills", 0.8)
 def list_fills(b: Bundle, rng: random.Random) -> Ask | None:
     options = [a for a in b["accounts"] if a["fills"]]
@@ -717,7 +962,7 @@ def list_watchlists(b: Bundle, rng: random.Random) -> Ask | None:
         if b["watchlists"]:
             return None
         return Ask(args, say=rng.choice(["Do I have any watchlists set up?", "What watchlists do I have?"]),
-                   terse="My watchlists?", refs=refs, facts=lambda r: [w["name"] for w in r] or ["no"])
+                   terse="My watchlists?", refs=refs, facts=lambda r: [w["name"] for w in r] or [NOTHING])
     wl = rng.choice(lists)
     return Ask(args, say=rng.choice([f"What's on my '{wl['name']}' watchlist?",
                                      f"Which symbols are in my {wl['name']} watchlist, and how are they doing today?",
@@ -816,7 +1061,7 @@ def list_alerts(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice(["What price alerts do I have set?", "Which alerts are still active for me?",
                                "Remind me which price levels I'm watching with alerts."]),
                terse="My active alerts?", refs=refs,
-               facts=lambda r: [x for a in r[:4] for x in (a["symbol"], a["price"])] or ["no"])
+               facts=lambda r: [x for a in r[:4] for x in (a["symbol"], a["price"])] or [NOTHING])
 
 
 @goals.add("create_price_alert", 1.0)

@@ -2,17 +2,28 @@
 watchlists and price alerts.
 
 Rules, in one place:
-- Quotes are frozen with the world's clock: a buy fills at the ask, a sell at the bid.
-- A market order fills at once. A limit order fills at once when it is marketable (a buy limit at
-  or above the ask, a sell limit at or below the bid); otherwise it rests in the book. A stop order
-  always rests: a buy stop must be above the ask, a sell stop below the bid.
+- Quotes are frozen with the world's clock: a buy fills at the ask, a sell at the bid. A quote
+  carries the day's open, high and low and the 5- and 20-day moving averages of the daily closes.
+- The regular session runs on weekdays from 9:30 to 16:00 exchange time (`market.py`). While it is
+  open, a market order fills at once, and a limit order fills at once when it is marketable (a buy
+  limit at or above the ask, a sell limit at or below the bid); otherwise it rests in the book. A
+  stop order always rests: a buy stop must be above the ask, a sell stop below the bid.
+- While the market is closed, no order is refused for the hour and none fills: market and limit
+  orders are queued for the next open (`queued_until`), as brokers queue them; a queued market buy
+  holds quantity x the current ask. Market orders are day orders (good-till-cancelled is refused).
+  The clock is frozen, so prices never move by themselves: a resting or queued order stays open
+  until it is modified into a fill (in the session) or cancelled.
+- Sales and deposits settle on the next business day (T+1). Until then the money counts in cash and
+  buying power but not in settled cash, and only settled cash that open buy orders do not reserve
+  can be withdrawn. Deposits and withdrawals are kept as the account's cash history.
 - A resting order reserves what it would spend: a buy reserves quantity x limit (or stop) price in
   cash, a sell reserves the shares. Buying power is cash less reserved cash; shares available to
   sell are shares held less reserved shares. Cancelling releases the reservation; modifying
   recomputes it.
 - Refused: a quantity that is not a whole number above 0, a buy beyond buying power, selling more
   shares than are held and not reserved, any order on a halted instrument, trading from a closed
-  account, and modifying or cancelling an order that is not open (filled, cancelled, expired).
+  account, modifying or cancelling an order that is not open (filled, cancelled, expired), and a
+  withdrawal beyond the settled, unreserved cash.
 - Realised P&L is booked on each sell at (fill price - average cost) x quantity; unrealised P&L is
   (last - average cost) x quantity of the shares held. Buys update the average cost; sells do not.
 """
@@ -27,6 +38,7 @@ from sqlalchemy import bindparam, func, select
 
 from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
 
+from .market import CLOSE, HOURS, closed_because, is_open, last_close, next_open, settlement_day
 from .models import Account, Alert, Base, CashTransfer, Client, Fill, Instrument, Order, Position, Price, \
     Watchlist, WatchlistItem
 from .seed import seed
@@ -43,7 +55,8 @@ class Trading(Toolkit):
     """An online brokerage: look up clients, their accounts, cash, buying power, positions and profit
     and loss; search stocks and ETFs and read quotes and daily price history; place, modify and cancel
     market, limit and stop orders; read order history and fills; keep watchlists and price alerts.
-    Prices are in USD and quotes are as of now."""
+    Prices are in USD and quotes are as of now; the market's session hours and T+1 settlement follow the
+    world's clock, and only settled cash can be withdrawn."""
 
     name = "trading"
     models = Base
@@ -82,14 +95,15 @@ class Trading(Toolkit):
 
     @tool(read_only=True)
     def get_account_summary(self, account_id: Id("account")) -> dict:
-        """Return an account's balances: cash, cash reserved by open buy orders, buying power, the market
-        value of its positions, total equity, unrealised and realised profit and loss, and how many
-        orders are open.
+        """Return an account's balances: cash, cash reserved by open buy orders, buying power, settled and
+        unsettled cash and how much can be withdrawn now, the market value of its positions, total
+        equity, unrealised and realised profit and loss, and how many orders are open.
 
         Args:
         """
         account = self.get(Account, account_id)
         reserved = self._reserved_cash(account.id)
+        unsettled = self._unsettled_cash(account.id)
         value = unrealised = realised = 0.0
         held = 0
         for pos, ins in self._positions(account.id, include_closed=True):
@@ -100,6 +114,8 @@ class Trading(Toolkit):
                 unrealised += pos.quantity * (ins.last - pos.average_cost)
         (open_orders,), = self.rows("SELECT count(*) FROM orders WHERE account_id = ? AND status = 'open'", account.id)
         return {**_account(account), "reserved_cash": reserved, "buying_power": _cents(account.cash - reserved),
+                "settled_cash": _cents(max(0.0, account.cash - unsettled)), "unsettled_cash": unsettled,
+                "available_to_withdraw": _withdrawable(account.cash, unsettled, reserved),
                 "market_value": _cents(value), "equity": _cents(account.cash + value),
                 "unrealized_pnl": _cents(unrealised), "realized_pnl": _cents(realised), "positions": held,
                 "open_orders": open_orders, "as_of": self.now}
@@ -120,9 +136,10 @@ class Trading(Toolkit):
 
     @tool(sets=("account.funded",))
     def deposit_cash(self, account_id: Id("account"), amount: Money) -> dict:
-        """Move cash into an active account from the client's linked bank account; it can be used at once.
+        """Move cash into an active account from the client's linked bank account.
 
-        A single deposit may be at most 250,000.00.
+        The cash can be traded with at once; it settles on the next business day (T+1) and only then can
+        it be withdrawn. A single deposit may be at most 250,000.00.
 
         Args:
             amount: the amount in dollars, greater than 0 with at most two decimals, such as 5000.0.
@@ -131,11 +148,74 @@ class Trading(Toolkit):
         self._check_active(account)
         if amount > MAX_DEPOSIT:
             raise ToolError(f"A single deposit may be at most {MAX_DEPOSIT:,.2f}; split it or wire the money")
-        transfer = CashTransfer(id=self.new_id("CSH"), account_id=account.id, amount=amount, created_at=self.now)
+        transfer = CashTransfer(id=self.new_id("CSH"), account_id=account.id, kind="deposit", amount=amount,
+                                created_at=self.now, settles_on=settlement_day(self.now.date()))
         self.db.add(transfer)
         account.cash = _cents(account.cash + amount)
-        return {"transfer_id": transfer.id, "account_id": account.id, "amount": amount, "cash": account.cash,
-                "buying_power": self._buying_power(account)}
+        return {**_transfer(transfer, self.now), "cash": account.cash, "buying_power": self._buying_power(account)}
+
+    @tool()
+    def withdraw_cash(self, account_id: Id("account"), amount: Money) -> dict:
+        """Move settled cash out of an active account to the client's linked bank account.
+
+        Only settled cash that open buy orders do not reserve can be withdrawn: sales and deposits
+        settle on the next business day (T+1), so money from today's sales or deposits must wait
+        (get_account_summary tells `available_to_withdraw`).
+
+        Args:
+            amount: the amount in dollars, greater than 0 with at most two decimals, such as 1500.0.
+        """
+        account = self.get(Account, account_id)
+        self._check_active(account)
+        reserved, unsettled = self._reserved_cash(account.id), self._unsettled_cash(account.id)
+        available = _withdrawable(account.cash, unsettled, reserved)
+        if amount > available:
+            why = [f"account {account.id} holds {account.cash:,.2f} in cash"]
+            wait = ""
+            if unsettled:
+                settles = self._next_settlement(account.id)
+                why.append(f"{unsettled:,.2f} of it is unsettled (deposits and sales settle the next business day; "
+                           f"the next settles on {settles})")
+                wait = f", or wait until the cash settles on {settles}"
+            if reserved:
+                why.append(f"{reserved:,.2f} is reserved by open buy orders")
+            raise ToolError(f"Cannot withdraw {amount:,.2f}: only settled cash that open orders do not reserve can "
+                            f"be withdrawn; {', '.join(why)}, so at most {available:,.2f} can be withdrawn now. "
+                            f"Withdraw at most {available:,.2f}{wait}")
+        transfer = CashTransfer(id=self.new_id("CSH"), account_id=account.id, kind="withdrawal", amount=amount,
+                                created_at=self.now, settles_on=self.now.date())
+        self.db.add(transfer)
+        account.cash = _cents(account.cash - amount)
+        return {**_transfer(transfer, self.now), "cash": account.cash, "buying_power": self._buying_power(account),
+                "available_to_withdraw": _cents(available - amount)}
+
+    @tool(read_only=True)
+    def list_cash_transfers(self, account_id: Id("account"), kind: Literal["deposit", "withdrawal"] | None = None,
+                            start_date: Date | None = None, end_date: Date | None = None,
+                            limit: Limit = 20) -> list[dict]:
+        """List an account's cash history, newest first: deposits from and withdrawals to the client's
+        bank, with the amount, when it was made, when it settles and whether it has settled.
+
+        Args:
+            kind: only 'deposit's or only 'withdrawal's.
+            start_date: the first day, such as '2026-03-01'.
+            end_date: the last day, such as '2026-03-31'.
+        """
+        account = self.get(Account, account_id)
+        check_range(start_date, end_date)
+        where, params = ["account_id = ?"], [account.id]
+        if kind:
+            where.append("kind = ?")
+            params.append(kind)
+        if start_date is not None:
+            where.append("created_at >= ?")
+            params.append(dt.datetime.combine(start_date, dt.time()))
+        if end_date is not None:
+            where.append("created_at < ?")
+            params.append(dt.datetime.combine(end_date + dt.timedelta(days=1), dt.time()))
+        transfers = self.load(CashTransfer, f"SELECT id FROM cash_transfers WHERE {' AND '.join(where)} "
+                                            "ORDER BY created_at DESC, id DESC LIMIT ?", *params, limit)
+        return [_transfer(t, self.now) for t in transfers]
 
     # -- market data -------------------------------------------------------------------------------
 
@@ -177,17 +257,34 @@ class Trading(Toolkit):
         return list(sectors.values())
 
     @tool(read_only=True)
+    def get_market_status(self) -> dict:
+        """Say whether the market is open now: the regular session runs on weekdays from 9:30 to 16:00
+        exchange time. While it is closed, orders are queued for `next_open`; `closes_at` is today's
+        close while it is open. Also the day today's trades settle on (T+1)."""
+        now = self.now
+        reason = closed_because(now)
+        return {"as_of": now, "market_open": reason is None, "closed_reason": reason,
+                "next_open": next_open(now) if reason else None,
+                "closes_at": dt.datetime.combine(now.date(), CLOSE) if reason is None else None,
+                "hours": HOURS, "trades_today_settle_on": settlement_day(now.date())}
+
+    @tool(read_only=True)
     def get_quote(self, instrument_id: Id("instrument")) -> dict:
         """Return an instrument's current quote: bid, ask, last price, previous close, change since the
-        previous close, today's volume, and whether trading is halted.
+        previous close (in dollars and percent), the day's open, high and low, today's volume, the 5-
+        and 20-day moving averages of the daily closes, and whether trading is halted.
 
         Args:
         """
         ins = self.get(Instrument, instrument_id)
         change = _cents(ins.last - ins.prev_close)
+        closes = [c for c, in self.rows("SELECT close FROM prices WHERE instrument_id = ? ORDER BY day DESC LIMIT 20",
+                                        ins.id)]
         return {**_instrument(ins), "bid": ins.bid, "ask": ins.ask, "prev_close": ins.prev_close,
-                "change": change, "change_percent": round(100 * change / ins.prev_close, 2), "volume": ins.volume,
-                "halt_reason": ins.halt_reason, "as_of": self.now}
+                "change": change, "change_percent": round(100 * change / ins.prev_close, 2), "open": ins.day_open,
+                "day_high": ins.day_high, "day_low": ins.day_low, "volume": ins.volume,
+                "sma_5": _average(closes[:5]), "sma_20": _average(closes[:20]), "halt_reason": ins.halt_reason,
+                "as_of": self.now}
 
     @tool(read_only=True)
     def get_price_history(self, instrument_id: Id("instrument"), start_date: Date | None = None,
@@ -228,11 +325,14 @@ class Trading(Toolkit):
                     time_in_force: Literal["day", "gtc"] = "day", note: str | None = None) -> dict:
         """Place an order to buy or sell whole shares.
 
-        A market order fills at once (buys at the ask, sells at the bid). A limit order fills at once when
-        marketable (buy limit at or above the ask, sell limit at or below the bid), else it rests in the
-        book and reserves quantity x limit price in cash (buy) or the shares (sell). A stop order rests
-        until the price reaches the stop (a buy stop above the ask, a sell stop below the bid) and reserves
-        likewise. A buy needs the buying power; a sell needs shares held and not already reserved.
+        While the market is open (weekdays 9:30 to 16:00), a market order fills at once (buys at the ask,
+        sells at the bid) and a limit order fills at once when marketable (buy limit at or above the ask,
+        sell limit at or below the bid), else it rests in the book and reserves quantity x limit price in
+        cash (buy) or the shares (sell). A stop order rests until the price reaches the stop (a buy stop
+        above the ask, a sell stop below the bid) and reserves likewise. While the market is closed,
+        market and limit orders are queued for the next open (`queued_until`) and reserve the same way
+        (a market buy: quantity x the current ask). A buy needs the buying power; a sell needs shares
+        held and not already reserved.
 
         Args:
             side: 'buy' or 'sell'.
@@ -240,8 +340,8 @@ class Trading(Toolkit):
             order_type: 'market' (default), 'limit' (needs limit_price) or 'stop' (needs stop_price).
             limit_price: for a limit order, the highest price to buy at or lowest to sell at, such as 185.5.
             stop_price: for a stop order, the price that triggers it, such as 170.0.
-            time_in_force: for limit and stop orders, 'day' (default: the order expires at the close if it
-                has not filled) or 'gtc' (good till cancelled); a market order fills at once and is a day order.
+            time_in_force: for limit and stop orders, 'day' (default: the order expires at the close of its
+                session if it has not filled) or 'gtc' (good till cancelled); a market order is a day order.
             note: an optional note kept with the order for the client's records, such as 'Earnings play'.
         """
         account = self.get(Account, account_id)
@@ -255,9 +355,12 @@ class Trading(Toolkit):
             raise ToolError("A limit order needs limit_price (and no stop_price)")
         if order_type == "stop" and (stop_price is None or limit_price is not None):
             raise ToolError("A stop order needs stop_price (and no limit_price)")
+        if order_type == "market" and time_in_force == "gtc":
+            raise ToolError("A market order is a day order and cannot be good till cancelled; leave time_in_force "
+                            "as 'day', or place a 'gtc' limit order")
         order = Order(id=self.new_id("ORD"), account_id=account.id, instrument_id=ins.id, side=side,
                       order_type=order_type, quantity=quantity, limit_price=limit_price, stop_price=stop_price,
-                      time_in_force="day" if order_type == "market" else time_in_force, status="open", reserved=0.0,
+                      time_in_force=time_in_force, status="open", reserved=0.0,
                       filled_quantity=0, average_fill_price=None, placed_at=self.now, updated_at=self.now,
                       closed_at=None, note=(note or "").strip() or None)
         self.db.add(order)
@@ -284,7 +387,7 @@ class Trading(Toolkit):
         orders = self.load(Order, f"SELECT id FROM orders WHERE {' AND '.join(where)} "
                                   "ORDER BY placed_at DESC, id DESC LIMIT ?", *params, limit)
         self.world.preload(Instrument, [o.instrument_id for o in orders])
-        return [_order(o, self.db.get(Instrument, o.instrument_id)) for o in orders]
+        return [_order(o, self.db.get(Instrument, o.instrument_id), self.now) for o in orders]
 
     @tool(read_only=True)
     def get_order(self, order_id: Id("order")) -> dict:
@@ -295,7 +398,7 @@ class Trading(Toolkit):
         order = self.get(Order, order_id)
         ins = self.get(Instrument, order.instrument_id)
         fills = self.load(Fill, "SELECT id FROM fills WHERE order_id = ? ORDER BY id", order.id)
-        return {**_order(order, ins), "placed_at": order.placed_at, "updated_at": order.updated_at,
+        return {**_order(order, ins, self.now), "placed_at": order.placed_at, "updated_at": order.updated_at,
                 "closed_at": order.closed_at, "fills": [_fill(f, ins) for f in fills]}
 
     @tool(requires=("order.open",))
@@ -303,9 +406,10 @@ class Trading(Toolkit):
                      stop_price: Money | None = None) -> dict:
         """Change an open order's quantity, limit price (limit orders) or stop price (stop orders).
 
-        The reservation is recomputed and checked against buying power (or shares) again; a limit order
-        that becomes marketable fills at once, so the same change sent again is refused once the order has
-        filled. Filled, cancelled and expired orders cannot be changed.
+        The reservation is recomputed and checked against buying power (or shares) again; while the market
+        is open, a limit order that becomes marketable fills at once, so the same change sent again is
+        refused once the order has filled (while it is closed, the order stays queued for the open).
+        Filled, cancelled and expired orders cannot be changed.
 
         Args:
             quantity: the new number of shares, a whole number greater than 0, such as 15.
@@ -518,11 +622,17 @@ class Trading(Toolkit):
     # -- rules -------------------------------------------------------------------------------------
 
     def invariants(self) -> list[str]:
-        """Money and shares are conserved and never negative: an account's cash is its deposits less its buys
-        plus its sells, a position holds its bought shares less its sold ones, and open orders reserve no
-        more than the account holds; an order's status matches its record (an open order has no closing
-        time, a filled one its fills, a closed one reserves nothing); a closed account holds nothing and
-        has no open order; an account is opened after its client joined; nothing recorded after the clock."""
+        """Money and shares are conserved and never negative: an account's cash is its deposits less its
+        withdrawals and buys plus its sells, a position holds its bought shares less its sold ones, and open
+        orders reserve no more than the account holds; money leaves only once settled: fills and deposits
+        settle on the next business day, and an account's settled balance (cash less unsettled deposits
+        and sales, plus unsettled buys) is never below 0, so its settled cash is at most its cash; an
+        order's status matches its record (an open order has no closing time, a filled one its fills, a
+        closed one reserves nothing); an open day order belongs to the current session (or, while the
+        market is closed, to the next), an open market order waits for the open, and while the market is
+        open no resting limit order is marketable; an open stop order sits on its side of the quote; a
+        day's range holds its open and last price; a closed account holds nothing and has no open order;
+        an account is opened after its client joined; nothing recorded after the clock."""
         broken = [f"{aid} holds negative cash {cash}" for aid, cash in self.db.execute(
             select(Account.id, Account.cash).where(Account.cash < -0.005).order_by(Account.id))]
         broken += [f"{pid} holds {qty} shares" for pid, qty in self.db.execute(
@@ -542,24 +652,65 @@ class Trading(Toolkit):
                                          & (Position.instrument_id == shares.c.instrument_id), isouter=True)
                                    .where(shares.c.reserved > func.coalesce(Position.quantity, 0))
                                    .order_by(shares.c.account_id, shares.c.instrument_id))]
+        today = self.now.date()
         flows: dict[str, float] = {}
-        for aid, amount in self.db.execute(select(CashTransfer.account_id, CashTransfer.amount)):
-            flows[aid] = flows.get(aid, 0.0) + amount
+        pending: dict[str, float] = {}  # unsettled credits less unsettled buys: the cash not yet settled
+        for tid, aid, kind, amount, created, settles in self.db.execute(
+                select(CashTransfer.id, CashTransfer.account_id, CashTransfer.kind, CashTransfer.amount,
+                       CashTransfer.created_at, CashTransfer.settles_on).order_by(CashTransfer.id)):
+            due = settlement_day(created.date()) if kind == "deposit" else created.date()
+            if kind not in ("deposit", "withdrawal") or amount <= 0 or settles != due:
+                broken.append(f"{tid} is a {kind} of {amount} made {created} settling {settles}")
+            flows[aid] = flows.get(aid, 0.0) + (amount if kind == "deposit" else -amount)
+            if kind == "deposit" and settles > today:
+                pending[aid] = pending.get(aid, 0.0) + amount
         held: dict[tuple[str, str], int] = {}
         filled: dict[str, int] = {}
-        for aid, iid, oid, side, qty, amount in self.db.execute(
-                select(Fill.account_id, Fill.instrument_id, Fill.order_id, Fill.side, Fill.quantity, Fill.amount)):
+        for fid, aid, iid, oid, side, qty, amount, when, settles in self.db.execute(
+                select(Fill.id, Fill.account_id, Fill.instrument_id, Fill.order_id, Fill.side, Fill.quantity,
+                       Fill.amount, Fill.filled_at, Fill.settles_on)):
             flows[aid] = flows.get(aid, 0.0) + (amount if side == "sell" else -amount)
             held[(aid, iid)] = held.get((aid, iid), 0) + (qty if side == "buy" else -qty)
             filled[oid] = filled.get(oid, 0) + qty
+            if settles != settlement_day(when.date()):
+                broken.append(f"{fid} filled at {when} settles on {settles}, not the next business day")
+            if settles > today:
+                pending[aid] = pending.get(aid, 0.0) + (amount if side == "sell" else -amount)
         for account in self.db.scalars(select(Account).order_by(Account.id)):
             if abs(account.cash - flows.get(account.id, 0.0)) > 0.015:
-                broken.append(f"{account.id} holds {account.cash} cash but its deposits and fills come to "
-                              f"{_cents(flows.get(account.id, 0.0))}")
+                broken.append(f"{account.id} holds {account.cash} cash but its deposits, withdrawals and fills come "
+                              f"to {_cents(flows.get(account.id, 0.0))}")
+            if account.cash - pending.get(account.id, 0.0) < -0.005:
+                broken.append(f"{account.id} holds {account.cash} cash with {_cents(pending.get(account.id, 0.0))} "
+                              "of it unsettled: money left before it settled")
         for pos in self.db.scalars(select(Position).order_by(Position.id)):
             if pos.quantity != held.pop((pos.account_id, pos.instrument_id), 0):
                 broken.append(f"{pos.id} holds {pos.quantity} shares that its fills do not add up to")
         broken += [f"{aid} has fills of {iid} but no position" for (aid, iid), qty in sorted(held.items()) if qty]
+        session, since = is_open(self.now), last_close(self.now)
+        for order in self.db.scalars(select(Order).where(Order.status == "open").order_by(Order.id)):
+            ins = self.db.get(Instrument, order.instrument_id)
+            buy = order.side == "buy"
+            if order.time_in_force == "day" and order.placed_at < since:
+                broken.append(f"{order.id} is a day order placed at {order.placed_at}, before the close at {since}, "
+                              "and still open")
+            if order.order_type == "market" and (session or order.placed_at < since):
+                broken.append(f"{order.id} is an open market order placed at {order.placed_at}: only one placed "
+                              "while the market is closed waits, for the next open")
+            if order.order_type == "market" and order.time_in_force != "day":
+                broken.append(f"{order.id} is a market order good till cancelled")
+            if order.order_type == "limit" and session and not ins.halted and \
+                    (order.limit_price >= ins.ask if buy else order.limit_price <= ins.bid):
+                broken.append(f"{order.id} rests at {order.limit_price} while the market is open at "
+                              f"{ins.bid}/{ins.ask}: it would have filled")
+            if order.order_type == "stop" and (order.stop_price <= ins.ask if buy else order.stop_price >= ins.bid):
+                broken.append(f"{order.id} is a {order.side} stop at {order.stop_price} on the wrong side of "
+                              f"{ins.bid}/{ins.ask}: it would have triggered")
+        broken += [f"{sym} trades at {last} outside its day range {low} to {high} (open {opened})"
+                   for sym, opened, high, low, last in self.db.execute(
+                       select(Instrument.symbol, Instrument.day_open, Instrument.day_high, Instrument.day_low,
+                              Instrument.last).order_by(Instrument.symbol))
+                   if not low <= min(opened, last) <= max(opened, last) <= high]
         for order in self.db.scalars(select(Order).order_by(Order.id)):
             if order.status not in ("open", "filled", "cancelled", "expired") \
                     or (order.status == "open") != (order.closed_at is None) \
@@ -615,6 +766,23 @@ class Trading(Toolkit):
                               "AND side = 'buy'", account_id)
         return _cents(total or 0.0)
 
+    def _unsettled_cash(self, account_id: str) -> float:
+        """Money in the account's cash that has not settled: deposits and sale proceeds settling after today."""
+        today = self.now.date()
+        (total,), = self.rows("SELECT (SELECT coalesce(sum(amount), 0) FROM cash_transfers WHERE account_id = ? "
+                              "AND kind = 'deposit' AND settles_on > ?) + (SELECT coalesce(sum(amount), 0) FROM fills "
+                              "WHERE account_id = ? AND side = 'sell' AND settles_on > ?)",
+                              account_id, today, account_id, today)
+        return _cents(total)
+
+    def _next_settlement(self, account_id: str) -> str:
+        today = self.now.date()
+        (day,), = self.rows("SELECT min(d) FROM (SELECT settles_on AS d FROM cash_transfers WHERE account_id = ? "
+                            "AND kind = 'deposit' AND settles_on > ? UNION ALL SELECT settles_on FROM fills "
+                            "WHERE account_id = ? AND side = 'sell' AND settles_on > ?)",
+                            account_id, today, account_id, today)
+        return str(day)
+
     def _reserved_shares(self, account_id: str) -> dict[str, int]:
         rows = self.rows("SELECT instrument_id, sum(reserved) FROM orders WHERE account_id = ? AND status = 'open' "
                          "AND side = 'sell' GROUP BY instrument_id", account_id)
@@ -637,6 +805,7 @@ class Trading(Toolkit):
         """Fill the order at the quote when it is marketable, else rest it with its reservation; refuse
         it when the account cannot afford it or does not hold the shares."""
         buy = order.side == "buy"
+        session = is_open(self.now)
         if order.order_type == "stop":
             if buy and order.stop_price <= ins.ask:
                 raise ToolError(f"A buy stop must be above the ask ({ins.ask:.2f}), got {order.stop_price:.2f}; "
@@ -646,12 +815,13 @@ class Trading(Toolkit):
                                 "to sell now, place a market or limit order")
             marketable = False
         elif order.order_type == "limit":
-            marketable = order.limit_price >= ins.ask if buy else order.limit_price <= ins.bid
+            marketable = session and (order.limit_price >= ins.ask if buy else order.limit_price <= ins.bid)
         else:
-            marketable = True
+            marketable = session  # a market order placed while the market is closed is queued for the open
         price = ins.ask if buy else ins.bid
         if buy:
-            cost = _cents(order.quantity * (price if marketable else (order.limit_price or order.stop_price)))
+            held_at = price if marketable or order.order_type == "market" else order.limit_price or order.stop_price
+            cost = _cents(order.quantity * held_at)
             power = self._buying_power(account)
             if cost > power:
                 raise ToolError(f"Insufficient buying power: the order needs {cost:,.2f} and account {account.id} "
@@ -695,13 +865,13 @@ class Trading(Toolkit):
         order.average_fill_price, order.closed_at, order.updated_at = price, self.now, self.now
         fill = Fill(id=self.new_id("FIL"), order_id=order.id, account_id=account.id, instrument_id=ins.id,
                     side=order.side, quantity=order.quantity, price=price, amount=amount, realized_pnl=realised,
-                    filled_at=self.now)
+                    filled_at=self.now, settles_on=settlement_day(self.now.date()))
         self.db.add(fill)
         return fill
 
     def _order_result(self, account: Account, ins: Instrument, order: Order, fill: Fill | None) -> dict:
         self.db.flush()
-        out = {**_order(order, ins), "buying_power": self._buying_power(account), "cash": account.cash}
+        out = {**_order(order, ins, self.now), "buying_power": self._buying_power(account), "cash": account.cash}
         if fill is not None:
             out["fill"] = _fill(fill, ins)
         return out
@@ -762,7 +932,8 @@ def _position(p: Position, i: Instrument, reserved: int) -> dict:
             "realized_pnl": p.realized_pnl}
 
 
-def _order(o: Order, i: Instrument) -> dict:
+def _order(o: Order, i: Instrument, now: dt.datetime) -> dict:
+    """An order; an open one with what it reserves and, when it waits for the market to open, until when."""
     out = {"order_id": o.id, "account_id": o.account_id, "instrument_id": i.id, "symbol": i.symbol, "side": o.side,
            "order_type": o.order_type, "quantity": o.quantity, "limit_price": o.limit_price,
            "stop_price": o.stop_price, "time_in_force": o.time_in_force, "status": o.status,
@@ -771,13 +942,34 @@ def _order(o: Order, i: Instrument) -> dict:
     if o.status == "open":
         out["reserved_cash" if o.side == "buy" else "reserved_shares"] = (
             o.reserved if o.side == "buy" else int(round(o.reserved)))
+        out["queued_until"] = next_open(now) if _queued(o, now) else None
     return out
+
+
+def _queued(o: Order, now: dt.datetime) -> bool:
+    """Whether an open order waits for the next open: placed while the market is closed, since its last close."""
+    return not is_open(now) and o.placed_at >= last_close(now)
+
+
+def _withdrawable(cash: float, unsettled: float, reserved: float) -> float:
+    """Settled cash less the cash open buy orders reserve."""
+    return _cents(max(0.0, cash - unsettled - reserved))
+
+
+def _average(values: list[float]) -> float | None:
+    return _cents(sum(values) / len(values)) if values else None
+
+
+def _transfer(t: CashTransfer, now: dt.datetime) -> dict:
+    return {"transfer_id": t.id, "account_id": t.account_id, "kind": t.kind, "amount": t.amount,
+            "created_at": t.created_at, "settles_on": t.settles_on,
+            "status": "pending" if t.settles_on > now.date() else "settled"}
 
 
 def _fill(f: Fill, i: Instrument) -> dict:
     return {"fill_id": f.id, "order_id": f.order_id, "instrument_id": i.id, "symbol": i.symbol, "side": f.side,
             "quantity": f.quantity, "price": f.price, "amount": f.amount, "realized_pnl": f.realized_pnl,
-            "filled_at": f.filled_at}
+            "filled_at": f.filled_at, "settles_on": f.settles_on}
 
 
 def _alert(a: Alert, i: Instrument) -> dict:

@@ -1,8 +1,14 @@
 """How tasks are written for the travel agency: travellers who introduce themselves by name or
 email, and name their trips by title, their flights by route and day ("my flight from Denver to
-Chicago on August 18"), their hotel stays by hotel and check-in day, and new flights by number,
-route and day. Values the agency needs (dates, a fare type, a loyalty number) are now and then
-held back for the assistant to ask for."""
+Chicago on August 18"), their hotel stays by hotel and check-in day, new flights by number, route
+and day, their payment methods as people do ("my Visa ending 4242", "my Trailblazer voucher",
+"my gift card") and their support cases by what they were about. Values the agency needs (dates,
+a card number, a loyalty number) are now and then held back for the assistant to ask for.
+
+Money is part of most requests: a booking names what pays for it, a voucher that cannot cover a
+fare is a question whose right answer is its balance (the booking is refused and nothing is
+charged), upgrades and downgrades move money both ways, and cancellations are asked for with the
+reason that decides the refund."""
 
 from __future__ import annotations
 
@@ -13,10 +19,17 @@ from typing import Any
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, money, stable
 
-from .seed import AIRPORTS, ROUTES
+from .seed import AIRPORTS, FOREIGN_AIRPORTS, FOREIGN_ROUTES, ROUTES
 
 Bundle = dict[str, Any]
-CITY = {code: city for code, _, city in AIRPORTS}
+CITY = {code: city for code, _, city in AIRPORTS + FOREIGN_AIRPORTS}
+CURRENCY_WORDS = {"GBP": ("pounds", "British pounds", "GBP"), "EUR": ("euros", "the euro", "EUR"),
+                  "CAD": ("Canadian dollars", "the Canadian dollar", "CAD")}
+COMPANIONS = ("my partner", "my friend", "my colleague", "my travel companion", "my cousin")
+FIRST_NAMES = ("Maria", "James", "Olivia", "Noah", "Emma", "Liam", "Sofia", "Lucas", "Ava", "Ethan", "Mia", "Leo")
+NOTES = ("My booking reference from the airline is QX7PLM, in case you need it.",
+         "I can send a copy of my passport if that helps.", "Please reply by email; I can't take calls at work.",
+         "Any update on this? I fly soon.", "The airline's desk told me to raise it with you.")
 NEW_TRIPS = ("Summer holiday", "Client visit", "Family reunion", "Ski week", "Wedding weekend", "Team offsite",
              "Spring break", "Sales kickoff", "Anniversary trip", "College tour", "Beach week", "Board meeting")
 REQUESTS = ("Late arrival", "High floor, please", "Quiet room away from the elevator", "Early check-in if possible")
@@ -34,7 +47,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     future flights on their routes, and hotels."""
     today = now.date()
     flights: list[dict] = []
-    for origin, destination, _ in ROUTES:
+    for origin, destination, *_ in ROUTES + FOREIGN_ROUTES:
         for a, b in ((origin, destination), (destination, origin)):
             for offset in (2, 5, 9, 14):
                 flights += read("search_flights", origin=a, destination=b,
@@ -55,15 +68,28 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         held = read("list_flight_bookings", traveller_id=tid, status="booked")
         aboard = {b["flight_id"] for b in held}  # a traveller books a flight once
         booked = [b for b in held if _date(b["departs_at"]) > today]
-        routes = [(b["origin"], b["destination"], b["departs_at"][:10]) for b in booked]
-        booked = [dict(b, role=rng.choice(["cancel", "change", "other", "other"]),
-                       free=read("list_free_seats", flight_id=b["flight_id"], cabin=b["cabin"])["free_seats"])
+        flown = [b for b in held if _date(b["departs_at"]) < today]
+        routes = [(b["origin"], b["destination"], b["departs_at"][:10]) for b in held]
+        ledger = read("list_transactions", traveller_id=tid, limit=100)
+        payer = {e["booking_id"]: e["payment_method_id"] for e in reversed(ledger)
+                 if e["booking_id"] and e["item"] == "fare" and e["kind"] == "charge"}  # the first fare charge
+        roles = ["cancel", "cancel", "change", "cabin", "cabin", "other", "other"]
+        booked = [dict(b, role=rng.choice(roles), payer=payer.get(b["booking_id"]),
+                       flight=read("get_flight", flight_id=b["flight_id"]),
+                       free=[] if b["flight_status"] == "cancelled" else
+                       read("list_free_seats", flight_id=b["flight_id"], cabin=b["cabin"])["free_seats"])
                   for b in booked if routes.count((b["origin"], b["destination"], b["departs_at"][:10])) == 1]
         stays = [dict(h, role=rng.choice(["cancel", "keep"]))
                  for h in read("list_hotel_bookings", traveller_id=tid, status="booked") if _date(h["check_in"]) > today]
+        methods = read("list_payment_methods", traveller_id=tid)
         bundles.append({"now": now, "traveller": t, "profile": read("get_traveller", traveller_id=tid),
                         "trips": trips, "bookings": booked, "stays": stays, "flights": flights, "hotels": hotels,
-                        "aboard": aboard})
+                        "aboard": aboard, "methods": methods, "ledger": ledger, "routes": set(routes),
+                        "flown": [b for b in flown if routes.count((b["origin"], b["destination"],
+                                                                    b["departs_at"][:10])) == 1],
+                        "cases": [dict(c, role=rng.choice(["close", "note"]))
+                                  for c in read("list_support_cases", traveller_id=tid)],
+                        "rates": {c: read("get_exchange_rate", currency=c) for c in ("GBP", "EUR", "CAD")}})
     return bundles
 
 
@@ -97,6 +123,78 @@ def _room(h: dict, room: dict) -> Ref:
     return Ref.of("room_type", room, _hotel(h))
 
 
+def _method(b: Bundle, m: dict) -> Ref:
+    return Ref.of("payment_method", m, _traveller(b))
+
+
+def _case(b: Bundle, case: dict) -> Ref:
+    return Ref.of("case", case, _traveller(b))
+
+
+def method_said(m: dict, rng: random.Random) -> str:
+    """A payment method as its owner names it: a card by brand and last digits, the voucher by
+    airline, the gift card as such (a traveller has one voucher and one gift card at most)."""
+    if m["kind"] == "card":
+        brand = rng.choice(["Amex", "American Express card"]) if m["brand"] == "American Express" else m["brand"]
+        return rng.choice([f"my {brand} ending {m['last4']}", f"the {brand} ending in {m['last4']}",
+                           f"my {brand} card ending {m['last4']}"])
+    if m["kind"] == "voucher":
+        return rng.choice([f"my {m['airline']} voucher", f"the {m['airline']} travel voucher",
+                           f"my travel voucher from {m['airline']}"])
+    return rng.choice(["my gift card", "the gift card on my profile", "my agency gift card"])
+
+
+def method_mention(m: dict) -> str:
+    return m["last4"] if m["kind"] == "card" else "voucher" if m["kind"] == "voucher" else "gift card"
+
+
+def _usable(b: Bundle, amount: float, airline: str | None) -> list[dict]:
+    """The traveller's methods that can pay `amount` (for a flight of `airline`, or a stay when None)."""
+    ok = []
+    for m in b["methods"]:
+        if m["expired"]:
+            continue
+        if m["kind"] == "voucher" and (airline is None or m["airline"] != airline or m["balance"] < amount):
+            continue
+        if m["kind"] == "gift_card" and m["balance"] < amount:
+            continue
+        ok.append(m)
+    return ok
+
+
+def _pick_method(b: Bundle, rng: random.Random, amount: float, airline: str | None) -> dict | None:
+    """A method that covers the amount, now and then a voucher or gift card rather than a card."""
+    usable = _usable(b, amount, airline)
+    stored = [m for m in usable if m["kind"] != "card"]
+    if stored and rng.random() < 0.45:
+        return rng.choice(stored)
+    cards = [m for m in usable if m["kind"] == "card"]
+    return rng.choice(cards) if cards else None
+
+
+def _price(f: dict, cabin: str, fare: str, party: int = 1) -> float:
+    unit = round(f[cabin]["fare_usd"] * (1.35 if fare == "flex" else 1.0) + 0.0, 2)
+    return round(unit * party + 0.0, 2)
+
+
+def _method_of(b: Bundle, method_id: str | None) -> dict | None:
+    return next((m for m in b["methods"] if m["payment_method_id"] == method_id), None)
+
+
+def _pays_later(b: Bundle, booking: dict, amount: float, rng: random.Random) -> tuple[bool, dict | None]:
+    """Whether a charge on a booking can be paid, and the method the request names for it (None:
+    the method that paid the fare, which the request need not name)."""
+    airline = booking["flight"]["airline"]
+    payer = _method_of(b, booking["payer"])
+    fits = payer is not None and payer in _usable(b, amount, airline)
+    if fits and rng.random() < 0.5:
+        return True, None
+    method = _pick_method(b, rng, amount, airline)
+    if method is not None:
+        return True, method
+    return fits, None
+
+
 def flight_said(f: dict, rng: random.Random) -> str:
     """A flight as a person names one they are booking: number, route and day."""
     when = day(_date(f["departs_at"]))
@@ -123,13 +221,15 @@ def stay_said(stay: dict, rng: random.Random) -> str:
 
 
 def trip_said(trip: dict, rng: random.Random) -> str:
-    return rng.choice([f"my '{trip['name']}' trip", f"the itinerary called '{trip['name']}'",
-                       f"my {trip['name']} itinerary", f"my trip named '{trip['name']}'"])
+    name = trip["name"]
+    trip_word = "" if name.lower().endswith(" trip") else " trip"  # never "my 'Miami trip' trip"
+    return rng.choice([f"my '{name}'{trip_word}", f"the itinerary called '{name}'",
+                       f"my {name} itinerary", f"my trip named '{name}'"])
 
 
 _BY_NAME = ("Hi, this is {name}.", "{name} here.", "Hello, my name is {name}.", "Hi there, it's {name}.",
             "Good morning, {name} speaking.", "Hey, {name} here.", "This is {name}.", "Hi! I'm {name}.",
-            "My name's {name}.", "Hello, {name} calling about my travel.", "It's {name} again.",
+            "My name's {name}.", "Hello, {name} calling about my travel.", "It's {name} here.",
             "Hi, I'm {name}, a customer of yours.", "{name} speaking.", "Hello there, {name} here.")
 _BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "{name}.", "Name: {name}.")
 _BY_EMAIL = ("Hi, my email is {email}.", "Hello, I'm the traveller with the email {email}.",
@@ -416,21 +516,51 @@ def book_flight(b: Bundle, rng: random.Random) -> Ask | None:
     f = _future_flight(b, rng, bookable=True)
     if f is None:
         return None
-    cabin = rng.choice(["economy", "economy", "business"])
+    party = 1 + (rng.choice([1, 1, 2]) if rng.random() < 0.25 else 0)
+    first = f["first"] and f["first"]["seats_left"] >= party
+    cabins = ["economy", "economy", "business"] + (["first"] if first else [])
+    cabin = rng.choice(cabins)
     fare = rng.choice(["basic", "flex"])
+    insured = rng.random() < 0.2
+    cost = round(_price(f, cabin, fare, party) + (30.0 * party if insured else 0.0), 2)
+    method = _pick_method(b, rng, cost, f["airline"])
+    if method is None:
+        return None
     fare_words = {"basic": rng.choice(["the basic fare", "the cheapest, non-refundable fare", "basic"]),
                   "flex": rng.choice(["the flex fare", "a refundable flex fare", "flex"])}[fare]
-    said, into = flight_said(f, rng), trip_said(trip, rng)
-    args = {"itinerary_id": trip["itinerary_id"], "flight_id": f["flight_id"], "cabin": cabin, "fare_type": fare}
-    refs = (_traveller(b), _trip(b, trip), _flight(f))
-    mentions = (f["number"], cabin, fare, trip["name"])
+    said, into, paid = flight_said(f, rng), trip_said(trip, rng), method_said(method, rng)
+    args: dict[str, Any] = {"itinerary_id": trip["itinerary_id"], "flight_id": f["flight_id"], "cabin": cabin,
+                            "fare_type": fare, "payment_method_id": method["payment_method_id"]}
+    refs = (_traveller(b), _trip(b, trip), _flight(f), _method(b, method))
+    mentions = [f["number"], cabin, trip["name"], method_mention(method)] + ([fare] if fare in fare_words else [])
+    extras = []
+    if party > 1:
+        surname = b["traveller"]["name"].split()[-1]
+        first = b["traveller"]["name"].split()[0]
+        names = [f"{n} {surname}" for n in rng.sample([n for n in FIRST_NAMES if n != first], party - 1)]
+        args["companions"] = names
+        who = " and ".join(f"{rng.choice(COMPANIONS)} {n}" for n in names)
+        extras.append(rng.choice([f"It's for me and {who}.", f"{who[0].upper() + who[1:]} will fly with me on the "
+                                  "same booking."]))
+        mentions += names
+    if insured:
+        args["insurance"] = True
+        extras.append(rng.choice(["Add travel insurance too.", "And I'd like the travel insurance.",
+                                  "Please include travel insurance."]))
+        mentions.append("insurance")
+    extra = (" " + " ".join(extras)) if extras else ""
     # the fare is never held back: a booking is 'basic' unless told, and an assistant may rightly book it so
-    return Ask(args, say=rng.choice([f"Book {said} for me in {cabin} on {fare_words}, and put it in {into}.",
-                                     f"Could you reserve {said}, {cabin} class, {fare_words}? It belongs to {into}.",
-                                     f"Add {said} to {into}: {cabin}, {fare_words}, please.",
-                                     f"Please book me on {said} in {cabin}, and add it to {into}. Make it {fare_words}.",
-                                     f"Can you get me on {said}? {cabin.capitalize()}, in {into}; {fare_words}."]),
-               terse=f"Book {said}, {cabin}, {fare} fare, into {into}.", refs=refs, mentions=mentions)
+    return Ask(args, say=rng.choice([f"Book {said} for me in {cabin} on {fare_words}, and put it in {into}. "
+                                     f"Charge {paid}.",
+                                     f"Could you reserve {said}, {cabin} class, {fare_words}? It belongs to {into}; "
+                                     f"pay with {paid}.",
+                                     f"Add {said} to {into}: {cabin}, {fare_words}, paid with {paid}, please.",
+                                     f"Please book me on {said} in {cabin}, and add it to {into}. Make it {fare_words} "
+                                     f"and use {paid}.",
+                                     f"Can you get me on {said}? {cabin.capitalize()}, in {into}; {fare_words}, "
+                                     f"on {paid}."]) + extra,
+               terse=f"Book {said}, {cabin}, {fare} fare, into {into}, pay with {paid}.{extra}", refs=refs,
+               mentions=tuple(mentions))
 
 
 @goals.add("select_seat")
@@ -441,7 +571,15 @@ def select_seat(b: Bundle, rng: random.Random) -> Ask | None:
     booking = rng.choice(mine)
     seat = rng.choice(booking["free"][:12])
     said = booking_said(booking, rng)
-    return Ask({"booking_id": booking["booking_id"], "seat": seat},
+    args = {"booking_id": booking["booking_id"], "seat": seat}
+    if booking["companions"] and rng.random() < 0.6:
+        name = rng.choice(booking["companions"])["name"]
+        args["passenger"] = name
+        return Ask(args, say=rng.choice([f"Can {name} have seat {seat} on {said}?",
+                                         f"Please put {name}, who's on my booking, in {seat} on {said}.",
+                                         f"I'd like to pick a seat for {name} on {said}: {seat}, if it's free."]),
+                   terse=f"Seat {seat} for {name} on {said}.", refs=(_booking(b, booking),), mentions=(seat, name))
+    return Ask(args,
                say=rng.choice([f"Can I have seat {seat} on {said}?", f"Please put me in {seat} on {said}.",
                                f"I'd like to choose my seat for {said}: {seat}, if it's free."]),
                terse=f"Seat {seat} on {said}.", refs=(_booking(b, booking),), mentions=(seat,))
@@ -449,17 +587,26 @@ def select_seat(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("add_bags")
 def add_bags(b: Bundle, rng: random.Random) -> Ask | None:
-    mine = [x for x in b["bookings"] if x["role"] == "other" and x["bags"] == 0]
+    mine = [x for x in b["bookings"] if x["role"] == "other" and x["bags"] == 0 and x["flight_status"] == "scheduled"]
     if not mine:
         return None
     booking = rng.choice(mine)
     count = rng.choice([1, 1, 2])
     words = {1: "one checked bag", 2: "two checked bags"}[count]
     said = booking_said(booking, rng)
-    return Ask({"booking_id": booking["booking_id"], "count": count},
-               say=rng.choice([f"Please add {words} to {said}.", f"I'll be travelling with {words} on {said}. "
-                               "Can you add them?", f"Could you add {words} to {said}, and tell me what I owe?"]),
-               terse=f"Add {words} to {said}.", refs=(_booking(b, booking),), mentions=(words.split()[0],))
+    possible, method = _pays_later(b, booking, 35.0 * count, rng)
+    if not possible:
+        return None
+    args: dict[str, Any] = {"booking_id": booking["booking_id"], "count": count}
+    refs, mentions, paid = [_booking(b, booking)], [words.split()[0]], ""
+    if method is not None:
+        args["payment_method_id"] = method["payment_method_id"]
+        refs.append(_method(b, method))
+        mentions.append(method_mention(method))
+        paid = " " + rng.choice([f"Put it on {method_said(method, rng)}.", f"Charge {method_said(method, rng)}."])
+    return Ask(args, say=rng.choice([f"Please add {words} to {said}.", f"I'll be travelling with {words} on {said}. "
+                                     "Can you add them?", f"Could you add {words} to {said}, and tell me what I owe?"])
+               + paid, terse=f"Add {words} to {said}.{paid}", refs=tuple(refs), mentions=tuple(mentions))
 
 
 @goals.add("change_flight", 1.2)
@@ -470,35 +617,79 @@ def change_flight(b: Bundle, rng: random.Random) -> Ask | None:
     booking = rng.choice(mine)
     new = _future_flight(b, rng, booking["origin"], booking["destination"], after=_date(booking["departs_at"]),
                          bookable=True)
-    if new is None or new["flight_id"] == booking["flight_id"]:
+    if new is None or new["flight_id"] == booking["flight_id"] or new[booking["cabin"]] is None \
+            or new[booking["cabin"]]["seats_left"] < booking["passengers"]:
+        return None
+    grounded = booking["flight_status"] == "cancelled"
+    fee = 0.0 if grounded or booking["fare_type"] == "flex" or b["traveller"]["loyalty_tier"] == "gold" else 99.0
+    difference = 0.0 if grounded else max(0.0, _price(new, booking["cabin"], booking["fare_type"],
+                                                      booking["passengers"]) - booking["price_paid"])
+    possible, method = _pays_later(b, booking, round(fee + difference, 2), rng) if fee + difference else (True, None)
+    if not possible:
         return None
     said, target = booking_said(booking, rng), flight_said(new, rng)
-    args = {"booking_id": booking["booking_id"], "new_flight_id": new["flight_id"]}
-    refs = (_booking(b, booking), _flight(new))
+    args: dict[str, Any] = {"booking_id": booking["booking_id"], "new_flight_id": new["flight_id"]}
+    refs = [_booking(b, booking), _flight(new)]
+    mentions, paid = [new["number"]], ""
+    if method is not None:
+        args["payment_method_id"] = method["payment_method_id"]
+        refs.append(_method(b, method))
+        mentions.append(method_mention(method))
+        paid = " " + rng.choice([f"Charge whatever it costs to {method_said(method, rng)}.",
+                                 f"Any fee goes on {method_said(method, rng)}."])
+    if grounded:
+        return Ask(args, say=rng.choice([f"The airline cancelled {said}. Please rebook me on {target} instead.",
+                                         f"{said[0].upper() + said[1:]} was cancelled by the airline; move me to "
+                                         f"{target}, please."]) + paid,
+                   terse=f"Airline cancelled {said}; move it to {target}.{paid}", refs=tuple(refs),
+                   mentions=tuple(mentions))
     if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"My plans changed; I need to move {said} to another flight.",
-                                         f"Can you switch {said} to a different flight for me?"]),
-                   terse=f"Move {said} to {target}.",
+                                         f"Can you switch {said} to a different flight for me?"]) + paid,
+                   terse=f"Move {said} to {target}.{paid}",
                    detail=rng.choice([f"Put me on {target}, whatever the fee.", f"The new one is {target}."]),
-                   refs=refs, mentions=(new["number"],))
+                   refs=tuple(refs), mentions=tuple(mentions))
     return Ask(args, say=rng.choice([f"Please move {said} to {target}; I accept the fee if there is one.",
                                      f"I need {said} changed to {target}. Go ahead, whatever it costs.",
-                                     f"Could you rebook {said} onto {target}?"]),
-               terse=f"Move {said} to {target}.", refs=refs, mentions=(new["number"],))
+                                     f"Could you rebook {said} onto {target}?"]) + paid,
+               terse=f"Move {said} to {target}.{paid}", refs=tuple(refs), mentions=tuple(mentions))
 
 
-@goals.add("cancel_flight_booking")
+REASON_WORDS = {"illness": ("I've come down with pneumonia and my doctor says I can't fly.",
+                            "I'm ill and can't travel.", "I'm sick, so I can't make it."),
+                "family_emergency": ("There's been a family emergency.", "My father is in hospital; it's a family "
+                                     "emergency.", "A family emergency came up.")}
+
+
+@goals.add("cancel_flight_booking", 1.2)
 def cancel_flight_booking(b: Bundle, rng: random.Random) -> Ask | None:
     mine = [x for x in b["bookings"] if x["role"] == "cancel"]
     if not mine:
         return None
     booking = rng.choice(mine)
     said = booking_said(booking, rng)
-    return Ask({"booking_id": booking["booking_id"]},
-               say=rng.choice([f"Please cancel {said}, even if I get nothing back.",
-                               f"I won't be travelling after all. Cancel {said}, whatever the refund.",
-                               f"Could you cancel {said} for me?"]),
-               terse=f"Cancel {said}.", refs=(_booking(b, booking),))
+    args: dict[str, Any] = {"booking_id": booking["booking_id"]}
+    refs = (_booking(b, booking),)
+    if booking["flight_status"] == "cancelled":
+        return Ask(args, say=rng.choice([f"The airline cancelled {said}. Please cancel my booking and refund me.",
+                                         f"I saw {said} was cancelled by the airline; I'd like my money back, so "
+                                         "cancel the booking."]),
+                   terse=f"Airline cancelled {said}: cancel and refund.", refs=refs)
+    if b["now"] - dt.datetime.fromisoformat(booking["booked_at"]) < dt.timedelta(hours=24):
+        return Ask(args, say=rng.choice([f"Please cancel {said}. I only booked it yesterday, and I've changed my mind.",
+                                         f"Cancel {said}, please; I made that booking just a few hours ago."]),
+                   terse=f"Cancel {said} (booked in the last day).", refs=refs)
+    if booking["insurance"] and rng.random() < 0.6:
+        reason = rng.choice(["illness", "family_emergency"])
+        args["reason"] = reason
+        why = rng.choice(REASON_WORDS[reason])
+        return Ask(args, say=rng.choice([f"{why} Please cancel {said}; I bought travel insurance with it.",
+                                         f"I have to cancel {said}. {why}"]),
+                   terse=f"Cancel {said}: {why[0].lower() + why[1:]}", refs=refs)
+    return Ask(args, say=rng.choice([f"Please cancel {said}, even if I get nothing back.",
+                                     f"I won't be travelling after all. Cancel {said}, whatever the refund.",
+                                     f"Could you cancel {said} for me?"]),
+               terse=f"Cancel {said}.", refs=refs)
 
 
 @goals.add("book_hotel", 1.2)
@@ -512,26 +703,34 @@ def book_hotel(b: Bundle, rng: random.Random) -> Ask | None:
     end = start + dt.timedelta(days=rng.choice([1, 2, 3, 4]))
     guests = rng.randint(1, room["max_guests"])
     rate = rng.choice(["refundable", "nonrefundable"])
+    nights = (end - start).days
+    total = round(room["nightly_price"] * (0.85 if rate == "nonrefundable" else 1.0) * nights + 0.0, 2)
+    method = _pick_method(b, rng, total, None)
+    if method is None:
+        return None
     what = f"a {room['name']} at the {hotel['name']}"
     into = trip_said(trip, rng)
+    paid = " " + rng.choice([f"Pay with {method_said(method, rng)}.", f"Charge it to {method_said(method, rng)}."])
     rate_words = "refundable" if rate == "refundable" else rng.choice(["non-refundable", "the cheaper non-refundable"])
     people = "just me" if guests == 1 else f"{guests} guests"
     args = {"itinerary_id": trip["itinerary_id"], "room_type_id": room["room_type_id"], "check_in": start.isoformat(),
-            "check_out": end.isoformat(), "guests": guests, "rate": rate}
-    refs = (_traveller(b), _trip(b, trip), _room(hotel, room))
-    mentions = (room["name"], hotel["name"], day(start), day(end), trip["name"])
+            "check_out": end.isoformat(), "guests": guests, "rate": rate,
+            "payment_method_id": method["payment_method_id"]}
+    refs = (_traveller(b), _trip(b, trip), _room(hotel, room), _method(b, method))
+    mentions = (room["name"], hotel["name"], day(start), day(end), trip["name"], method_mention(method))
     dates = f"from {day(start)} to {day(end)}"
     if rng.random() < 0.45:
         return Ask(args, say=rng.choice([f"Please book {what} for {into}, {people}, {rate_words} rate.",
-                                         f"I'd like {what} added to {into}: {people}, at the {rate_words} rate."]),
-                   terse=f"Book {what}, {dates}, {people}, {rate_words}, into {into}.",
+                                         f"I'd like {what} added to {into}: {people}, at the {rate_words} rate."])
+                   + paid, terse=f"Book {what}, {dates}, {people}, {rate_words}, into {into}.{paid}",
                    detail=rng.choice([f"Checking in {day(start)}, out {day(end)}.", f"The dates are {dates}."]),
                    refs=refs, mentions=mentions)
     return Ask(args, say=rng.choice([f"Book {what} {dates} for {people}, {rate_words} rate, in {into}.",
                                      f"Could you reserve {what}, {dates}? {people.capitalize()}, {rate_words}. "
                                      f"It's for {into}.",
-                                     f"Please add a hotel to {into}: {what}, {dates}, {people}, {rate_words} rate."]),
-               terse=f"Book {what}, {dates}, {people}, {rate_words}, into {into}.", refs=refs, mentions=mentions)
+                                     f"Please add a hotel to {into}: {what}, {dates}, {people}, {rate_words} rate."])
+               + paid, terse=f"Book {what}, {dates}, {people}, {rate_words}, into {into}.{paid}", refs=refs,
+               mentions=mentions)
 
 
 @goals.add("cancel_hotel_booking", 0.8)
@@ -545,6 +744,328 @@ def cancel_hotel_booking(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Please cancel {said}.", f"I don't need {said} any more; cancel it, refund or not.",
                                f"Could you cancel {said} for me?"]),
                terse=f"Cancel {said}.", refs=(_stay(b, stay),), mentions=(stay["hotel"],))
+
+
+# -- goals: money ---------------------------------------------------------------------------------------
+
+@goals.add("list_payment_methods", 1.1)
+def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
+    args, refs = {"traveller_id": b["traveller"]["traveller_id"]}, (_traveller(b),)
+    live = [m for m in b["methods"] if not m["expired"]]
+    stored = [m for m in live if m["kind"] != "card"]
+    roll = rng.random()
+    if roll < 0.35:
+        # a booking the voucher cannot cover: the right outcome is no booking, and the balance said
+        vouchers = [m for m in stored if m["kind"] == "voucher"]
+        # short even if every charge on the voucher came back to it in the same conversation
+        spent = {m["payment_method_id"]: sum(e["amount"] for e in b["ledger"] if e["kind"] == "charge"
+                                             and e["payment_method_id"] == m["payment_method_id"]) for m in vouchers}
+        short = [(m, f) for m in vouchers for f in b["flights"] if f["airline"] == m["airline"]
+                 and f["flight_id"] not in b["aboard"]
+                 and f["economy"]["fare_usd"] > m["balance"] + spent[m["payment_method_id"]]]
+        if short:
+            m, f = rng.choice(short)
+            vid, said, paid = m["payment_method_id"], flight_said(f, rng), method_said(m, rng)
+            return Ask(args, say=rng.choice([
+                f"I'd like to book {said} in economy, basic fare, paid entirely with {paid}. If the voucher "
+                "doesn't cover it, don't book anything; just tell me how much is left on it.",
+                f"Can {paid} pay for {said} in economy on its own? If not, leave it unbooked and tell me its "
+                "balance."]), terse=f"Book {said}, economy, basic, all on {paid}; if it won't cover it, just tell "
+                "me its balance.", refs=refs, mentions=(f["number"], "voucher"),
+                facts=lambda r: [next(x["balance"] for x in r if x["payment_method_id"] == vid)])
+    if roll < 0.5:
+        # a card that has expired: no booking, and its expiry said
+        expired = [m for m in b["methods"] if m["expired"] and m["kind"] == "card"]
+        if expired and b["flights"]:
+            m, f = rng.choice(expired), rng.choice(b["flights"])
+            mid, said, paid = m["payment_method_id"], flight_said(f, rng), method_said(m, rng)
+            return Ask(args, say=f"Please book {said} in economy and charge {paid}. If that card is no longer "
+                       "valid, don't book; tell me when it expired.",
+                       terse=f"Book {said}, economy, on {paid}; if it's expired, tell me when instead.", refs=refs,
+                       mentions=(f["number"], m["last4"]),
+                       facts=lambda r: [next(x["expires_on"] for x in r if x["payment_method_id"] == mid)])
+    if stored and roll < 0.85:
+        m = rng.choice(stored)
+        mid, said = m["payment_method_id"], method_said(m, rng)
+        if m["kind"] == "voucher" and rng.random() < 0.4:
+            return Ask(args, say=rng.choice([f"When does {said} expire?", f"How long is {said} still good for?"]),
+                       terse=f"Expiry of {said}?", refs=refs, mentions=("voucher",),
+                       facts=lambda r: [next(x["expires_on"] for x in r if x["payment_method_id"] == mid)])
+        return Ask(args, say=rng.choice([f"How much is left on {said}?", f"What's the balance of {said}?",
+                                         f"Could you check what I still have on {said}?"]),
+                   terse=f"Balance of {said}?", refs=refs, mentions=(method_mention(m),),
+                   facts=lambda r: [next(x["balance"] for x in r if x["payment_method_id"] == mid)])
+    cards = [m for m in live if m["kind"] == "card"]
+    if not cards:
+        return None
+    return Ask(args, say=rng.choice(["Which cards do you have on file for me? Just the last four digits.",
+                                     "What cards are saved on my profile?"]),
+               terse="My saved cards?", refs=refs,
+               facts=lambda r: [x["last4"] for x in r if x["kind"] == "card" and not x["expired"]])
+
+
+def _card_number(rng: random.Random) -> tuple[str, str]:
+    """A card number that passes its check digit, and how a person reads it out (in groups)."""
+    brand = rng.choice(["4", "5", "3"])
+    body = {"4": "4", "5": f"5{rng.randint(1, 5)}", "3": rng.choice(["34", "37"])}[brand]
+    length = 15 if brand == "3" else 16
+    while len(body) < length - 1:
+        body += str(rng.randint(0, 9))
+    total = 0
+    for i, d in enumerate(reversed(body)):
+        n = int(d) * (1 if i % 2 else 2)
+        total += n - 9 if n > 9 else n
+    number = body + str((10 - total % 10) % 10)
+    groups = (number[:4], number[4:10], number[10:]) if length == 15 \
+        else tuple(number[i:i + 4] for i in range(0, 16, 4))
+    return number, " ".join(groups)
+
+
+@goals.add("add_card", 0.7)
+def add_card(b: Bundle, rng: random.Random) -> Ask | None:
+    number, spoken = _card_number(rng)
+    expiry = f"{rng.randint(1, 12):02d}/{rng.randint(27, 31)}"
+    args = {"traveller_id": b["traveller"]["traveller_id"], "card_number": number, "expiry": expiry}
+    return Ask(args, say=rng.choice(["I've got a new card I'd like saved to my profile.",
+                                     "Please add a new credit card to my account.",
+                                     "Could you put my new card on file for future bookings?"]),
+               terse=f"Save card {spoken}, expiry {expiry}.",
+               detail=rng.choice([f"The number is {spoken}, expiring {expiry}.",
+                                  f"It's {spoken}, valid through {expiry}.", f"Card {spoken}, expiry {expiry}."]),
+               refs=(_traveller(b),), mentions=(spoken, expiry))
+
+
+@goals.add("list_transactions", 0.9)
+def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
+    tid = b["traveller"]["traveller_id"]
+    charged = [x for x in b["bookings"] + b["flown"]
+               if any(e["booking_id"] == x["booking_id"] for e in b["ledger"])]
+    if charged and rng.random() < 0.6:
+        booking = rng.choice(charged)
+        said = booking_said(booking, rng) if booking in b["bookings"] else flown_said(booking, rng)
+        return Ask({"traveller_id": tid, "booking_id": booking["booking_id"]},
+                   say=rng.choice([f"What exactly have you charged me for {said}? Every charge, please.",
+                                   f"Could you break down the payments on {said}, and what paid for them?",
+                                   f"I'm doing my expenses: what did {said} cost me, charge by charge?"]),
+                   terse=f"Charges on {said}?", refs=(_traveller(b), _booking(b, booking)),
+                   facts=lambda r: [e["amount"] for e in r][:4])
+    used = [m for m in b["methods"] if any(e["payment_method_id"] == m["payment_method_id"] for e in b["ledger"])]
+    if not used:
+        return None
+    m = rng.choice(used)
+    said = method_said(m, rng)
+    return Ask({"traveller_id": tid, "payment_method_id": m["payment_method_id"]},
+               say=rng.choice([f"What have you put through {said}? The amounts, newest first.",
+                               f"Can you list the charges and refunds on {said}?",
+                               f"I'm reconciling {said}: what did your agency charge or refund on it?"]),
+               terse=f"Charges and refunds on {said}?", refs=(_traveller(b), _method(b, m)),
+               mentions=(method_mention(m),), facts=lambda r: [e["amount"] for e in r][:3])
+
+
+@goals.add("get_exchange_rate", 0.5)
+def get_exchange_rate(b: Bundle, rng: random.Random) -> Ask | None:
+    currency = rng.choice(sorted(CURRENCY_WORDS))
+    words = rng.choice(CURRENCY_WORDS[currency])
+    return Ask({"currency": currency},
+               say=rng.choice([f"What exchange rate do you use for {words}? How many dollars to one?",
+                               f"Your foreign fares are in {words}, right? At what rate do you convert them to "
+                               "dollars?", f"How much is one unit of {words} in US dollars at your rate?"]),
+               terse=f"Your rate for {words} in dollars?", mentions=(words,),
+               facts=lambda r: [r["usd_per_unit"]])
+
+
+CABIN_WORDS = {"economy": "economy", "business": "business class", "first": "first class"}
+
+
+@goals.add("change_cabin", 1.6)
+def change_cabin(b: Bundle, rng: random.Random) -> Ask | None:
+    mine = [x for x in b["bookings"] if x["role"] == "cabin" and x["flight_status"] == "scheduled"]
+    if not mine:
+        return None
+    booking = rng.choice(mine)
+    f, party = booking["flight"], booking["passengers"]
+    targets = [c for c in ("economy", "business", "first") if c != booking["cabin"] and f[c] is not None
+               and f[c]["seats_left"] >= party]
+    if not targets:
+        return None
+    cabin = rng.choice(targets)
+    rank = {"economy": 0, "business": 1, "first": 2}
+    included = {"economy": 0, "business": 2, "first": 3}
+    gold = 1 if b["traveller"]["loyalty_tier"] == "gold" else 0
+    new_bags = max(0, booking["bags"] - included[cabin] * party - gold) * 35.0
+    due = round(max(0.0, _price(f, cabin, booking["fare_type"], party) - booking["price_paid"])
+                + max(0.0, new_bags - booking["bag_fees"]), 2)
+    possible, method = _pays_later(b, booking, due, rng) if due else (True, None)
+    if not possible:
+        return None
+    said, where = booking_said(booking, rng), CABIN_WORDS[cabin]
+    args: dict[str, Any] = {"booking_id": booking["booking_id"], "cabin": cabin}
+    refs, mentions, paid = [_booking(b, booking)], [cabin], ""
+    if method is not None:
+        args["payment_method_id"] = method["payment_method_id"]
+        refs.append(_method(b, method))
+        mentions.append(method_mention(method))
+        paid = " " + rng.choice([f"Charge the difference to {method_said(method, rng)}.",
+                                 f"Put it on {method_said(method, rng)}."])
+    if rank[cabin] > rank[booking["cabin"]]:
+        say = rng.choice([f"I'd like to upgrade {said} to {where}.", f"Please move me up to {where} on {said}.",
+                          f"Can you upgrade {said} to {where}? I'll pay the difference."])
+    else:
+        say = rng.choice([f"Please downgrade {said} to {where} and refund me the difference.",
+                          f"I don't need the upgrade after all: move {said} down to {where}.",
+                          f"Can you change {said} to {where}? I want the fare difference back."])
+    return Ask(args, say=say + paid, terse=f"{where.capitalize()} on {said}.{paid}", refs=tuple(refs),
+               mentions=tuple(mentions))
+
+
+@goals.add("quote_cancellation", 1.0)
+def quote_cancellation(b: Bundle, rng: random.Random) -> Ask | None:
+    mine = [x for x in b["bookings"] if x["role"] in ("other", "change", "cabin")]
+    if not mine:
+        return None
+    booking = rng.choice(mine)
+    said = booking_said(booking, rng)
+    args: dict[str, Any] = {"booking_id": booking["booking_id"]}
+    why = ""
+    if booking["insurance"] and rng.random() < 0.5:
+        reason = rng.choice(["illness", "family_emergency"])
+        args["reason"] = reason
+        why = " " + rng.choice(REASON_WORDS[reason])
+    return Ask(args, say=rng.choice([f"If I cancelled {said} now, how much would I get back?{why} Don't cancel yet.",
+                                     f"Before I decide:{why} what refund would cancelling {said} give me?",
+                                     f"What would I be refunded if I cancel {said}?{why} Just asking for now."]),
+               terse=f"Refund if I cancel {said}?{why}", refs=(_booking(b, booking),),
+               facts=lambda r: [r["refund"]])
+
+
+# -- goals: support cases ------------------------------------------------------------------------------
+
+TOPIC_WORDS = {"name_correction": "name correction", "special_assistance": "special assistance",
+               "refund": "refund", "schedule_change": "schedule change", "baggage": "baggage",
+               "other": "general"}
+
+
+def flown_said(booking: dict, rng: random.Random) -> str:
+    when = day(_date(booking["departs_at"]))
+    a, b = booking["origin"], booking["destination"]
+    return rng.choice([f"my flight from {CITY[a]} to {CITY[b]} on {when}", f"my {a} to {b} flight on {when}",
+                       f"the {when} flight I took to {CITY[b]}"])
+
+
+def _free_topic(b: Bundle, topic: str, booking: dict | None) -> bool:
+    """No case of the traveller on this topic and booking is still open (one would take a note instead)."""
+    key = booking["booking_id"] if booking else None
+    return not any(c["topic"] == topic and c["booking_id"] == key and c["stay_id"] is None and c["status"] != "closed"
+                   for c in b["cases"])
+
+
+@goals.add("open_support_case", 1.0)
+def open_support_case(b: Bundle, rng: random.Random) -> Ask | None:
+    tid = b["traveller"]["traveller_id"]
+    options = []
+    for booking in b["bookings"]:
+        options += [("name_correction", booking), ("special_assistance", booking), ("refund", booking)]
+    options += [("baggage", booking) for booking in b["flown"]]
+    options.append(("other", None))
+    options = [(t, x) for t, x in options if _free_topic(b, t, x)]
+    if not options:
+        return None
+    topic, booking = rng.choice(options)
+    args: dict[str, Any] = {"traveller_id": tid, "topic": topic}
+    refs: list[Ref] = [_traveller(b)]
+    if booking is not None:
+        args["booking_id"] = booking["booking_id"]
+        refs.append(_booking(b, booking))
+    name = b["traveller"]["name"]
+    said = flown_said(booking, rng) if topic == "baggage" else booking_said(booking, rng) if booking else ""
+    if topic == "name_correction":
+        wrong = name.split()[0][:-1] + " " + name.split()[-1]
+        text = f"The name on the ticket reads {wrong}; it should be {name}, as on my passport."
+        ask = rng.choice([f"My name is misspelled on {said}. Please open a name correction case",
+                          f"The airline got my name wrong on {said}; raise a name correction request"])
+    elif topic == "special_assistance":
+        need = rng.choice(["wheelchair assistance at both airports", "help boarding with my guide dog",
+                           "an oxygen concentrator on board"])
+        text = f"I need {need} on this flight."
+        ask = rng.choice([f"I need special assistance on {said}. Please open a case with your team",
+                          f"Can you log a special assistance request for {said}"])
+    elif topic == "refund":
+        text = rng.choice(["I am asking for an exception to the fare rules and a refund of this booking.",
+                           "My employer cancelled the event; please consider refunding this fare as an exception."])
+        ask = rng.choice([f"I know the fare rules, but I'd like to ask for an exception on {said}. Open a "
+                          "refund case", f"Can you open a refund request with your team for {said}"])
+    elif topic == "baggage":
+        text = rng.choice(["My checked bag did not arrive at my destination.",
+                           "My suitcase arrived with a broken wheel and a torn side."])
+        ask = rng.choice([f"I have a problem with my luggage from {said}. Please open a baggage claim",
+                          f"Can you file a baggage case about {said}"])
+    else:
+        text = "Please send me an itemised invoice of my bookings for my expense report."
+        ask = rng.choice(["Could you open a general request with your team", "Please log a support request"])
+    args["description"] = text
+    joined = rng.choice([" saying: ", " with this description: ", ", in these words: "])
+    return Ask(args, say=f'{ask}{joined}"{text}"', terse=f'{TOPIC_WORDS[topic].capitalize()} case'
+               f'{" on " + said if said else ""}: "{text}"', refs=tuple(refs), mentions=(text,))
+
+
+def _case_said(case: dict, b: Bundle, rng: random.Random) -> str:
+    what = TOPIC_WORDS[case["topic"]]
+    return rng.choice([f"my {what} request", f"the {what} case I opened", f"my {what} support case"])
+
+
+def _namable_cases(b: Bundle, statuses: tuple[str, ...], role: str | None = None) -> list[dict]:
+    """Cases a traveller can name by topic (the only one of its topic), with the role given (so that
+    one conversation does not close a case and then write to it)."""
+    topics = [c["topic"] for c in b["cases"]]
+    return [c for c in b["cases"] if topics.count(c["topic"]) == 1 and c["status"] in statuses
+            and role in (None, c["role"])]
+
+
+@goals.add("list_support_cases", 0.7)
+def list_support_cases(b: Bundle, rng: random.Random) -> Ask | None:
+    cases = _namable_cases(b, ("open", "in_progress", "resolved", "closed"))
+    if not cases:
+        return None
+    case = rng.choice(cases)
+    cid, said = case["case_id"], _case_said(case, b, rng)
+    if len(case["notes"]) > 1 and rng.random() < 0.4:
+        return Ask({"traveller_id": b["traveller"]["traveller_id"]},
+                   say=rng.choice([f"Has your team replied on {said}? What did they say?",
+                                   f"What's the latest note on {said}?"]),
+                   terse=f"Latest reply on {said}?", refs=(_traveller(b),),
+                   facts=lambda r: [next(c["notes"][-1]["text"] for c in r if c["case_id"] == cid)])
+    return Ask({"traveller_id": b["traveller"]["traveller_id"]},
+               say=rng.choice([f"What's the status of {said}? And its reference number?",
+                               f"Where are we with {said}? Please give me the reference too.",
+                               f"Can you check on {said} and tell me its status and reference?"]),
+               terse=f"Status and reference of {said}?", refs=(_traveller(b),),
+               facts=lambda r: [next(c["status"] for c in r if c["case_id"] == cid), cid])
+
+
+@goals.add("add_case_note", 1.1)
+def add_case_note(b: Bundle, rng: random.Random) -> Ask | None:
+    cases = _namable_cases(b, ("open", "in_progress", "resolved"), "note")
+    if not cases:
+        return None
+    case = rng.choice(cases)
+    note, said = rng.choice(NOTES), _case_said(case, b, rng)
+    return Ask({"case_id": case["case_id"], "note": note},
+               say=rng.choice([f"Please add this to {said}: \"{note}\"", f"Can you add a note to {said}? It should "
+                               f"say: \"{note}\""]),
+               terse=f"Note on {said}: \"{note}\"", refs=(_case(b, case),), mentions=(note,))
+
+
+@goals.add("close_support_case", 0.8)
+def close_support_case(b: Bundle, rng: random.Random) -> Ask | None:
+    cases = _namable_cases(b, ("open", "in_progress", "resolved"), "close")
+    if not cases:
+        return None
+    case = rng.choice(cases)
+    said = _case_said(case, b, rng)
+    return Ask({"case_id": case["case_id"]},
+               say=rng.choice([f"I don't need {said} any more; please close it.",
+                               f"You can close {said}; it's sorted.", f"Please withdraw {said}."]),
+               terse=f"Close {said}.", refs=(_case(b, case),))
 
 
 # Questions about every traveller's bookings: a traveller's own are all the tools list.
@@ -582,10 +1103,14 @@ recipe = Recipe(
         Lookup("traveller", "find_travellers", args=lambda r: {"email": r.entity["email"]}, intro=_intro_email),
         Lookup("flight", "search_flights", args=_flight_args),
         Lookup("hotel", "search_hotels", args=lambda r: {"city": r.entity["city"]}),
+        # a room type named with its hotel shows in the city's hotel search, or in the hotel's list
+        Lookup("room_type", "search_hotels", args=lambda r: {"city": r.owner.entity["city"]}, needs=lambda r: ()),
         *(Lookup.under(kind, tool) for kind, tool in (("itinerary", "list_itineraries"),
                                                       ("booking", "list_flight_bookings"),
                                                       ("stay", "list_hotel_bookings"),
-                                                      ("room_type", "list_room_types"))),
+                                                      ("room_type", "list_room_types"),
+                                                      ("payment_method", "list_payment_methods"),
+                                                      ("case", "list_support_cases"))),
     ),
     hidden=AGENCY_WIDE,
     skip={"find_travellers": "the look-up that opens every request; a traveller never asks for it alone"},

@@ -1,7 +1,8 @@
 """The connected car's tables: owners, their vehicles (one row holds a vehicle's whole live state), the
-places a navigation system knows, and the places owners have saved.
+places a navigation system knows with the postal codes they lie in, and the places owners have saved.
 
-Units are those of a US car: miles, mph, degrees Fahrenheit and psi.
+Values are stored in the units of a US car (miles, mph, degrees Fahrenheit, psi) and fuel in litres; each
+vehicle's display shows them in its own unit system (imperial or metric), and the tools read them out that way.
 """
 
 from __future__ import annotations
@@ -45,7 +46,12 @@ class Vehicle(Base):
     # the state machine
     ignition: Mapped[str]  # off | accessory | on
     gear: Mapped[str]  # P | R | N | D
-    speed_mph: Mapped[int]
+    speed_mph: Mapped[float]  # a cruise speed set in km/h steps is not a whole number of mph
+    brake_pressed: Mapped[bool] = mapped_column(default=False)  # the brake pedal held down
+    parking_brake: Mapped[bool] = mapped_column(default=False)  # engaged
+    cruise_on: Mapped[bool] = mapped_column(default=False)  # cruise control holds speed_mph
+    following_distance: Mapped[str] = mapped_column(default="medium")  # short | medium | long
+    display_units: Mapped[str] = mapped_column(default="imperial")  # imperial | metric
     odometer_miles: Mapped[int]
     # body
     locked: Mapped[bool]
@@ -69,6 +75,8 @@ class Vehicle(Base):
     # energy
     energy_percent: Mapped[int]  # battery charge or fuel level
     full_range_miles: Mapped[int]
+    tank_litres: Mapped[float | None] = mapped_column(default=None)  # gasoline only: the tank's capacity
+    fuel_litres: Mapped[float | None] = mapped_column(default=None)  # gasoline only: what is in the tank
     charge_port_open: Mapped[bool]
     plugged_in: Mapped[bool]
     charging: Mapped[bool]
@@ -90,6 +98,7 @@ class Vehicle(Base):
     lat: Mapped[float]
     lon: Mapped[float]
     nav_place_id: Mapped[str | None] = mapped_column(ForeignKey("places.id"), default=None)
+    nav_postal_code: Mapped[str | None] = mapped_column(ForeignKey("postal_codes.code"), default=None)
     nav_distance_miles: Mapped[float | None] = mapped_column(default=None)
     nav_minutes: Mapped[int | None] = mapped_column(default=None)
     nav_stops: Mapped[str | None] = mapped_column(default=None)  # comma-separated place ids
@@ -107,6 +116,18 @@ class Place(Base):
     category: Mapped[str]
     address: Mapped[str]
     city: Mapped[str] = mapped_column(index=True)
+    postal_code: Mapped[str] = mapped_column(ForeignKey("postal_codes.code"), index=True)
+    lat: Mapped[float]
+    lon: Mapped[float]
+
+
+class PostalCode(Base):
+    """A postal code area: navigation to a postal code alone routes to its centre."""
+
+    __tablename__ = "postal_codes"
+
+    code: Mapped[str] = mapped_column(String, primary_key=True)  # "94110"
+    city: Mapped[str]
     lat: Mapped[float]
     lon: Mapped[float]
 

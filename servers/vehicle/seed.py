@@ -1,18 +1,24 @@
 """The seed: 40 owners across California with one to three vehicles each, 20 cities of places to drive to
-(businesses, charging and fuel stations, homes), and the places owners saved.
+(businesses, charging and fuel stations, tyre shops, homes) in their postal code areas, and the places owners
+saved.
 
 Vehicles are caught in every state a car can be in: parked and off (most of them), someone sitting inside in
-accessory mode, warming up in P, driving in D with or without a route, plugged in and charging at home, with a
-door left ajar, the trunk open, a low tyre, a nearly empty battery or tank.
+accessory mode with a foot on the brake or not, warming up in P, parked with the parking brake on or off, driving
+in D with or without a route or cruise control, plugged in and charging at home, with a door left ajar, the trunk
+open, a low tyre, a nearly empty battery or tank, a display set to metric units.
+
+What came after the first version of this world (postal codes, tyre shops, brakes, cruise control, tanks and
+display units) is drawn after everything else, so every earlier value of a seed stays what it was.
 """
 
 from __future__ import annotations
 
 import math
+import random
 
 from prove_env.world import SeedContext
 
-from .models import Owner, Place, SavedPlace, Vehicle
+from .models import Owner, Place, PostalCode, SavedPlace, Vehicle
 
 N_OWNERS = 40
 
@@ -28,6 +34,11 @@ CITIES = (
     ("San Diego", 32.7157, -117.1611),
 )
 HOME_CITIES = CITIES[:10] + CITIES[16:]
+CITY_NAMES = frozenset(city for city, _, _ in CITIES)
+HIGHWAY_STOPS = (("Kettleman City", 35.9908, -119.9618), ("Gilroy", 37.0058, -121.5683),
+                 ("Santa Nella", 37.0977, -121.0158), ("Buttonwillow", 35.4005, -119.4696),
+                 ("Lebec", 34.8416, -118.8648), ("Tracy", 37.7397, -121.4252),
+                 ("Placerville", 38.7296, -120.7985), ("Paso Robles", 35.6266, -120.6910))
 
 # category -> name patterns; '{city}' is the place's city, '{last}' a surname
 BUSINESSES = {
@@ -45,6 +56,20 @@ BUSINESSES = {
 }
 CHARGERS = ("Tesla Supercharger", "Electrify America", "ChargePoint", "EVgo")
 FUEL = ("Shell", "Chevron", "Arco", "76", "Valero")
+TYRE_SHOPS = ("Discount Tire", "Les Schwab Tire Center", "Big O Tires", "Firestone Complete Auto Care",
+              "Goodyear Auto Service", "America's Tire")
+# the first postal code of each city and highway stop; a city's areas number up from it
+POSTAL_BASES = {
+    "San Francisco": "94102", "Oakland": "94601", "San Jose": "95110", "Palo Alto": "94301", "Berkeley": "94702",
+    "Santa Cruz": "95060", "Monterey": "93940", "Sacramento": "95814", "Napa": "94558", "Stockton": "95202",
+    "Modesto": "95350", "Fresno": "93701", "Lake Tahoe": "96150", "Bakersfield": "93301",
+    "San Luis Obispo": "93401", "Santa Barbara": "93101", "Los Angeles": "90012", "Pasadena": "91101",
+    "Irvine": "92602", "San Diego": "92101", "Kettleman City": "93239", "Gilroy": "95020", "Santa Nella": "95322",
+    "Buttonwillow": "93206", "Lebec": "93243", "Tracy": "95376", "Placerville": "95667", "Paso Robles": "93446",
+}
+BIG_CITIES = ("San Francisco", "Oakland", "San Jose", "Sacramento", "Fresno", "Los Angeles", "San Diego")
+# fuel tank capacity in litres, by model
+TANKS = {"Camry": 60.0, "Civic": 47.0, "F-150": 87.0, "Outback": 70.0, "CX-5": 56.0, "Wrangler": 81.0, "330i": 59.0}
 
 # (make, model, powertrain, full range in miles, recommended tyre psi, drive modes)
 MODELS = (
@@ -75,8 +100,12 @@ LABELS = {"Work": ("shopping", "hospital", "school", "hotel"), "Gym": ("gym",), 
           "Favorite diner": ("restaurant",), "Mom's place": ("residence",)}
 
 
+Areas = dict[str, list[PostalCode]]
+
+
 def seed(ctx: SeedContext) -> None:
     rng = ctx.rng
+    areas = _postal_areas(ctx)
     places: dict[str, list[Place]] = {}
     names_taken: set[tuple[str, str]] = set()
     for city, lat, lon in CITIES:
@@ -87,38 +116,76 @@ def seed(ctx: SeedContext) -> None:
                 if (name, city) in names_taken:
                     continue
                 names_taken.add((name, city))
-                here.append(_place(ctx, name, category, city, lat, lon))
+                here.append(_place(ctx, areas, name, category, city, lat, lon))
         for brand in rng.sample(CHARGERS, rng.choice([1, 2])):
-            here.append(_place(ctx, f"{brand} {city}", "charging_station", city, lat, lon))
+            here.append(_place(ctx, areas, f"{brand} {city}", "charging_station", city, lat, lon))
         for brand in rng.sample(FUEL, rng.choice([1, 2])):
-            here.append(_place(ctx, f"{brand} {city}", "fuel_station", city, lat, lon))
+            here.append(_place(ctx, areas, f"{brand} {city}", "fuel_station", city, lat, lon))
         places[city] = here
     # highway stops between the big cities, so long routes have somewhere to charge or fill up
-    for (name, lat, lon) in (("Kettleman City", 35.9908, -119.9618), ("Gilroy", 37.0058, -121.5683),
-                             ("Santa Nella", 37.0977, -121.0158), ("Buttonwillow", 35.4005, -119.4696),
-                             ("Lebec", 34.8416, -118.8648), ("Tracy", 37.7397, -121.4252),
-                             ("Placerville", 38.7296, -120.7985), ("Paso Robles", 35.6266, -120.6910)):
-        places[name] = [_place(ctx, f"Tesla Supercharger {name}", "charging_station", name, lat, lon, spread=0.01),
-                        _place(ctx, f"Chevron {name}", "fuel_station", name, lat, lon, spread=0.01)]
+    for (name, lat, lon) in HIGHWAY_STOPS:
+        places[name] = [_place(ctx, areas, f"Tesla Supercharger {name}", "charging_station", name, lat, lon,
+                               spread=0.01),
+                        _place(ctx, areas, f"Chevron {name}", "fuel_station", name, lat, lon, spread=0.01)]
     fleet: list[Vehicle] = []
     for _ in range(N_OWNERS):
-        _owner(ctx, places, fleet)
+        _owner(ctx, areas, places, fleet)
     # the parked car with the least left has run flat: it cannot be driven until charged or filled up
     parked = [v for v in fleet if v.ignition == "off" and not v.plugged_in]
     if parked:
         min(parked, key=lambda v: (v.energy_percent, v.id)).energy_percent = 0
+    for city, lat, lon in CITIES:
+        for brand in rng.sample(TYRE_SHOPS, rng.choice([1, 1, 2])):
+            places[city].append(_place(ctx, areas, f"{brand} {city}", "tyre_shop", city, lat, lon))
+    for vehicle in fleet:
+        _controls(ctx, vehicle)
 
 
-def _place(ctx: SeedContext, name: str, category: str, city: str, lat: float, lon: float,
+def _postal_areas(ctx: SeedContext) -> Areas:
+    """Each city's postal code areas around its centre (a highway stop has one), drawn from a generator of
+    their own so that the world's other draws stay as they were."""
+    rng = random.Random(f"vehicle postal codes {ctx.world.seed}")
+    areas: Areas = {}
+    for city, lat, lon in CITIES + HIGHWAY_STOPS:
+        base = int(POSTAL_BASES[city])
+        count = rng.randint(4, 6) if city in BIG_CITIES else rng.randint(2, 3) if city in CITY_NAMES else 1
+        spread = 0.05 if count > 1 else 0.0
+        areas[city] = []
+        for offset in sorted(rng.sample(range(20), count)) if count > 1 else [0]:
+            area = PostalCode(code=f"{base + offset:05d}", city=city, lat=round(lat + rng.uniform(-spread, spread), 5),
+                              lon=round(lon + rng.uniform(-spread, spread) * 1.2, 5))
+            ctx.add(area)
+            areas[city].append(area)
+    return areas
+
+
+def _controls(ctx: SeedContext, v: Vehicle) -> None:
+    """The brakes, cruise control, tank and display of a vehicle whose state is already drawn."""
+    rng = ctx.rng
+    stopped = v.speed_mph == 0
+    v.display_units = "metric" if rng.random() < 0.2 else "imperial"
+    v.parking_brake = stopped and rng.random() < (0.85 if v.powertrain == "electric" else 0.55)
+    v.brake_pressed = stopped and v.ignition != "off" and rng.random() < 0.3
+    v.cruise_on = not stopped and v.speed_mph >= 45 and rng.random() < 0.5
+    v.following_distance = rng.choice(["short", "medium", "medium", "long"])
+    if v.powertrain == "gasoline":
+        v.tank_litres = TANKS[v.model]
+        v.fuel_litres = round(v.tank_litres * v.energy_percent / 100, 1)
+
+
+def _place(ctx: SeedContext, areas: Areas, name: str, category: str, city: str, lat: float, lon: float,
            spread: float = 0.06) -> Place:
     place = Place(id=ctx.new_id("PLC"), name=name, category=category, address=ctx.fake.street_address(), city=city,
                   lat=round(lat + ctx.rng.uniform(-spread, spread), 5),
                   lon=round(lon + ctx.rng.uniform(-spread, spread) * 1.2, 5))
+    # in the postal code area of its city whose centre is nearest
+    place.postal_code = min(areas[city], key=lambda a: ((a.lat - place.lat) ** 2 + (a.lon - place.lon) ** 2,
+                                                        a.code)).code
     ctx.add(place)
     return place
 
 
-def _owner(ctx: SeedContext, places: dict[str, list[Place]], fleet: list[Vehicle]) -> None:
+def _owner(ctx: SeedContext, areas: Areas, places: dict[str, list[Place]], fleet: list[Vehicle]) -> None:
     rng = ctx.rng
     first, last = ctx.person_name()
     city, lat, lon = rng.choice(HOME_CITIES)
@@ -126,7 +193,7 @@ def _owner(ctx: SeedContext, places: dict[str, list[Place]], fleet: list[Vehicle
                   email=f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@{rng.choice(['gmail.com', 'icloud.com', 'outlook.com', 'yahoo.com'])}",
                   phone=ctx.fake.numerify("(%##) %##-####"), city=city)
     ctx.add(owner)
-    home = _place(ctx, f"{first} {last}'s home", "residence", city, lat, lon, spread=0.04)
+    home = _place(ctx, areas, f"{first} {last}'s home", "residence", city, lat, lon, spread=0.04)
     count = rng.choices([1, 2, 3], weights=[5, 4, 1])[0]
     models = rng.sample(MODELS, count)
     nicknames = rng.sample(NICKNAMES, count)  # an owner never gives two cars the same nickname
@@ -141,7 +208,7 @@ def _owner(ctx: SeedContext, places: dict[str, list[Place]], fleet: list[Vehicle
     used = {home.id}
     for label in rng.sample(sorted(LABELS), rng.randint(0, 4)):
         if label == "Mom's place":
-            place = _place(ctx, f"{ctx.fake.street_address()}", "residence", city, lat, lon, spread=0.05)
+            place = _place(ctx, areas, f"{ctx.fake.street_address()}", "residence", city, lat, lon, spread=0.05)
             place.name = place.address
         else:
             fits = [p for p in places[city] if p.category in LABELS[label] and p.id not in used]

@@ -4,13 +4,15 @@ address, or by the label they saved them under ("Home", "Work").
 
 A car is a state machine, so requests in one conversation must not undo what another one needs. The sampler
 gives every vehicle of a bundle one story (`plan`):
-- "active": the car is being used; its ignition only goes up (off -> accessory -> on), it may be shifted into
-  D and driven, its climate, windows, lights, media, drive mode and route change. A request that needs more
-  power than the car has asks for it first ("turn the car on and ...").
+- "active": the car is being used; its ignition only goes up (off -> accessory -> on, the brake pressed to
+  start), it may be shifted into D, its parking brake released and driven, with cruise control; its climate,
+  windows, lights, media, drive mode, display units and route change. A request that needs more power than the
+  car has asks for it first ("turn the car on and ...").
 - "park": the car is being parked; it is brought to a stop in P first when it moves, then its trunk, charge port,
-  charging and locks change, and its ignition may be switched off.
-Read-only requests (status, climate, tyres, routes, places) go with either, and declare the facts their answer
-must state."""
+  charging, brakes and locks change, and its ignition may be switched off.
+- "fuel": a gasoline car at the pump: it is stopped and switched off, refuelled, and may set off again on a route.
+Read-only requests (status, climate, tyres, routes, places, distances) go with any, and declare the facts their
+answer must state; readings are in each car's display units, and so are the words of a request about them."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from prove_env.facts import quantity
 from prove_env.synthesis.wording import stable
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
@@ -34,7 +37,8 @@ CATEGORY_WORDS = {"charging_station": ("charging station", "charging stations", 
                   "grocery": ("grocery store", "grocery stores", "a supermarket"),
                   "hospital": ("hospital", "hospitals", "a hospital"),
                   "hotel": ("hotel", "hotels", "a place to stay"),
-                  "park": ("park", "parks", "a park")}
+                  "park": ("park", "parks", "a park"),
+                  "tyre_shop": ("tyre shop", "tyre shops", "somewhere to get my tyres seen to")}
 # labels people give a saved place, by its category
 NEW_LABELS = {"cafe": ("Coffee", "Morning coffee"), "restaurant": ("Favorite diner", "Lunch spot", "Date night"),
               "grocery": ("Groceries", "Supermarket"), "hospital": ("Doctor", "Clinic"), "gym": ("Gym", "Workout"),
@@ -44,7 +48,13 @@ NEW_LABELS = {"cafe": ("Coffee", "Morning coffee"), "restaurant": ("Favorite din
 SEARCH_CITIES = ("San Francisco", "Oakland", "San Jose", "Sacramento", "Fresno", "Los Angeles", "San Diego",
                  "Santa Barbara", "Monterey", "Napa", "Bakersfield", "Pasadena", "Irvine", "Berkeley")
 MIN_ROUTE_RANGE = 60  # routes are asked of cars with enough range to reach a first charger or pump
+MIN_FAR_RANGE = 100  # and trips to far cities of cars that reach a highway charger or pump from anywhere
 FAR_CITIES = ("Los Angeles", "San Diego", "Santa Barbara", "Lake Tahoe", "Sacramento", "Fresno", "San Francisco")
+KM_PER_MILE = 1.609344
+# what a display in each unit system calls its units
+UNIT_WORDS = {"imperial": {"speed": "mph", "distance": "miles", "fuel": "gallons", "step": 5},
+              "metric": {"speed": "km/h", "distance": "km", "fuel": "litres", "step": 5}}
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
 # -- sampling ---------------------------------------------------------------------------------------
@@ -67,7 +77,14 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         for summary in read("list_vehicles", owner_id=owner["owner_id"]):
             status = read("get_vehicle_status", vehicle_id=summary["vehicle_id"])
             climate = read("get_climate", vehicle_id=summary["vehicle_id"])
-            vehicles.append({**status, "climate": climate, "plan": rng.choice(["active", "active", "park"])})
+            # a car already running is mostly being driven on; one switched off as often parked as started
+            plan = "active" if rng.random() < (0.5 if status["ignition"] == "off" else 0.8) else "park"
+            if status["powertrain"] == "gasoline" and status["fuel_percent"] < 90 \
+                    and rng.random() < (0.6 if plan == "park" else 0.2):
+                plan = "fuel"
+            tyres = read("get_tyre_pressures", vehicle_id=summary["vehicle_id"])
+            vehicles.append({**status, "climate": climate, "plan": plan, "low_tyres": tyres["low"],
+                             **_imperial(status, climate)})
         if not vehicles:
             continue
         saved = read("list_saved_places", owner_id=owner["owner_id"])
@@ -75,6 +92,40 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         bundles.append({"now": now, "owner": owner, "vehicles": vehicles, "saved": saved, "nearby": nearby,
                         "far": far, "cities": places})
     return bundles
+
+
+def _imperial(status: dict, climate: dict) -> dict:
+    """A car's speed, range and temperatures in imperial units whatever its display shows, to choose requests
+    by (`mph`, `miles`, `target_f`, `outside_f`)."""
+    def back(key: str, factor: float) -> int:
+        return status[f"{key}_mph"] if f"{key}_mph" in status else round(status[f"{key}_kmh"] / factor)
+    miles = status["range_miles"] if "range_miles" in status else round(status["range_km"] / KM_PER_MILE)
+    temps = {k: climate[f"{k}_temp_f"] if f"{k}_temp_f" in climate else round(climate[f"{k}_temp_c"] * 9 / 5 + 32)
+             for k in ("target", "outside")}
+    return {"mph": back("speed", KM_PER_MILE), "miles": miles, "target_f": temps["target"],
+            "outside_f": temps["outside"]}
+
+
+FACT_UNITS = {"mph": "mph", "kmh": "km/h", "miles": "mi", "km": "km", "f": "F", "c": "C", "psi": "psi", "kpa": "kPa",
+              "gallons": "gal", "litres": "L"}
+
+
+def reading(result: dict, stem: str) -> Any:
+    """A reading of a result in whichever unit the display gave it ('range' is range_miles or range_km),
+    as a fact with its unit, stated in any unit of its kind (readings by name, such as the tyres', each so)."""
+    for unit, said in FACT_UNITS.items():
+        if f"{stem}_{unit}" in result:
+            value = result[f"{stem}_{unit}"]
+            if value is None:
+                return None
+            if isinstance(value, dict):
+                return {name: quantity(v, said) for name, v in value.items()}
+            return quantity(value, said)
+    raise KeyError(f"no {stem} reading in {sorted(result)}")
+
+
+def units(v: dict) -> dict[str, Any]:
+    return UNIT_WORDS[v["display_units"]]
 
 
 # -- how people name things ---------------------------------------------------------------------------
@@ -124,41 +175,81 @@ def _vehicles(b: Bundle, plan: str | None = None, where=lambda v: True) -> list[
 
 def _drivable(v: dict) -> bool:
     return (not v["open_door"] and not v["trunk_open"] and not v.get("charge_port_open")
-            and not v.get("plugged_in") and v["range_miles"] > 0)
+            and not v.get("plugged_in") and v["miles"] > 0)
 
 
-def _power(v: dict, need: str) -> tuple[tuple[tuple[str, dict], ...], str]:
-    """The call an active car's request asks for first when the car has less power than `need`
-    ('accessory' or 'on'), and the words that ask for it."""
+Calls = tuple[tuple[str, dict], ...]
+
+
+def _press(v: dict) -> Calls:
+    """Pressing the brake pedal, when it is not pressed."""
+    if v["brake_pedal"] == "pressed":
+        return ()
+    return (("set_brake_pedal", {"vehicle_id": v["vehicle_id"], "pressed": True}),)
+
+
+def _power(v: dict, need: str) -> tuple[Calls, str]:
+    """The calls an active car's request asks for first when the car has less power than `need`
+    ('accessory' or 'on': starting presses the brake pedal first), and the level it asks for."""
     if need == "accessory" and v["ignition"] != "off":
         return (), ""
     if need == "on" and v["ignition"] == "on":
         return (), ""
     if need == "accessory":
         return ((("set_ignition", {"vehicle_id": v["vehicle_id"], "mode": "accessory"}),), "accessory")
-    return ((("set_ignition", {"vehicle_id": v["vehicle_id"], "mode": "on"}),), "on")
+    return _press(v) + (("set_ignition", {"vehicle_id": v["vehicle_id"], "mode": "on"}),), "on"
 
 
-def _power_words(level: str, name: str, rng: random.Random) -> str:
+def _power_words(level: str, name: str, rng: random.Random, prior: Calls = ()) -> str:
     if level == "accessory":
         return rng.choice([f"Put {name} in accessory mode and ", f"Switch {name} to accessory power, then ",
                            f"Turn {name} to accessory mode and "])
+    if any(tool == "set_brake_pedal" for tool, _ in prior) and rng.random() < 0.5:
+        return rng.choice([f"Press the brake and start {name}, then ", f"Hold the brake, start {name} and ",
+                           f"With the brake pedal pressed, switch {name}'s ignition on, then "])
     return rng.choice([f"Start {name} (ignition on) and ", f"Turn the ignition on in {name}, then ",
                        f"Switch {name}'s ignition on and "])
 
 
-def _terse_power(prior: tuple[tuple[str, dict], ...]) -> str:
+def _terse_power(prior: Calls) -> str:
     """How a terse request asks for the power it needs first."""
     modes = [args["mode"] for tool, args in prior if tool == "set_ignition"]
     if not modes:
         return ""
-    return "Accessory mode, " if modes[0] == "accessory" else "Ignition on, "
+    if modes[0] == "accessory":
+        return "Accessory mode, "
+    return "Brake, ignition on, " if any(tool == "set_brake_pedal" for tool, _ in prior) else "Ignition on, "
 
 
-def _stop(v: dict) -> tuple[tuple[tuple[str, dict], ...], bool]:
+def _ready(v: dict) -> Calls:
+    """The calls that get an active car ready to drive off in D: the brake pressed and the ignition on when it
+    is not running, the gear D, the parking brake released (which needs the brake pressed)."""
+    calls: list[tuple[str, dict]] = []
+    vid = v["vehicle_id"]
+    if v["ignition"] != "on" or v["parking_brake"] == "engaged":
+        calls += _press(v)
+    if v["ignition"] != "on":
+        calls.append(("set_ignition", {"vehicle_id": vid, "mode": "on"}))
+    if v["gear"] != "D":
+        calls.append(("shift_gear", {"vehicle_id": vid, "gear": "D"}))
+    if v["parking_brake"] == "engaged":
+        calls.append(("set_parking_brake", {"vehicle_id": vid, "engaged": False}))
+    return tuple(calls)
+
+
+def _ready_words(calls: Calls, rng: random.Random) -> list[str]:
+    """How a request asks for the calls of `_ready`: the brake and the parking brake said or not, as a driver
+    who knows the car does or one who leaves it to the car's errors."""
+    words = {"set_brake_pedal": "press the brake", "set_ignition": "start it", "shift_gear": "shift into drive",
+             "set_parking_brake": "release the parking brake"}
+    said = rng.random() < 0.5
+    return [words[tool] for tool, _ in calls if said or tool in ("set_ignition", "shift_gear")]
+
+
+def _stop(v: dict) -> tuple[Calls, bool]:
     """The calls that bring a car to a stop in P, and whether any were needed."""
     prior: list[tuple[str, dict]] = []
-    if v["speed_mph"] > 0:
+    if v["mph"] > 0:
         prior.append(("set_speed", {"vehicle_id": v["vehicle_id"], "speed_mph": 0}))
     if v["gear"] != "P":
         prior.append(("shift_gear", {"vehicle_id": v["vehicle_id"], "gear": "P"}))
@@ -206,6 +297,11 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _listed(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 goals = Goals()
 
 
@@ -230,19 +326,43 @@ def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
     args, refs = {"vehicle_id": v["vehicle_id"]}, (_owner(b), _ref(b, v))
     energy = "battery" if v["powertrain"] == "electric" else "fuel"
     key = "battery_percent" if v["powertrain"] == "electric" else "fuel_percent"
-    choice = rng.randrange(4)
-    if choice == 0:
+    choice = rng.randrange(7)
+    if choice == 6 and v["plan"] == "active" and v["ignition"] != "off":  # switch the units, then read in them
+        target = "metric" if v["display_units"] == "imperial" else "imperial"
+        prior, level = _power(v, "accessory")
+        prior += (("set_display_units", {"vehicle_id": v["vehicle_id"], "units": target}),)
+        distance = UNIT_WORDS[target]["distance"]
+        lead = _power_words(level, name, rng, prior) if level else ""
+        return Ask(args, say=_cap(lead + rng.choice([f"switch {name}'s display to {target} units and tell me its "
+                                                     f"range and odometer in {distance}.",
+                                                     f"change the units in {name} to {target}; how many {distance} "
+                                                     "of range does it have, and what does the odometer read?"])),
+                   terse=f"{_terse_power(prior)}{target} units in {name}; range and odometer?", refs=refs,
+                   mentions=(target,), prior=prior, facts=lambda r: [reading(r, "range"), reading(r, "odometer")])
+    if choice == 4 and v["powertrain"] == "gasoline":
+        fuel = units(v)["fuel"]
+        return Ask(args, say=rng.choice([f"How many {fuel} of fuel are in {name}'s tank, and how much does the "
+                                         "tank hold?",
+                                         f"What's in the tank of {name} right now, in {fuel}? And its size?"]),
+                   terse=f"Fuel and tank size of {name}?", refs=refs,
+                   facts=lambda r: [reading(r, "fuel"), reading(r, "tank")])
+    if choice == 5:
+        return Ask(args, say=rng.choice([f"Is the parking brake on in {name}? And is the brake pedal pressed?",
+                                         f"Can you check the brakes on {name}: the parking brake and the pedal?"]),
+                   terse=f"Parking brake and brake pedal of {name}?", refs=refs,
+                   facts=lambda r: [r["parking_brake"], r["brake_pedal"]])
+    if choice in (0, 4, 6):
         return Ask(args, say=rng.choice([f"How much {energy} does {name} have left, and how far can it go?",
                                          f"What's the {energy} level on {name}? And the range?",
                                          f"Before I head out, how much range does {name} have and what's the "
                                          f"{energy} at?"]),
                    terse=f"{_cap(energy)} and range of {name}?", refs=refs,
-                   facts=lambda r, key=key: [r[key], r["range_miles"]])
+                   facts=lambda r, key=key: [r[key], reading(r, "range")])
     if choice == 1:
         return Ask(args, say=rng.choice([f"What's the odometer reading on {name}?",
-                                         f"How many miles are on {name} now?",
+                                         f"How many {units(v)['distance']} are on {name} now?",
                                          f"I need the mileage of {name} for a service booking. What is it?"]),
-                   terse=f"Mileage of {name}?", refs=refs, facts=lambda r: [r["odometer_miles"]])
+                   terse=f"Mileage of {name}?", refs=refs, facts=lambda r: [reading(r, "odometer")])
     if choice == 2:
         return Ask(args, say=rng.choice([f"Where is {name} right now? Which city?",
                                          f"Can you tell me what city {name} is in at the moment?",
@@ -252,10 +372,10 @@ def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"What's {name} doing right now: ignition, gear and speed?",
                                      f"Could you check on {name}? I want its ignition state, gear and speed."]),
                terse=f"Ignition, gear and speed of {name}?", refs=refs,
-               facts=lambda r: [r["ignition"], r["gear"], r["speed_mph"]])
+               facts=lambda r: [r["ignition"], r["gear"], reading(r, "speed")])
 
 
-@goals.add("get_climate")
+@goals.add("get_climate", 1.2)
 @_may_ask_which
 def get_climate(b: Bundle, rng: random.Random) -> Ask | None:
     v = rng.choice(b["vehicles"])
@@ -266,14 +386,14 @@ def get_climate(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"What's the cabin temperature in {name}, and the outside temperature?",
                                          f"Is it cold in {name}? Give me the inside and outside temperatures."]),
                    terse=f"Inside and outside temperature of {name}?", refs=refs,
-                   facts=lambda r: [r["inside_temp_f"], r["outside_temp_f"]])
+                   facts=lambda r: [reading(r, "inside_temp"), reading(r, "outside_temp")])
     return Ask(args, say=rng.choice([f"What temperature is the climate in {name} set to?",
                                      f"Which temperature did I set the climate in {name} to?",
                                      f"Remind me what the thermostat in {name} is set at."]),
-               terse=f"Set temperature in {name}?", refs=refs, facts=lambda r: [r["target_temp_f"]])
+               terse=f"Set temperature in {name}?", refs=refs, facts=lambda r: [reading(r, "target_temp")])
 
 
-@goals.add("get_tyre_pressures")
+@goals.add("get_tyre_pressures", 1.3)
 @_may_ask_which
 def get_tyre_pressures(b: Bundle, rng: random.Random) -> Ask | None:
     v = rng.choice(b["vehicles"])
@@ -284,7 +404,7 @@ def get_tyre_pressures(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Can you read me the tire pressures of {name}, and what they should be?",
                                f"I'm at the air pump with {name}. What's each tyre at right now?"]),
                terse=f"Tyre pressures of {name}?", refs=(_owner(b), _ref(b, v)),
-               facts=lambda r: list(r["tyres_psi"].values()) + [r["recommended_psi"]])
+               facts=lambda r: list(reading(r, "tyres").values()) + [reading(r, "recommended")])
 
 
 @goals.add("search_places")
@@ -321,16 +441,20 @@ def list_saved_places(b: Bundle, rng: random.Random) -> Ask | None:
                terse="My saved places?", refs=(_owner(b),), facts=lambda r: [s["label"] for s in r][:5])
 
 
-def _destination(b: Bundle, rng: random.Random, far: bool = False) -> tuple[dict, Ref, str] | None:
+def _destination(b: Bundle, rng: random.Random, far: bool = False, miles: int = MIN_FAR_RANGE
+                 ) -> tuple[dict, Ref, str] | None:
     """A place to drive to, and the words that name it: a saved place by its label, a business by name and
-    city, or an address."""
+    city, or an address. Places in other cities only for a car with `miles` of range enough to reach a highway
+    charger or pump on the way."""
     roll = rng.random()
-    if not far and b["saved"] and roll < 0.35:
-        saved = rng.choice(b["saved"])
+    reach = miles >= MIN_FAR_RANGE
+    saved = [s for s in b["saved"] if reach or s["city"] == b["owner"]["city"]]
+    if not far and saved and roll < 0.35:
+        saved = rng.choice(saved)
         label = saved["label"]
         said = "home" if label == "Home" else f"my saved place '{label}'"
         return {"place_id": saved["place_id"]}, Ref.of("saved_place", saved, _owner(b)), said
-    pool = b["far"] if far else (b["nearby"] or b["far"])
+    pool = b["far"] if far else (b["nearby"] or (b["far"] if reach else []))
     if not pool:
         return None
     place = rng.choice(pool)
@@ -340,12 +464,12 @@ def _destination(b: Bundle, rng: random.Random, far: bool = False) -> tuple[dict
 
 @goals.add("plan_route", 1.0)
 def plan_route(b: Bundle, rng: random.Random) -> Ask | None:
-    cars = _vehicles(b, None, lambda v: v["range_miles"] >= MIN_ROUTE_RANGE)
+    cars = _vehicles(b, None, lambda v: v["miles"] >= MIN_ROUTE_RANGE)
     if not cars:
         return None
     v = rng.choice(cars)
-    far = rng.random() < 0.5
-    found = _destination(b, rng, far=far)
+    far = rng.random() < 0.5 and v["miles"] >= MIN_FAR_RANGE
+    found = _destination(b, rng, far=far, miles=v["miles"])
     if found is None:
         return None
     place, ref, said = found
@@ -358,7 +482,7 @@ def plan_route(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Plan a long drive for {name} for me: distance, time and stops."]),
                    detail=rng.choice([f"To {said}.", f"The destination is {said}.", f"Going to {said}."]),
                    terse=f"Route for {name} to {said}: miles, time, stops?", refs=refs,
-                   facts=lambda r: [r["distance_miles"], r["minutes"]] + [s["name"] for s in r["stops"]])
+                   facts=lambda r: [reading(r, "distance"), quantity(r["minutes"], "min")] + [s["name"] for s in r["stops"]])
     if far:
         return Ask(args, say=rng.choice([f"If I drive {name} to {said}, how far is it, how long will it take, and "
                                          f"where would I have to stop to {'charge' if v['powertrain'] == 'electric' else 'refuel'}?",
@@ -367,24 +491,25 @@ def plan_route(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Can {name} make it to {said}? Tell me the distance, the time, and the "
                                          f"stops on the way."]),
                    terse=f"Route for {name} to {said}: miles, time, stops?", refs=refs,
-                   facts=lambda r: [r["distance_miles"], r["minutes"]] + [s["name"] for s in r["stops"]])
+                   facts=lambda r: [reading(r, "distance"), quantity(r["minutes"], "min")] + [s["name"] for s in r["stops"]])
     if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"How long a drive is it from where {name} is now?",
                                          f"Could you check the distance and drive time for {name}?"]),
                    terse=f"Distance and time to {said} in {name}?", refs=refs,
                    detail=rng.choice([f"To {said}.", f"I mean to {said}.", f"Going to {said}."]),
-                   facts=lambda r: [r["distance_miles"], r["minutes"]])
+                   facts=lambda r: [reading(r, "distance"), quantity(r["minutes"], "min")])
     return Ask(args, say=rng.choice([f"How far is {said} from where {name} is, and how long is the drive?",
-                                     f"How long would it take {name} to get to {said}? And how many miles?",
+                                     f"How long would it take {name} to get to {said}? And how many "
+                                     f"{units(v)['distance']}?",
                                      f"Without starting navigation, what's the distance and drive time to "
                                      f"{said} in {name}?"]),
                terse=f"Distance and time to {said} in {name}?", refs=refs,
-               facts=lambda r: [r["distance_miles"], r["minutes"]])
+               facts=lambda r: [reading(r, "distance"), quantity(r["minutes"], "min")])
 
 
 # -- active cars: power, driving, comfort, navigation -----------------------------------------------
 
-@goals.add("set_ignition", 1.2)
+@goals.add("set_ignition", 1.0)
 def set_ignition(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.5:
         cars = _vehicles(b, "park", lambda v: v["ignition"] != "off")
@@ -415,28 +540,35 @@ def set_ignition(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     v = rng.choice(cars)
     name = car(b, v, rng)
+    prior = _press(v)  # an engine starts only with the brake pressed
+    if prior and rng.random() < 0.5:
+        return Ask({"vehicle_id": v["vehicle_id"], "mode": "on"},
+                   say=rng.choice([f"Press the brake and start {name}.", f"Hold the brake pedal and start {name} "
+                                   "(ignition on).", f"Put the brake on and switch {name}'s ignition on, please."]),
+                   terse=f"Brake, ignition on, {name}.", refs=(_owner(b), _ref(b, v)), mentions=("on",),
+                   prior=prior)
     if rng.random() < 0.4:
         return Ask({"vehicle_id": v["vehicle_id"], "mode": "on"},
                    say=rng.choice([f"Can you power up {name}?", f"Wake {name} up for me, please."]),
                    detail=rng.choice(["Ignition fully on, not just accessory.", "All the way on, please.",
                                       "I mean ignition on."]),
-                   terse=f"Ignition on, {name}.", refs=(_owner(b), _ref(b, v)), mentions=("on",))
+                   terse=f"Ignition on, {name}.", refs=(_owner(b), _ref(b, v)), mentions=("on",), prior=prior)
     return Ask({"vehicle_id": v["vehicle_id"], "mode": "on"},
                say=rng.choice([f"Turn the ignition on in {name}.", f"Please start {name}; switch the ignition on.",
                                f"Can you switch {name}'s ignition fully on?",
                                f"I'm heading out soon. Turn {name} on, please (ignition on)."]),
-               terse=f"Ignition on, {name}.", refs=(_owner(b), _ref(b, v)), mentions=("on",))
+               terse=f"Ignition on, {name}.", refs=(_owner(b), _ref(b, v)), mentions=("on",), prior=prior)
 
 
-@goals.add("shift_gear")
+@goals.add("shift_gear", 0.45)
 def shift_gear(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, "active", lambda v: v["gear"] == "P" and _drivable(v))
     if not cars:
         return None
-    v = rng.choice(cars)
+    v = _prefer(cars, lambda c: c["ignition"] == "on", rng, share=0.7)
     name = car(b, v, rng)
     prior, level = _power(v, "on")
-    lead = _power_words(level, name, rng) if level else ""
+    lead = _power_words(level, name, rng, prior) if level else ""
     core = rng.choice(["shift into drive.", "put it in D.", "shift it to D, please."]) if lead else \
         rng.choice([f"Shift {name} into drive.", f"Put {name} in D, please.", f"Take {name} out of park and into drive."])
     say, detail = lead + core, None
@@ -445,36 +577,36 @@ def shift_gear(b: Bundle, rng: random.Random) -> Ask | None:
             [f"Take {name} out of park.", f"Shift {name} out of P for me."])
         detail = rng.choice(["Into drive, please.", "Put it in D.", "Drive, not reverse."])
     return Ask({"vehicle_id": v["vehicle_id"], "gear": "D"}, say=_cap(say), detail=detail,
-               terse=f"{'Ignition on, ' if level else ''}{name} in D.", refs=(_owner(b), _ref(b, v)),
+               terse=f"{_terse_power(prior)}{name} in D.", refs=(_owner(b), _ref(b, v)),
                prior=prior)
 
 
-@goals.add("set_speed")
+@goals.add("set_speed", 1.3)
 def set_speed(b: Bundle, rng: random.Random) -> Ask | None:
-    cars = _vehicles(b, "active", lambda v: _drivable(v) and v["gear"] in ("P", "D"))
+    # a car at most two steps from driving off, so that the request fits a conversation
+    cars = _vehicles(b, "active", lambda v: _drivable(v) and v["gear"] in ("P", "D") and len(_ready(v)) <= 2)
     if not cars:
         return None
-    v = _prefer(cars, lambda c: c["gear"] == "D" and c["ignition"] == "on", rng)
+    v = _prefer(cars, lambda c: not _ready(c), rng)
     speed = rng.choice([25, 30, 35, 40, 45, 50, 55, 60, 65, 70])
-    if speed == v["speed_mph"]:
+    if speed == v["mph"]:
         return None
     name = car(b, v, rng)
-    prior, level = _power(v, "on")
-    if v["gear"] != "D":
-        prior += (("shift_gear", {"vehicle_id": v["vehicle_id"], "gear": "D"}),)
-    if prior:
-        lead = ("Turn the ignition on, " if level else "") + f"shift {name} into drive and "
-        say = lead + rng.choice([f"cruise at {speed} mph.", f"set the cruise speed to {speed} mph."])
-        terse = f"{'Ignition on, ' if level else ''}D, {speed} mph in {name}."
+    prior = _ready(v)
+    steps = _ready_words(prior, rng)
+    if steps:
+        say = f"In {name}, {_listed(steps)}, then " + rng.choice([f"drive at {speed} mph.",
+                                                                  f"get going at {speed} mph."])
+        terse = f"{_cap(', '.join(steps))}, {speed} mph in {name}."
     else:
-        say = rng.choice([f"Set the cruise control on {name} to {speed} mph.",
-                          f"{'Speed up' if speed > v['speed_mph'] else 'Slow down'} to {speed} mph, please.",
+        say = rng.choice([f"Take {name} to {speed} mph.",
+                          f"{'Speed up' if speed > v['mph'] else 'Slow down'} to {speed} mph, please.",
                           f"Hold {name} at {speed} miles per hour.", f"Let's go {speed} mph in {name}."])
-        terse = f"Cruise {speed} mph, {name}."
+        terse = f"{speed} mph, {name}."
     detail = None
     if rng.random() < 0.7:
-        say = (say[:say.rfind(" and ")] + " and set the cruise speed.") if prior else \
-            rng.choice([f"Change the cruise speed on {name}.", f"Set a new cruise speed for {name}, please."])
+        say = (say[:say.rfind(", then ")] + ", then drive off.") if steps else \
+            rng.choice([f"Change the speed of {name}.", f"Set a new speed for {name}, please."])
         detail = rng.choice([f"{speed} mph.", f"Make it {speed} mph.", f"{speed} miles per hour, please."])
     return Ask({"vehicle_id": v["vehicle_id"], "speed_mph": speed}, say=_cap(say), terse=terse, detail=detail,
                refs=(_owner(b), _ref(b, v)), mentions=(str(speed),), prior=prior)
@@ -485,10 +617,10 @@ def _comfort(b: Bundle, rng: random.Random, need: str = "accessory", where=lambd
     cars = _vehicles(b, "active", where)
     if not cars:
         return None
-    v = _prefer(cars, lambda c: not _power(c, need)[0], rng)
+    v = _prefer(cars, lambda c: not _power(c, need)[0], rng, share=0.85 if need == "accessory" else 0.95)
     name = car(b, v, rng)
     prior, level = _power(v, need)
-    return v, name, prior, (_power_words(level, name, rng) if level else "")
+    return v, name, prior, (_power_words(level, name, rng, prior) if level else "")
 
 
 @goals.add("set_cabin_temperature", 1.2)
@@ -498,7 +630,7 @@ def set_cabin_temperature(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     v, name, prior, lead = found
     temp = rng.choice([64, 66, 68, 69, 70, 71, 72, 73, 74, 75, 76])
-    if v["climate"]["climate_on"] and temp == v["climate"]["target_temp_f"]:
+    if v["climate"]["climate_on"] and temp == v["target_f"]:
         return None
     if lead:
         say = lead + rng.choice([f"set the climate to {temp} degrees.", f"warm it up to {temp} degrees.",
@@ -506,7 +638,7 @@ def set_cabin_temperature(b: Bundle, rng: random.Random) -> Ask | None:
     else:
         say = rng.choice([f"Set the temperature in {name} to {temp} degrees.",
                           f"Could you put the climate in {name} at {temp}°F?",
-                          f"It's {'freezing' if v['climate']['outside_temp_f'] < 50 else 'hot'} out; make "
+                          f"It's {'freezing' if v['outside_f'] < 50 else 'hot'} out; make "
                           f"{name} {temp} degrees inside, please.",
                           f"I'd like {name} at {temp} degrees when I get in."])
     detail = None
@@ -636,7 +768,7 @@ def set_windows(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("set_headlights", 0.8)
 def set_headlights(b: Bundle, rng: random.Random) -> Ask | None:
-    mode = rng.choice(["auto", "low", "high"])
+    mode = rng.choice(["auto", "auto", "low", "low", "high"])
     found = _comfort(b, rng, need="on" if mode == "high" else "accessory", where=lambda v: v["headlights"] != mode)
     if found is None:
         return None
@@ -654,7 +786,7 @@ def set_headlights(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(mode,), detail=detail, prior=prior)
 
 
-@goals.add("set_drive_mode")
+@goals.add("set_drive_mode", 0.45)
 def set_drive_mode(b: Bundle, rng: random.Random) -> Ask | None:
     found = _comfort(b, rng, need="on")
     if found is None:
@@ -709,11 +841,12 @@ def play_media(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("start_navigation", 1.0)
 def start_navigation(b: Bundle, rng: random.Random) -> Ask | None:
-    found = _comfort(b, rng, where=lambda v: v["range_miles"] >= MIN_ROUTE_RANGE)
+    found = _refuel_first(b, rng) if rng.random() < 0.15 else None
+    found = found or _comfort(b, rng, where=lambda v: v["miles"] >= MIN_ROUTE_RANGE)
     if found is None:
         return None
     v, name, prior, lead = found
-    dest = _destination(b, rng, far=rng.random() < 0.25)
+    dest = _destination(b, rng, far=rng.random() < 0.25 and v["miles"] >= MIN_FAR_RANGE, miles=v["miles"])
     if dest is None:
         return None
     place, ref, said = dest
@@ -763,7 +896,7 @@ def lock_doors(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("unlock_doors", 0.8)
 @_may_ask_which
 def unlock_doors(b: Bundle, rng: random.Random) -> Ask | None:
-    cars = _vehicles(b, "park", lambda v: v["locked"] and v["speed_mph"] == 0)
+    cars = _vehicles(b, "park", lambda v: v["locked"] and v["mph"] == 0)
     if not cars:
         return None
     v = rng.choice(cars)
@@ -942,6 +1075,346 @@ def stop_charging(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Stop charging {name}.", refs=(_owner(b), _ref(b, v)))
 
 
+# -- brakes, cruise control, display units ---------------------------------------------------------------
+
+@goals.add("set_brake_pedal", 0.8)
+@_may_ask_which
+def set_brake_pedal(b: Bundle, rng: random.Random) -> Ask | None:
+    roll = rng.random()
+    moving = _vehicles(b, "park", lambda v: v["mph"] > 0)
+    if moving and roll < 0.4:  # braking a moving car to a stop
+        v = rng.choice(moving)
+        name = car(b, v, rng)
+        return Ask({"vehicle_id": v["vehicle_id"], "pressed": True},
+                   say=rng.choice([f"Hit the brakes on {name} and hold them.",
+                                   f"Brake {name} to a stop and keep the pedal down.",
+                                   f"Press the brake pedal in {name} until we stop, and keep it pressed."]),
+                   terse=f"Brake {name} to a stop.", refs=(_owner(b), _ref(b, v)))
+    held = _vehicles(b, "park", lambda v: v["mph"] == 0 and v["brake_pedal"] == "pressed")
+    if held and roll < 0.7:
+        v = rng.choice(held)
+        name = car(b, v, rng)
+        return Ask({"vehicle_id": v["vehicle_id"], "pressed": False},
+                   say=rng.choice([f"You can let go of the brake pedal in {name} now.",
+                                   f"Release the brake pedal in {name}; it's parked.",
+                                   f"Take the brake off in {name}, the pedal I mean."]),
+                   terse=f"Release the brake pedal, {name}.", refs=(_owner(b), _ref(b, v)))
+    cars = _vehicles(b, "active", lambda v: v["mph"] == 0 and v["brake_pedal"] == "released")
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    return Ask({"vehicle_id": v["vehicle_id"], "pressed": True},
+               say=rng.choice([f"I'm about to start {name}. Press and hold the brake pedal for me.",
+                               f"Hold the brake in {name}, please.",
+                               f"Keep {name} on the brake pedal for me; press it down."]),
+               terse=f"Press the brake, {name}.", refs=(_owner(b), _ref(b, v)))
+
+
+@goals.add("set_parking_brake", 1.2)
+@_may_ask_which
+def set_parking_brake(b: Bundle, rng: random.Random) -> Ask | None:
+    if rng.random() < 0.45:
+        cars = [v for v in b["vehicles"] if v["plan"] in ("park", "fuel") and v["parking_brake"] == "released"]
+        if cars:
+            v = rng.choice(cars)
+            name = car(b, v, rng)
+            prior = (("set_speed", {"vehicle_id": v["vehicle_id"], "speed_mph": 0}),) if v["mph"] > 0 else ()
+            say = rng.choice([f"Bring {name} to a stop and put the parking brake on.",
+                              f"Stop {name} and set the parking brake."]) if prior else \
+                rng.choice([f"Put the parking brake on in {name}.", f"Engage {name}'s parking brake, please; it's "
+                            "parked on a hill.", f"Set the handbrake on {name}."])
+            return Ask({"vehicle_id": v["vehicle_id"], "engaged": True}, say=say,
+                       terse=f"{'Stop, ' if prior else ''}parking brake on, {name}.", refs=(_owner(b), _ref(b, v)),
+                       prior=prior)
+    # mostly by a driver sitting in a running car; a car switched off is started first
+    cars = _vehicles(b, "active", lambda v: v["parking_brake"] == "engaged" and _drivable(v))
+    if not cars:
+        return None
+    v = _prefer(cars, lambda c: c["ignition"] == "on", rng, share=0.9 if rng.random() < 0.7 else 0.0)
+    name = car(b, v, rng)
+    prior, level = _power(v, "on")
+    if not level:
+        prior = _press(v)  # the parking brake releases only with the brake pressed
+    if level:
+        say = _power_words(level, name, rng, prior) + "release the parking brake."
+    elif prior and rng.random() < 0.5:
+        say = rng.choice([f"Press the brake and release the parking brake in {name}.",
+                          f"With the brake pedal down, take {name}'s parking brake off."])
+    else:
+        say = rng.choice([f"Release the parking brake in {name}.", f"Take the parking brake off in {name}, please.",
+                          f"{_cap(name)}'s handbrake is still on. Release it."])
+    return Ask({"vehicle_id": v["vehicle_id"], "engaged": False}, say=_cap(say),
+               terse=f"{_terse_power(prior)}parking brake off, {name}.", refs=(_owner(b), _ref(b, v)), prior=prior)
+
+
+def _cruising(v: dict) -> bool:
+    return v["ignition"] == "on" and v["gear"] == "D" and v["mph"] >= 25
+
+
+@goals.add("set_cruise_control", 1.2)
+@_may_ask_which
+def set_cruise_control(b: Bundle, rng: random.Random) -> Ask | None:
+    on = _vehicles(b, "park", lambda v: v["cruise_control"]["on"])  # then brought to a stop and parked
+    if on and rng.random() < 0.5:
+        v = rng.choice(on)
+        name = car(b, v, rng)
+        return Ask({"vehicle_id": v["vehicle_id"], "on": False},
+                   say=rng.choice([f"Turn off cruise control in {name}; I'll drive myself.",
+                                   f"Switch the cruise control off in {name}.", f"Cancel cruise in {name}, please."]),
+                   terse=f"Cruise off, {name}.", refs=(_owner(b), _ref(b, v)))
+    cars = _vehicles(b, "active", lambda v: not v["cruise_control"]["on"] and _drivable(v) and len(_ready(v)) <= 1)
+    if not cars:
+        return None
+    v = _prefer(cars, _cruising, rng, share=0.6)
+    name = car(b, v, rng)
+    if _cruising(v):
+        return Ask({"vehicle_id": v["vehicle_id"], "on": True},
+                   say=rng.choice([f"Turn on cruise control in {name}.", f"Set cruise control in {name} at this "
+                                   "speed.", f"Engage cruise in {name}; hold the speed we're at."]),
+                   terse=f"Cruise on, {name}.", refs=(_owner(b), _ref(b, v)))
+    speed = rng.choice([45, 50, 55, 60, 65])
+    ready = _ready(v)
+    steps = _ready_words(ready, rng) + [f"get going at {speed} mph"]
+    return Ask({"vehicle_id": v["vehicle_id"], "on": True},
+               say=f"In {name}, {_listed(steps)}, then turn on cruise control.",
+               terse=f"{_cap(', '.join(steps))}, cruise on, {name}.", refs=(_owner(b), _ref(b, v)),
+               mentions=(str(speed),),
+               prior=ready + (("set_speed", {"vehicle_id": v["vehicle_id"], "speed_mph": speed}),))
+
+
+@goals.add("adjust_cruise_speed", 1.5)
+def adjust_cruise_speed(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, "active", _cruising)
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name, unit = car(b, v, rng), units(v)
+    # steps that keep cruise control within 20 to 85 mph from any speed an earlier request may set (25 to 70)
+    steps = rng.choice([-1, 1, 1, 2, 3])
+    mph_step = unit["step"] / KM_PER_MILE if v["display_units"] == "metric" else unit["step"]
+    if not 20 <= v["mph"] + steps * mph_step <= 85:
+        return None
+    prior = () if v["cruise_control"]["on"] else (("set_cruise_control", {"vehicle_id": v["vehicle_id"], "on": True}),)
+    by, way = abs(steps) * unit["step"], "up" if steps > 0 else "down"
+    verb = "raise" if steps > 0 else "lower"
+    if rng.random() < 0.6:
+        core, mention = rng.choice([f"{verb} the cruise speed by {by} {unit['speed']}",
+                                    f"take the cruise control {way} {by} {unit['speed']}"]), str(by)
+    else:
+        count = NUMBER_WORDS[abs(steps)]
+        core = rng.choice([f"bump the cruise speed {way} {count} step{'s' if abs(steps) > 1 else ''}",
+                           f"click the cruise control {way} {count} notch{'es' if abs(steps) > 1 else ''}"])
+        mention = count
+    say = (f"Turn on cruise control in {name} and {core}." if prior else
+           rng.choice([f"In {name}, {core}.", f"{_cap(core)} in {name}, please."]))
+    detail = None
+    if rng.random() < 0.5:  # how far is said on its own
+        say = (f"Turn on cruise control in {name} and change its speed." if prior else
+               rng.choice([f"Change the cruise speed in {name}.", f"I want a different cruise speed in {name}."]))
+        detail = f"{_cap(core)}."
+    return Ask({"vehicle_id": v["vehicle_id"], "steps": steps}, say=say, detail=detail,
+               terse=f"{'Cruise on, ' if prior else ''}{core}, {name}.", refs=(_owner(b), _ref(b, v)),
+               mentions=(mention,), prior=prior)
+
+
+@goals.add("set_following_distance", 0.6)
+def set_following_distance(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    distance = rng.choice([d for d in ("short", "medium", "long") if d != v["cruise_control"]["following_distance"]])
+    core = rng.choice([f"set the following distance to {distance}.", f"make the cruise control's gap {distance}.",
+                       f"set a {distance} following distance for cruise control."])
+    say = lead + core if lead else rng.choice([f"In {name}, ", f"For {name}, please "]) + core
+    detail = None
+    if not lead and rng.random() < 0.5:
+        say = rng.choice([f"Change the following distance in {name}.",
+                          f"I want a different gap to the car ahead when {name} is on cruise control."])
+        detail = rng.choice([f"{_cap(distance)}, please.", f"Make it {distance}.", f"The {distance} setting."])
+    return Ask({"vehicle_id": v["vehicle_id"], "distance": distance}, say=_cap(say),
+               terse=f"{_terse_power(prior)}following distance {distance}, {name}.", detail=detail,
+               refs=(_owner(b), _ref(b, v)), mentions=(distance,), prior=prior)
+
+
+@goals.add("set_display_units", 0.6)
+def set_display_units(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _comfort(b, rng)
+    if found is None:
+        return None
+    v, name, prior, lead = found
+    target = "metric" if v["display_units"] == "imperial" else "imperial"
+    what = {"metric": "kilometres, litres and Celsius", "imperial": "miles, gallons and Fahrenheit"}[target]
+    core = rng.choice([f"switch the display to {target} units.", f"change the units on the screen to {target}.",
+                       f"show everything in {target} units ({what})."])
+    say = lead + core if lead else rng.choice([f"In {name}, ", f"On {name}'s display, please "]) + core
+    detail = None
+    if not lead and rng.random() < 0.5:
+        say = rng.choice([f"I'd like {name}'s display in other units.", f"Change the unit system in {name}."])
+        detail = rng.choice([f"{_cap(target)}, please.", f"Make it {target}: {what}."])
+    return Ask({"vehicle_id": v["vehicle_id"], "units": target}, say=_cap(say),
+               terse=f"{_terse_power(prior)}{target} units, {name}.", detail=detail, refs=(_owner(b), _ref(b, v)),
+               mentions=(target,), prior=prior)
+
+
+# -- the pump: refuelling --------------------------------------------------------------------------------
+
+AMOUNTS = {"gallons": (3, 5, 8, 10, 12), "litres": (10, 15, 20, 30, 40)}
+
+
+@goals.add("refuel", 1.0)
+@_may_ask_which
+def refuel(b: Bundle, rng: random.Random) -> Ask | None:
+    cars = _vehicles(b, "fuel")
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name, fuel = car(b, v, rng), units(v)["fuel"]
+    stop, stopping = _stop(v)
+    prior = stop + ((("set_ignition", {"vehicle_id": v["vehicle_id"], "mode": "off"}),) if v["ignition"] != "off"
+                    else ())
+    lead = "" if not prior else (f"I'm pulling into the gas station with {name}: stop, park and switch it off, then "
+                                 if stopping else f"I'm at the pump with {name}; switch it off, then ")
+    args: dict[str, Any] = {"vehicle_id": v["vehicle_id"]}
+    facts = lambda r: [reading(r, "added")]  # noqa: E731 - what went in, in the display's units
+    if rng.random() < 0.45:
+        core = rng.choice([f"fill it up. How many {fuel} did it take?", "fill the tank. How much went in?"])
+        say = lead + core if lead else rng.choice([f"I'm at the pump with {name}. Fill it up; how many {fuel} did "
+                                                   "it take?", f"Fill up {name}'s tank and tell me how much went in."])
+        return Ask(args, say=_cap(say), terse=f"{'Stop, off, ' if prior else ''}fill up {name}; how much?",
+                   refs=(_owner(b), _ref(b, v)), prior=prior, facts=facts)
+    unit = fuel if rng.random() < 0.8 else ("litres" if fuel == "gallons" else "gallons")
+    amount = rng.choice(AMOUNTS[unit])
+    args |= {"amount": amount, "unit": unit}
+    core = rng.choice([f"put {amount} {unit} in. How much went in?",
+                       f"add {amount} {unit} of fuel, and tell me how much it took."])
+    say = lead + core if lead else rng.choice([f"At the pump with {name}: put {amount} {unit} in, and tell me how "
+                                               "much went in.", f"Add {amount} {unit} of fuel to {name}. How much "
+                                               "did it take?"])
+    return Ask(args, say=_cap(say), terse=f"{'Stop, off, ' if prior else ''}{amount} {unit} in {name}; how much?",
+               refs=(_owner(b), _ref(b, v)), mentions=(str(amount), unit), prior=prior, facts=facts)
+
+
+def _refuel_first(b: Bundle, rng: random.Random):
+    """A gasoline car at the pump, switched off, that is filled up and put in accessory mode before a route:
+    the car, its name, the calls that come first and the words that ask for them."""
+    cars = _vehicles(b, "fuel", lambda v: v["ignition"] == "off")
+    if not cars:
+        return None
+    v = rng.choice(cars)
+    name = car(b, v, rng)
+    prior = (("refuel", {"vehicle_id": v["vehicle_id"]}),
+             ("set_ignition", {"vehicle_id": v["vehicle_id"], "mode": "accessory"}))
+    lead = rng.choice([f"I'm at the pump with {name}. Fill it up, then switch it to accessory and ",
+                       f"Fill up {name}'s tank first, then put it in accessory mode and "])
+    return v, name, prior, lead
+
+
+# -- places near the car, distances, postal addresses ------------------------------------------------------
+
+@goals.add("find_nearby_places", 1.5)
+@_may_ask_which
+def find_nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
+    low = [v for v in b["vehicles"] if v["low_tyres"]]
+    if low and rng.random() < 0.6:
+        v = rng.choice(low)
+        name, tyre = car(b, v, rng), v["low_tyres"][0].replace("_", " ")
+        category = "tyre_shop"
+        say = rng.choice([f"The tyre warning came on in {name}; the {tyre} tyre is low. Where's the nearest tyre "
+                          "shop, and how far is it?",
+                          f"My {tyre} tyre on {name} is losing air. Which tyre shop is closest to the car, and how "
+                          "far away?",
+                          f"{_cap(name)} has a soft {tyre} tyre. Find me the nearest tyre shop and its distance."])
+        terse = f"Nearest tyre shop to {name}, and how far?"
+    else:
+        v = rng.choice(b["vehicles"])
+        name = car(b, v, rng)
+        category = rng.choice(["fuel_station" if v["powertrain"] == "gasoline" else "charging_station", "cafe",
+                               "tyre_shop", "restaurant", "grocery"])
+        one, _, some = CATEGORY_WORDS[category]
+        say = rng.choice([f"What's the nearest {one} to {name}, and how far is it?",
+                          f"Find me {some} close to where {name} is. Which is nearest, and how far?",
+                          f"Where's the closest {one} to {name} right now, and how far away is it?"])
+        terse = f"Nearest {one} to {name}, and how far?"
+    return Ask({"vehicle_id": v["vehicle_id"], "category": category}, say=say, terse=terse,
+               refs=(_owner(b), _ref(b, v)), facts=lambda r: [r[0]["name"], reading(r[0], "distance")])
+
+
+@goals.add("get_distance", 0.4)
+def get_distance(b: Bundle, rng: random.Random) -> Ask | None:
+    """Between two of the owner's saved places ('from home to the gym'), a saved place and a place named by name
+    and city, or two named places, now and then as a car whose display is metric gives it."""
+    cities = sorted(c for c in b["cities"] if b["cities"][c])
+    ends: list[tuple[dict, Ref, str]] = []
+    saved = list(b["saved"])
+    rng.shuffle(saved)
+    for s in saved[:rng.choice([1, 2, 2, 2])]:
+        ends.append(({"place_id": s["place_id"]}, Ref.of("saved_place", s, _owner(b)),
+                     "home" if s["label"] == "Home" else f"my saved place '{s['label']}'"))
+    pool = [p for p in b["nearby"] if p["place_id"] not in {e[0]["place_id"] for e in ends}]
+    while len(ends) < 2:
+        if pool and rng.random() < 0.7:
+            place = pool.pop(rng.randrange(len(pool)))
+        elif len(cities) >= 2:
+            taken = {e[0].get("city") for e in ends}
+            place = rng.choice(b["cities"][rng.choice([c for c in cities if c not in taken])])
+        else:
+            return None
+        ends.append((place, _place_ref(place), place_words(place)))
+    (first, ref_a, a), (second, ref_z, z) = ends if rng.random() < 0.5 else ends[::-1]
+    if first["place_id"] == second["place_id"]:
+        return None
+    args = {"from_place_id": first["place_id"], "to_place_id": second["place_id"]}
+    refs: tuple[Ref, ...] = (ref_a, ref_z)
+    whose, distance = "", "miles"
+    metric = [v for v in b["vehicles"] if v["display_units"] == "metric"]
+    if metric and rng.random() < 0.15:  # as a car whose display is metric gives it
+        v = rng.choice(metric)
+        args["vehicle_id"], refs = v["vehicle_id"], (_owner(b), _ref(b, v)) + refs
+        whose, distance = f" on {car(b, v, rng)}'s navigation", "km"
+    say, detail = rng.choice([f"How far is it by road from {a} to {z}{whose}, and how long a drive?",
+                              f"Check{whose or ' for me'}: how many {distance} from {a} to {z}, and the drive time?",
+                              f"I'm planning a day out. What's the distance between {a} and {z}{whose}, and how "
+                              "long does it take?"]), None
+    if rng.random() < 0.4:  # where to is said on its own
+        say = rng.choice([f"How far is it by road from {a}{whose}, and how long a drive?",
+                          f"I'm going somewhere from {a}. How many {distance} is it{whose}, and the drive time?"])
+        detail = rng.choice([f"To {z}.", f"I'm going to {z}.", f"The other end is {z}."])
+    return Ask(args, say=say, detail=detail,
+               terse=f"Distance and time, {a} to {z}{whose}?", refs=refs,
+               facts=lambda r: [reading(r, "distance"), quantity(r["minutes"], "min")])
+
+
+@goals.add("navigate_to_address", 1.0)
+def navigate_to_address(b: Bundle, rng: random.Random) -> Ask | None:
+    found = _refuel_first(b, rng) if rng.random() < 0.25 else None
+    found = found or _comfort(b, rng, where=lambda v: v["miles"] >= MIN_ROUTE_RANGE)
+    pool = [p for p in b["nearby"] if p["address_unique"]]
+    if found is None or not pool:
+        return None
+    v, name, prior, lead = found
+    place = rng.choice(pool)
+    code = place["postal_code"]
+    args: dict[str, Any] = {"vehicle_id": v["vehicle_id"], "postal_code": code}
+    if rng.random() < 0.45:
+        core = rng.choice([f"navigate to ZIP code {code}.", f"take me to the {code} area; that's the postal code.",
+                           f"set the destination to postal code {code}."])
+        target, mentions = f"ZIP code {code}", (code,)
+    else:
+        args["street"] = place["address"]
+        core = rng.choice([f"navigate to {place['address']}, {code}.",
+                           f"take me to {place['address']}, postal code {code}."])
+        target, mentions = f"{place['address']}, {code}", (code, place["address"])
+    say = lead + core if lead else rng.choice([f"In {name}, ", f"For {name}, please "]) + core
+    detail = None
+    if not lead and rng.random() < 0.5:
+        say = rng.choice([f"I need directions in {name} to an address.", f"Start navigation in {name}."])
+        detail = rng.choice([f"To {target}.", f"It's {target}.", f"The address is {target}."])
+    return Ask(args, say=_cap(say), terse=f"{_terse_power(prior)}navigate {name} to {target}.", detail=detail,
+               refs=(_owner(b), _ref(b, v)), mentions=mentions, prior=prior)
+
+
 # -- who is asking ----------------------------------------------------------------------------------
 
 _BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "It's {name} here.", "Hey, it's {name}.", "I'm {name}.",
@@ -984,6 +1457,13 @@ FLEET_WIDE = (
 # vehicle list): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
     ("get_vehicle_status", "list_vehicles"),
+    # a street address in a postal code is a place; stopping holds the brake pedal, as pressing it brings a
+    # moving car to a stop; cruise control's set speed is the speed set_speed sets while it is on
+    ("start_navigation", "navigate_to_address"),
+    ("set_speed", "set_brake_pedal", "adjust_cruise_speed"),
+    # distances: from the car to a place, to the places near it, and between two places (a parked car stands
+    # at a place)
+    ("plan_route", "find_nearby_places", "get_distance"),
 )
 
 

@@ -16,6 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from prove_env.facts import quantity
 from prove_env.synthesis.recipe import Ask, Goals, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import clock, day, stable, weekday
 
@@ -241,9 +242,10 @@ def get_meeting(b: Bundle, rng: random.Random) -> Ask | None:
                    refs=refs, mentions=mentions, facts=lambda r: [r["number"], r["passcode"]])
     if not m["invitees"]:
         return None
-    return Ask(args, say=rng.choice([f"Who is invited to {name}?", f"Can you tell me who's on the invite list for {name}?",
-                                     f"I forgot whom I invited to {name}. Could you check?"]),
-               terse=f"Invitees of {name}?", refs=refs, mentions=mentions, facts=lambda r: r["invitees"][:6])
+    return Ask(args, say=rng.choice([f"Who is invited to {name}? Their email addresses, please.",
+                                     f"Can you tell me the email addresses on the invite list for {name}?",
+                                     f"I forgot whom I invited to {name}. Could you check their addresses?"]),
+               terse=f"Invitee addresses of {name}?", refs=refs, mentions=mentions, facts=lambda r: r["invitees"][:6])
 
 
 @goals.add("schedule_meeting", 0.6)
@@ -542,14 +544,14 @@ def list_recordings(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"meeting_id": m["meeting_id"]},
                    say=rng.choice(["Did I record one of my past meetings? How long are the recordings?",
                                    "I'd like to know how many minutes of recording I have of an earlier meeting."]),
-                   detail=_which(f'"{title}" on {on}', rng), terse=f"Recordings of {title}, {on}?",
-                   refs=(_me(b), ref), mentions=(title, on), facts=lambda r: [x["duration_minutes"] for x in r])
+                   detail=_which(f'"{title}" on {on}', rng), terse=f"Recordings of {title}, {on}: how long?",
+                   refs=(_me(b), ref), mentions=(title, on), facts=lambda r: [quantity(x["duration_minutes"], "min") for x in r])
     return Ask({"meeting_id": m["meeting_id"]},
                say=rng.choice([f'Did I record "{title}" on {on}? How long are the recordings?',
                                f"How many minutes of recording do I have of the {title} on {on}?",
                                f'Can you list the recordings of my "{title}" meeting from {on}, with their lengths?']),
-               terse=f"Recordings of {title}, {on}?", refs=(_me(b), Ref.of("meeting", {**m, "dated": True}, _me(b))),
-               mentions=(title, on), facts=lambda r: [x["duration_minutes"] for x in r])
+               terse=f"Recordings of {title}, {on}: how long?", refs=(_me(b), Ref.of("meeting", {**m, "dated": True}, _me(b))),
+               mentions=(title, on), facts=lambda r: [quantity(x["duration_minutes"], "min") for x in r])
 
 
 @goals.add("get_transcript", 1.0)

@@ -87,7 +87,7 @@ def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
     s.fails("count_records", "Unknown tool")
     hidden = served("crm", include_hidden=True)
     counts = hidden.ok("count_records")
-    assert counts["reps"] == 8 and counts["companies"] >= 45 and counts["deals"] >= 60
+    assert counts["reps"] == 9 and counts["companies"] >= 45 and counts["deals"] >= 60 and counts["owner_changes"] == 0
 
 
 def test_seed_world_has_the_variety_tasks_need(s):
@@ -116,7 +116,10 @@ def test_same_seed_same_world(served):
 
 def test_find_reps(s):
     reps = s.ok("find_reps")
-    assert len(reps) == 8 and [r["rep_id"] for r in reps] == sorted(r["rep_id"] for r in reps)
+    assert len(reps) == 9 and [r["rep_id"] for r in reps] == sorted(r["rep_id"] for r in reps)
+    gone = [r for r in reps if not r["active"]]  # one rep left the team a few days ago
+    assert len(gone) == 1 and gone[0]["left_on"] < today(s).isoformat()
+    assert all(r["left_on"] is None for r in reps if r["active"])
     one = reps[3]
     assert s.ok("find_reps", name=one["name"].split()[-1].upper())[0] == one
     west = s.ok("find_reps", region="West")
@@ -389,6 +392,97 @@ def test_update_deal(s):
     s.fails("update_deal", "in the past", deal_id=deal["deal_id"], close_date=later(s, -1))
     closed = next(d for d in deals(s) if d["stage"] == "closed_won")
     s.fails("update_deal", "closed deals cannot change", deal_id=closed["deal_id"], amount=5)
+
+
+# -- reassigning leads and deals --------------------------------------------------------------------
+
+
+def departed(s) -> dict:
+    return next(r for r in s.ok("find_reps") if not r["active"])
+
+
+def test_a_rep_who_left_owns_nothing_new(s):
+    gone = departed(s)
+    gid, somebody = gone["rep_id"], s.ok("find_reps")[0]
+    company = s.ok("search_companies", limit=1)[0]
+    contact = all_contacts(s)[0]
+    s.fails("create_lead", "left the team", owner_id=gid, first_name="Wei", last_name="Chen", email="wei@initech.com",
+            company_name="Initech")
+    s.fails("create_deal", "left the team", company_id=company["company_id"], owner_id=gid, name="Initech - Pilot",
+            amount=5000.0, close_date=later(s, 30))
+    s.fails("log_activity", "find_reps says who is active", rep_id=gid, kind="call", subject="Intro call",
+            contact_id=contact["contact_id"])
+    s.fails("create_task", "left the team", rep_id=gid, subject="Send proposal", due_date=later(s, 3),
+            contact_id=contact["contact_id"])
+    qualified = next(x for x in s.ok("list_leads", owner_id=gid) if x["status"] == "qualified")
+    s.fails("convert_lead", "reassign it to an active rep with reassign_lead", lead_id=qualified["lead_id"],
+            amount=12000.0, close_date=later(s, 30))
+    deal = s.ok("list_deals", owner_id=gid)[0]
+    s.fails("update_deal_stage", "reassign_deal before moving its stage", deal_id=deal["deal_id"], stage="closed_won")
+    s.fails("reassign_lead", "cannot take over", lead_id=qualified["lead_id"], new_owner_id=gid)
+    theirs = s.ok("list_deals", owner_id=somebody["rep_id"], stage="proposal")[0]
+    s.fails("reassign_deal", "left the team", deal_id=theirs["deal_id"], new_owner_id=gid)
+    s.fails("reassign_lead", "Rep 'REP-9999' not found", lead_id=qualified["lead_id"], new_owner_id="REP-9999")
+    # what does not make them own anything new still works: editing terms, completing their tasks
+    assert s.ok("update_deal", deal_id=deal["deal_id"], probability=60)["probability"] == 60
+    assert s.ok("get_deal", deal_id=deal["deal_id"])["owner_active"] is False
+
+
+def test_reassigning_a_lead_records_the_change_and_lets_it_convert(s):
+    gid = departed(s)["rep_id"]
+    me = s.ok("find_reps")[1]
+    lead = next(x for x in s.ok("list_leads", owner_id=gid) if x["status"] == "qualified")
+    moved, again = s.repeat("reassign_lead", lead_id=lead["lead_id"], new_owner_id=me["rep_id"])
+    assert moved["changed"] and moved["owner_id"] == me["rep_id"] and moved["previous_owner"]["rep_id"] == gid
+    assert [(h["from_rep_id"], h["to_rep_id"]) for h in moved["owner_history"]] == [(gid, me["rep_id"])]
+    assert again["changed"] is False and again["owner_history"] == moved["owner_history"]
+    assert lead["lead_id"] in {x["lead_id"] for x in s.ok("list_leads", owner_id=me["rep_id"], limit=100)}
+    converted = s.ok("convert_lead", lead_id=lead["lead_id"], amount=12000.0, close_date=later(s, 30))
+    assert converted["deal"]["owner_id"] == me["rep_id"]
+    # a final lead keeps its owner
+    other = s.ok("find_reps")[2]["rep_id"]
+    s.fails("reassign_lead", "converted leads are final", lead_id=lead["lead_id"], new_owner_id=other)
+    dropped = leads(s, "disqualified")[0]
+    s.fails("reassign_lead", "disqualified leads are final", lead_id=dropped["lead_id"], new_owner_id=other)
+    # between two active reps, and back: the history keeps every hand-over in order
+    lead2 = next(x for x in leads(s, "new") if x["owner_id"] != gid)
+    first = lead2["owner_id"]
+    to = next(r["rep_id"] for r in s.ok("find_reps") if r["active"] and r["rep_id"] != first)
+    s.ok("reassign_lead", lead_id=lead2["lead_id"], new_owner_id=to)
+    back = s.ok("reassign_lead", lead_id=lead2["lead_id"], new_owner_id=first)
+    assert [(h["from_rep_id"], h["to_rep_id"]) for h in back["owner_history"]] == [(first, to), (to, first)]
+
+
+def test_reassigning_a_deal_moves_its_open_tasks_and_unblocks_its_stage(s):
+    gid = departed(s)["rep_id"]
+    me = s.ok("find_reps")[0]
+    deal = s.ok("list_deals", owner_id=gid)[0]
+    theirs = s.ok("list_activities", deal_id=deal["deal_id"], open_tasks_only=True)
+    assert theirs and all(t["rep_id"] == gid for t in theirs)
+    out = s.ok("reassign_deal", deal_id=deal["deal_id"], new_owner_id=me["rep_id"])
+    assert out["changed"] and out["owner_id"] == me["rep_id"] and out["owner_name"] == me["name"]
+    assert out["tasks_moved"] == [t["activity_id"] for t in sorted(theirs, key=lambda t: t["activity_id"])]
+    now_open = s.ok("list_activities", deal_id=deal["deal_id"], open_tasks_only=True)
+    assert now_open and all(t["rep_id"] == me["rep_id"] for t in now_open)
+    full = s.ok("get_deal", deal_id=deal["deal_id"])
+    assert full["owner_active"] and [(h["from_rep_id"], h["to_rep_id"]) for h in full["owner_history"]] == [
+        (gid, me["rep_id"])]
+    same = s.same("reassign_deal", deal_id=deal["deal_id"], new_owner_id=me["rep_id"])
+    assert same["changed"] is False and same["tasks_moved"] == []
+    won = s.ok("update_deal_stage", deal_id=deal["deal_id"], stage="closed_won")
+    assert won["stage"] == "closed_won"
+    assert s.ok("get_deal", deal_id=deal["deal_id"])["stage_history"][-1]["rep_id"] == me["rep_id"]
+    s.fails("reassign_deal", "closed deals keep the owner", deal_id=deal["deal_id"],
+            new_owner_id=s.ok("find_reps")[1]["rep_id"])
+    # only the previous owner's open tasks move; a colleague's task on the deal stays theirs
+    mine = next(d for d in s.ok("list_deals", owner_id=me["rep_id"], limit=100) if d["stage"] in OPEN)
+    colleague = s.ok("find_reps")[2]["rep_id"]
+    helper = s.ok("create_task", rep_id=colleague, subject="Prepare quote", due_date=later(s, 5),
+                  deal_id=mine["deal_id"])
+    own = s.ok("create_task", rep_id=me["rep_id"], subject="Send proposal", due_date=later(s, 5),
+               deal_id=mine["deal_id"])
+    handed = s.ok("reassign_deal", deal_id=mine["deal_id"], new_owner_id=s.ok("find_reps")[3]["rep_id"])
+    assert own["activity_id"] in handed["tasks_moved"] and helper["activity_id"] not in handed["tasks_moved"]
 
 
 def test_list_pipeline_stages(s):

@@ -292,6 +292,61 @@ def test_delete_draft(s):
     s.fails("delete_draft", "not found", draft_id=d["draft_id"])
 
 
+def test_a_draft_takes_a_file_from_its_own_mailbox_and_sends_it(s):
+    u, m = first(s, "inbox", lambda u, m: m["has_attachments"])
+    uid = u["user_id"]
+    file = s.ok("get_message", message_id=m["message_id"])["attachments"][0]
+    receiver = next(x for x in everyone(s) if x["user_id"] != uid)
+    draft = s.ok("create_draft", user_id=uid, to=[receiver["address"]], subject="Here is the file",
+                 body="See attached.")
+    assert draft["attachments"] == []
+    # the rules: a file of a mail of this mailbox, named as the mail lists it, not from the trash
+    s.fails("attach_file", "has no file named 'nothing.pdf'", draft_id=draft["draft_id"], message_id=m["message_id"],
+            filename="nothing.pdf")
+    _, bare = first(s, "inbox", lambda x, y: x["user_id"] == uid and not y["has_attachments"])
+    s.fails("attach_file", "has no attachments", draft_id=draft["draft_id"], message_id=bare["message_id"],
+            filename=file["filename"])
+    _, elsewhere = first(s, "inbox", lambda x, y: x["user_id"] != uid and y["has_attachments"])
+    s.fails("attach_file", "in another mailbox", draft_id=draft["draft_id"], message_id=elsewhere["message_id"],
+            filename=s.ok("get_message", message_id=elsewhere["message_id"])["attachments"][0]["filename"])
+    out, again = s.repeat("attach_file", draft_id=draft["draft_id"], message_id=m["message_id"],
+                          filename=f"  {file['filename'].upper()} ")
+    assert out["changed"] and again["changed"] is False and out["attachments"] == [file]
+    listed = next(d for d in s.ok("list_drafts", user_id=uid) if d["draft_id"] == draft["draft_id"])
+    assert listed["attachments"] == [file]
+    s.ok("trash_message", message_id=m["message_id"])
+    s.fails("attach_file", "restore it", draft_id=draft["draft_id"], message_id=m["message_id"],
+            filename=file["filename"])
+    # sending carries the file to the sent copy and to the recipient's
+    sent = s.ok("send_draft", draft_id=draft["draft_id"])
+    assert sent["has_attachments"] and s.ok("get_message", message_id=sent["message_id"])["attachments"] == [file]
+    got = inbox_copy(s, receiver["address"], "Here is the file")
+    assert s.ok("get_message", message_id=got["message_id"])["attachments"] == [file]
+
+
+def test_a_draft_carries_at_most_25_mb_and_files_come_off_it(s):
+    william = user(s, "William Sullivan")
+    notes = next(d for d in s.ok("list_drafts", user_id=william["user_id"]) if d["subject"] == "Notes for the offsite")
+    assert [(f["filename"], f["size_kb"]) for f in notes["attachments"]] == [("venue_photos.zip", 23040)]
+    files = [(m, f) for m in mail(s, william["user_id"]) if m["has_attachments"]
+             for f in s.ok("get_message", message_id=m["message_id"])["attachments"]]
+    big = next((m, f) for m, f in files if f["size_kb"] > 25 * 1024 - 23040)
+    small = next((m, f) for m, f in files if f["size_kb"] <= 2560)
+    s.fails("attach_file", "over the 25 MB", draft_id=notes["draft_id"], message_id=big[0]["message_id"],
+            filename=big[1]["filename"])
+    assert s.ok("attach_file", draft_id=notes["draft_id"], message_id=small[0]["message_id"],
+                filename=small[1]["filename"])["changed"]
+    s.fails("remove_attachment", "its files are venue_photos.zip", draft_id=notes["draft_id"], filename="photos.zip")
+    left = s.ok("remove_attachment", draft_id=notes["draft_id"], filename="VENUE_PHOTOS.ZIP")
+    assert left["removed"] == "venue_photos.zip" and [f["filename"] for f in left["attachments"]] == [
+        small[1]["filename"]]
+    s.fails("remove_attachment", "no file named", draft_id=notes["draft_id"], filename="venue_photos.zip")
+    assert s.ok("attach_file", draft_id=notes["draft_id"], message_id=big[0]["message_id"],
+                filename=big[1]["filename"])["changed"]  # room now
+    bare = s.ok("create_draft", user_id=william["user_id"], subject="Empty")
+    s.fails("remove_attachment", "it has no files", draft_id=bare["draft_id"], filename="venue_photos.zip")
+
+
 def test_reply_draft_joins_the_thread_and_quotes_the_original(s):
     u, m = first(s, "inbox", lambda u, m: not m["subject"].startswith("Re:"))
     draft = s.ok("create_draft", user_id=u["user_id"], reply_to_message_id=m["message_id"], body="Count me in.")

@@ -425,13 +425,190 @@ def test_list_and_toggle_automations(home):
     on = home.ok("list_automations", home_id=h["home_id"], enabled=True)
     off = home.ok("list_automations", home_id=h["home_id"], enabled=False)
     assert len(on) + len(off) == len(every) and all(a["enabled"] for a in on)
-    target = every[0]
-    flipped = home.ok("set_automation_enabled", automation_id=target["automation_id"], enabled=not target["enabled"])
-    assert flipped == {**target, "enabled": not target["enabled"]}
+    target = next(a for a in every if a["enabled"] and a["trigger"] == "time")
+    flipped = home.ok("set_automation_enabled", automation_id=target["automation_id"], enabled=False)
+    rest = {k: v for k, v in target.items() if k != "next_run"}
+    assert flipped == {**rest, "enabled": False, "disabled_at": home.world.now.isoformat(timespec="minutes")}
+    assert home.same("set_automation_enabled", automation_id=target["automation_id"], enabled=False) == flipped
     gone = home.ok("delete_automation", automation_id=target["automation_id"])
     assert gone == {"automation_id": target["automation_id"], "name": target["name"], "deleted": True}
     assert target["automation_id"] not in [a["automation_id"] for a in
                                            home.ok("list_automations", home_id=h["home_id"])]
+
+
+def _runs(s, home_id: str, **filters) -> list[dict]:
+    return s.ok("list_automation_runs", home_id=home_id, limit=100, **filters)
+
+
+def _automations(s) -> list[dict]:
+    return [a for h in homes(s) for a in s.ok("list_automations", home_id=h["home_id"])]
+
+
+def test_time_automations_fired_each_day_the_clock_passed_their_time(home):
+    now = home.world.now
+    kept = now - dt.timedelta(days=10)
+    timed = [a for a in _automations(home) if a["trigger"] == "time" and a["enabled"]]
+    assert len(timed) >= 10
+    for a in timed:
+        hour, minute = map(int, a["at_time"].split(":"))
+        due, day = [], kept.date()
+        while day <= now.date():
+            at = dt.datetime.combine(day, dt.time(hour, minute))
+            if kept < at <= now:
+                due.append(at)
+            day += dt.timedelta(days=1)
+        runs = _runs(home, a["home_id"], automation_id=a["automation_id"])
+        assert sorted(dt.datetime.fromisoformat(r["at"]) for r in runs) == due, a["name"]
+        assert {r["cause"] for r in runs} == {"time"}
+        assert a["last_triggered"] == runs[0]["at"]
+        next_run = dt.datetime.fromisoformat(a["next_run"])
+        assert now < next_run <= now + dt.timedelta(days=1) and next_run.strftime("%H:%M") == a["at_time"]
+
+
+def test_sensor_automations_fired_on_the_readings_that_crossed_their_threshold(home):
+    checked = 0
+    for a in _automations(home):
+        if a["trigger"] not in ("above", "below", "motion") or not a["enabled"]:
+            continue
+        readings = sorted((r["at"], r["value"]) for r in
+                          home.ok("get_sensor_readings", device_id=a["sensor_id"], limit=100)["readings"])
+        kept = (home.world.now - dt.timedelta(days=10)).isoformat(timespec="minutes")
+        due = []
+        for (_, before), (at, value) in zip([(None, None)] + readings, readings):
+            if a["trigger"] == "motion":
+                fired = value >= 1
+            elif a["trigger"] == "above":
+                fired = before is not None and before <= a["threshold"] < value
+            else:
+                fired = before is not None and before >= a["threshold"] > value
+            if fired and at > kept:
+                due.append(at)
+        runs = _runs(home, a["home_id"], automation_id=a["automation_id"])
+        assert sorted(r["at"] for r in runs) == due, a["name"]
+        assert {r["cause"] for r in runs} <= {"motion" if a["trigger"] == "motion" else "sensor"}
+        checked += bool(due)
+    assert checked >= 5
+
+
+def test_a_run_says_so_in_each_device_history_and_a_failed_one_changed_nothing(home):
+    every = _automations(home)
+    failed = [r for h in homes(home) for r in _runs(home, h["home_id"], status="failed")]
+    assert failed and all("offline" in r["detail"] or "took no set point" in r["detail"] for r in failed)
+    assert all(r["devices"] == [] for r in failed)
+    lock_up = next(a for a in every if a["automation_id"] == failed[0]["automation_id"])
+    lock = lock_up["devices"][0]
+    assert not device(home, lock["device_id"])["online"]
+    history = home.ok("get_device_history", device_id=lock["device_id"], limit=100)["history"]
+    assert all(e["at"] < min(r["at"] for r in failed if r["automation_id"] == lock_up["automation_id"])
+               for e in history)
+    lights_out = next(a for a in every if a["name"] == "Lights out" and a["enabled"] and len(a["devices"]) >= 3)
+    done = _runs(home, lights_out["home_id"], automation_id=lights_out["automation_id"], status="done")
+    assert done and all(r["devices"] == lights_out["devices"] for r in done)
+    for target in lights_out["devices"]:
+        history = home.ok("get_device_history", device_id=target["device_id"], limit=100)["history"]
+        mine = [e for e in history if e["automation_id"] == lights_out["automation_id"]]
+        assert [e["at"] for e in mine] == [r["at"] for r in done]
+        assert all(e["command"] == "turn_off" and e["automation"] == "Lights out" and e["cause"] == "time"
+                   for e in mine)
+    first_day = done[-1]["at"]
+    window = home.ok("get_device_history", device_id=lights_out["devices"][0]["device_id"], start=first_day,
+                     end=first_day)["history"]
+    assert [e["run_id"] for e in window] == [done[-1]["run_id"]]
+    home.fails("get_device_history", "is after", device_id=lock["device_id"], start="2026-01-05T00:00:00",
+               end="2026-01-04T00:00:00")
+
+
+def test_list_automation_runs_filters(home):
+    h = next(h for h in homes(home) if _runs(home, h["home_id"], status="failed"))
+    every = _runs(home, h["home_id"])
+    assert [r["at"] for r in every] == sorted((r["at"] for r in every), reverse=True)
+    failed = _runs(home, h["home_id"], status="failed")
+    assert failed == [r for r in every if r["status"] == "failed"]
+    day = failed[0]["at"][:10]
+    that_day = _runs(home, h["home_id"], start=f"{day}T00:00:00", end=f"{day}T23:59:00")
+    assert that_day == [r for r in every if r["at"].startswith(day)]
+    assert len(home.ok("list_automation_runs", home_id=h["home_id"], limit=2)) == 2
+    other = next(x for x in homes(home) if x["home_id"] != h["home_id"]
+                 and home.ok("list_automations", home_id=x["home_id"]))
+    stranger = home.ok("list_automations", home_id=other["home_id"])[0]
+    home.fails("list_automation_runs", "is not in home", home_id=h["home_id"],
+               automation_id=stranger["automation_id"])
+    home.fails("list_automation_runs", "is after", home_id=h["home_id"], start="2026-01-05T00:00:00",
+               end="2026-01-01T00:00:00")
+
+
+def test_run_an_automation_by_hand(home):
+    every = _automations(home)
+    lights_out = next(a for a in every if a["name"] == "Lights out" and a["enabled"]
+                      and all(device(home, d["device_id"])["online"] for d in a["devices"]))
+    before = _runs(home, lights_out["home_id"])
+    home.ok("turn_on", device_id=lights_out["devices"][0]["device_id"])
+    ran = home.ok("run_automation", automation_id=lights_out["automation_id"])
+    now = home.world.now.isoformat(timespec="minutes")
+    assert ran["last_triggered"] == now and ran["run"]["cause"] == "manual" and ran["run"]["status"] == "done"
+    assert ran["run"]["devices"] == lights_out["devices"]
+    assert all(d["is_on"] is False for d in ran["device_states"])
+    assert all(device(home, d["device_id"])["is_on"] is False for d in lights_out["devices"])
+    after = _runs(home, lights_out["home_id"])
+    assert after[0] == ran["run"] and after[1:] == before
+    history = home.ok("get_device_history", device_id=lights_out["devices"][0]["device_id"], limit=1)["history"]
+    assert history == [{"at": now, "command": "turn_off", "value": None, "automation": "Lights out",
+                        "automation_id": lights_out["automation_id"], "run_id": ran["run"]["run_id"],
+                        "cause": "manual"}]
+    # each press is a run of its own
+    again = home.ok("run_automation", automation_id=lights_out["automation_id"])
+    assert again["run"]["run_id"] != ran["run"]["run_id"]
+
+
+def test_run_automation_is_all_or_nothing_and_needs_it_enabled(home):
+    every = _automations(home)
+    offline = next(a for a in every if a["enabled"] and
+                   any(not device(home, d["device_id"])["online"] for d in a["devices"]))
+    home.fails("run_automation", "nothing was changed", automation_id=offline["automation_id"])
+    home.fails("run_automation", "offline", automation_id=offline["automation_id"])
+    cold = next(a for a in every if a["enabled"] and a["command"] == "set_temperature"
+                and device(home, a["devices"][0]["device_id"])["mode"] == "off")
+    home.fails("run_automation", "set its mode to heat, cool or auto first", automation_id=cold["automation_id"])
+    paused = next(a for a in every if not a["enabled"]
+                  and all(device(home, d["device_id"])["online"] for d in a["devices"]))
+    assert "next_run" not in paused and paused["disabled_at"] < home.world.now.isoformat()
+    runs = _runs(home, paused["home_id"], automation_id=paused["automation_id"])
+    assert all(r["at"] <= paused["disabled_at"] for r in runs)
+    home.fails("run_automation", "enable it with set_automation_enabled first", automation_id=paused["automation_id"])
+    # enabling again replays none of the triggers it missed
+    enabled = home.ok("set_automation_enabled", automation_id=paused["automation_id"], enabled=True)
+    assert "disabled_at" not in enabled
+    assert _runs(home, paused["home_id"], automation_id=paused["automation_id"]) == runs
+    ran = home.ok("run_automation", automation_id=paused["automation_id"])
+    assert ran["run"]["cause"] == "manual"
+
+
+def test_deleting_an_automation_keeps_its_runs_in_the_log(home):
+    a = next(a for a in _automations(home) if a["name"] == "Lights out" and a["last_triggered"])
+    runs = _runs(home, a["home_id"], automation_id=a["automation_id"])
+    home.ok("delete_automation", automation_id=a["automation_id"])
+    kept = [r for r in _runs(home, a["home_id"]) if r["run_id"] in {x["run_id"] for x in runs}]
+    assert kept == [{**r, "automation_id": None} for r in runs]
+    history = home.ok("get_device_history", device_id=a["devices"][0]["device_id"], limit=100)["history"]
+    assert any(e["automation"] == "Lights out" and e["automation_id"] is None for e in history)
+
+
+def test_a_missed_trigger_or_a_run_after_disabling_breaks_the_rules(served):
+    s = served("iot_devices")
+    assert s.world.violations() == []
+    connection = s.world.connection
+    (run, automation) = connection.execute("SELECT r.id, r.automation_id FROM automation_runs r JOIN automations a "
+                                           "ON a.id = r.automation_id WHERE a.enabled AND r.cause = 'time' "
+                                           "AND r.status = 'failed' ORDER BY r.at LIMIT 1").fetchone()
+    connection.execute("DELETE FROM automation_runs WHERE id = ?", (run,))
+    assert any(automation in p and "has no run" in p for p in s.world.violations())
+    s = served("iot_devices")
+    (automation, switched) = s.world.connection.execute(
+        "SELECT id, switched_at FROM automations WHERE NOT enabled ORDER BY id LIMIT 1").fetchone()
+    s.world.connection.execute("UPDATE automation_runs SET at = ? WHERE id = (SELECT id FROM automation_runs WHERE "
+                               "automation_id = ? ORDER BY at DESC LIMIT 1)",
+                               (s.world.now.isoformat(sep=" "), automation))
+    assert any(automation in p and "after it was disabled" in p for p in s.world.violations())
 
 
 def test_create_automation_validated_before_saving(home):

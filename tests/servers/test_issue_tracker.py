@@ -200,6 +200,69 @@ def test_get_issue_comments_and_history(s):
     assert s.ok("list_comments", issue_id=talked["issue_id"], limit=1) == comments[:1]
 
 
+def test_issues_are_named_by_their_key_as_well_as_their_id(s):
+    pid = project(s, "APOLLO")["project_id"]
+    every = issues(s, pid)
+    unlinked = [i for i in every if i["status"] == "to_do" and not s.ok("get_issue", issue_id=i["issue_id"])["links"]]
+    first, second = unlinked[:2]
+    key = first["key"]
+    # reads by key (in any case, with spaces or a padded number) are the reads by id
+    for tool in ("get_issue", "list_comments", "get_issue_history"):
+        assert s.ok(tool, issue_id=key) == s.ok(tool, issue_id=first["issue_id"])
+    number = key.split("-")[1]
+    for said in (key.lower(), f" {key} ", f"apollo-00{number}"):
+        assert s.ok("get_issue", issue_id=said)["issue_id"] == first["issue_id"]
+    # writes by key change the issue the key names
+    person = member(s, pid)["user_id"]
+    assert s.ok("assign_issue", issue_id=key, assignee_id=person)["issue_id"] == first["issue_id"]
+    moved = s.ok("transition_issue", issue_id=key.lower(), status="in_progress")
+    assert (moved["issue_id"], moved["status"]) == (first["issue_id"], "in_progress")
+    linked = s.ok("link_issues", issue_id=key, relation="blocks", other_issue_id=second["key"])
+    assert (linked["issue_id"], linked["other_issue_id"]) == (first["issue_id"], second["issue_id"])
+    assert f"blocks {second['key']}" in [h["to"] for h in s.ok("get_issue_history", issue_id=key)]
+    s.ok("unlink_issues", issue_id=second["key"], other_issue_id=key)
+    closed = s.ok("close_issue", issue_id=second["key"], resolution="duplicate", duplicate_of_issue_id=key)
+    assert closed["duplicate_of"]["issue_id"] == first["issue_id"]
+    assert s.ok("get_issue", issue_id=second["issue_id"])["resolution"] == "duplicate"
+
+
+def test_an_unknown_key_says_what_is_known_and_changes_nothing(s):
+    apollo = s.ok("get_project", project_id=project(s, "APOLLO")["project_id"])
+    last = max(int(i["key"].split("-")[1]) for i in issues(s, apollo["project_id"]))
+    error = s.fails("get_issue", "Apollo Mobile App has no issue with that key", issue_id=f"APOLLO-{last + 1}")
+    assert f"APOLLO-1 to APOLLO-{last}" in error
+    error = s.fails("transition_issue", "no project has the key 'ZEUS'", issue_id="ZEUS-3", status="in_progress")
+    assert "APOLLO" in error and "TITAN" in error
+    s.fails("get_issue", "Issue 'ISS-9999' not found; issue ids look like 'ISS-0007'", issue_id="ISS-9999")
+    s.fails("get_issue", "not found", issue_id="the login bug")
+
+
+def test_every_tool_that_takes_an_issue_takes_its_key(s):
+    """Each issue parameter of each visible tool goes through the one resolver: an unknown key of a
+    known project is refused with the resolver's wording, whatever else the call carries."""
+    pid = project(s, "APOLLO")["project_id"]
+    known = {"issue": issues(s, pid)[0]["issue_id"], "user": member(s, pid)["user_id"], "project": pid,
+             "sprint": s.ok("list_sprints", project_id=pid)[0]["sprint_id"]}
+    toolkit = get_toolkit("issue_tracker")
+    checked = []
+    for spec in toolkit.visible_specs():
+        ids = {name: kind for name, kind, _ in spec.ids}
+        for param in [name for name, kind in ids.items() if kind == "issue"]:
+            props = spec.parameters["properties"]
+            arguments = {}
+            for name in spec.parameters.get("required", []):
+                if name in ids:
+                    arguments[name] = known[ids[name]]
+                elif "enum" in props[name]:
+                    arguments[name] = props[name]["enum"][0]
+                else:
+                    arguments[name] = {"string": "x", "integer": 1}[props[name]["type"]]
+            arguments[param] = "APOLLO-9999"
+            s.fails(spec.name, "Apollo Mobile App has no issue with that key", **arguments)
+            checked.append((spec.name, param))
+    assert len(checked) >= 19, checked
+
+
 # -- writing issues -------------------------------------------------------------------------------
 
 

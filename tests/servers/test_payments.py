@@ -1,7 +1,8 @@
 """The payments server through real MCP: every tool's success path and refusals (each with the world
 checked unchanged), the invoice life cycle, authorise and capture, refunds never above what was
-captured, idempotency keys, the event log with its webhook deliveries, the invariants, and the
-outcome rules of the reward on this server.
+captured, idempotency keys, several merchants whose customers, cards, invoices and events never mix,
+the event log with its webhook deliveries retried on the clock's schedule and resent by hand, the
+invariants, and the outcome rules of the reward on this server.
 
 Entities are discovered through the tools; the hidden testing tool tells which cards the issuer
 declines, so that tests charge cards that go through.
@@ -18,6 +19,7 @@ from prove_env.registry import get_toolkit
 from prove_env.runtime import run_sync
 from prove_env.task import Task
 from servers.payments.models import Delivery
+from servers.payments.seed import RETRY_AFTER
 
 
 @pytest.fixture
@@ -37,11 +39,15 @@ def usable(s, card: dict) -> bool:
     return not card["expired"] and s.ok("get_card_decline_code", card_id=card["card_id"])["decline_code"] is None
 
 
-def open_invoice(s, *, partly_paid: bool = False, with_default_card: bool = True) -> dict:
-    """An open invoice with nothing held on it, whose customer's default card goes through."""
-    held = {p["invoice_id"] for p in s.ok("list_payments", status="authorized", limit=100)}
+def open_invoice(s, *, partly_paid: bool = False, with_default_card: bool = True,
+                 merchant_id: str | None = None) -> dict:
+    """An open invoice with nothing held on it (no hold, live or expired), whose customer's default card
+    goes through; of one merchant if given."""
+    held = {p["invoice_id"] for status in ("authorized", "expired")
+            for p in s.ok("list_payments", status=status, limit=100)}
     for invoice in s.ok("list_invoices", status="open", limit=100):
-        if invoice["invoice_id"] in held or (invoice["amount_paid"] > 0) != partly_paid:
+        if invoice["invoice_id"] in held or (invoice["amount_paid"] > 0) != partly_paid \
+                or merchant_id not in (None, invoice["merchant_id"]):
             continue
         default = s.ok("get_customer", customer_id=invoice["customer_id"])["default_card"]
         if not with_default_card or (default and usable(s, default)):
@@ -71,6 +77,27 @@ def today(s) -> dt.date:
     return s.world.now.date()
 
 
+def merchant(s, name: str) -> dict:
+    (found,) = s.ok("list_merchants", name=name)
+    return found
+
+
+def twins(s) -> list[tuple[dict, dict]]:
+    """People who are customers of Northwind and of another merchant: (at Northwind, at the other)."""
+    northwind = merchant(s, "Northwind")["merchant_id"]
+    people = customers(s)
+    return [(a, b) for a in people for b in people if a["merchant_id"] == northwind
+            and b["merchant_id"] != northwind and a["email"] == b["email"]]
+
+
+def chains(s, endpoint_id: str) -> dict[str, list[dict]]:
+    """An endpoint's delivery attempts by event, first attempt first."""
+    out: dict[str, list[dict]] = {}
+    for d in sorted(s.ok("list_deliveries", endpoint_id=endpoint_id, limit=100), key=lambda d: d["attempt"]):
+        out.setdefault(d["event_id"], []).append(d)
+    return out
+
+
 # -- the server as a whole ----------------------------------------------------------------------
 
 
@@ -89,9 +116,15 @@ def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
 
 
 def test_seed_world_has_the_variety_tasks_need(s):
+    shops = s.ok("list_merchants")
+    assert [m["name"] for m in shops] == ["Northwind Studio", "Harbor Yoga", "Copper Kettle Catering"]
     people = customers(s)
-    assert len(people) == 36 and len({c["name"] for c in people}) == 36
+    by_shop = Counter(c["merchant_id"] for c in people)
+    assert [by_shop[m["merchant_id"]] for m in shops] == [36, 14, 12]
+    assert len(twins(s)) == 5 and len({c["name"] for c in people}) == 62 - 5
     assert {c["currency"] for c in people} == {"USD", "EUR", "GBP", "CAD"}
+    for shop in shops:
+        assert {c["currency"] for c in people if c["merchant_id"] == shop["merchant_id"]} <= set(shop["currencies"])
     invoices = table(s, "invoices")
     assert {i["status"] for i in invoices} == {"draft", "open", "paid", "void"}
     assert s.ok("list_invoices", overdue_only=True, limit=100)
@@ -105,6 +138,8 @@ def test_seed_world_has_the_variety_tasks_need(s):
     assert {e["enabled"] for e in endpoints} == {True, False}
     assert any(e["failed_deliveries"] for e in endpoints if e["enabled"])
     assert {d["status"] for d in table(s, "deliveries")} == {"succeeded", "failed"}
+    assert any(e["retries_scheduled"] for e in endpoints) and any(not e["enabled"] for e in endpoints
+                                                                  if e["merchant_id"] != shops[0]["merchant_id"])
 
 
 def test_invariants_hold_in_the_seed_and_after_a_run_of_changes(s):
@@ -164,15 +199,29 @@ def test_get_customer_sums_up_their_account(s):
         assert profile["total_refunded"] == round(sum(p["amount_refunded"] for p in payments), 2)
 
 
-def test_create_customer_and_emails_are_unique(s):
-    made = s.ok("create_customer", name="  Mila Novak ", email="Mila.Novak@proton.me", currency="EUR")
+def test_create_customer_and_emails_are_unique_within_a_merchant(s):
+    northwind, kettle = merchant(s, "Northwind")["merchant_id"], merchant(s, "Copper Kettle")["merchant_id"]
+    made = s.ok("create_customer", merchant_id=northwind, name="  Mila Novak ", email="Mila.Novak@proton.me",
+                currency="EUR")
     assert made["name"] == "Mila Novak" and made["email"] == "mila.novak@proton.me" and made["currency"] == "EUR"
+    assert made["merchant_id"] == northwind
     assert s.ok("find_customers", email="mila.novak@proton.me") == [made]
-    assert s.ok("list_events", customer_id=made["customer_id"])[0]["type"] == "customer.created"
-    taken = customers(s)[0]
-    s.fails("create_customer", "already has the email", name="Someone Else", email=taken["email"].upper())
-    s.fails("create_customer", "is not an email address", name="No Mail", email="no-mail")
-    s.fails("create_customer", "name must be 1 to", name="   ", email="blank@example.com")
+    event = s.ok("list_events", customer_id=made["customer_id"])[0]
+    assert event["type"] == "customer.created" and event["merchant_id"] == northwind
+    taken = next(c for c in customers(s) if c["merchant_id"] == northwind)
+    s.fails("create_customer", "already has the email", merchant_id=northwind, name="Someone Else",
+            email=taken["email"].upper())
+    s.fails("create_customer", "is not an email address", merchant_id=northwind, name="No Mail", email="no-mail")
+    s.fails("create_customer", "name must be 1 to", merchant_id=northwind, name="   ", email="blank@example.com")
+    # the same person may be a customer of another merchant, billed in that merchant's currency by default
+    again = s.ok("create_customer", merchant_id=kettle, name="Mila Novak", email="mila.novak@proton.me")
+    assert again["merchant_id"] == kettle and again["currency"] == "GBP" and again["customer_id"] != made["customer_id"]
+    assert len(s.ok("find_customers", email="mila.novak@proton.me")) == 2
+    assert s.ok("find_customers", email="mila.novak@proton.me", merchant_id=kettle) == [again]
+    s.fails("create_customer", "bills only in GBP, EUR", merchant_id=kettle, name="Lucas Tremblay",
+            email="lucas.tremblay@icloud.com", currency="CAD")
+    s.fails("create_customer", "not found", merchant_id="MER-0099", name="Lucas Tremblay",
+            email="lucas.tremblay@icloud.com")
 
 
 def test_list_payment_methods_marks_expired_and_default_cards(s):
@@ -250,8 +299,10 @@ def test_create_invoice_rules(s):
               unit_amount=10.0)
     s.fails("add_line_item", "Invalid arguments", invoice_id=made["invoice_id"], description="Hour", unit_amount=10.0,
             quantity=0)
-    numbers = [int(i["number"].split("-")[1]) for i in s.ok("list_invoices", limit=100)]
-    assert int(made["number"].split("-")[1]) == max(numbers)
+    shop = s.ok("get_customer", customer_id=person["customer_id"])["merchant_id"]
+    prefix = next(m["invoice_prefix"] for m in s.ok("list_merchants") if m["merchant_id"] == shop)
+    numbers = [int(i["number"].split("-")[1]) for i in s.ok("list_invoices", merchant_id=shop, limit=100)]
+    assert made["number"].startswith(prefix + "-") and int(made["number"].split("-")[1]) == max(numbers)
 
 
 def test_a_draft_whose_due_date_passed_cannot_be_finalized(s):
@@ -440,22 +491,25 @@ def test_repeating_an_authorisation_and_a_capture_with_their_keys(s):
 
 
 def test_every_change_writes_an_event_and_a_delivery_per_subscribed_endpoint(s):
-    endpoints = [e for e in s.ok("list_webhook_endpoints") if e["enabled"]]
+    northwind = merchant(s, "Northwind")["merchant_id"]
     last = latest_event_id(s)
-    invoice = open_invoice(s)
+    invoice = open_invoice(s, merchant_id=northwind)
+    endpoints = [e for e in s.ok("list_webhook_endpoints", merchant_id=northwind) if e["enabled"]]
     s.ok("pay_invoice", invoice_id=invoice["invoice_id"])
     new = events_since(s, last)
     assert sorted(e["type"] for e in new) == ["invoice.paid", "payment.captured"]
     for event in new:
+        assert event["merchant_id"] == invoice["merchant_id"]
         deliveries = s.ok("list_deliveries", event_id=event["event_id"])
         wanted = {e["endpoint_id"] for e in endpoints if e["events"] == ["*"] or event["type"] in e["events"]}
         assert {d["endpoint_id"] for d in deliveries} == wanted and wanted
-        assert all(d["status"] == "pending" and d["attempt"] == 1 for d in deliveries)
+        assert all(d["status"] == "pending" and d["attempt"] == 1 and d["next_retry_at"] is None
+                   and not d["manual"] for d in deliveries)
     # a disabled endpoint receives nothing
     slack = next(e for e in endpoints if "payment.captured" in e["events"] and e["events"] != ["*"])
     s.ok("update_webhook_endpoint", endpoint_id=slack["endpoint_id"], enabled=False)
     last = latest_event_id(s)
-    s.ok("pay_invoice", invoice_id=open_invoice(s)["invoice_id"])
+    s.ok("pay_invoice", invoice_id=open_invoice(s, merchant_id=northwind)["invoice_id"])
     for event in events_since(s, last):
         assert slack["endpoint_id"] not in {d["endpoint_id"] for d in s.ok("list_deliveries", event_id=event["event_id"])}
 
@@ -484,15 +538,24 @@ def test_list_events_filters(s):
 
 
 def test_create_and_update_webhook_endpoints(s):
-    made = s.ok("create_webhook_endpoint", url=" https://ops.example.com/hooks ", events=["invoice.paid", "invoice.paid"],
-                description="Ops")
-    assert made == {"endpoint_id": made["endpoint_id"], "url": "https://ops.example.com/hooks", "description": "Ops",
-                    "events": ["invoice.paid"], "enabled": True}
-    s.fails("create_webhook_endpoint", "https URL", url="http://ops.example.com/x", events=["*"])
+    yoga, kettle = merchant(s, "Harbor Yoga")["merchant_id"], merchant(s, "Copper Kettle")["merchant_id"]
+    made = s.ok("create_webhook_endpoint", merchant_id=yoga, url=" https://ops.example.com/hooks ",
+                events=["invoice.paid", "invoice.paid"], description="Ops")
+    assert made == {"endpoint_id": made["endpoint_id"], "merchant_id": yoga, "url": "https://ops.example.com/hooks",
+                    "description": "Ops", "events": ["invoice.paid"], "enabled": True}
+    base = dict(merchant_id=yoga)
+    s.fails("create_webhook_endpoint", "https URL", url="http://ops.example.com/x", events=["*"], **base)
     s.fails("create_webhook_endpoint", "already receives events", url="https://ops.example.com/hooks",
-              events=["*"])
-    s.fails("create_webhook_endpoint", "Unknown event types", url="https://x.example.com/h", events=["charge.won"])
-    s.fails("create_webhook_endpoint", "at least one event type", url="https://x.example.com/h", events=[" "])
+            events=["*"], **base)
+    s.fails("create_webhook_endpoint", "Unknown event types", url="https://x.example.com/h", events=["charge.won"],
+            **base)
+    s.fails("create_webhook_endpoint", "at least one event type", url="https://x.example.com/h", events=[" "], **base)
+    # another merchant may send its own events to the same address
+    assert s.ok("create_webhook_endpoint", merchant_id=kettle, url="https://ops.example.com/hooks",
+                events=["*"])["merchant_id"] == kettle
+    assert made in [{k: v for k, v in e.items() if k not in ("failed_deliveries", "retries_scheduled")}
+                    for e in s.ok("list_webhook_endpoints", merchant_id=yoga)]
+    assert all(e["merchant_id"] == kettle for e in s.ok("list_webhook_endpoints", merchant_id=kettle))
     s.fails("update_webhook_endpoint", "Nothing to change", endpoint_id=made["endpoint_id"])
     changed = s.ok("update_webhook_endpoint", endpoint_id=made["endpoint_id"], events=["*"], enabled=False)
     assert changed["events"] == ["*"] and changed["enabled"] is False and changed["changed"] == ["events", "disabled"]
@@ -503,25 +566,166 @@ def test_create_and_update_webhook_endpoints(s):
     assert updates[0]["summary"].endswith("updated: events, disabled")
 
 
-def test_retry_a_failed_delivery(s):
+def test_failed_deliveries_were_retried_on_the_schedule_the_clock_passed(s):
+    now = s.world.now
+    scheduled = given_up = 0
+    for endpoint in s.ok("list_webhook_endpoints"):
+        for attempts in chains(s, endpoint["endpoint_id"]).values():
+            assert [d["attempt"] for d in attempts] == list(range(1, len(attempts) + 1))
+            for before, after in zip(attempts, attempts[1:]):
+                assert before["status"] == "failed" and before["next_retry_at"] is None
+                gap = dt.datetime.fromisoformat(after["created_at"]) - dt.datetime.fromisoformat(before["created_at"])
+                assert gap == RETRY_AFTER[before["attempt"] - 1]
+            last = attempts[-1]
+            if last["next_retry_at"] is not None:
+                due = dt.datetime.fromisoformat(last["next_retry_at"])
+                assert last["status"] == "failed" and endpoint["enabled"] and due > now
+                assert due - dt.datetime.fromisoformat(last["created_at"]) == RETRY_AFTER[last["attempt"] - 1]
+                scheduled += 1
+            elif last["status"] == "failed" and endpoint["enabled"]:
+                assert len(attempts) == len(RETRY_AFTER) + 1  # given up after about three days
+                given_up += 1
+            if last["response_code"] == 410:
+                assert len(attempts) == 1 and last["next_retry_at"] is None  # gone: never retried
+        assert endpoint["retries_scheduled"] == sum(
+            d["next_retry_at"] is not None for d in s.ok("list_deliveries", endpoint_id=endpoint["endpoint_id"],
+                                                         status="failed", limit=100))
+    assert scheduled >= 3
+
+
+def test_disabling_an_endpoint_cancels_its_scheduled_retries(s):
+    down = next(e for e in s.ok("list_webhook_endpoints") if e["retries_scheduled"] >= 2)
+    changed = s.ok("update_webhook_endpoint", endpoint_id=down["endpoint_id"], enabled=False)
+    assert changed["retries_canceled"] == down["retries_scheduled"] and changed["changed"] == ["disabled"]
+    assert all(d["next_retry_at"] is None for d in s.ok("list_deliveries", endpoint_id=down["endpoint_id"], limit=100))
+    again = s.ok("update_webhook_endpoint", endpoint_id=down["endpoint_id"], enabled=True)
+    assert "retries_canceled" not in again
+    (listed,) = [e for e in s.ok("list_webhook_endpoints") if e["endpoint_id"] == down["endpoint_id"]]
+    assert listed["retries_scheduled"] == 0 and listed["enabled"]
+
+
+def test_resend_a_failed_delivery_by_hand(s):
     endpoints = s.ok("list_webhook_endpoints")
-    flaky = next(e for e in endpoints if e["enabled"] and e["failed_deliveries"])
-    failed = s.ok("list_deliveries", endpoint_id=flaky["endpoint_id"], status="failed", limit=100)
-    latest = next(d for d in failed
-                  if max(a["attempt"] for a in s.ok("list_deliveries", event_id=d["event_id"],
-                                                    endpoint_id=flaky["endpoint_id"])) == d["attempt"])
-    retry = s.ok("retry_delivery", delivery_id=latest["delivery_id"])
-    assert retry["status"] == "pending" and retry["attempt"] == latest["attempt"] + 1
-    assert retry["event_id"] == latest["event_id"] and retry["endpoint_id"] == flaky["endpoint_id"]
-    s.fails("retry_delivery", "already retried", delivery_id=latest["delivery_id"])
-    s.fails("retry_delivery", "only failed deliveries", delivery_id=retry["delivery_id"])
+    down = next(e for e in endpoints if e["retries_scheduled"])
+    waiting = next(d for d in s.ok("list_deliveries", endpoint_id=down["endpoint_id"], status="failed", limit=100)
+                   if d["next_retry_at"])
+    resent = s.ok("retry_delivery", delivery_id=waiting["delivery_id"])
+    assert resent["status"] == "pending" and resent["manual"] and resent["attempt"] == waiting["attempt"] + 1
+    assert resent["event_id"] == waiting["event_id"] and resent["next_retry_at"] is None
+    # the resend takes the place of the automatic retry the failure was waiting for
+    (before,) = [d for d in s.ok("list_deliveries", event_id=waiting["event_id"], endpoint_id=down["endpoint_id"])
+                 if d["delivery_id"] == waiting["delivery_id"]]
+    assert before == {**waiting, "next_retry_at": None}
+    s.fails("retry_delivery", "already retried", delivery_id=waiting["delivery_id"])
+    s.fails("retry_delivery", "only failed deliveries", delivery_id=resent["delivery_id"])
     succeeded = s.ok("list_deliveries", status="succeeded", limit=1)[0]
     s.fails("retry_delivery", "only failed deliveries", delivery_id=succeeded["delivery_id"])
-    retired = next(e for e in endpoints if not e["enabled"])
-    dead = s.ok("list_deliveries", endpoint_id=retired["endpoint_id"], status="failed", limit=1)[0]
-    s.fails("retry_delivery", "is disabled; enable it", delivery_id=dead["delivery_id"])
-    s.ok("update_webhook_endpoint", endpoint_id=retired["endpoint_id"], enabled=True)
-    assert s.ok("retry_delivery", delivery_id=dead["delivery_id"])["status"] == "pending"
+    # a failure more than 30 days old is past resending, wherever it was sent
+    old = next(d for e in endpoints if e["enabled"] for attempts in chains(s, e["endpoint_id"]).values()
+               if (d := attempts[-1])["status"] == "failed"
+               and dt.datetime.fromisoformat(d["created_at"]) < s.world.now - dt.timedelta(days=30))
+    s.fails("retry_delivery", "more than 30 days ago, so it can no longer be resent", delivery_id=old["delivery_id"])
+    # a disabled endpoint takes no resend until it is enabled again
+    off = next(e for e in endpoints if not e["enabled"] and any(
+        attempts[-1]["status"] == "failed"
+        and dt.datetime.fromisoformat(attempts[0]["created_at"]) > s.world.now - dt.timedelta(days=30)
+        for attempts in chains(s, e["endpoint_id"]).values()))
+    recent = next(attempts[-1] for attempts in chains(s, off["endpoint_id"]).values()
+                  if dt.datetime.fromisoformat(attempts[0]["created_at"]) > s.world.now - dt.timedelta(days=30))
+    s.fails("retry_delivery", "is disabled; enable it", delivery_id=recent["delivery_id"])
+    s.ok("update_webhook_endpoint", endpoint_id=off["endpoint_id"], enabled=True)
+    assert s.ok("retry_delivery", delivery_id=recent["delivery_id"])["status"] == "pending"
+
+
+# -- merchants ---------------------------------------------------------------------------------------
+
+
+def test_look_ups_take_the_merchant(s):
+    for shop in s.ok("list_merchants"):
+        mine = shop["merchant_id"]
+        found = s.ok("find_customers", merchant_id=mine, limit=100)
+        assert found and all(c["merchant_id"] == mine for c in found)
+        invoices = s.ok("list_invoices", merchant_id=mine, limit=100)
+        assert invoices and all(i["merchant_id"] == mine and i["number"].startswith(shop["invoice_prefix"] + "-")
+                                for i in invoices)
+        assert {i["customer_id"] for i in invoices} <= {c["customer_id"] for c in found}
+        assert all(p["merchant_id"] == mine for p in s.ok("list_payments", merchant_id=mine, limit=100))
+        assert all(e["merchant_id"] == mine for e in s.ok("list_events", merchant_id=mine, limit=100))
+        assert all(e["merchant_id"] == mine for e in s.ok("list_webhook_endpoints", merchant_id=mine))
+        payments = {p["payment_id"] for p in s.ok("list_payments", merchant_id=mine, limit=100)}
+        assert {r["payment_id"] for r in s.ok("list_refunds", merchant_id=mine, limit=100)} <= payments
+    assert s.ok("list_merchants", name="KETTLE") == [merchant(s, "Copper Kettle Catering")]
+    assert s.ok("list_merchants", name="nobody") == []
+    northwind, other = twins(s)[0]
+    both = s.ok("find_customers", name=northwind["name"])
+    assert sorted(c["customer_id"] for c in both) == sorted([northwind["customer_id"], other["customer_id"]])
+    assert s.ok("find_customers", name=northwind["name"], merchant_id=other["merchant_id"]) == [other]
+    s.fails("find_customers", "not found", name=northwind["name"], merchant_id="MER-0042")
+
+
+def test_invoice_numbers_follow_each_merchant(s):
+    for shop in s.ok("list_merchants"):
+        person = next(c for c in customers(s) if c["merchant_id"] == shop["merchant_id"])
+        numbers = [int(i["number"].split("-")[1]) for i in
+                   s.ok("list_invoices", merchant_id=shop["merchant_id"], limit=100)]
+        made = s.ok("create_invoice", customer_id=person["customer_id"], description="Spring",
+                    due_date=(today(s) + dt.timedelta(days=20)).isoformat())
+        assert made["number"] == f"{shop['invoice_prefix']}-{max(numbers) + 1}"
+        assert made["merchant_id"] == shop["merchant_id"] and made["currency"] == person["currency"]
+
+
+def test_a_card_is_not_shared_between_merchants(s):
+    for northwind, other in twins(s):
+        home = s.ok("list_payment_methods", customer_id=northwind["customer_id"])
+        there = s.ok("list_payment_methods", customer_id=other["customer_id"])
+        assert {c["card_id"] for c in home}.isdisjoint(c["card_id"] for c in there)
+        assert home[0]["last4"] == there[0]["last4"]  # the same card, saved at each merchant
+    northwind, other = next((a, b) for a, b in twins(s)
+                            if usable(s, s.ok("list_payment_methods", customer_id=b["customer_id"])[0]))
+    invoice = s.ok("create_invoice", customer_id=other["customer_id"], description="Class pass top-up",
+                   due_date=(today(s) + dt.timedelta(days=10)).isoformat())
+    s.ok("add_line_item", invoice_id=invoice["invoice_id"], description="Drop-in class", unit_amount=25.0,
+         quantity=2)
+    s.ok("finalize_invoice", invoice_id=invoice["invoice_id"])
+    elsewhere = s.ok("list_payment_methods", customer_id=northwind["customer_id"])[0]
+    s.fails("pay_invoice", "cards are not shared between merchants", invoice_id=invoice["invoice_id"],
+            card_id=elsewhere["card_id"])
+    own = s.ok("list_payment_methods", customer_id=other["customer_id"])[0]
+    paid = s.ok("pay_invoice", invoice_id=invoice["invoice_id"], card_id=own["card_id"])
+    assert paid["invoice_status"] == "paid" and paid["merchant_id"] == other["merchant_id"]
+
+
+def test_events_reach_only_their_own_merchants_endpoints(s):
+    yoga = merchant(s, "Harbor Yoga")["merchant_id"]
+    theirs = {e["endpoint_id"] for e in s.ok("list_webhook_endpoints", merchant_id=yoga)
+              if e["enabled"] and (e["events"] == ["*"] or "invoice.created" in e["events"])}
+    person = next(c for c in customers(s) if c["merchant_id"] == yoga)
+    last = latest_event_id(s)
+    s.ok("create_invoice", customer_id=person["customer_id"], description="Retreat deposit",
+         due_date=(today(s) + dt.timedelta(days=10)).isoformat())
+    (event,) = events_since(s, last)
+    assert event["merchant_id"] == yoga
+    assert {d["endpoint_id"] for d in s.ok("list_deliveries", event_id=event["event_id"])} == theirs and theirs
+
+
+def test_references_across_merchants_or_a_retry_the_clock_passed_break_the_rules(served):
+    from servers.payments.models import Invoice
+
+    s = served("payments")
+    assert s.world.violations() == []
+    kettle = s.ok("list_merchants", name="Copper Kettle")[0]["merchant_id"]
+    invoice = next(i for i in s.ok("list_invoices", limit=100) if i["merchant_id"] != kettle)
+    with s.world.transaction(write=True):
+        s.world.session.get(Invoice, invoice["invoice_id"]).merchant_id = kettle
+    assert any(invoice["invoice_id"] in p and "is for customer" in p for p in s.world.violations())
+
+    s = served("payments")
+    waiting = next(d for d in s.ok("list_deliveries", status="failed", limit=100) if d["next_retry_at"])
+    with s.world.transaction(write=True):
+        row = s.world.session.get(Delivery, waiting["delivery_id"])
+        row.created_at = s.world.now - dt.timedelta(days=1)
+        row.next_retry_at = row.created_at + RETRY_AFTER[row.attempt - 1]
+    assert any(waiting["delivery_id"] in p and "which the clock has passed" in p for p in s.world.violations())
 
 
 # -- outcomes, not paths: what the reward's success flag judges -----------------------------------

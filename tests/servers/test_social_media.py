@@ -262,8 +262,59 @@ def test_delete_only_your_own_posts(s):
     other = a_post_by(s, person(s, private=False, blocked=None))
     s.fails("delete_post", "only your own posts", post_id=other["post_id"])
     assert s.ok("delete_post", post_id=own["post_id"])["deleted"]
-    s.fails("get_post", "not found", post_id=own["post_id"])
+    s.fails("get_post", "was deleted by @", post_id=own["post_id"])
     assert s.ok("get_user_timeline", limit=100)["total"] == len(mine) - 1
+    s.fails("get_post", "Post 'PST-9999' not found", post_id="PST-9999")  # never a post: not found
+
+
+def test_a_reply_to_a_deleted_post_says_so(s):
+    """The seed holds a post its author deleted after three people had replied: the replies stay,
+    and name the post they answered as deleted; the post itself is refused as deleted, whatever is
+    asked of it."""
+    reply = s.ok("search_posts", query="Where did you hear about this first?")["posts"][0]
+    parent = reply["reply_to_post_id"]
+    shown = s.ok("get_post", post_id=reply["post_id"])["in_reply_to"]
+    assert shown["post_id"] == parent and shown["status"] == "deleted" and shown["handle"] and shown["deleted_at"]
+    assert "text" not in shown
+    for tool, extra in (("get_post", {}), ("like_post", {}), ("repost", {}), ("unlike_post", {}),
+                        ("delete_post", {})):
+        s.fails(tool, f"Post {parent} was deleted by @{shown['handle']}", post_id=parent, **extra)
+    s.fails("create_post", "can no longer be read, liked, reposted or replied to", text="Still on?",
+            reply_to_post_id=parent)
+    # a reply to the reply is fine: the thread goes on below the deleted post
+    answer = s.ok("create_post", text="Same question here!", reply_to_post_id=reply["post_id"])
+    assert s.ok("get_post", post_id=answer["post_id"])["in_reply_to"]["status"] == "visible"
+
+
+def test_deleting_a_post_keeps_its_replies_and_they_say_it_was_deleted(s):
+    mine = s.ok("create_post", text="Garage sale this Saturday, everything must go! #community")
+    replies = [s.ok("create_post", text=text, reply_to_post_id=mine["post_id"])["post_id"]
+               for text in ("Starts at 9am.", "Cash only, sorry.")]
+    assert replies and all(s.ok("get_post", post_id=r)["in_reply_to"]["status"] == "visible" for r in replies)
+    assert s.ok("get_post", post_id=replies[0])["in_reply_to"]["text"] == mine["text"]
+    out = s.ok("delete_post", post_id=mine["post_id"])
+    assert out["replies_kept"] >= len(replies)
+    for r in replies:
+        parent = s.ok("get_post", post_id=r)["in_reply_to"]
+        assert (parent["post_id"], parent["status"], parent["handle"]) == (mine["post_id"], "deleted", mine["handle"])
+    s.fails("create_post", "was deleted by @", text="Too late?", reply_to_post_id=mine["post_id"])
+    s.fails("delete_post", "was deleted", post_id=mine["post_id"])
+
+
+def test_a_reply_shows_the_post_it_answers_as_the_user_may_see_it(s):
+    public = {p["user_id"]: p for p in everyone(s)
+              if not p.get("is_you") and not p["is_private"] and p["blocked"] is None}
+    reply, parent = next((r, o) for r, o, a, b in s.world.connection.execute(
+        "SELECT r.id, o.id, r.author_id, o.author_id FROM posts r JOIN posts o ON o.id = r.reply_to_id ORDER BY r.id")
+        if a in public and b in public and a != b)
+    shown = s.ok("get_post", post_id=reply)["in_reply_to"]
+    assert shown["status"] == "visible" and shown["post_id"] == parent and shown["text"]
+    # once the user blocks the parent's author, the reply still shows, the post it answers does not
+    s.ok("block_user", user_id=shown["author_id"])
+    hidden = s.ok("get_post", post_id=reply)["in_reply_to"]
+    assert (hidden["post_id"], hidden["status"]) == (parent, "hidden") and "text" not in hidden
+    top = a_post_by(s, person(s, private=False, blocked=None))
+    assert s.ok("get_post", post_id=top["post_id"])["in_reply_to"] is None
 
 
 def test_like_once_and_unlike(s):

@@ -220,6 +220,59 @@ def test_archive_channel_makes_it_read_only(s):
     assert sales not in {c["channel_id"] for c in s.ok("list_channels", user_id=uid)}
 
 
+def test_unarchive_brings_a_channel_back_to_its_members(s):
+    q2 = CHANNELS["q2-planning"]
+    member, members = inside(s, q2)
+    uid = member["member_id"]
+    s.fails("unarchive_channel", "only its members can unarchive", user_id=outsider(s, q2)["member_id"], channel_id=q2)
+    s.fails("unarchive_channel", "is not archived", user_id=uid, channel_id=CHANNELS["general"])
+    s.fails("unarchive_channel", "direct-message conversation", user_id=uid,
+            channel_id=s.ok("send_direct_message", user_id=uid, member_id=members[-1] if members[-1] != uid
+                            else members[0], text="hi")["channel_id"])
+    secret = CHANNELS["project-atlas"]  # a private channel: outsiders do not even see it
+    s.fails("unarchive_channel", "private channel", user_id=outsider(s, secret)["member_id"], channel_id=secret)
+    gone = next(m for m in s.ok("find_members", include_deactivated=True, limit=100) if m["status"] == "deactivated")
+    s.fails("unarchive_channel", "deactivated", user_id=gone["member_id"], channel_id=q2)
+    before = s.ok("get_channel", user_id=uid, channel_id=q2)
+    back = s.ok("unarchive_channel", user_id=uid, channel_id=q2)
+    assert not back["is_archived"] and back["archived_since"] == before["archived_at"]
+    assert back["member_count"] == before["member_count"]
+    after = s.ok("get_channel", user_id=uid, channel_id=q2)
+    assert after["archived_at"] is None and after["members"] == before["members"] and after["topic"] == before["topic"]
+    assert q2 in {c["channel_id"] for c in s.ok("list_channels", user_id=uid)}
+    s.fails("unarchive_channel", "is not archived", user_id=uid, channel_id=q2)
+    posted = s.ok("post_message", user_id=uid, channel_id=q2, text="Reopening this for Q3 planning.")
+    assert posted["channel_id"] == q2
+    # and it can be archived again, read-only once more
+    s.ok("archive_channel", user_id=uid, channel_id=q2)
+    s.fails("post_message", "read-only", user_id=uid, channel_id=q2, text="again?")
+
+
+def test_members_set_their_own_status_and_others_read_it(s):
+    me, other = active(s)[0], active(s)[1]
+    uid = me["member_id"]
+    profile, theirs = s.ok("get_member", member_id=uid), s.ok("get_member", member_id=other["member_id"])
+    assert profile["presence"] in ("active", "away", "do_not_disturb") and profile["email"].endswith("@northwind.io")
+    s.fails("set_status", "nothing to set", user_id=uid)
+    s.fails("set_status", "at most 100 characters", user_id=uid, status_text="x" * 101)
+    s.fails("set_status", "input should be 'active', 'away' or 'do_not_disturb'", user_id=uid, presence="busy")
+    gone = next(m for m in s.ok("find_members", include_deactivated=True, limit=100) if m["status"] == "deactivated")
+    s.fails("set_status", "deactivated", user_id=gone["member_id"], presence="active")
+    assert (s.ok("get_member", member_id=gone["member_id"])["presence"], s.ok(
+        "get_member", member_id=gone["member_id"])["status_text"]) == ("away", None)
+    out = s.ok("set_status", user_id=uid, presence="do_not_disturb", status_text="  Heads down   until 3pm ")
+    assert (out["presence"], out["status_text"]) == ("do_not_disturb", "Heads down until 3pm")
+    seen = s.ok("get_member", member_id=uid)
+    assert (seen["presence"], seen["status_text"]) == ("do_not_disturb", "Heads down until 3pm")
+    s.repeat("set_status", user_id=uid, presence="do_not_disturb", status_text="Heads down until 3pm")
+    # only what is given changes; an empty text clears the status
+    assert s.ok("set_status", user_id=uid, presence="away")["status_text"] == "Heads down until 3pm"
+    cleared = s.ok("set_status", user_id=uid, status_text="")
+    assert (cleared["presence"], cleared["status_text"]) == ("away", None)
+    # one member's status is theirs alone
+    assert s.ok("get_member", member_id=other["member_id"]) == theirs
+
+
 def test_set_channel_topic(s):
     uid = active(s)[0]["member_id"]
     general = CHANNELS["general"]
@@ -443,6 +496,51 @@ def test_mentions_follow_the_current_text(s):
     s.ok("edit_message", user_id=uid["member_id"], message_id=posted["message_id"], text="never mind")
     assert posted["message_id"] not in {m["message_id"] for m in s.ok("list_mentions", user_id=target["member_id"],
                                                                         limit=100)}
+
+
+def test_an_edit_that_adds_a_mention_records_it(s):
+    uid, target, third = active(s)[0], active(s)[7], active(s)[9]
+    posted = s.ok("post_message", user_id=uid["member_id"], channel_id=CHANNELS["general"],
+                  text="please review the deck")
+    assert posted["mentions"] == []
+    before = {m["message_id"] for m in s.ok("list_mentions", user_id=target["member_id"], limit=100)}
+    assert posted["message_id"] not in before
+    edited = s.ok("edit_message", user_id=uid["member_id"], message_id=posted["message_id"],
+                  text=f"@{target['display_name']} please review the deck")
+    assert edited["edited"] and [m["member_id"] for m in edited["mentions"]] == [target["member_id"]]
+    assert s.ok("list_mentions", user_id=target["member_id"])[0]["message_id"] == posted["message_id"]
+    # a second handle joins, the author's own handle mentions nobody, an unknown handle stays plain text
+    both = s.ok("edit_message", user_id=uid["member_id"], message_id=posted["message_id"],
+                text=f"@{target['display_name']} @{third['display_name']} @{uid['display_name']} @no.body review")
+    assert {m["member_id"] for m in both["mentions"]} == {target["member_id"], third["member_id"]}
+    assert s.ok("list_mentions", user_id=third["member_id"])[0]["message_id"] == posted["message_id"]
+    assert posted["message_id"] not in {m["message_id"] for m in s.ok("list_mentions", user_id=uid["member_id"],
+                                                                        limit=100)}
+    history = s.ok("get_message_history", user_id=uid["member_id"], message_id=posted["message_id"])
+    assert [r["text"] for r in history["earlier_revisions"]] == ["please review the deck",
+                                                                 f"@{target['display_name']} please review the deck"]
+    # only the author edits, so only the author adds mentions
+    s.fails("edit_message", "only the author", user_id=target["member_id"], message_id=posted["message_id"],
+            text=f"@{third['display_name']} hi")
+
+
+def test_search_reads_message_bodies(s):
+    uid = active(s)[0]["member_id"]
+    reply = next(m for m in s.ok("search_messages", user_id=uid, channel_id=CHANNELS["general"], limit=100)
+                 if m["thread_parent_id"] and len(m["text"].split()) >= 3)
+    middle = reply["text"].split()[1].strip(".,!?:")
+    hits = s.ok("search_messages", user_id=uid, query=middle.upper(), limit=100)
+    assert reply["message_id"] in {m["message_id"] for m in hits}  # a word inside a reply's body
+    assert all(middle.lower() in m["text"].lower() for m in hits)
+    posted = s.ok("post_message", user_id=uid, channel_id=CHANNELS["general"], text="The zeppelin budget is approved.")
+    assert [m["message_id"] for m in s.ok("search_messages", user_id=uid, query="budget zeppelin")] == [
+        posted["message_id"]]  # every word, in any order
+    s.ok("edit_message", user_id=uid, message_id=posted["message_id"], text="The airship budget is approved.")
+    assert s.ok("search_messages", user_id=uid, query="zeppelin") == []  # the current body, not an earlier one
+    channel_named = s.ok("search_messages", user_id=uid, query="random", limit=100)  # a channel's name is no body
+    assert all("random" in m["text"].lower() for m in channel_named)
+    s.ok("delete_message", user_id=uid, message_id=posted["message_id"])
+    assert s.ok("search_messages", user_id=uid, query="airship") == []  # a deleted message's body is withheld
 
 
 # -- outcomes, not paths: what the reward's success flag judges -----------------------------------

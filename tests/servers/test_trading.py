@@ -1,9 +1,13 @@
 """The trading server through real MCP: every tool's success path and failure modes, the order
 book's reservations (a resting order lowers buying power or available shares until it fills or is
-cancelled), fills at the quote, realised and unrealised P&L, and the outcome rules of the reward.
+cancelled), fills at the quote, realised and unrealised P&L, the market's session hours (orders
+placed while it is closed wait for the open), T+1 settlement and withdrawals of settled cash only,
+and the outcome rules of the reward.
 
-Entities are discovered through the tools (clients by id order, their accounts, positions, orders,
-watchlists and alerts; instruments by symbol)."""
+The seed-0 world's clock stands at 17:00 on a Monday, after the close; the seed-2 world's
+(`live`) at 10:15 on a Tuesday, in the session, where orders fill. Entities are discovered through
+the tools (clients by id order, their accounts, positions, orders, watchlists and alerts;
+instruments by symbol)."""
 
 from __future__ import annotations
 
@@ -16,6 +20,14 @@ from prove_env.runtime import run_sync
 @pytest.fixture
 def s(served):
     return served("trading")
+
+
+@pytest.fixture
+def live(served):
+    """A world whose clock is in the trading session (a Tuesday, 10:15)."""
+    world = served("trading", 2)
+    assert world.ok("get_market_status")["market_open"]
+    return world
 
 
 # `Served.call(name, ...)` cannot pass a tool argument called `name` (find_clients and
@@ -86,6 +98,10 @@ def test_tools_listed_and_hidden_tool_kept_from_the_agent(served):
     assert tools["get_quote"].annotations.read_only_hint is True
     assert tools["place_order"].annotations.read_only_hint is False
     assert tools["cancel_order"].annotations.destructive_hint is True
+    assert tools["get_market_status"].annotations.read_only_hint is True
+    assert tools["list_cash_transfers"].annotations.read_only_hint is True
+    assert tools["withdraw_cash"].annotations.read_only_hint is False
+    assert not tools["withdraw_cash"].annotations.idempotent_hint  # each call moves money again
 
 
 def test_seed_world_has_the_variety_tasks_need(s):
@@ -108,6 +124,12 @@ def test_seed_world_has_the_variety_tasks_need(s):
     assert any(w["count"] == 0 for w in lists) and any(w["count"] >= 5 for w in lists)
     alerts = [x for c in everyone for x in s.ok("list_alerts", client_id=c["client_id"])]
     assert {x["status"] for x in alerts} == {"active", "triggered"}
+    transfers = [t for a in accounts for t in s.ok("list_cash_transfers", account_id=a["account_id"], limit=100)]
+    assert {(t["kind"], t["status"]) for t in transfers} == {("deposit", "settled"), ("deposit", "pending"),
+                                                            ("withdrawal", "settled")}
+    # after the close, the day orders still open were placed after it, for the next session
+    day = [o for o in orders if o["status"] == "open" and o["time_in_force"] == "day"]
+    assert day and all(o["placed_at"] >= "2026-09-21T16:00" and o["queued_until"] == "2026-09-22T09:30" for o in day)
     assert s.world.toolkit(s.world).invariants() == []
 
 
@@ -154,6 +176,99 @@ def test_deposit_cash_raises_buying_power(s):
     s.fails("deposit_cash", "is closed", account_id=closed["account_id"], amount=100)
 
 
+def test_a_deposit_can_be_traded_at_once_but_withdrawn_only_once_settled(s):
+    a = account_where(s, lambda a: a["cash"] > 1000 and a["buying_power"] == a["cash"])
+    before = summary(s, a["account_id"])
+    done = s.ok("deposit_cash", account_id=a["account_id"], amount=1200)
+    assert done["kind"] == "deposit" and done["status"] == "pending" and done["settles_on"] == "2026-09-22"
+    after = summary(s, a["account_id"])
+    assert after["buying_power"] == round(before["buying_power"] + 1200, 2)
+    assert after["unsettled_cash"] == round(before["unsettled_cash"] + 1200, 2)
+    assert after["available_to_withdraw"] == before["available_to_withdraw"]
+    s.fails("withdraw_cash", "unsettled", account_id=a["account_id"],
+            amount=round(before["available_to_withdraw"] + 1, 2))
+    assert s.ok("list_cash_transfers", account_id=a["account_id"])[0]["transfer_id"] == done["transfer_id"]
+
+
+def test_a_withdrawal_takes_only_settled_cash(s):
+    a = account_where(s, lambda a: summary(s, a["account_id"])["unsettled_cash"] > 0)
+    full = summary(s, a["account_id"])
+    assert full["settled_cash"] == round(full["cash"] - full["unsettled_cash"], 2) < full["cash"]
+    pending = [t for t in s.ok("list_cash_transfers", account_id=a["account_id"]) if t["status"] == "pending"]
+    assert pending and all(t["kind"] == "deposit" and t["settles_on"] == "2026-09-22" for t in pending)
+    available = full["available_to_withdraw"]
+    s.fails("withdraw_cash", "at most", account_id=a["account_id"], amount=round(available + 0.01, 2))
+    s.fails("withdraw_cash", "settles on 2026-09-22", account_id=a["account_id"], amount=full["cash"])
+    out = s.ok("withdraw_cash", account_id=a["account_id"], amount=available)
+    assert out["kind"] == "withdrawal" and out["status"] == "settled" and out["available_to_withdraw"] == 0
+    assert out["cash"] == round(full["cash"] - available, 2)
+    after = summary(s, a["account_id"])
+    assert after["settled_cash"] == round(full["settled_cash"] - available, 2)
+    assert after["unsettled_cash"] == full["unsettled_cash"]
+    history = s.ok("list_cash_transfers", account_id=a["account_id"], kind="withdrawal")
+    assert history[0]["transfer_id"] == out["transfer_id"] and history[0]["amount"] == available
+    s.fails("withdraw_cash", "at most 0.00", account_id=a["account_id"], amount=1)
+    closed = next(acc for c in clients(s) for acc in c["accounts"] if acc["status"] == "closed")
+    s.fails("withdraw_cash", "is closed", account_id=closed["account_id"], amount=1)
+    assert s.world.toolkit(s.world).invariants() == []
+
+
+def test_cash_reserved_by_open_orders_cannot_be_withdrawn(s):
+    a = account_where(s, lambda a: a["buying_power"] < a["cash"] and not summary(s, a["account_id"])["unsettled_cash"])
+    full = summary(s, a["account_id"])
+    assert full["available_to_withdraw"] == full["buying_power"] == round(full["cash"] - full["reserved_cash"], 2)
+    s.fails("withdraw_cash", "reserved by open buy orders", account_id=a["account_id"],
+            amount=round(full["buying_power"] + 1, 2))
+    s.ok("withdraw_cash", account_id=a["account_id"], amount=full["buying_power"])
+    assert summary(s, a["account_id"])["buying_power"] == 0
+
+
+def test_withdrawable_cash_is_settled_cash_less_what_open_orders_reserve(s):
+    a = account_where(s, lambda a: a["buying_power"] < a["cash"] and summary(s, a["account_id"])["unsettled_cash"])
+    full = summary(s, a["account_id"])
+    available = round(full["cash"] - full["unsettled_cash"] - full["reserved_cash"], 2)
+    assert full["available_to_withdraw"] == available < full["settled_cash"] < full["cash"]
+    s.fails("withdraw_cash", "reserved by open buy orders", account_id=a["account_id"], amount=full["settled_cash"])
+    s.ok("withdraw_cash", account_id=a["account_id"], amount=available)
+    assert summary(s, a["account_id"])["settled_cash"] == full["reserved_cash"]
+
+
+def test_sale_proceeds_settle_the_next_business_day(live):
+    s = live
+    a, p = holding(s)
+    before = summary(s, a["account_id"])
+    sold = s.ok("place_order", account_id=a["account_id"], instrument_id=p["instrument_id"], side="sell", quantity=2)
+    proceeds = sold["fill"]["amount"]
+    after = summary(s, a["account_id"])
+    assert after["cash"] == round(before["cash"] + proceeds, 2)
+    assert after["unsettled_cash"] == round(before["unsettled_cash"] + proceeds, 2)
+    assert after["available_to_withdraw"] == before["available_to_withdraw"]
+    s.fails("withdraw_cash", "unsettled", account_id=a["account_id"],
+            amount=round(before["available_to_withdraw"] + proceeds, 2))
+    # a buy may use the unsettled proceeds; what is left to withdraw is still only settled cash
+    q = s.ok("get_quote", instrument_id=p["instrument_id"])
+    s.ok("place_order", account_id=a["account_id"], instrument_id=p["instrument_id"], side="buy", quantity=1)
+    spent = summary(s, a["account_id"])
+    assert spent["cash"] == round(after["cash"] - q["ask"], 2)
+    assert spent["available_to_withdraw"] <= spent["settled_cash"] <= spent["cash"]
+    assert s.world.toolkit(s.world).invariants() == []
+
+
+def test_cash_history_lists_deposits_and_withdrawals(s):
+    a = account_where(s, lambda a: any(t["kind"] == "withdrawal"
+                                       for t in s.ok("list_cash_transfers", account_id=a["account_id"])))
+    every = s.ok("list_cash_transfers", account_id=a["account_id"], limit=100)
+    assert [t["created_at"] for t in every] == sorted((t["created_at"] for t in every), reverse=True)
+    assert {t["kind"] for t in every} == {"deposit", "withdrawal"}
+    assert all(t["settles_on"] == t["created_at"][:10] for t in every if t["kind"] == "withdrawal")
+    assert s.ok("list_cash_transfers", account_id=a["account_id"], kind="withdrawal") == [
+        t for t in every if t["kind"] == "withdrawal"]
+    day = every[0]["created_at"][:10]
+    assert all(t["created_at"][:10] == day
+               for t in s.ok("list_cash_transfers", account_id=a["account_id"], start_date=day, end_date=day))
+    s.fails("list_cash_transfers", "is after", account_id=a["account_id"], start_date=day, end_date="2020-01-01")
+
+
 # -- market data --------------------------------------------------------------------------------
 
 def test_search_instruments_by_symbol_name_sector_and_kind(s):
@@ -182,9 +297,84 @@ def test_quote_and_price_history(s):
     s.fails("get_price_history", "is after", instrument_id=q["instrument_id"], start_date=last, end_date=first)
 
 
+def test_quote_carries_moving_averages_day_range_and_volume(s):
+    for sym in ("MSFT", "KO", "SPY"):
+        q = quote(s, sym)
+        days = s.ok("get_price_history", instrument_id=q["instrument_id"],
+                    start_date="2026-07-01", end_date="2026-09-20")["days"]
+        closes = [d["close"] for d in days]
+        assert q["sma_5"] == round(sum(closes[-5:]) / 5, 2) and q["sma_20"] == round(sum(closes[-20:]) / 20, 2)
+        assert q["day_low"] <= min(q["open"], q["last"]) <= max(q["open"], q["last"]) <= q["day_high"]
+        assert q["volume"] > 0 and q["change"] == round(q["last"] - q["prev_close"], 2)
+        assert q["change_percent"] == round(100 * q["change"] / q["prev_close"], 2)
+
+
+# -- the session: the market's hours from the world's clock -----------------------------------------
+
+def test_market_status_follows_the_world_clock(served):
+    after = served("trading").ok("get_market_status")  # a Monday, 17:00
+    assert after["market_open"] is False and after["closed_reason"] == "after the close"
+    assert after["next_open"] == "2026-09-22T09:30" and after["closes_at"] is None
+    assert after["trades_today_settle_on"] == "2026-09-22"
+    during = served("trading", 2).ok("get_market_status")  # a Tuesday, 10:15
+    assert during["market_open"] is True and during["closes_at"] == "2026-12-08T16:00" and during["next_open"] is None
+    weekend = served("trading", 1).ok("get_market_status")  # a Sunday
+    assert weekend["closed_reason"] == "weekend" and weekend["next_open"] == "2026-06-01T09:30"
+    assert weekend["trades_today_settle_on"] == "2026-06-01"
+    early = served("trading", 143).ok("get_market_status")  # a Monday, 9:00
+    assert early["closed_reason"] == "before the open" and early["next_open"] == "2026-03-02T09:30"
+    friday = served("trading", 5).ok("get_market_status")  # a Friday, 17:00: trades settle on Monday
+    assert friday["trades_today_settle_on"] == "2026-09-07" and friday["next_open"] == "2026-09-07T09:30"
+
+
+def test_orders_placed_while_the_market_is_closed_wait_for_the_open(s):
+    q = tradable(s, 150)
+    a = account_where(s, lambda a: a["buying_power"] > 3000)
+    market = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy", quantity=5)
+    assert market["status"] == "open" and "fill" not in market and market["queued_until"] == "2026-09-22T09:30"
+    assert market["reserved_cash"] == round(5 * q["ask"], 2) and market["cash"] == a["cash"]
+    assert market["buying_power"] == round(a["buying_power"] - 5 * q["ask"], 2)
+    # a limit above the ask would fill in the session; now it waits with the rest
+    limit = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy", quantity=2,
+                 order_type="limit", limit_price=round(q["ask"] + 5, 2))
+    assert limit["status"] == "open" and limit["queued_until"] == "2026-09-22T09:30"
+    assert limit["reserved_cash"] == round(2 * (q["ask"] + 5), 2)
+    queued = {o["order_id"] for o in s.ok("list_orders", account_id=a["account_id"], status="open", limit=100)
+              if o["queued_until"]}
+    assert {market["order_id"], limit["order_id"]} <= queued
+    s.fails("place_order", "is a day order", account_id=a["account_id"], instrument_id=q["instrument_id"],
+            side="buy", quantity=1, time_in_force="gtc")
+    # a queued order can be changed (it stays queued) and cancelled
+    changed = s.ok("modify_order", order_id=limit["order_id"], limit_price=round(q["ask"] + 6, 2))
+    assert changed["status"] == "open" and changed["queued_until"] == "2026-09-22T09:30"
+    smaller = s.ok("modify_order", order_id=market["order_id"], quantity=3)
+    assert smaller["status"] == "open" and smaller["reserved_cash"] == round(3 * q["ask"], 2)
+    assert s.ok("cancel_order", order_id=market["order_id"])["status"] == "cancelled"
+    assert s.ok("cancel_order", order_id=limit["order_id"])["buying_power"] == a["buying_power"]
+    assert s.world.toolkit(s.world).invariants() == []
+
+
+def test_a_limit_order_rests_in_the_session_until_cancelled(live):
+    q = tradable(live, 150)
+    a = account_where(live, lambda a: a["buying_power"] > 3000)
+    limit = round(q["bid"] * 0.95, 2)
+    placed = live.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy",
+                     quantity=10, order_type="limit", limit_price=limit, time_in_force="gtc")
+    assert placed["status"] == "open" and placed["queued_until"] is None
+    assert placed["reserved_cash"] == round(10 * limit, 2)
+    # the clock is frozen and so is the quote: it rests, untouched by any call but its own
+    assert live.ok("get_order", order_id=placed["order_id"])["status"] == "open"
+    cancelled = live.ok("cancel_order", order_id=placed["order_id"])
+    assert cancelled["status"] == "cancelled" and cancelled["buying_power"] == a["buying_power"]
+    market = live.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy",
+                     quantity=1)
+    assert market["status"] == "filled" and market["fill"]["price"] == q["ask"]
+
+
 # -- orders: fills at the quote -------------------------------------------------------------------
 
-def test_market_buy_fills_at_the_ask(s):
+def test_market_buy_fills_at_the_ask(live):
+    s = live
     q = tradable(s, 150)
     a = account_where(s, lambda a: a["buying_power"] > 2000)
     placed = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy", quantity=5)
@@ -198,7 +388,8 @@ def test_market_buy_fills_at_the_ask(s):
     assert full["status"] == "filled" and full["fills"][0]["price"] == q["ask"]
 
 
-def test_selling_books_realised_pnl_at_the_bid(s):
+def test_selling_books_realised_pnl_at_the_bid(live):
+    s = live
     a, p = holding(s)
     q = s.ok("get_quote", instrument_id=p["instrument_id"])
     before = summary(s, a["account_id"])
@@ -214,7 +405,8 @@ def test_selling_books_realised_pnl_at_the_bid(s):
     assert rest["quantity"] == p["quantity"] - 2
 
 
-def test_marketable_limit_fills_at_the_quote_not_the_limit(s):
+def test_marketable_limit_fills_at_the_quote_not_the_limit(live):
+    s = live
     q = tradable(s, 150)
     a = account_where(s, lambda a: a["buying_power"] > 2000)
     placed = s.ok("place_order", account_id=a["account_id"], instrument_id=q["instrument_id"], side="buy",
@@ -258,7 +450,8 @@ def test_reserved_cash_cannot_be_spent_twice(s):
               limit_price=limit)
 
 
-def test_resting_sell_reserves_shares(s):
+def test_resting_sell_reserves_shares(live):
+    s = live
     a, p = holding(s)
     q = s.ok("get_quote", instrument_id=p["instrument_id"])
     n = p["quantity"]
@@ -316,7 +509,8 @@ def test_order_refusals_change_nothing(s):
         s.fails("modify_order", "is filled and cannot be modified", order_id=filled[0]["order_id"], quantity=1)
 
 
-def test_modify_order_recomputes_the_reservation(s):
+def test_modify_order_recomputes_the_reservation(live):
+    s = live
     q = tradable(s, 150)
     a = account_where(s, lambda a: a["buying_power"] > 3000)
     limit = round(q["bid"] * 0.9, 2)
@@ -338,11 +532,12 @@ def test_modify_order_recomputes_the_reservation(s):
     s.fails("modify_order", "is filled", order_id=order_id, quantity=3)
 
 
-def test_a_modify_that_fills_is_not_repeatable(s):
+def test_a_modify_that_fills_is_not_repeatable(live):
     """A modify can execute a trade, which happens once: the same call sent again is refused, so
     modify_order is not annotated idempotent."""
     from prove_env.registry import get_toolkit
 
+    s = live
     assert not get_toolkit("trading").specs()["modify_order"].idempotent
     q = tradable(s, 150)
     a = account_where(s, lambda a: a["buying_power"] > 3000)
@@ -440,7 +635,8 @@ def test_price_alerts(s):
     s.fails("delete_alert", "not found", alert_id=triggered["alert_id"])
 
 
-def test_invariants_hold_after_a_sequence_of_orders(s):
+def test_invariants_hold_after_a_sequence_of_orders(live):
+    s = live
     a, p = holding(s)
     q = s.ok("get_quote", instrument_id=p["instrument_id"])
     s.ok("deposit_cash", account_id=a["account_id"], amount=5000)
@@ -470,6 +666,57 @@ def test_invariants_catch_a_broken_book(s):
         session.get(Account, order.account_id).cash = 1.0
         assert any("reserves" in p for p in toolkit.invariants())
         session.rollback()
+
+
+def test_invariants_catch_broken_settlement_and_sessions(s, live):
+    import datetime as dt
+
+    from prove_env.servers.trading.models import Account, CashTransfer, Instrument, Order
+
+    def broken(world, change) -> list[str]:
+        with world.world.transaction():
+            change(world.world.session)
+            world.world.session.flush()
+            found = world.world.toolkit(world.world).invariants()
+            world.world.session.rollback()
+        return found
+
+    a = account_where(s, lambda a: summary(s, a["account_id"])["unsettled_cash"] > 0)
+    cash = a["cash"]
+
+    def unsettled_out(session):  # money that left before it settled
+        session.add(CashTransfer(id="CSH-9999", account_id=a["account_id"], kind="withdrawal", amount=cash,
+                                 created_at=dt.datetime(2026, 9, 21, 16), settles_on=dt.date(2026, 9, 21)))
+        session.get(Account, a["account_id"]).cash = 0.0
+    assert any("before it settled" in p for p in broken(s, unsettled_out))
+
+    def settles_today(session):
+        session.get(CashTransfer, "CSH-0001").settles_on = session.get(CashTransfer, "CSH-0001").created_at.date()
+    assert any("CSH-0001" in p for p in broken(s, settles_today))
+
+    def stale_day_order(session):  # a day order of an earlier session still open
+        order = session.get(Order, "ORD-0010")
+        order.time_in_force = "day"
+    assert any("day order" in p for p in broken(s, stale_day_order))
+
+    def out_of_range(session):
+        ins = session.get(Instrument, "INS-0001")
+        ins.day_high = ins.last - 1
+    assert any("day range" in p for p in broken(s, out_of_range))
+
+    q = tradable(live, 150)
+    acct = account_where(live, lambda a: a["buying_power"] > 3000)
+    resting = live.ok("place_order", account_id=acct["account_id"], instrument_id=q["instrument_id"], side="buy",
+                      quantity=1, order_type="limit", limit_price=round(q["bid"] * 0.9, 2))
+
+    def marketable(session):  # in the session, a resting limit at the ask would have filled
+        session.get(Order, resting["order_id"]).limit_price = q["ask"]
+    assert any("would have filled" in p for p in broken(live, marketable))
+
+    def waiting_market(session):  # in the session, a market order does not wait
+        order = session.get(Order, resting["order_id"])
+        order.order_type, order.limit_price = "market", None
+    assert any("open market order" in p for p in broken(live, waiting_market))
 
 
 def test_success_follows_the_outcome_not_the_path(play):

@@ -1,14 +1,20 @@
 """The travel_booking server's domain rules, through real MCP (the generic suite covers the rest):
 search, booking into itineraries, seats and bags, changes and cancellations under the fare rules,
-availability going down on booking and back up on cancelling, overbooking and past dates refused."""
+availability going down on booking and back up on cancelling, overbooking and past dates refused;
+paying with cards, vouchers and gift cards (a method short of the price refuses and changes
+nothing), the ledger of charges and refunds, the cancellation rules (24 hours, the airline's own
+cancellation, flex fares, insurance), cabin changes, first cabins, companions, fares in foreign
+currencies, saved cards and support cases."""
 
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 
 import pytest
 
 NOW = dt.datetime(2026, 7, 29, 9, 45)  # the seed-0 world's frozen "now"
+TRIPS = itertools.count(1)
 
 
 @pytest.fixture
@@ -28,13 +34,21 @@ def future_flight(s, cabin: str = "economy", offset: int = 5, origin: str = "JFK
     raise AssertionError("no flight with a seat left")
 
 
-def bookings(s, *, fare_type: str, tier: str | None = None, future: bool = True) -> tuple[dict, dict]:
+def bookings(s, *, fare_type: str, tier: str | None = None, future: bool = True, insured: bool | None = None,
+             companions: bool = False) -> tuple[dict, dict]:
+    """A booking of the fare type, paid by card, booked more than a day ago on a flight the airline
+    still flies."""
     for t in s.ok("find_travellers", limit=100):
         if tier is not None and t["loyalty_tier"] != tier:
             continue
         for b in s.ok("list_flight_bookings", traveller_id=t["traveller_id"], status="booked"):
             departed = dt.datetime.fromisoformat(b["departs_at"]) <= NOW
-            if b["fare_type"] == fare_type and departed != future:
+            recent = NOW - dt.datetime.fromisoformat(b["booked_at"]) < dt.timedelta(hours=24)
+            if b["fare_type"] != fare_type or departed == future or recent or b["flight_status"] != "scheduled" \
+                    or (insured is not None and b["insurance"] != insured) or bool(b["companions"]) != companions:
+                continue
+            paid = s.ok("list_transactions", traveller_id=t["traveller_id"], booking_id=b["booking_id"])
+            if paid[-1]["paid_with"].split()[0] in ("Visa", "Mastercard", "American"):
                 return t, b
     raise AssertionError(f"no {fare_type} booking")
 
@@ -50,6 +64,23 @@ def same_route(s, booking: dict) -> dict:
 
 def itinerary(s, traveller: dict) -> dict:
     return s.ok("create_itinerary", traveller_id=traveller["traveller_id"], name="Test trip")
+
+
+def pay(s, owner: dict) -> str:
+    """A card of the traveller (of a trip, or the traveller) that has not expired."""
+    return next(m["payment_method_id"] for m in s.ok("list_payment_methods", traveller_id=owner["traveller_id"])
+                if m["kind"] == "card" and not m["expired"])
+
+
+def into(s, trip: dict) -> dict:
+    """The arguments that book into a trip, paid by its traveller's card."""
+    return {"itinerary_id": trip["itinerary_id"], "payment_method_id": pay(s, trip)}
+
+
+def new_trip(s, traveller: dict) -> dict:
+    """The arguments that book into a new trip of the traveller, paid by their card."""
+    trip = s.ok("create_itinerary", traveller_id=traveller["traveller_id"], name=f"Trip {next(TRIPS)}")
+    return {"itinerary_id": trip["itinerary_id"], "payment_method_id": pay(s, trip)}
 
 
 def test_travellers_and_loyalty(s):
@@ -115,12 +146,13 @@ def test_booking_takes_a_seat_and_cancelling_gives_it_back(s):
     traveller = s.ok("find_travellers", limit=100)[0]
     trip = itinerary(s, traveller)
     flight = future_flight(s)
-    booked = s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=flight["flight_id"], cabin="economy",
+    booked = s.ok("book_flight", **into(s, trip), flight_id=flight["flight_id"], cabin="economy",
                   fare_type="flex")
     assert booked["price_paid"] == round(flight["economy"]["fare"] * 1.35, 2) and booked["refundable"]
     after = s.ok("get_flight", flight_id=flight["flight_id"])
     assert after["economy"]["seats_left"] == flight["economy"]["seats_left"] - 1
-    assert booked in s.ok("list_flight_bookings", traveller_id=traveller["traveller_id"])
+    listed = {b["booking_id"]: b for b in s.ok("list_flight_bookings", traveller_id=traveller["traveller_id"])}
+    assert {**listed[booked["booking_id"]], "charged": booked["price_paid"], "paid_with": booked["paid_with"]} == booked
     cancelled = s.ok("cancel_flight_booking", booking_id=booked["booking_id"])
     assert cancelled["refund"] == booked["price_paid"] and cancelled["status"] == "cancelled"
     assert s.ok("get_flight", flight_id=flight["flight_id"])["economy"] == flight["economy"]
@@ -138,10 +170,10 @@ def test_overbooking_and_past_flights_are_refused(s):
                     full = f
                     break
     assert full is not None
-    s.fails("book_flight", "no business seat left", itinerary_id=trip["itinerary_id"],
+    s.fails("book_flight", "no business seat left", **into(s, trip),
               flight_id=full["flight_id"], cabin="business")
     gone = s.ok("search_flights", origin="JFK", destination="LAX", date=day(-2))[0]
-    s.fails("book_flight", "only future flights can be booked", itinerary_id=trip["itinerary_id"],
+    s.fails("book_flight", "only future flights can be booked", **into(s, trip),
               flight_id=gone["flight_id"], cabin="economy")
 
 
@@ -150,19 +182,19 @@ def test_last_seat_then_overbooking(s):
     travellers = iter(s.ok("find_travellers", limit=100))
     for _ in range(flight["business"]["seats_left"]):
         trip = itinerary(s, next(travellers))
-        s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=flight["flight_id"], cabin="business")
+        s.ok("book_flight", **into(s, trip), flight_id=flight["flight_id"], cabin="business")
     assert s.ok("get_flight", flight_id=flight["flight_id"])["business"]["seats_left"] == 0
     late = itinerary(s, next(travellers))
-    s.fails("book_flight", "no business seat left", itinerary_id=late["itinerary_id"],
+    s.fails("book_flight", "no business seat left", **into(s, late),
               flight_id=flight["flight_id"], cabin="business")
 
 
 def test_seat_selection(s):
     first, second = s.ok("find_travellers", limit=2)
     flight = future_flight(s)
-    one = s.ok("book_flight", itinerary_id=itinerary(s, first)["itinerary_id"], flight_id=flight["flight_id"],
+    one = s.ok("book_flight", **new_trip(s, first), flight_id=flight["flight_id"],
                cabin="economy")
-    two = s.ok("book_flight", itinerary_id=itinerary(s, second)["itinerary_id"], flight_id=flight["flight_id"],
+    two = s.ok("book_flight", **new_trip(s, second), flight_id=flight["flight_id"],
                cabin="economy")
     seat = s.ok("list_free_seats", flight_id=flight["flight_id"], cabin="economy")["free_seats"][0]
     assert s.ok("select_seat", booking_id=one["booking_id"], seat=seat.lower())["seat"] == seat
@@ -175,17 +207,17 @@ def test_seat_selection(s):
 def test_bags_fees_allowances_and_limit(s):
     traveller = next(t for t in s.ok("find_travellers", limit=100) if t["loyalty_tier"] == "none")
     trip = itinerary(s, traveller)
-    economy = s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=future_flight(s)["flight_id"],
+    economy = s.ok("book_flight", **into(s, trip), flight_id=future_flight(s)["flight_id"],
                    cabin="economy")
     bagged = s.ok("add_bags", booking_id=economy["booking_id"], count=2)
     assert bagged["charged_now"] == 70.0 and bagged["bags"] == 2
     s.fails("add_bags", "at most 2 more", booking_id=economy["booking_id"], count=3)
-    business = s.ok("book_flight", itinerary_id=trip["itinerary_id"],
+    business = s.ok("book_flight", **into(s, trip),
                     flight_id=future_flight(s, cabin="business", offset=9)["flight_id"], cabin="business")
     assert s.ok("add_bags", booking_id=business["booking_id"], count=3)["charged_now"] == 35.0
     gold = next(t for t in s.ok("find_travellers", limit=100) if t["loyalty_tier"] == "gold")
     gold_trip = itinerary(s, gold)
-    gb = s.ok("book_flight", itinerary_id=gold_trip["itinerary_id"], flight_id=future_flight(s)["flight_id"],
+    gb = s.ok("book_flight", **into(s, gold_trip), flight_id=future_flight(s)["flight_id"],
               cabin="economy")
     assert s.ok("add_bags", booking_id=gb["booking_id"], count=2)["charged_now"] == 35.0
 
@@ -239,7 +271,9 @@ def test_seat_map_agrees_with_seats_left_on_every_seed(served):
         now = s.world.now
         unseated = {}
         for flight_id, cabin in s.world.connection.execute(
-                "SELECT flight_id, cabin FROM flight_bookings WHERE status = 'booked' AND seat IS NULL"):
+                "SELECT flight_id, cabin FROM flight_bookings WHERE status = 'booked' AND seat IS NULL UNION ALL "
+                "SELECT b.flight_id, b.cabin FROM companions c JOIN flight_bookings b ON b.id = c.booking_id "
+                "WHERE b.status = 'booked' AND c.seat IS NULL"):
             unseated[flight_id, cabin] = unseated.get((flight_id, cabin), 0) + 1
         full = None
         for offset in range(1, 15):
@@ -254,7 +288,7 @@ def test_seat_map_agrees_with_seats_left_on_every_seed(served):
         assert full is not None, f"seed {seed} has no full cabin from JFK to LAX in two weeks"
         flight, cabin = full
         trip = s.ok("create_itinerary", traveller_id=s.ok("find_travellers", limit=1)[0]["traveller_id"], name="Full")
-        s.fails("book_flight", f"no {cabin} seat left", itinerary_id=trip["itinerary_id"],
+        s.fails("book_flight", f"no {cabin} seat left", **into(s, trip),
                 flight_id=flight["flight_id"], cabin=cabin)
         s.close()
 
@@ -278,21 +312,19 @@ def test_a_traveller_books_a_flight_once(s):
     first, second = s.ok("find_travellers", limit=2)
     flight = future_flight(s)
     trip, other_trip = itinerary(s, first), s.ok("create_itinerary", traveller_id=first["traveller_id"], name="Other")
-    booked = s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=flight["flight_id"], cabin="economy")
-    for into, cabin in ((trip, "economy"), (other_trip, "business")):
-        s.fails("book_flight", "books a flight once", itinerary_id=into["itinerary_id"],
-                flight_id=flight["flight_id"], cabin=cabin)
-    s.ok("book_flight", itinerary_id=itinerary(s, second)["itinerary_id"], flight_id=flight["flight_id"],
-         cabin="economy")
+    booked = s.ok("book_flight", **into(s, trip), flight_id=flight["flight_id"], cabin="economy")
+    for target, cabin in ((trip, "economy"), (other_trip, "business")):
+        s.fails("book_flight", "books a flight once", **into(s, target), flight_id=flight["flight_id"], cabin=cabin)
+    s.ok("book_flight", **new_trip(s, second), flight_id=flight["flight_id"], cabin="economy")
     # a change onto a flight the traveller already holds
     later = same_route(s, booked)
-    moving = s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=later["flight_id"], cabin="economy")
+    moving = s.ok("book_flight", **into(s, trip), flight_id=later["flight_id"], cabin="economy")
     s.fails("quote_flight_change", "books a flight once", booking_id=moving["booking_id"],
             new_flight_id=flight["flight_id"])
     s.fails("change_flight", "books a flight once", booking_id=moving["booking_id"], new_flight_id=flight["flight_id"])
     # once cancelled, the flight can be booked again
     s.ok("cancel_flight_booking", booking_id=booked["booking_id"])
-    s.ok("book_flight", itinerary_id=other_trip["itinerary_id"], flight_id=flight["flight_id"], cabin="economy")
+    s.ok("book_flight", **into(s, other_trip), flight_id=flight["flight_id"], cabin="economy")
 
 
 def test_a_change_fee_is_never_credit(s):
@@ -324,7 +356,7 @@ def test_refunds_are_recorded_on_the_booking(s):
     nonrefundable stay nothing, a refundable stay its price."""
     traveller = s.ok("find_travellers", limit=1)[0]
     trip = itinerary(s, traveller)
-    flex = s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=future_flight(s)["flight_id"],
+    flex = s.ok("book_flight", **into(s, trip), flight_id=future_flight(s)["flight_id"],
                 cabin="economy", fare_type="flex")
     s.ok("add_bags", booking_id=flex["booking_id"], count=1)
     cancelled = s.ok("cancel_flight_booking", booking_id=flex["booking_id"])
@@ -334,7 +366,7 @@ def test_refunds_are_recorded_on_the_booking(s):
     _, basic = bookings(s, fare_type="basic")
     assert s.ok("cancel_flight_booking", booking_id=basic["booking_id"])["refund"] == 0.0
     room = s.ok("list_room_types", hotel_id=s.ok("search_hotels", city="Boston")[0]["hotel_id"])[0]
-    stay = s.ok("book_hotel", itinerary_id=trip["itinerary_id"], room_type_id=room["room_type_id"],
+    stay = s.ok("book_hotel", **into(s, trip), room_type_id=room["room_type_id"],
                 check_in=day(24), check_out=day(26))
     s.ok("cancel_hotel_booking", stay_id=stay["stay_id"])
     kept = s.ok("list_hotel_bookings", traveller_id=traveller["traveller_id"], status="cancelled")
@@ -355,13 +387,13 @@ def test_hotel_booking_availability_and_cancellation(s):
     room = s.ok("list_room_types", hotel_id=hotel["hotel_id"])[0]
     free = s.ok("check_room_availability", room_type_id=room["room_type_id"], check_in=day(20), check_out=day(22))
     left = min(free["rooms_left_per_night"].values())
-    stays = [s.ok("book_hotel", itinerary_id=trip["itinerary_id"], room_type_id=room["room_type_id"],
+    stays = [s.ok("book_hotel", **into(s, trip), room_type_id=room["room_type_id"],
                   check_in=day(20), check_out=day(22), rate="refundable", request="Late arrival")
              for _ in range(left)]
     assert stays[0]["total_price"] == free["refundable_total"] and stays[0]["request"] == "Late arrival"
     after = s.ok("check_room_availability", room_type_id=room["room_type_id"], check_in=day(20), check_out=day(22))
     assert not after["available"]
-    s.fails("book_hotel", "room is left on", itinerary_id=trip["itinerary_id"],
+    s.fails("book_hotel", "room is left on", **into(s, trip),
               room_type_id=room["room_type_id"], check_in=day(21), check_out=day(23))
     cancelled = s.ok("cancel_hotel_booking", stay_id=stays[0]["stay_id"])
     assert cancelled["refund"] == stays[0]["total_price"]
@@ -377,7 +409,7 @@ def test_hotel_rules(s):
     trip = itinerary(s, traveller)
     room = min(s.ok("list_room_types", hotel_id=s.ok("search_hotels", city="Miami")[0]["hotel_id"]),
                key=lambda r: r["max_guests"])
-    args = {"itinerary_id": trip["itinerary_id"], "room_type_id": room["room_type_id"]}
+    args = {**into(s, trip), "room_type_id": room["room_type_id"]}
     s.fails("book_hotel", "in the past", **args, check_in=day(-1), check_out=day(1))
     s.fails("book_hotel", "sleeps at most", **args, check_in=day(3), check_out=day(4),
               guests=room["max_guests"] + 1)
@@ -406,7 +438,8 @@ def test_success_follows_the_outcome_not_the_path(play):
 
     stay = Task(id="stay", server="travel_booking", seed=0,
                 user_turns=["This is Kristen Turner. Please book a Standard King at the Denver Summit Suites into my "
-                            "Denver getaway itinerary from August 27 to 29, just me, refundable rate."],
+                            "Denver getaway itinerary from August 27 to 29, just me, refundable rate, on my "
+                            "Mastercard ending 5996."],
                 gold=[[{"id": "g1", "name": "find_travellers", "arguments": {"name": "Kristen Turner"}},
                        {"id": "g2", "name": "list_itineraries", "arguments": {"traveller_id": "TRV-0004"},
                         "depends_on": ["g1"]},
@@ -416,9 +449,9 @@ def test_success_follows_the_outcome_not_the_path(play):
                        {"id": "g5", "name": "book_hotel", "depends_on": ["g2", "g4"],
                         "arguments": {"itinerary_id": "ITN-0005", "room_type_id": "RMT-0025",
                                       "check_in": "2026-08-27", "check_out": "2026-08-29", "guests": 1,
-                                      "rate": "refundable"}}]])
+                                      "rate": "refundable", "payment_method_id": "PAY-0007"}}]])
     booking = _call("book_hotel", itinerary_id="ITN-0005", room_type_id="RMT-0025", check_in="2026-08-27",
-                    check_out="2026-08-29", guests=1, rate="refundable")
+                    check_out="2026-08-29", guests=1, rate="refundable", payment_method_id="PAY-0007")
     # another correct path: the traveller found by email, the room found with a dated search
     other = play(stay, [_call("find_travellers", email="kristen.turner@example.com"),
                         _call("search_hotels", city="denver", check_in="2026-08-27", check_out="2026-08-29"),
@@ -432,6 +465,10 @@ def test_success_follows_the_outcome_not_the_path(play):
     assert not damage["success"]
     wrong = play(stay, [{**booking, "arguments": {**booking["arguments"], "guests": 2}}, "Booked."])
     assert not wrong["success"]
+    # the right stay charged to the voucher instead is refused: nothing booked
+    voucher = play(stay, [{**booking, "arguments": {**booking["arguments"], "payment_method_id": "PAY-0009"}},
+                          "Booked."])
+    assert not voucher["success"]
 
 
 def test_input_rules_refuse_and_change_nothing(s):
@@ -441,7 +478,7 @@ def test_input_rules_refuse_and_change_nothing(s):
     s.fails("search_hotels", "guests must be 1 to 6", city="Denver", guests=9)
     s.fails("create_itinerary", "1 to 60 characters", traveller_id=traveller["traveller_id"], name="  ")
     trip = itinerary(s, traveller)
-    booked = s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=future_flight(s)["flight_id"],
+    booked = s.ok("book_flight", **into(s, trip), flight_id=future_flight(s)["flight_id"],
                   cabin="economy")
     s.fails("add_bags", "count must be 1 to 4", booking_id=booked["booking_id"], count=0)
     cancelled = None
@@ -454,8 +491,316 @@ def test_input_rules_refuse_and_change_nothing(s):
             cancelled = f
             break
     assert cancelled is not None, "the seed holds a cancelled future flight"
-    s.fails("book_flight", "is cancelled", itinerary_id=trip["itinerary_id"], flight_id=cancelled["flight_id"],
+    s.fails("book_flight", "is cancelled", **into(s, trip), flight_id=cancelled["flight_id"],
               cabin="economy")
     assert cancelled["flight_id"] not in [f["flight_id"] for f in s.ok(
         "search_flights", origin=cancelled["origin"], destination=cancelled["destination"],
         date=cancelled["departs_at"][:10])]
+
+
+# -- money: payment methods, the ledger, cancellation rules ------------------------------------------
+
+
+def methods(s, traveller: dict) -> list[dict]:
+    return s.ok("list_payment_methods", traveller_id=traveller["traveller_id"])
+
+
+def with_method(s, kind: str, *, expired: bool = False, least: float = 0.0) -> tuple[dict, dict]:
+    """A traveller with a payment method of the kind (and, for a voucher or gift card, at least `least` left)."""
+    for t in s.ok("find_travellers", limit=100):
+        for m in methods(s, t):
+            if m["kind"] == kind and m["expired"] == expired and (m.get("balance") or 0) >= least:
+                return t, m
+    raise AssertionError(f"no traveller with a {kind}")
+
+
+def balance(s, traveller: dict, method_id: str) -> float | None:
+    return next(m for m in methods(s, traveller) if m["payment_method_id"] == method_id).get("balance")
+
+
+def cheap_flight(s, most: float, origin: str = "SEA", destination: str = "SFO") -> dict:
+    for offset in range(3, 25):
+        for f in s.ok("search_flights", origin=origin, destination=destination, date=day(offset), cabin="economy"):
+            if f["economy"]["fare"] <= most:
+                return f
+    raise AssertionError(f"no flight under {most}")
+
+
+def test_paying_with_a_voucher_debits_it_and_the_ledger_records_it(s):
+    traveller, voucher = with_method(s, "voucher", least=150)
+    trip = itinerary(s, traveller)
+    flight = cheap_flight(s, voucher["balance"])
+    before = voucher["balance"]
+    booked = s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=flight["flight_id"], cabin="economy",
+                  payment_method_id=voucher["payment_method_id"])
+    assert booked["charged"] == flight["economy"]["fare"] and booked["paid_with"] == voucher["label"]
+    assert balance(s, traveller, voucher["payment_method_id"]) == round(before - flight["economy"]["fare"], 2)
+    entries = s.ok("list_transactions", traveller_id=traveller["traveller_id"], booking_id=booked["booking_id"])
+    assert [(e["kind"], e["item"], e["reason"], e["amount"], e["payment_method_id"]) for e in entries] == [
+        ("charge", "fare", "booking", flight["economy"]["fare"], voucher["payment_method_id"])]
+    assert entries[0] in s.ok("list_transactions", traveller_id=traveller["traveller_id"],
+                              payment_method_id=voucher["payment_method_id"])
+    # bags go on the voucher that paid the fare unless another method is named
+    card = pay(s, traveller)
+    s.ok("add_bags", booking_id=booked["booking_id"], count=1, payment_method_id=card)
+    newest = s.ok("list_transactions", traveller_id=traveller["traveller_id"], limit=1)[0]
+    assert (newest["item"], newest["amount"], newest["payment_method_id"]) == ("bag_fee", 35.0, card)
+
+
+def test_a_method_without_enough_balance_refuses_the_booking_and_changes_nothing(s):
+    traveller, voucher = with_method(s, "voucher")
+    trip = itinerary(s, traveller)
+    dear = next(f for offset in range(3, 25) for f in s.ok("search_flights", origin="JFK", destination="LAX",
+                                                            date=day(offset), cabin="business")
+                if f["business"]["fare"] > voucher["balance"])
+    args = {"itinerary_id": trip["itinerary_id"], "flight_id": dear["flight_id"], "cabin": "business"}
+    error = s.fails("book_flight", "not enough", **args, payment_method_id=voucher["payment_method_id"])
+    assert f"${voucher['balance']:.2f} left" in error and "nothing was charged" in error
+    assert balance(s, traveller, voucher["payment_method_id"]) == voucher["balance"]
+    # a voucher is the airline's credit: no hotel, no other airline; an expired card pays nothing
+    room = s.ok("list_room_types", hotel_id=s.ok("search_hotels", city="Boston")[0]["hotel_id"])[0]
+    s.fails("book_hotel", "pays flights only", itinerary_id=trip["itinerary_id"], room_type_id=room["room_type_id"],
+            check_in=day(10), check_out=day(11), payment_method_id=voucher["payment_method_id"])
+    london = next(f for offset in range(3, 20) for f in s.ok("search_flights", origin="JFK", destination="LHR",
+                                                              date=day(offset), cabin="economy"))
+    s.fails("book_flight", "Trailblazer Air flights only", itinerary_id=trip["itinerary_id"],
+            flight_id=london["flight_id"], cabin="economy", payment_method_id=voucher["payment_method_id"])
+    owner, expired = with_method(s, "card", expired=True)
+    s.fails("book_flight", "expired on", itinerary_id=itinerary(s, owner)["itinerary_id"],
+            flight_id=dear["flight_id"], cabin="economy", payment_method_id=expired["payment_method_id"])
+    s.fails("book_flight", "belongs to another traveller", **args, payment_method_id=expired["payment_method_id"])
+    # a gift card short of the price refuses the stay the same way
+    holder, gift = with_method(s, "gift_card")
+    suite = max(s.ok("list_room_types", hotel_id=s.ok("search_hotels", city="Miami")[0]["hotel_id"]),
+                key=lambda r: r["nightly_price"])
+    nights = int(gift["balance"] // suite["nightly_price"]) + 1
+    s.fails("book_hotel", "not enough", itinerary_id=itinerary(s, holder)["itinerary_id"],
+            room_type_id=suite["room_type_id"], check_in=day(20), check_out=day(20 + nights),
+            payment_method_id=gift["payment_method_id"])
+
+
+def test_cancelling_within_24_hours_refunds_everything_to_the_methods_that_paid(s):
+    traveller, voucher = with_method(s, "voucher", least=150)
+    trip = itinerary(s, traveller)
+    flight = cheap_flight(s, voucher["balance"] - 30)
+    booked = s.ok("book_flight", itinerary_id=trip["itinerary_id"], flight_id=flight["flight_id"], cabin="economy",
+                  payment_method_id=voucher["payment_method_id"], insurance=True)
+    card = pay(s, traveller)
+    s.ok("add_bags", booking_id=booked["booking_id"], count=2, payment_method_id=card)
+    quote = s.ok("quote_cancellation", booking_id=booked["booking_id"])
+    assert quote["basis"] == "within_24_hours" and quote["kept"] == 0.0
+    assert {r["payment_method_id"]: r["amount"] for r in quote["refunds"]} == {
+        voucher["payment_method_id"]: round(flight["economy"]["fare"] + 30.0, 2), card: 70.0}
+    cancelled = s.ok("cancel_flight_booking", booking_id=booked["booking_id"])
+    assert cancelled["refund"] == round(flight["economy"]["fare"] + 30.0 + 70.0, 2)
+    assert cancelled["basis"] == "within_24_hours" and cancelled["cancel_reason"] == "change_of_plans"
+    assert balance(s, traveller, voucher["payment_method_id"]) == voucher["balance"]
+    refunds = [e for e in s.ok("list_transactions", traveller_id=traveller["traveller_id"],
+                               booking_id=booked["booking_id"]) if e["kind"] == "refund"]
+    assert sorted((e["item"], e["amount"]) for e in refunds) == sorted(
+        [("fare", flight["economy"]["fare"]), ("insurance", 30.0), ("bag_fee", 70.0)])
+
+
+def test_a_basic_fare_refunds_nothing_after_24_hours_and_insurance_covers_illness(s):
+    _, plain = bookings(s, fare_type="basic", insured=False)
+    quote = s.ok("quote_cancellation", booking_id=plain["booking_id"], reason="illness")
+    assert (quote["basis"], quote["refund"], quote["refunds"]) == ("non_refundable", 0.0, [])
+    assert s.ok("cancel_flight_booking", booking_id=plain["booking_id"], reason="illness")["refund"] == 0.0
+    traveller, insured = bookings(s, fare_type="basic", insured=True)
+    kept = s.ok("quote_cancellation", booking_id=insured["booking_id"])
+    assert (kept["basis"], kept["refund"]) == ("non_refundable", 0.0)
+    covered = s.ok("quote_cancellation", booking_id=insured["booking_id"], reason="family_emergency")
+    assert covered["basis"] == "travel_insurance"
+    assert covered["refund"] == round(insured["price_paid"] + insured["bag_fees"] + insured["change_fees"], 2)
+    assert covered["kept"] == insured["insurance_cost"]
+    cancelled = s.ok("cancel_flight_booking", booking_id=insured["booking_id"], reason="family_emergency")
+    assert (cancelled["refund"], cancelled["cancel_reason"]) == (covered["refund"], "family_emergency")
+    listed = s.ok("list_flight_bookings", traveller_id=traveller["traveller_id"], status="cancelled")
+    assert next(b for b in listed if b["booking_id"] == insured["booking_id"])["refund"] == covered["refund"]
+
+
+def test_a_flight_the_airline_cancelled_refunds_in_full_and_rebooks_free(s):
+    grounded = [(t, b) for t in s.ok("find_travellers", limit=100)
+                for b in s.ok("list_flight_bookings", traveller_id=t["traveller_id"], status="booked")
+                if b["flight_status"] == "cancelled"]
+    assert len(grounded) >= 2, "the seed holds bookings on flights the airline cancelled"
+    (traveller, first), (_, second) = grounded[:2]
+    s.fails("select_seat", "the airline cancelled", booking_id=first["booking_id"], seat="12A")
+    s.fails("add_bags", "the airline cancelled", booking_id=first["booking_id"], count=1)
+    s.fails("change_cabin", "the airline cancelled", booking_id=first["booking_id"], cabin="business")
+    quote = s.ok("quote_cancellation", booking_id=first["booking_id"])
+    paid = round(first["price_paid"] + first["bag_fees"] + first["change_fees"] + first["insurance_cost"], 2)
+    assert (quote["basis"], quote["refund"], quote["kept"]) == ("airline_cancelled", paid, 0.0)
+    assert s.ok("cancel_flight_booking", booking_id=first["booking_id"])["refund"] == paid
+    departs = dt.datetime.fromisoformat(second["departs_at"]).date()
+    other = next(f for offset in range(1, 20) for f in s.ok(
+        "search_flights", origin=second["origin"], destination=second["destination"],
+        date=(departs + dt.timedelta(days=offset)).isoformat(), cabin=second["cabin"])
+        if f[second["cabin"]]["seats_left"] >= second["passengers"])
+    terms = s.ok("quote_flight_change", booking_id=second["booking_id"], new_flight_id=other["flight_id"])
+    assert (terms["airline_cancelled"], terms["change_fee"], terms["fare_difference"]) == (True, 0.0, 0.0)
+    moved = s.ok("change_flight", booking_id=second["booking_id"], new_flight_id=other["flight_id"])
+    assert (moved["flight_status"], moved["charged"], moved["price_paid"]) == ("scheduled", 0.0, second["price_paid"])
+
+
+def test_upgrade_and_downgrade_charge_and_refund_the_fare_difference(s):
+    traveller, booking = next(
+        (t, b) for t in s.ok("find_travellers", limit=100) if t["loyalty_tier"] == "none"
+        for b in s.ok("list_flight_bookings", traveller_id=t["traveller_id"], status="booked")
+        if b["cabin"] == "economy" and b["flight_status"] == "scheduled" and not b["companions"]
+        and b["departs_at"] > NOW.isoformat()
+        and s.ok("get_flight", flight_id=b["flight_id"])["business"]["seats_left"])
+    flight = s.ok("get_flight", flight_id=booking["flight_id"])
+    card = pay(s, traveller)
+    s.ok("add_bags", booking_id=booking["booking_id"], count=3, payment_method_id=card)
+    business = round(flight["business"]["fare_usd"] * (1.35 if booking["fare_type"] == "flex" else 1), 2)
+    s.fails("change_cabin", "already in economy", booking_id=booking["booking_id"], cabin="economy")
+    up = s.ok("change_cabin", booking_id=booking["booking_id"], cabin="business", payment_method_id=card)
+    assert up["fare_difference"] == round(business - booking["price_paid"], 2) and up["price_paid"] == business
+    assert up["bag_fee_difference"] == -70.0 and up["bag_fees"] == 35.0 and up["refunded"] == 70.0
+    assert up["charged"] == up["fare_difference"] and up["cabin"] == "business" and up["seat"] is None
+    after = s.ok("get_flight", flight_id=flight["flight_id"])
+    assert after["business"]["seats_left"] == flight["business"]["seats_left"] - 1
+    assert after["economy"]["seats_left"] == flight["economy"]["seats_left"] + 1
+    down = s.ok("change_cabin", booking_id=booking["booking_id"], cabin="economy")
+    assert down["refunded"] == up["fare_difference"] and down["charged"] == 70.0
+    assert down["price_paid"] == booking["price_paid"] and down["bag_fees"] == 105.0
+    newest = s.ok("list_transactions", traveller_id=traveller["traveller_id"], booking_id=booking["booking_id"],
+                  limit=2)
+    assert {(e["kind"], e["item"], e["reason"]) for e in newest} == {("refund", "fare", "downgrade"),
+                                                                     ("charge", "bag_fee", "downgrade")}
+    if flight["first"] is None:
+        s.fails("change_cabin", "no first cabin", booking_id=booking["booking_id"], cabin="first")
+
+
+def test_first_cabin_seats_and_bags(s):
+    traveller = s.ok("find_travellers", limit=100)[2]
+    flight = future_flight(s, cabin="first")
+    assert flight["first"]["fare"] > flight["business"]["fare"]
+    booked = s.ok("book_flight", **new_trip(s, traveller), flight_id=flight["flight_id"], cabin="first")
+    assert booked["price_paid"] == flight["first"]["fare"]
+    seats = s.ok("list_free_seats", flight_id=flight["flight_id"], cabin="first")
+    assert seats["seats_left"] == flight["first"]["seats_left"] - 1 and set(seats["free_seats"]) <= {"5A", "5F", "6A",
+                                                                                                      "6F"}
+    s.fails("select_seat", "not in the first cabin", booking_id=booked["booking_id"], seat="1A")
+    assert s.ok("select_seat", booking_id=booked["booking_id"], seat=seats["free_seats"][0])["seat"] == \
+        seats["free_seats"][0]
+    extra = 1 if traveller["loyalty_tier"] == "gold" else 0
+    assert s.ok("add_bags", booking_id=booked["booking_id"], count=4)["charged_now"] == (1 - extra) * 35.0
+    seattle = s.ok("search_flights", origin="SEA", destination="SFO", date=day(5))[0]
+    assert seattle["first"] is None
+    s.fails("book_flight", "no first cabin", **new_trip(s, traveller), flight_id=seattle["flight_id"], cabin="first")
+
+
+def test_companions_share_a_booking_and_each_take_a_seat(s):
+    traveller, friend = s.ok("find_travellers", limit=2)
+    flight = future_flight(s, offset=8)
+    args = {**new_trip(s, traveller), "flight_id": flight["flight_id"], "cabin": "economy"}
+    s.fails("book_flight", "full name", **args, companions=["Maria"])
+    s.fails("book_flight", "named once", **args, companions=["Maria Lopez", "maria  lopez"])
+    s.fails("book_flight", "named once", **args, companions=[traveller["name"]])
+    booked = s.ok("book_flight", **args, companions=["Maria Lopez", "Tom Lopez"], insurance=True)
+    assert booked["passengers"] == 3 and booked["price_paid"] == round(flight["economy"]["fare"] * 3, 2)
+    assert booked["insurance_cost"] == 90.0 and booked["charged"] == round(booked["price_paid"] + 90.0, 2)
+    assert s.ok("get_flight", flight_id=flight["flight_id"])["economy"]["seats_left"] == \
+        flight["economy"]["seats_left"] - 3
+    free = s.ok("list_free_seats", flight_id=flight["flight_id"], cabin="economy")["free_seats"]
+    seated = s.ok("select_seat", booking_id=booked["booking_id"], seat=free[0], passenger="maria lopez")
+    assert seated["companions"][0] == {"name": "Maria Lopez", "seat": free[0]} and seated["seat"] is None
+    s.fails("select_seat", "is taken", booking_id=booked["booking_id"], seat=free[0])
+    s.fails("select_seat", "not a passenger", booking_id=booked["booking_id"], seat=free[1], passenger="Ann Lopez")
+    s.fails("book_flight", "a passenger is on a flight once", **new_trip(s, friend), flight_id=flight["flight_id"],
+            cabin="economy", companions=["Tom Lopez"])
+    for _ in range(3):  # up to 4 bags a passenger: 12 for the three of them
+        s.ok("add_bags", booking_id=booked["booking_id"], count=4)
+    s.fails("add_bags", "(12 for this booking), so at most 0 more", booking_id=booked["booking_id"], count=1)
+    cancelled = s.ok("cancel_flight_booking", booking_id=booked["booking_id"])
+    assert all(c["seat"] is None for c in cancelled["companions"])
+    assert s.ok("get_flight", flight_id=flight["flight_id"])["economy"] == flight["economy"]
+    tight = next(f for offset in range(1, 25) for f in s.ok("search_flights", origin="JFK", destination="LAX",
+                                                             date=day(offset), cabin="business")
+                 if f["business"]["seats_left"] == 1)
+    s.fails("book_flight", "not the 2 this booking needs", **new_trip(s, friend), flight_id=tight["flight_id"],
+            cabin="business", companions=["Ann Lopez"])
+
+
+def test_fares_in_the_airlines_currency_are_charged_in_dollars(s):
+    rate = s.ok("get_exchange_rate", currency="gbp")
+    assert rate["airlines"] == ["Kestrel Atlantic"] and rate["units_per_usd"] == round(1 / rate["usd_per_unit"], 4)
+    s.fails("get_exchange_rate", "fares are priced in CAD, EUR, GBP, USD", currency="JPY")
+    london = future_flight(s, origin="JFK", destination="LHR")
+    assert london["currency"] == "GBP" and london["airline"] == "Kestrel Atlantic"
+    assert london["economy"]["fare_usd"] == round(london["economy"]["fare"] * rate["usd_per_unit"], 2)
+    traveller = s.ok("find_travellers", limit=100)[3]
+    booked = s.ok("book_flight", **new_trip(s, traveller), flight_id=london["flight_id"], cabin="economy",
+                  fare_type="flex")
+    assert booked["price_paid"] == round(london["economy"]["fare_usd"] * 1.35, 2)
+
+
+def test_support_cases_open_take_notes_and_close(s):
+    traveller = s.ok("find_travellers", limit=100)[4]
+    booking = s.ok("list_flight_bookings", traveller_id=traveller["traveller_id"])[0]
+    args = {"traveller_id": traveller["traveller_id"], "topic": "name_correction", "booking_id": booking["booking_id"]}
+    s.fails("open_support_case", "10 to 1000 characters", **args, description="Fix it")
+    case = s.ok("open_support_case", **args, description="My surname is misspelled on the ticket; it should be "
+                                                         "exactly as on my passport.")
+    assert case["status"] == "open" and case["case_id"].startswith("CAS-") and len(case["notes"]) == 1
+    assert case in s.ok("list_support_cases", traveller_id=traveller["traveller_id"], status="open")
+    s.fails("open_support_case", "add a note to it", **args, description="Still waiting on the name fix, please.")
+    noted = s.ok("add_case_note", case_id=case["case_id"], note="My passport reads Ann-Marie, with a hyphen.")
+    assert [n["author"] for n in noted["notes"]] == ["traveller", "traveller"]
+    other = next(t for t in s.ok("find_travellers", limit=100)
+                 if t["traveller_id"] != traveller["traveller_id"] and s.ok(
+                     "list_flight_bookings", traveller_id=t["traveller_id"]))
+    theirs = s.ok("list_flight_bookings", traveller_id=other["traveller_id"])[0]
+    s.fails("open_support_case", "is not", **{**args, "booking_id": theirs["booking_id"]},
+            description="Please correct the name on this booking.")
+    closed = s.ok("close_support_case", case_id=case["case_id"])
+    assert closed["status"] == "closed"
+    s.same("close_support_case", case_id=case["case_id"])
+    s.fails("add_case_note", "closed and takes no notes", case_id=case["case_id"], note="One more thing.")
+    assert s.ok("open_support_case", **args, description="Opening again: the name is still wrong.")["status"] == "open"
+    resolved = next(c for t in s.ok("find_travellers", limit=100)
+                    for c in s.ok("list_support_cases", traveller_id=t["traveller_id"], status="resolved"))
+    assert s.ok("add_case_note", case_id=resolved["case_id"], note="This is not fixed yet.")["status"] == "open"
+
+
+def test_saving_a_card(s):
+    traveller = s.ok("find_travellers", limit=100)[5]
+    tid = traveller["traveller_id"]
+    s.fails("add_card", "check digit", traveller_id=tid, card_number="4111 1111 1111 1112", expiry="09/28")
+    s.fails("add_card", "is not a Visa", traveller_id=tid, card_number="6011 1111 1111 1117", expiry="09/28")
+    s.fails("add_card", "expired at the end of", traveller_id=tid, card_number="4111111111111111", expiry="01/26")
+    s.fails("add_card", "not valid", traveller_id=tid, card_number="4111111111111111", expiry="13/28")
+    card, again = s.repeat("add_card", traveller_id=tid, card_number="4111 1111 1111 1111", expiry="09/28")
+    assert (card["label"], card["expires_on"], card["expired"]) == ("Visa ending 1111", "2028-09-30", False)
+    assert again["payment_method_id"] == card["payment_method_id"] and not again["renewed"]
+    renewed = s.ok("add_card", traveller_id=tid, card_number="4111-1111-1111-1111", expiry="03/2031")
+    assert renewed["renewed"] and renewed["expires_on"] == "2031-03-31"
+    assert [m for m in methods(s, traveller) if m["label"] == "Visa ending 1111"] == [
+        {k: v for k, v in renewed.items() if k != "renewed"}]
+    amex = s.ok("add_card", traveller_id=tid, card_number="3782 822463 10005", expiry="12/27")
+    assert amex["brand"] == "American Express"
+
+
+def test_seeded_worlds_hold_the_money_rules_edge_cases(served):
+    """Every world of seeds 0-9 has vouchers and gift cards, an expired card, bookings made in
+    the last day, on flights the airline cancelled and with companions, first cabins, and support
+    cases in every status; their money agrees with the ledger (the invariants run on each)."""
+    for seed in range(10):
+        s = served("travel_booking", seed)
+        rows = s.world.connection.execute
+        kinds = {k for k, in rows("SELECT DISTINCT kind FROM payment_methods")}
+        assert kinds == {"card", "voucher", "gift_card"}, seed
+        today = s.world.now.date().isoformat()
+        assert rows("SELECT count(*) FROM payment_methods WHERE kind = 'card' AND expires_on < ?", (today,)
+                    ).fetchone()[0] > 0, seed
+        assert rows("SELECT count(*) FROM flight_bookings WHERE booked_at > ?",
+                    (str(s.world.now - dt.timedelta(hours=24)),)).fetchone()[0] > 0, seed
+        assert rows("SELECT count(*) FROM companions").fetchone()[0] > 0, seed
+        assert rows("SELECT count(*) FROM flight_bookings b JOIN flights f ON f.id = b.flight_id "
+                    "WHERE f.status = 'cancelled' AND b.status = 'booked'").fetchone()[0] > 0, seed
+        assert rows("SELECT count(*) FROM flights WHERE first_fare IS NOT NULL").fetchone()[0] > 0, seed
+        assert rows("SELECT count(DISTINCT status) FROM support_cases").fetchone()[0] >= 3, seed
+        assert s.world.violations() == [], seed
+        s.close()

@@ -1,12 +1,16 @@
 """The vehicle server through real MCP: every tool, every gate of the car's state machine (each refusal
-leaves the world unchanged and names the state that blocks the action), navigation with charging and fuel
-stops, saved places, and the reward's outcome rules played through the environment.
+leaves the world unchanged and names the state that blocks the action), brakes and cruise control,
+refuelling, display units, navigation with charging and fuel stops and to postal addresses, nearby places
+and distances, saved places, and the reward's outcome rules played through the environment.
 
-Vehicles are found through the tools by the state they are in, in the seed-0 world."""
+Vehicles are found through the tools by the state they are in, in the seed-0 world; unless a test says
+otherwise, among those whose display shows imperial units (the readings a test compares are in mph and
+miles)."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -18,6 +22,9 @@ def s(served):
     return served("vehicle")
 
 
+KM_PER_MILE = 1.609344
+
+
 def fleet(s) -> list[dict]:
     out = []
     for owner in s.ok("find_owners", limit=100):
@@ -26,24 +33,47 @@ def fleet(s) -> list[dict]:
     return out
 
 
-def pick(s, where, what: str) -> dict:
+def pick(s, where, what: str, units: str | None = "imperial") -> dict:
     for v in fleet(s):
-        if where(v):
+        if (units is None or v["display_units"] == units) and where(v):
             return v
-    raise AssertionError(f"no vehicle {what} in the seed-0 world")
+    raise AssertionError(f"no vehicle {what} ({units or 'any'} display) in the seed-0 world")
 
 
 def status(s, vehicle_id: str) -> dict:
     return s.ok("get_vehicle_status", vehicle_id=vehicle_id)
 
 
+def mph(reading: dict) -> int:
+    """The speed of a result, in mph whatever the display shows."""
+    return reading["speed_mph"] if "speed_mph" in reading else round(reading["speed_kmh"] / KM_PER_MILE)
+
+
+def miles(reading: dict) -> int:
+    """The range of a result, in miles whatever the display shows."""
+    return reading["range_miles"] if "range_miles" in reading else round(reading["range_km"] / KM_PER_MILE)
+
+
 def moving(v: dict) -> bool:
-    return v["speed_mph"] > 0 and v["gear"] == "D"
+    return mph(v) > 0 and v["gear"] == "D"
 
 
 def parked_off(v: dict) -> bool:
     return v["ignition"] == "off" and v["gear"] == "P" and not v["open_door"] and not v["trunk_open"] \
-        and not v.get("charge_port_open") and v["range_miles"] > 0
+        and not v.get("charge_port_open") and miles(v) > 0
+
+
+def start(s, vehicle_id: str) -> dict:
+    """Press the brake pedal and switch the ignition on, as a driver starts a car."""
+    s.ok("set_brake_pedal", vehicle_id=vehicle_id, pressed=True)
+    return s.ok("set_ignition", vehicle_id=vehicle_id, mode="on")
+
+
+def ready_to_drive(s, vehicle_id: str, gear: str = "D") -> None:
+    """Start the vehicle, shift into `gear` and release the parking brake."""
+    start(s, vehicle_id)
+    s.ok("shift_gear", vehicle_id=vehicle_id, gear=gear)
+    s.ok("set_parking_brake", vehicle_id=vehicle_id, engaged=False)
 
 
 # -- the world ----------------------------------------------------------------------------------------
@@ -60,11 +90,14 @@ def test_seed_world_has_every_state(s):
     assert 40 <= len(vehicles) <= 120
     assert {v["ignition"] for v in vehicles} == {"off", "accessory", "on"}
     assert any(moving(v) for v in vehicles) and any(v["ignition"] == "on" and v["gear"] == "P" for v in vehicles)
+    assert {v["display_units"] for v in vehicles} == {"imperial", "metric"}
+    assert {v["parking_brake"] for v in vehicles} == {"engaged", "released"}
+    assert any(v["brake_pedal"] == "pressed" for v in vehicles) and any(v["cruise_control"]["on"] for v in vehicles)
     assert {v["powertrain"] for v in vehicles} == {"electric", "gasoline"}
     assert any(v.get("charging") for v in vehicles)
     assert any(v.get("plugged_in") and v["battery_percent"] >= v["charge_limit"] for v in vehicles)
     assert any(v["open_door"] for v in vehicles) and any(v["trunk_open"] for v in vehicles)
-    assert any(v["range_miles"] < 30 for v in vehicles) and any(v["navigation"] for v in vehicles)
+    assert any(miles(v) < 30 for v in vehicles) and any(v["navigation"] for v in vehicles)
     owners = s.ok("find_owners", limit=100)
     assert any(s.ok("list_saved_places", owner_id=o["owner_id"]) == [] for o in owners)
 
@@ -78,7 +111,8 @@ def test_find_owners_and_list_vehicles(s):
     assert s.ok("find_owners", name="zzz-nobody") == []
     cars = s.ok("list_vehicles", owner_id=third["owner_id"])
     assert cars and all(c["owner_id"] == third["owner_id"] for c in cars)
-    assert {"vehicle", "ignition", "gear", "speed_mph", "range_miles", "plate"} <= set(cars[0])
+    units = {"imperial": {"speed_mph", "range_miles"}, "metric": {"speed_kmh", "range_km"}}[cars[0]["display_units"]]
+    assert {"vehicle", "ignition", "gear", "plate"} | units <= set(cars[0])
 
 
 def test_status_climate_and_tyres(s):
@@ -107,14 +141,14 @@ def test_no_shifting_out_of_p_without_the_ignition_on(s):
     s.ok("set_ignition", vehicle_id=vid, mode="accessory")
     s.fails("shift_gear", "ignition is accessory", vehicle_id=vid, gear="R")
     assert s.ok("shift_gear", vehicle_id=vid, gear="P")["gear"] == "P"  # the current gear: nothing to do
-    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    start(s, vid)
     assert s.ok("shift_gear", vehicle_id=vid, gear="R")["gear"] == "R"
     assert s.ok("shift_gear", vehicle_id=vid, gear="D")["gear"] == "D"
 
 
 def test_park_and_reverse_only_when_stopped(s):
     v = pick(s, moving, "moving in D")
-    vid, speed = v["vehicle_id"], v["speed_mph"]
+    vid, speed = v["vehicle_id"], mph(v)
     text = s.fails("shift_gear", f"moving at {speed} mph", vehicle_id=vid, gear="P")
     assert "bring it to a stop" in text
     s.fails("shift_gear", "before shifting into R", vehicle_id=vid, gear="R")
@@ -134,20 +168,19 @@ def test_coasting_in_neutral_keeps_the_rules_on_every_seed(served):
                                           "ORDER BY id").fetchall()
         for vid, speed in rows:
             coasting = s.ok("shift_gear", vehicle_id=vid, gear="N")
-            assert (coasting["gear"], coasting["speed_mph"]) == ("N", speed)
-            s.fails("set_speed", "coasting", vehicle_id=vid, speed_mph=min(speed + 10, 85))
+            assert (coasting["gear"], mph(coasting)) == ("N", speed)
+            s.fails("set_speed", "coasting", vehicle_id=vid, speed_mph=min(int(speed) + 10, 85))
             s.fails("shift_gear", "bring it to a stop", vehicle_id=vid, gear="R")
             s.fails("shift_gear", "bring it to a stop", vehicle_id=vid, gear="P")
-            assert s.ok("shift_gear", vehicle_id=vid, gear="D")["speed_mph"] == speed
+            assert mph(s.ok("shift_gear", vehicle_id=vid, gear="D")) == speed
             s.ok("shift_gear", vehicle_id=vid, gear="N")
-            assert s.ok("set_speed", vehicle_id=vid, speed_mph=0)["speed_mph"] == 0
+            assert mph(s.ok("set_speed", vehicle_id=vid, speed_mph=0)) == 0
 
 
 def test_leaving_reverse_needs_a_stop(s):
     v = pick(s, parked_off, "parked and off")
     vid = v["vehicle_id"]
-    s.ok("set_ignition", vehicle_id=vid, mode="on")
-    s.ok("shift_gear", vehicle_id=vid, gear="R")
+    ready_to_drive(s, vid, "R")
     s.ok("set_speed", vehicle_id=vid, speed_mph=5)
     s.fails("shift_gear", "reversing at 5 mph", vehicle_id=vid, gear="D")
     s.fails("shift_gear", "before shifting out of R", vehicle_id=vid, gear="N")
@@ -158,7 +191,7 @@ def test_leaving_reverse_needs_a_stop(s):
 def test_accessory_dims_high_beams(s):
     v = pick(s, parked_off, "parked and off")
     vid = v["vehicle_id"]
-    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    start(s, vid)
     s.ok("set_headlights", vehicle_id=vid, mode="high")
     s.ok("set_ignition", vehicle_id=vid, mode="accessory")
     assert status(s, vid)["headlights"] == "low"
@@ -167,7 +200,7 @@ def test_accessory_dims_high_beams(s):
 def test_plugged_in_vehicle_stays_in_p(s):
     v = pick(s, lambda v: v.get("plugged_in"), "plugged in")
     vid = v["vehicle_id"]
-    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    start(s, vid)
     s.fails("shift_gear", "unplug the charging cable", vehicle_id=vid, gear="D")
 
 
@@ -185,6 +218,127 @@ def test_ignition_off_or_accessory_only_in_p(s):
     assert after["navigation"] is None and after["media_source"] == "off" and not after["climate_on"]
 
 
+# -- brakes and starting -----------------------------------------------------------------------------
+
+
+def test_the_engine_starts_only_with_the_brake_pressed(s):
+    v = pick(s, lambda v: parked_off(v) and v["brake_pedal"] == "released", "parked, off, brake released")
+    vid = v["vehicle_id"]
+    text = s.fails("set_ignition", "will not start: the brake pedal is not pressed", vehicle_id=vid, mode="on")
+    assert "press the brake pedal (set_brake_pedal) first" in text
+    assert s.ok("set_ignition", vehicle_id=vid, mode="accessory")["ignition"] == "accessory"  # no brake needed
+    s.fails("set_ignition", "brake pedal is not pressed", vehicle_id=vid, mode="on")
+    pressed = s.ok("set_brake_pedal", vehicle_id=vid, pressed=True)
+    assert pressed["brake_pedal"] == "pressed" and status(s, vid)["ignition"] == "accessory"
+    assert s.ok("set_ignition", vehicle_id=vid, mode="on")["ignition"] == "on"
+    s.ok("set_brake_pedal", vehicle_id=vid, pressed=False)
+    assert s.ok("set_ignition", vehicle_id=vid, mode="on")["ignition"] == "on"  # already running: nothing to start
+    assert s.repeat("set_brake_pedal", vehicle_id=vid, pressed=True)[1]["brake_pedal"] == "pressed"
+
+
+def test_the_parking_brake_holds_until_released_with_the_engine_on_and_the_brake_pressed(s):
+    v = pick(s, lambda v: parked_off(v) and v["parking_brake"] == "engaged" and v["brake_pedal"] == "released"
+             and not v.get("plugged_in"), "parked, off, parking brake engaged")
+    vid = v["vehicle_id"]
+    text = s.fails("set_parking_brake", "but the brake pedal is not pressed and the ignition is off;", vehicle_id=vid,
+                   engaged=False)
+    assert "press the brake pedal (set_brake_pedal) and switch the ignition on first, then release it" in text
+    s.ok("set_brake_pedal", vehicle_id=vid, pressed=True)
+    s.fails("set_parking_brake", "but the ignition is off; switch the ignition on first", vehicle_id=vid,
+            engaged=False)
+    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    s.ok("shift_gear", vehicle_id=vid, gear="D")
+    s.fails("set_speed", "parking brake is engaged; release it", vehicle_id=vid, speed_mph=25)
+    s.ok("set_brake_pedal", vehicle_id=vid, pressed=False)
+    s.fails("set_parking_brake", "but the brake pedal is not pressed; press the brake pedal", vehicle_id=vid,
+            engaged=False)
+    s.ok("set_brake_pedal", vehicle_id=vid, pressed=True)
+    assert s.ok("set_parking_brake", vehicle_id=vid, engaged=False)["parking_brake"] == "released"
+    driving = s.ok("set_speed", vehicle_id=vid, speed_mph=25)
+    assert driving["speed_mph"] == 25
+    after = status(s, vid)
+    assert after["brake_pedal"] == "released" and after["parking_brake"] == "released"  # driving off lifts the foot
+    s.fails("set_parking_brake", "moving at 25 mph; bring it to a stop", vehicle_id=vid, engaged=True)
+    s.ok("set_speed", vehicle_id=vid, speed_mph=0)
+    assert s.repeat("set_parking_brake", vehicle_id=vid, engaged=True)[1]["parking_brake"] == "engaged"
+
+
+def test_braking_stops_a_moving_vehicle_and_ends_cruise_control(s):
+    v = pick(s, lambda v: moving(v) and v["cruise_control"]["on"], "cruising")
+    vid = v["vehicle_id"]
+    braked = s.ok("set_brake_pedal", vehicle_id=vid, pressed=True)
+    assert braked["speed_mph"] == 0 and braked["brake_pedal"] == "pressed" and braked["gear"] == "D"
+    assert status(s, vid)["cruise_control"]["on"] is False
+    other = pick(s, lambda v: moving(v) and v["vehicle_id"] != vid, "moving")
+    stopped = s.ok("set_speed", vehicle_id=other["vehicle_id"], speed_mph=0)  # stopping holds the brake too
+    assert stopped["speed_mph"] == 0 and status(s, other["vehicle_id"])["brake_pedal"] == "pressed"
+    parked = pick(s, lambda v: parked_off(v) and v["brake_pedal"] == "released", "parked")
+    s.same("set_speed", vehicle_id=parked["vehicle_id"], speed_mph=0)  # already stopped: nothing to brake
+
+
+# -- cruise control -----------------------------------------------------------------------------------
+
+
+def test_cruise_control_turns_on_only_while_driving_and_moves_in_steps(s):
+    v = pick(s, parked_off, "parked and off")
+    vid = v["vehicle_id"]
+    text = s.fails("set_cruise_control", "stopped in P; cruise control turns on only while driving in D at 20 mph",
+                   vehicle_id=vid, on=True)
+    assert "drive first (set_speed)" in text
+    s.fails("adjust_cruise_speed", "Cruise control is off", vehicle_id=vid, steps=1)
+    ready_to_drive(s, vid)
+    s.ok("set_speed", vehicle_id=vid, speed_mph=15)
+    s.fails("set_cruise_control", "moving at 15 mph in D", vehicle_id=vid, on=True)
+    s.ok("set_speed", vehicle_id=vid, speed_mph=45)
+    on = s.ok("set_cruise_control", vehicle_id=vid, on=True)
+    assert on["cruise_control"]["on"] is True and on["cruise_control"]["set_speed_mph"] == 45
+    s.same("set_cruise_control", vehicle_id=vid, on=True)
+    raised = s.ok("adjust_cruise_speed", vehicle_id=vid, steps=2)
+    assert raised["cruise_control"]["set_speed_mph"] == 55 and raised["speed_mph"] == 55
+    assert s.ok("adjust_cruise_speed", vehicle_id=vid, steps=-1)["speed_mph"] == 50
+    text = s.fails("adjust_cruise_speed", "would set cruise control to 100 mph", vehicle_id=vid, steps=10)
+    assert "it holds 20 mph to 85 mph" in text
+    s.fails("adjust_cruise_speed", "would set cruise control to 15 mph", vehicle_id=vid, steps=-7)
+    assert s.ok("set_speed", vehicle_id=vid, speed_mph=60)["speed_mph"] == 60  # the new set speed
+    assert status(s, vid)["cruise_control"] == {"on": True, "set_speed_mph": 60, "following_distance":
+                                                v["cruise_control"]["following_distance"],
+                                                "following_gap_seconds": v["cruise_control"]["following_gap_seconds"]}
+    s.ok("shift_gear", vehicle_id=vid, gear="N")  # coasting ends cruise control
+    assert status(s, vid)["cruise_control"]["on"] is False
+    s.ok("shift_gear", vehicle_id=vid, gear="D")
+    s.ok("set_cruise_control", vehicle_id=vid, on=True)
+    s.ok("set_speed", vehicle_id=vid, speed_mph=18)  # below cruise control's least speed
+    assert status(s, vid)["cruise_control"]["on"] is False
+    s.ok("set_speed", vehicle_id=vid, speed_mph=40)
+    s.ok("set_cruise_control", vehicle_id=vid, on=True)
+    off = s.ok("set_cruise_control", vehicle_id=vid, on=False)
+    assert off["cruise_control"]["on"] is False and off["speed_mph"] == 40  # the driver keeps the speed
+
+
+def test_cruise_steps_follow_the_display_units(s):
+    v = pick(s, parked_off, "parked and off", units="metric")
+    vid = v["vehicle_id"]
+    ready_to_drive(s, vid)
+    assert s.ok("set_speed", vehicle_id=vid, speed_mph=45)["speed_kmh"] == 72
+    kmh = s.ok("set_cruise_control", vehicle_id=vid, on=True)["cruise_control"]["set_speed_kmh"]
+    assert kmh == 72
+    assert s.ok("adjust_cruise_speed", vehicle_id=vid, steps=2)["cruise_control"]["set_speed_kmh"] == kmh + 10
+    assert s.ok("adjust_cruise_speed", vehicle_id=vid, steps=-3)["speed_kmh"] == kmh - 5
+    assert s.ok("adjust_cruise_speed", vehicle_id=vid, steps=10)["speed_kmh"] == kmh + 45
+    text = s.fails("adjust_cruise_speed", "it holds 32 km/h to 137 km/h", vehicle_id=vid, steps=5)
+    assert "km/h" in text and "mph" not in text
+
+
+def test_following_distance_is_a_setting_that_needs_power(s):
+    v = pick(s, lambda v: v["ignition"] == "off" and v["cruise_control"]["following_distance"] != "long", "off")
+    vid = v["vehicle_id"]
+    s.fails("set_following_distance", "ignition is off", vehicle_id=vid, distance="long")
+    s.ok("set_ignition", vehicle_id=vid, mode="accessory")
+    first, again = s.repeat("set_following_distance", vehicle_id=vid, distance="long")
+    assert first["cruise_control"]["following_distance"] == "long" == again["cruise_control"]["following_distance"]
+    assert first["cruise_control"]["following_gap_seconds"] == 2.0 and first["cruise_control"]["on"] is False
+
+
 # -- driving ------------------------------------------------------------------------------------------
 
 
@@ -192,8 +346,9 @@ def test_driving_needs_ignition_on_drive_gear_and_everything_closed(s):
     v = pick(s, parked_off, "parked and off")
     vid = v["vehicle_id"]
     s.fails("set_speed", "ignition is off", vehicle_id=vid, speed_mph=30)
-    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    start(s, vid)
     s.fails("set_speed", "is in P; shift to D", vehicle_id=vid, speed_mph=30)
+    s.ok("set_parking_brake", vehicle_id=vid, engaged=False)
     s.ok("shift_gear", vehicle_id=vid, gear="R")
     s.fails("set_speed", "reverse is limited to 10 mph", vehicle_id=vid, speed_mph=20)
     assert s.ok("set_speed", vehicle_id=vid, speed_mph=5)["speed_mph"] == 5
@@ -206,16 +361,15 @@ def test_driving_needs_ignition_on_drive_gear_and_everything_closed(s):
 
 
 def test_no_driving_with_a_door_or_the_trunk_open(s):
-    door = pick(s, lambda v: v["open_door"] and v["gear"] == "P", "with a door open")
+    door = pick(s, lambda v: v["open_door"] and v["gear"] == "P" and not v.get("plugged_in"), "with a door open",
+                units=None)
     vid = door["vehicle_id"]
-    s.ok("set_ignition", vehicle_id=vid, mode="on")
-    s.ok("shift_gear", vehicle_id=vid, gear="D")
+    ready_to_drive(s, vid)
     s.fails("set_speed", f"{door['open_door']} door is open", vehicle_id=vid, speed_mph=20)
     trunk = pick(s, lambda v: v["trunk_open"] and not v["open_door"] and not v.get("plugged_in")
                  and not v.get("charge_port_open"), "with the trunk open")
     tid = trunk["vehicle_id"]
-    s.ok("set_ignition", vehicle_id=tid, mode="on")
-    s.ok("shift_gear", vehicle_id=tid, gear="D")
+    ready_to_drive(s, tid)
     s.fails("set_speed", "trunk is open", vehicle_id=tid, speed_mph=20)
     s.ok("close_trunk", vehicle_id=tid)
     assert s.ok("set_speed", vehicle_id=tid, speed_mph=20)["speed_mph"] == 20
@@ -225,13 +379,11 @@ def test_no_driving_with_the_charge_port_open_or_nothing_left(s):
     port = pick(s, lambda v: v.get("charge_port_open") and not v["plugged_in"] and not v["open_door"]
                 and not v["trunk_open"] and v["gear"] == "P", "with the charge port open, unplugged")
     vid = port["vehicle_id"]
-    s.ok("set_ignition", vehicle_id=vid, mode="on")
-    s.ok("shift_gear", vehicle_id=vid, gear="D")
+    ready_to_drive(s, vid)
     s.fails("set_speed", "charge port is open", vehicle_id=vid, speed_mph=15)
-    flat = pick(s, lambda v: v["range_miles"] == 0, "run flat")
+    flat = pick(s, lambda v: miles(v) == 0, "run flat", units=None)
     fid = flat["vehicle_id"]
-    s.ok("set_ignition", vehicle_id=fid, mode="on")
-    s.ok("shift_gear", vehicle_id=fid, gear="D")
+    ready_to_drive(s, fid)
     text = s.fails("set_speed", "is empty", vehicle_id=fid, speed_mph=15)
     assert ("battery" if flat["powertrain"] == "electric" else "fuel tank") in text
 
@@ -252,7 +404,7 @@ def test_trunk_refused_in_d_then_allowed_in_p(s):
 
 
 def test_locks(s):
-    door = pick(s, lambda v: v["open_door"] and not v["locked"], "with a door open")
+    door = pick(s, lambda v: v["open_door"] and not v["locked"], "with a door open", units=None)
     text = s.fails("lock_doors", "door is open", vehicle_id=door["vehicle_id"])
     assert door["open_door"] in text
     shut = pick(s, lambda v: not v["open_door"] and not v["locked"], "unlocked with doors shut")
@@ -260,7 +412,7 @@ def test_locks(s):
     driving = pick(s, moving, "moving")
     s.ok("lock_doors", vehicle_id=driving["vehicle_id"])
     s.fails("unlock_doors", "once it is stopped", vehicle_id=driving["vehicle_id"])
-    locked = pick(s, lambda v: v["locked"] and v["speed_mph"] == 0, "locked")
+    locked = pick(s, lambda v: v["locked"] and mph(v) == 0, "locked")
     assert s.ok("unlock_doors", vehicle_id=locked["vehicle_id"])["locked"] is False
 
 
@@ -324,7 +476,7 @@ def test_windows_lights_and_media_need_power(s):
     s.fails("play_media", "only for source 'radio'", vehicle_id=vid, source="usb", station="98.1 FM")
     playing = s.ok("play_media", vehicle_id=vid, source="radio", station="101.3 fm")
     assert playing == {"vehicle_id": vid, "media_source": "radio", "radio_station": "101.3 FM", "paired_phone": None}
-    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    start(s, vid)
     assert s.ok("set_headlights", vehicle_id=vid, mode="high")["headlights"] == "high"
 
 
@@ -334,7 +486,7 @@ def test_drive_mode_needs_ignition_on_and_an_offered_mode(s):
     text = s.fails("set_drive_mode", "ignition is accessory", vehicle_id=vid, mode=other)
     assert "turn the ignition on" in text
     s.fails("set_drive_mode", "it offers", vehicle_id=vid, mode="ludicrous")
-    s.ok("set_ignition", vehicle_id=vid, mode="on")
+    start(s, vid)
     assert s.ok("set_drive_mode", vehicle_id=vid, mode=other.upper())["drive_mode"] == other
 
 
@@ -391,7 +543,145 @@ def test_charge_limit(s):
     assert stopped["charge_limit"] == low and stopped["charging"] is False  # reached the new limit
 
 
+def test_refuelling_fills_at_most_the_tank_and_says_what_went_in(s):
+    v = pick(s, lambda v: v["powertrain"] == "gasoline" and v["ignition"] == "off" and v["fuel_percent"] <= 60,
+             "gasoline, off, tank not full")
+    vid, tank = v["vehicle_id"], v["tank_gallons"]
+    added = s.ok("refuel", vehicle_id=vid, amount=2, unit="gallons")
+    assert added["added_gallons"] == 2.0 and added["tank_full"] is False
+    assert added["fuel_gallons"] == round(v["fuel_gallons"] + 2, 1) and "note" not in added
+    assert added["fuel_percent"] > v["fuel_percent"] and added["range_miles"] > v["range_miles"]
+    room = round(tank - added["fuel_gallons"], 1)
+    full = s.ok("refuel", vehicle_id=vid, amount=200, unit="litres")  # more than the tank holds
+    assert full["tank_full"] is True and full["fuel_gallons"] == tank and full["fuel_percent"] == 100
+    assert abs(full["added_gallons"] - room) <= 0.1 and "The tank filled up after" in full["note"]
+    text = s.fails("refuel", "tank is already full", vehicle_id=vid)
+    assert f"{tank:.1f} gallons" in text
+
+
+def test_refuelling_needs_the_engine_off_and_a_fuel_tank(s):
+    running = pick(s, lambda v: v["powertrain"] == "gasoline" and v["ignition"] == "on" and moving(v),
+                   "gasoline, driving")
+    text = s.fails("refuel", "ignition is on (gear D at", vehicle_id=running["vehicle_id"], amount=5)
+    assert "switch the ignition off before refuelling" in text
+    ev = pick(s, lambda v: v["powertrain"] == "electric", "electric")
+    s.fails("refuel", "is electric and has no fuel tank; plug it in and start_charging", vehicle_id=ev["vehicle_id"])
+    metric = pick(s, lambda v: v["powertrain"] == "gasoline" and v["ignition"] == "off" and v["fuel_percent"] < 90,
+                  "gasoline, off", units="metric")
+    filled = s.ok("refuel", vehicle_id=metric["vehicle_id"])  # no amount: fill it up, read out in litres
+    assert filled["tank_full"] is True and filled["fuel_litres"] == filled["tank_litres"] == metric["tank_litres"]
+    assert filled["added_litres"] == round(metric["tank_litres"] - metric["fuel_litres"], 1)
+    assert "range_km" in filled and "added_gallons" not in filled
+
+
+# -- display units ------------------------------------------------------------------------------------
+
+
+def test_the_display_units_are_used_in_every_reading(s):
+    v = pick(s, lambda v: v["powertrain"] == "gasoline" and v["ignition"] == "off" and v["range_miles"] >= 60,
+             "gasoline, off")
+    vid = v["vehicle_id"]
+    s.fails("set_display_units", "ignition is off", vehicle_id=vid, units="metric")
+    s.ok("set_ignition", vehicle_id=vid, mode="accessory")
+    imperial = {"status": status(s, vid), "climate": s.ok("get_climate", vehicle_id=vid),
+                "tyres": s.ok("get_tyre_pressures", vehicle_id=vid)}
+    place = s.ok("search_places", city=v["location"]["city"], category="cafe")[0]
+    route = s.ok("plan_route", vehicle_id=vid, place_id=place["place_id"])
+    switched = s.repeat("set_display_units", vehicle_id=vid, units="metric")[0]
+    assert switched["display_units"] == "metric" and switched["units"]["distance"] == "km"
+    metric = status(s, vid)
+    assert "speed_mph" not in metric and metric["speed_kmh"] == 0
+    assert metric["odometer_km"] == round(v["odometer_miles"] * KM_PER_MILE)
+    assert abs(metric["range_km"] - imperial["status"]["range_miles"] * KM_PER_MILE) <= 1
+    assert abs(metric["fuel_litres"] - imperial["status"]["fuel_gallons"] * 3.785411784) <= 0.2
+    assert abs(metric["tank_litres"] - v["tank_gallons"] * 3.785411784) <= 0.2
+    climate = s.ok("get_climate", vehicle_id=vid)
+    assert climate["outside_temp_c"] == round((imperial["climate"]["outside_temp_f"] - 32) * 5 / 9, 1)
+    assert "outside_temp_f" not in climate and "target_temp_c" in climate and "inside_temp_c" in climate
+    tyres = s.ok("get_tyre_pressures", vehicle_id=vid)
+    assert tyres["recommended_kpa"] == round(imperial["tyres"]["recommended_psi"] * 6.894757)
+    assert tyres["low"] == imperial["tyres"]["low"] and "tyres_psi" not in tyres
+    km = s.ok("plan_route", vehicle_id=vid, place_id=place["place_id"])
+    assert abs(km["distance_km"] - route["distance_miles"] * KM_PER_MILE) <= 0.1 and km["minutes"] == route["minutes"]
+    nearby = s.ok("find_nearby_places", vehicle_id=vid, category="cafe", limit=1)[0]
+    assert "distance_km" in nearby
+    assert s.ok("set_display_units", vehicle_id=vid, units="imperial")["units"]["fuel"] == "gallons"
+    assert {"speed_mph", "range_miles", "odometer_miles", "fuel_gallons"} <= set(status(s, vid))
+
+
+# -- tyre service, nearby places and distances ---------------------------------------------------------
+
+
+def test_nearest_tyre_shops_for_a_low_tyre(s):
+    low = next((v, t) for v in fleet(s) if v["display_units"] == "imperial"
+               and (t := s.ok("get_tyre_pressures", vehicle_id=v["vehicle_id"]))["low"])
+    v, tyres = low
+    for tyre in tyres["low"]:
+        assert tyres["tyres_psi"][tyre] <= tyres["recommended_psi"] - 4
+    shops = s.ok("find_nearby_places", vehicle_id=v["vehicle_id"], category="tyre_shop", limit=4)
+    assert len(shops) == 4 and all(p["category"] == "tyre_shop" for p in shops)
+    distances = [p["distance_miles"] for p in shops]
+    assert distances == sorted(distances)
+    every = s.ok("search_places", category="tyre_shop", limit=100)
+    assert shops[0]["place_id"] in {p["place_id"] for p in every}
+    assert all(s.ok("plan_route", vehicle_id=v["vehicle_id"], place_id=p["place_id"])["distance_miles"]
+               >= distances[0] for p in every[:8])  # nothing closer than the first
+    anything = s.ok("find_nearby_places", vehicle_id=v["vehicle_id"], limit=20)
+    assert all(p["category"] != "residence" for p in anything)
+
+
+def test_distance_between_two_places(s):
+    v = pick(s, lambda v: True, "any")
+    a = s.ok("search_places", query="San Diego Airport")[0]
+    b = s.ok("search_places", city="San Francisco", category="cafe")[0]
+    there = s.ok("get_distance", from_place_id=a["place_id"], to_place_id=b["place_id"])  # no car: in miles
+    back = s.ok("get_distance", vehicle_id=v["vehicle_id"], from_place_id=b["place_id"], to_place_id=a["place_id"])
+    assert there["distance_miles"] == back["distance_miles"] > 400 and there["minutes"] == back["minutes"] > 300
+    assert there["from"]["name"] == a["name"] and there["to"]["city"] == "San Francisco"
+    same = s.ok("get_distance", from_place_id=a["place_id"], to_place_id=a["place_id"])
+    assert same["distance_miles"] == 0 and same["minutes"] == 0
+    metric = pick(s, lambda v: True, "any", units="metric")
+    km = s.ok("get_distance", vehicle_id=metric["vehicle_id"], from_place_id=a["place_id"], to_place_id=b["place_id"])
+    assert abs(km["distance_km"] - there["distance_miles"] * KM_PER_MILE) <= 0.1
+
+
 # -- navigation ---------------------------------------------------------------------------------------
+
+
+def test_navigation_to_a_postal_code_or_a_street_address(s):
+    v = pick(s, lambda v: v["ignition"] == "off" and v["range_miles"] >= 60, "off with range")
+    vid, city = v["vehicle_id"], v["location"]["city"]
+    cafe = s.ok("search_places", city=city, category="cafe")[0]
+    code = cafe["postal_code"]
+    assert cafe in s.ok("search_places", postal_code=code, limit=100)
+    s.fails("navigate_to_address", "ignition is off", vehicle_id=vid, postal_code=code)
+    s.ok("set_ignition", vehicle_id=vid, mode="accessory")
+    s.fails("navigate_to_address", "No postal code '00000'", vehicle_id=vid, postal_code="00000")
+    s.fails("navigate_to_address", "postal codes are five digits", vehicle_id=vid, postal_code="9411")
+    s.fails("navigate_to_address", f"No address matching '1 Nowhere Lane' in postal code {code}", vehicle_id=vid,
+            postal_code=code, street="1 Nowhere Lane")
+    words = Counter(w for p in s.ok("search_places", postal_code=code, limit=100) for w in set(p["address"].split()))
+    shared = next(w for w, n in sorted(words.items()) if n > 1 and not w[0].isdigit())
+    text = s.fails("navigate_to_address", f"{shared!r} matches", vehicle_id=vid, postal_code=code, street=shared)
+    assert "give the full street address" in text
+    area = s.ok("navigate_to_address", vehicle_id=vid, postal_code=code)
+    assert area["place_id"] is None and area["postal_code"] == code and area["destination"] == f"{code} ({city})"
+    nav = status(s, vid)["navigation"]
+    assert nav["postal_code"] == code and nav["place_id"] is None and nav["distance_miles"] == area["distance_miles"]
+    street = s.ok("navigate_to_address", vehicle_id=vid, postal_code=code, street=cafe["address"].upper() + ",")
+    assert street["place_id"] == cafe["place_id"] and street["destination"] == cafe["name"]
+    by_place = s.ok("plan_route", vehicle_id=vid, place_id=cafe["place_id"])
+    assert {k: street[k] for k in ("distance_miles", "minutes", "stops")} == \
+        {k: by_place[k] for k in ("distance_miles", "minutes", "stops")}
+    assert status(s, vid)["navigation"]["place_id"] == cafe["place_id"]
+    s.same("navigate_to_address", vehicle_id=vid, postal_code=code, street=cafe["address"])
+    cancelled = s.ok("cancel_navigation", vehicle_id=vid)
+    assert cancelled["cancelled"]["destination"] == cafe["name"]
+    s.ok("navigate_to_address", vehicle_id=vid, postal_code=code)
+    s.ok("set_ignition", vehicle_id=vid, mode="off")  # switching off ends a route to a postal code too
+    assert status(s, vid)["navigation"] is None
+
+
 
 
 def test_search_places_without_a_criterion_lists_every_place_by_name(s):
@@ -421,6 +711,7 @@ def _far_place(s) -> dict:
 def test_routes_add_charging_or_fuel_stops_when_the_range_is_short(s):
     vehicles = fleet(s)
     far = _far_place(s)
+    vehicles = [v for v in vehicles if v["display_units"] == "imperial"]
     ev = next(v for v in vehicles if v["powertrain"] == "electric" and v["range_miles"] >= 80
               and v["location"]["city"] not in ("Los Angeles", "Pasadena", "Irvine", "San Diego"))
     route = s.ok("plan_route", vehicle_id=ev["vehicle_id"], place_id=far["place_id"])
@@ -490,9 +781,12 @@ def test_saved_places_are_capped(s):
 def test_invariants_hold_after_a_trip(s):
     v = pick(s, parked_off, "parked and off")
     vid = v["vehicle_id"]
-    for tool, args in (("unlock_doors", {}), ("set_ignition", {"mode": "on"}), ("shift_gear", {"gear": "D"}),
-                       ("set_speed", {"speed_mph": 65}), ("set_speed", {"speed_mph": 0}),
-                       ("shift_gear", {"gear": "P"}), ("open_trunk", {}), ("close_trunk", {}),
+    for tool, args in (("unlock_doors", {}), ("set_brake_pedal", {"pressed": True}), ("set_ignition", {"mode": "on"}),
+                       ("shift_gear", {"gear": "D"}), ("set_parking_brake", {"engaged": False}),
+                       ("set_speed", {"speed_mph": 65}), ("set_cruise_control", {"on": True}),
+                       ("adjust_cruise_speed", {"steps": 1}), ("set_speed", {"speed_mph": 0}),
+                       ("shift_gear", {"gear": "P"}), ("set_parking_brake", {"engaged": True}), ("open_trunk", {}),
+                       ("close_trunk", {}),
                        ("set_ignition", {"mode": "off"}), ("lock_doors", {})):
         s.ok(tool, vehicle_id=vid, **args)
     toolkit = get_toolkit("vehicle")
@@ -517,15 +811,15 @@ def test_success_follows_the_outcome_not_the_path(play):
                            "depends_on": ["g1"]},
                           {"id": "g3", "name": "get_vehicle_status", "arguments": {"vehicle_id": "VEH-0004"},
                            "depends_on": ["g2"]}]],
-                   facts=[[26, 75]])
+                   facts=[[26, 121]])  # the Mach-E's display is metric: 121 km of range
     # another correct path: the vehicle list already carries the battery and range, the owner found by surname
     other = play(battery, [_call("find_owners", name="spence"), _call("list_vehicles", owner_id="OWN-0004"),
-                           "Your Mach-E is at 26% with 75 miles of range."])
+                           "Your Mach-E is at 26% with 121 km of range."])
     assert other["success"] and other["reward_breakdown"]["coverage"] < 1
     assert not play(battery, [_call("get_vehicle_status", vehicle_id="VEH-0004"), "About a quarter."])["success"]
     # the right answer, then a change nobody asked for: the charge limit lowered
     damage = play(battery, [_call("get_vehicle_status", vehicle_id="VEH-0004"),
-                            _call("set_charge_limit", vehicle_id="VEH-0004", percent=80), "26% and 75 miles."])
+                            _call("set_charge_limit", vehicle_id="VEH-0004", percent=80), "26% and 121 km."])
     assert not damage["success"]
 
     save = Task(id="save", server="vehicle", seed=0,
