@@ -31,11 +31,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from prove_env.registry import get_toolkit
 from prove_env.synthesis.config import INFO_LEVELS, SynthConfig
 from prove_env.synthesis.graph import DependencyGraph
 from prove_env.synthesis.perturb import irrelevant_query, passes_enum, shown_tools
 from prove_env.synthesis.recipe import Ask, Bundle, Recipe, RecipeError, Ref
-from prove_env.registry import get_toolkit
 from prove_env.synthesis.voice import Voice, greets
 from prove_env.synthesis.wording import lower_first
 from prove_env.task import GoldCall
@@ -221,14 +221,16 @@ class Composer:
             extra_turns = 2 if withhold else 1
             joins = bool(index > 0 and not withhold and turns and turns[-1].calls
                          and rng.random() > config.split_turn_rate)
+            terse = level == "minimal"
+            request = ask.terse if terse and ask.terse else ask.say
+            if joins and _secrets(ask, request) & _secrets(ask, " ".join(turns[-1].texts)):
+                joins = False  # a request that gives a PIN again is a message of its own
             if not joins and len(turns) + extra_turns > config.max_turns:
                 break
-            terse = level == "minimal"
             for say, short, ref in intros:
                 if say or short:
                     intro_texts.append((say, short))
                     intro_refs.append(ref)
-            request = ask.terse if terse and ask.terse else ask.say
             mentions = list(ask.mentions)
             served.append(new[-1].name)  # the request's own call (its look-ups and prior calls come first)
             if ask.facts is not None:
@@ -310,8 +312,8 @@ class Composer:
         first: list[str] = []
         greeted = False
         for say, short in intros:
-            text = short if terse or (greeted and greets(say) and not greets(short)) else say
-            if greeted and greets(text):
+            text = short if terse else say
+            if greeted and greets(text):  # one greeting: a later introduction only says who it is
                 text = short if not greets(short) else ""
             greeted = greeted or greets(text)
             first.append(text)
@@ -321,8 +323,8 @@ class Composer:
             first.insert(0, voice.aside(rng))
         user_turns = []
         for i, turn in enumerate(turns):
-            own = [t[:1].upper() + t[1:] if j == 0 else t for j, t in enumerate(turn.texts)]  # a request opens a sentence
-            text = " ".join(t for t in (first if i == 0 else []) + own if t)
+            texts = [t[:1].upper() + t[1:] if j == 0 else t for j, t in enumerate(turn.texts)]  # a request opens a sentence
+            text = " ".join(t for t in (first if i == 0 else []) + texts if t)
             before = turns[i - 1].calls if i else []
             if before:  # not after a request that waits for a missing value
                 text = f"{voice.opener(rng, _answered(before, specs, missing_call, facts_of))} {text}".strip()
@@ -432,31 +434,42 @@ def _answered(calls: list[GoldCall], specs: dict[str, Any], missing: GoldCall | 
     return "told and done" if told and done else "done" if done else "told"
 
 
+def _secrets(ask: Ask, text: str) -> set[str]:
+    """The codes among a request's values (a PIN, a passcode: digits only) that `text` says."""
+    return {m for m in ask.mentions if m.isdigit() and len(m) >= 4 and m in text}
+
+
 def _said_before(ask: Ask, said: str) -> bool:
     """Whether every value `ask.detail` carries (its mentions) is already in the user's words `said`."""
     carried = [m for m in ask.mentions if m and m.casefold() in (ask.detail or "").casefold()]
     return bool(carried) and all(m.casefold() in said.casefold() for m in carried)
 
 
-# The fields of an entity that name a person (an email address, a phone number or a street address
-# only where the user said it to introduce themselves).
-_NAMES = ("name", "owner_name", "asker", "username", "handle", "display_name", "full_name")
-_SAID_NAMES = _NAMES + ("email", "phone", "address")
+# The fields that name the person of an entity: its own person field where it has one (a home's
+# `owner_name`, a project's `asker`: its `name` is the home's or the project's), else its `name`;
+# and what the user said to be found by (an email address, a phone number), where they said it.
+_PERSON = ("owner_name", "asker")
+_HANDLES = ("username", "handle", "display_name", "full_name")
+_SAID = ("email", "phone", "address")
+
+
+def _person(entity: dict[str, Any], said: str = "") -> set[str]:
+    keys = [k for k in _PERSON if k in entity] or ["name"]
+    found = {entity[k] for k in (*keys, *_HANDLES) if isinstance(entity.get(k), str) and entity[k]}
+    found |= {entity[k] for k in _SAID if isinstance(entity.get(k), str) and entity[k]
+              and entity[k].casefold() in said}
+    # a first name alone is the user's too (the code 'Megan' on Megan Chang's lock)
+    return found | {entity[k].split()[0] for k in keys if isinstance(entity.get(k), str) and " " in entity[k]}
 
 
 def _own_names(bundle: Bundle, introduced: list[Ref], intros: list[tuple[str, str]]) -> set[str]:
-    """The acting user's own names: the signed-in user's (a bundle's `me`) and those the user
-    introduced themselves with."""
-    own = set()
-    me = bundle.get("me")
-    if isinstance(me, dict):
-        own |= {str(me[k]) for k in _NAMES if isinstance(me.get(k), str) and me[k]}
+    """The acting user's own names: the signed-in user's (a bundle's `me`) and those of the user who
+    introduced themselves."""
+    own = _person(bundle["me"]) if isinstance(bundle.get("me"), dict) else set()
     said = " ".join(t for pair in intros for t in pair).casefold()
-    for ref in introduced:  # their name, said or not, and what they said to be found by
-        own |= {ref.entity[k] for k in _SAID_NAMES if isinstance(ref.entity.get(k), str) and ref.entity[k]
-                and (k in _NAMES or ref.entity[k].casefold() in said)}
-    # a first name alone is the user's too (the code 'Megan' on Megan Chang's lock)
-    return own | {name.split()[0] for name in own if " " in name and "@" not in name and not name[0].isdigit()}
+    for ref in introduced:
+        own |= _person(dict(ref.entity), said)
+    return own
 
 
 def _not_own(extract: Any, own: set[str]) -> Any:

@@ -26,14 +26,14 @@ AFTER = ("refused", "told", "done", "told and done")
 
 _NEUTRAL = {  # fit after any answer, a refusal included
     "plain": ("OK.", "Got it.", "Alright.", "Right.", "Understood.", "Fine.", "Thanks.", ""),
-    "polite": ("Thank you.", "I see, thank you.", "Understood, thank you.", "Many thanks."),
+    "polite": ("Thank you.", "I see, thank you.", "Understood, thank you.", "All right, thank you."),
     "chatty": ("Okay!", "Alright then.", "Ah, okay.", "Cool."),
     "terse": ("", "", "", "ok.", "k.", "next:", "fine."),
 }
 _TOLD = {  # fit after the assistant told something
     "plain": ("OK, that helps.", "Thanks for that.", "Good."),
     "polite": ("Thank you, that's helpful.", "That's very helpful, thank you.", "Thank you for checking.",
-               "Much appreciated."),
+               "Much appreciated.", "Many thanks."),
     "chatty": ("Ah, good to know.", "Oh nice.", "Ha, I thought so.", "Perfect, that's exactly what I needed.",
                "Oh great, thanks!"),
     "terse": ("thx.", "good."),
@@ -41,7 +41,7 @@ _TOLD = {  # fit after the assistant told something
 _DONE = {  # fit after the assistant changed something
     "plain": ("Good.", "Thanks for that.", "Great."),
     "polite": ("Wonderful, thank you.", "Lovely, thanks so much.", "Thank you very much.",
-               "I appreciate it, thank you.", "Thank you kindly."),
+               "I appreciate it, thank you.", "Thank you kindly.", "Many thanks."),
     "chatty": ("Awesome, thank you!", "Brilliant, cheers!", "Super, thanks a lot!", "Nice, that's a relief.",
                "Cool, thanks!", "Great stuff.", "Oh great, thanks!"),
     "terse": ("thx.", "good."),

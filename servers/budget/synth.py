@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, money, month, stable
+from prove_env.synthesis.wording import article, day, money, month, stable
 
 Bundle = dict[str, Any]
 
@@ -415,7 +415,7 @@ def create_category(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"user_id": b["user"]["user_id"], "name": name, "monthly_limit": limit}
     if rng.random() < 0.45:
         return Ask(args, say=rng.choice([f"I'd like a new budget category called {name}.",
-                                         f"Can you add a {name} category to my budget?"]),
+                                         f"Can you add {article(name)} {name} category to my budget?"]),
                    detail=rng.choice([f"Give it {cash} a month.", f"The monthly limit should be {cash}.",
                                       f"Let's say {cash} per month."]),
                    terse=f"New category {name}, {cash}/month.", refs=(_user(b),), mentions=(name, cash))
@@ -527,7 +527,7 @@ def add_expense(b: Bundle, rng: random.Random) -> Ask | None:
     words, cash = category["name"].lower(), money(amount)
     if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"Please log what I spent at {merchant} {on}{paid} under {words}.",
-                                         f"I need to add a {merchant} expense {on}{paid} to {words}."]),
+                                         f"I need to add {article(merchant)} {merchant} expense {on}{paid} to {words}."]),
                    detail=rng.choice([f"It was {cash}.", f"The amount was {cash}.", f"{cash}, to be exact."]),
                    terse=f"{cash} {merchant} {on}{paid}, {words}.", refs=(_category(b, category),),
                    mentions=tuple(mentions))

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from prove_env.facts import one_of
 from prove_env.synthesis.recipe import (
     Ask,
     Goals,
@@ -665,8 +666,8 @@ def _conflicts(me: str, *, free: bool) -> Facts:
     """The user's events and the other people busy in a span; 'free' when nobody is (if asked so)."""
 
     def facts(r: dict) -> list[str]:
-        if r["free"]:
-            return ["free"] if free else []
+        if r["free"]:  # nobody busy: 'free', or any words of it (an empty list of conflicts)
+            return [one_of("free", "available", "no conflicts", "no conflict", 0)] if free else []
         return _first([c["title"] if c["contact_id"] == me else c["name"] for c in r["conflicts"]])
 
     return facts

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, full_date, money, month, relative_day, stable
+from prove_env.synthesis.wording import article, day, full_date, money, month, relative_day, stable
 
 from .seed import OPEN_STAGES, PRODUCTS, STAGES
 
@@ -706,7 +706,7 @@ def search_companies(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"industry": industry, "owner_id": b["rep"]["rep_id"]},
                say=rng.choice([f"Which {industry} companies are my accounts?",
                                f"Could you list the {industry} companies I own?",
-                               f"I'm planning a {industry} campaign. Which of my accounts are in {industry}?"]),
+                               f"I'm planning {article(industry)} {industry} campaign. Which of my accounts are in {industry}?"]),
                terse=f"My {industry} accounts?", refs=(_rep(b),), mentions=(industry,),
                facts=lambda r: [c["name"] for c in r[:6]] or names[:1])
 

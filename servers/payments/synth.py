@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any
 
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import day, listing, money
+from prove_env.synthesis.wording import article, day, listing, money
 
 Bundle = dict[str, Any]
 
@@ -524,7 +524,7 @@ def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     kind = rng.choice(kinds)
     return Ask(args, say=rng.choice([f"Which of our enabled endpoints get {EVENT_WORDS[kind]} ({kind} events)?",
-                                     f"Who is notified when a {kind} event happens? Enabled endpoints only.",
+                                     f"Who is notified when {article(kind)} {kind} event happens? Enabled endpoints only.",
                                      f"Tell me which active webhook URLs are subscribed to {kind}."]),
                terse=f"Enabled endpoints receiving {kind}?", refs=refs, mentions=(kind,),
                facts=lambda r: [e["url"] for e in r if e["enabled"] and (kind in e["events"] or e["events"] == ["*"])])

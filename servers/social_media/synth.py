@@ -15,6 +15,7 @@ import datetime as dt
 import random
 from typing import Any
 
+from prove_env.facts import one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
 from .seed import SUBJECTS, TAGS
@@ -407,8 +408,10 @@ def replied_to(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"{said} replied \"{text}\" to some post. Which one, and can I still read it?",
                                    f"What was {said}'s reply \"{text}\" answering? Is that post still up?",
                                    f"I saw {said} write \"{text}\" as a reply. Whose post was it on, and is it there?"]),
-                   terse=f"Post answered by {said}'s reply \"{text}\"?", refs=(ref,), mentions=(text,),
-                   facts=lambda r: [r["in_reply_to"]["status"], r["in_reply_to"]["handle"]])
+                   terse=f"Post answered by {said}'s reply \"{text}\", and is it still up?", refs=(ref,),
+                   mentions=(text,),  # gone: 'deleted' in the words the answer may use
+                   facts=lambda r: [one_of(r["in_reply_to"]["status"], "removed", "gone", "taken down", "no longer"),
+                                    r["in_reply_to"]["handle"]])
     return Ask({"post_id": reply["post_id"]},
                say=rng.choice([f"Whose post was {said}'s reply \"{text}\" answering?",
                                f"{said} replied \"{text}\" somewhere. Who wrote the post they replied to?"]),
