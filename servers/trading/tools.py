@@ -36,7 +36,7 @@ from typing import Literal
 
 from sqlalchemy import bindparam, func, select
 
-from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, tool
+from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Money, Toolkit, ToolError, check_range, sql_where, tool
 
 from .market import CLOSE, HOURS, closed_because, is_open, last_close, next_open, settlement_day
 from .models import Account, Alert, Base, CashTransfer, Client, Fill, Instrument, Order, Position, Price, \
@@ -203,17 +203,10 @@ class Trading(Toolkit):
         """
         account = self.get(Account, account_id)
         check_range(start_date, end_date)
-        where, params = ["account_id = ?"], [account.id]
-        if kind:
-            where.append("kind = ?")
-            params.append(kind)
-        if start_date is not None:
-            where.append("created_at >= ?")
-            params.append(dt.datetime.combine(start_date, dt.time()))
-        if end_date is not None:
-            where.append("created_at < ?")
-            params.append(dt.datetime.combine(end_date + dt.timedelta(days=1), dt.time()))
-        transfers = self.load(CashTransfer, f"SELECT id FROM cash_transfers WHERE {' AND '.join(where)} "
+        since, until = _day_bounds(start_date, end_date)
+        where, params = sql_where(("account_id = ?", account.id), ("kind = ?", kind or None),
+                                  ("created_at >= ?", since), ("created_at < ?", until))
+        transfers = self.load(CashTransfer, f"SELECT id FROM cash_transfers WHERE {where} "
                                             "ORDER BY created_at DESC, id DESC LIMIT ?", *params, limit)
         return [_transfer(t, self.now) for t in transfers]
 
@@ -465,17 +458,10 @@ class Trading(Toolkit):
         """
         account = self.get(Account, account_id)
         check_range(start_date, end_date)
-        where, params = ["account_id = ?"], [account.id]
-        if instrument_id is not None:
-            where.append("instrument_id = ?")
-            params.append(instrument_id)
-        if start_date is not None:
-            where.append("filled_at >= ?")
-            params.append(dt.datetime.combine(start_date, dt.time()))
-        if end_date is not None:
-            where.append("filled_at < ?")
-            params.append(dt.datetime.combine(end_date + dt.timedelta(days=1), dt.time()))
-        fills = self.load(Fill, f"SELECT id FROM fills WHERE {' AND '.join(where)} "
+        since, until = _day_bounds(start_date, end_date)
+        where, params = sql_where(("account_id = ?", account.id), ("instrument_id = ?", instrument_id),
+                                  ("filled_at >= ?", since), ("filled_at < ?", until))
+        fills = self.load(Fill, f"SELECT id FROM fills WHERE {where} "
                                 "ORDER BY filled_at DESC, id DESC LIMIT ?", *params, limit)
         self.world.preload(Instrument, [f.instrument_id for f in fills])
         return [_fill(f, self.db.get(Instrument, f.instrument_id)) for f in fills]
@@ -975,3 +961,9 @@ def _fill(f: Fill, i: Instrument) -> dict:
 def _alert(a: Alert, i: Instrument) -> dict:
     return {"alert_id": a.id, "instrument_id": i.id, "symbol": i.symbol, "condition": a.condition, "price": a.price,
             "status": a.status, "last": i.last, "created_at": a.created_at, "triggered_at": a.triggered_at}
+
+
+def _day_bounds(start: dt.date | None, end: dt.date | None) -> tuple[dt.datetime | None, dt.datetime | None]:
+    """The first moment of `start` and the moment after `end` (either None: open-ended)."""
+    return (None if start is None else dt.datetime.combine(start, dt.time()),
+            None if end is None else dt.datetime.combine(end + dt.timedelta(days=1), dt.time()))
