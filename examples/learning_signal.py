@@ -127,7 +127,7 @@ SETTING_HELP = {
     "servers": "comma-separated servers to synthesize tasks for; ",
     "distractor_rate": "prove-env synth --distractor-rate: the share of tasks shown tools of other servers; ",
     "focus_tools": "show each task its gold tools, this many more of its server and its distractors, with compact "
-                   "descriptions (prove_env.trl_adapter.focus_tools); -1: every tool the task shows; ",
+                   "descriptions (prove_env.integrations.trl.focus_tools); -1: every tool the task shows; ",
     "max_gold_calls": "keep tasks of at most this many gold calls (abstentions included); 0: every task; ",
     "eval_batch": "episodes generated together in evaluation; 0: all of an arm's; ",
     "batch_size": "conversations per SFT step; ",
@@ -178,7 +178,7 @@ def prepare_tasks(out: Path, setting: Setting, seed: int) -> tuple[Path, Path]:
     OUT/tasks/{train,test}-view.jsonl and reused when the same arguments made them (the view alone
     suffices: the synthesized files may be deleted)."""
     from prove_env.task import dump_tasks, load_tasks
-    from prove_env.trl_adapter import focus_tools, merge_user_turns
+    from prove_env.integrations.trl import focus_tools, merge_user_turns
 
     folder = out / "tasks"
     stamp = {"servers": setting.servers.split(","), "n": setting.synth_n, "seed": seed,
@@ -219,7 +219,7 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
         sft_warmup,
         training_chat_template,
     )
-    from prove_env.trl_adapter import (
+    from prove_env.integrations.trl import (
         environment_factory,
         environment_tools,
         make_dataset,

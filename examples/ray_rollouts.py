@@ -15,7 +15,7 @@ import time
 
 import ray
 
-from prove_env.ray_pool import RayEnvPool
+from prove_env.integrations.ray import RayEnvPool
 from prove_env.registry import server_names
 from prove_env.task import fixture_tasks
 

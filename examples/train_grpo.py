@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from trl import GRPOConfig, GRPOTrainer
 
     from prove_env.task import load_tasks
-    from prove_env.trl_adapter import environment_factory, make_dataset, reward_funcs, reward_weights
+    from prove_env.integrations.trl import environment_factory, make_dataset, reward_funcs, reward_weights
 
     from prove_env.registry import server_names
 
@@ -245,7 +245,7 @@ def _check_prompt_lengths(dataset: Any, factory: dict[str, Any], tokenizer: Any,
     """Refuse tasks whose prompt, rendered with their tools as TRL renders it, exceeds `limit` tokens."""
     from transformers.utils import get_json_schema
 
-    from prove_env.trl_adapter import environment_tools
+    from prove_env.integrations.trl import environment_tools
 
     # each tool set's schemas as TRL renders them, converted once
     tools = {key: [get_json_schema(m) for m in environment_tools(cls())] for key, cls in factory.items()}
@@ -303,7 +303,7 @@ def _smoke_model(dataset: Any, factory: Any, args: argparse.Namespace) -> tuple[
         set_seed,
         sft_warmup,
     )
-    from prove_env.trl_adapter import environment_tools, tool_set_key
+    from prove_env.integrations.trl import environment_tools, tool_set_key
 
     set_seed(args.seed)
     instances = {key: cls() for key, cls in factory.items()}

@@ -394,7 +394,7 @@ def print_scale_table(results: dict[str, Any]) -> None:
 
 def run_startup_benchmarks(runs: int = 5) -> dict[str, Any]:
     """Wall time of `prove-env list`, and of `prove-env serve <server> --transport http` until it answers."""
-    from prove_env.http_server import spawned
+    from prove_env.serving.http import spawned
     from prove_env.registry import server_names
 
     command = [sys.executable, "-m", "prove_env.cli"]
@@ -426,18 +426,18 @@ def print_startup_table(results: dict[str, Any]) -> None:
 
 def run_http_benchmarks(episodes: int = 64, seconds: float = 3.0, warmup: float = 1.0,
                         rate: float = TARGETS["http_rate"]) -> dict[str, Any]:
-    """`prove-env serve filesystem --transport http` in a subprocess, driven by `prove_env.loadgen` in another.
+    """`prove-env serve filesystem --transport http` in a subprocess, driven by `prove_env.serving.loadgen` in another.
 
     Two measurements on the same 64 episodes: every episode flat out (throughput), then the
     episodes paced to offer `rate` calls per second in all (latency at the target's load). The
     calls are the load generator's checked mix (a write, then reads that must return it). Next to
     them, the same calls through `Episode.call` in this process: what a call costs without HTTP.
     """
-    from prove_env.http_server import spawned
+    from prove_env.serving.http import spawned
 
     results: dict[str, Any] = {"server": "filesystem", "episodes": episodes, "seconds": seconds}
     with spawned("filesystem", "--max-episodes", str(episodes)) as (base, pid):
-        command = [sys.executable, "-m", "prove_env.loadgen", base, "--episodes", str(episodes),
+        command = [sys.executable, "-m", "prove_env.serving.loadgen", base, "--episodes", str(episodes),
                    "--rates", f"max,{rate:g}", "--seconds", str(seconds), "--warmup", str(warmup),
                    "--server-pid", str(pid), "--json"]
         done = subprocess.run(command, check=False, capture_output=True, text=True,
@@ -507,20 +507,20 @@ def print_http_table(results: dict[str, Any]) -> None:
 def run_openenv_benchmarks(sessions: int = TARGETS["openenv_sessions"], seconds: float = 10.0,
                            rate: float = TARGETS["openenv_rate"]) -> dict[str, Any]:
     """`prove-env serve filesystem --transport openenv` in a subprocess, `sessions` WebSocket sessions
-    live at once from a `prove_env.loadgen` process, paced to offer `rate` steps per second in all.
+    live at once from a `prove_env.serving.loadgen` process, paced to offer `rate` steps per second in all.
 
     Each session plays whole episodes (reset, mkdir, four rounds of a write and three checked reads,
     an answer that must end the episode with a reward), every message a timed step; a step that is
     not answered, or answered wrongly, fails the run. The window opens once every session has made
     its first paced step. The server's memory is read at the end of the window.
     """
-    from prove_env.http_server import spawned
+    from prove_env.serving.http import spawned
 
     warmup = max(1.0, sessions / rate)
     results: dict[str, Any] = {"server": "filesystem", "sessions": sessions, "seconds": seconds,
                                "cores": os.cpu_count(), "load_average_before": _load_average()}
     with spawned("filesystem", "--max-episodes", str(sessions), transport="openenv") as (base, pid):
-        command = [sys.executable, "-m", "prove_env.loadgen", base, "--transport", "openenv", "--episodes",
+        command = [sys.executable, "-m", "prove_env.serving.loadgen", base, "--transport", "openenv", "--episodes",
                    str(sessions), "--rates", f"{rate:g}", "--seconds", str(seconds), "--warmup", f"{warmup:g}",
                    "--server-pid", str(pid), "--json"]
         done = subprocess.run(command, check=False, capture_output=True, text=True,

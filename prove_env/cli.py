@@ -17,7 +17,7 @@ from pathlib import Path
 __all__ = ["main"]
 
 _MAX_EPISODES = 4096
-"""`serve --max-episodes`'s default: `prove_env.http_server.DEFAULT_MAX_EPISODES` (not imported here: `prove-env
+"""`serve --max-episodes`'s default: `prove_env.serving.http.DEFAULT_MAX_EPISODES` (not imported here: `prove-env
 --help` and `list` stay quick)."""
 
 
@@ -88,13 +88,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = _command(sub, "new-server", "write a working server skeleton (source checkout): folder, tests, fixtures")
     p.add_argument("name", help="the new server's name: lower-case letters, digits and underscores")
 
-    p = _command(sub, "task", "work with task files: stamp them, or verify them")
+    p = _command(sub, "task", "work with task files: stamp them, verify them, or read them")
     task_sub = p.add_subparsers(dest="task_command", required=True)
     s = _command(task_sub, "stamp", "replay tasks and record their tools, start and gold digests")
     s.add_argument("file", type=Path, help="a task file (JSON Lines), stamped in place unless --out is given")
     s.add_argument("--out", type=Path, help="write here instead of in place")
     s = _command(task_sub, "verify", "replay tasks and check their gold calls and digests")
     s.add_argument("file", help="a task file (JSON Lines), or a server name for the fixture tasks it ships with")
+    s = _command(task_sub, "show", "print tasks for reading: the user's turns, the gold calls with what they return, "
+                                   "the facts, and what is hidden or abstained")
+    s.add_argument("file", help="a task file (JSON Lines), or a server name for the fixture tasks it ships with")
+    s.add_argument("--id", action="append", dest="ids", help="only this task id (repeatable)")
+    s.add_argument("--server", type=_server, help="only tasks of this server")
+    s.add_argument("--limit", type=_whole(1), help="at most this many tasks")
+    s.add_argument("--width", type=_whole(40), default=400, help="cut each gold output to this many characters "
+                                                                  "(default 400)")
 
     p = _command(sub, "graph", "a server's tool dependency graph, as text, Graphviz DOT or JSON")
     p.add_argument("server", type=_server, help="the server whose graph to print, such as calendar")
@@ -339,7 +347,7 @@ def _serve(args: argparse.Namespace) -> int:
                       idle_seconds=args.idle_seconds or None, max_request_bytes=args.max_request_bytes)
         return 0
     if args.transport == "http":
-        from prove_env.http_server import serve
+        from prove_env.serving.http import serve
 
         if args.snapshot is not None:
             World.from_snapshot(toolkit, args.snapshot).close()  # a bad snapshot is refused before serving
@@ -496,6 +504,8 @@ def _task(args: argparse.Namespace) -> int:
     from prove_env.runtime import run_sync
     from prove_env.task import dump_tasks
 
+    if args.task_command == "show":
+        return _show_tasks(args)
     tasks = _tasks_to_check(args.file) if args.task_command == "verify" else _file_tasks(args.file, None)
     out, problems = [], 0
     for task in tasks:
@@ -519,6 +529,41 @@ def _task(args: argparse.Namespace) -> int:
         print(f"{problems} problems in {len(tasks)} tasks; nothing written", file=sys.stderr)
         return 1
     print(f"{verb} {len(tasks)} tasks")
+    return 0
+
+
+def _show_tasks(args: argparse.Namespace) -> int:
+    """Each chosen task as a reader sees it, its gold replayed on a fresh world to show what every call returns."""
+    from prove_env.episode import replay
+    from prove_env.runtime import run_sync
+
+    tasks = [t for t in _tasks_to_check(args.file)
+             if (not args.ids or t.id in args.ids) and (args.server is None or t.server == args.server)]
+    if args.ids and len(tasks) < len(set(args.ids)):
+        missing = sorted(set(args.ids) - {t.id for t in tasks})
+        raise ValueError(f"no task with id {', '.join(missing)} in {args.file}")
+    for task in tasks[: args.limit]:
+        outputs = {r.id: ("" if r.ok else "FAILED: ") + r.output
+                   for r in run_sync(replay(task.model_copy(update={"start_digest": None}))).records}
+        kind = ("abstain" if task.abstain else f"missing tool {task.missing_tool}" if task.missing_tool
+                else "writes" if task.writes else "read-only")
+        extra = {k: v for k, v in task.metadata.items() if k not in ("user",)}
+        print(f"== {task.id}  ({task.server}, seed {task.seed}; {kind}; {len(task.user_turns)} turns)")
+        if extra:
+            print(f"   {json.dumps(extra, sort_keys=True, default=str)}")
+        for turn, (said, calls) in enumerate(zip(task.user_turns, task.gold), 1):
+            print(f"user {turn}: {said}")
+            for call in calls:
+                after = f" after {','.join(call.depends_on)}" if call.depends_on else ""
+                output = " ".join(outputs.get(call.id, "").split())
+                output = output if len(output) <= args.width else output[: args.width] + " ..."
+                print(f"  {call.id} {call.name}({json.dumps(call.arguments, sort_keys=True)}){after}")
+                print(f"     -> {output}")
+        if task.facts:
+            print(f"facts: {json.dumps(task.facts, default=str)}")
+        if task.tools:
+            print(f"shown: {', '.join(t['function']['name'] for t in task.tools)}")
+        print()
     return 0
 
 

@@ -27,7 +27,11 @@ from prove_env.runtime import private_loop, run_sync
 from prove_env.toolkit import Toolkit, ToolError, ToolSpec
 from prove_env.world import World
 
-__all__ = ["WorldSlot", "build_server", "ToolClient", "tool_result", "unknown_tool"]
+__all__ = ["CALL_ID_META", "WorldSlot", "build_server", "ToolClient", "tool_result", "unknown_tool"]
+
+CALL_ID_META = "prove/call_id"
+"""`_meta` key of a `tools/call` request that names the call in the episode's record (optional): the HTTP
+server reads it, the remote episode sends it."""
 
 
 class WorldSlot:

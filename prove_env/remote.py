@@ -23,8 +23,7 @@ from mcp.shared.exceptions import MCPError
 
 from prove_env.actions import ParsedCall
 from prove_env.episode import _RAW_ARGUMENTS_KEPT, CallRecord
-from prove_env.http_server import CALL_ID_META
-from prove_env.mcp_server import ToolClient
+from prove_env.mcp_server import CALL_ID_META, ToolClient
 from prove_env.registry import get_toolkit
 from prove_env.reward import PAPER, RewardBreakdown, RewardConfig
 from prove_env.task import Task

@@ -15,7 +15,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from prove_env.cli import main
-from prove_env.http_server import spawned
+from prove_env.serving.http import spawned
 from prove_env.registry import server_names
 from prove_env.task import load_tasks
 from tests.schema_values import example
@@ -57,6 +57,19 @@ def test_task_stamp_and_verify(tmp_path, capsys):
     broken.write_text(bad.to_json() + "\n")
     assert main(["task", "stamp", str(broken)]) == 1
     assert "failed" in capsys.readouterr().err
+
+
+def test_task_show_prints_turns_gold_outputs_and_facts(capsys):
+    task = next(t for t in load_tasks(Path(__file__).parents[1] / "fixtures" / "tasks" / "trading.jsonl") if t.facts)
+    assert main(["task", "show", "trading", "--id", task.id]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"== {task.id}  (trading, seed {task.seed};")
+    assert f"user 1: {task.user_turns[0]}" in out
+    first = task.gold_calls[0]
+    assert f"  {first.id} {first.name}(" in out and "FAILED" not in out
+    assert "     -> " in out and "facts: " in out  # each call's replayed output, then the facts
+    assert main(["task", "show", "trading", "--id", "trading-nope"]) == 2
+    assert "no task with id trading-nope" in capsys.readouterr().err
 
 
 def test_demo_runs_the_reference_policies_and_writes_a_report(tmp_path, capsys):
@@ -364,7 +377,7 @@ def test_every_command_and_argument_says_what_it_is():
 
 @pytest.mark.parametrize("argv, choices", [
     ([], "{list,tools,serve,demo,eval,catalog,new-server,task,graph,synth,card,bench}"),
-    (["task"], "{stamp,verify}"),
+    (["task"], "{stamp,verify,show}"),
 ])
 def test_a_missing_command_is_named_by_its_choices(argv, choices, capsys):
     assert main(argv) == 2

@@ -73,7 +73,7 @@ def test_grpo_from_scratch_smoke_trains_on_environment_rewards(tmp_path: Path) -
 def warm_model(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A tiny model warmed up on the banking and calendar fixture tasks, saved as a checkpoint directory."""
     module = _load("train_grpo")
-    from prove_env.trl_adapter import environment_factory, make_dataset
+    from prove_env.integrations.trl import environment_factory, make_dataset
 
     out = tmp_path_factory.mktemp("warm")
     args = module.parse_args(["--smoke", "--output-dir", str(out), "--smoke-warmup-steps", "150"])

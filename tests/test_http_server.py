@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 import prove_env  # noqa: F401
-from prove_env.http_server import spawned
+from prove_env.serving.http import spawned
 from prove_env.policies import GoldPolicy, NoopPolicy
 from prove_env.task import fixture_tasks
 

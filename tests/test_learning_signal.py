@@ -89,7 +89,7 @@ def test_smollm2_quick_mode_runs_the_pretrained_path(tmp_path: Path) -> None:
     assert result["model"].startswith("SmolLM2-135M-Instruct") and result["parameters"] == 134_515_008
     assert result["sft"]["steps"] == result["grpo_steps"] == setting.updates
     from prove_env.task import load_tasks
-    from prove_env.trl_adapter import tool_schemas
+    from prove_env.integrations.trl import tool_schemas
 
     # The run's view of the tasks: at most two gold calls, each shown only its gold tools (focus 0, no distractors).
     for task in load_tasks(tmp_path / "tasks" / "train-view.jsonl"):

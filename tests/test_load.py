@@ -6,7 +6,7 @@ in rounds that all episodes start together, then reads them back. No episode may
 writes, no call may be lost or reordered, and each episode's final world must be exactly the world
 its own calls produce when replayed alone in-process. Bounded in count (64 x 18 calls) and time.
 
-Then with the load generator (`prove_env.loadgen`) in a separate process, as `prove-env bench`
+Then with the load generator (`prove_env.serving.loadgen`) in a separate process, as `prove-env bench`
 drives the server: 64 episodes flat out and paced, every read checked against the episode's own
 last write; and a check that its verdict can fail: an episode pointed at another's endpoint is
 caught. Only 127.0.0.1; nothing here asserts a time.
@@ -24,7 +24,7 @@ import httpx2
 import pytest
 from mcp import Client
 
-from prove_env import loadgen
+from prove_env.serving import loadgen
 from prove_env.actions import ParsedCall
 from prove_env.bench import print_http_table, run_http_benchmarks, summary
 from prove_env.episode import Episode
@@ -128,7 +128,7 @@ async def test_64_concurrent_episodes_keep_their_worlds_apart(capsys):
 
 def test_load_generator_drives_64_episodes_from_another_process():
     with episode_server("filesystem", "--max-episodes", str(EPISODES)) as base:
-        done = subprocess.run([sys.executable, "-m", "prove_env.loadgen", base, "--episodes", str(EPISODES),
+        done = subprocess.run([sys.executable, "-m", "prove_env.serving.loadgen", base, "--episodes", str(EPISODES),
                                "--rates", "max,400", "--seconds", "1", "--warmup", "0.2", "--json"],
                               check=False, capture_output=True, text=True, timeout=180)
         assert done.returncode == 0, done.stderr

@@ -32,8 +32,8 @@ from websockets.exceptions import InvalidStatus
 from prove_env.bench import print_openenv_table, run_openenv_benchmarks, summary
 from prove_env.cache import cache_dir
 from prove_env.env import ProveEnv
-from prove_env.http_server import spawned
-from prove_env.loadgen import run_load
+from prove_env.serving.http import spawned
+from prove_env.serving.loadgen import run_load
 from prove_env.policies import GoldPolicy
 from prove_env.reward import PAPER, STATE
 from prove_env.task import fixture_tasks

@@ -13,7 +13,7 @@ import pytest
 import prove_env  # noqa: F401  (registers the environments)
 from prove_env.evaluate import run_episode
 from prove_env.policies import make_policy
-from prove_env.ray_pool import EnvGroup, RayEnvPool  # imports Ray only when a pool is made
+from prove_env.integrations.ray import EnvGroup, RayEnvPool  # imports Ray only when a pool is made
 from prove_env.registry import UnknownServerError, server_names
 from prove_env.task import TaskError, fixture_tasks
 
@@ -191,5 +191,5 @@ def test_missing_ray_is_a_clear_error(monkeypatch):
 
 
 def test_importing_prove_env_does_not_import_ray():
-    code = "import sys, prove_env, prove_env.ray_pool, prove_env.evaluate; assert 'ray' not in sys.modules"
+    code = "import sys, prove_env, prove_env.integrations.ray, prove_env.evaluate; assert 'ray' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)

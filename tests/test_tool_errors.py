@@ -10,7 +10,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 import prove_env  # noqa: F401
-from prove_env.http_server import spawned
+from prove_env.serving.http import spawned
 from prove_env.registry import get_toolkit, server_names
 from prove_env.task import Task
 

@@ -19,7 +19,7 @@ from prove_env.policies import GoldPolicy
 from prove_env.registry import server_names
 from prove_env.synthesis.perturb import strip_enums
 from prove_env.task import Task, fixture_tasks
-from prove_env.trl_adapter import (
+from prove_env.integrations.trl import (
     REWARD_COMPONENTS,
     ProveToolEnv,
     ToolCallError,

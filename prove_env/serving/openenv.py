@@ -21,7 +21,7 @@ against the protocol, not the `openenv` package, whose MCP stack is older than o
 
 Sessions. Each session is one isolated episode: a `ProveEnv` (the Gymnasium environment's step
 logic: turns, answers, limits, the reward at the end) over an `Episode` whose calls run on its own
-world, a clone of its task's start world, as in `prove_env.http_server` (no MCP server per episode;
+world, a clone of its task's start world, as in `prove_env.serving.http` (no MCP server per episode;
 the calls are dispatched here). A WebSocket opened at `/ws` creates its session and closes it when
 it ends; one opened with `?session_id=` attaches to a session that `openenv/session/create` made,
 which lives until `openenv/session/close` or `--idle-seconds` without a request while no socket is
@@ -64,7 +64,7 @@ from starlette.types import Receive, Scope, Send
 
 from prove_env.env import ProveEnv
 from prove_env.episode import Episode
-from prove_env.http_server import DEFAULT_IDLE_SECONDS, DEFAULT_MAX_EPISODES, keep_alive_seconds
+from prove_env.serving.http import DEFAULT_IDLE_SECONDS, DEFAULT_MAX_EPISODES, keep_alive_seconds
 from prove_env.registry import UnknownServerError, get_toolkit
 from prove_env.reward import PAPER, resolve_config
 from prove_env.runtime import evicting, raise_file_limit, tune_gc

@@ -3,7 +3,7 @@
 Install the extra first: `pip install "prove-env[ray]"`. Nothing here imports Ray until a
 `RayEnvPool` is made, and `import prove_env` never does.
 
-    from prove_env.ray_pool import RayEnvPool
+    from prove_env.integrations.ray import RayEnvPool
 
     pool = RayEnvPool(num_actors=4, envs_per_actor=16, servers=["calendar", "banking"])
     firsts = pool.reset([0, 1, 2], [task_a, task_b, task_c])     # [(observation, info), ...]

@@ -69,7 +69,7 @@ from starlette.types import Receive, Scope, Send
 
 from prove_env.actions import ParsedCall
 from prove_env.episode import Episode, build_world
-from prove_env.mcp_server import WorldSlot, build_server
+from prove_env.mcp_server import CALL_ID_META, WorldSlot, build_server
 from prove_env.registry import get_toolkit
 from prove_env.reward import PAPER, RewardConfig, resolve_config
 from prove_env.runtime import evicting, raise_file_limit, tune_gc
@@ -77,7 +77,7 @@ from prove_env.task import Task, TaskError, fixture_tasks
 from prove_env.toolkit import Toolkit
 from prove_env.world import WorldError
 
-__all__ = ["CALL_ID_META", "DEFAULT_IDLE_SECONDS", "DEFAULT_MAX_EPISODES", "AgentEndpoints",
+__all__ = ["DEFAULT_IDLE_SECONDS", "DEFAULT_MAX_EPISODES", "AgentEndpoints",
            "ControlEndpoints", "EpisodeHost", "create_app", "keep_alive_seconds", "serve", "spawned"]
 
 logger = logging.getLogger(__name__)
@@ -93,9 +93,6 @@ def keep_alive_seconds(idle_seconds: float | None) -> int:
     first connections were closed under them."""
     return max(1, int(idle_seconds)) if idle_seconds else 3600
 
-
-CALL_ID_META = "prove/call_id"
-"""`_meta` key of a `tools/call` request that names the call in the episode's record (optional)."""
 
 SHARED = "shared"
 """The episode id of the shared world that sessionless clients reach at `/mcp`."""

@@ -6,7 +6,7 @@ such classes as thin shims over `ProveEnv`: every tool call is one `ProveEnv.ste
 errors, limits and the reward are exactly the environment's.
 
     from trl import GRPOConfig, GRPOTrainer
-    from prove_env.trl_adapter import environment_factory, make_dataset, reward_funcs, reward_weights
+    from prove_env.integrations.trl import environment_factory, make_dataset, reward_funcs, reward_weights
 
     dataset = make_dataset("data/train.jsonl")                 # or make_dataset(servers=[...]): fixture tasks
     trainer = GRPOTrainer(

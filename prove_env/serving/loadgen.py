@@ -1,7 +1,7 @@
 """A load generator for an episode server (`prove-env serve filesystem --transport http` or `--transport openenv`).
 
-    python -m prove_env.loadgen http://127.0.0.1:8000 --episodes 64 --seconds 5 [--server-pid PID] [--json]
-    python -m prove_env.loadgen http://127.0.0.1:8000 --transport openenv --episodes 4096 --rates 1000
+    python -m prove_env.serving.loadgen http://127.0.0.1:8000 --episodes 64 --seconds 5 [--server-pid PID] [--json]
+    python -m prove_env.serving.loadgen http://127.0.0.1:8000 --transport openenv --episodes 4096 --rates 1000
 
 It creates `--episodes` episodes, then drives them all at once, each on its own keep-alive HTTP/1.1
 connection to its own MCP endpoint (`/episodes/<id>/mcp`), one call in flight per episode, as an
@@ -665,7 +665,7 @@ def _rate(text: str) -> float | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m prove_env.loadgen", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m prove_env.serving.loadgen", description=__doc__.split("\n\n")[0])
     parser.add_argument("url", help="the episode server, such as http://127.0.0.1:8000")
     parser.add_argument("--transport", choices=TRANSPORTS, default="http",
                         help="the server's: http (episodes' MCP endpoints, the default) or openenv (sessions at /ws)")
