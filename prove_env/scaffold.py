@@ -475,7 +475,7 @@ def counts_request(b: Bundle, rng: random.Random) -> str | None:
 recipe = Recipe(
     server="__NAME__",
     sample=sample,
-    topics=("shopping",),  # what this server serves, from prove_env.synthesis.perturb.TOPICS
+    topics=("shopping",),  # what this server serves, from prove_env.synthesis.topics.TOPICS
     goals=goals.all,
     lookups=(
         Lookup("owner", "find_owners", args=lambda r: {"name": r.entity["name"]},

@@ -24,7 +24,7 @@ A server's recipe lives beside its tools, in `servers/<name>/synth.py`, as a mod
   does; a listing shows what a single look-up would): a missing-function task never leaves one
   out while another is shown (it hides the whole group, or picks another tool);
 - `hidden`: requests that only a hidden tool could serve (the assistant must abstain);
-- `topics`: what the server is about, from `perturb.TOPICS` (irrelevant queries on those topics
+- `topics`: what the server is about, from `topics.TOPICS` (irrelevant queries on those topics
   are never drawn).
 
 The composer (`prove_env.synthesis.compose`) walks the dependency graph from these pieces; the
@@ -43,6 +43,7 @@ from typing import Any
 
 from prove_env.registry import get_toolkit
 from prove_env.toolkit import Toolkit, ToolError
+from prove_env.synthesis.topics import TOPICS
 from prove_env.world import World
 
 __all__ = ["Ref", "Ask", "Goal", "Goals", "Lookup", "HiddenAsk", "Recipe", "Reader", "RecipeError", "get_recipe"]
@@ -215,8 +216,6 @@ class Recipe:
     def check(self) -> None:
         """Raise `RecipeError` unless every goal and look-up agrees with the server's tools."""
         from prove_env.synthesis.graph import dependency_graph
-
-        from prove_env.synthesis.perturb import TOPICS
 
         specs = get_toolkit(self.server).specs()
         graph = dependency_graph(self.server)
