@@ -195,7 +195,7 @@ class ToolSpec:
             model = self.arguments.model_validate(arguments)
         except ValidationError as exc:
             raise ToolError(_explain(exc)) from None
-        return {name: getattr(model, name) for name in type(model).model_fields}
+        return dict(model.__dict__)  # the fields, in the schema's order (extra keys are refused)
 
 
 def tool(

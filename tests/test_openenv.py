@@ -2,8 +2,7 @@
 
 The openenv package (0.10.0) needs fastmcp 3 and so an mcp older than 2, which prove-env cannot run
 on, so its clients run from a virtual environment of their own that holds `openenv` and not prove-env:
-made by these tests once, kept in the project's cache folder (`prove_env.cache.cache_dir()`, `venvs/`;
-a temporary folder with the cache off), then reused. `tests/openenv_client.py` runs there and plays
+made once and reused (tests/isolated_venv.py, `package_venv`). `tests/openenv_client.py` runs there and plays
 episodes against a server this process started; `openenv validate` checks the server from there too.
 The protocol's edges (errors, limits, sessions over MCP, isolation) are checked from this process with
 the `websockets` package (prove-env's `openenv` extra).
@@ -12,14 +11,10 @@ the `websockets` package (prove-env's `openenv` extra).
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import hashlib
 import json
 import shutil
 import subprocess
 import sys
-import tempfile
-import venv
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,13 +25,13 @@ import websockets.sync.client as websockets_sync
 from websockets.exceptions import InvalidStatus
 
 from prove_env.bench import print_openenv_table, run_openenv_benchmarks, summary
-from prove_env.cache import cache_dir
 from prove_env.env import ProveEnv
 from prove_env.serving.http import spawned
 from prove_env.serving.loadgen import run_load
 from prove_env.policies import GoldPolicy
 from prove_env.reward import PAPER, STATE
 from prove_env.task import fixture_tasks
+from tests.isolated_venv import package_venv
 
 
 OPENENV = "openenv==0.10.0"
@@ -50,22 +45,7 @@ CALENDAR = {t.id: t for t in fixture_tasks("calendar")}
 
 def openenv_python() -> Path:
     """The Python of a virtual environment holding `openenv` (and not prove-env), made once."""
-    key = hashlib.sha256(f"{OPENENV}\0{sys.version}".encode()).hexdigest()[:12]
-    base = cache_dir()
-    folder = (base / "venvs" if base else Path(tempfile.mkdtemp(prefix="prove-env-venvs-"))) / f"openenv-{key}"
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with open(folder.parent / f"{folder.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one test session builds it; the others wait and reuse it
-        ready = folder / "prove-env-ready"
-        if not ready.is_file():
-            shutil.rmtree(folder, ignore_errors=True)
-            venv.EnvBuilder(with_pip=True).create(folder)
-            done = subprocess.run([str(folder / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                                   "--disable-pip-version-check", OPENENV], capture_output=True, text=True,
-                                  timeout=1800)
-            assert done.returncode == 0, f"pip install {OPENENV} failed:\n{done.stdout}\n{done.stderr}"
-            ready.write_text(OPENENV + "\n")
-    return folder / "bin" / "python"
+    return package_venv(OPENENV) / "python"
 
 
 @pytest.fixture(scope="module")
