@@ -550,6 +550,61 @@ def _asked(task: Task, turn: int) -> str:
     return " ".join(task.user_turns[first:turn + 1])
 
 
+def _entries_with(value: Any, ids: set[str]) -> Iterator[dict[str, Any]]:
+    """The JSON objects inside a result that carry one of `ids` under an `*_id` key."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if any(k.endswith("_id") and v[k] in ids for k in v):
+                yield v
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+
+
+def test_no_read_repeats_what_an_earlier_result_shows_of_the_same_entity(sample: list[Task],
+                                                                         results: dict[str, dict[str, Any]]) -> None:
+    """A read of one entity (an `*_id` argument) is in the gold for the facts it tells or the values it
+    passes on; when an earlier result's entry for that entity (the list that found it, a write that
+    returned it) shows every fact the read tells, in the same field with the same value, and nothing
+    later takes a value only the read's result has, an agent that skips the read is right and must
+    not lose coverage."""
+    specs = {server: get_toolkit(server).specs() for server in SERVERS}
+    problems, checked = [], 0
+    for task in sample:
+        if task.id not in results:
+            continue
+        outputs, calls = results[task.id], task.gold_calls
+        turn_of = {c.id: i for i, turn in enumerate(task.gold) for c in turn}
+        for j, call in enumerate(calls):
+            ids = {v for k, v in call.arguments.items() if k.endswith("_id") and isinstance(v, str)}
+            own = list(_entries_with(outputs[call.id], ids))
+            facts = [f for f in task.facts[turn_of[call.id]] if _found_in(f, outputs[call.id])]
+            if not own or not facts or not specs[task.server][call.name].read_only or all(
+                    v in (0, 0.0, None, "") for f in facts for v in values(f)):
+                continue
+            checked += 1
+            mine = {str(leaf) for leaf in _leaves(outputs[call.id])}
+            earlier = {str(leaf) for c in calls[:j] for leaf in _leaves(outputs[c.id])}
+            if any(str(v) in mine - earlier for c in calls[j + 1:] for v in c.values()):
+                continue  # it passes on a value no earlier result has
+
+            def shows(entries: list[dict[str, Any]], fact: Any) -> bool:
+                return any(key in o and o[key] == value and _found_in(fact, value)
+                           for e in entries for o in own for key, value in e.items()
+                           if not isinstance(value, bool | dict | list))
+
+            for before in calls[:j]:
+                entries = list(_entries_with(outputs[before.id], ids))
+                if entries and all(shows(entries, f) for f in facts):
+                    problems.append(f"{task.id}: {call.id} {call.name} tells only what {before.id} {before.name} "
+                                    f"already shows of {sorted(ids)}: {facts}")
+                    break
+    assert checked
+    assert not problems, "\n".join(problems)
+
+
 def test_every_fact_is_the_field_every_wording_asks_for(sample: list[Task], results: dict[str, dict[str, Any]],
                                                         asks: list[tuple[str, str, Ask, Any]]) -> None:
     """A count is asked for by 'how many' (not by 'who follows X?'), a distance by 'how far', a

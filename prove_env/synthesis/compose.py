@@ -127,22 +127,25 @@ class _Chain:
             resolved[key] = call_id
             return call_id
 
-        consumes = self.graph.consumes(tool)
         resolved_refs = [(ref, resolve(ref)) for ref in ask.refs]
         names = {c.id: c.name for c in self.calls + new}
-        # The call depends on the look-ups whose results it takes: those resolving a kind it
-        # consumes, or whose tool has an explicit edge to it. Others only introduce the user.
-        deps = [call_id for ref, call_id in resolved_refs
-                if ref.kind in consumes or _explicit(self.graph, names[call_id], tool)]
+
+        def deps(name: str) -> list[str]:
+            """The look-ups whose results a call of `name` takes: those resolving a kind it consumes,
+            or whose tool has an explicit edge to it. Others only introduce the user."""
+            consumes = self.graph.consumes(name)
+            return [call_id for ref, call_id in resolved_refs
+                    if ref.kind in consumes or _explicit(self.graph, names[call_id], name)]
+
         if find(tool, dict(ask.args)) is not None:
             return None
         specs = get_toolkit(self.recipe.server).specs()
         if any(find(name, dict(args)) is not None and not specs[name].read_only for name, args in ask.prior):
             return None
-        for name, args in ask.prior:  # asked for first, in the same request
+        for name, args in ask.prior:  # asked for first, in the same request: each with the look-ups it takes
             if find(name, dict(args)) is None:
-                add(name, dict(args), deps)
-        add(tool, dict(ask.args), deps)
+                add(name, dict(args), deps(name))
+        add(tool, dict(ask.args), deps(tool))
         return new, intros, resolved, introduced
 
     def commit(self, new: list[GoldCall], resolved: dict, introduced: set) -> None:
@@ -321,13 +324,16 @@ class Composer:
             first.append(voice.aside(rng, greeting=False))
         else:
             first.insert(0, voice.aside(rng))
-        user_turns = []
+        user_turns: list[str] = []
+        openers: list[str] = []  # each follow-up opens with words of its own
         for i, turn in enumerate(turns):
             texts = [t[:1].upper() + t[1:] if j == 0 else t for j, t in enumerate(turn.texts)]  # a request opens a sentence
             text = " ".join(t for t in (first if i == 0 else []) + texts if t)
             before = turns[i - 1].calls if i else []
             if before:  # not after a request that waits for a missing value
-                text = f"{voice.opener(rng, _answered(before, specs, missing_call, facts_of))} {text}".strip()
+                opener = voice.opener(rng, _answered(before, specs, missing_call, facts_of), used=openers)
+                openers.append(opener)
+                text = f"{opener} {text}".strip()
             user_turns.append(text)
         return user_turns
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +73,10 @@ class Verifier:
         if task.gold_calls:
             reference = run_sync(replay(task))
             if not reference.failures:
-                task = _without_unused_reads(task, reference.records, self.specs, set(facts_of or ()))
+                told = set(facts_of or ())
+                shown = _shown_earlier(task, reference.records, facts_of or {})
+                told = (told - set(shown)) | set(shown.values())
+                task = _without_unused_reads(task, reference.records, self.specs, told)
                 if not task.gold_calls:
                     return Verdict(None, "look-up nobody uses")
         gold = run_episode(self.env, self._gold, task, 0)
@@ -218,9 +221,14 @@ def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str
     outputs = {r.id: r.output for r in records}
     calls = task.gold_calls
     said = " ".join(task.user_turns).casefold()
-    # a task checked again (a rewritten one) knows its facts, not which calls they came from
-    told = told | {c.id for turn, facts in zip(task.gold, task.facts or [], strict=False) for c in turn
-                   if any(_plain(v) in outputs[c.id] for f in facts for v in values(f))}
+    # a task checked again (a rewritten one) knows its facts, not which calls they came from: a fact
+    # no call known to tell it holds is told by the calls of its turn whose results hold it
+    so_far: list[Any] = []
+    for turn, facts in zip(task.gold, task.facts or [], strict=False):
+        so_far += turn
+        for fact in facts:
+            if not any(_plain(v) in outputs[c.id] for c in so_far if c.id in told for v in values(fact)):
+                told = told | {c.id for c in turn if any(_plain(v) in outputs[c.id] for v in values(fact))}
     sources: dict[str, set[str]] = {c.id: set() for c in calls}
     for j, call in enumerate(calls):
         for holders, worked_out in _holders(call, calls[:j], outputs, said):
@@ -237,6 +245,70 @@ def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str
         return call.model_copy(update={"depends_on": depends})
 
     return _with_gold(task, [[rewired(c) for c in turn if c.id not in idle] for turn in task.gold], new_edges="data")
+
+
+def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Callable[[Any], Sequence[Any]]]
+                   ) -> dict[str, str]:
+    """The reads asked to tell something whose facts an earlier call's result already gives, read
+    off its entry for the same entity (one carrying an id the read takes): the list that found an
+    order shows its status, a cart write returns the cart. Read -> that earlier call."""
+    outputs = {r.id: _parse(r.output) for r in records}
+    calls = task.gold_calls
+    shown: dict[str, str] = {}
+    for j, call in enumerate(calls):
+        extract = facts_of.get(call.id)
+        ids = {v for k, v in call.arguments.items() if k.endswith("_id") and isinstance(v, str)}
+        if extract is None or not ids:
+            continue
+        want = _extracted(extract, outputs[call.id])
+        if not want or not any(v not in (0, None, "") for f in want for v in values(f)):
+            continue  # nothing, or only zeros: an entry may hold a zero of another meaning ('refund': 0.0)
+        own = list(_entries_of(outputs[call.id], ids)) or list(_entries(outputs[call.id]))[:1]
+        for earlier in calls[:j]:
+            entries = list(_entries_of(outputs[earlier.id], ids))
+            if any(_extracted(extract, entry) == want for entry in entries) or all(
+                    _same_field(fact, entries, own) for fact in want):
+                shown[call.id] = earlier.id
+                break
+    return shown
+
+
+def _entries_of(value: Any, ids: set[str]) -> Iterator[dict[str, Any]]:
+    """The JSON objects inside a value that carry one of `ids` under an `*_id` key."""
+    return (e for e in _entries(value) if any(e.get(k) in ids for k in e if k.endswith("_id")))
+
+
+def _same_field(fact: Any, entries: Sequence[dict[str, Any]], own: Sequence[dict[str, Any]]) -> bool:
+    """Whether an earlier entry for the entity holds `fact` in a field that the read's own result
+    holds with the same value (the list showed the recording's length; the read shows it again)."""
+    wanted = [v for v in values(fact) if not isinstance(v, bool)]
+    return any(key in o and o[key] == value and any(value == w for w in wanted)
+               for e in entries for o in own for key, value in e.items() if not isinstance(value, bool | dict | list))
+
+
+def _parse(output: str) -> Any:
+    try:
+        return json.loads(output)
+    except ValueError:
+        return output
+
+
+def _entries(value: Any) -> Iterator[dict[str, Any]]:
+    """Every JSON object inside a value, the value itself included."""
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from _entries(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _entries(v)
+
+
+def _extracted(extract: Callable[[Any], Sequence[Any]], value: Any) -> list[Any] | None:
+    try:
+        return [v for v in extract(value) if not isinstance(v, bool)]
+    except (KeyError, IndexError, TypeError, ValueError, StopIteration, AttributeError):
+        return None
 
 
 def _plain(value: Any) -> str:

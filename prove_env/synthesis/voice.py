@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["Voice", "REGISTERS", "AFTER", "greets"]
@@ -42,8 +43,8 @@ _DONE = {  # fit after the assistant changed something
     "plain": ("Good.", "Thanks for that.", "Great."),
     "polite": ("Wonderful, thank you.", "Lovely, thanks so much.", "Thank you very much.",
                "I appreciate it, thank you.", "Thank you kindly.", "Many thanks."),
-    "chatty": ("Awesome, thank you!", "Brilliant, cheers!", "Super, thanks a lot!", "Nice, that's a relief.",
-               "Cool, thanks!", "Great stuff.", "Oh great, thanks!"),
+    "chatty": ("Awesome, thank you!", "Brilliant, cheers!", "Super, thanks a lot!", "Cool, thanks!", "Great stuff.",
+               "Oh great, thanks!"),
     "terse": ("thx.", "good."),
 }
 _JOINERS = {
@@ -80,8 +81,9 @@ class Voice:
     def draw(cls, rng: random.Random, *, terse: bool = False) -> Voice:
         return cls("terse" if terse else rng.choice(REGISTERS[:3]))
 
-    def opener(self, rng: random.Random, after: str) -> str:
-        """The words that open a follow-up turn, fitting what the assistant last did (one of `AFTER`)."""
+    def opener(self, rng: random.Random, after: str, used: Sequence[str] = ()) -> str:
+        """The words that open a follow-up turn, fitting what the assistant last did (one of `AFTER`),
+        and not words an earlier turn opened with (`used`) while others fit."""
         if after not in AFTER:
             raise ValueError(f"unknown answer kind {after!r}; one of {AFTER}")
         fitting = list(_NEUTRAL[self.register])
@@ -89,7 +91,8 @@ class Voice:
             fitting += _TOLD[self.register]
         if after in ("done", "told and done"):
             fitting += [o for o in _DONE[self.register] if o not in fitting]
-        return rng.choice(fitting)
+        fresh = [o for o in fitting if not o or o not in used]
+        return rng.choice(fresh or fitting)
 
     def joiner(self, rng: random.Random) -> str:
         """The words that join a second request to the first in one turn."""
