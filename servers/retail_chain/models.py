@@ -95,9 +95,11 @@ class Reservation(Base):
 
 class RestockOrder(Base):
     __tablename__ = "restock_orders"
+    # What a store has on order of one product is summed along it (`low_stock_report`, `get_stock`).
+    __table_args__ = (Index("ix_restock_orders_store_product", "store_id", "product_id"),)
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "RST-0008"
-    store_id: Mapped[str] = mapped_column(ForeignKey("stores.id"), index=True)
+    store_id: Mapped[str] = mapped_column(ForeignKey("stores.id"))
     product_id: Mapped[str] = mapped_column(ForeignKey("products.id"))
     quantity: Mapped[int]
     status: Mapped[str]  # placed | delivered | cancelled

@@ -153,12 +153,11 @@ class RetailChain(Toolkit):
         store = self.get(Store, store_id)
         rows = self.rows(
             "SELECT p.id, p.name, p.category, k.price, p.list_price, k.on_hand, "
-            "k.on_hand - coalesce(held.n, 0) AS available, k.reorder_point, coalesce(ordered.n, 0), p.discontinued "
+            "k.on_hand - coalesce(held.n, 0) AS available, k.reorder_point, (SELECT coalesce(sum(quantity), 0) "
+            "FROM restock_orders WHERE store_id = ?1 AND product_id = p.id AND status = 'placed'), p.discontinued "
             "FROM stock k JOIN products p ON p.id = k.product_id "
             "LEFT JOIN (SELECT product_id, sum(quantity) AS n FROM reservations WHERE store_id = ?1 "
             "  AND status = 'active' AND expires_at > ?2 GROUP BY product_id) held ON held.product_id = p.id "
-            "LEFT JOIN (SELECT product_id, sum(quantity) AS n FROM restock_orders WHERE store_id = ?1 "
-            "  AND status = 'placed' GROUP BY product_id) ordered ON ordered.product_id = p.id "
             "WHERE k.store_id = ?1 AND available <= k.reorder_point ORDER BY available, p.name",
             store.id, self._stamp())
         return [{"product_id": r[0], "product": r[1], "category": r[2], "price": r[3], "list_price": r[4],

@@ -56,7 +56,10 @@ class Block(Base):
 
 class Post(Base):
     __tablename__ = "posts"
-    __table_args__ = (Index("ix_posts_author", "author_id", "created_at"), Index("ix_posts_created", "created_at"))
+    # The timeline and the home feed read posts newest first along these, without a sort and, for the
+    # feed, without reading the rows of posts it passes over.
+    __table_args__ = (Index("ix_posts_author", "author_id", "created_at", "id"),
+                      Index("ix_posts_created", "created_at", "id", "author_id", "repost_of_id"))
 
     id: Mapped[str] = mapped_column(String, primary_key=True)  # "PST-0042"
     author_id: Mapped[str] = mapped_column(ForeignKey("users.id"))

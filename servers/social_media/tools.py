@@ -25,6 +25,7 @@ import collections
 import datetime as dt
 import json
 import re
+from functools import cached_property
 from typing import Annotated
 
 from pydantic import Field
@@ -67,15 +68,18 @@ _SEES = """(a.id = ?1 OR ((a.is_private = 0 OR EXISTS (SELECT 1 FROM follows
         WHERE follower_id = ?1 AND followee_id = a.id AND status = 'accepted'))
     AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = a.id)
         OR (blocker_id = a.id AND blocked_id = ?1))))"""
-_POSTS = """SELECT p.id, p.author_id, u.handle, u.name, p.created_at, p.text, p.reply_to_id, p.repost_of_id,
+# A post `p` by its author `u` as the signed-in user (?1) is shown it: the columns of `_PostRow`. A listing
+# that pages selects them itself, so that they are read only for the posts of its page.
+_POST = """p.id, p.author_id, u.handle, u.name, p.created_at, p.text, p.reply_to_id, p.repost_of_id,
     (SELECT count(*) FROM likes WHERE post_id = p.id) AS likes,
     (SELECT count(*) FROM posts r WHERE r.repost_of_id = p.id) AS reposts,
     (SELECT count(*) FROM posts r WHERE r.reply_to_id = p.id) AS replies,
     EXISTS (SELECT 1 FROM likes WHERE post_id = p.id AND user_id = ?1) AS liked,
-    (SELECT group_concat(tag, ' ') FROM (SELECT tag FROM post_tags WHERE post_id = p.id ORDER BY tag)) AS tags
-    FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN (SELECT value FROM json_each(?2))"""
+    (SELECT group_concat(tag, ' ') FROM (SELECT tag FROM post_tags WHERE post_id = p.id ORDER BY tag)) AS tags"""
+_POSTS = f"""SELECT {_POST} FROM posts p JOIN users u ON u.id = p.author_id
+    WHERE p.id IN (SELECT value FROM json_each(?2))"""
 # Newest first along the posts' time index, stopping at the page: the signed-in user follows many people.
-_FEED = f"""SELECT p.id FROM posts p INDEXED BY ix_posts_created
+_FEED = f"""SELECT {_POST} FROM posts p INDEXED BY ix_posts_created JOIN users u ON u.id = p.author_id
     WHERE (p.author_id = ?1 OR p.author_id IN (SELECT followee_id FROM follows
         WHERE follower_id = ?1 AND status = 'accepted'))
     AND (?2 IS NULL OR p.created_at < ?2)
@@ -88,8 +92,9 @@ _SEARCH = f"""SELECT p.id, count(*) OVER () FROM posts p JOIN users a ON a.id = 
     AND (?3 IS NULL OR EXISTS (SELECT 1 FROM post_tags WHERE post_id = p.id AND tag = ?3))
     AND (?4 IS NULL OR p.author_id = ?4)
     ORDER BY p.created_at DESC, p.id DESC LIMIT ?5"""
-_TIMELINE = """SELECT id, count(*) OVER () FROM posts WHERE author_id = ?
-    ORDER BY created_at DESC, id DESC LIMIT ?"""
+# Someone's (?2) posts, newest first, each followed by how many they have.
+_TIMELINE = f"""SELECT {_POST}, (SELECT count(*) FROM posts WHERE author_id = ?2) FROM posts p
+    JOIN users u ON u.id = p.author_id WHERE p.author_id = ?2 ORDER BY p.created_at DESC, p.id DESC LIMIT ?3"""
 _TRENDING = """SELECT t.tag, count(*) AS n FROM post_tags t JOIN posts p ON p.id = t.post_id
     JOIN users u ON u.id = p.author_id
     WHERE p.created_at >= ? AND p.created_at <= ? AND u.is_private = 0
@@ -150,7 +155,7 @@ class SocialMediaServer(Toolkit):
         text = query.strip().lstrip("@").lower()
         if not text:
             raise ToolError("query must not be empty: give part of a name or an @handle")
-        me = self._me_id()
+        me = self._me_id
         rows = self.rows(_FIND_USERS, me, _like(text), limit)
         return [{"user_id": r[0], "handle": r[1], "name": r[2], "is_private": bool(r[3]), **_relation(me, r[0], *r[4:])}
                 for r in rows]
@@ -164,7 +169,7 @@ class SocialMediaServer(Toolkit):
         Args:
             user_id: whose profile, such as 'USR-0012'; the signed-in user's own when omitted.
         """
-        user = self._me_id() if user_id is None else self.get(User, user_id).id
+        user = self._me_id if user_id is None else self.get(User, user_id).id
         return self._profile(user)
 
     @tool(idempotent=True)
@@ -241,7 +246,7 @@ class SocialMediaServer(Toolkit):
     @tool(read_only=True)
     def list_follow_requests(self, limit: Limit = 20) -> list[dict]:
         """List the pending follow requests people sent to the signed-in user, oldest first."""
-        rows = self.rows(_REQUESTS, self._me_id(), limit)
+        rows = self.rows(_REQUESTS, self._me_id, limit)
         return [{"user_id": r[0], "handle": r[1], "name": r[2], "requested_at": _moment(r[3])} for r in rows]
 
     @tool()
@@ -442,7 +447,7 @@ class SocialMediaServer(Toolkit):
             author_id: only posts by this person, such as 'USR-0012'.
         """
         author = self.get(User, author_id).id if author_id is not None else None
-        rows = self.rows(_SEARCH, self._me_id(), _like(query.strip()) if query and query.strip() else None,
+        rows = self.rows(_SEARCH, self._me_id, _like(query.strip()) if query and query.strip() else None,
                          hashtag.strip("# ").lower() if hashtag and hashtag.strip("# ") else None, author, limit)
         return {"total": rows[0][1] if rows else 0, "posts": self._posts([r[0] for r in rows])}
 
@@ -456,8 +461,7 @@ class SocialMediaServer(Toolkit):
         Args:
             before: only entries older than this instant, such as '2026-03-14T09:30', to see further back.
         """
-        rows = self.rows(_FEED, self._me_id(), before, limit)
-        return self._posts([r[0] for r in rows])
+        return self._shown(self.rows(_FEED, self._me_id, before, limit))
 
     @tool(read_only=True, produces=("post",))
     def get_user_timeline(self, user_id: Id("user") | None = None, limit: Limit = 20) -> dict:
@@ -470,9 +474,9 @@ class SocialMediaServer(Toolkit):
             user_id: whose timeline, such as 'USR-0012'; the signed-in user's own when omitted.
         """
         user = self._readable(user_id, "posts")
-        rows = self.rows(_TIMELINE, user.id, limit)
-        return {"user_id": user.id, "handle": user.handle, "total": rows[0][1] if rows else 0,
-                "posts": self._posts([r[0] for r in rows])}
+        rows = self.rows(_TIMELINE, self._me_id, user.id, limit)
+        return {"user_id": user.id, "handle": user.handle, "total": rows[0][-1] if rows else 0,
+                "posts": self._shown([row[:-1] for row in rows])}
 
     @tool(read_only=True)
     def get_trending_hashtags(self, hours: Annotated[int, Field(ge=1, le=168)] = 24, limit: Limit = 10) -> dict:
@@ -497,7 +501,7 @@ class SocialMediaServer(Toolkit):
         Args:
             unread_only: only the notifications not yet marked read.
         """
-        me = self._me_id()
+        me = self._me_id
         rows = self.rows(_NOTIFICATIONS, me, unread_only, limit)
         unread = rows[0][8] if rows else self.rows(_UNREAD, me)[0][0]
         return {"unread": unread, "notifications": [
@@ -568,11 +572,13 @@ class SocialMediaServer(Toolkit):
 
     # -- helpers ---------------------------------------------------------------------------------------
 
+    @cached_property
     def _me_id(self) -> str:
+        # The signed-in user never changes within a world, so one look-up per world is enough.
         return self.rows(_ME)[0][0]
 
     def _me(self) -> User:
-        return self.db.get(User, self._me_id())
+        return self.db.get(User, self._me_id)
 
     def _count(self, model: type, *where) -> int:
         return self.db.scalar(select(func.count()).select_from(model).where(*where))
@@ -587,7 +593,7 @@ class SocialMediaServer(Toolkit):
         return "by_you" if a in blockers else "you" if blockers else None
 
     def _not_blocked(self, other: User, action: str) -> None:
-        state = self._blocked_between(self._me().id, other.id)
+        state = self._blocked_between(self._me_id, other.id)
         if state == "by_you":
             raise ToolError(f"You have blocked @{other.handle}; unblock_user first to {action} them or their posts")
         if state == "you":
@@ -661,7 +667,7 @@ class SocialMediaServer(Toolkit):
         return self._profile(user.id)
 
     def _profile(self, user_id: str) -> dict:
-        me = self._me_id()
+        me = self._me_id
         r = self.rows(_PROFILE, me, user_id)[0]
         return {"user_id": r[0], "handle": r[1], "name": r[2], "bio": r[3], "location": r[4],
                 "is_private": bool(r[5]), "joined": dt.date.fromisoformat(r[6][:10]), "followers_count": r[7],
@@ -676,32 +682,38 @@ class SocialMediaServer(Toolkit):
         return self._posts([post.id])[0]
 
     def _posts(self, ids: list[str]) -> list[dict]:
-        """Posts as the tools show them, in the given order; a repost carries its original."""
+        """Posts by id as the tools show them, in the given order."""
         if not ids:
             return []
-        me = self._me_id()
-        found = {r.id: r for r in map(_PostRow._make, self.rows(_POSTS, me, json.dumps(ids)))}
-        wanted = [r.repost_of_id for r in found.values() if r.repost_of_id is not None and r.repost_of_id not in found]
+        found = {row[0]: row for row in self.rows(_POSTS, self._me_id, json.dumps(ids))}
+        return self._shown([found[i] for i in ids])
+
+    def _shown(self, rows: list[tuple]) -> list[dict]:
+        """Posts as the tools show them, from rows of `_POST` in their order; a repost carries its original."""
+        posts = list(map(_PostRow._make, rows))
+        found = {r.id: r for r in posts}
+        wanted = [r.repost_of_id for r in posts if r.repost_of_id is not None and r.repost_of_id not in found]
         if wanted:
-            found.update((r.id, r) for r in map(_PostRow._make, self.rows(_POSTS, me, json.dumps(wanted))))
-
-        def one(r) -> dict:
-            out = {"post_id": r.id, "author_id": r.author_id, "handle": r.handle, "name": r.name,
-                   "created_at": _moment(r.created_at)}
-            if r.repost_of_id is not None:
-                original = found.get(r.repost_of_id)
-                out["repost_of"] = one(original) if original is not None else None
-                return out
-            out.update(text=r.text, reply_to_post_id=r.reply_to_id, hashtags=r.tags.split(" ") if r.tags else [],
-                       likes=r.likes, reposts=r.reposts, replies=r.replies, liked_by_you=bool(r.liked))
-            return out
-
-        return [one(found[i]) for i in ids]
+            found.update((r.id, r) for r in map(_PostRow._make, self.rows(_POSTS, self._me_id, json.dumps(wanted))))
+        return [_post_view(r, found) for r in posts]
 
 
-# A row of _POSTS.
+# A post's columns, as `_POST` selects them.
 _PostRow = collections.namedtuple("_PostRow", "id author_id handle name created_at text reply_to_id repost_of_id "
                                               "likes reposts replies liked tags")
+
+
+def _post_view(r: _PostRow, found: dict[str, _PostRow]) -> dict:
+    """One post as the tools show it; a repost carries its original (from `found`), or None when it is gone."""
+    if r.repost_of_id is not None:
+        original = found.get(r.repost_of_id)
+        return {"post_id": r.id, "author_id": r.author_id, "handle": r.handle, "name": r.name,
+                "created_at": _moment(r.created_at),
+                "repost_of": None if original is None else _post_view(original, found)}
+    return {"post_id": r.id, "author_id": r.author_id, "handle": r.handle, "name": r.name,
+            "created_at": _moment(r.created_at), "text": r.text, "reply_to_post_id": r.reply_to_id,
+            "hashtags": r.tags.split(" ") if r.tags else [], "likes": r.likes, "reposts": r.reposts,
+            "replies": r.replies, "liked_by_you": bool(r.liked)}
 
 
 def _moment(stored: str) -> dt.datetime:

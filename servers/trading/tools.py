@@ -30,8 +30,10 @@ Rules, in one place:
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 from itertools import groupby
+from operator import itemgetter
 from typing import Literal
 
 from sqlalchemy import bindparam, func, select
@@ -51,6 +53,17 @@ MAX_ORDER_SHARES = 100_000
 # Statements built once (their compiled form is cached): one position of an account, and the sectors.
 _POSITION = select(Position).where(Position.account_id == bindparam("account_id"),
                                    Position.instrument_id == bindparam("instrument_id"))
+
+# Watchlists (`l`) with their instruments in symbol order, one row each (`_Watched`; an empty list: one
+# row with no instrument); the condition names a column of `l`.
+_WATCHLISTS = ("SELECT l.id, l.name, i.id, i.symbol, i.name, i.kind, i.sector, i.exchange, i.last, i.prev_close, "
+               "i.halted FROM watchlists l LEFT JOIN watchlist_items w ON w.watchlist_id = l.id "
+               "LEFT JOIN instruments i ON i.id = w.instrument_id WHERE l.{} = ? ORDER BY l.id, i.symbol")
+# An instrument on a watchlist, as a plain row that `_instrument` reads as it reads an `Instrument`.
+_Watched = collections.namedtuple("_Watched", "watchlist_id watchlist id symbol name kind sector exchange last "
+                                              "prev_close halted")
+
+
 class Trading(Toolkit):
     """An online brokerage: look up clients, their accounts, cash, buying power, positions and profit
     and loss; search stocks and ETFs and read quotes and daily price history; place, modify and cancel
@@ -474,12 +487,7 @@ class Trading(Toolkit):
 
         Args:
         """
-        client = self.get(Client, client_id)
-        rows = self.rows("SELECT l.id, l.name, w.instrument_id FROM watchlists l LEFT JOIN watchlist_items w ON "
-                         "w.watchlist_id = l.id LEFT JOIN instruments i ON i.id = w.instrument_id WHERE l.client_id = ? "
-                         "ORDER BY l.id, i.symbol", client.id)
-        return [_watchlist(wl_id, name, [self.get(Instrument, i) for *_, i in items if i is not None])
-                for (wl_id, name), items in groupby(rows, key=lambda row: row[:2])]
+        return self._watchlists("client_id", self.get(Client, client_id).id)
 
     @tool(produces=("watchlist",))
     def create_watchlist(self, client_id: Id("client"), name: str) -> dict:
@@ -867,9 +875,14 @@ class Trading(Toolkit):
                                                           WatchlistItem.instrument_id == instrument_id))
 
     def _watchlist(self, wl: Watchlist) -> dict:
-        return _watchlist(wl.id, wl.name, self.load(
-            Instrument, "SELECT i.id FROM watchlist_items w JOIN instruments i ON i.id = w.instrument_id "
-                        "WHERE w.watchlist_id = ? ORDER BY i.symbol", wl.id))
+        return self._watchlists("id", wl.id)[0]
+
+    def _watchlists(self, column: str, key: str) -> list[dict]:
+        """The watchlists whose `column` ('id' or 'client_id') is `key`, by id, each with its instruments
+        read as plain rows: loading each instrument would cost more than the query."""
+        rows = self.rows(_WATCHLISTS.format(column), key)
+        return [_watchlist(wl_id, name, [_Watched._make(row) for row in items if row[2] is not None])
+                for (wl_id, name), items in groupby(rows, key=itemgetter(0, 1))]
 
     def _watchlist_name(self, client_id: str, name: str) -> str:
         name = name.strip()
@@ -895,12 +908,12 @@ def _account(a: Account) -> dict:
             "nickname": a.nickname, "status": a.status, "cash": a.cash}
 
 
-def _instrument(i: Instrument) -> dict:
+def _instrument(i: Instrument | _Watched) -> dict:
     return {"instrument_id": i.id, "symbol": i.symbol, "name": i.name, "kind": i.kind, "sector": i.sector,
-            "exchange": i.exchange, "last": i.last, "halted": i.halted}
+            "exchange": i.exchange, "last": i.last, "halted": bool(i.halted)}  # a plain row holds 0 or 1
 
 
-def _watchlist(wl_id: str, name: str, instruments: list[Instrument]) -> dict:
+def _watchlist(wl_id: str, name: str, instruments: list[_Watched]) -> dict:
     """A watchlist with its instruments (in symbol order) and their change today."""
     items = [{**_instrument(i), "change_percent": round(100 * (i.last - i.prev_close) / i.prev_close, 2)}
              for i in instruments]
