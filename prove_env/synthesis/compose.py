@@ -26,6 +26,7 @@ Irrelevant and hidden-tool drafts skip 1 to 3: their gold is to make no call at 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -206,6 +207,7 @@ class Composer:
         used: set[str] = set()
         named: set[tuple[str, str]] = set()  # entities the requests so far have named
         served: list[str] = []
+        first: dict[str, set[str]] = {}  # a request's own call -> the calls it asks for first (`Ask.prior`)
         held_for: str | None = None  # the call whose required value the user holds back
         intro_texts: list[tuple[str, str]] = []  # how the user introduces themselves: at the start, once
         intro_refs: list[Ref] = []  # whom those introduce
@@ -228,6 +230,8 @@ class Composer:
             request = ask.terse if terse and ask.terse else ask.say
             if joins and _secrets(ask, request) & _secrets(ask, " ".join(turns[-1].texts)):
                 joins = False  # a request that gives a PIN again is a message of its own
+            if joins and _names_again(ask, " ".join(turns[-1].texts)):
+                joins = False  # one that names again what the message named ('the Cherry Creek store') too
             if not joins and len(turns) + extra_turns > config.max_turns:
                 break
             for say, short, ref in intros:
@@ -236,6 +240,8 @@ class Composer:
                     intro_refs.append(ref)
             mentions = list(ask.mentions)
             served.append(new[-1].name)  # the request's own call (its look-ups and prior calls come first)
+            asked_first = [(name, dict(args)) for name, args in ask.prior]
+            first[new[-1].id] = {c.id for c in new[:-1] if (c.name, c.arguments) in asked_first}
             if ask.facts is not None:
                 facts_of[new[-1].id] = ask.facts
             if withhold:
@@ -265,7 +271,7 @@ class Composer:
         gold = [t.calls for t in turns]
         missing, hide, missing_call, missing_facts = None, set(), None, None
         if rng.random() < config.missing_function_rate:
-            picked = self._missing(chain, served, held_for)
+            picked = self._missing(chain, served, held_for, first)
             if picked is not None:
                 missing_call, dropped = picked
                 missing, missing_facts = missing_call.name, facts_of.get(missing_call.id)
@@ -337,20 +343,22 @@ class Composer:
             user_turns.append(text)
         return user_turns
 
-    def _missing(self, chain: _Chain, served: list[str], held_for: str | None
+    def _missing(self, chain: _Chain, served: list[str], held_for: str | None, first: dict[str, set[str]]
                  ) -> tuple[GoldCall, set[str]] | None:
         """A call a request asks for (its own call, not a look-up or a call it needs first) whose tool
         the chain uses once, to leave out of the shown tools with its declared substitutes, and the
-        ids of the calls that go with it (it and every call depending on it). Never one whose
-        substitute the chain calls, and never one that takes with it the call a held-back value
-        is for (the user is asked only for values a call left in the gold needs)."""
+        ids of the calls that go with it: it, the calls its request asks for first (a limit order
+        to cancel unless it fills is not placed when it cannot be cancelled), and every call
+        depending on those. Never one whose substitute the chain calls, and never one that takes
+        with it the call a held-back value is for (the user is asked only for values a call left in
+        the gold needs)."""
         counts = Counter(call.name for call in chain.calls)
         candidates = []
         for call in chain.calls:
             stand_ins = self.recipe.substitutes_of(call.name) & counts.keys()
             if call.name not in served or counts[call.name] != 1 or stand_ins:
                 continue
-            dropped = _dependents(chain.calls, {call.id})
+            dropped = _dependents(chain.calls, {call.id} | first.get(call.id, set()))
             if held_for not in dropped:
                 candidates.append((call, dropped))
         return self.rng.choice(candidates) if candidates else None
@@ -443,6 +451,16 @@ def _answered(calls: list[GoldCall], specs: dict[str, Any], missing: GoldCall | 
 def _secrets(ask: Ask, text: str) -> set[str]:
     """The codes among a request's values (a PIN, a passcode: digits only) that `text` says."""
     return {m for m in ask.mentions if m.isdigit() and len(m) >= 4 and m in text}
+
+
+def _names_again(ask: Ask, text: str) -> bool:
+    """Whether `text` already names an entity the request names (a store, a restaurant, an order's
+    restaurant): joined into one message, the request would say it a second time ("Mark the
+    reservation at the Denver Cherry Creek store collected. After that, check the stock at the
+    Denver Cherry Creek store")."""
+    folded = text.casefold()
+    return any(len(name) > 3 and re.search(rf"\b{re.escape(name.casefold())}\b", folded)
+               for name in _names(ask.refs))
 
 
 def _said_before(ask: Ask, said: str) -> bool:

@@ -279,11 +279,16 @@ def _entries_of(value: Any, ids: set[str]) -> Iterator[dict[str, Any]]:
 
 
 def _same_field(fact: Any, entries: Sequence[dict[str, Any]], own: Sequence[dict[str, Any]]) -> bool:
-    """Whether an earlier entry for the entity holds `fact` in a field that the read's own result
-    holds with the same value (the list showed the recording's length; the read shows it again)."""
+    """Whether an earlier entry for the entity holds `fact` in every field that the read's own result
+    holds it in (the list showed the recording's length; the read shows it again). A read that
+    also holds it in a field the entry lacks may tell it from there: a member's `presence` 'active'
+    is not the account `status` 'active' the search shows."""
     wanted = [v for v in values(fact) if not isinstance(v, bool)]
-    return any(key in o and o[key] == value and any(value == w for w in wanted)
-               for e in entries for o in own for key, value in e.items() if not isinstance(value, bool | dict | list))
+    for o in own:
+        keys = [k for k, v in o.items() if not isinstance(v, bool | dict | list) and any(v == w for w in wanted)]
+        if keys and any(all(k in e and e[k] == o[k] for k in keys) for e in entries):
+            return True
+    return False
 
 
 def _parse(output: str) -> Any:
