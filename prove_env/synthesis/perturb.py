@@ -22,7 +22,7 @@ _SLOTS: dict[str, tuple[str, ...]] = {
     "city": ("Chicago", "Seattle", "Lisbon", "Tokyo", "Denver", "Nairobi", "Montreal", "Austin", "Oslo", "Lima"),
     "city2": ("Boston", "New York", "Philadelphia", "San Diego", "Portland", "Atlanta"),
     "team": ("Lakers", "Yankees", "Packers", "Celtics", "Dodgers", "Warriors", "Bruins"),
-    "dish": ("banana bread", "lasagna", "pad thai", "a pepperoni pizza", "chili", "salmon", "risotto"),
+    "dish": ("banana bread", "lasagna", "pad thai", "pepperoni pizza", "chili", "salmon", "risotto"),
     "phrase": ("where is the train station", "thank you for your patience", "good morning", "how much is this"),
     "language": ("Portuguese", "Japanese", "German", "Swahili", "Korean", "Italian"),
     "continent": ("Africa", "South America", "Europe", "Asia", "Oceania"),

@@ -35,7 +35,7 @@ IRRELEVANT: tuple[tuple[str, str], ...] = (
     ("maps", "How long does it take to drive from {city} to {city2}?"),
     ("smart_home", "Turn off the lights in the {room}."),
     ("vehicle", "Start my car and warm it up to {degrees} degrees."),
-    ("food_delivery", "Order me a large {dish} for delivery."),
+    ("food_delivery", "Order me some {dish} for delivery."),
     ("social_media", "Post a photo of my {dish} to my feed."),
     ("files", "Delete the old screenshots from my {folder} folder."),
     ("calendar", "Put a {appointment} appointment on my calendar for next Thursday."),

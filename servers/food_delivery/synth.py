@@ -173,7 +173,7 @@ def list_addresses(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"customer_id": b["customer"]["customer_id"]},
                say=rng.choice(["Which delivery addresses do I have saved?", "Can you read me my saved addresses?",
                                "I forget which addresses are on my account. What are they?",
-                               "Could you list the places you deliver to for me, please?"]),
+                               "Could you list the addresses you have on file for me, please?"]),
                terse=rng.choice(["My saved addresses?", "List my addresses."]), refs=(_customer(b),),
                facts=lambda r: [a["street"] for a in r])
 
@@ -219,15 +219,15 @@ def search_restaurants(b: Bundle, rng: random.Random) -> Ask | None:
         say, detail = rng.choice([(f"Which {cuisine} places are open right now?", None),
                                   (f"I'm craving {cuisine} food. What's open at the moment?", None),
                                   (f"Are any {cuisine} restaurants open now?", None),
-                                  ("Can you find me a restaurant that's open right now?", f"Something {cuisine}."),
-                                  ("I'd like to order in. What's open at the moment?", f"I'm in the mood for {cuisine}.")])
+                                  (f"I'd like to order in, something {cuisine}. Which places are open right now?",
+                                   None)])
         return Ask({"cuisine": cuisine, "open_now": True}, say=say, detail=detail,
                    terse=f"{cuisine} open now?", mentions=(cuisine,),
                    facts=lambda r: [x["name"] for x in r])
     return Ask({"cuisine": cuisine},
                say=rng.choice([f"What {cuisine} restaurants are there, and how are they rated?",
                                f"List the {cuisine} restaurants with their ratings, please.",
-                               f"I'd love some {cuisine} tonight. Which places do you have, and which is best rated?"]),
+                               f"I'd love some {cuisine} tonight. Which places do you have, and how is each rated?"]),
                terse=f"{cuisine} restaurants and ratings?", mentions=(cuisine,),
                facts=lambda r: [x for x0 in r for x in (x0["name"], x0["rating"])])
 
@@ -236,27 +236,25 @@ def search_restaurants(b: Bundle, rng: random.Random) -> Ask | None:
 def get_restaurant(b: Bundle, rng: random.Random) -> Ask | None:
     r = rng.choice(b["restaurants"])
     name, args, refs = r["name"], {"restaurant_id": r["restaurant_id"]}, (_restaurant(r),)
+    # The search that finds a restaurant by its name already shows its rating, hours, fee and
+    # delivery radius: every question asks for what only the restaurant in full holds (its
+    # neighborhood, its minimum order), or the search would answer it and the call would be idle.
     kind = rng.randrange(3)
     if kind == 0:
-        if rng.random() < 0.3:
-            return Ask(args, say=rng.choice([f"Until what time can I order from {name} today?",
-                                             f"What time does {name} close?"]),
-                       terse=f"{name} closing time?", refs=refs, mentions=(name,),
-                       facts=lambda x: [x["hours"].split("-")[1]])
-        return Ask(args, say=rng.choice([f"What are {name}'s opening hours?", f"When is {name} open?",
-                                         f"What hours does {name} keep?"]),
-                   terse=f"Hours of {name}?", refs=refs, mentions=(name,),
-                   facts=lambda x: x["hours"].split("-"))
+        return Ask(args, say=rng.choice([f"Which part of town is {name} in?", f"What neighborhood is {name} in?",
+                                         f"Is {name} far from me? Which neighborhood is it in?"]),
+                   terse=f"{name}: neighborhood?", refs=refs, mentions=(name,),
+                   facts=lambda x: [x["neighborhood"]])
     if kind == 1:
         return Ask(args, say=rng.choice([f"How much is delivery from {name}, and is there a minimum order?",
                                          f"What does {name} charge for delivery? Any minimum?",
                                          f"Before I order from {name}: delivery fee and minimum order?"]),
                    terse=f"{name} delivery fee and minimum?", refs=refs, mentions=(name,),
                    facts=lambda x: [x["delivery_fee"], x["min_order"]])
-    return Ask(args, say=rng.choice([f"How far does {name} deliver, and what's its rating?",
-                                     f"What's the delivery radius of {name}? And how well rated is it?"]),
-               terse=f"{name}: radius and rating?", refs=refs, mentions=(name,),
-               facts=lambda x: [quantity(x["delivery_radius_miles"], "mi"), x["rating"]])
+    return Ask(args, say=rng.choice([f"How far does {name} deliver, and what's the smallest order it takes?",
+                                     f"What's the delivery radius of {name}? And is there a minimum order?"]),
+               terse=f"{name}: radius and minimum order?", refs=refs, mentions=(name,),
+               facts=lambda x: [quantity(x["delivery_radius_miles"], "mi"), x["min_order"]])
 
 
 @goals.add("get_menu", 0.7)
@@ -320,13 +318,13 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
         option = rng.choice(item["options"])["name"]
         args["option"] = option
         what = f"{what} with the '{option}' option"
+    # the quantity is said with the request, never held back: a cart takes one unless told
     if quantity > 1 and rng.random() < 0.5:
-        plain = f"the {said}" + (f" with the '{args['option']}' option" if "option" in args else "")
+        plain = f"{NUMBERS[quantity]} of the {said}" + (f" with the '{args['option']}' option" if "option" in args else "")
         say = rng.choice([f"I want to add {plain} from {r['name']} to my cart.",
                           f"Can you put {plain} from {r['name']} in my cart?",
                           f"Add {plain} from {r['name']} to my cart, please."])
-        detail = rng.choice([f"{NUMBERS[quantity].capitalize()} of them.", f"Make it {NUMBERS[quantity]}.",
-                             f"I need {NUMBERS[quantity]}."])
+        detail = None
     else:
         say = rng.choice([f"Please add {what} from {r['name']} to my cart.",
                           f"Put {what} from {r['name']} in my cart, would you?",
@@ -408,17 +406,18 @@ def place_order(b: Bundle, rng: random.Random) -> Ask | None:
         args["tip"] = tip
         tip_words = rng.choice([f"Tip the driver {money(tip)}.", f"Add a {money(tip)} tip.",
                                 f"And leave {money(tip)} for the courier.", f"Make the tip {money(tip)}."])
+    # the tip is said with the request, never held back: an order goes without one unless told (the
+    # address, which an order cannot do without, may be)
     if rng.random() < 0.5:
         say = rng.choice([f"Please order {where} for me.", f"Go ahead and place {where}.",
                           f"I'm hungry. Can you check out {where}?", f"Time to order {where}, please."])
         detail = rng.choice([f"Deliver it to {place}.", f"Send it to {place}.", f"To {place}, please."])
-        detail = f"{detail} {tip_words}".strip()
     else:
         say = rng.choice([f"Please order {where} and have it delivered to {place}.",
                           f"Go ahead and place {where}, delivery to {place}.",
                           f"I'm hungry. Send {where} to {place}, please.",
                           f"Could you check out {where}? Deliver it to {place}."])
-        detail = tip_words or None
+    say = f"{say} {tip_words}".strip()
     if extras:
         say = f"{say} {' '.join(extras)}"
     terse = f"Order {where} to {place}." + (f" Code {args['promo_code']}." if "promo_code" in args else "")
@@ -511,14 +510,15 @@ def rate_order(b: Bundle, rng: random.Random) -> Ask | None:
     if name is None:
         return None
     stars = rng.randint(1, 5)
+    said = f"{stars} star" + ("s" if stars != 1 else "")
     say, detail = rng.choice([
-        (f"I'd like to rate {name}.", f"{stars} stars."),
+        (f"I'd like to rate {name}.", f"{said.capitalize()}."),
         (f"Can I leave a rating on {name}?", f"Give it {stars} out of 5."),
-        (f"I want to review {name} now that it arrived.", f"{stars} stars, please."),
-        (f"Let me rate {name}.", f"I'd say {stars} stars."),
+        (f"I want to review {name} now that it arrived.", f"{said.capitalize()}, please."),
+        (f"Let me rate {name}.", f"I'd say {said}."),
     ])
     return Ask({"order_id": order["order_id"], "stars": stars}, say=say, detail=detail,
-               terse=f"Rate {name} {stars} stars.", refs=(_order(b, order),), mentions=(order["restaurant"],))
+               terse=f"Rate {name} {said}.", refs=(_order(b, order),), mentions=(order["restaurant"],))
 
 
 @goals.add("reorder", 0.8)
@@ -534,7 +534,7 @@ def reorder(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     return Ask({"order_id": order["order_id"]},
                say=rng.choice([f"That was delicious. Put {name} back in my cart so I can get it again.",
-                               f"Can you reorder {name}? Just into the cart for now.",
+                               f"Can you fill my cart with {name} again? Just the cart for now.",
                                f"I'd like the same as {name} again; add it all to my cart."]),
                terse=f"Reorder {name} into my cart.", refs=(_order(b, order),), mentions=(order["restaurant"],))
 

@@ -126,6 +126,16 @@ def dev(d: dict, rng: random.Random | None = None) -> str:
     return f"the {name}"
 
 
+def _plural(d: dict) -> bool:
+    """Whether a device's name is a plural ('the kitchen pendant lights', 'the living room blinds')."""
+    return d["name"].endswith("s") and not d["name"].endswith("ss")
+
+
+def it(d: dict) -> str:
+    """The pronoun for a device: 'them' for the kitchen pendant lights, 'it' for a lamp."""
+    return "them" if _plural(d) else "it"
+
+
 def degrees(value: float) -> str:
     return f"{value:g} degrees"
 
@@ -168,39 +178,35 @@ goals = Goals()
 
 @goals.add("get_device", 1.2)
 def get_device(b: Bundle, rng: random.Random) -> Ask | None:
-    candidates = [d for d in b["devices"] if d["type"] in ("thermostat", "sensor", "lock", "light")
-                  and (d["type"] != "lock" or d.get("battery") is not None)
-                  and (d["type"] != "light" or "brightness" in d)
-                  and (d["type"] != "sensor" or d["sensor"] in ("temperature", "humidity"))]
-    if not candidates:
-        return None
-    d = rng.choice(candidates)
+    """The home's device list (the look-up that finds a device by its name) already shows each
+    device's state: its brightness, set point, temperature, battery and readings. A question for
+    one device asks for what only the device in full holds: its make and model, when an offline
+    one was last seen, a lock's auto-lock delay, a thermostat's modes."""
+    d = rng.choice(b["devices"])
     name, args, refs = dev(d, rng), {"device_id": d["device_id"]}, (_device(b, d),)
-    if d["type"] == "thermostat":
-        return Ask(args, say=rng.choice([f"What's {name} set to, and how warm is it there right now?",
-                                         f"Can you check {name}: what's the target and the current temperature?",
-                                         f"I'm feeling chilly. What temperature is {name} aiming for, and what "
-                                         "does it read now?",
-                                         f"Could you tell me the set point on {name} and the temperature it's "
-                                         "reading?"]),
-                   terse=f"{name.capitalize()}: set point and current temperature?", refs=refs,
-                   facts=lambda r: [r["target_temp"], r["current_temp"]])
-    if d["type"] == "lock":
-        return Ask(args, say=rng.choice([f"How much battery does {name} have left?",
-                                         f"Is the battery on {name} getting low? What's it at?",
-                                         f"Could you check the battery level of {name} for me?"]),
-                   terse=f"Battery of {name}?", refs=refs, facts=lambda r: [r["battery"]])
-    if d["type"] == "light":
-        return Ask(args, say=rng.choice([f"What brightness is {name} set to?",
-                                         f"How bright is {name} at the moment?",
-                                         f"Can you tell me the brightness level of {name}?"]),
-                   terse=f"Brightness of {name}?", refs=refs, facts=lambda r: [r["brightness"]])
-    what = "temperature" if d["sensor"] == "temperature" else "humidity"
-    return Ask(args, say=rng.choice([f"What's the {what} reading on {name} right now?",
-                                     f"What does {name} say the {what} is?",
-                                     f"I'm curious what {name} is reading at the moment.",
-                                     f"Could you give me the latest value from {name}?"]),
-               terse=f"Current reading of {name}?", refs=refs, facts=lambda r: [r["value"]])
+    many = _plural(d)  # 'the kitchen pendant lights aren't responding'
+    roll = rng.random()
+    if not d["online"] and roll < 0.5:
+        return Ask(args, say=rng.choice([f"{name.capitalize()} {'aren' if many else 'isn'}'t responding. When "
+                                         f"{'were they' if many else 'was it'} last seen online?",
+                                         f"When did {name} last check in with the hub?",
+                                         f"How long {'have' if many else 'has'} {name} been offline? When "
+                                         f"{'were they' if many else 'was it'} last seen?"]),
+                   terse=f"{name.capitalize()}: last seen when?", refs=refs, facts=lambda r: [r["last_seen"]])
+    if d["type"] == "lock" and d["auto_lock"] and roll < 0.6:
+        return Ask(args, say=rng.choice([f"How long does {name} wait before locking itself?",
+                                         f"After how many minutes does {name} lock again on its own?"]),
+                   terse=f"Auto-lock delay of {name}?", refs=refs,
+                   facts=lambda r: [quantity(r["auto_lock_minutes"], "min")])
+    if d["type"] == "thermostat" and d["modes"] and roll < 0.6:
+        return Ask(args, say=rng.choice([f"Which modes can {name} run in?",
+                                         f"What modes does {name} support?"]),
+                   terse=f"Modes of {name}?", refs=refs, facts=lambda r: r["supported_modes"])
+    return Ask(args, say=rng.choice([f"What make and model {'are' if many else 'is'} {name}?",
+                                     f"I need a spare for {name}. Who makes {it(d)}, and which model "
+                                     f"{'are they' if many else 'is it'}?",
+                                     f"Could you tell me the brand and model of {name}?"]),
+               terse=f"Make and model of {name}?", refs=refs, facts=lambda r: [r["manufacturer"], r["model"]])
 
 
 @goals.add("list_devices", 1.0)
@@ -233,7 +239,7 @@ def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
             return None
         return Ask({"home_id": hid, "type": "lock"},
                    say=rng.choice(["Which door locks do I have, and is each one locked?",
-                                   "Before I go to bed: go through my door locks and tell me which are locked.",
+                                   "Before I go to bed, could you go through my door locks and tell me whether each one is locked?",
                                    "Can you check every door lock I have and say whether it's locked?"]),
                    terse="Each lock: locked or not?", refs=(_home(b),),
                    facts=lambda r: [d["name"] for d in r])
@@ -294,29 +300,23 @@ def _history_devices(b: Bundle) -> list[dict]:
 @goals.add("get_sensor_readings", 0.9)
 def get_sensor_readings(b: Bundle, rng: random.Random) -> Ask | None:
     sensors = [d for d in b["devices"] if d["type"] == "sensor" and d["sensor"] in ("temperature", "humidity")]
-    motion = [d for d in b["devices"] if d["type"] == "sensor" and d["sensor"] in ("motion", "contact")
-              and d["reading_at"]]
-    if motion and rng.random() < 0.35:
-        d = rng.choice(motion)
+    # When a door last opened: the device list shows a door sensor's newest reading, which is
+    # mostly the door closing again (a motion sensor's newest reading is its last event, shown
+    # there already). The history as it comes by default: the user names no number of readings.
+    doors = [d for d in b["devices"] if d["type"] == "sensor" and d["sensor"] == "contact" and d["reading_at"]]
+    if doors and rng.random() < 0.35:
+        d = rng.choice(doors)
         name = dev(d)
-        what = "motion was last detected by" if d["sensor"] == "motion" else "the door last opened, according to"
-        return Ask({"device_id": d["device_id"], "limit": 1},
-                   say=rng.choice([f"When was {what} {name}?", f"Can you check when {what} {name}?"]),
-                   terse=f"Last event on {name}?", refs=(_device(b, d),),
-                   facts=lambda r: [r["readings"][0]["at"]] if r["readings"] else [])
+        return Ask({"device_id": d["device_id"]},
+                   say=rng.choice([f"When did the door last open, according to {name}?",
+                                   f"Can you check when {name} last saw the door open?"]),
+                   terse=f"Last door opening on {name}?", refs=(_device(b, d),), facts=_last_event)
     if not sensors:
         return None
     d = rng.choice(sensors)
     n = rng.choice([2, 3, 4, 5])
     name, count = dev(d, rng), NUMBER_WORDS[n]
-    if rng.random() < 0.55:
-        return Ask({"device_id": d["device_id"], "limit": n},
-                   say=rng.choice([f"Can you pull up the most recent readings from {name}?",
-                                   f"I'd like to see the latest readings of {name}."]),
-                   detail=rng.choice([f"Just the last {count}.", f"The last {count} will do.",
-                                      f"Only the {count} most recent ones."]),
-                   terse=f"Last {count} readings of {name}?", refs=(_device(b, d),), mentions=(count,),
-                   facts=lambda r: [x["value"] for x in r["readings"]])
+    # the number of readings is said with the request, never held back: the history has a default
     return Ask({"device_id": d["device_id"], "limit": n},
                say=rng.choice([f"What were the last {count} readings from {name}?",
                                f"Show me the {count} most recent values {name} recorded.",
@@ -324,6 +324,12 @@ def get_sensor_readings(b: Bundle, rng: random.Random) -> Ask | None:
                                f"I'd like to see how {name} has been trending: give me its last {count} readings."]),
                terse=f"Last {count} readings of {name}?", refs=(_device(b, d),), mentions=(count,),
                facts=lambda r: [x["value"] for x in r["readings"]])
+
+
+def _last_event(r: dict) -> list[Any]:
+    """When a motion or contact sensor last fired: its newest reading of 1 (a 0 clears it: for a
+    door sensor, the door closing)."""
+    return next(([x["at"]] for x in r["readings"] if x["value"] == 1), [])
 
 
 @goals.add("get_reading_summary", 1.0)
@@ -466,8 +472,9 @@ def turn_on(b: Bundle, rng: random.Random) -> Ask | None:
     name = dev(d, rng)
     return Ask({"device_id": d["device_id"]},
                say=rng.choice([f"Please turn on {name}.", f"Can you switch {name} on?", f"Turn {name} on for me.",
-                               f"It's dark in here; could you put {name} on?", f"I'd like {name} on, please.",
-                               f"Would you mind switching on {name}?"]),
+                               (f"It's dark in here; could you put {name} on?" if d["type"] == "light"
+                                else f"Could you put {name} on?"),
+                               f"I'd like {name} on, please.", f"Would you mind switching on {name}?"]),
                terse=f"{name.capitalize()} on.", refs=(_device(b, d),))
 
 
@@ -480,8 +487,8 @@ def turn_off(b: Bundle, rng: random.Random) -> Ask | None:
     name = dev(d, rng)
     return Ask({"device_id": d["device_id"]},
                say=rng.choice([f"Please turn off {name}.", f"Can you switch {name} off?",
-                               f"I left {name} on. Turn it off, please.", f"Shut {name} off for me.",
-                               f"Could you kill {name}? Nobody's using it.", f"Switch off {name}, would you?"]),
+                               f"I left {name} on. Turn {it(d)} off, please.", f"Shut {name} off for me.",
+                               f"Could you kill {name}? Nobody's using {it(d)}.", f"Switch off {name}, would you?"]),
                terse=f"{name.capitalize()} off.", refs=(_device(b, d),))
 
 
@@ -497,8 +504,8 @@ def set_brightness(b: Bundle, rng: random.Random) -> Ask | None:
     name, said = dev(d, rng), percent(level)
     if rng.random() < 0.6:
         return Ask({"device_id": d["device_id"], "brightness": level},
-                   say=rng.choice([f"I'd like to change how bright {name} is.", f"Can you adjust {name}'s brightness?",
-                                   f"{name.capitalize()} is not the right brightness; could you change it?"]),
+                   say=rng.choice([f"I'd like to change how bright {name} {'are' if _plural(d) else 'is'}.", f"Can you adjust the brightness of {name}?",
+                                   f"{name.capitalize()} {'are' if _plural(d) else 'is'} not at the right brightness; could you change that?"]),
                    detail=rng.choice([f"Make it {said}.", f"{said.capitalize()}, please.", f"Set it to {said}."]),
                    terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
     return Ask({"device_id": d["device_id"], "brightness": level},
@@ -746,17 +753,21 @@ def add_lock_code(b: Bundle, rng: random.Random) -> Ask | None:
         until = rng.choice([f", valid through {day(last)}", f" that stops working after {day(last)}",
                             f", good until {day(last)}"])
         mentions += (day(last),)
-    person = who.lower() if who[0].isupper() and who not in ("Grandma", "Aunt Rose") else who
+    # the code's name is said as it is stored: a person by their name ("for Grandma"), a role in
+    # quotes ("named 'Dog walker'"), never "for the dog walker", which leaves its spelling open
+    person = who in ("Grandma", "Aunt Rose")
+    whose = f"for {who}" if person else f"named '{who}'"
     if rng.random() < 0.6:
-        return Ask(args, say=rng.choice([f"Please add a new code on {name} for {who}{until}.",
-                                         f"Could you give {who} their own code on {name}{until}?",
+        return Ask(args, say=rng.choice([f"Please add a new code on {name} {whose}{until}.",
+                                         (f"Could you give {who} their own code on {name}{until}?" if person else
+                                          f"Could you set up a '{who}' code on {name}{until}?"),
                                          f"I need a code on {name} named '{who}'{until}."]),
                    detail=rng.choice([f"Make the code {code}.", f"The digits should be {code}.", f"Use {code}."]),
-                   terse=f"New code on {name}: {who}, {code}{until}.", refs=(_device(b, d),), mentions=mentions)
-    return Ask(args, say=rng.choice([f"Add a code for the {person} on {name}: {code}{until}.",
+                   terse=f"New code on {name}: '{who}', {code}{until}.", refs=(_device(b, d),), mentions=mentions)
+    return Ask(args, say=rng.choice([f"Add a code {whose} on {name}: {code}{until}.",
                                      f"Please create a new code {code} on {name} named '{who}'{until}.",
-                                     f"Could you set up code {code} on {name} for {who}{until}?"]),
-               terse=f"New code on {name}: {who}, {code}{until}.", refs=(_device(b, d),), mentions=mentions)
+                                     f"Could you set up code {code} on {name} {whose}{until}?"]),
+               terse=f"New code on {name}: '{who}', {code}{until}.", refs=(_device(b, d),), mentions=mentions)
 
 
 @goals.add("remove_lock_code", 0.7)
@@ -965,7 +976,7 @@ def get_device_history(b: Bundle, rng: random.Random) -> Ask | None:
     when = dt.date.fromisoformat(rng.choice(history)["at"][:10])
     args = {**args, "start": f"{when.isoformat()}T00:00:00", "end": f"{when.isoformat()}T23:59:59"}
     return Ask(args, say=rng.choice([f"On {day(when)}, which automations changed {name}, and at what times?",
-                                     f"Look at the history of {name}: what did automations do to it on {day(when)}?",
+                                     f"Look at the history of {name}: what did automations do to {it(d)} on {day(when)}?",
                                      f"Can you tell me when automations touched {name} on {day(when)}?"]),
                terse=f"Automated changes to {name} on {day(when)}?", refs=refs, mentions=(day(when),),
                facts=lambda r: list(dict.fromkeys(x["automation"] for x in r["history"]))
@@ -1044,13 +1055,14 @@ def create_automation(b: Bundle, rng: random.Random) -> Ask | None:
     refs = tuple(_device(b, d) for d in targets)
     if "sensor_id" in extra:
         refs += (_device(b, _by_id(b["devices"], extra["sensor_id"])),)
+    sentence = what[:1].upper() + what[1:]
     if rng.random() < 0.6:
-        return Ask(args, say=rng.choice([f"Set up an automation: {what}.", f"I'd like a new automation so that {what}."]),
+        return Ask(args, say=rng.choice([f"Set up an automation: {what}.", f"I'd like a new automation: {what}."]),
                    detail=rng.choice([f"Call it '{label}'.", f"Name it '{label}'.", f"Its name should be '{label}'."]),
                    terse=f"Automation '{label}': {what}.", refs=refs, mentions=(label, *mentions))
     return Ask(args, say=rng.choice([f"Create an automation called '{label}': {what}.",
-                                     f"Please set up a new automation named '{label}' so that {what}.",
-                                     f"Could you add an automation, '{label}', to {what}?",
+                                     f"Please set up a new automation named '{label}'. {sentence}.",
+                                     f"Could you add an automation called '{label}'? {sentence}.",
                                      f"I'd like an automation '{label}': {what}."]),
                terse=f"Automation '{label}': {what}.", refs=refs, mentions=(label, *mentions))
 

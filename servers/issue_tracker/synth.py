@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from prove_env.facts import one_of
 from prove_env.synthesis.recipe import Ask, Goal, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, full_date, stable
 
@@ -131,13 +132,16 @@ class Named:
     refs: tuple[Ref, ...]
 
 
-def named(b: Bundle, issue: dict, rng: random.Random, by_key: float = 0.3, place: bool = True) -> Named:
+def named(b: Bundle, issue: dict, rng: random.Random, by_key: float = 0.3, place: bool = True,
+          bare: bool = False) -> Named:
     """Mostly by title and where it lives ("'Login screen crashes' in Apollo"), found by a search;
     sometimes by its key as people quote it from the board ("APOLLO-12"), which every tool takes as
-    it is, so no look-up is needed."""
+    it is, so no look-up is needed. `bare`: the title alone, in quotes (one of a pair: "link 'A'
+    and 'B'", never "link the issue 'A' and 'B'")."""
     if rng.random() < by_key:
         return Named(issue["key"], issue["key"], ())
-    words = f"{issue_name(issue, rng)} {where(b, rng)}" if place else issue_name(issue, rng)
+    title = f"'{issue['title']}'" if bare else issue_name(issue, rng)
+    words = f"{title} {where(b, rng)}" if place else title
     return Named(words, issue["issue_id"], (_issue_ref(b, issue),))
 
 
@@ -170,7 +174,10 @@ def get_issue(b: Bundle, rng: random.Random) -> Ask | None:
     issue = rng.choice(b["issues"])
     full = b["full"][issue["issue_id"]]
     choice = rng.randrange(4)
-    n = named(b, issue, rng, by_key=0.0 if choice == 3 else 0.3)  # who asks for the key does not know it
+    # The search that finds an issue by its title already shows its assignee, points, key and
+    # priority: a request for those names the issue by its key (one who asks for the key does not
+    # know it, and is asked for what only the issue in full holds: when it was filed).
+    n = named(b, issue, rng, by_key={0: 1.0, 3: 0.0}.get(choice, 0.3))
     name = n.words
     refs = n.refs
     args = {"issue_id": n.arg}
@@ -187,18 +194,20 @@ def get_issue(b: Bundle, rng: random.Random) -> Ask | None:
                                              f"Is anything holding up {name}? Which issue blocks it?",
                                              f"Which ticket is {name} waiting on?"]),
                        terse=f"Blockers of {name}?", refs=refs,
-                       facts=lambda r: [r["key"]] + [x["key"] for x in r["links"] if x["relation"] == "is_blocked_by"])
+                       facts=lambda r: [one_of(x["key"], x["title"]) for x in r["links"]
+                                        if x["relation"] == "is_blocked_by"])
     if choice == 2:
         return Ask(args, say=rng.choice([f"Who reported {name}, and when?",
                                          f"Could you find out who filed {name} and on what date?",
                                          f"When was {name} created, and by whom?"]),
                    terse=f"Reporter and date of {name}?", refs=refs,
                    facts=lambda r: [r["reporter"]["name"], r["created_at"][:10]])
-    return Ask(args, say=rng.choice([f"What's the key and priority of {name}?",
-                                     f"How urgent is {name}? Give me its key and priority.",
-                                     f"Could you look up {name}? I need its issue key and priority.",
-                                     f"I keep forgetting the ticket number of {name}. What is it, and what's its priority?"]),
-               terse=f"Key and priority of {name}?", refs=refs, facts=lambda r: [r["key"], r["priority"]])
+    if not n.refs:  # named by its key: one who knows the key does not ask for it
+        return None
+    return Ask(args, say=rng.choice([f"What's the key of {name}, and when was it filed?",
+                                     f"Could you look up {name}? I need its issue key and the day it was created.",
+                                     f"I keep forgetting the ticket number of {name}. What is it, and when was it opened?"]),
+               terse=f"Key and creation date of {name}?", refs=refs, facts=lambda r: [r["key"], r["created_at"][:10]])
 
 
 @goals.add("list_issues", 1.2)
@@ -373,10 +382,14 @@ def find_users(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_projects", 0.7)
 def list_projects(b: Bundle, rng: random.Random) -> Ask | None:
-    return Ask({}, say=rng.choice(["Which projects do we track here, and who leads each?",
-                                   "Give me the list of projects with their leads.",
-                                   "What projects exist in the tracker, and what are their keys?"]),
-               terse="Projects and leads?", facts=lambda r: [p["key"] for p in r])
+    if rng.random() < 0.6:
+        return Ask({}, say=rng.choice(["Which projects do we track here, and who leads each?",
+                                       "Give me the list of projects with their leads."]),
+                   terse="Projects and leads?",
+                   facts=lambda r: [x for p in r for x in (one_of(p["name"], p["key"]), p["lead"]["name"])])
+    return Ask({}, say=rng.choice(["What projects exist in the tracker, and what are their keys?",
+                                   "Which projects do we have, with their keys?"]),
+               terse="Projects and their keys?", facts=lambda r: [p["key"] for p in r])
 
 
 @goals.add("list_sprints", 0.6)
@@ -403,17 +416,23 @@ def get_sprint_report(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"How is {name} going: how many points are done and how many remain?"]),
                    terse=f"Points remaining in {name}?", refs=(_sprint_ref(b, sprint),),
                    facts=lambda r: [r["remaining_points"]])
-    closed = [s for s in b["sprints"] if s["status"] == "closed"]
+    # A closed sprint's committed and completed points, and the issues it held, show in the sprint
+    # list (the look-up that finds it by name): a question about one asks for what only its report
+    # holds, the burndown on a day of the sprint.
+    closed = [s for s in b["sprints"] if s["status"] == "closed"
+              and (dt.date.fromisoformat(s["end_date"]) - dt.date.fromisoformat(s["start_date"])).days >= 4]
     if not closed:
         return None
     sprint = rng.choice(closed)
     name = sprint_name(b, sprint, rng)
+    first, last = dt.date.fromisoformat(sprint["start_date"]), dt.date.fromisoformat(sprint["end_date"])
+    when = first + dt.timedelta(days=rng.randint(2, (last - first).days - 2))
     return Ask({"sprint_id": sprint["sprint_id"]},
-               say=rng.choice([f"How many points did the team commit to in {name}, and how many got done?",
-                               f"For the retro: what was committed and completed in {name}?",
-                               f"Pull the report of {name}: committed versus completed points."]),
-               terse=f"Committed and completed points of {name}?", refs=(_sprint_ref(b, sprint),),
-               facts=lambda r: [r["committed_points"], r["completed_points"]])
+               say=rng.choice([f"For the retro: how many points were still open in {name} on {day(when)}?",
+                               f"Where did the burndown of {name} stand on {day(when)}? How many points were left?"]),
+               terse=f"Points left in {name} on {day(when)}?", refs=(_sprint_ref(b, sprint),),
+               mentions=(day(when),),
+               facts=lambda r: [x["remaining_points"] for x in r["burndown"] if x["date"] == when.isoformat()])
 
 
 @goals.add("get_velocity", 0.6)
@@ -768,7 +787,7 @@ def link_issues(b: Bundle, rng: random.Random) -> Ask | None:
     first, second = rng.sample(issues, 2)
     if _linked(b, first, second):
         return None
-    a, c = named(b, first, rng, place=False), named(b, second, rng, place=False)
+    a, c = named(b, first, rng, place=False, bare=True), named(b, second, rng, place=False, bare=True)
     one, two, at = a.words, c.words, f" {where(b, rng)}" if a.refs or c.refs else ""
     relation = rng.choice(("blocks", "is_blocked_by", "relates_to"))
     say = {"blocks": [f"{one[0].upper() + one[1:]} blocks {two}{at}; please link them that way.",
@@ -799,7 +818,7 @@ def unlink_issues(b: Bundle, rng: random.Random) -> Ask | None:
     if not pairs:
         return None
     first, second, link = rng.choice(pairs)
-    a, c = named(b, first, rng, place=False), named(b, second, rng, place=False)
+    a, c = named(b, first, rng, place=False, bare=True), named(b, second, rng, place=False, bare=True)
     one, two, at = a.words, c.words, f" {where(b, rng)}" if a.refs or c.refs else ""
     return Ask({"issue_id": a.arg, "other_issue_id": c.arg},
                say=rng.choice([f"The link between {one} and {two}{at} is wrong; please remove it.",
@@ -882,11 +901,14 @@ def complete_sprint(b: Bundle, rng: random.Random) -> Ask | None:
     sprint, target = b["active"], b["complete_to"]
     name = sprint_name(b, sprint, rng)
     refs: tuple[Ref, ...] = (_sprint_ref(b, sprint),)
+    # where the unfinished issues go is said with the request, never held back: without a next
+    # sprint they go to the backlog, which an assistant may rightly leave to the default
     if rng.random() < 0.6:
-        return Ask(_complete_args(b), say=rng.choice([f"Please close out {name}.", f"We're done with {name}; complete it.",
-                                                      f"Time to end {name}, can you complete it?"]),
-                   detail=("Unfinished issues go back to the backlog." if target is None else
-                           f"Move whatever isn't done into {target['name']}."),
+        return Ask(_complete_args(b),
+                   say=rng.choice([f"Please close out {name}.", f"We're done with {name}; complete it.",
+                                   f"Time to end {name}, can you complete it?"]) + " "
+                   + ("Unfinished issues go back to the backlog." if target is None else
+                      f"Move whatever isn't done into {target['name']}."),
                    terse=f"Complete {name}, leftovers to {'backlog' if target is None else target['name']}.",
                    refs=refs + (() if target is None else (_sprint_ref(b, target),)))
     if target is None:
@@ -1024,6 +1046,10 @@ def _saying_keys(goal: Goal) -> Goal:
 SUBSTITUTES = (
     ("get_issue", "search_issues", "list_issues"),
     ("get_project", "list_projects"),
+    # a sprint's points left are the points of its issues not done (listed by sprint and summed); a
+    # velocity is the average of the completed points the sprint list shows for the closed sprints
+    ("get_sprint_report", "list_issues", "search_issues"),
+    ("get_velocity", "list_sprints"),
 )
 
 

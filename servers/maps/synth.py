@@ -18,7 +18,7 @@ from typing import Any
 
 from prove_env.facts import quantity
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
-from prove_env.synthesis.wording import article, listing, stable
+from prove_env.synthesis.wording import listing, stable
 
 Bundle = dict[str, Any]
 
@@ -149,18 +149,16 @@ def search_places(b: Bundle, rng: random.Random) -> Ask | None:
     category = rng.choice(sorted(c for c, n in counts.items() if 1 <= n <= 6))
     one, many = CATEGORY_WORDS[category]
     city = b["city"]["name"]
-    if rng.random() < 0.5:
-        say, detail = rng.choice([f"Which {many} are there in {city}?", f"Can you list the {many} in {city} for me?",
-                                  f"I just moved to {city}. What {many} does it have?",
-                                  f"Give me every {one} you know of in {city}, please."]), None
-    else:
-        say = rng.choice([f"Which {many} are there in town?", f"Can you list the local {many} for me?",
-                          f"I'd like to know every {one} around here."])
-        detail = rng.choice([f"I mean in {city}.", f"I'm in {city}.", f"This is for {city}."])
-    return Ask({"city_id": b["city"]["city_id"], "category": category}, say=say, detail=detail,
+    # the city is always named with the request: "around here" after an address the user gave
+    # reads as near that address, which is another search
+    say = rng.choice([f"Which {many} are there in {city}?", f"Can you list the {many} in {city} for me?",
+                      f"I just moved to {city}. What {many} does it have?",
+                      f"Give me every {one} you know of in {city}, please."])
+    # the places still open: one closed for good may be left out of a right answer
+    return Ask({"city_id": b["city"]["city_id"], "category": category}, say=say,
                terse=f"{many.capitalize()} in {city}?",
                refs=(Ref.of("city", b["city"]),), mentions=(city,),
-               facts=lambda r: [p["name"] for p in r][:6])
+               facts=lambda r: [p["name"] for p in r if p["status"] == "operational"][:6])
 
 
 @goals.add("list_categories", 0.5)
@@ -210,10 +208,14 @@ def get_place_rating(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_place", 0.6)
 def get_place_address(b: Bundle, rng: random.Random) -> Ask | None:
-    return _place_question(b, rng, ["Where is {name}? I need the street address.", "What's the address of {name}?",
-                                    "Can you tell me where {name} is located?"],
-                           "{name} address?", lambda r: [r["address"].split(",")[0]],
-                           ("I need the street address of a place.", "Could you look up where a business is located?"))
+    # the search that finds a place by its name already shows its address: the phone number,
+    # which only the place in full holds, is asked with it
+    return _place_question(b, rng, ["Where is {name}, and what's its phone number? I need the street address.",
+                                    "What's the address of {name}? Their phone number too, please.",
+                                    "Can you tell me where {name} is located and how to call them?"],
+                           "{name} address and phone?", lambda r: [r["address"].split(",")[0], r["phone"]],
+                           ("I need the street address and phone number of a place.",
+                            "Could you look up where a business is located, and its phone number?"))
 
 
 @goals.add("nearby_places", 2.0)
@@ -238,14 +240,18 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
     quality = " rated 4 stars or better" if min_rating else (" priced at $$ or less" if max_price else "")
     when = " that's open right now" if open_now else ""
     far = rng.random() < 0.5  # and how far it is
+    # the radius is said with the request, never held back: a search has a default radius an
+    # assistant may rightly use
     if far:
         say = rng.choice([f"What's the closest {one}{quality}{when} to {label}, and how far away is it?",
                           f"Find me the nearest {one}{quality}{when} to {label}, and tell me how far it is.",
                           f"I'm at {label}. How far is the nearest {one}{quality}{when}?"])
     else:
         say = rng.choice([f"Find me the nearest {one}{quality}{when} to {label}.",
-                          f"I'm at {label}. Is there {article(one)} {one}{quality}{when} close by?",
-                          f"Could you check for {article(one)} {one}{quality}{when} near {label}?"])
+                          f"I'm at {label}. Which {one}{quality}{when} is closest?",
+                          f"Could you check which {one}{quality}{when} is nearest to {label}?"])
+    say = f"{say} " + rng.choice([f"Within {distance}, please.", f"No more than {distance} away.",
+                                  f"It has to be within {distance}."])
     args = {"address_id": center["address_id"], "radius_m": radius, "category": category}
     if open_now:
         args["open_now"] = True
@@ -256,8 +262,6 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
     mentions = (label, distance) + (("4 stars",) if min_rating else ()) + (("$$",) if max_price else ())
     return Ask(args, say=say, terse=f"Nearest {one}{quality}{when} within {distance} of {label}"
                + (", and how far?" if far else "?"),
-               detail=rng.choice([f"Within {distance}, please.", f"No more than {distance} away.",
-                                  f"It has to be within {distance}."]),
                refs=(Ref.of("address", center),), mentions=mentions,
                facts=(lambda r: [r[0]["name"], quantity(r[0]["distance_m"], "m")]) if far else (lambda r: [r[0]["name"]]))
 
@@ -337,11 +341,12 @@ def distance_matrix(b: Bundle, rng: random.Random) -> Ask | None:
     start = rng.choice([a for a in pool if all(a["address_id"] != p["address_id"] for p in targets)])
     verb, manner, details = MODE_WORDS[mode]
     detail = rng.choice(details)
-    names = listing([p["name"] for p in targets])
+    said = [p["name"] for p in targets]
+    names, either = listing(said), ", ".join(said[:-1]) + " or " + said[-1]  # 'A, B or C': a choice among them
     a = start["label"]
     say = rng.choice([f"From {a}, how long would it take to get to each of {names}?",
                       f"I'm staying at {a}. Compare the travel times to {names} for me.",
-                      f"Which is quickest to reach from {a}: {names}? Give me the minutes for each."])
+                      f"Which is quickest to reach from {a}: {either}? Give me the minutes for each."])
     return Ask({"from_address_ids": [start["address_id"]], "to_address_ids": [p["address_id"] for p in targets],
                 "mode": mode}, say=f"{say} {detail}", terse=f"Travel times {manner} from {a} to {names}?",
                refs=(Ref.of("address", start), *(Ref.of("place", p) for p in targets)),
@@ -376,11 +381,11 @@ def save_place(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"Please save {name} to my places.", f"Can you add {name} to my saved places?",
                                          f"I love {name}; save it for me."]),
                    terse=f"Save {name}.", refs=(_user(b), Ref.of("place", place)), mentions=(name,))
+    # the label is said with the request, never held back: a place is saved without one unless told
     return Ask({**args, "label": label}, say=rng.choice([f"Save {name} for me, would you?",
-                                                          f"Could you add {name} to my saved places?"]),
-               terse=f"Save {name} as '{label}'.", detail=rng.choice([f"Label it '{label}'.",
-                                                                       f"Call it '{label}'."]),
-               refs=(_user(b), Ref.of("place", place)), mentions=(name, label))
+                                                          f"Could you add {name} to my saved places?"])
+               + " " + rng.choice([f"Label it '{label}'.", f"Call it '{label}'."]),
+               terse=f"Save {name} as '{label}'.", refs=(_user(b), Ref.of("place", place)), mentions=(name, label))
 
 
 @goals.add("remove_saved_place", 0.8)

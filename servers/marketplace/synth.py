@@ -17,6 +17,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
+from prove_env.facts import NOTHING
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import money, stable
 
@@ -195,19 +196,28 @@ def get_listing(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     item = rng.choice(items)
     title = item["title"]
+    # The search that finds a listing by its title already shows its price, bids and minimum bid:
+    # every question also asks for what only the listing in full holds (its seller's name, its
+    # watchers), or the search would answer it and the call would be idle.
+    if item["format"] == "auction" and item["bid_count"] and rng.random() < 0.3:
+        return Ask({"listing_id": item["listing_id"]},
+                   say=rng.choice([f"I've got my eye on the {title}. Where is the bidding at, and how many people "
+                                   "are watching it?",
+                                   f"How many watchers does the {title} auction have, and what's the current bid?"]),
+                   terse=f"{title}: current bid and watchers?", refs=(_listing(item),), mentions=(title,),
+                   facts=lambda r: [r["current_bid"], r["watchers"] or NOTHING])
     if item["format"] == "auction" and item["bid_count"]:
         return Ask({"listing_id": item["listing_id"]},
-                   say=rng.choice([f"What's the current bid on the {title} auction, and how many bids are there?",
-                                   f"How is the {title} auction going? Current price and number of bids, please.",
-                                   f"I've got my eye on the {title}. Where is the bidding at, and how many bids are in?"]),
-                   terse=f"{title}: current bid and bid count?", refs=(_listing(item),), mentions=(title,),
-                   facts=lambda r: [r["current_bid"], r["bid_count"]])
+                   say=rng.choice([f"What's the current bid on the {title} auction, and who is selling it?",
+                                   f"How is the {title} auction going? The current price and the seller's name, please."]),
+                   terse=f"{title}: current bid and seller?", refs=(_listing(item),), mentions=(title,),
+                   facts=lambda r: [r["current_bid"], r["seller_name"]])
     if item["format"] == "auction":
         return Ask({"listing_id": item["listing_id"]},
-                   say=rng.choice([f"Has anyone bid on the {title} yet? What would I have to bid?",
-                                   f"What's the opening bid on the {title} auction?"]),
-                   terse=f"{title}: minimum bid?", refs=(_listing(item),), mentions=(title,),
-                   facts=lambda r: [r["minimum_bid"]])
+                   say=rng.choice([f"Who is auctioning the {title}, and what would I have to bid?",
+                                   f"What's the opening bid on the {title} auction, and who listed it?"]),
+                   terse=f"{title}: minimum bid and seller?", refs=(_listing(item),), mentions=(title,),
+                   facts=lambda r: [r["minimum_bid"], r["seller_name"]])
     return Ask({"listing_id": item["listing_id"]},
                say=rng.choice([f"How much is the {title}, and who is selling it?",
                                f"Could you tell me the price of the {title} and the seller's name?",

@@ -87,14 +87,22 @@ def store_name(store: dict, *keys: str) -> str:
     if store["by"] == "city":
         forms = (f"the {store['city']} store", f"our {store['city']} store", f"our store in {store['city']}")
     else:
-        forms = (f"the {store['name']} store in {store['city']}", f"our {store['name']} store in {store['city']}")
-        if store["city"] not in store["name"]:
-            forms += (f"the {store['city']} {store['name']} store",)
+        if store["city"] in store["name"]:  # "the West Seattle store", never "... in Seattle" after it
+            forms = (f"the {store['name']} store", f"our {store['name']} store")
+        else:
+            forms = (f"the {store['name']} store in {store['city']}", f"our {store['name']} store in {store['city']}",
+                     f"the {store['city']} {store['name']} store")
     return stable(forms, store["store_id"], *keys)
 
 
 def store_mention(store: dict) -> str:
     return store["city"] if store["by"] == "city" else store["name"]
+
+
+def products_of(category: str) -> str:
+    """A category's products as said in a sentence: 'garden products', but 'power tools'."""
+    said = category.lower()
+    return said if said.endswith("tools") else f"{said} products"
 
 
 def product_name(b: Bundle, product_id: str) -> str:
@@ -154,7 +162,7 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     category = line["category"]
     return Ask({"category": category},
-               say=_pick(rng, [f"What does the chain sell in {category.lower()}?",
+               say=_pick(rng, [f"What does the chain sell in the {category.lower()} category?",
                                f"Could you list every product in the {category} category, with list prices?",
                                f"I'm planning a promotion on {category.lower()}. Which products are in that category?",
                                f"Remind me what's in our {category.lower()} range?"]),
@@ -172,7 +180,7 @@ def get_stock(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], product_name(b, line["product_id"])
     name = store_name(store, "stock", line["product_id"])
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"]},
-               say=_pick(rng, [f"How many units of the {product} does {name} have available right now?",
+               say=_pick(rng, [f"How many units of the {product} does {name} have available right now, and at what price?",
                                f"Could you check the stock of {product} at {name}? I need the available count and the price.",
                                f"A customer is asking whether {name} has the {product}. How many can we sell them, and at what price?",
                                f"Check {product} at {name} for me: available units and shelf price."]),
@@ -190,10 +198,10 @@ def list_store_stock(b: Bundle, rng: random.Random) -> Ask | None:
     store = b["store"]
     name = store_name(store, "range", category)
     return Ask({"store_id": store["store_id"], "category": category, "in_stock_only": True},
-               say=_pick(rng, [f"Which {category.lower()} products does {name} have in stock?",
-                               f"What {category.lower()} can a customer buy at {name} today?",
-                               f"Walk me through the {category.lower()} that {name} has on its shelves, please.",
-                               f"List the {category.lower()} items in stock at {name}."]),
+               say=_pick(rng, [f"Which {products_of(category)} does {name} have in stock?",
+                               f"What {products_of(category)} can a customer buy at {name} today?",
+                               f"Walk me through the {products_of(category)} that {name} has on its shelves, please.",
+                               f"List the {products_of(category).replace(' products', ' items')} in stock at {name}."]),
                terse=f"{category} in stock at {name}?", refs=(_store_ref(store),),
                mentions=(category.lower(), store_mention(store)),
                facts=lambda r: [x["product"] for x in r])
@@ -315,7 +323,7 @@ def receive_transfer(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"transfer_id": t["transfer_id"]},
                say=_pick(rng, [f"The {product} transfer from {origin} just arrived at {name}; please check it in.",
                                f"We received the {t['quantity']} units of {product} sent from {origin} to {name}. Mark the transfer received.",
-                               f"Could you receive the incoming {product} from {origin} into {name}'s stock?",
+                               f"Could you receive the incoming {product} from {origin} into the stock of {name}?",
                                f"Good news, the {product} from {origin} is here at {name}. Check the transfer in, please."]),
                terse=f"Receive {product} transfer from {origin} at {name}.",
                refs=(_under(b, "transfer", t),), mentions=(product, store_mention(store)))
@@ -479,7 +487,7 @@ def cancel_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"restock_id": o["restock_id"]},
                say=_pick(rng, [f"Cancel the restock order of {product} for {name}; we don't need it after all.",
                                f"Please call off the pending {product} restock at {name}.",
-                               f"Could you cancel {name}'s open order for {product}?"]),
+                               f"Could you cancel the open order for {product} at {name}?"]),
                terse=f"Cancel {product} restock at {name}.", refs=(_under(b, "restock", o),),
                mentions=(product, store_mention(store)))
 

@@ -329,3 +329,134 @@ def test_seed_world_has_the_variety_tasks_need(s):
     assert any(not v for v in carts.values()) and any(len(v) > 1 for v in carts.values())
     assert any(not v for v in orders.values())
     assert any(not line["available"] for v in carts.values() for c in v for line in c["lines"])
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seeds=(0, 1), draws: int = 80, also=None):
+    """Requests the recipe writes for `tool` from the bundles of a few worlds, each with the result of
+    its call in that world (every tool asked about here reads), and with what `also(read, ask)`
+    reads there."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("food_delivery"), get_recipe("food_delivery")
+    found = []
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"food asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    found.append((ask, read(tool, **ask.args)) + ((also(read, ask),) if also else ()))
+        world.close()
+    return found
+
+
+def test_a_restaurant_search_asks_for_every_fact_it_records():
+    """The facts of a search are every matching restaurant (and its rating): a wording asks for all
+    of them, never for one ('find me a restaurant', 'which is best rated')."""
+    asks = _asks("search_restaurants")
+    assert len(asks) > 40
+    for ask, result in asks:
+        words = " ".join(filter(None, (ask.say, ask.detail)))
+        facts = ask.facts(result)
+        assert facts[:: 2 if len(facts) == 2 * len(result) else 1] == [r["name"] for r in result]
+        assert "best" not in words and " a restaurant " not in words, words
+        if len(facts) == 2 * len(result):  # the ratings too
+            assert "rated" in words or "ratings" in words, words
+
+
+def test_a_quantity_is_said_with_the_request_never_held_back():
+    """A cart takes one of a dish unless told: a request that held the number back ('Add the falafel
+    wrap to my cart.' then 'Two of them.') would have the assistant ask for a value it may rightly
+    leave to its default."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("food_delivery"), get_recipe("food_delivery")
+    (goal,) = [g for g in recipe.goals if g.tool == "add_to_cart"]
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("food quantities")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    asks = [a for a in (goal.build(rng.choice(bundles), rng) for _ in range(200)) if a is not None]
+    several = [a for a in asks if a.args["quantity"] > 1]
+    assert len(several) > 40
+    words = {2: "two", 3: "three", 4: "four"}
+    for ask in several:
+        assert ask.detail is None and words[ask.args["quantity"]] in ask.say, ask.say
+
+
+def _needs_the_call(ask, result: dict, shown: dict) -> bool:
+    """Whether some fact of `ask` comes from a field of `result` that the look-up's row `shown` does
+    not hold (with every field the row shows masked, at least one fact is still the same)."""
+    masked = {k: ("\\x00masked" if k in shown else v) for k, v in result.items()}
+    try:
+        kept = ask.facts(masked)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+    return any(a == b for a, b in zip(ask.facts(result), kept))
+
+
+def test_a_restaurant_question_asks_for_what_only_the_restaurant_in_full_holds():
+    """The search that finds a restaurant by its name shows its rating, hours, fee and radius: a
+    question answered by those alone would make `get_restaurant` a call nobody needs."""
+    asks = _asks("get_restaurant", also=lambda read, ask: read("search_restaurants", name=ask.refs[0].entity["name"]))
+    assert len(asks) > 40
+    for ask, result, (shown,) in asks:
+        assert _needs_the_call(ask, result, shown), ask.say
+
+
+def test_a_tip_is_never_held_back():
+    """An order goes without a tip unless told: a request that held the tip back ('Send my Burger Barn
+    cart to my work.', then 'Add a $5 tip.') would have the assistant ask for a value it may rightly
+    leave to its default. The address, which the order cannot do without, may be held back."""
+    from prove_env.synthesis.wording import money
+
+    asks = [ask for ask, _ in _built("place_order", draws=150)]
+    tipped = [a for a in asks if "tip" in a.args]
+    assert len(asks) > 40 and tipped
+    for ask in tipped:
+        assert money(ask.args["tip"]) in ask.say and money(ask.args["tip"]) not in (ask.detail or ""), ask.say
+
+
+def test_one_star_is_said_as_one_star():
+    asks = [ask for ask, _ in _built("rate_order", draws=200)]
+    assert any(a.args["stars"] == 1 for a in asks)
+    for ask in asks:
+        for words in (ask.say, ask.detail or "", ask.terse or ""):
+            assert "1 stars" not in words, words
+
+
+def _built(tool: str, *, seeds=(0, 1), draws: int = 80):
+    """Requests the recipe writes for `tool` (writes included: nothing is run), with the reader of
+    their world."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("food_delivery"), get_recipe("food_delivery")
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"food built {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    yield ask, read
+        world.close()

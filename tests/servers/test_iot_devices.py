@@ -776,3 +776,140 @@ def test_a_time_after_the_clock_breaks_the_rules(served):
     (reading,) = s.world.connection.execute("SELECT id FROM readings ORDER BY id LIMIT 1").fetchone()
     s.world.connection.execute("UPDATE readings SET at = ? WHERE id = ?", (later, reading))
     assert any(reading in problem and "after the clock" in problem for problem in s.world.violations())
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seeds=(0, 1), draws: int = 60):
+    """Requests the recipe writes for `tool` from the bundles of a few worlds, each with the result of
+    its call in that world (None for a tool that writes)."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("iot_devices"), get_recipe("iot_devices")
+    found = []
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"iot asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    found.append((ask, read(tool, **ask.args) if toolkit.specs()[tool].read_only else None))
+        world.close()
+    return found
+
+
+def test_when_a_door_last_opened_is_its_newest_reading_of_one_from_the_default_history():
+    """A contact sensor logs 1 when the door opens and 0 when it closes: the newest reading is
+    usually the door closing. Nobody names a number of readings, so the call takes none."""
+    events = [(ask, result) for ask, result in _asks("get_sensor_readings", draws=120)
+              if result["metric"] in ("contact", "motion")]
+    doors = [(ask, result) for ask, result in events if result["metric"] == "contact"]
+    assert doors and any(result["readings"][0]["value"] == 0 for _, result in doors)
+    for ask, result in events:
+        assert "limit" not in ask.args, ask.say
+        opened = next(r["at"] for r in result["readings"] if r["value"] == 1)
+        assert ask.facts(result) == [opened], ask.say
+
+
+def test_a_new_lock_code_is_named_in_the_users_words_as_it_is_stored():
+    """The code's name is free text: the user says it exactly (a role in quotes), never "for the
+    nanny" for a code stored as 'Nanny'."""
+    asks = _asks("add_lock_code", draws=80)
+    assert len(asks) > 40
+    for ask, _ in asks:
+        name = ask.args["name"]
+        for words in (" ".join(filter(None, (ask.say, ask.detail))), ask.terse):
+            assert name in words, words
+
+
+def test_every_wording_about_the_locks_asks_for_each_lock():
+    """The facts are every lock's name, so no wording asks for only the locked ones."""
+    locks = [(ask, result) for ask, result in _asks("list_devices", draws=120) if ask.args.get("type") == "lock"]
+    assert locks
+    for ask, result in locks:
+        assert ask.facts(result) == [d["name"] for d in result]
+        assert "which are locked" not in ask.say, ask.say
+
+
+def test_a_number_of_readings_is_said_with_the_request_never_held_back():
+    """A sensor's history comes twenty readings at a time unless told: a request that held the number
+    back ('the latest readings of the bathroom humidity sensor', then 'Just the last three.') would
+    have the assistant ask for a value it may rightly leave to its default."""
+    words = {2: "two", 3: "three", 4: "four", 5: "five"}
+    counted = [ask for ask, _ in _asks("get_sensor_readings", draws=120) if "limit" in ask.args]
+    assert len(counted) > 40
+    for ask in counted:
+        assert ask.detail is None and words[ask.args["limit"]] in ask.say, ask.say
+
+
+def test_a_question_about_one_device_asks_for_what_only_the_device_in_full_holds():
+    """The home's device list (the look-up that finds a device by its name) shows each device's
+    state: a question answered by that alone (a light's brightness, a lock's battery) would make
+    `get_device` a call nobody needs."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("iot_devices"), get_recipe("iot_devices")
+    (goal,) = [g for g in recipe.goals if g.tool == "get_device"]
+    checked = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"iot devices {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(60):
+            bundle = rng.choice(bundles)
+            ask = goal.build(bundle, rng)
+            if ask is None:
+                continue
+            result = read("get_device", **ask.args)
+            (row,) = [d for d in read("list_devices", home_id=bundle["home"]["home_id"])
+                      if d["device_id"] == ask.args["device_id"]]
+            masked = {k: ("\x00masked" if k in row else v) for k, v in result.items()}
+            assert any(a == b for a, b in zip(ask.facts(result), ask.facts(masked))), ask.say
+            checked += 1
+        world.close()
+    assert checked > 80
+
+
+def test_a_plural_device_name_takes_a_plural_verb_and_pronoun():
+    """'The kitchen pendant lights are not at the right brightness', 'Turn them off', never 'the
+    kitchen pendant lights is' or 'lights's'."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("iot_devices"), get_recipe("iot_devices")
+    plural = re.compile(r"\b(lights|blinds)\b")
+    wrong = re.compile(r"\b(lights|blinds)('s| is\b| isn't| has\b)|\b(lights|blinds)\b[^.?]*[.?] (Turn it|Nobody's using it)|"
+                       r"\bWho makes it\b[^?]*\b(lights|blinds)|(lights|blinds)\b[^.?]*\bTurn it\b")
+    said = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"iot plurals {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        for goal in recipe.goals:
+            for _ in range(40):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None:
+                    continue
+                for words in (" ".join(filter(None, (ask.say, ask.detail))), ask.terse or ""):
+                    if plural.search(words):
+                        said += 1
+                        assert not wrong.search(words), words
+    assert said > 50

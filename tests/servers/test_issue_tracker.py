@@ -814,3 +814,114 @@ def test_success_follows_the_outcome_not_the_path(play, served):
     wrong = play(create, [_call("create_issue", project_id=apollo["project_id"], title="Login screen flickers",
                                 type="bug", reporter_id=reporter["user_id"], priority="high"), "Logged."])
     assert not wrong["success"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seeds=(0, 1), draws: int = 80):
+    """Requests the recipe writes for `tool` from the bundles of a few worlds, each with the reader of
+    its world (open while the request is looked at)."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("issue_tracker"), get_recipe("issue_tracker")
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"issue asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    yield ask, read
+        world.close()
+
+
+def test_an_issue_asked_about_by_title_needs_its_full_record():
+    """An issue named by its title is found by a search that already shows its key, assignee,
+    points and priority: a question about it asks for something only `get_issue` tells (who filed
+    it and when, what blocks it), or the search would answer it and the call would be idle. And
+    what blocks an issue is the blocking issues, not its own key."""
+    by_title = 0
+    for ask, read in _asks("get_issue"):
+        by_title += bool(ask.refs)
+        issue = read("get_issue", **ask.args)
+        facts = [v for f in ask.facts(issue) for v in (f["one_of"] if isinstance(f, dict) else [f])]
+        if ask.refs:
+            (found,) = read("search_issues", query=f'project = {issue["key"].split("-")[0]} AND title = "{issue["title"]}"')
+            assert any(str(v) not in {str(x) for x in found.values()} for v in facts), ask.say
+        if "block" in ask.say or "waiting on" in ask.say:
+            assert issue["key"] not in facts, ask.say
+    assert by_title > 40
+
+
+def test_projects_and_their_leads_are_what_a_question_about_leads_requires():
+    for ask, read in _asks("list_projects", draws=30):
+        projects = read("list_projects")
+        facts = ask.facts(projects)
+        if "lead" in ask.say:
+            assert {p["lead"]["name"] for p in projects} <= {f for f in facts if isinstance(f, str)}, ask.say
+        else:
+            assert facts == [p["key"] for p in projects]
+
+
+def test_a_sprint_report_question_asks_for_what_only_the_report_holds():
+    """The sprint list (the look-up that finds a sprint by its name) shows a closed sprint's
+    committed and completed points and its issues: a question answered by those alone would make
+    `get_sprint_report` a call nobody needs."""
+    checked = 0
+    for ask, read in _asks("get_sprint_report", draws=40):
+        report = read("get_sprint_report", **ask.args)
+        (row,) = [s for s in read("list_sprints", project_id=report["project_id"], limit=100)
+                  if s["sprint_id"] == report["sprint_id"]]
+        masked = {k: ("\x00masked" if k in row else v) for k, v in report.items()}
+        try:
+            kept = ask.facts(masked)
+        except (KeyError, TypeError):
+            kept = []
+        assert any(a == b for a, b in zip(ask.facts(report), kept)), ask.say
+        checked += 1
+    assert checked > 40
+
+
+def test_where_a_sprints_leftovers_go_is_said_with_the_request():
+    """Without a next sprint the unfinished issues go to the backlog: a request that held the
+    destination back ('We're done with the current sprint; complete it.', then 'Unfinished issues go
+    back to the backlog.') would have the assistant ask for what it may rightly leave to the default."""
+    asks = [ask for ask, _ in _asks("complete_sprint", draws=60)]
+    assert len(asks) > 20
+    for ask in asks:
+        assert ask.detail is None, ask.say
+        assert ("backlog" in ask.say) == ("next_sprint_id" not in ask.args), ask.say
+
+
+def test_what_a_sprint_report_or_velocity_tells_is_worked_out_from_the_lists_so_they_stand_in():
+    """A sprint's points left are the points of its issues not yet done, listed by sprint; a velocity is
+    the average of the completed points the sprint list shows. So a missing-function task that hides
+    `get_sprint_report` or `get_velocity` hides those lists too (declared substitutes): an assistant
+    that adds them up has done the job."""
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("issue_tracker"), get_recipe("issue_tracker")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    checked = 0
+    for project in read("list_projects", limit=100):
+        sprints = read("list_sprints", project_id=project["project_id"], limit=100)
+        for sprint in (s for s in sprints if s["status"] == "active"):
+            issues = read("list_issues", project_id=project["project_id"], sprint_id=sprint["sprint_id"], limit=100)
+            left = sum(i["story_points"] or 0 for i in issues if i["status"] != "done")
+            assert read("get_sprint_report", sprint_id=sprint["sprint_id"])["remaining_points"] == left
+            checked += 1
+        closed = [s for s in sprints if s["status"] == "closed"][-2:]
+        if len(closed) == 2:
+            velocity = read("get_velocity", project_id=project["project_id"], sprints=2)["average_completed_points"]
+            assert velocity == sum(s["completed_points"] for s in closed) / 2
+            checked += 1
+    world.close()
+    assert checked > 4
+    assert {"list_issues", "search_issues"} <= recipe.substitutes_of("get_sprint_report")
+    assert "list_sprints" in recipe.substitutes_of("get_velocity")

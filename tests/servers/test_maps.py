@@ -358,3 +358,107 @@ def test_success_follows_the_outcome_not_the_path(play, served):
     wrong = play(add, [_call("add_to_list", list_id=first["list_id"], place_id=place["place_id"]),
                        _call("save_place", user_id=user["user_id"], place_id=place["place_id"]), "Added."])
     assert not wrong["success"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seeds=(0, 1), draws: int = 80):
+    """Requests the recipe writes for `tool` from the bundles of a few worlds, each with the result of
+    its call in that world (every tool asked about here reads)."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("maps"), get_recipe("maps")
+    found = []
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"maps asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    found.append((ask, bundles, read(tool, **ask.args)))
+        world.close()
+    return found
+
+
+def test_a_city_search_names_its_city_and_records_the_places_still_open():
+    """"Every supermarket around here" after an address reads as near that address (another search):
+    the city is named with the request itself. One closed for good may be left out of a right
+    answer, so only the places still open are facts."""
+    asks = _asks("search_places")
+    assert len(asks) > 40
+    for ask, bundles, result in asks:
+        city = next(b["city"]["name"] for b in bundles if b["city"]["city_id"] == ask.args["city_id"])
+        assert ask.detail is None and city in ask.say, ask.say
+        assert ask.facts(result) == [p["name"] for p in result if p["status"] == "operational"][:6]
+
+
+def test_a_nearby_search_that_records_the_nearest_place_asks_for_the_nearest():
+    """The fact is the first (nearest) place found: 'is there a café close by?' is answered as rightly
+    by any café in reach."""
+    asks = _asks("nearby_places", draws=120)
+    assert len(asks) > 40
+    for ask, _, result in asks:
+        assert ask.facts(result)[0] == result[0]["name"]
+        assert "nearest" in ask.say or "closest" in ask.say, ask.say
+
+
+def test_a_radius_or_a_label_is_said_with_the_request_never_held_back():
+    """A nearby search has a default radius and a place is saved without a label unless told: a
+    request that held either back ('Find the nearest hotel to 234 Oak Street.', then 'No more than
+    1 km away.') would have the assistant ask for a value it may rightly leave to its default."""
+    nearby = _asks("nearby_places", draws=120)
+    assert len(nearby) > 40
+    for ask, _, _ in nearby:
+        assert ask.detail is None, ask.say
+    labelled = [ask for ask, _ in _built("save_place", draws=120) if "label" in ask.args]
+    assert len(labelled) > 20
+    for ask in labelled:
+        assert ask.detail is None and f"'{ask.args['label']}'" in ask.say, ask.say
+
+
+def test_a_place_question_asks_for_what_only_the_place_in_full_holds():
+    """The search that finds a place by its name shows its address, rating and category: a
+    question answered by those alone would make `get_place` a call nobody needs."""
+    checked = 0
+    for ask, read in _built("get_place", draws=60):
+        result = read("get_place", **ask.args)
+        (row,) = [p for p in read("search_places", query=result["name"]) if p["place_id"] == result["place_id"]]
+        masked = {k: ("\x00masked" if k in row else v) for k, v in result.items()}
+        try:
+            kept = ask.facts(masked)
+        except (KeyError, TypeError, AttributeError):
+            kept = []
+        assert any(a == b for a, b in zip(ask.facts(result), kept)), ask.say
+        checked += 1
+    assert checked > 100
+
+
+def _built(tool: str, *, seeds=(0, 1), draws: int = 80):
+    """Requests the recipe writes for `tool`, each with the reader of its world (open while the
+    request is looked at)."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("maps"), get_recipe("maps")
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"maps built {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    yield ask, read
+        world.close()

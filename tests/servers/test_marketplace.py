@@ -493,3 +493,36 @@ def test_success_follows_the_outcome_not_the_path(play, served):
     wrong = play(offer, [_call("make_offer", listing_id=offer_on["listing_id"], buyer_id=buyer["member_id"],
                                amount=amount + 5), "Offer sent."])
     assert not wrong["success"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def test_a_listing_question_asks_for_what_only_the_listing_in_full_holds():
+    """The search that finds a listing by its title shows its price, bids and minimum bid: a question
+    answered by those alone would make `get_listing` a call nobody needs."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("marketplace"), get_recipe("marketplace")
+    (goal,) = [g for g in recipe.goals if g.tool == "get_listing"]
+    checked = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"marketplace listings {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(60):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            result = read("get_listing", **ask.args)
+            (row,) = [x for x in read("search_listings", query=result["title"]) if x["listing_id"] == result["listing_id"]]
+            masked = {k: ("\x00masked" if k in row else v) for k, v in result.items()}
+            assert any(a == b for a, b in zip(ask.facts(result), ask.facts(masked))), ask.say
+            checked += 1
+        world.close()
+    assert checked > 80

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 
@@ -360,3 +362,78 @@ def test_received_stock_starts_a_line_where_the_product_was_not_carried(s):
     s.ok("receive_transfer", transfer_id=sent["transfer_id"])
     line = stock(s, pearl, drill["product_id"])
     assert line["carried"] and line["on_hand"] == 2 and line["price"] == drill["list_price"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seeds=(0, 1), draws: int = 80):
+    """Requests the recipe writes for `tool` from the bundles of a few worlds, each with the result of
+    its call in that world (every tool asked about here reads)."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    found = []
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"retail asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    found.append((ask, read(tool, **ask.args)))
+        world.close()
+    return found
+
+
+def test_a_stock_check_asks_for_the_price_it_records():
+    asks = _asks("get_stock")
+    assert len(asks) > 40
+    for ask, result in asks:
+        assert ask.facts(result) == [result["available"], result["price"]]
+        assert "price" in ask.say, ask.say
+
+
+def test_a_store_named_after_its_city_is_not_placed_in_it_again():
+    """'the West Seattle store', never 'the West Seattle store in Seattle'; a category is said with a
+    noun ('What garden products', never 'What garden can a customer buy'), and tools as tools ('Which
+    power tools', never 'Which power tools products')."""
+    asks = _asks("list_store_stock", draws=200)
+    assert len(asks) > 100
+    for ask, _ in asks:
+        assert not re.search(r"(\w+) store in \1\b", ask.say), ask.say
+        category = ask.args["category"].lower()
+        if category.endswith("tools"):
+            assert not re.search(rf"{category} (products|items)\b", ask.say), ask.say
+        else:
+            assert re.search(rf"{category} (products|items)\b", ask.say), ask.say
+
+
+def test_no_possessive_hangs_on_a_city():
+    """'the stock of our Cherry Creek store in Denver', never 'our Cherry Creek store in Denver's stock'."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    checked = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"retail possessives {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        for goal in recipe.goals:
+            for _ in range(60):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    checked += 1
+                    assert not re.search(r"store in [A-Z][a-z]+(?: [A-Z][a-z]+)?'s\b", ask.say), ask.say
+    assert checked > 500
