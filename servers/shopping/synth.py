@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from prove_env.facts import one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, listing, money, stable
 
@@ -221,14 +222,45 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=("three",), facts=lambda r: [p["name"] for p in r[:3]])
 
 
-@goals.add("get_product", 1.2)
+@goals.add("search_products", 0.6)
+def price_and_rating(b: Bundle, rng: random.Random) -> Ask | None:
+    """A product's price and rating: the search lists both, so no other call is needed (a product
+    nobody has reviewed has no rating to tell)."""
+    reviewed = [p for p in b["products"] if p["review_count"] > 0]
+    if not reviewed:
+        return None
+    product = rng.choice(reviewed)
+    name, pid = product["name"], product["product_id"]
+    return Ask({"query": name}, **_pick(rng, [f"How much is the {name}, and how is it rated?",
+                                              f"What does the {name} cost? And what's its average rating?",
+                                              f"I'm looking at the {name}. Price and rating, please."],
+                                         [f"{name}: price and rating?"]),
+               mentions=(name,),
+               facts=lambda r: [x for p in r if p["product_id"] == pid for x in (p["price"], p["rating"])])
+
+
+def _stock(detail: dict, variant: dict) -> Any:
+    """How many of a variant are left; none is also said as 'out of stock'."""
+    left = next(v["stock"] for v in detail["variants"] if v["variant_id"] == variant["variant_id"])
+    return left if left else one_of(0, "out of stock", "sold out", "none left", "not in stock", "unavailable",
+                                    "not available")
+
+
+@goals.add("get_product", 1.0)
 def get_product(b: Bundle, rng: random.Random) -> Ask | None:
     product = rng.choice(b["products"])
     detail = b["details"][product["product_id"]]
     name = product["name"]
     args, refs = {"product_id": product["product_id"]}, (_product(product),)
     variants = detail["variants"]
-    if len(variants) > 1 and rng.random() < 0.6:
+    if len(variants) == 1:
+        only = variants[0]
+        return Ask(args, **_pick(rng, [f"How many of the {name} do you have left?",
+                                       f"Can you check how many of the {name} are in stock?",
+                                       f"Before I order, how many {name} units do you have?"],
+                                  [f"Stock of {name}?"]),
+                   refs=refs, mentions=(name,), facts=lambda r: [_stock(r, only)])
+    if rng.random() < 0.6:
         variant = rng.choice(variants)
         words = variant_words(variant)
         if rng.random() < 0.4:
@@ -236,30 +268,24 @@ def get_product(b: Bundle, rng: random.Random) -> Ask | None:
                                              f"Can you check your stock of the {name}?"]),
                        terse=f"Stock of {name} {words}?",
                        detail=rng.choice([f"The one {words}.", f"I mean {words}.", f"{words[:1].upper()}{words[1:]}."]),
-                       refs=refs, mentions=(name,),
-                       facts=lambda r: [next(v["stock"] for v in r["variants"]
-                                             if v["variant_id"] == variant["variant_id"])])
+                       refs=refs, mentions=(name,), facts=lambda r: [_stock(r, variant)])
         return Ask(args, **_pick(rng, [f"Do you have the {name} {words} in stock? How many?",
                                        f"Is the {name} available {words}? I'd like to know how many are left.",
                                        f"How many of the {name} {words} do you have right now?",
                                        f"Before I order, can you check stock of the {name} {words}?"],
                                   [f"Stock of {name} {words}?"]),
-                   refs=refs, mentions=(name,), facts=lambda r: [next(v["stock"] for v in r["variants"]
-                                                                    if v["variant_id"] == variant["variant_id"])])
-    if rng.random() < 0.5:
-        return Ask(args, **_pick(rng, [f"How much is the {name}, and how is it rated?",
-                                       f"What does the {name} cost? And what's its average rating?",
-                                       f"I'm looking at the {name}. Price and rating, please."],
-                                  [f"{name}: price and rating?"]),
-                   refs=refs, mentions=(name,), facts=lambda r: [r["price"], r["rating"]])
-    options = [v for v in variants if v["stock"] > 0]
+                   refs=refs, mentions=(name,), facts=lambda r: [_stock(r, variant)])
     return Ask(args, **_pick(rng, [f"Which versions of the {name} are in stock?",
                                    f"What colours or sizes of the {name} can I order today?",
                                    f"Could you tell me which options of the {name} you still have?"],
                               [f"{name} options in stock?"]),
-               refs=refs, mentions=(name,),
-               facts=lambda r: [x for v in r["variants"] if v["stock"] > 0 for x in (v["colour"], v["size"]) if x][:4]
-               or [r["name"]])
+               refs=refs, mentions=(name,), facts=_options)
+
+
+def _options(detail: dict) -> list[Any]:
+    """The colours and sizes of a product's variants in stock (the first few), or none at all."""
+    said = [x for v in detail["variants"] if v["stock"] > 0 for x in (v["colour"], v["size"]) if x][:4]
+    return said or [one_of("none", "out of stock", "sold out", "not in stock", "unavailable", "not available")]
 
 
 @goals.add("list_reviews", 0.8)
@@ -279,10 +305,12 @@ def list_reviews(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_categories", 0.4)
 def list_categories(b: Bundle, rng: random.Random) -> Ask | None:
+    if rng.random() < 0.25:
+        return Ask({}, say="How many products are in each of your categories?", terse="How many products per category?",
+                   facts=lambda r: [x for c in r for x in (c["category"], c["product_count"])])
     return Ask({}, **_pick(rng, ["What categories of products does the store sell?",
                                  "Which departments do you have? Just the category names.",
-                                 "What kinds of things can I shop for here, by category?",
-                                 "How many products are in each of your categories?"],
+                                 "What kinds of things can I shop for here, by category?"],
                            ["Product categories?", "List categories."]),
                facts=lambda r: [c["category"] for c in r])
 
@@ -301,7 +329,8 @@ def list_brands(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_coupon", 0.7)
 def get_coupon(b: Bundle, rng: random.Random) -> Ask | None:
-    code = rng.choice(ALL_COUPONS)
+    # not the code the customer applies in another request: the two would say it twice
+    code = rng.choice([c for c in ALL_COUPONS if not b["coupon"] or c != b["coupon"]["code"]])
     coupon = b["coupons"][code]
     if rng.random() < 0.35:
         return Ask({"code": code}, say=rng.choice(["I have a coupon code. Can you tell me whether it's still valid "
@@ -435,11 +464,15 @@ def apply_coupon(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Apply {code}{swap}.",
                    detail=rng.choice([f"The code is {code}.", f"It's {code}.", f"Code: {code}."]),
                    refs=(_customer(b),), mentions=(code,), prior=prior)
+    if rng.random() < 0.25:
+        return Ask({"customer_id": cid, "code": code},
+                   say=f"Use coupon {code} on my cart{swap}, please, and tell me the new total.",
+                   terse=f"Apply {code}{swap}. New total?", refs=(_customer(b),), mentions=(code,), prior=prior,
+                   facts=lambda r: [one_of(r["total_before_shipping"], round(r["subtotal"] - r["discount"], 2))])
     return Ask({"customer_id": cid, "code": code},
                **_pick(rng, [f"Please apply the coupon {code} to my cart{swap}.",
                              f"I have a code, {code}. Can you use it on my cart{swap}?",
-                             f"Could you put the promo code {code} on my cart{swap}?",
-                             f"Use coupon {code} on my cart{swap}, please, and tell me the new total."],
+                             f"Could you put the promo code {code} on my cart{swap}?"],
                        [f"Apply {code}{swap}."]),
                refs=(_customer(b),), mentions=(code,), prior=prior)
 
@@ -477,12 +510,20 @@ def list_shipping_options(b: Bundle, rng: random.Random) -> Ask | None:
 def list_addresses(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["addresses"]:
         return None
-    return Ask({"customer_id": b["customer"]["customer_id"]},
-               **_pick(rng, ["Which shipping addresses do I have saved? Which one is the default?",
-                             "What's my default delivery address?",
-                             "Could you read back the addresses on my account?"],
-                       ["My default address?"]),
-               refs=(_customer(b),), facts=lambda r: [r[0]["street"], r[0]["city"]])
+    args, refs = {"customer_id": b["customer"]["customer_id"]}, (_customer(b),)
+    mode = rng.randrange(3)
+    if mode == 0:  # the default first: the listing puts it there
+        return Ask(args, **_pick(rng, ["What's my default delivery address?", "Where do my orders ship by default?"],
+                                 ["My default address?"]),
+                   refs=refs, facts=lambda r: [r[0]["street"], r[0]["city"]])
+    if mode == 1:  # an address said by its label or its street
+        return Ask(args, say="Which shipping addresses do I have saved? Which one is the default?",
+                   terse="My saved addresses, and the default?", refs=refs,
+                   facts=lambda r: [one_of(a["label"], a["street"]) for a in r[:4]])
+    return Ask(args, **_pick(rng, ["Could you read back the addresses on my account?",
+                                   "What street addresses do I have on file?"],
+                             ["My addresses?"]),
+               refs=refs, facts=lambda r: [a["street"] for a in r[:4]])
 
 
 @goals.add("add_address", 0.8)
@@ -581,27 +622,45 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_customer(b),), facts=lambda r: [o["total"] for o in r[:4]])
 
 
-@goals.add("get_order", 1.0)
+# How an order's status is said: a placed order 'hasn't shipped yet', a shipped one is 'on its way'.
+STATUS_WORDS = {"placed": ("placed", "not shipped", "hasn't shipped", "has not shipped", "hasn't been shipped",
+                           "not yet shipped", "not been shipped", "processing", "not yet"),
+                "shipped": ("shipped", "on its way", "on the way", "in transit"),
+                "delivered": ("delivered",)}
+
+
+@goals.add("list_orders", 0.6)
+def order_status(b: Bundle, rng: random.Random) -> Ask | None:
+    """Where an order stands: the order list shows every order's status, so no other call is needed."""
+    orders = [o for o in b["orders"] if o["status"] in STATUS_WORDS and _unique_day(b, o)]
+    if not orders:
+        return None
+    order = rng.choice(orders)
+    named, oid = _order_words(order), order["order_id"]
+    return Ask({"customer_id": b["customer"]["customer_id"]},
+               **_pick(rng, [f"What's the status of {named}?",
+                             f"Has {named} shipped yet? What's its status?",
+                             f"Where is {named}? Is it delivered?",
+                             f"Any news on {named}? Where does it stand?"],
+                       [f"Status of {named}?"]),
+               refs=(_customer(b),), mentions=(named.split(" from ")[1],),
+               facts=lambda r: [one_of(*STATUS_WORDS[o["status"]]) for o in r if o["order_id"] == oid])
+
+
+@goals.add("get_order", 0.6)
 def get_order(b: Bundle, rng: random.Random) -> Ask | None:
     orders = [o for o in b["orders"] if _unique_day(b, o)]
     if not orders:
         return None
     order = rng.choice(orders)
     named = _order_words(order)
-    refs = (_customer(b), _order_ref(b, order))
-    args = {"order_id": order["order_id"]}
-    if order["status"] in ("placed", "shipped", "delivered") and rng.random() < 0.5:
-        return Ask(args, **_pick(rng, [f"What's the status of {named}?",
-                                       f"Has {named} shipped yet? What's its status?",
-                                       f"Where is {named}? Is it delivered?",
-                                       f"Any news on {named}? Where does it stand?"],
-                                  [f"Status of {named}?"]),
-                   refs=refs, mentions=(named.split(" from ")[1],), facts=lambda r: [r["status"]])
-    return Ask(args, **_pick(rng, [f"How much did I pay in total for {named}, and how much of it was tax?",
-                                   f"Could you break down {named}: total and tax?",
-                                   f"What was the total on {named}, including the tax?"],
-                              [f"Total and tax of {named}?"]),
-               refs=refs, mentions=(named.split(" from ")[1],), facts=lambda r: [r["total"], r["tax"]])
+    return Ask({"order_id": order["order_id"]},
+               **_pick(rng, [f"How much did I pay in total for {named}, and how much of it was tax?",
+                             f"Could you break down {named}: total and tax?",
+                             f"What was the total on {named}, including the tax?"],
+                       [f"Total and tax of {named}?"]),
+               refs=(_customer(b), _order_ref(b, order)), mentions=(named.split(" from ")[1],),
+               facts=lambda r: [r["total"], r["tax"]])
 
 
 @goals.add("cancel_order", 1.2)

@@ -15,7 +15,7 @@ import datetime as dt
 import random
 from typing import Any
 
-from prove_env.facts import one_of
+from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
 from .seed import SUBJECTS, TAGS
@@ -201,7 +201,7 @@ def unfollow_user(b: Bundle, rng: random.Random) -> Ask | None:
     person = _pick(rng, [p for p in b["follow_group"] if p["following"] is not None])
     if person is None:
         return None
-    said, ref = _person(person, rng)
+    said, ref = _person(person, rng, possessive=True)  # "I'm done with {said}'s posts"
     if person["following"] == "requested":
         say = rng.choice([f"I asked to follow {said} but changed my mind; please withdraw the request.",
                           f"Cancel my follow request to {said}."])
@@ -226,7 +226,7 @@ def _requester(b: Bundle, rng: random.Random, parity: int) -> tuple[str, Ref] | 
     if not pending:
         return None
     person = rng.choice(pending)
-    said, ref = _person({**b["people"].get(person["user_id"], {}), **person}, rng)
+    said, ref = _person({**b["people"].get(person["user_id"], {}), **person}, rng, possessive=True)  # "{said}'s request"
     return said, ref
 
 
@@ -324,13 +324,14 @@ def create_post(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"text": text, "reply_to_post_id": post["post_id"]},
                    say=rng.choice([f"Reply to {said}.", f"I want to answer {said}.",
                                    f"Could you leave a reply on {said}?"]),
-                   detail=rng.choice([f"Write: {text}", f"Just say \"{text}\"", f"The reply is: {text}"]),
-                   terse=f"Reply to {said}: {text}", refs=(ref,), mentions=(text, _topic(post["about"])))
+                   detail=rng.choice([f"Write \"{text}\".", f"Just say \"{text}\".", f"The reply is \"{text}\"."]),
+                   terse=f"Reply to {said}: \"{text}\"", refs=(ref,), mentions=(text, _topic(post["about"])))
     text = rng.choice(NEW_POSTS)
     return Ask({"text": text}, say=rng.choice(["I'd like to post something.", "Can you publish a post for me?",
                                                "Please share a new post on my account."]),
-               detail=rng.choice([f"It should say: {text}", f"Post exactly this: {text}", f"Text: {text}"]),
-               terse=f"Post: {text}", mentions=(text,))
+               detail=rng.choice([f"It should say \"{text}\".", f"Post exactly this: \"{text}\".",
+                                  f"Text: \"{text}\"."]),
+               terse=f"Post: \"{text}\"", mentions=(text,))
 
 
 @goals.add("delete_post")
@@ -381,27 +382,31 @@ def repost(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Repost {said}.", refs=(ref,), mentions=(_topic(post["about"]),))
 
 
-@goals.add("get_post")
-def get_post(b: Bundle, rng: random.Random) -> Ask | None:
+@goals.add("search_posts")
+def like_count(b: Bundle, rng: random.Random) -> Ask | None:
+    """A post's likes: the search that finds the post lists them, so no other call is needed."""
     post = _pick(rng, b["posts"])
     if post is None:
         return None
-    said, ref, _ = _post_ref(post, rng)
-    return Ask({"post_id": post["post_id"]},
+    said, ref, author = _post_ref(post, rng)
+    pid = post["post_id"]
+    return Ask({"query": ref.entity["query"], "author_id": author.key},
                say=rng.choice([f"How many likes did {said} get?", f"Check {said} and tell me its like count.",
                                f"Is {said} getting any love? How many likes so far?"]),
-               terse=f"Likes on {said}?", refs=(ref,), mentions=(_topic(post["about"]),), facts=lambda r: [r["likes"]])
+               terse=f"Likes on {said}?", refs=(author,), mentions=(_topic(post["about"]),),
+               facts=lambda r: [p["likes"] or NOTHING for p in r["posts"] if p["post_id"] == pid])
 
 
 @goals.add("get_post", 0.8)
 def replied_to(b: Bundle, rng: random.Random) -> Ask | None:
     """What a reply answers: a post still up, or one its author deleted (the reply says so)."""
     gone = [r for r in b["replies"] if r["parent"]["status"] == "deleted"]
-    kept = [r for r in b["replies"] if r["parent"]["status"] == "visible"]
+    kept = [r for r in b["replies"] if r["parent"]["status"] == "visible"  # whose post: someone else's, by name
+            and r["parent"]["author_id"] != b["me"]["user_id"]]
     reply = _pick(rng, gone if gone and rng.random() < 0.6 else kept)
     if reply is None:
         return None
-    said, author = _person(reply["author"], rng)
+    said, author = _person(reply["author"], rng, possessive=True)  # "{said}'s reply"
     text, ref = reply["text"], Ref.of("post", {**reply, "query": reply["text"]}, author)
     if reply["parent"]["status"] == "deleted":
         return Ask({"post_id": reply["post_id"]},
@@ -416,7 +421,7 @@ def replied_to(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Whose post was {said}'s reply \"{text}\" answering?",
                                f"{said} replied \"{text}\" somewhere. Who wrote the post they replied to?"]),
                terse=f"Author of the post {said}'s reply \"{text}\" answers?", refs=(ref,), mentions=(text,),
-               facts=lambda r: [r["in_reply_to"]["handle"]])
+               facts=lambda r: [one_of(r["in_reply_to"]["handle"], r["in_reply_to"]["name"])])
 
 
 @goals.add("search_posts", 0.8)
@@ -455,21 +460,29 @@ def get_user_timeline(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"{said}'s last post?", refs=(ref,), facts=lambda r: [r["posts"][0]["text"]])
 
 
+def _top_tag(r: dict) -> list[Any]:
+    """The top hashtag; when several share the most posts, any of them is the right answer."""
+    if not r["hashtags"]:
+        return []
+    most = r["hashtags"][0]["posts"]
+    tied = [h["hashtag"] for h in r["hashtags"] if h["posts"] == most]
+    return [tied[0] if len(tied) == 1 else one_of(*tied)]
+
+
 @goals.add("get_trending_hashtags")
 def get_trending_hashtags(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.5:
         return Ask({}, say=rng.choice(["What's trending today?", "Which hashtag is the hottest right now?",
                                        "What are people talking about most over the last day?"]),
-                   terse="Top hashtag today?", facts=lambda r: [r["hashtags"][0]["hashtag"]] if r["hashtags"] else [])
+                   terse="Top hashtag today?", facts=_top_tag)
     if rng.random() < 0.4:
         return Ask({"hours": 168}, say=rng.choice(["Which hashtag has been trending the most?",
                                                    "Tell me the top trending hashtag."]),
                    detail=rng.choice(["Over the past week, please.", "I mean across the last seven days."]),
-                   terse="Top hashtag this week?",
-                   facts=lambda r: [r["hashtags"][0]["hashtag"]] if r["hashtags"] else [])
+                   terse="Top hashtag this week?", facts=_top_tag)
     return Ask({"hours": 168}, say=rng.choice(["Which hashtag trended most this past week?",
                                                "Over the last seven days, what was the top hashtag?"]),
-               terse="Top hashtag this week?", facts=lambda r: [r["hashtags"][0]["hashtag"]] if r["hashtags"] else [])
+               terse="Top hashtag this week?", facts=_top_tag)
 
 
 @goals.add("list_notifications")
@@ -499,11 +512,13 @@ NETWORK_WIDE = (
 )
 
 
-# Tools that do one another's job for some request (a post shows in the search and the timelines;
-# follow requests in the notifications): a missing-function task hides all of a group or none.
+# Tools that do one another's job for some request (a post shows in the search and the timelines,
+# the latest posts of the people one follows in the home feed; follow requests in the
+# notifications): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
     ("get_post", "search_posts", "get_user_timeline"),
     ("get_user_timeline", "search_posts"),
+    ("get_user_timeline", "get_home_feed"),
     ("list_follow_requests", "list_notifications"),
 )
 

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from prove_env.facts import one_of
 from prove_env.synthesis.recipe import (
     Ask,
     Goals,
@@ -213,12 +214,22 @@ def find_members(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"name": name}
     if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"What's {name}'s job title?", f"What does {name} do here? I mean their title.",
-                                         f"Can you tell me {name}'s role?", f"I keep forgetting what {name}'s title is."]),
+                                         f"Can you tell me {name}'s role?", f"I keep forgetting {name}'s title. What is it again?"]),
                    terse=f"{name}'s title?", refs=(_me(b),), mentions=(name,), facts=lambda r: [r[0]["title"]])
     return Ask(args, say=rng.choice([f"What's {name}'s handle, so I can mention them?",
                                      f"How do I @-mention {name}? What's their handle?",
                                      f"Could you look up the chat handle of {name}?"]),
                terse=f"{name}'s handle?", refs=(_me(b),), mentions=(name,), facts=lambda r: [r[0]["display_name"]])
+
+
+# How an answer says whether someone is around: 'active' is also 'available' or 'online'.
+PRESENCE_WORDS = {"active": ("active", "available", "online"), "away": ("away",),
+                  "do_not_disturb": ("do_not_disturb", "do not disturb", "busy")}
+
+
+def _channel_fact(channel: str) -> Any:
+    """A channel as an answer may name it: '#hiring' or 'the hiring channel'."""
+    return one_of(channel, channel[1:]) if channel.startswith("#") else channel
 
 
 @goals.add("get_member", 0.8)
@@ -233,7 +244,8 @@ def get_member(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Before I ping {name}: are they available, and what does their status say?",
                                f"What's {name}'s availability and status right now?"]),
                terse=f"{name}'s availability and status?", refs=(_me(b), _person(other)), mentions=(name,),
-               facts=lambda r: [r["presence"]] + ([r["status_text"]] if r["status_text"] else []))
+               facts=lambda r: [one_of(*PRESENCE_WORDS.get(r["presence"], (r["presence"],)))]
+               + ([r["status_text"]] if r["status_text"] else []))
 
 
 @goals.add("set_status", 1.0)
@@ -281,7 +293,23 @@ def list_channels(b: Bundle, rng: random.Random) -> Ask | None:
                terse="All channels?", refs=(_me(b),), facts=lambda r: [c["name"] for c in r])
 
 
-@goals.add("get_channel")
+@goals.add("list_channels", 0.4)
+def member_count(b: Bundle, rng: random.Random) -> Ask | None:
+    """How many people a channel has: the channel list (the look-up that finds the channel) shows it,
+    so no other call is needed."""
+    joined = [_by_id(b, cid) for cid in b["details"]]
+    if not joined:
+        return None
+    channel = rng.choice(joined)
+    name, cid = _hash(channel, rng), channel["channel_id"]
+    return Ask(_channel_args(_chan(b, channel)),
+               say=rng.choice([f"How many people are in {name}?", f"How many members does {name} have?",
+                               f"Is {name} a big channel? How many members?"]),
+               terse=f"How many members in #{channel['name']}?", refs=(_me(b),), mentions=(channel["name"],),
+               facts=lambda r: [c["member_count"] for c in r if c["channel_id"] == cid])
+
+
+@goals.add("get_channel", 0.7)
 def get_channel(b: Bundle, rng: random.Random) -> Ask | None:
     joined = [_by_id(b, cid) for cid in b["details"]]
     if not joined:
@@ -290,13 +318,7 @@ def get_channel(b: Bundle, rng: random.Random) -> Ask | None:
     name = _hash(channel, rng)
     args = {"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]}
     refs, mentions = (_chan(b, channel),), (channel["name"],)
-    pick = rng.randrange(3)
-    if pick == 0:
-        return Ask(args, say=rng.choice([f"How many people are in {name}?", f"How many members does {name} have?",
-                                         f"Is {name} a big channel? How many members?"]),
-                   terse=f"How many members in #{channel['name']}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r["member_count"]])
-    if pick == 1:
+    if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"Who created {name}, and when?", f"Do you know who set up {name}?",
                                          f"Who started {name} in the first place?"]),
                    terse=f"Creator of #{channel['name']}?", refs=refs, mentions=mentions,
@@ -564,8 +586,10 @@ def remove_reaction(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     channel, message, emoji = rng.choice(pool)
     said = message_name(b, channel, message, rng)
-    held = rng.random() < 0.5
-    say = rng.choice([f"Take my reaction off {said}.", f"I reacted to {said} by mistake; undo that."]) if held else \
+    mine = sum(uid in r["member_ids"] for r in message["reactions"])
+    held = mine > 1 and rng.random() < 0.5  # with one reaction of theirs, 'my reaction' already says which
+    say = rng.choice([f"Take one of my reactions off {said}.",
+                      f"One of my reactions on {said} was a mistake; remove it."]) if held else \
         rng.choice([f"Take back my :{emoji}: reaction on {said}.", f"Remove the :{emoji}: I put on {said}.",
                     f"I reacted :{emoji}: to {said} by mistake; undo that."])
     return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji}, say=say,
@@ -664,7 +688,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                        f"Find {person}'s messages that mention \"{word}\"; which channels were they in?",
                                        f"{person} said something about the {word} somewhere. In which channel?"]),
                        terse=f"{person} on \"{word}\": channels?", refs=(_me(b), _person(author)), mentions=(person, word),
-                       facts=lambda r: list(dict.fromkeys(m["channel"] for m in r)))
+                       facts=lambda r: [_channel_fact(c) for c in dict.fromkeys(m["channel"] for m in r)])
     when = _posted(message)
     held = rng.random() < 0.5
     say = rng.choice([f"I'm looking for what {person} posted on a particular day.",

@@ -94,6 +94,12 @@ def _short(ins: dict) -> str:
     return SHORT.get(ins["symbol"], ins["symbol"])
 
 
+def _called(item: dict) -> Any:
+    """An instrument as an answer may name it: its ticker, the short name or its full name."""
+    names = dict.fromkeys(x for x in (item["symbol"], SHORT.get(item["symbol"]), item.get("name")) if x)
+    return item["symbol"] if len(names) == 1 else one_of(*names)
+
+
 def _number(aid: str) -> int:
     return int(aid.split("-")[1])
 
@@ -171,9 +177,22 @@ def _order_words(order: dict, b: Bundle, rng: random.Random) -> str:
     name = ins_name(q, rng)
     what = {"limit": "limit order", "stop": "stop order", "market": "order"}[order["order_type"]]
     verb = order["side"]
-    return rng.choice([f"my open {what} to {verb} {shares(order['quantity'])} of {name}",
+    said = rng.choice([f"my open {what} to {verb} {shares(order['quantity'])} of {name}",
                        f"the {what} to {verb} {shares(order['quantity'])} of {name}",
                        f"my {verb} {what} for {order['quantity']} {name} shares"])
+    if len(b["accounts"]) > 1:  # which account it is in, or an agent searches them all
+        account = next(a for a in b["accounts"] if a["account_id"] == order["account_id"])
+        said += f" in {account_name(b, account, rng)}"
+    return said
+
+
+def _order_args(ref: Ref) -> dict[str, Any]:
+    """An order looked up in its account's list of orders of its status: the default page (the 20
+    newest) when it is well inside it, else a longer one, so that the gold call is the one an agent
+    makes."""
+    args = {"account_id": ref.owner.key, "status": ref.entity["status"]}
+    same = [o["order_id"] for o in ref.owner.entity["orders"] if o["status"] == ref.entity["status"]]
+    return args if same.index(ref.key) < 15 else {**args, "limit": 100}
 
 
 def _tradable(b: Bundle) -> list[dict]:
@@ -214,26 +233,32 @@ def list_accounts(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_client(b),), facts=lambda r: [a["cash"] for a in r if a["status"] == "active"][:4])
 
 
-@goals.add("get_account_summary", 1.8)
+@goals.add("list_accounts", 0.6)
+def buying_power(b: Bundle, rng: random.Random) -> Ask | None:
+    """An account's buying power: the account list shows it, so no other call is needed."""
+    account = rng.choice(b["accounts"])
+    name, aid = account_name(b, account, rng), account["account_id"]
+    args, refs = {"client_id": b["client"]["client_id"]}, (_client(b),)
+    facts = lambda r: [a["buying_power"] for a in r if a["account_id"] == aid]  # noqa: E731
+    which = _in_account(b, name, rng)
+    if which and _split(rng):
+        return Ask(args, say=rng.choice(["How much buying power do I have?", "What's my buying power right now?",
+                                         "Before I trade, how much can I spend?"]),
+                   terse=f"Buying power in {name}?", detail=which, refs=refs, facts=facts)
+    return Ask(args, say=rng.choice([f"How much buying power do I have in {name}?",
+                                     f"What's my buying power in {name} right now?",
+                                     f"Before I trade, how much can I spend in {name}?",
+                                     f"I'm thinking of buying something. What's available to trade with in {name}?",
+                                     f"Could you check how much buying power is left in {name}?"]),
+               terse=rng.choice([f"Buying power in {name}?", f"{_cap(name)}: buying power?"]), refs=refs, facts=facts)
+
+
+@goals.add("get_account_summary", 1.3)
 def get_account_summary(b: Bundle, rng: random.Random) -> Ask | None:
     account = rng.choice(b["accounts"])
     name = account_name(b, account, rng)
     args, refs = {"account_id": account["account_id"]}, (_client(b), _account(b, account))
-    mode = rng.choice(["power", "power", "equity", "realized", "unrealized", "reserved", "withdraw", "unsettled"])
-    if mode == "power":
-        which = _in_account(b, name, rng)
-        if which and _split(rng):
-            return Ask(args, say=rng.choice(["How much buying power do I have?", "What's my buying power right now?",
-                                             "Before I trade, how much can I spend?"]),
-                       terse=f"Buying power in {name}?", detail=which, refs=refs,
-                       facts=lambda r: [r["buying_power"]])
-        return Ask(args, say=rng.choice([f"How much buying power do I have in {name}?",
-                                         f"What's my buying power in {name} right now?",
-                                         f"Before I trade, how much can I spend in {name}?",
-                                         f"I'm thinking of buying something. What's available to trade with in {name}?",
-                                         f"Could you check how much buying power is left in {name}?"]),
-                   terse=rng.choice([f"Buying power in {name}?", f"{_cap(name)}: buying power?"]),
-                   refs=refs, facts=lambda r: [r["buying_power"]])
+    mode = rng.choice(["equity", "realized", "unrealized", "reserved", "withdraw", "unsettled"])
     if mode == "equity":
         return Ask(args, say=rng.choice([f"What's {name} worth in total, cash and holdings together?",
                                          f"How much is {name} worth right now, including the cash?",
@@ -269,8 +294,8 @@ def get_account_summary(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"What are my settled and unsettled cash balances in {name}?"]),
                    terse=f"Settled and unsettled cash in {name}?", refs=refs,
                    facts=lambda r: [r["unsettled_cash"], r["settled_cash"]])
-    if not account["summary"]["reserved_cash"]:
-        return None
+    if sum(1 for o in account["orders"] if o["status"] == "open" and o.get("reserved_cash")) < 2:
+        return None  # one order's reservation shows in the order list; several add up only here
     return Ask(args, say=rng.choice([f"How much cash is tied up by my open orders in {name}?",
                                      f"Some of my cash in {name} seems held back. How much is reserved by orders?",
                                      f"What amount do my pending buy orders reserve in {name}?"]),
@@ -285,20 +310,25 @@ def get_positions(b: Bundle, rng: random.Random) -> Ask | None:
     account = rng.choice(held)
     name = account_name(b, account, rng)
     args, refs = {"account_id": account["account_id"]}, (_client(b), _account(b, account))
+    held_counts = lambda r: [x for p in r[:4] for x in (_called(p), p["quantity"])]  # noqa: E731
+    held = lambda r: [_called(p) for p in r[:4]]  # noqa: E731
     which = _in_account(b, name, rng)
     if which and _split(rng):
-        return Ask(args, say=rng.choice(["What do I hold, and how many shares of each?", "Can you list my positions?",
+        if rng.random() < 0.5:
+            return Ask(args, say="What do I hold, and how many shares of each?",
+                       terse=f"Positions and share counts in {name}?", detail=which, refs=refs, facts=held_counts)
+        return Ask(args, say=rng.choice(["Can you list my positions?",
                                          "Which stocks or funds do I own at the moment?"]),
-                   terse=f"Positions in {name}?", detail=which, refs=refs,
-                   facts=lambda r: [x for p in r[:4] for x in (p["symbol"], p["quantity"])])
+                   terse=f"Positions in {name}?", detail=which, refs=refs, facts=held)
     if rng.random() < 0.6:
-        return Ask(args, say=rng.choice([f"What do I hold in {name}, and how many shares of each?",
-                                         f"Can you list my positions in {name}?",
+        if rng.random() < 0.5:
+            return Ask(args, say=rng.choice([f"What do I hold in {name}, and how many shares of each?",
+                                             f"What's in {name} at the moment? Symbols and share counts, please."]),
+                       terse=f"Positions and share counts in {name}?", refs=refs, facts=held_counts)
+        return Ask(args, say=rng.choice([f"Can you list my positions in {name}?",
                                          f"I forget what's in {name}. Which stocks or funds do I own there?",
-                                         f"Show me the holdings of {name}, please.",
-                                         f"What's in {name} at the moment? Symbols and share counts, please."]),
-                   terse=rng.choice([f"Positions in {name}?", f"Holdings of {name}?"]), refs=refs,
-                   facts=lambda r: [x for p in r[:4] for x in (p["symbol"], p["quantity"])])
+                                         f"Show me the holdings of {name}, please."]),
+                   terse=rng.choice([f"Positions in {name}?", f"Holdings of {name}?"]), refs=refs, facts=held)
     p = rng.choice(account["positions"])
     q = b["quotes"][p["instrument_id"]]
     said = ins_name(q, rng)
@@ -429,19 +459,17 @@ def list_cash_transfers(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- goals: market data ----------------------------------------------------------------------------
 
-@goals.add("get_quote", 1.5)
+@goals.add("get_quote", 1.2)
 def get_quote(b: Bundle, rng: random.Random) -> Ask | None:
     q = rng.choice(b["market"])
     said = ins_name(q, rng)
     args, refs = {"instrument_id": q["instrument_id"]}, (_instrument(q),)
-    mode = rng.choice(["last", "last", "spread", "change", "change", "halt", "averages", "trend", "range", "volume"])
-    if mode == "halt" or q["halted"]:
-        return Ask(args, say=rng.choice([f"Is {said} trading right now? If it is, at what price?",
-                                         f"Can I trade {said} at the moment, or is it halted? If it trades, what's "
-                                         "the last price?",
-                                         f"Is there a trading halt on {said}? If not, where is it trading?"]),
-                   terse=f"Is {said} halted? Else its price?", refs=refs, mentions=(said,),
-                   facts=lambda r: [r["halt_reason"]] if r["halted"] else [r["last"]])
+    if q["halted"]:
+        return Ask(args, say=rng.choice([f"Why is trading in {said} halted?",
+                                         f"{said} is halted, isn't it? What's the reason?",
+                                         f"What's behind the trading halt on {said}?"]),
+                   terse=f"Why is {said} halted?", refs=refs, mentions=(said,), facts=lambda r: [r["halt_reason"]])
+    mode = rng.choice(["spread", "change", "change", "averages", "trend", "range", "volume"])
     if mode == "spread":
         return Ask(args, say=rng.choice([f"What are the bid and ask on {said} right now?",
                                          f"Could you get me the current bid and ask for {said}?",
@@ -492,16 +520,31 @@ def get_quote(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Give me today's range for {said}."]),
                    terse=f"{said} day range?", refs=refs, mentions=(said,),
                    facts=lambda r: [r["day_low"], r["day_high"]])
-    if mode == "volume":
-        return Ask(args, say=rng.choice([f"How many {said} shares have traded today?",
-                                         f"What's the volume in {said} so far today?"]),
-                   terse=f"{said} volume today?", refs=refs, mentions=(said,), facts=lambda r: [r["volume"]])
+    return Ask(args, say=rng.choice([f"How many {said} shares have traded today?",
+                                     f"What's the volume in {said} so far today?"]),
+               terse=f"{said} volume today?", refs=refs, mentions=(said,), facts=lambda r: [r["volume"]])
+
+
+@goals.add("search_instruments", 1.0)
+def last_price(b: Bundle, rng: random.Random) -> Ask | None:
+    """The last price of an instrument that trades: the search that finds it shows the price and
+    that it is not halted, so no other call is needed (why one is halted, only its quote says)."""
+    q = rng.choice(_tradable(b))
+    said, iid = ins_name(q, rng), q["instrument_id"]
+    args = {"query": q["symbol"]}  # as the instrument look-up searches
+    facts = lambda r: [i["last"] for i in r if i["instrument_id"] == iid]  # noqa: E731
+    if rng.random() < 0.2:
+        return Ask(args, say=rng.choice([f"Is {said} trading right now? If it is, at what price?",
+                                         f"Can I trade {said} at the moment, or is it halted? If it trades, what's "
+                                         "the last price?",
+                                         f"Is there a trading halt on {said}? If not, where is it trading?"]),
+                   terse=f"Is {said} halted? Else its price?", mentions=(said,), facts=facts)
     return Ask(args, say=rng.choice([f"What's {said} trading at?", f"What's the latest price of {said}?",
                                      f"Can you check the current price of {said} for me?",
                                      f"Where is {said} trading right now?",
                                      f"I'm curious, what does a share of {said} cost at the moment?"]),
-               terse=rng.choice([f"{said} price?", f"Quote for {said}?", f"Last price of {said}?"]), refs=refs,
-               mentions=(said,), facts=lambda r: [r["last"]])
+               terse=rng.choice([f"{said} price?", f"Quote for {said}?", f"Last price of {said}?"]),
+               mentions=(said,), facts=facts)
 
 
 @goals.add("get_price_history", 1.0)
@@ -550,7 +593,7 @@ def search_instruments(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"kind": "etf", "limit": 20},
                    say=rng.choice(["Which ETFs can I trade with you?", "What exchange-traded funds do you offer?",
                                    "I'd rather buy funds than single stocks. Which ETFs are there?"]),
-                   terse="List the ETFs.", facts=lambda r: [i["symbol"] for i in r][:5])
+                   terse="List the ETFs.", facts=lambda r: [_called(i) for i in r][:5])
     sector = rng.choice([x for x in b["sectors"] if x["stocks"] >= 2])["sector"]
     return Ask({"sector": sector, "kind": "stock"},
                say=rng.choice([f"Which {sector} stocks can I buy here?",
@@ -558,7 +601,7 @@ def search_instruments(b: Bundle, rng: random.Random) -> Ask | None:
                                f"I want more exposure to {sector}. What individual stocks are available?",
                                f"Show me the {sector} stocks, with their prices."]),
                terse=f"{sector} stocks?", mentions=(sector,),
-               facts=lambda r: [i["symbol"] for i in r][:5])
+               facts=lambda r: [_called(i) for i in r][:5])
 
 
 @goals.add("list_sectors", 0.3)
@@ -776,7 +819,7 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"List my pending orders in {name}, please.",
                                    f"What's sitting in the book for {name}? Any open orders?"]),
                    terse=f"Open orders in {name}?", refs=refs,
-                   facts=lambda r: [x for o in r[:4] for x in (o["symbol"], o["quantity"])] or [NOTHING])
+                   facts=lambda r: [x for o in r[:4] for x in (_called(o), o["quantity"])] or [NOTHING])
     cancelled = [o for o in account["orders"] if o["status"] in ("cancelled", "expired")]
     if not cancelled:
         return None
@@ -786,21 +829,23 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Show me the {status} orders in {name}.",
                                f"Can you list the orders in {name} that were {status}?"]),
                terse=f"{_cap(status)} orders in {name}?", refs=refs, mentions=(status,),
-               facts=lambda r: [o["symbol"] for o in r[:5]])
+               facts=lambda r: [_called(o) for o in r[:5]])
 
 
-@goals.add("get_order", 0.8)
-def get_order(b: Bundle, rng: random.Random) -> Ask | None:
+@goals.add("list_orders", 0.5)
+def fill_price(b: Bundle, rng: random.Random) -> Ask | None:
+    """What a filled order was executed at: the list of filled orders (the look-up that finds the
+    order) shows it, so no other call is needed."""
     options = [(a, o) for a in b["accounts"] for o in _nameable_orders(a, "filled")]
     if not options:
         return None
     account, order = rng.choice(options)
     q = b["quotes"][order["instrument_id"]]
-    said = ins_name(q, rng)
+    said, oid = ins_name(q, rng), order["order_id"]
     verb = {"buy": "bought", "sell": "sold"}[order["side"]]
     when = day(dt.date.fromisoformat(order["placed_at"][:10]))
     name = account_name(b, account, rng)
-    return Ask({"order_id": order["order_id"]},
+    return Ask(_order_args(_order(b, account, order)),  # as the order look-up lists it
                say=rng.choice([f"On {when} I {verb} {shares(order['quantity'])} of {said} in {name}. What price did "
                                "that fill at?",
                                f"What was the fill price of my order on {when} for {shares(order['quantity'])} of "
@@ -808,8 +853,37 @@ def get_order(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Could you check at what price my {order['quantity']}-share {said} order from {when} "
                                f"in {name} was executed?"]),
                terse=f"Fill price of my {order['quantity']} {said} order on {when} in {name}?",
-               refs=(_client(b), _account(b, account), _order(b, account, order)),
-               mentions=(str(order["quantity"]), said), facts=lambda r: [r["average_fill_price"]])
+               refs=(_client(b), _account(b, account)), mentions=(str(order["quantity"]), said),
+               facts=lambda r: [o["average_fill_price"] for o in r if o["order_id"] == oid])
+
+
+@goals.add("get_order", 0.6)
+def get_order(b: Bundle, rng: random.Random) -> Ask | None:
+    """What only the full order tells: when it filled, and what a sale realised (its fills)."""
+    options = [(a, o) for a in b["accounts"] for o in _nameable_orders(a, "filled")]
+    if not options:
+        return None
+    account, order = rng.choice(options)
+    q = b["quotes"][order["instrument_id"]]
+    said = ins_name(q, rng)
+    when = day(dt.date.fromisoformat(order["placed_at"][:10]))
+    name = account_name(b, account, rng)
+    refs = (_client(b), _account(b, account), _order(b, account, order))
+    n = order["quantity"]
+    if order["side"] == "sell" and rng.random() < 0.6:
+        return Ask({"order_id": order["order_id"]},
+                   say=rng.choice([f"How much did I make or lose on selling {shares(n)} of {said} on {when} in {name}?",
+                                   f"What profit or loss did my sale of {shares(n)} of {said} from {when} in {name} "
+                                   "realise?"]),
+                   terse=f"Realised P&L of my {n} {said} sale on {when} in {name}?", refs=refs,
+                   mentions=(str(n), said),
+                   facts=lambda r: [round(sum(f["realized_pnl"] or 0 for f in r["fills"]), 2)] if r["fills"] else [])
+    verb = {"buy": "buy", "sell": "sale"}[order["side"]]
+    return Ask({"order_id": order["order_id"]},
+               say=rng.choice([f"When exactly did my {verb} of {shares(n)} of {said} from {when} in {name} fill?",
+                               f"At what time did my {n}-share {said} order from {when} in {name} get filled?"]),
+               terse=f"Fill time of my {n} {said} order on {when} in {name}?", refs=refs, mentions=(str(n), said),
+               facts=lambda r: [r["closed_at"]] if r["closed_at"] else [])
 
 
 def _open_orders(b: Bundle, role: int) -> list[tuple[dict, dict]]:
@@ -945,7 +1019,7 @@ def list_fills(b: Bundle, rng: random.Random) -> Ask | None:
                                f"List the fills in {name} from {day(start)} to {full_date(d)}.",
                                f"What did I trade in {name} from {day(start)} through {full_date(d)}?"]),
                terse=f"Fills in {name}, {day(start)} to {full_date(d)}?", refs=refs,
-               mentions=(day(start), day(d)), facts=lambda r: [x for f in r[:4] for x in (f["symbol"], f["price"])])
+               mentions=(day(start), day(d)), facts=lambda r: [x for f in r[:4] for x in (_called(f), f["price"])])
 
 
 # -- goals: watchlists and alerts -------------------------------------------------------------------
@@ -968,7 +1042,7 @@ def list_watchlists(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Which symbols are in my {wl['name']} watchlist, and how are they doing today?",
                                      f"Remind me what I put on {_wl_list(wl)}."]),
                terse=f"{wl['name']} watchlist?", refs=refs, mentions=(wl["name"],),
-               facts=lambda r: [i["symbol"] for w in r if w["watchlist_id"] == wl["watchlist_id"]
+               facts=lambda r: [_called(i) for w in r if w["watchlist_id"] == wl["watchlist_id"]
                                 for i in w["instruments"]][:6])
 
 
@@ -1056,12 +1130,12 @@ def list_alerts(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({**args, "status": "triggered"},
                    say=rng.choice(["Which of my price alerts have gone off?", "Have any of my alerts triggered?",
                                    "Show me the alerts that already fired."]),
-                   terse="Triggered alerts?", refs=refs, facts=lambda r: [x for a in r for x in (a["symbol"],)][:5])
+                   terse="Triggered alerts?", refs=refs, facts=lambda r: [_called(a) for a in r][:5])
     return Ask({**args, "status": "active"},
                say=rng.choice(["What price alerts do I have set?", "Which alerts are still active for me?",
                                "Remind me which price levels I'm watching with alerts."]),
                terse="My active alerts?", refs=refs,
-               facts=lambda r: [x for a in r[:4] for x in (a["symbol"], a["price"])] or [NOTHING])
+               facts=lambda r: [x for a in r[:4] for x in (_called(a), a["price"])] or [NOTHING])
 
 
 @goals.add("create_price_alert", 1.0)
@@ -1146,12 +1220,14 @@ BOOK_WIDE = (
 
 
 # Tools that do one another's job for some request (an account's balances show in the account
-# list, an order in the order list, a quote in the instrument search, a position in the orders
-# that filled): a missing-function task hides all of a group or none.
+# list, an order in the order list and its fills in the fills, a quote in the instrument search,
+# the sectors in the instruments it lists, a position in the orders that filled): a
+# missing-function task hides all of a group or none.
 SUBSTITUTES = (
     ("get_account_summary", "list_accounts"),
-    ("get_order", "list_orders"),
+    ("get_order", "list_orders", "list_fills"),
     ("get_quote", "search_instruments"),
+    ("list_sectors", "search_instruments"),
     ("get_positions", "list_orders", "list_fills"),
 )
 
@@ -1166,8 +1242,7 @@ recipe = Recipe(
         Lookup("client", "find_clients", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
         Lookup("client", "find_clients", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
         Lookup("instrument", "search_instruments", args=lambda r: {"query": r.entity["symbol"]}),
-        Lookup("order", "list_orders",
-               args=lambda r: {"account_id": r.owner.key, "status": r.entity["status"], "limit": 100}),
+        Lookup("order", "list_orders", args=_order_args),
         *(Lookup.under(kind, tool) for kind, tool in (("account", "list_accounts"), ("watchlist", "list_watchlists"),
                                                       ("alert", "list_alerts"))),
     ),

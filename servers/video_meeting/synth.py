@@ -309,7 +309,7 @@ def invite_to_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     if who and rng.random() < 0.6:
         say = rng.choice([f"Please invite {who} to {name}.", f"Could you add {who} to the invite list of {name}?",
                           f"I'd like {who} to be at {name}; send them an invitation."])
-        detail = rng.choice([f"Their email is {email}.", f"{who} uses {email}.", f"Send it to {email}."])
+        detail = rng.choice([f"Their email is {email}.", f"They use {email}.", f"Send it to {email}."])
     return Ask({"meeting_id": m["meeting_id"], "email": email}, say=say, detail=detail,
                terse=rng.choice([f"Invite {email} to {name}.", f"Add {email} to {name}."]),
                refs=(_me(b), _mtg(b, m)), mentions=(email,) + _title_words(m))
@@ -424,8 +424,9 @@ def list_participants(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"Who is in the waiting room of {name}?", f"Is anybody waiting to be let into {name}?",
                                    f"Can you check who's stuck in the waiting room for {name}?"]),
                    terse=f"Waiting room of {name}?", refs=refs, mentions=mentions, facts=lambda r: [p["name"] for p in r])
+    now = "" if "right now" in name else " right now"
     return Ask({"host_id": b["user"]["user_id"], "state": "in_meeting"},
-               say=rng.choice([f"Who's in {name} right now?", f"Can you tell me who has joined {name} so far?",
+               say=rng.choice([f"Who's in {name}{now}?", f"Can you tell me who has joined {name} so far?",
                                f"I'm on my phone and can't see the gallery. Who is in {name} at the moment?"]),
                terse=f"Who's in {name}?", refs=refs, mentions=mentions, facts=lambda r: [p["name"] for p in r])
 
@@ -477,7 +478,7 @@ def remove_participant(b: Bundle, rng: random.Random) -> Ask | None:
     return _person_ask(b, rng, "remove", ("Please remove {who} from {name}.",
                                           "{who} shouldn't be in {name}. Remove them, please.",
                                           "Could you take {who} out of {name}? This part is confidential.",
-                                          "I need {who} out of {name} right now."),
+                                          "I need {who} out of {name} immediately."),
                        ("Someone who shouldn't be there is in {name}. Please remove them.",
                         "There's a person in {name} I need out for the confidential part; remove them, please."),
                        "Remove {who} from {name}.")
@@ -488,8 +489,8 @@ def make_co_host(b: Bundle, rng: random.Random) -> Ask | None:
     return _person_ask(b, rng, "promote", ("Please make {who} a co-host of {name}.",
                                            "I have to step away soon; make {who} co-host in {name}.",
                                            "Could you give {who} co-host rights in {name}?",
-                                           "{who} will help me run {name}. Make them a co-host."),
-                       ("I'd like someone to help me run {name}; please make them a co-host.",
+                                           "{who} will help me with {name}. Make them a co-host."),
+                       ("I'd like someone to help me with {name}; please make them a co-host.",
                         "I'll need a co-host in {name} while I present."),
                        "Co-host {who} in {name}.")
 
@@ -586,10 +587,10 @@ def share_recording(b: Bundle, rng: random.Random) -> Ask | None:
     who, email = colleague["name"], colleague["email"]
     say = rng.choice([f"{who} missed it, so please share {name} with them.", f"Please share {name} with {who}.",
                       f"Could you send {name} to {who}?", f"{who} asked for {name}; share it with them."])
-    detail = rng.choice([f"Their email is {email}.", f"{who}'s address is {email}.", f"Send it to {email}."])
+    detail = rng.choice([f"Their email is {email}.", f"The address is {email}.", f"Send it to {email}."])
     return Ask({"recording_id": r["recording_id"], "email": email}, say=say, detail=detail,
-               terse=f"Share {name} with {email}.", refs=(_me(b), _rec_ref(b, r)),
-               mentions=(email, r["meeting"]["title"]))
+               terse=f"Share {name} with {who} ({email}).", refs=(_me(b), _rec_ref(b, r)),
+               mentions=(email, r["meeting"]["title"], who))
 
 
 @goals.add("delete_recording", 0.9)

@@ -639,3 +639,113 @@ def test_nobody_buys_before_joining_or_before_the_listing_on_every_seed(served):
             "JOIN products p ON p.id = a.product_id WHERE a.placed_at < c.member_since OR a.placed_at < p.listed_at"
         ).fetchall()
         assert early == [], f"seed {seed}: activity before the customer joined or the product was listed: {early[:5]}"
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+def _asks(tool: str, *, listing=None, seeds=(0,), draws: int = 60) -> list[tuple]:
+    """Requests the recipe writes for `tool` from the bundles of a few worlds, each with the result of
+    its call (after the calls it asks for first, on a copy of the world) and, given `listing(ask,
+    read)`, the entry a look-up's listing shows for the same entity."""
+    import json
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("shopping"), get_recipe("shopping")
+    found = []
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"shopping asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None:
+                    continue
+                entry = listing(ask, read) if listing else None
+                trial = world.clone()
+                tools = toolkit(trial)
+                for name, args in ask.prior:  # the calls the request asks for first
+                    tools.run(name, dict(args))
+                found.append((ask, json.loads(tools.run(tool, dict(ask.args))), entry))
+                trial.close()
+        world.close()
+    return found
+
+
+def _read_off(ask, result, entry) -> bool:
+    """Whether a listing's entry for the same entity gives the facts the call's result gives."""
+    try:
+        return entry is not None and ask.facts(entry) == ask.facts(result)
+    except (KeyError, IndexError, TypeError, StopIteration):
+        return False
+
+
+def _searched(ask, read) -> dict | None:
+    name = next(r.entity["name"] for r in ask.refs if r.kind == "product")
+    return next((p for p in read("search_products", query=name) if p["product_id"] == ask.args["product_id"]), None)
+
+
+def _order_listed(ask, read) -> dict | None:
+    customer = next(r.key for r in ask.refs if r.kind == "customer")
+    return next((o for o in read("list_orders", customer_id=customer) if o["order_id"] == ask.args["order_id"]), None)
+
+
+def test_a_question_the_search_or_the_order_list_answers_is_asked_of_it():
+    """The search shows a product's price and rating, the order list every order's status and total:
+    `get_product` and `get_order` are asked only what those look-ups (made before them) do not show,
+    or an agent that rightly skips the second call loses coverage."""
+    for tool, listing in (("get_product", _searched), ("get_order", _order_listed)):
+        asks = _asks(tool, listing=listing)
+        assert len(asks) > 20
+        for ask, result, entry in asks:
+            assert not _read_off(ask, result, entry), (tool, ask.say)
+
+
+def test_a_variant_out_of_stock_may_be_said_so_and_a_rating_is_asked_of_reviewed_products_only():
+    """None left is 'out of stock' as well as 0; a product nobody reviewed has no rating to tell."""
+    from prove_env.facts import facts_stated, values
+
+    out = [(ask, result) for ask, result, _ in _asks("get_product") if any(0 in values(f) for f in ask.facts(result))]
+    assert out, "no request about a variant out of stock"
+    for ask, result in out:
+        assert facts_stated([ask.facts(result)], ["Sorry, that one is out of stock right now."]), ask.say
+    rated = [(ask, result) for ask, result, _ in _asks("get_product") if "rat" in ask.say.lower()]
+    rated += [(ask, next(p for p in result if p["name"] == ask.args["query"]))
+              for ask, result, _ in _asks("search_products") if "query" in ask.args and "rat" in ask.say.lower()]
+    assert rated
+    for ask, product in rated:
+        assert product["review_count"] > 0, ask.say
+
+
+def test_saved_addresses_may_be_named_by_their_labels():
+    """'Which shipping addresses do I have saved?' is answered by the addresses' labels ('Home',
+    'Mom's place') as well as by their streets."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, result) for ask, result, _ in _asks("list_addresses") if "which" in ask.say.lower()]
+    assert asks
+    for ask, result in asks:
+        labels = ", ".join(a["label"] + (" (the default)" if a["is_default"] else "") for a in result)
+        assert facts_stated([ask.facts(result)], [f"You have {labels}."]), ask.say
+
+
+def test_a_request_that_asks_to_be_told_records_what_it_asks():
+    """'... and tell me the new total' records the cart's total, 'how many products are in each
+    category' the counts; a coupon asked about is not the one another request applies (the code
+    would be said twice)."""
+    from prove_env.facts import facts_stated
+
+    totals = [(ask, result) for ask, result, _ in _asks("apply_coupon") if "total" in ask.say]
+    assert totals
+    for ask, result in totals:
+        assert ask.facts is not None, ask.say
+        assert facts_stated([ask.facts(result)], [f"Done: your new total is ${result['total_before_shipping']:.2f}."])
+    counts = [(ask, result) for ask, result, _ in _asks("list_categories") if "how many" in ask.say.lower()]
+    assert counts
+    for ask, result in counts:
+        assert all(c["product_count"] in ask.facts(result) for c in result), ask.say

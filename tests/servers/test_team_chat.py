@@ -587,3 +587,74 @@ def test_success_follows_the_outcome_not_the_path(play):
     private = play(create, [_call("create_channel", user_id="USR-0001", name="launch-week", is_private=True),
                             "Created."])
     assert not private["success"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+def test_which_reaction_to_remove_is_asked_only_of_someone_with_several_on_the_message():
+    """'Take my reaction off that message' names the reaction when the user has only one there: the
+    emoji is held back (the assistant asks which) only when they reacted with more than one."""
+    import json
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("team_chat asks 0")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    goal = next(g for g in recipe.goals if g.tool == "remove_reaction")
+    held = plain = 0
+    for _ in range(80):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        trial = world.clone()
+        after = json.loads(toolkit(trial).run("remove_reaction", dict(ask.args)))
+        trial.close()
+        left = [r["emoji"] for r in after["reactions"] if ask.args["user_id"] in r["member_ids"]]
+        if ask.detail:
+            held += 1
+            assert left, ask.say  # another reaction of theirs stays: 'my reaction' alone did not say which
+            assert f":{ask.args['emoji']}:" not in ask.say, ask.say
+        else:
+            plain += 1
+    world.close()
+    assert held and plain
+
+
+def test_a_channel_and_a_presence_may_be_said_in_plain_words():
+    """'Which channels?' is answered by 'the hiring channel' as well as by '#hiring'; 'are they
+    around?' by 'available' for someone active."""
+    import json
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("team_chat asks 0")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    channels = presences = 0
+    for goal in (g for g in recipe.goals if g.tool in ("search_messages", "get_member")):
+        for _ in range(60):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or (goal.tool == "search_messages" and "channel" not in ask.say.lower()):
+                continue
+            result = json.loads(toolkit(world).run(goal.tool, dict(ask.args)))
+            if goal.tool == "search_messages":
+                said = "; ".join(f"in the {m['channel'].lstrip('#')} channel" for m in result)
+                channels += 1
+            elif result["presence"] == "active":
+                said = f"They're available. Status: {result['status_text']}"
+                presences += 1
+            else:
+                continue
+            assert facts_stated([ask.facts(result)], [said]), (ask.say, said)
+    world.close()
+    assert channels and presences

@@ -794,3 +794,141 @@ def test_a_client_holds_at_most_ten_watchlists(s):
     for n in range(10 - held):
         s.ok("create_watchlist", client_id=c["client_id"], name=f"List {n}")
     s.fails("create_watchlist", "the most allowed; delete one first", client_id=c["client_id"], name="One more")
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+def _asks(tool: str, *, listing=None, seeds=(0,), draws: int = 60) -> list[tuple]:
+    """Requests the recipe writes for `tool` from the bundles of a few worlds, each with the result of
+    its call (after the calls it asks for first, on a copy of the world) and, given
+    `listing(ask, read)`, the entry a look-up's listing shows for the same entity."""
+    import json
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("trading"), get_recipe("trading")
+    found = []
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"trading asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None:
+                    continue
+                entry = listing(ask, read) if listing else None
+                trial = world.clone()
+                tools = toolkit(trial)
+                for name, args in ask.prior:
+                    tools.run(name, dict(args))
+                found.append((ask, json.loads(tools.run(tool, dict(ask.args))), entry))
+                trial.close()
+        world.close()
+    return found
+
+
+def _account_listed(ask, read) -> dict | None:
+    account = next(r for r in ask.refs if r.kind == "account")
+    return next((a for a in read("list_accounts", client_id=account.owner.key) if a["account_id"] == account.key), None)
+
+
+def _searched(ask, read) -> dict | None:
+    q = next(r for r in ask.refs if r.kind == "instrument")
+    return next((i for i in read("search_instruments", query=q.entity["symbol"]) if i["instrument_id"] == q.key), None)
+
+
+def _order_listed(ask, read) -> dict | None:
+    order = next(r for r in ask.refs if r.kind == "order")
+    listed = read("list_orders", account_id=order.owner.key, status=order.entity["status"], limit=100)
+    return next((o for o in listed if o["order_id"] == order.key), None)
+
+
+def test_a_question_the_account_list_or_the_search_answers_is_asked_of_it():
+    """The account list shows each account's cash and buying power, the search an instrument's last
+    price, the order list an order's fill price: `get_account_summary`, `get_quote` and `get_order`
+    are asked only what those look-ups (made before them) do not show, or an agent that rightly
+    skips the second call loses coverage."""
+    for tool, listing in (("get_account_summary", _account_listed), ("get_quote", _searched),
+                          ("get_order", _order_listed)):
+        asks = [(ask, result, entry) for ask, result, entry in _asks(tool, listing=listing) if not ask.prior]
+        assert len(asks) > 20
+        for ask, result, entry in asks:
+            try:
+                read_off = entry is not None and ask.facts(entry) == ask.facts(result)
+            except (KeyError, IndexError, TypeError):
+                read_off = False
+            assert not read_off, (tool, ask.say)
+
+
+def test_holdings_are_named_as_people_name_them_and_counted_only_when_asked():
+    """'Which stocks do I own?' is answered by the companies' names or tickers; the share counts are
+    facts only of a wording that asks how many."""
+    from prove_env.facts import facts_stated
+
+    asks = _asks("get_positions")
+    listings = [(ask, result) for ask, result, _ in asks if "average" not in ask.say]
+    assert len(listings) > 10
+    for ask, result in listings:
+        words = " ".join(w for w in (ask.say, ask.detail, ask.terse) if w).lower()
+        names = "; ".join(p["name"] for p in result)
+        if "how many" not in words and "share count" not in words:
+            assert facts_stated([ask.facts(result)], [f"You hold {names}."]), ask.say
+        else:
+            assert not facts_stated([ask.facts(result)], [f"You hold {names}."]), ask.say
+
+
+def test_the_sectors_are_what_the_instrument_search_lists_so_the_two_are_substitutes():
+    """Listing every instrument shows every sector: a task that leaves `list_sectors` out also
+    leaves the search out (or hides another tool)."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    from_search = {i["sector"] for i in _call_read("search_instruments", limit=100)}
+    assert {s["sector"] for s in _call_read("list_sectors")} <= from_search
+    assert "search_instruments" in get_recipe("trading").substitutes_of("list_sectors")
+
+
+def _call_read(tool: str, **arguments):
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("trading")
+    world = worlds.create(toolkit, 0)
+    try:
+        return json.loads(toolkit(world).run(tool, arguments))
+    finally:
+        world.close()
+
+
+def test_an_order_is_named_with_its_account_and_looked_up_as_an_agent_would():
+    """A client with several accounts says which one holds the order to change or cancel, and the
+    look-up lists the account's orders of that status as an agent would: the default page when the
+    order is on it, a longer one only when it lies further down."""
+    from prove_env.servers.trading.synth import KIND_WORDS
+    from prove_env.synthesis.recipe import get_recipe
+
+    def accounts(ask, read) -> int:
+        client = next(r for r in ask.refs if r.kind == "client")
+        return sum(a["status"] == "active" for a in read("list_accounts", client_id=client.key))
+
+    lookup = next(x for x in get_recipe("trading").lookups if x.kind == "order")
+    several = 0
+    for tool in ("cancel_order", "modify_order"):
+        for ask, _, held in _asks(tool, listing=accounts):
+            order = next((r for r in ask.refs if r.kind == "order"), None)
+            if order is None:
+                continue  # a limit order placed and cancelled in the same request
+            account = order.owner.entity
+            same = [o["order_id"] for o in account["orders"] if o["status"] == order.entity["status"]]
+            assert ("limit" in lookup.args(order)) == (same.index(order.key) >= 15), ask.say
+            if held > 1:
+                words = " ".join(w for w in (ask.say, ask.detail, ask.terse) if w)
+                assert KIND_WORDS[account["kind"]] in words or account["account_number"][-4:] in words, words
+                several += 1
+    assert several

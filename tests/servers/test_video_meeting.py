@@ -512,3 +512,56 @@ def test_an_unspecified_passcode_is_a_detail(s, play):
     assert not open_door["success"]
     late = play(task, [_call("schedule_meeting", **{**args, "start_at": "2099-03-02T11:00:00"}), "Scheduled."])
     assert not late["success"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+def test_a_share_request_names_the_colleague_once():
+    """'Could you send the recording to Cynthia Le? Their email is ...': the address sentence does not
+    name the person the request just named."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("video_meeting"), get_recipe("video_meeting")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("video_meeting asks 0")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    goal = next(g for g in recipe.goals if g.tool == "share_recording")
+    asks = [a for a in (goal.build(rng.choice(bundles), rng) for _ in range(80)) if a is not None]
+    assert len(asks) > 20
+    for ask in asks:
+        who = next(c["name"] for b in bundles for c in b["colleagues"] if c["email"] == ask.args["email"])
+        assert f"{ask.say} {ask.detail}".count(who) <= 1, (ask.say, ask.detail)
+
+
+def test_no_request_says_right_now_twice_and_a_colleague_keeps_their_capital():
+    """'my Standup meeting that's going on right now' is not followed by another 'right now', and a
+    colleague's name is a mention, so that a request joined after another keeps its capital."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("video_meeting"), get_recipe("video_meeting")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("video_meeting asks 0")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    live = 0
+    for goal in recipe.goals:
+        for _ in range(40):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            for words in (ask.say, ask.detail, ask.terse):
+                assert (words or "").count("right now") <= 1, words
+            live += "right now" in ask.say
+            if goal.tool == "share_recording":
+                who = next(c["name"] for b in bundles for c in b["colleagues"] if c["email"] == ask.args["email"])
+                assert who in ask.mentions, ask.say
+    assert live
