@@ -44,7 +44,7 @@ def test_seeding_again_from_scratch_gives_the_cached_world(server):
     reseeded = _seed_world(toolkit, 0)
     assert reseeded.digest() == worlds.digest(toolkit, 0)
     assert reseeded.serialize() == worlds.create(toolkit, 0).serialize()
-    assert len(reseeded.serialize()) < 1_500_000  # a clone stays cheap: flat reset time to 5 MB, 1,000 worlds in about 1 GB
+    assert len(reseeded.serialize()) < 1_000_000  # a clone stays cheap: flat reset time to 5 MB, 1,000 worlds in about 1 GB
 
 
 @pytest.mark.parametrize("server", server_names())

@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import article, day, listing, money
 
@@ -83,8 +84,10 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         resend = rng.choice(retryable + blocked)["delivery_id"] if retryable or blocked else None
         shops[merchant["merchant_id"]] = {"merchant": merchant, "endpoints": endpoints, "retryable": retryable,
                                           "blocked": blocked, "retried": retried, "resend": resend}
+    everyone = read("find_customers", limit=100)
+    emails = Counter(c["email"].lower() for c in everyone)
     bundles = []
-    for customer in read("find_customers", limit=100):
+    for customer in everyone:
         shop = shops[customer["merchant_id"]]
         if len(read("find_customers", name=customer["name"], merchant_id=customer["merchant_id"])) != 1:
             continue
@@ -105,6 +108,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                   "retryable": shop["retryable"],
                   "blocked": shop["blocked"], "resend": shop["resend"],
                   "events": read("list_events", customer_id=cid, limit=100)}
+        # the merchant's other customers, whose email finds only them: someone a question may come from
+        bundle["others"] = [c for c in everyone if c["merchant_id"] == customer["merchant_id"]
+                            and c["customer_id"] != cid and emails[c["email"].lower()] == 1]
         bundle["roles"] = _roles(bundle, rng)
         bundle["endpoint_change"] = _endpoint_change(shop["endpoints"], shop["retried"], rng)
         bundles.append(bundle)
@@ -230,6 +236,13 @@ def invoice_name(b: Bundle, invoice: dict, rng: random.Random, plain: bool = Fal
                        f"{_whose(b)} {invoice['description']} invoice ({number})"])
 
 
+def draft_name(b: Bundle, invoice: dict, rng: random.Random) -> str:
+    """A draft invoice by number, saying it is a draft: "Ann Lee's draft invoice NW-1042"."""
+    number = invoice["number"]
+    return rng.choice([f"{_whose(b)} draft invoice {number}", f"the draft invoice {number} for {_who(b)}",
+                       f"{_whose(b)} draft {invoice['description']} invoice ({number})"])
+
+
 def card_name(card: dict, rng: random.Random) -> str:
     brand = {"amex": "Amex", "mastercard": "Mastercard", "visa": "Visa", "discover": "Discover"}[card["brand"]]
     return rng.choice([f"the {brand} ending in {card['last4']}", f"their {brand} ending {card['last4']}",
@@ -243,6 +256,14 @@ def _payment_words(b: Bundle, payment: dict, rng: random.Random, plain: bool = F
                            f"their payment for invoice {payment['invoice_number']}"])
     return rng.choice([f"{_whose(b)} {amount} payment for invoice {payment['invoice_number']}",
                        f"{_whose(b)} payment against invoice {payment['invoice_number']}"])
+
+
+# a payment's status as people spell it too (a fact: the raw word or its variants)
+_SPELLINGS = {"canceled": ("canceled", "cancelled"), "authorized": ("authorized", "authorised")}
+
+
+def _said_status(status: str) -> Any:
+    return one_of(*_SPELLINGS[status]) if status in _SPELLINGS else status
 
 
 def _role(b: Bundle, role: str, items: list[dict], key: str) -> list[dict]:
@@ -263,34 +284,34 @@ def _named_card(b: Bundle, card: dict) -> bool:
 goals = Goals()
 
 
-@goals.add("get_customer", 0.8)
+@goals.add("get_customer", 0.4)
 def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
     who, args, refs = _who(b), {"customer_id": b["customer"]["customer_id"]}, (_customer(b),)
-    choice = rng.randrange(3)
+    # what the customer search before it does not show (it shows their email and currency)
+    choice = rng.randrange(2)
     if choice == 0:
         return Ask(args, say=rng.choice([f"How much does {who} still owe us across open invoices?",
                                          f"What's {_whose(b)} outstanding balance with us right now?",
                                          f"Before I call {who}, can you tell me how much they owe in total?",
                                          f"I'm chasing payments today. What is {who} behind by, all open invoices together?"]),
                    terse=rng.choice([f"Outstanding total for {who}?", f"Amount {who} owes?"]), refs=refs,
-                   mentions=(who,), facts=lambda r: [r["outstanding"]])
-    if choice == 1:
-        return Ask(args, say=rng.choice([f"How much has {who} paid us so far, and how much have we refunded them?",
-                                         f"Give me {_whose(b)} lifetime totals: paid and refunded.",
-                                         f"I'd like to know what {who} has paid in total, minus nothing, and what went back as refunds."]),
-                   terse=f"Total paid and refunded by {who}?", refs=refs, mentions=(who,),
-                   facts=lambda r: [r["total_paid"], r["total_refunded"]])
-    return Ask(args, say=rng.choice([f"What email and billing currency do we have for {who}?",
-                                     f"Which email address are {_whose(b)} invoices sent to, and in what currency?",
-                                     f"Can you pull up {_whose(b)} contact email and the currency we bill them in?"]),
-               terse=f"Email and currency of {who}?", refs=refs, mentions=(who,),
-               facts=lambda r: [r["email"], r["currency"]])
+                   mentions=(who,), facts=lambda r: [r["outstanding"] or NOTHING])
+    return Ask(args, say=rng.choice([f"How much has {who} paid us so far, and how much have we refunded them?",
+                                     f"Give me {_whose(b)} lifetime totals: paid and refunded.",
+                                     f"I'd like to know what {who} has paid in total, and what went back as refunds."]),
+               terse=f"Total paid and refunded by {who}?", refs=refs, mentions=(who,),
+               facts=lambda r: [r["total_paid"] or NOTHING, r["total_refunded"] or NOTHING])
 
 
 @goals.add("find_customers", 0.6)
 def find_customers(b: Bundle, rng: random.Random) -> Ask | None:
-    email, args, refs = b["customer"]["email"], {"email": b["customer"]["email"]}, ()
-    if b["at_merchant"]:  # an email another merchant's customer has too is looked up at the merchant
+    """Who wrote in from an email address: another customer of the merchant than the one the conversation is
+    about (whose name the other requests say, so that their record is already in hand)."""
+    if not b["others"]:
+        return None
+    other = rng.choice(b["others"])
+    email, args, refs = other["email"], {"email": other["email"]}, ()
+    if b["at_merchant"]:  # looked up at the merchant the user works for
         args, refs = {**args, "merchant_id": b["merchant"]["merchant_id"]}, (_merchant(b),)
     if rng.random() < 0.35:
         return Ask(args,
@@ -300,7 +321,7 @@ def find_customers(b: Bundle, rng: random.Random) -> Ask | None:
                    facts=lambda r: [r[0]["name"], r[0]["currency"]])
     return Ask(args,
                say=rng.choice([f"Who is the customer with the email {email}?",
-                               f"A payment question came in from {email}. Which customer is that?",
+                               f"There's a payment question from {email}. Which customer is that?",
                                f"I got an email from {email}. Is that one of our customers? Who?"]),
                terse=f"Customer with email {email}?", refs=refs, mentions=(email,),
                facts=lambda r: [r[0]["name"]])
@@ -321,7 +342,7 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=rng.choice([f"Which cards does {who} have saved with us? Last four digits, please.",
                                      f"What payment methods are on file for {who}?",
                                      f"Can you list {_whose(b)} saved cards and tell me when they expire?",
-                                     f"I need to know which cards we could charge for {who}."]),
+                                     f"I need to know which cards {who} has on file with us."]),
                terse=rng.choice([f"Cards of {who}?", f"Cards on file for {who}?"]), refs=refs, mentions=(who,),
                facts=lambda r: [c["last4"] for c in r][:4])
 
@@ -391,7 +412,7 @@ def invoice_by_number(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [r[0]["customer_name"], r[0]["status"]])
 
 
-@goals.add("get_invoice", 1.2)
+@goals.add("get_invoice", 0.45)
 def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["invoices"]:
         return None
@@ -412,15 +433,16 @@ def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Can you confirm the payment date and total of {name}?"]),
                    terse=f"When was {name} paid, and how much?", refs=refs, mentions=(number,),
                    facts=lambda r: [r["paid_at"][:10], r["total"]])
-    return Ask(args, say=rng.choice([f"What's the status of {name}, and when is it due?",
-                                     f"Where does {name} stand? I need its status and due date.",
-                                     f"Could you check {name} for me: status, due date and what's still owed?",
-                                     f"Quick check on {name}: what's its status, and what's the due date?"]),
-               terse=rng.choice([f"Status and due date of {name}?", f"{name}: status, due date?"]), refs=refs,
-               mentions=(number,), facts=lambda r: [r["status"], r["due_date"]])
+    if not invoice["finalized_at"]:
+        return None  # its status and due date the invoice list (the look-up before) shows already
+    return Ask(args, say=rng.choice([f"When did {name} go out to the customer, and when is it due?",
+                                     f"What day was {name} finalized and sent, and what's its due date?",
+                                     f"Quick check on {name}: when was it issued, and when is it due?"]),
+               terse=rng.choice([f"Issue date and due date of {name}?", f"{name}: issued when, due when?"]),
+               refs=refs, mentions=(number,), facts=lambda r: [r["finalized_at"][:10], r["due_date"]])
 
 
-@goals.add("list_payments", 0.8)
+@goals.add("list_payments", 0.5)
 def list_payments(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["payments"]:
         return None
@@ -428,20 +450,21 @@ def list_payments(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.5:
         return Ask({"customer_id": cid},
                    say=rng.choice([f"What card payments has {who} made? Amounts and status, please.",
-                                   f"Can you list {_whose(b)} payments with us?",
-                                   f"Let me see {_whose(b)} payment history: what was charged and how it ended."]),
-                   terse=f"Payments of {who}?", refs=refs, mentions=(who,),
-                   facts=lambda r: [v for p in r[:3] for v in (p["invoice_number"], p["amount"])])
+                                   f"Can you list {_whose(b)} payments with us, with the amount and status of each?",
+                                   f"Let me see {_whose(b)} payment history: what was charged, and the status of "
+                                   "each payment."]),
+                   terse=f"Payments of {who}: amounts and status?", refs=refs, mentions=(who,),
+                   facts=lambda r: [v for p in r[:3] for v in (p["amount"], _said_status(p["status"]))])
     invoice = next((i for i in b["invoices"] if i["payments"]), None)
     if invoice is None:
         return None
     name, number = invoice_name(b, invoice, rng), invoice["number"]
     return Ask({"invoice_id": invoice["invoice_id"]},
-               say=rng.choice([f"Which payments were made against {name}, and what state are they in?",
-                               f"Was {name} charged to a card? Show me the payments and their status.",
+               say=rng.choice([f"Which payments were made against {name}: how much, and what state are they in?",
+                               f"Was {name} charged to a card? Show me the amount and status of each payment.",
                                f"I need the payment record for {name}: amount and status."]),
-               terse=f"Payments on {name}?", refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number,),
-               facts=lambda r: [v for p in r[:3] for v in (p["amount"], p["amount_captured"])])
+               terse=f"Payments on {name}: amounts and status?", refs=(_customer(b), _invoice_ref(b, invoice)),
+               mentions=(number,), facts=lambda r: [v for p in r[:3] for v in (p["amount"], _said_status(p["status"]))])
 
 
 @goals.add("list_refunds", 0.6)
@@ -457,7 +480,7 @@ def list_refunds(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [v for x in r[:3] for v in (x["amount"], x["created_at"][:10])])
 
 
-@goals.add("list_events", 0.8)
+@goals.add("list_events", 0.5)
 def list_events(b: Bundle, rng: random.Random) -> Ask | None:
     invoices = [i for i in b["invoices"] if i["status"] != "draft"]
     if invoices and rng.random() < 0.7:
@@ -474,13 +497,15 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
     words = EVENT_WORDS[kind]
     args, scope, whose = _scope(b, rng)
     if whose == "our":
-        say = [f"What were the last three events about {words}?", f"Show me the three most recent {kind} events.",
-               f"From the event log, which three {words} came in most recently?"]
+        say = [f"What were the last three events about {words}? Their amounts and dates, please.",
+               f"Show me the three most recent {kind} events with their amounts and dates.",
+               f"From the event log, which three {words} came in most recently: how much, and when?"]
     else:
-        say = [f"Across the whole platform, what were the last three events about {words}?",
-               f"Show me the three most recent {kind} events on the platform, any merchant."]
+        say = [f"Across the whole platform, what were the last three events about {words}, with amounts and dates?",
+               f"Show me the amounts and dates of the three most recent {kind} events on the platform, any merchant."]
     return Ask({"type": kind, **args, "limit": 3}, refs=scope, say=rng.choice(say),
-               terse=f"Last three {kind} events" + ("?" if whose == "our" else ", all merchants?"), mentions=("three",),
+               terse=f"Last three {kind} events, amounts and dates" + ("?" if whose == "our" else ", all merchants?"),
+               mentions=("three",),
                facts=lambda r: [v for e in r for v in (e["amount"], e["created_at"][:10])])
 
 
@@ -584,10 +609,14 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
     endpoint = rng.choice(failing)
     desc = endpoint["description"]
     return Ask({"endpoint_id": endpoint["endpoint_id"], "status": "failed", "limit": 3},
-               say=rng.choice([f"What were the last three failed deliveries to the {desc} webhook?",
-                               f"Show me the three most recent failures sending to {desc}.",
-                               f"Has the {desc} endpoint failed lately? Give me the last three failed deliveries."]),
-               terse=f"Last three failed deliveries to {desc}?", refs=(_endpoint_ref(b, endpoint),),
+               say=rng.choice([f"When were the last three failed deliveries to the {desc} webhook, and what "
+                               "response code did each get?",
+                               f"Show me the three most recent failures sending to {desc}: their dates and "
+                               "response codes.",
+                               f"Has the {desc} endpoint failed lately? Give me the date and response code of each of "
+                               "the last three failed deliveries."]),
+               terse=f"Dates and response codes of the last three failed deliveries to {desc}?",
+               refs=(_endpoint_ref(b, endpoint),),
                mentions=(desc, "three"),
                facts=lambda r: [v for d in r for v in (d["created_at"][:10], d["response_code"])])
 
@@ -651,12 +680,13 @@ def add_line_item(b: Bundle, rng: random.Random) -> Ask | None:
     unit = usd if invoice["currency"] == "USD" else float(round(usd * {"EUR": 0.92, "GBP": 0.79, "CAD": 1.37}[invoice["currency"]]))
     quantity = rng.choice([1, 2, 3, 4, 6, 10])
     name, number, price = invoice_name(b, invoice, rng), invoice["number"], cash(unit, invoice["currency"])
+    draft = draft_name(b, invoice, rng)
     args = {"invoice_id": invoice["invoice_id"], "description": description, "unit_amount": unit,
             "quantity": quantity}
     what = f"{quantity} {plural}" if quantity > 1 else f"one '{description}'"
-    return Ask(args, say=rng.choice([f"Add {what} to the draft {name}.",
+    return Ask(args, say=rng.choice([f"Add {what} to {draft}.",
                                      f"Please put {what} on {name}; it's still a draft.",
-                                     f"Could you bill {what} on the draft {name}?"]),
+                                     f"Could you bill {what} on {draft}?"]),
                detail=rng.choice([f"Use the line '{description}' at {price} each.",
                                   f"The line is '{description}', {price} per unit.",
                                   f"Call the line '{description}', priced at {price} each."]),
@@ -674,12 +704,12 @@ def finalize_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     plain = invoice_name(b, invoice, rng, plain=True)
     facts = None
     say = rng.choice([f"Please finalize {name}; it's ready.",
-                      f"Finalize the draft {name} so it can be paid.",
+                      f"Finalize {draft_name(b, invoice, rng)} so it can be paid.",
                       f"Could you finalize {plain}? {_who(b)} is expecting it.",
                       f"We're done editing {name}. Make it final, please."])
     if rng.random() < 0.3:
         say = rng.choice([f"Finalize {name} and tell me the total it comes to.",
-                          f"Please finalize the draft {name}; what's the final amount due?"])
+                          f"Please finalize {draft_name(b, invoice, rng)}; what's the final amount due?"])
         facts = lambda r: [r["amount_due"]]
     return Ask({"invoice_id": invoice["invoice_id"]}, say=say,
                terse=f"Finalize {name}" + ("; amount due?" if facts else "."),  # the terse one asks the same
@@ -982,11 +1012,10 @@ def _at_merchant(ref: Ref) -> tuple[str, str]:
 
 
 # Tools that do one another's job for some request (an invoice's totals and payments show in the
-# invoice list, the payment list and the event log; a customer's contact details and cards in the
-# customer search and profile): a missing-function task hides all of a group or none.
+# invoice list, the payment list and the event log; a customer's default card in their profile; the
+# profile's totals are in no search): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
     ("get_invoice", "list_invoices", "list_payments", "list_events"),
-    ("get_customer", "find_customers"),
     ("list_payment_methods", "get_customer"),
 )
 

@@ -544,7 +544,7 @@ class Payments(Toolkit):
                  "retries_scheduled": waiting}
                 for endpoint_id, merchant, url, description, events, enabled, failed, waiting in rows]
 
-    @tool(produces=("endpoint",))
+    @tool(produces=("endpoint",), details=(Detail("webhook_endpoints", "description"),))
     def create_webhook_endpoint(self, merchant_id: Id("merchant"), url: str, events: list[str],
                                 description: str | None = None) -> dict:
         """Register a webhook endpoint of a merchant that receives the merchant's events of the listed types.

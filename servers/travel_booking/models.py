@@ -63,10 +63,12 @@ class Flight(Base):
     business_fare: Mapped[float]
     first_seats_left: Mapped[int]  # 0 where the aircraft has no first cabin
     first_fare: Mapped[float | None]  # None: no first cabin on this flight
-    # the seats held by passengers who booked elsewhere, in seat map order: "10B 12F 31C" ('' when none)
-    economy_held_elsewhere: Mapped[str]
-    business_held_elsewhere: Mapped[str]
-    first_held_elsewhere: Mapped[str]
+    # the seats of each cabin the agency sells, in seat map order: those its passengers hold or will pick,
+    # and those left for sale ("10B 12F 31C"); every other seat of the cabin is held by a passenger who booked
+    # elsewhere ('' with no first cabin)
+    economy_agency_seats: Mapped[str]
+    business_agency_seats: Mapped[str]
+    first_agency_seats: Mapped[str]
     status: Mapped[str]  # scheduled | cancelled (by the airline)
 
 

@@ -2,7 +2,8 @@
 ahead (some sold out in a cabin, a few cancelled), two or three hotels per city with room types,
 and 40 travellers with itineraries holding flight and hotel bookings (some cancelled, some already
 flown). Every seat of a cabin is booked through the agency, held by a passenger who booked
-elsewhere, or left for sale, so that the seat map and the seats left agree.
+elsewhere, or left for sale, so that the seat map and the seats left agree; a flight records the
+seats the agency sells (its passengers' and those left for sale), every other seat being held elsewhere.
 
 Drawn after all of that, from a generator of its own so that every value above stays what it
 was (`deepen`): airlines that price in pounds, euros and Canadian dollars with the day's exchange
@@ -68,6 +69,21 @@ def seat_map(cabin: str) -> list[str]:
     return [f"{r}{c}" for r in ECONOMY_ROWS for c in "ABCDEF"]
 
 
+def held_elsewhere(flight: Flight, cabin: str) -> list[str]:
+    """The seats of a cabin held by passengers who booked elsewhere, in seat map order: every seat the
+    agency does not sell (none where the flight has no such cabin)."""
+    if cabin == "first" and flight.first_fare is None:
+        return []
+    sold = set(getattr(flight, f"{cabin}_agency_seats").split())
+    return [s for s in seat_map(cabin) if s not in sold]
+
+
+def set_held_elsewhere(flight: Flight, cabin: str, held: list[str]) -> None:
+    """Record the seats of a cabin held by passengers who booked elsewhere: the agency sells the rest."""
+    elsewhere = set(held)
+    setattr(flight, f"{cabin}_agency_seats", " ".join(s for s in seat_map(cabin) if s not in elsewhere))
+
+
 def seed(ctx: SeedContext) -> None:
     rng = ctx.rng
     today = ctx.now.date()
@@ -98,8 +114,8 @@ def seed(ctx: SeedContext) -> None:
                                     business_seats_left=0 if rng.random() < 0.2 else rng.randint(1, 8),
                                     business_fare=round(economy * rng.uniform(2.6, 3.4), 0) - 0.01,
                                     status="cancelled" if rng.random() < 0.02 else "scheduled",
-                                    economy_held_elsewhere="", business_held_elsewhere="",
-                                    first_seats_left=0, first_fare=None, first_held_elsewhere="")
+                                    economy_agency_seats="", business_agency_seats="",
+                                    first_seats_left=0, first_fare=None, first_agency_seats="")
                     ctx.add(flight)
                     flights.append(flight)
     hotels: list[tuple[Hotel, list[RoomType]]] = []
@@ -204,7 +220,7 @@ def seed(ctx: SeedContext) -> None:
             agency = {b.seat for b in mine}
             free = [s for s in seats if s not in agency]
             others = sorted(rng.sample(range(len(free)), len(seats) - len(mine) - left))
-            setattr(flight, f"{cabin}_held_elsewhere", " ".join(free[i] for i in others))
+            set_held_elsewhere(flight, cabin, [free[i] for i in others])
     deepen(ctx, flights, booked)
 
 
@@ -278,7 +294,7 @@ def deepen(ctx: SeedContext, flights: list[Flight], booked: dict[tuple[str, str]
         seats = seat_map(cabin)
         setattr(flight, f"{cabin}_seats_left", left)
         held = sorted(r.sample(range(len(seats)), len(seats) - left))
-        setattr(flight, f"{cabin}_held_elsewhere", " ".join(seats[i] for i in held))
+        set_held_elsewhere(flight, cabin, [seats[i] for i in held])
 
     # a first cabin on the transcontinental route
     for flight in flights:
@@ -306,7 +322,7 @@ def deepen(ctx: SeedContext, flights: list[Flight], booked: dict[tuple[str, str]
                                 first_fare=round(business * r.uniform(1.6, 1.9), 0) - 0.01 if first else None,
                                 status="cancelled" if r.random() < 0.04 else "scheduled",
                                 economy_seats_left=0, business_seats_left=0, first_seats_left=0,
-                                economy_held_elsewhere="", business_held_elsewhere="", first_held_elsewhere="")
+                                economy_agency_seats="", business_agency_seats="", first_agency_seats="")
                 fill(flight, "economy", 0 if r.random() < 0.08 else r.randint(1, 40))
                 fill(flight, "business", 0 if r.random() < 0.2 else r.randint(1, 8))
                 if first:
@@ -421,7 +437,7 @@ def deepen(ctx: SeedContext, flights: list[Flight], booked: dict[tuple[str, str]
                 for x in bookings if x.traveller_id == t.id and x.status == "booked"}
         for _ in range(12):  # a flight with the seats, after the trip began, on no route and day the traveller holds
             flight = r.choice(grounded if kind == "grounded" else soon)
-            held = getattr(flight, f"{cabin}_held_elsewhere").split()
+            held = held_elsewhere(flight, cabin)
             if len(held) >= party and trip.created_at < flight.departs_at and (
                     flight.origin, flight.destination, flight.day) not in mine:
                 break
@@ -429,7 +445,7 @@ def deepen(ctx: SeedContext, flights: list[Flight], booked: dict[tuple[str, str]
             continue
         taken = sorted(r.sample(range(len(held)), party))
         seats = [held[i] if r.random() < 0.5 else None for i in taken]
-        setattr(flight, f"{cabin}_held_elsewhere", " ".join(s for i, s in enumerate(held) if i not in taken))
+        set_held_elsewhere(flight, cabin, [s for i, s in enumerate(held) if i not in taken])
         fare_type = "flex" if r.random() < 0.25 else "basic"
         price = money(unit_price(cabin_fare(flight, cabin), usd_per_unit[flight.airline], fare_type) * party)
         booked_at = now - dt.timedelta(minutes=15 * r.randint(4, 88)) if kind == "recent" else trip.created_at

@@ -16,6 +16,7 @@ import datetime as dt
 import random
 from typing import Any
 
+from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, money, stable
 
@@ -32,6 +33,7 @@ NOTES = ("My booking reference from the airline is QX7PLM, in case you need it."
          "Any update on this? I fly soon.", "The airline's desk told me to raise it with you.")
 NEW_TRIPS = ("Summer holiday", "Client visit", "Family reunion", "Ski week", "Wedding weekend", "Team offsite",
              "Spring break", "Sales kickoff", "Anniversary trip", "College tour", "Beach week", "Board meeting")
+BOOK_DAYS, BOOK_NIGHTS = range(22, 28), (1, 2, 3, 4)  # new stays begin 22 to 27 days out, beyond the seeded ones
 REQUESTS = ("Late arrival", "High floor, please", "Quiet room away from the elevator", "Early check-in if possible")
 
 
@@ -54,9 +56,14 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                                 date=(today + dt.timedelta(days=offset)).isoformat())
     flights = [f for f in flights if f["economy"]["seats_left"] >= 3 and f["business"]["seats_left"] >= 3]
     hotels = []
+    window = (today + dt.timedelta(days=BOOK_DAYS[0]), today + dt.timedelta(days=BOOK_DAYS[-1] + max(BOOK_NIGHTS)))
     for city in sorted(set(CITY.values())):
         for h in read("search_hotels", city=city):
-            hotels.append({**h, "rooms": read("list_room_types", hotel_id=h["hotel_id"])})
+            rooms = [{**r, "free": read("check_room_availability", room_type_id=r["room_type_id"],
+                                        check_in=window[0].isoformat(), check_out=window[1].isoformat()
+                                        )["rooms_left_per_night"]}
+                     for r in read("list_room_types", hotel_id=h["hotel_id"])]
+            hotels.append({**h, "rooms": rooms})
     bundles = []
     for t in read("find_travellers", limit=100):
         if len(read("find_travellers", name=t["name"])) != 1:
@@ -279,7 +286,7 @@ def get_traveller(b: Bundle, rng: random.Random) -> Ask | None:
                    facts=lambda r: [r["loyalty_number"], r["loyalty_tier"]])
     return Ask(args, say=rng.choice(["What date of birth is on my profile? It has to match my passport.",
                                      "Can you check the birth date you have on file for me?",
-                                     "Which email address and date of birth does my profile show?"]),
+                                     "Which date of birth does my profile show?"]),
                terse="Date of birth on my profile?", refs=refs, facts=lambda r: [r["date_of_birth"]])
 
 
@@ -328,19 +335,32 @@ def search_flights(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [f["number"] for f in r][:6])
 
 
+def _fare(cabin: dict) -> Any:
+    """A cabin's fare, in the airline's currency or in dollars."""
+    return cabin["fare"] if cabin["fare"] == cabin["fare_usd"] else one_of(cabin["fare"], cabin["fare_usd"])
+
+
 @goals.add("get_flight", 0.7)
 def get_flight(b: Bundle, rng: random.Random) -> Ask | None:
-    f = _future_flight(b, rng)
-    if f is None:
+    """Seats and fare in a cabin of a flight the traveller is booked on (an upgrade, or someone joining, in
+    mind): the flight's id comes from the booking. A flight named by number and day is not asked about here:
+    the search that finds it shows its seats and fares already."""
+    mine = [x for x in b["bookings"] if x["role"] in ("other", "cabin") and x["flight_status"] == "scheduled"]
+    if not mine:
         return None
-    said = flight_said(f, rng)
-    cabin = rng.choice(["economy", "business"])
-    return Ask({"flight_id": f["flight_id"]},
-               say=rng.choice([f"How many {cabin} seats are left on {said}, and at what fare?",
-                               f"Is there still room in {cabin} on {said}? What does it cost?",
-                               f"Before I decide: what's the {cabin} fare on {said}, and how many seats remain?"]),
-               terse=f"{cabin.capitalize()} seats and fare on {said}?", refs=(_flight(f),), mentions=(f["number"],),
-               facts=lambda r: [r[cabin]["seats_left"], r[cabin]["fare"]])
+    booking = rng.choice(mine)
+    f = booking["flight"]
+    cabins = [c for c in ("economy", "business", "first") if f.get(c) and f[c]["seats_left"] > 0]
+    if not cabins:
+        return None
+    cabin = rng.choice([c for c in cabins if c != booking["cabin"]] or cabins)
+    said = booking_said(booking, rng)
+    return Ask({"flight_id": booking["flight_id"]},
+               say=rng.choice([f"How many {cabin} seats are left on {said}, and what's the {cabin} fare now?",
+                               f"Is there still room in {cabin} on {said}? How many seats, and what does one cost?",
+                               f"Someone may join me on {said}. How many {cabin} seats remain, and at what fare?"]),
+               terse=f"{cabin.capitalize()} seats left and fare on {said}?", refs=(_booking(b, booking),),
+               facts=lambda r: [r[cabin]["seats_left"], _fare(r[cabin])])
 
 
 @goals.add("list_free_seats", 0.6)
@@ -379,24 +399,32 @@ def search_hotels(b: Bundle, rng: random.Random) -> Ask | None:
         price = rng.choice([200, 250, 300, 400])
         args["max_price"] = float(price)
         cap = f" for at most {money(price)} a night"
-    return Ask(args, say=rng.choice([f"Which hotels in {city} have a room{cap} {dates}? It's {people}.",
+    return Ask(args, say=rng.choice([f"Which hotels in {city} have a room{cap}? It's {people}.",
                                      f"We're {people} going to {city}. Which hotels can put us up{cap}?",
                                      f"I need somewhere to stay in {city}{cap}, {people}. What's available?"]),
                terse=f"Hotels in {city}{cap}, {people}, {dates}?",
                detail=rng.choice([f"The dates are {dates}.", f"Checking in {day(start)}, out {day(end)}.",
                                   f"We'd stay {dates}."]),
-               mentions=(city, day(start), day(end)), facts=lambda r: [h["name"] for h in r][:5])
+               mentions=(city, day(start), day(end)), facts=lambda r: [h["name"] for h in r][:5] or [NOTHING])
 
 
 @goals.add("list_room_types", 0.6)
 def list_room_types(b: Bundle, rng: random.Random) -> Ask | None:
-    hotel = rng.choice(b["hotels"])
-    return Ask({"hotel_id": hotel["hotel_id"]},
-               say=rng.choice([f"What kinds of rooms does the {hotel['name']} have, and what do they cost a night?",
-                               f"Can you list the room types at the {hotel['name']} with their nightly prices?",
-                               f"I'm curious about the {hotel['name']}: which rooms do they offer, and for how much?"]),
-               terse=f"Room types and prices at the {hotel['name']}?", refs=(_hotel(hotel),),
-               mentions=(hotel["name"],), facts=lambda r: [x["nightly_price"] for x in r])
+    """The room types of the hotel of one of the traveller's stays (another room in mind): the hotel's id
+    comes from the stay. A hotel named on its own is not asked about here: the city's hotel search that finds
+    it lists its rooms and prices already."""
+    stays = [s for s in b["stays"] if s["role"] == "keep"]
+    if not stays:
+        return None
+    stay = rng.choice(stays)
+    said = stay_said(stay, rng)
+    return Ask({"hotel_id": stay["hotel_id"]},
+               say=rng.choice([f"I might switch rooms for {said}. What room types does that hotel have, and what "
+                               "do they cost a night?",
+                               f"What kinds of rooms are there at the hotel of {said}, and at what nightly price?",
+                               f"About {said}: which room types does the hotel offer, and for how much a night?"]),
+               terse=f"Room types and nightly prices at the hotel of {said}?", refs=(_stay(b, stay),),
+               mentions=(stay["hotel"],), facts=lambda r: [v for x in r for v in (x["name"], x["nightly_price"])])
 
 
 @goals.add("check_room_availability", 0.8)
@@ -445,7 +473,7 @@ def get_itinerary(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"What does {said} come to in total?", f"How much have I spent on {said} so far?",
                                f"Could you add up everything booked in {said}?"]),
                terse=f"Total of {said}?", refs=(_trip(b, trip),), mentions=(trip["name"],),
-               facts=lambda r: [r["total"]])
+               facts=lambda r: [r["total"] or NOTHING])
 
 
 @goals.add("list_flight_bookings", 0.6)
@@ -454,7 +482,8 @@ def list_flight_bookings(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice(["Which flights do I have booked at the moment? The flight numbers, please.",
                                "Can you list my current flight bookings?",
                                "What flights am I booked on right now?"]),
-               terse="My booked flights?", refs=(_traveller(b),), facts=lambda r: [x["flight_number"] for x in r])
+               terse="My booked flights?", refs=(_traveller(b),),
+               facts=lambda r: [x["flight_number"] for x in r] or [NOTHING])
 
 
 @goals.add("list_hotel_bookings", 0.6)
@@ -462,7 +491,7 @@ def list_hotel_bookings(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"traveller_id": b["traveller"]["traveller_id"], "status": "booked"},
                say=rng.choice(["Which hotels have I got booked?", "Can you remind me where I'm staying? My hotel "
                                "bookings, please.", "List my current hotel reservations."]),
-               terse="My hotel bookings?", refs=(_traveller(b),), facts=lambda r: [x["hotel"] for x in r])
+               terse="My hotel bookings?", refs=(_traveller(b),), facts=lambda r: [x["hotel"] for x in r] or [NOTHING])
 
 
 @goals.add("quote_flight_change", 0.9)
@@ -481,7 +510,7 @@ def quote_flight_change(b: Bundle, rng: random.Random) -> Ask | None:
                                f"If I switched {said} to {target}, what would I pay in all, fee and fare difference together?",
                                f"Just a quote, please: {said} moved to {target}. How much?"]),
                terse=f"Cost to move {said} to {target}?", refs=(_booking(b, booking), _flight(new)),
-               mentions=(new["number"],), facts=lambda r: [r["total_due"]])
+               mentions=(new["number"],), facts=lambda r: [r["total_due"] or NOTHING])
 
 
 # -- goals: changes ------------------------------------------------------------------------------------
@@ -489,13 +518,13 @@ def quote_flight_change(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("set_loyalty_number", 0.6)
 def set_loyalty_number(b: Bundle, rng: random.Random) -> Ask | None:
     number = f"TB{rng.randint(10**7, 10**8 - 1)}"
-    spaced = rng.choice([number, f"TB {number[2:]}"])
+    # said as the call takes it: a number said 'TB 1234 5678' and stored 'TB12345678' scores the user's own copy lower
     return Ask({"traveller_id": b["traveller"]["traveller_id"], "loyalty_number": number},
                say=rng.choice(["I'd like my loyalty number added to my profile.",
                                "Could you put my frequent flyer number on my profile, please?",
                                "I just got a new loyalty card. Can you update the number you have for me?"]),
-               terse=f"Set my loyalty number to {spaced}.",
-               detail=rng.choice([f"It's {spaced}.", f"The number is {spaced}.", f"Loyalty number: {spaced}."]),
+               terse=f"Set my loyalty number to {number}.",
+               detail=rng.choice([f"It's {number}.", f"The number is {number}.", f"Loyalty number: {number}."]),
                refs=(_traveller(b),), mentions=(number[2:],))
 
 
@@ -510,10 +539,25 @@ def create_itinerary(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"New itinerary '{name}'.", refs=(_traveller(b),), mentions=(name,))
 
 
+def _trip_city(trip: dict) -> str | None:
+    """The city a trip's name says ('Miami conference'), if any ('Team offsite')."""
+    return next((c for c in sorted(set(CITY.values()), key=len, reverse=True) if c.lower() in trip["name"].lower()),
+                None)
+
+
+def _trip_flight(b: Bundle, trip: dict, rng: random.Random) -> dict | None:
+    """A future flight the traveller is not booked on that fits a trip: to or from the city its name says,
+    any flight for a trip whose name says none."""
+    city = _trip_city(trip)
+    pool = [f for f in b["flights"] if f["flight_id"] not in b["aboard"]
+            and (city is None or city in (CITY[f["origin"]], CITY[f["destination"]]))]
+    return rng.choice(pool) if pool else None
+
+
 @goals.add("book_flight", 1.3)
 def book_flight(b: Bundle, rng: random.Random) -> Ask | None:
     trip = rng.choice(b["trips"])
-    f = _future_flight(b, rng, bookable=True)
+    f = _trip_flight(b, trip, rng)
     if f is None:
         return None
     party = 1 + (rng.choice([1, 1, 2]) if rng.random() < 0.25 else 0)
@@ -692,15 +736,22 @@ def cancel_flight_booking(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Cancel {said}.", refs=refs)
 
 
-@goals.add("book_hotel", 1.2)
+@goals.add("book_hotel", 0.6)
 def book_hotel(b: Bundle, rng: random.Random) -> Ask | None:
     trip = rng.choice(b["trips"])
-    picked = _hotel_pick(b, rng)
-    if picked is None:
+    city = _trip_city(trip)  # a hotel in the city the trip's name says, any for a trip whose name says none
+    hotels = [h for h in b["hotels"] if h["rooms"] and city in (None, h["city"])]
+    if not hotels:
         return None
-    hotel, room = picked
-    start = b["now"].date() + dt.timedelta(days=rng.randint(22, 27))  # beyond the seeded stays
-    end = start + dt.timedelta(days=rng.choice([1, 2, 3, 4]))
+    hotel = rng.choice(hotels)
+    room = rng.choice(hotel["rooms"])
+    today = b["now"].date()
+    stays = [(first, nights) for first in BOOK_DAYS for nights in BOOK_NIGHTS  # a room free every night
+             if all(room["free"][(today + dt.timedelta(days=first + i)).isoformat()] > 0 for i in range(nights))]
+    if not stays:
+        return None
+    first, nights = rng.choice(stays)
+    start, end = today + dt.timedelta(days=first), today + dt.timedelta(days=first + nights)
     guests = rng.randint(1, room["max_guests"])
     rate = rng.choice(["refundable", "nonrefundable"])
     nights = (end - start).days
@@ -772,7 +823,7 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
                 f"Can {paid} pay for {said} in economy on its own? If not, leave it unbooked and tell me its "
                 "balance."]), terse=f"Book {said}, economy, basic, all on {paid}; if it won't cover it, just tell "
                 "me its balance.", refs=refs, mentions=(f["number"], "voucher"),
-                facts=lambda r: [next(x["balance"] for x in r if x["payment_method_id"] == vid)])
+                facts=lambda r: [next(x["balance"] for x in r if x["payment_method_id"] == vid) or NOTHING])
     if roll < 0.5:
         # a card that has expired: no booking, and its expiry said
         expired = [m for m in b["methods"] if m["expired"] and m["kind"] == "card"]
@@ -794,7 +845,7 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"How much is left on {said}?", f"What's the balance of {said}?",
                                          f"Could you check what I still have on {said}?"]),
                    terse=f"Balance of {said}?", refs=refs, mentions=(method_mention(m),),
-                   facts=lambda r: [next(x["balance"] for x in r if x["payment_method_id"] == mid)])
+                   facts=lambda r: [next(x["balance"] for x in r if x["payment_method_id"] == mid) or NOTHING])
     cards = [m for m in live if m["kind"] == "card"]
     if not cards:
         return None
@@ -823,9 +874,10 @@ def _card_number(rng: random.Random) -> tuple[str, str]:
 
 @goals.add("add_card", 0.7)
 def add_card(b: Bundle, rng: random.Random) -> Ask | None:
-    number, spoken = _card_number(rng)
+    _, spoken = _card_number(rng)
     expiry = f"{rng.randint(1, 12):02d}/{rng.randint(27, 31)}"
-    args = {"traveller_id": b["traveller"]["traveller_id"], "card_number": number, "expiry": expiry}
+    # the number as the user says it, in groups (the call takes it so): a copy of their words is the right call
+    args = {"traveller_id": b["traveller"]["traveller_id"], "card_number": spoken, "expiry": expiry}
     return Ask(args, say=rng.choice(["I've got a new card I'd like saved to my profile.",
                                      "Please add a new credit card to my account.",
                                      "Could you put my new card on file for future bookings?"]),
@@ -935,7 +987,7 @@ def quote_cancellation(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Before I decide:{why} what refund would cancelling {said} give me?",
                                      f"What would I be refunded if I cancel {said}?{why} Just asking for now."]),
                terse=f"Refund if I cancel {said}?{why}", refs=(_booking(b, booking),),
-               facts=lambda r: [r["refund"]])
+               facts=lambda r: [r["refund"] or NOTHING])
 
 
 # -- goals: support cases ------------------------------------------------------------------------------
@@ -964,6 +1016,8 @@ def open_support_case(b: Bundle, rng: random.Random) -> Ask | None:
     tid = b["traveller"]["traveller_id"]
     options = []
     for booking in b["bookings"]:
+        if booking["role"] == "cancel":
+            continue  # a case on a booking the same conversation cancels would be moot
         options += [("name_correction", booking), ("special_assistance", booking), ("refund", booking)]
     options += [("baggage", booking) for booking in b["flown"]]
     options.append(("other", None))
@@ -988,20 +1042,20 @@ def open_support_case(b: Bundle, rng: random.Random) -> Ask | None:
                            "an oxygen concentrator on board"])
         text = f"I need {need} on this flight."
         ask = rng.choice([f"I need special assistance on {said}. Please open a case with your team",
-                          f"Can you log a special assistance request for {said}"])
+                          f"Please log a special assistance request for {said}"])
     elif topic == "refund":
         text = rng.choice(["I am asking for an exception to the fare rules and a refund of this booking.",
                            "My employer cancelled the event; please consider refunding this fare as an exception."])
         ask = rng.choice([f"I know the fare rules, but I'd like to ask for an exception on {said}. Open a "
-                          "refund case", f"Can you open a refund request with your team for {said}"])
+                          "refund case", f"Please open a refund request with your team for {said}"])
     elif topic == "baggage":
         text = rng.choice(["My checked bag did not arrive at my destination.",
                            "My suitcase arrived with a broken wheel and a torn side."])
         ask = rng.choice([f"I have a problem with my luggage from {said}. Please open a baggage claim",
-                          f"Can you file a baggage case about {said}"])
+                          f"Please file a baggage case about {said}"])
     else:
         text = "Please send me an itemised invoice of my bookings for my expense report."
-        ask = rng.choice(["Could you open a general request with your team", "Please log a support request"])
+        ask = rng.choice(["Please open a general request with your team", "Please log a support request"])
     args["description"] = text
     joined = rng.choice([" saying: ", " with this description: ", ", in these words: "])
     return Ask(args, say=f'{ask}{joined}"{text}"', terse=f'{TOPIC_WORDS[topic].capitalize()} case'
@@ -1103,12 +1157,12 @@ recipe = Recipe(
         Lookup("traveller", "find_travellers", args=lambda r: {"email": r.entity["email"]}, intro=_intro_email),
         Lookup("flight", "search_flights", args=_flight_args),
         Lookup("hotel", "search_hotels", args=lambda r: {"city": r.entity["city"]}),
-        # a room type named with its hotel shows in the city's hotel search, or in the hotel's list
+        # a room type named with its hotel shows in the city's hotel search (listing the hotel's room types
+        # after it would tell nothing new)
         Lookup("room_type", "search_hotels", args=lambda r: {"city": r.owner.entity["city"]}, needs=lambda r: ()),
         *(Lookup.under(kind, tool) for kind, tool in (("itinerary", "list_itineraries"),
                                                       ("booking", "list_flight_bookings"),
                                                       ("stay", "list_hotel_bookings"),
-                                                      ("room_type", "list_room_types"),
                                                       ("payment_method", "list_payment_methods"),
                                                       ("case", "list_support_cases"))),
     ),

@@ -46,7 +46,7 @@ from prove_env.toolkit import Date, Detail, Entity, Id, Limit, Toolkit, ToolErro
 
 from .models import (Airline, Airport, Base, CaseNote, Companion, ExchangeRate, Flight, FlightBooking, Hotel,
                      HotelBooking, Itinerary, LedgerEntry, PaymentMethod, RoomType, SupportCase, Traveller)
-from .seed import CABINS, INSURANCE_PRICE, cabin_fare, fare_usd, money, seat_map, seed, unit_price
+from .seed import CABINS, INSURANCE_PRICE, cabin_fare, fare_usd, held_elsewhere, money, seat_map, seed, unit_price
 
 CHANGE_FEE = 99.0
 FLEX_MARKUP = 1.35
@@ -386,7 +386,7 @@ class TravelBookingServer(Toolkit):
         self.db.add(itin)
         return _itinerary(itin)
 
-    @tool(read_only=True)
+    @tool(read_only=True, produces=("flight",))
     def list_flight_bookings(self, traveller_id: Id("traveller"), status: Literal["booked", "cancelled"] | None = None
                              ) -> list[dict]:
         """List a traveller's flight bookings, ordered by id: flight and airline, cabin, fare type,
@@ -399,7 +399,7 @@ class TravelBookingServer(Toolkit):
         self.world.preload(Flight, [b.flight_id for b in bookings])
         return [self._booking(b) for b in bookings]
 
-    @tool(read_only=True)
+    @tool(read_only=True, produces=("hotel", "room_type"))
     def list_hotel_bookings(self, traveller_id: Id("traveller"), status: Literal["booked", "cancelled"] | None = None
                             ) -> list[dict]:
         """List a traveller's hotel bookings (stays) with hotel, room, dates, rate and price, ordered by id.
@@ -809,21 +809,22 @@ class TravelBookingServer(Toolkit):
         for fid, listed in names.items():
             if len(set(listed)) != len(listed):
                 problems.append(f"flight {fid}: a passenger is aboard twice ({sorted(listed)})")
-        for (fid, airline, status, day, departs, arrives, economy_left, business_left, first_left, economy_held,
-             business_held, first_held, first_fare) in self.rows(
+        for (fid, airline, status, day, departs, arrives, economy_left, business_left, first_left, economy_sold,
+             business_sold, first_sold, first_fare) in self.rows(
                 "SELECT f.id, a.code, f.status, f.day, f.departs_at, f.arrives_at, f.economy_seats_left, "
-                "f.business_seats_left, f.first_seats_left, f.economy_held_elsewhere, f.business_held_elsewhere, "
-                "f.first_held_elsewhere, f.first_fare FROM flights f LEFT JOIN airlines a ON a.code = f.airline"):
+                "f.business_seats_left, f.first_seats_left, f.economy_agency_seats, f.business_agency_seats, "
+                "f.first_agency_seats, f.first_fare FROM flights f LEFT JOIN airlines a ON a.code = f.airline"):
             if status not in ("scheduled", "cancelled") or airline is None:
                 problems.append(f"flight {fid}: status {status!r}, airline {airline!r}")
             if not departs.startswith(day) or arrives <= departs:
                 problems.append(f"flight {fid}: departs {departs} on day {day} and arrives {arrives}")
-            for cabin, left, held in (("economy", economy_left, economy_held), ("business", business_left,
-                                                                                 business_held),
-                                      ("first", first_left, first_held)):
-                (seats, cabin_seats), others = maps[cabin], held.split()
+            for cabin, left, sold in (("economy", economy_left, economy_sold), ("business", business_left,
+                                                                                 business_sold),
+                                      ("first", first_left, first_sold)):
+                (seats, cabin_seats), ours = maps[cabin], sold.split()
                 if cabin == "first" and first_fare is None:
                     seats, cabin_seats = [], set()
+                others = [s for s in seats if s not in set(ours)]  # held by passengers who booked elsewhere
                 mine = aboard.get((fid, cabin), [])
                 seated = [seat for seat in mine if seat is not None]
                 if left < 0:
@@ -832,8 +833,8 @@ class TravelBookingServer(Toolkit):
                     problems.append(f"flight {fid}: {left} {cabin} seats left, but its {len(seats)} seats less "
                                     f"{len(mine)} booked here and {len(others)} held elsewhere leave "
                                     f"{len(seats) - len(others) - len(mine)}")
-                if not set(others) <= cabin_seats or len(set(others)) != len(others):
-                    problems.append(f"flight {fid}: {cabin} seats held elsewhere {held!r} are not distinct "
+                if not set(ours) <= cabin_seats or len(set(ours)) != len(ours):
+                    problems.append(f"flight {fid}: the {cabin} seats the agency sells, {sold!r}, are not distinct "
                                     "seats of the cabin")
                 if len(set(seated)) != len(seated) or set(seated) & set(others) or not set(seated) <= cabin_seats:
                     problems.append(f"flight {fid}: an {cabin} seat has two passengers, or is not in the cabin")
@@ -1151,7 +1152,7 @@ class TravelBookingServer(Toolkit):
                          "AND seat IS NOT NULL UNION ALL SELECT c.seat FROM companions c JOIN flight_bookings b "
                          "ON b.id = c.booking_id WHERE b.flight_id = ? AND b.cabin = ? AND b.status = 'booked' "
                          "AND c.seat IS NOT NULL", flight.id, cabin, flight.id, cabin)
-        return {seat for seat, in mine} | set(_held_elsewhere(flight, cabin))
+        return {seat for seat, in mine} | set(held_elsewhere(flight, cabin))
 
     def _open(self, booking: FlightBooking, action: str, flying: bool = False) -> FlightBooking:
         """A booked booking whose flight has not departed; `flying`: and that the airline still flies."""
@@ -1392,10 +1393,6 @@ def _seats(flight: Flight, cabin: str) -> int:
 
 def _take_seat(flight: Flight, cabin: str, delta: int) -> None:
     setattr(flight, f"{cabin}_seats_left", _seats(flight, cabin) + delta)
-
-
-def _held_elsewhere(flight: Flight, cabin: str) -> list[str]:
-    return getattr(flight, f"{cabin}_held_elsewhere").split()
 
 
 def _brand(digits: str) -> str | None:

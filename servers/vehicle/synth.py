@@ -21,7 +21,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from prove_env.facts import quantity
+from prove_env.facts import one_of, quantity
 from prove_env.synthesis.wording import stable
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
@@ -124,6 +124,12 @@ def reading(result: dict, stem: str) -> Any:
     raise KeyError(f"no {stem} reading in {sorted(result)}")
 
 
+def _speed(result: dict) -> Any:
+    """A car's speed as a fact: a standing car's is said as people say it ('0 mph', 'not moving')."""
+    speed = reading(result, "speed")
+    return speed if speed["quantity"] else one_of(speed, "not moving", "stationary", "standing still", "stopped")
+
+
 def units(v: dict) -> dict[str, Any]:
     return UNIT_WORDS[v["display_units"]]
 
@@ -158,8 +164,12 @@ def _place_ref(place: dict, by: str = "name") -> Ref:
 
 
 def place_words(place: dict, by: str = "name") -> str:
+    """A place by name and city ('Blue Bottle in Oakland'), the city said once where the name holds it
+    ('Tesla Supercharger San Diego'), or by street address and city."""
     if by == "address":
         return f"{place['address']} in {place['city']}"
+    if place["city"].lower() in place["name"].lower():
+        return place["name"]
     return f"{place['name']} in {place['city']}"
 
 
@@ -318,7 +328,7 @@ def list_vehicles(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [v["model"] for v in r][:4])
 
 
-@goals.add("get_vehicle_status", 1.5)
+@goals.add("get_vehicle_status", 0.9)
 @_may_ask_which
 def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
     v = rng.choice(b["vehicles"])
@@ -372,7 +382,7 @@ def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"What's {name} doing right now: ignition, gear and speed?",
                                      f"Could you check on {name}? I want its ignition state, gear and speed."]),
                terse=f"Ignition, gear and speed of {name}?", refs=refs,
-               facts=lambda r: [r["ignition"], r["gear"], reading(r, "speed")])
+               facts=lambda r: [r["ignition"], r["gear"], _speed(r)])
 
 
 @goals.add("get_climate", 1.2)
@@ -398,13 +408,19 @@ def get_climate(b: Bundle, rng: random.Random) -> Ask | None:
 def get_tyre_pressures(b: Bundle, rng: random.Random) -> Ask | None:
     v = rng.choice(b["vehicles"])
     name = car(b, v, rng)
+    if rng.random() < 0.35:  # what they should be, asked in every wording
+        return Ask({"vehicle_id": v["vehicle_id"]},
+                   say=rng.choice([f"Can you read me the tire pressures of {name}, and what they should be?",
+                                   f"I'm at the air pump with {name}. What's each tyre at, and what's the "
+                                   "recommended pressure?"]),
+                   terse=f"Tyre pressures of {name}, and the recommended one?", refs=(_owner(b), _ref(b, v)),
+                   facts=lambda r: list(reading(r, "tyres").values()) + [reading(r, "recommended")])
     return Ask({"vehicle_id": v["vehicle_id"]},
                say=rng.choice([f"What are the tyre pressures on {name}?",
                                f"The tyre light came on in {name}. What pressure is each tyre at?",
-                               f"Can you read me the tire pressures of {name}, and what they should be?",
                                f"I'm at the air pump with {name}. What's each tyre at right now?"]),
                terse=f"Tyre pressures of {name}?", refs=(_owner(b), _ref(b, v)),
-               facts=lambda r: list(reading(r, "tyres").values()) + [reading(r, "recommended")])
+               facts=lambda r: list(reading(r, "tyres").values()))
 
 
 @goals.add("search_places")

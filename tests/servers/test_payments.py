@@ -776,3 +776,99 @@ def test_success_follows_the_outcome_not_the_path(served, play):
                                     _call("refund_payment", payment_id=f"PAY-{len(table(s, 'payments')) + 1:04d}",
                                           amount=1.0), "Paid."])
     assert not paid_then_refunded["success"]
+
+
+def test_a_note_on_a_new_webhook_is_the_users_where_they_gave_one(served, play):
+    """Finding: "register a webhook endpoint for the bookkeeping tool at <url>" was failed by an
+    assistant that noted 'Bookkeeping tool' as the endpoint's description. The description is a
+    detail: free where the user gave none, the user's own where they did."""
+    s = served("payments")
+    merchant = s.ok("list_merchants")[0]
+    url = "https://books.example-ledger.com/hooks/test"
+    create = {"merchant_id": merchant["merchant_id"], "url": url, "events": ["invoice.paid"]}
+    plain = Task(id="plain", server="payments", seed=0,
+                 user_turns=[f"Register a webhook endpoint for the bookkeeping tool at {url}; it gets invoice.paid."],
+                 gold=[_gold(("list_merchants", {}), ("create_webhook_endpoint", create))])
+    noted = play(plain, [_call("create_webhook_endpoint", **create, description="Bookkeeping tool"), "Registered."])
+    assert noted["success"]
+    described = Task(id="described", server="payments", seed=0,
+                     user_turns=[f"Register a webhook at {url} for invoice.paid, described as 'Bookkeeping'."],
+                     gold=[_gold(("list_merchants", {}), ("create_webhook_endpoint",
+                                                          {**create, "description": "Bookkeeping"}))])
+    assert play(described, [_call("create_webhook_endpoint", **create, description="bookkeeping"), "Done."])["success"]
+    assert not play(described, [_call("create_webhook_endpoint", **create, description="Ledger"), "Done."])["success"]
+    # another endpoint's description rewritten is damage, not a detail
+    other = s.ok("list_webhook_endpoints", merchant_id=merchant["merchant_id"])[0]
+    assert not play(plain, [_call("create_webhook_endpoint", **create),
+                            _call("update_webhook_endpoint", endpoint_id=other["endpoint_id"], url=url + "/x"),
+                            "Registered."])["success"]
+
+
+def test_failed_deliveries_are_asked_for_the_dates_and_codes_the_answer_states_and_drafts_named_in_good_order():
+    """Findings: "What were the last three failed deliveries to the Studio booking system webhook?"
+    required their dates and response codes, which it never asked for; "the draft Richard Williams'
+    Private sessions invoice" put the article before a name."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("payments asks")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    failures = drafts = 0
+    for goal in (g for g in recipe.goals if g.tool in ("list_deliveries", "add_line_item", "finalize_invoice")):
+        for _ in range(80):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            words = " ".join(filter(None, (ask.say, ask.detail)))
+            if goal.tool == "list_deliveries" and ask.args.get("limit") == 3:
+                failures += 1
+                for text in (words, ask.terse):
+                    assert "code" in text and ("date" in text.lower() or "when" in text.lower()), text
+            if goal.tool != "list_deliveries":
+                drafts += "draft" in words
+                assert "the draft " not in words or "the draft invoice " in words, words
+    assert failures > 5 and drafts > 10
+
+
+def test_who_wrote_in_is_another_customer_and_amounts_of_nothing_and_statuses_are_said_as_people_say_them():
+    """Findings: "invoice for Molly Hudson ... Then a payment question came in from
+    molly.hudson@proton.me. Which customer is that?" asked who the customer just named is (its
+    second look-up one an agent rightly skips); "has had no refunds" failed a refunded total of 0;
+    "Show me the payments and their status" required their amounts, never the status."""
+    import json
+    import random
+
+    from prove_env.facts import NOTHING
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    rng = random.Random("payments asks, again")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    seen = Counter()
+    for goal in (g for g in recipe.goals if g.tool in ("find_customers", "get_customer", "list_payments")):
+        for _ in range(60):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is None:
+                continue
+            seen[goal.tool] += 1
+            facts = ask.facts(json.loads(tools.run(goal.tool, dict(ask.args))))
+            if goal.tool == "find_customers":
+                assert ask.args["email"] != b["customer"]["email"] and b["customer"]["name"] not in facts, ask.say
+            elif goal.tool == "get_customer":
+                assert 0 not in facts and 0.0 not in facts, ask.say
+                seen["nothing"] += NOTHING in facts
+            else:
+                for words in (" ".join(filter(None, (ask.say, ask.detail))), ask.terse):
+                    assert "status" in words or "what state" in words, words
+                    assert "amount" in words.lower() or "how much" in words or "what was charged" in words, words
+    world.close()
+    assert seen["find_customers"] > 20 and seen["list_payments"] > 20 and seen["nothing"] > 0

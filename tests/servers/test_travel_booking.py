@@ -306,6 +306,28 @@ def test_seeded_bookings_keep_the_rules_on_every_seed(served):
         s.close()
 
 
+def test_a_seeded_world_stays_under_a_megabyte_and_its_seat_inventory_is_checked(served):
+    """The seeded world took 1.22 MB, most of it every flight's seats held by passengers who booked
+    elsewhere, spelled out seat by seat. A cabin records the seats the agency sells instead (its
+    passengers' and those left for sale: a few); every other seat of the cabin is held elsewhere.
+    The invariants still catch a seat that is not the cabin's, or seats left that do not add up."""
+    for seed in range(5):
+        s = served("travel_booking", seed)
+        assert len(s.world.serialize()) < 1_000_000, seed
+        s.close()
+    s = served("travel_booking", 0)
+    flight = future_flight(s)
+    free = s.ok("list_free_seats", flight_id=flight["flight_id"], cabin="economy")["free_seats"]
+    run = s.world.connection.execute
+    sold = run("SELECT economy_agency_seats FROM flights WHERE id = ?", (flight["flight_id"],)).fetchone()[0]
+    assert set(free) <= set(sold.split())
+    run("UPDATE flights SET economy_agency_seats = ? WHERE id = ?", (sold + " 99Z", flight["flight_id"]))
+    assert any("not distinct seats of the cabin" in p for p in s.world.violations())
+    run("UPDATE flights SET economy_agency_seats = ? WHERE id = ?", (" ".join(sold.split()[1:]), flight["flight_id"]))
+    assert any("economy seats left" in p for p in s.world.violations())
+    s.close()
+
+
 def test_a_traveller_books_a_flight_once(s):
     """Finding: one traveller could book the same flight twice. An airline seats a passenger once per
     flight, so a second booking, or a change onto a flight already held, is refused."""
@@ -804,3 +826,130 @@ def test_seeded_worlds_hold_the_money_rules_edge_cases(served):
         assert rows("SELECT count(DISTINCT status) FROM support_cases").fetchone()[0] >= 3, seed
         assert s.world.violations() == [], seed
         s.close()
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seed: int = 0, draws: int = 60) -> list[tuple[dict, object]]:
+    """Requests the recipe writes for `tool` from the bundles of one world, each with its bundle."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("travel_booking"), get_recipe("travel_booking")
+    world = worlds.create(toolkit, seed)
+    rng = random.Random(f"travel_booking asks {seed}")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    found = []
+    for goal in (g for g in recipe.goals if g.tool == tool):
+        for _ in range(draws):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is not None:
+                found.append((b, ask))
+    return found
+
+
+def test_a_flights_seats_and_a_hotels_rooms_are_asked_where_no_search_shows_them():
+    """A flight found by a search shows its seats and fares, and a hotel found by the city's search
+    its room types and prices: asking `get_flight` or `list_room_types` after such a search made a
+    call an agent rightly skips. They are asked of a flight the traveller is booked on and of the
+    hotel of a stay, whose look-ups (the bookings) show neither."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    for tool, kind in (("get_flight", "booking"), ("list_room_types", "stay")):
+        asks = _asks(tool)
+        assert len(asks) > 10, tool
+        for _, ask in asks:
+            assert [r.kind for r in ask.refs] == [kind], (tool, ask.say)
+    assert not [lk for lk in get_recipe("travel_booking").lookups if lk.tool == "list_room_types"]
+
+
+def test_a_booking_goes_into_a_trip_named_for_its_city():
+    """Finding: 'into my Miami conference trip' booked a flight from Atlanta to Austin. A trip whose
+    name says a city takes flights to or from it and hotels in it."""
+    from prove_env.servers.travel_booking.synth import CITY, _trip_city
+
+    checked = 0
+    for tool in ("book_flight", "book_hotel"):
+        for b, ask in _asks(tool, draws=80):
+            trip = next(t for t in b["trips"] if t["itinerary_id"] == ask.args["itinerary_id"])
+            city = _trip_city(trip)
+            if city is None:
+                continue
+            checked += 1
+            if tool == "book_flight":
+                f = next(f for f in b["flights"] if f["flight_id"] == ask.args["flight_id"])
+                assert city in (CITY[f["origin"]], CITY[f["destination"]]), ask.say
+            else:
+                hotel = next(h for h in b["hotels"] if any(r["room_type_id"] == ask.args["room_type_id"]
+                                                           for r in h["rooms"]))
+                assert hotel["city"] == city, ask.say
+    assert checked > 20
+
+
+def test_a_hotel_search_says_its_dates_once_and_no_case_is_opened_on_a_booking_being_cancelled():
+    """Findings: "Which hotels ... from October 21 to October 26? ... The dates are from October 21 to
+    October 26." said the dates twice; a name correction case was opened on a booking the same
+    conversation then cancelled."""
+    from prove_env.synthesis.wording import day
+
+    for _, ask in _asks("search_hotels"):
+        start = day(dt.date.fromisoformat(ask.args["check_in"]))
+        assert f"{ask.say} {ask.detail or ''}".count(start) == 1, (ask.say, ask.detail)
+    cases = _asks("open_support_case")
+    assert len(cases) > 20
+    for b, ask in cases:
+        if "booking_id" in ask.args:
+            assert next(x for x in b["bookings"] + b["flown"] if x["booking_id"] == ask.args["booking_id"]
+                        ).get("role") != "cancel", ask.say
+
+
+def test_nothing_back_is_said_as_people_say_it_and_a_case_request_is_a_request():
+    """Findings: "You would get nothing back" failed a quoted refund of 0, and "Can you file a
+    baggage case about ... with this description: "..."" asked a question that ended on a quotation."""
+    import json
+    import random
+
+    from prove_env.facts import NOTHING
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("travel_booking"), get_recipe("travel_booking")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    rng = random.Random("travel_booking refunds")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    nothing = quotes = 0
+    for goal in (g for g in recipe.goals if g.tool in ("quote_cancellation", "open_support_case")):
+        for _ in range(80):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            if goal.tool == "open_support_case":
+                assert not ask.say.startswith(("Can you", "Could you")), ask.say
+                continue
+            result = json.loads(tools.run("quote_cancellation", dict(ask.args)))
+            facts = ask.facts(result)
+            assert 0 not in facts and 0.0 not in facts, (ask.say, result)
+            quotes += 1
+            nothing += NOTHING in facts
+    world.close()
+    assert quotes > 20 and nothing > 0
+
+
+def test_a_number_the_user_reads_out_is_passed_as_they_said_it():
+    """Finding: "Loyalty number: TB 24565887." was stored 'TB24565887' in the gold, and "Card 3444
+    327504 84248" as '344432750484248', so an assistant passing the user's own words scored lower
+    on the arguments. The call takes the number as the user says it."""
+    asks = _asks("set_loyalty_number") + _asks("add_card")
+    assert len(asks) > 40
+    for _, ask in asks:
+        value = ask.args.get("loyalty_number") or ask.args["card_number"]
+        for words in (ask.detail, ask.terse):
+            assert value in words, (value, words)

@@ -840,3 +840,55 @@ def test_same_seed_same_world(served):
     a, b = served("vehicle", seed=3), served("vehicle", seed=3)
     assert a.world.digest() == b.world.digest()
     assert json.dumps(a.ok("find_owners", limit=5)) == json.dumps(b.ok("find_owners", limit=5))
+
+
+def test_a_place_is_named_with_its_city_said_once(s):
+    """Finding: "Distance and time to Tesla Supercharger San Diego in San Diego?" said the city twice.
+    A place whose name holds its city is said by name alone; any other by name and city."""
+    from prove_env.servers.vehicle.synth import SEARCH_CITIES, place_words
+
+    named = 0
+    for city in SEARCH_CITIES:
+        for place in s.ok("search_places", city=city, limit=100):
+            words = place_words(place)
+            assert words.count(place["city"]) == 1 and place["name"] in words, words
+            named += place["city"] in place["name"]
+    assert named > 5
+
+
+def test_the_recommended_tyre_pressure_is_a_fact_only_where_it_is_asked():
+    """Finding: "What pressure is each tyre at?" also required the recommended pressure, which it
+    never asked for. The recommended pressure is a fact only of wordings that ask what the tyres
+    should be, in every wording of the request."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("vehicle"), get_recipe("vehicle")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    rng = random.Random("vehicle tyre asks")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    goal = next(g for g in recipe.goals if g.tool == "get_tyre_pressures")
+    asked = {True: 0, False: 0}
+    for _ in range(60):
+        ask = goal.build(rng.choice(bundles), rng)
+        result = json.loads(tools.run("get_tyre_pressures", dict(ask.args)))
+        recommended = len(ask.facts(result)) == 5
+        asked[recommended] += 1
+        for words in (" ".join(filter(None, (ask.say, ask.detail))), ask.terse):
+            assert recommended == ("should be" in words or "recommended" in words), words
+    world.close()
+    assert asked[True] > 5 and asked[False] > 5
+
+
+def test_a_standing_cars_speed_is_said_as_people_say_it():
+    """A speed of 0 was stated only by '0 mph': "it's in park and not moving" failed. A standing
+    car's speed is a fact that 'not moving' or 'stationary' states too."""
+    from prove_env.facts import stated
+    from prove_env.servers.vehicle.synth import _speed
+
+    assert stated(_speed({"speed_mph": 0}), "It's off, in park and not moving.")
+    assert stated(_speed({"speed_kmh": 0}), "Speed: 0 km/h.")
+    assert not stated(_speed({"speed_mph": 35}), "It's not moving.")
