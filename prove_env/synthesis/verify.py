@@ -94,7 +94,7 @@ class Verifier:
         if task.gold_calls and not writes and not any(task.facts or []):
             return Verdict(None, "no facts to judge")
         task = _edges_that_matter(task, reference)
-        task = _order_writes(task, self.specs, reference.gold_digest)
+        task = _order_writes(task, self.specs, reference)
         if not task.abstain:
             noop = run_episode(self.env, self._noop, task, 0)
             if noop["success"]:
@@ -107,15 +107,19 @@ class Verifier:
         self.env.close()
 
 
-def _order_writes(task: Task, specs: Mapping[str, Any], gold_digest: str) -> Task:
-    """`task` with an edge from each write of a turn to a later write of the same turn whose order
+def _order_writes(task: Task, specs: Mapping[str, Any], reference: Any) -> Task:
+    """`task` with an edge from each write of a turn to a later call of the same turn whose order
     matters: replayed first (ahead of the earlier one and of what lies between, none of which it
-    needs), a call fails or the world ends otherwise."""
+    needs), a call fails, the world ends otherwise, or a read whose result tells a fact answers
+    otherwise (the balance asked for after the transfer the same request makes)."""
+    outputs = {r.id: r.output for r in reference.records}
+    told = {c.id for turn, facts in zip(task.gold, task.facts or [], strict=False) for c in turn
+            if any(_plain(v) in outputs[c.id] for f in facts for v in values(f))}
     turns = [list(turn) for turn in task.gold]
     added = False
     for t, turn in enumerate(turns):
         for j, later in enumerate(turn):
-            if specs[later.name].read_only:
+            if specs[later.name].read_only and later.id not in told:
                 continue
             for i, earlier in enumerate(turn[:j]):
                 if specs[earlier.name].read_only or _needs(turn, later.id, {c.id for c in turn[i:j]}):
@@ -123,7 +127,8 @@ def _order_writes(task: Task, specs: Mapping[str, Any], gold_digest: str) -> Tas
                 trial_turn = turn[:i] + [later] + turn[i:j] + turn[j + 1:]
                 trial = task.model_copy(update={"gold": turns[:t] + [trial_turn] + turns[t + 1:]})
                 moved = run_sync(replay(trial))
-                if moved.failures or moved.gold_digest != gold_digest:
+                answered = next((r.output for r in moved.records if r.id == later.id), None)
+                if moved.failures or moved.gold_digest != reference.gold_digest or answered != outputs[later.id]:
                     turn[j] = later = later.model_copy(update={"depends_on": [*later.depends_on, earlier.id]})
                     added = True
     return _with_gold(task, turns, new_edges="order") if added else task

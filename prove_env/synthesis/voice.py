@@ -7,7 +7,7 @@ sentence, so no request is broken by it.
 
 A follow-up turn opens with words that fit what the assistant last did: any register's neutral
 words ("OK.", "Thank you.") after anything, a refusal included; words of thanks for an answer
-("Ah, good to know.", "Ha, I thought so.") only after the assistant told something; words of
+("Ah, good to know.", "Oh nice.") only after the assistant told something; words of
 thanks for a deed ("Brilliant, cheers!") only after it changed something. A greeting opens only
 the first message, once (`greets` tells one).
 """
@@ -35,8 +35,7 @@ _TOLD = {  # fit after the assistant told something
     "plain": ("OK, that helps.", "Thanks for that.", "Good."),
     "polite": ("Thank you, that's helpful.", "That's very helpful, thank you.", "Thank you for checking.",
                "Much appreciated.", "Many thanks."),
-    "chatty": ("Ah, good to know.", "Oh nice.", "Ha, I thought so.", "Perfect, that's exactly what I needed.",
-               "Oh great, thanks!"),
+    "chatty": ("Ah, good to know.", "Oh nice.", "Perfect, that's exactly what I needed.", "Oh great, thanks!"),
     "terse": ("thx.", "good."),
 }
 _DONE = {  # fit after the assistant changed something
@@ -53,8 +52,8 @@ _JOINERS = {
     "chatty": ("Oh, and ", "Also, ", "While you're at it, ", "And then ", "Plus, ", "One more thing: "),
     "terse": ("Also ", "And ", "Then ", "Plus ", ""),
 }
-_ASIDES = {  # a sentence of the voice's own, now and then, before a request
-    "plain": ("I have a question.", "Can you help with something?", "I need a hand with this."),
+_ASIDES = {  # a sentence of the voice's own, now and then, before a request (of any kind: it asks nothing)
+    "plain": ("Can you help with something?", "I need a hand with this.", "Quick one for you."),
     "polite": ("I hope you can help me.", "Sorry to bother you.", "Good day.", "I'd be grateful for your help.",
                "Hello, I have a request."),
     "chatty": ("Hey there!", "Hi!", "Okay, here's the thing.", "So, quick one.", "Hope your day's going well!",

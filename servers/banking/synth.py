@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from prove_env.facts import NOTHING
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, full_date, money, month, stable, weekday
 
@@ -185,9 +186,11 @@ def _balances(accounts: list[dict]) -> list[float]:
     return (held or [abs(a["balance"]) for a in accounts])[:5]
 
 
-def _top_spending(summary: dict) -> list[float]:
+def _top_spending(summary: dict) -> list[Any]:
+    """The largest amounts of a breakdown by category (its total is asked for on its own), or that
+    nothing was spent."""
     ranked = sorted(summary["spending_by_category"].items(), key=lambda item: (-item[1], item[0]))
-    return [amount for _, amount in ranked[:4]] + [summary["total_spending"]]
+    return [amount for _, amount in ranked[:4]] or [NOTHING]
 
 
 def _busiest(categories: list[dict], most: int) -> list[str]:
@@ -200,42 +203,52 @@ def _busiest(categories: list[dict], most: int) -> list[str]:
 goals = Goals()
 
 
-@goals.add("get_balance", 1.5)
-def get_balance(b: Bundle, rng: random.Random) -> Ask | None:
-    account = rng.choice(b["accounts"])
-    name = account_name(b, account, rng)
-    refs = (_customer(b), _account(b, account))
-    args = {"account_id": account["account_id"]}
-    if account["kind"] == "credit":
-        if account["balance"] < 0 and rng.random() < 0.6:
-            return Ask(args, say=rng.choice([f"How much do I owe on {name} right now?",
-                                             f"What's the outstanding balance on {name}?",
-                                             f"Could you tell me how much I currently owe on {name}?",
-                                             f"I want to pay down {name}. How much is owed on it?"]),
-                       terse=rng.choice([f"Amount owed on {name}?", f"What do I owe on {name}?"]),
-                       refs=refs, facts=lambda r: [abs(r["balance"])])
-        return Ask(args, say=rng.choice([f"How much credit do I have left on {name}?",
-                                         f"What's my available credit on {name}?",
-                                         f"Before I book a trip, how much can I still charge to {name}?"]),
-                   terse=rng.choice([f"Available credit on {name}?", f"Credit left on {name}?"]),
-                   refs=refs, facts=lambda r: [r["available"]])
-    if rng.random() < 0.2:
-        return Ask(args, say=rng.choice([f"How much is available to spend in {name}?",
-                                         f"I'm about to make a big purchase. How much can I spend from {name}?"]),
-                   terse=f"Available in {name}?", refs=refs, facts=lambda r: [r["available"]])
-    return Ask(args, say=rng.choice([f"How much money do I have in {name}?", f"What's the current balance of {name}?",
-                                     f"Could you check the balance on {name} for me, please?",
-                                     f"I'd like to know how much is sitting in {name} at the moment.",
-                                     f"Can you tell me what {name} has in it right now?",
-                                     f"I was wondering what the balance of {name} is today.",
-                                     f"Quick question: how much is in {name}?"]),
-               terse=rng.choice([f"Balance of {name}?", f"Balance on {name}?", f"How much in {name}?"]),
-               refs=refs, facts=lambda r: [r["balance"]])
+def _account_asks(b: Bundle, account: dict, rng: random.Random) -> tuple[str, str, Callable[[dict], list[Any]]]:
+    """A question about one account that its listing answers (the balance, what is available or owed,
+    the number, a credit line's limit and rate): words, terse words, and the facts of that account."""
+    name, kind = account_name(b, account, rng), account["kind"]
+    if kind == "credit":
+        options = [([f"What's the credit limit on {name}, and what interest rate does it charge?",
+                     f"Remind me of the credit limit and APR on {name}.",
+                     f"Could you look up the limit and interest rate of {name}?"],
+                    [f"Credit limit and rate of {name}?"], lambda a: [a["credit_limit"], a["interest_rate"]]),
+                   ([f"How much credit do I have left on {name}?", f"What's my available credit on {name}?",
+                     f"Before I book a trip, how much can I still charge to {name}?"],
+                    [f"Available credit on {name}?", f"Credit left on {name}?"], lambda a: [a["available"]])]
+        if account["balance"] < 0:
+            options.append(([f"How much do I owe on {name} right now?", f"What's the outstanding balance on {name}?",
+                             f"Could you tell me how much I currently owe on {name}?",
+                             f"I want to pay down {name}. How much is owed on it?"],
+                            [f"Amount owed on {name}?", f"What do I owe on {name}?"], lambda a: [abs(a["balance"])]))
+    else:
+        options = [([f"How much money do I have in {name}?", f"What's the current balance of {name}?",
+                     f"Could you check the balance on {name} for me, please?",
+                     f"I'd like to know how much is sitting in {name} at the moment.",
+                     f"Can you tell me what {name} has in it right now?",
+                     f"I was wondering what the balance of {name} is today.", f"Quick question: how much is in {name}?"],
+                    [f"Balance of {name}?", f"Balance on {name}?", f"How much in {name}?"], lambda a: [a["balance"]]),
+                   ([f"How much is available to spend in {name}?",
+                     f"I'm about to make a big purchase. How much can I spend from {name}?"],
+                    [f"Available in {name}?"], lambda a: [a["available"]]),
+                   ([f"I need the full account number of {name} for a direct deposit form.",
+                     f"What's the complete account number for {name}?",
+                     f"My employer is asking for the account number of {name}. What is it?"],
+                    [f"Full number of {name}?", f"Account number of {name}?"], lambda a: [a["account_number"]])]
+    # the balance is what a checking or savings account is asked about most
+    says, terse, facts = rng.choices(options, weights=[1] * len(options) if kind == "credit" else [3, 1, 1])[0]
+    aid = account["account_id"]
+    return rng.choice(says), rng.choice(terse), lambda r: [f for a in r if a["account_id"] == aid for f in facts(a)]
 
 
-@goals.add("list_accounts", 0.5)
+@goals.add("list_accounts", 2.0)
 def list_accounts(b: Bundle, rng: random.Random) -> Ask | None:
-    return Ask({"customer_id": b["customer"]["customer_id"]},
+    """The accounts with their balances, or what one of them holds: the listing shows every account's
+    balance, number, limit and rate, so no other look-up is needed."""
+    args, refs = {"customer_id": b["customer"]["customer_id"]}, (_customer(b),)
+    if rng.random() < 0.75:
+        say, terse, facts = _account_asks(b, rng.choice(b["accounts"]), rng)
+        return Ask(args, say=say, terse=terse, refs=refs, facts=facts)
+    return Ask(args,
                say=rng.choice(["Which accounts do I have with you, and what are their balances?",
                                "Can you list all my open accounts with their balances?",
                                "Could you give me an overview of my accounts and how much is in each?",
@@ -244,7 +257,33 @@ def list_accounts(b: Bundle, rng: random.Random) -> Ask | None:
                                "I've lost track of my accounts. What do I have open, and with what balances?"]),
                terse=rng.choice(["List my accounts with balances.", "All my account balances?",
                                  "My accounts and balances?"]),
-               refs=(_customer(b),), facts=_balances)
+               refs=refs, facts=_balances)
+
+
+@goals.add("get_balance", 1.2)
+def get_balance(b: Bundle, rng: random.Random) -> Ask | None:
+    """What an account holds once money has moved into it: the transfer's result tells only what is
+    left where the money came from, and the balances listed before it are out of date."""
+    sources = [a for a in _writable(b) if a["kind"] in ("checking", "savings") and a["balance"] >= 10]
+    if not sources:
+        return None
+    source = rng.choice(sources)
+    targets = [a for a in _writable(b) if a["account_id"] != source["account_id"] and a["kind"] != "credit"]
+    amount = _round_amount(rng, source["balance"] / 2)
+    if not targets or amount is None:
+        return None
+    target = rng.choice(targets)
+    src, dst, cash = account_name(b, source, rng), account_name(b, target, rng), money(amount)
+    move = {"from_account_id": source["account_id"], "to_account_id": target["account_id"], "amount": amount,
+            "pin": b["customer"]["pin"]}
+    say = rng.choice([f"Please move {cash} from {src} to {dst}, then tell me how much is in {dst}.",
+                      f"Transfer {cash} from {src} into {dst}. What's the balance of {dst} after that?",
+                      f"I'd like {cash} moved from {src} to {dst}; how much will {dst} hold then?",
+                      f"Could you put {cash} from {src} into {dst} and let me know the new balance of {dst}?"])
+    return Ask({"account_id": target["account_id"]}, say=say,
+               terse=_with_pin(f"Move {cash} from {src} to {dst} and tell me the balance of {dst}", b, rng),
+               detail=pin_detail(b, rng), refs=(_customer(b), _account(b, source), _account(b, target)),
+               mentions=(cash, b["customer"]["pin"]), prior=(("transfer", move),), facts=lambda r: [r["balance"]])
 
 
 @goals.add("get_customer", 0.5)
@@ -261,9 +300,6 @@ def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
           "Which home address is on my profile?",
           "Where do you send my statements? I mean, what address do you have?"],
          ["My address on file?", "Address on record?"], street_city),
-        (["What email address and phone number are on my profile?",
-          "Can you read back the contact details you have for me, email and phone?"],
-         ["My email and phone on file?"], lambda r: [r["email"], r["phone"]]),
         (["How long have I been a customer here? When did I join?",
           "Since when have I been a member of the bank?",
           "What date does my membership go back to?"],
@@ -279,29 +315,18 @@ def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_account", 0.6)
 def get_account(b: Bundle, rng: random.Random) -> Ask | None:
-    account = rng.choice(b["accounts"])
+    """When an account was opened (with its rate): the one detail the listing of accounts leaves out
+    (never asked of the account a request closes)."""
+    account = rng.choice(_writable(b))
     name = account_name(b, account, rng)
     args, refs = {"account_id": account["account_id"]}, (_customer(b), _account(b, account))
-    if account["kind"] == "credit" and rng.random() < 0.5:
-        return Ask(args, say=rng.choice([f"What's the credit limit on {name}, and what interest rate does it charge?",
-                                         f"Remind me of the credit limit and APR on {name}.",
-                                         f"Could you look up the limit and interest rate of {name}?"]),
-                   terse=f"Credit limit and rate of {name}?", refs=refs,
-                   facts=lambda r: [r["credit_limit"], r["interest_rate"]])
-    choice = rng.randrange(3)
-    if choice == 0:
+    if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"What interest rate does {name} earn, and when was it opened?",
                                          (f"Can you pull up the details of {name}? I need its interest rate and "
                                           f"opening date."),
                                          f"When did I open {name}, and what rate is it on?"]),
                    terse=rng.choice([f"Rate and opening date of {name}?", f"Details of {name}: rate, opened?"]),
                    refs=refs, facts=lambda r: [r["interest_rate"], r["opened_at"][:10]])
-    if choice == 1:
-        return Ask(args, say=rng.choice([f"I need the full account number of {name} for a direct deposit form.",
-                                         f"What's the complete account number for {name}?",
-                                         f"My employer is asking for the account number of {name}. What is it?"]),
-                   terse=rng.choice([f"Full number of {name}?", f"Account number of {name}?"]),
-                   refs=refs, facts=lambda r: [r["account_number"]])
     return Ask(args, say=rng.choice([f"When exactly did I open {name}?",
                                      f"How old is {name}? What date was it opened?",
                                      f"I'm filling in a form: on what date was {name} opened?"]),
@@ -433,7 +458,7 @@ def get_spending_summary(b: Bundle, rng: random.Random) -> Ask | None:
              f"Income and spending {when}?", lambda r: [r["total_income"], r["total_spending"]]),
         ])
         detail = rng.choice([f"{when[:1].upper()}{when[1:]}, please.", f"I mean {when}.",
-                             f"The period I have in mind is {when}.", f"Let's look at {when}."])
+                             f"I'm asking about my spending {when}."])
         return Ask(args, say=say, terse=terse, detail=detail, refs=refs, mentions=mentions, facts=facts)
     choice = rng.randrange(4)
     if choice == 0:

@@ -51,6 +51,7 @@ INCOME_SOURCES = (("Freelance design", (350.0, 600.0, 825.5)), ("Tutoring", (120
                   ("Tax refund", (412.0, 868.25)), ("Sold old bike", (150.0, 220.0)),
                   ("Birthday money from Grandma", (50.0, 100.0)), ("Etsy shop sales", (86.4, 143.2)))
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+NOTES_READ = 8  # the latest expenses of a user whose notes the sampler reads
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -78,6 +79,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         b["donor"] = rng.choice(donors)["category_id"] if donors else None
         nameable = _nameable(expenses)
         b["doomed"] = rng.choice(nameable)["expense_id"] if nameable and rng.random() < 0.5 else None
+        # the notes only an expense's own record shows, read for the latest few a person can name
+        b["noted"] = [{**e, "note": note} for e in nameable[:NOTES_READ]
+                      if (note := read("get_expense", expense_id=e["expense_id"])["note"])]
         bundles.append(b)
     return bundles
 
@@ -191,10 +195,11 @@ def list_categories(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"{name}: spent vs budget?", refs=refs, mentions=(words,), facts=spent)
 
 
-def _past_month(b: Bundle, rng: random.Random) -> tuple[dict, str, tuple[str, ...]]:
-    """This month (no argument) or one of the two before it, with its words and mentions."""
+def _past_month(b: Bundle, rng: random.Random, *, this: bool = True) -> tuple[dict, str, tuple[str, ...]]:
+    """This month (no argument; not when `this` is false) or one of the two before it, with its words
+    and mentions."""
     today = b["now"].date()
-    back = rng.choice([0, 0, 1, 1, 2])
+    back = rng.choice([0, 0, 1, 1, 2] if this else [1, 1, 2])
     if back == 0:
         return {}, rng.choice(["this month", "so far this month", "this month to date"]), ()
     start = today.replace(day=1)
@@ -206,7 +211,10 @@ def _past_month(b: Bundle, rng: random.Random) -> tuple[dict, str, tuple[str, ..
 
 @goals.add("get_budget_summary", 1.5)
 def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
-    extra, when, mentions = _past_month(b, rng)
+    """A past month's totals or spending by category. This month's lines are those of the list of
+    categories, which other requests read: after one of them the summary would only repeat it (and
+    the other way round)."""
+    extra, when, mentions = _past_month(b, rng, this=False)
     args = {"user_id": b["user"]["user_id"], **extra}
     refs = (_user(b),)
     if extra and rng.random() < 0.4:
@@ -256,15 +264,8 @@ def get_category_history(b: Bundle, rng: random.Random) -> Ask | None:
     words = category["name"].lower()
     count = rng.choice([2, 3, 3])
     number = NUMBER_WORDS[count]
+    # the number of months is always said: the tool has a default for it, so it is never held back
     args = {"category_id": category["category_id"], "months": count}
-    if rng.random() < 0.4:
-        return Ask(args, say=rng.choice([f"How has my {words} spending changed over the last few months?",
-                                         f"Can you show me my {words} spending month by month?"]),
-                   detail=rng.choice([f"The last {number} months, this one included.",
-                                      f"Go back {number} months, counting this one."]),
-                   terse=f"{category['name']} spending, last {number} months?",
-                   refs=(_category(b, category),), mentions=(words, number),
-                   facts=lambda r: [m["spent"] for m in r["months"]])
     say = rng.choice([f"What did I spend on {words} in each of the last {number} months, this one included?",
                       f"Show me my {words} spending month by month for the last {number} months.",
                       f"I want to see a trend: {words} spending over the past {number} months, this month too.",
@@ -281,7 +282,30 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     uid = b["user"]["user_id"]
     refs = (_user(b),)
-    mode = rng.choice(["merchant", "merchant", "category", "big", "method"])
+    mode = rng.choice(["one", "one", "merchant", "merchant", "category", "big", "method"])
+    if mode == "one":
+        named = [e for e in _nameable(expenses) if e["expense_id"] != b["doomed"]]
+        if not named:
+            return None
+        expense = rng.choice(named)
+        who, when, eid = expense["merchant"], day(_date(expense["date"])), expense["expense_id"]
+        args = {"user_id": uid, "merchant": who, "start_date": expense["date"], "end_date": expense["date"]}
+
+        def fields(*keys: str) -> Any:
+            return lambda r: [e[k] for e in r if e["expense_id"] == eid for k in keys]
+
+        if rng.random() < 0.6:
+            return Ask(args, say=rng.choice([f"How much was my {who} expense on {when}, and which category is it under?",
+                                             f"Could you look up what I spent at {who} on {when}? Amount and category, "
+                                             "please.",
+                                             f"Tell me about my {who} expense from {when}: the amount and its category.",
+                                             f"What was the amount of my {who} purchase on {when}? Also which category?"]),
+                       terse=f"{who} on {when}: amount, category?", refs=refs, mentions=_expense_mentions(expense),
+                       facts=fields("amount", "category"))
+        return Ask(args, say=rng.choice([f"How did I pay for {who} on {when}, and how much was it?",
+                                         f"What did I pay with at {who} on {when}, and what did it come to?"]),
+                   terse=f"{who} on {when}: amount, paid how?", refs=refs, mentions=_expense_mentions(expense),
+                   facts=fields("payment_method", "amount"))
     if mode == "merchant":
         merchant = rng.choice(sorted({e["merchant"] for e in expenses}))
         found = [e for e in expenses if e["merchant"] == merchant]
@@ -339,24 +363,18 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_expense")
 def get_expense(b: Bundle, rng: random.Random) -> Ask | None:
-    expenses = [e for e in _nameable(b["expenses"]) if e["expense_id"] != b["doomed"]]
+    """The note on an expense: the one thing its record says that the list of expenses does not."""
+    expenses = [e for e in b["noted"] if e["expense_id"] != b["doomed"]]
     if not expenses:
         return None
     expense = rng.choice(expenses)
-    who, when = expense["merchant"], day(_date(expense["date"]))
-    if rng.random() < 0.5:
-        return Ask({"expense_id": expense["expense_id"]},
-                   say=rng.choice([f"How much was my {who} expense on {when}, and which category is it under?",
-                                   f"Could you look up what I spent at {who} on {when}? Amount and category, please.",
-                                   f"I can't remember the {who} charge from {when}. What was it and where did it go?"]),
-                   terse=f"{who} on {when}: amount, category?", refs=(_expense(b, expense),),
-                   mentions=_expense_mentions(expense), facts=lambda r: [r["amount"], r["category"]])
+    name = expense_words(expense, rng)
     return Ask({"expense_id": expense["expense_id"]},
-               say=rng.choice([f"How did I pay for {who} on {when}, and how much was it?",
-                               f"What was the amount of my {who} purchase on {when}? Also which category?",
-                               f"Tell me about my {who} expense from {when}: the amount and its category."]),
-               terse=f"Details of {who}, {when}?", refs=(_expense(b, expense),),
-               mentions=_expense_mentions(expense), facts=lambda r: [r["amount"], r["category"]])
+               say=rng.choice([f"What note did I leave on {name}?", f"Did I write a note on {name}? What does it say?",
+                               f"I added a note to {name}. Can you remind me what it says?",
+                               f"Could you read me the note on {name}?"]),
+               terse=f"Note on {name}?", refs=(_expense(b, expense),), mentions=_expense_mentions(expense),
+               facts=lambda r: [r["note"]])
 
 
 @goals.add("list_income")
@@ -372,15 +390,18 @@ def list_income(b: Bundle, rng: random.Random) -> Ask | None:
         start, end = today.replace(day=1), today
     income_args = {"user_id": b["user"]["user_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
     if mentions and rng.random() < 0.4:
-        return Ask(income_args, say=rng.choice(["What was my total income for one of the past months?",
-                                                "Could you total up my income for a month?"]),
+        return Ask(income_args, say=rng.choice(["Could you list my income for one of the past months, with the total?",
+                                                "What came in during a past month? Each source and the total."]),
                    detail=rng.choice([f"{mentions[0]}, please.", f"I mean {mentions[0]}."]),
-                   terse=f"Income {when}?", refs=(_user(b),), mentions=mentions, facts=lambda r: [r["total"]])
+                   terse=f"Income {when}: sources and total?", refs=(_user(b),), mentions=mentions,
+                   facts=lambda r: [i["source"] for i in r["income"][:4]] + [r["total"]])
+    # the entries with their total: a month's summary shows the total alone
     return Ask(income_args,
-               say=rng.choice([f"How much income did I get {when}?", f"What money came in {when}? List it with the total.",
-                               f"Could you total up my income {when}?",
-                               f"I'm doing my books: what did I earn {when}, all sources?"]),
-               terse=f"Income {when}?", refs=(_user(b),), mentions=mentions, facts=lambda r: [r["total"]])
+               say=rng.choice([f"What money came in {when}? List it with the total.",
+                               f"Which income did I get {when}? Each source, and the total.",
+                               f"I'm doing my books: what did I earn {when}, source by source, and in all?"]),
+               terse=f"Income {when}: sources and total?", refs=(_user(b),), mentions=mentions,
+               facts=lambda r: [i["source"] for i in r["income"][:4]] + [r["total"]])
 
 
 @goals.add("list_recurring")
@@ -597,7 +618,7 @@ def split_expense(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"Part of {name} was really {into}. Can you split that part off?",
                                          f"I'd like to split {name} so some of it counts as {into}."]),
-                   detail=rng.choice([f"The {into} part is {cash}.", f"Split off {cash}.", f"{cash} of it."]),
+                   detail=rng.choice([f"The {into} part is {cash}.", f"That part came to {cash}.", f"{cash} of it."]),
                    terse=f"Split {cash} of {name} into {into}.", refs=refs,
                    mentions=(*_expense_mentions(expense), into, cash))
     return Ask(args,
@@ -780,11 +801,10 @@ def everyone_request(b: Bundle, rng: random.Random) -> str | None:
 
 
 # Tools that do one another's job for some request (a month's budget is the list of categories
-# with this month's figures; an expense shows in the list): a missing-function task hides all of
-# a group or none.
+# with this month's figures; a bill's charges show in the list of expenses): a missing-function
+# task hides all of a group or none.
 SUBSTITUTES = (
     ("get_budget_summary", "list_categories"),
-    ("get_expense", "list_expenses"),
     ("list_recurring", "list_expenses"),
 )
 

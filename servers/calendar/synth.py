@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from prove_env.facts import one_of
+from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import (
     Ask,
     Goals,
@@ -478,7 +478,7 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
                 f"Walk me through {where} {span}, please."]
         terse = [f"{_cap(where)} {span}?", f"Events {span}, {where}?"]
     vague = [f"Can you check what's on {where} for me?", f"I need to look at {where}.",
-             f"Could you pull up {where}, please?"] if kind == "list" else ()
+             f"Could you pull up {where}?"] if kind == "list" else ()
     details = [f"I mean {bare}.", f"{_cap(bare)}, please."] + ([f"For {bare}."] if first == last else [])
     return _ask(rng, args, says=says, terse=terse, vague=vague, details=details, refs=refs, mentions=mentions,
                 prior=prior, facts=facts)
@@ -529,20 +529,64 @@ def search_events(b: Bundle, rng: random.Random) -> Ask | None:
                facts=_titles("events"))
 
 
-@goals.add("get_event", 1.0)
-def get_event(b: Bundle, rng: random.Random) -> Ask | None:
-    events = [o for o in b["events"] if not o["cancelled"] and not o["series_cancelled"]]
+def _standing(b: Bundle) -> list[dict]:
+    """Live events (past ones included) that no request cancels or deletes."""
+    return [o for o in b["events"] if not o["cancelled"] and not o["series_cancelled"]
+            and not (o["mine"] and o["role"] in (CANCEL, DELETE))]
+
+
+@goals.add("search_events", 0.8)
+def event_facts(b: Bundle, rng: random.Random) -> Ask | None:
+    """Where an event is, when it is (next) and whose it is: its line in a search by its title
+    shows them, so the search that finds it answers."""
+    events = _standing(b)
     if not events:
         return None
     o = rng.choice(events)
     event, name = o["event"], event_name(o, rng)
-    kinds = ["guests"] * 2 if event["invitees"] else []
-    kinds += ["place"] if event["location"] else []
+    kinds = ["place"] if event["location"] else []
     kinds += ["when"] if o["recurring"] and event["next_occurrence"] or o["unique"] and o["future"] else []
     kinds += ["organizer"] if not o["mine"] else []
-    kinds += ["overview"] if event["invitees"] and event["location"] else []
     if not kinds:
         return None
+    kind, eid = rng.choice(kinds), o["event_id"]
+
+    def line(read: Callable[[dict], Any]) -> Facts:
+        return lambda r: [read(e) for e in r["events"] if e["event_id"] == eid]
+
+    if kind == "place":
+        facts = line(lambda e: e["location"])
+        says = [f"Where is {name}?", f"Where's {name} happening?", f"Remind me where {name} takes place?",
+                f"I forgot where {name} is. Can you check?"]
+        terse = [f"Location of {name}?"]
+    elif kind == "when":
+        facts = line(lambda e: e["next_occurrence"] or e["start"])
+        title, nxt = f"the {quoted(o)}", " next" if o["recurring"] else ""
+        says = [f"When is {title}{nxt}?", f"What day and time is {title}{nxt}?", f"Can you check when {title} is{nxt}?",
+                f"I can't remember when {title} is{nxt}. Could you look it up?"]
+        terse = [f"When is {title}{nxt}?"]
+    else:
+        facts = line(lambda e: e["organizer"])
+        says = [f"Who organized {name}?", f"Who set up {name}?", f"Whose meeting is {name}?"]
+        terse = [f"Organizer of {name}?"]
+    return _ask(rng, {"query": o["title"]}, says=says, terse=terse, mentions=(o["title"],), facts=facts)
+
+
+@goals.add("get_event", 1.0)
+def get_event(b: Bundle, rng: random.Random) -> Ask | None:
+    """Who is invited to an event and how they replied: only the event's own record lists its guests
+    (others than the user; never asked of a meeting whose title names them all, such as a coffee chat)."""
+
+    def guests(o: dict) -> list[dict]:
+        return [i for i in o["event"]["invitees"] if i["contact_id"] != b["me"]["contact_id"]]
+
+    events = [o for o in _standing(b) if guests(o) and not all(i["name"] in o["title"] for i in guests(o))]
+    if not events:
+        return None
+    o = rng.choice(events)
+    event, name = o["event"], event_name(o, rng)
+    kinds = ["guests", "guests"] + (["overview"] if event["location"] else [])
+    kinds += ["waiting"] if any(i["response"] == "needs-action" for i in guests(o)) else []
     kind = rng.choice(kinds)
     args, refs, mentions = {"event_id": o["event_id"]}, (_event(o),), (o["title"],)
     if kind == "guests":
@@ -550,21 +594,11 @@ def get_event(b: Bundle, rng: random.Random) -> Ask | None:
         says = [f"Who is invited to {name}, and have they replied?", f"Who's on the guest list for {name}?",
                 f"Can you tell me who's been invited to {name}?", f"I'd like to know who's coming to {name}."]
         terse = [f"Invitees of {name}?", f"Who's invited to {name}?"]
-    elif kind == "place":
-        facts = lambda r: [r["location"]]
-        says = [f"Where is {name}?", f"Where's {name} happening?", f"Remind me where {name} takes place?",
-                f"I forgot where {name} is. Can you check?"]
-        terse = [f"Location of {name}?"]
-    elif kind == "when":
-        facts = lambda r: [r["next_occurrence"] or r["start"]]
-        title, nxt = f"the {quoted(o)}", " next" if o["recurring"] else ""
-        says = [f"When is {title}{nxt}?", f"What day and time is {title}{nxt}?", f"Can you check when {title} is{nxt}?",
-                f"I can't remember when {title} is{nxt}. Could you look it up?"]
-        terse = [f"When is {title}{nxt}?"]
-    elif kind == "organizer":
-        facts = lambda r: [r["organizer"]["name"]]
-        says = [f"Who organized {name}?", f"Who set up {name}?", f"Whose meeting is {name}?"]
-        terse = [f"Organizer of {name}?"]
+    elif kind == "waiting":
+        facts = lambda r: _first([i["name"] for i in r["invitees"] if i["response"] == "needs-action"])
+        says = [f"Who still hasn't answered the invitation to {name}?",
+                f"Is anyone yet to reply to {name}? Who?", f"Which guests of {name} haven't responded yet?"]
+        terse = [f"Who hasn't replied to {name}?"]
     else:
         facts = lambda r: [r["location"], *_first([i["name"] for i in r["invitees"]], 4)]
         says = [f"Can you pull up the details of {name}? Where is it, and who's coming?",
@@ -693,25 +727,29 @@ def check_conflicts(b: Bundle, rng: random.Random) -> Ask | None:
     on = say_day(b, d, rng)
     span = rng.choice([f"from {clock(start)} to {clock(end)}", f"between {clock(start)} and {clock(end)}"])
     when = rng.choice([f"{on.on} {span}", f"{span} {on.on}"])
+    # what is in the way of a taken span is what the answer must name: every wording asks for it
     if others:
         args["contact_ids"] = [p["contact_id"] for p in others]
         both = "both" if len(others) == 1 else "all"
         we = names(others, me=True)
-        says = [f"Are {we} {both} free {when}?", f"Can you check whether {we} are {both} free {when}?"]
+        says = [f"Are {we} {both} free {when}? If not, what's in the way?",
+                f"Can you check whether {we} are {both} free {when}, and if not, what's in the way?"]
         if busy:
             us = f"{names(others)} and me"
-            says += [f"Would {when} work for {us}, or does someone have a clash?",
-                     f"Does {when} work for {us}, or is someone busy?"]
-        vague = [f"I'd like to check whether {we} are {both} free.",
-                 f"Could you see if {we} are {both} free for a meeting?"]
-        terse = [f"Are {we} free {when}?"]
+            says += [f"Would {when} work for {us}, or does someone have a clash? Who or what?",
+                     f"Does {when} work for {us}, or is someone busy? With what?"]
+        vague = [f"I'd like to check whether {we} are {both} free, and if not, what's in the way.",
+                 f"Could you see if {we} are {both} free for a meeting? If not, what's in the way?"]
+        terse = [f"Are {we} free {when}? If not, what clashes?"]
     else:
-        says = [f"Am I free {when}?", f"Do I have anything {when}?", f"Is my calendar clear {when}?",
-                f"Can you check if anything clashes {when}?"] if busy else [
-                f"Am I free {when}?", f"Could you check whether I'm free {when}?",
-                f"Quick check: am I free {when}?"]
-        vague = ["I'd like to check whether I'm free.", "Could you check if I'm free for a meeting?"]
-        terse = [f"Am I free {when}?", f"Free {when}?"]
+        says = [f"Am I free {when}? If not, what's on?", f"Do I have anything {when}? What is it?",
+                f"Is my calendar clear {when}? If not, what's on it?",
+                f"Can you check if anything clashes {when}, and what?"] if busy else [
+                f"Am I free {when}? If not, what's on?", f"Could you check whether I'm free {when}, and if not, "
+                "what's on?", f"Quick check: am I free {when}? If not, what's on?"]
+        vague = ["I'd like to check whether I'm free, and if not, what's on.",
+                 "Could you check if I'm free for a meeting? If not, what's on?"]
+        terse = [f"Am I free {when}? If not, what's on?", f"Free {when}? If not, what's on?"]
     details = [f"{_cap(when)}.", f"I mean {when}.", f"That's {when}."]
     mentions = tuple(p["name"] for p in others) + (on.mention, clock(start), clock(end))
     ask = _ask(rng, args, says=says, terse=terse, vague=vague, details=details, split=SPLIT, mentions=mentions,
@@ -791,8 +829,12 @@ def list_rooms(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"Which rooms for at least {capacity} people are free {when}?",
                                          f"I need a room for {capacity} {when}. What's available?"]),
                    terse=f"Free rooms for {capacity}+, {when}?", mentions=mentions, prior=on.prior, facts=facts)
-    return Ask(args, say=rng.choice([f"Which meeting rooms are free {when}?", f"Is there a room free {when}?",
-                                     f"What rooms can I still get {when}?"]),
+    if rng.random() < 0.3:  # any one free room answers
+        return Ask(args, say=rng.choice([f"Is there a room free {when}? Which one?",
+                                         f"Can I still get a room {when}? Name one that's free."]),
+                   terse=f"Any room free {when}? Which?", mentions=mentions, prior=on.prior,
+                   facts=lambda r: [one_of(*[x["name"] for x in r])] if r else [NOTHING])
+    return Ask(args, say=rng.choice([f"Which meeting rooms are free {when}?", f"What rooms can I still get {when}?"]),
                terse=f"Free rooms {when}?", mentions=mentions, prior=on.prior, facts=facts)
 
 
@@ -871,11 +913,12 @@ def reschedule_event(b: Bundle, rng: random.Random) -> Ask | None:
     new = f"{on.bare} at {clock(start)}"
     args = {"event_id": o["event_id"], "start": _iso(start)}
     mentions = (o["title"], on.mention, clock(start))
+    later = [f"Push {name} to {new}, please. Same duration as now."] if start > o["start"] else []  # 'push' delays
     return _ask(rng, args, says=[
         f"Please move {name} to {new}; keep the same length.",
         f"Can you reschedule {name} to {new}? It should last as long as before.",
         f"Something came up, so {name} has to move. Could you make it {new} instead, same length?",
-        f"Push {name} to {new}, please. Same duration as now.",
+        *later,
         f"I'd like {name} moved to {new}, keeping its length."],
         terse=[f"Move {name} to {new}, same length.", f"Reschedule {name}: {new}, same duration."],
         vague=[f"I need to move {name}; same length as before.", f"{_cap(name)} has to move. Keep the same length.",

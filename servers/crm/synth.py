@@ -19,9 +19,10 @@ import datetime as dt
 import random
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from prove_env.facts import NOTHING
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import article, day, full_date, money, month, relative_day, stable
 
@@ -235,8 +236,8 @@ def create_lead(b: Bundle, rng: random.Random) -> Ask | None:
     say, detail = _held(rng, say, [f"Please add a new lead for me: {said}.{origin}",
                                    f"I've got a new lead to log under my name: {said}.{origin}"],
                         [f"Their email is {email}.", f"Email: {email}.", f"You can reach them at {email}."])
-    return Ask(args, say=say, detail=detail, terse=f"New lead: {first} {last}, {company}, {email}.{origin}",
-               refs=(_rep(b),), mentions=(first, last, email, company))
+    return Ask(args, say=say, detail=detail, terse=f"New lead: {first} {last}, {title}, {company}, {email}.{origin}",
+               refs=(_rep(b),), mentions=(first, last, title, email, company))
 
 
 @goals.add("update_lead_status")
@@ -312,7 +313,8 @@ def convert_lead(b: Bundle, rng: random.Random) -> Ask | None:
                       f"Could you convert {who}? {lead_in}the deal should be {cash}, closing on {on}."])
     say, detail = _held(rng, _capitalize_sentences(say),
                         [_capitalize_sentences(f"Please convert my lead {who}. {lead_in}open the deal for them."),
-                         _capitalize_sentences(f"I'd like to convert my lead {who} into a deal. {lead_in}go ahead."),
+                         _capitalize_sentences(f"I'd like to convert my lead {who} into a deal."
+                                               + (f" {lead_in}go ahead." if lead_in else "")),
                          f"Could you convert {who} from a lead into a customer with a deal?"],
                         [f"The deal is {cash}, expected to close {on}.", f"Make it {cash}, closing {on}.",
                          f"Put the deal at {cash} with a close date of {on}."])
@@ -468,28 +470,26 @@ def list_deals(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_deal", 0.8)
 def get_deal(b: Bundle, rng: random.Random) -> Ask | None:
+    """A deal's stage history, the day it was opened, or why it was lost: what only its own record
+    shows (a listing of deals shows its stage, amount and close date)."""
     if not b["deals"]:
         return None
     deal = rng.choice(b["deals"])
     name = deal_name(deal, rng)
-    refs, company = (_deal(b, deal),), deal["company_name"]
-    mentions = (company,)
-    roll = rng.random()
-    if roll < 0.25:
-        return Ask({"deal_id": deal["deal_id"]},
-                   say=rng.choice([f"Where does {name} stand: stage, amount and close date?",
-                                   f"Could you give me the stage, amount and expected close date of {name}?"]),
-                   terse=f"Stage, amount, close date of {name}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r["stage"], r["amount"], r["close_date"]] if "_" not in r["stage"]
-                   else [r["amount"], r["close_date"]])
-    if roll < 0.5:
-        return Ask({"deal_id": deal["deal_id"]},
-                   say=rng.choice([f"Remind me of the amount and expected close date on {name}.",
-                                   f"How much is {name} worth, and when should it close?",
-                                   f"My manager is asking about {name}: what's it worth and when does it close?"]),
-                   terse=f"Amount and close date of {name}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r["amount"], r["close_date"]])
-    return Ask({"deal_id": deal["deal_id"]},
+    refs, mentions = (_deal(b, deal),), (deal["company_name"],)
+    args = {"deal_id": deal["deal_id"]}
+    # a closed deal's last stage change is its close date, which the listing shows
+    kinds = ["opened"] + ["history"] * 2 * (deal["stage"] in OPEN_STAGES) + ["lost"] * 2 * (deal["stage"] == "closed_lost")
+    kind = rng.choice(kinds)
+    if kind == "lost":
+        return Ask(args, say=rng.choice([f"Why did we lose {name}?", f"What reason was recorded for losing {name}?"]),
+                   terse=f"Why was {name} lost?", refs=refs, mentions=mentions, facts=lambda r: [r["lost_reason"]])
+    if kind == "opened":
+        return Ask(args, say=rng.choice([f"When was {name} opened?", f"How old is {name}? When did we create it?",
+                                         f"On what date did {name} go into the CRM?"]),
+                   terse=f"Date {name} was opened?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["created_at"][:10]])
+    return Ask(args,
                say=rng.choice([f"When did {name} last change stage, and to which stage?",
                                f"Could you walk me through the stage history of {name}? I mostly need the latest move.",
                                f"I lost track of {name}. What was its most recent stage change?"]),
@@ -667,32 +667,40 @@ def _period(b: Bundle, rng: random.Random) -> tuple[dt.date, dt.date, str]:
 @goals.add("get_forecast", 1.2)
 def get_forecast(b: Bundle, rng: random.Random) -> Ask | None:
     start, end, said = _period(b, rng)
-    facts = lambda r: [r["weighted"], r["forecast"]] + ([r["won"]] if r["won"] else [])  # noqa: E731
+    # the forecast (won plus weighted) is the figure asked for; its parts only where the words ask them
+    forecast = lambda r: [r["forecast"]]  # noqa: E731
+    parts = lambda r: [r["weighted"], r["forecast"]] + ([r["won"]] if r["won"] else [])  # noqa: E731
     span = f"{said} ({day(start)} to {full_date(end)})"
     if rng.random() < 0.35:
+        if rng.random() < 0.3:
+            return Ask({"start_date": start.isoformat(), "end_date": end.isoformat()},
+                       say=f"Could you pull the team forecast for {span}: the weighted pipeline, what's won, and "
+                           "the total?", terse=f"Team forecast, {span}: weighted, won, total?", mentions=(said,),
+                       facts=parts)
         say, detail = _held(rng, rng.choice([f"What's the whole team's sales forecast for {span}?",
-                                             f"Could you pull the team forecast for {span}, weighted and won?",
                                              f"For the sales meeting: what does the team forecast look like "
                                              f"for {span}?"]),
                             ["What's the whole team's sales forecast?", "Could you pull the team's forecast?"],
                             [f"For {span}.", f"I mean {span}.", f"The period is {span}."])
         return Ask({"start_date": start.isoformat(), "end_date": end.isoformat()}, say=say, detail=detail,
-                   terse=f"Team forecast, {span}?", mentions=(said,), facts=facts)
+                   terse=f"Team forecast, {span}?", mentions=(said,), facts=forecast)
     mine = [d for d in b["deals"] if start.isoformat() <= d["close_date"] <= end.isoformat()
             and d["stage"] != "closed_lost"]
     if not mine:
         return None
+    args = {"start_date": start.isoformat(), "end_date": end.isoformat(), "owner_id": b["rep"]["rep_id"]}
+    if rng.random() < 0.3:
+        return Ask(args, say=f"Could you run my personal forecast for {span}: the weighted pipeline, what's won, "
+                             "and the total?", terse=f"My forecast, {span}: weighted, won, total?", refs=(_rep(b),),
+                   mentions=(said,), facts=parts)
     say, detail = _held(rng, rng.choice([f"What's my forecast for {span}?",
-                                         f"Could you run my personal forecast for {span}: weighted pipeline and "
-                                         "total?",
-                                         f"My manager wants my numbers for {span}. What's my weighted forecast?",
+                                         f"My manager wants my numbers for {span}. What's my forecast?",
                                          f"How am I tracking for {span}? I need my forecast."]),
                         ["What's my forecast looking like?", "Could you run my personal sales forecast?",
-                         "My manager wants my forecast numbers. Can you pull them?"],
+                         "My manager wants my forecast. Can you pull it?"],
                         [f"For {span}.", f"The period is {span}.", f"I need it for {span}."])
-    return Ask({"start_date": start.isoformat(), "end_date": end.isoformat(), "owner_id": b["rep"]["rep_id"]},
-               say=say, detail=detail,
-               terse=f"My forecast, {span}?", refs=(_rep(b),), mentions=(said,), facts=facts)
+    return Ask(args, say=say, detail=detail, terse=f"My forecast, {span}?", refs=(_rep(b),), mentions=(said,),
+               facts=forecast)
 
 
 # -- goals: companies and contacts ---------------------------------------------------------------
@@ -734,24 +742,33 @@ def get_company(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_contact", 0.8)
 def get_contact(b: Bundle, rng: random.Random) -> Ask | None:
-    people = [c for c in b["contacts"] if c["phone"] and c["title"]]
-    if not people:
+    """The deals a contact is the contact of, how much has been logged with them, and since when
+    they are on file: what only the contact's own record shows (the search shows their phone,
+    email, title and company)."""
+    if not b["contacts"]:
         return None
-    person = rng.choice(people)
-    name = person["name"]
-    if rng.random() < 0.5:
-        return Ask({"contact_id": person["contact_id"]},
-                   say=rng.choice([f"What's the phone number for {name}?",
-                                   f"Could you give me {name}'s phone number and email?",
-                                   f"I need to ring {name} at {person['company_name']}. What number do we have?"]),
-                   terse=f"{name}'s phone?", refs=(_contact(person),), mentions=(name,),
-                   facts=lambda r: [r["phone"]])
-    return Ask({"contact_id": person["contact_id"]},
-               say=rng.choice([f"What's {name}'s job title, and which company are they with?",
-                               f"Remind me what {name} does and where.",
-                               f"Who is {name} again? Title and company, please."]),
-               terse=f"{name}: title and company?", refs=(_contact(person),), mentions=(name,),
-               facts=lambda r: [r["title"], r["company_name"]])
+    person = rng.choice(b["contacts"])
+    name, args, refs = person["name"], {"contact_id": person["contact_id"]}, (_contact(person),)
+    on_deals = {d["contact_id"] for c in b["companies"] for d in c["deals"]}
+    kinds = ["activity", "since"] + ["deals"] * 2 * (person["contact_id"] in on_deals)
+    kind = rng.choice(kinds)
+    if kind == "deals":
+        return Ask(args, say=rng.choice([f"Which deals is {name} the contact on?",
+                                         f"What deals do we have with {name} as the contact?",
+                                         f"I'm calling {name} later. Which of our deals are they the contact for?"]),
+                   terse=f"Deals with {name} as contact?", refs=refs, mentions=(name,),
+                   facts=lambda r: [d["name"] for d in r["deals"][:5]])
+    if kind == "activity":
+        return Ask(args, say=rng.choice([f"How many activities have we logged with {name}, and how many of their "
+                                         "tasks are still open?",
+                                         f"How much contact have we had with {name}? The number of activities, and "
+                                         "how many open tasks."]),
+                   terse=f"{name}: how many activities, how many open tasks?", refs=refs, mentions=(name,),
+                   facts=lambda r: [n or NOTHING for n in (r["activities"], r["open_tasks"])])
+    return Ask(args, say=rng.choice([f"When was {name} added to the CRM?", f"Since when do we have {name} on file?",
+                                     f"How long has {name} been in our contacts? When were they added?"]),
+               terse=f"When was {name} added?", refs=refs, mentions=(name,),
+               facts=lambda r: [r["created_at"][:10]])
 
 
 @goals.add("create_contact", 0.8)
@@ -847,6 +864,32 @@ def lead_status(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Status of lead {name}?", mentions=(name,), facts=lambda r: [r[0]["status"]])
 
 
+@goals.add("list_deals", 0.8)
+def deal_figures(b: Bundle, rng: random.Random) -> Ask | None:
+    """One deal's stage, amount and close date: its line in the listing of its company's deals."""
+    if not b["deals"]:
+        return None
+    deal = rng.choice(b["deals"])
+    name, did = deal_name(deal, rng), deal["deal_id"]
+
+    def line(*keys: str) -> Callable[[Any], list[Any]]:
+        # a stage written with an underscore ('closed_won') is no word a person says
+        return lambda r: [d[k] for d in r if d["deal_id"] == did for k in keys if "_" not in str(d[k])]
+
+    if rng.random() < 0.5:
+        return Ask({"name": deal["company_name"]},
+                   say=rng.choice([f"Where does {name} stand: stage, amount and close date?",
+                                   f"Could you give me the stage, amount and expected close date of {name}?"]),
+                   terse=f"Stage, amount, close date of {name}?", mentions=(deal["company_name"],),
+                   facts=line("stage", "amount", "close_date"))
+    return Ask({"name": deal["company_name"]},
+               say=rng.choice([f"Remind me of the amount and expected close date on {name}.",
+                               f"How much is {name} worth, and when should it close?",
+                               f"My manager is asking about {name}: what's it worth and when does it close?"]),
+               terse=f"Amount and close date of {name}?", mentions=(deal["company_name"],),
+               facts=line("amount", "close_date"))
+
+
 @goals.add("list_deals", 0.6)
 def company_deals(b: Bundle, rng: random.Random) -> Ask | None:
     companies = [c for c in b["companies"] if c["deals"]]
@@ -861,12 +904,28 @@ def company_deals(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [d["name"] for d in r[:5]])
 
 
-@goals.add("search_contacts", 0.6)
-def contact_email(b: Bundle, rng: random.Random) -> Ask | None:
+@goals.add("search_contacts", 1.0)
+def contact_details(b: Bundle, rng: random.Random) -> Ask | None:
+    """A contact's email, phone, or title and company: their line in a search by name shows them."""
     if not b["contacts"]:
         return None
     person = rng.choice(b["contacts"])
     name = person["name"]
+    kinds = ["email"] + ["phone"] * bool(person["phone"]) + ["role"] * bool(person["title"])
+    kind = rng.choice(kinds)
+    if kind == "phone":
+        return Ask({"name": name},
+                   say=rng.choice([f"What's the phone number for {name}?",
+                                   f"I need to ring {name} at {person['company_name']}. What number do we have?",
+                                   f"Could you look up {name}'s phone number for me?"]),
+                   terse=f"{name}'s phone?", mentions=(name,), facts=lambda r: [r[0]["phone"]])
+    if kind == "role":
+        return Ask({"name": name},
+                   say=rng.choice([f"What's {name}'s job title, and which company are they with?",
+                                   f"Remind me what {name} does and where.",
+                                   f"Who is {name} again? Title and company, please."]),
+                   terse=f"{name}: title and company?", mentions=(name,),
+                   facts=lambda r: [r[0]["title"], r[0]["company_name"]])
     return Ask({"name": name},
                say=rng.choice([f"What's the email address for {name}?", f"Could you look up {name}'s email for me?",
                                f"I need to write to {name}. Which email do we have?"]),

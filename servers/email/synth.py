@@ -25,9 +25,11 @@ NEW_LABELS = ("Taxes", "Kids", "Newsletters", "Conferences", "Insurance", "Recip
 NEW_CONTACTS = (("Dana Whitfield", "dana.whitfield@gmail.com"), ("Marco Bellini", "marco.bellini@outlook.com"),
                 ("Priya Raman", "priya.raman@yahoo.com"), ("Tom Okafor", "tom.okafor@hotmail.com"),
                 ("Lena Fischer", "lena.fischer@gmail.com"), ("Sam Whitaker", "sam.whitaker@icloud.com"))
-REPLIES = ("Thanks, that works for me.", "Sounds good, see you then.", "Got it, I'll take a look today.",
-           "Thanks for the update.", "I can't make it this week, sorry.", "Perfect, thank you!",
-           "Let me check and get back to you tomorrow.", "Great news, thanks for letting me know.")
+# Replies to a mail that asks something, and to one that tells something.
+ANSWERS = ("Thanks, that works for me.", "Sounds good, see you then.", "I can't make it this week, sorry.",
+           "Let me check and get back to you tomorrow.")
+THANKS = ("Got it, I'll take a look today.", "Thanks for the update.", "Perfect, thank you!",
+          "Great news, thanks for letting me know.")
 NOTES = ("FYI, see below.", "Can you take a look at this?", "Forwarding this for your records.",
          "Thought you'd want to see this.")
 NEW_MAILS = (("Coffee next week?", "Are you free for coffee sometime next week?"),
@@ -129,6 +131,11 @@ def mail_name(b: Bundle, m: dict, rng: random.Random) -> str:
                        f"the mail {who} sent me about \"{topic}\""])
 
 
+def reply_text(m: dict, rng: random.Random) -> str:
+    """A reply that fits the mail: an answer to a question, a thank-you for news."""
+    return rng.choice(ANSWERS if "?" in m["snippet"] or "?" in m["subject"] else THANKS)
+
+
 def _mentions(m: dict) -> tuple[str, ...]:
     return (m["topic"],)
 
@@ -151,35 +158,22 @@ def _drafted(d: dict) -> str:
 goals = Goals()
 
 
-@goals.add("get_message", 1.2)
+@goals.add("get_message", 0.8)
 def get_message(b: Bundle, rng: random.Random) -> Ask | None:
-    mail = [m for m in b["messages"] if m["folder"] != "trash"]
-    if not mail:
+    """The files a mail carries: only the message itself lists them (a search shows its date,
+    sender and recipients)."""
+    attached = [m for m in b["messages"] if m["folder"] != "trash" and m["has_attachments"]]
+    if not attached:
         return None
-    attached = [m for m in mail if m["has_attachments"]]
-    if attached and rng.random() < 0.5:
-        m = rng.choice(attached)
-        name = mail_name(b, m, rng)
-        return Ask({"message_id": m["message_id"]},
-                   say=rng.choice([f"What files are attached to {name}?",
-                                   f"Can you tell me the names of the attachments on {name}?",
-                                   f"I need the attachment from {name}. What is it called, and how big is it?",
-                                   f"Which documents came with {name}?"]),
-                   terse=f"Attachments on {name}?", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
-                   facts=lambda r: [a["filename"] for a in r["attachments"]])
-    m = rng.choice(mail)
+    m = rng.choice(attached)
     name = mail_name(b, m, rng)
-    if rng.random() < 0.5:
-        return Ask({"message_id": m["message_id"]},
-                   say=rng.choice([f"When was {name} sent?", f"Could you check what day {name} came in?",
-                                   f"I'm trying to remember the date of {name}. When was it?"]),
-                   terse=f"Date of {name}?", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
-                   facts=lambda r: [r["date"][:10]])
     return Ask({"message_id": m["message_id"]},
-               say=rng.choice([f"Who exactly was {name} addressed to?", f"Can you tell me who received {name}?",
-                               f"Which addresses was {name} sent to?"]),
-               terse=f"Recipients of {name}?", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
-               facts=lambda r: (r["to"] + r["cc"])[:5])
+               say=rng.choice([f"What files are attached to {name}?",
+                               f"Can you tell me the names of the attachments on {name}?",
+                               f"I need the attachment from {name}. What is it called, and how big is it?",
+                               f"Which documents came with {name}?"]),
+               terse=f"Attachments on {name}?", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
+               facts=lambda r: [a["filename"] for a in r["attachments"]])
 
 
 @goals.add("get_thread")
@@ -235,6 +229,28 @@ def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Could you remind me of the subjects of my {count} most recent sent emails?"]),
                terse=f"Subjects of my last {count} sent emails?", refs=(_user(b),), mentions=(str(count),),
                facts=lambda r: [m["subject"] for m in r])
+
+
+@goals.add("search_messages", 0.8)
+def mail_facts(b: Bundle, rng: random.Random) -> Ask | None:
+    """When a named mail was sent, or to whom: its line in a search by sender and subject shows both."""
+    mail = [m for m in b["messages"] if m["folder"] != "trash"]
+    if not mail:
+        return None
+    m = rng.choice(mail)
+    name, mid = mail_name(b, m, rng), m["message_id"]
+    args = _mail_args(_message(b, m))
+    if rng.random() < 0.5 or not [a for a in m["to"] + m["cc"] if a != b["user"]["address"]]:
+        return Ask(args, say=rng.choice([f"When was {name} sent?", f"Could you check what day {name} came in?",
+                                         f"I'm trying to remember the date of {name}. When was it?"]),
+                   terse=f"Date of {name}?", refs=(_user(b),), mentions=_mentions(m),
+                   facts=lambda r: [x["date"][:10] for x in r if x["message_id"] == mid])
+    # the result names recipients by address only: the words ask for the addresses
+    return Ask(args, say=rng.choice([f"Which addresses was {name} sent to?",
+                                     f"Who exactly was {name} addressed to? Give me the email addresses.",
+                                     f"Can you list the addresses {name} went to?"]),
+               terse=f"Recipient addresses of {name}?", refs=(_user(b),), mentions=_mentions(m),
+               facts=lambda r: [a for x in r if x["message_id"] == mid for a in (x["to"] + x["cc"])[:5]])
 
 
 @goals.add("search_messages", 1.3)
@@ -541,7 +557,7 @@ def create_draft(b: Bundle, rng: random.Random) -> Ask | None:
     replyable = _received(b, "inbox", "archive")
     if replyable and rng.random() < 0.4:
         m = rng.choice(replyable)
-        text = rng.choice(REPLIES)
+        text = reply_text(m, rng)
         name = mail_name(b, m, rng)
         return Ask({"user_id": b["user"]["user_id"], "reply_to_message_id": m["message_id"], "body": text},
                    say=rng.choice([f"Start a reply to {name} but keep it as a draft; don't send it.",
@@ -703,7 +719,7 @@ def reply_to_message(b: Bundle, rng: random.Random) -> Ask | None:
     if not mail:
         return None
     m = rng.choice(mail)
-    text = rng.choice(REPLIES)
+    text = reply_text(m, rng)
     name = mail_name(b, m, rng)
     refs = (_user(b), _message(b, m))
     others = [a for a in m["to"] + m["cc"] if a != b["user"]["address"]]
@@ -756,7 +772,7 @@ _BY_ADDRESS = ("Hello, my email address is {address}.", "Hi, my mailbox is {addr
                "I'm writing from {address}.", "My mail account here is {address}.",
                "This is the mailbox {address}.", "You'll find me under {address}.",
                "Hi! My address on your service is {address}.", "My login is {address}.")
-_BY_ADDRESS_TERSE = ("Mailbox: {address}.", "Address {address}.", "Account: {address}.")
+_BY_ADDRESS_TERSE = ("Mailbox: {address}.", "My address: {address}.", "Account: {address}.")
 
 
 def _by_name(ref: Ref) -> tuple[str, str]:

@@ -412,8 +412,8 @@ def cat(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     w, refs, mentions = name_file(b, rng, path, BY_TEXT)
     say = _one(rng, f"Show me what's in {w}.", f"Can you print {w}?", f"Please display the contents of {w}.",
-               f"What does {w} say?", f"Could you pull up {w} for me? I'd like to read it.",
-               f"I can't remember what I put in {w}. What's in it?", f"Read {w} out to me, please.",
+               f"Could you pull up {w} for me? I'd like to read it.",
+               f"I can't remember what I put in {w}. Can you show it to me?", f"Read {w} out to me, please.",
                f"I need to check {w}; could you show me the whole thing?")
     return Ask({"path": path}, say=say, terse=_one(rng, f"Print {w}.", f"Contents of {w}?", f"Show {w}."),
                refs=refs, mentions=mentions, facts=_content)
@@ -463,6 +463,8 @@ def read_file(b: Bundle, rng: random.Random) -> Ask | None:
     total = len(b["files"][path]["lines"])
     start = rng.randint(2, total - 4)
     end = min(total, start + rng.choice([2, 3, 5]))
+    if not any(map(_gist, b["files"][path]["lines"][start - 1:end])):
+        return None  # lines with no words to quote ('}', blank): nothing to tell
     w, refs, mentions = name_file(b, rng, path, BY_TEXT)
     args, mentions = {"path": path, "start_line": start, "end_line": end}, mentions + (str(start), str(end))
     terse = _one(rng, f"Lines {start}-{end} of {w}.", f"{w}, lines {start} to {end}.")
@@ -631,7 +633,7 @@ def search_files(b: Bundle, rng: random.Random) -> Ask | None:
     say = _one(rng, f"Which files under {top} mention '{query}'?",
                f"Find the files in {top} that contain the text '{query}'.",
                f"Is '{query}' written in any file under {top}? Which ones?",
-               f"I remember writing '{query}' somewhere in {top}. Which file was that?")
+               f"I remember writing '{query}' somewhere in {top}. Which files have it?")
     return Ask({"query": query, "path": top}, say=say, terse=terse, mentions=(query, top), facts=_found_files)
 
 
@@ -831,7 +833,9 @@ def stat(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=_one(rng, f"How many entries does {w} hold, directly inside it?",
                                   f"How many things are directly inside {w}?"),
                    terse=f"Entries in {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["entries"]])
-    if kind == "dir" and style < 0.7:
+    # the owner is asked about only where it is someone else: the user's own name is no fact to tell them
+    theirs = b["nodes"][path]["owner"] != b["user"]
+    if kind == "dir" and style < 0.7 and theirs:
         return Ask(args, say=_one(rng, f"Show me the details of {w}: owner, permissions and how many entries it has.",
                                   f"Who owns {w}, and how many entries does it have?"),
                    terse=f"Owner and entry count of {w}?", refs=refs, mentions=mentions,
@@ -845,11 +849,16 @@ def stat(b: Bundle, rng: random.Random) -> Ask | None:
                                   f"I wonder how old {w} is. When was it last modified?"),
                    terse=f"Last modified date of {w}?", refs=refs, mentions=mentions,
                    facts=lambda r: [r["modified"][:10]])
-    return Ask(args, say=_one(rng, f"Show me the details of {w}: type, size, permissions and owner.",
-                              f"Who owns {w}, and how big is it?",
-                              f"Could you look up {w} for me? I want its size, owner and permissions."),
-               terse=f"Details of {w}?", refs=refs, mentions=mentions,
-               facts=lambda r: [quantity(r["size"], "B"), r["owner"]])
+    if theirs:
+        return Ask(args, say=_one(rng, f"Show me the details of {w}: type, size, permissions and owner.",
+                                  f"Who owns {w}, and how big is it?",
+                                  f"Could you look up {w} for me? I want its size, owner and permissions."),
+                   terse=f"Owner and size of {w}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [quantity(r["size"], "B"), r["owner"]])
+    return Ask(args, say=_one(rng, f"Show me the details of {w}: type, size and permissions.",
+                              f"Could you look up {w} for me? I want its size and permissions."),
+               terse=f"Size and permissions of {w}?", refs=refs, mentions=mentions,
+               facts=lambda r: [quantity(r["size"], "B")])
 
 
 def _exists(r: Any) -> list[str]:
@@ -984,9 +993,10 @@ def count_files(b: Bundle, rng: random.Random) -> Ask | None:
                    f"I'm curious: how many {files} do I have under {top}?")
         return Ask({"path": top, "name": f"*{ext}"}, say=say, terse=f"Number of {ext} files under {top}?",
                    mentions=(ext, top), facts=lambda r: [r["files"]])
-    say = _one(rng, f"How many files are under {top}, broken down by extension?",
-               f"Count the files in {top} by type, please.", f"What kinds of files are in {top}, and how many of each?")
-    return Ask({"path": top}, say=say, terse=f"File count by extension in {top}?", mentions=(top,),
+    say = _one(rng, f"How many files are under {top} in all, broken down by extension?",
+               f"Count the files in {top}, in total and by type, please.",
+               f"What kinds of files are in {top}, how many of each, and how many altogether?")
+    return Ask({"path": top}, say=say, terse=f"Total file count in {top}, and by extension?", mentions=(top,),
                facts=lambda r: [r["files"], max(r["by_extension"].values())])
 
 
@@ -1071,8 +1081,7 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=_one(rng, f"Give me the count, sum, min, max and average of a column in {w}.",
                                   f"I need summary statistics for one numeric column of {w}."),
                    terse=f"Stats of the '{column}' column in {w}.",
-                   detail=_one(rng, f"The column is '{column}'.", f"It's the '{column}' column.",
-                               f"Use '{column}'."),
+                   detail=_one(rng, f"The column is '{column}'.", f"It's the '{column}' column."),
                    refs=refs, mentions=mentions,
                    facts=lambda r: [r["count"], r["sum"], r["min"], r["max"], r["mean"]])
     if style > 0 and rng.random() < 0.3:
@@ -1081,7 +1090,7 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=_one(rng, f"What's the {what} of one of the columns in {w}?",
                                   f"I need the {what} of a column of {w}."),
                    terse=f"{what[:1].upper()}{what[1:]} of '{column}' in {w}?",
-                   detail=_one(rng, f"The column is '{column}'.", f"It's the '{column}' column.", f"Use '{column}'."),
+                   detail=_one(rng, f"The column is '{column}'.", f"It's the '{column}' column."),
                    refs=refs, mentions=mentions, facts=facts)
     if style == 1:
         return Ask(args, say=_one(rng, f"What's the total of the '{column}' column in {w}?",
@@ -1467,7 +1476,8 @@ def delete_lines(b: Bundle, rng: random.Random) -> Ask | None:
     if not numbered:
         return None
     start = rng.choice(numbered)
-    w, refs, mentions = name_file(b, rng, path, BY_TEXT)
+    # by name, not by a line it says: the line to delete is quoted ("the one that says ...")
+    w, refs, mentions = name_file(b, rng, path, BY_NAME)
     if rng.random() < 0.5 and start + 1 in numbered:
         end = start + 1
         say = _one(rng, f"Delete lines {start} and {end} from {w}.", f"Remove lines {start}-{end} of {w}, please.",
@@ -1818,7 +1828,8 @@ def _capitalized(build: Callable[[Bundle, random.Random], Ask | None]) -> Callab
 # tools, a directory lists with any of the listing tools, and a file is written, appended to,
 # emptied or edited by several): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
-    ("cat", "read_file", "head", "tail", "sort", "uniq", "grep"),
+    # each prints a file's lines (cut a line without its delimiter whole, sed without in_place the text)
+    ("cat", "read_file", "head", "tail", "sort", "uniq", "grep", "cut", "sed"),
     ("wc", "read_file"),
     ("ls", "list_dir", "tree", "find", "list_recent", "du", "disk_usage", "glob"),
     ("search_files", "grep"),

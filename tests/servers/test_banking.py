@@ -785,3 +785,109 @@ def test_success_follows_the_outcome_not_the_path(play):
     wrong = play(pay, [_call("transfer", from_account_id="ACC-0004", to_account_id="ACC-0005", amount=55.0,
                              pin="4572"), "Done."])
     assert not wrong["success"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seeds=(0,), draws: int = 40) -> list[tuple]:
+    """Requests the recipe writes for `tool` from the bundles of a few worlds, each with the result
+    of its call (after the calls it asks for first, on a copy of the world) and the customer's
+    listing of accounts and search result before them."""
+    import json
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    found = []
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"banking asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == tool):
+            for _ in range(draws):
+                b = rng.choice(bundles)
+                ask = goal.build(b, rng)
+                if ask is None:
+                    continue
+                before = {"list_accounts": read("list_accounts", customer_id=b["customer"]["customer_id"]),
+                          "find_customers": read("find_customers", name=b["customer"]["name"])}
+                trial = world.clone()
+                tools = toolkit(trial)
+                for name, args in ask.prior:
+                    tools.run(name, dict(args))
+                found.append((ask, json.loads(tools.run(tool, dict(ask.args))), before))
+                trial.close()
+        world.close()
+    return found
+
+
+def _shown(fact, result) -> bool:
+    """Whether a result's JSON holds the fact as written."""
+    import json
+
+    text = json.dumps(result)
+    return (json.dumps(fact) if isinstance(fact, str) else str(fact)) in text
+
+
+def test_a_balance_is_asked_of_its_own_tool_only_after_money_moved_into_the_account():
+    """The listing of accounts shows every balance: a balance asked of `get_balance` is the one after
+    a transfer the same request makes into that account, which the listing (read before it) does
+    not show; a question the listing answers is asked of the listing itself."""
+    asks = _asks("get_balance")
+    assert len(asks) > 10
+    for ask, result, before in asks:
+        assert [name for name, _ in ask.prior] == ["transfer"], ask.say
+        assert ask.prior[0][1]["to_account_id"] == ask.args["account_id"], ask.say
+        assert not all(_shown(f, before["list_accounts"]) for f in ask.facts(result)), ask.say
+    for ask, result, before in _asks("list_accounts"):
+        assert ask.facts(result) and all(_shown(f, result) for f in ask.facts(result)), ask.say
+
+
+def test_account_and_profile_questions_ask_what_the_listing_and_the_search_do_not_show():
+    """`get_account` and `get_customer` are asked only for what `list_accounts` and `find_customers`
+    (the look-ups that come before them) do not show: a look-up that already answers makes the call
+    after it one an agent rightly skips."""
+    for tool, listing in (("get_account", "list_accounts"), ("get_customer", "find_customers")):
+        asks = _asks(tool)
+        assert len(asks) > 20
+        for ask, result, before in asks:
+            assert not all(_shown(f, before[listing]) for f in ask.facts(result)), (tool, ask.say)
+
+
+def test_an_account_being_closed_is_not_asked_about_as_if_it_stayed_open():
+    """The account a request of the conversation closes is asked about by no other request: 'When did I
+    open my savings?' right after closing it reads oddly."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("banking closing")
+    bundles = [b for b in recipe.sample(Reader(toolkit, world), world.now, rng) if b["closing"]]
+    world.close()
+    assert bundles
+    goal = next(g for g in recipe.goals if g.tool == "get_account")
+    for _ in range(200):
+        b = rng.choice(bundles)
+        ask = goal.build(b, rng)
+        assert ask is None or ask.args["account_id"] != b["closing"], ask.say
+
+
+def test_spending_by_category_records_the_categories_not_a_total_unasked():
+    """'Where did my money go in August? Give me the main categories.' is answered by the categories:
+    the total is recorded only where the words ask for it."""
+    breakdowns = [(ask, result) for ask, result, _ in _asks("get_spending_summary", draws=80)
+                  if "categor" in ask.say + ask.terse and "total" not in f"{ask.say} {ask.detail or ''} {ask.terse}"]
+    assert breakdowns
+    for ask, result in breakdowns:
+        if result["spending_by_category"]:
+            assert result["total_spending"] not in ask.facts(result) or \
+                result["total_spending"] in result["spending_by_category"].values(), ask.say

@@ -650,3 +650,56 @@ def test_the_remaining_refusals_change_nothing(s):
     s.fails("add_recurring_expense", "merchant must be", category_id=c["category_id"], merchant=" ",
               amount=6.0, frequency="monthly", start_date=today(s).isoformat())
     assert not invariants(s)
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seed: int = 0, draws: int = 60) -> list[tuple]:
+    """Requests the recipe writes for `tool` from the bundles of one world, each with the result of its
+    call and a reader of that world (every tool asked about here reads, or is only built)."""
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("budget"), get_recipe("budget")
+    world = worlds.create(toolkit, seed)
+    read = Reader(toolkit, world)
+    rng = random.Random(f"budget asks {seed}")
+    bundles = recipe.sample(read, world.now, rng)
+    found = []
+    for goal in (g for g in recipe.goals if g.tool == tool):
+        for _ in range(draws):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is not None:
+                result = json.loads(toolkit(world).run(tool, dict(ask.args))) if ask.facts else None
+                found.append((ask, result, read))
+    return found
+
+
+def test_an_expense_is_looked_up_for_what_the_list_of_expenses_does_not_show():
+    """The list of expenses (the look-up that finds an expense by merchant and day) shows its amount,
+    category and payment method: `get_expense` is asked for its note, and a question about what the
+    list shows is asked of the list itself."""
+    import json
+
+    asks = _asks("get_expense")
+    assert len(asks) > 20
+    for ask, result, read in asks:
+        listed = read("list_expenses", user_id=result["user_id"], merchant=result["merchant"],
+                      start_date=result["date"], end_date=result["date"])
+        assert not all(json.dumps(f) in json.dumps(listed) for f in ask.facts(result)), ask.say
+    single = [(ask, result) for ask, result, _ in _asks("list_expenses") if ask.args.get("end_date")]
+    assert single
+    for ask, result in single:
+        assert ask.facts(result), ask.say
+
+
+def test_a_split_that_waits_for_its_amount_is_not_asked_for_twice():
+    """'Can you split that part off?' followed by 'Split off $20.' asks twice: the amount comes alone."""
+    held = [ask for ask, _, _ in _asks("split_expense", draws=200) if ask.detail]
+    assert held
+    for ask in held:
+        assert "split" not in ask.detail.lower(), (ask.say, ask.detail)

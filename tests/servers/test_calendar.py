@@ -966,3 +966,70 @@ def test_success_follows_the_outcome_not_the_path(play):
     assert detail["success"]
     assert not play(book, [_call("create_event", title="Budget review", start="2026-09-09T14:30",
                                  end="2026-09-09T15:00"), "Booked."])["success"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seed: int = 0, draws: int = 60) -> list[tuple]:
+    """Requests the recipe writes for `tool` from the bundles of one world, each with the result of its
+    call and a reader of that world (every tool asked about here reads)."""
+    import json
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, seed)
+    read = Reader(toolkit, world)
+    rng = random.Random(f"calendar asks {seed}")
+    bundles = recipe.sample(read, world.now, rng)
+    found = []
+    for goal in (g for g in recipe.goals if g.tool == tool):
+        for _ in range(draws):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is not None:
+                found.append((ask, json.loads(toolkit(world).run(tool, dict(ask.args))), read))
+    return found
+
+
+def test_an_event_is_opened_for_what_its_line_in_a_search_does_not_show():
+    """A search by title (the look-up that finds an event) shows where and when it is and who
+    organizes it: `get_event` is asked about its guests, and those questions are asked of the search."""
+    import json
+
+    asks = _asks("get_event")
+    assert len(asks) > 20
+    for ask, result, read in asks:
+        line = [e for e in read("search_events", query=result["title"])["events"] if e["event_id"] == result["event_id"]]
+        assert not all(json.dumps(f) in json.dumps(line) for f in ask.facts(result)), ask.say
+    searched = [(ask, result) for ask, result, _ in _asks("search_events") if ask.facts(result)]
+    assert any("Where" in ask.say or "When" in ask.say or "Who" in ask.say for ask, _ in searched)
+
+
+def test_whether_a_room_is_free_is_answered_by_any_free_room():
+    """'Is there a room free then?' is answered by naming one: every free room states the fact."""
+    from prove_env.facts import stated
+
+    asks = [(ask, rooms) for ask, rooms, _ in _asks("list_rooms", draws=200)
+            if ask.say.startswith(("Is there", "Can I")) and rooms]
+    assert asks
+    for ask, rooms in asks:
+        facts = ask.facts(rooms)
+        for room in rooms:
+            assert all(stated(f, f"Yes, {room['name']} is free then.") for f in facts), ask.say
+
+
+def test_a_taken_span_is_asked_what_is_in_the_way():
+    """'Are Billy and I both free then?' is rightly answered 'No, you're busy': when the span is taken,
+    the task records what is in the way, so every wording asks for it."""
+    import re
+
+    taken = [(ask, result) for ask, result, _ in _asks("check_conflicts", draws=200) if not result["free"]]
+    assert taken
+    for ask, result in taken:
+        assert ask.facts(result)
+        for words in (f"{ask.say} {ask.detail or ''}", ask.terse):
+            assert re.search(r"\b(what|who)\b", words, re.I), words

@@ -680,3 +680,76 @@ def test_success_follows_the_outcome_not_the_path(play, served):
     wrong = play(log, [_call("log_activity", rep_id=rep["rep_id"], kind="meeting", subject="Check-in call",
                              contact_id=contact["contact_id"]), "Logged."])
     assert not wrong["success"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seed: int = 0, draws: int = 60) -> list[tuple]:
+    """Requests the recipe writes for `tool` from the bundles of one world, each with the result of its
+    call (None for a write) and a reader of that world."""
+    import json
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("crm"), get_recipe("crm")
+    world = worlds.create(toolkit, seed)
+    read = Reader(toolkit, world)
+    rng = random.Random(f"crm asks {seed}")
+    bundles = recipe.sample(read, world.now, rng)
+    found = []
+    for goal in (g for g in recipe.goals if g.tool == tool):
+        for _ in range(draws):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is not None:
+                result = json.loads(toolkit(world).run(tool, dict(ask.args))) if ask.facts else None
+                found.append((ask, result, read))
+    return found
+
+
+def _leaves(value) -> list:
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
+
+
+def _holds(result, fact) -> bool:
+    """Whether a value of a result is the fact (or one of its choices)."""
+    from prove_env.facts import values
+
+    return any(v in _leaves(result) for v in values(fact))
+
+
+def test_contacts_and_deals_are_opened_for_what_their_search_does_not_show():
+    """A contact's search shows their email, phone, title and company, a deal's listing its stage,
+    amount and close date: `get_contact` and `get_deal` are asked only what those look-ups leave out."""
+    for tool, find in (("get_contact", lambda r, read: read("search_contacts", name=r["name"])),
+                       ("get_deal", lambda r, read: read("list_deals", name=r["company_name"]))):
+        asks = _asks(tool)
+        assert len(asks) > 20
+        for ask, result, read in asks:
+            key = "contact_id" if tool == "get_contact" else "deal_id"
+            line = [e for e in find(result, read) if e[key] == result[key]]
+            assert not all(_holds(line, f) for f in ask.facts(result)), (tool, ask.say)
+
+
+def test_a_conversion_waiting_for_its_figures_says_go_ahead_only_after_a_first_step():
+    """'I'd like to convert my lead ... into a deal. Go ahead.' urges on a request still missing its
+    amount; 'go ahead' follows only what comes first ('Mark them qualified first, then go ahead.')."""
+    asks = [ask for ask, _, _ in _asks("convert_lead", draws=300)]
+    assert any(ask.detail for ask in asks)
+    for ask in asks:
+        assert "into a deal. Go ahead" not in ask.say, ask.say
+
+
+def test_a_forecast_asked_for_is_its_headline_figure():
+    """'What's my forecast?' is answered by the forecast (won plus weighted); the weighted pipeline and
+    what is won are recorded only where the words ask for them."""
+    asks = _asks("get_forecast", draws=120)
+    plain = [(ask, result) for ask, result, _ in asks if "weighted" not in ask.say]
+    assert plain and len(plain) < len(asks)
+    for ask, result in plain:
+        assert ask.facts(result) == [result["forecast"]], ask.say

@@ -489,3 +489,75 @@ def test_the_seed_drafts_that_cannot_be_sent_as_they_stand(s):
     s.fails("send_draft", "malformed address", draft_id=typo["draft_id"])
     fixed = s.ok("update_draft", draft_id=typo["draft_id"], to=[typo["to"][0] + ".io"])
     assert s.ok("send_draft", draft_id=fixed["draft_id"])["delivered_to"] == fixed["to"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seed: int = 0, draws: int = 60) -> list[tuple]:
+    """Requests the recipe writes for `tool` from the bundles of one world, each with the result of its
+    call (None for a write), a reader of that world and the asker's user id."""
+    import json
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("email"), get_recipe("email")
+    world = worlds.create(toolkit, seed)
+    read = Reader(toolkit, world)
+    rng = random.Random(f"email asks {seed}")
+    bundles = recipe.sample(read, world.now, rng)
+    found = []
+    for goal in (g for g in recipe.goals if g.tool == tool):
+        for _ in range(draws):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is not None:
+                result = json.loads(toolkit(world).run(tool, dict(ask.args))) if ask.facts else None
+                found.append((ask, result, read, b["user"]["user_id"]))
+    return found
+
+
+def test_a_message_is_opened_for_what_its_line_in_a_search_does_not_show():
+    """A search by sender and subject (the look-up that finds a mail) shows its date and recipients:
+    `get_message` is asked for its attachments, and those questions are asked of the search."""
+    asks = _asks("get_message")
+    assert len(asks) > 20
+    for ask, result, read, uid in asks:
+        line = [m for m in read("search_messages", user_id=uid, subject=result["subject"], include_trash=True)
+                if m["message_id"] == result["message_id"]]
+        assert line and not all(f in str(line) for f in ask.facts(result)), ask.say
+    dated = [ask for ask, _, _, _ in _asks("search_messages") if "When" in ask.say or "received" in ask.say]
+    assert dated
+
+
+def test_a_reply_answers_a_question_and_thanks_for_news():
+    """'Great news, thanks for letting me know.' is no answer to 'Can we go over the Q3 numbers before
+    Friday?': a mail that asks something (as its subject or opening shows) gets an answer, one that
+    tells something a thank-you."""
+    from servers.email.synth import ANSWERS, THANKS
+
+    asks = _asks("reply_to_message", draws=120)
+    assert asks
+    kinds = set()
+    for ask, _, read, uid in asks:
+        mail = read("get_message", message_id=ask.args["message_id"])
+        line = next(m for m in read("search_messages", user_id=uid, subject=mail["subject"],
+                                    include_trash=True) if m["message_id"] == mail["message_id"])
+        asked = "?" in line["subject"] or "?" in line["snippet"]
+        kinds.add(asked)
+        assert ask.args["body"] in (ANSWERS if asked else THANKS), (line["snippet"], ask.args["body"])
+    assert kinds == {True, False}
+
+
+def test_recipients_are_asked_for_as_the_addresses_recorded():
+    """A search shows recipients by address only: 'Who received it?' is rightly answered with names, so
+    the words ask for the addresses the task records."""
+    asks = [ask for ask, result, _, _ in _asks("search_messages", draws=120)
+            if result and any("@" in str(f) for f in ask.facts(result))]
+    assert asks
+    for ask in asks:
+        for words in (ask.say, ask.terse):
+            assert "address" in words.lower(), words

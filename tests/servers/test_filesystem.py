@@ -1060,3 +1060,90 @@ def test_success_follows_the_outcome_not_the_path(play):
                           "Saved."])
     assert detail["success"]
     assert not play(write, [_call("write_file", path="notes/shopping.txt", content="buy eggs\n"), "Saved."])["success"]
+
+
+# -- synthesized requests ---------------------------------------------------------------------------
+
+
+def _asks(tool: str, *, seed: int = 0, draws: int = 80) -> list[tuple]:
+    """Requests the recipe writes for `tool` from the bundle of one world, each with the result of its
+    call (None for a write) and the bundle."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from tests.stand_ins import parse
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    world = worlds.create(toolkit, seed)
+    rng = random.Random(f"filesystem asks {seed}")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    found = []
+    for goal in (g for g in recipe.goals if g.tool == tool):
+        for _ in range(draws):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is not None:
+                found.append((ask, parse(toolkit(world).run(tool, dict(ask.args))) if ask.facts else None, b))
+    world.close()
+    return found
+
+
+def test_a_file_whose_lines_are_the_facts_is_asked_to_be_shown():
+    """The facts of a printed file are lines of it, as written: 'What's in it?' is as well answered
+    by a summary, so the words ask to see the file itself."""
+    import re
+
+    asks = _asks("cat")
+    assert asks
+    for ask, _, _ in asks:
+        for words in (ask.say, ask.terse):
+            assert re.search(r"\b(show|print|display|read|pull up|contents)\b", words, re.I), words
+
+
+def test_a_count_by_type_asks_for_the_total_it_records():
+    """'How many of each?' is answered by the counts per type: the total the task records is asked for."""
+    import re
+
+    asks = [(ask, r) for ask, r, _ in _asks("count_files") if "name" not in ask.args]
+    assert asks
+    for ask, result in asks:
+        assert result["files"] in ask.facts(result)
+        for words in (ask.say, ask.terse):
+            assert re.search(r"\b(total|in all|altogether)\b", words, re.I), words
+
+
+def test_the_owner_asked_about_is_never_the_user():
+    """Whose a file is, when it is the user's own, is no fact to tell them ('owned by you')."""
+    asks = _asks("stat", draws=300)
+    assert any("owner" in ask.say.lower() or "owns" in ask.say for ask, _, _ in asks)
+    for ask, result, b in asks:
+        assert b["user"] not in ask.facts(result), ask.say
+
+
+def test_every_tool_that_prints_a_file_stands_in_for_the_others():
+    """`cut` prints a line without its delimiter whole and `sed` without in_place prints the edited
+    text: with `read_file` or `tail` missing, either still shows the lines asked for, so each is
+    declared a substitute of every tool that prints a file."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    path = json.loads(tools.run("user_info", {}))["home"] + "/data/contacts.csv"
+    text = json.loads(tools.run("read_file", {"path": path}))["content"].splitlines()
+    assert len(text) > 5
+    for printed in (tools.run("cut", {"path": path, "fields": [1]}),
+                    tools.run("sed", {"path": path, "pattern": "^$", "replacement": ""})):
+        assert all(line in printed for line in text)
+    world.close()
+    for reader in ("cat", "read_file", "head", "tail", "sort", "uniq", "grep"):
+        assert {"cut", "sed"} <= recipe.substitutes_of(reader), reader
+
+
+def test_a_line_quoted_for_deletion_is_not_also_how_its_file_is_named():
+    """'Remove a line from that note in ~/notes that says "Attendees: ...". Line 8, the one that says
+    ...' reads as two lines: a file whose line is quoted is named by its path or name."""
+    asks = [ask for ask, _, _ in _asks("delete_lines", draws=200)]
+    assert any('"' in (ask.detail or ask.say) for ask in asks)
+    for ask in asks:
+        assert all(ref.kind != "file" for ref in ask.refs), ask.say
