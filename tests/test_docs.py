@@ -47,11 +47,11 @@ def _read_only_turn_with_facts():
 
     specs = get_toolkit("banking").specs()
     config = SynthConfig(tasks_per_world=8, irrelevant_rate=0.0, hidden_rate=0.0, test_share=0.0)
-    for task in synthesize(["banking"], 8, seed=0, config=config, workers=1).tasks("train"):
-        for turn, facts in zip(task.gold, task.facts or []):
-            if facts and turn and all(specs[call.name].read_only for call in turn):
-                return task.model_copy(update={"id": "read-only-with-facts", "user_turns": [task.user_turns[0]],
-                                               "gold": [turn], "facts": [facts], "gold_digest": None})
+    for task in synthesize(["banking"], 16, seed=0, config=config, workers=1).tasks("train"):
+        turn, facts = task.gold[0], (task.facts or [[]])[0]  # the first turn: its calls need no earlier one
+        if facts and turn and all(specs[call.name].read_only for call in turn):
+            return task.model_copy(update={"id": "read-only-with-facts", "user_turns": [task.user_turns[0]],
+                                           "gold": [turn], "facts": [facts], "gold_digest": None})
     raise AssertionError("no read-only turn with facts among the synthesized banking tasks")
 
 

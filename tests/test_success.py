@@ -178,7 +178,10 @@ def render(fact: Any, other: bool = False) -> str:
     if isinstance(fact, bool):
         return str(fact)
     if isinstance(fact, dict) and "one_of" in fact:
-        return render(fact["one_of"][-1], other)
+        last = fact["one_of"][-1]
+        if other and isinstance(last, str) and render(last) == "  " + last.upper().replace(" ", "  ") + " ":
+            return "qz" + last  # a word that is none of the options (one may be the start of another: 'Linde plc')
+        return render(last, other)
     if isinstance(fact, dict):
         value = fact["quantity"] * (1.5 if other else 1) + (1 if other else 0)
         unit, factor = _OTHER_UNIT.get(fact["unit"], (fact["unit"], None))

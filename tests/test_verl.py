@@ -12,6 +12,7 @@ worked out here, through the Gymnasium environment, with the same actions.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
@@ -40,7 +41,8 @@ def _perturbed_transfer() -> Task:
     """banking-002 shown as synthesized tasks show tools: one schema without its enum list, and two
     calendar tools as distractors."""
     task = _task("banking", "banking-002")
-    tools = [spec.openai_schema() for spec in get_toolkit("banking").visible_specs()]
+    # copies: a spec's schema is shared by every caller in this process
+    tools = [copy.deepcopy(spec.openai_schema()) for spec in get_toolkit("banking").visible_specs()]
     for tool in tools:
         if tool["function"]["name"] == "list_transactions":
             tool["function"]["parameters"]["properties"]["kind"].pop("enum")

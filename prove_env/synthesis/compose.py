@@ -267,7 +267,7 @@ class Composer:
             return None
         if level == "missing" and not withheld:
             return None
-        goals = [c.name for c in chain.calls if not self._is_lookup(c, chain)]
+        goals = list(served)  # the tool of each request, in order
         gold = [t.calls for t in turns]
         missing, hide, missing_call, missing_facts = None, set(), None, None
         if rng.random() < config.missing_function_rate:
