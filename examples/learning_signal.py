@@ -79,30 +79,32 @@ class Setting:
     eval_batch: int
     sft_max_length: int
     grpo_save_steps: int
+    sft_save_steps: int
 
 
 FULL = Setting(servers="banking", synth_n=200, distractor_rate=0.4, hidden_size=64, num_layers=2, warmup_steps=200,
                batch_size=4, updates=16, sft_learning_rate=3e-3, grpo_learning_rate=5e-4, prompts_per_step=4,
                num_generations=4, max_completion_length=192, max_tool_rounds=5, beta=0.01, samples=2,
                max_test_tasks=0, max_new_tokens=80, max_turns=10, focus_tools=-1, max_gold_calls=0, eval_batch=0,
-               sft_max_length=0, grpo_save_steps=0)
+               sft_max_length=0, grpo_save_steps=0, sft_save_steps=0)
 QUICK = Setting(servers="banking", synth_n=40, distractor_rate=0.4, hidden_size=64, num_layers=2, warmup_steps=60,
                 batch_size=4, updates=2, sft_learning_rate=3e-3, grpo_learning_rate=5e-4, prompts_per_step=2,
                 num_generations=4, max_completion_length=96, max_tool_rounds=2, beta=0.01, samples=2,
                 max_test_tasks=4, max_new_tokens=40, max_turns=4, focus_tools=-1, max_gold_calls=0, eval_batch=0,
-                sft_max_length=0, grpo_save_steps=0)
+                sft_max_length=0, grpo_save_steps=0, sft_save_steps=0)
 # SmolLM2: the servers with the most short tasks, tasks of 1-3 gold calls (and abstentions), each
 # showing its gold tools, 3 more of its server and its distractors, with compact descriptions.
 SMOL = Setting(servers="filesystem,social_media,calendar,travel_booking", synth_n=4000, distractor_rate=0.4,
                hidden_size=0, num_layers=0, warmup_steps=400, batch_size=4, updates=12, sft_learning_rate=5e-5,
                grpo_learning_rate=5e-6, prompts_per_step=8, num_generations=8, max_completion_length=384,
                max_tool_rounds=3, beta=0.01, samples=2, max_test_tasks=120, max_new_tokens=128, max_turns=6,
-               focus_tools=3, max_gold_calls=3, eval_batch=180, sft_max_length=4096, grpo_save_steps=2)
+               focus_tools=3, max_gold_calls=3, eval_batch=180, sft_max_length=4096, grpo_save_steps=2,
+               sft_save_steps=10)
 SMOL_QUICK = Setting(servers="social_media", synth_n=40, distractor_rate=0.0, hidden_size=0, num_layers=0,
                      warmup_steps=1, batch_size=1, updates=1, sft_learning_rate=5e-5, grpo_learning_rate=5e-6,
                      prompts_per_step=1, num_generations=2, max_completion_length=32, max_tool_rounds=1, beta=0.01,
                      samples=1, max_test_tasks=1, max_new_tokens=24, max_turns=2, focus_tools=0, max_gold_calls=2,
-                     eval_batch=0, sft_max_length=0, grpo_save_steps=0)
+                     eval_batch=0, sft_max_length=0, grpo_save_steps=0, sft_save_steps=0)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -133,6 +135,8 @@ SETTING_HELP = {
     "batch_size": "conversations per SFT step; ",
     "sft_max_length": "cut SFT conversations to this many tokens; 0: no cut; ",
     "grpo_save_steps": "GRPO checkpoint every this many steps (a stopped run resumes from it); 0: at the end; ",
+    "sft_save_steps": "SFT (start checkpoint and arm A) saved every this many steps (a stopped run resumes from "
+                      "it); 0: at the end; ",
 }
 
 
@@ -276,9 +280,11 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
         stats = sft_warmup(model, tokenizer, conversations, steps=steps, batch_size=setting.batch_size,
                            learning_rate=setting.sft_learning_rate, seed=order,
                            chat_template=training_chat_template(tokenizer),
-                           max_length=setting.sft_max_length or None, checkpointing=args.model != "tiny")
+                           max_length=setting.sft_max_length or None, checkpointing=args.model != "tiny",
+                           partial=to.with_name(to.name + "-partial.pt"), save_every=setting.sft_save_steps)
         model.save_pretrained(to)
         tokenizer.save_pretrained(to)
+        to.with_name(to.name + "-partial.pt").unlink(missing_ok=True)
         return stats
 
     # 1. The start checkpoint: SFT on the train split's gold trajectories.

@@ -289,6 +289,8 @@ def sft_warmup(
     chat_template: str | None = None,
     max_length: int | None = None,
     checkpointing: bool = False,
+    partial: Path | None = None,
+    save_every: int = 0,
 ) -> dict[str, float]:
     """Supervised steps on the conversations' assistant tokens; returns steps, seconds and losses.
 
@@ -298,6 +300,11 @@ def sft_warmup(
     counts the conversations cut. `checkpointing` recomputes each layer's activations in the backward
     pass instead of keeping them: a CPU's attention keeps a full token-by-token matrix per layer, 19 GB
     for two conversations of 3,000 tokens in SmolLM2-135M's 30 layers.
+
+    With `partial` and `save_every`, the weights, the optimizer, the sampler and the losses are saved
+    to `partial` every `save_every` steps, and a call that finds the file goes on from there: a
+    stopped run loses at most `save_every` steps and ends with the same weights. The caller removes
+    the file once the result is kept elsewhere.
     """
     examples = [render_for_training(tokenizer, c, chat_template=chat_template) for c in conversations]
     truncated = sum(len(ids) > max_length for ids, _ in examples) if max_length else 0
@@ -314,8 +321,14 @@ def sft_warmup(
     model.train()
     start = time.perf_counter()
     first = last = float("nan")
-    done = 0
-    for step in range(steps):
+    done, spent = 0, 0.0
+    if partial is not None and partial.is_file():
+        saved = torch.load(partial, map_location=device, weights_only=False)
+        model.load_state_dict(saved["model"])
+        optimizer.load_state_dict(saved["optimizer"])
+        rng.setstate(saved["sampler"])
+        done, first, last, spent = saved["steps"], saved["first_loss"], saved["last_loss"], saved["seconds"]
+    for step in range(done, steps):
         batch = [examples[i] for i in rng.sample(range(len(examples)), min(batch_size, len(examples)))]
         width = max(len(ids) for ids, _ in batch)
         input_ids = torch.full((len(batch), width), tokenizer.pad_token_id, dtype=torch.long)
@@ -335,13 +348,19 @@ def sft_warmup(
         done = step + 1
         first = loss.item() if step == 0 else first
         last = loss.item()
-        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+        if partial is not None and save_every and done % save_every == 0 and done < steps:
+            saved = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "sampler": rng.getstate(),
+                     "steps": done, "first_loss": first, "last_loss": last,
+                     "seconds": spent + time.perf_counter() - start}
+            torch.save(saved, partial.with_suffix(".tmp"))
+            partial.with_suffix(".tmp").replace(partial)
+        if max_seconds is not None and spent + time.perf_counter() - start > max_seconds:
             break
     if checkpointing:
         model.gradient_checkpointing_disable()
     model.eval()
-    return {"steps": done, "seconds": time.perf_counter() - start, "first_loss": first, "last_loss": last,
-            "truncated": truncated}
+    return {"steps": done, "seconds": spent + time.perf_counter() - start, "first_loss": first,
+            "last_loss": last, "truncated": truncated}
 
 
 def _masked_lm_loss(model: Any, input_ids: torch.Tensor, attention: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:

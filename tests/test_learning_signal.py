@@ -101,3 +101,30 @@ def test_smollm2_quick_mode_runs_the_pretrained_path(tmp_path: Path) -> None:
     # A run stopped after a stage resumes there: the finished stages are read back, not run again.
     stages = json.loads((tmp_path / "seed-0" / "stages.json").read_text(encoding="utf-8"))
     assert set(stages) >= {"warmup", "sft", "grpo", "records"} and set(stages["records"]) == set(module.ARMS)
+
+
+def test_a_stopped_sft_resumes_from_its_partial_save_to_the_same_weights(tmp_path: Path) -> None:
+    """SFT saved every step and stopped after one (max_seconds=0) goes on from the save, even on a model
+    made otherwise: the weights after the remaining steps equal those of an uninterrupted run, and the
+    losses and step count are kept."""
+    from prove_env.task import load_tasks
+    from prove_env.tiny_model import build_tiny_model, build_tokenizer, gold_conversations, sft_warmup
+
+    tasks = load_tasks(EXAMPLES.parent / "fixtures" / "tasks" / "banking.jsonl")[:6]
+    conversations = gold_conversations(tasks)
+    tokenizer = build_tokenizer(conversations)
+
+    def run(init: int = 3, **kwargs) -> tuple[dict[str, float], dict[str, torch.Tensor]]:
+        model = build_tiny_model(tokenizer, seed=init, hidden_size=32, num_layers=1)
+        stats = sft_warmup(model, tokenizer, conversations, steps=4, batch_size=2, seed=5, **kwargs)
+        return stats, model.state_dict()
+
+    whole, whole_weights = run()
+    partial = tmp_path / "start-partial.pt"
+    stopped, _ = run(partial=partial, save_every=1, max_seconds=0.0)
+    assert stopped["steps"] == 1 and partial.is_file()
+    resumed, resumed_weights = run(init=4, partial=partial, save_every=1)  # the save's weights replace these
+    assert resumed["steps"] == 4
+    assert resumed["first_loss"] == whole["first_loss"] and resumed["last_loss"] == pytest.approx(whole["last_loss"])
+    for name, tensor in whole_weights.items():
+        assert torch.allclose(tensor, resumed_weights[name], atol=1e-6), name
