@@ -31,7 +31,7 @@ __all__ = ["Progress", "TARGETS", "print_http_table", "print_openenv_table", "pr
 
 TARGETS = {
     "read": 100.0,            # us, p50 of a read call's own work (the toolkit, no MCP)
-    "step_ratio": 2.0,        # env.step of a no-argument read / a trivial raw MCP call, p50
+    "step_ratio": 1.5,        # env.step of the server's cheapest read / a trivial raw MCP call, p50
     "step": 500.0,            # us, p50 of env.step with one read call
     "reset_p50": 3000.0,      # us
     "reset_p95": 10000.0,     # us
@@ -137,29 +137,37 @@ def is_simple_read(arguments: dict[str, Any]) -> bool:
     return len(arguments) <= 1
 
 
-def _no_argument_read(server: str, seed: int) -> str:
-    """The cheapest visible read-only tool that takes no argument and succeeds without one.
+def _cheapest_read(server: str, seed: int) -> tuple[str, dict[str, Any]]:
+    """The server's cheapest read call on the world of `seed`: among its visible read-only tools
+    called without arguments and the read calls of its fixture tasks with their arguments, those
+    that succeed there, the one whose call costs least alone.
 
-    `env.step` with it measures the stack around a call, next to a trivial MCP call."""
+    `env.step` with it measures the stack around a call, next to a trivial MCP call: the tool's own
+    work is as small as the server has (what a read costs is measured per read, without MCP)."""
     from prove_env.registry import get_toolkit
+    from prove_env.task import fixture_tasks
     from prove_env.toolkit import ToolError
     from prove_env.world import worlds
 
     toolkit = get_toolkit(server)
+    specs = toolkit.specs()
+    candidates = [(spec.name, {}) for spec in toolkit.visible_specs() if spec.read_only and not spec.required]
+    candidates += [(call.name, dict(call.arguments)) for task in fixture_tasks(server) for call in task.gold_calls
+                   if specs[call.name].read_only and not specs[call.name].hidden]
     instance = toolkit(worlds.create(toolkit, seed))
-    costs = {}
-    for spec in toolkit.visible_specs():
-        if not spec.read_only or spec.required:
+    costs: dict[int, float] = {}
+    for index, (name, arguments) in enumerate(candidates):
+        if any(candidates[i] == (name, arguments) for i in costs):
             continue
         try:
-            instance.run(spec.name, {})
+            instance.run(name, arguments)
         except ToolError:
             continue
-        costs[spec.name] = _time(lambda name=spec.name: instance.run(name, {}), 30)["p50_us"]
+        costs[index] = _time(lambda name=name, arguments=arguments: instance.run(name, arguments), 30)["p50_us"]
     instance.world.close()
     if not costs:
-        raise ValueError(f"server {server!r} has no read-only tool that can be called without arguments")
-    return min(costs, key=costs.__getitem__)
+        raise ValueError(f"server {server!r} has no read call that succeeds on the world of seed {seed}")
+    return candidates[min(costs, key=costs.__getitem__)]
 
 
 def _trivial_server() -> Any:
@@ -193,15 +201,15 @@ def run_benchmarks(server: str = "banking", n: int = 2000) -> dict[str, Any]:
     results["reads without MCP"] = _fixture_reads(server, max(10, n // 10))
 
     seed = next((t.seed for t in fixture_tasks(server) if t.seed is not None), 0)
-    name = _no_argument_read(server, seed)
-    results["tool"] = name
+    name, arguments = _cheapest_read(server, seed)
+    results["tool"], results["arguments"] = name, arguments
     task = Task(id="bench", server=server, seed=seed, user_turns=["benchmark"],
-                gold=[[{"id": "g1", "name": name, "arguments": {}}]])
+                gold=[[{"id": "g1", "name": name, "arguments": arguments}]])
     env = gym.make(f"prove/{server}-v0", tasks=[task], max_steps=10**9, max_calls=10**9)
     env.reset(seed=0)
     inner = env.unwrapped
     client = inner.episode._client
-    action = {"name": name, "arguments": {}}
+    action = {"name": name, "arguments": arguments}
 
     def step() -> None:
         env.step(action)
@@ -210,9 +218,9 @@ def run_benchmarks(server: str = "banking", n: int = 2000) -> dict[str, Any]:
         del inner.episode.calls[:]
 
     trivial = ToolClient(_trivial_server()).open()
-    results["toolkit call, no MCP"] = _time(lambda: inner.episode.slot.toolkit.run(name, {}), n)
+    results["toolkit call, no MCP"] = _time(lambda: inner.episode.slot.toolkit.run(name, arguments), n)
     results["trivial MCP call"] = _time(lambda: run_sync(trivial.call("ping", {})), n)
-    results["raw in-process MCP call"] = _time(lambda: run_sync(client.call(name, {})), n)
+    results["raw in-process MCP call"] = _time(lambda: run_sync(client.call(name, arguments)), n)
     results["env.step (one read call)"] = _time(step, n)
     results["env.reset (seeded world)"] = _time(lambda: env.reset(), max(100, n // 10))
     trivial.close()
@@ -237,7 +245,8 @@ def run_benchmarks(server: str = "banking", n: int = 2000) -> dict[str, Any]:
 
 
 def print_table(results: dict[str, Any]) -> None:
-    print(f"server {results['server']}: env.step with {results['tool']}() (its cheapest no-argument read)\n")
+    shown = json.dumps(results["arguments"], ensure_ascii=False)
+    print(f"server {results['server']}: env.step with {results['tool']}({shown}) (its cheapest read)\n")
     print(f"{'measurement':36} {'p50 us':>9} {'p95 us':>9}")
     for key, value in results.items():
         if isinstance(value, dict) and "p50_us" in value:
@@ -645,9 +654,9 @@ def summary(results: dict[str, Any]) -> list[dict[str, Any]]:
             ratio = result["ratios"]["env.step / trivial MCP call (p50)"]
             step = result["env.step (one read call)"]["p50_us"]
             if ratio > TARGETS["step_ratio"] or step > TARGETS["step"]:
-                misses.append((ratio, f"{result['server']} {result['tool']}() {ratio:.2f}x "
+                misses.append((ratio, f"{result['server']} {result['tool']} {ratio:.2f}x "
                                       f"({step:.0f} / {result['trivial MCP call']['p50_us']:.0f} us)"))
-        row(f"env.step of the cheapest no-argument read <= {TARGETS['step_ratio']:g}x trivial MCP call, "
+        row(f"env.step of the cheapest read <= {TARGETS['step_ratio']:g}x trivial MCP call, "
             f"<= {TARGETS['step']:g} us",
             f"{len(per_server) - len(misses)} of {len(per_server)} servers"
             + (f"; over: {_worst(misses)}" if misses else ""), not misses)

@@ -20,7 +20,9 @@ def test_every_server_measured_layer_by_layer_with_progress_per_stage_and_a_summ
         for i, server in enumerate(servers, 1)]
     for server, result in zip(servers, results["servers"], strict=True):
         specs = get_toolkit(server).specs()
-        assert specs[result["tool"]].read_only and not specs[result["tool"]].required  # a no-argument read
+        spec = specs[result["tool"]]  # a read, called without arguments or as a fixture task calls it
+        assert spec.read_only and (result["arguments"] == {} and not spec.required or any(
+            (c.name, dict(c.arguments)) == (spec.name, result["arguments"]) for t in fixture_tasks(server) for c in t.gold_calls))
         for key in ("toolkit call, no MCP", "trivial MCP call", "raw in-process MCP call",
                     "env.step (one read call)", "env.reset (seeded world)", "reward (one episode)"):
             assert result[key]["p50_us"] > 0, (server, key)
@@ -28,7 +30,7 @@ def test_every_server_measured_layer_by_layer_with_progress_per_stage_and_a_summ
         assert set(result["reads without MCP"]) == reads, server
         assert all(v["p50_us"] > 0 and v["cold_p50_us"] > 0 for v in result["reads without MCP"].values())
     rows = {row["target"]: row for row in results["summary"]}
-    step = rows["env.step of the cheapest no-argument read <= 2x trivial MCP call, <= 500 us"]
+    step = rows["env.step of the cheapest read <= 1.5x trivial MCP call, <= 500 us"]
     met = int(step["measured"].split(" of ")[0])  # one row over every server, naming those that miss it
     assert step["measured"].startswith(f"{met} of {len(servers)} servers"), step
     assert step["met"] == (met == len(servers))
