@@ -58,6 +58,13 @@ _NOT_NUMBERS = re.compile(
     r"|\b\d{1,2}:\d{2}(?::\d{2})?\b"  # clock times
 )
 _NUMBER = re.compile(r"(?<![\w.,])-?\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d|\.\d|[-_/:]\d)")
+# A small count written as a word ('just one', 'three meetings'); 'one' not as a pronoun ('no one',
+# 'the one at noon', 'one of them'), and no word inside a compound ('three-way').
+_WORD_NUMBERS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven",
+                                             "eight", "nine", "ten", "eleven", "twelve"))}
+_NUMBER_WORD = re.compile(
+    r"(?<![\w-])(?:(?<!\bno )(?<!\bthe )(?<!\beach )(?<!\bwhich )(?<!\bthis )(?<!\bthat )(?<!\bany )"
+    r"(?<!\bevery )one(?! of\b)|" + "|".join(w for w in _WORD_NUMBERS if w != "one") + r")(?![\w-])", re.I)
 _MONTHS = {m: i for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
                                           "september", "october", "november", "december"), start=1)}
 _MONTH = r"(?P<month>" + "|".join(sorted({*_MONTHS, *(m[:3] for m in _MONTHS), "sept"}, key=len, reverse=True)) + r")\.?"
@@ -160,9 +167,10 @@ def _plain(fact: Any) -> str:
 
 
 def _numbers(text: str) -> list[float]:
-    """The number tokens of `text`, without their sign."""
+    """The number tokens of `text`, without their sign, and the counts up to twelve written as words."""
     text = _NOT_NUMBERS.sub(" ", text)
-    return [float(whole.replace(",", "") + (fraction or "")) for whole, fraction in _NUMBER.findall(text)]
+    return ([float(whole.replace(",", "") + (fraction or "")) for whole, fraction in _NUMBER.findall(text)]
+            + [float(_WORD_NUMBERS[word.lower()]) for word in _NUMBER_WORD.findall(text)])
 
 
 def _moment(value: str) -> dt.date | None:

@@ -19,6 +19,8 @@ STATED = [
     ("2026-10-29", "29 October"), ("2026-10-29", "10/29/2026"), ("2026-10-29", "10/29"), ("2026-09-15", "Sept. 15th"),
     ("2026-09-15T14:30", "Sep 15th at 2:30pm"), ("2026-09-15T14:30", "2026-09-15T14:30"),
     ("2026-09-15T14:30", "Sept. 15, Tuesday, at 2:30 PM."),
+    (1, "Just one: the Benefits enrollment Q&A."), (2, "There are two meetings."), (2, "Two of them are open."),
+    (0, "You have zero pending invitations."), (12, "twelve files"),
     (True, "anything"),
 ]
 
@@ -30,6 +32,8 @@ NOT_STATED = [
     ("2026-10-29", "October 29, 2019"), ("2026-10-29", "10/29/2019"), ("2026-10-29", "October 28"),
     ("2026-09-15T14:30", "Sep 15th at 3:30pm"), ("2026-09-15T14:30", "2:30pm"),
     ("2026-09-15T14:30", "Sep 15 at 9:00 AM; Sep 16 at 2:30 PM"),  # the date and the time of two items
+    (1, "No one is free."), (1, "Only the one at noon."), (1, "one of them is yours"), (3, "a three-way call"),
+    (1, "Pick any one you like."), (13, "thirteen"),
 ]
 
 
