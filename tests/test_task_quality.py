@@ -190,6 +190,27 @@ def test_no_shown_tool_does_the_missing_tools_job(missing_drafts: list[tuple[str
         "\n".join(f"{pair}: {how}" for pair, how in sorted(found.items()))
 
 
+def test_a_missing_tool_takes_no_step_the_user_asked_for_before_it(missing_drafts: list[tuple[str, int, Draft]]
+                                                                  ) -> None:
+    """'Back up the folder, then unpack a copy' with the unpacking tool missing: the backup is a step
+    the user asked for, which a shown tool does, so doing it and declining the rest would be as right
+    as declining it all. Such a request is never the one left out: every write the chain needed and
+    the gold leaves out depends on the missing call."""
+    problems = []
+    for server, _, draft in missing_drafts:
+        specs = get_toolkit(server).specs()
+        kept = {c.id for c in draft.calls}
+        after = {draft.missing_call.id}
+        for call in draft.chain:
+            if after & set(call.depends_on):
+                after.add(call.id)
+        for call in draft.chain:
+            if not specs[call.name].read_only and call.id not in kept and call.id not in after:
+                problems.append(f"{server}: {call.name} left out with the missing {draft.missing_tool}: "
+                                f"{draft.user_turns!r}")
+    assert not problems, "\n".join(problems)
+
+
 def test_a_value_is_held_back_only_for_a_call_the_gold_keeps(missing_drafts: list[tuple[str, int, Draft]],
                                                             sample: list[Task]) -> None:
     held = [d for _, _, d in missing_drafts if d.held_for is not None]
@@ -774,13 +795,26 @@ def _wordings(sample: list[Task], asks: list[tuple[str, str, Ask, Any]]) -> Iter
 
 
 def test_a_and_an_fit_the_next_word(sample: list[Task], asks: list[tuple[str, str, Ask, Any]]) -> None:
-    """'an economy seat', 'a user', 'an hour' (quoted words are the user's own, and kept)."""
+    """'an economy seat', 'a user', 'an hour', and one article at a time ('the an airline deal');
+    quoted words are the user's own, and kept."""
     problems = set()
     for where, text in _wordings(sample, asks):
-        for said, word in re.findall(r"(?<![\w&'.@-])([Aa]n?)\s+([\w'-]+)", _QUOTED.sub("QUOTE", text)):
+        unquoted = _QUOTED.sub("QUOTE", text)
+        for said, word in re.findall(r"(?<![\w&'.@-])([Aa]n?)\s+([\w'-]+)", unquoted):
             if word != "QUOTE" and said.casefold() != article(word):
                 problems.add(f"{where}: {said!r} before {word!r}: {text!r}")
+        for doubled in re.findall(r"\b(?:the|a|an)\s+(?:the|a|an)\b", unquoted, re.IGNORECASE):
+            problems.add(f"{where}: {doubled!r}: {text!r}")
     assert not problems, "\n".join(sorted(problems))
+
+
+def test_words_of_sequence_join_a_request_not_a_report(sample: list[Task]) -> None:
+    """'Then', 'After that', 'Next' join a request that asks for something; before a sentence that
+    tells what happened they read wrongly ('Then I just had a call with Rhonda Ibarra')."""
+    problems = [f"{task.id}: {text!r}" for task in sample for text in task.user_turns
+                if re.search(r"(?:\bThen|\bAfter that,|\bNext,|\bAnd then|Once that's done,) (?:I|I'm|I've|We|We're|"
+                             r"We've|My|Our)\b", text)]
+    assert not problems, "\n".join(problems)
 
 
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"

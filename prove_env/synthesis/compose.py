@@ -255,7 +255,7 @@ class Composer:
                 detail = [ask.detail] if ask.detail and not terse and not _said_before(ask, said) else []
                 words = [request] + detail
                 if joins:
-                    joiner = voice.joiner(rng)  # none: the request is a sentence of its own
+                    joiner = voice.joiner(rng, " ".join(words))  # none: the request is a sentence of its own
                     joined = lower_first(" ".join(words), [*mentions, *_names(ask.refs)]) if joiner else " ".join(words)
                     turns[-1].texts.append(joiner + joined)
                     turns[-1].calls.extend(new)
@@ -328,8 +328,9 @@ class Composer:
             first.append(text)
         if greeted:  # the introduction greets: an aside of the voice's own comes after it, and greets not
             first.append(voice.aside(rng, greeting=False))
-        else:
-            first.insert(0, voice.aside(rng))
+        else:  # a greeting aside opens the message; a lead-in to the request follows the introductions
+            aside = voice.aside(rng)
+            first.insert(0 if greets(aside) else len(first), aside)
         user_turns: list[str] = []
         openers: list[str] = []  # each follow-up opens with words of its own
         for i, turn in enumerate(turns):
@@ -347,18 +348,18 @@ class Composer:
                  ) -> tuple[GoldCall, set[str]] | None:
         """A call a request asks for (its own call, not a look-up or a call it needs first) whose tool
         the chain uses once, to leave out of the shown tools with its declared substitutes, and the
-        ids of the calls that go with it: it, the calls its request asks for first (a limit order
-        to cancel unless it fills is not placed when it cannot be cancelled), and every call
-        depending on those. Never one whose substitute the chain calls, and never one that takes
-        with it the call a held-back value is for (the user is asked only for values a call left in
-        the gold needs)."""
+        ids of the calls that go with it: it and every call depending on it. Never one whose
+        substitute the chain calls; never one whose request asks for calls first (the user asked for
+        that step too: doing it and declining the rest, and declining it all, would both be right);
+        and never one that takes with it the call a held-back value is for (the user is asked only
+        for values a call left in the gold needs)."""
         counts = Counter(call.name for call in chain.calls)
         candidates = []
         for call in chain.calls:
             stand_ins = self.recipe.substitutes_of(call.name) & counts.keys()
-            if call.name not in served or counts[call.name] != 1 or stand_ins:
+            if call.name not in served or counts[call.name] != 1 or stand_ins or first.get(call.id):
                 continue
-            dropped = _dependents(chain.calls, {call.id} | first.get(call.id, set()))
+            dropped = _dependents(chain.calls, {call.id})
             if held_for not in dropped:
                 candidates.append((call, dropped))
         return self.rng.choice(candidates) if candidates else None
@@ -459,7 +460,7 @@ def _names_again(ask: Ask, text: str) -> bool:
     reservation at the Denver Cherry Creek store collected. After that, check the stock at the
     Denver Cherry Creek store")."""
     folded = text.casefold()
-    return any(len(name) > 3 and re.search(rf"\b{re.escape(name.casefold())}\b", folded)
+    return any(len(name) >= 3 and re.search(rf"\b{re.escape(name.casefold())}\b", folded)
                for name in _names(ask.refs))
 
 

@@ -52,12 +52,15 @@ _JOINERS = {
     "chatty": ("Oh, and ", "Also, ", "While you're at it, ", "And then ", "Plus, ", "One more thing: "),
     "terse": ("Also ", "And ", "Then ", "Plus ", ""),
 }
+# Joiners of sequence: they fit a request that asks for something, not one that tells what happened
+# ("Then I just had a call with Rhonda Ibarra").
+_IN_ORDER = ("Then ", "After that, ", "Next, ", "And then ", "Once that's done, ")
+_TELLS = re.compile(r"(?:I|I'm|I've|We|We're|We've|My|Our)\b")
 _ASIDES = {  # a sentence of the voice's own, now and then, before a request (of any kind: it asks nothing)
     "plain": ("Can you help with something?", "I need a hand with this.", "Quick one for you."),
     "polite": ("I hope you can help me.", "Sorry to bother you.", "Good day.", "I'd be grateful for your help.",
                "Hello, I have a request."),
-    "chatty": ("Hey there!", "Hi!", "Okay, here's the thing.", "So, quick one.", "Hope your day's going well!",
-               "Morning!", "Right, let's see."),
+    "chatty": ("Hey there!", "Hi!", "So, quick one.", "Hope your day's going well!", "Morning!", "Right, let's see."),
     "terse": (),
 }
 _HELLO = r"(?:hi|hello|hey|howdy|greetings|good (?:morning|afternoon|evening|day)|morning|afternoon|evening)"
@@ -93,9 +96,11 @@ class Voice:
         fresh = [o for o in fitting if not o or o not in used]
         return rng.choice(fresh or fitting)
 
-    def joiner(self, rng: random.Random) -> str:
-        """The words that join a second request to the first in one turn."""
-        return rng.choice(_JOINERS[self.register])
+    def joiner(self, rng: random.Random, request: str = "") -> str:
+        """The words that join `request`, a second request, to the first in one turn: words of
+        sequence only before one that asks for something, not one that tells what happened."""
+        tells = _TELLS.match(request) is not None
+        return rng.choice([j for j in _JOINERS[self.register] if not (tells and j in _IN_ORDER)])
 
     def aside(self, rng: random.Random, rate: float = 0.25, greeting: bool = True) -> str:
         """Now and then, a sentence of the voice's own before the first request; usually nothing.
