@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from prove_env.facts import one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import article, day, money, month, stable
 
@@ -52,6 +53,9 @@ INCOME_SOURCES = (("Freelance design", (350.0, 600.0, 825.5)), ("Tutoring", (120
                   ("Birthday money from Grandma", (50.0, 100.0)), ("Etsy shop sales", (86.4, 143.2)))
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 NOTES_READ = 8  # the latest expenses of a user whose notes the sampler reads
+# An amount of 0 is told in words as often as in digits ("you haven't spent anything on it yet").
+NO_AMOUNT = one_of(0, "nothing", "none", "not any", "no spending", "no income", "not spent anything",
+                   "haven't spent anything", "nothing left")
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -146,6 +150,11 @@ def _expense_mentions(expense: dict) -> tuple[str, ...]:
     return (expense["merchant"], day(_date(expense["date"])))
 
 
+def _amount(value: float) -> Any:
+    """The fact of an amount of money: a zero is also stated in words."""
+    return value if value else NO_AMOUNT
+
+
 def _nice(high: float) -> float | None:
     steps = [s for s in (10, 15, 20, 25, 30, 40, 50, 60, 75, 100, 120, 150, 200) if s <= high]
     return float(steps[-1] if len(steps) < 3 else steps[len(steps) // 2]) if steps else None
@@ -177,11 +186,11 @@ def list_categories(b: Bundle, rng: random.Random) -> Ask | None:
 
     def left(r: list) -> list:
         found = next(c for c in r if c["category_id"] == cid)
-        return [abs(found["remaining"])]
+        return [_amount(abs(found["remaining"]))]
 
     def spent(r: list) -> list:
         found = next(c for c in r if c["category_id"] == cid)
-        return [found["spent"], found["budgeted"]]
+        return [_amount(found["spent"]), _amount(found["budgeted"])]
 
     if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"How much do I have left in my {words} budget this month?",
@@ -220,11 +229,12 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
     if extra and rng.random() < 0.4:
         said = mentions[0]
         say, terse, facts = rng.choice([
-            ("How much did I spend in total?", f"Total spent {when}?", lambda r: [r["total_spent"]]),
-            ("Could you compare my income with my spending for a month?", f"Income vs spending {when}?",
-             lambda r: [r["total_income"], r["total_spent"]]),
-            ("Which budget categories did I go over, and by how much did I spend overall?",
-             f"Over-budget categories and total {when}?", lambda r: [*r["over_budget"], r["total_spent"]]),
+            ("How much did I spend in total in an earlier month?", f"Total spent {when}?",
+             lambda r: [_amount(r["total_spent"])]),
+            ("Could you compare my income with my spending for an earlier month?", f"Income vs spending {when}?",
+             lambda r: [_amount(r["total_income"]), _amount(r["total_spent"])]),
+            ("For an earlier month, which budget categories did I go over, and how much did I spend overall?",
+             f"Over-budget categories and total {when}?", lambda r: [*r["over_budget"], _amount(r["total_spent"])]),
         ])
         return Ask(args, say=say, terse=terse, refs=refs, mentions=mentions, facts=facts,
                    detail=rng.choice([f"I mean {said}.", f"{said}, please.", f"The month is {said}.",
@@ -235,24 +245,25 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Add up everything I spent {when}, please.",
                           f"I'm curious: what did I spend altogether {when}?"])
         return Ask(args, say=say, terse=f"Total spent {when}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r["total_spent"]])
+                   facts=lambda r: [_amount(r["total_spent"])])
     if choice == 1:
         say = rng.choice([f"How much of my overall budget is left {when}?",
                           f"Across all my categories, what's budgeted and what's left {when}?",
                           f"Give me the big picture {when}: total budget and how much of it remains."])
         return Ask(args, say=say, terse=f"Total budget and remaining {when}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r["total_budgeted"], abs(r["total_remaining"])])
+                   facts=lambda r: [_amount(r["total_budgeted"]), _amount(abs(r["total_remaining"]))])
     if choice == 2:
         say = rng.choice([f"How did my income compare with my spending {when}?",
                           f"What came in and what went out {when}? Give me both totals.",
                           f"Did I earn more than I spent {when}? I'd like the two numbers."])
         return Ask(args, say=say, terse=f"Income vs spending {when}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r["total_income"], r["total_spent"]])
+                   facts=lambda r: [_amount(r["total_income"]), _amount(r["total_spent"])])
     say = rng.choice([f"Give me a category-by-category breakdown of my spending {when}.",
                       f"Where did my money go {when}? Break it down by category.",
                       f"Can you go through my budget categories {when} and tell me what I spent in each?"])
     return Ask(args, say=say, terse=f"Spending by category {when}?", refs=refs, mentions=mentions,
-               facts=lambda r: [line["spent"] for line in sorted(r["categories"], key=lambda x: -x["spent"])[:4]])
+               facts=lambda r: [line["spent"] for line in sorted(r["categories"], key=lambda x: -x["spent"])[:4]
+                                if line["spent"]] or [NO_AMOUNT])
 
 
 @goals.add("get_category_history")
@@ -272,7 +283,7 @@ def get_category_history(b: Bundle, rng: random.Random) -> Ask | None:
                       f"How has my {words} spending looked over the last {number} months, counting this one?"])
     return Ask(args, say=say, terse=f"{category['name']} spending, last {number} months?",
                refs=(_category(b, category),), mentions=(words, number),
-               facts=lambda r: [m["spent"] for m in r["months"]])
+               facts=lambda r: [_amount(m["spent"]) for m in r["months"]])
 
 
 @goals.add("list_expenses", 1.3)

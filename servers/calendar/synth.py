@@ -781,14 +781,18 @@ def find_free_slots(b: Bundle, rng: random.Random) -> Ask | None:
                 f"What's the first time {span} when {who} for {slot}?"]
         vague = [f"When's the earliest {who} for {_duration(minutes)}?"]
         terse = [f"Earliest {minutes}-minute slot with {names(others)}, {span}?"]
-    else:
+    elif rng.random() < 0.4:  # the first few times: an answer lists them
         facts = lambda r: _first([s["start"] for s in r["slots"]], 3)
+        says = [f"Which times {span} work for {slot} when {who}? The first few, please.",
+                f"I need {slot} with {names(others)} {span}. What are the first few times we're all free?"]
+        vague = [f"Which times work for {slot} when {who}? The first few, please."]
+        terse = [f"First few free {minutes}-minute slots with {names(others)}, {span}?"]
+    else:  # one time: any free slot it names is a right answer
+        facts = lambda r: [one_of(*starts)] if (starts := _first([s["start"] for s in r["slots"]], 10)) else []
         says = [f"Find me {slot} {span} when {who}.", f"Can you find {slot} {span} when {who}?",
-                f"I need {slot} with {names(others)} {span}. When are we all free?",
                 f"When could I meet {names(others)} for {_duration(minutes)} {span}?"]
         vague = [f"Can you find {slot} when {who}?", f"I'm looking for {slot} when {who}."]
-        terse = [f"Find {slot} with {names(others)}, {span}.",
-                 f"Free {minutes}-minute slots with {names(others)}, {span}?"]
+        terse = [f"Find {slot} with {names(others)}, {span}."]
     details = [f"Any time {span} works.", f"Look {span}.", f"Sometime {span}, please."]
     mentions = tuple(p["name"] for p in others) + (start.mention, end.mention)
     return _ask(rng, args, says=says, terse=terse, vague=vague, details=details, split=SPLIT,
@@ -860,7 +864,7 @@ def create_event(b: Bundle, rng: random.Random) -> Ask | None:
             f"Could you add '{title}' to my Personal calendar? It's {on.bare}, {span}.",
             f"I've got a private thing {on.on}: '{title}', {span}. Put it on the Personal calendar, please.",
             f"Block {span} {on.on} on my Personal calendar for '{title}'."],
-            terse=[f"Personal calendar: '{title}', {on.bare}, {span}.",
+            terse=[f"Personal calendar: add '{title}', {on.bare}, {span}.",
                    f"Add '{title}' {on.on} {span}, Personal calendar."],
             refs=(_calendar(calendar),), mentions=(title, "Personal", on.mention, clock(start), clock(end)),
             prior=on.prior)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -354,8 +355,8 @@ def _held(rng: random.Random, say: str, core: Sequence[str], detail: Sequence[st
 
 
 def _capitalize_sentences(text: str) -> str:
-    parts = text.split(". ")
-    return ". ".join(p[:1].upper() + p[1:] for p in parts)
+    """Every sentence opening with a capital, after a question as after a statement."""
+    return re.sub(r"(^|[.?!] )([a-z])", lambda m: m[1] + m[2].upper(), text)
 
 
 def _orphan_leads(b: Bundle, role: int) -> list[dict]:
@@ -899,7 +900,7 @@ def company_deals(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"name": company},
                say=rng.choice([f"What deals do we have with {company}, and what stage is each in?",
                                f"Could you list our deals with {company}?",
-                               f"I'm meeting {company} tomorrow. Which deals are open or closed with them?"]),
+                               f"I'm meeting {company} tomorrow. Which deals do we have with them, open or closed?"]),
                terse=f"Deals with {company}?", mentions=(company,),
                facts=lambda r: [d["name"] for d in r[:5]])
 
@@ -956,11 +957,11 @@ def log_activity(b: Bundle, rng: random.Random) -> Ask | None:
     else:
         say = rng.choice([f"I just had a {kind} with {name}{on_deal}. Log it as '{subject}', please.",
                           f"Please record a {kind} with {name}{on_deal}, subject '{subject}'.",
-                          f"Could you log my {kind} with {name}{on_deal}? Call the subject '{subject}'."])
+                          f"Could you log my {kind} with {name}{on_deal}? The subject is '{subject}'."])
     say, detail = _held(rng, say, [f"Please log a {kind} with {name}{on_deal}." if kind != "note" else
                                    f"Please add a note on {name}{on_deal}.",
                                    f"Could you record a {kind} for {name}{on_deal}?"],
-                        [f"The subject is '{subject}'.", f"Subject: '{subject}'.", f"Call it '{subject}'."])
+                        [f"The subject is '{subject}'.", f"Subject: '{subject}'.", f"Put it down as '{subject}'."])
     return Ask(args, say=say, detail=detail, terse=f"Log {kind} with {name}{on_deal}: '{subject}'.", refs=refs,
                mentions=(name, subject, kind))
 

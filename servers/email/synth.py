@@ -136,6 +136,14 @@ def reply_text(m: dict, rng: random.Random) -> str:
     return rng.choice(ANSWERS if "?" in m["snippet"] or "?" in m["subject"] else THANKS)
 
 
+def _subjects(mail: list[dict], keep_order: bool = False) -> list[str]:
+    """The subjects of listed mail as facts: each topic once ('Customer escalation' for 'Re: Customer
+    escalation'), stated by an answer that copies the subjects and by one that says what the mail
+    is about; at most five."""
+    topics = list(dict.fromkeys(_topic(m["subject"]) or m["subject"] for m in mail))
+    return (topics if keep_order else sorted(topics))[:5]
+
+
 def _mentions(m: dict) -> tuple[str, ...]:
     return (m["topic"],)
 
@@ -147,6 +155,12 @@ _SAYING = ("It should say: \"{text}\"", "The text is \"{text}\"", "Write: \"{tex
 def saying(text: str, rng: random.Random) -> str:
     """The sentence that gives a mail's text, after a request or alone when the assistant asked."""
     return rng.choice(_SAYING).format(text=text)
+
+
+def _ended(sentence: str) -> str:
+    """A sentence with its full stop, unless it ends in a quotation that has one: 'to "Thanks, see
+    you then."', never 'to "Thanks, see you then.".'."""
+    return sentence if re.search(r"[.!?]\"$", sentence) else sentence + "."
 
 
 def _drafted(d: dict) -> str:
@@ -170,7 +184,7 @@ def get_message(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"message_id": m["message_id"]},
                say=rng.choice([f"What files are attached to {name}?",
                                f"Can you tell me the names of the attachments on {name}?",
-                               f"I need the attachment from {name}. What is it called, and how big is it?",
+                               f"I need the attachments from {name}. What are the file names?",
                                f"Which documents came with {name}?"]),
                terse=f"Attachments on {name}?", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
                facts=lambda r: [a["filename"] for a in r["attachments"]])
@@ -216,19 +230,19 @@ def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                    "Before anything gets purged, can you tell me which emails are in my trash?",
                                    "Could you list the subjects of the mail in my trash?"]),
                    terse="Subjects in my trash?", refs=(_user(b),),
-                   facts=lambda r: sorted({m["subject"] for m in r})[:5])
+                   facts=lambda r: _subjects(r))
     if mode == "starred":
         return Ask({"user_id": uid, "folder": "starred"},
                    say=rng.choice(["Which emails have I starred?", "Can you list my starred messages and their senders?",
                                    "I star things I need to come back to. What's starred at the moment?"]),
                    terse="My starred mail?", refs=(_user(b),),
-                   facts=lambda r: sorted({m["subject"] for m in r})[:5])
+                   facts=lambda r: _subjects(r))
     count = min(len(pool), rng.choice([2, 3]))
     return Ask({"user_id": uid, "folder": "sent", "limit": count},
                say=rng.choice([f"What were the last {count} emails I sent? Just the subjects.",
                                f"Could you remind me of the subjects of my {count} most recent sent emails?"]),
                terse=f"Subjects of my last {count} sent emails?", refs=(_user(b),), mentions=(str(count),),
-               facts=lambda r: [m["subject"] for m in r])
+               facts=lambda r: _subjects(r, keep_order=True))
 
 
 @goals.add("search_messages", 0.8)
@@ -238,19 +252,21 @@ def mail_facts(b: Bundle, rng: random.Random) -> Ask | None:
     if not mail:
         return None
     m = rng.choice(mail)
-    name, mid = mail_name(b, m, rng), m["message_id"]
+    name, mid, me = mail_name(b, m, rng), m["message_id"], b["user"]["address"]
     args = _mail_args(_message(b, m))
     if rng.random() < 0.5 or not [a for a in m["to"] + m["cc"] if a != b["user"]["address"]]:
         return Ask(args, say=rng.choice([f"When was {name} sent?", f"Could you check what day {name} came in?",
                                          f"I'm trying to remember the date of {name}. When was it?"]),
                    terse=f"Date of {name}?", refs=(_user(b),), mentions=_mentions(m),
                    facts=lambda r: [x["date"][:10] for x in r if x["message_id"] == mid])
-    # the result names recipients by address only: the words ask for the addresses
+    # the result names recipients by address only: the words ask for the addresses; the user's own
+    # address is no fact ('it went to you and ...' answers it)
     return Ask(args, say=rng.choice([f"Which addresses was {name} sent to?",
                                      f"Who exactly was {name} addressed to? Give me the email addresses.",
                                      f"Can you list the addresses {name} went to?"]),
                terse=f"Recipient addresses of {name}?", refs=(_user(b),), mentions=_mentions(m),
-               facts=lambda r: [a for x in r if x["message_id"] == mid for a in (x["to"] + x["cc"])[:5]])
+               facts=lambda r: [a for x in r if x["message_id"] == mid
+                                for a in [a for a in x["to"] + x["cc"] if a != me][:5]])
 
 
 @goals.add("search_messages", 1.3)
@@ -272,7 +288,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                            f"I'm looking for something from {first} through {last}. What mail is "
                                            "there in that stretch?"]),
                            terse=f"Mail from {first} to {last}: subjects?", refs=(_user(b),),
-                           mentions=(first, last), facts=lambda r: sorted({m["subject"] for m in r})[:5])
+                           mentions=(first, last), facts=lambda r: _subjects(r))
         mode = "sender"
     if mode == "recipient":
         sent_to = Counter(a for m in live if _own(b, m) for a in m["to"])
@@ -284,7 +300,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                        f"Can you find the mail addressed to {address} and list the subjects?",
                                        f"What have I been writing to {address} about?"]),
                        terse=f"Subjects of mail to {address}?", refs=(_user(b),), mentions=(address,),
-                       facts=lambda r: sorted({m["subject"] for m in r})[:5])
+                       facts=lambda r: _subjects(r))
         mode = "sender"
     if mode == "label":
         labels = [lb for lb in b["labels"] if 1 <= lb["messages"] <= 8]
@@ -295,7 +311,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                        f"Can you show me the mail labelled {label['name']}? I need the subjects.",
                                        f"What's under my {label['name']} label these days?"]),
                        terse=f"Mail labelled {label['name']}?", refs=(_user(b), Ref.of("label", label, _user(b))),
-                       mentions=(label["name"],), facts=lambda r: sorted({m["subject"] for m in r})[:5])
+                       mentions=(label["name"],), facts=lambda r: _subjects(r))
         mode = "sender"
     if mode == "attachment":
         senders = Counter(m["from_name"] for m in live if m["has_attachments"] and not _own(b, m))
@@ -307,7 +323,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                        f"Did {who} ever send me any files? Which emails had attachments?",
                                        f"I'm looking for attachments from {who}. Which emails carry them?"]),
                        terse=f"Mail with attachments from {who}?", refs=(_user(b),), mentions=(who,),
-                       facts=lambda r: sorted({m["subject"] for m in r})[:5])
+                       facts=lambda r: _subjects(r))
         mode = "sender"
     if mode == "subject":
         topics = Counter(m["topic"] for m in live)
@@ -331,7 +347,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Can you find all the mail from {who} and give me the subjects?",
                                f"I need to catch up on everything {who} sent me. What are the subjects?"]),
                terse=f"Subjects of mail from {who}?", refs=(_user(b),), mentions=(who,),
-               facts=lambda r: sorted({m["subject"] for m in r})[:5])
+               facts=lambda r: _subjects(r))
 
 
 @goals.add("list_labels", 0.6)
@@ -571,10 +587,10 @@ def create_draft(b: Bundle, rng: random.Random) -> Ask | None:
     c = rng.choice(b["contacts"])
     subject, text = rng.choice(NEW_MAILS)
     return Ask({"user_id": b["user"]["user_id"], "to": [c["address"]], "subject": subject, "body": text},
-               say=rng.choice([f"Please write a draft to my contact {c['name']} with the subject \"{subject}\". "
-                               "Don't send it yet.",
-                               f"I'd like a draft email for {c['name']}, subject \"{subject}\". Just save it.",
-                               f"Could you save a draft to {c['name']} from my contacts? Subject \"{subject}\"."]),
+               say=rng.choice([_ended(f"Please write a draft to my contact {c['name']} with the subject \"{subject}\"")
+                               + " Don't send it yet.",
+                               _ended(f"I'd like a draft email for {c['name']}, subject \"{subject}\"") + " Just save it.",
+                               _ended(f"Could you save a draft to {c['name']} from my contacts? Subject \"{subject}\"")]),
                detail=saying(text, rng),
                terse=f"Draft to {c['name']}: \"{subject}\" / \"{text}\" (don't send).",
                refs=(_user(b), Ref.of("contact", c, _user(b))), mentions=(c["name"], subject, text))
@@ -668,7 +684,7 @@ def update_draft(b: Bundle, rng: random.Random) -> Ask | None:
                                f"I changed my mind about what to say in {name}; rewrite its text.",
                                f"Could you rewrite the body of {name}? Keep it unsent."]),
                detail=saying(text, rng),
-               terse=f"Set body of {name} to \"{text}\".", refs=(_user(b), _draft(b, d)),
+               terse=_ended(f"Set body of {name} to \"{text}\""), refs=(_user(b), _draft(b, d)),
                mentions=(d["subject"], text))
 
 

@@ -222,6 +222,7 @@ def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float,
                how[3] if folder and name and not name.startswith(".") else 0]
     way = rng.choices(ways, weights=weights)[0]
     noun = _noun(path) if b["nodes"][path]["kind"] != "dir" else "folder"
+    named = _after_name(name, noun)  # the noun after the file's own name: 'the app.log file', not 'log'
     if way == "text":
         phrase, area = b["by_text"][path]
         words = rng.choice([f'the {noun} under {area} that mentions "{phrase}"',
@@ -233,19 +234,28 @@ def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float,
         top = b["by_name"][path]
         words = rng.choice([f"my {noun} called {_q(name)} somewhere under {top}",
                             f"the {noun} named {_q(name)} (it's somewhere in {top})",
-                            f"the {_q(name)} {noun} somewhere below {top}",
-                            f"the {_q(name)} {noun} I keep somewhere under {top}"])
+                            f"the {_q(name)} {named} somewhere below {top}",
+                            f"the {_q(name)} {named} I keep somewhere under {top}"])
         return words, (Ref("path", path, {"name": name, "dir": top}),), (name, top)
     if way == "folder":
         said = _q(name)
         words = rng.choice([f"the {said} folder in {folder}", f"my {said} folder in {folder}"] if noun == "folder"
-                           else [f"{said} in {folder}", f"the {said} {noun} in {folder}", f"{said} (it's in {folder})"])
+                           else [f"{said} in {folder}", f"the {said} {named} in {folder}", f"{said} (it's in {folder})"])
         return words, (), (name, folder)
     return (rng.choice([_q(path), _q(path), f"the {noun} {_q(path)}"]), (), (path,))
 
 
 BY_TEXT = (0.35, 0.35, 0.1, 0.2)  # tools taking a file: by path, by content, by name, by folder and name
 BY_NAME = (0.4, 0.0, 0.4, 0.2)  # tools taking a path: by path, by name, by folder and name
+
+
+def _after_name(name: str, noun: str) -> str:
+    """The noun said right after a file's name: 'file' where the name already says the noun ('the
+    app.log file', 'the notes.md file', 'the settings.json file'; not 'the app.log log')."""
+    if noun == "folder":
+        return noun
+    parts = [p for p in re.split(r"[^a-z0-9]+", name.lower()) if p]
+    return "file" if any(p.startswith(w) for w in noun.lower().split() for p in parts) else noun
 
 
 def _noun(path: str) -> str:
@@ -266,6 +276,12 @@ def _kind(ext: str) -> str:
 
 def _pick(rng: random.Random, items: Sequence) -> Any:
     return rng.choice(list(items)) if items else None
+
+
+def _ended(sentence: str) -> str:
+    """A sentence with its full stop, unless it ends in a quotation that has one: 'the one that says
+    "- [ ] Call Ana."', never '... "- [ ] Call Ana.".'."""
+    return sentence if re.search(r"[.!?]\"$", sentence) else sentence + "."
 
 
 def _one(rng: random.Random, *options: str) -> str:
@@ -1489,10 +1505,10 @@ def delete_lines(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"path": path, "start_line": start},
                    say=_one(rng, f"One line of {w} has to go.", f"Please remove a line from {w}."),
                    terse=f"Delete line {start} of {w}.",
-                   detail=_one(rng, f"Line {start}, the one that says \"{quote}\".",
+                   detail=_one(rng, _ended(f"Line {start}, the one that says \"{quote}\""),
                                f"It's line {start} (\"{quote}\")."),
                    refs=refs, mentions=mentions + (str(start),))
-    say = _one(rng, f"Remove line {start} from {w}; it's the one that says \"{quote}\".",
+    say = _one(rng, _ended(f"Remove line {start} from {w}; it's the one that says \"{quote}\""),
                f"Delete line {start} of {w} (\"{quote}\").",
                f"In {w}, line {start} (\"{quote}\") can go. Please delete it.")
     return Ask({"path": path, "start_line": start}, say=say, terse=f"Delete line {start} of {w}.", refs=refs,

@@ -54,6 +54,22 @@ STAGE_WORDS = {"placed": "placed", "accepted": "accepted", "preparing": "being p
                "out_for_delivery": "out for delivery", "delivered": "delivered", "cancelled": "cancelled"}
 
 
+# A zero said the way people say it: "no minimum", "delivery is free" (a bare 0 is right too).
+_NO_MINIMUM = ("no minimum", "no min", "isn't a minimum", "is not a minimum", "isn't any minimum",
+               "doesn't have a minimum", "does not have a minimum", "without a minimum", "none")
+_NO_FEE = ("free", "no delivery fee", "no fee", "doesn't charge", "does not charge")
+
+
+def _minimum(amount: float) -> Any:
+    """A restaurant's minimum order as a fact: a zero is also stated by 'no minimum'."""
+    return one_of(amount, *_NO_MINIMUM) if amount == 0 else amount
+
+
+def _fee(amount: float) -> Any:
+    """A delivery fee as a fact: a zero is also stated by 'free delivery'."""
+    return one_of(amount, *_NO_FEE) if amount == 0 else amount
+
+
 def _stage(status: str) -> Any:
     """An order's stage as a fact: its status, or the words a person says for it ('being prepared')."""
     return status if STAGE_WORDS[status] == status.replace("_", " ") else one_of(status, STAGE_WORDS[status])
@@ -250,11 +266,11 @@ def get_restaurant(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"What does {name} charge for delivery? Any minimum?",
                                          f"Before I order from {name}: delivery fee and minimum order?"]),
                    terse=f"{name} delivery fee and minimum?", refs=refs, mentions=(name,),
-                   facts=lambda x: [x["delivery_fee"], x["min_order"]])
+                   facts=lambda x: [_fee(x["delivery_fee"]), _minimum(x["min_order"])])
     return Ask(args, say=rng.choice([f"How far does {name} deliver, and what's the smallest order it takes?",
                                      f"What's the delivery radius of {name}? And is there a minimum order?"]),
                terse=f"{name}: radius and minimum order?", refs=refs, mentions=(name,),
-               facts=lambda x: [quantity(x["delivery_radius_miles"], "mi"), x["min_order"]])
+               facts=lambda x: [quantity(x["delivery_radius_miles"], "mi"), _minimum(x["min_order"])])
 
 
 @goals.add("get_menu", 0.7)
@@ -295,9 +311,9 @@ def list_carts(b: Bundle, rng: random.Random) -> Ask | None:
     if not any(c["role"] in ("keep", "trim") for c in b["carts"]):
         return None
     return Ask({"customer_id": b["customer"]["customer_id"]},
-               say=rng.choice(["What's sitting in my carts right now, and what does each come to?",
+               say=rng.choice(["Which restaurants do I have carts at right now, and what does each come to?",
                                "Which carts do I have open, and what do they come to?",
-                               "Remind me what I've put in my carts, with the totals.",
+                               "Remind me which restaurants I've started carts at, with the totals.",
                                "Could you go over my open carts for me, with their totals?"]),
                terse="My carts and subtotals?", refs=(_customer(b),),
                facts=lambda r: [v for c in r for v in (c["restaurant"], c["subtotal"])])
@@ -533,7 +549,8 @@ def reorder(b: Bundle, rng: random.Random) -> Ask | None:
     if name is None:
         return None
     return Ask({"order_id": order["order_id"]},
-               say=rng.choice([f"That was delicious. Put {name} back in my cart so I can get it again.",
+               say=rng.choice([f"{name[:1].upper()}{name[1:]} was delicious. Put it back in my cart so I can get it "
+                               "again.",
                                f"Can you fill my cart with {name} again? Just the cart for now.",
                                f"I'd like the same as {name} again; add it all to my cart."]),
                terse=f"Reorder {name} into my cart.", refs=(_order(b, order),), mentions=(order["restaurant"],))

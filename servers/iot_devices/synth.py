@@ -126,6 +126,13 @@ def dev(d: dict, rng: random.Random | None = None) -> str:
     return f"the {name}"
 
 
+def _door(name: str) -> str:
+    """A lock as a fact: the door it locks ('Front door' of 'Front door lock'), which an answer says
+    whether it names the lock ('the Front door lock is locked') or the door ('the front door and
+    the back door are locked')."""
+    return name[:-len(" lock")] if name.lower().endswith(" lock") and len(name) > len(" lock") else name
+
+
 def _plural(d: dict) -> bool:
     """Whether a device's name is a plural ('the kitchen pendant lights', 'the living room blinds')."""
     return d["name"].endswith("s") and not d["name"].endswith("ss")
@@ -165,10 +172,12 @@ def _period(b: Bundle, rng: random.Random, most_back: int, ends_yesterday: bool 
     return start, end, said
 
 
-def _held(said: str, rng: random.Random) -> str:
-    """The sentence that gives a period held back from the request."""
-    return rng.choice([f"I mean {said}.", f"{said[0].upper()}{said[1:]}, please.", f"Look at {said}.",
-                       f"The period is {said}."])
+def _held(said: str, start: dt.date, end: dt.date, rng: random.Random) -> str:
+    """The sentence that gives a period held back from the request (`said`: the period with its
+    preposition, 'on August 9'; after 'Look at' the days stand bare: 'Look at August 9 to August 10')."""
+    span = _span(start, end)
+    return rng.choice([f"I mean {said}.", f"{said[0].upper()}{said[1:]}, please.", f"Look at {span}.",
+                       f"The period is {span}." if start != end else f"The day is {span}."])
 
 
 # -- goals: questions ---------------------------------------------------------------------------------
@@ -242,7 +251,7 @@ def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
                                    "Before I go to bed, could you go through my door locks and tell me whether each one is locked?",
                                    "Can you check every door lock I have and say whether it's locked?"]),
                    terse="Each lock: locked or not?", refs=(_home(b),),
-                   facts=lambda r: [d["name"] for d in r])
+                   facts=lambda r: [_door(d["name"]) for d in r])
     rooms = [r for r in b["rooms"] if 2 <= r["devices"] <= 5]
     if not rooms:
         return None
@@ -342,7 +351,7 @@ def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
     start, end, said = _period(b, rng, 6 if kind != "energy" else 13, kind == "energy")
     args = {"device_id": d["device_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
     name, refs, mentions = dev(d, rng), (_device(b, d),), (day(start), day(end))
-    held = _held(said, rng) if rng.random() < 0.6 else None
+    held = _held(said, start, end, rng) if rng.random() < 0.6 else None
     if held is not None:
         said = "lately"
     if kind == "energy":
@@ -374,7 +383,7 @@ def get_energy_summary(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     start, end, said = _period(b, rng, 13, True)
     args = {"home_id": b["home"]["home_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
-    held = _held(said, rng) if rng.random() < 0.6 else None
+    held = _held(said, start, end, rng) if rng.random() < 0.6 else None
     if held is not None:
         said = "lately"
     if rng.random() < 0.5:
@@ -823,6 +832,16 @@ def activate_scene(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Scene: {name}.", refs=(_scene(b, scene),), mentions=(name,))
 
 
+def _together(room: dict, members: list[dict]) -> str:
+    """Devices of one room said together: 'the master bedroom ceiling light, bedside lamp and
+    blinds', the room said once when every name starts with it."""
+    prefix = room["name"].lower() + " "
+    names = [d["name"][0].lower() + d["name"][1:] for d in members]
+    if all(n.lower().startswith(prefix) and len(n) > len(prefix) for n in names):
+        return f"the {room['name'][0].lower()}{room['name'][1:]} " + listing([n[len(prefix):] for n in names])
+    return listing([dev(d) for d in members])
+
+
 @goals.add("create_scene", 0.9)
 def create_scene(b: Bundle, rng: random.Random) -> Ask | None:
     taken = {s["name"].lower() for s in b["scenes"]}
@@ -838,7 +857,7 @@ def create_scene(b: Bundle, rng: random.Random) -> Ask | None:
     members = rng.sample(by_room[room["room_id"]], min(len(by_room[room["room_id"]]), rng.choice([2, 3])))
     members.sort(key=lambda d: d["device_id"])
     label = rng.choice(names)
-    said = listing([dev(d) for d in members])
+    said = _together(room, members)
     if rng.random() < 0.6:
         return Ask({"home_id": b["home"]["home_id"], "name": label, "device_ids": [d["device_id"] for d in members]},
                    say=rng.choice([f"Save how {said} are set right now as a new scene.",

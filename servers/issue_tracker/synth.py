@@ -281,7 +281,8 @@ def search_issues(b: Bundle, rng: random.Random) -> Ask | None:
         query = f"project = {key} AND type = bug AND priority >= high AND status != done"
         say = [f"Which high-priority bugs are still open in {short}?",
                f"Find me every open {short} bug with high or highest priority.",
-               f"What urgent bugs does {short} still have open?"]
+               # not "urgent", which may mean the highest priority alone
+               f"Which open {short} bugs are marked high or highest priority?"]
         terse = f"Open high-priority bugs in {short}?"
     elif choice == 1:
         label = rng.choice(LABELS)
@@ -401,7 +402,7 @@ def list_sprints(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Which sprints are planned in {short}, and when do they start?",
                                f"What's coming up sprint-wise in {short}? Names and start dates, please.",
                                f"List the upcoming {short} sprints with their start dates."]),
-               terse=f"Planned {short} sprints and starts?", refs=(_project_ref(b),),
+               terse=f"Planned {short} sprints and start dates?", refs=(_project_ref(b),),
                facts=lambda r: [x for s in r for x in (s["name"], s["start_date"])])
 
 
@@ -609,10 +610,12 @@ def transition_issue(b: Bundle, rng: random.Random) -> Ask | None:
     issue = next(i for i in b["issues"] if ask.args["issue_id"] in (i["issue_id"], i["key"]))
     name = named(b, issue, rng, by_key=0.0).words if ask.refs else issue["key"]
     said = _STATUS_SAID[ask.args["status"]]
-    return Ask(ask.args, say=rng.choice([f"Please update the status of {name}.",
-                                         f"The status of {name} needs changing.",
-                                         f"Can you move {name} along the board?"]),
-               detail=rng.choice([f"It should be {said[1]} now.", f"Move it to {said[1]}.", f"Set it to {said[1]}."]),
+    say = rng.choice([f"Please update the status of {name}.", f"The status of {name} needs changing.",
+                      f"Can you move {name} along the board?"])
+    details = [f"It should be {said[1]} now.", f"Move it to {said[1]}.", f"Set it to {said[1]}."]
+    if say.startswith("Can you move"):  # a request that says "move" is not followed by "Move it to"
+        details = [d for d in details if not d.startswith("Move")]
+    return Ask(ask.args, say=say, detail=rng.choice(details),
                terse=ask.terse, refs=ask.refs)
 
 

@@ -182,7 +182,7 @@ def _place_question(b: Bundle, rng: random.Random, forms: list[str], terse: str,
     say, detail = rng.choice(forms).format(name=name), None
     if held and rng.random() < 0.4:
         say = rng.choice(held)
-        detail = rng.choice([f"It's {name}.", f"The place is {name}.", f"I mean {name}."])
+        detail = rng.choice([f"It's {name}.", f"The place is {name}.", f"It's called {name}."])
     return Ask({"place_id": place["place_id"]}, say=say, detail=detail, terse=terse.format(name=name),
                refs=(Ref.of("place", place),), mentions=(name,), facts=facts)
 
@@ -238,20 +238,22 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
     label = center["label"]
     distance = "half a kilometer" if radius == 500 else f"{radius // 1000} km"
     quality = " rated 4 stars or better" if min_rating else (" priced at $$ or less" if max_price else "")
-    when = " that's open right now" if open_now else ""
+    # "open right now" is a sentence of its own: inside the noun phrase it would stand between the
+    # place and the address ("the nearest gas station that's open right now to 574 Birch Street")
+    when = " I need one that's open right now." if open_now else ""
     far = rng.random() < 0.5  # and how far it is
     # the radius is said with the request, never held back: a search has a default radius an
     # assistant may rightly use
     if far:
-        say = rng.choice([f"What's the closest {one}{quality}{when} to {label}, and how far away is it?",
-                          f"Find me the nearest {one}{quality}{when} to {label}, and tell me how far it is.",
-                          f"I'm at {label}. How far is the nearest {one}{quality}{when}?"])
+        say = rng.choice([f"What's the closest {one}{quality} to {label}, and how far away is it?",
+                          f"Find me the nearest {one}{quality} to {label}, and tell me how far it is.",
+                          f"I'm at {label}. How far is the nearest {one}{quality}?"])
     else:
-        say = rng.choice([f"Find me the nearest {one}{quality}{when} to {label}.",
-                          f"I'm at {label}. Which {one}{quality}{when} is closest?",
-                          f"Could you check which {one}{quality}{when} is nearest to {label}?"])
-    say = f"{say} " + rng.choice([f"Within {distance}, please.", f"No more than {distance} away.",
-                                  f"It has to be within {distance}."])
+        say = rng.choice([f"Find me the nearest {one}{quality} to {label}.",
+                          f"I'm at {label}. Which {one}{quality} is closest?",
+                          f"Could you check which {one}{quality} is nearest to {label}?"])
+    say = f"{say}{when} " + rng.choice([f"Within {distance}, please.", f"No more than {distance} away.",
+                                        f"It has to be within {distance}."])
     args = {"address_id": center["address_id"], "radius_m": radius, "category": category}
     if open_now:
         args["open_now"] = True
@@ -260,7 +262,7 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
     if max_price:
         args["max_price_level"] = max_price
     mentions = (label, distance) + (("4 stars",) if min_rating else ()) + (("$$",) if max_price else ())
-    return Ask(args, say=say, terse=f"Nearest {one}{quality}{when} within {distance} of {label}"
+    return Ask(args, say=say, terse=f"Nearest {'open ' if open_now else ''}{one}{quality} within {distance} of {label}"
                + (", and how far?" if far else "?"),
                refs=(Ref.of("address", center),), mentions=mentions,
                facts=(lambda r: [r[0]["name"], quantity(r[0]["distance_m"], "m")]) if far else (lambda r: [r[0]["name"]]))
@@ -415,7 +417,7 @@ def _list_ref(b: Bundle, lst: dict) -> Ref:
 def list_lists(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["lists"]:
         return None
-    say = rng.choice(["What lists have I made?", "Which place lists do I have, and how big are they?",
+    say = rng.choice(["What lists have I made?", "Which place lists do I have?",
                       "Remind me what lists I've got on my map."])
     return Ask({"user_id": b["user"]["user_id"]}, say=say, terse="My lists?", refs=(_user(b),),
                facts=lambda r: [x["name"] for x in r])

@@ -117,6 +117,12 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _is(title: str, negated: bool = False) -> str:
+    """The verb that agrees with a listing's title ('Running shoes are', 'Atlas is')."""
+    plural = title.lower().endswith(("shoes", "headphones"))
+    return ("aren't" if plural else "isn't") if negated else ("are" if plural else "is")
+
+
 goals = Goals()
 
 
@@ -272,7 +278,7 @@ def buy_it_now(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"I'll take the {title} at its asking price; please buy it for me.",
                                f"Buy the {title} for me, please. {cash} is fine.",
                                f"Could you purchase the {title} outright?",
-                               f"The {title} is exactly what I need. Go ahead and buy it now."]),
+                               f"The {title} {_is(title)} exactly what I need. Go ahead and buy it now."]),
                terse=f"Buy {title} now.", refs=(_me(b), _listing(item)), mentions=(title,))
 
 
@@ -290,7 +296,8 @@ def make_offer(b: Bundle, rng: random.Random) -> Ask | None:
         args["message"] = rng.choice(OFFER_NOTES)
         note = f" Add the note '{args['message']}'"
     say, detail = _held(rng, rng.choice([f"Could you offer {cash} for the {title}?{note}",
-                                         f"The {title} is a bit pricey. Make the seller an offer of {cash}.{note}",
+                                         f"The {title} {_is(title)} a bit pricey. Make the seller an offer of "
+                                         f"{cash}.{note}",
                                          f"Send an offer of {cash} on the {title}, please.{note}"]),
                         [f"I'd like to make an offer on the {title}.{note}",
                          f"Could you send the seller of the {title} an offer?{note}"],
@@ -316,16 +323,17 @@ def create_listing(b: Bundle, rng: random.Random) -> Ask | None:
         start = float(round(base * 0.4))
         args.update(listing_format="auction", start_price=start, duration_days=days)
         cash = money(start)
-        say, detail = _held(rng, rng.choice([f"I want to auction my {cond} {thing.lower()} in {category}, starting at "
-                                             f"{cash}, running {days} days.",
-                                             f"Please list a {cond} {thing.lower()} for auction under {category}: "
+        # the title is said as written, in quotes: the user's own words are what the listing is called
+        say, detail = _held(rng, rng.choice([f"Please put up an auction for '{thing}' ({cond}) in {category}, "
+                                             f"starting at {cash}, running {days} days.",
+                                             f"Please list '{thing}', {cond}, for auction under {category}: "
                                              f"opening bid {cash}, {days} days.",
-                                             f"Could you put my {thing.lower()} ({cond}) up for a {days}-day auction "
+                                             f"Could you put '{thing}' ({cond}) up for a {days}-day auction "
                                              f"in {category}? Start it at {cash}."]),
-                            [f"I want to auction my {cond} {thing.lower()} in {category} for {days} days.",
-                             f"Could you put my {thing.lower()} ({cond}) up for a {days}-day auction in {category}?"],
+                            [f"Please put up a {days}-day auction for '{thing}' ({cond}) in {category}.",
+                             f"Could you put '{thing}' ({cond}) up for a {days}-day auction in {category}?"],
                             [f"Start the bidding at {cash}.", f"Opening bid {cash}.", f"Start it at {cash}."])
-        terse = f"Auction: {thing}, {cond}, {category}, start {cash}, {days} days."
+        terse = f"Auction: '{thing}', {cond}, {category}, start {cash}, {days} days."
     else:
         price = float(base)
         args.update(listing_format="fixed_price", price=price)
@@ -334,18 +342,18 @@ def create_listing(b: Bundle, rng: random.Random) -> Ask | None:
         if rng.random() < 0.5:
             args["accepts_offers"] = True
             offers = " and let buyers make offers"
-        say, detail = _held(rng, rng.choice([f"Please list my {cond} {thing.lower()} in {category} for {cash}, fixed "
+        say, detail = _held(rng, rng.choice([f"Please list '{thing}' ({cond}) in {category} for {cash}, fixed "
                                              f"price{offers}.",
-                                             f"I'm selling a {cond} {thing.lower()}. Put it up in {category} at "
+                                             f"I'm selling '{thing}', {cond}. Put it up in {category} at "
                                              f"{cash}, buy it now{offers}.",
-                                             f"Could you create a fixed-price listing for a {cond} {thing.lower()} "
-                                             f"({category}) at {cash}{offers}?"]),
-                            [f"I'm selling a {cond} {thing.lower()}. List it at a fixed price in {category}{offers}.",
-                             f"Could you create a fixed-price listing for my {cond} {thing.lower()} in {category}"
+                                             f"Could you create a fixed-price listing '{thing}' ({cond}, {category}) "
+                                             f"at {cash}{offers}?"]),
+                            [f"I'm selling '{thing}', {cond}. List it at a fixed price in {category}{offers}.",
+                             f"Could you create a fixed-price listing '{thing}' ({cond}) in {category}"
                              f"{offers}?"],
                             [f"The price is {cash}.", f"Ask {cash} for it.", f"Make it {cash}."])
-        terse = f"List {thing}, {cond}, {category}, {cash} fixed{offers}."
-    return Ask(args, say=say, detail=detail, terse=terse, refs=(_me(b),), mentions=(thing.lower(), cash, category))
+        terse = f"List '{thing}', {cond}, {category}, {cash} fixed{offers}."
+    return Ask(args, say=say, detail=detail, terse=terse, refs=(_me(b),), mentions=(thing, cash, category))
 
 
 def _own_active(b: Bundle, role: int) -> list[dict]:
@@ -379,7 +387,7 @@ def revise_listing(b: Bundle, rng: random.Random) -> Ask | None:
     new = float(round(item["price"] * rng.choice([0.8, 0.9, 1.1])) - 0.01)
     cash = money(new)
     say, detail = _held(rng, rng.choice([f"Please change the price of {name} to {cash}.",
-                                         f"{_cap(name)} isn't moving. Reprice it at {cash}.",
+                                         f"{_cap(name)} {_is(name, negated=True)} moving. Reprice it at {cash}.",
                                          f"Could you set {name} to {cash}?"]),
                         [f"Please change the price of {name}.", f"{_cap(name)} needs a new price."],
                         [f"Make it {cash}.", f"The new price is {cash}.", f"Set it to {cash}."])

@@ -102,9 +102,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         bundle = {"now": now, "customer": {**customer, **read("get_customer", customer_id=cid)}, "cards": cards,
                   "invoices": invoices, "payments": payments, "refunds": read("list_refunds", customer_id=cid),
                   "merchant": {**shop["merchant"], "voice": rng.randrange(1 << 16)}, "endpoints": shop["endpoints"],
-                  # whether the customer is looked up at their merchant: always for a name another
-                  # merchant's customer shares, otherwise in a tenth of the conversations
-                  "at_merchant": len(read("find_customers", name=customer["name"])) > 1 or rng.random() < 0.1,
+                  # whether the customer is looked up at their merchant: only for a name another merchant's
+                  # customer shares (elsewhere the name alone finds them, and a merchant look-up is not needed)
+                  "at_merchant": len(read("find_customers", name=customer["name"])) > 1,
                   "retryable": shop["retryable"],
                   "blocked": shop["blocked"], "resend": shop["resend"],
                   "events": read("list_events", customer_id=cid, limit=100)}
@@ -426,7 +426,7 @@ def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Our client {_who(b)} is asking what exactly {plain} charges for. What are the lines?",
                                          f"Could you read me the line items of {name} with their amounts?"]),
                    terse=f"Line items of {name}?", refs=refs, mentions=(number,),
-                   facts=lambda r: [i["description"] for i in r["line_items"][:4]] + [r["total"]])
+                   facts=lambda r: [i["description"] for i in r["line_items"][:4]])
     if choice == 1 and invoice["status"] == "paid":
         return Ask(args, say=rng.choice([f"When was {name} paid, and how much was it?",
                                          f"I've got {_who(b)} asking for the date and amount we received for {plain}.",
@@ -473,11 +473,11 @@ def list_refunds(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["refunds"]:
         return None
     return Ask({"customer_id": b["customer"]["customer_id"]},
-               say=rng.choice([f"What refunds have we given {who}? Amounts and dates.",
+               say=rng.choice([f"What refunds have we given {who}, and for how much?",
                                f"List the refunds issued to {who}, please.",
                                f"Apparently {who} thinks we owe them money back. What have we already refunded them?"]),
                terse=f"Refunds to {who}?", refs=refs, mentions=(who,),
-               facts=lambda r: [v for x in r[:3] for v in (x["amount"], x["created_at"][:10])])
+               facts=lambda r: [x["amount"] for x in r[:3]])
 
 
 @goals.add("list_events", 0.5)
@@ -687,9 +687,11 @@ def add_line_item(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=rng.choice([f"Add {what} to {draft}.",
                                      f"Please put {what} on {name}; it's still a draft.",
                                      f"Could you bill {what} on {draft}?"]),
+               # one item is named by its line already: the detail then gives only the price
                detail=rng.choice([f"Use the line '{description}' at {price} each.",
                                   f"The line is '{description}', {price} per unit.",
-                                  f"Call the line '{description}', priced at {price} each."]),
+                                  f"Call the line '{description}', priced at {price} each."] if quantity > 1 else
+                                 [f"It's {price}.", f"Price it at {price}.", f"Charge {price} for it."]),
                terse=f"Add {quantity} x '{description}' at {price} to {name}.",
                refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number, description, price))
 
@@ -773,12 +775,23 @@ def pay_invoice(b: Bundle, rng: random.Random) -> Ask | None:
                           f" Send it with idempotency key {args['idempotency_key']} so it can't go through twice."])
         mentions += (args["idempotency_key"],)
     due = cash(invoice["amount_due"], invoice["currency"])
-    return Ask(args, say=rng.choice([f"Please charge {name} to {card_words}.{key}",
-                                     f"We've been asked by {_who(b)} to collect {plain} now; put the {due} on {card_words}.{key}",
-                                     f"Could you take payment for {name} with {card_words}?{key}",
-                                     f"Go ahead and charge {card_words} for {name}.{key}"]),
-               terse=f"Charge {name} to {detail[:-1].split(' ', 1)[1] if detail else card_words}.{key}",
-               detail=detail, refs=refs, mentions=mentions)
+    say = rng.choice([f"Please charge {name} to {card_words}.{key}",
+                      f"We've been asked by {_who(b)} to collect {plain} now; put the {due} on {card_words}.{key}",
+                      f"Could you take payment for {name} with {card_words}?{key}",
+                      f"Go ahead and charge {card_words} for {name}.{key}"])
+    terse = f"Charge {name} to {detail[:-1].split(' ', 1)[1] if detail else card_words}.{key}"
+    return Ask(args, say=_named_once(b, say), terse=_named_once(b, terse), detail=detail, refs=refs,
+               mentions=mentions)
+
+
+def _named_once(b: Bundle, text: str) -> str:
+    """A sentence that names the customer already says 'their default card' (or 'the default card'
+    before the name), not their name again."""
+    whose = f"{_whose(b)} default card"
+    if whose in text and text.count(_who(b)) > 1:
+        said = "their" if text.index(_who(b)) < text.index(whose) else "the"
+        return text.replace(whose, f"{said} default card")
+    return text
 
 
 @goals.add("authorize_payment", 1.3)
@@ -798,10 +811,11 @@ def authorize_payment(b: Bundle, rng: random.Random) -> Ask | None:
         args["card_id"] = card["card_id"]
         refs += (_card_ref(b, card),)
         mentions += (card["last4"],)
-    return Ask(args, say=rng.choice([f"Put a hold on {card_words} for {name}; we'll capture it once the work is delivered.",
-                                     f"Please authorise {card_words} for the amount of {name}, but don't capture yet.",
-                                     f"Could you reserve the funds for {name} on {card_words}? Just an authorisation for now."]),
-               terse=f"Authorise {name} on {card_words}, no capture.", refs=refs, mentions=mentions)
+    say = rng.choice([f"Put a hold on {card_words} for {name}; we'll capture it once the work is delivered.",
+                      f"Please authorise {card_words} for the amount of {name}, but don't capture yet.",
+                      f"Could you reserve the funds for {name} on {card_words}? Just an authorisation for now."])
+    return Ask(args, say=_named_once(b, say), terse=_named_once(b, f"Authorise {name} on {card_words}, no capture."),
+               refs=refs, mentions=mentions)
 
 
 @goals.add("capture_payment", 2.5)
@@ -988,7 +1002,8 @@ def decline_request(b: Bundle, rng: random.Random) -> str | None:
     card = rng.choice(cards)
     return rng.choice([f"Before I charge {_who(b)}, tell me whether the issuer is going to decline {card_name(card, rng)}.",
                        f"Look up the decline code {_whose(b)} bank has set on {card_name(card, rng)}, please.",
-                       f"Can you predict if {card_name(card, rng)} of {_who(b)} will be declined? Check the issuer's code."])
+                       f"Can you predict whether {_who(b)} will be declined on {card_name(card, rng)}? Check the "
+                       "issuer's code."])
 
 
 # How staff say which merchant they work for: a greeting (or none) and a role, drawn per conversation.
@@ -1017,6 +1032,8 @@ def _at_merchant(ref: Ref) -> tuple[str, str]:
 SUBSTITUTES = (
     ("get_invoice", "list_invoices", "list_payments", "list_events"),
     ("list_payment_methods", "get_customer"),
+    # a hold captured in full pays the invoice, as pay_invoice does: neither is shown while it is missing
+    ("pay_invoice", "authorize_payment", "capture_payment"),
 )
 
 

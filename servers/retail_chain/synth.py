@@ -430,7 +430,8 @@ def create_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], line["product"]
     name = store_name(store, "order", line["product_id"])
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "quantity": quantity},
-               say=_pick(rng, [f"{name[0].upper() + name[1:]} is almost out of {product}; please order more.",
+               say=_pick(rng, [f"{name[0].upper() + name[1:]} is {'out' if line['available'] <= 0 else 'almost out'} of "
+                               f"{product}; please order more.",
                                f"Could you place a restock order of {product} for {name}?",
                                f"We need more {product} at {name}. Put in a restock order, please.",
                                f"Reorder {product} for {name}."]),

@@ -126,6 +126,13 @@ def _the(b: Bundle, product_id: str, variant: dict) -> str:
     return f"the {name} {words}".strip()
 
 
+def _goods(category: str) -> str:
+    """A category said as the things in it: 'shoes', 'electronics', but 'beauty products' (never
+    'what beauty do you have')."""
+    said = category.lower()
+    return said if said in ("clothing", "shoes", "electronics") else f"{said} products"
+
+
 def _order_words(order: dict) -> str:
     placed = dt.date.fromisoformat(order["placed_at"][:10])
     return f"my order from {day(placed)}"
@@ -183,19 +190,19 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
     prices = sorted(p["price"] for p in in_cat)
     cap = float(rng.choice([50, 75, 100, 150, 200, 250]))
     cheap = [p for p in in_cat if p["price"] <= cap]
-    said = category.lower()
+    said, goods = category.lower(), _goods(category)
     mode = rng.randrange(3)
     if mode == 0 and 1 <= len(cheap) <= 8:
         args = {"category": category, "max_price": cap, "in_stock": True, "sort": "price_low"}
         if rng.random() < 0.5:
-            return Ask(args, say=rng.choice([f"What {said} do you have in stock? Cheapest first, please.",
-                                             f"I'm shopping for {said} on a budget. What's in stock, lowest price "
+            return Ask(args, say=rng.choice([f"What {goods} do you have in stock? Cheapest first, please.",
+                                             f"I'm shopping for {goods} on a budget. What's in stock, lowest price "
                                              f"first?"]),
                        terse=f"In-stock {said} under {money(cap)}, cheapest first?",
                        detail=rng.choice([f"Nothing over {money(cap)}.", f"My budget is {money(cap)} at most.",
                                           f"Up to {money(cap)}, please."]),
                        mentions=(money(cap),), facts=lambda r: [p["name"] for p in r[:3]])
-        return Ask(args, **_pick(rng, [f"What {said} do you have in stock for {money(cap)} or less? Cheapest first.",
+        return Ask(args, **_pick(rng, [f"What {goods} do you have in stock for {money(cap)} or less? Cheapest first.",
                                        f"I'm on a budget. Show me {said} items under {money(cap)} that are in stock, "
                                        f"lowest price first.",
                                        f"Could you find in-stock {said} products at or below {money(cap)}, sorted by "
@@ -209,7 +216,7 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
         args = {"category": category, "min_rating": rating, "sort": "rating"}
         return Ask(args, **_pick(rng, [f"Which {said} products are rated {rating:g} stars or higher?",
                                        f"Show me the best-reviewed {said} items, {rating:g} stars and up.",
-                                       f"I only buy well-reviewed stuff. What {said} has at least {rating:g} stars?"],
+                                       f"I only buy well-reviewed stuff. Anything in {said} with at least {rating:g} stars?"],
                                   [f"{category} rated {rating:g}+?"]),
                    mentions=(f"{rating:g}",), facts=lambda r: [p["name"] for p in r[:3]])
     if not prices:
@@ -231,8 +238,8 @@ def price_and_rating(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     product = rng.choice(reviewed)
     name, pid = product["name"], product["product_id"]
-    return Ask({"query": name}, **_pick(rng, [f"How much is the {name}, and how is it rated?",
-                                              f"What does the {name} cost? And what's its average rating?",
+    return Ask({"query": name}, **_pick(rng, [f"What's the price of the {name}, and its rating?",
+                                              f"What do you charge for the {name}? And what's its average rating?",
                                               f"I'm looking at the {name}. Price and rating, please."],
                                          [f"{name}: price and rating?"]),
                mentions=(name,),
@@ -270,7 +277,7 @@ def get_product(b: Bundle, rng: random.Random) -> Ask | None:
                        detail=rng.choice([f"The one {words}.", f"I mean {words}.", f"{words[:1].upper()}{words[1:]}."]),
                        refs=refs, mentions=(name,), facts=lambda r: [_stock(r, variant)])
         return Ask(args, **_pick(rng, [f"Do you have the {name} {words} in stock? How many?",
-                                       f"Is the {name} available {words}? I'd like to know how many are left.",
+                                       f"Can you tell me how many of the {name} {words} are left?",
                                        f"How many of the {name} {words} do you have right now?",
                                        f"Before I order, can you check stock of the {name} {words}?"],
                                   [f"Stock of {name} {words}?"]),
@@ -405,6 +412,12 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
                refs=refs, mentions=(detail["name"],))
 
 
+def _cart_first(customer_id: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A line of the customer's cart is found in the cart, which lists each line's variant: one
+    read, where the catalog would take a search and the product's variants."""
+    return (("get_cart", {"customer_id": customer_id}),)
+
+
 @goals.add("update_cart_item")
 def update_cart_item(b: Bundle, rng: random.Random) -> Ask | None:
     line = b["line_update"]
@@ -416,21 +429,21 @@ def update_cart_item(b: Bundle, rng: random.Random) -> Ask | None:
     quantity = rng.choice(choices)
     what = _the(b, line["product_id"], line)
     words = NUMBER_WORDS[quantity]
+    cid = b["customer"]["customer_id"]
     if rng.random() < 0.5:
-        return Ask({"customer_id": b["customer"]["customer_id"], "variant_id": line["variant_id"],
-                    "quantity": quantity},
+        return Ask({"customer_id": cid, "variant_id": line["variant_id"], "quantity": quantity},
                    say=rng.choice([f"I need to change how many of {what} are in my cart.",
                                    f"Could you adjust the quantity of {what} in my cart?"]),
                    terse=f"Make it {words} of {what} in my cart.",
                    detail=rng.choice([f"Make it {words}.", f"I want {words} in total.", f"Set it to {words}."]),
-                   refs=(_customer(b), _variant(b, line["product_id"], line)), mentions=(words,))
-    return Ask({"customer_id": b["customer"]["customer_id"], "variant_id": line["variant_id"], "quantity": quantity},
+                   refs=(_customer(b),), mentions=(words,), prior=_cart_first(cid))
+    return Ask({"customer_id": cid, "variant_id": line["variant_id"], "quantity": quantity},
                **_pick(rng, [f"Change the quantity of {what} in my cart to {words}.",
                              f"I want {words} of {what} in my cart, not {NUMBER_WORDS.get(line['quantity'], line['quantity'])}.",
                              f"Could you set {what} in my cart to a quantity of {words}?",
                              f"Please make it {words} of {what} in my cart."],
                        [f"Make it {words} of {what} in my cart."]),
-               refs=(_customer(b), _variant(b, line["product_id"], line)), mentions=(words,))
+               refs=(_customer(b),), mentions=(words,), prior=_cart_first(cid))
 
 
 @goals.add("remove_from_cart")
@@ -445,7 +458,7 @@ def remove_from_cart(b: Bundle, rng: random.Random) -> Ask | None:
                              f"Could you delete {what} from my cart?",
                              f"Drop {what} from my basket, please."],
                        [f"Remove {what} from cart."]),
-               refs=(_customer(b), _variant(b, line["product_id"], line)))
+               refs=(_customer(b),), prior=_cart_first(b["customer"]["customer_id"]))
 
 
 @goals.add("apply_coupon", 1.2)
@@ -657,7 +670,7 @@ def get_order(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"order_id": order["order_id"]},
                **_pick(rng, [f"How much did I pay in total for {named}, and how much of it was tax?",
                              f"Could you break down {named}: total and tax?",
-                             f"What was the total on {named}, including the tax?"],
+                             f"What was the total on {named}, and how much of that was tax?"],
                        [f"Total and tax of {named}?"]),
                refs=(_customer(b), _order_ref(b, order)), mentions=(named.split(" from ")[1],),
                facts=lambda r: [r["total"], r["tax"]])

@@ -50,13 +50,16 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     requesters = {r["user_id"] for r in requests}
     mine = read("get_user_timeline", limit=100)["posts"]
     reposted = {p["repost_of"]["post_id"] for p in mine if p.get("repost_of")}
+    # the user's own posts are found on their own timeline (its first page, as a call without a
+    # limit shows it, less a few places for posts a conversation adds), each by a subject no other
+    # entry of that page speaks of
+    page = read("get_user_timeline")["posts"][:15]
+    subjects = [_subject((p.get("repost_of") or p)["text"]) for p in page]
     my_posts = []
-    for post in mine:
-        if post.get("repost_of") or post["reply_to_post_id"] or not (about := _subject(post["text"])):
+    for post, about in zip(page, subjects, strict=True):
+        if post.get("repost_of") or post["reply_to_post_id"] or not about or subjects.count(about) > 1:
             continue
-        found = read("search_posts", query=_topic(about))["posts"]
-        if any(p["post_id"] == post["post_id"] for p in found):
-            my_posts.append({**post, "about": about})
+        my_posts.append({**post, "about": about})
     follow_group, block_group, readers = [], [], []
     for uid in sorted(people):
         person = people[uid]
@@ -124,10 +127,6 @@ def _post_ref(post: dict, rng: random.Random) -> tuple[str, Ref, Ref]:
     else:
         text = f"{said}'s post about {about}"
     return text, Ref.of("post", {**post, "query": topic}, author), author
-
-
-def _mine(post: dict) -> Ref:
-    return Ref.of("post", {**post, "query": _topic(post["about"])})
 
 
 def _pick(rng: random.Random, items: list) -> Any:
@@ -343,7 +342,8 @@ def delete_post(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"post_id": post["post_id"]},
                say=rng.choice([f"Delete my post about {about}.", f"I regret posting about {about}; take it down.",
                                f"Please remove the post I wrote about {about}."]),
-               terse=f"Delete my post about {about}.", refs=(_mine(post),), mentions=(_topic(about),))
+               terse=f"Delete my post about {about}.", mentions=(_topic(about),),
+               prior=(("get_user_timeline", {}),))  # the user's own timeline shows which post is theirs
 
 
 @goals.add("like_post", 1.2)
@@ -410,10 +410,10 @@ def replied_to(b: Bundle, rng: random.Random) -> Ask | None:
     text, ref = reply["text"], Ref.of("post", {**reply, "query": reply["text"]}, author)
     if reply["parent"]["status"] == "deleted":
         return Ask({"post_id": reply["post_id"]},
-                   say=rng.choice([f"{said} replied \"{text}\" to some post. Which one, and can I still read it?",
-                                   f"What was {said}'s reply \"{text}\" answering? Is that post still up?",
+                   say=rng.choice([f"{said} replied \"{text}\" to some post. Whose was it, and can I still read it?",
+                                   f"Whose post was {said}'s reply \"{text}\" answering? Is that post still up?",
                                    f"I saw {said} write \"{text}\" as a reply. Whose post was it on, and is it there?"]),
-                   terse=f"Post answered by {said}'s reply \"{text}\", and is it still up?", refs=(ref,),
+                   terse=f"Author of the post {said}'s reply \"{text}\" answers, and is it still up?", refs=(ref,),
                    mentions=(text,),  # gone: 'deleted' in the words the answer may use
                    facts=lambda r: [one_of(r["in_reply_to"]["status"], "removed", "gone", "taken down", "no longer"),
                                     r["in_reply_to"]["handle"]])
@@ -444,7 +444,7 @@ def search_posts(b: Bundle, rng: random.Random) -> Ask | None:
 def get_home_feed(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["What's the newest thing in my feed? Who posted it?",
                                    "Catch me up: who posted most recently on my home feed?",
-                                   "Whose post is at the top of my timeline right now?"]),
+                                   "Whose post is at the top of my home feed right now?"]),
                terse="Latest post in my feed, by whom?", facts=lambda r: [r[0]["name"]] if r else [])
 
 
@@ -475,13 +475,10 @@ def get_trending_hashtags(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({}, say=rng.choice(["What's trending today?", "Which hashtag is the hottest right now?",
                                        "What are people talking about most over the last day?"]),
                    terse="Top hashtag today?", facts=_top_tag)
-    if rng.random() < 0.4:
-        return Ask({"hours": 168}, say=rng.choice(["Which hashtag has been trending the most?",
-                                                   "Tell me the top trending hashtag."]),
-                   detail=rng.choice(["Over the past week, please.", "I mean across the last seven days."]),
-                   terse="Top hashtag this week?", facts=_top_tag)
+    # the window has a default (the last day): a week is said in the request, never asked for
     return Ask({"hours": 168}, say=rng.choice(["Which hashtag trended most this past week?",
-                                               "Over the last seven days, what was the top hashtag?"]),
+                                               "Over the last seven days, what was the top hashtag?",
+                                               "Tell me the top trending hashtag of the past week."]),
                terse="Top hashtag this week?", facts=_top_tag)
 
 

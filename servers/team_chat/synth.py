@@ -13,12 +13,14 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from prove_env.facts import one_of
 from prove_env.synthesis.recipe import (
     Ask,
+    Goal,
     Goals,
     HiddenAsk,
     Lookup,
@@ -54,7 +56,7 @@ PRESENCE_SAID = {"active": "active", "away": "away", "do_not_disturb": "do not d
 INTROS = (("Hi, this is {name}.", "{name} here."), ("Hey, it's {name}.", "It's {name}."),
           ("Hello, {name} here.", "{name}."), ("This is {name} from the team.", "{name} here."),
           ("Hi there, I'm {name}.", "I'm {name}."), ("Good morning, this is {name}.", "{name} speaking."),
-          ("{name} here, using the chat app.", "{name}."), ("My name is {name}.", "Name's {name}."),
+          ("Hello, it's {name}.", "{name}."), ("My name is {name}.", "Name's {name}."),
           ("You're talking to {name}.", "{name} here."), ("Hey there, {name} speaking.", "It's {name}."),
           ("I'm {name}, I work here.", "{name}."), ("Hi! It's {name} on my end.", "{name} here."),
           ("{name} on the team here.", "{name}."), ("Quick one from {name}.", "{name} here."))
@@ -325,7 +327,7 @@ def get_channel(b: Bundle, rng: random.Random) -> Ask | None:
                    facts=lambda r: [r["created_by"]])
     if not b["details"][channel["channel_id"]].get("purpose"):
         return None
-    return Ask(args, say=rng.choice([f"What's {name} for? What's its purpose?", f"What is the purpose of {name}?",
+    return Ask(args, say=rng.choice([f"What's {name} for?", f"What is the purpose of {name}?",
                                      f"I never understood what {name} is meant for."]),
                terse=f"Purpose of #{channel['name']}?", refs=refs, mentions=mentions, facts=lambda r: [r["purpose"]])
 
@@ -433,7 +435,7 @@ def set_channel_topic(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Change the topic of {name}.", f"{name[0].upper() + name[1:]} needs a new topic.",
                                f"Could you update the topic on {name}?"]),
                detail=rng.choice([f"Make it \"{topic}\".", f"The topic should read \"{topic}\".", f"Set it to \"{topic}\"."]),
-               terse=f"Topic of #{channel['name']}: \"{topic}\".", refs=(_chan(b, channel),),
+               terse=f"Set the topic of #{channel['name']} to \"{topic}\".", refs=(_chan(b, channel),),
                mentions=(channel["name"], topic))
 
 
@@ -692,7 +694,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
     when = _posted(message)
     held = rng.random() < 0.5
     say = rng.choice([f"I'm looking for what {person} posted on a particular day.",
-                      f"Can you search {person}'s messages from one day for me?"]) if held else \
+                      f"Can you find what {person} wrote on a certain day?"]) if held else \
         rng.choice([f"What did {person} post on {day(when)}?", f"Find everything {person} wrote on {day(when)}.",
                     f"Can you search for {person}'s messages from {day(when)}?"])
     return Ask({"user_id": uid, "author_id": author["member_id"], "start_date": when.isoformat(), "end_date": when.isoformat()},
@@ -746,12 +748,34 @@ SUBSTITUTES = (
 )
 
 
+_STOP_AFTER_QUOTE = {'.".': '."', '?".': '?"', '!".': '!"'}
+
+
+def _stops_once(text: str | None) -> str | None:
+    """A sentence that ends with a quoted message ending in its own stop, without a second one:
+    'where Eric wrote "Draft is in the folder."', not '... folder.".'."""
+    if text is None:
+        return None
+    for twice, once in _STOP_AFTER_QUOTE.items():
+        text = text.replace(twice, once)
+    return text
+
+
+def _tidied(build: Callable[[Bundle, random.Random], Ask | None]) -> Callable[[Bundle, random.Random], Ask | None]:
+    def tidy(b: Bundle, rng: random.Random) -> Ask | None:
+        ask = build(b, rng)
+        if ask is None:
+            return None
+        return replace(ask, say=_stops_once(ask.say), terse=_stops_once(ask.terse), detail=_stops_once(ask.detail))
+    return tidy
+
+
 recipe = Recipe(
     server="team_chat",
     sample=sample,
     topics=("chat",),
     substitutes=SUBSTITUTES,
-    goals=goals.all,
+    goals=[Goal(g.tool, _tidied(g.build), g.weight) for g in goals.all],
     lookups=(
         Lookup("member", "find_members", args=lambda r: {"name": r.entity["name"]}, intro=_intro),
         Lookup("channel", "list_channels", args=_channel_args),

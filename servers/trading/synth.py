@@ -377,6 +377,9 @@ def withdraw_cash(b: Bundle, rng: random.Random) -> Ask | None:
     name = account_name(b, account, rng)
     summary = account["summary"]
     available, refs = summary["available_to_withdraw"], (_client(b), _account(b, account))
+    # the amount that can go out now shows only in the summary: a request for all of it, or for what
+    # has settled, reads it first (the account list shows the cash, unsettled money included)
+    check = (("get_account_summary", {"account_id": account["account_id"]}),)
     mode = rng.choice(["amount", "amount", "all", "unsettled"])
     if mode == "unsettled" and summary["unsettled_cash"] >= 100 and not summary["reserved_cash"] \
             and summary["cash"] > available + 50:  # what holds the rest back is settlement, not open orders
@@ -389,7 +392,7 @@ def withdraw_cash(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"I need {money(asked)} from {name} in my bank account. If part of it isn't "
                                    "available yet, withdraw just what you can and tell me the amount."]),
                    terse=f"Withdraw {money(asked)} from {name}, or as much as has settled; how much went out?",
-                   refs=refs, mentions=(money(asked),),
+                   refs=refs, mentions=(money(asked),), prior=check,
                    facts=lambda r: [r["amount"]] if r["available_to_withdraw"] == 0 else [])
     if mode == "all":
         return Ask({"account_id": account["account_id"], "amount": available},
@@ -398,7 +401,7 @@ def withdraw_cash(b: Bundle, rng: random.Random) -> Ask | None:
                                    "much was it?",
                                    f"Please move as much as you're able to out of {name} and into my bank; let me "
                                    "know the amount."]),
-                   terse=f"Withdraw all I can from {name}; how much?", refs=refs,
+                   terse=f"Withdraw all I can from {name}; how much?", refs=refs, prior=check,
                    facts=lambda r: [r["amount"]] if r["available_to_withdraw"] == 0 else [])
     amount = _round_down(available * rng.choice([0.3, 0.5, 0.8]), 100 if available >= 1000 else 50)
     if amount < 50:
@@ -590,7 +593,9 @@ def get_price_history(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("search_instruments", 0.6)
 def search_instruments(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.3:
-        return Ask({"kind": "etf", "limit": 20},
+        # the default page (10) lists every ETF where there are no more: a longer page is asked only then
+        etfs = sum(q["kind"] == "etf" for q in b["market"])
+        return Ask({"kind": "etf"} if etfs <= 10 else {"kind": "etf", "limit": 20},
                    say=rng.choice(["Which ETFs can I trade with you?", "What exchange-traded funds do you offer?",
                                    "I'd rather buy funds than single stocks. Which ETFs are there?"]),
                    terse="List the ETFs.", facts=lambda r: [_called(i) for i in r][:5])
@@ -599,7 +604,7 @@ def search_instruments(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Which {sector} stocks can I buy here?",
                                f"Can you list the stocks you have in the {sector} sector?",
                                f"I want more exposure to {sector}. What individual stocks are available?",
-                               f"Show me the {sector} stocks, with their prices."]),
+                               f"Show me the {sector} stocks you have."]),
                terse=f"{sector} stocks?", mentions=(sector,),
                facts=lambda r: [_called(i) for i in r][:5])
 
@@ -1039,7 +1044,7 @@ def list_watchlists(b: Bundle, rng: random.Random) -> Ask | None:
                    terse="My watchlists?", refs=refs, facts=lambda r: [w["name"] for w in r] or [NOTHING])
     wl = rng.choice(lists)
     return Ask(args, say=rng.choice([f"What's on my '{wl['name']}' watchlist?",
-                                     f"Which symbols are in my {wl['name']} watchlist, and how are they doing today?",
+                                     f"Which symbols are in my {wl['name']} watchlist?",
                                      f"Remind me what I put on {_wl_list(wl)}."]),
                terse=f"{wl['name']} watchlist?", refs=refs, mentions=(wl["name"],),
                facts=lambda r: [_called(i) for w in r if w["watchlist_id"] == wl["watchlist_id"]

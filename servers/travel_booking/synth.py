@@ -217,7 +217,7 @@ def booking_said(booking: dict, rng: random.Random) -> str:
     a, b = booking["origin"], booking["destination"]
     return rng.choice([f"my flight from {CITY[a]} to {CITY[b]} on {when}", f"my {a} to {b} flight on {when}",
                        f"the {when} flight to {CITY[b]}", f"my {CITY[b]} flight on {when}",
-                       f"my booking on the {a}-{b} flight of {when}"])
+                       f"my {a}-{b} flight of {when}"])
 
 
 def stay_said(stay: dict, rng: random.Random) -> str:
@@ -294,9 +294,9 @@ def get_traveller(b: Bundle, rng: random.Random) -> Ask | None:
 def search_airports(b: Bundle, rng: random.Random) -> Ask | None:
     city = rng.choice(["New York", "Chicago", "Denver", "Seattle", "Miami", "Austin", "Portland", "Boston"])
     return Ask({"text": city}, say=rng.choice([f"Which airports do you fly to in {city}? I need the codes.",
-                                               f"What's the airport code for {city}?",
-                                               f"I'm heading to {city}. Which airport would I fly into?"]),
-               terse=f"Airport codes for {city}?", mentions=(city,), facts=lambda r: [a["code"] for a in r])
+                                               f"Do you fly to more than one airport in {city}? Which codes?",
+                                               f"I'm heading to {city}. Which airports could I fly into? Their codes, please."]),
+               terse=f"All your airport codes for {city}?", mentions=(city,), facts=lambda r: [a["code"] for a in r])
 
 
 @goals.add("search_flights", 1.2)
@@ -323,13 +323,13 @@ def search_flights(b: Bundle, rng: random.Random) -> Ask | None:
     what = " with business class seats left" if cabin else ""
     if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"Which flights{what} go from {a} to {dest}?",
-                                         f"I need to get from {CITY[a]} to {CITY[dest]}. What flights{what} are there?",
+                                         f"I need to get from {CITY[a]} ({a}) to {CITY[dest]} ({dest}). What flights{what} are there?",
                                          f"What are my options flying {a} to {dest}{what}?"]),
                    terse=f"Flights {a} to {dest} on {day(when)}{what}?",
                    detail=rng.choice([f"On {day(when)}.", f"I'd travel on {day(when)}.", f"The date is {day(when)}."]),
                    mentions=(a, dest, day(when)), facts=lambda r: [f["number"] for f in r][:6])
     return Ask(args, say=rng.choice([f"Which flights{what} are there from {a} to {dest} on {day(when)}?",
-                                     f"Could you look up flights{what} from {CITY[a]} to {CITY[dest]} on {day(when)}?",
+                                     f"Could you look up flights{what} from {CITY[a]} ({a}) to {CITY[dest]} ({dest}) on {day(when)}?",
                                      f"What's flying {a} to {dest} on {day(when)}{what}? Just the flight numbers."]),
                terse=f"Flights {a}-{dest}, {day(when)}{what}?", mentions=(a, dest, day(when)),
                facts=lambda r: [f["number"] for f in r][:6])
@@ -762,7 +762,7 @@ def book_hotel(b: Bundle, rng: random.Random) -> Ask | None:
     what = f"a {room['name']} at the {hotel['name']}"
     into = trip_said(trip, rng)
     paid = " " + rng.choice([f"Pay with {method_said(method, rng)}.", f"Charge it to {method_said(method, rng)}."])
-    rate_words = "refundable" if rate == "refundable" else rng.choice(["non-refundable", "the cheaper non-refundable"])
+    rate_words = "refundable" if rate == "refundable" else rng.choice(["non-refundable", "cheaper non-refundable"])
     people = "just me" if guests == 1 else f"{guests} guests"
     args = {"itinerary_id": trip["itinerary_id"], "room_type_id": room["room_type_id"], "check_in": start.isoformat(),
             "check_out": end.isoformat(), "guests": guests, "rate": rate,
@@ -920,7 +920,7 @@ def get_exchange_rate(b: Bundle, rng: random.Random) -> Ask | None:
     words = rng.choice(CURRENCY_WORDS[currency])
     return Ask({"currency": currency},
                say=rng.choice([f"What exchange rate do you use for {words}? How many dollars to one?",
-                               f"Your foreign fares are in {words}, right? At what rate do you convert them to "
+                               f"Some of your fares are in {words}, right? At what rate do you convert them to "
                                "dollars?", f"How much is one unit of {words} in US dollars at your rate?"]),
                terse=f"Your rate for {words} in dollars?", mentions=(words,),
                facts=lambda r: [r["usd_per_unit"]])
@@ -1140,6 +1140,8 @@ def _flight_args(ref: Ref) -> dict[str, Any]:
 # search, a hotel's rooms in the hotel search, a traveller's loyalty details in the traveller
 # search): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
+    # a card or voucher that has paid for something shows, with its id and label, in the transactions
+    ("list_payment_methods", "list_transactions"),
     ("get_flight", "search_flights"),
     ("list_room_types", "search_hotels"),
     ("get_traveller", "find_travellers"),

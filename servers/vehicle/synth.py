@@ -278,8 +278,7 @@ def _which(b: Bundle, v: dict, name: str, ask: Ask, rng: random.Random) -> Ask:
     if len(b["vehicles"]) < 2 or ask.detail is not None or name not in ask.say or rng.random() >= 0.6:
         return ask
     said = car(b, v, rng)
-    detail = rng.choice([f"I mean {said}.", f"That's {said}.", f"It's {said}.", f"{_cap(said)}, that is.",
-                         f"The one I'm asking about is {said}."])
+    detail = rng.choice([f"I mean {said}.", f"That's {said}.", f"It's {said}.", f"{_cap(said)}, that is."])
     return replace(ask, say=ask.say.replace(name, rng.choice(["my car", "the car"]), 1), detail=detail)
 
 
@@ -454,7 +453,15 @@ def list_saved_places(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice(["Which places have I saved in navigation?", "What are my saved places?",
                                "Could you read me the list of places I've saved?",
                                "I can't remember what I saved as favorites. What's on the list?"]),
-               terse="My saved places?", refs=(_owner(b),), facts=lambda r: [s["label"] for s in r][:5])
+               terse="My saved places?", refs=(_owner(b),), facts=lambda r: [_saved_as(s, b) for s in r][:5])
+
+
+def _saved_as(s: dict, b: Bundle) -> Any:
+    """A saved place as an answer may name it: by its label ('Mom's place') or by the place's own name
+    ('Modesto Botanical Garden'); a home named for its owner only by its label."""
+    if s["name"] == s["label"] or b["owner"]["name"] in s["name"]:
+        return s["label"]
+    return one_of(s["label"], s["name"])
 
 
 def _destination(b: Bundle, rng: random.Random, far: bool = False, miles: int = MIN_FAR_RANGE
@@ -1442,7 +1449,7 @@ _BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "It's {name}.", "Owner: {n
 _BY_EMAIL = ("My account email is {email}.", "Hi, I'm registered as {email}.", "You have me under {email}.",
              "The email on my car account is {email}.", "Please look me up by email: {email}.",
              "Hello, my login is {email}.", "I signed up for the car app with {email}.",
-             "Find me under the address {email}, please.", "Hi there, I'm the owner registered as {email}.",
+             "Find me under the email {email}, please.", "Hi there, I'm the owner registered as {email}.",
              "My cars are under {email}.", "You should have me on file as {email}.")
 _BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
 

@@ -432,13 +432,16 @@ def list_participants(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 def _person_ask(b: Bundle, rng: random.Random, role: str, says: Sequence[str], vague: Sequence[str],
-                terse: str) -> Ask | None:
+                terse: str, waiting: tuple[Sequence[str], Sequence[str], str] | None = None) -> Ask | None:
     """A request about one person in the live meeting: named in the request, or, held back, in the
-    sentence after a request that only says 'someone'."""
+    sentence after a request that only says 'someone'. `waiting`: the wordings (`says`, `vague`,
+    `terse`) for a person still in the waiting room, who is not in the meeting."""
     people = _people(b, role)
     if not people:
         return None
     p = rng.choice(people)
+    if waiting is not None and p["state"] == "waiting":
+        says, vague, terse = waiting
     m = b["live"]
     name = meeting_name(m, rng)
     args = {"participant_id": p["participant_id"], "user_id": b["user"]["user_id"]}
@@ -481,7 +484,15 @@ def remove_participant(b: Bundle, rng: random.Random) -> Ask | None:
                                           "I need {who} out of {name} immediately."),
                        ("Someone who shouldn't be there is in {name}. Please remove them.",
                         "There's a person in {name} I need out for the confidential part; remove them, please."),
-                       "Remove {who} from {name}.")
+                       "Remove {who} from {name}.",
+                       waiting=(("{who} is in the waiting room of {name} and shouldn't join. Remove them, please.",
+                                 "Please remove {who} from the waiting room of {name}; they shouldn't get in.",
+                                 "Could you take {who} out of the waiting room of {name}? This part is confidential.",
+                                 "I don't want {who} in {name}. They're waiting to get in; remove them, please."),
+                                ("Someone who shouldn't be there is waiting to get into {name}. Please remove them.",
+                                 "There's a person in the waiting room of {name} I need kept out for the "
+                                 "confidential part; remove them, please."),
+                                "Remove {who} from the waiting room of {name}."))
 
 
 @goals.add("make_co_host", 1.5)

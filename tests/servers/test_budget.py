@@ -703,3 +703,27 @@ def test_a_split_that_waits_for_its_amount_is_not_asked_for_twice():
     assert held
     for ask in held:
         assert "split" not in ask.detail.lower(), (ask.say, ask.detail)
+
+
+def test_an_amount_of_nothing_is_stated_in_words():
+    """'You haven't spent anything on travel yet' answers a question whose amount is 0 (a category
+    with no spending, a month without income): an amount of 0 is not only the digit."""
+    from prove_env.facts import stated, values
+
+    zeros = []
+    for tool in ("list_categories", "get_budget_summary", "get_category_history"):
+        for ask, result, _ in _asks(tool, draws=120):
+            zeros += [(ask.say, fact) for fact in ask.facts(result) if 0 in values(fact)]
+    assert zeros
+    for say, fact in zeros:
+        assert stated(fact, "You haven't spent anything there yet."), (say, fact)
+        assert stated(fact, "Nothing so far."), (say, fact)
+
+
+def test_a_held_back_month_is_asked_as_an_earlier_one():
+    """A request that waits for its month ('Could you compare my income with my spending?') would be
+    answered for this month, the summary's default; it says an earlier month is meant."""
+    held = [ask for ask, _, _ in _asks("get_budget_summary", draws=200) if ask.detail]
+    assert held
+    for ask in held:
+        assert "earlier month" in ask.say, ask.say

@@ -1033,3 +1033,42 @@ def test_a_taken_span_is_asked_what_is_in_the_way():
         assert ask.facts(result)
         for words in (f"{ask.say} {ask.detail or ''}", ask.terse):
             assert re.search(r"\b(what|who)\b", words, re.I), words
+
+
+def test_a_request_for_a_new_event_says_to_add_it():
+    """"Personal calendar: 'Physio follow-up', April 7, from 6 pm to 7 pm." could as well ask whether
+    it is there: every wording of a new event, the terse ones too, says to put it on the calendar."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("calendar new events")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    goal = next(g for g in recipe.goals if g.tool == "create_event")
+    asks = [ask for ask in (goal.build(rng.choice(bundles), rng) for _ in range(300)) if ask is not None]
+    assert any(ask.args.get("calendar_id") for ask in asks)
+    verb = re.compile(r"\b(add|put|schedule|set up|book|block|create|new event|get '.+' on)\b", re.I)
+    for ask in asks:
+        for words in (ask.say, ask.terse):
+            assert verb.search(words), words
+
+
+def test_a_request_for_one_free_slot_is_answered_by_any_free_slot():
+    """"Can you find an hour when Billy and I are both free?" is rightly answered with one time: any
+    free slot states it. Only a request for the earliest time or the first few records those."""
+    from prove_env.facts import stated
+
+    asks = [(ask, result) for ask, result, _ in _asks("find_free_slots", draws=200) if len(result["slots"]) > 1]
+    single = [(ask, result) for ask, result in asks
+              if not any(w in f"{ask.say} {ask.terse}".lower() for w in ("first", "earliest"))]
+    assert single and len(single) < len(asks)
+    for ask, result in single:
+        for slot in result["slots"]:
+            when = slot["start"]
+            assert all(stated(f, f"You're all free on {when[:10]} at {when[11:]}.") for f in ask.facts(result)), ask.say

@@ -753,3 +753,28 @@ def test_a_forecast_asked_for_is_its_headline_figure():
     assert plain and len(plain) < len(asks)
     for ask, result in plain:
         assert ask.facts(result) == [result["forecast"]], ask.say
+
+
+def test_a_request_opens_each_sentence_with_a_capital():
+    """"Could you convert Jeffrey Taylor? the deal should be $18,000": a sentence after a question
+    opens with a capital as one after a statement does."""
+    import re
+
+    asks = [ask for tool in ("convert_lead", "log_activity", "create_task")
+            for ask, _, _ in _asks(tool, draws=150)]
+    assert any("? " in ask.say for ask in asks)
+    for ask in asks:
+        for words in (ask.say, ask.detail or "", ask.terse or ""):
+            assert not re.search(r"[.?!] [a-z]", words), words
+
+
+def test_a_logged_call_is_not_called_twice():
+    """"Please log a call with Victoria Burns. Call it 'Renewal discussion'." says 'call' in two
+    senses: a call's subject is given in other words."""
+    import re
+
+    calls = [ask for ask, _, _ in _asks("log_activity", draws=200) if ask.args["kind"] == "call"]
+    assert calls
+    for ask in calls:
+        words = f"{ask.say} {ask.detail or ''}".replace(ask.args["subject"], "")
+        assert len(re.findall(r"\bcall\b", words, re.I)) == 1, words

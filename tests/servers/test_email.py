@@ -561,3 +561,53 @@ def test_recipients_are_asked_for_as_the_addresses_recorded():
     for ask in asks:
         for words in (ask.say, ask.terse):
             assert "address" in words.lower(), words
+
+
+def test_the_users_own_address_is_no_recipient_fact():
+    """'Who was the mail Joanna sent me addressed to?' is rightly answered 'to you and
+    luis.harris@yahoo.com': the user's own address is not a fact the answer must write out."""
+    asks = [(ask, result, read, uid) for ask, result, read, uid in _asks("search_messages", draws=150)
+            if result and any("@" in str(f) for f in ask.facts(result))]
+    assert asks
+    mine = 0
+    for ask, result, read, uid in asks:
+        (user,) = [u for u in read("find_users", limit=100) if u["user_id"] == uid]
+        facts = ask.facts(result)
+        assert facts and user["address"] not in facts, ask.say
+        mine += any(user["address"] in m["to"] + m["cc"] for m in result)
+    assert mine  # the mail asked about went to the user too
+
+
+def test_a_list_of_subjects_is_stated_by_saying_what_the_mail_is_about():
+    """'What has Joanna emailed me about?' is rightly answered 'Design review, Customer escalation and
+    Weekend hiking trip' when the subjects are 'Re: Customer escalation' and 'Re: Weekend hiking trip':
+    a subject fact is its topic, which the subject copied whole states too."""
+    import re
+
+    from prove_env.facts import stated
+
+    def _topic(subject: str) -> str:
+        return re.sub(r"^((re|fwd):\s*)+", "", subject, flags=re.I).strip()
+
+    lists = [(ask, result) for tool in ("search_messages", "list_messages") for ask, result, _, _ in _asks(tool, draws=150)
+             if result and any(str(m.get("subject", "")).lower().startswith(("re:", "fwd:")) for m in result)
+             and all(f in {m["subject"] for m in result} | {_topic(m["subject"]) for m in result}
+                     for f in ask.facts(result))]
+    assert lists
+    for ask, result in lists:
+        topics = ", ".join(_topic(m["subject"]) for m in result)
+        subjects = "; ".join(m["subject"] for m in result)
+        for fact in ask.facts(result):
+            assert stated(fact, topics) and stated(fact, subjects), (fact, topics)
+
+
+def test_a_quoted_sentence_is_not_followed_by_a_second_full_stop():
+    """'Set body of my draft about "Expense report" to "Please ignore my earlier note, all is settled."',
+    never '... all is settled.".'."""
+    import re
+
+    asks = [ask for tool in ("update_draft", "create_draft") for ask, _, _, _ in _asks(tool, draws=150)]
+    assert len(asks) > 50
+    for ask in asks:
+        for words in (ask.say, ask.terse or "", ask.detail or ""):
+            assert not re.search(r"[.!?]\"\.", words), words

@@ -1147,3 +1147,45 @@ def test_a_line_quoted_for_deletion_is_not_also_how_its_file_is_named():
     assert any('"' in (ask.detail or ask.say) for ask in asks)
     for ask in asks:
         assert all(ref.kind != "file" for ref in ask.refs), ask.say
+
+
+def test_a_file_named_by_its_name_is_not_followed_by_the_same_noun():
+    """'the app.log file in /home/chad/logs', never 'the app.log log' nor 'the notes.md note'."""
+    import random
+    import re
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from servers.filesystem.synth import _NOUNS, BY_NAME, name_file
+
+    nouns = {word for noun in _NOUNS.values() for word in noun.lower().split()}
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    world = worlds.create(toolkit, 0)
+    (b,) = recipe.sample(Reader(toolkit, world), world.now, random.Random("filesystem nouns"))
+    world.close()
+    rng = random.Random("filesystem nouns")
+    said = 0
+    for path in b["read"]:
+        name = path.rsplit("/", 1)[1]
+        for _ in range(12):
+            words = name_file(b, rng, path, BY_NAME)[0]
+            after = re.search(re.escape(name) + r"\"? ([a-z]+)", words)
+            if after is None or after.group(1) not in nouns:
+                continue
+            said += 1
+            stem = after.group(1)
+            assert not any(p.startswith(stem) for p in re.split(r"[^a-z0-9]+", name.lower()) if p), words
+    assert said > 30
+
+
+def test_a_quoted_line_is_not_followed_by_a_second_full_stop():
+    """'Remove line 14 ...; it's the one that says "- [ ] Joshua: Sea writer place room ever despite."',
+    never '... despite.".'."""
+    import re
+
+    asks = [ask for seed in (0, 1) for ask, _, _ in _asks("delete_lines", seed=seed, draws=200)]
+    quoted = [a for a in asks if '"' in " ".join(filter(None, (a.say, a.detail)))]
+    assert len(quoted) > 20
+    for ask in quoted:
+        for words in (ask.say, ask.detail or ""):
+            assert not re.search(r"[.!?]\"\.", words), words

@@ -460,3 +460,39 @@ def _built(tool: str, *, seeds=(0, 1), draws: int = 80):
                 if ask is not None:
                     yield ask, read
         world.close()
+
+
+def test_a_zero_minimum_or_fee_is_stated_the_way_people_say_it():
+    """'How much is delivery from Luigi's, and is there a minimum order?' with no minimum and free
+    delivery is rightly answered 'Delivery is free and there's no minimum order': the facts of a
+    zero minimum and a zero fee accept those words (and a bare 0 still)."""
+    from prove_env.facts import stated
+
+    asks = _asks("get_restaurant")
+    zero_min = [ask.facts(r)[-1] for ask, r in asks if r["min_order"] == 0 and len(ask.facts(r)) == 2]
+    zero_fee = [ask.facts(r)[0] for ask, r in asks if r["delivery_fee"] == 0 and len(ask.facts(r)) == 2
+                and "fee" in ask.terse]
+    assert zero_min and zero_fee
+    for fact in zero_min:
+        assert stated(fact, "There's no minimum order.") and stated(fact, "Minimum order: $0.00."), fact
+    for fact in zero_fee:
+        assert stated(fact, "Delivery is free.") and stated(fact, "The delivery fee is $0.00."), fact
+
+
+def test_a_cart_question_asks_for_the_carts_it_records():
+    """The facts of `list_carts` are each cart's restaurant and total: no wording asks for what is
+    in the carts ('what I've put in my carts'), which an answer listing the dishes alone fulfils."""
+    asks = [ask for ask, _ in _built("list_carts", draws=200)]
+    assert len({a.say for a in asks}) >= 4
+    for ask in asks:
+        assert "put in" not in ask.say and "sitting in" not in ask.say, ask.say
+        assert "cart" in ask.say and ("restaurant" in ask.say or "carts" in ask.say), ask.say
+
+
+def test_a_reorder_never_opens_with_a_pronoun_nothing_came_before():
+    """'That was delicious. Put the order from Gangnam Bowl back in my cart' opens a conversation with
+    'That', which points at nothing the user has said."""
+    asks = [ask for ask, _ in _built("reorder", draws=200)]
+    assert len({a.say for a in asks}) >= 3
+    for ask in asks:
+        assert not ask.say.startswith(("That ", "It ", "This ")), ask.say

@@ -831,11 +831,12 @@ def test_a_new_lock_code_is_named_in_the_users_words_as_it_is_stored():
 
 
 def test_every_wording_about_the_locks_asks_for_each_lock():
-    """The facts are every lock's name, so no wording asks for only the locked ones."""
+    """The facts are every lock's door ('Front door' of 'Front door lock'), so no wording asks for only
+    the locked ones."""
     locks = [(ask, result) for ask, result in _asks("list_devices", draws=120) if ask.args.get("type") == "lock"]
     assert locks
     for ask, result in locks:
-        assert ask.facts(result) == [d["name"] for d in result]
+        assert ask.facts(result) == [d["name"].removesuffix(" lock") for d in result]
         assert "which are locked" not in ask.say, ask.say
 
 
@@ -913,3 +914,46 @@ def test_a_plural_device_name_takes_a_plural_verb_and_pronoun():
                         said += 1
                         assert not wrong.search(words), words
     assert said > 50
+
+
+def test_a_lock_check_is_stated_by_naming_the_doors():
+    """'Go through my door locks and tell me whether each one is locked' is rightly answered 'the
+    front door and the back door are both locked': the facts are the doors, which that answer and
+    one naming each lock in full both state."""
+    from prove_env.facts import stated
+
+    checks = [(ask, result) for ask, result in _asks("list_devices", draws=150) if ask.args.get("type") == "lock"]
+    assert checks
+    for ask, result in checks:
+        doors = [d["name"].lower().removesuffix(" lock") for d in result]
+        by_door = "Both are locked: " + " and ".join(f"the {door}" for door in doors) + "."
+        by_lock = "; ".join(f"{d['name']}: {'locked' if d['locked'] else 'unlocked'}" for d in result)
+        for fact in ask.facts(result):
+            assert stated(fact, by_door) and stated(fact, by_lock), (fact, by_door)
+
+
+def test_a_period_given_after_the_request_reads_as_a_sentence():
+    """A period held back and given in the next turn reads 'Look at August 9 to August 10.', never
+    'Look at between August 9 and August 10.' or 'The period is on August 11.'"""
+    import re
+
+    wrong = re.compile(r"\b(Look at|The period is|The day is) (on|for|from|between)\b")
+    held = [ask.detail for tool in ("get_energy_summary", "get_reading_summary")
+            for ask, _ in _asks(tool, draws=120) if ask.detail]
+    assert len(held) > 40 and any(d.startswith("Look at") for d in held)
+    for detail in held:
+        assert not wrong.search(detail), detail
+
+
+def test_a_scene_of_one_room_says_the_room_once():
+    """'I like how the master bedroom ceiling light, bedside lamp and blinds are right now', never
+    'the master bedroom ceiling light, the master bedroom bedside lamp and the master bedroom blinds'."""
+    import re
+
+    asks = [ask for ask, _ in _asks("create_scene", draws=120)]
+    assert len(asks) > 40
+    for ask in asks:
+        for words in (ask.say, ask.terse or ""):
+            rooms = re.findall(r"\bthe ((?:living|master|guest|dining|laundry) room|kitchen|hallway|garage|basement|"
+                               r"master bedroom|bedroom|office|porch|nursery)\b", words, flags=re.I)
+            assert len(rooms) == len(set(r.lower() for r in rooms)), words

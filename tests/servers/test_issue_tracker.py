@@ -925,3 +925,31 @@ def test_what_a_sprint_report_or_velocity_tells_is_worked_out_from_the_lists_so_
     assert checked > 4
     assert {"list_issues", "search_issues"} <= recipe.substitutes_of("get_sprint_report")
     assert "list_sprints" in recipe.substitutes_of("get_velocity")
+
+
+def test_a_status_request_says_move_once_and_sprint_dates_are_named_as_dates():
+    """Findings: "Can you move X along the board? Move it to in progress." said "move" twice in one
+    message; the terse "Planned Orion sprints and starts?" asked for start dates as "starts"."""
+    import re
+
+    moves = 0
+    for ask, _ in _asks("transition_issue", draws=120):
+        words = " ".join(filter(None, (ask.say, ask.detail)))
+        if "along the board" in words:
+            moves += 1
+            assert re.sub(r"'[^']*'", "", words).lower().count("move") == 1, words  # a title may say it
+    assert moves > 3
+    planned = [ask for ask, _ in _asks("list_sprints", draws=20)]
+    assert planned and all("start date" in ask.terse for ask in planned)
+
+
+def test_a_priority_search_names_the_priorities_it_means():
+    """Finding: "What urgent bugs does Orion still have open?" recorded the high and the highest
+    bugs; "urgent" may as well be read as the highest priority alone."""
+    asked = 0
+    for ask, _ in _asks("search_issues", draws=150):
+        if "priority >= high" in ask.args["query"]:
+            asked += 1
+            for text in (ask.say, ask.terse):
+                assert "high" in text and "urgent" not in text, text
+    assert asked > 10

@@ -462,3 +462,36 @@ def _built(tool: str, *, seeds=(0, 1), draws: int = 80):
                 if ask is not None:
                     yield ask, read
         world.close()
+
+
+def test_a_held_place_is_named_plainly_and_a_list_question_asks_only_what_its_facts_hold():
+    """Findings: "Can you look up a business's phone number for me? I mean Taqueria El Meadow." read as a
+    correction; "Which place lists do I have, and how big are they?" recorded only the lists' names, so
+    an answer without the sizes passed."""
+    held = 0
+    for ask, _ in _built("get_place", draws=120):
+        if ask.detail is not None:
+            held += 1
+            assert not ask.detail.startswith("I mean"), ask.detail
+    assert held > 5
+    lists = 0
+    for ask, read in _built("list_lists"):
+        facts = ask.facts(read("list_lists", **ask.args))
+        assert all(isinstance(f, str) for f in facts), ask.say  # names only
+        assert not any(w in ask.say.lower() for w in ("how big", "how many", "size")), ask.say
+        lists += 1
+    assert lists > 5
+
+
+def test_open_right_now_never_stands_between_a_place_and_its_address():
+    """Finding: "Find me the nearest gas station that's open right now to 574 Birch Street, Riverton."""
+    import re
+
+    opened = 0
+    for ask, _ in _built("nearby_places", draws=120):
+        if ask.args.get("open_now"):
+            opened += 1
+            for text in (ask.say, ask.terse):
+                assert "open" in text, text
+                assert not re.search(r"open right now (to|within|of) ", text), text
+    assert opened > 10

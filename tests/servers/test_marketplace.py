@@ -526,3 +526,43 @@ def test_a_listing_question_asks_for_what_only_the_listing_in_full_holds():
             checked += 1
         world.close()
     assert checked > 80
+
+
+def _asks(tools: tuple[str, ...], seeds=(0, 1), draws: int = 80):
+    """Requests the recipe writes for `tools` from the bundles of a few worlds."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("marketplace"), get_recipe("marketplace")
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"marketplace asks {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool in tools):
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    yield goal.tool, ask
+        world.close()
+
+
+def test_a_new_listing_is_titled_in_the_users_words_and_plural_titles_agree():
+    """Findings: "I'm selling a like new hiking backpack" wrote the title 'Hiking backpack', so an
+    assistant that titled the listing in the user's words ('hiking backpack') failed the state check;
+    "The Black running shoes is exactly what I need" did not agree."""
+    import re
+
+    created = plural = 0
+    for tool, ask in _asks(("create_listing", "buy_it_now", "make_offer", "revise_listing")):
+        words = " ".join(filter(None, (ask.say, ask.detail)))
+        if tool == "create_listing":
+            created += 1
+            for text in (words, ask.terse):
+                assert f"'{ask.args['title']}'" in text, text  # the exact title, case and all
+        for text in (words, ask.terse):
+            plural += bool(re.search(r"(shoes|headphones) (are|aren't)\b", text))
+            assert not re.search(r"(shoes|headphones) (is|isn't)\b", text), text
+    assert created > 20 and plural > 0

@@ -872,3 +872,102 @@ def test_who_wrote_in_is_another_customer_and_amounts_of_nothing_and_statuses_ar
                     assert "amount" in words.lower() or "how much" in words or "what was charged" in words, words
     world.close()
     assert seen["find_customers"] > 20 and seen["list_payments"] > 20 and seen["nothing"] > 0
+
+
+def test_lines_and_refunds_record_what_is_asked_a_unique_name_needs_no_merchant_and_nothing_is_said_twice():
+    """Findings: "What are the lines?" of an invoice required its total; "What have we already refunded
+    them?" required the refunds' dates; a customer whose name is theirs alone was looked up at the
+    merchant in a tenth of the conversations (list_merchants then find_customers(merchant_id, name)),
+    so the assistant that found them by name matched no gold call; "Can you predict if their Discover
+    ending 9096 of Nicholas Garcia will be declined?"; "bill one 'Celebration cake' ... Call the line
+    'Celebration cake'" named the line twice."""
+    import json
+    import random
+    import re
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+    from servers.payments.synth import decline_request
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    seen = Counter()
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        tools, read = toolkit(world), Reader(toolkit, world)
+        rng = random.Random(f"payments asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for b in bundles:
+            assert b["at_merchant"] == (len(read("find_customers", name=b["customer"]["name"])) > 1)
+            seen["unique"] += not b["at_merchant"]
+            for _ in range(3):
+                text = decline_request(b, rng)
+                if text is not None:
+                    seen["decline"] += 1
+                    assert not re.search(r"their \w+ ending \d+ of ", text), text
+        for goal in (g for g in recipe.goals if g.tool in ("get_invoice", "list_refunds", "add_line_item")):
+            for _ in range(80):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None:
+                    continue
+                words = " ".join(filter(None, (ask.say, ask.detail)))
+                if goal.tool == "add_line_item":
+                    seen["line"] += 1
+                    assert words.count(f"'{ask.args['description']}'") <= 1, words
+                    continue
+                result = json.loads(tools.run(goal.tool, dict(ask.args)))
+                facts = ask.facts(result)
+                if goal.tool == "list_refunds":
+                    seen["refunds"] += 1
+                    assert facts == [r["amount"] for r in result[:3]], words
+                elif "line" in words.lower():
+                    seen["lines"] += 1
+                    assert facts == [i["description"] for i in result["line_items"][:4]], words
+        world.close()
+    assert min(seen[k] for k in ("unique", "decline", "line", "refunds", "lines")) > 3, seen
+
+
+def test_a_hold_captured_in_full_stands_in_for_pay_invoice_and_a_charge_names_the_customer_once():
+    """Findings: a missing-function task hid pay_invoice but showed authorize_payment and
+    capture_payment, which together pay the invoice (doing so failed the task); "We've been asked by
+    Brandon Wilson to collect ... put the £1,234.80 on Brandon Wilson's default card" named them twice."""
+    import json
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    assert {"authorize_payment", "capture_payment"} <= recipe.substitutes_of("pay_invoice")
+    # the pair does pay_invoice's job: the same open invoice ends paid either way
+    ends = []
+    for way in ("pay", "hold"):
+        world = worlds.create(toolkit, 0)
+        tools = toolkit(world)
+        run = lambda name, **args: json.loads(tools.run(name, args))  # noqa: E731
+        invoice = next(i for c in run("find_customers", limit=100)
+                       for i in run("list_invoices", customer_id=c["customer_id"])
+                       if i["status"] == "open" and i["amount_paid"] == 0
+                       and not any(p["status"] == "authorized"
+                                   for p in run("list_payments", customer_id=c["customer_id"])))
+        if way == "pay":
+            run("pay_invoice", invoice_id=invoice["invoice_id"])
+        else:
+            run("capture_payment", payment_id=run("authorize_payment", invoice_id=invoice["invoice_id"])["payment_id"])
+        ends.append(run("get_invoice", invoice_id=invoice["invoice_id"])["status"])
+        world.close()
+    assert ends == ["paid", "paid"]
+    said = 0
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("payments charges")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    for goal in (g for g in recipe.goals if g.tool in ("pay_invoice", "authorize_payment")):
+        for _ in range(150):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is None:
+                continue
+            for text in (ask.say, ask.terse):
+                said += "default card" in text
+                assert text.count(b["customer"]["name"]) <= 1, text
+    assert said > 10

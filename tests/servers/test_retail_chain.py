@@ -437,3 +437,31 @@ def test_no_possessive_hangs_on_a_city():
                     checked += 1
                     assert not re.search(r"store in [A-Z][a-z]+(?: [A-Z][a-z]+)?'s\b", ask.say), ask.say
     assert checked > 500
+
+
+def test_a_store_out_of_a_product_is_not_said_to_be_almost_out_of_it():
+    """'Our store is almost out of X' is said of a product still in stock: with none available the
+    store is out of it."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    goal = next(g for g in recipe.goals if g.tool == "create_restock_order")
+    out = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"retail restock {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        for _ in range(300):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is None or "out of" not in ask.say:
+                continue
+            line = next(r for r in b["low"] if r["product_id"] == ask.args["product_id"])
+            out += line["available"] <= 0
+            assert ("almost out" in ask.say) == (line["available"] > 0), (ask.say, line["available"])
+    assert out, "no request about a product the store is out of"

@@ -749,3 +749,44 @@ def test_a_request_that_asks_to_be_told_records_what_it_asks():
     assert counts
     for ask, result in counts:
         assert all(c["product_count"] in ask.facts(result) for c in result), ask.say
+
+
+def test_a_cart_line_is_found_in_the_cart():
+    """'Change the quantity of the tent in my cart' and 'take the lamp out of my cart' find the line
+    in the cart, which lists its variant: one read, not a catalog search and the product's variants
+    (an agent that rightly reads the cart would lose coverage)."""
+    for tool in ("update_cart_item", "remove_from_cart"):
+        asks = _asks(tool)
+        assert len(asks) >= 5
+        for ask, _, _ in asks:
+            assert ask.prior == (("get_cart", {"customer_id": ask.args["customer_id"]}),), ask.say
+            assert not any(r.kind == "variant" for r in ask.refs), ask.say
+
+
+def test_a_category_or_a_plural_name_is_said_in_plain_english():
+    """'What beauty products do you have', not 'What beauty do you have'; 'What's the price of the
+    Hiking Boots', not 'How much is the Hiking Boots'."""
+    import re
+
+    bare = re.compile(r"\b(?:what|shopping for) (?:beauty|home & kitchen|sports & outdoors) (?!products)", re.I)
+    said = []
+    for tool in ("search_products", "get_product"):
+        for ask, _, _ in _asks(tool, draws=120):
+            said += [(ask, w) for w in (ask.say, ask.terse, ask.detail) if w]
+    assert len(said) > 100
+    for ask, words in said:
+        assert not bare.search(words), words
+        name = ask.args.get("query") or next((r.entity["name"] for r in ask.refs if r.kind == "product"), None)
+        if name:  # a name such as 'Trailform Pro Hiking Boots' takes no 'is' or 'does' before it
+            assert not re.search(rf"\b(?:is|does) the {re.escape(name)}", words, re.I), words
+
+
+def test_an_order_question_asks_for_the_tax_it_records():
+    """'What was the total on my order, including the tax?' asks for one amount, the total with
+    tax: a request that records the tax as well asks how much of it was tax."""
+    asks = _asks("get_order", draws=120)
+    assert len(asks) > 20
+    for ask, result, _ in asks:
+        if result["tax"] in ask.facts(result):
+            for words in (ask.say, ask.terse, ask.detail):
+                assert not words or "including the tax" not in words, words

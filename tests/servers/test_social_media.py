@@ -625,3 +625,62 @@ def test_the_home_feed_shows_a_followed_persons_latest_post_so_it_stands_in_for_
             shown += any(p["post_id"] == posts[0]["post_id"] for p in feed)
     assert shown
     assert "get_home_feed" in get_recipe("social_media").substitutes_of("get_user_timeline")
+
+
+def test_my_own_post_is_found_on_my_own_timeline():
+    """'Delete my post about the ski trip' reads the user's own timeline, which shows which post is
+    theirs (a search of the words lists everyone's posts, with nothing saying which is the user's),
+    and no other entry of it speaks of the same subject."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("social_media"), get_recipe("social_media")
+    goal = next(g for g in recipe.goals if g.tool == "delete_post")
+    asked = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"social_media asks {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        page = read("get_user_timeline")["posts"]
+        for _ in range(40):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            asked += 1
+            assert ask.prior == (("get_user_timeline", {}),) and not ask.refs, ask.say
+            subject = next(m for m in ask.mentions)
+            speaking = [p["post_id"] for p in page if subject.lower() in (p.get("repost_of") or p)["text"].lower()]
+            assert speaking == [ask.args["post_id"]], (ask.say, speaking)
+        world.close()
+    assert asked
+
+
+def test_the_home_feed_is_not_called_a_timeline_and_a_window_with_a_default_is_not_asked_for():
+    """'My timeline' is the user's own posts (get_user_timeline), so the home feed is asked for by
+    its name; the trending window has a default (the last day), so a week is said in the request,
+    never held back for the assistant to ask."""
+    feed = _asks("get_home_feed", draws=30)
+    assert feed
+    for ask, _, _ in feed:
+        assert "timeline" not in " ".join(w for w in (ask.say, ask.terse, ask.detail) if w).lower(), ask.say
+    trending = _asks("get_trending_hashtags", draws=60)
+    assert any(ask.args.get("hours") == 168 for ask, _, _ in trending)
+    for ask, _, _ in trending:
+        assert ask.detail is None, ask.say
+
+
+def test_whose_post_a_reply_answered_is_asked_in_every_wording():
+    """The answer to a reply whose post was deleted records the post's author (its handle): every
+    wording asks whose post it was, not only which one ('Post answered by ...?' could rightly be
+    answered with the post's id)."""
+    asks = [(ask, result) for ask, result, _ in _asks("get_post", draws=120)
+            if result.get("in_reply_to", {}).get("status") == "deleted"]
+    assert asks
+    for ask, result in asks:
+        assert result["in_reply_to"]["handle"] in [v for f in ask.facts(result) for v in ([f] if isinstance(f, str) else [])]
+        for words in (ask.say, ask.terse):
+            assert "whose" in words.lower() or "author" in words.lower(), words

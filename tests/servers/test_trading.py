@@ -932,3 +932,42 @@ def test_an_order_is_named_with_its_account_and_looked_up_as_an_agent_would():
                 assert KIND_WORDS[account["kind"]] in words or account["account_number"][-4:] in words, words
                 several += 1
     assert several
+
+
+def test_an_amount_the_user_does_not_say_is_read_from_the_account_summary_first():
+    """Finding: "Send all the cash that can be withdrawn ... How much was it?" withdrew 305.00 with
+    only the account list read, which shows 1,805.00 of cash: what can go out now shows only in the
+    summary, so the request reads it first (and an agent that checks it is not scored down)."""
+    from prove_env.synthesis.wording import money
+
+    asks = _asks("withdraw_cash", seeds=(0, 1))
+    unsaid = [ask for ask, _, _ in asks
+              if money(ask.args["amount"]) not in " ".join(w for w in (ask.say, ask.detail, ask.terse) if w)]
+    assert len(unsaid) > 5
+    for ask in unsaid:
+        assert ("get_account_summary", {"account_id": ask.args["account_id"]}) in [
+            (name, dict(args)) for name, args in ask.prior], ask.say
+
+
+def test_a_watchlist_question_asks_only_for_its_symbols():
+    """Finding: "Which symbols are in my Momentum watchlist, and how are they doing today?" recorded
+    only the symbols, so an answer without the day's changes passed."""
+    asks = _asks("list_watchlists")
+    assert len(asks) > 20
+    for ask, _, _ in asks:
+        words = " ".join(w for w in (ask.say, ask.detail, ask.terse) if w)
+        assert "doing" not in words and "change" not in words, words
+
+
+def test_a_listing_asks_for_a_longer_page_only_when_the_default_one_misses_some():
+    """Finding: "Which ETFs are there?" was searched with limit=20 while the default page of 10 lists
+    all 8, so an agent that leaves the page size out lost the call's coverage. And "the Technology
+    stocks, with their prices" recorded only the names."""
+    asks = _asks("search_instruments")
+    etfs = [(ask, result) for ask, result, _ in asks if ask.args.get("kind") == "etf"]
+    assert len(etfs) > 5
+    for ask, result in etfs:
+        assert "limit" not in ask.args or len(result) > 10, (ask.args, len(result))
+    for ask, _, _ in asks:
+        if "sector" in ask.args:
+            assert "price" not in ask.say, ask.say

@@ -953,3 +953,67 @@ def test_a_number_the_user_reads_out_is_passed_as_they_said_it():
         value = ask.args.get("loyalty_number") or ask.args["card_number"]
         for words in (ask.detail, ask.terse):
             assert value in words, (value, words)
+
+
+def test_a_flight_search_names_its_airports_and_an_airport_question_asks_for_every_code():
+    """Finding: "flights from Miami to Boston" was searched as MIA to BOS with no look-up (New York
+    has two airports), and a later "What's the airport code for Boston?" asked again what that
+    search had shown. A search says each airport's code; a question about a city's airports asks for
+    all of them, which no earlier mention of one gives."""
+    searches = _asks("search_flights")
+    assert len(searches) > 20
+    for _, ask in searches:
+        words = " ".join(w for w in (ask.say, ask.detail) if w)
+        assert ask.args["origin"] in words and ask.args["destination"] in words, words
+        assert ask.args["origin"] in ask.terse and ask.args["destination"] in ask.terse, ask.terse
+    airports = _asks("search_airports")
+    assert len(airports) > 20
+    for _, ask in airports:
+        assert "codes" in ask.say and "codes" in ask.terse, ask.say
+
+
+def test_an_exchange_rate_question_does_not_say_every_foreign_fare_is_in_one_currency():
+    """Finding: "Your foreign fares are in the euro, right?" while other airlines price in pounds and
+    Canadian dollars."""
+    asks = _asks("get_exchange_rate")
+    assert len(asks) > 20
+    assert not [ask.say for _, ask in asks if "foreign fares are in" in ask.say]
+
+
+def test_the_payment_methods_and_the_transactions_are_hidden_together():
+    """Finding: with `list_payment_methods` missing, "Charge my Mastercard card ending 0307" was
+    declined, but the transactions list shows that card with its id (it had paid for a stay), so an
+    agent could book. The two are substitutes: a missing-function task hides both or neither."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    recipe = get_recipe("travel_booking")
+    assert "list_transactions" in recipe.substitutes_of("list_payment_methods")
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("travel_booking")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    try:
+        shown = 0
+        for t in json.loads(tools.run("find_travellers", {"limit": 100})):
+            methods = {m["payment_method_id"]: m["label"]
+                       for m in json.loads(tools.run("list_payment_methods", {"traveller_id": t["traveller_id"]}))}
+            for x in json.loads(tools.run("list_transactions", {"traveller_id": t["traveller_id"]})):
+                assert methods.get(x["payment_method_id"]) == x["paid_with"], x
+                shown += 1
+        assert shown > 10
+    finally:
+        world.close()
+
+
+def test_a_booked_flight_is_named_as_a_flight():
+    """Finding: "How many economy seats are left on my booking on the AUS-ATL flight of March 12"
+    counted seats on a booking. A booked flight is named as the flight it is."""
+    for tool in ("get_flight", "cancel_flight_booking", "add_bags"):
+        asks = _asks(tool)
+        assert len(asks) > 10, tool
+        for _, ask in asks:
+            assert "my booking on the" not in ask.say and "my booking on the" not in ask.terse, ask.say

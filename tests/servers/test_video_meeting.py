@@ -565,3 +565,32 @@ def test_no_request_says_right_now_twice_and_a_colleague_keeps_their_capital():
                 who = next(c["name"] for b in bundles for c in b["colleagues"] if c["email"] == ask.args["email"])
                 assert who in ask.mentions, ask.say
     assert live
+
+
+def test_someone_removed_from_the_waiting_room_is_not_said_to_be_in_the_meeting():
+    """Finding: "There's a person in my Incident postmortem meeting ... I need out" for someone still
+    in the waiting room. A request to remove a person who waits says they are waiting."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("video_meeting"), get_recipe("video_meeting")
+    found = {"waiting": 0, "in_meeting": 0}
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"video_meeting asks {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        goal = next(g for g in recipe.goals if g.tool == "remove_participant")
+        for _ in range(60):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is None:
+                continue
+            state = next(p["state"] for p in b["people"] if p["participant_id"] == ask.args["participant_id"])
+            found[state] += 1
+            for words in (ask.say, ask.terse):
+                assert ("waiting" in words) == (state == "waiting"), (state, words)
+    assert found["waiting"] > 3 and found["in_meeting"] > 3, found
