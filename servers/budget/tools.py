@@ -21,10 +21,9 @@ Rules, in one place:
 from __future__ import annotations
 
 import calendar
-import collections
 import datetime as dt
 import re
-from typing import Any, Literal
+from typing import Literal
 
 from sqlalchemy import func, select
 
@@ -82,9 +81,8 @@ class BudgetServer(Toolkit):
             include_archived: also list archived categories (default false).
         """
         user = self.get(User, user_id)
-        found = self._with_month(user.id, self._this_month())
-        return [{**_category_info(c), **_figures(row, c)} for c, row in found
-                if include_archived or c.status == "active"]
+        return [line for line, _ in self._month_lines(user.id, self._this_month())
+                if include_archived or line["status"] == "active"]
 
     @tool(produces=("category",))
     def create_category(self, user_id: Id("user"), name: str, monthly_limit: Money) -> dict:
@@ -199,8 +197,7 @@ class BudgetServer(Toolkit):
         """
         user = self.get(User, user_id)
         key = self._month(month)
-        lines = [{**_category_info(c), **_figures(row, c)} for c, row in self._with_month(user.id, key)
-                 if c.status == "active" or row is not None]
+        lines = [line for line, started in self._month_lines(user.id, key) if started or line["status"] == "active"]
         start, end = _month_bounds(key)
         income = self.rows("SELECT sum(amount) FROM income WHERE user_id = ? AND received_on >= ? AND received_on <= ?",
                            user.id, start, end)[0][0] or 0.0
@@ -650,14 +647,20 @@ class BudgetServer(Toolkit):
                             "categories (list_categories lists them)")
         return category
 
-    def _with_month(self, user_id: str, key: str) -> list[tuple[Any, Any]]:
-        """A user's categories by name, each with its figures for one month (None: no figures yet),
-        read as plain rows: the fields of a category, and of its month when it has one."""
-        rows = map(_CategoryMonth._make, self.rows(
-            "SELECT c.id, c.user_id, c.name, c.monthly_limit, c.status, m.budgeted, m.spent, m.expense_count "
-            "FROM categories c LEFT JOIN budget_months m ON m.category_id = c.id AND m.month = ? "
-            "WHERE c.user_id = ? ORDER BY c.name, c.id", key, user_id))
-        return [(row, row if row.budgeted is not None else None) for row in rows]
+    def _month_lines(self, user_id: str, key: str) -> list[tuple[dict, bool]]:
+        """A user's categories by name, each as a listing shows it with its figures for one month
+        (`_category_info` and `_figures`), and whether the month has figures yet; read in one query."""
+        lines = []
+        for category_id, owner, name, limit, status, budgeted, spent, count in self.rows(
+                "SELECT c.id, c.user_id, c.name, c.monthly_limit, c.status, m.budgeted, m.spent, m.expense_count "
+                "FROM categories c LEFT JOIN budget_months m ON m.category_id = c.id AND m.month = ? "
+                "WHERE c.user_id = ? ORDER BY c.name, c.id", key, user_id):
+            started = budgeted is not None
+            budgeted, spent, remaining, count = _month_figures(limit, status, budgeted, spent, count)
+            lines.append(({"category_id": category_id, "user_id": owner, "name": name, "monthly_limit": limit,
+                           "status": status, "budgeted": budgeted, "spent": spent, "remaining": remaining,
+                           "over_budget": remaining < 0, "expense_count": count}, started))
+        return lines
 
     def _row(self, category: Category, key: str) -> BudgetMonth:
         """The category's month, started with its monthly limit when it has none yet."""
@@ -714,11 +717,6 @@ class BudgetServer(Toolkit):
 # -- results ------------------------------------------------------------------------------------
 
 
-# A category with its figures for one month (budgeted, spent and expense_count None when it has none).
-_CategoryMonth = collections.namedtuple("_CategoryMonth", "id user_id name monthly_limit status budgeted spent "
-                                                          "expense_count")
-
-
 def _category_info(category: Category) -> dict:
     return {"category_id": category.id, "user_id": category.user_id, "name": category.name,
             "monthly_limit": category.monthly_limit, "status": category.status}
@@ -727,14 +725,19 @@ def _category_info(category: Category) -> dict:
 def _figures(row: BudgetMonth | None, category: Category, default_budget: bool = True) -> dict:
     """A category month's figures; a month without a row has spent nothing, and is budgeted the
     category's limit (None in a history, where it had no budget)."""
-    if row is None:
-        budgeted = category.monthly_limit if default_budget and category.status == "active" else 0.0
-        spent, count = 0.0, 0
-    else:
-        budgeted, spent, count = row.budgeted, row.spent, row.expense_count
-    remaining = round(budgeted - spent, 2)
+    budgeted, spent, remaining, count = _month_figures(category.monthly_limit, category.status, row and row.budgeted,
+                                                       row and row.spent, row and row.expense_count, default_budget)
     return {"budgeted": budgeted, "spent": spent, "remaining": remaining, "over_budget": remaining < 0,
             "expense_count": count}
+
+
+def _month_figures(limit: float, status: str, budgeted: float | None, spent: float | None, count: int | None,
+                   default_budget: bool = True) -> tuple[float, float, float, int]:
+    """(budgeted, spent, remaining, expense count) of a category month; a month without figures
+    (budgeted None) has spent nothing, and is budgeted the category's limit while it is active."""
+    if budgeted is None:
+        budgeted, spent, count = limit if default_budget and status == "active" else 0.0, 0.0, 0
+    return budgeted, spent, round(budgeted - spent, 2), count
 
 
 def _expense_info(expense: Expense, names: dict[str, str]) -> dict:

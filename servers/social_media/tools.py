@@ -21,7 +21,6 @@ Rules, in one place:
 
 from __future__ import annotations
 
-import collections
 import datetime as dt
 import json
 import re
@@ -68,7 +67,7 @@ _SEES = """(a.id = ?1 OR ((a.is_private = 0 OR EXISTS (SELECT 1 FROM follows
         WHERE follower_id = ?1 AND followee_id = a.id AND status = 'accepted'))
     AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = a.id)
         OR (blocker_id = a.id AND blocked_id = ?1))))"""
-# A post `p` by its author `u` as the signed-in user (?1) is shown it: the columns of `_PostRow`. A listing
+# A post `p` by its author `u` as the signed-in user (?1) is shown it, the row `_post_view` reads. A listing
 # that pages selects them itself, so that they are read only for the posts of its page.
 _POST = """p.id, p.author_id, u.handle, u.name, p.created_at, p.text, p.reply_to_id, p.repost_of_id,
     (SELECT count(*) FROM likes WHERE post_id = p.id) AS likes,
@@ -690,30 +689,27 @@ class SocialMediaServer(Toolkit):
 
     def _shown(self, rows: list[tuple]) -> list[dict]:
         """Posts as the tools show them, from rows of `_POST` in their order; a repost carries its original."""
-        posts = list(map(_PostRow._make, rows))
-        found = {r.id: r for r in posts}
-        wanted = [r.repost_of_id for r in posts if r.repost_of_id is not None and r.repost_of_id not in found]
+        found = {row[0]: row for row in rows}  # by id; row[7] is the original a repost repeats
+        wanted = [row[7] for row in rows if row[7] is not None and row[7] not in found]
         if wanted:
-            found.update((r.id, r) for r in map(_PostRow._make, self.rows(_POSTS, self._me_id, json.dumps(wanted))))
-        return [_post_view(r, found) for r in posts]
+            found.update((row[0], row) for row in self.rows(_POSTS, self._me_id, json.dumps(wanted)))
+        return [_post_view(row, found) for row in rows]
 
 
-# A post's columns, as `_POST` selects them.
-_PostRow = collections.namedtuple("_PostRow", "id author_id handle name created_at text reply_to_id repost_of_id "
-                                              "likes reposts replies liked tags")
-
-
-def _post_view(r: _PostRow, found: dict[str, _PostRow]) -> dict:
-    """One post as the tools show it; a repost carries its original (from `found`), or None when it is gone."""
-    if r.repost_of_id is not None:
-        original = found.get(r.repost_of_id)
-        return {"post_id": r.id, "author_id": r.author_id, "handle": r.handle, "name": r.name,
-                "created_at": _moment(r.created_at),
+def _post_view(row: tuple, found: dict[str, tuple]) -> dict:
+    """One post as the tools show it, from its row of `_POST`; a repost carries its original (from `found`),
+    or None when it is gone."""
+    post_id, author_id, handle, name, created_at, text, reply_to_id, repost_of_id, likes, reposts, replies, liked, \
+        tags = row
+    if repost_of_id is not None:
+        original = found.get(repost_of_id)
+        return {"post_id": post_id, "author_id": author_id, "handle": handle, "name": name,
+                "created_at": _moment(created_at),
                 "repost_of": None if original is None else _post_view(original, found)}
-    return {"post_id": r.id, "author_id": r.author_id, "handle": r.handle, "name": r.name,
-            "created_at": _moment(r.created_at), "text": r.text, "reply_to_post_id": r.reply_to_id,
-            "hashtags": r.tags.split(" ") if r.tags else [], "likes": r.likes, "reposts": r.reposts,
-            "replies": r.replies, "liked_by_you": bool(r.liked)}
+    return {"post_id": post_id, "author_id": author_id, "handle": handle, "name": name,
+            "created_at": _moment(created_at), "text": text, "reply_to_post_id": reply_to_id,
+            "hashtags": tags.split(" ") if tags else [], "likes": likes, "reposts": reposts, "replies": replies,
+            "liked_by_you": bool(liked)}
 
 
 def _moment(stored: str) -> dt.datetime:
