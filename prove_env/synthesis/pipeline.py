@@ -3,8 +3,8 @@
 The work is cut into *shards*: one seeded world of one server, and a number of tasks to deliver
 from it. A shard samples its world through the read-only tools, composes drafts, runs every draft
 through the verification gates, drops near-duplicates and returns what passed with its drop
-counts. Shards run in worker processes; their results are merged in shard order, deduplicated
-across shards, and written. Everything random is seeded from (seed, server, world seed), so the
+counts. Shards run in this process and `workers - 1` helper processes (`workers.py`); their
+results are merged in shard order as they come in, deduplicated across shards, and written. Everything random is seeded from (seed, server, world seed), so the
 same arguments write byte-identical files whatever the number of workers.
 
 A shard's world seed decides its split: train and test never share a world. Each server's test
@@ -16,6 +16,7 @@ are; a split whose worlds deliver too few tasks is made up from fresh worlds of 
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -24,14 +25,12 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from prove_env.registry import get_toolkit, server_names
-from prove_env.runtime import tune_gc
+from prove_env.runtime import GC_THRESHOLDS, tune_gc
 from prove_env.synthesis.compose import Composer, Draft
 from prove_env.synthesis.config import SynthConfig
 from prove_env.synthesis.dedup import Deduplicator
@@ -39,6 +38,7 @@ from prove_env.synthesis.graph import dependency_graph
 from prove_env.synthesis.recipe import Reader, get_recipe
 from prove_env.synthesis.shape import TARGETS, shape, tool_sequence
 from prove_env.synthesis.verify import GATES, Verifier
+from prove_env.synthesis.workers import Workers
 from prove_env.task import Task
 
 __all__ = ["Shard", "ShardResult", "synthesize", "run_shard", "SynthResult", "split_summary", "stats_table"]
@@ -208,9 +208,12 @@ def synthesize(
     planned = dict(wanted)
     results: list[ShardResult] = []
     next_index = Counter(shard.server for shard in shards)  # top-up worlds follow the planned ones
-    # Worker processes make thousands of MCP calls each: they get the long-running-process GC setting.
-    pool = (ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=tune_gc)
-            if workers > 1 else None)
+    # This process and `workers - 1` helpers run the shards. Each makes thousands of MCP calls, so the
+    # helpers get the long-running-process GC setting, and this process its thresholds until the end
+    # of the run (about 6% of its CPU).
+    pool = Workers(_worker, workers, initializer=tune_gc)
+    thresholds = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
     done_count, total = 0, len(shards)
     try:
         todo = shards
@@ -225,16 +228,11 @@ def synthesize(
         cap = {s: max(2, int(config.max_sequence_share * (wanted[(s, "train")] + wanted[(s, "test")])))
                for s in servers}
         for round_number in range(1 + _TOP_UP_ROUNDS):
-            jobs = [(shard, config, teacher) for shard in todo]
-            mapped = pool.map(_worker, jobs) if pool else map(_worker, jobs)
-            batch = []
-            for result in mapped:
-                batch.append(result)
+            for result in pool.map((shard, config, teacher) for shard in todo):  # merged as they come, in order
                 done_count += 1
                 if progress:
                     progress(done_count, total)
-            results.extend(batch)
-            for result in batch:
+                results.append(result)
                 split = result.shard.split
                 for line in result.tasks:
                     task = Task.parse(line)
@@ -268,8 +266,8 @@ def synthesize(
                 break
             total += len(todo)
     finally:
-        if pool:
-            pool.shutdown()
+        gc.set_threshold(*thresholds)
+        pool.close()
     train, test, train_lines, test_lines = [], [], [], []
     for server in servers:
         for line, task, split in kept[server]:
