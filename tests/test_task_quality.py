@@ -621,6 +621,11 @@ def test_no_read_repeats_what_an_earlier_result_shows_of_the_same_entity(sample:
         turn_of = {c.id: i for i, turn in enumerate(task.gold) for c in turn}
         for j, call in enumerate(calls):
             ids = {v for k, v in call.arguments.items() if k.endswith("_id") and isinstance(v, str)}
+            found = outputs[call.id]
+            if not ids and isinstance(found, list) and len(found) == 1 and isinstance(found[0], dict):
+                # a search by name that found one entity reads that entity ('who is Natalie Williams?')
+                own_id = next((v for k, v in found[0].items() if k.endswith("_id")), None)
+                ids = {own_id} if isinstance(own_id, str) else set()
             own = list(_entries_with(outputs[call.id], ids))
             facts = [f for f in task.facts[turn_of[call.id]] if _found_in(f, outputs[call.id])]
             if not own or not facts or not specs[task.server][call.name].read_only or all(

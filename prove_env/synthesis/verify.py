@@ -262,7 +262,7 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
     shown: dict[str, str] = {}
     for j, call in enumerate(calls):
         extract = facts_of.get(call.id)
-        ids = {v for k, v in call.arguments.items() if k.endswith("_id") and isinstance(v, str)}
+        ids = _entity_of(call, outputs[call.id])
         if extract is None or not ids:
             continue
         want = _extracted(extract, outputs[call.id])
@@ -276,6 +276,16 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
                 shown[call.id] = earlier.id
                 break
     return shown
+
+
+def _entity_of(call: Any, output: Any) -> set[str]:
+    """The ids of the entity a read is about: those it takes (`*_id` arguments), or for a search by
+    name that found one entity, that entity's own id (the first `*_id` of its one row)."""
+    ids = {v for k, v in call.arguments.items() if k.endswith("_id") and isinstance(v, str)}
+    if not ids and isinstance(output, list) and len(output) == 1 and isinstance(output[0], dict):
+        own = next((v for k, v in output[0].items() if k.endswith("_id")), None)
+        ids = {own} if isinstance(own, str) else set()
+    return ids
 
 
 def _entries_of(value: Any, ids: set[str]) -> Iterator[dict[str, Any]]:
