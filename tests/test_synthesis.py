@@ -464,3 +464,54 @@ def test_facts_come_from_the_results_and_decide_read_only_success() -> None:
     gold = run_episode(gym.make("prove/banking-v0").unwrapped, GoldPolicy(), verdict.task, 0)
     noop = run_episode(gym.make("prove/banking-v0").unwrapped, NoopPolicy(), verdict.task, 0)
     assert gold["success"] and not noop["success"]
+
+
+def test_two_independent_writes_get_no_order_edge_from_what_the_later_one_echoes() -> None:
+    """A reply, then a new bio: the profile update returns the post count the reply raised, but nothing
+    passes between the two and the world ends the same either way, so no order edge is recorded."""
+    from prove_env.episode import replay
+    from prove_env.registry import get_toolkit
+    from prove_env.runtime import run_sync
+    from prove_env.synthesis.verify import _order_writes
+    from prove_env.task import Task
+
+    toolkit = get_toolkit("social_media")
+    task = Task(id="order", server="social_media", seed=0, user_turns=["Reply 'Congrats!' to post PST-0001 and "
+                                                                          "set my bio to 'Trail runner'."],
+                gold=[[{"id": "g1", "name": "create_post", "arguments": {"text": "Congrats!",
+                                                                          "reply_to_post_id": "PST-0001"}},
+                       {"id": "g2", "name": "update_profile", "arguments": {"bio": "Trail runner"}}]],
+                facts=[[]])
+    reference = run_sync(replay(task))
+    assert not reference.failures
+    assert '"post_count"' in next(r.output for r in reference.records if r.id == "g2")  # the echo differs by order
+    assert _order_writes(task, toolkit.specs(), reference).gold_calls[1].depends_on == []
+
+
+def test_a_read_is_shown_earlier_only_where_every_entry_holding_the_fact_was_shown() -> None:
+    """A trip's total equal to its one booking's price: the list of bookings shows the price, not the
+    total, so the trip read stays in the gold."""
+    from prove_env.synthesis.verify import _same_field
+
+    listed = [{"booking_id": "FBK-0001", "itinerary_id": "ITN-0053", "price_paid": 432.99}]
+    trip = [{"itinerary_id": "ITN-0053", "name": "Denver business trip", "total": 432.99},
+            {"booking_id": "FBK-0001", "itinerary_id": "ITN-0053", "price_paid": 432.99}]
+    assert not _same_field(432.99, listed, trip)
+    assert _same_field(432.99, listed, trip[1:])  # a read of the booking alone shows nothing new
+
+
+def test_next_weekday_is_said_only_when_no_such_day_is_left_this_week() -> None:
+    """Said on a Tuesday, 'next Friday' may mean this Friday or the one after: the date is said instead."""
+    import datetime as dt
+
+    from prove_env.synthesis.wording import relative_day
+
+    for today in (dt.date(2026, 1, 5) + dt.timedelta(days=i) for i in range(7)):
+        for ahead in range(2, 14):
+            d = today + dt.timedelta(days=ahead)
+            said = relative_day(d, today)
+            assert not said.startswith("next ") or d.weekday() <= today.weekday(), (today, d, said)
+            assert said.startswith(("next ", "on ")), said
+    assert relative_day(dt.date(2026, 1, 9), dt.date(2026, 1, 6)) == "on Friday"
+    assert relative_day(dt.date(2026, 1, 16), dt.date(2026, 1, 6)) == "on January 16"
+    assert relative_day(dt.date(2026, 1, 12), dt.date(2026, 1, 6)) == "next Monday"

@@ -405,6 +405,36 @@ def _carries(output: str, call: Any) -> bool:
     return False
 
 
+def test_no_first_read_carries_an_optional_argument_that_changes_nothing(sample: list[Task]) -> None:
+    """A gold read before the task's first write passes no optional argument it answers the same
+    without on the task's start world ('list_alerts(status="active")' for a client whose alerts are
+    all active): an agent that leaves it out would find the same and must match the call. A held-back
+    value is the exception: the assistant asked for it."""
+    from prove_env.episode import build_world
+
+    problems, checked = [], 0
+    for task in sample:
+        if task.metadata.get("info_level") == "missing":
+            continue
+        toolkit = get_toolkit(task.server)
+        specs = toolkit.specs()
+        tools = None
+        for call in task.gold_calls:
+            if not specs[call.name].read_only:
+                break
+            for key in [k for k in call.arguments if k not in specs[call.name].required]:
+                tools = tools or toolkit(build_world(toolkit, task))
+                checked += 1
+                fewer = {k: v for k, v in call.arguments.items() if k != key}
+                answer = run(tools, call.name, dict(call.arguments))
+                if answer is not None and run(tools, call.name, fewer) == answer:
+                    problems.append(f"{task.id}: {call.name} answers the same without {key}={call.arguments[key]!r}")
+        if tools is not None:
+            tools.world.close()
+    assert checked
+    assert not problems, "\n".join(problems)
+
+
 def test_every_dependency_edge_carries_data_or_an_effect(sample: list[Task]) -> None:
     """A gold call depends on another only when it takes a value of that call's result, or when,
     run ahead of it (after the calls it needs that lie between), a call fails, it answers

@@ -29,13 +29,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from prove_env.env import ProveEnv
-from prove_env.episode import replay
+from prove_env.episode import build_world, replay
 from prove_env.evaluate import run_episode
 from prove_env.facts import values
 from prove_env.policies import GoldPolicy, NoopPolicy
 from prove_env.registry import get_toolkit
 from prove_env.runtime import run_sync
 from prove_env.task import Task
+from prove_env.toolkit import ToolError
 
 __all__ = ["GATES", "Verdict", "Verifier"]
 
@@ -71,6 +72,7 @@ class Verifier:
                 return Verdict(None, "no facts in the result")
             task = task.model_copy(update={"facts": facts})
         if task.gold_calls:
+            task = _without_idle_arguments(task, self.specs)
             reference = run_sync(replay(task))
             if not reference.failures:
                 told = set(facts_of or ())
@@ -107,10 +109,54 @@ class Verifier:
         self.env.close()
 
 
+def _without_idle_arguments(task: Task, specs: Mapping[str, Any]) -> Task:
+    """`task` without the optional arguments of its first reads that change nothing: on the world the
+    task starts from, each read before its first write is run without each optional argument, and an
+    argument it answers the same without leaves the gold call. An agent that lists every alert of a
+    client whose alerts are all active finds what the filtered list shows, and must match the call
+    (coverage takes a call that carries every key of the gold call; one that passes the filter
+    still matches). Not where the user holds a value back: the assistant asked for it."""
+    if task.metadata.get("info_level") == "missing":
+        return task
+    first_reads = []
+    for call in task.gold_calls:
+        spec = specs[call.name]
+        if not spec.read_only:
+            break
+        if any(key not in spec.required for key in call.arguments):
+            first_reads.append(call)
+    if not first_reads:
+        return task
+    toolkit = get_toolkit(task.server)
+    tools = toolkit(build_world(toolkit, task))
+    changed: dict[str, dict[str, Any]] = {}
+    try:
+        for call in first_reads:
+            arguments = dict(call.arguments)
+            answer = tools.run(call.name, arguments)
+            for key in [k for k in call.arguments if k not in specs[call.name].required]:
+                fewer = {k: v for k, v in arguments.items() if k != key}
+                try:
+                    same = tools.run(call.name, fewer) == answer
+                except ToolError:
+                    same = False
+                if same:
+                    arguments = fewer
+            if arguments != call.arguments:
+                changed[call.id] = arguments
+    finally:
+        tools.world.close()
+    if not changed:
+        return task
+    gold = [[c.model_copy(update={"arguments": changed[c.id]}) if c.id in changed else c for c in turn]
+            for turn in task.gold]
+    return task.model_copy(update={"gold": gold})
+
+
 def _order_writes(task: Task, specs: Mapping[str, Any], reference: Any) -> Task:
     """`task` with an edge from each write of a turn to a later call of the same turn whose order
     matters: replayed first (ahead of the earlier one and of what lies between, none of which it
-    needs), a call fails, the world ends otherwise, or a read whose result tells a fact answers
+    needs), a call fails, the world ends otherwise, or a call whose result tells a fact answers
     otherwise (the balance asked for after the transfer the same request makes)."""
     outputs = {r.id: r.output for r in reference.records}
     told = {c.id for turn, facts in zip(task.gold, task.facts or [], strict=False) for c in turn
@@ -128,7 +174,10 @@ def _order_writes(task: Task, specs: Mapping[str, Any], reference: Any) -> Task:
                 trial = task.model_copy(update={"gold": turns[:t] + [trial_turn] + turns[t + 1:]})
                 moved = run_sync(replay(trial))
                 answered = next((r.output for r in moved.records if r.id == later.id), None)
-                if moved.failures or moved.gold_digest != reference.gold_digest or answered != outputs[later.id]:
+                # a result that tells a fact must tell it the same; what a write merely echoes (the
+                # profile's post count after a reply) orders nothing
+                told_otherwise = later.id in told and answered != outputs[later.id]
+                if moved.failures or moved.gold_digest != reference.gold_digest or told_otherwise:
                     turn[j] = later = later.model_copy(update={"depends_on": [*later.depends_on, earlier.id]})
                     added = True
     return _with_gold(task, turns, new_edges="order") if added else task
@@ -299,11 +348,12 @@ def _same_field(fact: Any, entries: Sequence[dict[str, Any]], own: Sequence[dict
     also holds it in a field the entry lacks may tell it from there: a member's `presence` 'active'
     is not the account `status` 'active' the search shows."""
     wanted = [v for v in values(fact) if not isinstance(v, bool)]
-    for o in own:
-        keys = [k for k, v in o.items() if not isinstance(v, bool | dict | list) and any(v == w for w in wanted)]
-        if keys and any(all(k in e and e[k] == o[k] for k in keys) for e in entries):
-            return True
-    return False
+    holding = [(o, keys) for o in own
+               if (keys := [k for k, v in o.items() if not isinstance(v, bool | dict | list) and v in wanted])]
+    # every entry of the read's own that holds the fact must show it where an earlier entry does: a
+    # trip's total equal to its one booking's price is not shown by the list of bookings
+    return bool(holding) and all(any(all(k in e and e[k] == o[k] for k in keys) for e in entries)
+                                 for o, keys in holding)
 
 
 def _parse(output: str) -> Any:

@@ -47,7 +47,8 @@ def weekday(d: dt.date) -> str:
 
 def relative_day(d: dt.date, today: dt.date) -> str:
     """A day as said from `today`: 'today', 'tomorrow', 'yesterday', 'on Friday' (this week),
-    'next Tuesday' (the week after), else 'on October 6'."""
+    'next Tuesday' (the week after, when no Tuesday is left this week: said on a Tuesday, 'next
+    Friday' may as well mean this Friday), else 'on October 6'."""
     delta = (d - today).days
     if delta == 0:
         return "today"
@@ -58,7 +59,7 @@ def relative_day(d: dt.date, today: dt.date) -> str:
     if 1 < delta < 7 and d.weekday() > today.weekday():
         return f"on {d:%A}"
     monday = today - dt.timedelta(days=today.weekday())
-    if 7 <= (d - monday).days < 14:
+    if 7 <= (d - monday).days < 14 and d.weekday() <= today.weekday():
         return f"next {d:%A}"
     return f"on {day(d)}"
 
