@@ -35,6 +35,7 @@ from prove_env.synthesis.recipe import (
     Ref,
 )
 from prove_env.synthesis.wording import (
+    article,
     clock,
     day,
     full_date,
@@ -183,7 +184,7 @@ def _plan_changes(read: Reader, o: dict, now: dt.datetime, rng: random.Random) -
         return
     length = o["end"] - o["start"]
     room = event["room"]
-    if o["role"] == MOVE:
+    if o["role"] == MOVE and o["unique"]:  # named by its title alone: a day beside it goes stale once it moves
         for _ in range(4):
             d = now.date() + dt.timedelta(days=rng.randint(1, 21))
             if d.weekday() >= 5 or d == o["start"].date():
@@ -251,7 +252,10 @@ class Day:
 
 def say_day(b: Bundle, d: dt.date, rng: random.Random, relative: float = RELATIVE) -> Day:
     """The day in full with its year, or (`relative` of the time, where such words exist) from today."""
-    words = relative_day(d, b["now"].date())
+    today = b["now"].date()
+    words = relative_day(d, today)
+    if words.startswith("next ") and d.weekday() > today.weekday():
+        words = f"on {day(d)}"  # 'next Friday' said on a Tuesday may as well be this Friday: the date is said
     if words != f"on {day(d)}" and rng.random() < relative:
         bare = words.removeprefix("on ")
         return Day(words, bare, bare, NOW)
@@ -281,10 +285,13 @@ def quoted(o: dict) -> str:
 
 
 def event_name(o: dict, rng: random.Random | None = None) -> str:
-    """'the Platform Tech Sync' (a series), 'the Focus time on Wednesday, September 16' (a one-off);
+    """'the Platform Tech Sync' (a series), 'the Focus time on Wednesday, September 16' (a one-off;
+    one that may move in the task by its title alone, which names it before and after the move);
     with `rng`, one of the ways that still name only this event ('my Platform Tech Sync', 'the
     Billing API review' when no other event has that title, 'the Focus time on September 16')."""
     title = quoted(o)
+    if o.get("moves"):  # it may move earlier in the task: its old day would then name no event
+        return rng.choice([f"the {title}", f"my {title}"]) if rng else f"the {title}"
     if rng is None:
         return f"the {title}" if o["recurring"] else f"the {title} on {weekday(o['start'].date())}"
     if o["recurring"]:
@@ -932,11 +939,12 @@ def reschedule_event(b: Bundle, rng: random.Random) -> Ask | None:
         split=SPLIT, refs=(_event(o),), mentions=mentions, prior=on.prior)
 
 
-RULES = {  # how people say a rule, by kind: {n} the count, {days} the weekdays, {until} the last day
-    "weekly": ("every week, {n} times in all", "weekly, {n} times", "once a week for {n} weeks"),
+RULES = {  # how people say a rule, by kind: {n} the count, {days} the weekdays, {until} the last day. A count is
+    # said as a number of times: "for 3 months" may as well be read as a last day (the same occurrences, another rule)
+    "weekly": ("every week, {n} times in all", "weekly, {n} times", "once a week, {n} times in all"),
     "biweekly": ("every other week, {n} times in all", "every two weeks, {n} times"),
-    "daily": ("every day, {n} times in all", "daily for {n} days"),
-    "monthly": ("every month, {n} times in all", "monthly for {n} months", "once a month, {n} times"),
+    "daily": ("every day, {n} times in all", "daily, {n} times"),
+    "monthly": ("every month, {n} times in all", "monthly, {n} times in all", "once a month, {n} times"),
     "until": ("every week until {until}", "weekly until {until}"),
     "weekdays": ("every week on {days}, {n} times in all", "on {days} each week, {n} times"),
 }
@@ -982,9 +990,9 @@ def set_recurrence(b: Bundle, rng: random.Random) -> Ask | None:
         f"Please make {name} repeat {rule}.", f"Can you turn {name} into a recurring event, {rule}?",
         f"I'd like {name} to happen {rule}.", f"Let's make {name} a regular thing: {rule}."],
         terse=[f"Make {name} repeat {rule}.", f"Repeat {name} {rule}."],
-        vague=[f"Please make {name} a recurring event.", f"{_cap(name)} should become a recurring meeting.",
+        vague=[f"Please make {name} a recurring event.", f"{_cap(name)} should become a recurring event.",
                f"Could you set {name} to repeat?"],
-        details=[f"It should repeat {rule}.", f"{_cap(rule)}, please.", f"Make it {rule}."],
+        details=[f"Let's say {rule}.", f"{_cap(rule)}, please.", f"Make it {rule}."],
         split=SPLIT, refs=(_event(o),), mentions=(o["title"], rule))
 
 
@@ -1152,11 +1160,11 @@ def respond_to_invitation(b: Bundle, rng: random.Random) -> Ask | None:
     name = event_name(o, rng)
     args = {"event_id": o["event_id"], "response": response}
     says = {"accepted": [f"Please accept the invitation to {name}.", f"I'll be at {name}; please accept the invite.",
-                         f"Can you tell them I'm coming to {name}? Accept it, please.",
+                         f"Can you let them know I'm coming to {name}?",
                          f"Count me in for {name}. Please accept."],
             "declined": [f"I can't make {name}. Please decline the invitation.",
                          f"Please decline {name}; I won't be there.",
-                         f"Could you send my regrets for {name}? Decline it, please."],
+                         f"Could you send my regrets for {name}? I can't make it."],
             "tentative": [f"Please tentatively accept the invitation to {name}.",
                           f"I might make {name}, but I'm not sure yet. Tentatively accept it, please.",
                           f"Mark me as tentative for {name}, please."]}[response]
@@ -1182,7 +1190,7 @@ def add_contact(b: Bundle, rng: random.Random) -> Ask | None:
                f"Add contact {name}, {title}, {company}, {email}."],
         vague=[f"Please add {name}, {title} at {company}, to my contacts so I can invite them.",
                f"I met {name}, the {title} at {company}. Could you add them to my contacts?",
-               f"Can you create a contact for {name}? They're {title} at {company}."],
+               f"Can you create a contact for {name}? They're {article(title)} {title} at {company}."],
         details=[f"The email address is {email}.", f"Their email is {email}.", f"You can reach them at {email}.",
                  f"Use {email} for the email."],
         split=SPLIT, mentions=(name, email, company))

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from prove_env.facts import NOTHING
+from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import article, day, full_date, money, month, relative_day, stable
 
@@ -90,7 +90,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                 elif len(people) == 1 and len(read("search_contacts", name=name)) == 1:
                     contacts.append(people[0])
         company_names = {c["company_id"]: c["name"] for c in named_companies}
-        deals = [d for d in deals if d["company_id"] in company_names]
+        deals = [d for d in deals if d["company_id"] in company_names and _one_named(read, d)]
         known = {c["contact_id"]: c for c in contacts}
         tasks, history = [], {}
         for task in read("list_activities", rep_id=rid, open_tasks_only=True):
@@ -118,9 +118,17 @@ def _orphans(read: Reader, gone: list[dict]) -> dict[str, list[dict]]:
             if lead["status"] in ("new", "contacted", "qualified") and len(read("list_leads", name=lead["name"])) == 1:
                 leads.append({**lead, "left": rep})
         for deal in read("list_deals", owner_id=rep["rep_id"], limit=100):
-            if deal["stage"] in OPEN_STAGES and len(read("search_companies", name=deal["company_name"])) == 1:
+            if deal["stage"] in OPEN_STAGES and len(read("search_companies", name=deal["company_name"])) == 1 \
+                    and _one_named(read, deal):
                 deals.append({**deal, "left": rep})
     return {"orphan_leads": leads, "orphan_deals": deals}
+
+
+def _one_named(read: Reader, deal: dict) -> bool:
+    """No other deal has this deal's name: 'our new business deal with Rivera Hawkins and Wood' would not
+    say which of two deals called 'Rivera Hawkins and Wood - new business' is meant, whoever owns them."""
+    same = read("list_deals", name=deal["name"], limit=100)
+    return sum(d["name"].lower() == deal["name"].lower() for d in same) == 1
 
 
 # -- roles and names -----------------------------------------------------------------------------
@@ -166,6 +174,24 @@ def deal_name(deal: dict, rng: random.Random | None = None) -> str:
     forms = [f"the {product.lower()} deal with {company}", f"the {company} {product.lower()} deal",
              f"the '{deal['name']}' deal", f"our {product.lower()} deal with {company}"]
     return rng.choice(forms) if rng else forms[0]
+
+
+def deal_facts(deals: Sequence[dict], *, of_one_company: bool, n: int = 5) -> list[Any]:
+    """The first `n` deals of a listing as facts, each stated by its full name ('Parker Ltd - Training
+    package') or the way an answer names it: among one company's deals (the user named the company or
+    its contact) by its product ('Training package'); among several companies' by its company where no
+    other listed deal is with it ('the training package deal with Parker Ltd'), else by its product
+    beside the company's name ('Parker Ltd: training package and new business')."""
+    of_one_company = of_one_company and len({d["company_name"] for d in deals}) == 1
+
+    def short(deal: dict) -> list[str]:
+        company, sep, product = deal["name"].partition(" - ")
+        if not sep:
+            return []
+        alone = sum(d["name"].startswith(company + " - ") for d in deals) == 1
+        return [product] if of_one_company or not alone else [company]
+
+    return [one_of(deal["name"], *short(deal)) for deal in deals[:n]]
 
 
 def _when(d: dt.date, now: dt.datetime) -> str:
@@ -316,7 +342,7 @@ def convert_lead(b: Bundle, rng: random.Random) -> Ask | None:
                         [_capitalize_sentences(f"Please convert my lead {who}. {lead_in}open the deal for them."),
                          _capitalize_sentences(f"I'd like to convert my lead {who} into a deal."
                                                + (f" {lead_in}go ahead." if lead_in else "")),
-                         f"Could you convert {who} from a lead into a customer with a deal?"],
+                         f"Could you turn my lead {who} into a customer with a deal?"],
                         [f"The deal is {cash}, expected to close {on}.", f"Make it {cash}, closing {on}.",
                          f"Put the deal at {cash} with a close date of {on}."])
     return Ask({"lead_id": lead["lead_id"], "amount": amount, "close_date": close.isoformat()}, say=say,
@@ -333,12 +359,12 @@ def _take_over_and_convert(b: Bundle, rng: random.Random, lead: dict) -> Ask:
     who, gone = f"{lead['name']} from {lead['company_name']}", lead["left"]["name"]
     say = rng.choice([f"{gone}'s old lead {who} is ready to buy. Move the lead to me and convert it: a {cash} deal "
                       f"closing {on}.",
-                      f"I'm taking over {who} from {gone}, who left. Please make me the owner, then convert the lead "
-                      f"with a deal of {cash} closing {on}.",
+                      f"{gone} left, so I'm taking over their lead {who}. Please make me the owner, then convert "
+                      f"the lead with a deal of {cash} closing {on}.",
                       f"Reassign {gone}'s lead {who} to me and convert it, deal worth {cash}, expected to close {on}."])
     say, detail = _held(rng, say, [f"{gone}'s old lead {who} is ready to buy. Move the lead to me and convert it.",
-                                   f"I'm taking over {who} from {gone}, who left: make me the owner and convert the "
-                                   "lead."],
+                                   f"{gone} left, so I'm taking over their lead {who}: make me the owner and convert "
+                                   "the lead."],
                         [f"The deal is {cash}, closing {on}.", f"Make it {cash}, expected to close {on}."])
     return Ask({"lead_id": lead["lead_id"], "amount": amount, "close_date": close.isoformat()}, say=say, detail=detail,
                terse=f"Take over lead {lead['name']}, convert: {cash}, close {on}.", refs=(_lead(b, lead), _rep(b)),
@@ -461,12 +487,12 @@ def list_deals(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"I'm reviewing my pipeline. What do I have in {word} at the moment?",
                                          f"Which deals of mine are sitting in {word} right now?"]),
                    terse=rng.choice([f"My deals in {word}?", f"List my {word} deals."]), refs=refs,
-                   mentions=(word,), facts=lambda r: [d["name"] for d in r[:5]])
+                   mentions=(word,), facts=lambda r: deal_facts(r, of_one_company=False))
     return Ask(args, say=rng.choice([f"Could you list my deals sitting in {word}, with their amounts?",
                                      f"Show me my {word} deals and how much each is worth, please.",
                                      f"What's each of my {word} deals worth?"]),
                terse=f"My {word} deals and amounts?", refs=refs, mentions=(word,),
-               facts=lambda r: [d["name"] for d in r[:5]] + [d["amount"] for d in r[:5]])
+               facts=lambda r: deal_facts(r, of_one_company=False) + [d["amount"] for d in r[:5]])
 
 
 @goals.add("get_deal", 0.8)
@@ -758,7 +784,7 @@ def get_contact(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"What deals do we have with {name} as the contact?",
                                          f"I'm calling {name} later. Which of our deals are they the contact for?"]),
                    terse=f"Deals with {name} as contact?", refs=refs, mentions=(name,),
-                   facts=lambda r: [d["name"] for d in r["deals"][:5]])
+                   facts=lambda r: deal_facts(r["deals"], of_one_company=True))
     if kind == "activity":
         return Ask(args, say=rng.choice([f"How many activities have we logged with {name}, and how many of their "
                                          "tasks are still open?",
@@ -902,7 +928,7 @@ def company_deals(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Could you list our deals with {company}?",
                                f"I'm meeting {company} tomorrow. Which deals do we have with them, open or closed?"]),
                terse=f"Deals with {company}?", mentions=(company,),
-               facts=lambda r: [d["name"] for d in r[:5]])
+               facts=lambda r: deal_facts(r, of_one_company=True))
 
 
 @goals.add("search_contacts", 1.0)
@@ -1012,7 +1038,8 @@ def find_reps(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Who are the reps in the {region} region?",
                                f"Could you list the sales reps covering {region}?",
                                f"Which of my colleagues work the {region} territory?"]),
-               terse=f"Reps in {region}?", mentions=(region,), facts=lambda r: [x["name"] for x in r])
+               terse=f"Reps in {region}?", mentions=(region,),
+               facts=lambda r: [x["name"] for x in r if x["active"]])  # a rep who left works no territory
 
 
 # -- who is asking -------------------------------------------------------------------------------
@@ -1045,6 +1072,7 @@ def counts_request(b: Bundle, rng: random.Random) -> str | None:
 # its search): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
     ("get_deal", "list_deals"),
+    ("list_deals", "get_company"),  # a company's record lists its deals, with their amounts, stages and dates
     ("get_contact", "search_contacts"),
     ("get_company", "search_companies"),
 )

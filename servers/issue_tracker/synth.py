@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from prove_env.facts import one_of
+from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import Ask, Goal, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, full_date, stable
 
@@ -348,12 +348,12 @@ def get_project(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Give me a quick overview of {short}: the lead and the backlog size.",
                                          f"How big is the {short} backlog these days, and who's the project lead?"]),
                    terse=f"{short}: lead and backlog size?", refs=refs,
-                   facts=lambda r: [r["lead"]["name"], r["backlog_open_issues"]])
+                   facts=lambda r: [r["lead"]["name"], r["backlog_open_issues"] or NOTHING])
     return Ask(args, say=rng.choice([f"How many {short} issues are in review at the moment?",
                                      f"How much of {short} is waiting for review right now? Just the count.",
                                      f"What's the number of issues in review in {short}?"]),
                terse=f"Count of {short} issues in review?", refs=refs,
-               facts=lambda r: [r["issues_by_status"]["in_review"]])
+               facts=lambda r: [r["issues_by_status"]["in_review"] or NOTHING])
 
 
 @goals.add("list_project_members", 0.6)
@@ -416,7 +416,7 @@ def get_sprint_report(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"Where does the burndown of {name} stand? How many points remain?",
                                    f"How is {name} going: how many points are done and how many remain?"]),
                    terse=f"Points remaining in {name}?", refs=(_sprint_ref(b, sprint),),
-                   facts=lambda r: [r["remaining_points"]])
+                   facts=lambda r: [r["remaining_points"] or NOTHING])
     # A closed sprint's committed and completed points, and the issues it held, show in the sprint
     # list (the look-up that finds it by name): a question about one asks for what only its report
     # holds, the burndown on a day of the sprint.
@@ -433,7 +433,8 @@ def get_sprint_report(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Where did the burndown of {name} stand on {day(when)}? How many points were left?"]),
                terse=f"Points left in {name} on {day(when)}?", refs=(_sprint_ref(b, sprint),),
                mentions=(day(when),),
-               facts=lambda r: [x["remaining_points"] for x in r["burndown"] if x["date"] == when.isoformat()])
+               facts=lambda r: [x["remaining_points"] or NOTHING for x in r["burndown"]
+                                        if x["date"] == when.isoformat()])
 
 
 @goals.add("get_velocity", 0.6)
@@ -449,7 +450,7 @@ def get_velocity(b: Bundle, rng: random.Random) -> Ask | None:
                                f"How many points does {short} complete per sprint, averaged over the last {words}?",
                                f"For planning: what's {short}'s velocity across its last {words} sprints?"]),
                terse=f"{short} velocity, last {n} sprints?", refs=(_project_ref(b),),
-               facts=lambda r: [r["average_completed_points"]])
+               facts=lambda r: [r["average_completed_points"] or NOTHING])
 
 
 # -- goals: issues -----------------------------------------------------------------------------------
@@ -553,7 +554,8 @@ def assign_issue(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"{name} to them.",
                                    f"Please bring {person['name']} onto the {b['short']} project and hand them {name}."]),
                    terse=f"Add {person['name']} to {b['short']}, assign {name}.",
-                   refs=n.refs + (_person_ref(person),), mentions=(person["name"],),
+                   # the new member joins the project: its look-up, even when the issue is named by its key
+                   refs=(_project_ref(b),) + n.refs + (_person_ref(person),), mentions=(person["name"],),
                    prior=(("add_project_member", {"project_id": b["project"]["project_id"],
                                                   "user_id": person["user_id"]}),))
     if roll < 0.45 and issue["assignee_id"] != b["me"]["user_id"]:

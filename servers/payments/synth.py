@@ -83,7 +83,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         retried = {d["endpoint_id"] for d in retryable + blocked}
         resend = rng.choice(retryable + blocked)["delivery_id"] if retryable or blocked else None
         shops[merchant["merchant_id"]] = {"merchant": merchant, "endpoints": endpoints, "retryable": retryable,
-                                          "blocked": blocked, "retried": retried, "resend": resend}
+                                          "blocked": blocked, "retried": retried, "resend": resend,
+                                          "invoices": read("list_invoices", merchant_id=merchant["merchant_id"],
+                                                           limit=100)}
     everyone = read("find_customers", limit=100)
     emails = Counter(c["email"].lower() for c in everyone)
     bundles = []
@@ -111,6 +113,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         # the merchant's other customers, whose email finds only them: someone a question may come from
         bundle["others"] = [c for c in everyone if c["merchant_id"] == customer["merchant_id"]
                             and c["customer_id"] != cid and emails[c["email"].lower()] == 1]
+        # invoices of the merchant's other customers that no listing of a conversation shows (the overdue
+        # ones are in the merchant's and the platform's overdue lists): one asked about by its number alone
+        bundle["elsewhere"] = [i for i in shop["invoices"] if i["customer_id"] != cid and not i["overdue"]]
         bundle["roles"] = _roles(bundle, rng)
         bundle["endpoint_change"] = _endpoint_change(shop["endpoints"], shop["retried"], rng)
         bundles.append(bundle)
@@ -310,9 +315,9 @@ def find_customers(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["others"]:
         return None
     other = rng.choice(b["others"])
+    # the email finds only them on the whole platform: the search needs no merchant (and a search
+    # without one would match no gold call that has it)
     email, args, refs = other["email"], {"email": other["email"]}, ()
-    if b["at_merchant"]:  # looked up at the merchant the user works for
-        args, refs = {**args, "merchant_id": b["merchant"]["merchant_id"]}, (_merchant(b),)
     if rng.random() < 0.35:
         return Ask(args,
                    say=rng.choice([f"Can you tell me whose email {email} is, and what currency they're billed in?",
@@ -397,12 +402,11 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_invoices", 0.8)
 def invoice_by_number(b: Bundle, rng: random.Random) -> Ask | None:
-    """An invoice asked about by its number alone (numbers carry their merchant's prefix)."""
-    held = {p["invoice_id"] for p in b["payments"] if p["status"] == "authorized"}
-    steady = [i for i in b["invoices"] if i["invoice_id"] not in b["roles"] and i["invoice_id"] not in held]
-    if not steady:
+    """An invoice asked about by its number alone (numbers carry their merchant's prefix): another
+    customer's, so that no look-up of the conversation (the customer's invoice list) shows it already."""
+    if not b["elsewhere"]:
         return None
-    invoice = rng.choice(steady)
+    invoice = rng.choice(b["elsewhere"])
     number = invoice["number"]
     return Ask({"number": number},
                say=rng.choice([f"What's the status of invoice {number}, and who is it for?",
@@ -509,6 +513,11 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [v for e in r for v in (e["amount"], e["created_at"][:10])])
 
 
+def _endpoint_said(endpoint: dict) -> Any:
+    """An endpoint as an answer names it: by its URL or by what it is for (its description)."""
+    return one_of(endpoint["url"], endpoint["description"]) if endpoint["description"] else endpoint["url"]
+
+
 @goals.add("list_webhook_endpoints", 0.7)
 def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
     args, refs, whose = _scope(b, rng)
@@ -520,14 +529,14 @@ def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
                                          "Count our webhook endpoints for me and tell me which are disabled.",
                                          "Where do our payment events get sent? How many endpoints, and any turned off?"]),
                    terse="Number of webhook endpoints, and which are off?", refs=refs,
-                   facts=lambda r: [e["url"] for e in r if not e["enabled"]] + [len(r)])
+                   facts=lambda r: [_endpoint_said(e) for e in r if not e["enabled"]] + [len(r)])
     if choice <= 1:
         return Ask(args, say=rng.choice(["Which webhook endpoint has the most failed deliveries, and how many?",
                                          "Is any webhook failing a lot? Which one fails most, and how often?",
                                          "I heard a webhook is flaky. Which endpoint has the most failed deliveries?"])
                    + where,
                    terse="Endpoint with most failed deliveries" + ("?" if ours else ", all merchants?"), refs=refs,
-                   facts=lambda r: [max(r, key=lambda e: e["failed_deliveries"])["url"],
+                   facts=lambda r: [_endpoint_said(max(r, key=lambda e: e["failed_deliveries"])),
                                     max(e["failed_deliveries"] for e in r)])
     if choice == 2 and any(e["retries_scheduled"] for e in b["endpoints"]):
         return Ask(args, say=rng.choice(["Are any webhooks waiting to retry failed deliveries? How many retries are "
@@ -538,7 +547,8 @@ def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
                    + where,
                    terse="Endpoints with retries scheduled, and how many" + ("?" if ours else ", all merchants?"),
                    refs=refs,
-                   facts=lambda r: [v for e in r if e["retries_scheduled"] for v in (e["url"], e["retries_scheduled"])])
+                   facts=lambda r: [v for e in r if e["retries_scheduled"]
+                                    for v in (_endpoint_said(e), e["retries_scheduled"])])
     if not ours:
         return None
     change = b["endpoint_change"]
@@ -552,7 +562,8 @@ def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Who is notified when {article(kind)} {kind} event happens? Enabled endpoints only.",
                                      f"Tell me which active webhook URLs are subscribed to {kind}."]),
                terse=f"Enabled endpoints receiving {kind}?", refs=refs, mentions=(kind,),
-               facts=lambda r: [e["url"] for e in r if e["enabled"] and (kind in e["events"] or e["events"] == ["*"])])
+               facts=lambda r: [_endpoint_said(e) for e in r
+                                if e["enabled"] and (kind in e["events"] or e["events"] == ["*"])])
 
 
 @goals.add("list_deliveries", 0.6)
@@ -838,7 +849,7 @@ def capture_payment(b: Bundle, rng: random.Random) -> Ask | None:
                                              f"Please do a partial capture of {_whose(b)} {held} hold on invoice {number}."]),
                        detail=rng.choice([f"Capture {said}.", f"Take {said} of it.", f"{said} is what we're owed."]),
                        terse=f"Capture {said} of the hold on {_whose(b)} invoice {number}.", refs=refs, mentions=(number, said))
-        return Ask(args, say=rng.choice([f"Capture only {said} of the {held} hold for invoice {number}; we delivered part of the work.",
+        return Ask(args, say=rng.choice([f"Capture only {said} of {_whose(b)} {held} hold for invoice {number}; we delivered part of the work.",
                                          f"For invoice {number} ({_who(b)}), take {said} of the authorised amount and release the rest."]),
                    terse=f"Capture {said} of the hold on {_whose(b)} invoice {number}.", refs=refs, mentions=(number, said))
     return Ask(args, say=rng.choice([f"The work for invoice {number} is delivered; capture {_whose(b)} {held} authorisation.",
@@ -944,7 +955,7 @@ def update_webhook_endpoint(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Switch off event delivery to {desc}, please."]),
                    terse=f"Disable the {desc} webhook.", refs=refs, mentions=(desc,))
     added = change["added"]
-    return Ask(args, say=rng.choice([f"Also send {added} events to the {desc} webhook, on top of what it gets now.",
+    return Ask(args, say=rng.choice([f"The {desc} webhook should get {added} events too, besides the ones it gets now.",
                                      f"Subscribe the {desc} endpoint to {added} as well, please.",
                                      f"Could the {desc} webhook receive {EVENT_WORDS[added]} ({added}) too?"]),
                terse=f"Add {added} to the {desc} webhook.", refs=refs, mentions=(desc, added))

@@ -194,30 +194,31 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
     mode = rng.randrange(3)
     if mode == 0 and 1 <= len(cheap) <= 8:
         args = {"category": category, "max_price": cap, "in_stock": True, "sort": "price_low"}
-        if rng.random() < 0.5:
-            return Ask(args, say=rng.choice([f"What {goods} do you have in stock? Cheapest first, please.",
-                                             f"I'm shopping for {goods} on a budget. What's in stock, lowest price "
-                                             f"first?"]),
-                       terse=f"In-stock {said} under {money(cap)}, cheapest first?",
-                       detail=rng.choice([f"Nothing over {money(cap)}.", f"My budget is {money(cap)} at most.",
-                                          f"Up to {money(cap)}, please."]),
-                       mentions=(money(cap),), facts=lambda r: [p["name"] for p in r[:3]])
+        # the budget is said with the request, never held back: the search runs without one (an
+        # assistant would rightly list the cheapest at once, not ask for a price cap)
         return Ask(args, **_pick(rng, [f"What {goods} do you have in stock for {money(cap)} or less? Cheapest first.",
                                        f"I'm on a budget. Show me {said} items under {money(cap)} that are in stock, "
                                        f"lowest price first.",
                                        f"Could you find in-stock {said} products at or below {money(cap)}, sorted by "
                                        f"price?",
                                        f"Anything in {said} up to {money(cap)} that I can actually buy now? Cheapest "
-                                       f"first, please."],
+                                       f"first, please.",
+                                       f"I'm shopping for {goods} on a budget of {money(cap)} at most. What's in "
+                                       f"stock, lowest price first?"],
                                   [f"In-stock {said} under {money(cap)}, cheapest first?"]),
                    mentions=(money(cap),), facts=lambda r: [p["name"] for p in r[:3]])
     if mode == 1:
         rating = rng.choice([4.0, 4.5])
         args = {"category": category, "min_rating": rating, "sort": "rating"}
-        return Ask(args, **_pick(rng, [f"Which {said} products are rated {rating:g} stars or higher?",
-                                       f"Show me the best-reviewed {said} items, {rating:g} stars and up.",
-                                       f"I only buy well-reviewed stuff. Anything in {said} with at least {rating:g} stars?"],
-                                  [f"{category} rated {rating:g}+?"]),
+        # sorted by rating: every wording asks for the best first (an agent that lists them
+        # without an order would otherwise be right and lose the call)
+        return Ask(args, **_pick(rng, [f"Which {said} products are rated {rating:g} stars or higher? Best-rated "
+                                       f"first, please.",
+                                       f"Show me the best-reviewed {said} items, {rating:g} stars and up, top-rated "
+                                       f"first.",
+                                       f"I only buy well-reviewed stuff. Anything in {said} with at least {rating:g} "
+                                       f"stars? Highest rated first."],
+                                  [f"{category} rated {rating:g}+, best first?"]),
                    mentions=(f"{rating:g}",), facts=lambda r: [p["name"] for p in r[:3]])
     if not prices:
         return None

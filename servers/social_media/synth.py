@@ -75,6 +75,8 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     posts = []
     for person in readers:
         person["timeline"] = read("get_user_timeline", user_id=person["user_id"], limit=100)["posts"]
+        profile = read("get_profile", user_id=person["user_id"])  # how long their follow lists are
+        person["followers_count"], person["following_count"] = profile["followers_count"], profile["following_count"]
         for post in person["timeline"]:
             if post.get("repost_of") or post["reply_to_post_id"] or not (about := _subject(post["text"])):
                 continue
@@ -153,20 +155,34 @@ def find_users(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_profile")
 def get_profile(b: Bundle, rng: random.Random) -> Ask | None:
+    """A count of followers or of follows: the profile tells both (the follow lists are asked for
+    the names in them, which the profile does not show)."""
+    following = rng.random() < 0.4
+    field = "following_count" if following else "followers_count"
     if rng.random() < 0.3:
+        if following:
+            return Ask({}, say=rng.choice(["How many accounts am I following?",
+                                           "How many people do I follow these days?",
+                                           "Quick question: how many accounts do I follow at the moment?"]),
+                       terse="How many do I follow?", facts=lambda r: [r[field]])
         return Ask({}, say=rng.choice(["How many followers do I have right now?",
                                        "Quick question: what's my follower count at the moment?",
                                        "I'm curious how many people follow me these days."]),
-                   terse="My follower count?", facts=lambda r: [r["followers_count"]])
+                   terse="My follower count?", facts=lambda r: [r[field]])
     person = _pick(rng, b["readers"])
     if person is None:
         return None
     said, ref = _person(person, rng, possessive=True)
+    if following:
+        return Ask({"user_id": person["user_id"]},
+                   say=rng.choice([f"How many accounts does {said} follow?", f"How many accounts is {said} following?",
+                                   f"Can you pull up {said}'s profile and tell me how many accounts they follow?"]),
+                   terse=f"Number of accounts {said} follows?", refs=(ref,), facts=lambda r: [r[field]])
     return Ask({"user_id": person["user_id"]},
                say=rng.choice([f"How many followers does {said} have?", f"Can you pull up {said}'s profile and "
                                "tell me their follower count?", f"I wonder how popular {said} is; how many "
-                               "followers do they have?"]),
-               terse=f"Follower count of {said}?", refs=(ref,), facts=lambda r: [r["followers_count"]])
+                               "followers do they have?", f"How many people follow {said}?"]),
+               terse=f"Follower count of {said}?", refs=(ref,), facts=lambda r: [r[field]])
 
 
 @goals.add("update_profile", 0.5)
@@ -237,7 +253,7 @@ def approve_follow_request(b: Bundle, rng: random.Random) -> Ask | None:
     said, ref = found
     return Ask({"user_id": ref.key}, say=rng.choice([f"{said} asked to follow me; please approve it.",
                                                      f"Let {said} follow me.", f"Accept the follow request from {said}."]),
-               terse=f"Approve {said}.", refs=(ref,))
+               terse=f"Approve {said}'s follow request.", refs=(ref,))
 
 
 @goals.add("decline_follow_request")
@@ -249,39 +265,56 @@ def decline_follow_request(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": ref.key}, say=rng.choice([f"I don't know {said}; decline their follow request.",
                                                      f"Please turn down the follow request from {said}.",
                                                      f"Say no to {said}'s request to follow me."]),
-               terse=f"Decline {said}.", refs=(ref,))
+               terse=f"Decline {said}'s follow request.", refs=(ref,))
+
+
+# The follow lists are asked for who is in them, never for how many: the profile shows the counts
+# (an assistant that answers "how many follow Ann?" from her profile is right), and only the lists
+# show the names. A list is asked of someone whose list is short enough to name everyone in it.
+FEW = 8
+
+
+def _people_in(r: dict, key: str) -> list[Any]:
+    """Everyone in a follow list, each by name or by @handle."""
+    return [one_of(p["name"], p["handle"]) for p in r[key]]
+
+
+def _short_list(b: Bundle, rng: random.Random, count: str) -> tuple[dict | None, dict]:
+    """Whose list to ask for: the user's own (args {}) or a visible person's, of 1 to FEW people."""
+    if 0 < b["me"][count] <= FEW and rng.random() < 0.4:
+        return None, {}
+    person = _pick(rng, [p for p in b["readers"] if 0 < p[count] <= FEW])
+    return person, ({} if person is None else {"user_id": person["user_id"]})
 
 
 @goals.add("list_followers")
 def list_followers(b: Bundle, rng: random.Random) -> Ask | None:
-    if rng.random() < 0.4:
-        return Ask({}, say=rng.choice(["How many people follow me? Give me the count.", "Count my followers, please.",
-                                       "I'd like to know how many people follow me."]),
-                   terse="Number of my followers?", facts=lambda r: [r["total"]])
-    person = _pick(rng, b["readers"])
-    if person is None:
-        return None
+    person, args = _short_list(b, rng, "followers_count")
+    if not args:
+        if not 0 < b["me"]["followers_count"] <= FEW:
+            return None
+        return Ask({}, say=rng.choice(["Who follows me? Give me their names.", "Who are my followers?",
+                                       "I'd like to know who follows me."]),
+                   terse="My followers, by name?", facts=lambda r: _people_in(r, "followers"))
     said, ref = _person(person, rng, possessive=True)
-    return Ask({"user_id": person["user_id"]},
-               say=rng.choice([f"How many people follow {said}?", f"Can you count {said}'s followers?",
-                               f"I'm curious how many people are following {said}."]),
-               terse=f"Number of {said}'s followers?", refs=(ref,), facts=lambda r: [r["total"]])
+    return Ask(args, say=rng.choice([f"Who follows {said}?", f"Can you tell me who {said}'s followers are?",
+                                     f"I'm curious who is following {said}. Names, please."]),
+               terse=f"Who follows {said}?", refs=(ref,), facts=lambda r: _people_in(r, "followers"))
 
 
 @goals.add("list_following")
 def list_following(b: Bundle, rng: random.Random) -> Ask | None:
-    if rng.random() < 0.4:
-        return Ask({}, say=rng.choice(["How many accounts am I following?", "How many people do I follow these days?",
-                                       "Count the people I follow."]),
-                   terse="How many do I follow?", facts=lambda r: [r["total"]])
-    person = _pick(rng, b["readers"])
-    if person is None:
-        return None
-    said, ref = _person(person, rng)
-    return Ask({"user_id": person["user_id"]},
-               say=rng.choice([f"How many accounts does {said} follow?", f"How many accounts is {said} following?",
-                               f"Count the accounts {said} follows."]),
-               terse=f"Number of accounts {said} follows?", refs=(ref,), facts=lambda r: [r["total"]])
+    person, args = _short_list(b, rng, "following_count")
+    if not args:
+        if not 0 < b["me"]["following_count"] <= FEW:
+            return None
+        return Ask({}, say=rng.choice(["Who am I following?", "Which accounts do I follow? Names, please.",
+                                       "Remind me who I follow."]),
+                   terse="Who do I follow?", facts=lambda r: _people_in(r, "following"))
+    said, ref = _person(person, rng, possessive=True)
+    return Ask(args, say=rng.choice([f"Who does {said} follow?", f"Which accounts is {said} following?",
+                                     f"Can you list the people {said} follows?"]),
+               terse=f"Who does {said} follow?", refs=(ref,), facts=lambda r: _people_in(r, "following"))
 
 
 # -- blocks -------------------------------------------------------------------------------------------
@@ -412,7 +445,7 @@ def replied_to(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"post_id": reply["post_id"]},
                    say=rng.choice([f"{said} replied \"{text}\" to some post. Whose was it, and can I still read it?",
                                    f"Whose post was {said}'s reply \"{text}\" answering? Is that post still up?",
-                                   f"I saw {said} write \"{text}\" as a reply. Whose post was it on, and is it there?"]),
+                                   f"I saw {said} write \"{text}\" as a reply. Whose post was it on, and is it still there?"]),
                    terse=f"Author of the post {said}'s reply \"{text}\" answers, and is it still up?", refs=(ref,),
                    mentions=(text,),  # gone: 'deleted' in the words the answer may use
                    facts=lambda r: [one_of(r["in_reply_to"]["status"], "removed", "gone", "taken down", "no longer"),
@@ -482,16 +515,29 @@ def get_trending_hashtags(b: Bundle, rng: random.Random) -> Ask | None:
                terse="Top hashtag this week?", facts=_top_tag)
 
 
+def _latest_from(r: dict) -> list[Any]:
+    """The people behind the three newest notifications, each once."""
+    return list(dict.fromkeys(n["name"] for n in r["notifications"][:3]))
+
+
 @goals.add("list_notifications")
 def list_notifications(b: Bundle, rng: random.Random) -> Ask | None:
-    return Ask({"unread_only": True}, say=rng.choice(["How many unread notifications do I have?",
-                                                      "Anything new in my notifications? How many unread?",
-                                                      "How many notifications haven't I seen yet?"]),
-               terse="Unread notification count?", facts=lambda r: [r["unread"]])
+    # who the newest ones are from, not how many are unread: a conversation that has marked them
+    # read (mark_notifications_read) would know that count already, while marking changes no name
+    if len(b["notes"]["notifications"]) < 3:
+        return None
+    return Ask({}, say=rng.choice(["Who are my three latest notifications from?",
+                                   "Check my notifications: who are the three most recent ones from?",
+                                   "Whose names are on my last three notifications?"]),
+               terse="Last three notifications, from whom?", facts=_latest_from)
 
 
 @goals.add("mark_notifications_read", 0.7)
 def mark_notifications_read(b: Bundle, rng: random.Random) -> Ask | None:
+    if rng.random() < 0.35:  # the unread count, told by the marking itself
+        return Ask({}, say=rng.choice(["Mark all my notifications as read. How many were unread?",
+                                       "Please clear my unread notifications, and tell me how many there were."]),
+                   terse="Mark notifications read; how many were unread?", facts=lambda r: [r["marked_read"]])
     return Ask({}, say=rng.choice(["Mark all my notifications as read.", "Please clear my unread notifications.",
                                    "I've seen everything; mark my notifications read."]),
                terse="Mark notifications read.")
@@ -511,8 +557,11 @@ NETWORK_WIDE = (
 
 # Tools that do one another's job for some request (a post shows in the search and the timelines,
 # the latest posts of the people one follows in the home feed; follow requests in the
-# notifications): a missing-function task hides all of a group or none.
+# notifications; a profile's follower and following counts are the totals of those lists): a
+# missing-function task hides all of a group or none.
 SUBSTITUTES = (
+    ("list_followers", "get_profile"),
+    ("list_following", "get_profile"),
     ("get_post", "search_posts", "get_user_timeline"),
     ("get_user_timeline", "search_posts"),
     ("get_user_timeline", "get_home_feed"),

@@ -58,7 +58,7 @@ INTROS = (("Hi, this is {name}.", "{name} here."), ("Hey, it's {name}.", "It's {
           ("Hi there, I'm {name}.", "I'm {name}."), ("Good morning, this is {name}.", "{name} speaking."),
           ("Hello, it's {name}.", "{name}."), ("My name is {name}.", "Name's {name}."),
           ("You're talking to {name}.", "{name} here."), ("Hey there, {name} speaking.", "It's {name}."),
-          ("I'm {name}, I work here.", "{name}."), ("Hi! It's {name} on my end.", "{name} here."),
+          ("Hi, it's {name} from the team.", "{name}."), ("Hi! {name} here.", "{name} here."),
           ("{name} on the team here.", "{name}."), ("Quick one from {name}.", "{name} here."))
 
 
@@ -498,7 +498,7 @@ def reply_in_thread(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Reply in the thread of {said}.", f"I want to answer {said}, in its thread.",
                                f"Could you respond to {said} in a thread?"]),
                detail=rng.choice([f"Say \"{text}\"", f"My reply: \"{text}\"", f"Just write \"{text}\""]),
-               terse=f"Reply to {said}: \"{text}\"", refs=(_msg(b, channel, message),),
+               terse=f"Reply \"{text}\" to {said}.", refs=(_msg(b, channel, message),),  # not '...: "Moving ...": "Great!"'
                mentions=(channel["name"], text))
 
 

@@ -955,7 +955,9 @@ def cancel_order(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("cancel_order", 0.5)
 def limit_then_cancel(b: Bundle, rng: random.Random) -> Ask | None:
     """A limit buy below the market that the client cancels unless it fills at once: it rests (or is
-    queued while the market is closed), so the placing and the cancelling are both made. The order
+    queued while the market is closed), so the placing and the cancelling are both made. It is a day
+    order (the default): a good-till-cancelled order wanted only if it fills at once says two
+    opposite things. The order
     gets the world's next order number; the facts check that the cancelled order is the one placed
     (another order placed earlier in the conversation would take that number, and drops the draft)."""
     accounts = _spendable(b)
@@ -969,7 +971,7 @@ def limit_then_cancel(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     name, said = account_name(b, account, rng), ins_name(q, rng)
     placed = {"account_id": account["account_id"], "instrument_id": q["instrument_id"], "side": "buy", "quantity": n,
-              "order_type": "limit", "limit_price": limit, "time_in_force": "gtc"}
+              "order_type": "limit", "limit_price": limit}
 
     def facts(r: dict) -> list:
         same = (r["status"] == "cancelled" and r["instrument_id"] == q["instrument_id"] and r["quantity"] == n
@@ -977,15 +979,14 @@ def limit_then_cancel(b: Bundle, rng: random.Random) -> Ask | None:
         return [r["buying_power"]] if same else []
 
     return Ask({"order_id": b["next_order"]},
-               say=rng.choice([f"Put in a good-till-cancelled limit order to buy {shares(n)} of {said} at "
-                               f"{money(limit)} in {name}. If it doesn't fill right away, cancel it, and tell me my "
-                               "buying power after that.",
-                               f"Try a GTC limit buy for {shares(n)} of {said} at {money(limit)} in {name}; I only "
+               say=rng.choice([f"Put in a limit order to buy {shares(n)} of {said} at {money(limit)} in {name}. "
+                               "If it doesn't fill right away, cancel it, and tell me my buying power after that.",
+                               f"Try a limit buy for {shares(n)} of {said} at {money(limit)} in {name}; I only "
                                "want it if it executes immediately, so cancel it otherwise. What's my buying power "
                                "then?",
-                               f"Place a limit order in {name}: buy {shares(n)} of {said} at {money(limit)}, good "
-                               "till cancelled. Unless it fills at once, cancel it and let me know my buying power."]),
-               terse=f"GTC limit buy {n} {said} at {money(limit)} in {name}; cancel unless filled at once. "
+                               f"Place a limit order in {name}: buy {shares(n)} of {said} at {money(limit)}. "
+                               "Unless it fills at once, cancel it and let me know my buying power."]),
+               terse=f"Limit buy {n} {said} at {money(limit)} in {name}; cancel unless filled at once. "
                      "Buying power after?",
                refs=(_client(b), _account(b, account), _instrument(q)),
                mentions=(str(n), said, money(limit)), prior=(("place_order", placed),), facts=facts)

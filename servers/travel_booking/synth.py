@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from typing import Any
 
 from prove_env.facts import NOTHING, one_of
@@ -89,8 +90,13 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         stays = [dict(h, role=rng.choice(["cancel", "keep"]))
                  for h in read("list_hotel_bookings", traveller_id=tid, status="booked") if _date(h["check_in"]) > today]
         methods = read("list_payment_methods", traveller_id=tid)
+        # whether a listing needs its status filter: only where the traveller has cancelled bookings
+        cancelled = {"flights": len(read("list_flight_bookings", traveller_id=tid)) != len(held),
+                     "stays": read("list_hotel_bookings", traveller_id=tid)
+                     != read("list_hotel_bookings", traveller_id=tid, status="booked")}
+        trips = [{**trip, "detail": read("get_itinerary", itinerary_id=trip["itinerary_id"])} for trip in trips]
         bundles.append({"now": now, "traveller": t, "profile": read("get_traveller", traveller_id=tid),
-                        "trips": trips, "bookings": booked, "stays": stays, "flights": flights, "hotels": hotels,
+                        "cancelled": cancelled, "trips": trips, "bookings": booked, "stays": stays, "flights": flights, "hotels": hotels,
                         "aboard": aboard, "methods": methods, "ledger": ledger, "routes": set(routes),
                         "flown": [b for b in flown if routes.count((b["origin"], b["destination"],
                                                                     b["departs_at"][:10])) == 1],
@@ -143,8 +149,9 @@ def method_said(m: dict, rng: random.Random) -> str:
     airline, the gift card as such (a traveller has one voucher and one gift card at most)."""
     if m["kind"] == "card":
         brand = rng.choice(["Amex", "American Express card"]) if m["brand"] == "American Express" else m["brand"]
+        card = brand if brand.endswith("card") else f"{brand} card"  # never "Mastercard card"
         return rng.choice([f"my {brand} ending {m['last4']}", f"the {brand} ending in {m['last4']}",
-                           f"my {brand} card ending {m['last4']}"])
+                           f"my {card} ending {m['last4']}"])
     if m["kind"] == "voucher":
         return rng.choice([f"my {m['airline']} voucher", f"the {m['airline']} travel voucher",
                            f"my travel voucher from {m['airline']}"])
@@ -202,10 +209,14 @@ def _pays_later(b: Bundle, booking: dict, amount: float, rng: random.Random) -> 
     return fits, None
 
 
-def flight_said(f: dict, rng: random.Random) -> str:
-    """A flight as a person names one they are booking: number, route and day."""
+def flight_said(f: dict, rng: random.Random, route: bool = True) -> str:
+    """A flight as a person names one they are booking: number, route and day (number and day
+    alone where the route was just said, as of the flight a booking moves to on its own route)."""
     when = day(_date(f["departs_at"]))
     a, b = f["origin"], f["destination"]
+    if not route:
+        return rng.choice([f"flight {f['number']} on {when}", f"{f['number']} on {when}",
+                           f"the {f['number']} on {when}", f"flight {f['number']}, the one on {when}"])
     return rng.choice([f"flight {f['number']} from {a} to {b} on {when}", f"{f['number']} from {a} to {b} on {when}",
                        f"the {f['number']} {a}-{b} flight on {when}",
                        f"flight {f['number']} on {when}, {CITY[a]} ({a}) to {CITY[b]} ({b})"])
@@ -216,7 +227,7 @@ def booking_said(booking: dict, rng: random.Random) -> str:
     when = day(_date(booking["departs_at"]))
     a, b = booking["origin"], booking["destination"]
     return rng.choice([f"my flight from {CITY[a]} to {CITY[b]} on {when}", f"my {a} to {b} flight on {when}",
-                       f"the {when} flight to {CITY[b]}", f"my {CITY[b]} flight on {when}",
+                       f"my {when} flight to {CITY[b]}", f"my {CITY[b]} flight on {when}",
                        f"my {a}-{b} flight of {when}"])
 
 
@@ -467,31 +478,50 @@ def list_itineraries(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_itinerary", 0.8)
 def get_itinerary(b: Bundle, rng: random.Random) -> Ask | None:
-    trip = rng.choice(b["trips"])
+    # a trip with something booked and nothing cancelled: the total counts only what is booked, so
+    # a cancelled booking the traveller paid for would make "the total" and "what I spent" differ
+    # ... and a total that is not the price of one of its bookings: the bookings list (which shows
+    # prices, not trips) would then seem to tell it, and the trip's own read be dropped as unneeded
+    trips = [t for t in b["trips"] if t["detail"]["total"] > 0
+             and all(x["status"] == "booked" for x in t["detail"]["flights"] + t["detail"]["hotels"])
+             and t["detail"]["total"] not in {x["price_paid"] for x in t["detail"]["flights"]}
+             | {x["total_price"] for x in t["detail"]["hotels"]}]
+    if not trips:
+        return None
+    trip = rng.choice(trips)
     said = trip_said(trip, rng)
     return Ask({"itinerary_id": trip["itinerary_id"]},
-               say=rng.choice([f"What does {said} come to in total?", f"How much have I spent on {said} so far?",
+               say=rng.choice([f"What does {said} come to in total?", f"What's the total of what's booked in {said}?",
                                f"Could you add up everything booked in {said}?"]),
                terse=f"Total of {said}?", refs=(_trip(b, trip),), mentions=(trip["name"],),
                facts=lambda r: [r["total"] or NOTHING])
 
 
+def _booked_only(b: Bundle, which: str) -> dict[str, Any]:
+    """A listing of the traveller's bookings, filtered to the booked ones only where some are
+    cancelled: else the filter changes nothing, and an agent that leaves it out lists the same (the
+    facts take the booked ones, whatever the call returns after a cancellation earlier on)."""
+    args = {"traveller_id": b["traveller"]["traveller_id"]}
+    return {**args, "status": "booked"} if b["cancelled"][which] else args
+
+
 @goals.add("list_flight_bookings", 0.6)
 def list_flight_bookings(b: Bundle, rng: random.Random) -> Ask | None:
-    return Ask({"traveller_id": b["traveller"]["traveller_id"], "status": "booked"},
+    return Ask(_booked_only(b, "flights"),
                say=rng.choice(["Which flights do I have booked at the moment? The flight numbers, please.",
                                "Can you list my current flight bookings?",
                                "What flights am I booked on right now?"]),
                terse="My booked flights?", refs=(_traveller(b),),
-               facts=lambda r: [x["flight_number"] for x in r] or [NOTHING])
+               facts=lambda r: [x["flight_number"] for x in r if x["status"] == "booked"] or [NOTHING])
 
 
 @goals.add("list_hotel_bookings", 0.6)
 def list_hotel_bookings(b: Bundle, rng: random.Random) -> Ask | None:
-    return Ask({"traveller_id": b["traveller"]["traveller_id"], "status": "booked"},
+    return Ask(_booked_only(b, "stays"),
                say=rng.choice(["Which hotels have I got booked?", "Can you remind me where I'm staying? My hotel "
                                "bookings, please.", "List my current hotel reservations."]),
-               terse="My hotel bookings?", refs=(_traveller(b),), facts=lambda r: [x["hotel"] for x in r] or [NOTHING])
+               terse="My hotel bookings?", refs=(_traveller(b),),
+               facts=lambda r: [x["hotel"] for x in r if x["status"] == "booked"] or [NOTHING])
 
 
 @goals.add("quote_flight_change", 0.9)
@@ -520,9 +550,12 @@ def set_loyalty_number(b: Bundle, rng: random.Random) -> Ask | None:
     number = f"TB{rng.randint(10**7, 10**8 - 1)}"
     # said as the call takes it: a number said 'TB 1234 5678' and stored 'TB12345678' scores the user's own copy lower
     return Ask({"traveller_id": b["traveller"]["traveller_id"], "loyalty_number": number},
-               say=rng.choice(["I'd like my loyalty number added to my profile.",
-                               "Could you put my frequent flyer number on my profile, please?",
-                               "I just got a new loyalty card. Can you update the number you have for me?"]),
+               # a number replaced is said to be updated, one added where there is none to be added
+               say=rng.choice(["I just got a new loyalty card. Can you update the number you have for me?",
+                               "My frequent flyer number has changed. Could you replace the one on my profile?"]
+                              if b["traveller"]["loyalty_number"] else
+                              ["I'd like my loyalty number added to my profile.",
+                               "Could you put my frequent flyer number on my profile, please?"]),
                terse=f"Set my loyalty number to {number}.",
                detail=rng.choice([f"It's {number}.", f"The number is {number}.", f"Loyalty number: {number}."]),
                refs=(_traveller(b),), mentions=(number[2:],))
@@ -671,7 +704,8 @@ def change_flight(b: Bundle, rng: random.Random) -> Ask | None:
     possible, method = _pays_later(b, booking, round(fee + difference, 2), rng) if fee + difference else (True, None)
     if not possible:
         return None
-    said, target = booking_said(booking, rng), flight_said(new, rng)
+    # the new flight flies the booking's own route: its number and day name it, the route is said once
+    said, target = booking_said(booking, rng), flight_said(new, rng, route=False)
     args: dict[str, Any] = {"booking_id": booking["booking_id"], "new_flight_id": new["flight_id"]}
     refs = [_booking(b, booking), _flight(new)]
     mentions, paid = [new["number"]], ""
@@ -887,6 +921,21 @@ def add_card(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_traveller(b),), mentions=(spoken, expiry))
 
 
+def _payer(label: str) -> Any:
+    """What paid, as its owner says it: a card by its last digits, a voucher or the gift card as such."""
+    card = re.search(r"ending (\d{4})$", label)
+    if card:
+        return card[1]
+    return one_of("voucher" if "voucher" in label.lower() else "gift card", label)
+
+
+def _charges_and_payers(r: list[dict]) -> list[Any]:
+    """A booking's first charges and refunds, and what they went on (each payer once)."""
+    entries = r[:4]
+    payers = {e["paid_with"]: _payer(e["paid_with"]) for e in entries}
+    return [e["amount"] for e in entries] + list(payers.values())
+
+
 @goals.add("list_transactions", 0.9)
 def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
     tid = b["traveller"]["traveller_id"]
@@ -895,12 +944,16 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
     if charged and rng.random() < 0.6:
         booking = rng.choice(charged)
         said = booking_said(booking, rng) if booking in b["bookings"] else flown_said(booking, rng)
+        # the bookings list shows what a booking cost (its fare and fees), never what paid for it:
+        # every wording asks the card too, which only the charges show
         return Ask({"traveller_id": tid, "booking_id": booking["booking_id"]},
-                   say=rng.choice([f"What exactly have you charged me for {said}? Every charge, please.",
+                   say=rng.choice([f"What exactly have you charged me for {said}? Every charge, and what it went "
+                                   "on, please.",
                                    f"Could you break down the payments on {said}, and what paid for them?",
-                                   f"I'm doing my expenses: what did {said} cost me, charge by charge?"]),
-                   terse=f"Charges on {said}?", refs=(_traveller(b), _booking(b, booking)),
-                   facts=lambda r: [e["amount"] for e in r][:4])
+                                   f"I'm doing my expenses: what did {said} cost me, charge by charge, and what did "
+                                   "I pay with?"]),
+                   terse=f"Charges on {said}, and paid with what?", refs=(_traveller(b), _booking(b, booking)),
+                   facts=_charges_and_payers)
     used = [m for m in b["methods"] if any(e["payment_method_id"] == m["payment_method_id"] for e in b["ledger"])]
     if not used:
         return None
@@ -1016,8 +1069,9 @@ def open_support_case(b: Bundle, rng: random.Random) -> Ask | None:
     tid = b["traveller"]["traveller_id"]
     options = []
     for booking in b["bookings"]:
-        if booking["role"] == "cancel":
-            continue  # a case on a booking the same conversation cancels would be moot
+        if booking["role"] in ("cancel", "change"):
+            continue  # a case on a booking the same conversation cancels would be moot, and one the
+            # conversation moves to another flight would be named by a day it no longer flies
         options += [("name_correction", booking), ("special_assistance", booking), ("refund", booking)]
     options += [("baggage", booking) for booking in b["flown"]]
     options.append(("other", None))

@@ -1072,3 +1072,79 @@ def test_a_request_for_one_free_slot_is_answered_by_any_free_slot():
         for slot in result["slots"]:
             when = slot["start"]
             assert all(stated(f, f"You're all free on {when[:10]} at {when[11:]}.") for f in ask.facts(result)), ask.say
+
+
+def test_a_number_of_occurrences_is_said_as_a_number_of_times():
+    """"Repeat it monthly for 3 months" may as well be read as a last day (until mid-June: the same three
+    occurrences, another rule, and the state check fails): a rule with a count says how many times."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("calendar recurrences")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    goal = next(g for g in recipe.goals if g.tool == "set_recurrence")
+    asks = [ask for ask in (goal.build(rng.choice(bundles), rng) for _ in range(300))
+            if ask is not None and "count" in ask.args]
+    assert len(asks) > 50
+    for ask in asks:
+        for words in (f"{ask.say} {ask.detail or ''}", ask.terse):
+            assert not re.search(r"\bfor \d+ (day|week|month)s?\b", words), words
+            assert f"{ask.args['count']} times" in words, words
+
+
+def test_a_day_later_this_week_is_never_called_next():
+    """"Look from next Wednesday to next Friday", said on a Tuesday, may as well mean this week: a day
+    said from today is 'next <weekday>' only when no such weekday is left this week."""
+    import random
+
+    from servers.calendar.synth import say_day
+
+    rng = random.Random("calendar next days")
+    said = []
+    for today in (dt.date(2026, 1, 5) + dt.timedelta(days=k) for k in range(7)):
+        b = {"now": dt.datetime.combine(today, dt.time(14, 30))}
+        for ahead in range(2, 14):
+            d = today + dt.timedelta(days=ahead)
+            for _ in range(10):
+                words = say_day(b, d, rng, relative=1.0).on
+                said.append(words)
+                if words.startswith("next "):
+                    assert d.weekday() <= today.weekday(), (today, words)
+    assert any(w.startswith("next ") for w in said) and any(w.startswith("on ") for w in said)
+
+
+def test_an_event_that_may_move_is_named_without_its_day():
+    """"Move the Auth migration working session on April 8 to February 25", then "Remove Karen Blackburn
+    from the Auth migration working session on Wednesday, April 8": once moved, its old day names no
+    event. An event a request may move is named by its title alone, in every request of the task."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.synthesis.wording import day
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("calendar moves")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    moving = {o["event_id"]: day(o["start"].date()) for b in bundles for o in b["events"] if o["moves"]}
+    assert moving
+    named = 0
+    for goal in recipe.goals:
+        for _ in range(40):
+            ask = goal.build(rng.choice(bundles), rng)
+            refs = [r.key for r in (ask.refs if ask else ()) if r.kind == "event" and r.key in moving]
+            for event_id in refs:
+                named += 1
+                for words in (ask.say, ask.detail or "", ask.terse or ""):
+                    assert moving[event_id] not in words, words
+    assert named > 20

@@ -778,3 +778,72 @@ def test_a_logged_call_is_not_called_twice():
     for ask in calls:
         words = f"{ask.say} {ask.detail or ''}".replace(ask.args["subject"], "")
         assert len(re.findall(r"\bcall\b", words, re.I)) == 1, words
+
+
+def test_a_rep_who_left_is_not_said_to_work_a_territory():
+    """"Which of my colleagues work the West territory?" is rightly answered with the reps still on the team:
+    a rep who left is listed by the look-up but is not a fact the answer must state."""
+    asks = [(ask, result) for seed in (0, 1) for ask, result, _ in _asks("find_reps", seed=seed)]
+    left = [(ask, result) for ask, result in asks if not all(rep["active"] for rep in result)]
+    assert left
+    for ask, result in left:
+        gone = {rep["name"] for rep in result if not rep["active"]}
+        assert ask.facts(result) and not gone & set(ask.facts(result)), ask.say
+
+
+def test_a_deal_is_named_only_where_no_other_deal_has_its_name():
+    """Two deals called 'Haney-Nelson - new business' (two owners) make 'our new business deal with
+    Haney-Nelson' ambiguous: a deal a request names has a name of its own."""
+    import random
+    from collections import Counter
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("crm"), get_recipe("crm")
+    world = worlds.create(toolkit, 2)
+    read = Reader(toolkit, world)
+    shared = {name for name, n in Counter(d["name"].lower() for d in read("list_deals", limit=100)).items() if n > 1}
+    bundles = recipe.sample(read, world.now, random.Random("crm deal names"))
+    world.close()
+    assert shared
+    named = [d["name"].lower() for b in bundles for d in b["deals"] + b["orphan_deals"]]
+    assert named and not shared & set(named)
+
+
+def test_a_company_record_is_declared_to_answer_what_a_deal_listing_does():
+    """'How much is the Cannon Smith and Klein data migration deal worth?' with `list_deals` hidden is
+    answered by `get_company`, which lists the company's deals: the two are declared substitutes, so a
+    missing-function task never hides the one while it shows the other."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    answered = []
+    for ask, result, read in _asks("list_deals", draws=100):
+        facts = ask.facts(result) if result else []
+        companies = {d["company_id"] for d in result or []}
+        if facts and len(companies) == 1:
+            record = read("get_company", company_id=companies.pop())
+            answered += [ask.say] if all(_holds(record["deals"], f) for f in facts) else []
+    assert answered
+    assert "get_company" in get_recipe("crm").substitutes_of("list_deals"), answered[0]
+
+
+def test_a_deal_is_stated_by_its_company_and_product_as_an_answer_names_it():
+    """"Deals with Parker Ltd?" is rightly answered "New business, Training package and Analytics add-on",
+    "What do I have in negotiation?" with "the training package deal with Little Richards and Torres": a deal
+    listed is stated by its full name or by the part of it no other listed deal shares."""
+    from prove_env.facts import facts_stated, values
+
+    checked = 0
+    for tool in ("list_deals", "get_contact"):
+        for ask, result, _ in _asks(tool, draws=80):
+            deals = result["deals"] if tool == "get_contact" else result
+            names = {d["name"] for d in deals} if isinstance(deals, list) else set()
+            if not any(set(values(f)) & names for f in ask.facts(result)):
+                continue  # not a listing of deals (a deal's own figures)
+            by_company = "owner_id" not in ask.args  # a company or a contact the user named
+            said = [d["name"].partition(" - ")[2] if by_company else
+                    f"the {d['name'].partition(' - ')[2].lower()} deal with {d['company_name']}" for d in deals]
+            answer = "; ".join(f"{s} (${d['amount']:,.0f})" for s, d in zip(said, deals, strict=True))
+            assert facts_stated([ask.facts(result)], [answer]), (ask.say, answer, ask.facts(result))
+            checked += 1
+    assert checked > 20

@@ -953,3 +953,49 @@ def test_a_priority_search_names_the_priorities_it_means():
             for text in (ask.say, ask.terse):
                 assert "high" in text and "urgent" not in text, text
     assert asked > 10
+
+
+def test_a_count_of_nothing_may_be_stated_in_words():
+    """Finding: "What's the number of issues in review in Nova?" recorded `0`, and "Nothing is in
+    review in Nova right now." failed. A count, points left or a velocity that is 0 is stated as
+    well by 'none', 'no' or 'nothing'."""
+    import copy
+
+    from prove_env.facts import stated
+
+    zeroed = {"get_project": lambda r: (r["issues_by_status"].__setitem__("in_review", 0),
+                                        r.__setitem__("backlog_open_issues", 0)),
+              "get_sprint_report": lambda r: (r.__setitem__("remaining_points", 0),
+                                              [x.__setitem__("remaining_points", 0) for x in r["burndown"]]),
+              "get_velocity": lambda r: r.__setitem__("average_completed_points", 0)}
+    checked = 0
+    for tool, zero in zeroed.items():
+        for ask, read in _asks(tool, draws=20):
+            result = copy.deepcopy(read(tool, **ask.args))
+            zero(result)
+            counts = [f for f in ask.facts(result) if not isinstance(f, str)]
+            assert counts, ask.say
+            for fact in counts:
+                assert stated(fact, "There are none at all.") or stated(fact, "Nothing."), (ask.say, fact)
+            checked += 1
+    assert checked > 30
+
+
+def test_a_new_member_is_added_to_the_project_looked_up_by_name():
+    """Finding: "Add Lauren Martin to Orion, assign ORION-18." (the issue named by its key) passed
+    the project's id to `add_project_member` with no look-up that gave it; an assistant that looks
+    Orion up lost tool-name precision."""
+    def kinds(refs):
+        for ref in refs:
+            while ref is not None:
+                yield ref.kind, ref.key
+                ref = ref.owner
+
+    added = by_key = 0
+    for ask, _ in _asks("assign_issue", draws=200):
+        for name, args in ask.prior:
+            if name == "add_project_member":
+                added += 1
+                by_key += not any(kind == "issue" for kind, _ in kinds(ask.refs))
+                assert ("project", args["project_id"]) in set(kinds(ask.refs)), ask.say
+    assert added > 10 and by_key > 2

@@ -790,3 +790,30 @@ def test_an_order_question_asks_for_the_tax_it_records():
         if result["tax"] in ask.facts(result):
             for words in (ask.say, ask.terse, ask.detail):
                 assert not words or "including the tax" not in words, words
+
+
+def test_a_search_sorted_by_rating_or_price_asks_for_that_order():
+    """'Which beauty products are rated 4.5 stars or higher?' asks for no order: a search the gold
+    sorts asks for the order in every wording, so an agent that lists the matches as they come is
+    not scored below one that sorts them."""
+    import re
+
+    asked = {"rating": r"(?:best|top|highest)[- ]rated first|best first",
+             "price_low": r"cheapest first|lowest price first|sorted by price",
+             "price_high": r"priciest|most expensive|by price"}
+    asks = [ask for ask, _, _ in _asks("search_products", draws=200) if ask.args.get("sort")]
+    assert {ask.args["sort"] for ask in asks} == set(asked)
+    for ask in asks:
+        for words in (ask.say, ask.terse):
+            assert re.search(asked[ask.args["sort"]], words, re.I), words
+
+
+def test_a_budget_is_said_with_the_search_and_never_held_back():
+    """'What beauty products do you have in stock? Cheapest first.' is a whole request: the search
+    runs without a price cap, so an assistant rightly lists them at once. A cap held back for the
+    next turn would teach it to ask for one (and score the direct answer below the maximum)."""
+    asks = [ask for ask, _, _ in _asks("search_products", draws=200) if "max_price" in ask.args]
+    assert len(asks) > 10
+    for ask in asks:
+        assert ask.detail is None, ask.say
+        assert "$" in ask.say and "$" in ask.terse, ask.say

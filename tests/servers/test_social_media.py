@@ -684,3 +684,99 @@ def test_whose_post_a_reply_answered_is_asked_in_every_wording():
         assert result["in_reply_to"]["handle"] in [v for f in ask.facts(result) for v in ([f] if isinstance(f, str) else [])]
         for words in (ask.say, ask.terse):
             assert "whose" in words.lower() or "author" in words.lower(), words
+
+
+def test_a_notifications_question_is_not_answered_by_marking_them_read():
+    """'Mark my notifications read', then 'How many unread notifications do I have?' asks what the
+    marking already told (none): a question about the notifications asks what marking them read
+    does not answer, and the unread count is asked of the marking itself."""
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    asks = _asks("list_notifications")
+    assert len(asks) >= 20
+    toolkit = get_toolkit("social_media")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    marked = json.loads(tools.run("mark_notifications_read", {}))
+    for ask, _, _ in asks:
+        after = ask.facts(json.loads(tools.run("list_notifications", dict(ask.args))))
+        assert after and not set(after) <= set(marked.values()), (ask.say, after, marked)
+    world.close()
+    counts = [(ask, result) for ask, result, _ in _asks("mark_notifications_read") if ask.facts is not None]
+    assert counts
+    for ask, result in counts:
+        assert ask.facts(result) == [result["marked_read"]]
+        assert all("how many" in words.lower() for words in (ask.say, ask.terse)), ask.say
+
+
+def test_a_question_whether_a_post_is_there_asks_if_it_still_is():
+    """'Whose post was it on, and is it there?' reads oddly: the post was there once; the question is
+    whether it still is."""
+    import re
+
+    for ask, _, _ in _asks("get_post", draws=120):
+        for words in (ask.say, ask.terse):
+            assert not re.search(r"\bis it there\b", words), words
+
+
+def test_a_profile_and_the_follow_lists_are_hidden_together(s):
+    """'Number of my followers?' with list_followers missing is answered by get_profile, which shows
+    the same count: the profile and the follow lists are declared to do one another's job, so a
+    missing-function task never hides one and shows the other."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    recipe = get_recipe("social_media")
+    assert "get_profile" in recipe.substitutes_of("list_followers")
+    assert "get_profile" in recipe.substitutes_of("list_following")
+    for user_id in (None, person(s, private=False)["user_id"]):
+        who = {} if user_id is None else {"user_id": user_id}
+        profile = s.ok("get_profile", **who)
+        assert profile["followers_count"] == s.ok("list_followers", **who)["total"]
+        assert profile["following_count"] == s.ok("list_following", **who)["total"]
+
+
+def test_a_terse_follow_request_answer_says_it_is_about_the_request():
+    """'Decline @steven_mathis.' does not say what to decline: the terse approval and refusal name
+    the follow request."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("social_media"), get_recipe("social_media")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("social_media follow requests")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    for tool in ("approve_follow_request", "decline_follow_request"):
+        asks = [ask for goal in recipe.goals if goal.tool == tool for _ in range(20)
+                if (ask := goal.build(rng.choice(bundles), rng)) is not None]
+        assert asks
+        for ask in asks:
+            assert "follow request" in ask.terse, ask.terse
+    world.close()
+
+
+def test_a_follow_list_is_asked_for_names_and_a_count_of_the_profile():
+    """'How many people follow @lisa_gutierrez?' was served by list_followers, while the profile
+    shows the same count: an assistant answering from get_profile was right and lost the call. The
+    lists are asked who is in them (every one of a short list, by name or @handle), and the counts,
+    of followers and of follows, are asked of the profile."""
+    for tool, key in (("list_followers", "followers"), ("list_following", "following")):
+        asks = _asks(tool, draws=30)
+        assert len(asks) >= 20
+        for ask, result, _ in asks:
+            assert "how many" not in f"{ask.say} {ask.terse}".lower(), ask.say
+            names = ask.facts(result)
+            assert 0 < len(names) == result["total"] <= 8, (ask.say, result["total"])
+            assert all(isinstance(n, dict) and set(n["one_of"]) == {p["name"], p["handle"]}
+                       for n, p in zip(names, result[key], strict=True)), names
+    counted = {field: 0 for field in ("followers_count", "following_count")}
+    for ask, result, _ in _asks("get_profile", draws=60):
+        assert "how many" in ask.say.lower() or "count" in ask.say.lower(), ask.say
+        field = next(f for f in counted if ask.facts(result) == [result[f]])
+        counted[field] += 1
+        if field == "following_count":
+            assert "follow" in ask.say and "followers" not in ask.say, ask.say
+    assert all(counted.values()), counted

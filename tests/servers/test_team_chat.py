@@ -715,3 +715,30 @@ def test_a_request_asks_its_question_once_in_plain_words():
                 assert ask.say.count("?") <= 1, ask.say
             assert "from one day" not in ask.say, ask.say
     assert all(seen.values()), seen
+
+
+def test_a_reply_and_the_message_it_answers_are_not_quoted_side_by_side():
+    """'Reply to Mario's post in #random: "Moving the load test.": "Great, thanks!"' runs two quotes
+    together with colons: no request sets one quote after another with only a colon between them."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("team_chat quotes")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    replies = 0
+    for goal in recipe.goals:
+        for _ in range(60):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            replies += goal.tool == "reply_in_thread" and ask.terse.count('"') == 4
+            for words in (ask.say, ask.terse, ask.detail):
+                assert not re.search(r'"[^"]*": "', words or ""), words
+    assert replies

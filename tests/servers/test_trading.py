@@ -971,3 +971,16 @@ def test_a_listing_asks_for_a_longer_page_only_when_the_default_one_misses_some(
     for ask, _, _ in asks:
         if "sector" in ask.args:
             assert "price" not in ask.say, ask.say
+
+
+def test_an_order_wanted_only_if_it_fills_at_once_is_not_good_till_cancelled():
+    """Finding: "GTC limit buy 3 Home Depot at $336 in the IRA; cancel unless filled at once." asked
+    for an order that stays until cancelled and, in the same breath, one that does not. The order
+    placed and cancelled at once is a day order (the default), and no wording says otherwise."""
+    asks = [ask for ask, _, _ in _asks("cancel_order") if ask.prior]
+    assert len(asks) > 10
+    for ask in asks:
+        (name, placed), = ask.prior
+        assert name == "place_order" and "time_in_force" not in placed, placed
+        words = " ".join(w for w in (ask.say, ask.detail, ask.terse) if w).lower()
+        assert "gtc" not in words and "good till" not in words and "good-till" not in words, words
