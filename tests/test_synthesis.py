@@ -515,3 +515,33 @@ def test_next_weekday_is_said_only_when_no_such_day_is_left_this_week() -> None:
     assert relative_day(dt.date(2026, 1, 9), dt.date(2026, 1, 6)) == "on Friday"
     assert relative_day(dt.date(2026, 1, 16), dt.date(2026, 1, 6)) == "on January 16"
     assert relative_day(dt.date(2026, 1, 12), dt.date(2026, 1, 6)) == "next Monday"
+
+
+def test_a_detail_naming_an_entity_the_request_acts_on_is_said_again() -> None:
+    """'Please hand the lead to a colleague.' needs 'It goes to Kayla Diaz.' though Kayla Diaz was named
+    before; a PIN given before is not said again."""
+    from prove_env.synthesis.compose import _said_before
+    from prove_env.synthesis.recipe import Ask, Ref
+
+    said = "Our deal with Conway needs a new owner. It goes to Kayla Diaz. My PIN is 4821."
+    to_rep = Ask({"lead_id": "LEA-0001", "new_owner_id": "REP-0006"}, say="Please hand the lead to a colleague.",
+                 detail="It goes to Kayla Diaz.", refs=(Ref.of("rep", {"rep_id": "REP-0006", "name": "Kayla Diaz"}),),
+                 mentions=("Kayla Diaz",))
+    with_pin = Ask({"account_id": "ACC-0001", "pin": "4821"}, say="Move $25 to savings.", detail="PIN 4821.",
+                   mentions=("4821",))
+    assert not _said_before(to_rep, said)
+    assert _said_before(with_pin, said)
+
+
+def test_no_opener_after_a_refusal_approves_it() -> None:
+    """'Cool.' or 'Perfect' after the assistant declined reads as approval of a refusal."""
+    import random
+    import re
+
+    from prove_env.synthesis.voice import REGISTERS, Voice
+
+    rng = random.Random(0)
+    for register in REGISTERS:
+        for _ in range(200):
+            opener = Voice(register).opener(rng, "refused")
+            assert not re.match(r"(?i)(cool|perfect|great|awesome|nice|brilliant)\b", opener), (register, opener)

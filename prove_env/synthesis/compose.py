@@ -465,9 +465,13 @@ def _names_again(ask: Ask, text: str) -> bool:
 
 
 def _said_before(ask: Ask, said: str) -> bool:
-    """Whether every value `ask.detail` carries (its mentions) is already in the user's words `said`."""
+    """Whether every value `ask.detail` carries (its mentions) is already in the user's words `said`,
+    and none names an entity the request acts on: a request that says "to a colleague" refers to
+    nobody without "It goes to Kayla Diaz.", whoever was named before (a PIN is not said again)."""
     carried = [m for m in ask.mentions if m and m.casefold() in (ask.detail or "").casefold()]
-    return bool(carried) and all(m.casefold() in said.casefold() for m in carried)
+    entities = {name.casefold() for name in _names(ask.refs)}
+    return (bool(carried) and all(m.casefold() in said.casefold() for m in carried)
+            and not any(m.casefold() in entities for m in carried))
 
 
 # The fields that name the person of an entity: its own person field where it has one (a home's

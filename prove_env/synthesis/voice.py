@@ -28,14 +28,15 @@ AFTER = ("refused", "told", "done", "told and done")
 _NEUTRAL = {  # fit after any answer, a refusal included
     "plain": ("OK.", "Got it.", "Alright.", "Right.", "Understood.", "Fine.", "Thanks.", ""),
     "polite": ("Thank you.", "I see, thank you.", "Understood, thank you.", "All right, thank you."),
-    "chatty": ("Okay!", "Alright then.", "Ah, okay.", "Cool."),
+    "chatty": ("Okay!", "Alright then.", "Ah, okay.", "Ah, I see."),
     "terse": ("", "", "", "ok.", "k.", "next:", "fine."),
 }
 _TOLD = {  # fit after the assistant told something
     "plain": ("OK, that helps.", "Thanks for that.", "Good."),
     "polite": ("Thank you, that's helpful.", "That's very helpful, thank you.", "Thank you for checking.",
                "Much appreciated.", "Many thanks."),
-    "chatty": ("Ah, good to know.", "Oh nice.", "Perfect, that's exactly what I needed.", "Oh great, thanks!"),
+    "chatty": ("Ah, good to know.", "Oh nice.", "Perfect, that's exactly what I needed.", "Oh great, thanks!",
+               "Cool."),
     "terse": ("thx.", "good."),
 }
 _DONE = {  # fit after the assistant changed something
