@@ -545,3 +545,15 @@ def test_no_opener_after_a_refusal_approves_it() -> None:
         for _ in range(200):
             opener = Voice(register).opener(rng, "refused")
             assert not re.match(r"(?i)(cool|perfect|great|awesome|nice|brilliant)\b", opener), (register, opener)
+
+
+def test_no_aside_opens_with_the_requests_own_words() -> None:
+    """'I need a hand with this. I need to move my session' says 'I need' twice in a row."""
+    import random
+
+    from prove_env.synthesis.voice import Voice
+
+    rng = random.Random(0)
+    asides = {Voice("plain").aside(rng, rate=1.0, request="I need to move my On-call session.") for _ in range(300)}
+    assert asides and not any(a.lower().startswith("i need") for a in asides), asides
+    assert "I need a hand with this." in {Voice("plain").aside(rng, rate=1.0) for _ in range(300)}

@@ -326,10 +326,11 @@ class Composer:
                 text = short if not greets(short) else ""
             greeted = greeted or greets(text)
             first.append(text)
+        request = turns[0].texts[0] if turns and turns[0].texts else ""
         if greeted:  # the introduction greets: an aside of the voice's own comes after it, and greets not
-            first.append(voice.aside(rng, greeting=False))
+            first.append(voice.aside(rng, greeting=False, request=request))
         else:  # a greeting aside opens the message; a lead-in to the request follows the introductions
-            aside = voice.aside(rng)
+            aside = voice.aside(rng, request=request)
             first.insert(0 if greets(aside) else len(first), aside)
         user_turns: list[str] = []
         openers: list[str] = []  # each follow-up opens with words of its own

@@ -103,8 +103,11 @@ class Voice:
         tells = _TELLS.match(request) is not None
         return rng.choice([j for j in _JOINERS[self.register] if not (tells and j in _IN_ORDER)])
 
-    def aside(self, rng: random.Random, rate: float = 0.25, greeting: bool = True) -> str:
+    def aside(self, rng: random.Random, rate: float = 0.25, greeting: bool = True, request: str = "") -> str:
         """Now and then, a sentence of the voice's own before the first request; usually nothing.
-        Without `greeting`, never one that greets (the message greets already)."""
-        asides = [a for a in _ASIDES[self.register] if greeting or not greets(a)]
+        Without `greeting`, never one that greets (the message greets already); never one that opens
+        with the request's own first words ('I need a hand with this. I need to move ...')."""
+        opening = request.lower().split()[:2]
+        asides = [a for a in _ASIDES[self.register]
+                  if (greeting or not greets(a)) and (not opening or a.lower().split()[:2] != opening)]
         return rng.choice(asides) if asides and rng.random() < rate else ""
