@@ -557,3 +557,16 @@ def test_no_aside_opens_with_the_requests_own_words() -> None:
     asides = {Voice("plain").aside(rng, rate=1.0, request="I need to move my On-call session.") for _ in range(300)}
     assert asides and not any(a.lower().startswith("i need") for a in asides), asides
     assert "I need a hand with this." in {Voice("plain").aside(rng, rate=1.0) for _ in range(300)}
+
+
+def test_a_day_the_user_named_in_words_is_not_worked_out_from_earlier_results() -> None:
+    """'Flights on October 14': the date a search takes is the user's, so a look-up that holds other
+    dates (a card's expiry) is not its source and may leave the gold when nothing else uses it."""
+    from prove_env.synthesis.verify import _holders
+    from prove_env.task import GoldCall
+
+    search = GoldCall(id="g3", name="search_flights", arguments={"origin": "ORD", "date": "2026-10-14"})
+    earlier = [GoldCall(id="g1", name="list_payment_methods", arguments={})]
+    outputs = {"g1": '[{"payment_method_id": "PM-0001", "expires_on": "2027-03-31"}]'}
+    assert _holders(search, earlier, outputs, "any flights from ord on october 14?") == []
+    assert _holders(search, earlier, outputs, "any flights from ord the day after my trip?") == [(["g1"], True)]

@@ -435,6 +435,34 @@ def test_no_first_read_carries_an_optional_argument_that_changes_nothing(sample:
     assert not problems, "\n".join(problems)
 
 
+_ENTITY_ID = re.compile(r"[A-Z]{2,5}-\d{2,6}")
+
+
+def test_every_id_and_name_a_gold_call_takes_was_given(sample: list[Task]) -> None:
+    """An entity id or a name a gold call passes is one the user said (by the turn of the call) or an
+    earlier gold result holds: never one that came from nowhere ('Add Lauren Martin to Orion' with the
+    project's id passed and no look-up of it; a customer searched by a name the user never said)."""
+    problems, checked = [], 0
+    for task in sample:
+        if not task.gold_calls:
+            continue
+        outputs = {r.id: r.output for r in run_sync(replay(task)).records}
+        earlier: list[str] = []
+        for turn, calls in enumerate(task.gold):
+            said = " ".join(task.user_turns[: turn + 1]).casefold()
+            for call in calls:
+                for param, value in call.arguments.items():
+                    if not isinstance(value, str) or not (_ENTITY_ID.fullmatch(value)
+                                                          or param == "name" and value[:1].isupper()):
+                        continue  # a pattern ('*.txt') or a value made from the words is not an entity's
+                    checked += 1
+                    if value.casefold() not in said and not any(value in outputs[c] for c in earlier):
+                        problems.append(f"{task.id}: {call.name} {param}={value!r} was never given")
+                earlier.append(call.id)
+    assert checked
+    assert not problems, "\n".join(problems)
+
+
 def test_every_dependency_edge_carries_data_or_an_effect(sample: list[Task]) -> None:
     """A gold call depends on another only when it takes a value of that call's result, or when,
     run ahead of it (after the calls it needs that lie between), a call fails, it answers

@@ -31,7 +31,7 @@ from typing import Any
 from prove_env.env import ProveEnv
 from prove_env.episode import build_world, replay
 from prove_env.evaluate import run_episode
-from prove_env.facts import values
+from prove_env.facts import stated, values
 from prove_env.policies import GoldPolicy, NoopPolicy
 from prove_env.registry import get_toolkit
 from prove_env.runtime import run_sync
@@ -246,6 +246,8 @@ def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said
         text = str(value)
         if len(text) < 2 or text.casefold() in said:
             continue
+        if _ISO_DATE.fullmatch(text) and stated(text, said):
+            continue  # a day the user named in words ('October 14'): said, not looked up
         holders = [c.id for c in earlier if text in outputs[c.id]]
         if holders:
             found.append((holders, False))
