@@ -570,3 +570,46 @@ def test_a_day_the_user_named_in_words_is_not_worked_out_from_earlier_results() 
     outputs = {"g1": '[{"payment_method_id": "PM-0001", "expires_on": "2027-03-31"}]'}
     assert _holders(search, earlier, outputs, "any flights from ord on october 14?") == []
     assert _holders(search, earlier, outputs, "any flights from ord the day after my trip?") == [(["g1"], True)]
+
+
+def test_an_idle_filter_leaves_a_first_read_but_an_entity_the_user_named_stays() -> None:
+    """list_alerts(status=...) for a client whose alerts all have that status answers the same without
+    it, so the filter goes; check_conflicts(contact_ids=[...]) keeps the people asked about even when
+    they are free (the look-up that found them would go with them)."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.verify import _optional, _without_idle_arguments
+    from prove_env.task import Task
+
+    calendar = get_toolkit("calendar").specs()
+    check = Task(id="c", server="calendar", seed=0, user_turns=["Are Mary and I both free?"], gold=[[
+        {"id": "g1", "name": "check_conflicts",
+         "arguments": {"start": "2030-01-01T09:00", "end": "2030-01-01T10:00", "contact_ids": ["CON-0001"]}}]])
+    assert _optional(calendar["check_conflicts"], check.gold_calls[0]) == []
+    assert _without_idle_arguments(check, calendar) is check
+
+    from prove_env.world import worlds
+    from tests.stand_ins import parse
+
+    trading = get_toolkit("trading")
+    specs = trading.specs()
+    tools = trading(worlds.create(trading, 0))
+    for client in parse(tools.run("find_clients", {"limit": 50})):
+        statuses = {a["status"] for a in parse(tools.run("list_alerts", {"client_id": client["client_id"]}))}
+        if len(statuses) == 1:
+            break
+    else:
+        raise AssertionError("no client of seed 0 has alerts of one status")
+    tools.world.close()
+    task = Task(id="t", server="trading", seed=0, user_turns=["What price alerts do I have set?"], gold=[[
+        {"id": "g1", "name": "list_alerts", "arguments": {"client_id": client["client_id"], "status": statuses.pop()}}]])
+    assert _without_idle_arguments(task, specs).gold_calls[0].arguments == {"client_id": client["client_id"]}
+
+
+def test_the_users_own_name_is_no_fact_even_as_one_of_its_forms() -> None:
+    """'Who does Jessica follow?' when she follows the user: the answer says 'you', which neither the
+    user's name nor handle states."""
+    from prove_env.facts import one_of
+    from prove_env.synthesis.compose import _not_own
+
+    extract = _not_own(lambda result: [one_of("Amanda Carney", "theamandac"), "Bo Diaz"], {"Amanda Carney"})
+    assert extract(None) == ["Bo Diaz"]

@@ -408,8 +408,8 @@ def _carries(output: str, call: Any) -> bool:
 def test_no_first_read_carries_an_optional_argument_that_changes_nothing(sample: list[Task]) -> None:
     """A gold read before the task's first write passes no optional argument it answers the same
     without on the task's start world ('list_alerts(status="active")' for a client whose alerts are
-    all active): an agent that leaves it out would find the same and must match the call. A held-back
-    value is the exception: the assistant asked for it."""
+    all active): an agent that leaves it out would find the same and must match the call. Ids (the
+    user named the entity) and held-back values (the assistant asked for them) stay."""
     from prove_env.episode import build_world
 
     problems, checked = [], 0
@@ -422,7 +422,8 @@ def test_no_first_read_carries_an_optional_argument_that_changes_nothing(sample:
         for call in task.gold_calls:
             if not specs[call.name].read_only:
                 break
-            for key in [k for k in call.arguments if k not in specs[call.name].required]:
+            ids = {param for param, _, _ in specs[call.name].ids}
+            for key in [k for k in call.arguments if k not in specs[call.name].required and k not in ids]:
                 tools = tools or toolkit(build_world(toolkit, task))
                 checked += 1
                 fewer = {k: v for k, v in call.arguments.items() if k != key}

@@ -507,5 +507,9 @@ def _not_own(extract: Any, own: set[str]) -> Any:
     if not own:
         return extract
     folded = {name.casefold().lstrip("@") for name in own}
-    return lambda result: [f for f in extract(result)
-                           if not (isinstance(f, str) and f.casefold().lstrip("@") in folded)]
+
+    def mine(fact: Any) -> bool:  # the name itself, or one of the ways a fact may be said ('one_of')
+        choices = fact["one_of"] if isinstance(fact, dict) and "one_of" in fact else [fact]
+        return any(isinstance(c, str) and c.casefold().lstrip("@") in folded for c in choices)
+
+    return lambda result: [f for f in extract(result) if not mine(f)]

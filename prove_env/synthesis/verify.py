@@ -115,7 +115,9 @@ def _without_idle_arguments(task: Task, specs: Mapping[str, Any]) -> Task:
     argument it answers the same without leaves the gold call. An agent that lists every alert of a
     client whose alerts are all active finds what the filtered list shows, and must match the call
     (coverage takes a call that carries every key of the gold call; one that passes the filter
-    still matches). Not where the user holds a value back: the assistant asked for it."""
+    still matches). Never an id (the user named its entity, and the look-up that found it would
+    go too: 'are Mary and I both free?' checks Mary though she is free), nor where the user holds a
+    value back: the assistant asked for it."""
     if task.metadata.get("info_level") == "missing":
         return task
     first_reads = []
@@ -123,7 +125,7 @@ def _without_idle_arguments(task: Task, specs: Mapping[str, Any]) -> Task:
         spec = specs[call.name]
         if not spec.read_only:
             break
-        if any(key not in spec.required for key in call.arguments):
+        if _optional(spec, call):
             first_reads.append(call)
     if not first_reads:
         return task
@@ -134,7 +136,7 @@ def _without_idle_arguments(task: Task, specs: Mapping[str, Any]) -> Task:
         for call in first_reads:
             arguments = dict(call.arguments)
             answer = tools.run(call.name, arguments)
-            for key in [k for k in call.arguments if k not in specs[call.name].required]:
+            for key in _optional(specs[call.name], call):
                 fewer = {k: v for k, v in arguments.items() if k != key}
                 try:
                     same = tools.run(call.name, fewer) == answer
@@ -151,6 +153,12 @@ def _without_idle_arguments(task: Task, specs: Mapping[str, Any]) -> Task:
     gold = [[c.model_copy(update={"arguments": changed[c.id]}) if c.id in changed else c for c in turn]
             for turn in task.gold]
     return task.model_copy(update={"gold": gold})
+
+
+def _optional(spec: Any, call: Any) -> list[str]:
+    """The arguments of `call` that its tool does without and that name no entity (filters, pages)."""
+    ids = {param for param, _, _ in spec.ids}
+    return [key for key in call.arguments if key not in spec.required and key not in ids]
 
 
 def _order_writes(task: Task, specs: Mapping[str, Any], reference: Any) -> Task:

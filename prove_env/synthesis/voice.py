@@ -49,13 +49,13 @@ _DONE = {  # fit after the assistant changed something
 }
 _JOINERS = {
     "plain": ("Also, ", "And ", "Then ", "After that, ", "Next, ", "Besides that, "),
-    "polite": ("Also, ", "In addition, ", "After that, ", "And if you could, ", "Once that's done, "),
+    "polite": ("Also, ", "In addition, ", "After that, ", "And if you could, "),
     "chatty": ("Oh, and ", "Also, ", "While you're at it, ", "And then ", "Plus, ", "One more thing: "),
     "terse": ("Also ", "And ", "Then ", "Plus ", ""),
 }
 # Joiners of sequence: they fit a request that asks for something, not one that tells what happened
 # ("Then I just had a call with Rhonda Ibarra").
-_IN_ORDER = ("Then ", "After that, ", "Next, ", "And then ", "Once that's done, ")
+_IN_ORDER = ("Then ", "After that, ", "Next, ", "And then ")
 _TELLS = re.compile(r"(?:I|I'm|I've|We|We're|We've|My|Our)\b")
 _ASIDES = {  # a sentence of the voice's own, now and then, before a request (of any kind: it asks nothing)
     "plain": ("Can you help with something?", "I need a hand with this.", "Quick one for you."),

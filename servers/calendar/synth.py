@@ -143,6 +143,15 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             })
         if not occurrences:
             continue
+        others_busy: dict[str, list[tuple[dt.datetime, dt.datetime]]] = {}  # contact id -> busy spans
+        for offset in range(0, SPAN, 7) if people else ():
+            since = dt.datetime.combine(first + dt.timedelta(days=offset), dt.time())
+            checked = read("check_conflicts", start=_iso(since), end=_iso(since + dt.timedelta(days=7)),
+                           contact_ids=[p["contact_id"] for p in people])
+            for c in checked["conflicts"]:
+                if c["contact_id"] != me["contact_id"]:
+                    others_busy.setdefault(c["contact_id"], []).append(
+                        (dt.datetime.fromisoformat(c["start"]), dt.datetime.fromisoformat(c["end"])))
         events: dict[str, dict] = {}
         for o in occurrences:  # one entry per event: a series by its next occurrence in the fortnight
             if o["event_id"] not in events or (o["future"] and not events[o["event_id"]]["future"]):
@@ -153,7 +162,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         days = [first + dt.timedelta(days=i) for i in range(SPAN)]
         bundles.append({
             "now": now, "me": me, "people": people, "rooms": rooms, "calendars": calendars,
-            "upcoming_calendars": upcoming, "pending": pending, "busy": busy,
+            "upcoming_calendars": upcoming, "pending": pending, "busy": busy, "others_busy": others_busy,
             "days": days, "workdays": [d for d in days if d > today and d.weekday() < 5],
             "occurrences": occurrences, "events": list(events.values()),
             "fresh_titles": fresh, "new_people": new_people,
@@ -483,7 +492,7 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
                 f"I'm trying to plan ahead. What's on {where} {span}?",
                 f"Can you tell me what's scheduled on {where} {span}, please?",
                 f"Walk me through {where} {span}, please."]
-        terse = [f"{_cap(where)} {span}?", f"Events {span}, {where}?"]
+        terse = [f"{_cap(where)} {span}?", f"Events on {where} {span}?"]
     vague = [f"Can you check what's on {where} for me?", f"I need to look at {where}.",
              f"Could you pull up {where}?"] if kind == "list" else ()
     details = [f"I mean {bare}.", f"{_cap(bare)}, please."] + ([f"For {bare}."] if first == last else [])
@@ -731,6 +740,11 @@ def check_conflicts(b: Bundle, rng: random.Random) -> Ask | None:
     end = start + dt.timedelta(minutes=minutes)
     args: dict[str, Any] = {"start": _iso(start), "end": _iso(end)}
     others = rng.sample(b["people"], rng.choice([0, 1, 1, 2]))
+    # the others are asked about only where one of them is busy then: were they all free, the answer
+    # would be the same without them, and the gold would check the user's calendar alone
+    clash = [p for p in b["people"] if any(s < end and e > start for s, e in b["others_busy"].get(p["contact_id"], ()))]
+    if others and not any(p in clash for p in others):
+        others = [rng.choice(clash)] + others[1:] if clash else []
     on = say_day(b, d, rng)
     span = rng.choice([f"from {clock(start)} to {clock(end)}", f"between {clock(start)} and {clock(end)}"])
     when = rng.choice([f"{on.on} {span}", f"{span} {on.on}"])

@@ -232,20 +232,30 @@ def _whose(b: Bundle) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def _described(b: Bundle, invoice: dict) -> bool:
+    """Whether the invoice's description names it among its customer's invoices: "the Conference
+    materials invoice" is never said of two invoices of one conversation."""
+    return sum(i["description"] == invoice["description"] for i in b["invoices"]) <= 1
+
+
 def invoice_name(b: Bundle, invoice: dict, rng: random.Random, plain: bool = False) -> str:
-    """An invoice by number, with its customer's name unless `plain` (the sentence names them)."""
-    number = invoice["number"]
+    """An invoice by number, with its customer's name unless `plain` (the sentence names them), and
+    with its description where no other invoice of the customer has it."""
+    number, described = invoice["number"], _described(b, invoice)
     if plain:
-        return rng.choice([f"invoice {number}", f"the {invoice['description']} invoice ({number})"])
+        return rng.choice([f"invoice {number}",
+                           f"the {invoice['description']} invoice ({number})" if described else f"invoice {number}"])
     return rng.choice([f"{_whose(b)} invoice {number}", f"invoice {number} for {_who(b)}",
-                       f"{_whose(b)} {invoice['description']} invoice ({number})"])
+                       f"{_whose(b)} {invoice['description']} invoice ({number})" if described
+                       else f"{_whose(b)} invoice {number}"])
 
 
 def draft_name(b: Bundle, invoice: dict, rng: random.Random) -> str:
     """A draft invoice by number, saying it is a draft: "Ann Lee's draft invoice NW-1042"."""
     number = invoice["number"]
     return rng.choice([f"{_whose(b)} draft invoice {number}", f"the draft invoice {number} for {_who(b)}",
-                       f"{_whose(b)} draft {invoice['description']} invoice ({number})"])
+                       f"{_whose(b)} draft {invoice['description']} invoice ({number})" if _described(b, invoice)
+                       else f"{_whose(b)} draft invoice {number}"])
 
 
 def card_name(card: dict, rng: random.Random) -> str:
@@ -269,6 +279,14 @@ _SPELLINGS = {"canceled": ("canceled", "cancelled"), "authorized": ("authorized"
 
 def _said_status(status: str) -> Any:
     return one_of(*_SPELLINGS[status]) if status in _SPELLINGS else status
+
+
+def _invoice_status(invoice: dict) -> Any:
+    """Where an invoice stands as a fact: an open invoice past its due date is as rightly called
+    overdue; a void one voided."""
+    if invoice["status"] == "open" and invoice["overdue"]:
+        return one_of("open", "overdue", "past due")
+    return one_of("void", "voided") if invoice["status"] == "void" else invoice["status"]
 
 
 def _role(b: Bundle, role: str, items: list[dict], key: str) -> list[dict]:
@@ -397,7 +415,7 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Can you list all of {_whose(b)} invoices with their status?",
                                f"Give me an overview of {_whose(b)} invoices, please: numbers and status."]),
                terse=f"Invoices of {who} and their status?", refs=refs, mentions=(who,),
-               facts=lambda r: [v for i in r[:4] for v in (i["number"], i["status"])])
+               facts=lambda r: [v for i in r[:4] for v in (i["number"], _invoice_status(i))])
 
 
 @goals.add("list_invoices", 0.8)
@@ -413,7 +431,7 @@ def invoice_by_number(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Invoice {number} came up in a call. Whose is it, and where does it stand?",
                                f"Can you look up invoice {number} for me? I need the customer and its status."]),
                terse=f"Customer and status of invoice {number}?", mentions=(number,),
-               facts=lambda r: [r[0]["customer_name"], r[0]["status"]])
+               facts=lambda r: [r[0]["customer_name"], _invoice_status(r[0])])
 
 
 @goals.add("get_invoice", 0.45)
@@ -1043,6 +1061,9 @@ def _at_merchant(ref: Ref) -> tuple[str, str]:
 SUBSTITUTES = (
     ("get_invoice", "list_invoices", "list_payments", "list_events"),
     ("list_payment_methods", "get_customer"),
+    # a customer's totals (paid, refunded, outstanding) are sums of what these list: their payments'
+    # captures and refunds, their refunds, the amounts of their payment and refund events, their open invoices
+    ("get_customer", "list_payments", "list_invoices", "list_refunds", "list_events"),
     # a hold captured in full pays the invoice, as pay_invoice does: neither is shown while it is missing
     ("pay_invoice", "authorize_payment", "capture_payment"),
 )

@@ -233,7 +233,7 @@ def list_follow_requests(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["Who's waiting for me to approve their follow request?",
                                    "Do I have any pending follow requests? Who from?",
                                    "Show me the people who asked to follow me."]),
-               terse="Pending follow requests?", facts=lambda r: [p["name"] for p in r])
+               terse="Pending follow requests?", facts=lambda r: _people(b, r))
 
 
 def _requester(b: Bundle, rng: random.Random, parity: int) -> tuple[str, Ref] | None:
@@ -274,16 +274,33 @@ def decline_follow_request(b: Bundle, rng: random.Random) -> Ask | None:
 FEW = 8
 
 
-def _people_in(r: dict, key: str) -> list[Any]:
-    """Everyone in a follow list, each by name or by @handle."""
-    return [one_of(p["name"], p["handle"]) for p in r[key]]
+def _someone(person: dict) -> Any:
+    """A person as an answer says who: by name or by @handle."""
+    return one_of(person["name"], person["handle"])
+
+
+def _people(b: Bundle, people: list[dict], key: str = "user_id") -> list[Any]:
+    """Each of `people` by name or by @handle, the signed-in user left out (an answer says "you")."""
+    return [_someone(p) for p in people if p[key] != b["me"]["user_id"]]
+
+
+def _people_in(b: Bundle, r: dict, key: str) -> list[Any]:
+    """Everyone else in a follow list, each by name or by @handle."""
+    return _people(b, r[key])
+
+
+def _others_in(person: dict, count: str) -> int:
+    """How many people besides the signed-in user are in the person's list (`count` names it)."""
+    me_in = person["follows_you"] if count == "following_count" else person["following"] == "accepted"
+    return person[count] - bool(me_in)
 
 
 def _short_list(b: Bundle, rng: random.Random, count: str) -> tuple[dict | None, dict]:
-    """Whose list to ask for: the user's own (args {}) or a visible person's, of 1 to FEW people."""
+    """Whose list to ask for: the user's own (args {}) or a visible person's, of 1 to FEW people,
+    someone besides the user among them."""
     if 0 < b["me"][count] <= FEW and rng.random() < 0.4:
         return None, {}
-    person = _pick(rng, [p for p in b["readers"] if 0 < p[count] <= FEW])
+    person = _pick(rng, [p for p in b["readers"] if 0 < p[count] <= FEW and _others_in(p, count) > 0])
     return person, ({} if person is None else {"user_id": person["user_id"]})
 
 
@@ -295,11 +312,11 @@ def list_followers(b: Bundle, rng: random.Random) -> Ask | None:
             return None
         return Ask({}, say=rng.choice(["Who follows me? Give me their names.", "Who are my followers?",
                                        "I'd like to know who follows me."]),
-                   terse="My followers, by name?", facts=lambda r: _people_in(r, "followers"))
+                   terse="My followers, by name?", facts=lambda r: _people_in(b, r, "followers"))
     said, ref = _person(person, rng, possessive=True)
     return Ask(args, say=rng.choice([f"Who follows {said}?", f"Can you tell me who {said}'s followers are?",
                                      f"I'm curious who is following {said}. Names, please."]),
-               terse=f"Who follows {said}?", refs=(ref,), facts=lambda r: _people_in(r, "followers"))
+               terse=f"Who follows {said}?", refs=(ref,), facts=lambda r: _people_in(b, r, "followers"))
 
 
 @goals.add("list_following")
@@ -310,11 +327,11 @@ def list_following(b: Bundle, rng: random.Random) -> Ask | None:
             return None
         return Ask({}, say=rng.choice(["Who am I following?", "Which accounts do I follow? Names, please.",
                                        "Remind me who I follow."]),
-                   terse="Who do I follow?", facts=lambda r: _people_in(r, "following"))
+                   terse="Who do I follow?", facts=lambda r: _people_in(b, r, "following"))
     said, ref = _person(person, rng, possessive=True)
     return Ask(args, say=rng.choice([f"Who does {said} follow?", f"Which accounts is {said} following?",
                                      f"Can you list the people {said} follows?"]),
-               terse=f"Who does {said} follow?", refs=(ref,), facts=lambda r: _people_in(r, "following"))
+               terse=f"Who does {said} follow?", refs=(ref,), facts=lambda r: _people_in(b, r, "following"))
 
 
 # -- blocks -------------------------------------------------------------------------------------------
@@ -478,7 +495,8 @@ def get_home_feed(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["What's the newest thing in my feed? Who posted it?",
                                    "Catch me up: who posted most recently on my home feed?",
                                    "Whose post is at the top of my home feed right now?"]),
-               terse="Latest post in my feed, by whom?", facts=lambda r: [r[0]["name"]] if r else [])
+               terse="Latest post in my feed, by whom?",
+               facts=lambda r: _people(b, r[:1], "author_id"))
 
 
 @goals.add("get_user_timeline")
@@ -516,8 +534,8 @@ def get_trending_hashtags(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 def _latest_from(r: dict) -> list[Any]:
-    """The people behind the three newest notifications, each once."""
-    return list(dict.fromkeys(n["name"] for n in r["notifications"][:3]))
+    """The people behind the three newest notifications, each once, by name or by @handle."""
+    return [_someone(n) for n in {n["user_id"]: n for n in r["notifications"][:3]}.values()]
 
 
 @goals.add("list_notifications")

@@ -410,8 +410,10 @@ def search_hotels(b: Bundle, rng: random.Random) -> Ask | None:
         price = rng.choice([200, 250, 300, 400])
         args["max_price"] = float(price)
         cap = f" for at most {money(price)} a night"
+    # a party of one is no "we": "I'm going to Denver on my own. Which hotels can put me up?"
+    going, us = (f"I'm going to {city} on my own", "me") if guests == 1 else (f"We're {people} going to {city}", "us")
     return Ask(args, say=rng.choice([f"Which hotels in {city} have a room{cap}? It's {people}.",
-                                     f"We're {people} going to {city}. Which hotels can put us up{cap}?",
+                                     f"{going}. Which hotels can put {us} up{cap}?",
                                      f"I need somewhere to stay in {city}{cap}, {people}. What's available?"]),
                terse=f"Hotels in {city}{cap}, {people}, {dates}?",
                detail=rng.choice([f"The dates are {dates}.", f"Checking in {day(start)}, out {day(end)}.",
@@ -936,11 +938,17 @@ def _charges_and_payers(r: list[dict]) -> list[Any]:
     return [e["amount"] for e in entries] + list(payers.values())
 
 
+def _narrows(b: Bundle, key: str, value: str) -> bool:
+    """Whether the traveller's charges and refunds filtered to `key` = `value` are some, not all."""
+    return len({e[key] == value for e in b["ledger"]}) == 2
+
+
 @goals.add("list_transactions", 0.9)
 def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
     tid = b["traveller"]["traveller_id"]
-    charged = [x for x in b["bookings"] + b["flown"]
-               if any(e["booking_id"] == x["booking_id"] for e in b["ledger"])]
+    # a filter only where it narrows the list: one that changes nothing leaves the gold call (an agent
+    # that lists everything finds the same), and the look-up that found its id with it
+    charged = [x for x in b["bookings"] + b["flown"] if _narrows(b, "booking_id", x["booking_id"])]
     if charged and rng.random() < 0.6:
         booking = rng.choice(charged)
         said = booking_said(booking, rng) if booking in b["bookings"] else flown_said(booking, rng)
@@ -954,7 +962,7 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
                                    "I pay with?"]),
                    terse=f"Charges on {said}, and paid with what?", refs=(_traveller(b), _booking(b, booking)),
                    facts=_charges_and_payers)
-    used = [m for m in b["methods"] if any(e["payment_method_id"] == m["payment_method_id"] for e in b["ledger"])]
+    used = [m for m in b["methods"] if _narrows(b, "payment_method_id", m["payment_method_id"])]
     if not used:
         return None
     m = rng.choice(used)
@@ -1075,7 +1083,10 @@ def open_support_case(b: Bundle, rng: random.Random) -> Ask | None:
         options += [("name_correction", booking), ("special_assistance", booking), ("refund", booking)]
     options += [("baggage", booking) for booking in b["flown"]]
     options.append(("other", None))
-    options = [(t, x) for t, x in options if _free_topic(b, t, x)]
+    # a case is named by its topic ("my refund request"): a topic the traveller has a case of already
+    # would give two of it, and a later request naming one by topic two readings
+    had = {c["topic"] for c in b["cases"]}
+    options = [(t, x) for t, x in options if t not in had and _free_topic(b, t, x)]
     if not options:
         return None
     topic, booking = rng.choice(options)

@@ -1148,3 +1148,33 @@ def test_an_event_that_may_move_is_named_without_its_day():
                 for words in (ask.say, ask.detail or "", ask.terse or ""):
                     assert moving[event_id] not in words, words
     assert named > 20
+
+
+def test_the_people_a_conflict_check_asks_about_change_its_answer():
+    """"Could you see if Mary Carpenter and I are both free ...?" with Mary Carpenter free then: the check
+    answers the same without her, so the gold checked the user's calendar alone and an assistant that looked
+    her up lost credit. A check asks about others only where one of them is busy in the span."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    try:
+        read = Reader(toolkit, world)
+        rng = random.Random("calendar conflicts")
+        bundles = recipe.sample(read, world.now, rng)
+        goal = next(g for g in recipe.goals if g.tool == "check_conflicts")
+        asked = 0
+        for _ in range(60):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or "contact_ids" not in ask.args:
+                continue
+            asked += 1
+            alone = {k: v for k, v in ask.args.items() if k != "contact_ids"}
+            assert read("check_conflicts", **ask.args) != read("check_conflicts", **alone), ask.say
+    finally:
+        world.close()
+    assert asked > 10

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 
 import pytest
 
@@ -1158,3 +1159,47 @@ def test_a_flight_a_booking_moves_to_on_its_route_is_named_without_the_route_aga
         a, z = booking["origin"], booking["destination"]
         for words in (ask.say, ask.terse, ask.detail or ""):
             assert words.count(a) + words.count(z) <= 2, words
+
+
+def test_a_filter_of_the_charges_narrows_them():
+    """Finding: "Charges and refunds on my Visa card ending 4825?" from a traveller whose every charge is
+    on that Visa: the filter changes nothing and leaves the gold call, and the payment methods listed to
+    find the card then fed nothing (an agent that skipped them lost the call). A request names a card or
+    a booking only where its charges are some of the traveller's, not all."""
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("travel_booking")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    asks = [ask for _, ask in _asks("list_transactions", draws=120)]
+    kinds = set()
+    for ask in asks:
+        (key,) = {"payment_method_id", "booking_id"} & set(ask.args)
+        kinds.add(key)
+        every = json.loads(tools.run("list_transactions", {"traveller_id": ask.args["traveller_id"]}))
+        assert json.loads(tools.run("list_transactions", dict(ask.args))) != every, ask.say
+    assert kinds == {"payment_method_id", "booking_id"}
+    world.close()
+
+
+def test_no_case_is_opened_on_a_topic_the_traveller_has_a_case_of():
+    """Finding: "Open a refund case ..." for a traveller who had a refund case on another booking, then
+    "What's the latest note on my refund support case?": two refund cases, two readings. Cases are named
+    by topic, so a new case takes a topic the traveller has none of."""
+    cases = _asks("open_support_case", draws=120)
+    assert len(cases) > 20
+    assert any(b["cases"] for b, _ in cases)
+    for b, ask in cases:
+        assert ask.args["topic"] not in {c["topic"] for c in b["cases"]}, ask.say
+
+
+def test_a_party_of_one_is_not_we():
+    """Finding: "We're just me going to Denver. Which hotels can put us up?" """
+    asks = [ask for _, ask in _asks("search_hotels", draws=200)]
+    alone = [ask for ask in asks if ask.args["guests"] == 1]
+    assert len(alone) > 10 and any("on my own" in ask.say for ask in alone)
+    for ask in alone:
+        assert not re.search(r"\b(?:we|we're|us)\b", ask.say, re.IGNORECASE), ask.say
