@@ -613,3 +613,28 @@ def test_the_users_own_name_is_no_fact_even_as_one_of_its_forms() -> None:
 
     extract = _not_own(lambda result: [one_of("Amanda Carney", "theamandac"), "Bo Diaz"], {"Amanda Carney"})
     assert extract(None) == ["Bo Diaz"]
+
+
+def test_a_look_up_that_only_echoes_an_id_does_not_order_the_call_that_takes_it() -> None:
+    """Endpoints listed, one endpoint's deliveries looked up with its id, the endpoint enabled: the
+    deliveries show the endpoint's id again, but the id came from the list, so enabling it may come
+    first; its edge runs from the list."""
+    from prove_env.episode import replay
+    from prove_env.runtime import run_sync
+    from prove_env.synthesis.verify import _edges_that_matter
+    from prove_env.task import Task
+
+    task = Task(id="relay", server="payments", seed=0, user_turns=["Enable the Ledgerly endpoint again and show me "
+                                                                     "its failed deliveries."],
+                gold=[[{"id": "g1", "name": "list_webhook_endpoints", "arguments": {}},
+                       {"id": "g2", "name": "list_deliveries", "arguments": {"endpoint_id": "WHE-0002",
+                                                                              "status": "failed"},
+                        "depends_on": ["g1"]},
+                       {"id": "g3", "name": "update_webhook_endpoint", "arguments": {"endpoint_id": "WHE-0002",
+                                                                                      "enabled": False},
+                        "depends_on": ["g2"]}]])
+    reference = run_sync(replay(task))
+    assert not reference.failures
+    assert "WHE-0002" in next(r.output for r in reference.records if r.id == "g2")  # the echo
+    kept = _edges_that_matter(task, reference)
+    assert kept.gold_calls[2].depends_on == ["g1"]

@@ -195,15 +195,22 @@ def _edges_that_matter(task: Task, reference: Any) -> Task:
     """`task` without the dependency edges along which nothing passes: the target takes no value
     the source's result holds (nor a date worked out from one), and replayed ahead of the
     source (with the calls it needs that come between them), every call succeeds, the target
-    answers the same and the world ends the same."""
+    answers the same and the world ends the same. A source that only echoes what it had from a
+    call it depends on (a look-up of an endpoint's deliveries, made with the endpoint's id, shows
+    the id again) carries nothing of its own: it gets the same trial, and when its edge goes, the
+    target depends on the call the value first came from."""
     calls = task.gold_calls
+    order = [c.id for c in calls]
     outputs = {r.id: r.output for r in reference.records}
     said = " ".join(task.user_turns).casefold()
     drop: dict[str, set[str]] = {}
+    add: dict[str, set[str]] = {}
     for j, target in enumerate(calls):
-        carriers = _carriers(target, calls[:j], outputs, said)
+        holders = _holders(target, calls[:j], outputs, said)
+        carriers = {i for found, _ in holders for i in found}
         for source in target.depends_on:
-            if source in carriers:
+            relayed = _relayed(source, holders, calls[:j]) if source in carriers else None
+            if source in carriers and relayed is None:
                 continue
             trial = _ahead(calls, target.id, source)
             if trial is None:  # the target needs the source through another call: that edge says it
@@ -213,11 +220,35 @@ def _edges_that_matter(task: Task, reference: Any) -> Task:
             answer = next(r.output for r in moved.records if r.id == target.id)
             if not moved.failures and answer == outputs[target.id] and moved.gold_digest == reference.gold_digest:
                 drop.setdefault(target.id, set()).add(source)
+                add.setdefault(target.id, set()).update(relayed or ())
     if not drop:
         return task
-    gold = [[c.model_copy(update={"depends_on": [d for d in c.depends_on if d not in drop.get(c.id, ())]})
-             for c in turn] for turn in task.gold]
+    gold = [[c.model_copy(update={"depends_on": sorted(
+        {d for d in c.depends_on if d not in drop.get(c.id, ())} | add.get(c.id, set()), key=order.index)})
+        for c in turn] for turn in task.gold]
     return _with_gold(task, gold, new_edges="data")
+
+
+def _relayed(source: str, holders: Sequence[tuple[list[str], bool]], earlier: Sequence[Any]) -> set[str] | None:
+    """When every value a call finds in `source`'s result (`holders`, from `_holders`) was already in
+    the result of a call `source` depends on, directly or not: the first such call of each value;
+    else None (the source gives something of its own)."""
+    by_id = {c.id: c for c in earlier}
+    ancestors, stack = set(), list(by_id[source].depends_on)
+    while stack:
+        d = stack.pop()
+        if d not in ancestors and d in by_id:
+            ancestors.add(d)
+            stack.extend(by_id[d].depends_on)
+    first = set()
+    for found, worked_out in holders:
+        if source not in found:
+            continue
+        before = [h for h in found if h in ancestors]
+        if worked_out or not before:
+            return None
+        first.add(before[0])
+    return first or None
 
 
 def _ahead(calls: Sequence[Any], target: str, source: str) -> list[Any] | None:
@@ -237,11 +268,6 @@ def _ahead(calls: Sequence[Any], target: str, source: str) -> list[Any] | None:
     moved = [i for i in order[start:end] if i in needed] + [target]
     rest = [i for i in order[start:] if i not in moved]
     return [by_id[i] for i in order[:start] + moved + rest]
-
-
-def _carriers(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said: str) -> set[str]:
-    """The earlier calls whose results give `call` a value the user never said."""
-    return {i for holders, _ in _holders(call, earlier, outputs, said) for i in holders}
 
 
 def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said: str
