@@ -33,6 +33,19 @@ Two structured forms (JSON objects, so that tasks stay JSON) say more than a bar
 - a question with more than one right answer, `one_of(a, b)` = `{"one_of": [a, b]}`: stated when
   any of its facts is ('down $0.96' or 'down 2.1%' for a price change; 'preparing' or 'being
   prepared' for an order's stage). `NOTHING` is the fact of an empty answer ('no', 'none', '0').
+
+An answer states a task's facts (`facts_stated`) when it holds each one and offers no rivals for
+it, because a guess that names every candidate is no statement:
+
+- a number or a day is not stated among the values nearest it: two of the four a step and two
+  steps either way, one of them above it ('4, 5, 6'; 'Oct 28, 29 or 30'; '$45.19, $45.20'), a
+  step being 1 for a whole number, a cent for an amount (both for a whole amount) and a day for a
+  date; values below it alone are a breakdown, not a guess ('3 events: 2 meetings, 1 call');
+- nor a number joined to another by 'or' or 'to' ('5 or 6', 'one to three');
+- the task's own facts are no rivals: an answer that lists them all is no guess.
+
+A list that ends at the fact ('0 1 2 ... 8' for 8) is as likely right as the fact said alone, so
+it is let be; hours of the clock ('2 pm') are times, never numbers.
 """
 
 from __future__ import annotations
@@ -56,6 +69,7 @@ _NOT_NUMBERS = re.compile(
     r"|\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"  # ISO dates and date-times
     r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"  # M/D/YYYY
     r"|\b\d{1,2}:\d{2}(?::\d{2})?\b"  # clock times
+    r"|\b\d{1,2}\s*[ap]\.?\s?m\b\.?"  # hours of the clock: 2 pm, 9a.m.
 )
 _NUMBER = re.compile(r"(?<![\w.,])-?\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d|\.\d|[-_/:]\d)")
 # A small count written as a word ('just one', 'three meetings'); 'one' not as a pronoun ('no one',
@@ -108,7 +122,8 @@ def values(fact: Any) -> list[Any]:
 
 
 def stated(fact: Any, text: str) -> bool:
-    """Whether `text` states `fact` (see the module's rules)."""
+    """Whether `text` holds `fact` in any usual form (see the module's rules); an answer that
+    holds it among its rivals still states nothing (`facts_stated`)."""
     if isinstance(fact, bool) or fact is None:
         return True
     if isinstance(fact, dict):
@@ -140,7 +155,15 @@ def facts_stated(facts: Sequence[Sequence[Any]] | None, answers: Sequence[str]) 
     if facts is None:
         return None
     text = "\n".join(answers)
-    return all(stated(fact, text) for turn in facts for fact in turn)
+    every = [fact for turn in facts for fact in turn]
+    return all(_answered(fact, text, every) for fact in every)
+
+
+def _answered(fact: Any, text: str, every: Sequence[Any]) -> bool:
+    """Whether `text` states `fact` and offers no rivals for it (`every`: the task's facts)."""
+    if isinstance(fact, dict) and "one_of" in fact:
+        return any(_answered(choice, text, every) for choice in fact["one_of"])
+    return stated(fact, text) and not _hedged(fact, text, every)
 
 
 def say(facts: Sequence[Any]) -> str:
@@ -164,6 +187,77 @@ def _plain(fact: Any) -> str:
     if isinstance(fact, float):
         return f"{fact:.2f}" if fact != int(fact) else str(int(fact))
     return str(fact)
+
+
+def _hedged(fact: Any, text: str, others: Sequence[Any]) -> bool:
+    """Whether `text` offers rivals for a number or a day: two of the four values nearest it (a
+    step each way and two, a step being 1, a cent or a day), one of them above it, or a number
+    joined to it by 'or' or 'to' ('5 or 6', 'four to six'). Values of the task's facts are no
+    rivals (an answer that lists them is no guess)."""
+    known = {_key(v) for other in others for v in values(other)}
+    for rivals in _rivals(fact):
+        said = [step for step, rival in rivals if _key(rival) not in known and stated(rival, text)]
+        if len(said) >= 2 and max(said) > 0:
+            return True
+    number = _as_number(fact)
+    if number is None:
+        return False
+    pairs = _numbers_joined(text)
+    return any(number in pair and len(set(pair)) > 1 for pair in pairs)
+
+
+def _rivals(fact: Any) -> list[list[tuple[int, Any]]]:
+    """The values nearest a number or a day fact, with their signed steps from it: for a whole
+    number a step of 1, for an amount with decimals (a float, or a text with a point) a cent, and
+    for a whole float both."""
+    number = _as_number(fact)
+    if number is not None:
+        whole = number == int(number)
+        decimal = isinstance(fact, float) or (isinstance(fact, str) and "." in fact)
+        steps = [1.0] * whole + [0.01] * (decimal or not whole)
+        return [[(k, round(number + k * step, 2)) for k in (-2, -1, 1, 2) if number + k * step >= 0]
+                for step in steps]
+    if isinstance(fact, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", fact.strip()):
+        day = _moment(fact.strip())
+        if isinstance(day, dt.date):
+            return [[(k, (day + dt.timedelta(days=k)).isoformat()) for k in (-2, -1, 1, 2)]]
+    return []
+
+
+def _as_number(fact: Any) -> float | None:
+    if isinstance(fact, bool):
+        return None
+    if isinstance(fact, int | float):
+        return abs(float(fact))
+    if isinstance(fact, str) and re.fullmatch(r"-?\$?\d[\d,]*(\.\d+)?", fact.strip()):
+        return abs(float(fact.strip().replace("$", "").replace(",", "")))
+    return None
+
+
+def _key(value: Any) -> Any:
+    number = _as_number(value)
+    return round(number, 2) if number is not None else str(value).strip()
+
+
+_TOKEN = r"-?\$?\d[\d,]*(?:\.\d+)?|[a-z]+"
+_JOINED = re.compile(rf"(?<![\w.])(?P<a>{_TOKEN}),?\s+(?:or|to)\s+(?:maybe\s+|perhaps\s+)?(?=(?P<b>{_TOKEN})\b)", re.I)
+
+
+def _numbers_joined(text: str) -> list[tuple[float, float]]:
+    """The pairs of numbers an answer offers as alternatives or a range ('5 or 6', 'one to three')."""
+    def number(token: str) -> float | None:
+        word = _WORD_NUMBERS.get(token.lower())
+        if word is not None:
+            return float(word)
+        digits = token.lstrip("-$").replace(",", "")
+        return float(digits) if re.fullmatch(r"\d+(\.\d+)?", digits) else None
+
+    pairs = []
+    for m in _JOINED.finditer(_NOT_NUMBERS.sub(" ", text)):
+        a, b = number(m["a"]), number(m["b"])
+        if a is not None and b is not None:
+            pairs.append((a, b))
+    return pairs
 
 
 def _numbers(text: str) -> list[float]:

@@ -100,3 +100,40 @@ def test_structured_facts_are_json_and_the_reference_answer_states_them():
     assert values(CHANGE) == [-0.96, -2.1] and values(KM) == [1.238] and values("x") == ["x"]
     with pytest.raises(ValueError, match="unknown unit"):
         quantity(3, "furlongs")
+
+
+# -- an answer that offers rivals is a guess, not a statement ---------------------------------------
+
+HEDGED = [
+    (5, "0 1 2 3 4 5 6 7 8"), (5, "4, 5, 6"), (5, "It is 3, 5 or 7."), (5, "5 or 6"), (6, "5 or 6"),
+    (2, "one or two"), (5, "four to six, maybe 5"), (45.2, "$45.19, $45.20 or $45.21"), (45.0, "$44.99 $45.00 $45.01"), (45.0, "$44 $45 $46"), (0, "0, 1 or 2 of them"),
+    ("2026-10-29", "Oct 28, Oct 29, Oct 30"), ("2026-10-29", "October 29, or October 30, or October 31"),
+    ("2026-10-29", "10/27/2026, 10/29/2026, 10/30/2026"), ("12", "11 12 13"),
+    (one_of(0, "none"), "0, 1, 2"),
+]
+
+NOT_HEDGED = [
+    (3, "3 events: 2 meetings and 1 call."),  # a breakdown is below its total
+    (5, "5 tickets: 3 open, 2 closed, 10 in total this year"),
+    (2, "2 meetings, at 3 pm and 4 pm"),  # hours of the clock are no numbers
+    (8, "0 1 2 3 4 5 6 7 8"),  # a list that ends at the fact guesses no more than the fact alone
+    (3, "Reply to 3 people"), (5, "5 accounts, 4 of them active, 9 followers"),
+    ("2026-10-29", "Due October 29; issued October 27."),
+]
+
+
+@pytest.mark.parametrize(("fact", "text"), HEDGED)
+def test_a_fact_among_its_rivals_is_a_guess_not_a_statement(fact, text):
+    assert stated(fact, text) and not facts_stated([[fact]], [text])
+
+
+@pytest.mark.parametrize(("fact", "text"), NOT_HEDGED)
+def test_other_numbers_near_a_fact_are_no_guess_when_they_tell_something_else(fact, text):
+    assert facts_stated([[fact]], [text])
+
+
+def test_the_tasks_own_facts_are_no_rivals():
+    assert facts_stated([[3, 4, 5]], ["3; 4; 5"])
+    assert facts_stated([["2026-10-28", "2026-10-29", "2026-10-30"]], ["Oct 28, Oct 29 and Oct 30"])
+    assert not facts_stated([[4]], ["3; 4; 5"])
+    assert facts_stated([[4, 5]], ["4 or 5"]) is False  # two facts offered as alternatives state neither

@@ -7,7 +7,8 @@ probes a synth output instead):
   the column (a tolerated detail included): tolerated details are tolerated only where the task
   writes;
 - a read-only task answered with every fact in another accepted format succeeds;
-- the same answer with any one fact left out, or changed, fails;
+- the same answer with any one fact left out, or changed, fails, and so does one that names a
+  number or a day among its neighbours ('4, 5, 6');
 - an abstention task answered after a harmless look-up with a shown tool succeeds, and a call to a
   tool that was not shown fails it.
 """
@@ -238,6 +239,47 @@ def test_facts_in_other_formats_pass_and_a_missing_or_wrong_fact_fails(server, s
                 episode.close()
                 STATS[f"facts {variant}"] += 1
                 assert not success, f"{task.id}: fact {fact!r} {variant} ({'; '.join(words)!r}) still succeeds"
+
+
+def _spread(fact: Any) -> list[Any] | None:
+    """Values around a number or a day fact, the fact among them (a guess that names its
+    neighbours); None for other facts."""
+    plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
+    if isinstance(plain, bool) or isinstance(plain, dict):
+        return None
+    if isinstance(plain, int):
+        return [plain + k for k in (-2, -1, 0, 1, 2) if plain + k >= 0]
+    if isinstance(plain, float):
+        return [round(plain + k * 0.01, 2) for k in (-2, -1, 0, 1, 2)]
+    if isinstance(plain, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", plain):
+        day = dt.date.fromisoformat(plain)
+        return [(day + dt.timedelta(days=k)).isoformat() for k in (-2, -1, 0, 1, 2)]
+    return None
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_a_guess_that_names_a_facts_neighbours_fails(server, sample):
+    """Every fact stated, but a number or a day among the values around it ('4, 5, 6', 'Oct 28,
+    29 or 30'): a guess, which fails, unless those values are facts of the task themselves."""
+    from prove_env.facts import stated, values
+
+    reads = [t for t in sample[server] if _with_facts(t) and not t.abstain]
+    for task in reads:
+        facts = _with_facts(task)
+        known = {str(v) for f in facts for v in values(f)}
+        for i, fact in enumerate(facts):
+            spread = _spread(fact)
+            plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
+            if spread is None or any(str(v) in known for v in spread if v != plain):
+                continue
+            rest = [render(f) for j, f in enumerate(facts) if j != i]
+            if stated(fact, "; ".join(rest)):
+                continue  # the other facts state it too (two turns that both found nothing)
+            words = rest + [", ".join(render(v) for v in spread)]
+            success, episode = play(task, gold_calls(task), "; ".join(words))
+            episode.close()
+            STATS["facts guessed among neighbours"] += 1
+            assert not success, f"{task.id}: fact {fact!r} guessed among {spread} still succeeds"
 
 
 @pytest.mark.parametrize("server", server_names())
