@@ -8,7 +8,8 @@ something else:
 - numbers and money: a number token of the text equal to it to the cent, sign aside ('$1,548.38',
   '1548.38 USD'; '-$45.20' and '45.20 spent' state the same debit; '1,548.4' does not state
   1548.38); never digits inside a date, a time, an id or a longer number (12 is not stated by
-  '2025-12-07', 21 not by 'ACC-0021', 14 not by '14:30', 10 not by '104');
+  '2025-12-07', 21 not by 'ACC-0021', 14 not by '14:30', 10 not by '104', 12 not by seat '12F',
+  2 not by '2 pm');
 - dates ('2026-09-15'): ISO, the month's name (or its first three letters) with the day in either
   order ('September 15', 'Sep 15th', '15 September'), or M/D/YYYY ('9/15/2026', '9/15'); a year
   written with the date must be the right one ('September 15, 2019' does not state it);
@@ -70,6 +71,7 @@ _NOT_NUMBERS = re.compile(
     r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"  # M/D/YYYY
     r"|\b\d{1,2}:\d{2}(?::\d{2})?\b"  # clock times
     r"|\b\d{1,2}\s*[ap]\.?\s?m\b\.?"  # hours of the clock: 2 pm, 9a.m.
+    r"|(?<![\w.,])\d{1,3}(?![KMGTBP]\b)[A-Z]\b"  # seats, gates, flats: 12F, 2C (not sizes: 31.2K, 4G)
 )
 _NUMBER = re.compile(r"(?<![\w.,])-?\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d|\.\d|[-_/:]\d)")
 # A small count written as a word ('just one', 'three meetings'); 'one' not as a pronoun ('no one',
@@ -193,8 +195,13 @@ def _hedged(fact: Any, text: str, others: Sequence[Any]) -> bool:
     """Whether `text` offers rivals for a number or a day: two of the four values nearest it (a
     step each way and two, a step being 1, a cent or a day), one of them above it, or a number
     joined to it by 'or' or 'to' ('5 or 6', 'four to six'). Values of the task's facts are no
-    rivals (an answer that lists them is no guess)."""
+    rivals (an answer that lists them is no guess), nor the digits inside a text fact (seats '1A',
+    '2C' beside a count of 0)."""
     known = {_key(v) for other in others for v in values(other)}
+    for other in others:
+        for v in values(other):
+            if isinstance(v, str) and v.strip() and _as_number(v) is None:
+                text = re.sub(rf"(?<!\w){re.escape(v.strip())}(?!\w)", " ", text, flags=re.I)
     for rivals in _rivals(fact):
         said = [step for step, rival in rivals if _key(rival) not in known and stated(rival, text)]
         if len(said) >= 2 and max(said) > 0:

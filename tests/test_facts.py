@@ -11,7 +11,7 @@ from prove_env.facts import facts_stated, one_of, quantity, say, stated, values
 STATED = [
     (12, "You have 12 events."), (12, "12.00"), (1548.38, "$1,548.38"), (1548.38, "1548.38 USD"),
     (-45.2, "-$45.20"), (-45.2, "45.20 spent"), (0.1, "0.1 km"), (3, "3."), (7, "(7)"),
-    ("10", "10 files"), ("T", "Ticker T is up"), ("in_progress", "it is in progress"),
+    ("10", "10 files"), (31.2, "31.2K\t/home/megan"), (4, "4G"), ("T", "Ticker T is up"), ("in_progress", "it is in progress"),
     ("Weekly sync", "the weekly  SYNC meeting"), ("@jeremyg", "follows @jeremyg."), ("ORD-0104", "order ORD-0104"),
     ("01:30", "1:30 AM"), ("01:30", "01:30"), ("20:30", "8:30 PM"), ("20:30", "8:30 p.m."), ("20:30", "8:30pm"),
     ("20:30", "20:30"), ("12:00", "noon"), ("00:00", "midnight"), ("14:00", "2 pm"), ("00:30", "12:30 am"),
@@ -26,7 +26,7 @@ STATED = [
 
 NOT_STATED = [
     (12, "2025-12-07"), (21, "ACC-0021"), (14, "14:30"), (10, "ORD-0104"), (10, "104 items"), (1548.38, "1,548.4"),
-    (3, "3.5 stars"), (5, "NOVA-5"), (7, "7/12/2026"),
+    (3, "3.5 stars"), (5, "NOVA-5"), (7, "7/12/2026"), (12, "seat 12F"), (2, "at 2 pm"),
     ("10", "ORD-0104"), ("T", "the stock"), ("Weekly sync", "weekly synchronisation"),
     ("01:30", "13:30"), ("20:30", "8:30"), ("20:30", "8:30 am"), ("14:00", "2 am"),
     ("2026-10-29", "October 29, 2019"), ("2026-10-29", "10/29/2019"), ("2026-10-29", "October 28"),
@@ -137,3 +137,12 @@ def test_the_tasks_own_facts_are_no_rivals():
     assert facts_stated([["2026-10-28", "2026-10-29", "2026-10-30"]], ["Oct 28, Oct 29 and Oct 30"])
     assert not facts_stated([[4]], ["3; 4; 5"])
     assert facts_stated([[4, 5]], ["4 or 5"]) is False  # two facts offered as alternatives state neither
+
+
+def test_the_digits_of_a_text_fact_are_no_rivals():
+    """Free seats '1A, 1C, 2A, 2C' in one answer and '0' hotel bookings in another: no guess."""
+    from prove_env.facts import NOTHING
+
+    assert facts_stated([[NOTHING], ["New York trip", "1A", "1C", "2A", "2C"]],
+                        ["0", "New York trip. Free seats: 1A, 1C, 2A, 2C."])
+    assert facts_stated([[NOTHING]], ["0", "Seats 1A, 1C, 2A, 2C."])  # a seat is no number

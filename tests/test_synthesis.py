@@ -547,6 +547,21 @@ def test_no_opener_after_a_refusal_approves_it() -> None:
             assert not re.match(r"(?i)(cool|perfect|great|awesome|nice|brilliant)\b", opener), (register, opener)
 
 
+def test_no_opener_after_an_answer_delights_in_it() -> None:
+    """What the assistant told may be that there is nothing: 'Oh nice.' or 'Perfect, that's exactly
+    what I needed.' would not fit it."""
+    import random
+    import re
+
+    from prove_env.synthesis.voice import REGISTERS, Voice
+
+    rng = random.Random(0)
+    for register in REGISTERS:
+        for _ in range(200):
+            opener = Voice(register).opener(rng, "told")
+            assert not re.search(r"(?i)\b(cool|perfect|great|awesome|nice|brilliant)\b|^good\b", opener), (register, opener)
+
+
 def test_no_aside_opens_with_the_requests_own_words() -> None:
     """'I need a hand with this. I need to move my session' says 'I need' twice in a row."""
     import random
@@ -569,7 +584,7 @@ def test_a_day_the_user_named_in_words_is_not_worked_out_from_earlier_results() 
     earlier = [GoldCall(id="g1", name="list_payment_methods", arguments={})]
     outputs = {"g1": '[{"payment_method_id": "PM-0001", "expires_on": "2027-03-31"}]'}
     assert _holders(search, earlier, outputs, "any flights from ord on october 14?") == []
-    assert _holders(search, earlier, outputs, "any flights from ord the day after my trip?") == [(["g1"], True)]
+    assert _holders(search, earlier, outputs, "any flights from ord the day after my trip?") == [("2026-10-14", ["g1"], True)]
 
 
 def test_an_idle_filter_leaves_a_first_read_but_an_entity_the_user_named_stays() -> None:
@@ -638,3 +653,30 @@ def test_a_look_up_that_only_echoes_an_id_does_not_order_the_call_that_takes_it(
     assert "WHE-0002" in next(r.output for r in reference.records if r.id == "g2")  # the echo
     kept = _edges_that_matter(task, reference)
     assert kept.gold_calls[2].depends_on == ["g1"]
+
+
+def test_an_id_shown_in_another_role_earlier_does_not_stand_in_for_the_look_up_of_its_owner() -> None:
+    """'A new deal owned by me', after a company look-up whose deals show the user's rep id as some
+    deal's owner: the id comes from the look-up of the user by name, which stays in the gold."""
+    from types import SimpleNamespace
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.verify import _without_unused_reads
+    from prove_env.task import GoldCall
+
+    specs = get_toolkit("crm").specs()
+    gold = [[GoldCall(id="g1", name="get_company", arguments={"company_id": "CMP-0003"})],
+            [GoldCall(id="g2", name="find_reps", arguments={"query": "Amanda Carney"}),
+             GoldCall(id="g3", name="create_deal", arguments={"name": "Renewal", "owner_id": "REP-0001",
+                                                               "company_id": "CMP-0003"}, depends_on=["g2"])]]
+    task = Task(id="c", server="crm", seed=0, user_turns=[
+        "I'm Amanda Carney. Who owns the Lee Dunlap and Gibbs account?",
+        "Open a deal called 'Renewal' for them, owned by me."], gold=gold, facts=[["Ron Diaz"], []])
+    records = [SimpleNamespace(id="g1", output='{"company_id": "CMP-0003", "name": "Lee Dunlap and Gibbs", '
+                                               '"owner": "Ron Diaz", "deals": [{"deal_id": "DL-0002", '
+                                               '"name": "Upsell", "owner_id": "REP-0001"}]}'),
+               SimpleNamespace(id="g2", output='[{"rep_id": "REP-0001", "name": "Amanda Carney"}]'),
+               SimpleNamespace(id="g3", output='{"deal_id": "DL-0009"}')]
+    kept = _without_unused_reads(task, records, specs, told={"g1"})
+    assert [c.name for c in kept.gold_calls] == ["get_company", "find_reps", "create_deal"]
+    assert kept.gold_calls[2].depends_on == ["g2"]

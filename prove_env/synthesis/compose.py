@@ -146,7 +146,11 @@ class _Chain:
         for name, args in ask.prior:  # asked for first, in the same request: each with the look-ups it takes
             if find(name, dict(args)) is None:
                 add(name, dict(args), deps(name))
-        add(tool, dict(ask.args), deps(tool))
+        # the request's own call takes what its prior calls show ('my post about X' from the user's own
+        # timeline): it depends on them, so that an earlier result merely holding the same id (a like
+        # notification) is not taken for its source; the gates drop every edge along which nothing passes
+        asked = [c for c in (find(name, dict(args)) for name, args in ask.prior) if c is not None]
+        add(tool, dict(ask.args), deps(tool) + asked)
         return new, intros, resolved, introduced
 
     def commit(self, new: list[GoldCall], resolved: dict, introduced: set) -> None:

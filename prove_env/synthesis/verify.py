@@ -207,7 +207,7 @@ def _edges_that_matter(task: Task, reference: Any) -> Task:
     add: dict[str, set[str]] = {}
     for j, target in enumerate(calls):
         holders = _holders(target, calls[:j], outputs, said)
-        carriers = {i for found, _ in holders for i in found}
+        carriers = {i for _, found, _ in holders for i in found}
         for source in target.depends_on:
             relayed = _relayed(source, holders, calls[:j]) if source in carriers else None
             if source in carriers and relayed is None:
@@ -229,7 +229,7 @@ def _edges_that_matter(task: Task, reference: Any) -> Task:
     return _with_gold(task, gold, new_edges="data")
 
 
-def _relayed(source: str, holders: Sequence[tuple[list[str], bool]], earlier: Sequence[Any]) -> set[str] | None:
+def _relayed(source: str, holders: Sequence[tuple[str, list[str], bool]], earlier: Sequence[Any]) -> set[str] | None:
     """When every value a call finds in `source`'s result (`holders`, from `_holders`) was already in
     the result of a call `source` depends on, directly or not: the first such call of each value;
     else None (the source gives something of its own)."""
@@ -241,7 +241,7 @@ def _relayed(source: str, holders: Sequence[tuple[list[str], bool]], earlier: Se
             ancestors.add(d)
             stack.extend(by_id[d].depends_on)
     first = set()
-    for found, worked_out in holders:
+    for _, found, worked_out in holders:
         if source not in found:
             continue
         before = [h for h in found if h in ancestors]
@@ -271,10 +271,10 @@ def _ahead(calls: Sequence[Any], target: str, source: str) -> list[Any] | None:
 
 
 def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said: str
-             ) -> list[tuple[list[str], bool]]:
-    """For each value `call` takes that the user never said, the earlier calls whose results hold
-    it, in order, and whether it is worked out rather than found (a date not found as such may be
-    worked out from any earlier result holding a date)."""
+             ) -> list[tuple[str, list[str], bool]]:
+    """For each value `call` takes that the user never said: the value, the earlier calls whose
+    results hold it, in order, and whether it is worked out rather than found (a date not found as
+    such may be worked out from any earlier result holding a date)."""
     found = []
     for value in call.values():
         text = str(value)
@@ -284,9 +284,9 @@ def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said
             continue  # a day the user named in words ('October 14'): said, not looked up
         holders = [c.id for c in earlier if text in outputs[c.id]]
         if holders:
-            found.append((holders, False))
+            found.append((text, holders, False))
         elif _ISO_DATE.match(text):
-            found.append(([c.id for c in earlier if _ISO_DATE.search(outputs[c.id])], True))
+            found.append((text, [c.id for c in earlier if _ISO_DATE.search(outputs[c.id])], True))
     return found
 
 
@@ -321,8 +321,17 @@ def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str
                 told = told | {c.id for c in turn if any(_plain(v) in outputs[c.id] for v in values(fact))}
     sources: dict[str, set[str]] = {c.id: set() for c in calls}
     for j, call in enumerate(calls):
-        for holders, worked_out in _holders(call, calls[:j], outputs, said):
-            sources[call.id].update(holders if worked_out else holders[:1])  # a value found as such: where first
+        for value, holders, worked_out in _holders(call, calls[:j], outputs, said):
+            if worked_out:
+                sources[call.id].update(holders)
+                continue
+            # a value found as such comes from where it is first shown as what the user named (a
+            # rep's id next to the rep's name), else from the look-up the call was planned on, else
+            # from where it is first shown at all: an id shown in another role (a deal's owner id)
+            # does not say whose it is
+            named = [h for h in holders if _named_with(outputs[h], value, said)]
+            own = [h for h in holders if h in call.depends_on]
+            sources[call.id].update((named or own or holders)[:1])
     used = set().union(*sources.values())
     idle = {c.id for c in calls if specs[c.name].read_only and c.id not in used and c.id not in told}
     if not idle:
@@ -390,6 +399,14 @@ def _same_field(fact: Any, entries: Sequence[dict[str, Any]], own: Sequence[dict
     # trip's total equal to its one booking's price is not shown by the list of bookings
     return bool(holding) and all(any(all(k in e and e[k] == o[k] for k in keys) for e in entries)
                                  for o, keys in holding)
+
+
+def _named_with(output: str, value: str, said: str) -> bool:
+    """Whether an object of `output` that holds `value` as a field also holds a text the user said
+    (the name of the entity the value is the id of)."""
+    return any(isinstance(v, str) and v != value and len(v) > 3 and v.casefold() in said
+               for entry in _entries(_parse(output)) if value in map(str, entry.values())
+               for v in entry.values())
 
 
 def _parse(output: str) -> Any:

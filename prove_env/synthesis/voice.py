@@ -7,7 +7,8 @@ sentence, so no request is broken by it.
 
 A follow-up turn opens with words that fit what the assistant last did: any register's neutral
 words ("OK.", "Thank you.") after anything, a refusal included; words of thanks for an answer
-("Ah, good to know.", "Oh nice.") only after the assistant told something; words of
+("Ah, good to know.") only after the assistant told something, and none of delight, since what it
+told may be that there is nothing ("Oh nice." would not fit); words of
 thanks for a deed ("Brilliant, cheers!") only after it changed something. A greeting opens only
 the first message, once (`greets` tells one).
 """
@@ -31,13 +32,12 @@ _NEUTRAL = {  # fit after any answer, a refusal included
     "chatty": ("Okay!", "Alright then.", "Ah, okay.", "Ah, I see."),
     "terse": ("", "", "", "ok.", "k.", "next:", "fine."),
 }
-_TOLD = {  # fit after the assistant told something
-    "plain": ("OK, that helps.", "Thanks for that.", "Good."),
+_TOLD = {  # fit after the assistant told something, "there are none" included
+    "plain": ("OK, that helps.", "Thanks for that."),
     "polite": ("Thank you, that's helpful.", "That's very helpful, thank you.", "Thank you for checking.",
                "Much appreciated.", "Many thanks."),
-    "chatty": ("Ah, good to know.", "Oh nice.", "Perfect, that's exactly what I needed.", "Oh great, thanks!",
-               "Cool."),
-    "terse": ("thx.", "good."),
+    "chatty": ("Ah, good to know.", "Ah, I see, thanks!", "Thanks for looking that up!"),
+    "terse": ("thx.",),
 }
 _DONE = {  # fit after the assistant changed something
     "plain": ("Good.", "Thanks for that.", "Great."),
@@ -61,7 +61,7 @@ _ASIDES = {  # a sentence of the voice's own, now and then, before a request (of
     "plain": ("Can you help with something?", "I need a hand with this.", "Quick one for you."),
     "polite": ("I hope you can help me.", "Sorry to bother you.", "Good day.", "I'd be grateful for your help.",
                "Hello, I have a request."),
-    "chatty": ("Hey there!", "Hi!", "So, quick one.", "Hope your day's going well!", "Morning!", "Right, let's see."),
+    "chatty": ("Hey there!", "Hi!", "So, quick one.", "Hope your day's going well!", "Hello!", "Right, let's see."),
     "terse": (),
 }
 _HELLO = r"(?:hi|hello|hey|howdy|greetings|good (?:morning|afternoon|evening|day)|morning|afternoon|evening)"

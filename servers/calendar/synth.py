@@ -570,10 +570,13 @@ def event_facts(b: Bundle, rng: random.Random) -> Ask | None:
     def line(read: Callable[[dict], Any]) -> Facts:
         return lambda r: [read(e) for e in r["events"] if e["event_id"] == eid]
 
+    over = not o["recurring"] and o["end"] <= b["now"]  # a one-off already held: asked of in the past tense
     if kind == "place":
         facts = line(lambda e: e["location"])
-        says = [f"Where is {name}?", f"Where's {name} happening?", f"Remind me where {name} takes place?",
-                f"I forgot where {name} is. Can you check?"]
+        says = ([f"Where was {name}?", f"Where did {name} take place?", f"Remind me where {name} was held?",
+                 f"I forgot where {name} was. Can you check?"] if over else
+                [f"Where is {name}?", f"Where's {name} happening?", f"Remind me where {name} takes place?",
+                 f"I forgot where {name} is. Can you check?"])
         terse = [f"Location of {name}?"]
     elif kind == "when":
         facts = line(lambda e: e["next_occurrence"] or e["start"])
@@ -583,7 +586,7 @@ def event_facts(b: Bundle, rng: random.Random) -> Ask | None:
         terse = [f"When is {title}{nxt}?"]
     else:
         facts = line(lambda e: e["organizer"])
-        says = [f"Who organized {name}?", f"Who set up {name}?", f"Whose meeting is {name}?"]
+        says = [f"Who organized {name}?", f"Who set up {name}?", f"Whose meeting {'was' if over else 'is'} {name}?"]
         terse = [f"Organizer of {name}?"]
     return _ask(rng, {"query": o["title"]}, says=says, terse=terse, mentions=(o["title"],), facts=facts)
 
@@ -605,20 +608,28 @@ def get_event(b: Bundle, rng: random.Random) -> Ask | None:
     kinds += ["waiting"] if any(i["response"] == "needs-action" for i in guests(o)) else []
     kind = rng.choice(kinds)
     args, refs, mentions = {"event_id": o["event_id"]}, (_event(o),), (o["title"],)
+    over = not o["recurring"] and o["end"] <= b["now"]  # a one-off already held: asked of in the past tense
     if kind == "guests":
         facts: Facts = lambda r: _first([i["name"] for i in r["invitees"]])
-        says = [f"Who is invited to {name}, and have they replied?", f"Who's on the guest list for {name}?",
-                f"Can you tell me who's been invited to {name}?", f"I'd like to know who's coming to {name}."]
-        terse = [f"Invitees of {name}?", f"Who's invited to {name}?"]
+        says = ([f"Who was invited to {name}, and did they reply?", f"Who was on the guest list for {name}?",
+                 f"Can you tell me who was invited to {name}?", f"Remind me who was invited to {name}."] if over
+                else [f"Who is invited to {name}, and have they replied?", f"Who's on the guest list for {name}?",
+                      f"Can you tell me who's been invited to {name}?", f"I'd like to know who's coming to {name}."])
+        terse = [f"Invitees of {name}?", f"Who was invited to {name}?" if over else f"Who's invited to {name}?"]
     elif kind == "waiting":
         facts = lambda r: _first([i["name"] for i in r["invitees"] if i["response"] == "needs-action"])
-        says = [f"Who still hasn't answered the invitation to {name}?",
-                f"Is anyone yet to reply to {name}? Who?", f"Which guests of {name} haven't responded yet?"]
-        terse = [f"Who hasn't replied to {name}?"]
+        says = ([f"Who never answered the invitation to {name}?", f"Did anyone not reply to {name}? Who?",
+                 f"Which guests of {name} never responded?"] if over else
+                [f"Who still hasn't answered the invitation to {name}?",
+                 f"Is anyone yet to reply to {name}? Who?", f"Which guests of {name} haven't responded yet?"])
+        terse = [f"Who didn't reply to {name}?" if over else f"Who hasn't replied to {name}?"]
     else:
         facts = lambda r: [r["location"], *_first([i["name"] for i in r["invitees"]], 4)]
-        says = [f"Can you pull up the details of {name}? Where is it, and who's coming?",
-                f"Where is {name}, and who's invited?", f"Tell me about {name}: the place and the guest list."]
+        says = ([f"Can you pull up the details of {name}? Where was it, and who was invited?",
+                 f"Where was {name}, and who was invited?", f"Tell me about {name}: the place and the guest list."]
+                if over else
+                [f"Can you pull up the details of {name}? Where is it, and who's coming?",
+                 f"Where is {name}, and who's invited?", f"Tell me about {name}: the place and the guest list."])
         terse = [f"Place and invitees of {name}?"]
     return _ask(rng, args, says=says, terse=terse, refs=refs, mentions=mentions, facts=facts)
 
@@ -1219,12 +1230,16 @@ def book_room(b: Bundle, rng: random.Random) -> Ask | None:
     o = rng.choice(events)
     room = rng.choice(o["free_rooms"])
     name, where = event_name(o, rng), room["name"]
+    # an event that has a room already is asked to change rooms, never to get one
+    vague = ([f"{_cap(name)} needs a different room; can you book another one?",
+              f"Could you move {name} to another room?", f"We need somewhere else to meet for {name}."]
+             if o["event"]["room"] else
+             [f"{_cap(name)} needs a meeting room; can you book one?", f"Could you get a room for {name}?",
+              f"We need somewhere to meet for {name}."])
     return _ask(rng, {"event_id": o["event_id"], "room_id": room["room_id"]}, says=[
         f"Please book the {where} room for {name}.", f"Can you reserve {where} for {name}?",
         f"Let's hold {name} in {where}. Could you book it?", f"I'd like {where} for {name}, please book it."],
-        terse=[f"Book {where} for {name}.", f"Room {where} for {name}."],
-        vague=[f"{_cap(name)} needs a meeting room; can you book one?", f"Could you get a room for {name}?",
-               f"We need somewhere to meet for {name}."],
+        terse=[f"Book {where} for {name}.", f"Room {where} for {name}."], vague=vague,
         details=[f"The {where} room, please.", f"{where} would be good.", f"Book {where}."],
         refs=(_event(o), _room(room)), mentions=(o["title"], where))
 
@@ -1313,13 +1328,14 @@ def record_answer(b: Bundle, rng: random.Random) -> str | None:
 
 
 # Tools that do one another's job for some request (an event's details show in a search or a
-# day's listing, its reminders in the event): a missing-function task hides all of a group or
-# none.
+# day's listing, its reminders in the event, the unanswered invitations in any listing of the
+# coming events, whose entries carry the user's reply as 'my_response'): a missing-function task
+# hides all of a group or none.
 SUBSTITUTES = (
     ("get_event", "search_events", "list_events"),
     ("list_events", "list_upcoming_events"),
     ("list_reminders", "get_event"),
-    ("list_pending_invitations", "list_upcoming_events"),
+    ("list_pending_invitations", "list_upcoming_events", "list_events"),
 )
 
 

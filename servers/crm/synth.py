@@ -659,7 +659,9 @@ def update_deal(b: Bundle, rng: random.Random) -> Ask | None:
     if probability == deal["probability"]:
         return None
     return Ask({"deal_id": deal["deal_id"], "probability": probability},
-               say=rng.choice([f"I'm more sure about {name} now; set its win probability to {probability}%.",
+               # "more sure" only where the chance goes up: lowering it to 15% reads as being less sure
+               say=rng.choice([f"I'm {'more' if probability > deal['probability'] else 'less'} sure about {name} "
+                               f"now; set its win probability to {probability}%.",
                                f"Please change the probability on {name} to {probability} percent.",
                                f"Could you put {name} at {probability}% likely to close?"]),
                terse=f"{name[:1].upper() + name[1:]}: probability {probability}%.", refs=refs,
@@ -697,7 +699,9 @@ def get_forecast(b: Bundle, rng: random.Random) -> Ask | None:
     # the forecast (won plus weighted) is the figure asked for; its parts only where the words ask them
     forecast = lambda r: [r["forecast"]]  # noqa: E731
     parts = lambda r: [r["weighted"], r["forecast"]] + ([r["won"]] if r["won"] else [])  # noqa: E731
-    span = f"{said} ({day(start)} to {full_date(end)})"
+    # a quarter's days are said (a fiscal year may start in another month); a calendar month's are not:
+    # "September 2026 (September 1 to September 30, 2026)" says the month twice
+    span = said if said == month(start) else f"{said} ({day(start)} to {full_date(end)})"
     if rng.random() < 0.35:
         if rng.random() < 0.3:
             return Ask({"start_date": start.isoformat(), "end_date": end.isoformat()},

@@ -13,9 +13,10 @@ requests that ask to be told something declare the facts their answer must state
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Callable
 
 from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
@@ -118,6 +119,10 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         bundle["elsewhere"] = [i for i in shop["invoices"] if i["customer_id"] != cid and not i["overdue"]]
         bundle["roles"] = _roles(bundle, rng)
         bundle["endpoint_change"] = _endpoint_change(shop["endpoints"], shop["retried"], rng)
+        # whether a conversation about the customer asks for their totals (get_customer) or lists what the
+        # totals add up to (their payments, their invoices with what is paid and due, as a question or as
+        # the look-up of one of them): never both, or the totals are in hand already (`_listing`)
+        bundle["totals"] = rng.random() < 0.25
         bundles.append(bundle)
     return bundles
 
@@ -302,6 +307,16 @@ def _named_card(b: Bundle, card: dict) -> bool:
     return sum(c["last4"] == card["last4"] for c in b["cards"]) == 1
 
 
+def _listing(build: Callable[[Bundle, random.Random], Ask | None]) -> Callable[[Bundle, random.Random], Ask | None]:
+    """A request about one of the customer's invoices or payments: its look-up lists them all, with what
+    each was paid, refunded and is due, whose sums are the customer's totals (get_customer). Not asked
+    where the conversation asks for those totals."""
+    @functools.wraps(build)
+    def build_unless_totals(b: Bundle, rng: random.Random) -> Ask | None:
+        return None if b["totals"] else build(b, rng)
+    return build_unless_totals
+
+
 # -- goals: questions -------------------------------------------------------------------------------
 
 goals = Goals()
@@ -309,6 +324,8 @@ goals = Goals()
 
 @goals.add("get_customer", 0.4)
 def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
+    if not b["totals"]:
+        return None  # the customer's payments or open invoices are listed instead: the totals are their sums
     who, args, refs = _who(b), {"customer_id": b["customer"]["customer_id"]}, (_customer(b),)
     # what the customer search before it does not show (it shows their email and currency)
     choice = rng.randrange(2)
@@ -380,6 +397,12 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
                  and i["invoice_id"] not in held]
     overdue = [i for i in untouched if i["overdue"]]
     opened = untouched
+    # where the customer's totals are asked, no listing shows every open invoice with what is due (what is
+    # outstanding is their sum): the overdue ones only where some open invoice is not overdue
+    totals = b["totals"]
+    summed = totals and all(i["overdue"] for i in b["invoices"] if i["status"] == "open")
+    if summed:
+        overdue = []
     choice = rng.randrange(4)
     if choice == 0 and overdue:
         return Ask({"customer_id": cid, "overdue_only": True},
@@ -388,14 +411,14 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"I'm doing collections. What does {who} have past due?"]),
                    terse=f"Overdue invoices of {who}?", refs=refs, mentions=(who,),
                    facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
-    if choice == 1 and opened:
+    if choice == 1 and opened and not totals:
         return Ask({"customer_id": cid, "status": "open"},
                    say=rng.choice([f"Which invoices does {who} have open right now?",
                                    f"List {_whose(b)} unpaid open invoices with what's due on each.",
                                    f"What is still open on {_whose(b)} account? Numbers and amounts due, please."]),
                    terse=f"Open invoices of {who}?", refs=refs, mentions=(who,),
                    facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
-    if choice == 2:
+    if choice == 2 and not summed:
         args, scope, whose = _scope(b, rng)
         if whose == "our":
             say = ["Which five invoices most recently created are overdue? Numbers and customers.",
@@ -408,7 +431,7 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({**args, "overdue_only": True, "limit": 5}, refs=scope, say=rng.choice(say),
                    terse="Five newest overdue invoices" + ("?" if whose == "our" else ", all merchants?"),
                    mentions=("five",), facts=lambda r: [i["number"] for i in r])
-    if not b["invoices"]:
+    if not b["invoices"] or totals:
         return None
     return Ask({"customer_id": cid},
                say=rng.choice([f"What invoices have we sent {who}, and where does each stand?",
@@ -435,6 +458,7 @@ def invoice_by_number(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("get_invoice", 0.45)
+@_listing
 def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["invoices"]:
         return None
@@ -465,6 +489,7 @@ def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("list_payments", 0.5)
+@_listing
 def list_payments(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["payments"]:
         return None
@@ -504,7 +529,8 @@ def list_refunds(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_events", 0.5)
 def list_events(b: Bundle, rng: random.Random) -> Ask | None:
-    invoices = [i for i in b["invoices"] if i["status"] != "draft"]
+    # an invoice of the customer is looked up in their invoice list: not where their totals are asked
+    invoices = [i for i in b["invoices"] if i["status"] != "draft"] if not b["totals"] else []
     if invoices and rng.random() < 0.7:
         invoice = rng.choice(invoices)
         name, number = invoice_name(b, invoice, rng), invoice["number"]
@@ -586,7 +612,8 @@ def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_deliveries", 0.6)
 def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
-    paid = [e for e in b["events"] if e["type"] == "invoice.paid"]
+    # an invoice's event is looked up in the customer's invoice list: not where their totals are asked
+    paid = [e for e in b["events"] if e["type"] == "invoice.paid"] if not b["totals"] else []
     by_invoice = {i["invoice_id"]: i for i in b["invoices"]}
     if paid and rng.random() < 0.6:
         event = rng.choice(paid)
@@ -700,6 +727,7 @@ def create_invoice(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("add_line_item", 2.0)
+@_listing
 def add_line_item(b: Bundle, rng: random.Random) -> Ask | None:
     drafts = _role(b, "edit", b["invoices"], "invoice_id")
     if not drafts:
@@ -726,6 +754,7 @@ def add_line_item(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("finalize_invoice", 2.5)
+@_listing
 def finalize_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     drafts = _role(b, "finalize", b["invoices"], "invoice_id")
     if not drafts:
@@ -748,6 +777,7 @@ def finalize_invoice(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("void_invoice", 1.3)
+@_listing
 def void_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     invoices = _role(b, "void", b["invoices"], "invoice_id")
     if not invoices:
@@ -776,6 +806,7 @@ def _card_choice(b: Bundle, rng: random.Random) -> tuple[dict | None, str]:
 
 
 @goals.add("pay_invoice", 1.4)
+@_listing
 def pay_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     invoices = _role(b, "pay", b["invoices"], "invoice_id")
     if not invoices:
@@ -824,6 +855,7 @@ def _named_once(b: Bundle, text: str) -> str:
 
 
 @goals.add("authorize_payment", 1.3)
+@_listing
 def authorize_payment(b: Bundle, rng: random.Random) -> Ask | None:
     invoices = _role(b, "authorize", b["invoices"], "invoice_id")
     if not invoices:
@@ -848,6 +880,7 @@ def authorize_payment(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("capture_payment", 2.5)
+@_listing
 def capture_payment(b: Bundle, rng: random.Random) -> Ask | None:
     payments = [p for p in _role(b, "capture", b["payments"], "payment_id") if _single_payment(b, p)]
     if not payments:
@@ -881,6 +914,7 @@ def who_card(b: Bundle, payment: dict) -> str:
 
 
 @goals.add("cancel_payment", 2.2)
+@_listing
 def cancel_payment(b: Bundle, rng: random.Random) -> Ask | None:
     payments = [p for p in _role(b, "cancel", b["payments"], "payment_id") if _single_payment(b, p)]
     if not payments:
@@ -896,6 +930,7 @@ def cancel_payment(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 @goals.add("refund_payment", 1.4)
+@_listing
 def refund_payment(b: Bundle, rng: random.Random) -> Ask | None:
     payments = [p for p in _role(b, "refund", b["payments"], "payment_id") if _single_payment(b, p)]
     if not payments:

@@ -362,6 +362,12 @@ def unblock_user(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- posts ---------------------------------------------------------------------------------------------
 
+def _after_quote(text: str) -> str:
+    """What ends a sentence that ends with a quoted `text`: nothing when the quote ends with its
+    own stop ('Write "Count me in next time!"', never '..."!".'), else a full stop."""
+    return "" if text.rstrip()[-1:] in (".", "!", "?") else "."
+
+
 @goals.add("create_post", 1.2)
 def create_post(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.45:
@@ -370,16 +376,19 @@ def create_post(b: Bundle, rng: random.Random) -> Ask | None:
             return None
         said, ref, _ = _post_ref(post, rng)
         text = rng.choice(REPLY_TEXTS)
+        end = _after_quote(text)
         return Ask({"text": text, "reply_to_post_id": post["post_id"]},
                    say=rng.choice([f"Reply to {said}.", f"I want to answer {said}.",
                                    f"Could you leave a reply on {said}?"]),
-                   detail=rng.choice([f"Write \"{text}\".", f"Just say \"{text}\".", f"The reply is \"{text}\"."]),
+                   detail=rng.choice([f"Write \"{text}\"{end}", f"Just say \"{text}\"{end}",
+                                      f"The reply is \"{text}\"{end}"]),
                    terse=f"Reply to {said}: \"{text}\"", refs=(ref,), mentions=(text, _topic(post["about"])))
     text = rng.choice(NEW_POSTS)
     return Ask({"text": text}, say=rng.choice(["I'd like to post something.", "Can you publish a post for me?",
                                                "Please share a new post on my account."]),
-               detail=rng.choice([f"It should say \"{text}\".", f"Post exactly this: \"{text}\".",
-                                  f"Text: \"{text}\"."]),
+               detail=rng.choice([f"It should say \"{text}\"{_after_quote(text)}",
+                                  f"Post exactly this: \"{text}\"{_after_quote(text)}",
+                                  f"Text: \"{text}\"{_after_quote(text)}"]),
                terse=f"Post: \"{text}\"", mentions=(text,))
 
 

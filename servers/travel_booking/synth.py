@@ -410,14 +410,17 @@ def search_hotels(b: Bundle, rng: random.Random) -> Ask | None:
         price = rng.choice([200, 250, 300, 400])
         args["max_price"] = float(price)
         cap = f" for at most {money(price)} a night"
-    # a party of one is no "we": "I'm going to Denver on my own. Which hotels can put me up?"
-    going, us = (f"I'm going to {city} on my own", "me") if guests == 1 else (f"We're {people} going to {city}", "us")
-    return Ask(args, say=rng.choice([f"Which hotels in {city} have a room{cap}? It's {people}.",
+    # a party of one is no "we" ("I'm going to Denver on my own. Which hotels can put me up?"), and a party
+    # is counted as "there are two of us", not "we're two of us"
+    party = "It's just me" if guests == 1 else f"There are {people}"
+    going, us, we = ((f"I'm going to {city} on my own", "me", "I") if guests == 1
+                     else (f"There are {people} going to {city}", "us", "We"))
+    return Ask(args, say=rng.choice([f"Which hotels in {city} have a room{cap}? {party}.",
                                      f"{going}. Which hotels can put {us} up{cap}?",
                                      f"I need somewhere to stay in {city}{cap}, {people}. What's available?"]),
                terse=f"Hotels in {city}{cap}, {people}, {dates}?",
                detail=rng.choice([f"The dates are {dates}.", f"Checking in {day(start)}, out {day(end)}.",
-                                  f"We'd stay {dates}."]),
+                                  f"{we}'d stay {dates}."]),
                mentions=(city, day(start), day(end)), facts=lambda r: [h["name"] for h in r][:5] or [NOTHING])
 
 

@@ -8,6 +8,7 @@ tests change are mostly created by the tests themselves, at 07:00 where the seed
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
@@ -1178,3 +1179,90 @@ def test_the_people_a_conflict_check_asks_about_change_its_answer():
     finally:
         world.close()
     assert asked > 10
+
+
+def test_unanswered_invitations_are_never_missing_while_a_listing_shows_the_replies():
+    """"Unanswered invitations?" with list_pending_invitations hidden was marked not doable while
+    list_events was shown: its entries carry the user's reply ('my_response': 'needs-action'), so it finds
+    every pending invitation, and an assistant that answered that way lost credit. list_events is declared
+    a substitute of list_pending_invitations: a missing-function task hides both or neither."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    try:
+        read = Reader(toolkit, world)
+        now = world.now
+        pending = read("list_pending_invitations", limit=100)["invitations"]
+        soon = {(p["title"], str(p["start"])[:16]) for p in pending
+                if dt.datetime.fromisoformat(str(p["start"])) < now + dt.timedelta(days=60)}
+        shown = set()
+        for week in range(0, 63, 7):
+            first = (now + dt.timedelta(days=week)).date()
+            listed = read("list_events", start_date=first.isoformat(),
+                          end_date=(first + dt.timedelta(days=6)).isoformat(), limit=200)["events"]
+            shown |= {(e["title"], e["start"][:16]) for e in listed if e["my_response"] == "needs-action"}
+    finally:
+        world.close()
+    assert len(soon) >= 3 and soon <= shown  # list_events answers the question
+    assert {"list_events", "list_upcoming_events"} <= recipe.substitutes_of("list_pending_invitations")
+
+
+def _bundles_and_recipe(label: str):
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    try:
+        rng = random.Random(label)
+        return recipe.sample(Reader(toolkit, world), world.now, rng), recipe, rng
+    finally:
+        world.close()
+
+
+def test_an_event_already_held_is_asked_of_in_the_past_tense():
+    """"I forgot where the Search relevance review on Friday, March 6 is", said on March 13: a one-off event
+    that has ended is asked of in the past tense (where it was, who was invited, who never replied)."""
+    import re
+
+    bundles, recipe, rng = _bundles_and_recipe("calendar past tense")
+    present = re.compile(r"\b(is|where's|takes|happening|who's|hasn't|haven't|yet)\b", re.IGNORECASE)
+    asked = 0
+    for builder in ("event_facts", "get_event"):
+        goal = next(g for g in recipe.goals if g.build.__name__ == builder)
+        for _ in range(150):
+            b = rng.choice(bundles)
+            past = [o for o in b["events"] if not o["recurring"] and o["end"] <= b["now"]]
+            if not past:
+                continue
+            ask = goal.build({**b, "events": past}, rng)
+            if ask is None:
+                continue
+            asked += 1
+            title = next((o["title"] for o in past if o["title"] in ask.say), "")
+            for words in (ask.say, ask.terse or ""):
+                assert title and not present.search(words.replace(title, "")), words
+    assert asked > 50
+
+
+def test_an_event_with_a_room_is_asked_to_change_rooms_not_to_get_one():
+    """"Could you get a room for my Incident postmortem sync?" while Cascade was booked for it: where the
+    event has a room already, the request that leaves the room to a second sentence asks for another one."""
+    bundles, recipe, rng = _bundles_and_recipe("calendar rooms")
+    goal = next(g for g in recipe.goals if g.tool == "book_room")
+    vague = 0
+    for _ in range(300):
+        b = rng.choice(bundles)
+        roomed = [o for o in b["events"] if o["event"]["room"] is not None]
+        ask = goal.build({**b, "events": roomed}, rng)
+        if ask is None or ask.detail is None:
+            continue
+        vague += 1
+        assert re.search(r"\b(different|another|else)\b", ask.say), ask.say
+    assert vague > 10

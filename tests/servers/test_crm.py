@@ -847,3 +847,31 @@ def test_a_deal_is_stated_by_its_company_and_product_as_an_answer_names_it():
             assert facts_stated([ask.facts(result)], [answer]), (ask.say, answer, ask.facts(result))
             checked += 1
     assert checked > 20
+
+
+def test_a_win_probability_is_more_sure_only_where_it_goes_up():
+    """"I'm more sure about the annual subscription deal with Decker LLC now; set its win probability to
+    15%." lowers a deal at 75%: the user is more sure where the chance goes up and less sure where it goes
+    down."""
+    sure = [(ask, read) for ask, _, read in _asks("update_deal", draws=400) if " sure about " in ask.say]
+    directions = set()
+    for ask, read in sure:
+        before = read("get_deal", deal_id=ask.args["deal_id"])["probability"]
+        up = ask.args["probability"] > before
+        directions.add(up)
+        assert ("I'm more sure" if up else "I'm less sure") in ask.say, (before, ask.say)
+    assert directions == {True, False}
+
+
+def test_a_forecast_for_a_month_names_the_month_once():
+    """"the team forecast for September 2026 (September 1 to September 30, 2026)" says the month twice; a
+    quarter keeps its days ("Q3 2026 (July 1 to September 30, 2026)"), as a fiscal quarter may differ."""
+    kinds = set()
+    for ask, _, _ in _asks("get_forecast", draws=150):
+        period = ask.mentions[0]
+        quarter = period.startswith("Q")
+        kinds.add(quarter)
+        for words in (ask.say, ask.detail or "", ask.terse or ""):
+            if period in words:
+                assert (f"{period} (" in words) == quarter, words
+    assert kinds == {True, False}

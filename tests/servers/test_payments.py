@@ -1105,3 +1105,48 @@ def test_a_customers_totals_hide_the_lists_they_sum_an_overdue_invoice_may_be_ca
                         assert invoice["description"] not in name, name
     world.close()
     assert shared > 0
+
+
+def test_a_customers_totals_are_never_asked_where_a_list_of_what_they_sum_is_in_hand():
+    """Finding: "What card payments has Amanda Jordan made?" listed her three payments (75.00, 607.00,
+    1005.00, nothing refunded), then "what has Amanda Jordan paid in total, and what went back as
+    refunds?" kept get_customer, whose totals are those sums: answering from the list scored coverage
+    0.75. A customer's totals (get_customer) and a listing of their payments or invoices, asked or looked
+    up for one of them, are never in one conversation about them."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    def owners(refs):
+        for ref in refs:
+            while ref is not None:
+                yield ref
+                ref = ref.owner
+
+    def lists_the_customer(b, tool, ask):
+        """Whether the request or a look-up before it shows every invoice or every payment of the customer."""
+        if any(r.kind in ("invoice", "payment", "event") for r in owners(ask.refs)):
+            return True  # looked up in the customer's invoice or payment list
+        if tool in ("list_invoices", "list_payments") and ask.args.get("customer_id") == b["customer"]["customer_id"]:
+            opened = [i for i in b["invoices"] if i["status"] == "open"]
+            return not ask.args.get("overdue_only") or all(i["overdue"] for i in opened)
+        return False
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    seen = Counter()
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"payments totals in hand {seed}")
+        for b in recipe.sample(read, world.now, rng):
+            totals = [ask for goal in recipe.goals if goal.tool == "get_customer"
+                      for ask in (goal.build(b, rng) for _ in range(6)) if ask is not None]
+            listed = [ask.say for goal in recipe.goals if goal.tool != "get_customer"
+                      for ask in (goal.build(b, rng) for _ in range(12))
+                      if ask is not None and lists_the_customer(b, goal.tool, ask)]
+            seen["totals"] += bool(totals)
+            seen["listed"] += bool(listed)
+            assert not (totals and listed), (b["customer"]["name"], totals[0].say, listed[:3])
+        world.close()
+    assert seen["totals"] > 5 and seen["listed"] > 20, seen

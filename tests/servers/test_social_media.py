@@ -808,3 +808,41 @@ def test_who_is_asked_of_a_list_is_anyone_but_the_user_by_name_or_handle():
     assert all(seen.get(t) for t in ("list_following", "list_followers", "list_follow_requests", "get_home_feed",
                                      "list_notifications")), seen
     assert seen["me"] > 0, seen
+
+
+def test_a_quoted_reply_or_post_that_ends_with_its_own_stop_gets_no_second_one():
+    """Finding: 'Just say "This looks amazing.".' and 'Write "Count me in next time!".': a full stop
+    after a quoted text that already ends the sentence. A quote ending in '.', '!' or '?' closes the
+    sentence itself; any other quote that ends a sentence (a detail) is followed by a full stop."""
+    import re
+
+    asks = _asks("create_post", draws=80)
+    ended = 0
+    for ask, _, _ in asks:
+        text = ask.args["text"]
+        for words in (ask.say, ask.detail, ask.terse):
+            if not words:
+                continue
+            assert not re.search(r'[.!?]"[.!?]', words), words
+            if words is ask.detail and (words.endswith(f'"{text}"') or words.endswith(f'"{text}".')):
+                ended += 1
+                assert words.endswith(f'"{text}"' if text[-1] in ".!?" else f'"{text}".'), words
+    assert ended > 20 and any(ask.args["text"][-1] in ".!?" for ask, _, _ in asks)
+
+
+def test_deleting_my_post_about_something_depends_on_the_timeline_that_shows_which_it_is():
+    """'Take down my post about the ramen place': the post's id comes from the user's own timeline,
+    even where an earlier result (a like notification) holds the same id without saying what it is
+    about; the gold keeps the look-up and its edge."""
+    from prove_env.synthesis.pipeline import synthesize
+
+    result = synthesize(["social_media"], 40, seed=63, workers=1)
+    checked = 0
+    for task in result.tasks("train") + result.tasks("test"):
+        for turn in task.gold:
+            timeline = [c.id for c in turn if c.name == "get_user_timeline" and not c.arguments]
+            for call in turn:
+                if call.name == "delete_post" and timeline:
+                    checked += 1
+                    assert set(timeline) & set(call.depends_on), (task.id, call.depends_on)
+    assert checked, "no 'delete my post about' request in the sample"

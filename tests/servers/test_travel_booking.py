@@ -1203,3 +1203,15 @@ def test_a_party_of_one_is_not_we():
     assert len(alone) > 10 and any("on my own" in ask.say for ask in alone)
     for ask in alone:
         assert not re.search(r"\b(?:we|we're|us)\b", ask.say, re.IGNORECASE), ask.say
+
+
+def test_a_party_is_counted_in_plain_words():
+    """Finding: "We're two of us going to Denver. Which hotels can put us up?", and "We'd stay from March 3
+    to March 5." said by a party of one."""
+    asks = [ask for _, ask in _asks("search_hotels", draws=200)]
+    assert any(ask.args["guests"] > 1 and "going to" in ask.say for ask in asks)
+    assert any(ask.args["guests"] == 1 and "stay from" in ask.detail for ask in asks)
+    for ask in asks:
+        assert not re.search(r"\b(?:we're|it's) (?:two|three|four)\b", ask.say, re.IGNORECASE), ask.say
+        if ask.args["guests"] == 1:
+            assert not re.search(r"\b(?:we|we'd|us)\b", ask.detail, re.IGNORECASE), ask.detail
