@@ -16,7 +16,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from prove_env.actions import ParsedCall
@@ -93,6 +93,28 @@ def shown_tools(toolkit: type[Toolkit], task: Task) -> list[dict[str, Any]]:
     if task.tools is not None:
         return task.tools
     return [spec.openai_schema() for spec in toolkit.visible_specs()]
+
+
+@cache
+def choices(toolkit: type[Toolkit]) -> tuple[frozenset[str], ...]:
+    """The sets of words a tool argument of the server takes (an order's statuses, a priority): the
+    rivals of a word fact, which an answer naming them all only guesses (`prove_env.facts`)."""
+    found: set[frozenset[str]] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            options = node.get("enum")
+            if isinstance(options, list) and len(options) > 1 and all(isinstance(o, str) for o in options):
+                found.add(frozenset(options))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for spec in toolkit.specs().values():
+        walk(spec.openai_schema())
+    return tuple(sorted(found, key=sorted))
 
 
 _RAW_ARGUMENTS_KEPT = 2_000
@@ -215,7 +237,8 @@ class Episode:
         unshown = ((task.missing_tool is not None or not task.gold_calls)
                    and any(r.name not in self.schemas for r in self.calls))
         return StateOutcome(matched=matched_parts / writes if writes else 1.0, collateral=collateral or unshown,
-                            writes=bool(writes), facts=facts_stated(task.facts, self.answers))
+                            writes=bool(writes), facts=facts_stated(task.facts, self.answers, choices(self.toolkit),
+                                                                    today=self.world.now.date()))
 
     def _details_changed_elsewhere(self, reference: Replay, final: dict[str, str]) -> bool:
         """Whether a detail changed on a row the gold calls never touch: tolerated details are

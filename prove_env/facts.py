@@ -7,12 +7,13 @@ something else:
 
 - numbers and money: a number token of the text equal to it to the cent, sign aside ('$1,548.38',
   '1548.38 USD'; '-$45.20' and '45.20 spent' state the same debit; '1,548.4' does not state
-  1548.38); never digits inside a date, a time, an id or a longer number (12 is not stated by
+  1548.38), or a small count in words ('just one', 'twice'); never digits inside a date, a time, an id or a longer number (12 is not stated by
   '2025-12-07', 21 not by 'ACC-0021', 14 not by '14:30', 10 not by '104', 12 not by seat '12F',
   2 not by '2 pm');
 - dates ('2026-09-15'): ISO, the month's name (or its first three letters) with the day in either
   order ('September 15', 'Sep 15th', '15 September'), or M/D/YYYY ('9/15/2026', '9/15'); a year
-  written with the date must be the right one ('September 15, 2019' does not state it);
+  written with the date must be the right one ('September 15, 2019' does not state it); and, where
+  the world's date is known (`facts_stated(..., today=)`), 'today', 'tomorrow' or 'yesterday';
 - times ('14:30', and the time of '2026-09-15T14:30' with its date as above, both in one item of
   the answer: one line, or one part between semicolons or sentences): 24-hour ('14:30') or
   12-hour ('2:30 pm', '2:30PM', '2:30 p.m.', '2 pm' on the hour), 'noon' and 'midnight';
@@ -43,6 +44,9 @@ it, because a guess that names every candidate is no statement:
   step being 1 for a whole number, a cent for an amount (both for a whole amount) and a day for a
   date; values below it alone are a breakdown, not a guess ('3 events: 2 meetings, 1 call');
 - nor a number joined to another by 'or' or 'to' ('5 or 6', 'one to three');
+- nor a word that is one of the values a tool's argument takes (a status, a priority) beside two
+  of its other values, or joined to one by 'or' ('open or closed'; the episode passes the server's
+  choices);
 - the task's own facts are no rivals: an answer that lists them all is no guess.
 
 A list that ends at the fact ('0 1 2 ... 8' for 8) is as likely right as the fact said alone, so
@@ -54,7 +58,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +85,8 @@ _WORD_NUMBERS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "fou
 _NUMBER_WORD = re.compile(
     r"(?<![\w-])(?:(?<!\bno )(?<!\bthe )(?<!\beach )(?<!\bwhich )(?<!\bthis )(?<!\bthat )(?<!\bany )"
     r"(?<!\bevery )one(?! of\b)|" + "|".join(w for w in _WORD_NUMBERS if w != "one") + r")(?![\w-])", re.I)
+_AMOUNT_TEXT = re.compile(r"-?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")  # a number written as text
+_OFTEN = re.compile(r"(?<![\w-])(once|twice)(?![\w-])", re.I)
 _MONTHS = {m: i for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
                                           "september", "october", "november", "december"), start=1)}
 _MONTH = r"(?P<month>" + "|".join(sorted({*_MONTHS, *(m[:3] for m in _MONTHS), "sept"}, key=len, reverse=True)) + r")\.?"
@@ -123,14 +129,14 @@ def values(fact: Any) -> list[Any]:
     return [fact]
 
 
-def stated(fact: Any, text: str) -> bool:
+def stated(fact: Any, text: str, today: dt.date | None = None) -> bool:
     """Whether `text` holds `fact` in any usual form (see the module's rules); an answer that
     holds it among its rivals still states nothing (`facts_stated`)."""
     if isinstance(fact, bool) or fact is None:
         return True
     if isinstance(fact, dict):
         if "one_of" in fact:
-            return any(stated(choice, text) for choice in fact["one_of"])
+            return any(stated(choice, text, today) for choice in fact["one_of"])
         if "quantity" in fact:
             places = fact.get("places", _decimals(fact["quantity"]))
             return _quantity_stated(float(fact["quantity"]), _UNITS[fact["unit"]], places, text)
@@ -138,34 +144,41 @@ def stated(fact: Any, text: str) -> bool:
     if isinstance(fact, int | float):
         return any(abs(n - abs(fact)) < 0.005 for n in _numbers(text))
     value = str(fact).strip()
-    if re.fullmatch(r"-?\$?\d[\d,]*(\.\d+)?", value):
-        return stated(float(value.replace("$", "").replace(",", "")), text)
+    if _AMOUNT_TEXT.fullmatch(value):  # not '159,3975': the cells of a row
+        # a number written as text is also a whole cell of a comma-separated row, as printed
+        return (stated(float(value.replace("$", "").replace(",", "")), text)
+                or re.search(rf"(?m)(?:^|,){re.escape(value)}(?=,|\s*$)", text) is not None)
     clock = re.fullmatch(r"(\d{2}):(\d{2})(?::\d{2})?", value)
     if clock:
         return _time_stated(int(clock[1]), int(clock[2]), text)
     moment = _moment(value)
     if isinstance(moment, dt.datetime):  # the date and the time together, in one item of the answer
-        return any(_date_stated(moment.date(), part) and _time_stated(moment.hour, moment.minute, part)
+        return any(_date_stated(moment.date(), part, today) and _time_stated(moment.hour, moment.minute, part)
                    for part in _ITEMS.split(text))
     if moment is not None:
-        return _date_stated(moment, text)
+        return _date_stated(moment, text, today)
     return _phrase_stated(value, text)
 
 
-def facts_stated(facts: Sequence[Sequence[Any]] | None, answers: Sequence[str]) -> bool | None:
-    """Whether the answers, together, state every fact of the task (None: the task declares none)."""
+def facts_stated(facts: Sequence[Sequence[Any]] | None, answers: Sequence[str],
+                 choices: Sequence[Collection[str]] = (), today: dt.date | None = None) -> bool | None:
+    """Whether the answers, together, state every fact of the task, none among its rivals (None:
+    the task declares none). `choices`: the sets of values the server's tool arguments take (the
+    statuses an order may have), whose other values are a word fact's rivals. `today`: the world's
+    date, which 'today', 'tomorrow' and 'yesterday' name."""
     if facts is None:
         return None
     text = "\n".join(answers)
     every = [fact for turn in facts for fact in turn]
-    return all(_answered(fact, text, every) for fact in every)
+    return all(_answered(fact, text, every, choices, today) for fact in every)
 
 
-def _answered(fact: Any, text: str, every: Sequence[Any]) -> bool:
+def _answered(fact: Any, text: str, every: Sequence[Any], choices: Sequence[Collection[str]],
+              today: dt.date | None) -> bool:
     """Whether `text` states `fact` and offers no rivals for it (`every`: the task's facts)."""
     if isinstance(fact, dict) and "one_of" in fact:
-        return any(_answered(choice, text, every) for choice in fact["one_of"])
-    return stated(fact, text) and not _hedged(fact, text, every)
+        return any(_answered(choice, text, every, choices, today) for choice in fact["one_of"])
+    return stated(fact, text, today) and not _hedged(fact, text, every, choices, today)
 
 
 def say(facts: Sequence[Any]) -> str:
@@ -191,26 +204,50 @@ def _plain(fact: Any) -> str:
     return str(fact)
 
 
-def _hedged(fact: Any, text: str, others: Sequence[Any]) -> bool:
-    """Whether `text` offers rivals for a number or a day: two of the four values nearest it (a
-    step each way and two, a step being 1, a cent or a day), one of them above it, or a number
-    joined to it by 'or' or 'to' ('5 or 6', 'four to six'). Values of the task's facts are no
+def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Collection[str]] = (),
+            today: dt.date | None = None) -> bool:
+    """Whether `text` offers rivals for a number, a day or a choice: for a number or a day, two of
+    the four values nearest it (a step each way and two, a step being 1, a cent or a day), one of
+    them above it, or a number joined to it by 'or' or 'to' ('5 or 6', 'four to six'); for a word
+    that is one of the values a tool's argument takes (`choices`: a status, a priority), two other
+    values of it, or one joined to it by 'or' ('open or closed'). Values of the task's facts are no
     rivals (an answer that lists them is no guess), nor the digits inside a text fact (seats '1A',
     '2C' beside a count of 0)."""
     known = {_key(v) for other in others for v in values(other)}
+    said_text = text
     for other in others:
         for v in values(other):
             if isinstance(v, str) and v.strip() and _as_number(v) is None:
                 text = re.sub(rf"(?<!\w){re.escape(v.strip())}(?!\w)", " ", text, flags=re.I)
     for rivals in _rivals(fact):
-        said = [step for step, rival in rivals if _key(rival) not in known and stated(rival, text)]
+        said = [step for step, rival in rivals if _key(rival) not in known and stated(rival, text, today)]
         if len(said) >= 2 and max(said) > 0:
             return True
     number = _as_number(fact)
-    if number is None:
-        return False
-    pairs = _numbers_joined(text)
-    return any(number in pair and len(set(pair)) > 1 for pair in pairs)
+    if number is not None:
+        return any(number in pair and len(set(pair)) > 1 for pair in _numbers_joined(text))
+    if isinstance(fact, str) and choices:
+        return _choice_hedged(_fold(fact), said_text, text, {_fold(str(k)) for k in known}, choices)
+    return False
+
+
+def _choice_hedged(word: str, said: str, rest: str, known: set[str], choices: Sequence[Collection[str]]) -> bool:
+    """Whether an answer names, beside `word`, two other values of a choice that holds it, or one
+    joined to it by 'or' (`rest`: the answer without the task's text facts)."""
+    folded = _fold(said)
+    for choice in choices:
+        options = {_fold(c) for c in choice}
+        if word not in options:
+            continue
+        rivals = [o for o in options - known - {word} if o and _phrase_stated(o, rest)]
+        if len(rivals) >= 2:
+            return True
+        for rival in rivals:
+            a, b = re.escape(word), re.escape(rival)
+            joined = r"[\s,(]+or\s+(?:maybe\s+|perhaps\s+)?"
+            if re.search(rf"(?<!\w)(?:{a}{joined}{b}|{b}{joined}{a})(?!\w)", folded):
+                return True
+    return False
 
 
 def _rivals(fact: Any) -> list[list[tuple[int, Any]]]:
@@ -236,7 +273,7 @@ def _as_number(fact: Any) -> float | None:
         return None
     if isinstance(fact, int | float):
         return abs(float(fact))
-    if isinstance(fact, str) and re.fullmatch(r"-?\$?\d[\d,]*(\.\d+)?", fact.strip()):
+    if isinstance(fact, str) and _AMOUNT_TEXT.fullmatch(fact.strip()):
         return abs(float(fact.strip().replace("$", "").replace(",", "")))
     return None
 
@@ -268,10 +305,12 @@ def _numbers_joined(text: str) -> list[tuple[float, float]]:
 
 
 def _numbers(text: str) -> list[float]:
-    """The number tokens of `text`, without their sign, and the counts up to twelve written as words."""
+    """The number tokens of `text`, without their sign, the counts up to twelve written as words, and
+    'once' and 'twice' (how often something came up)."""
     text = _NOT_NUMBERS.sub(" ", text)
     return ([float(whole.replace(",", "") + (fraction or "")) for whole, fraction in _NUMBER.findall(text)]
-            + [float(_WORD_NUMBERS[word.lower()]) for word in _NUMBER_WORD.findall(text)])
+            + [float(_WORD_NUMBERS[word.lower()]) for word in _NUMBER_WORD.findall(text)]
+            + [1.0 if m.lower() == "once" else 2.0 for m in _OFTEN.findall(text)])
 
 
 def _moment(value: str) -> dt.date | None:
@@ -283,10 +322,17 @@ def _moment(value: str) -> dt.date | None:
         return None
 
 
-def _date_stated(day: dt.date, text: str) -> bool:
+_RELATIVE_DAYS = {"yesterday": -1, "today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0,
+                  "this evening": 0, "tomorrow": 1}
+
+
+def _date_stated(day: dt.date, text: str, today: dt.date | None = None) -> bool:
     if day.isoformat() in text:
         return True
     folded = _fold(text)
+    if today is not None and any(day == today + dt.timedelta(days=k) and re.search(rf"(?<!\w){word}(?!\w)", folded)
+                                 for word, k in _RELATIVE_DAYS.items()):
+        return True
     for pattern in (*_NAMED_DATES, _SLASH_DATE):
         for m in pattern.finditer(folded):
             month = m["month"]

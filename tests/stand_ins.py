@@ -62,7 +62,11 @@ def _options(name: str, prop: Mapping[str, Any], required: bool, kind: tuple[str
     if kinds == "string":
         own = list(dict.fromkeys(v for v in values if isinstance(v, str)))
         if not required:
-            return absent
+            # a month parameter ('YYYY-MM') is asked for the months of the call's dates: a date range
+            # of one month and that month's summary tell the same totals
+            if "'YYYY-MM'" not in prop.get("description", ""):
+                return absent
+            return absent + list(dict.fromkeys(v[:7] for v in own if re.fullmatch(r"\d{4}-\d{2}-\d{2}", v)))
         return own + ([""] if "format" not in prop else []) or None  # an empty text matches everything
     if kinds == "array" and required:
         own = [v for v in call.values() if isinstance(v, list)]

@@ -11,7 +11,7 @@ from prove_env.facts import facts_stated, one_of, quantity, say, stated, values
 STATED = [
     (12, "You have 12 events."), (12, "12.00"), (1548.38, "$1,548.38"), (1548.38, "1548.38 USD"),
     (-45.2, "-$45.20"), (-45.2, "45.20 spent"), (0.1, "0.1 km"), (3, "3."), (7, "(7)"),
-    ("10", "10 files"), (31.2, "31.2K\t/home/megan"), (4, "4G"), ("T", "Ticker T is up"), ("in_progress", "it is in progress"),
+    ("10", "10 files"), ("244.10", "2026-10-31,dining,244.10,single"), ("159,3975", "cells 159,3975"), (31.2, "31.2K\t/home/megan"), (4, "4G"), ("T", "Ticker T is up"), ("in_progress", "it is in progress"),
     ("Weekly sync", "the weekly  SYNC meeting"), ("@jeremyg", "follows @jeremyg."), ("ORD-0104", "order ORD-0104"),
     ("01:30", "1:30 AM"), ("01:30", "01:30"), ("20:30", "8:30 PM"), ("20:30", "8:30 p.m."), ("20:30", "8:30pm"),
     ("20:30", "20:30"), ("12:00", "noon"), ("00:00", "midnight"), ("14:00", "2 pm"), ("00:30", "12:30 am"),
@@ -146,3 +146,39 @@ def test_the_digits_of_a_text_fact_are_no_rivals():
     assert facts_stated([[NOTHING], ["New York trip", "1A", "1C", "2A", "2C"]],
                         ["0", "New York trip. Free seats: 1A, 1C, 2A, 2C."])
     assert facts_stated([[NOTHING]], ["0", "Seats 1A, 1C, 2A, 2C."])  # a seat is no number
+
+
+STATUSES = [{"open", "in_progress", "blocked", "closed"}]
+
+
+@pytest.mark.parametrize("text", ["open, in progress, blocked, closed", "It is in progress or blocked.",
+                                  "in progress (or maybe closed)", "Either in progress, blocked or closed."])
+def test_a_word_among_the_other_values_its_argument_takes_is_a_guess(text):
+    assert stated("in_progress", text) and not facts_stated([["in_progress"]], [text], STATUSES)
+
+
+@pytest.mark.parametrize("text", ["It is in progress.", "In progress, not closed.", "in progress; it was open"])
+def test_a_word_with_one_other_value_beside_it_is_stated(text):
+    assert facts_stated([["in_progress"]], [text], STATUSES)
+
+
+def test_values_that_are_facts_of_the_task_are_no_rivals_of_a_word():
+    assert facts_stated([["in_progress", "closed", "open"]], ["in progress; closed; open"], STATUSES)
+    assert facts_stated([["in_progress"]], ["open, in progress, blocked, closed"])  # no choices given
+
+
+def test_today_tomorrow_and_yesterday_state_the_day_they_name_in_the_world():
+    import datetime as dt
+
+    thursday = dt.date(2026, 7, 23)
+    assert facts_stated([["2026-07-23T16:00"]], ["The Architecture Guild, today at 4 pm."], today=thursday)
+    assert facts_stated([["2026-07-24"]], ["It arrives tomorrow."], today=thursday)
+    assert facts_stated([["2026-07-22"]], ["Paid yesterday."], today=thursday)
+    assert not facts_stated([["2026-07-23T16:00"]], ["today at 4 pm"], today=dt.date(2026, 7, 22))
+    assert not facts_stated([["2026-07-23T16:00"]], ["today at 4 pm"])  # no day known: no reading
+    assert not facts_stated([["2026-07-22"]], ["yesterday, today or tomorrow"], today=dt.date(2026, 7, 22))
+
+
+@pytest.mark.parametrize(("fact", "text"), [(1, "It came up just once."), (2, "twice so far")])
+def test_once_and_twice_are_counts(fact, text):
+    assert facts_stated([[fact]], [text])

@@ -8,7 +8,7 @@ probes a synth output instead):
   writes;
 - a read-only task answered with every fact in another accepted format succeeds;
 - the same answer with any one fact left out, or changed, fails, and so does one that names a
-  number or a day among its neighbours ('4, 5, 6');
+  number or a day among its neighbours ('4, 5, 6'), or a status among every status there is;
 - an abstention task answered after a harmless look-up with a shown tool succeeds, and a call to a
   tool that was not shown fails it.
 """
@@ -280,6 +280,34 @@ def test_a_guess_that_names_a_facts_neighbours_fails(server, sample):
             episode.close()
             STATS["facts guessed among neighbours"] += 1
             assert not success, f"{task.id}: fact {fact!r} guessed among {spread} still succeeds"
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_a_guess_that_names_every_value_a_word_fact_may_take_fails(server, sample):
+    """Every fact stated, but a word fact that is one of the values a tool argument takes (a
+    status) said among all its other values: a guess, which fails."""
+    from prove_env.episode import choices
+    from prove_env.facts import stated, values
+
+    options = choices(get_toolkit(server))
+    for task in [t for t in sample[server] if _with_facts(t) and not t.abstain]:
+        facts = _with_facts(task)
+        known = {str(v).casefold() for f in facts for v in values(f)}
+        for i, fact in enumerate(facts):
+            word = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
+            if not isinstance(word, str):
+                continue
+            for choice in options:
+                if word not in choice or len(choice - {word}) < 2 or {o.casefold() for o in choice - {word}} & known:
+                    continue
+                rest = [render(f) for j, f in enumerate(facts) if j != i]
+                if stated(fact, "; ".join(rest)):
+                    continue
+                words = rest + [", ".join(sorted(choice))]
+                success, episode = play(task, gold_calls(task), "; ".join(words))
+                episode.close()
+                STATS["word facts guessed among their values"] += 1
+                assert not success, f"{task.id}: fact {fact!r} guessed among {sorted(choice)} still succeeds"
 
 
 @pytest.mark.parametrize("server", server_names())

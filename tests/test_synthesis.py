@@ -680,3 +680,26 @@ def test_an_id_shown_in_another_role_earlier_does_not_stand_in_for_the_look_up_o
     kept = _without_unused_reads(task, records, specs, told={"g1"})
     assert [c.name for c in kept.gold_calls] == ["get_company", "find_reps", "create_deal"]
     assert kept.gold_calls[2].depends_on == ["g2"]
+
+
+def test_a_persons_name_does_not_name_the_city_whose_id_their_record_holds() -> None:
+    """'I'm Kara Fernandez. What kinds of places are there in Cedar Falls?': her record holds her
+    home city's id, which her name does not name; the id comes from the city look-up."""
+    from types import SimpleNamespace
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.verify import _without_unused_reads
+    from prove_env.task import GoldCall
+
+    specs = get_toolkit("maps").specs()
+    gold = [[GoldCall(id="g1", name="find_users", arguments={"query": "Kara Fernandez"}),
+             GoldCall(id="g2", name="list_cities", arguments={"name": "Cedar Falls"}),
+             GoldCall(id="g3", name="list_categories", arguments={"city_id": "CTY-0004"}, depends_on=["g2"])]]
+    task = Task(id="m", server="maps", seed=0, user_turns=[
+        "Hi, I'm Kara Fernandez. What kinds of places are there in Cedar Falls?"], gold=gold, facts=[["cafe"]])
+    records = [SimpleNamespace(id="g1", output='[{"user_id": "USR-0022", "name": "Kara Fernandez", '
+                                               '"home_city_id": "CTY-0004"}]'),
+               SimpleNamespace(id="g2", output='[{"city_id": "CTY-0004", "name": "Cedar Falls"}]'),
+               SimpleNamespace(id="g3", output='[{"category": "cafe", "count": 3}]')]
+    kept = _without_unused_reads(task, records, specs, told={"g3"})
+    assert [c.name for c in kept.gold_calls] == ["list_cities", "list_categories"]

@@ -437,10 +437,11 @@ def test_no_first_read_carries_an_optional_argument_that_changes_nothing(sample:
 
 
 _ENTITY_ID = re.compile(r"[A-Z]{2,5}-\d{2,6}")
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 
 
 def test_every_id_and_name_a_gold_call_takes_was_given(sample: list[Task]) -> None:
-    """An entity id or a name a gold call passes is one the user said (by the turn of the call) or an
+    """An entity id, a name or an e-mail address a gold call passes is one the user said (by the turn of the call) or an
     earlier gold result holds: never one that came from nowhere ('Add Lauren Martin to Orion' with the
     project's id passed and no look-up of it; a customer searched by a name the user never said)."""
     problems, checked = [], 0
@@ -452,8 +453,9 @@ def test_every_id_and_name_a_gold_call_takes_was_given(sample: list[Task]) -> No
         for turn, calls in enumerate(task.gold):
             said = " ".join(task.user_turns[: turn + 1]).casefold()
             for call in calls:
-                for param, value in call.arguments.items():
-                    if not isinstance(value, str) or not (_ENTITY_ID.fullmatch(value)
+                for param, value in [(p, v) for p, vs in call.arguments.items()
+                                     for v in (vs if isinstance(vs, list) else [vs])]:
+                    if not isinstance(value, str) or not (_ENTITY_ID.fullmatch(value) or _ADDRESS.fullmatch(value)
                                                           or param == "name" and value[:1].isupper()):
                         continue  # a pattern ('*.txt') or a value made from the words is not an entity's
                     checked += 1
@@ -908,3 +910,22 @@ def test_a_relative_day_has_one_reading(sample: list[Task], asks: list[tuple[str
             if relative and _DATE.search(unanchored):
                 problems.add(f"{where}: {relative[0]!r} beside a date: {sentence!r}")
     assert not problems, "\n".join(sorted(problems))
+
+
+# The topics of off-topic requests that a server's own tools serve, and that server.
+_SERVED = {"auctions": "marketplace", "stores": "retail_chain", "payments": "payments", "banking": "banking",
+           "stocks": "trading", "budget": "budget", "calendar": "calendar", "sales": "crm", "email": "email",
+           "files": "filesystem", "food_delivery": "food_delivery", "smart_home": "iot_devices",
+           "projects": "issue_tracker", "maps": "maps", "travel": "travel_booking", "shopping": "shopping",
+           "social_media": "social_media", "chat": "team_chat", "vehicle": "vehicle", "meetings": "video_meeting"}
+
+
+def test_an_off_topic_request_is_never_of_a_topic_the_server_serves() -> None:
+    """'Bid 20 dollars more on the vintage shoes listing' was drawn as off-topic for the marketplace,
+    whose own tools place the bid: a server declares every topic its tools serve."""
+    from prove_env.synthesis.topics import TOPICS
+
+    assert set(_SERVED) <= TOPICS, set(_SERVED) - TOPICS
+    missing = [f"{server} serves {topic!r} but does not declare it" for topic, server in _SERVED.items()
+               if server in server_names() and topic not in get_recipe(server).topics]
+    assert not missing, "\n".join(missing)

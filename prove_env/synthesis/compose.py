@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,7 +150,12 @@ class _Chain:
         # timeline): it depends on them, so that an earlier result merely holding the same id (a like
         # notification) is not taken for its source; the gates drop every edge along which nothing passes
         asked = [c for c in (find(name, dict(args)) for name, args in ask.prior) if c is not None]
-        add(tool, dict(ask.args), deps(tool) + asked)
+        # and on the look-up of an entity whose value (not its id) it takes and the user never says: a
+        # contact's address, found by the contact's name, to forward a mail to
+        taken = {v for v in _flat(ask.args) if isinstance(v, str) and len(v) > 4} - set(ask.mentions)
+        found = [call_id for ref, call_id in resolved_refs
+                 if taken & {v for k, v in ref.entity.items() if isinstance(v, str) and k != f"{ref.kind}_id"}]
+        add(tool, dict(ask.args), deps(tool) + asked + found)
         return new, intros, resolved, introduced
 
     def commit(self, new: list[GoldCall], resolved: dict, introduced: set) -> None:
@@ -225,6 +230,7 @@ class Composer:
                 break
             tool, ask, new, intros, resolved, introduced = picked
             used.add(tool)
+            known = bool(ask.refs) and {(r.kind, r.key) for r in ask.refs} <= named  # all named before
             named |= {(r.kind, r.key) for r in ask.refs}
             withhold = level == "missing" and not withheld and ask.detail is not None
             extra_turns = 2 if withhold else 1
@@ -232,6 +238,11 @@ class Composer:
                          and rng.random() > config.split_turn_rate)
             terse = level == "minimal"
             request = ask.terse if terse and ask.terse else ask.say
+            plain = bool(ask.plain) and known and not terse and not withhold
+            if plain:
+                request = ask.plain  # the entity is known: no 'the car ... My EV6, that is.'
+            elif terse and ask.terse_alone and _said_before(ask, " ".join(t for turn in turns for t in turn.texts)):
+                request = ask.terse_alone  # the PIN was given in an earlier turn
             if joins and _secrets(ask, request) & _secrets(ask, " ".join(turns[-1].texts)):
                 joins = False  # a request that gives a PIN again is a message of its own
             if joins and _names_again(ask, " ".join(turns[-1].texts)):
@@ -256,7 +267,8 @@ class Composer:
                 # a terse request already carries every value, the detail's included; a detail whose
                 # values the user has already given (a PIN) is not said again
                 said = " ".join([t for turn in turns for t in turn.texts] + [t for pair in intro_texts for t in pair])
-                detail = [ask.detail] if ask.detail and not terse and not _said_before(ask, said) else []
+                detail = ([ask.detail] if ask.detail and not terse and not plain and not _said_before(ask, said)
+                          else [])
                 words = [request] + detail
                 if joins:
                     joiner = voice.joiner(rng, " ".join(words))  # none: the request is a sentence of its own
@@ -409,6 +421,18 @@ class Composer:
         source = next(c for c in chain.calls if c.id == source_id)
         edge = self.graph.edge(source.name, target.name)
         return edge.kind if edge is not None else "explicit"
+
+
+def _flat(value: Any) -> Iterator[Any]:
+    """The scalars of an argument value (the items of a list, the values of a mapping)."""
+    if isinstance(value, Mapping):
+        for v in value.values():
+            yield from _flat(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _flat(v)
+    else:
+        yield value
 
 
 def _dependents(calls: list[GoldCall], roots: set[str]) -> set[str]:

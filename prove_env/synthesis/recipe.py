@@ -93,6 +93,11 @@ class Ask:
             (`one_of(...)`, `NOTHING` for an empty listing: `prove_env.facts`). Every wording
             (`say` with `detail`, and `terse`) asks for every fact, and for the field it is.
             A read-only task succeeds when the answer states them, whatever tools found them.
+        plain: the request naming what `detail` names, for a turn where the conversation has already
+            named every entity the request acts on: "Close my EV6's trunk." rather than "Close the
+            car's trunk. My EV6, that is." (said instead of `say` and `detail`, never when held back).
+        terse_alone: the terse request without the values `detail` carries, for a conversation that
+            has given them already (the PIN said in an earlier turn is not said again).
     """
 
     args: dict[str, Any]
@@ -103,6 +108,8 @@ class Ask:
     mentions: tuple[str, ...] = ()
     prior: tuple[tuple[str, dict[str, Any]], ...] = ()
     facts: Callable[[Any], Sequence[Any]] | None = None
+    plain: str | None = None
+    terse_alone: str | None = None
 
 
 @dataclass(frozen=True)

@@ -403,10 +403,23 @@ def _same_field(fact: Any, entries: Sequence[dict[str, Any]], own: Sequence[dict
 
 def _named_with(output: str, value: str, said: str) -> bool:
     """Whether an object of `output` that holds `value` as a field also holds a text the user said
-    (the name of the entity the value is the id of)."""
-    return any(isinstance(v, str) and v != value and len(v) > 3 and v.casefold() in said
-               for entry in _entries(_parse(output)) if value in map(str, entry.values())
-               for v in entry.values())
+    that names the entity the value is the id of: the object's own id (its first '*_id' field) is
+    named by any text of the object the user said; another id ('home_city_id' of a user, a
+    customer's 'merchant_id') only by a said text under its own name ('address' beside
+    'address_id', 'customer_name' beside 'customer_id'): a person's name beside their home city's
+    id does not say which city that is, nor a mail's subject whose recipients' addresses it holds."""
+    def told(v: Any) -> bool:
+        return isinstance(v, str) and v != value and len(v) > 3 and v.casefold() in said
+
+    for entry in _entries(_parse(output)):
+        own = next((k for k in entry if k == "id" or k.endswith("_id")), None)
+        for key in (k for k, v in entry.items() if str(v) == value):
+            if key == own and any(told(v) for v in entry.values()):
+                return True
+            stem = key[:-3] if key.endswith("_id") else None
+            if stem and any(told(entry.get(n)) for n in (stem, f"{stem}_name", f"{stem}_label")):
+                return True
+    return False
 
 
 def _parse(output: str) -> Any:

@@ -95,7 +95,10 @@ class Voice:
         if after in ("done", "told and done"):
             fitting += [o for o in _DONE[self.register] if o not in fitting]
         fresh = [o for o in fitting if not o or o not in used]
-        return rng.choice(fresh or fitting)
+        # nor one that opens with the same word as an earlier opener ('Ah, okay.' then 'Ah, good to know.')
+        firsts = {u.split()[0].strip(",.!").lower() for u in used if u}
+        fresher = [o for o in fresh if not o or o.split()[0].strip(",.!").lower() not in firsts]
+        return rng.choice(fresher or fresh or fitting)
 
     def joiner(self, rng: random.Random, request: str = "") -> str:
         """The words that join `request`, a second request, to the first in one turn: words of

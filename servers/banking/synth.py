@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from prove_env.facts import NOTHING
+from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, full_date, money, month, stable, weekday
 
@@ -152,11 +152,13 @@ def pin_detail(b: Bundle, rng: random.Random | None = None) -> str:
     return (rng.choice(_PIN_SENTENCES) if rng else _PIN_SENTENCES[0]).format(pin=pin)
 
 
-def _with_pin(core: str, b: Bundle, rng: random.Random) -> str:
-    """A terse request (without its final stop) carrying the PIN."""
+def _terse_pin(core: str, b: Bundle, rng: random.Random) -> dict[str, str]:
+    """A terse request (`core`, without its final stop) carrying the PIN, and the same request alone
+    for a conversation that gave the PIN already."""
     pin = b["customer"]["pin"]
-    return rng.choice([f"{core}. PIN {pin}.", f"{core}, PIN {pin}.", f"{core}. PIN: {pin}.", f"{core} (PIN {pin}).",
-                       f"PIN {pin}. {core}.", f"{core}; my PIN is {pin}.", f"{core}, my PIN's {pin}."])
+    terse = rng.choice([f"{core}. PIN {pin}.", f"{core}, PIN {pin}.", f"{core}. PIN: {pin}.", f"{core} (PIN {pin}).",
+                        f"PIN {pin}. {core}.", f"{core}; my PIN is {pin}.", f"{core}, my PIN's {pin}."])
+    return {"terse": terse, "terse_alone": f"{core}."}
 
 
 def _round_amount(rng: random.Random, high: float) -> float | None:
@@ -191,6 +193,11 @@ def _top_spending(summary: dict) -> list[Any]:
     nothing was spent."""
     ranked = sorted(summary["spending_by_category"].items(), key=lambda item: (-item[1], item[0]))
     return [amount for _, amount in ranked[:4]] or [NOTHING]
+
+
+def _times(count: int) -> Any:
+    """How often something came up: the count, or 'once' and 'twice' for 1 and 2 ('it came up once')."""
+    return one_of(count, {1: "once", 2: "twice"}[count]) if count in (1, 2) else count
 
 
 def _busiest(categories: list[dict], most: int) -> list[str]:
@@ -281,7 +288,7 @@ def get_balance(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I'd like {cash} moved from {src} to {dst}; how much will {dst} hold then?",
                       f"Could you put {cash} from {src} into {dst} and let me know the new balance of {dst}?"])
     return Ask({"account_id": target["account_id"]}, say=say,
-               terse=_with_pin(f"Move {cash} from {src} to {dst} and tell me the balance of {dst}", b, rng),
+               **_terse_pin(f"Move {cash} from {src} to {dst} and tell me the balance of {dst}", b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b), _account(b, source), _account(b, target)),
                mentions=(cash, b["customer"]["pin"]), prior=(("transfer", move),), facts=lambda r: [r["balance"]])
 
@@ -544,11 +551,11 @@ def list_transaction_categories(b: Bundle, rng: random.Random) -> Ask | None:
     if categories and rng.random() < 0.35:
         category = rng.choice(categories)
         return Ask(args, say=rng.choice([f"How many of my transactions are filed under {category}?",
-                                         (f"Roughly how often does the {category} category come up on my "
-                                          f"transactions? Give me the count."),
+                                         (f"How often does the {category} category come up on my "
+                                          f"transactions? I'd like the count."),
                                          f"Can you count my transactions in the {category} category?"]),
                    terse=f"Count of {category} transactions?", refs=refs, mentions=(category,),
-                   facts=lambda r: [c["count"] for c in r if c["category"] == category])
+                   facts=lambda r: [_times(c["count"]) for c in r if c["category"] == category])
     return Ask(args, say=rng.choice(["Which spending categories show up on my transactions most often?",
                                      "How are my transactions categorized? Which categories come up the most?",
                                      "What are my most common transaction categories, with counts?",
@@ -675,7 +682,7 @@ def transfer(b: Bundle, rng: random.Random) -> Ask | None:
                           f"I'd like {cash} sent from {src} to {dst}; let me know the new balance of {src}."])
         facts = lambda r: [r["from_account_balance"]]
     left = f" and tell me the balance of {src}" if facts else ""  # a terse request asks for the same facts
-    return Ask(args, say=say, terse=_with_pin(rng.choice([f"Transfer {cash} from {src} to {dst}",
+    return Ask(args, say=say, **_terse_pin(rng.choice([f"Transfer {cash} from {src} to {dst}",
                                                           f"Move {cash} from {src} to {dst}"]) + left, b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b), _account(b, source), _account(b, target)),
                mentions=(cash, b["customer"]["pin"]), facts=facts)
@@ -749,7 +756,7 @@ def pay_payee(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Please send {cash} to {who} from {name}. What's the balance after that?"])
         facts = lambda r: [r["account_balance"]]
     left = " and tell me the balance left" if facts else ""
-    return Ask(args, say=say, terse=_with_pin(rng.choice([f"Pay {who} {cash} from {name}",
+    return Ask(args, say=say, **_terse_pin(rng.choice([f"Pay {who} {cash} from {name}",
                                                           f"Send {cash} to {who} from {name}"]) + left, b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b), _account(b, account), _payee(b, payee)),
                mentions=(cash, who, b["customer"]["pin"]), facts=facts)
@@ -779,7 +786,7 @@ def schedule_payment(b: Bundle, rng: random.Random) -> Ask | None:
                       f"Please set up a {cash} payment to {who} for {on}{repeat}, paid from {name}.",
                       f"Could you arrange for {name} to pay {who} {cash} on {on}{repeat}?",
                       f"I'd like {who} to get {cash} from {name} on {on}{repeat}."])
-    return Ask(args, say=say, terse=_with_pin(f"Schedule {cash} to {who} on {on}{repeat}, from {name}", b, rng),
+    return Ask(args, say=say, **_terse_pin(f"Schedule {cash} to {who} on {on}{repeat}, from {name}", b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b), _account(b, account), _payee(b, payee)),
                mentions=mentions)
 
@@ -835,7 +842,7 @@ def unfreeze_card(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Good news, {name} turned up. Can you unblock it?",
                                f"Please lift the freeze on {name}; it was in my other jacket.",
                                f"Could you reactivate {name}? I froze it by mistake."]),
-               terse=_with_pin(f"Unfreeze {name}", b, rng), detail=pin_detail(b, rng),
+               **_terse_pin(f"Unfreeze {name}", b, rng), detail=pin_detail(b, rng),
                refs=(_customer(b), _card(b, card)), mentions=(card["last4"], b["customer"]["pin"]))
 
 
@@ -857,7 +864,7 @@ def set_card_limit(b: Bundle, rng: random.Random) -> Ask | None:
                                (f"I've got a big purchase coming. Raise the daily limit on {name} to {cash}, please."
                                 if higher else f"To be safe, lower the daily limit on {name} to {cash}, please."),
                                f"Set the daily cap on {name} at {cash}."]),
-               terse=_with_pin(rng.choice([f"Daily limit {cash} on {name}", f"Set {name} to {cash} a day"]), b, rng),
+               **_terse_pin(rng.choice([f"Daily limit {cash} on {name}", f"Set {name} to {cash} a day"]), b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b), _card(b, card)),
                mentions=(card["last4"], cash, b["customer"]["pin"]))
 
@@ -901,7 +908,7 @@ def add_payee(b: Bundle, rng: random.Random) -> Ask | None:
                       (f"Add a payee, please. It's {who}, {name}, as {a_kind}, account number {number}, "
                        f"routing number {routing}.")])
     return Ask(args, say=say,
-               terse=_with_pin(f"New {kind}: {name}, account {number}, routing {routing}", b, rng),
+               **_terse_pin(f"New {kind}: {name}, account {number}, routing {routing}", b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b),), mentions=(name, number, routing, b["customer"]["pin"]))
 
 
@@ -942,7 +949,7 @@ def close_account(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Please empty {name} into {into} and then close it.",
                                f"I don't need {name} anymore. Transfer its balance to {into} and shut it down.",
                                f"Could you close {name} for me? Anything still in it should go to {into}."]),
-               terse=_with_pin(f"Empty {name} into {into} and close it", b, rng), detail=pin_detail(b, rng),
+               **_terse_pin(f"Empty {name} into {into} and close it", b, rng), detail=pin_detail(b, rng),
                refs=(_account(b, account), _account(b, target)), mentions=(pin,), prior=prior)
 
 

@@ -97,7 +97,8 @@ class Banking(Toolkit):
 
     @tool(read_only=True)
     def list_accounts(self, customer_id: Id("customer"), include_closed: bool = False) -> list[dict]:
-        """List a customer's accounts with their balances, ordered by account id.
+        """List a customer's accounts with their balances and interest rates (an annual percentage: 3.75
+        means 3.75%), ordered by account id.
 
         Args:
             include_closed: also list closed accounts (default false).
@@ -110,7 +111,8 @@ class Banking(Toolkit):
 
     @tool(read_only=True)
     def get_account(self, account_id: Id("account")) -> dict:
-        """Return one account's details: type, number, balance, credit limit, interest rate, status and dates.
+        """Return one account's details: type, number, balance, credit limit, interest rate (an annual
+        percentage: 3.75 means 3.75%), status and dates.
 
         Args:
         """

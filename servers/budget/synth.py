@@ -51,6 +51,8 @@ NEW_SPENDING = {  # category: (merchants, amounts)
 INCOME_SOURCES = (("Freelance design", (350.0, 600.0, 825.5)), ("Tutoring", (120.0, 180.0, 240.0)),
                   ("Tax refund", (412.0, 868.25)), ("Sold old bike", (150.0, 220.0)),
                   ("Birthday money from Grandma", (50.0, 100.0)), ("Etsy shop sales", (86.4, 143.2)))
+# the sources a person says money came "from" as they are written ("from Tutoring"); the others are labels
+FROM_SOURCES = ("Freelance design", "Tutoring", "Etsy shop sales")
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 NOTES_READ = 8  # the latest expenses of a user whose notes the sampler reads
 # An amount of 0 is told in words as often as in digits ("you haven't spent anything on it yet").
@@ -421,8 +423,11 @@ def list_recurring(b: Bundle, rng: random.Random) -> Ask | None:
     if not active:
         return None
     args, refs = {"user_id": b["user"]["user_id"]}, (_user(b),)
-    if rng.random() < 0.5 or len(active) == 1:
-        rule = rng.choice(active)
+    # a bill whose due date has passed without posting has no single "next" date (the one due, or the
+    # one after it): only bills due from today on are asked about
+    upcoming = [r for r in active if not r["due_not_posted"]]
+    if (rng.random() < 0.5 or len(active) == 1) and upcoming:
+        rule = rng.choice(upcoming)
         who = rule["merchant"]
         return Ask(args, say=rng.choice([f"When is my {who} bill due next, and how much is it?",
                                          f"What's the next due date for {who}? And the amount?",
@@ -701,12 +706,19 @@ def add_income(b: Bundle, rng: random.Random) -> Ask | None:
         on = "yesterday" if back == 1 else f"on {day(when)}"
         mentions.append("yesterday" if back == 1 else day(when))
     cash = money(amount)
+    # "from {source}" reads only where the source is a kind of work or sale; a label such as "Sold old bike"
+    # or "Birthday money from Grandma" is given as the source's name
+    paid_by = source in FROM_SOURCES
     if rng.random() < 0.4:
-        return Ask(args, say=rng.choice([f"I got some money from {source} {on}; please record it as income.",
-                                         f"Add income from {source}, received {on}."]),
+        return Ask(args, say=rng.choice([f"I got some money from {source} {on}; please record it as income."
+                                         if paid_by else
+                                         f"I got some money {on}; please record it as income, source '{source}'.",
+                                         f"Add income from {source}, received {on}." if paid_by else
+                                         f"Add income received {on}; the source is '{source}'."]),
                    detail=rng.choice([f"It was {cash}.", f"{cash} in total.", f"The amount is {cash}."]),
                    terse=f"Income {cash} {on}, {source}.", refs=(_user(b),), mentions=tuple(mentions))
-    say = rng.choice([f"I received {cash} {on} from {source}. Please record it as income.",
+    say = rng.choice([f"I received {cash} {on} from {source}. Please record it as income." if paid_by else
+                      f"{cash} came in {on} ('{source}'). Please record it as income.",
                       f"Log {cash} of income {on}; the source is '{source}'.",
                       f"Good news, {cash} came in {on}: {source}. Add it to my income.",
                       f"Please add income of {cash}, source {source}, received {on}."])
@@ -812,10 +824,11 @@ def everyone_request(b: Bundle, rng: random.Random) -> str | None:
 
 
 # Tools that do one another's job for some request (a month's budget is the list of categories
-# with this month's figures; a bill's charges show in the list of expenses): a missing-function
-# task hides all of a group or none.
+# with this month's figures; a month's income total is in its summary; a bill's charges show in the
+# list of expenses): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
     ("get_budget_summary", "list_categories"),
+    ("list_income", "get_budget_summary"),  # a month's summary shows its total income
     ("list_recurring", "list_expenses"),
 )
 

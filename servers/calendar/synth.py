@@ -500,6 +500,17 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
                 prior=prior, facts=facts)
 
 
+def _starts_at(start: str, now: dt.datetime) -> list[Any]:
+    """When an event starts, as the facts of an answer: its date and time together, or, for an event
+    today or tomorrow, the day said either way ('today at 4 pm' is as right as 'July 23 at 4 pm') and
+    the time."""
+    moment = dt.datetime.fromisoformat(start)
+    near = {now.date(): "today", now.date() + dt.timedelta(days=1): "tomorrow"}.get(moment.date())
+    if near is None:
+        return [start]
+    return [one_of(moment.date().isoformat(), near), moment.strftime("%H:%M")]
+
+
 @goals.add("list_upcoming_events", 0.5)
 def list_upcoming_events(b: Bundle, rng: random.Random) -> Ask | None:
     limit = rng.choice([1, 3, 5, 5, 8])
@@ -516,7 +527,7 @@ def list_upcoming_events(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"What's coming up next {where}? When does it start?",
                                          f"When is my next event {where}, and what is it?"]),
                    terse=f"Next event {where}, and when?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r[0]["title"], r[0]["start"]])
+                   facts=lambda r: [r[0]["title"], *_starts_at(r[0]["start"], b["now"])])
     n = _count(limit, rng)
     return Ask(args, say=rng.choice([f"What are the next {n} events {where}?",
                                      f"Show me the next {n} things coming up {where}.",
@@ -729,7 +740,10 @@ def _conflicts(me: str, *, free: bool) -> Facts:
     def facts(r: dict) -> list[str]:
         if r["free"]:  # nobody busy: 'free', or any words of it (an empty list of conflicts)
             return [one_of("free", "available", "no conflicts", "no conflict", 0)] if free else []
-        return _first([c["title"] if c["contact_id"] == me else c["name"] for c in r["conflicts"]])
+        # someone busy in an event the user has too is told by that event ('you both have the standup')
+        mine = {c["event_id"] for c in r["conflicts"] if c["contact_id"] == me and c.get("event_id")}
+        return _first([c["title"] if c["contact_id"] == me else c["name"] for c in r["conflicts"]
+                       if c["contact_id"] == me or not c.get("event_id") or c["event_id"] not in mine])
 
     return facts
 
@@ -1336,6 +1350,8 @@ SUBSTITUTES = (
     ("list_events", "list_upcoming_events"),
     ("list_reminders", "get_event"),
     ("list_pending_invitations", "list_upcoming_events", "list_events"),
+    # the busy spans of everyone over the days asked (up to a week a call) leave the free ones
+    ("find_free_slots", "check_conflicts"),
 )
 
 

@@ -895,6 +895,13 @@ def lead_status(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Status of lead {name}?", mentions=(name,), facts=lambda r: [r[0]["status"]])
 
 
+def _said_stage(stage: str) -> Any:
+    """A deal's stage as an answer may say it: a closed one as 'won' or 'lost' as well as its name."""
+    if stage in ("closed_won", "closed_lost"):
+        return one_of(stage, stage.removeprefix("closed_"))
+    return stage
+
+
 @goals.add("list_deals", 0.8)
 def deal_figures(b: Bundle, rng: random.Random) -> Ask | None:
     """One deal's stage, amount and close date: its line in the listing of its company's deals."""
@@ -904,8 +911,8 @@ def deal_figures(b: Bundle, rng: random.Random) -> Ask | None:
     name, did = deal_name(deal, rng), deal["deal_id"]
 
     def line(*keys: str) -> Callable[[Any], list[Any]]:
-        # a stage written with an underscore ('closed_won') is no word a person says
-        return lambda r: [d[k] for d in r if d["deal_id"] == did for k in keys if "_" not in str(d[k])]
+        # a closed stage is said as the word a person uses ('it was lost') or as the stage ('closed lost')
+        return lambda r: [_said_stage(d[k]) if k == "stage" else d[k] for d in r if d["deal_id"] == did for k in keys]
 
     if rng.random() < 0.5:
         return Ask({"name": deal["company_name"]},

@@ -67,7 +67,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         keys = Counter(_key(m, user["address"]) for m in mail)
         drafts = [d for d in read("list_drafts", user_id=uid)
                   if sum(x["subject"].lower() == d["subject"].lower() for x in read("list_drafts", user_id=uid)) == 1]
-        named = [m for m in mail if keys[_key(m, user["address"])] == 1]
+        named = [m for m in mail if keys[_key(m, user["address"])] == 1 and _told_apart(m, mail, user["address"])]
         # one live mail only ever trashed, one (not sent) only ever deleted for good; the rest stay put
         live = [m for m in named if m["folder"] != "trash"]
         binned = rng.choice(live) if live and rng.random() < 0.5 else None
@@ -94,6 +94,19 @@ def _key(m: dict, me: str) -> tuple[bool, str, str]:
     own = m["from"] == me
     who = (m["to"][0] if m["to"] else "") if own else m["from_name"]
     return (own, who.lower(), m["topic"].lower())
+
+
+def _told_apart(m: dict, mail: list[dict], me: str) -> bool:
+    """Whether one's own mail is found by its topic alone, then told apart by whom it went to: no other
+    mail of the user's about the topic went to that person (To or Cc), and a search by the topic shows
+    it among its first 20."""
+    if m["from"] != me:
+        return True
+    to = m["to"][0] if m["to"] else None
+    topic, words = m["topic"].lower(), m["topic"].lower().split()
+    pool = [x for x in mail if m["folder"] == "trash" or x["folder"] != "trash"]
+    return (sum(x["from"] == me and x["topic"].lower() == topic and to in x["to"] + x["cc"] for x in mail) == 1
+            and sum(all(w in x["subject"].lower() for w in words) for x in pool) <= 20)
 
 
 def _received(b: Bundle, *folders: str) -> list[dict]:
@@ -804,11 +817,14 @@ def _by_address(ref: Ref) -> tuple[str, str]:
 
 
 def _mail_args(ref: Ref) -> dict[str, Any]:
-    """Search a mailbox for the named mail: by its sender (or, for one's own, its first recipient) and topic."""
+    """Search a mailbox for the named mail: by its sender and topic, or for one's own by its topic (the
+    user names the recipient, and the search takes an address: the result shows whom each went to),
+    with the recipient's address only where the user says it."""
     m = ref.entity
     args: dict[str, Any] = {"user_id": ref.owner.key, "subject": m["topic"]}
     if m["from"] == ref.owner.entity["address"]:
-        args["recipient"] = m["to"][0]
+        if m["to"] and m["to_names"][0] == m["to"][0]:
+            args["recipient"] = m["to"][0]
     else:
         args["sender"] = m["from_name"]
     if m["folder"] == "trash":

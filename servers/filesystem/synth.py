@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from prove_env.facts import quantity
+from prove_env.facts import one_of, quantity
 from prove_env.synthesis.recipe import Ask, Goal, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
 Bundle = dict[str, Any]
@@ -310,8 +310,9 @@ _CLIPPED = re.compile(r"^\.\.\. \[\d+ more lines? not shown")
 
 def _gist(line: str, width: int = 50) -> str | None:
     """What a person would quote of a line: its words without list markers, heading signs or a
-    log line's time stamp, the longest run between markup characters, cut at a word before
-    `width` characters; None for a line with no words."""
+    log line's time stamp, the longest run between markup characters, cut at a space (or else where
+    a word ends: 'www-data:x:33:33:www-data:/var/www') before `width` characters; None for a line
+    with no words."""
     text = line.strip()
     if not text or _CLIPPED.match(text):
         return None
@@ -320,16 +321,22 @@ def _gist(line: str, width: int = 50) -> str | None:
         text = log.group("message")
     text = _MARKUP.sub("", text).strip()
     text = max((piece.strip(" ,;:.") for piece in re.split(r"[*`|]+", text)), key=len, default="")
-    if len(text) > width:
+    if len(text) > width:  # cut where a word ends, so that the whole line printed back states it
         space = text.rfind(" ", 0, width)
-        text = text[:space] if space >= 20 else text[:width]
+        ends = [m.start() for m in re.finditer(r"\W", text[:width + 1]) if m.start() >= 20]
+        text = text[:space] if space >= 20 else text[:ends[-1]] if ends else text[:width]
     return text if sum(c.isalnum() for c in text) >= 3 else None
 
 
 def _cell(text: str) -> str:
-    """A table cell as a fact, as written: '137.60' (a number between commas, '12,22', would read
-    as one number, so cells stay text, found as written in a table, a list or the raw rows)."""
+    """A table cell as a fact, as written: '137.60' (stated in a table, or by the raw rows printed
+    back: a number written as text is also read as a whole cell of a comma-separated row)."""
     return text.strip()
+
+
+def _cells(cells: Sequence[str], k: int) -> list[str]:
+    """The first `k` different cells, as facts."""
+    return list(dict.fromkeys(_cell(c) for c in cells if c.strip()))[:k]
 
 
 def _rows(lines: list[str]) -> list[list[str]] | None:
@@ -364,7 +371,7 @@ def _content(result: Any, k: int = 3) -> list[Any]:
     lines = [line for line in result.splitlines() if not _CLIPPED.match(line.strip())]
     rows = _rows(lines)
     if rows:
-        return list(dict.fromkeys(_cell(c) for c in rows[0][:2] + rows[-1][:1] if c.strip()))[:k]
+        return _cells(rows[0][:2] + rows[-1][:1], k)
     gists = list(dict.fromkeys(g for g in map(_gist, lines) if g))
     return gists if len(gists) <= k else gists[:k - 1] + gists[-1:]
 
@@ -877,9 +884,14 @@ def stat(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [quantity(r["size"], "B")])
 
 
-def _exists(r: Any) -> list[str]:
-    """What it is when something is there ('file', 'directory'), else the name asked about."""
-    return [r["type"]] if r["exists"] else [_base(r["path"])]
+def _exists(r: Any) -> list[Any]:
+    """What it is when something is there ('file', 'directory' or 'folder'; every wording asks it),
+    else that nothing is: the name asked about, or a plain no ('No, it doesn't exist.')."""
+    if r["exists"]:
+        return [one_of("directory", "folder") if r["type"] == "directory" else r["type"]]
+    return [one_of(_base(r["path"]), "no", "doesn't exist", "does not exist", "nothing", "not there",
+                   "isn't there", "is not there", "not found", "no such", "doesn\u2019t exist",
+                   "isn\u2019t there")]
 
 
 @goals.add("exists", 0.6)
@@ -889,12 +901,13 @@ def exists(b: Bundle, rng: random.Random) -> Ask | None:
                            f"{home}/data/sales-2024.csv", "/etc/nginx/sites-enabled") if p not in b["nodes"]]
     path = _pick(rng, missing + b["read"][:: max(1, len(b["read"]) // 6)])
     p = _q(path)
-    says = [f"Does {p} exist? If it does, is it a file or a directory?", f"Is there anything at {p}?",
-            f"Quick check: is {p} there, and what is it?", f"Could you tell me whether {p} exists?"]
+    says = [f"Does {p} exist? If it does, is it a file or a directory?", f"Is there anything at {p}? If so, what is it?",
+            f"Quick check: is {p} there, and what is it?",
+            f"Could you tell me whether {p} exists, and if so whether it's a file or a folder?"]
     if path.startswith(home + "/") and path not in b["nodes"]:
         says.append(f"Do I have a {p}? I can't remember creating it.")
     say = rng.choice(says)
-    return Ask({"path": path}, say=say, terse=_one(rng, f"Does {p} exist?", f"{p} there?"), mentions=(path,),
+    return Ask({"path": path}, say=say, terse=_one(rng, f"Does {p} exist? File or folder?", f"{p} there? File or directory?"), mentions=(path,),
                facts=_exists)
 
 
@@ -987,12 +1000,19 @@ def du(b: Bundle, rng: random.Random) -> Ask | None:
                facts=_du_total)
 
 
+def _used(r: Any) -> Any:
+    """The total every disk_usage wording asks for: in bytes, as shown ('31.5K'), or in kilobytes
+    ('31.5 KB', the 'K' of the listing being 1024 bytes)."""
+    return one_of(quantity(r["total_bytes"], "B"), quantity(round(r["total_bytes"] / 1024, 2), "KB"),
+                  r["total_human"])
+
+
 @goals.add("disk_usage", 0.6)
 def disk_usage(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, _tops(b))
     k = rng.choice([3, 10])
     args, terse = {"path": top, "top": k}, f"Space used in {top}, top {k} files."
-    facts = lambda r: _names([f["path"] for f in r["largest_files"]], 3)
+    facts = lambda r: [_used(r)] + _names([f["path"] for f in r["largest_files"]], 3)
     say = _one(rng, f"Summarize the space used under {top}, and list its {k} largest files.",
                f"What's eating the space in {top}? Give me the total and the {k} biggest files.",
                f"Which are the {k} largest files under {top}, and how much is used overall?")
@@ -1035,12 +1055,23 @@ def find_duplicates(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [_tail_path(p) for p in r["groups"][0]["paths"]][:4])
 
 
-def _changes(r: Any) -> list[str]:
+_FIELD = re.compile(r"^(?P<key>[A-Za-z][\w ]{0,30}):\s+(?P<value>\S.*)$")
+
+
+def _changed(gist: str) -> Any:
+    """A changed line as a fact: the line quoted, or for a 'Key: value' line its value alone ('the
+    mood went from stressed to tired' tells 'Mood: stressed' as well as the line does)."""
+    field = _FIELD.match(gist)
+    value = field and field.group("value").strip(" ,;:.")
+    return one_of(gist, value) if value and sum(c.isalnum() for c in value) >= 3 else gist
+
+
+def _changes(r: Any) -> list[Any]:
     """The first lines a diff removes and adds."""
     lines = _text(r).splitlines()
     removed = [g for line in lines if line.startswith("-") and not line.startswith("---") if (g := _gist(line[1:]))]
     added = [g for line in lines if line.startswith("+") and not line.startswith("+++") if (g := _gist(line[1:]))]
-    return removed[:2] + added[:2]
+    return [_changed(g) for g in removed[:2] + added[:2]]
 
 
 def _alike(one: str, two: str) -> bool:
@@ -1064,9 +1095,12 @@ def diff(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     p, q = pair if rng.random() < 0.5 else pair[::-1]
     a, c = _q(p), _q(q)
-    say = _one(rng, f"Compare {a} with {c} and show me the differences.", f"What's the diff between {a} and {c}?",
-               f"How does {c} differ from {a}?", f"I want to see what changed from {a} to {c}, line by line.")
-    return Ask({"path1": p, "path2": q}, say=say, terse=f"Differences between {a} and {c}?", mentions=(p, q),
+    # every wording asks for the lines (the facts quote them), and names the old file first, as diff takes them
+    say = _one(rng, f"Compare {a} with {c} and show me the lines that differ.",
+               f"What's the diff between {a} and {c}? Show me the changed lines.",
+               f"Going from {a} to {c}, which lines changed?",
+               f"I want to see what changed from {a} to {c}, line by line.")
+    return Ask({"path1": p, "path2": q}, say=say, terse=f"Which lines differ between {a} and {c}?", mentions=(p, q),
                facts=_changes)
 
 
@@ -1201,7 +1235,7 @@ def uniq(b: Bundle, rng: random.Random) -> Ask | None:
 def _cut_rows(r: Any) -> list[Any]:
     """The values of the first and last rows under the header."""
     rows = _rows(_text(r).splitlines())
-    return list(dict.fromkeys(_cell(c) for c in rows[1] + rows[-1] if c.strip()))[:4]
+    return _cells(rows[1] + rows[-1], 4)
 
 
 @goals.add("cut", 0.8)
@@ -1855,6 +1889,8 @@ SUBSTITUTES = (
     ("replace_in_file", "sed"),
     ("rmdir", "rm"),
     ("write_file", "append_file", "echo"),
+    # insert_lines adds at the end with line = the number of lines + 1, as its description says
+    ("append_file", "insert_lines"),
     ("touch", "append_file", "write_file", "echo"),
     ("touch", "sed"),
 )

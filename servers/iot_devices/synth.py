@@ -17,7 +17,7 @@ import datetime as dt
 import random
 from typing import Any
 
-from prove_env.facts import quantity
+from prove_env.facts import NOTHING, quantity
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import clock, day, listing, stable
 
@@ -296,10 +296,18 @@ def list_lock_codes(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"Can you tell me which of the codes on {name} are expired?"]),
                    terse=f"Expired codes on {name}?", refs=(_device(b, lock),),
                    facts=lambda r: [c["name"] for c in r if c["status"] == "expired"])
+    # Who has a code: the people whose code works. An expired code lets nobody in, so an answer that
+    # names the active ones alone is as right as one listing every code with its status. At least one
+    # active code is someone else's than the owner's (their own is no fact to tell them) and not the
+    # one set aside for deletion.
+    if not any(c["status"] == "active" and c["name"] != b["first"] and c["code_id"] != b["drop_code"]
+               for c in codes):
+        return None
     return Ask({"device_id": lock["device_id"]},
                say=rng.choice([f"Who has a code for {name}?", f"Which people have codes on {name}?",
                                f"List the codes set on {name}, please, just the names."]),
-               terse=f"Codes on {name}?", refs=(_device(b, lock),), facts=lambda r: [c["name"] for c in r])
+               terse=f"Codes on {name}?", refs=(_device(b, lock),),
+               facts=lambda r: [c["name"] for c in r if c["status"] == "active"])
 
 
 def _history_devices(b: Bundle) -> list[dict]:
@@ -374,7 +382,7 @@ def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=rng.choice([f"How many {what} did {name} log {said}?",
                                      f"Can you count the {what} on {name} {said}?"]),
                terse=f"Count of {what} on {name}, {_span(start, end)}?", refs=refs, mentions=mentions,
-               detail=held, facts=lambda r: [r["events"]])
+               detail=held, facts=lambda r: [r["events"] or NOTHING])  # "none" says a 0 as well
 
 
 @goals.add("get_energy_summary", 0.9)
@@ -643,7 +651,7 @@ def set_blind_position(b: Bundle, rng: random.Random) -> Ask | None:
         if rng.random() < 0.6:
             return Ask({"device_id": d["device_id"], "position": p},
                        say=rng.choice([f"Could you adjust {name}?", f"I want {name} at a different position."]),
-                       detail=rng.choice([f"{said.capitalize()}, please.", f"Make them {said}.", f"I mean {said}."]),
+                       detail=rng.choice([f"{said.capitalize()}, please.", f"Make them {said}.", f"I'd like them {said}."]),
                        terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
     return Ask({"device_id": d["device_id"], "position": p}, say=say,
                terse=f"{name.capitalize()} {position_words(p)}.", refs=(_device(b, d),))

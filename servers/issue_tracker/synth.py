@@ -718,7 +718,12 @@ def reopen_issue(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("add_comment", 1.0)
 def add_comment(b: Bundle, rng: random.Random) -> Ask | None:
-    issue = rng.choice(b["issues"])
+    # The comments speak of work still going on ("will pick it up next week"): an issue that is open
+    # and that no other request of the conversation closes or moves along the board.
+    issues = [i for i in _open(b) if b["lanes"].get(i["issue_id"]) not in ("close", "flow")]
+    if not issues:
+        return None
+    issue = rng.choice(issues)
     n = named(b, issue, rng)
     name = n.words
     body = rng.choice(COMMENTS)
@@ -748,7 +753,7 @@ def add_label(b: Bundle, rng: random.Random) -> Ask | None:
     name = n.words
     if rng.random() < 0.6:
         return Ask({"issue_id": n.arg, "label": label},
-                   say=rng.choice([f"{name[0].upper() + name[1:]} needs another label.",
+                   say=rng.choice([f"{name[0].upper() + name[1:]} needs {'another' if issue['labels'] else 'a'} label.",
                                    f"Please add a label to {name}."]),
                    detail=rng.choice([f"The label is '{label}'.", f"Use '{label}'."]),
                    terse=f"Label {name}: {label}.", refs=n.refs, mentions=(label,))

@@ -114,7 +114,7 @@ def list_cities(b: Bundle, rng: random.Random) -> Ask | None:
     say = rng.choice(["Which cities does the map cover, and which of them have bus service?",
                       "Can you tell me which cities you have maps for? I also want to know where buses run.",
                       "I'm curious which towns are on the map and which ones have public transit.",
-                      "Which of your cities have buses? List all the cities, please."])
+                      "List all the cities you cover, please, and tell me which of them have buses."])
     return Ask({}, say=say, terse="Cities covered, and which have buses?",
                facts=lambda r: [c["name"] for c in r])
 
@@ -430,9 +430,9 @@ def get_list(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     lst = rng.choice(lists)
     name = lst["name"]
-    say = rng.choice([f"What's on my {name} list?", f"Read me the places on my '{name}' list.",
-                      f"Which spots did I put on my {name} list again?"])
-    return Ask({"list_id": lst["list_id"]}, say=say, terse=f"Places on {name}?", refs=(_list_ref(b, lst),),
+    say = rng.choice([f"What's on my '{name}' list?", f"Read me the places on my '{name}' list.",
+                      f"Which spots did I put on my '{name}' list again?"])
+    return Ask({"list_id": lst["list_id"]}, say=say, terse=f"Places on list '{name}'?", refs=(_list_ref(b, lst),),
                mentions=(name,), facts=lambda r: [p["name"] for p in r["places"]])
 
 
@@ -457,8 +457,8 @@ def rename_list(b: Bundle, rng: random.Random) -> Ask | None:
     taken = {x["name"].lower() for x in b["lists"]}
     new = rng.choice([n for n in NEW_LISTS[4:] if n.lower() not in taken])
     return Ask({"list_id": lst["list_id"], "name": new},
-               say=rng.choice([f"Rename my {lst['name']} list.", f"I want to change the name of my '{lst['name']}' list."]),
-               terse=f"Rename {lst['name']} to '{new}'.", detail=rng.choice([f"Make it '{new}'.", f"The new name is '{new}'."]),
+               say=rng.choice([f"Rename my '{lst['name']}' list.", f"I want to change the name of my '{lst['name']}' list."]),
+               terse=f"Rename list '{lst['name']}' to '{new}'.", detail=rng.choice([f"Make it '{new}'.", f"The new name is '{new}'."]),
                refs=(_list_ref(b, lst),), mentions=(lst["name"], new))
 
 
@@ -473,10 +473,10 @@ def add_to_list(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     place = rng.choice(places)
     name = place["name"]
-    say = rng.choice([f"Add {name} to my {lst['name']} list.", f"Could you put {name} on my '{lst['name']}' list?",
-                      f"{name} looks great; stick it on my {lst['name']} list."])
+    say = rng.choice([f"Add {name} to my '{lst['name']}' list.", f"Could you put {name} on my '{lst['name']}' list?",
+                      f"{name} looks great; stick it on my '{lst['name']}' list."])
     return Ask({"list_id": lst["list_id"], "place_id": place["place_id"]}, say=say,
-               terse=f"{name} to {lst['name']}.", refs=(_list_ref(b, lst), Ref.of("place", place)),
+               terse=f"Add {name} to list '{lst['name']}'.", refs=(_list_ref(b, lst), Ref.of("place", place)),
                mentions=(name, lst["name"]))
 
 
@@ -488,10 +488,10 @@ def remove_from_list(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     lst, place = rng.choice(pairs)
     name = place["name"]
-    say = rng.choice([f"Take {name} off my {lst['name']} list.", f"Please remove {name} from my '{lst['name']}' list.",
-                      f"I went to {name} and didn't like it, so drop it from my {lst['name']} list."])
+    say = rng.choice([f"Take {name} off my '{lst['name']}' list.", f"Please remove {name} from my '{lst['name']}' list.",
+                      f"I went to {name} and didn't like it, so drop it from my '{lst['name']}' list."])
     return Ask({"list_id": lst["list_id"], "place_id": place["place_id"]}, say=say,
-               terse=f"Remove {name} from {lst['name']}.", refs=(_list_ref(b, lst), Ref.of("place", place)),
+               terse=f"Remove {name} from list '{lst['name']}'.", refs=(_list_ref(b, lst), Ref.of("place", place)),
                mentions=(name, lst["name"]))
 
 
@@ -500,9 +500,9 @@ def delete_list(b: Bundle, rng: random.Random) -> Ask | None:
     lst = next((x for x in b["lists"] if x["list_id"] == b["doomed"]), None)
     if lst is None:
         return None
-    say = rng.choice([f"Delete my {lst['name']} list.", f"I'm done with the '{lst['name']}' list; please delete it.",
-                      f"Get rid of my {lst['name']} list entirely."])
-    return Ask({"list_id": lst["list_id"]}, say=say, terse=f"Delete list {lst['name']}.", refs=(_list_ref(b, lst),),
+    say = rng.choice([f"Delete my '{lst['name']}' list.", f"I'm done with the '{lst['name']}' list; please delete it.",
+                      f"Get rid of my '{lst['name']}' list entirely."])
+    return Ask({"list_id": lst["list_id"]}, say=say, terse=f"Delete list '{lst['name']}'.", refs=(_list_ref(b, lst),),
                mentions=(lst["name"],))
 
 

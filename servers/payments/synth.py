@@ -421,7 +421,7 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
     if choice == 2 and not summed:
         args, scope, whose = _scope(b, rng)
         if whose == "our":
-            say = ["Which five invoices most recently created are overdue? Numbers and customers.",
+            say = ["Which are the five most recently created overdue invoices? Numbers and customers.",
                    "Show me the five newest overdue invoices across all customers.",
                    "I want to start on collections: list the five latest overdue invoices, whoever they're for."]
         else:
@@ -562,6 +562,15 @@ def _endpoint_said(endpoint: dict) -> Any:
     return one_of(endpoint["url"], endpoint["description"]) if endpoint["description"] else endpoint["url"]
 
 
+def _most_failing(endpoints: list[dict]) -> Any:
+    """The endpoint with the most failed deliveries as an answer names it; where several tie, any of them."""
+    most = max(e["failed_deliveries"] for e in endpoints)
+    top = [e for e in endpoints if e["failed_deliveries"] == most]
+    if len(top) == 1:
+        return _endpoint_said(top[0])
+    return one_of(*[v for e in top for v in (e["url"], e["description"]) if v])
+
+
 @goals.add("list_webhook_endpoints", 0.7)
 def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
     args, refs, whose = _scope(b, rng)
@@ -574,14 +583,16 @@ def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
                                          "Where do our payment events get sent? How many endpoints, and any turned off?"]),
                    terse="Number of webhook endpoints, and which are off?", refs=refs,
                    facts=lambda r: [_endpoint_said(e) for e in r if not e["enabled"]] + [len(r)])
-    if choice <= 1:
+    # the endpoint that fails most (any of them, if several tie) and how often: every wording asks both
+    if choice <= 1 and (not ours or any(e["failed_deliveries"] for e in b["endpoints"])):
         return Ask(args, say=rng.choice(["Which webhook endpoint has the most failed deliveries, and how many?",
                                          "Is any webhook failing a lot? Which one fails most, and how often?",
-                                         "I heard a webhook is flaky. Which endpoint has the most failed deliveries?"])
+                                         "I heard a webhook is flaky. Which endpoint has the most failed deliveries, "
+                                         "and how many has it had?"])
                    + where,
-                   terse="Endpoint with most failed deliveries" + ("?" if ours else ", all merchants?"), refs=refs,
-                   facts=lambda r: [_endpoint_said(max(r, key=lambda e: e["failed_deliveries"])),
-                                    max(e["failed_deliveries"] for e in r)])
+                   terse="Endpoint failing most" + ("" if ours else " on the platform") + ", and how many failures?",
+                   refs=refs,
+                   facts=lambda r: [_most_failing(r), max(e["failed_deliveries"] for e in r)])
     if choice == 2 and any(e["retries_scheduled"] for e in b["endpoints"]):
         return Ask(args, say=rng.choice(["Are any webhooks waiting to retry failed deliveries? How many retries are "
                                          "lined up for each?",
@@ -738,8 +749,9 @@ def add_line_item(b: Bundle, rng: random.Random) -> Ask | None:
     quantity = rng.choice([1, 2, 3, 4, 6, 10])
     name, number, price = invoice_name(b, invoice, rng), invoice["number"], cash(unit, invoice["currency"])
     draft = draft_name(b, invoice, rng)
+    # one item is the tool's default quantity: a call that leaves it out does the same
     args = {"invoice_id": invoice["invoice_id"], "description": description, "unit_amount": unit,
-            "quantity": quantity}
+            **({"quantity": quantity} if quantity > 1 else {})}
     what = f"{quantity} {plural}" if quantity > 1 else f"one '{description}'"
     return Ask(args, say=rng.choice([f"Add {what} to {draft}.",
                                      f"Please put {what} on {name}; it's still a draft.",
@@ -1107,7 +1119,7 @@ SUBSTITUTES = (
 recipe = Recipe(
     server="payments",
     sample=sample,
-    topics=("banking", "shopping"),
+    topics=("banking", "shopping", "payments"),
     substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(

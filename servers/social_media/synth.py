@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from typing import Any
 
 from prove_env.facts import NOTHING, one_of
@@ -517,7 +518,18 @@ def get_user_timeline(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": person["user_id"]},
                say=rng.choice([f"What did {said} post last?", f"Show me {said}'s latest post.",
                                f"I haven't checked {said}'s page in a while. What's their most recent post?"]),
-               terse=f"{said}'s last post?", refs=(ref,), facts=lambda r: [r["posts"][0]["text"]])
+               terse=f"{said}'s last post?", refs=(ref,), facts=lambda r: [_words(r["posts"][0]["text"])])
+
+
+_TRAILING_TAGS = re.compile(r"(?:\s+#\w+)+\s*$")
+
+
+def _words(text: str) -> str:
+    """What a post says without the hashtags it ends with ('Ha, same here.' of 'Ha, same here. #music'):
+    an answer that quotes the words and names the tags apart states the post as well as one that
+    copies it whole; a post of hashtags only stays whole."""
+    words = _TRAILING_TAGS.sub("", text)
+    return words if sum(c.isalnum() for c in words) >= 3 else text
 
 
 def _top_tag(r: dict) -> list[Any]:

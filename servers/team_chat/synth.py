@@ -57,9 +57,9 @@ INTROS = (("Hi, this is {name}.", "{name} here."), ("Hey, it's {name}.", "It's {
           ("Hello, {name} here.", "{name}."), ("This is {name} from the team.", "{name} here."),
           ("Hi there, I'm {name}.", "I'm {name}."), ("Good morning, this is {name}.", "{name} speaking."),
           ("Hello, it's {name}.", "{name}."), ("My name is {name}.", "Name's {name}."),
-          ("You're talking to {name}.", "{name} here."), ("Hey there, {name} speaking.", "It's {name}."),
+          ("Hey, this is {name}.", "This is {name}."), ("Hey there, {name} speaking.", "It's {name}."),
           ("Hi, it's {name} from the team.", "{name}."), ("Hi! {name} here.", "{name} here."),
-          ("{name} on the team here.", "{name}."), ("Quick one from {name}.", "{name} here."))
+          ("{name} on the team here.", "{name}."), ("Hi, {name} here.", "{name} here."))
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -148,7 +148,24 @@ def _first(name: str) -> str:
     return name.split()[0]
 
 
-def message_name(b: Bundle, channel: dict, message: dict, rng: random.Random) -> str:
+class Said(str):
+    """How the user names a message, to end a sentence with; `mid` names it the same way inside a
+    sentence, where more words follow: 'Take down my message in #general that says "Hi.", would you?',
+    never 'Take down my post in #general: "Hi.", would you?' (a colon belongs only before a quote that
+    ends the sentence)."""
+    mid: str
+
+    def __new__(cls, text: str, mid: str | None = None) -> "Said":
+        said = super().__new__(cls, text)
+        said.mid = text if mid is None else mid
+        return said
+
+
+def _cap(text: str) -> str:
+    return text[0].upper() + text[1:]
+
+
+def message_name(b: Bundle, channel: dict, message: dict, rng: random.Random) -> Said:
     """How the user points at a message: by its author, channel and words, or its author, channel and day
     when no other message of that author in the channel's page was posted that day."""
     mine = message["author_id"] == b["me"]["member_id"]
@@ -158,11 +175,13 @@ def message_name(b: Bundle, channel: dict, message: dict, rng: random.Random) ->
     same_day = [m for m in b["pages"][channel["channel_id"]]
                 if m["author_id"] == message["author_id"] and _posted(m) == _posted(message)]
     if len(same_day) == 1 and rng.random() < 0.4:
-        return rng.choice([f"{who} message in {where} from {day(_posted(message))}",
-                           f"the message {'I' if mine else message['author']} posted in {where} on {day(_posted(message))}"])
-    return rng.choice([f"{who} message in {where} that says \"{message['text']}\"",
-                       f"{who} post in {where}: \"{message['text']}\"",
-                       f"the message in {where} where {'I' if mine else message['author']} wrote \"{message['text']}\""])
+        return Said(rng.choice([f"{who} message in {where} from {day(_posted(message))}",
+                                f"the message {'I' if mine else message['author']} posted in {where} on "
+                                f"{day(_posted(message))}"]))
+    says = f"{who} message in {where} that says \"{message['text']}\""
+    return rng.choice([Said(says),
+                       Said(f"{who} post in {where}: \"{message['text']}\"", mid=says),
+                       Said(f"the message in {where} where {'I' if mine else message['author']} wrote \"{message['text']}\"")])
 
 
 def _unique_first(b: Bundle, message: dict) -> bool:
@@ -495,8 +514,8 @@ def reply_in_thread(b: Bundle, rng: random.Random) -> Ask | None:
     text = rng.choice(REPLY_TEXTS)
     said = message_name(b, channel, message, rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
-               say=rng.choice([f"Reply in the thread of {said}.", f"I want to answer {said}, in its thread.",
-                               f"Could you respond to {said} in a thread?"]),
+               say=rng.choice([f"Reply in the thread of {said}.", f"I'd like to post a thread reply to {said}.",
+                               f"Could you respond to {said.mid} in a thread?"]),
                detail=rng.choice([f"Say \"{text}\"", f"My reply: \"{text}\"", f"Just write \"{text}\""]),
                terse=f"Reply \"{text}\" to {said}.", refs=(_msg(b, channel, message),),  # not '...: "Moving ...": "Great!"'
                mentions=(channel["name"], text))
@@ -522,18 +541,18 @@ def edit_message(b: Bundle, rng: random.Random) -> Ask | None:
         # the person is named; their @handle, which the new text starts with, is looked up
         text, person = f"@{other['display_name']} {message['text']}", other["name"]
         return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
-                   say=rng.choice([f"Edit {said} so that it mentions {person} at the start; keep the rest as it is.",
+                   say=rng.choice([f"Edit {said.mid} so that it mentions {person} at the start; keep the rest as it is.",
                                    f"I forgot to tag {person} in {said}. Add an @-mention of them in front of the text, "
                                    "nothing else changed.",
-                                   f"Please put an @-mention of {person} at the beginning of {said}, leaving the words as "
+                                   f"Please put an @-mention of {person} at the beginning of {said.mid}, leaving the words as "
                                    "they are."]),
-                   terse=f"Edit {said}: prefix @-mention of {person}.", refs=(_msg(b, channel, message), _person(other)),
+                   terse=f"Edit {said.mid}: prefix @-mention of {person}.", refs=(_msg(b, channel, message), _person(other)),
                    mentions=(channel["name"], person))
     text = _edited(message["text"], rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
-               say=rng.choice([f"I need to fix {said}.", f"Please edit {said}.", f"There's a mistake in {said}; let's correct it."]),
+               say=rng.choice([f"I need to fix {said}.", f"Please edit {said}.", f"There's a mistake in {said.mid}; let's correct it."]),
                detail=rng.choice([f"It should read \"{text}\"", f"Change it to \"{text}\"", f"The new text is \"{text}\""]),
-               terse=f"Edit {said} to \"{text}\"", refs=(_msg(b, channel, message),), mentions=(channel["name"], text))
+               terse=f"Edit {said.mid} to \"{text}\"", refs=(_msg(b, channel, message),), mentions=(channel["name"], text))
 
 
 @goals.add("delete_message", 0.8)
@@ -544,8 +563,8 @@ def delete_message(b: Bundle, rng: random.Random) -> Ask | None:
     channel, message = rng.choice(pool)
     said = message_name(b, channel, message, rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
-               say=rng.choice([f"Please delete {said}.", f"I shouldn't have posted {said}; remove it.",
-                               f"Take down {said}, would you?"]),
+               say=rng.choice([f"Please delete {said}.", f"I shouldn't have posted {said.mid}; remove it.",
+                               f"Take down {said.mid}, would you?"]),
                terse=f"Delete {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
 
 
@@ -557,7 +576,7 @@ def get_message_history(b: Bundle, rng: random.Random) -> Ask | None:
     channel, message = rng.choice(pool)
     said = message_name(b, channel, message, rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
-               say=rng.choice([f"What did {said} say before it was edited?", f"{said[0].upper() + said[1:]} was edited. What was the original wording?",
+               say=rng.choice([f"What did {said.mid} say before it was edited?", f"{_cap(said.mid)} was edited. What was the original wording?",
                                f"Can you dig up the earlier version of {said}?"]),
                terse=f"Original text of {said}?", refs=(_msg(b, channel, message),), mentions=_mentions_of(channel, message),
                facts=lambda r: [r["earlier_revisions"][0]["text"]])
@@ -574,7 +593,7 @@ def add_reaction(b: Bundle, rng: random.Random) -> Ask | None:
     emoji = rng.choice([e for e in EMOJI if e not in mine])
     said = message_name(b, channel, message, rng)
     return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji},
-               say=rng.choice([f"React to {said}.", f"Add a reaction to {said} for me.", f"Let's react to {said}."]),
+               say=rng.choice([f"React to {said}.", f"Add a reaction to {said.mid} for me.", f"Let's react to {said}."]),
                detail=rng.choice([f"Use :{emoji}:.", f"With :{emoji}:, please.", f"The :{emoji}: emoji."]),
                terse=f"React :{emoji}: to {said}.", refs=(_msg(b, channel, message),), mentions=(f":{emoji}:",))
 
@@ -591,9 +610,9 @@ def remove_reaction(b: Bundle, rng: random.Random) -> Ask | None:
     mine = sum(uid in r["member_ids"] for r in message["reactions"])
     held = mine > 1 and rng.random() < 0.5  # with one reaction of theirs, 'my reaction' already says which
     say = rng.choice([f"Take one of my reactions off {said}.",
-                      f"One of my reactions on {said} was a mistake; remove it."]) if held else \
+                      f"One of my reactions on {said.mid} was a mistake; remove it."]) if held else \
         rng.choice([f"Take back my :{emoji}: reaction on {said}.", f"Remove the :{emoji}: I put on {said}.",
-                    f"I reacted :{emoji}: to {said} by mistake; undo that."])
+                    f"I reacted :{emoji}: to {said.mid} by mistake; undo that."])
     return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji}, say=say,
                detail=rng.choice([f"The :{emoji}: one.", f"It's the :{emoji}: reaction."]) if held else None,
                terse=f"Remove my :{emoji}: from {said}.", refs=(_msg(b, channel, message),),
@@ -608,7 +627,7 @@ def pin_message(b: Bundle, rng: random.Random) -> Ask | None:
     channel, message = rng.choice(pool)
     said = message_name(b, channel, message, rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
-               say=rng.choice([f"Pin {said}.", f"Could you pin {said} so people find it?", f"{said[0].upper() + said[1:]} is important; pin it."]),
+               say=rng.choice([f"Pin {said}.", f"Could you pin {said.mid} so people find it?", f"{_cap(said.mid)} is important; pin it."]),
                terse=f"Pin {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
 
 
@@ -620,7 +639,7 @@ def unpin_message(b: Bundle, rng: random.Random) -> Ask | None:
     channel, message = rng.choice(pool)
     said = message_name(b, channel, message, rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
-               say=rng.choice([f"Unpin {said}.", f"{said[0].upper() + said[1:]} doesn't need to be pinned any more; unpin it.",
+               say=rng.choice([f"Unpin {said}.", f"{_cap(said.mid)} doesn't need to be pinned any more; unpin it.",
                                f"Could you take the pin off {said}?"]),
                terse=f"Unpin {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
 

@@ -384,7 +384,8 @@ def list_free_seats(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Which business class seats are still free on {said}?",
                                f"Can you tell me what seats are open up front in business on {said}?",
                                f"I'm thinking of flying business on {said}. Which seats could I still pick?"]),
-               terse=f"Free business seats on {said}?", refs=(_flight(f),), mentions=(f["number"],),
+               # asked with "which": "Free business seats on TB 386?" reads as well as "how many"
+               terse=f"Which business seats are free on {said}?", refs=(_flight(f),), mentions=(f["number"],),
                facts=lambda r: r["free_seats"][:4])
 
 

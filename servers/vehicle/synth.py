@@ -279,7 +279,8 @@ def _which(b: Bundle, v: dict, name: str, ask: Ask, rng: random.Random) -> Ask:
         return ask
     said = car(b, v, rng)
     detail = rng.choice([f"I mean {said}.", f"That's {said}.", f"It's {said}.", f"{_cap(said)}, that is."])
-    return replace(ask, say=ask.say.replace(name, rng.choice(["my car", "the car"]), 1), detail=detail)
+    return replace(ask, say=ask.say.replace(name, rng.choice(["my car", "the car"]), 1), detail=detail,
+                   plain=ask.say)
 
 
 def _may_ask_which(build):

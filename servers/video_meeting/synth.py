@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -130,18 +131,26 @@ def _mtg(b: Bundle, m: dict) -> Ref:
     return Ref.of("meeting", m, _me(b))
 
 
-def meeting_name(m: dict, rng: random.Random | None = None) -> str:
+_NOW = re.compile(r"\b(?:now|right away|immediately)\b")
+
+
+def meeting_name(m: dict, rng: random.Random | None = None, timed: str = "") -> str:
     """'my "Budget review" meeting', with its day when the host has several of that title; a live
-    meeting as the one running now."""
+    meeting as the one running now, unless the sentence it goes into (`timed`) says when itself
+    ('End it now', 'out of it immediately'). A title that is a call ('Customer onboarding call') is
+    not called a meeting again."""
     title = m["title"]
+    noun = "" if title.lower().endswith(" call") else " meeting"
     if m["status"] == "live":
-        forms = [f'my "{title}" meeting', f"the {title} meeting I'm running now", f'the "{title}" meeting in progress',
-                 f"my {title} meeting that's going on right now"]
+        forms = [f'my "{title}"{noun}', f"the {title}{noun} I'm running now", f'the "{title}"{noun} in progress',
+                 f"my {title}{noun} that's going on right now"]
+        if _NOW.search(timed):
+            forms = [f for f in forms if not _NOW.search(f)]
         return forms[0] if rng is None else rng.choice(forms)
     on = f" on {day(m['date'])}" if m["dated"] else ""
     if rng is None:
-        return f'my "{title}" meeting{on}'
-    return rng.choice([f'my "{title}" meeting{on}', f"my {title} meeting{on}", f'the "{title}" meeting{on}',
+        return f'my "{title}"{noun}{on}'
+    return rng.choice([f'my "{title}"{noun}{on}', f"my {title}{noun}{on}", f'the "{title}"{noun}{on}',
                        f"the {title}{on}", f'"{title}"{on}'])
 
 
@@ -305,12 +314,11 @@ def invite_to_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     say = rng.choice([f"Please invite {person} to {name}.", f"Could you add {person} to the invite list of {name}?",
                       f"I'd like {person} to join {name}; send them an invitation, please.",
                       f"Can {person} get an invite to {name}?"])
-    detail = None
-    if who and rng.random() < 0.6:
+    if who and rng.random() < 0.6:  # a colleague's address, which find_users gives, is never held back
         say = rng.choice([f"Please invite {who} to {name}.", f"Could you add {who} to the invite list of {name}?",
                           f"I'd like {who} to be at {name}; send them an invitation."])
-        detail = rng.choice([f"Their email is {email}.", f"They use {email}.", f"Send it to {email}."])
-    return Ask({"meeting_id": m["meeting_id"], "email": email}, say=say, detail=detail,
+        say += " " + rng.choice([f"Their email is {email}.", f"They use {email}.", f"Send it to {email}."])
+    return Ask({"meeting_id": m["meeting_id"], "email": email}, say=say,
                terse=rng.choice([f"Invite {email} to {name}.", f"Add {email} to {name}."]),
                refs=(_me(b), _mtg(b, m)), mentions=(email,) + _title_words(m))
 
@@ -386,11 +394,11 @@ def end_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["ending"]:
         return None
     m = b["live"]
-    name = meeting_name(m, rng)
-    return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]},
-               say=rng.choice([f"We're done; please end {name} for everyone.", f"End {name} now, please.",
-                               f"Could you wrap up {name}? End it for all participants.",
-                               f"That's all for today. Close {name} for everybody."]),
+    say = rng.choice(["We're done; please end {name} for everyone.", "End {name} now, please.",
+                      "Could you wrap up {name}? End it for all participants.",
+                      "That's all for today. Close {name} for everybody."])
+    name = meeting_name(m, rng, timed=say)
+    return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
                terse=f"End {name}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
 
 
@@ -416,18 +424,18 @@ def list_participants(b: Bundle, rng: random.Random) -> Ask | None:
     m = b["live"]
     if m is None or b["ending"]:
         return None
-    name = meeting_name(m, rng)
     refs, mentions = (_me(b),), _title_words(m)
     waiting = [p for p in b["people"] if p["state"] == "waiting" and p["role_in_task"] is None]
     if waiting and rng.random() < 0.4:
+        name = meeting_name(m, rng)
         return Ask({"host_id": b["user"]["user_id"], "state": "waiting"},
                    say=rng.choice([f"Who is in the waiting room of {name}?", f"Is anybody waiting to be let into {name}?",
                                    f"Can you check who's stuck in the waiting room for {name}?"]),
                    terse=f"Waiting room of {name}?", refs=refs, mentions=mentions, facts=lambda r: [p["name"] for p in r])
-    now = "" if "right now" in name else " right now"
-    return Ask({"host_id": b["user"]["user_id"], "state": "in_meeting"},
-               say=rng.choice([f"Who's in {name}{now}?", f"Can you tell me who has joined {name} so far?",
-                               f"I'm on my phone and can't see the gallery. Who is in {name} at the moment?"]),
+    say = rng.choice(["Who's in {name} right now?", "Can you tell me who has joined {name} so far?",
+                      "I'm on my phone and can't see the gallery. Who is in {name} at the moment?"])
+    name = meeting_name(m, rng, timed=say)
+    return Ask({"host_id": b["user"]["user_id"], "state": "in_meeting"}, say=say.format(name=name),
                terse=f"Who's in {name}?", refs=refs, mentions=mentions, facts=lambda r: [p["name"] for p in r])
 
 
@@ -443,14 +451,17 @@ def _person_ask(b: Bundle, rng: random.Random, role: str, says: Sequence[str], v
     if waiting is not None and p["state"] == "waiting":
         says, vague, terse = waiting
     m = b["live"]
-    name = meeting_name(m, rng)
     args = {"participant_id": p["participant_id"], "user_id": b["user"]["user_id"]}
     refs, mentions = (_me(b), _person(b, p)), (p["name"],) + _title_words(m)
     if rng.random() < 0.4:
-        return Ask(args, say=rng.choice(list(says)).format(who=p["name"], name=name),
+        say = rng.choice(list(says))
+        name = meeting_name(m, rng, timed=say)
+        return Ask(args, say=say.format(who=p["name"], name=name),
                    terse=terse.format(who=p["name"], name=name), refs=refs, mentions=mentions)
     detail = rng.choice(["It's {who}.", "I mean {who}.", "That's {who}.", "The person is {who}."]).format(who=p["name"])
-    return Ask(args, say=rng.choice(list(vague)).format(name=name), detail=detail,
+    say = rng.choice(list(vague))
+    name = meeting_name(m, rng, timed=say)
+    return Ask(args, say=say.format(name=name), detail=detail,
                terse=terse.format(who=p["name"], name=name), refs=refs, mentions=mentions)
 
 
@@ -511,11 +522,11 @@ def start_recording(b: Bundle, rng: random.Random) -> Ask | None:
     m = b["live"]
     if m is None or b["ending"] or b["recording"] is not None:
         return None
-    name = meeting_name(m, rng)
-    return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]},
-               say=rng.choice([f"Please start recording {name}.", f"Can you hit record on {name}? Cloud recording is fine.",
-                               f"We're about to go through the decisions in {name}; start a recording, please.",
-                               f"Record {name} from now on, please."]),
+    say = rng.choice(["Please start recording {name}.", "Can you hit record on {name}? Cloud recording is fine.",
+                      "We're about to go through the decisions in {name}; start a recording, please.",
+                      "Record {name} from now on, please."])
+    name = meeting_name(m, rng, timed=say)
+    return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
                terse=f"Record {name}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
 
 
@@ -524,11 +535,11 @@ def stop_recording(b: Bundle, rng: random.Random) -> Ask | None:
     m = b["live"]
     if m is None or b["ending"] or b["recording"] is None:
         return None
-    name = meeting_name(m, rng)
-    return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]},
-               say=rng.choice([f"Please stop the recording of {name}.", f"We're off the record now; stop recording {name}.",
-                               f"Could you stop recording {name}? The rest is informal.",
-                               f"Turn off the recording in {name}, please."]),
+    say = rng.choice(["Please stop the recording of {name}.", "We're off the record now; stop recording {name}.",
+                      "Could you stop recording {name}? The rest is informal.",
+                      "Turn off the recording in {name}, please."])
+    name = meeting_name(m, rng, timed=say)
+    return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
                terse=f"Stop recording {name}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
 
 
@@ -596,10 +607,12 @@ def share_recording(b: Bundle, rng: random.Random) -> Ask | None:
     colleague = rng.choice(b["colleagues"])
     name = _recording_name(r, rng)
     who, email = colleague["name"], colleague["email"]
+    # the colleague is in the directory (find_users gives the address), so the address is said with
+    # the request, never held back for the assistant to ask
     say = rng.choice([f"{who} missed it, so please share {name} with them.", f"Please share {name} with {who}.",
                       f"Could you send {name} to {who}?", f"{who} asked for {name}; share it with them."])
-    detail = rng.choice([f"Their email is {email}.", f"The address is {email}.", f"Send it to {email}."])
-    return Ask({"recording_id": r["recording_id"], "email": email}, say=say, detail=detail,
+    say += " " + rng.choice([f"Their email is {email}.", f"The address is {email}.", f"Send it to {email}."])
+    return Ask({"recording_id": r["recording_id"], "email": email}, say=say,
                terse=f"Share {name} with {who} ({email}).", refs=(_me(b), _rec_ref(b, r)),
                mentions=(email, r["meeting"]["title"], who))
 

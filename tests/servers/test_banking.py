@@ -891,3 +891,40 @@ def test_spending_by_category_records_the_categories_not_a_total_unasked():
         if result["spending_by_category"]:
             assert result["total_spending"] not in ask.facts(result) or \
                 result["total_spending"] in result["spending_by_category"].values(), ask.say
+
+
+def test_a_category_that_came_up_once_or_twice_is_counted_in_words_too():
+    """"How often does the utilities category come up on my transactions?" with a count of 1: "it came up
+    once" is the count said as people say it, and states the fact; the request asks for an exact count
+    without 'roughly'."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, result) for ask, result, _ in _asks("list_transaction_categories", draws=120) if ask.mentions]
+    assert len(asks) > 10
+    for ask, _ in asks:
+        category = ask.mentions[0]
+        assert "roughly" not in f"{ask.say} {ask.terse}".lower(), ask.say
+        for count, words in ((1, "once"), (2, "twice"), (3, "3 times")):
+            facts = ask.facts([{"category": f"not {category}", "count": 5}, {"category": category, "count": count}])
+            assert facts_stated([facts], [f"The {category} category came up {words} in your transactions."]), \
+                (ask.say, count, facts)
+            assert not facts_stated([facts], [f"The {category} category came up 4 times in your transactions."])
+
+
+def test_a_pin_given_in_an_earlier_turn_is_not_given_again():
+    """'...; my PIN is 3069.' then 'thx. PIN 3069. Move $25 from my savings to checking.': a terse
+    request leaves out the PIN the conversation already gave, as the other registers do."""
+    import re
+
+    from prove_env.synthesis.pipeline import synthesize
+
+    result = synthesize(["banking"], 120, seed=65, workers=1)
+    pin = re.compile(r"\bPIN(?::| is|'s)? \(?(\d{4})\b")
+    checked = 0
+    for task in result.tasks("train") + result.tasks("test"):
+        for i, turn in enumerate(task.user_turns[1:], start=1):
+            given = {m for t in task.user_turns[:i] for m in pin.findall(t)}
+            again = given & set(pin.findall(turn))
+            checked += bool(given)
+            assert not again, (task.id, task.user_turns[:i + 1])
+    assert checked, "no conversation gave a PIN before a later turn"

@@ -727,3 +727,52 @@ def test_a_held_back_month_is_asked_as_an_earlier_one():
     assert held
     for ask in held:
         assert "earlier month" in ask.say, ask.say
+
+
+def test_a_months_income_total_is_hidden_with_its_summary():
+    """"Which income did I get during November 2026? Each source, and the total." with `list_income`
+    hidden is half answered by `get_budget_summary`, whose `total_income` is the month's total: the two
+    are declared substitutes, so a missing-function task never hides the one while it shows the other."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    months = 0
+    for ask, result, read in _asks("list_income"):
+        start = ask.args["start_date"]
+        if start[8:] != "01" or ask.args["end_date"][:7] != start[:7]:
+            continue
+        summary = read("get_budget_summary", user_id=ask.args["user_id"], month=start[:7])
+        if summary["month_to_date"]:
+            continue
+        months += 1
+        assert summary["total_income"] == result["total"], ask.say
+        assert result["total"] in ask.facts(result), ask.say
+    assert months
+    assert "get_budget_summary" in get_recipe("budget").substitutes_of("list_income")
+
+
+def test_the_next_bill_asked_for_is_not_one_already_due():
+    """"Next iCloud+ bill: date, amount?" asked on December 3 of a bill due November 27 and not posted has
+    two readings (the one due, or the one after it): only a bill due from today on is asked about."""
+    asked = due = 0
+    for ask, result, _ in _asks("list_recurring", draws=300):
+        if not ask.mentions:
+            continue  # the list of every bill
+        rule = next(r for r in result if r["merchant"] == ask.mentions[0])
+        asked += 1
+        assert not rule["due_not_posted"], ask.say
+        due += any(r["due_not_posted"] for r in result)
+    assert asked and due  # some users asked about had a bill already due
+
+
+def test_income_is_said_to_come_from_a_source_only_where_that_reads():
+    """"I got some money from Birthday money from Grandma yesterday" puts a label after "from": a source
+    such as "Sold old bike" or "Tax refund" is given as the source's name, in the user's words."""
+    sources = set()
+    for ask, _, _ in _asks("add_income", draws=300):
+        source = ask.args["source"]
+        words = " ".join(w for w in (ask.say, ask.detail or "") if w)
+        assert source in words, words
+        if source in ("Sold old bike", "Birthday money from Grandma", "Tax refund"):
+            sources.add(source)
+            assert f"from {source}" not in words, words
+    assert len(sources) == 3

@@ -1266,3 +1266,102 @@ def test_an_event_with_a_room_is_asked_to_change_rooms_not_to_get_one():
         vague += 1
         assert re.search(r"\b(different|another|else)\b", ask.say), ask.say
     assert vague > 10
+
+
+def test_free_slots_are_never_missing_while_check_conflicts_shows_the_busy_spans():
+    """"Which times work for a 90-minute slot when Bob Nichols, Trevor Holmes and I are all free?" with
+    find_free_slots hidden was marked not doable while check_conflicts was shown: one call over the days asked
+    (up to a week) lists everyone's busy spans, and the working hours less those are the free slots.
+    check_conflicts is declared a substitute of find_free_slots: a missing-function task hides both or neither."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    try:
+        read = Reader(toolkit, world)
+        others = [c["contact_id"] for c in read("find_contacts", department="Engineering", limit=100)
+                  if not c["is_me"]][:2]
+        first = weekday_ahead_of(world.now.date(), 0)
+        last = first + dt.timedelta(days=4)
+        slots = read("find_free_slots", contact_ids=others, start_date=first.isoformat(),
+                     end_date=last.isoformat(), duration_minutes=60, limit=50)["slots"]
+        busy = read("check_conflicts", contact_ids=others, start=f"{first.isoformat()}T00:00",
+                    end=f"{(last + dt.timedelta(days=1)).isoformat()}T00:00")["conflicts"]
+    finally:
+        world.close()
+    spans = sorted((dt.datetime.fromisoformat(str(c["start"])), dt.datetime.fromisoformat(str(c["end"])))
+                   for c in busy)
+    free = []
+    for offset in range(5):
+        begin = dt.datetime.combine(first + dt.timedelta(days=offset), dt.time(9))
+        close = begin.replace(hour=17)
+        for start, end in spans:
+            if start < close and end > begin:
+                if start - begin >= dt.timedelta(minutes=60):
+                    free.append((begin, start))
+                begin = max(begin, end)
+        if close - begin >= dt.timedelta(minutes=60):
+            free.append((begin, close))
+    found = [(dt.datetime.fromisoformat(str(s["start"])), dt.datetime.fromisoformat(str(s["end"]))) for s in slots]
+    assert len(found) >= 3 and found == free  # check_conflicts answers the question
+    assert "check_conflicts" in recipe.substitutes_of("find_free_slots")
+
+
+def weekday_ahead_of(today: dt.date, weekday: int) -> dt.date:
+    """The date of `weekday` (0 = Monday) in the week after `today`'s."""
+    return today - dt.timedelta(days=today.weekday()) + dt.timedelta(weeks=1, days=weekday)
+
+
+def test_a_clash_the_user_shares_with_a_guest_is_told_by_the_event():
+    """"Are Kayla Brown and I both free ...? If not, what's in the way?" where both are in the Platform
+    Standup: "you both have the Platform Standup" tells what is in the way; Kayla Brown's name is required
+    only for an event of hers the user is not in (or her private busy time)."""
+    from prove_env.facts import facts_stated
+
+    bundles, recipe, rng = _bundles_and_recipe("calendar clashes")
+    goal = next(g for g in recipe.goals if g.tool == "check_conflicts")
+    asks = [a for a in (goal.build(rng.choice(bundles), rng) for _ in range(200))
+            if a is not None and a.args.get("contact_ids")]
+    assert asks
+    me = bundles[0]["me"]["contact_id"]
+    for ask in asks[:10]:
+        other = ask.args["contact_ids"][0]
+        shared = {"start": "x", "end": "y", "free": False, "conflicts": [
+            {"contact_id": me, "name": "Me", "event_id": "EVT-0001", "title": "Platform Standup"},
+            {"contact_id": other, "name": "Kayla Brown", "event_id": "EVT-0001", "title": "Platform Standup"}]}
+        assert facts_stated([ask.facts(shared)], ["No - you both have the Platform Standup then."]), ask.say
+        apart = {**shared, "conflicts": [*shared["conflicts"],
+                                         {"contact_id": other, "name": "Kayla Brown", "event_id": "EVT-0002",
+                                          "title": "Interview"},
+                                         {"contact_id": other, "name": "Kayla Brown", "event_id": None,
+                                          "title": "Busy"}]}
+        assert not facts_stated([ask.facts(apart)], ["No - you both have the Platform Standup then."])
+        assert facts_stated([ask.facts(apart)], ["No - you both have the Platform Standup, and Kayla Brown "
+                                                 "has an interview too."])
+
+
+def test_the_next_event_today_or_tomorrow_may_be_said_so():
+    """"When is my next event on my calendar, and what is it?" at 15:30 with the Architecture Guild at 16:00:
+    "the Architecture Guild, today at 4 pm" is as right as "July 23 at 4 pm"; a later day is said by its date."""
+    from prove_env.facts import facts_stated
+
+    bundles, recipe, rng = _bundles_and_recipe("calendar next event")
+    goal = next(g for g in recipe.goals if g.tool == "list_upcoming_events")
+    asks = [(a, b) for b in bundles for a in (goal.build(b, rng) for _ in range(30))
+            if a is not None and a.args["limit"] == 1]
+    assert asks
+    for ask, b in asks[:10]:
+        today = b["now"].date()
+        for days, word in ((0, "today"), (1, "tomorrow"), (5, None)):
+            d = today + dt.timedelta(days=days)
+            facts = ask.facts([{"title": "Architecture Guild", "start": f"{d.isoformat()}T16:00"}])
+            dated = f"Your next event is the Architecture Guild on {d.strftime('%B')} {d.day} at 4 pm."
+            assert facts_stated([facts], [dated]), (facts, dated)
+            assert not facts_stated([facts], [dated.replace("4 pm", "5 pm")])
+            if word:
+                assert facts_stated([facts], [f"Your next event is the Architecture Guild {word} at 4 pm."]), facts
+                assert not facts_stated([facts], [f"Your next event is the Architecture Guild {word} at 5 pm."])
+            else:
+                assert not facts_stated([facts], ["Your next event is the Architecture Guild today at 4 pm."])

@@ -875,3 +875,26 @@ def test_a_forecast_for_a_month_names_the_month_once():
             if period in words:
                 assert (f"{period} (" in words) == quarter, words
     assert kinds == {True, False}
+
+
+def test_a_deal_asked_for_its_stage_records_the_stage_even_when_closed():
+    """"Stage, amount, close date of our security review deal with Lyons Sharp and Martinez?" of a deal
+    closed lost records its stage too, stated as "lost" or "closed lost"; an answer naming another stage
+    does not state it."""
+    from prove_env.facts import facts_stated
+
+    closed = 0
+    for ask, result, _ in _asks("list_deals", draws=300):
+        if "stage" not in (ask.terse or "").lower() or not result:
+            continue
+        facts = ask.facts(result)
+        deal = next(d for d in result if d["amount"] in facts and d["close_date"] in facts)
+        if not deal["stage"].startswith("closed_"):
+            continue
+        closed += 1
+        word = deal["stage"].removeprefix("closed_")
+        figures = f"${deal['amount']:,.0f}, closing {deal['close_date']}"
+        assert facts_stated([facts], [f"It was {word}: {figures}."]), (ask.say, facts)
+        assert facts_stated([facts], [f"Closed {word}, {figures}."]), ask.say
+        assert not facts_stated([facts], [f"It's in negotiation, {figures}."]), ask.say
+    assert closed

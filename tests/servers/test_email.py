@@ -611,3 +611,36 @@ def test_a_quoted_sentence_is_not_followed_by_a_second_full_stop():
     for ask in asks:
         for words in (ask.say, ask.terse or "", ask.detail or ""):
             assert not re.search(r"[.!?]\"\.", words), words
+
+
+def test_a_mail_is_searched_by_the_words_the_user_said():
+    """Finding: "Forward the email I sent to Robert Roberts about 'Conference talk proposal'" searched
+    with recipient="robert.roberts@northwind.io", an address the user never said and no look-up held
+    (the search takes an address, not a name): the gold taught inventing it, and a search by the topic
+    matched no gold call. The search that finds a named mail takes only what the request says (the
+    sender's name, the topic, a recipient's address where the user gives it), and it finds the mail,
+    told apart from the rest of its result by its sender or by whom it went to."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    lookups = {lk.kind: lk for lk in get_recipe("email").lookups if lk.kind in ("message", "thread")}
+    checked = own = 0
+    for tool in ("get_message", "get_thread", "mark_read", "star_message", "forward_message", "search_messages",
+                 "archive_message", "trash_message", "restore_message", "reply_to_message", "label_message"):
+        for ask, _, read, uid in _asks(tool, draws=40):
+            me = next(u for u in read("find_users", limit=100) if u["user_id"] == uid)["address"]
+            for ref in (r for r in ask.refs if r.kind in lookups):
+                args = lookups[ref.kind].args(ref)
+                for key, value in args.items():
+                    if key not in ("user_id", "include_trash"):
+                        for words in (ask.say, ask.terse):
+                            assert str(value).casefold() in words.casefold(), (key, value, words)
+                found = read("search_messages", **args)
+                mail = next(m for m in found if m["message_id"] == ref.entity["message_id"])
+                if mail["from"] == me:
+                    own += 1
+                    to = mail["to"][0]
+                    assert sum(m["from"] == me and to in m["to"] + m["cc"] for m in found) == 1, (ask.say, found)
+                else:
+                    assert sum(m["from_name"] == mail["from_name"] for m in found) == 1, (ask.say, found)
+                checked += 1
+    assert checked > 50 and own > 10, (checked, own)

@@ -1189,3 +1189,91 @@ def test_a_quoted_line_is_not_followed_by_a_second_full_stop():
     for ask in quoted:
         for words in (ask.say, ask.detail or ""):
             assert not re.search(r"[.!?]\"\.", words), words
+
+
+def test_append_file_is_hidden_with_insert_lines_which_appends_at_the_last_line_plus_one():
+    """insert_lines adds at the end with line = the number of lines + 1 (its description says so), so a
+    task that leaves out append_file leaves it out too: appending with it would be doing the job."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    recipe = get_recipe("filesystem")
+    assert "insert_lines" in recipe.substitutes_of("append_file")
+    work = worlds.create(get_toolkit("filesystem"), 0)
+    try:
+        toolkit = get_toolkit("filesystem")(work)
+        home = json.loads(toolkit.run("user_info", {}))["home"]
+        total = json.loads(toolkit.run("read_file", {"path": f"{home}/notes/todo.md"}))["total_lines"]
+        toolkit.run("insert_lines", {"path": f"{home}/notes/todo.md", "line": total + 1, "text": "- [ ] New"})
+        assert toolkit.run("tail", {"path": f"{home}/notes/todo.md", "n": 1}).strip() == "- [ ] New"
+    finally:
+        work.close()
+
+
+def test_whether_a_path_exists_is_asked_with_what_it_is_and_a_plain_no_states_a_missing_one():
+    """'/home/x/notes/todo.md there?' answered 'Yes, it exists.' is right, so every wording asks what it
+    is ('file', 'directory' or 'folder' is the fact); a missing path is stated by 'No, it doesn't exist.'."""
+    from prove_env.facts import stated
+
+    asks = [(ask, result) for seed in (0, 1) for ask, result, _ in _asks("exists", seed=seed, draws=120)]
+    there = [(a, r) for a, r in asks if r["exists"]]
+    gone = [(a, r) for a, r in asks if not r["exists"]]
+    assert len(there) > 10 and len(gone) > 10
+    for ask, result in there:
+        for words in (ask.say, ask.terse):
+            assert any(w in words.lower() for w in ("file or", "what is it")), words
+        [fact] = ask.facts(result)
+        assert stated(fact, "Yes, it's a folder." if result["type"] == "directory" else "Yes, it's a file.")
+    for ask, result in gone:
+        [fact] = ask.facts(result)
+        assert stated(fact, "No, it doesn't exist.") and stated(fact, "There's nothing there.")
+
+
+def test_a_diff_asks_for_the_changed_lines_in_the_order_it_compares_them():
+    """The facts of a diff are the lines it changes: every wording asks for lines and names path1
+    first ('How does B differ from A?' with diff(A, B) scored the order the user said wrong), and a
+    'Key: value' line is also stated by its value ('the mood went from stressed to tired')."""
+    from prove_env.facts import stated
+
+    asks = [(ask, result) for seed in (0, 1) for ask, result, _ in _asks("diff", seed=seed, draws=60)]
+    assert len(asks) > 20
+    fields = 0
+    for ask, result in asks:
+        p, q = ask.args["path1"], ask.args["path2"]
+        for words in (ask.say, ask.terse):
+            assert "line" in words and words.index(p) < words.index(q), words
+        for fact in ask.facts(result):
+            if isinstance(fact, dict):
+                fields += 1
+                line, value = fact["one_of"]
+                assert stated(fact, f"it now says {value}") and line.endswith(value)
+    assert fields > 0
+
+
+def test_a_number_cell_is_stated_by_its_row_printed_as_written():
+    """'2026-10-31,dining,244.10,single' printed back states the cell 244.10, as a table with the
+    cell does; a long line printed back states what is quoted of it (cut where a word ends, not
+    inside 'nologin')."""
+    import re
+
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, result) for ask, result, _ in _asks("sort", seed=0, draws=80) if ask.facts]
+    checked = 0
+    for ask, result in asks:
+        text = result if isinstance(result, str) else json.dumps(result)
+        facts = ask.facts(result)
+        checked += sum(isinstance(f, str) and re.fullmatch(r"-?\d+(\.\d+)?", f) is not None for f in facts)
+        assert facts_stated([facts], [text]), (facts, text[:200])
+    assert checked > 5
+
+
+def test_disk_usage_states_the_total_it_asks_for():
+    """Every disk_usage wording asks how much is used: the total is a fact, in bytes or in KB."""
+    from prove_env.facts import stated
+
+    asks = [(ask, result) for ask, result, _ in _asks("disk_usage", seed=0, draws=30)]
+    assert asks
+    for ask, result in asks:
+        total = ask.facts(result)[0]
+        assert stated(total, f"{result['total_bytes']:,} bytes") and stated(total, result["total_human"])
+        assert not stated(total, "12 bytes")

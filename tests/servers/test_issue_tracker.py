@@ -999,3 +999,27 @@ def test_a_new_member_is_added_to_the_project_looked_up_by_name():
                 by_key += not any(kind == "issue" for kind, _ in kinds(ask.refs))
                 assert ("project", args["project_id"]) in set(kinds(ask.refs)), ask.say
     assert added > 10 and by_key > 2
+
+
+def test_a_comment_is_posted_on_work_still_open():
+    """Finding: "Blocked on the API change; will pick it up next week." was posted on ORION-7, an issue
+    closed as a duplicate."""
+    seen = 0
+    for ask, read in _asks("add_comment", draws=60):
+        issue = read("get_issue", issue_id=ask.args["issue_id"])
+        assert issue["status"] != "done", (ask.say, issue["status"])
+        seen += 1
+    assert seen > 20
+
+
+def test_another_label_is_asked_only_where_the_issue_has_one():
+    """Finding: "The issue 'Add monitoring for React' in Nova Website needs another label." for an issue
+    without labels."""
+    bare = told = 0
+    for ask, read in _asks("add_label", draws=80):
+        labels = read("get_issue", issue_id=ask.args["issue_id"])["labels"]
+        if "needs another label" in ask.say:
+            assert labels, ask.say
+            told += 1
+        bare += "needs a label" in ask.say
+    assert told and bare

@@ -495,3 +495,22 @@ def test_open_right_now_never_stands_between_a_place_and_its_address():
                 assert "open" in text, text
                 assert not re.search(r"open right now (to|within|of) ", text), text
     assert opened > 10
+
+
+def test_a_list_is_named_in_quotes_and_the_cities_question_asks_for_every_city_first():
+    """Findings: "Rename Coffee to try to 'Quick lunches'." (a list name holding 'to', unquoted) and
+    "Which of your cities have buses? List all the cities, please." (the facts are every city, the
+    first question asks only for those with buses)."""
+    listed = 0
+    for tool in ("get_list", "rename_list", "add_to_list", "remove_from_list", "delete_list"):
+        for ask, read in _built(tool, draws=40):
+            name = read("get_list", list_id=ask.args["list_id"])["name"]
+            for text in (ask.say, ask.terse):
+                assert f"'{name}'" in text, text
+            listed += 1
+    assert listed > 100
+    cities = [ask for ask, _ in _built("list_cities", draws=40)]
+    assert len(cities) > 40
+    for ask in cities:
+        first = ask.say.split("?")[0]
+        assert any(w in first for w in ("cover", "on the map", "maps for")), ask.say

@@ -566,3 +566,24 @@ def test_a_new_listing_is_titled_in_the_users_words_and_plural_titles_agree():
             plural += bool(re.search(r"(shoes|headphones) (are|aren't)\b", text))
             assert not re.search(r"(shoes|headphones) (is|isn't)\b", text), text
     assert created > 20 and plural > 0
+
+
+def test_an_auction_request_is_never_drawn_as_off_topic_and_its_tools_never_distract_from_one():
+    """Finding: "Bid 20 dollars more on the vintage running shoes listing." was an irrelevant-request
+    abstention shown with the marketplace's own search_listings and place_bid; an assistant that
+    looks the listing up is right and scored 0. Bidding on listings is the marketplace's topic: it
+    is never drawn as off-topic here, and another server's off-topic bid shows no marketplace tool."""
+    import random
+
+    from prove_env.registry import get_toolkit, server_names
+    from prove_env.synthesis.perturb import _distractor_pool, irrelevant_query
+    from prove_env.synthesis.recipe import get_recipe
+
+    topics = get_recipe("marketplace").topics
+    drawn = [irrelevant_query(topics, random.Random(f"marketplace off-topic {i}")) for i in range(400)]
+    assert len({topic for topic, _ in drawn}) > 20
+    assert not [text for topic, text in drawn if topic == "auctions" or "bid " in text.lower()]
+    own = [spec.openai_schema() for spec in get_toolkit("marketplace").visible_specs()]
+    for other in (name for name in server_names() if name != "marketplace"):
+        shown = [schema for schemas in _distractor_pool(other, "auctions") for schema in schemas]
+        assert not [schema["function"]["name"] for schema in shown if schema in own], other

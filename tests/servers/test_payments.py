@@ -1150,3 +1150,44 @@ def test_a_customers_totals_are_never_asked_where_a_list_of_what_they_sum_is_in_
             assert not (totals and listed), (b["customer"]["name"], totals[0].say, listed[:3])
         world.close()
     assert seen["totals"] > 5 and seen["listed"] > 20, seen
+
+
+def test_the_most_failing_endpoint_is_asked_with_its_count_and_one_item_is_the_default_quantity():
+    """Findings: "I heard a webhook is flaky. Which endpoint has the most failed deliveries?" recorded the
+    count too, and "The Old CRM (retired) endpoint has the most" failed: every wording of the request
+    asks how many, and where endpoints tie any of them is the answer. "Please put one 'Equipment hire'
+    on invoice CK-1009" passed quantity=1, the tool's default: a call that leaves it out matched no gold
+    call. One item leaves the quantity to its default."""
+    import random
+
+    from prove_env.facts import stated
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments most failing")
+    bundles = recipe.sample(read, world.now, rng)
+    counted = single = several = 0
+    for goal in (g for g in recipe.goals if g.tool in ("list_webhook_endpoints", "add_line_item")):
+        for _ in range(80):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            if goal.tool == "add_line_item":
+                assert ask.args.get("quantity", 2) > 1, ask.args
+                single += "quantity" not in ask.args
+                several += "quantity" in ask.args
+                continue
+            result = read("list_webhook_endpoints", **ask.args)
+            most = max(e["failed_deliveries"] for e in result)
+            if "fail" in ask.say and "retr" not in ask.say:
+                counted += 1
+                for words in (ask.say, ask.terse):
+                    assert "how many" in words.lower() or "how often" in words.lower(), words
+                for e in result:
+                    name = e["description"] or e["url"]
+                    assert stated(ask.facts(result)[0], name) == (e["failed_deliveries"] == most), (name, ask.say)
+    world.close()
+    assert counted > 5 and single and several, (counted, single, several)

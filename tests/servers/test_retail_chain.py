@@ -465,3 +465,23 @@ def test_a_store_out_of_a_product_is_not_said_to_be_almost_out_of_it():
             out += line["available"] <= 0
             assert ("almost out" in ask.say) == (line["available"] > 0), (ask.say, line["available"])
     assert out, "no request about a product the store is out of"
+
+
+def test_a_store_stock_request_is_never_drawn_as_off_topic_and_its_tools_never_distract_from_one():
+    """"Which branch near Denver has a drill in stock?" is what find_nearest_stock answers: it is
+    never an irrelevant request of the chain, and another server's off-topic stock question shows
+    no tool of the chain."""
+    import random
+
+    from prove_env.registry import get_toolkit, server_names
+    from prove_env.synthesis.perturb import _distractor_pool, irrelevant_query
+    from prove_env.synthesis.recipe import get_recipe
+
+    topics = get_recipe("retail_chain").topics
+    drawn = [irrelevant_query(topics, random.Random(f"retail off-topic {i}")) for i in range(400)]
+    assert len({topic for topic, _ in drawn}) > 20
+    assert not [text for topic, text in drawn if topic == "stores" or "in stock" in text]
+    own = [spec.openai_schema() for spec in get_toolkit("retail_chain").visible_specs()]
+    for other in (name for name in server_names() if name != "retail_chain"):
+        shown = [schema for schemas in _distractor_pool(other, "stores") for schema in schemas]
+        assert not [schema["function"]["name"] for schema in shown if schema in own], other

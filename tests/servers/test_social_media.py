@@ -846,3 +846,38 @@ def test_deleting_my_post_about_something_depends_on_the_timeline_that_shows_whi
                     checked += 1
                     assert set(timeline) & set(call.depends_on), (task.id, call.depends_on)
     assert checked, "no 'delete my post about' request in the sample"
+
+
+def test_a_latest_post_is_stated_by_its_words_without_the_hashtags_it_ends_with():
+    """'What's their most recent post?' of 'Ha, same here. #music' is answered by quoting the words and
+    naming the tag apart ('"Ha, same here." tagged #music') as well as by copying it whole."""
+    import random
+
+    from prove_env.facts import stated
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+    from tests.stand_ins import parse
+
+    toolkit, recipe = get_toolkit("social_media"), get_recipe("social_media")
+    world = worlds.create(toolkit, 0)
+    try:
+        rng = random.Random("social_media timelines")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        goal = next(g for g in recipe.goals if g.tool == "get_user_timeline")
+        tagged = 0
+        for _ in range(60):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            result = parse(toolkit(world).run("get_user_timeline", dict(ask.args)))
+            text = result["posts"][0]["text"]
+            [fact] = ask.facts(result)
+            assert stated(fact, f'"{text}"')
+            words, _, tags = text.partition(" #")
+            if tags and "#" not in words:
+                tagged += 1
+                assert stated(fact, f'"{words}", tagged #{tags}'), (fact, text)
+        assert tagged > 3
+    finally:
+        world.close()

@@ -742,3 +742,52 @@ def test_a_reply_and_the_message_it_answers_are_not_quoted_side_by_side():
             for words in (ask.say, ask.terse, ask.detail):
                 assert not re.search(r'"[^"]*": "', words or ""), words
     assert replies
+
+
+def test_a_message_named_with_a_colon_ends_the_sentence():
+    """'I want to answer William's post in #marketing: "Who has time on Friday?", in its thread.' hangs
+    words after a quote that a colon brought in: inside a sentence the message is named 'William's
+    message in #marketing that says "..."', and a colon before a quote only where the quote ends it."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("team_chat colons")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    inside = ending = 0
+    for goal in recipe.goals:
+        for _ in range(60):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            for words in (ask.say, ask.terse, ask.detail):
+                assert not re.search(r': "[^"]*"(?:[,;:]| [a-z])', words or ""), words
+                ending += bool(re.search(r'post in [^"]*: "[^"]*"[.?]?$', words or ""))
+                inside += bool(re.search(r'that says "[^"]*"(?:[,;:]| [a-z])', words or ""))
+    assert ending and inside, (ending, inside)
+
+
+def test_an_introduction_shares_no_words_with_an_aside_of_the_voice():
+    """'Quick one from Joe Bowman. Quick one for you.' says the same words twice: no introduction holds
+    two words in a row that an aside of the voice (a sentence it may set after the introduction, one
+    that does not greet) holds too."""
+    import re
+
+    from prove_env.synthesis.voice import _ASIDES, greets
+    from servers.team_chat.synth import INTROS
+
+    def pairs(text: str) -> set[tuple[str, str]]:
+        words = re.findall(r"[a-z']+", text.replace("{name}", " ").lower())
+        return set(zip(words, words[1:]))
+
+    asides = [a for register in _ASIDES.values() for a in register if not greets(a)]
+    assert asides
+    for intro in (i for both in INTROS for i in both):
+        for aside in asides:
+            assert not pairs(intro) & pairs(aside), (intro, aside)

@@ -1215,3 +1215,13 @@ def test_a_party_is_counted_in_plain_words():
         assert not re.search(r"\b(?:we're|it's) (?:two|three|four)\b", ask.say, re.IGNORECASE), ask.say
         if ask.args["guests"] == 1:
             assert not re.search(r"\b(?:we|we'd|us)\b", ask.detail, re.IGNORECASE), ask.detail
+
+
+def test_free_seats_are_asked_which_in_every_wording():
+    """Finding: the terse "Free business seats on AE 315?" records seat ids, and reads as "how many" as
+    well: "8 business seats are free" then failed."""
+    asks = [ask for _, ask in _asks("list_free_seats", draws=30)]
+    assert asks
+    for ask in asks:
+        for text in (ask.say, ask.terse):
+            assert re.search(r"\b(?:which|what) seats\b|\bwhich business\b", text, re.IGNORECASE), text

@@ -594,3 +594,60 @@ def test_someone_removed_from_the_waiting_room_is_not_said_to_be_in_the_meeting(
             for words in (ask.say, ask.terse):
                 assert ("waiting" in words) == (state == "waiting"), (state, words)
     assert found["waiting"] > 3 and found["in_meeting"] > 3, found
+
+
+def _asks(tool: str, seeds=(0, 1), n: int = 80):
+    """(bundles, asks) of one goal over the seed worlds."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("video_meeting"), get_recipe("video_meeting")
+    goal = next(g for g in recipe.goals if g.tool == tool)
+    out = []
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"video_meeting asks {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        out += [(b, a) for b, a in ((b, goal.build(b, rng)) for b in (rng.choice(bundles) for _ in range(n)))
+                if a is not None]
+    return out
+
+
+@pytest.mark.parametrize("tool", ["end_meeting", "remove_participant", "list_participants", "start_recording",
+                                  "stop_recording", "mute_participant"])
+def test_a_live_meeting_is_not_said_to_run_now_in_a_sentence_that_says_when(tool):
+    """Finding: "End the OKR planning meeting I'm running now now, please." and "I need Nathan Burns out of
+    my Customer onboarding call meeting that's going on right now immediately.": a sentence says 'now',
+    'right away' or 'immediately' once, and a title that is a call is not called a meeting again."""
+    import re
+
+    asks = _asks(tool)
+    assert len(asks) > 10, tool
+    live = 0
+    for _, ask in asks:
+        for words in (ask.say, ask.detail, ask.terse):
+            words = words or ""
+            assert len(re.findall(r"\b(?:now|right away|immediately)\b", words)) <= 1, words
+            assert "call meeting" not in words, words
+            live += "running now" in words or "right now" in words
+    assert live, tool  # the live forms are still used where the sentence says no time of its own
+
+
+@pytest.mark.parametrize("tool", ["share_recording", "invite_to_meeting"])
+def test_a_colleagues_address_is_said_with_the_request_not_held_back(tool):
+    """Finding: "Brenda Mendez asked for the second of the Design critique recordings ...; share it with
+    them." held back her address, which find_users gives: the assistant was taught to ask for a value a
+    shown look-up finds. A colleague in the directory is named with their address in the request."""
+    asks = _asks(tool)
+    named = 0
+    for b, ask in asks:
+        colleague = next((c for c in b["colleagues"] if c["email"] == ask.args["email"]), None)
+        if colleague is None:
+            continue
+        assert ask.detail is None, (ask.say, ask.detail)
+        if colleague["name"] in ask.say:
+            named += 1
+            assert ask.args["email"] in ask.say, ask.say
+    assert named > 5, (tool, named)
