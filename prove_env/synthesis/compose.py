@@ -316,6 +316,8 @@ class Composer:
         }
         if own:
             metadata["user"] = sorted(own)
+        if held_for is not None:
+            metadata["held_for"] = held_for  # the call the held-back value is for: its arguments stay
         if missing:
             metadata["missing_tool"] = missing
             if hide - {missing}:

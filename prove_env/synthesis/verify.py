@@ -116,16 +116,17 @@ def _without_idle_arguments(task: Task, specs: Mapping[str, Any]) -> Task:
     client whose alerts are all active finds what the filtered list shows, and must match the call
     (coverage takes a call that carries every key of the gold call; one that passes the filter
     still matches). Never an id (the user named its entity, and the look-up that found it would
-    go too: 'are Mary and I both free?' checks Mary though she is free), nor where the user holds a
-    value back: the assistant asked for it."""
-    if task.metadata.get("info_level") == "missing":
-        return task
+    go too: 'are Mary and I both free?' checks Mary though she is free), nor in the call a held-back
+    value is for (`metadata["held_for"]`): the assistant asked for it."""
+    held = task.metadata.get("held_for")
+    if task.metadata.get("info_level") == "missing" and held is None:
+        return task  # a task that does not say which call the held-back value is for
     first_reads = []
     for call in task.gold_calls:
         spec = specs[call.name]
         if not spec.read_only:
             break
-        if _optional(spec, call):
+        if call.id != held and _optional(spec, call):
             first_reads.append(call)
     if not first_reads:
         return task

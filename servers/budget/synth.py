@@ -130,7 +130,18 @@ def _recurring(b: Bundle, rule: dict) -> Ref:
 
 
 def _expense(b: Bundle, expense: dict) -> Ref:
-    return Ref.of("expense", expense, _user(b))
+    alone = sum(e["date"] == expense["date"] for e in b["expenses"]) == 1
+    return Ref.of("expense", {**expense, "alone_on_day": alone}, _user(b))
+
+
+def _expense_lookup(ref: Ref) -> dict:
+    """The look-up of an expense the user named by merchant and day: the day's list, with the merchant
+    only where the day holds another expense too. A list of that day alone finds the same, and an agent
+    making it must match the call, also in a request that holds a value back (the generic pass that
+    drops such a filter leaves those alone)."""
+    day = ref.entity["date"]
+    merchant = {} if ref.entity.get("alone_on_day") else {"merchant": ref.entity["merchant"]}
+    return {"user_id": ref.owner.key, **merchant, "start_date": day, "end_date": day}
 
 
 def cat_words(category: dict, rng: random.Random) -> str:
@@ -528,7 +539,7 @@ def move_budget(b: Bundle, rng: random.Random) -> Ask | None:
                                f"I'm running short on {into}. Could you shift {cash} over from {source}?",
                                f"Please take {cash} out of my {source} budget and put it into {into} for this month.",
                                f"Can you reallocate {cash} from {source} to {into} this month?",
-                               f"I won't need all of {source} this month, so give {cash} of it to {into}."]),
+                               f"I won't need all of my {source} budget this month, so give {cash} of it to {into}."]),
                terse=f"Move {cash} {source} -> {into}.", refs=(_category(b, donor), _category(b, target)),
                mentions=(source, into, cash))
 
@@ -844,9 +855,7 @@ recipe = Recipe(
         Lookup("user", "find_users", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
         Lookup.under("category", "list_categories"),
         Lookup.under("recurring", "list_recurring"),
-        Lookup("expense", "list_expenses",
-               args=lambda r: {"user_id": r.owner.key, "merchant": r.entity["merchant"],
-                               "start_date": r.entity["date"], "end_date": r.entity["date"]}),
+        Lookup("expense", "list_expenses", args=_expense_lookup),
     ),
     hidden=(HiddenAsk("all_users_spending", everyone_request, facts=lambda r: [r["total_spent"]]),),
 )

@@ -734,16 +734,26 @@ def find_contacts(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"query": who}, say=rng.choice(says), terse=rng.choice(terse), mentions=(who,), facts=facts)
 
 
-def _conflicts(me: str, *, free: bool) -> Facts:
-    """The user's events and the other people busy in a span; 'free' when nobody is (if asked so)."""
+def _conflicts(me: dict, others: Sequence[dict], *, free: bool) -> Facts:
+    """The user's events and the other people busy in a span; 'free' when nobody is (if asked so). A
+    colleague the user asked about is told by their name or by their first name alone ('Tamara is busy
+    until 10:30'), where nobody else asked about, the user included, has that first name."""
+    firsts = [p["name"].split()[0].casefold() for p in (me, *others)]
 
-    def facts(r: dict) -> list[str]:
+    def who(name: str) -> Any:
+        first = name.split()[0]
+        return one_of(name, first) if " " in name and firsts.count(first.casefold()) == 1 else name
+
+    def facts(r: dict) -> list[Any]:
         if r["free"]:  # nobody busy: 'free', or any words of it (an empty list of conflicts)
             return [one_of("free", "available", "no conflicts", "no conflict", 0)] if free else []
         # someone busy in an event the user has too is told by that event ('you both have the standup')
-        mine = {c["event_id"] for c in r["conflicts"] if c["contact_id"] == me and c.get("event_id")}
-        return _first([c["title"] if c["contact_id"] == me else c["name"] for c in r["conflicts"]
-                       if c["contact_id"] == me or not c.get("event_id") or c["event_id"] not in mine])
+        mine = {c["event_id"] for c in r["conflicts"] if c["contact_id"] == me["contact_id"] and c.get("event_id")}
+        told = [c for c in r["conflicts"]
+                if c["contact_id"] == me["contact_id"] or not c.get("event_id") or c["event_id"] not in mine]
+        names = {c["name"] for c in told if c["contact_id"] != me["contact_id"]}
+        return [who(v) if v in names else v for v in _first(
+            [c["title"] if c["contact_id"] == me["contact_id"] else c["name"] for c in told])]
 
     return facts
 
@@ -802,7 +812,7 @@ def check_conflicts(b: Bundle, rng: random.Random) -> Ask | None:
                refs=tuple(_contact(p) for p in others), prior=on.prior)
     # a free span is stated by that word only when the request asks whether someone is free
     free = all("free" in text.lower() for text in (ask.say + (ask.detail or ""), ask.terse))
-    return replace(ask, facts=_conflicts(b["me"]["contact_id"], free=free))
+    return replace(ask, facts=_conflicts(b["me"], others, free=free))
 
 
 @goals.add("find_free_slots")
@@ -931,6 +941,9 @@ def create_event(b: Bundle, rng: random.Random) -> Ask | None:
     with_whom = f" with {names(guests)}" if guests else ""
     what = rng.choice([f"a {_length(minutes)} meeting called '{title}'{with_whom}{where}",
                        f"'{title}', a {_length(minutes)} meeting{with_whom}{where}"])
+    # the apposition closes with a comma where the sentence goes on ("put 'X', a one-hour meeting with
+    # Ana Smith, on my calendar")
+    amid = f"{what}," if what.startswith("'") else what
     at = f"at {clock(start)}"
     terse = [f"New event '{title}', {on.bare}, {clock(start)} to {clock(end)}{where}"
              + (f", invite {names(guests)}." if guests else "."),
@@ -938,11 +951,11 @@ def create_event(b: Bundle, rng: random.Random) -> Ask | None:
     refs = tuple(_contact(p) for p in guests)
     mentions = (title,) + tuple(p["name"] for p in guests) + (on.mention, clock(start))
     invite = f" and invite {names(guests)}" if guests else ""
-    says = [f"Please set up {what} {on.on} {at}.", f"Schedule {what} for {on.bare} {at}.",
+    says = [f"Please set up {amid} {on.on} {at}.", f"Schedule {amid} for {on.bare} {at}.",
             f"Can you book {_duration(minutes)} {on.on} {at} for '{title}'{where}{invite}?",
             f"I'd like to get '{title}' on the calendar {on.on}, {clock(start)} to {clock(end)}{where}{invite}.",
             f"Could you create an event called '{title}' {on.on}, {clock(start)} to {clock(end)}{where}{invite}?"]
-    vague = [f"Please set up {what}.", f"I need to schedule {what}.", f"Could you put {what} on my calendar?"]
+    vague = [f"Please set up {what}.", f"I need to schedule {what}.", f"Could you put {amid} on my calendar?"]
     details = [f"Make it {on.bare} {at}.", f"{_cap(on.bare)} {at} works best.",
                f"How about {on.bare}, starting {at}?", f"It should start {at} {on.on}."]
     return _ask(rng, args, says=says, terse=terse, vague=vague, details=details, split=SPLIT, refs=refs,

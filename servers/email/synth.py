@@ -194,11 +194,14 @@ def get_message(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     m = rng.choice(attached)
     name = mail_name(b, m, rng)
+    # a photo or a diagram is no document: 'documents' only where every file is one
+    files = "documents" if not any(a["mime_type"].startswith("image/") for a in b["files"][m["message_id"]]) \
+        else "files"
     return Ask({"message_id": m["message_id"]},
                say=rng.choice([f"What files are attached to {name}?",
                                f"Can you tell me the names of the attachments on {name}?",
                                f"I need the attachments from {name}. What are the file names?",
-                               f"Which documents came with {name}?"]),
+                               f"Which {files} came with {name}?"]),
                terse=f"Attachments on {name}?", refs=(_user(b), _message(b, m)), mentions=_mentions(m),
                facts=lambda r: [a["filename"] for a in r["attachments"]])
 
@@ -273,11 +276,13 @@ def mail_facts(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Date of {name}?", refs=(_user(b),), mentions=_mentions(m),
                    facts=lambda r: [x["date"][:10] for x in r if x["message_id"] == mid])
     # the result names recipients by address only: the words ask for the addresses; the user's own
-    # address is no fact ('it went to you and ...' answers it)
-    return Ask(args, say=rng.choice([f"Which addresses was {name} sent to?",
-                                     f"Who exactly was {name} addressed to? Give me the email addresses.",
-                                     f"Can you list the addresses {name} went to?"]),
-               terse=f"Recipient addresses of {name}?", refs=(_user(b),), mentions=_mentions(m),
+    # address is no fact ('it went to you and ...' answers it); a Cc the facts hold is asked for by
+    # name ('addressed to' is read as the To line alone)
+    cc = ", Cc included" if [a for a in m["cc"] if a != me] else ""
+    return Ask(args, say=rng.choice([f"Which addresses was {name} sent to{cc}?",
+                                     f"Who exactly was {name} addressed to? Give me the email addresses{cc}.",
+                                     f"Can you list the addresses {name} went to{cc}?"]),
+               terse=f"Recipient addresses of {name}{cc}?", refs=(_user(b),), mentions=_mentions(m),
                facts=lambda r: [a for x in r if x["message_id"] == mid
                                 for a in [a for a in x["to"] + x["cc"] if a != me][:5]])
 

@@ -686,10 +686,10 @@ def find(b: Bundle, rng: random.Random) -> Ask | None:
         files = rng.choice([f"{ext} files", f"files ending in {ext}", f"{_kind(ext)} files"])
         args, mentions = {"path": top, "name": f"*{ext}"}, (ext, top)
         if rng.random() < 0.3:
-            return Ask(args, say=_one(rng, f"Find all the files of one type anywhere under {top}.",
-                                      f"I need a list of certain files under {top}, in every subfolder."),
+            return Ask(args, say=_one(rng, f"I need a list of certain files under {top}, in every subfolder.",
+                                      f"There are some files under {top} I need found, subfolders included."),
                        terse=f"All {ext} files under {top}.",
-                       detail=_one(rng, f"I mean the {files}.", f"The {files}.", f"It's the {files} I'm after."),
+                       detail=_one(rng, f"It's the {files} I'm after.", f"The {files}, that is."),
                        mentions=mentions, facts=_found(top))
         return Ask(args, say=_one(rng, f"Find all the {files} anywhere under {top}.",
                                   f"List every one of the {files} below {top}, at any depth.",
@@ -1041,6 +1041,19 @@ def _tail_path(path: str) -> str:
     return "/".join(path.split("/")[-2:])
 
 
+def _copies(paths: Sequence[str]) -> list[Any]:
+    """The files of a group of identical ones as facts: each name once, and for a name that more
+    than one of them shares, where each copy is, by its folder's name or its last two parts
+    ('sales.csv in /home/x/data and in /home/x/data/backup' tells both copies apart as well as
+    'data/sales.csv' and 'backup/sales.csv' do)."""
+    facts: list[Any] = list(dict.fromkeys(_base(p) for p in paths))
+    for path in paths:
+        if sum(_base(q) == _base(path) for q in paths) > 1:
+            folder = path.split("/")[-2]
+            facts.append(one_of(_tail_path(path), folder) if re.search(r"[A-Za-z]", folder) else _tail_path(path))
+    return facts
+
+
 @goals.add("find_duplicates", 0.4)
 def find_duplicates(b: Bundle, rng: random.Random) -> Ask | None:
     tops = [t for t in _tops(b) if any(all(p.startswith(t + "/") for p in group) for group in b["dups"])]
@@ -1052,7 +1065,7 @@ def find_duplicates(b: Bundle, rng: random.Random) -> Ask | None:
                f"I think I saved some things twice in {top}. Which files are exact copies of each other?",
                f"Could you check {top} for duplicate files?")
     return Ask({"path": top}, say=say, terse=f"Duplicate files in {top}?", mentions=(top,),
-               facts=lambda r: [_tail_path(p) for p in r["groups"][0]["paths"]][:4])
+               facts=lambda r: _copies(r["groups"][0]["paths"][:4]))
 
 
 _FIELD = re.compile(r"^(?P<key>[A-Za-z][\w ]{0,30}):\s+(?P<value>\S.*)$")

@@ -176,7 +176,7 @@ def _held(said: str, start: dt.date, end: dt.date, rng: random.Random) -> str:
     """The sentence that gives a period held back from the request (`said`: the period with its
     preposition, 'on August 9'; after 'Look at' the days stand bare: 'Look at August 9 to August 10')."""
     span = _span(start, end)
-    return rng.choice([f"I mean {said}.", f"{said[0].upper()}{said[1:]}, please.", f"Look at {span}.",
+    return rng.choice([f"I'm thinking of {span}.", f"{said[0].upper()}{said[1:]}, please.", f"Look at {span}.",
                        f"The period is {span}." if start != end else f"The day is {span}."])
 
 
@@ -414,13 +414,15 @@ def list_groups(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["groups"]:
         return None
     group = rng.choice(b["groups"])
-    names = [d["name"] for d in group["devices"]]
+    gid = group["group_id"]
     return Ask({"home_id": b["home"]["home_id"]},
                say=rng.choice([f"Which devices are in my {group['name']} group?",
                                f"What's included in the '{group['name']}' group?",
                                f"Remind me what the {group['name']} group controls."]),
                terse=f"Members of {group['name']}?", refs=(_home(b),), mentions=(group["name"],),
-               facts=lambda r: names)
+               # read off the group's own entry: facts that ignored the result would be "found" in any
+               # earlier entry of the home (its look-up), and the listing dropped as shown before
+               facts=lambda r: [d["name"] for g in r if g["group_id"] == gid for d in g["devices"]])
 
 
 @goals.add("list_scenes", 0.6)
@@ -429,13 +431,14 @@ def list_scenes(b: Bundle, rng: random.Random) -> Ask | None:
     if not scenes:
         return None
     scene = rng.choice(scenes)
-    names = list(dict.fromkeys(a["device"] for a in scene["actions"]))[:6]
+    sid = scene["scene_id"]
     return Ask({"home_id": b["home"]["home_id"]},
                say=rng.choice([f"Which devices does my {scene['name']} scene control?",
                                f"What does the '{scene['name']}' scene change?",
                                f"Remind me which devices the {scene['name']} scene touches."]),
                terse=f"Devices in the {scene['name']} scene?", refs=(_home(b),), mentions=(scene["name"],),
-               facts=lambda r: names)
+               facts=lambda r: list(dict.fromkeys(a["device"] for s in r if s["scene_id"] == sid
+                                                  for a in s["actions"]))[:6])
 
 
 @goals.add("list_automations", 0.8)
@@ -625,8 +628,9 @@ def set_temperature(b: Bundle, rng: random.Random) -> Ask | None:
                    detail=rng.choice([f"Make it {said}.", f"{said.capitalize()}, please.", f"Set it to {said}.",
                                       f"I'd like {said}."]),
                    terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(str(target),))
+    feel = "chilly" if target > d["target_temp"] else "warm"  # raising the set point: the room is too cold
     return Ask(args, say=rng.choice([f"Set {name} to {said}.", f"Could you change {name} to {said}, please?",
-                                     f"It's a bit off in here; put {name} at {said}.",
+                                     f"It's a bit {feel} in here; put {name} at {said}.",
                                      f"I'd like {name} set to {said}.", f"Bump {name} to {said}, would you?"]),
                terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(str(target),))
 
@@ -998,14 +1002,15 @@ def get_device_history(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Which automation last changed {name}? At what time?",
                                          f"Something switched {name} on its own. What automation was it, and "
                                          "when did it happen?"]),
-                   terse=f"Last automated change to {name}?", refs=refs,
+                   terse=f"Last automated change to {name}, and when?", refs=refs,
                    facts=lambda r: [r["history"][0]["automation"], r["history"][0]["at"]])
     when = dt.date.fromisoformat(rng.choice(history)["at"][:10])
     args = {**args, "start": f"{when.isoformat()}T00:00:00", "end": f"{when.isoformat()}T23:59:59"}
     return Ask(args, say=rng.choice([f"On {day(when)}, which automations changed {name}, and at what times?",
-                                     f"Look at the history of {name}: what did automations do to {it(d)} on {day(when)}?",
+                                     f"Look at the history of {name}: which automations changed {it(d)} on "
+                                     f"{day(when)}, and at what times?",
                                      f"Can you tell me when automations touched {name} on {day(when)}?"]),
-               terse=f"Automated changes to {name} on {day(when)}?", refs=refs, mentions=(day(when),),
+               terse=f"Automated changes to {name} on {day(when)}, and their times?", refs=refs, mentions=(day(when),),
                facts=lambda r: list(dict.fromkeys(x["automation"] for x in r["history"]))
                + [x["at"] for x in r["history"]][:4])
 
@@ -1023,7 +1028,7 @@ def delete_automation(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     name = a["name"]
     return Ask({"automation_id": a["automation_id"]},
-               say=rng.choice([f"Delete the '{name}' automation.", f"I don't need {name} any more; remove it.",
+               say=rng.choice([f"Delete the '{name}' automation.", f"I don't need the {name} automation any more; remove it.",
                                f"Please get rid of my {name} automation for good."]),
                terse=f"Delete automation {name}.", refs=(_automation(b, a),), mentions=(name,))
 

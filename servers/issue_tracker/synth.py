@@ -200,7 +200,7 @@ def get_issue(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"Who reported {name}, and when?",
                                          f"Could you find out who filed {name} and on what date?",
                                          f"When was {name} created, and by whom?"]),
-                   terse=f"Reporter and date of {name}?", refs=refs,
+                   terse=f"Who filed {name}, and when?", refs=refs,
                    facts=lambda r: [r["reporter"]["name"], r["created_at"][:10]])
     if not n.refs:  # named by its key: one who knows the key does not ask for it
         return None
@@ -772,7 +772,8 @@ def remove_label(b: Bundle, rng: random.Random) -> Ask | None:
     label = rng.choice(issue["labels"])
     n = named(b, issue, rng)
     name = n.words
-    if rng.random() < 0.5:
+    # the label is held back only where the issue has others: the one label is told by the look-up
+    if rng.random() < 0.5 and len(issue["labels"]) > 1:
         return Ask({"issue_id": n.arg, "label": label},
                    say=rng.choice([f"One of the labels on {name} is wrong; please remove it.",
                                    f"Take a label off {name} for me."]),

@@ -295,13 +295,15 @@ def make_offer(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.3:
         args["message"] = rng.choice(OFFER_NOTES)
         note = f" Add the note '{args['message']}'"
+    # a note goes with the amount: in a request holding the amount back it follows the sentence that
+    # gives it, never stands between the request and its amount
     say, detail = _held(rng, rng.choice([f"Could you offer {cash} for the {title}?{note}",
                                          f"The {title} {_is(title)} a bit pricey. Make the seller an offer of "
                                          f"{cash}.{note}",
                                          f"Send an offer of {cash} on the {title}, please.{note}"]),
-                        [f"I'd like to make an offer on the {title}.{note}",
-                         f"Could you send the seller of the {title} an offer?{note}"],
-                        [f"Offer {cash}.", f"Let's say {cash}.", f"My offer is {cash}."])
+                        [f"I'd like to make an offer on the {title}.",
+                         f"Could you send the seller of the {title} an offer?"],
+                        [f"Offer {cash}.{note}", f"Let's say {cash}.{note}", f"My offer is {cash}.{note}"])
     return Ask(args, say=say.replace("?.", "?"), detail=detail, terse=f"Offer {cash} on {title}.{note}",
                refs=(_me(b), _listing(item)), mentions=(title, cash))
 
@@ -610,12 +612,14 @@ def _asked(*questions: str):
     return lambda b, rng: _intro(_me(b))[0] + " " + rng.choice(questions)
 
 
+# Only the database's own tables are asked for: a count of what the tools list (every offer, every
+# auction's bids, every sold listing and so its order) is theirs to answer, not an abstention.
 SITE_WIDE = (
     HiddenAsk("count_records", _asked("How many rows are in each table of the marketplace's database?",
-                                      "Can you dump the raw record counts of every marketplace table?"),
+                                      "Can you dump the raw record counts of every marketplace table?",
+                                      "I'm auditing the marketplace's database: what's the row count of each "
+                                      "of its tables?"),
               facts=lambda r: list(r.values())),
-    HiddenAsk("count_records", _asked("Tell me how many bids, offers and orders exist site-wide, from the database."),
-              facts=lambda r: [r["bids"], r["offers"], r["orders"]]),
 )
 
 

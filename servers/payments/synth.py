@@ -933,11 +933,24 @@ def cancel_payment(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     payment = rng.choice(payments)
     number, held = payment["invoice_number"], cash(payment["amount"], payment["currency"])
+    refs = (_customer(b), _payment_ref(b, payment))
+    if payment["status"] == "expired":
+        # a lapsed hold holds nothing on the card any more: "release the hold" would have two right
+        # answers (cancel it, or say it already lapsed), so the user says it lapsed and asks to close it
+        return Ask({"payment_id": payment["payment_id"]},
+                   say=rng.choice([f"The card hold on {_whose(b)} invoice {number} expired before we captured it. "
+                                   f"Please cancel that authorisation so it's closed off.",
+                                   f"The authorisation for {_whose(b)} invoice {number} lapsed without a capture; cancel "
+                                   f"it, please, so it isn't left hanging.",
+                                   f"We never captured the {held} authorisation for {_whose(b)} invoice {number} and "
+                                   f"it has expired. Cancel it, please."]),
+                   terse=f"Cancel the expired authorisation on {_whose(b)} invoice {number}.", refs=refs,
+                   mentions=(number,))
     return Ask({"payment_id": payment["payment_id"]},
                say=rng.choice([f"Release the {held} hold on {_whose(b)} card for invoice {number}; we won't capture it.",
                                f"Please cancel the uncaptured authorisation for {_whose(b)} invoice {number}.",
                                f"We were asked by {_who(b)} to drop the card hold for invoice {number}. Cancel it, please."]),
-               terse=f"Cancel the authorisation on {_whose(b)} invoice {number}.", refs=(_customer(b), _payment_ref(b, payment)),
+               terse=f"Cancel the authorisation on {_whose(b)} invoice {number}.", refs=refs,
                mentions=(number,))
 
 

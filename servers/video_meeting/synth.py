@@ -131,14 +131,14 @@ def _mtg(b: Bundle, m: dict) -> Ref:
     return Ref.of("meeting", m, _me(b))
 
 
-_NOW = re.compile(r"\b(?:now|right away|immediately)\b")
+_NOW = re.compile(r"\b(?:now|right away|immediately|at the moment|so far|currently)\b")
 
 
 def meeting_name(m: dict, rng: random.Random | None = None, timed: str = "") -> str:
     """'my "Budget review" meeting', with its day when the host has several of that title; a live
     meeting as the one running now, unless the sentence it goes into (`timed`) says when itself
-    ('End it now', 'out of it immediately'). A title that is a call ('Customer onboarding call') is
-    not called a meeting again."""
+    ('End it now', 'out of it immediately', 'who is in it at the moment', 'who has joined so far'). A
+    title that is a call ('Customer onboarding call') is not called a meeting again."""
     title = m["title"]
     noun = "" if title.lower().endswith(" call") else " meeting"
     if m["status"] == "live":
@@ -408,10 +408,10 @@ def join_meeting(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     m = rng.choice(b["joinable"])
     number, code, host = m["number"], m["passcode"], m["host_name"]
-    say = rng.choice([f"{host} invited me to a meeting that's running now, number {number}. Please join me in.",
+    say = rng.choice([f"{host} invited me to a meeting that's running now, number {number}. Please get me in.",
                       f"Could you get me into meeting {number}? It's {host}'s {m['title']}.",
-                      f"I'm late for {host}'s meeting. Join me to {number}, please.",
-                      f"Please join me to the meeting with number {number}."])
+                      f"I'm late for {host}'s meeting. Get me into meeting {number}, please.",
+                      f"Please connect me to the meeting with number {number}."])
     detail = rng.choice([f"The passcode is {code}.", f"Passcode: {code}.", f"It's passcode {code}."])
     return Ask({"meeting_number": number, "passcode": code, "user_id": b["user"]["user_id"]}, say=say, detail=detail,
                terse=f"Join meeting {number}, passcode {code}.", refs=(_me(b),), mentions=(number, code))

@@ -776,3 +776,36 @@ def test_income_is_said_to_come_from_a_source_only_where_that_reads():
             sources.add(source)
             assert f"from {source}" not in words, words
     assert len(sources) == 3
+
+
+def test_an_expense_named_by_merchant_and_day_is_looked_up_by_what_finds_it():
+    """"Recategorize my Panera Bread expense from March 18" (the category held back) looked the expense up
+    with the merchant and the day, though March 18 holds that expense alone: an agent listing the day finds
+    the same and lost the call. The merchant is passed only where the day holds another expense too."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    lookup = next(x for x in get_recipe("budget").lookups if x.kind == "expense")
+    alone = shared = 0
+    for tool in ("recategorize_expense", "delete_expense", "get_expense", "update_expense"):
+        for ask, _, read in _asks(tool, draws=40):
+            for ref in (r for r in ask.refs if r.kind == "expense"):
+                args = lookup.args(ref)
+                found = read("list_expenses", **args)
+                assert ref.key in [e["expense_id"] for e in found], ask.say
+                day = {k: v for k, v in args.items() if k != "merchant"}
+                if "merchant" in args:
+                    shared += 1
+                    assert read("list_expenses", **day) != found, ask.say
+                else:
+                    alone += 1
+                    assert len(found) == 1, ask.say
+    assert alone and shared
+
+
+def test_budget_given_away_is_said_to_be_a_budget():
+    """"I won't need all of home this month" reads as the house: the category is said as a budget."""
+    says = [ask.say for ask, _, _ in _asks("move_budget", draws=200)]
+    assert any("won't need all of" in say for say in says)
+    for say in says:
+        if "all of" in say:
+            assert "all of my" in say and "budget" in say, say

@@ -1365,3 +1365,71 @@ def test_the_next_event_today_or_tomorrow_may_be_said_so():
                 assert not facts_stated([facts], [f"Your next event is the Architecture Guild {word} at 5 pm."])
             else:
                 assert not facts_stated([facts], ["Your next event is the Architecture Guild today at 4 pm."])
+
+
+def test_a_colleague_asked_about_may_be_told_by_their_first_name():
+    """"Are Tamara Miller and I both free ...? If not, what's in the way?" with Tamara busy on her own: "Tamara
+    has a busy block from 9:00 to 10:30" tells it as well as her full name does. A first name alone is no
+    answer where another person asked about, the user included, has it too."""
+    from prove_env.facts import facts_stated
+
+    bundles, recipe, rng = _bundles_and_recipe("calendar first names")
+    goal = next(g for g in recipe.goals if g.tool == "check_conflicts")
+    me = bundles[0]["me"]
+    asked = twins = 0
+    for _ in range(200):
+        b = rng.choice(bundles)
+        ask = goal.build(b, rng)
+        if ask is None or not ask.args.get("contact_ids"):
+            continue
+        people = {p["contact_id"]: p["name"] for p in b["people"]}
+        other = people[ask.args["contact_ids"][0]]
+        busy = {"start": "x", "end": "y", "free": False, "conflicts": [
+            {"contact_id": ask.args["contact_ids"][0], "name": other, "event_id": None, "title": "Busy"}]}
+        first = other.split()[0]
+        if sum(people[c].split()[0] == first for c in ask.args["contact_ids"]) > 1 or first == me["name"].split()[0]:
+            continue
+        asked += 1
+        assert facts_stated([ask.facts(busy)], [f"No: {other} is busy then."]), ask.say
+        assert facts_stated([ask.facts(busy)], [f"No: {first} is busy then."]), (ask.say, ask.facts(busy))
+        assert not facts_stated([ask.facts(busy)], ["No: someone is busy then."])
+        # the same request where everyone asked about shares the user's first name: the full name it is
+        namesake = {**b, "people": [{**p, "name": f"{me['name'].split()[0]} {p['name'].split()[-1]}"}
+                                    for p in b["people"]]}
+        twin = goal.build(namesake, rng)
+        if twin is not None and twin.args.get("contact_ids"):
+            twins += 1
+            full = {p["contact_id"]: p["name"] for p in namesake["people"]}[twin.args["contact_ids"][0]]
+            clash = {**busy, "conflicts": [{**busy["conflicts"][0], "contact_id": twin.args["contact_ids"][0],
+                                            "name": full}]}
+            assert facts_stated([twin.facts(clash)], [f"No: {full} is busy then."])
+            assert not facts_stated([twin.facts(clash)], [f"No: {full.split()[0]} is busy then."]), twin.facts(clash)
+    assert asked > 10 and twins > 5
+
+
+def test_a_new_meeting_said_as_an_apposition_is_closed_by_a_comma():
+    """"Could you put 'Auth migration kickoff', a one-hour meeting with Laurie Rasmussen and Heather Clark on
+    my calendar?": where the sentence goes on after "'<title>', a <length> meeting with ...", a comma closes
+    the apposition."""
+    from servers.calendar.synth import _length, names
+
+    bundles, recipe, rng = _bundles_and_recipe("calendar new meetings")
+    goal = next(g for g in recipe.goals if g.tool == "create_event")
+    seen = 0
+    for _ in range(400):
+        b = rng.choice(bundles)
+        ask = goal.build(b, rng)
+        if ask is None or "invitee_ids" not in ask.args and "location" not in ask.args:
+            continue
+        start, end = (dt.datetime.fromisoformat(ask.args[k]) for k in ("start", "end"))
+        people = {p["contact_id"]: p for p in b["people"]}
+        guests = [people[c] for c in ask.args.get("invitee_ids", [])]
+        apposition = (f"'{ask.args['title']}', a {_length(int((end - start).total_seconds() // 60))} meeting"
+                      + (f" with {names(guests)}" if guests else "")
+                      + (f" on {ask.args['location']}" if "location" in ask.args else ""))
+        for words in (ask.say, ask.detail or ""):
+            if apposition in words:
+                seen += 1
+                after = words.split(apposition, 1)[1]
+                assert after[:1] in (",", ".", ""), words
+    assert seen > 10

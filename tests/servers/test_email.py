@@ -644,3 +644,29 @@ def test_a_mail_is_searched_by_the_words_the_user_said():
                     assert sum(m["from_name"] == mail["from_name"] for m in found) == 1, (ask.say, found)
                 checked += 1
     assert checked > 50 and own > 10, (checked, own)
+
+
+def test_a_cc_the_answer_must_state_is_asked_for_and_a_photo_is_no_document():
+    """Findings: "Who exactly was my email to Philip Johnson about 'Board meeting notes' addressed to?"
+    required alyssa.ramos@yahoo.com, who was only in Cc ("It went to philip.johnson@northwind.io" failed);
+    and "Which documents came with ...?" was asked of a mail whose one file was photo_01.jpg. A recipient
+    fact held only in Cc is asked for in every wording ("Cc included"), and 'documents' is said only where
+    no file is an image."""
+    ccd = 0
+    for ask, result, read, uid in _asks("search_messages", draws=150):
+        facts = ask.facts(result) if result else []
+        if not any("@" in str(f) for f in facts):
+            continue
+        me = next(u for u in read("find_users", limit=100) if u["user_id"] == uid)["address"]
+        mail = next(m for m in result if [a for a in m["to"] + m["cc"] if a != me][:5] == facts)
+        in_cc = [f for f in ask.facts(result) if f in mail["cc"] and f not in mail["to"]]
+        ccd += bool(in_cc)
+        for words in (ask.say, ask.terse):
+            assert ("Cc" in words) == bool(in_cc), (words, in_cc)
+    assert ccd
+    photos = 0
+    for ask, result, _, _ in _asks("get_message", draws=150):
+        image = any(a["mime_type"].startswith("image/") for a in result["attachments"])
+        photos += image
+        assert not (image and "document" in ask.say.lower()), (ask.say, result["attachments"])
+    assert photos

@@ -1277,3 +1277,37 @@ def test_disk_usage_states_the_total_it_asks_for():
         total = ask.facts(result)[0]
         assert stated(total, f"{result['total_bytes']:,} bytes") and stated(total, result["total_human"])
         assert not stated(total, "12 bytes")
+
+
+def test_identical_files_are_stated_by_their_name_and_the_folders_they_are_in():
+    """'sales-2025.csv, once in /home/x/data and once in /home/x/data/backup' tells the two copies
+    apart as 'data/sales-2025.csv' and 'backup/sales-2025.csv' do; an answer without the name does not."""
+    import os
+
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, result) for seed in (0, 1) for ask, result, _ in _asks("find_duplicates", seed=seed, draws=20)]
+    assert asks
+    shared = 0
+    for ask, result in asks:
+        paths = result["groups"][0]["paths"][:4]
+        facts = ask.facts(result)
+        by_name: dict[str, list[str]] = {}
+        for path in paths:
+            by_name.setdefault(os.path.basename(path), []).append(os.path.dirname(path))
+        shared += any(len(folders) > 1 for folders in by_name.values())
+        answer = "; ".join(f"{name}, in " + " and in ".join(folders) for name, folders in by_name.items())
+        assert facts_stated([facts], [answer]), (facts, answer)
+        assert facts_stated([facts], ["\n".join(paths)])
+        assert not facts_stated([facts], ["Only " + " and ".join(set(os.path.dirname(p) for p in paths))])
+    assert shared
+
+
+def test_a_held_back_extension_is_asked_for_without_a_correction():
+    """Said in one message, 'Find all the files of one type under X. I mean the .md files.' reads as
+    a correction: the request that leaves the extension to its detail asks for some files, and the
+    detail names them."""
+    asks = [ask for seed in (0, 1) for ask, _, _ in _asks("find", seed=seed, draws=120) if ask.detail]
+    assert len(asks) > 3
+    for ask in asks:
+        assert "one type" not in ask.say and not ask.detail.startswith("I mean"), (ask.say, ask.detail)

@@ -1023,3 +1023,32 @@ def test_another_label_is_asked_only_where_the_issue_has_one():
             told += 1
         bare += "needs a label" in ask.say
     assert told and bare
+
+
+def test_a_label_is_held_back_only_where_the_issue_has_others():
+    """Finding: "One of the labels on the ticket 'Redesign the password reset email' in the Nova project
+    is wrong; please remove it." for an issue whose one label the look-up shows: nothing to ask."""
+    held = plain = 0
+    for ask, read in _asks("remove_label", draws=80):
+        labels = read("get_issue", issue_id=ask.args["issue_id"])["labels"]
+        if ask.detail is not None:
+            assert len(labels) > 1, (ask.say, labels)
+            held += 1
+        else:
+            plain += 1
+    assert held and plain
+
+
+def test_who_filed_an_issue_is_asked_with_when_in_every_wording():
+    """Finding: terse "Reporter and date of ATLAS-23?" recorded the creation day while the issue shows an
+    update day as well: every wording asks when it was filed."""
+    import re
+
+    asked = 0
+    for ask, read in _asks("get_issue", draws=120):
+        facts = ask.facts(read("get_issue", issue_id=ask.args["issue_id"]))
+        if any(isinstance(f, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", f) for f in facts):
+            for words in (ask.say, ask.terse):  # which day: the one it was filed, never a bare "date"
+                assert re.search(r"\b(when|created|creation|filed|opened|reported)\b", words), words
+            asked += 1
+    assert asked > 10

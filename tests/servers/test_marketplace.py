@@ -587,3 +587,52 @@ def test_an_auction_request_is_never_drawn_as_off_topic_and_its_tools_never_dist
     for other in (name for name in server_names() if name != "marketplace"):
         shown = [schema for schemas in _distractor_pool(other, "auctions") for schema in schemas]
         assert not [schema["function"]["name"] for schema in shown if schema in own], other
+
+
+def test_a_hidden_request_asks_for_the_database_tables_never_for_what_the_tools_list():
+    """Finding: "Tell me how many bids, offers and orders exist site-wide, from the database." was an
+    abstention with count_records hidden, but list_offers with no criterion lists every offer, an
+    auction search with every status gives each auction's bid count and a search of sold listings
+    gives every order: an assistant that looks them up and answers is right, and scored 0."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+    from servers.marketplace.synth import _intro, _me
+
+    toolkit, recipe = get_toolkit("marketplace"), get_recipe("marketplace")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("marketplace hidden asks")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    asked = set()
+    for hidden in recipe.hidden:
+        for _ in range(40):
+            bundle = rng.choice(bundles)
+            text = hidden.build(bundle, rng)
+            intro = _intro(_me(bundle))[0]
+            assert text.startswith(intro), text
+            request = text[len(intro):].lower()
+            asked.add(request)
+            assert "table" in request, text
+            assert not [w for w in ("bid", "offer", "order", "listing", "member", "feedback", "watch")
+                        if w in request], text
+    assert len(asked) >= 3
+
+
+def test_an_offers_note_follows_its_amount_when_the_amount_is_held_back():
+    """Finding: "I'd like to make an offer on the Pro kayak paddle. Add the note 'Paying right away if
+    accepted.' Let's say $26." (the note between the request and its amount)."""
+    noted = 0
+    for _, ask in _asks(("make_offer",), draws=120):
+        if "message" not in ask.args:
+            continue
+        note = f"Add the note '{ask.args['message']}'"
+        if ask.detail is not None:
+            noted += 1
+            assert note not in ask.say, ask.say
+            assert ask.detail.index(note) > 0, ask.detail  # after the amount
+        words = " ".join(filter(None, (ask.say, ask.detail)))
+        assert words.count(note) == 1, words
+    assert noted > 5

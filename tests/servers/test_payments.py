@@ -1191,3 +1191,34 @@ def test_the_most_failing_endpoint_is_asked_with_its_count_and_one_item_is_the_d
                     assert stated(ask.facts(result)[0], name) == (e["failed_deliveries"] == most), (name, ask.say)
     world.close()
     assert counted > 5 and single and several, (counted, single, several)
+
+
+def test_an_expired_authorisation_is_cancelled_only_where_the_user_says_it_lapsed():
+    """Finding: "Please cancel the uncaptured authorisation for Amanda James' invoice NW-1112." had its gold
+    cancel a payment listed as 'expired': an answer that the hold already lapsed and nothing is left to
+    release was as right and failed. The user who asks to cancel a lapsed authorisation says it lapsed, in
+    every wording; a live hold is asked for as before."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    goal = next(g for g in recipe.goals if g.tool == "cancel_payment")
+    seen = Counter()
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"payments lapsed holds {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(150):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            payment = next(p for p in read("list_payments", limit=100) if p["payment_id"] == ask.args["payment_id"])
+            lapsed = payment["status"] == "expired"
+            seen[payment["status"]] += 1
+            for words in (ask.say, ask.terse):
+                assert ("expired" in words or "lapsed" in words) == lapsed, (payment["status"], words)
+        world.close()
+    assert seen["expired"] > 3 and seen["authorized"] > 3, seen

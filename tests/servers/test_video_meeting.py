@@ -619,8 +619,10 @@ def _asks(tool: str, seeds=(0, 1), n: int = 80):
                                   "stop_recording", "mute_participant"])
 def test_a_live_meeting_is_not_said_to_run_now_in_a_sentence_that_says_when(tool):
     """Finding: "End the OKR planning meeting I'm running now now, please." and "I need Nathan Burns out of
-    my Customer onboarding call meeting that's going on right now immediately.": a sentence says 'now',
-    'right away' or 'immediately' once, and a title that is a call is not called a meeting again."""
+    my Customer onboarding call meeting that's going on right now immediately.", and "Who is in the Mobile
+    release retro meeting I'm running now at the moment?" / "who has joined my Data platform deep dive meeting
+    that's going on right now so far?": a sentence says 'now', 'right away', 'immediately', 'at the moment',
+    'so far' or 'currently' once, and a title that is a call is not called a meeting again."""
     import re
 
     asks = _asks(tool)
@@ -629,7 +631,8 @@ def test_a_live_meeting_is_not_said_to_run_now_in_a_sentence_that_says_when(tool
     for _, ask in asks:
         for words in (ask.say, ask.detail, ask.terse):
             words = words or ""
-            assert len(re.findall(r"\b(?:now|right away|immediately)\b", words)) <= 1, words
+            said = re.findall(r"\b(?:now|right away|immediately|at the moment|so far|currently)\b", words)
+            assert len(said) <= 1, words
             assert "call meeting" not in words, words
             live += "running now" in words or "right now" in words
     assert live, tool  # the live forms are still used where the sentence says no time of its own
@@ -651,3 +654,17 @@ def test_a_colleagues_address_is_said_with_the_request_not_held_back(tool):
             named += 1
             assert ask.args["email"] in ask.say, ask.say
     assert named > 5, (tool, named)
+
+
+def test_a_join_request_asks_to_get_into_the_meeting():
+    """Finding: "I'm late for Curtis Ryan's meeting. Join me to 467 4064 4680, please.": a join request
+    asks to get into the meeting ('Get me into meeting 467 4064 4680'), never to 'join me to' a number,
+    and the number the user says is the meeting's."""
+    asks = _asks("join_meeting", seeds=(0, 1, 2), n=120)
+    assert len(asks) > 10
+    wordings = set()
+    for b, ask in asks:
+        assert ask.args["meeting_number"] in ask.say, ask.say
+        assert "join me to" not in ask.say.lower() and "join me in" not in ask.say.lower(), ask.say
+        wordings.add(ask.say.replace(ask.args["meeting_number"], "#").split(".")[0][:12])
+    assert len(wordings) > 2, wordings
