@@ -703,3 +703,25 @@ def test_a_persons_name_does_not_name_the_city_whose_id_their_record_holds() -> 
                SimpleNamespace(id="g3", output='[{"category": "cafe", "count": 3}]')]
     kept = _without_unused_reads(task, records, specs, told={"g3"})
     assert [c.name for c in kept.gold_calls] == ["list_cities", "list_categories"]
+
+
+def test_a_facts_extract_that_ignores_the_result_is_never_shown_earlier() -> None:
+    """'Which devices does my Good night scene control?' told by a list built beforehand: it tells
+    the same of any entry, so a group listing of the same home does not already show it, and the
+    scene listing stays in the gold."""
+    from types import SimpleNamespace
+
+    from prove_env.synthesis.verify import _shown_earlier
+    from prove_env.task import GoldCall
+
+    gold = [[GoldCall(id="g1", name="list_groups", arguments={"home_id": "HOM-0001"})],
+            [GoldCall(id="g2", name="list_scenes", arguments={"home_id": "HOM-0001"})]]
+    task = Task(id="s", server="iot_devices", seed=0, user_turns=["My groups?", "Which devices does Good night control?"],
+                gold=gold, facts=[["Hall"], ["Lamp", "Fan"]])
+    records = [SimpleNamespace(id="g1", output='[{"group_id": "GRP-0001", "home_id": "HOM-0001", "name": "Hall", '
+                                               '"members": ["Lamp", "Fan"]}]'),
+               SimpleNamespace(id="g2", output='[{"scene_id": "SCN-0001", "home_id": "HOM-0001", '
+                                               '"name": "Good night", "devices": ["Lamp", "Fan"]}]')]
+    assert _shown_earlier(task, records, {"g2": lambda r: ["Lamp", "Fan"]}) == {}
+    reading = {"g2": lambda r: next(e["devices"] for e in r if e.get("name") == "Good night")}
+    assert _shown_earlier(task, records, reading) == {}

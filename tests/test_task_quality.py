@@ -929,3 +929,23 @@ def test_an_off_topic_request_is_never_of_a_topic_the_server_serves() -> None:
     missing = [f"{server} serves {topic!r} but does not declare it" for topic, server in _SERVED.items()
                if server in server_names() and topic not in get_recipe(server).topics]
     assert not missing, "\n".join(missing)
+
+
+def test_facts_are_read_off_the_result(asks: list[tuple[str, str, Ask, Any]]) -> None:
+    """A request's facts come from its call's result, never from a list built beforehand: an
+    extract that tells the same of nothing would be 'shown' by any earlier entry of the entity,
+    and the read that tells it would leave the gold."""
+    from prove_env.synthesis.verify import _extracted
+
+    checked, problems = 0, []
+    for server, tool, ask, result in asks:
+        if result is None or ask.facts is None or result in ({}, []):
+            continue  # an empty result tells that there is nothing, as nothing does
+        want = _extracted(ask.facts, result)
+        if not want:
+            continue
+        checked += 1
+        if _extracted(ask.facts, {}) == want or _extracted(ask.facts, []) == want:
+            problems.append(f"{server} {tool}: {ask.say!r} tells {want} of an empty result")
+    assert checked
+    assert not problems, "\n".join(problems[:20])

@@ -364,9 +364,11 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
         if not want or not any(v not in (0, None, "") for f in want for v in values(f)):
             continue  # nothing, or only zeros: an entry may hold a zero of another meaning ('refund': 0.0)
         own = list(_entries_of(outputs[call.id], ids)) or list(_entries(outputs[call.id]))[:1]
+        # an extract that tells the same of nothing ignores the result: no earlier entry shows it
+        reads = _extracted(extract, {}) != want and _extracted(extract, []) != want
         for earlier in calls[:j]:
             entries = list(_entries_of(outputs[earlier.id], ids))
-            if any(_extracted(extract, entry) == want for entry in entries) or all(
+            if (reads and any(_extracted(extract, entry) == want for entry in entries)) or all(
                     _same_field(fact, entries, own) for fact in want):
                 shown[call.id] = earlier.id
                 break

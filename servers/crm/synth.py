@@ -228,14 +228,13 @@ def list_leads(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     status = rng.choice(options)
     word = {"new": "new", "contacted": "contacted but not yet qualified", "qualified": "qualified"}[status]
-    names = sorted(lead["name"] for lead in b["leads"] if lead["status"] == status)
     return Ask({"owner_id": b["rep"]["rep_id"], "status": status},
                say=rng.choice([f"Which of my leads are {word}?", f"Could you list my {status} leads for me?",
                                f"I want to plan my calls. Who among my leads is {word} right now?",
                                f"Pull up the leads of mine with status {status}, please.",
                                f"How many {status} leads do I have, and who are they?"]),
                terse=rng.choice([f"My {status} leads?", f"List my {status} leads."]),
-               refs=(_rep(b),), mentions=(status,), facts=lambda r: [x["name"] for x in r[:6]] or names[:1])
+               refs=(_rep(b),), mentions=(status,), facts=lambda r: [x["name"] for x in r[:6]])
 
 
 @goals.add("create_lead", 0.8)
@@ -741,13 +740,12 @@ def search_companies(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["owned"]:
         return None
     industry = rng.choice(b["owned"])["industry"]
-    names = sorted(c["name"] for c in b["owned"] if c["industry"] == industry)
     return Ask({"industry": industry, "owner_id": b["rep"]["rep_id"]},
                say=rng.choice([f"Which {industry} companies are my accounts?",
                                f"Could you list the {industry} companies I own?",
                                f"I'm planning {article(industry)} {industry} campaign. Which of my accounts are in {industry}?"]),
                terse=f"My {industry} accounts?", refs=(_rep(b),), mentions=(industry,),
-               facts=lambda r: [c["name"] for c in r[:6]] or names[:1])
+               facts=lambda r: [c["name"] for c in r[:6]])
 
 
 @goals.add("get_company", 0.8)

@@ -126,14 +126,13 @@ goals = Goals()
 @goals.add("find_stores", 0.5)
 def find_stores(b: Bundle, rng: random.Random) -> Ask | None:
     city = b["store"]["city"]
-    there = [s for s in b["stores"] if s["city"] == city]
     return Ask({"city": city},
                say=_pick(rng, [f"Which of your stores are in {city}, and at what addresses?",
                                f"Do you have any stores in {city}? Where are they?",
                                f"I'm heading to {city} next week. Where are the stores of ours I could visit there?",
                                f"Could you list the chain's {city} stores with their addresses?"]),
                terse=f"Addresses of the stores in {city}?", mentions=(city,),
-               facts=lambda r: [s["address"] for s in r] or [s["address"] for s in there])
+               facts=lambda r: [s["address"] for s in r])
 
 
 @goals.add("get_store", 0.8)
