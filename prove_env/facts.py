@@ -7,9 +7,9 @@ something else:
 
 - numbers and money: a number token of the text equal to it to the cent, sign aside ('$1,548.38',
   '1548.38 USD'; '-$45.20' and '45.20 spent' state the same debit; '1,548.4' does not state
-  1548.38), or a small count in words ('just one', 'twice'); never digits inside a date, a time, an id or a longer number (12 is not stated by
-  '2025-12-07', 21 not by 'ACC-0021', 14 not by '14:30', 10 not by '104', 12 not by seat '12F',
-  2 not by '2 pm');
+  1548.38), or a small count in words ('just one', 'twice'); never digits inside a date, a time,
+  an id or a longer number (12 is not stated by '2025-12-07', 21 not by 'ACC-0021', 14 not by
+  '14:30', 10 not by '104', 12 not by seat '12F', 2 not by '2 pm');
 - dates ('2026-09-15'): ISO, the month's name (or its first three letters) with the day in either
   order ('September 15', 'Sep 15th', '15 September'), or M/D/YYYY ('9/15/2026', '9/15'); a year
   written with the date must be the right one ('September 15, 2019' does not state it); and, where
@@ -204,8 +204,8 @@ def _plain(fact: Any) -> str:
     return str(fact)
 
 
-def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Collection[str]] = (),
-            today: dt.date | None = None) -> bool:
+def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Collection[str]],
+            today: dt.date | None) -> bool:
     """Whether `text` offers rivals for a number, a day or a choice: for a number or a day, two of
     the four values nearest it (a step each way and two, a step being 1, a cent or a day), one of
     them above it, or a number joined to it by 'or' or 'to' ('5 or 6', 'four to six'); for a word
