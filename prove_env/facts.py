@@ -7,9 +7,9 @@ something else:
 
 - numbers and money: a number token of the text equal to it to the cent, sign aside ('$1,548.38',
   '1548.38 USD'; '-$45.20' and '45.20 spent' state the same debit; '1,548.4' does not state
-  1548.38), or a small count in words ('just one', 'twice'); never digits inside a date, a time,
-  an id or a longer number (12 is not stated by '2025-12-07', 21 not by 'ACC-0021', 14 not by
-  '14:30', 10 not by '104', 12 not by seat '12F', 2 not by '2 pm');
+  1548.38), or a small count in words ('just one', 'twice', 'a single'); never digits inside a
+  date, a time, an id or a longer number (12 is not stated by '2025-12-07', 21 not by 'ACC-0021',
+  14 not by '14:30', 10 not by '104', 12 not by seat '12F', 2 not by '2 pm');
 - dates ('2026-09-15'): ISO, the month's name (or its first three letters) with the day in either
   order ('September 15', 'Sep 15th', '15 September'), or M/D/YYYY ('9/15/2026', '9/15'); a year
   written with the date must be the right one ('September 15, 2019' does not state it); and, where
@@ -18,6 +18,9 @@ something else:
   the answer: one line, or one part between semicolons or sentences): 24-hour ('14:30') or
   12-hour ('2:30 pm', '2:30PM', '2:30 p.m.', '2 pm' on the hour), 'noon' and 'midnight';
 - booleans: 'yes'/'no' words are too loose to check, so a boolean fact is always stated;
+- a number in groups of digits (a phone or meeting number, '(241) 208-1991', '206 3063 7671'): by
+  the same digits in a row of groups, whatever joins them ('241-208-1991', '+1 241.208.1991',
+  '20630637671'), none more or fewer;
 - any other text: as a whole word or phrase, ignoring case, runs of white space and the
   difference between '_' and a space ('T' is not stated by 'the'; 'in_progress' by 'in progress').
 
@@ -87,6 +90,12 @@ _NUMBER_WORD = re.compile(
     r"(?<!\bevery )one(?! of\b)|" + "|".join(w for w in _WORD_NUMBERS if w != "one") + r")(?![\w-])", re.I)
 _AMOUNT_TEXT = re.compile(r"-?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")  # a number written as text
 _OFTEN = re.compile(r"(?<![\w-])(once|twice)(?![\w-])", re.I)
+# a count of one said as 'a single message' (not 'not a single'; 'the one at noon' is no count either)
+_ONE = re.compile(r"(?<!\bnot )(?<![\w-])a single(?![\w-])", re.I)
+# A number written in groups of digits (a phone or meeting number: '(241) 208-1991', '206 3063 7671'),
+# and a run of such groups in an answer, whatever joins them.
+_DIGIT_GROUPS = re.compile(r"\+?\(?\d+\)?(?:[\s.-]*\(?\d+\)?)+")
+_DIGIT_RUN = re.compile(rf"(?<!\w){_DIGIT_GROUPS.pattern}(?!\w)")  # not within a word: '555-3595qz'
 _MONTHS = {m: i for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
                                           "september", "october", "november", "december"), start=1)}
 _MONTH = r"(?P<month>" + "|".join(sorted({*_MONTHS, *(m[:3] for m in _MONTHS), "sept"}, key=len, reverse=True)) + r")\.?"
@@ -310,7 +319,8 @@ def _numbers(text: str) -> list[float]:
     text = _NOT_NUMBERS.sub(" ", text)
     return ([float(whole.replace(",", "") + (fraction or "")) for whole, fraction in _NUMBER.findall(text)]
             + [float(_WORD_NUMBERS[word.lower()]) for word in _NUMBER_WORD.findall(text)]
-            + [1.0 if m.lower() == "once" else 2.0 for m in _OFTEN.findall(text)])
+            + [1.0 if m.lower() == "once" else 2.0 for m in _OFTEN.findall(text)]
+            + [1.0 for _ in _ONE.finditer(text)])
 
 
 def _moment(value: str) -> dt.date | None:
@@ -370,11 +380,30 @@ def _as_24(hour: int, half: str | None) -> int | None:
 
 
 def _phrase_stated(value: str, text: str) -> bool:
+    if _DIGIT_GROUPS.fullmatch(value) and len(re.findall(r"\d", value)) >= 7:
+        return _digits_stated(re.sub(r"\D", "", value), text)
     phrase = _fold(value)
     if not phrase:
         return True
     words = r"\s+".join(re.escape(w) for w in phrase.split(" "))
     return re.search(rf"(?<!\w){words}(?!\w)", _fold(text)) is not None
+
+
+def _digits_stated(digits: str, text: str) -> bool:
+    """Whether `text` writes these digits as one number in groups, joined by spaces, dashes, points or
+    nothing, from the start of a group to its end ('241-208-1991' and '+1 241.208.1991' state
+    '(241) 208-1991'; '1241-208-1991' does not)."""
+    for run in _DIGIT_RUN.finditer(text):
+        groups = re.findall(r"\d+", run.group(0))
+        for i in range(len(groups)):
+            said = ""
+            for group in groups[i:]:
+                said += group
+                if said == digits:
+                    return True
+                if len(said) >= len(digits):
+                    break
+    return False
 
 
 def _fold(text: str) -> str:

@@ -201,3 +201,28 @@ def run(tools: Any, name: str, arguments: Mapping[str, Any]) -> Any:
         return parse(tools.run(name, dict(arguments)))
     except (ToolError, ValueError):
         return None
+
+
+def fanned_out_counts(tools: Any, reads: Sequence[ToolSpec]) -> Iterator[tuple[str, dict[str, Any], int]]:
+    """What "list every owner, then each owner's list" adds up to, the way an agent counts what no
+    one tool counts: for a read that lists owners with no required argument (at its largest page,
+    not cut short) and a read whose one required argument is an owner's id (every enum value, a
+    flag either way, its largest page), the total length of the owners' lists, none cut short.
+    Yields (the two tools, the per-owner read's other arguments, the total)."""
+    for lister in (s for s in reads if not s.required):
+        top = lister.parameters.get("properties", {}).get("limit", {}).get("maximum")
+        owners = run(tools, lister.name, {"limit": top} if top else {})
+        if (not isinstance(owners, list) or not owners or not all(isinstance(o, dict) for o in owners)
+                or (top and len(owners) >= top)):
+            continue
+        for per in reads:
+            for param, kind, many in per.ids:
+                key = f"{kind}_id"
+                if many or per.required != [param] or key not in owners[0]:
+                    continue
+                for arguments in probes(per, per, {param: owners[0][key]}):
+                    limit = arguments.get("limit")
+                    outs = [run(tools, per.name, {**arguments, param: owner[key]}) for owner in owners]
+                    if all(isinstance(out, list) and (limit is None or len(out) < limit) for out in outs):
+                        yield (f"{lister.name} then {per.name}",
+                               {k: v for k, v in arguments.items() if k != param}, sum(map(len, outs)))

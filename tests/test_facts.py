@@ -20,7 +20,9 @@ STATED = [
     ("2026-09-15T14:30", "Sep 15th at 2:30pm"), ("2026-09-15T14:30", "2026-09-15T14:30"),
     ("2026-09-15T14:30", "Sept. 15, Tuesday, at 2:30 PM."),
     (1, "Just one: the Benefits enrollment Q&A."), (2, "There are two meetings."), (2, "Two of them are open."),
-    (0, "You have zero pending invitations."), (12, "twelve files"),
+    (0, "You have zero pending invitations."), (12, "twelve files"), (1, "There's only a single message in it."),
+    ("206 3063 7671", "number 206-3063-7671"), ("206 3063 7671", "20630637671, passcode 154372"),
+    ("(241) 208-1991", "call 241.208.1991"), ("(241) 208-1991", "+1 241 208 1991"), ("1 800 555 0100", "1-800-555-0100"),
     (True, "anything"),
 ]
 
@@ -33,7 +35,10 @@ NOT_STATED = [
     ("2026-09-15T14:30", "Sep 15th at 3:30pm"), ("2026-09-15T14:30", "2:30pm"),
     ("2026-09-15T14:30", "Sep 15 at 9:00 AM; Sep 16 at 2:30 PM"),  # the date and the time of two items
     (1, "No one is free."), (1, "Only the one at noon."), (1, "one of them is yours"), (3, "a three-way call"),
-    (1, "Pick any one you like."), (13, "thirteen"),
+    (1, "Pick any one you like."), (13, "thirteen"), (1, "Not a single reply."),
+    ("206 3063 7671", "1206 3063 7671"), ("206 3063 7671", "206 3063 76712"), ("206 3063 7671", "206 3063"),
+    ("(241) 208-1991", "(241) 208-1992"), ("(241) 208-1991", "12412081991"), ("(241) 208-1991", "(241) 208-1991qz"),
+    ("(241) 208-1991", "x241-208-1991"),
 ]
 
 

@@ -517,6 +517,28 @@ def test_next_weekday_is_said_only_when_no_such_day_is_left_this_week() -> None:
     assert relative_day(dt.date(2026, 1, 12), dt.date(2026, 1, 6)) == "next Monday"
 
 
+def test_a_joined_request_lowers_its_first_letter_but_not_an_acronym_or_i() -> None:
+    """"After that, a colleague is stuck ...": the article 'A' is lowered like any first word."""
+    from prove_env.synthesis.wording import lower_first
+
+    assert lower_first("A colleague is stuck in the waiting room.") == "a colleague is stuck in the waiting room."
+    assert lower_first("Please do.") == "please do."
+    for kept in ("I'm late.", "I need it.", "PIN 1234, please.", "OK, go.", "A/B test results?", '"Q3" file.'):
+        assert lower_first(kept) == kept
+    assert lower_first("Ada Park is late.", names=("Ada Park",)) == "Ada Park is late."
+
+
+def test_a_title_opening_with_a_digit_is_a_name_a_joined_request_would_repeat() -> None:
+    """'1:1 Taylor / Jennifer' said in one request is not said again in the same message."""
+    from prove_env.synthesis.compose import _names_again
+    from prove_env.synthesis.recipe import Ask
+
+    ask = Ask({}, say="x", refs=(Ref("event", "EVT-0002", {"title": "1:1 Taylor / Jennifer"}),))
+    assert _names_again(ask, "How many minutes before the '1:1 Taylor / Jennifer' do my reminders go off?")
+    timed = Ask({}, say="x", refs=(Ref("reminder", "REM-0001", {"next_trigger": "2026-09-15T13:55"}),))
+    assert not _names_again(timed, "It goes off at 2026-09-15T13:55.")
+
+
 def test_a_detail_naming_an_entity_the_request_acts_on_is_said_again() -> None:
     """'Please hand the lead to a colleague.' needs 'It goes to Kayla Diaz.' though Kayla Diaz was named
     before; a PIN given before is not said again."""

@@ -27,12 +27,12 @@ from prove_env.synthesis.graph import dependency_graph
 from prove_env.synthesis.perturb import shown_tools
 from prove_env.synthesis.pipeline import synthesize
 from prove_env.synthesis.recipe import Ask, Reader, get_recipe
-from prove_env.synthesis.voice import greets
+from prove_env.synthesis.voice import _JOINERS, greets
 from prove_env.synthesis.wording import article
 from prove_env.task import Task, TaskError
 from prove_env.world import worlds
 
-from .stand_ins import holds, keyed_facts, parse, probes, run, scalars
+from .stand_ins import fanned_out_counts, holds, keyed_facts, parse, probes, run, scalars
 
 SERVERS = server_names()
 # every perturbation often, so that a sample of a few tasks a server meets each rule
@@ -322,7 +322,8 @@ def test_a_hidden_tool_request_is_not_served_by_a_shown_tool(server: str) -> Non
     """What a hidden-tool request asks for (`HiddenAsk.facts` of the hidden tool's result, or, when
     it does not say, any part of it) is given by no visible read-only tool called with any enum
     value, flag, largest page or id the request concerns, in every world tried (a list's length
-    counts as a count); no visible write tool does what a hidden write tool does."""
+    counts as a count), nor, for a count, by listing every owner and adding up each owner's list;
+    no visible write tool does what a hidden write tool does."""
     toolkit, recipe = get_toolkit(server), get_recipe(server)
     specs = toolkit.specs()
     reads = [s for s in toolkit.visible_specs() if s.read_only]
@@ -351,6 +352,12 @@ def test_a_hidden_tool_request_is_not_served_by_a_shown_tool(server: str) -> Non
                     if not any(questions.values()):
                         continue
                     asked.add(seed)
+                    counts = [f for f, _ in questions.get("what it asks", []) if type(f) is int]
+                    if counts and len(counts) == len(questions["what it asks"]) and len(set(counts)) == 1:
+                        for pair, arguments, total in fanned_out_counts(tools, reads):
+                            if total == counts[0]:
+                                shape = tuple(sorted((k, str(v)) for k, v in arguments.items()))
+                                answered.setdefault((pair, shape, "what it asks"), set()).add(seed)
                     for other in reads:
                         for arguments in probes(other, spec, call):
                             output = run(tools, other.name, arguments)
@@ -506,6 +513,24 @@ def test_every_dependency_edge_carries_data_or_an_effect(sample: list[Task]) -> 
                     problems.append(f"{task.id}: {by_id[source].name} ({source}) -> {target.name} ({target.id}): "
                                     "no data, and the other order changes nothing")
     assert edges
+    assert not problems, "\n".join(problems)
+
+
+def test_a_read_that_tells_its_turn_nothing_sits_in_the_turn_that_first_uses_it(sample: list[Task]) -> None:
+    """A gold read whose turn records no facts, and whose result only a later turn's call takes,
+    belongs to that later turn: turn one of "Amanda here; move $40 to subscriptions", with that
+    tool missing, is answered without looking Amanda up."""
+    problems = []
+    for task in sample:
+        specs = get_toolkit(task.server).specs()
+        turn_of = {c.id: i for i, turn in enumerate(task.gold) for c in turn}
+        for i, turn in enumerate(task.gold):
+            told = bool(task.facts and i < len(task.facts) and task.facts[i])
+            for call in turn:
+                users = [turn_of[c.id] for c in task.gold_calls if call.id in c.depends_on]
+                if specs[call.name].read_only and not told and users and min(users) > i:
+                    problems.append(f"{task.id}: {call.name} ({call.id}) in turn {i + 1}, first used in turn "
+                                    f"{min(users) + 1}")
     assert not problems, "\n".join(problems)
 
 
@@ -847,6 +872,25 @@ def test_no_message_asks_or_tells_the_same_thing_twice(sample: list[Task]) -> No
                 if len(re.findall(rf"\b{re.escape(value)}\b", unquoted, re.IGNORECASE)) > made:
                     problems.append(f"{task.id} turn {number + 1} asks for {value!r} more often than the gold "
                                     f"makes it ({made}): {text!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_message_joins_its_requests_with_different_words_and_stops_once(sample: list[Task]) -> None:
+    """'Also, ... Also, ...' in one message, and '... about "Lunch on Thursday?".', read as written
+    without care."""
+    # 'And' and 'Then' open requests' own sentences too ('And my tier?')
+    joiners = sorted({j.strip(" ,:") for js in _JOINERS.values() for j in js if j.strip()} - {"And", "Then"},
+                     key=len, reverse=True)
+    opening = re.compile(rf"(?:^|[.?!]\s+)({'|'.join(map(re.escape, joiners))})\b")
+    problems = []
+    for task in sample:
+        for number, text in enumerate(task.user_turns):
+            said = Counter(m.group(1).casefold() for m in opening.finditer(text))
+            again = sorted(j for j, n in said.items() if n > 1)
+            if again:
+                problems.append(f"{task.id} turn {number + 1} joins with {again} twice: {text!r}")
+            if re.search(r"[.!?][\"']\.(?:\s|$)", text):
+                problems.append(f"{task.id} turn {number + 1} stops twice: {text!r}")
     assert not problems, "\n".join(problems)
 
 

@@ -271,7 +271,8 @@ class Composer:
                           else [])
                 words = [request] + detail
                 if joins:
-                    joiner = voice.joiner(rng, " ".join(words))  # none: the request is a sentence of its own
+                    # none: the request is a sentence of its own; never the words that joined one before
+                    joiner = voice.joiner(rng, " ".join(words), turns[-1].texts)
                     joined = lower_first(" ".join(words), [*mentions, *_names(ask.refs)]) if joiner else " ".join(words)
                     turns[-1].texts.append(joiner + joined)
                     turns[-1].calls.extend(new)
@@ -297,6 +298,7 @@ class Composer:
                 # the gold keeps only calls whose results the user asked for or a kept call needs:
                 # a look-up that only fed the missing tool is not part of the right behaviour
                 gold = _needed(gold, {c.id for c in chain.calls if self._is_lookup(c, chain)}, set(facts_of))
+        gold = _at_first_use(gold, {c.id for c in chain.calls if self._is_lookup(c, chain)}, set(facts_of))
         user_turns = self._words(turns, intro_texts, voice, level == "minimal", missing_call, facts_of)
         own = _own_names(bundle, intro_refs, intro_texts)
         facts_of = {k: _not_own(extract, own) for k, extract in facts_of.items()}
@@ -355,6 +357,7 @@ class Composer:
         for i, turn in enumerate(turns):
             texts = [t[:1].upper() + t[1:] if j == 0 else t for j, t in enumerate(turn.texts)]  # a request opens a sentence
             text = " ".join(t for t in (first if i == 0 else []) + texts if t)
+            text = _QUOTE_STOPPED.sub(r"\1\2", text)  # 'about "Lunch on Thursday?".': one stop is enough
             before = turns[i - 1].calls if i else []
             if before:  # not after a request that waits for a missing value
                 opener = voice.opener(rng, _answered(before, specs, missing_call, facts_of), used=openers)
@@ -456,19 +459,49 @@ def _needed(gold: list[list[GoldCall]], lookups: set[str], told: set[str]) -> li
         gold = [[c for c in turn if c.id not in idle] for turn in gold]
 
 
+_QUOTE_STOPPED = re.compile(r"([.!?])([\"'])\.(?=\s|$)")
+
+
+def _at_first_use(gold: list[list[GoldCall]], lookups: set[str], told: set[str]) -> list[list[GoldCall]]:
+    """`gold` with each look-up that tells its turn nothing in the turn of its first use, just before
+    the first call that depends on it: "Amanda here; move $40 to subscriptions" with that tool
+    missing is answered without looking Amanda up, and the next turn's request looks her up."""
+    while True:
+        turn_of = {c.id: i for i, turn in enumerate(gold) for c in turn}
+        first_use: dict[str, int] = {}
+        for i, turn in enumerate(gold):
+            for c in turn:
+                for d in c.depends_on:
+                    first_use.setdefault(d, i)
+        late = next((c for turn in gold for c in turn if c.id in lookups and c.id not in told
+                     and first_use.get(c.id, turn_of[c.id]) > turn_of[c.id]), None)
+        if late is None:
+            return gold
+        to = first_use[late.id]
+        gold = [[c for c in turn if c.id != late.id] for turn in gold]
+        at = next(k for k, c in enumerate(gold[to]) if late.id in c.depends_on)
+        gold[to].insert(at, late)
+
+
 def _explicit(graph: DependencyGraph, source: str, target: str) -> bool:
     edge = graph.edge(source, target)
     return edge is not None and edge.kind == "explicit"
 
 
 def _names(refs: Sequence[Ref]) -> list[str]:
-    """The capitalised values of the entities `refs` name, and of their owners (names, titles)."""
+    """The capitalised values of the entities `refs` name, and of their owners (names, titles); a
+    title that opens with a digit counts where a capitalised word follows ('1:1 Taylor / Jennifer'),
+    a date or a time does not ('2026-09-15T13:55')."""
     found = []
     for ref in refs:
         while ref is not None:
-            found += [v for v in ref.entity.values() if isinstance(v, str) and v[:1].isupper()]
+            found += [v for v in ref.entity.values() if isinstance(v, str) and _capitalised(v)]
             ref = ref.owner
     return found
+
+
+def _capitalised(value: str) -> bool:
+    return value[:1].isupper() or (value[:1].isdigit() and re.search(r"\b[A-Z][a-z]", value) is not None)
 
 
 def _answered(calls: list[GoldCall], specs: dict[str, Any], missing: GoldCall | None, facts_of: dict[str, Any]) -> str:

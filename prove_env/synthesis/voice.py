@@ -100,11 +100,14 @@ class Voice:
         fresher = [o for o in fresh if not o or o.split()[0].strip(",.!").lower() not in firsts]
         return rng.choice(fresher or fresh or fitting)
 
-    def joiner(self, rng: random.Random, request: str = "") -> str:
+    def joiner(self, rng: random.Random, request: str = "", used: Sequence[str] = ()) -> str:
         """The words that join `request`, a second request, to the first in one turn: words of
-        sequence only before one that asks for something, not one that tells what happened."""
+        sequence only before one that asks for something, not one that tells what happened; never
+        the words that joined a request of the turn before (`used`: its texts; 'Also, ... Also, ...')."""
         tells = _TELLS.match(request) is not None
-        return rng.choice([j for j in _JOINERS[self.register] if not (tells and j in _IN_ORDER)])
+        fitting = [j for j in _JOINERS[self.register] if not (tells and j in _IN_ORDER)]
+        fresh = [j for j in fitting if not j or not any(u.startswith(j) for u in used)]
+        return rng.choice(fresh or fitting)
 
     def aside(self, rng: random.Random, rate: float = 0.25, greeting: bool = True, request: str = "") -> str:
         """Now and then, a sentence of the voice's own before the first request; usually nothing.

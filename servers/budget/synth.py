@@ -250,7 +250,7 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
              f"Over-budget categories and total {when}?", lambda r: [*r["over_budget"], _amount(r["total_spent"])]),
         ])
         return Ask(args, say=say, terse=terse, refs=refs, mentions=mentions, facts=facts,
-                   detail=rng.choice([f"I mean {said}.", f"{said}, please.", f"The month is {said}.",
+                   detail=rng.choice([f"I'm thinking of {said}.", f"{said}, please.", f"The month is {said}.",
                                       f"Let's look at {said}."]))
     choice = rng.randrange(4)
     if choice == 0:
@@ -416,7 +416,7 @@ def list_income(b: Bundle, rng: random.Random) -> Ask | None:
     if mentions and rng.random() < 0.4:
         return Ask(income_args, say=rng.choice(["Could you list my income for one of the past months, with the total?",
                                                 "What came in during a past month? Each source and the total."]),
-                   detail=rng.choice([f"{mentions[0]}, please.", f"I mean {mentions[0]}."]),
+                   detail=rng.choice([f"{mentions[0]}, please.", f"I'm thinking of {mentions[0]}."]),
                    terse=f"Income {when}: sources and total?", refs=(_user(b),), mentions=mentions,
                    facts=lambda r: [i["source"] for i in r["income"][:4]] + [r["total"]])
     # the entries with their total: a month's summary shows the total alone

@@ -1144,7 +1144,7 @@ def update_event(b: Bundle, rng: random.Random) -> Ask | None:
         f"Update the notes on {name} to read \"{value}\", please."],
         terse=[f"Description of {name}: \"{value}\"", f"Set the agenda of {name} to \"{value}\""],
         vague=[f"I'd like to update the description of {name}.", f"The agenda on {name} is out of date.",
-               f"Could you change the notes on {name}?"],
+               f"Could you rewrite the description of {name}?"],
         details=[f"Set it to: \"{value}\"", f"It should say: \"{value}\"", f"Replace it with \"{value}\""],
         split=SPLIT, refs=ref, mentions=(o["title"],))
 

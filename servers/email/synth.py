@@ -14,7 +14,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.facts import one_of
+from prove_env.synthesis.recipe import Ask, Goals, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, stable
 
 from .tools import ADDRESS
@@ -117,6 +118,33 @@ def _own(b: Bundle, m: dict) -> bool:
     return m["from"] == b["user"]["address"]
 
 
+_AUTOMATED = re.compile(r"no-?reply", re.I)
+
+
+def _answerable(b: Bundle, *folders: str) -> list[dict]:
+    """Received mail a person writes back to: not a notice from an address nobody reads
+    (no-reply@dropbox.com)."""
+    return [m for m in _received(b, *folders) if not _AUTOMATED.search(m["from"])]
+
+
+def _thread_length(b: Bundle, m: dict) -> int:
+    """How many messages the mailbox holds in the thread of `m` (trashed ones included, as
+    `get_thread` lists them)."""
+    return sum(x["thread_id"] == m["thread_id"] for x in b["all"])
+
+
+def _phone(number: str) -> Any:
+    """A phone number as a fact: '(241) 208-1991' is as well said '241-208-1991', '241.208.1991' or
+    '241 208 1991'."""
+    digits = re.sub(r"\D", "", number)
+    if len(digits) != 10:
+        return number
+    a, b, c = digits[:3], digits[3:6], digits[6:]
+    forms = dict.fromkeys((number, f"({a}) {b}-{c}", f"{a}-{b}-{c}", f"{a}.{b}.{c}", f"{a} {b} {c}",
+                           f"({a}) {b} {c}", digits))
+    return one_of(*forms)
+
+
 # -- how people name things ------------------------------------------------------------------------
 
 def _user(b: Bundle) -> Ref:
@@ -208,7 +236,9 @@ def get_message(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_thread")
 def get_thread(b: Bundle, rng: random.Random) -> Ask | None:
-    mail = [m for m in b["messages"] if m["folder"] != "trash"]
+    """How many messages a conversation has and who wrote the latest: asked of a conversation with
+    replies (of a lone mail the answer is "just the one, no replies", no count)."""
+    mail = [m for m in b["messages"] if m["folder"] != "trash" and _thread_length(b, m) > 1]
     if not mail:
         return None
     m = rng.choice(mail)
@@ -237,7 +267,7 @@ def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"user_id": uid, "folder": "inbox", "unread_only": True},
                    say=rng.choice(["Do I have any unread email in my inbox? Who is it from?",
                                    "Can you check what's still unread in my inbox and tell me the senders?",
-                                   "I've been away. Which emails in my inbox haven't I read yet?"]),
+                                   "I've been away. Which emails in my inbox haven't I read yet, and who sent them?"]),
                    terse="Unread inbox mail: senders?", refs=(_user(b),),
                    facts=lambda r: sorted({m["from_name"] for m in r})[:5])
     if mode == "trash":
@@ -407,7 +437,7 @@ def list_contacts(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Can you find {c['name']}'s phone number in my contacts?",
                                f"I need to call {c['name']}. Which number do I have saved?"]),
                terse=f"Phone of {c['name']}?", refs=(_user(b),), mentions=(c["name"],),
-               facts=lambda r: [r[0]["phone"]])
+               facts=lambda r: [_phone(r[0]["phone"])])
 
 
 # -- goals: flags and folders -----------------------------------------------------------------------
@@ -588,14 +618,14 @@ def delete_contact(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("create_draft")
 def create_draft(b: Bundle, rng: random.Random) -> Ask | None:
-    replyable = _received(b, "inbox", "archive")
+    replyable = _answerable(b, "inbox", "archive")
     if replyable and rng.random() < 0.4:
         m = rng.choice(replyable)
         text = reply_text(m, rng)
         name = mail_name(b, m, rng)
         return Ask({"user_id": b["user"]["user_id"], "reply_to_message_id": m["message_id"], "body": text},
                    say=rng.choice([f"Start a reply to {name} but keep it as a draft; don't send it.",
-                                   f"Please draft an answer to {name}. I'll send it myself later.",
+                                   _ended(f"Please draft an answer to {name}") + " I'll send it myself later.",
                                    f"Could you prepare a reply draft to {name}? Not sent yet."]),
                    detail=saying(text, rng),
                    terse=f"Draft reply to {name}: \"{text}\" (don't send).", refs=(_user(b), _message(b, m)),
@@ -749,7 +779,7 @@ def send_draft(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("reply_to_message", 1.3)
 def reply_to_message(b: Bundle, rng: random.Random) -> Ask | None:
-    mail = _received(b, "inbox", "archive")
+    mail = _answerable(b, "inbox", "archive")
     if not mail:
         return None
     m = rng.choice(mail)
@@ -837,16 +867,9 @@ def _mail_args(ref: Ref) -> dict[str, Any]:
     return args
 
 
-# Questions about every mailbox on the service: only the hidden statistics count them.
-SERVICE_WIDE = (
-    HiddenAsk("mailbox_stats", lambda b, rng: "How many emails are sitting in the trash across every mailbox on the "
-              "service?", facts=lambda r: [r["trash"]]),
-    HiddenAsk("mailbox_stats", lambda b, rng: "Across all users, how many messages are in the archive right now?",
-              facts=lambda r: [r["archive"]]),
-    HiddenAsk("mailbox_stats", lambda b, rng: "Can you tell me how many sent emails the whole service holds, for all "
-              "mailboxes together?", facts=lambda r: [r["sent"]]),
-)
-
+# No request asks for the service-wide counts of the hidden `mailbox_stats`: `find_users` without a
+# name or address lists every mailbox, and `list_messages` of each folder of each one counts them, so
+# a shown pair answers them (as `find_meetings` answers video_meeting's meeting counts).
 
 # Tools that do one another's job for some request (a folder's mail is a search away, a message
 # is in its thread): a missing-function task hides all of a group or none.
@@ -871,5 +894,4 @@ recipe = Recipe(
         Lookup.under("label", "list_labels"),
         Lookup.under("draft", "list_drafts"),
     ),
-    hidden=SERVICE_WIDE,
 )

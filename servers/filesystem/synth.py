@@ -28,6 +28,8 @@ from typing import Any
 from prove_env.facts import one_of, quantity
 from prove_env.synthesis.recipe import Ask, Goal, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
+from .helpers import human_size
+
 Bundle = dict[str, Any]
 
 _AREAS = ("notes", "projects", "data", "documents", "logs", "scripts")
@@ -470,9 +472,11 @@ def tail(b: Bundle, rng: random.Random) -> Ask | None:
     w, refs, mentions = name_file(b, rng, path, BY_TEXT)
     args, mentions = {"path": path, "n": n}, mentions + (str(n),)
     terse = _one(rng, f"Last {n} lines of {w}.", f"Bottom {n} lines of {w}?", f"{w}: the last {n} lines.")
+    # every wording asks for the lines (the facts quote the first and last of them), none for what went
+    # wrong: an answer naming only the errors would be right for that and would state none of them
     return Ask(args, say=_one(rng, f"What are the last {n} lines of {w}?", f"Show me the final {n} lines of {w}.",
                               f"Could you print the last {n} lines of {w} for me?",
-                              f"Something went wrong recently; what do the last {n} lines of {w} say?",
+                              f"Let me see the last {n} lines of {w}, exactly as written.",
                               f"Show me the end of {w}, the last {n} lines.",
                               f"I want to check the latest entries in {w}: just the final {n} lines."),
                terse=terse, refs=refs, mentions=mentions, facts=_content)
@@ -560,10 +564,12 @@ def grep(b: Bundle, rng: random.Random) -> Ask | None:
     style = rng.random()
     if style < 0.1:
         return Ask({"pattern": pattern, "path": path, "count": True},
-                   say=_one(rng, f"How many lines of {w} mention a certain word?",
-                            f"I want to count some lines in {w}."),
+                   # the say and its detail read as one message too: a question about 'a certain word'
+                   # answered in its next sentence ('The word is X.') does not
+                   say=_one(rng, f"I want to count some lines in {w}.", f"I need a count of certain lines in {w}."),
                    terse=f"Count lines with {said} in {w}.",
-                   detail=_one(rng, f"The ones containing {said}.", f"The word is {said}.", f"Lines with {said}."),
+                   detail=_one(rng, f"The ones containing {said}.", f"It's the lines with {said} I'm counting.",
+                               f"Lines with {said}, that is."),
                    refs=refs, mentions=mentions + (pattern,), facts=lambda r: [int(r)])
     if style < 0.35:
         say = _one(rng, f"How many lines in {w} contain {said}?", f"Count the lines of {w} that mention {said}.",
@@ -973,9 +979,12 @@ def _du_total(r: Any) -> list[float]:
 
 
 def _du_rows(r: Any) -> list[Any]:
-    """The total of `du --max-depth=1` (its last row) and the folders listed before it."""
+    """The total of `du --max-depth=1` (its last row) and the folders listed before it. The total is
+    in bytes as `du -b` prints it, or in kilobytes ('3.0 KB', '3.0K': the breakdown asks for no unit)."""
     rows = [line.split("\t") for line in _text(r).splitlines() if "\t" in line and not line.startswith("du:")]
-    return [int(rows[-1][0])] + _names([path for _, path in rows[:-1]], 3)
+    total = int(rows[-1][0])
+    return ([one_of(quantity(total, "B"), quantity(round(total / 1024, 2), "KB"), human_size(total))]
+            + _names([path for _, path in rows[:-1]], 3))
 
 
 @goals.add("du", 0.7)
@@ -1587,10 +1596,10 @@ def sed(b: Bundle, rng: random.Random) -> Ask | None:
     terse = f"Replace all '{pattern}' with '{replacement}' in {w}, in place."
     if rng.random() < 0.5:
         return Ask(args, say=_one(rng, f"Use sed to replace every '{pattern}' in {w}, editing the file in place.",
-                                  f"Every '{pattern}' in {w} has to go; edit the file itself.",
+                                  f"Every '{pattern}' in {w} needs changing to something else; edit the file itself.",
                                   f"I want all occurrences of '{pattern}' in {w} replaced, right in the file."),
-                   terse=terse, detail=_one(rng, f"Replace it with '{replacement}'.", f"Use '{replacement}' instead.",
-                                            f"Swap in '{replacement}'."),
+                   terse=terse, detail=_one(rng, f"The new value is '{replacement}'.", f"Use '{replacement}' instead.",
+                                            f"'{replacement}' should go in its place."),
                    refs=refs, mentions=mentions)
     return Ask(args, say=_one(rng, f"Replace every '{pattern}' in {w} with '{replacement}', saving the file.",
                               f"In {w}, change all the '{pattern}' to '{replacement}' (edit the file in place).",

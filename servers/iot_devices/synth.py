@@ -277,7 +277,7 @@ def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
 def list_rooms(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"home_id": b["home"]["home_id"]},
                say=rng.choice(["Which rooms are set up in my home?", "What rooms does my smart home have?",
-                               "Can you list the rooms in my house and how many devices each has?"]),
+                               "Can you list the rooms in my house for me?"]),
                terse="My rooms?", refs=(_home(b),), facts=lambda r: [x["name"] for x in r])
 
 
@@ -378,7 +378,7 @@ def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"{said[:1].upper()}{said[1:]}, what was the {word} {kind} on {name}?"]),
                    terse=f"{word.capitalize()} {kind} on {name}, {_span(start, end)}?", refs=refs, detail=held,
                    mentions=mentions, facts=lambda r: [r[pick]] if r[pick] is not None else [])
-    what = "motion events" if kind == "motion" else "times the door was opened"
+    what = "motion events" if kind == "motion" else "door openings"
     return Ask(args, say=rng.choice([f"How many {what} did {name} log {said}?",
                                      f"Can you count the {what} on {name} {said}?"]),
                terse=f"Count of {what} on {name}, {_span(start, end)}?", refs=refs, mentions=mentions,
@@ -841,7 +841,7 @@ def activate_scene(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Activate the {name} scene.", f"Run my '{name}' scene, please.",
                                f"Could you start the {name} scene?", f"Time for {name}: set the scene, please.",
                                f"Please put the house in {name} mode."]),
-               terse=f"Scene: {name}.", refs=(_scene(b, scene),), mentions=(name,))
+               terse=f"Activate scene {name}.", refs=(_scene(b, scene),), mentions=(name,))
 
 
 def _together(room: dict, members: list[dict]) -> str:
@@ -911,11 +911,11 @@ def set_automation_enabled(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"automation_id": a["automation_id"], "enabled": False},
                    say=rng.choice([f"Pause the '{name}' automation for now.", f"Please disable my {name} automation.",
                                    f"Turn off the {name} automation, but keep it saved."]),
-                   terse=f"Disable {name}.", refs=(_automation(b, a),), mentions=(name,))
+                   terse=f"Disable automation {name}.", refs=(_automation(b, a),), mentions=(name,))
     return Ask({"automation_id": a["automation_id"], "enabled": True},
                say=rng.choice([f"Turn the '{name}' automation back on.", f"Please re-enable my {name} automation.",
-                               f"Can you enable {name} again?"]),
-               terse=f"Enable {name}.", refs=(_automation(b, a),), mentions=(name,))
+                               f"Can you enable the {name} automation again?"]),
+               terse=f"Enable automation {name}.", refs=(_automation(b, a),), mentions=(name,))
 
 
 @goals.add("run_automation", 1.1)
@@ -927,15 +927,15 @@ def run_automation(b: Bundle, rng: random.Random) -> Ask | None:
     if not a["enabled"]:
         return Ask(args, say=rng.choice([f"My '{name}' automation is switched off. Turn it back on and run it once "
                                          "right now.",
-                                         f"Please re-enable {name} and run it straight away.",
+                                         f"Please re-enable the {name} automation and run it straight away.",
                                          f"Could you enable the {name} automation again and trigger it now?"]),
-                   terse=f"Enable {name} and run it now.", refs=refs, mentions=(name,),
+                   terse=f"Enable automation {name} and run it now.", refs=refs, mentions=(name,),
                    prior=(("set_automation_enabled", {"automation_id": a["automation_id"], "enabled": True}),))
     return Ask(args, say=rng.choice([f"Run my '{name}' automation now, please.",
-                                     f"I don't want to wait for it: trigger {name} right now.",
+                                     f"I don't want to wait for it: trigger the {name} automation right now.",
                                      f"Can you run the {name} automation once, now?",
-                                     f"Please set off my {name} automation immediately."]),
-               terse=f"Run {name} now.", refs=refs, mentions=(name,))
+                                     f"Please kick off my {name} automation immediately."]),
+               terse=f"Run automation {name} now.", refs=refs, mentions=(name,))
 
 
 def _on_day(runs: list[dict], d: dt.date) -> list[dict]:
@@ -982,9 +982,9 @@ def list_automation_runs(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"home_id": hid, "automation_id": a["automation_id"], "start": f"{when.isoformat()}T00:00:00",
             "end": f"{when.isoformat()}T23:59:59"}
     return Ask(args, say=rng.choice([f"At what times did my '{name}' automation run on {day(when)}?",
-                                     f"On {day(when)}, when did {name} go off?",
-                                     f"Can you check the log: at what times did {name} run on {day(when)}?"]),
-               terse=f"Runs of {name} on {day(when)}?", refs=(_automation(b, a),), mentions=(name, day(when)),
+                                     f"On {day(when)}, when did my {name} automation go off?",
+                                     f"Can you check the log: at what times did the {name} automation run on {day(when)}?"]),
+               terse=f"Runs of automation {name} on {day(when)}?", refs=(_automation(b, a),), mentions=(name, day(when)),
                facts=lambda r: [x["at"] for x in r][:4])
 
 
@@ -998,19 +998,20 @@ def get_device_history(b: Bundle, rng: random.Random) -> Ask | None:
     name, args, refs = dev(d, rng), {"device_id": d["device_id"]}, (_device(b, d),)
     history = b["histories"][d["device_id"]]
     if rng.random() < 0.5:
-        return Ask(args, say=rng.choice([f"What was the last thing an automation did to {name}, and when?",
+        return Ask(args, say=rng.choice([f"Which automation was the last to do something to {name}, and when?",
                                          f"Which automation last changed {name}? At what time?",
-                                         f"Something switched {name} on its own. What automation was it, and "
+                                         f"Something changed {name} on its own. What automation was it, and "
                                          "when did it happen?"]),
-                   terse=f"Last automated change to {name}, and when?", refs=refs,
+                   terse=f"Automation that last changed {name}, and when?", refs=refs,
                    facts=lambda r: [r["history"][0]["automation"], r["history"][0]["at"]])
     when = dt.date.fromisoformat(rng.choice(history)["at"][:10])
     args = {**args, "start": f"{when.isoformat()}T00:00:00", "end": f"{when.isoformat()}T23:59:59"}
     return Ask(args, say=rng.choice([f"On {day(when)}, which automations changed {name}, and at what times?",
                                      f"Look at the history of {name}: which automations changed {it(d)} on "
                                      f"{day(when)}, and at what times?",
-                                     f"Can you tell me when automations touched {name} on {day(when)}?"]),
-               terse=f"Automated changes to {name} on {day(when)}, and their times?", refs=refs, mentions=(day(when),),
+                                     f"Can you tell me which automations touched {name} on {day(when)}, and "
+                                     "when?"]),
+               terse=f"Automations that changed {name} on {day(when)}, and when?", refs=refs, mentions=(day(when),),
                facts=lambda r: list(dict.fromkeys(x["automation"] for x in r["history"]))
                + [x["at"] for x in r["history"]][:4])
 

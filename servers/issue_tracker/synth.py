@@ -26,7 +26,8 @@ from .seed import DEPENDENCIES, LABELS, PROBLEMS, SCREENS, _capital
 
 Bundle = dict[str, Any]
 LANES = ("flow", "flow", "close", "unassign", "sprint", "edit", "edit", "edit")
-STATUS_WORDS = {"to_do": "to do", "in_progress": "in progress", "in_review": "in review", "done": "done"}
+# "What is to do in Nova?" reads as a question about what to do: the to-do column is said as a marking
+STATUS_WORDS = {"to_do": "marked to do", "in_progress": "in progress", "in_review": "in review", "done": "done"}
 COMMENTS = ("I can reproduce this on the staging build.", "Blocked on the API change; will pick it up next week.",
             "Fixed in the latest branch, please verify.", "Customer reported this again today.",
             "Let's discuss this at the stand-up.", "The design mock is attached in Figma.",
@@ -350,7 +351,7 @@ def get_project(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"{short}: lead and backlog size?", refs=refs,
                    facts=lambda r: [r["lead"]["name"], r["backlog_open_issues"] or NOTHING])
     return Ask(args, say=rng.choice([f"How many {short} issues are in review at the moment?",
-                                     f"How much of {short} is waiting for review right now? Just the count.",
+                                     f"How many {short} issues are waiting for review right now? Just the count.",
                                      f"What's the number of issues in review in {short}?"]),
                terse=f"Count of {short} issues in review?", refs=refs,
                facts=lambda r: [r["issues_by_status"]["in_review"] or NOTHING])
@@ -612,8 +613,10 @@ def transition_issue(b: Bundle, rng: random.Random) -> Ask | None:
     issue = next(i for i in b["issues"] if ask.args["issue_id"] in (i["issue_id"], i["key"]))
     name = named(b, issue, rng, by_key=0.0).words if ask.refs else issue["key"]
     said = _STATUS_SAID[ask.args["status"]]
+    # an issue named by its place on the board ("on the Hermes board") is not moved "along the board"
+    along = "to another column" if "board" in name.replace("'", " ").split() else "along the board"
     say = rng.choice([f"Please update the status of {name}.", f"The status of {name} needs changing.",
-                      f"Can you move {name} along the board?"])
+                      f"Can you move {name} {along}?"])
     details = [f"It should be {said[1]} now.", f"Move it to {said[1]}.", f"Set it to {said[1]}."]
     if say.startswith("Can you move"):  # a request that says "move" is not followed by "Move it to"
         details = [d for d in details if not d.startswith("Move")]
@@ -709,11 +712,26 @@ def reopen_issue(b: Bundle, rng: random.Random) -> Ask | None:
     issue = rng.choice(issues)
     n = named(b, issue, rng)
     name = n.words
-    return Ask({"issue_id": n.arg},
-               say=rng.choice([f"{name[0].upper() + name[1:]} is happening again; please reopen it.",
-                               f"Reopen {name}, the fix didn't hold.",
-                               f"QA found {name} isn't really finished. Can you reopen it?"]),
-               terse=f"Reopen {name}.", refs=n.refs)
+    # the reason fits how it was closed: only a bug that was fixed can happen again
+    head = name[0].upper() + name[1:]
+    resolution = issue["resolution"]
+    if resolution == "won't do":
+        reasons = [f"We've changed our mind about {name}; please reopen it.",
+                   f"Reopen {name}, we want to do it after all.",
+                   f"{head} is back on the table. Can you reopen it?"]
+    elif resolution == "duplicate":
+        reasons = [f"{head} isn't a duplicate after all; please reopen it.",
+                   f"Reopen {name}, it was closed as a duplicate by mistake.",
+                   f"{head} turned out to be a separate problem. Can you reopen it?"]
+    elif issue["type"] == "bug":
+        reasons = [f"{head} is happening again; please reopen it.",
+                   f"Reopen {name}, the fix didn't hold.",
+                   f"QA found {name} isn't really fixed. Can you reopen it?"]
+    else:
+        reasons = [f"{head} needs more work; please reopen it.",
+                   f"Reopen {name}, it isn't done yet.",
+                   f"QA found {name} isn't really finished. Can you reopen it?"]
+    return Ask({"issue_id": n.arg}, say=rng.choice(reasons), terse=f"Reopen {name}.", refs=n.refs)
 
 
 @goals.add("add_comment", 1.0)

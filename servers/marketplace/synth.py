@@ -87,11 +87,13 @@ def _order(b: Bundle, order: dict) -> Ref:
 
 
 def _the(item: dict) -> str:
-    return f"the {item['title'].lower()}"
+    return f"the {item['title']}"
 
 
 def _my(item: dict) -> str:
-    return f"my {item['title'].lower()}"
+    """'my' and the listing's title as stored: the title is what the listing is searched by, so the user's
+    words are the gold's query (a lowered title there costs an agent that copies them its argument score)."""
+    return f"my {item['title']}"
 
 
 def _open(b: Bundle, item: dict) -> bool:
@@ -261,7 +263,7 @@ def place_bid(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Could you place a {cash} bid on the {title}?",
                                          f"Bid {cash} on the {title}, please."]),
                         [f"I'd like to bid on the {title} auction.", f"Could you place a bid for me on the {title}?"],
-                        [f"Make it {cash}.", f"Bid {cash}.", f"My bid is {cash}."])
+                        [f"Make it {cash}.", f"{cash}, please.", f"My bid is {cash}."])
     return Ask({"listing_id": item["listing_id"], "bidder_id": b["member"]["member_id"], "amount": amount},
                say=say, detail=detail, terse=f"Bid {cash} on {title}.", refs=(_me(b), _listing(item)),
                mentions=(title, cash))
@@ -303,7 +305,7 @@ def make_offer(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Send an offer of {cash} on the {title}, please.{note}"]),
                         [f"I'd like to make an offer on the {title}.",
                          f"Could you send the seller of the {title} an offer?"],
-                        [f"Offer {cash}.{note}", f"Let's say {cash}.{note}", f"My offer is {cash}.{note}"])
+                        [f"{cash} would be fair.{note}", f"Let's say {cash}.{note}", f"My offer is {cash}.{note}"])
     return Ask(args, say=say.replace("?.", "?"), detail=detail, terse=f"Offer {cash} on {title}.{note}",
                refs=(_me(b), _listing(item)), mentions=(title, cash))
 
@@ -353,7 +355,7 @@ def create_listing(b: Bundle, rng: random.Random) -> Ask | None:
                             [f"I'm selling '{thing}', {cond}. List it at a fixed price in {category}{offers}.",
                              f"Could you create a fixed-price listing '{thing}' ({cond}) in {category}"
                              f"{offers}?"],
-                            [f"The price is {cash}.", f"Ask {cash} for it.", f"Make it {cash}."])
+                            [f"The price is {cash}.", f"Ask {cash} for it.", f"Let's go with {cash}."])
         terse = f"List '{thing}', {cond}, {category}, {cash} fixed{offers}."
     return Ask(args, say=say, detail=detail, terse=terse, refs=(_me(b),), mentions=(thing, cash, category))
 
@@ -392,7 +394,7 @@ def revise_listing(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"{_cap(name)} {_is(name, negated=True)} moving. Reprice it at {cash}.",
                                          f"Could you set {name} to {cash}?"]),
                         [f"Please change the price of {name}.", f"{_cap(name)} needs a new price."],
-                        [f"Make it {cash}.", f"The new price is {cash}.", f"Set it to {cash}."])
+                        [f"Make it {cash}.", f"Let's go with {cash}.", f"Set it to {cash}."])
     return Ask({"listing_id": item["listing_id"], "price": new}, say=say, detail=detail,
                terse=f"Price of {item['title']}: {cash}.", refs=refs, mentions=(item["title"].lower(), cash))
 
@@ -406,7 +408,7 @@ def end_listing(b: Bundle, rng: random.Random) -> Ask | None:
     item = rng.choice(items)
     name = _my(item)
     return Ask({"listing_id": item["listing_id"]},
-               say=rng.choice([f"I sold {item['title'].lower()} elsewhere. Please end {name} listing now.",
+               say=rng.choice([f"I sold the {item['title']} elsewhere, so please end its listing now.",
                                f"Could you take down {name} listing early?",
                                f"End the listing for {name} right away, please.",
                                f"I changed my mind about selling {name}; end the listing."]),
@@ -441,7 +443,7 @@ def list_offers(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice(["Do I have any offers waiting for an answer? Who from and how much?",
                                "Could you list the pending offers on my listings?",
                                "Which buyers have made me offers I haven't answered yet, and for how much?"]),
-               terse="My pending offers?", refs=(_me(b),),
+               terse="Pending offers on my listings?", refs=(_me(b),),
                facts=lambda r: [o["buyer_name"] for o in r[:5]] + [o["amount"] for o in r[:5]])
 
 

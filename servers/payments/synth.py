@@ -208,7 +208,20 @@ def _invoice_ref(b: Bundle, invoice: dict) -> Ref:
 
 
 def _payment_ref(b: Bundle, payment: dict) -> Ref:
+    """A payment, named by its invoice's number: listed under that invoice (found by its number alone)
+    where the customer's name needs their merchant looked up first (two look-ups, not three), else
+    under the customer (as short, and shared with the conversation's other requests about them)."""
+    invoice = next((i for i in b["invoices"] if i["invoice_id"] == payment["invoice_id"]), None)
+    if b["at_merchant"] and invoice is not None:
+        return Ref.of("payment", payment, _invoice_ref(b, invoice))
     return Ref.of("payment", payment, _customer(b))
+
+
+def _payment_refs(b: Bundle, payment: dict) -> tuple[Ref, ...]:
+    """What a request about one payment names: the payment, and its customer unless the payment is
+    found through its invoice (the customer's look-up, and their merchant's, would then feed nothing)."""
+    ref = _payment_ref(b, payment)
+    return (ref,) if ref.owner is not None and ref.owner.kind == "invoice" else (_customer(b), ref)
 
 
 def _card_ref(b: Bundle, card: dict) -> Ref:
@@ -381,7 +394,7 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
                    facts=lambda r: [c["last4"] for c in r if c["expired"]])
     return Ask(args, say=rng.choice([f"Which cards does {who} have saved with us? Last four digits, please.",
                                      f"What payment methods are on file for {who}?",
-                                     f"Can you list {_whose(b)} saved cards and tell me when they expire?",
+                                     f"Can you list {_whose(b)} saved cards for me?",
                                      f"I need to know which cards {who} has on file with us."]),
                terse=rng.choice([f"Cards of {who}?", f"Cards on file for {who}?"]), refs=refs, mentions=(who,),
                facts=lambda r: [c["last4"] for c in r][:4])
@@ -858,12 +871,16 @@ def pay_invoice(b: Bundle, rng: random.Random) -> Ask | None:
 
 def _named_once(b: Bundle, text: str) -> str:
     """A sentence that names the customer already says 'their default card' (or 'the default card'
-    before the name), not their name again."""
+    before the name), not their name again; and 'their' never comes before the name it stands for
+    ('charge the card on file for Robert Smith's invoice', not 'their card on file')."""
     whose = f"{_whose(b)} default card"
     if whose in text and text.count(_who(b)) > 1:
         said = "their" if text.index(_who(b)) < text.index(whose) else "the"
-        return text.replace(whose, f"{said} default card")
-    return text
+        text = text.replace(whose, f"{said} default card")
+    head, named, tail = text.partition(_who(b))
+    if named:
+        head = head.replace(" a card they have on file ", " a card on file ").replace(" their ", " the ")
+    return head + named + tail
 
 
 @goals.add("authorize_payment", 1.3)
@@ -901,7 +918,7 @@ def capture_payment(b: Bundle, rng: random.Random) -> Ask | None:
     number, currency = payment["invoice_number"], payment["currency"]
     held = cash(payment["amount"], currency)
     args: dict[str, Any] = {"payment_id": payment["payment_id"]}
-    refs = (_customer(b), _payment_ref(b, payment))
+    refs = _payment_refs(b, payment)
     if rng.random() < 0.35 and payment["amount"] >= 20:
         part = float(int(payment["amount"] * rng.choice([0.5, 0.6, 0.75])))
         args["amount"] = part
@@ -933,7 +950,7 @@ def cancel_payment(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     payment = rng.choice(payments)
     number, held = payment["invoice_number"], cash(payment["amount"], payment["currency"])
-    refs = (_customer(b), _payment_ref(b, payment))
+    refs = _payment_refs(b, payment)
     if payment["status"] == "expired":
         # a lapsed hold holds nothing on the card any more: "release the hold" would have two right
         # answers (cancel it, or say it already lapsed), so the user says it lapsed and asks to close it
@@ -965,7 +982,7 @@ def refund_payment(b: Bundle, rng: random.Random) -> Ask | None:
     left = round(payment["amount_captured"] - payment["amount_refunded"], 2)
     what = _payment_words(b, payment, rng)
     plain = _payment_words(b, payment, rng, plain=True)
-    refs = (_customer(b), _payment_ref(b, payment))
+    refs = _payment_refs(b, payment)
     args: dict[str, Any] = {"payment_id": payment["payment_id"]}
     if rng.random() < 0.55 and left >= 20:
         part = float(rng.choice([s for s in (10, 20, 25, 40, 50, 75, 100, 150, 200, 250) if s < left] or [10]))
@@ -1140,7 +1157,8 @@ recipe = Recipe(
         Lookup("customer", "find_customers",
                args=lambda r: {"name": r.entity["name"], **({"merchant_id": r.owner.key} if r.owner else {})}),
         Lookup.under("card", "list_payment_methods"),
-        Lookup.under("invoice", "list_invoices"),
+        # an invoice is named by its number, which finds it alone: no look-up of its customer first
+        Lookup("invoice", "list_invoices", args=lambda r: {"number": r.entity["number"]}, needs=lambda r: ()),
         Lookup.under("payment", "list_payments"),
         Lookup("endpoint", "list_webhook_endpoints", args=lambda r: {"merchant_id": r.owner.key} if r.owner else {}),
         Lookup("event", "list_events", args=lambda r: {"invoice_id": r.owner.key}),

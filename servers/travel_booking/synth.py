@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from prove_env.facts import NOTHING, one_of
-from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import Ask, Goals, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, money, stable
 
 from .seed import AIRPORTS, FOREIGN_AIRPORTS, FOREIGN_ROUTES, ROUTES
@@ -1191,14 +1191,8 @@ def close_support_case(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Close {said}.", refs=(_case(b, case),))
 
 
-# Questions about every traveller's bookings: a traveller's own are all the tools list.
-AGENCY_WIDE = (
-    HiddenAsk("count_bookings", lambda b, rng: "How many flight bookings does your agency hold in total, across all "
-              "customers?", facts=lambda r: [sum(r.values())]),
-    HiddenAsk("count_bookings", lambda b, rng: "Out of curiosity, how many bookings have been cancelled across the "
-              "whole agency?", facts=lambda r: [r.get("cancelled", 0)]),
-)
-
+# No request is left to the hidden `count_bookings`: every count it gives, an assistant works out by
+# listing the travellers and each one's bookings, so asking it of the agency is no abstention.
 
 def _flight_args(ref: Ref) -> dict[str, Any]:
     f = ref.entity
@@ -1237,6 +1231,5 @@ recipe = Recipe(
                                                       ("payment_method", "list_payment_methods"),
                                                       ("case", "list_support_cases"))),
     ),
-    hidden=AGENCY_WIDE,
     skip={"find_travellers": "the look-up that opens every request; a traveller never asks for it alone"},
 )

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from prove_env.facts import quantity
+from prove_env.facts import one_of, quantity
 from prove_env.synthesis.recipe import Ask, Goals, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import clock, day, stable, weekday
 
@@ -107,6 +107,7 @@ def _live_session(read: Reader, b: Bundle, rng: random.Random) -> None:
 
 
 def _recordings(read: Reader, b: Bundle, rng: random.Random) -> None:
+    b["recording_count"] = len(read("list_recordings", host_id=b["user"]["user_id"], limit=100))
     b["recordings"] = []
     for m in b["meetings"]:
         if m["status"] != "ended":
@@ -136,16 +137,18 @@ _NOW = re.compile(r"\b(?:now|right away|immediately|at the moment|so far|current
 
 def meeting_name(m: dict, rng: random.Random | None = None, timed: str = "") -> str:
     """'my "Budget review" meeting', with its day when the host has several of that title; a live
-    meeting as the one running now, unless the sentence it goes into (`timed`) says when itself
-    ('End it now', 'out of it immediately', 'who is in it at the moment', 'who has joined so far'). A
-    title that is a call ('Customer onboarding call') is not called a meeting again."""
+    meeting as the one running now or in progress (the meeting look-up of a live meeting asks for the
+    live one, so the request says it is going on), by its title alone only in a sentence (`timed`)
+    that says so itself ('End it now', 'out of it immediately', 'who is in it at the moment', 'who has
+    joined so far'), so that no sentence says when twice. A title that is a call ('Customer onboarding
+    call') is not called a meeting again."""
     title = m["title"]
     noun = "" if title.lower().endswith(" call") else " meeting"
     if m["status"] == "live":
-        forms = [f'my "{title}"{noun}', f"the {title}{noun} I'm running now", f'the "{title}"{noun} in progress',
-                 f"my {title}{noun} that's going on right now"]
         if _NOW.search(timed):
-            forms = [f for f in forms if not _NOW.search(f)]
+            return f'my "{title}"{noun}'
+        forms = [f"the {title}{noun} I'm running now", f'the "{title}"{noun} in progress',
+                 f"my {title}{noun} that's going on right now"]
         return forms[0] if rng is None else rng.choice(forms)
     on = f" on {day(m['date'])}" if m["dated"] else ""
     if rng is None:
@@ -229,6 +232,12 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(day(when),), facts=lambda r: [m["title"] for m in r])
 
 
+def _number(number: str) -> Any:
+    """A meeting number as a fact, in the forms people write it: with its spaces ('206 3063 7671'),
+    dashes ('206-3063-7671') or none ('20630637671')."""
+    return one_of(number, number.replace(" ", "-"), number.replace(" ", ""))
+
+
 @goals.add("get_meeting", 0.8)
 def get_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     meetings = [m for m in _pick(b, "scheduled") if m.get("role") != "move"] + _pick(b, "live")
@@ -241,14 +250,14 @@ def get_meeting(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice(["I need the meeting number and passcode of one of my meetings.",
                                          "Can you give me the joining details, number and passcode, for a meeting of mine?"]),
                    detail=_which(name, rng), terse=f"Number and passcode of {name}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r["number"], r["passcode"]])
+                   facts=lambda r: [_number(r["number"]), r["passcode"]])
     if rng.random() < 0.6:
         return Ask(args, say=rng.choice([f"What are the meeting number and passcode for {name}?",
                                          f"I need to send out the joining details for {name}. What's its number and passcode?",
                                          f"Could you look up the passcode and meeting number of {name}?",
                                          f"Someone asked me how to get into {name}; what number and passcode do they need?"]),
                    terse=rng.choice([f"Number and passcode of {name}?", f"Join details for {name}?"]),
-                   refs=refs, mentions=mentions, facts=lambda r: [r["number"], r["passcode"]])
+                   refs=refs, mentions=mentions, facts=lambda r: [_number(r["number"]), r["passcode"]])
     if not m["invitees"]:
         return None
     return Ask(args, say=rng.choice([f"Who is invited to {name}? Their email addresses, please.",
@@ -376,16 +385,25 @@ def start_meeting(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     m = rng.choice(meetings)
     name = meeting_name(m, rng)
+    if m["date"] == b["now"].date():  # a meeting of today is started early; one of a later day is held now instead
+        vague = ["Everyone's here early, so please start one of my meetings now.",
+                 "Could you start a meeting of mine right away?"]
+        says = [f"Start {name} now, please; everyone's ready early.", f"Please start {name} for me.",
+                f"Could you open {name} now so people can come in?", f"I'd like to kick off {name} right away."]
+    else:
+        vague = ["We're holding one of my upcoming meetings now instead of on its day; please start it.",
+                 "One of my scheduled meetings has moved up to right now. Could you start it?"]
+        says = [f"Everyone's free now, so we're not waiting for {name}: start it, please.",
+                f"We're holding {name} now instead; please start it for me.",
+                f"We moved {name} up to right now. Could you open it so people can come in?",
+                f"I'd like to kick off {name} right away rather than on its day."]
     if _vague(rng):
         return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]},
-                   say=rng.choice(["Everyone's here early, so please start one of my meetings now.",
-                                   "Could you start a meeting of mine right away?"]),
+                   say=rng.choice(vague),
                    detail=_which(name, rng), terse=f"Start {name} now.", refs=(_me(b), _mtg(b, m)),
                    mentions=_title_words(m))
     return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]},
-               say=rng.choice([f"Start {name} now, please; everyone's ready early.", f"Please start {name} for me.",
-                               f"Could you open {name} now so people can come in?",
-                               f"I'd like to kick off {name} right away."]),
+               say=rng.choice(says),
                terse=f"Start {name} now.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
 
 
@@ -399,7 +417,7 @@ def end_meeting(b: Bundle, rng: random.Random) -> Ask | None:
                       "That's all for today. Close {name} for everybody."])
     name = meeting_name(m, rng, timed=say)
     return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
-               terse=f"End {name}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
+               terse=f"End {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
 
 
 @goals.add("join_meeting", 1.2)
@@ -436,7 +454,8 @@ def list_participants(b: Bundle, rng: random.Random) -> Ask | None:
                       "I'm on my phone and can't see the gallery. Who is in {name} at the moment?"])
     name = meeting_name(m, rng, timed=say)
     return Ask({"host_id": b["user"]["user_id"], "state": "in_meeting"}, say=say.format(name=name),
-               terse=f"Who's in {name}?", refs=refs, mentions=mentions, facts=lambda r: [p["name"] for p in r])
+               terse=f"Who's in {meeting_name(m)}?", refs=refs, mentions=mentions,
+               facts=lambda r: [p["name"] for p in r])
 
 
 def _person_ask(b: Bundle, rng: random.Random, role: str, says: Sequence[str], vague: Sequence[str],
@@ -457,12 +476,12 @@ def _person_ask(b: Bundle, rng: random.Random, role: str, says: Sequence[str], v
         say = rng.choice(list(says))
         name = meeting_name(m, rng, timed=say)
         return Ask(args, say=say.format(who=p["name"], name=name),
-                   terse=terse.format(who=p["name"], name=name), refs=refs, mentions=mentions)
+                   terse=terse.format(who=p["name"], name=meeting_name(m)), refs=refs, mentions=mentions)
     detail = rng.choice(["It's {who}.", "I mean {who}.", "That's {who}.", "The person is {who}."]).format(who=p["name"])
     say = rng.choice(list(vague))
     name = meeting_name(m, rng, timed=say)
     return Ask(args, say=say.format(name=name), detail=detail,
-               terse=terse.format(who=p["name"], name=name), refs=refs, mentions=mentions)
+               terse=terse.format(who=p["name"], name=meeting_name(m)), refs=refs, mentions=mentions)
 
 
 @goals.add("admit_participant", 1.6)
@@ -527,7 +546,7 @@ def start_recording(b: Bundle, rng: random.Random) -> Ask | None:
                       "Record {name} from now on, please."])
     name = meeting_name(m, rng, timed=say)
     return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
-               terse=f"Record {name}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
+               terse=f"Record {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
 
 
 @goals.add("stop_recording", 1.3)
@@ -540,7 +559,7 @@ def stop_recording(b: Bundle, rng: random.Random) -> Ask | None:
                       "Turn off the recording in {name}, please."])
     name = meeting_name(m, rng, timed=say)
     return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
-               terse=f"Stop recording {name}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
+               terse=f"Stop recording {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
 
 
 # -- goals: recordings ------------------------------------------------------------------------------
@@ -555,6 +574,11 @@ def _kept(b: Bundle) -> list[dict]:
 
 @goals.add("list_recordings", 0.8)
 def list_recordings(b: Bundle, rng: random.Random) -> Ask | None:
+    """The lengths of a past meeting's recordings, read off the listing of every recording of the
+    user's meetings (each entry names its meeting and start): one call after the user's look-up,
+    where finding the meeting first and listing its recordings takes two."""
+    if b["recording_count"] > 20:  # the listing's page: the meeting's recordings might not be on it
+        return None
     ended = [m for m in _pick(b, "ended") if any(r["meeting"] is m for r in b["recordings"])
              and not any(r["doomed"] for r in b["recordings"] if r["meeting"] is m)]
     if not ended:
@@ -562,19 +586,26 @@ def list_recordings(b: Bundle, rng: random.Random) -> Ask | None:
     m = rng.choice(ended)
     on = day(m["date"])
     title = m["title"]
-    ref = Ref.of("meeting", {**m, "dated": True}, _me(b))
+    args = {"host_id": b["user"]["user_id"]}
+    several = sum(1 for r in b["recordings"] if r["meeting"] is m) > 1
+
+    def facts(result: list[dict]) -> list[Any]:
+        return [quantity(x["duration_minutes"], "min") for x in result if x["meeting_id"] == m["meeting_id"]]
+
+    # 'how many minutes of recording' asks for a total: said only of a meeting recorded once, whose
+    # one length is that total
     if _vague(rng, 0.45):
-        return Ask({"meeting_id": m["meeting_id"]},
-                   say=rng.choice(["Did I record one of my past meetings? How long are the recordings?",
-                                   "I'd like to know how many minutes of recording I have of an earlier meeting."]),
+        return Ask(args,
+                   say=rng.choice(["I'd like to know how long the recordings of one of my past meetings are."]
+                                  + ([] if several else
+                                     ["I'd like to know how many minutes of recording I have of an earlier meeting."])),
                    detail=_which(f'"{title}" on {on}', rng), terse=f"Recordings of {title}, {on}: how long?",
-                   refs=(_me(b), ref), mentions=(title, on), facts=lambda r: [quantity(x["duration_minutes"], "min") for x in r])
-    return Ask({"meeting_id": m["meeting_id"]},
+                   refs=(_me(b),), mentions=(title, on), facts=facts)
+    return Ask(args,
                say=rng.choice([f'Did I record "{title}" on {on}? How long are the recordings?',
-                               f"How many minutes of recording do I have of the {title} on {on}?",
-                               f'Can you list the recordings of my "{title}" meeting from {on}, with their lengths?']),
-               terse=f"Recordings of {title}, {on}: how long?", refs=(_me(b), Ref.of("meeting", {**m, "dated": True}, _me(b))),
-               mentions=(title, on), facts=lambda r: [quantity(x["duration_minutes"], "min") for x in r])
+                               f'Can you list the recordings of my "{title}" meeting from {on}, with their lengths?']
+                              + ([] if several else [f"How many minutes of recording do I have of the {title} on {on}?"])),
+               terse=f"Recordings of {title}, {on}: how long?", refs=(_me(b),), mentions=(title, on), facts=facts)
 
 
 @goals.add("get_transcript", 1.0)
@@ -584,7 +615,7 @@ def get_transcript(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     r = rng.choice(recs)
     name = _recording_name(r, rng)
-    if _vague(rng, 0.45):
+    if _vague(rng, 0.45) and len(b["recordings"]) > 1:  # 'one of my recordings' when there are several
         return Ask({"recording_id": r["recording_id"]},
                    say=rng.choice(["I'd like to know who spoke in one of my recordings; the transcript should say.",
                                    "Could you check a transcript for me and tell me who talked?"]),
@@ -624,7 +655,7 @@ def delete_recording(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     r = recs[0]
     name = _recording_name(r, rng)
-    if _vague(rng):
+    if _vague(rng) and len(b["recordings"]) > 1:  # 'one of my recordings' when there are several
         return Ask({"recording_id": r["recording_id"]},
                    say=rng.choice(["I want to delete one of my cloud recordings for good.",
                                    "One of my recordings was made by mistake; please delete it."]),

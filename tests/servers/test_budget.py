@@ -809,3 +809,15 @@ def test_budget_given_away_is_said_to_be_a_budget():
     for say in says:
         if "all of" in say:
             assert "all of my" in say and "budget" in say, say
+
+
+def test_a_month_given_with_its_request_is_not_said_as_a_correction():
+    """"What came in during a past month? Each source and the total. I mean September 2026." corrects
+    a slip that was never made: the sentence giving the month follows the request in the same message
+    (or answers the assistant's question), so it names the month without "I mean"."""
+    details = [ask.detail for tool in ("list_income", "get_budget_summary")
+               for ask, _, _ in _asks(tool, draws=200) if ask.detail]
+    assert len(details) > 20
+    for detail in details:
+        assert not detail.lower().startswith(("i mean", "sorry", "actually", "no,")), detail
+    assert any(detail.startswith("I'm thinking of") for detail in details)

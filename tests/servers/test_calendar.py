@@ -1433,3 +1433,26 @@ def test_a_new_meeting_said_as_an_apposition_is_closed_by_a_comma():
                 after = words.split(apposition, 1)[1]
                 assert after[:1] in (",", ".", ""), words
     assert seen > 10
+
+
+def test_a_description_asked_for_by_its_own_name_is_then_called_it():
+    """'Could you change the notes on the Design review? Replace it with "..."' calls the notes 'it':
+    a request that leaves the new description to its next sentence names the description, which
+    that sentence then calls 'it'."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("calendar descriptions")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    goal = next(g for g in recipe.goals if g.tool == "update_event")
+    split = [ask for ask in (goal.build(rng.choice(bundles), rng) for _ in range(400))
+             if ask is not None and "description" in ask.args and ask.detail]
+    assert len(split) > 20
+    for ask in split:
+        if re.search(r"\bit\b", ask.detail, re.I):
+            assert not re.search(r"\bnotes\b", ask.say, re.I), f"{ask.say} {ask.detail}"

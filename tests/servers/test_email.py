@@ -670,3 +670,78 @@ def test_a_cc_the_answer_must_state_is_asked_for_and_a_photo_is_no_document():
         photos += image
         assert not (image and "document" in ask.say.lower()), (ask.say, result["attachments"])
     assert photos
+
+
+def test_unread_mail_is_asked_for_by_its_senders_in_every_wording():
+    """Finding: "I've been away. Which emails in my inbox haven't I read yet?" recorded only the senders,
+    and "Birthday party, Hiring plan and Website redesign feedback" (the subjects) failed: every wording
+    of the unread-mail request asks who sent it, as its facts are the senders."""
+    import re
+
+    unread = 0
+    for ask, result, _, _ in _asks("list_messages", draws=150):
+        if not ask.args.get("unread_only"):
+            continue
+        unread += 1
+        assert set(ask.facts(result)) <= {m["from_name"] for m in result}
+        for words in (ask.say, ask.terse):
+            assert re.search(r"\b(who|senders?|sent)\b", words, re.I), words
+    assert unread > 5
+
+
+def test_no_abstention_asks_a_count_the_shown_tools_add_up():
+    """Finding: "Across all users, how many messages are in the archive right now?" (mailbox_stats
+    hidden) was to be declined, but find_users() lists every mailbox and list_messages of each counts
+    its archive: 78, the hidden tool's number, scored 0. No hidden-tool request asks a number that
+    the shown find_users and list_messages add up to."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("email"), get_recipe("email")
+    world = worlds.create(toolkit, 0)
+    try:
+        read = Reader(toolkit, world)
+        users = read("find_users", limit=100)
+        assert 1 < len(users) < 100
+        added = {folder: sum(len(read("list_messages", user_id=u["user_id"], folder=folder, limit=100))
+                             for u in users) for folder in ("inbox", "sent", "archive", "trash")}
+        rng = random.Random("email hidden asks")
+        assert sum(added.values())
+        for hidden in recipe.hidden:
+            facts = hidden.facts(read(hidden.tool)) if hidden.facts else []
+            words = hidden.build(None, rng)
+            assert not set(facts) & set(added.values()), (words, facts, added)
+    finally:
+        world.close()
+
+
+def test_a_conversation_asked_about_has_replies_a_reply_goes_to_a_person_and_a_phone_is_any_form():
+    """Findings: "How many messages are in the conversation with the "Expense report" email ..., and who
+    wrote the latest?" of a lone mail recorded 1, and "just the one" or "a single message" failed; "Great
+    news, thanks for letting me know." was written back to no-reply@dropbox.com; "241-208-1991" did not
+    state the saved "(241) 208-1991". A conversation asked about has replies, nobody writes back to an
+    address nobody reads, and a phone number is stated in any usual punctuation."""
+    from prove_env.facts import stated
+
+    threads = _asks("get_thread", draws=80)
+    assert len(threads) > 20
+    for ask, result, _, _ in threads:
+        assert len(result["messages"]) > 1, ask.say
+    replies = _asks("reply_to_message", draws=150) + _asks("create_draft", draws=150)
+    answered = [ask for ask, _, _, _ in replies if "message_id" in ask.args or "reply_to_message_id" in ask.args]
+    assert len(answered) > 40
+    for ask, _, read, uid in replies:
+        mail_id = ask.args.get("message_id") or ask.args.get("reply_to_message_id")
+        if mail_id:
+            assert "reply" not in read("get_message", message_id=mail_id)["from"], ask.say
+    phones = [(ask, result) for ask, result, _, _ in _asks("list_contacts", draws=120)
+              if "phone" in ask.terse.lower()]
+    assert phones
+    for ask, result in phones:
+        saved = result[0]["phone"]
+        digits = "".join(ch for ch in saved if ch.isdigit())
+        for form in (saved, f"{digits[:3]}-{digits[3:6]}-{digits[6:]}", f"{digits[:3]}.{digits[3:6]}.{digits[6:]}"):
+            assert all(stated(f, f"The number is {form}.") for f in ask.facts(result)), (ask.say, form)

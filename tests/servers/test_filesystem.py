@@ -1311,3 +1311,55 @@ def test_a_held_back_extension_is_asked_for_without_a_correction():
     assert len(asks) > 3
     for ask in asks:
         assert "one type" not in ask.say and not ask.detail.startswith("I mean"), (ask.say, ask.detail)
+
+
+def test_a_size_breakdown_total_is_stated_in_bytes_or_kilobytes():
+    """'Break down the size of X by its immediate subfolders' names no unit: a total of 3099 bytes is
+    as well said '3.0 KB' or '3.0K' as '3,099 bytes'; a wrong total is not."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, result) for seed in (0, 1) for ask, result, _ in _asks("du", seed=seed, draws=40)
+            if ask.args.get("max_depth") == 1]
+    assert asks
+    for ask, result in asks:
+        rows = [line.split("\t") for line in result.splitlines() if "\t" in line]
+        total, folders = int(rows[-1][0]), ", ".join(path.rsplit("/", 1)[-1] for _, path in rows[:-1])
+        facts = ask.facts(result)
+        for said in (f"{total:,} bytes", f"{total / 1024:.1f} KB", f"{total / 1024:.1f}K"):
+            assert facts_stated([facts], [f"In all {said}: {folders}."]), (facts, said)
+        assert not facts_stated([facts], [f"In all {total * 3:,} bytes: {folders}."])
+
+
+def test_a_held_back_replacement_is_asked_for_as_a_change_not_a_removal():
+    """'Every X in Y has to go' asks to delete it, and an agent would: the request that leaves the
+    replacement to its detail says the text is to change, and the detail does not say 'replace' again."""
+    asks = [ask for seed in (0, 1) for ask, _, _ in _asks("sed", seed=seed, draws=120) if ask.detail]
+    assert len(asks) > 3
+    for ask in asks:
+        assert "has to go" not in ask.say and "remove" not in ask.say.lower(), ask.say
+        assert not ("replace" in ask.say.lower() and "replace" in ask.detail.lower()), (ask.say, ask.detail)
+
+
+def test_the_end_of_a_file_is_asked_for_as_its_lines_not_as_what_went_wrong():
+    """The facts of `tail` are its first and last lines: 'Something went wrong; what do the last 15
+    lines say?' is rightly answered by the errors alone, so every wording asks for the lines."""
+    import re
+
+    asks = [ask for seed in (0, 1) for ask, _, _ in _asks("tail", seed=seed, draws=60)]
+    assert len(asks) > 20
+    for ask in asks:
+        for words in (ask.say, ask.terse):
+            assert re.search(r"\blines\b", words), words
+            unnamed = re.sub(r"\S*[/.]\w\S*", "", words)  # the file's own name ('error.log') left out
+            assert not re.search(r"\b(wrong|errors?|problems?|fail\w*|broke\w*|happened)\b", unnamed, re.I), words
+
+
+def test_a_held_back_word_to_count_is_not_a_question_the_next_sentence_answers():
+    """Said in one message, 'How many lines mention a certain word? The word is X.' asks a question
+    and answers it: the request that leaves the word to its detail is a statement the detail completes."""
+    asks = [ask for seed in (0, 1) for ask, _, _ in _asks("grep", seed=seed, draws=150)
+            if ask.detail and ask.args.get("count")]
+    assert len(asks) > 5
+    for ask in asks:
+        assert not ask.say.rstrip().endswith("?") and "certain word" not in ask.say, ask.say
+        assert not ask.detail.startswith("The word is"), ask.detail

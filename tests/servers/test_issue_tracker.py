@@ -1052,3 +1052,50 @@ def test_who_filed_an_issue_is_asked_with_when_in_every_wording():
                 assert re.search(r"\b(when|created|creation|filed|opened|reported)\b", words), words
             asked += 1
     assert asked > 10
+
+
+def test_a_reopen_gives_a_reason_that_fits_how_the_issue_was_closed():
+    """Findings: "HERMES-7 is happening again; please reopen it." of a task, and "'Show usage charts on the
+    search page' in Titan is happening again" of a story closed as won't do; and "How much of Apollo is
+    waiting for review?" for a count of issues. A bug's fix failing is said only of a bug closed as done,
+    a change of mind only of won't do, and a count is asked as "how many"."""
+    import re
+
+    seen = set()
+    for ask, read in _asks("reopen_issue", draws=120):
+        issue = read("get_issue", issue_id=ask.args["issue_id"])
+        kind = issue["resolution"] if issue["resolution"] != "done" else issue["type"] == "bug"
+        seen.add(kind)
+        bug_words = bool(re.search(r"happening again|fix didn't hold|really fixed", ask.say))
+        assert bug_words == (kind is True), (ask.say, issue["type"], issue["resolution"])
+        changed = re.search(r"changed our mind|do it after all|back on the table|a duplicate after all|"
+                            r"as a duplicate by mistake|a separate problem", ask.say)
+        assert bool(changed) == (kind in ("won't do", "duplicate")), (ask.say, issue["resolution"])
+    assert {True, False, "won't do"} <= seen, seen
+    for ask, _ in _asks("get_project", draws=60):
+        assert "How much of" not in ask.say, ask.say
+
+
+def test_a_status_is_said_once_and_the_board_named_once():
+    """Findings: "I'm preparing the stand-up. What is to do in Nova Website?" (the to-do column read as
+    what to do), and "Can you move 'Billing page loses unsaved changes' on the Hermes board along the
+    board?" (the board said twice, once as where the issue is). The to-do column is said as a marking,
+    and a request says "board" at most once."""
+    import re
+
+    to_do = 0
+    for ask, _ in _asks("list_issues", draws=150):
+        if ask.args.get("status") != "to_do":
+            continue
+        for text in (ask.say, ask.terse):
+            assert not re.search(r"\b(is|are|currently|Issues) to do\b", text), text
+        to_do += "marked to do" in ask.say
+    assert to_do >= 3, to_do
+    boarded = 0
+    for ask, _ in _asks("transition_issue", draws=150):
+        if not ask.say.startswith("Can you move"):
+            continue
+        boards = re.findall(r"\bboard\b", ask.say)
+        boarded += "along the board" not in ask.say and bool(boards)
+        assert len(boards) <= 1, ask.say
+    assert boarded, "no request names an issue by its board"

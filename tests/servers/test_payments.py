@@ -1222,3 +1222,80 @@ def test_an_expired_authorisation_is_cancelled_only_where_the_user_says_it_lapse
                 assert ("expired" in words or "lapsed" in words) == lapsed, (payment["status"], words)
         world.close()
     assert seen["expired"] > 3 and seen["authorized"] > 3, seen
+
+
+def test_card_requests_never_say_their_before_the_customer_and_card_listings_ask_only_what_they_record():
+    """Findings: "Go ahead and charge their card on file for Robert Smith's invoice NW-1114." said 'their'
+    before the name it stands for; "Can you list Daniel Malone's saved cards and tell me when they expire?"
+    recorded only the last four digits, so the expiry dates it asked for were required by no fact. A charge
+    or a hold says 'the card' before the customer's name, and no card listing asks for the expiry."""
+    import random
+    import re
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    goals = {g.tool: g for g in recipe.goals if g.tool in ("pay_invoice", "authorize_payment", "list_payment_methods")}
+    seen = Counter()
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments card words")
+    bundles = recipe.sample(read, world.now, rng)
+    for _ in range(300):
+        bundle = rng.choice(bundles)
+        who = bundle["customer"]["name"]
+        for tool, goal in goals.items():
+            ask = goal.build(bundle, rng)
+            if ask is None:
+                continue
+            for words in (ask.say, ask.terse):
+                head = words.partition(who)[0] if who in words else ""
+                seen[tool, bool(head)] += 1
+                assert not re.search(r"\b(?:their|they)\b", head), words
+                if tool == "list_payment_methods":
+                    assert "expire" not in words or "expired" in words, words
+    world.close()
+    assert seen["pay_invoice", True] > 10 and seen["authorize_payment", True] > 10, seen
+
+
+def test_payment_changes_take_the_shortest_look_up_route_to_the_payment():
+    """Finding: "I'm calling from Northwind Studio. We never captured the £908 authorisation for Michael
+    Macdonald's invoice NW-1023 and it has expired. Cancel it, please." found the payment through
+    list_merchants, find_customers and list_payments(customer_id) (the name is a customer's of two
+    merchants), while the invoice number the request says finds the invoice alone and list_payments
+    (invoice_id) its payment: two look-ups, not three. A capture, cancel or refund needs at most two
+    look-ups from nothing, and never looks up a customer (or merchant) whose result feeds nothing."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    goals = [g for g in recipe.goals if g.tool in ("capture_payment", "cancel_payment", "refund_payment")]
+
+    def calls(ref, done):
+        """The look-up calls resolving `ref` makes, given the entities in `done` (added to it)."""
+        if (ref.kind, ref.key) in done:
+            return 0
+        done.add((ref.kind, ref.key))
+        (lookup,) = recipe.lookups_for(ref.kind)
+        return 1 + sum(calls(r, done) for r in lookup.needs(ref))
+
+    seen = Counter()
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments payment route")
+    bundles = recipe.sample(read, world.now, rng)
+    for _ in range(300):
+        bundle = rng.choice(bundles)
+        for goal in goals:
+            ask = goal.build(bundle, rng)
+            if ask is None:
+                continue
+            done: set = set()
+            needed = sum(calls(ref, done) for ref in ask.refs)
+            seen[goal.tool, bundle["at_merchant"]] += 1
+            assert needed <= 2, (goal.tool, ask.say, [(r.kind, r.key) for r in ask.refs])
+    world.close()
+    assert sum(n for (tool, at), n in seen.items() if at) > 10, seen
