@@ -7,9 +7,10 @@ something else:
 
 - numbers and money: a number token of the text equal to it to the cent, sign aside ('$1,548.38',
   '1548.38 USD'; '-$45.20' and '45.20 spent' state the same debit; '1,548.4' does not state
-  1548.38), or a small count in words ('just one', 'twice', 'a single'); never digits inside a
-  date, a time, an id or a longer number (12 is not stated by '2025-12-07', 21 not by 'ACC-0021',
-  14 not by '14:30', 10 not by '104', 12 not by seat '12F', 2 not by '2 pm');
+  1548.38; a value printed with three or more decimals, such as a mean, also to one decimal:
+  '219.3' states 219.3333), or a small count in words ('just one', 'twice', 'a single'); never
+  digits inside a date, a time, an id or a longer number (12 is not stated by '2025-12-07', 21
+  not by 'ACC-0021', 14 not by '14:30', 10 not by '104', 12 not by seat '12F', 2 not by '2 pm');
 - dates ('2026-09-15'): ISO, the month's name (or its first three letters) with the day in either
   order ('September 15', 'Sep 15th', '15 September'), or M/D/YYYY ('9/15/2026', '9/15'); a year
   written with the date must be the right one ('September 15, 2019' does not state it); and, where
@@ -21,8 +22,9 @@ something else:
 - a number in groups of digits (a phone or meeting number, '(241) 208-1991', '206 3063 7671'): by
   the same digits in a row of groups, whatever joins them ('241-208-1991', '+1 241.208.1991',
   '20630637671'), none more or fewer;
-- any other text: as a whole word or phrase, ignoring case, runs of white space and the
-  difference between '_' and a space ('T' is not stated by 'the'; 'in_progress' by 'in progress').
+- any other text: as a whole word or phrase, ignoring case, runs of white space, the difference
+  between '_' and a space, a comma before a space and round brackets ('T' is not stated by 'the';
+  'in_progress' is by 'in progress', 'Primer, 1 gal' by 'Primer (1 gal)').
 
 Two structured forms (JSON objects, so that tasks stay JSON) say more than a bare value:
 
@@ -151,7 +153,13 @@ def stated(fact: Any, text: str, today: dt.date | None = None) -> bool:
             return _quantity_stated(float(fact["quantity"]), _UNITS[fact["unit"]], places, text)
         raise ValueError(f"not a fact: {fact!r}")
     if isinstance(fact, int | float):
-        return any(abs(n - abs(fact)) < 0.005 for n in _numbers(text))
+        said = _numbers(text)
+        if any(abs(n - abs(fact)) < 0.005 for n in said):
+            return True
+        # a computed value printed with three or more places (a mean, 219.3333) is also said to one
+        # decimal, where three significant digits stay ('219.3'; not '0.1' for 0.1234)
+        return (isinstance(fact, float) and _decimals(fact) >= 3 and abs(fact) >= 10
+                and any(_decimals(n) == 1 and abs(n - round(abs(fact), 1)) < 1e-9 for n in said))
     value = str(fact).strip()
     if _AMOUNT_TEXT.fullmatch(value):  # not '159,3975': the cells of a row
         # a number written as text is also a whole cell of a comma-separated row, as printed
@@ -382,11 +390,18 @@ def _as_24(hour: int, half: str | None) -> int | None:
 def _phrase_stated(value: str, text: str) -> bool:
     if _DIGIT_GROUPS.fullmatch(value) and len(re.findall(r"\d", value)) >= 7:
         return _digits_stated(re.sub(r"\D", "", value), text)
-    phrase = _fold(value)
+    phrase = _loose(value)
     if not phrase:
         return True
     words = r"\s+".join(re.escape(w) for w in phrase.split(" "))
-    return re.search(rf"(?<!\w){words}(?!\w)", _fold(text)) is not None
+    return re.search(rf"(?<!\w){words}(?!\w)", _loose(text)) is not None
+
+
+def _loose(text: str) -> str:
+    """A phrase as matched: folded, with a comma before a space (or at the end) and round brackets
+    around words read as spaces ('Primer, 1 gal' is stated by 'Primer 1 gal' and 'Primer (1 gal)';
+    '1,238' keeps its comma, 'ready()' its brackets)."""
+    return _fold(re.sub(r",(?=\s|$)|\((?=\w)|(?<=\w)\)", " ", text))  # brackets around words, not '()'
 
 
 def _digits_stated(digits: str, text: str) -> bool:

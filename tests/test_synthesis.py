@@ -539,6 +539,16 @@ def test_a_title_opening_with_a_digit_is_a_name_a_joined_request_would_repeat() 
     assert not _names_again(timed, "It goes off at 2026-09-15T13:55.")
 
 
+def test_a_request_opening_with_a_name_typed_exactly_keeps_its_case() -> None:
+    """'settings.yaml in /home/kara/config: ...' opens a message as written: 'Settings.yaml' is
+    another file."""
+    from prove_env.synthesis.compose import _sentence
+
+    assert _sentence("settings.yaml in /home/kara/config: 'port: 8000' becomes 'port: 9090'.").startswith("settings.yaml")
+    assert _sentence("ana@x.org is my address.").startswith("ana@x.org")
+    assert _sentence("move it, please.") == "Move it, please."
+
+
 def test_a_detail_naming_an_entity_the_request_acts_on_is_said_again() -> None:
     """'Please hand the lead to a colleague.' needs 'It goes to Kayla Diaz.' though Kayla Diaz was named
     before; a PIN given before is not said again."""
@@ -607,6 +617,34 @@ def test_a_day_the_user_named_in_words_is_not_worked_out_from_earlier_results() 
     outputs = {"g1": '[{"payment_method_id": "PM-0001", "expires_on": "2027-03-31"}]'}
     assert _holders(search, earlier, outputs, "any flights from ord on october 14?") == []
     assert _holders(search, earlier, outputs, "any flights from ord the day after my trip?") == [("2026-10-14", ["g1"], True)]
+
+
+def test_a_looked_up_handle_inside_the_users_words_keeps_its_look_up() -> None:
+    """'Prefix my message with an @-mention of Edward Olson': the text written is the user's words
+    with '@edward.olson' before them, which only the member look-up gives."""
+    from prove_env.synthesis.verify import _holders
+    from prove_env.task import GoldCall
+
+    edit = GoldCall(id="g4", name="edit_message", arguments={"text": "@edward.olson Draft is in the folder."})
+    earlier = [GoldCall(id="g1", name="find_members", arguments={"name": "Edward Olson"}),
+               GoldCall(id="g2", name="list_channels", arguments={})]
+    outputs = {"g1": '[{"member_id": "MEM-0007", "display_name": "edward.olson"}]',
+               "g2": '[{"channel_id": "CH-01", "topic": "edward.olson drafts"}]'}
+    said = "prefix @-mention of edward olson to my message that says \"draft is in the folder.\""
+    assert _holders(edit, earlier, outputs, said) == [("@edward.olson Draft is in the folder.", ["g1"], False)]
+
+
+def test_an_id_beside_the_number_the_user_said_is_named_by_it() -> None:
+    """'What's on invoice HY-1041?' after a payment listing that shows 'invoice_id' beside
+    'invoice_number' HY-1041: the listing names the invoice, so no look-up by number is needed; a
+    customer's name beside her merchant's id still names no merchant."""
+    from prove_env.synthesis.verify import _named_with
+
+    payment = '[{"payment_id": "PAY-0008", "invoice_id": "INV-0155", "invoice_number": "HY-1041"}]'
+    assert _named_with(payment, "INV-0155", "what's on invoice hy-1041 for kelsey higgins?")
+    assert not _named_with(payment, "INV-0155", "what's on my latest invoice?")
+    customer = '[{"customer_id": "CUS-0013", "merchant_id": "MER-0001", "name": "Heidi Mason"}]'
+    assert not _named_with(customer, "MER-0001", "bill heidi mason")
 
 
 def test_an_idle_filter_leaves_a_first_read_but_an_entity_the_user_named_stays() -> None:
@@ -747,3 +785,29 @@ def test_a_facts_extract_that_ignores_the_result_is_never_shown_earlier() -> Non
     assert _shown_earlier(task, records, {"g2": lambda r: ["Lamp", "Fan"]}) == {}
     reading = {"g2": lambda r: next(e["devices"] for e in r if e.get("name") == "Good night")}
     assert _shown_earlier(task, records, reading) == {}
+
+
+def test_the_same_read_again_after_a_write_is_shown_by_the_first() -> None:
+    """'Delete the Exxon alert. Then which of my alerts have gone off?': the alert listing made
+    before the delete shows the triggered one that is left, though alert rows carry no client id;
+    a listing of another read (the client's orders) shows nothing of it."""
+    from types import SimpleNamespace
+
+    from prove_env.synthesis.verify import _shown_earlier
+    from prove_env.task import GoldCall
+
+    listing = {"client_id": "CLI-0007"}
+    gold = [[GoldCall(id="g1", name="list_alerts", arguments=listing),
+             GoldCall(id="g2", name="delete_alert", arguments={"alert_id": "ALR-0036"}, depends_on=["g1"]),
+             GoldCall(id="g3", name="list_alerts", arguments=listing, depends_on=["g2"])]]
+    task = Task(id="t", server="trading", seed=0, user_turns=["Delete the Exxon alert. Which of my alerts went off?"],
+                gold=gold, facts=[["CVX"]])
+    alerts = ('[{"alert_id": "ALR-0036", "symbol": "XOM", "status": "triggered"}, '
+              '{"alert_id": "ALR-0040", "symbol": "CVX", "status": "triggered"}]')
+    records = [SimpleNamespace(id="g1", output=alerts), SimpleNamespace(id="g2", output='{"deleted": "ALR-0036"}'),
+               SimpleNamespace(id="g3", output='[{"alert_id": "ALR-0040", "symbol": "CVX", "status": "triggered", '
+                                               '"client_id": "CLI-0007"}]')]
+    triggered = {"g3": lambda r: [a["symbol"] for a in r if a["status"] == "triggered"]}
+    assert _shown_earlier(task, records, triggered) == {"g3": "g1"}
+    other = task.model_copy(update={"gold": [[gold[0][0].model_copy(update={"name": "list_orders"}), *gold[0][1:]]]})
+    assert _shown_earlier(other, records, triggered) == {}

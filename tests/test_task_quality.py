@@ -190,6 +190,51 @@ def test_no_shown_tool_does_the_missing_tools_job(missing_drafts: list[tuple[str
         "\n".join(f"{pair}: {how}" for pair, how in sorted(found.items()))
 
 
+@pytest.mark.parametrize("server", SERVERS)
+def test_no_shown_listing_counts_what_a_count_request_asks(server: str) -> None:
+    """'How many .js files are under projects?' with `count_files` missing and `find` shown: `find`
+    given the request's own arguments lists the files, and its length is the count. A visible read
+    whose result, called with the arguments it shares with a request that asks one count, is a list
+    (or lines of text) as long as that count for nearly every such request tried (four in five, of
+    three at least) does the counting tool's job: it is declared its substitute, so that the two
+    are hidden together."""
+    toolkit, recipe = get_toolkit(server), get_recipe(server)
+    specs = toolkit.specs()
+    visible = [s for s in toolkit.visible_specs() if s.read_only]
+    tried: Counter[tuple[str, str]] = Counter()
+    hit: Counter[tuple[str, str]] = Counter()
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"counts {server} {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        tools = toolkit(world)
+        for goal in (g for g in recipe.goals if specs[g.tool].read_only):
+            for _ in range(8):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None or ask.facts is None or ask.prior:
+                    continue
+                result = run(tools, goal.tool, ask.args)
+                told = [] if result is None else _told(ask, result)
+                if len(told) != 1 or type(told[0]) is not int:
+                    continue
+                for other in visible:
+                    if other.name == goal.tool or other.name in recipe.substitutes_of(goal.tool):
+                        continue
+                    shared = {k: v for k, v in ask.args.items() if k in other.parameters.get("properties", {})}
+                    if set(other.required) - set(shared) or (ask.args and not shared):
+                        continue
+                    output = run(tools, other.name, shared)
+                    listed = (len(output) if isinstance(output, list)
+                              else len([line for line in output.splitlines() if line.strip()])
+                              if isinstance(output, str) else None)
+                    tried[goal.tool, other.name] += 1
+                    hit[goal.tool, other.name] += listed == told[0]
+        world.close()
+    found = [f"{tool} ~ {other} ({hit[tool, other]} of {n})" for (tool, other), n in tried.items()
+             if n >= 3 and hit[tool, other] >= 0.8 * n]
+    assert not found, "visible listings count what a count request asks; declare them substitutes:\n" + "\n".join(found)
+
+
 def test_a_missing_tool_takes_no_step_the_user_asked_for_before_it(missing_drafts: list[tuple[str, int, Draft]]
                                                                   ) -> None:
     """'Back up the folder, then unpack a copy' with the unpacking tool missing: the backup is a step
@@ -412,11 +457,13 @@ def _carries(output: str, call: Any) -> bool:
     return False
 
 
-def test_no_first_read_carries_an_optional_argument_that_changes_nothing(sample: list[Task]) -> None:
-    """A gold read before the task's first write passes no optional argument it answers the same
-    without on the task's start world ('list_alerts(status="active")' for a client whose alerts are
-    all active): an agent that leaves it out would find the same and must match the call. Ids (the
-    user named the entity) and held-back values (the assistant asked for them) stay."""
+def test_no_read_carries_an_optional_argument_that_changes_nothing(sample: list[Task]) -> None:
+    """A gold read passes no optional argument it answers the same without where it stands in the
+    gold, on the task's start world with the gold's writes before it ('list_alerts(status="active")'
+    for a client whose alerts are all active; a place searched by name and city after a charge limit
+    was set, where the name alone finds it): an agent that leaves it out would find the same and
+    must match the call. Ids (the user named the entity) and held-back values (the assistant asked
+    for them) stay."""
     from prove_env.episode import build_world
 
     problems, checked = [], 0
@@ -425,16 +472,15 @@ def test_no_first_read_carries_an_optional_argument_that_changes_nothing(sample:
         specs = toolkit.specs()
         tools = None
         for call in task.gold_calls:
-            if not specs[call.name].read_only:
-                break
-            if call.id == task.metadata.get("held_for"):
-                continue  # the user was asked for its value
             ids = {param for param, _, _ in specs[call.name].ids}
-            for key in [k for k in call.arguments if k not in specs[call.name].required and k not in ids]:
-                tools = tools or toolkit(build_world(toolkit, task))
+            optional = [k for k in call.arguments if k not in specs[call.name].required and k not in ids]
+            tools = tools or toolkit(build_world(toolkit, task))
+            answer = run(tools, call.name, dict(call.arguments))
+            if not specs[call.name].read_only or call.id == task.metadata.get("held_for"):
+                continue  # a write moves the world on; the user was asked for a held-back value
+            for key in optional:
                 checked += 1
                 fewer = {k: v for k, v in call.arguments.items() if k != key}
-                answer = run(tools, call.name, dict(call.arguments))
                 if answer is not None and run(tools, call.name, fewer) == answer:
                     problems.append(f"{task.id}: {call.name} answers the same without {key}={call.arguments[key]!r}")
         if tools is not None:
@@ -894,6 +940,14 @@ def test_a_message_joins_its_requests_with_different_words_and_stops_once(sample
     assert not problems, "\n".join(problems)
 
 
+def test_a_value_said_with_its_request_is_no_correction(sample: list[Task]) -> None:
+    """'Could you break down my spending? I mean between September 10 and 23.': a detail that
+    answers "which one?" is said as a correction when it follows its own request in one message."""
+    problems = [f"{task.id} turn {number + 1}: {text!r}" for task in sample if task.metadata.get("info_level") != "missing"
+                for number, text in enumerate(task.user_turns) if re.search(r"[.?!] I mean [^,]", text)]
+    assert not problems, "\n".join(problems)
+
+
 def _wordings(sample: list[Task], asks: list[tuple[str, str, Ask, Any]]) -> Iterator[tuple[str, str]]:
     """Every user message of the sample, and every wording of the requests (where each came from)."""
     for task in sample:
@@ -920,10 +974,12 @@ def test_a_and_an_fit_the_next_word(sample: list[Task], asks: list[tuple[str, st
 
 
 def test_words_of_sequence_join_a_request_not_a_report(sample: list[Task]) -> None:
-    """'Then', 'After that', 'Next' join a request that asks for something; before a sentence that
-    tells what happened they read wrongly ('Then I just had a call with Rhonda Ibarra')."""
+    """'Then', 'After that', 'Next', 'And if you could' join a request that asks for something;
+    before a sentence that tells they read wrongly ('Then I just had a call with Rhonda Ibarra',
+    'And if you could, I forget how I organized my mail')."""
     problems = [f"{task.id}: {text!r}" for task in sample for text in task.user_turns
-                if re.search(r"(?:\bThen|\bAfter that,|\bNext,|\bAnd then|Once that's done,) (?:I|I'm|I've|We|We're|"
+                if re.search(r"(?:\bThen|\bAfter that,|\bNext,|\bAnd then|Once that's done,|\bAnd if you could,) "
+                             r"(?:I|I'm|I've|We|We're|"
                              r"We've|My|Our)\b", text)]
     assert not problems, "\n".join(problems)
 

@@ -267,7 +267,7 @@ class Composer:
                 # a terse request already carries every value, the detail's included; a detail whose
                 # values the user has already given (a PIN) is not said again
                 said = " ".join([t for turn in turns for t in turn.texts] + [t for pair in intro_texts for t in pair])
-                detail = ([ask.detail] if ask.detail and not terse and not plain and not _said_before(ask, said)
+                detail = ([_inline(ask.detail)] if ask.detail and not terse and not plain and not _said_before(ask, said)
                           else [])
                 words = [request] + detail
                 if joins:
@@ -355,7 +355,7 @@ class Composer:
         user_turns: list[str] = []
         openers: list[str] = []  # each follow-up opens with words of its own
         for i, turn in enumerate(turns):
-            texts = [t[:1].upper() + t[1:] if j == 0 else t for j, t in enumerate(turn.texts)]  # a request opens a sentence
+            texts = [_sentence(t) if j == 0 else t for j, t in enumerate(turn.texts)]  # a request opens a sentence
             text = " ".join(t for t in (first if i == 0 else []) + texts if t)
             text = _QUOTE_STOPPED.sub(r"\1\2", text)  # 'about "Lunch on Thursday?".': one stop is enough
             before = turns[i - 1].calls if i else []
@@ -457,6 +457,23 @@ def _needed(gold: list[list[GoldCall]], lookups: set[str], told: set[str]) -> li
         if not idle:
             return gold
         gold = [[c for c in turn if c.id not in idle] for turn in gold]
+
+
+def _inline(detail: str) -> str:
+    """A detail said in the same message as its request: 'I mean ...', which answers "which one?",
+    reads there as the user correcting themselves, so the value is said alone ('Kayla Brown.')."""
+    if detail.startswith("I mean "):
+        return _sentence(detail[len("I mean "):])
+    return detail
+
+
+def _sentence(text: str) -> str:
+    """A request opening a sentence, its first letter upper case; but not a first word that is a
+    name typed exactly (a file 'settings.yaml', an address 'ana@x.org', a path): upper-cased, it
+    names something else."""
+    if re.search(r"\w[./@]\w", text.split(" ", 1)[0]):
+        return text
+    return text[:1].upper() + text[1:]
 
 
 _QUOTE_STOPPED = re.compile(r"([.!?])([\"'])\.(?=\s|$)")

@@ -110,33 +110,32 @@ class Verifier:
 
 
 def _without_idle_arguments(task: Task, specs: Mapping[str, Any]) -> Task:
-    """`task` without the optional arguments of its first reads that change nothing: on the world the
-    task starts from, each read before its first write is run without each optional argument, and an
-    argument it answers the same without leaves the gold call. An agent that lists every alert of a
-    client whose alerts are all active finds what the filtered list shows, and must match the call
-    (coverage takes a call that carries every key of the gold call; one that passes the filter
-    still matches). Never an id (the user named its entity, and the look-up that found it would
-    go too: 'are Mary and I both free?' checks Mary though she is free), nor in the call a held-back
-    value is for (`metadata["held_for"]`): the assistant asked for it."""
+    """`task` without the optional arguments of its reads that change nothing: the gold is replayed
+    from the world the task starts from, and each read is run, where it stands, without each
+    optional argument; an argument it answers the same without leaves the gold call. An agent that
+    lists every alert of a client whose alerts are all active finds what the filtered list shows,
+    and must match the call (coverage takes a call that carries every key of the gold call; one
+    that passes the filter still matches). Never an id (the user named its entity, and the look-up
+    that found it would go too: 'are Mary and I both free?' checks Mary though she is free), nor in
+    the call a held-back value is for (`metadata["held_for"]`): the assistant asked for it."""
     held = task.metadata.get("held_for")
     if task.metadata.get("info_level") == "missing" and held is None:
         return task  # a task that does not say which call the held-back value is for
-    first_reads = []
-    for call in task.gold_calls:
-        spec = specs[call.name]
-        if not spec.read_only:
-            break
-        if call.id != held and _optional(spec, call):
-            first_reads.append(call)
-    if not first_reads:
+    calls = task.gold_calls
+    if not any(specs[c.name].read_only and c.id != held and _optional(specs[c.name], c) for c in calls):
         return task
     toolkit = get_toolkit(task.server)
     tools = toolkit(build_world(toolkit, task))
     changed: dict[str, dict[str, Any]] = {}
     try:
-        for call in first_reads:
+        for call in calls:
             arguments = dict(call.arguments)
-            answer = tools.run(call.name, arguments)
+            try:
+                answer = tools.run(call.name, arguments)  # a write moves the world on, as the gold does
+            except ToolError:
+                break  # a gold call that fails: the gates turn the task down
+            if not specs[call.name].read_only or call.id == held:
+                continue
             for key in _optional(specs[call.name], call):
                 fewer = {k: v for k, v in arguments.items() if k != key}
                 try:
@@ -284,6 +283,11 @@ def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said
         if _ISO_DATE.fullmatch(text) and stated(text, said):
             continue  # a day the user named in words ('October 14'): said, not looked up
         holders = [c.id for c in earlier if text in outputs[c.id]]
+        if not holders and " " in text:
+            # a text the user wrote around a looked-up value ('@edward.olson' before their words): the
+            # word they never said comes from a result that holds it as a value of its own
+            words = {w.strip("@,;:!?\"'") for w in text.split() if w.casefold() not in said}
+            holders = [c.id for c in earlier if any(len(w) > 2 and json.dumps(w) in outputs[c.id] for w in words)]
         if holders:
             found.append((text, holders, False))
         elif _ISO_DATE.match(text):
@@ -367,7 +371,10 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
         # an extract that tells the same of nothing ignores the result: no earlier entry shows it
         reads = _extracted(extract, {}) != want and _extracted(extract, []) != want
         for earlier in calls[:j]:
-            entries = list(_entries_of(outputs[earlier.id], ids))
+            # the same read made earlier (before a write) lists the same rows, which need not carry
+            # the id it takes (a client's alerts carry no client id)
+            same = earlier.name == call.name and earlier.arguments == call.arguments
+            entries = list(_entries(outputs[earlier.id]) if same else _entries_of(outputs[earlier.id], ids))
             if (reads and any(_extracted(extract, entry) == want for entry in entries)) or all(
                     _same_field(fact, entries, own) for fact in want):
                 shown[call.id] = earlier.id
@@ -409,8 +416,9 @@ def _named_with(output: str, value: str, said: str) -> bool:
     that names the entity the value is the id of: the object's own id (its first '*_id' field) is
     named by any text of the object the user said; another id ('home_city_id' of a user, a
     customer's 'merchant_id') only by a said text under its own name ('address' beside
-    'address_id', 'customer_name' beside 'customer_id'): a person's name beside their home city's
-    id does not say which city that is, nor a mail's subject whose recipients' addresses it holds."""
+    'address_id', 'customer_name' beside 'customer_id', 'invoice_number' beside 'invoice_id'): a
+    person's name beside their home city's id does not say which city that is, nor a mail's subject
+    whose recipients' addresses it holds."""
     def told(v: Any) -> bool:
         return isinstance(v, str) and v != value and len(v) > 3 and v.casefold() in said
 
@@ -420,7 +428,7 @@ def _named_with(output: str, value: str, said: str) -> bool:
             if key == own and any(told(v) for v in entry.values()):
                 return True
             stem = key[:-3] if key.endswith("_id") else None
-            if stem and any(told(entry.get(n)) for n in (stem, f"{stem}_name", f"{stem}_label")):
+            if stem and any(told(entry.get(n)) for n in (stem, f"{stem}_name", f"{stem}_label", f"{stem}_number")):
                 return True
     return False
 

@@ -134,9 +134,11 @@ def account_name(b: Bundle, account: dict, rng: random.Random | None = None) -> 
 def _card_name(card: dict, rng: random.Random | None = None) -> str:
     if rng is None:
         return f"my {card['network']} {card['kind']} card ending in {card['last4']}"
+    # a network whose name ends in "card" is the card itself ("my Mastercard", not "my Mastercard card")
+    network = card["network"] if card["network"].lower().endswith("card") else f"{card['network']} card"
     return rng.choice([f"my {card['network']} {card['kind']} card ending in {card['last4']}",
                        f"the {card['kind']} card ending in {card['last4']}",
-                       f"my {card['network']} card that ends in {card['last4']}",
+                       f"my {network} that ends in {card['last4']}",
                        f"my {card['kind']} card ending {card['last4']}"])
 
 
@@ -450,6 +452,17 @@ def _period(b: Bundle, rng: random.Random) -> tuple[dict, str, tuple[str, ...]]:
     return {"start_date": start.isoformat(), "end_date": end.isoformat()}, words, mentions
 
 
+def _bare_period(when: str) -> str:
+    """A period's words without their preposition: 'in August 2026' -> 'August 2026', 'between
+    September 10 and September 23, 2026' -> 'September 10 to September 23, 2026'."""
+    for lead in ("in ", "for ", "during ", "from "):
+        if when.startswith(lead):
+            return when[len(lead):]
+    if when.startswith("between "):
+        return when[len("between "):].replace(" and ", " to ", 1)
+    return when
+
+
 @goals.add("get_spending_summary")
 def get_spending_summary(b: Bundle, rng: random.Random) -> Ask | None:
     dates, when, mentions = _period(b, rng)
@@ -461,11 +474,14 @@ def get_spending_summary(b: Bundle, rng: random.Random) -> Ask | None:
             ("I'd like to see where my money went, category by category.", f"Spending by category {when}?",
              _top_spending),
             ("Can you total up my spending for me?", f"Total spending {when}?", lambda r: [r["total_spending"]]),
-            ("How much came in and how much went out? I mean income against spending.",
+            ("How much came in and how much went out? I'd like both totals.",
              f"Income and spending {when}?", lambda r: [r["total_income"], r["total_spending"]]),
         ])
-        detail = rng.choice([f"{when[:1].upper()}{when[1:]}, please.", f"I mean {when}.",
-                             f"I'm asking about my spending {when}."])
+        # The period as a sentence of its own: it fits after the request in the same message (no "I mean",
+        # which reads as a correction there) and as the answer to "which period?", whatever was asked.
+        bare = _bare_period(when)
+        detail = rng.choice([f"{when[:1].upper()}{when[1:]}, please.", f"I'm thinking of {bare}.",
+                             f"Look at {bare}."])
         return Ask(args, say=say, terse=terse, detail=detail, refs=refs, mentions=mentions, facts=facts)
     choice = rng.randrange(4)
     if choice == 0:
@@ -897,7 +913,8 @@ def add_payee(b: Bundle, rng: random.Random) -> Ask | None:
     number = "".join(rng.choice("0123456789") for _ in range(rng.choice([8, 10, 12])))
     args = {"customer_id": b["customer"]["customer_id"], "name": name, "account_number": number,
             "routing_number": routing, "pin": b["customer"]["pin"], "category": category}
-    kind = "payee in the other category" if category == "other" else f"{category} payee"
+    # 'other' names no kind of payee: "a payee in the other category" reads as some category said before.
+    kind = 'payee filed under "other"' if category == "other" else f"{category} payee"
     a_kind = ("an " if kind.startswith("insurance") else "a ") + kind
     say = rng.choice([(f"Please add {who}, {name}, as {a_kind}: account number {number}, "
                        f"routing number {routing} ({bank})."),
@@ -1014,10 +1031,14 @@ def pin_request(b: Bundle, rng: random.Random) -> str | None:
 
 
 # Tools that do one another's job for some request (the balance, the account details and the list
-# of accounts all give a balance): a missing-function task hides all of a group or none.
+# of accounts all give a balance; each account's ledger, a few dozen entries with their description,
+# category and signed amount, adds up to the spending by category and the income a summary gives,
+# holds every entry a search by description finds, and counts each category): a missing-function
+# task hides all of a group or none.
 SUBSTITUTES = (
     ("get_balance", "get_account", "list_accounts"),
     ("get_customer", "find_customers"),
+    ("get_spending_summary", "list_transactions", "search_transactions", "list_transaction_categories"),
 )
 
 

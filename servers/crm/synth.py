@@ -338,7 +338,7 @@ def convert_lead(b: Bundle, rng: random.Random) -> Ask | None:
                       f"expected to close {on}.",
                       f"Could you convert {who}? {lead_in}the deal should be {cash}, closing on {on}."])
     say, detail = _held(rng, _capitalize_sentences(say),
-                        [_capitalize_sentences(f"Please convert my lead {who}. {lead_in}open the deal for them."),
+                        [_capitalize_sentences(f"Please convert my lead {who}. {lead_in}open a deal for them."),
                          _capitalize_sentences(f"I'd like to convert my lead {who} into a deal."
                                                + (f" {lead_in}go ahead." if lead_in else "")),
                          f"Could you turn my lead {who} into a customer with a deal?"],

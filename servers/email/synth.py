@@ -14,7 +14,6 @@ import re
 from collections import Counter
 from typing import Any
 
-from prove_env.facts import one_of
 from prove_env.synthesis.recipe import Ask, Goals, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, stable
 
@@ -133,18 +132,6 @@ def _thread_length(b: Bundle, m: dict) -> int:
     return sum(x["thread_id"] == m["thread_id"] for x in b["all"])
 
 
-def _phone(number: str) -> Any:
-    """A phone number as a fact: '(241) 208-1991' is as well said '241-208-1991', '241.208.1991' or
-    '241 208 1991'."""
-    digits = re.sub(r"\D", "", number)
-    if len(digits) != 10:
-        return number
-    a, b, c = digits[:3], digits[3:6], digits[6:]
-    forms = dict.fromkeys((number, f"({a}) {b}-{c}", f"{a}-{b}-{c}", f"{a}.{b}.{c}", f"{a} {b} {c}",
-                           f"({a}) {b} {c}", digits))
-    return one_of(*forms)
-
-
 # -- how people name things ------------------------------------------------------------------------
 
 def _user(b: Bundle) -> Ref:
@@ -190,7 +177,7 @@ def _mentions(m: dict) -> tuple[str, ...]:
 
 
 _SAYING = ("It should say: \"{text}\"", "The text is \"{text}\"", "Write: \"{text}\"", "Just say \"{text}\"",
-           "Make it say \"{text}\"", "Here's the message: \"{text}\"")
+           "Make it say \"{text}\"", "Here's the text: \"{text}\"")
 
 
 def saying(text: str, rng: random.Random) -> str:
@@ -437,7 +424,7 @@ def list_contacts(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Can you find {c['name']}'s phone number in my contacts?",
                                f"I need to call {c['name']}. Which number do I have saved?"]),
                terse=f"Phone of {c['name']}?", refs=(_user(b),), mentions=(c["name"],),
-               facts=lambda r: [_phone(r[0]["phone"])])
+               facts=lambda r: [r[0]["phone"]])  # any usual punctuation states it
 
 
 # -- goals: flags and folders -----------------------------------------------------------------------
@@ -626,7 +613,7 @@ def create_draft(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"user_id": b["user"]["user_id"], "reply_to_message_id": m["message_id"], "body": text},
                    say=rng.choice([f"Start a reply to {name} but keep it as a draft; don't send it.",
                                    _ended(f"Please draft an answer to {name}") + " I'll send it myself later.",
-                                   f"Could you prepare a reply draft to {name}? Not sent yet."]),
+                                   f"Could you prepare a reply draft to {name}? Don't send it yet."]),
                    detail=saying(text, rng),
                    terse=f"Draft reply to {name}: \"{text}\" (don't send).", refs=(_user(b), _message(b, m)),
                    mentions=(*_mentions(m), text))
@@ -872,10 +859,13 @@ def _mail_args(ref: Ref) -> dict[str, Any]:
 # a shown pair answers them (as `find_meetings` answers video_meeting's meeting counts).
 
 # Tools that do one another's job for some request (a folder's mail is a search away, a message
-# is in its thread): a missing-function task hides all of a group or none.
+# is in its thread; a reply is also a reply draft, `create_draft(reply_to_message_id=...)`, then
+# `send_draft`, so the reply tool is hidden only with the sending one): a missing-function task
+# hides all of a group or none.
 SUBSTITUTES = (
     ("search_messages", "list_messages"),
     ("get_message", "search_messages", "get_thread"),
+    ("reply_to_message", "send_draft"),
 )
 
 

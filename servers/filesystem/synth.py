@@ -261,7 +261,10 @@ def _after_name(name: str, noun: str) -> str:
 
 
 def _noun(path: str) -> str:
-    return _NOUNS.get(_ext(path), "file")
+    """What a person calls the file: a Markdown file is a note only among the notes (a project's
+    README.md, a resume.md in documents are files, not notes)."""
+    noun = _NOUNS.get(_ext(path), "file")
+    return "file" if noun == "note" and "/notes/" not in path else noun
 
 
 def _ext(path: str) -> str:
@@ -327,6 +330,7 @@ def _gist(line: str, width: int = 50) -> str | None:
         space = text.rfind(" ", 0, width)
         ends = [m.start() for m in re.finditer(r"\W", text[:width + 1]) if m.start() >= 20]
         text = text[:space] if space >= 20 else text[:ends[-1]] if ends else text[:width]
+        text = text.rstrip(" ,;:")  # a quote ends at a word: 'name='a'', not 'name='a','
     return text if sum(c.isalnum() for c in text) >= 3 else None
 
 
@@ -1140,6 +1144,13 @@ def checksum(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=say, terse=f"{name} of {w}?", refs=refs, mentions=mentions + (name,), facts=facts)
 
 
+def _mean(mean: float) -> Any:
+    """An average as people state it: to the hundredth as printed ('219.33'), or to one decimal
+    ('219.3'); a number fact alone is matched only to the hundredth."""
+    rounded = round(mean, 1)
+    return mean if abs(rounded - mean) < 0.005 else one_of(mean, rounded)
+
+
 @goals.add("column_stats")
 def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, sorted(p for p in b["csv"] if p in b["read"]))
@@ -1155,9 +1166,9 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Stats of the '{column}' column in {w}.",
                    detail=_one(rng, f"The column is '{column}'.", f"It's the '{column}' column."),
                    refs=refs, mentions=mentions,
-                   facts=lambda r: [r["count"], r["sum"], r["min"], r["max"], r["mean"]])
+                   facts=lambda r: [r["count"], r["sum"], r["min"], r["max"], _mean(r["mean"])])
     if style > 0 and rng.random() < 0.3:
-        what, facts = [("total", lambda r: [r["sum"]]), ("average", lambda r: [r["mean"]]),
+        what, facts = [("total", lambda r: [r["sum"]]), ("average", lambda r: [_mean(r["mean"])]),
                        ("smallest and largest value", lambda r: [r["min"], r["max"]])][style - 1]
         return Ask(args, say=_one(rng, f"What's the {what} of one of the columns in {w}?",
                                   f"I need the {what} of a column of {w}."),
@@ -1172,7 +1183,7 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
     if style == 2:
         return Ask(args, say=_one(rng, f"What's the average '{column}' in {w}?",
                                   f"On average, what's in the '{column}' column of {w}?"),
-                   terse=f"Mean '{column}' in {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["mean"]])
+                   terse=f"Mean '{column}' in {w}?", refs=refs, mentions=mentions, facts=lambda r: [_mean(r["mean"])])
     return Ask(args, say=_one(rng, f"What are the highest and lowest '{column}' values in {w}?",
                               f"Give me the range of the '{column}' column in {w}: smallest and largest."),
                terse=f"Min and max '{column}' in {w}?", refs=refs, mentions=mentions,
@@ -1889,10 +1900,27 @@ def _cap(text: str | None) -> str | None:
     return text[:1].upper() + text[1:] if text else text
 
 
+def _opening(b: Bundle, text: str | None, said: Sequence[str]) -> str | None:
+    """A sentence that would open with a file's bare name ('settings.yaml in /x: ...') opens with
+    'The settings.yaml file' instead: upper-cased as a sentence's first word, the name would be
+    another file's ('Settings.yaml')."""
+    first = re.match(r"[^\s,:;()?]+", text or "")
+    if first is None or not first.group(0)[:1].islower():
+        return text
+    name = first.group(0).rstrip(".")
+    paths = sorted(p for p in b["nodes"] if p.rsplit("/", 1)[-1] == name) if name in said else []
+    if not paths:
+        return text
+    noun = "folder" if b["nodes"][paths[0]]["kind"] == "dir" else _noun(paths[0])
+    return f"the {name} {_after_name(name, noun)}{text[len(name):]}"
+
+
 def _capitalized(build: Callable[[Bundle, random.Random], Ask | None]) -> Callable[[Bundle, random.Random], Ask | None]:
     def wrapped(b: Bundle, rng: random.Random) -> Ask | None:
         ask = build(b, rng)
-        return ask and dataclasses.replace(ask, say=_cap(ask.say), terse=_cap(ask.terse), detail=_cap(ask.detail))
+        return ask and dataclasses.replace(ask, say=_cap(_opening(b, ask.say, ask.mentions)),
+                                           terse=_cap(_opening(b, ask.terse, ask.mentions)),
+                                           detail=_cap(_opening(b, ask.detail, ask.mentions)))
     return wrapped
 
 
@@ -1904,6 +1932,10 @@ SUBSTITUTES = (
     ("cat", "read_file", "head", "tail", "sort", "uniq", "grep", "cut", "sed"),
     ("wc", "read_file"),
     ("ls", "list_dir", "tree", "find", "list_recent", "du", "disk_usage", "glob"),
+    # files are counted from any listing that reaches every depth (find -name '*.js' lists them, and so
+    # does grep -rl '' --include '*.js'; tree, ls -R and disk_usage end with the total; list_dir walks
+    # folder by folder)
+    ("count_files", "find", "grep", "tree", "ls", "list_dir", "list_recent", "disk_usage", "glob"),
     ("search_files", "grep"),
     ("stat", "list_dir"),
     ("pwd", "user_info"),

@@ -16,7 +16,6 @@ from typing import Any
 from prove_env.synthesis.recipe import (
     Ask,
     Goals,
-    HiddenAsk,
     Lookup,
     Reader,
     Recipe,
@@ -258,7 +257,7 @@ def get_restaurant(b: Bundle, rng: random.Random) -> Ask | None:
     kind = rng.randrange(3)
     if kind == 0:
         return Ask(args, say=rng.choice([f"Which part of town is {name} in?", f"What neighborhood is {name} in?",
-                                         f"Is {name} far from me? Which neighborhood is it in?"]),
+                                         f"Where is {name} located? Just the neighborhood, please."]),
                    terse=f"{name}: neighborhood?", refs=refs, mentions=(name,),
                    facts=lambda x: [x["neighborhood"]])
     if kind == 1:
@@ -344,7 +343,7 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
     else:
         say = rng.choice([f"Please add {what} from {r['name']} to my cart.",
                           f"Put {what} from {r['name']} in my cart, would you?",
-                          f"I'd like {what} from {r['name']}. Add it to my cart.",
+                          f"I'd like {what} from {r['name']}. Add {'them' if quantity > 1 else 'it'} to my cart.",
                           f"Can you throw {what} from {r['name']} into my cart?"])
         detail = None
     return Ask(args, say=say, detail=detail, terse=f"Cart: {what}, {r['name']}.",
@@ -456,10 +455,12 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
     delivered = [o for o in b["orders"] if o["status"] == "delivered"]
     if not delivered:
         return None
+    # The facts are each order's total: every wording asks for each one ("what did they cost" is
+    # answered as well by their sum, which states none of the totals).
     return Ask({"customer_id": b["customer"]["customer_id"], "status": "delivered"},
-               say=rng.choice(["How many of my orders have been delivered so far, and what did they cost?",
+               say=rng.choice(["How many of my orders have been delivered so far, and what did each one cost?",
                                "List my delivered orders with their totals.",
-                               "What have I had delivered, and for how much?"]),
+                               "What have I had delivered, and how much was each order?"]),
                terse="Delivered orders and totals?", refs=(_customer(b),), facts=lambda r: [o["total"] for o in r][:5])
 
 
@@ -582,17 +583,9 @@ def _by_email(ref: Ref) -> tuple[str, str]:
             stable(_BY_EMAIL_TERSE, "email terse", ref.key, email).format(email=email))
 
 
-def _asked(*questions: str):
-    """A question about every customer's orders (a customer sees their own), asked by a customer."""
-    return lambda b, rng: _by_name(_customer(b))[0] + " " + rng.choice(questions)
-
-
-APP_WIDE = (
-    HiddenAsk("count_orders", _asked("Which restaurant gets the most orders in the whole app?",
-                                     "What's the most ordered-from restaurant across all customers?"),
-              facts=lambda r: [max(r.values())]),
-    HiddenAsk("count_orders", _asked("Can you tell me how many orders each restaurant has had overall?")),
-)
+# No request asks for the app-wide order counts of the hidden `count_orders`: `find_customers`
+# without a name or e-mail lists every customer, and `list_orders` of each, grouped by restaurant,
+# adds up to its numbers, so the shown tools answer them (as email's mailbox counts).
 
 
 # Tools that do one another's job for some request (a restaurant's rating, fee and cuisine show
@@ -619,5 +612,4 @@ recipe = Recipe(
         Lookup.under("cart", "list_carts"),
         Lookup.under("order", "list_orders"),
     ),
-    hidden=APP_WIDE,
 )

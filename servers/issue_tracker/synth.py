@@ -902,7 +902,8 @@ def create_sprint(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"project_id": b["project"]["project_id"], "name": name, "start_date": start.isoformat(),
                     "end_date": end.isoformat()},
                    say=rng.choice([f"Please plan a new sprint in {b['short']} named '{name}'.",
-                                   f"Can you set up {name} as the next sprint in {b['short']}?"]),
+                                   # the name starts with the project's short name: "in Hermes" would repeat it
+                                   f"Can you set up {name} as the next sprint?"]),
                    detail=rng.choice([f"It runs from {start_said} to {full_date(end)}.",
                                       f"Dates: {start_said} through {full_date(end)}."]),
                    terse=f"New sprint '{name}' in {b['short']}: {start.isoformat()} to {end.isoformat()}.",

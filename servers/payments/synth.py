@@ -31,6 +31,10 @@ NEW_CUSTOMERS = (("Harbor Lane Bakery", "orders@harborlanebakery.com", "USD"),
                  ("Greenfield Dental", "office@greenfielddental.com", "USD"),
                  ("Sofia Marchetti", "sofia.marchetti@gmail.com", "EUR"), ("Owen Pryce", "owen.pryce@yahoo.com", "GBP"))
 CURRENCY_NAMES = {"USD": "US dollars", "EUR": "euros", "GBP": "pounds", "CAD": "Canadian dollars"}
+# a currency as a fact: its code or its name as people say it ('US dollars', 'euros', 'pounds sterling')
+CURRENCY_SAID = {"USD": ("US dollars", "US dollar", "U.S. dollars", "U.S. dollar", "American dollars"),
+                 "EUR": ("euros", "euro"), "GBP": ("pounds", "pound", "sterling"),
+                 "CAD": ("Canadian dollars", "Canadian dollar")}
 # what each merchant (by invoice prefix) bills: (line, USD price, how people count it), and what for
 WORK = {
     "NW": (("Consulting hour", 150.0, "hours of consulting"), ("Copywriting, per page", 120.0, "pages of copywriting"),
@@ -61,6 +65,11 @@ EVENT_WORDS = {"invoice.paid": "paid invoices", "invoice.voided": "voided invoic
                "payment.captured": "captured payments", "invoice.finalized": "finalized invoices",
                "customer.created": "new customers", "payment.authorized": "card authorisations",
                "invoice.created": "new invoices", "payment.canceled": "cancelled authorisations"}
+
+
+def currency_said(code: str) -> Any:
+    """A currency as a fact: 'USD' is as rightly said 'US dollars'."""
+    return one_of(code, *CURRENCY_SAID[code]) if code in CURRENCY_SAID else code
 
 
 def cash(amount: float, currency: str) -> str:
@@ -291,6 +300,14 @@ def _payment_words(b: Bundle, payment: dict, rng: random.Random, plain: bool = F
                        f"{_whose(b)} payment against invoice {payment['invoice_number']}"])
 
 
+# a webhook delivery's status as people say it too: 'succeeded' is 'delivered successfully'
+_DELIVERY_SAID = {"succeeded": ("succeeded", "successful", "successfully")}
+
+
+def _delivery_said(status: str) -> Any:
+    return one_of(*_DELIVERY_SAID[status]) if status in _DELIVERY_SAID else status
+
+
 # a payment's status as people spell it too (a fact: the raw word or its variants)
 _SPELLINGS = {"canceled": ("canceled", "cancelled"), "authorized": ("authorized", "authorised")}
 
@@ -371,7 +388,7 @@ def find_customers(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"Can you tell me whose email {email} is, and what currency they're billed in?",
                                    f"Which customer uses {email}, and in which currency do we bill them?"]),
                    terse=f"Customer with email {email}, and their currency?", refs=refs, mentions=(email,),
-                   facts=lambda r: [r[0]["name"], r[0]["currency"]])
+                   facts=lambda r: [r[0]["name"], currency_said(r[0]["currency"])])
     return Ask(args,
                say=rng.choice([f"Who is the customer with the email {email}?",
                                f"There's a payment question from {email}. Which customer is that?",
@@ -434,11 +451,11 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
     if choice == 2 and not summed:
         args, scope, whose = _scope(b, rng)
         if whose == "our":
-            say = ["Which are the five most recently created overdue invoices? Numbers and customers.",
+            say = ["Which are the five most recently created overdue invoices? Just the numbers.",
                    "Show me the five newest overdue invoices across all customers.",
                    "I want to start on collections: list the five latest overdue invoices, whoever they're for."]
         else:
-            say = ["Across every merchant on the platform, which five newest invoices are overdue?",
+            say = ["Across every merchant on the platform, which are the five newest overdue invoices?",
                    "Platform-wide, list the five most recently created overdue invoices, whichever merchant they're "
                    "from."]
         return Ask({**args, "overdue_only": True, "limit": 5}, refs=scope, say=rng.choice(say),
@@ -657,7 +674,8 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"Our bookkeeping never heard that {name} was paid. What's the status of each webhook "
                                    f"delivery?"]),
                    terse=f"Status of each webhook delivery of the paid event of {name}?", refs=(_customer(b), ref),
-                   mentions=(number,), facts=lambda r: [d["status"] for d in r])
+                   mentions=(number,),
+                   facts=lambda r: [_delivery_said(s) for s in dict.fromkeys(d["status"] for d in r)])
     others = [d for d in b["retryable"] if d["delivery_id"] != b["resend"]]
     if others and rng.random() < 0.5:
         delivery = rng.choice(others)
@@ -995,7 +1013,7 @@ def refund_payment(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"Please give {_who(b)} a partial refund on {plain}.",
                                          f"We owe {_who(b)} some money back on {plain}. Refund part of it.",
                                          f"Issue a partial refund for {what}, please."]),
-                   detail=rng.choice([f"Refund {said}.{key}", f"Make it {said}.{key}", f"The amount is {said}.{key}"]),
+                   detail=rng.choice([f"Just {said}.{key}", f"Make it {said}.{key}", f"The amount is {said}.{key}"]),
                    terse=f"Refund {said} of {what}.{key}", refs=refs, mentions=(number, said))
     if rng.random() < 0.3:
         args["reason"] = "duplicate"
@@ -1075,10 +1093,12 @@ def retry_delivery(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Enable {desc}, then resend '{summary}'.", refs=(ref,), mentions=(summary, desc),
                    prior=(("update_webhook_endpoint", {"endpoint_id": endpoint["endpoint_id"], "enabled": True}),))
     return Ask({"delivery_id": delivery["delivery_id"]},
+               # "rather than wait for the next automatic try" only where one is due: else it is given up
                say=rng.choice([f"The {desc} webhook failed to deliver '{summary}'. Please send it again.",
                                f"Retry the failed delivery of '{summary}' to {desc}, please.",
                                f"It seems {desc} never got the event '{summary}'. Can you resend it now rather than "
-                               "wait for the next automatic try?"]),
+                               "wait for the next automatic try?" if delivery["next_retry_at"] else
+                               f"It seems {desc} never got the event '{summary}'. Can you resend it now?"]),
                terse=f"Retry '{summary}' to {desc}.", refs=(ref,), mentions=(summary,))
 
 
@@ -1090,7 +1110,8 @@ def list_merchants(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"name": name},
                    say=rng.choice([f"Which currencies can {name} bill its customers in?",
                                    f"What currencies does {name} invoice in on the platform?"]),
-                   terse=f"Currencies of {name}?", mentions=(name,), facts=lambda r: r[0]["currencies"])
+                   terse=f"Currencies of {name}?", mentions=(name,),
+                   facts=lambda r: [currency_said(c) for c in r[0]["currencies"]])
     return Ask({"name": name},
                say=rng.choice([f"What prefix do {name}'s invoice numbers start with, and what email do its customers "
                                "write to?",
@@ -1143,6 +1164,9 @@ SUBSTITUTES = (
     ("get_customer", "list_payments", "list_invoices", "list_refunds", "list_events"),
     # a hold captured in full pays the invoice, as pay_invoice does: neither is shown while it is missing
     ("pay_invoice", "authorize_payment", "capture_payment"),
+    # the endpoints with automatic retries queued, and how many each, show in the failed deliveries:
+    # each failed attempt names its endpoint and the time its retry is due
+    ("list_webhook_endpoints", "list_deliveries"),
 )
 
 

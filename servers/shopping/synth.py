@@ -126,6 +126,13 @@ def _the(b: Bundle, product_id: str, variant: dict) -> str:
     return f"the {name} {words}".strip()
 
 
+def _it(name: str, many: bool = False) -> str:
+    """The pronoun for a product said by name: 'them' for 'the Stride Classic Hiking Boots' (a name
+    whose last word is a plural, such as Boots, Pants, Earbuds) or for more than one of it, else 'it'."""
+    last = name.split()[-1]
+    return "them" if many or (last.endswith("s") and not last.endswith("ss")) else "it"
+
+
 def _goods(category: str) -> str:
     """A category said as the things in it: 'shoes', 'electronics', but 'beauty products' (never
     'what beauty do you have')."""
@@ -391,6 +398,7 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
     quantity = rng.choice([1, 1, 1, 2])
     what = _the(b, product["product_id"], variant)
     count = "" if quantity == 1 else "two of "
+    them = _it(detail["name"], quantity > 1)
     args = {"customer_id": b["customer"]["customer_id"], "variant_id": variant["variant_id"], "quantity": quantity}
     if quantity == 1:
         del args["quantity"]
@@ -402,11 +410,12 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"I'd like {count}the {name} in my cart.",
                                          f"Could you put {count}the {name} in my basket?"]),
                    terse=f"Add {count}{what} to cart.",
-                   detail=rng.choice([f"The one {words}.", f"I want it {words}.", f"Make it {words}, please."]),
+                   detail=rng.choice([f"The one {words}.", f"I want {them} {words}.",
+                                      f"Make it {words}."]),
                    refs=refs, mentions=(name,))
     return Ask(args, **_pick(rng, [f"Please add {count}{what} to my cart.",
                                    f"Could you put {count}{what} in my cart?",
-                                   f"I'd like to buy {count}{what}. Add it to my cart, please.",
+                                   f"I'd like to buy {count}{what}. Add {them} to my cart, please.",
                                    f"Throw {count}{what} into my cart for me.",
                                    f"Can I get {count}{what} added to my basket?"],
                               [f"Add {count}{what} to cart."]),
@@ -453,9 +462,10 @@ def remove_from_cart(b: Bundle, rng: random.Random) -> Ask | None:
     if line is None or not _cart_editable(b):
         return None
     what = _the(b, line["product_id"], line)
+    it = _it(b["details"][line["product_id"]]["name"])
     return Ask({"customer_id": b["customer"]["customer_id"], "variant_id": line["variant_id"]},
                **_pick(rng, [f"Please take {what} out of my cart.",
-                             f"I changed my mind about {what}; remove it from my cart.",
+                             f"I changed my mind about {what}; remove {it} from my cart.",
                              f"Could you delete {what} from my cart?",
                              f"Drop {what} from my basket, please."],
                        [f"Remove {what} from cart."]),
@@ -574,9 +584,9 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     return Ask({"customer_id": b["customer"]["customer_id"]},
                **_pick(rng, ["Which cards do I have saved? Give me the last four digits.",
-                             "What cards are on my account, and when do they expire?",
+                             "What cards are on my account? Just the last four digits of each.",
                              "Can you list my saved cards by their last four digits?"],
-                       ["My saved cards?"]),
+                       ["Saved cards, last four digits?"]),
                refs=(_customer(b),), facts=lambda r: [m["last4"] for m in r if m["kind"] == "card"])
 
 
@@ -742,11 +752,11 @@ def write_review(b: Bundle, rng: random.Random) -> Ask | None:
     product = b["details"][product_id]
     if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"I'd like to write a review of the {name} I bought.",
-                                         f"Can I leave a review for the {name}? I got it a while ago.",
+                                         f"Can I leave a review for the {name}? I got {_it(name)} a while ago.",
                                          f"Please post a review of the {name} for me."]),
                    terse=f"Review {name}: {stars} stars, '{title}'.",
                    detail=rng.choice([f"{stars} stars, and call it '{title}'.",
-                                      f"Give it {_stars(stars)} with the title '{title}'.",
+                                      f"Give {_it(name)} {_stars(stars)} with the title '{title}'.",
                                       f"Rating {stars} out of 5; headline: '{title}'."]),
                    refs=(_customer(b), _product(product)), mentions=(name, title))
     return Ask(args, **_pick(rng, [f"I want to review the {name} I bought: {stars} stars, titled '{title}'.",
@@ -790,8 +800,8 @@ def add_to_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
     name = product["name"]
     return Ask({"customer_id": b["customer"]["customer_id"], "product_id": product["product_id"]},
                **_pick(rng, [f"Save the {name} to my wishlist.", f"Could you add the {name} to my wish list?",
-                             f"I'm not ready to buy the {name} yet; put it on my wishlist.",
-                             f"Please keep the {name} on my wishlist for later."],
+                             f"I'm not ready to buy the {name} yet; put {_it(name)} on my wishlist.",
+                             f"Please put the {name} on my wishlist for later."],
                        [f"Wishlist: add {name}."]),
                refs=(_customer(b), _product(product)), mentions=(name,))
 
@@ -804,7 +814,7 @@ def remove_from_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
     name = product["name"]
     return Ask({"customer_id": b["customer"]["customer_id"], "product_id": product["product_id"]},
                **_pick(rng, [f"Take the {name} off my wishlist.", f"Remove the {name} from my wish list, please.",
-                             f"I don't want the {name} anymore; delete it from my wishlist.",
+                             f"I don't want the {name} anymore; delete {_it(name)} from my wishlist.",
                              f"Could you clear the {name} from my wishlist?"],
                        [f"Wishlist: remove {name}."]),
                refs=(_customer(b), _product(product)), mentions=(name,))
@@ -839,10 +849,14 @@ def price_change_request(b: Bundle, rng: random.Random) -> str | None:
     product = rng.choice(b["products"])
     lower = money(round(product["price"] * 0.7))
     intro = _by_name(_customer(b))[0]
-    return intro + " " + rng.choice([f"The {product['name']} is too expensive. Could you change its price to {lower}?",
-                                     f"Please drop the price of the {product['name']} to {lower} for me.",
-                                     f"Can you set the {product['name']} to {lower}? I saw it cheaper elsewhere.",
-                                     f"I'd buy the {product['name']} if it were {lower}. Please lower it."])
+    name = product["name"]
+    many = _it(name) == "them"
+    its, it_is, it = ("their", "they were", "them") if many else ("its", "it were", "it")
+    return intro + " " + rng.choice([f"The {name} {'are' if many else 'is'} too expensive. Could you change "
+                                     f"{its} price to {lower}?",
+                                     f"Please drop the price of the {name} to {lower} for me.",
+                                     f"Can you set the {name} to {lower}? I saw {it} cheaper elsewhere.",
+                                     f"I'd buy the {name} if {it_is} {lower}. Please lower the price."])
 
 
 # Tools that do one another's job for some request (a product shows in the search, an order in

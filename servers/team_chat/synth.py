@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections import Counter
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -67,13 +67,15 @@ INTROS = (("Hi, this is {name}.", "{name} here."), ("Hey, it's {name}.", "It's {
 def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     """Every active member whose name finds only them, with the channels they see, the recent
     messages of the channels they belong to and of two they do not, those channels' members and
-    pins, their direct messages with some colleagues and their mentions. Now and then a bundle sets
-    aside one channel that only the request to archive it touches, one that only the request to leave
-    it touches, and one of their messages that only the request to delete it touches; the archived
-    channels they belong to are only ever brought back."""
+    pins, their direct messages with some colleagues and their mentions, and which of the messages
+    shown a search finds the way the user names them (`_Found`). Now and then a bundle sets aside one
+    channel that only the request to archive it touches, one that only the request to leave it touches,
+    and one of their messages that only the request to delete it touches; the archived channels they
+    belong to are only ever brought back."""
     everyone = read("find_members", limit=100)
     names = [m["name"] for m in read("find_members", include_deactivated=True, limit=100)]
     unique = [m for m in everyone if len(read("find_members", name=m["name"])) == 1]
+    searched: dict[str, list[dict] | None] = {}  # a channel's messages, as a search of it shows them
     bundles = []
     for me in unique:
         uid = me["member_id"]
@@ -96,13 +98,101 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         leaving = rng.choice(leavable)["channel_id"] if leavable and rng.random() < 0.5 else None
         own = [m["message_id"] for c in joined for m in pages[c["channel_id"]] if m["author_id"] == uid]
         deleting = rng.choice(own) if own and rng.random() < 0.6 else None
+        for c in channels:
+            if c["channel_id"] not in searched:
+                searched[c["channel_id"]] = _channel_messages(read, uid, c["channel_id"])
         bundles.append({"now": now, "me": {**me, "me": True}, "channels": channels, "pages": pages,
                         "details": details, "pins": pins, "others": others, "dms": dms,
                         "mentions": read("list_mentions", user_id=uid), "archiving": archiving, "leaving": leaving,
                         "deleting": deleting,
                         "names": names,
                         "profile": read("get_member", member_id=uid)})
+    found = _Found(searched)
+    for b in bundles:
+        b["by_words"], b["by_day"] = found(b)
     return bundles
+
+
+SEARCH_PAGE = 20  # the results search_messages shows unless asked for more
+
+
+def _channel_messages(read: Reader, uid: str, channel_id: str) -> list[dict] | None:
+    """Every live message of a channel, replies included, newest first: what search_messages finds
+    in it, read a hundred at a time, each page from the day the last one stopped in (None where a
+    single day fills a page: the channel cannot be read whole)."""
+    out: list[dict] = []
+    end = None
+    while True:
+        page = read("search_messages", user_id=uid, channel_id=channel_id, limit=100,
+                    **({"end_date": end} if end else {}))
+        if len(page) < 100:
+            return out + page
+        last = page[-1]["posted_at"][:10]
+        newer = [m for m in page if m["posted_at"][:10] > last]
+        if not newer:
+            return None
+        out, end = out + newer, last
+
+
+def _like(word: str) -> re.Pattern[str]:
+    """A query word as search_messages matches it: anywhere in the lower-cased text, '%' standing for
+    any run of characters and '_' for any one (the SQL LIKE it is)."""
+    return re.compile(".*".join(".".join(re.escape(p) for p in part.split("_")) for part in word.split("%")), re.S)
+
+
+class _Found:
+    """Which messages of a bundle's pages a search by its user finds among its first page of results,
+    and tells apart from the other messages of their channel there: by their words (query = the
+    text: no other message of the channel holds every word); and by their day: the user's own by
+    author and day (no other message of theirs in the channel that day), another's by channel and day
+    (none of that author's in the channel that day; the author's id would take a look-up, as the
+    channel's does). Direct messages are not counted: their words are other words, and nobody posts
+    a page of them a day."""
+
+    def __init__(self, searched: dict[str, list[dict] | None]) -> None:
+        self.searched = searched
+        everything = [m for page in searched.values() if page for m in page]
+        self.newest = sorted(everything, key=lambda m: (dt.datetime.fromisoformat(m["posted_at"]), m["message_id"]),
+                             reverse=True)
+        self.lowered = [m["text"].lower() for m in self.newest]
+        self.by_author_day: dict[tuple[str, str], list[dict]] = {}
+        for m in self.newest:
+            self.by_author_day.setdefault((m["author_id"], m["posted_at"][:10]), []).append(m)
+        self.matches: dict[str, list[dict]] = {}
+
+    def _holding(self, text: str) -> list[dict]:
+        """The messages of every channel read that hold each word of `text`, newest first."""
+        if text not in self.matches:
+            words = [_like(w) for w in text.lower().split()]
+            self.matches[text] = [m for m, low in zip(self.newest, self.lowered) if all(w.search(low) for w in words)]
+        return self.matches[text]
+
+    def __call__(self, b: Bundle) -> tuple[set[str], set[str]]:
+        readable = {c["channel_id"] for c in b["channels"]}
+        if any(self.searched[cid] is None for cid in readable):  # a channel not read whole: nothing is known
+            return set(), set()
+        uid = b["me"]["member_id"]
+        by_words, by_day = set(), set()
+        for cid, page in b["pages"].items():
+            for m in page:
+                if m["deleted"]:
+                    continue
+                hits = [h for h in self._holding(m["text"]) if h["channel_id"] in readable][:SEARCH_PAGE]
+                if _alone(m, hits, lambda h: h["channel_id"] == cid):
+                    by_words.add(m["message_id"])
+                when = m["posted_at"][:10]
+                if m["author_id"] == uid:
+                    hits = [h for h in self.by_author_day.get((uid, when), []) if h["channel_id"] in readable]
+                else:
+                    hits = [h for h in self.searched[cid] or [] if h["posted_at"][:10] == when]
+                if _alone(m, hits[:SEARCH_PAGE], lambda h: h["channel_id"] == cid and h["author_id"] == m["author_id"]):
+                    by_day.add(m["message_id"])
+        return by_words, by_day
+
+
+def _alone(message: dict, hits: list[dict], alike: Callable[[dict], bool]) -> bool:
+    """Whether `message` is among `hits` and no other hit is `alike` it."""
+    return any(h["message_id"] == message["message_id"] for h in hits) and sum(map(alike, hits)) == 1
 
 
 # -- how people name things ------------------------------------------------------------------------
@@ -119,8 +209,12 @@ def _chan(b: Bundle, channel: dict) -> Ref:
     return Ref.of("channel", channel, _me(b))
 
 
-def _msg(b: Bundle, channel: dict, message: dict) -> Ref:
-    return Ref.of("message", message, _chan(b, channel))
+def _msg(b: Bundle, said: "Said", message: dict) -> Ref:
+    """The message as `said` names it, found the shortest way a shown tool offers: a search of what the
+    user can read by the words they quote, or by the day they name (through its channel when the
+    message is another's: the author's id would take a look-up too); the channel named beside it only
+    says which of the results it is."""
+    return Ref("message", message["message_id"], {**message, "search": said.search, "through": said.through}, _me(b))
 
 
 def _hash(channel: dict, rng: random.Random | None = None) -> str:
@@ -154,10 +248,14 @@ class Said(str):
     never 'Take down my post in #general: "Hi.", would you?' (a colon belongs only before a quote that
     ends the sentence)."""
     mid: str
+    search: dict[str, Any]  # the search that finds the message named so (search_messages' arguments)
+    through: tuple[Ref, ...]  # what that search needs looked up first (the channel it is confined to)
 
-    def __new__(cls, text: str, mid: str | None = None) -> "Said":
+    def __new__(cls, text: str, mid: str | None = None, search: dict[str, Any] | None = None,
+                through: tuple[Ref, ...] = ()) -> "Said":
         said = super().__new__(cls, text)
         said.mid = text if mid is None else mid
+        said.search, said.through = search or {}, through
         return said
 
 
@@ -167,21 +265,26 @@ def _cap(text: str) -> str:
 
 def message_name(b: Bundle, channel: dict, message: dict, rng: random.Random) -> Said:
     """How the user points at a message: by its author, channel and words, or its author, channel and day
-    when no other message of that author in the channel's page was posted that day."""
+    when a search by that day tells it apart (`_Found`), with the search that finds it: by its words;
+    the user's own by author and day; another's by channel and day."""
     mine = message["author_id"] == b["me"]["member_id"]
     who = "my" if mine else rng.choice([f"{message['author']}'s", f"{_first(message['author'])}'s"]) \
         if _unique_first(b, message) else f"{message['author']}'s"
     where = _hash(channel, rng)
-    same_day = [m for m in b["pages"][channel["channel_id"]]
-                if m["author_id"] == message["author_id"] and _posted(m) == _posted(message)]
-    if len(same_day) == 1 and rng.random() < 0.4:
+    if message["message_id"] in b["by_day"] and rng.random() < 0.4:
+        when = _posted(message).isoformat()
+        dated = {"start_date": when, "end_date": when}
+        search, through = ({"author_id": message["author_id"], **dated}, ()) if mine else \
+            ({"channel_id": channel["channel_id"], **dated}, (_chan(b, channel),))
         return Said(rng.choice([f"{who} message in {where} from {day(_posted(message))}",
                                 f"the message {'I' if mine else message['author']} posted in {where} on "
-                                f"{day(_posted(message))}"]))
+                                f"{day(_posted(message))}"]), search=search, through=through)
     says = f"{who} message in {where} that says \"{message['text']}\""
-    return rng.choice([Said(says),
-                       Said(f"{who} post in {where}: \"{message['text']}\"", mid=says),
-                       Said(f"the message in {where} where {'I' if mine else message['author']} wrote \"{message['text']}\"")])
+    search = {"query": message["text"]}
+    return rng.choice([Said(says, search=search),
+                       Said(f"{who} post in {where}: \"{message['text']}\"", mid=says, search=search),
+                       Said(f"the message in {where} where {'I' if mine else message['author']} wrote \"{message['text']}\"",
+                            search=search)])
 
 
 def _unique_first(b: Bundle, message: dict) -> bool:
@@ -195,15 +298,14 @@ def _mentions_of(channel: dict, message: dict) -> tuple[str, ...]:
 
 def _messages(b: Bundle, channels: list[dict], *, mine: bool | None = None,
               doomed: bool = False) -> list[tuple[dict, dict]]:
-    """(channel, message) pairs of the pages of `channels`: live messages whose words name them
-    (their text unique in the page), optionally only the user's own or only others'. The message
-    set aside for deletion is left out, or with `doomed` is the only one."""
+    """(channel, message) pairs of the pages of `channels`: live messages whose words name them (a
+    search by their words tells them apart from the rest of their channel), optionally only the
+    user's own or only others'. The message set aside for deletion is left out, or with `doomed` is
+    the only one."""
     out = []
     for channel in channels:
-        page = b["pages"].get(channel["channel_id"], [])
-        counts = Counter(m["text"] for m in page)
-        for m in page:
-            if m["deleted"] or counts[m["text"]] > 1 or (m["message_id"] == b["deleting"]) != doomed:
+        for m in b["pages"].get(channel["channel_id"], []):
+            if m["deleted"] or m["message_id"] not in b["by_words"] or (m["message_id"] == b["deleting"]) != doomed:
                 continue
             if mine is not None and (m["author_id"] == b["me"]["member_id"]) != mine:
                 continue
@@ -486,7 +588,7 @@ def get_thread(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
                say=rng.choice([f"Who replied to {said}?", f"What did people answer in the thread on {said}?",
                                f"Can you show me the replies to {said}?"]),
-               terse=f"Replies to {said}?", refs=(_msg(b, channel, message),), mentions=_mentions_of(channel, message),
+               terse=f"Replies to {said}?", refs=(_msg(b, said, message),), mentions=_mentions_of(channel, message),
                facts=lambda r: list(dict.fromkeys(x["author"] for x in r["replies"])))
 
 
@@ -517,7 +619,7 @@ def reply_in_thread(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Reply in the thread of {said}.", f"I'd like to post a thread reply to {said}.",
                                f"Could you respond to {said.mid} in a thread?"]),
                detail=rng.choice([f"Say \"{text}\"", f"My reply: \"{text}\"", f"Just write \"{text}\""]),
-               terse=f"Reply \"{text}\" to {said}.", refs=(_msg(b, channel, message),),  # not '...: "Moving ...": "Great!"'
+               terse=f"Reply \"{text}\" to {said}.", refs=(_msg(b, said, message),),  # not '...: "Moving ...": "Great!"'
                mentions=(channel["name"], text))
 
 
@@ -546,13 +648,13 @@ def edit_message(b: Bundle, rng: random.Random) -> Ask | None:
                                    "nothing else changed.",
                                    f"Please put an @-mention of {person} at the beginning of {said.mid}, leaving the words as "
                                    "they are."]),
-                   terse=f"Edit {said.mid}: prefix @-mention of {person}.", refs=(_msg(b, channel, message), _person(other)),
+                   terse=f"Edit {said.mid}: prefix @-mention of {person}.", refs=(_msg(b, said, message), _person(other)),
                    mentions=(channel["name"], person))
     text = _edited(message["text"], rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
                say=rng.choice([f"I need to fix {said}.", f"Please edit {said}.", f"There's a mistake in {said.mid}; let's correct it."]),
                detail=rng.choice([f"It should read \"{text}\"", f"Change it to \"{text}\"", f"The new text is \"{text}\""]),
-               terse=f"Edit {said.mid} to \"{text}\"", refs=(_msg(b, channel, message),), mentions=(channel["name"], text))
+               terse=f"Edit {said.mid} to \"{text}\"", refs=(_msg(b, said, message),), mentions=(channel["name"], text))
 
 
 @goals.add("delete_message", 0.8)
@@ -565,7 +667,7 @@ def delete_message(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
                say=rng.choice([f"Please delete {said}.", f"I shouldn't have posted {said.mid}; remove it.",
                                f"Take down {said.mid}, would you?"]),
-               terse=f"Delete {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
+               terse=f"Delete {said}.", refs=(_msg(b, said, message),), mentions=(channel["name"],))
 
 
 @goals.add("get_message_history")
@@ -578,7 +680,7 @@ def get_message_history(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
                say=rng.choice([f"What did {said.mid} say before it was edited?", f"{_cap(said.mid)} was edited. What was the original wording?",
                                f"Can you dig up the earlier version of {said}?"]),
-               terse=f"Original text of {said}?", refs=(_msg(b, channel, message),), mentions=_mentions_of(channel, message),
+               terse=f"Original text of {said}?", refs=(_msg(b, said, message),), mentions=_mentions_of(channel, message),
                facts=lambda r: [r["earlier_revisions"][0]["text"]])
 
 
@@ -595,7 +697,7 @@ def add_reaction(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji},
                say=rng.choice([f"React to {said}.", f"Add a reaction to {said.mid} for me.", f"Let's react to {said}."]),
                detail=rng.choice([f"Use :{emoji}:.", f"With :{emoji}:, please.", f"The :{emoji}: emoji."]),
-               terse=f"React :{emoji}: to {said}.", refs=(_msg(b, channel, message),), mentions=(f":{emoji}:",))
+               terse=f"React :{emoji}: to {said}.", refs=(_msg(b, said, message),), mentions=(f":{emoji}:",))
 
 
 @goals.add("remove_reaction", 0.7)
@@ -615,7 +717,7 @@ def remove_reaction(b: Bundle, rng: random.Random) -> Ask | None:
                     f"I reacted :{emoji}: to {said.mid} by mistake; undo that."])
     return Ask({"user_id": uid, "message_id": message["message_id"], "emoji": emoji}, say=say,
                detail=rng.choice([f"The :{emoji}: one.", f"It's the :{emoji}: reaction."]) if held else None,
-               terse=f"Remove my :{emoji}: from {said}.", refs=(_msg(b, channel, message),),
+               terse=f"Remove my :{emoji}: from {said}.", refs=(_msg(b, said, message),),
                mentions=(f":{emoji}:", channel["name"]))
 
 
@@ -628,7 +730,7 @@ def pin_message(b: Bundle, rng: random.Random) -> Ask | None:
     said = message_name(b, channel, message, rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
                say=rng.choice([f"Pin {said}.", f"Could you pin {said.mid} so people find it?", f"{_cap(said.mid)} is important; pin it."]),
-               terse=f"Pin {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
+               terse=f"Pin {said}.", refs=(_msg(b, said, message),), mentions=(channel["name"],))
 
 
 @goals.add("unpin_message", 0.7)
@@ -641,7 +743,7 @@ def unpin_message(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
                say=rng.choice([f"Unpin {said}.", f"{_cap(said.mid)} doesn't need to be pinned any more; unpin it.",
                                f"Could you take the pin off {said}?"]),
-               terse=f"Unpin {said}.", refs=(_msg(b, channel, message),), mentions=(channel["name"],))
+               terse=f"Unpin {said}.", refs=(_msg(b, said, message),), mentions=(channel["name"],))
 
 
 @goals.add("list_pins")
@@ -726,11 +828,16 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
 def list_mentions(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["mentions"]:
         return None
+    if rng.random() < 0.5:
+        return Ask({"user_id": b["me"]["member_id"]},
+                   say=rng.choice(["Who has mentioned me lately?", "Did anyone @ me recently? Who?"]),
+                   terse="Who mentioned me?", refs=(_me(b),),
+                   facts=lambda r: list(dict.fromkeys(m["author"] for m in r[:3])))
+    # the messages themselves asked for: each told by who wrote it or by its words
     return Ask({"user_id": b["me"]["member_id"]},
-               say=rng.choice(["Who has mentioned me lately?", "Did anyone @ me recently? Who?",
-                               "Show me the messages where I was mentioned.", "Has anybody tagged me in a message?"]),
+               say=rng.choice(["Show me the messages where I was mentioned.", "Has anybody tagged me in a message?"]),
                terse="My mentions?", refs=(_me(b),),
-               facts=lambda r: list(dict.fromkeys(m["author"] for m in r[:3])))
+               facts=lambda r: [one_of(m["author"], m["text"]) for m in r[:3]])
 
 
 # Questions about the whole workspace, other people's direct messages included: only the hidden
@@ -758,7 +865,8 @@ def _channel_args(ref: Ref) -> dict[str, Any]:
 
 # Tools that do one another's job for some request (a thread and the pins show in the channel's
 # messages; direct messages and mentions in a search): a missing-function task hides all of a
-# group or none.
+# group or none, and never one whose group the chain calls otherwise (the search that finds a
+# message the request names keeps search_messages, list_direct_messages and list_mentions shown).
 SUBSTITUTES = (
     ("get_thread", "list_messages"),
     ("list_pins", "list_messages"),
@@ -798,8 +906,8 @@ recipe = Recipe(
     lookups=(
         Lookup("member", "find_members", args=lambda r: {"name": r.entity["name"]}, intro=_intro),
         Lookup("channel", "list_channels", args=_channel_args),
-        Lookup("message", "list_messages", args=lambda r: {"user_id": r.owner.owner.key, "channel_id": r.owner.key},
-               needs=lambda r: (r.owner,)),
+        Lookup("message", "search_messages", args=lambda r: {"user_id": r.owner.key, **r.entity["search"]},
+               needs=lambda r: (r.owner, *r.entity["through"])),
     ),
     hidden=WORKSPACE_WIDE,
 )

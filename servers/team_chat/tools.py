@@ -573,7 +573,7 @@ class TeamChat(Toolkit):
 
     # -- search ------------------------------------------------------------------------------------
 
-    @tool(read_only=True)
+    @tool(read_only=True, produces=("message",))
     def search_messages(self, user_id: Id("member"), query: str | None = None, author_id: Id("member") | None = None,
                         channel_id: Id("channel") | None = None, start_date: Date | None = None,
                         end_date: Date | None = None, limit: Limit = 20) -> list[dict]:

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from typing import Any
 
 from prove_env.facts import NOTHING, one_of, quantity
-from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import Ask, Goals, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, full_date, money, stable
 
 Bundle = dict[str, Any]
@@ -94,9 +95,16 @@ def _short(ins: dict) -> str:
     return SHORT.get(ins["symbol"], ins["symbol"])
 
 
+# A company's legal form, which an answer leaves out ('United Parcel Service' for 'United Parcel Service, Inc.').
+_LEGAL = re.compile(r"^The |,? (Inc\.|Incorporated|Corporation|Company|(& )?Co\.|plc)$")
+
+
 def _called(item: dict) -> Any:
-    """An instrument as an answer may name it: its ticker, the short name or its full name."""
-    names = dict.fromkeys(x for x in (item["symbol"], SHORT.get(item["symbol"]), item.get("name")) if x)
+    """An instrument as an answer may name it: its ticker, the short name, its full name or that name
+    without its legal form."""
+    name = item.get("name")
+    plain = _LEGAL.sub("", _LEGAL.sub("", name)) if name else None
+    names = dict.fromkeys(x for x in (item["symbol"], SHORT.get(item["symbol"]), name, plain) if x)
     return item["symbol"] if len(names) == 1 else one_of(*names)
 
 
@@ -922,7 +930,7 @@ def modify_order(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"I want to change the {field_words} on {words}.",
                                          f"Can you adjust {words}? The {field_words} needs to change."]),
                    terse=f"Change {words}: {field_words} {money(new)}.",
-                   detail=rng.choice([f"Make it {money(new)}.", f"The new {field_words} is {money(new)}."]),
+                   detail=rng.choice([f"Make it {money(new)}.", f"Set it to {money(new)}."]),
                    refs=refs, mentions=(money(new),))
     return Ask(args, say=rng.choice([f"Change the {field_words} of {words} to {money(new)}.",
                                      f"Please move {words} to a {field_words} of {money(new)}.",
@@ -1045,9 +1053,9 @@ def list_watchlists(b: Bundle, rng: random.Random) -> Ask | None:
                    terse="My watchlists?", refs=refs, facts=lambda r: [w["name"] for w in r] or [NOTHING])
     wl = rng.choice(lists)
     return Ask(args, say=rng.choice([f"What's on my '{wl['name']}' watchlist?",
-                                     f"Which symbols are in my {wl['name']} watchlist?",
+                                     f"Which symbols are in my '{wl['name']}' watchlist?",
                                      f"Remind me what I put on {_wl_list(wl)}."]),
-               terse=f"{wl['name']} watchlist?", refs=refs, mentions=(wl["name"],),
+               terse=f"'{wl['name']}' watchlist?", refs=refs, mentions=(wl["name"],),
                facts=lambda r: [_called(i) for w in r if w["watchlist_id"] == wl["watchlist_id"]
                                 for i in w["instruments"]][:6])
 
@@ -1114,8 +1122,8 @@ def delete_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
     wl = rng.choice(lists)
     return Ask({"watchlist_id": wl["watchlist_id"]},
                say=rng.choice([f"Delete my '{wl['name']}' watchlist.", f"I don't use {_wl_list(wl)}; remove it.",
-                               f"Please get rid of the watchlist called {wl['name']}."]),
-               terse=f"Delete watchlist {wl['name']}.", refs=(_watchlist(b, wl),), mentions=(wl["name"],))
+                               f"Please get rid of the watchlist called '{wl['name']}'."]),
+               terse=f"Delete watchlist '{wl['name']}'.", refs=(_watchlist(b, wl),), mentions=(wl["name"],))
 
 
 def _wl_list(wl: dict) -> str:
@@ -1214,17 +1222,6 @@ def _by_email(ref: Ref) -> tuple[str, str]:
             stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
 
 
-# Questions about every client's orders: a client sees only their own accounts.
-BOOK_WIDE = (
-    HiddenAsk("count_open_orders", lambda b, rng: rng.choice([
-        "How many orders are resting in your whole order book right now, across all clients?",
-        "What's the total count of open orders on your platform, all customers together?"]),
-        facts=lambda r: [r["buy"] + r["sell"]]),
-    HiddenAsk("count_open_orders", lambda b, rng: "Across every client of the firm, how many buy and sell orders are "
-              "open at the moment?", facts=lambda r: [r["buy"], r["sell"]]),
-)
-
-
 # Tools that do one another's job for some request (an account's balances show in the account
 # list, an order in the order list and its fills in the fills, a quote in the instrument search,
 # the sectors in the instruments it lists, a position in the orders that filled): a
@@ -1252,5 +1249,7 @@ recipe = Recipe(
         *(Lookup.under(kind, tool) for kind, tool in (("account", "list_accounts"), ("watchlist", "list_watchlists"),
                                                       ("alert", "list_alerts"))),
     ),
-    hidden=BOOK_WIDE,
+    # No hidden-tool request: the one hidden tool counts the open orders of every client, and the shown
+    # tools add that up (`find_clients` with neither name nor email lists every client, then each one's
+    # accounts and each account's open orders), so declining would be taught where an answer exists.
 )

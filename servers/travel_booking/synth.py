@@ -322,7 +322,7 @@ def search_flights(b: Bundle, rng: random.Random) -> Ask | None:
         args["return_date"] = back.isoformat()
         say = rng.choice([f"I'm looking at a round trip from {CITY[a]} ({a}) to {CITY[dest]} ({dest}). "
                           f"What flights are there?",
-                          f"Can you find me return flights {a} to {dest}, please? Which flight numbers run?",
+                          f"Can you find me return flights {a} to {dest}, please? I'd like the flight numbers.",
                           f"Show me what flies {a}-{dest} and back."])
         detail = rng.choice([f"Going out {day(when)} and coming back {day(back)}.",
                              f"Out on {day(when)}, back on {day(back)}."])
@@ -1208,6 +1208,9 @@ SUBSTITUTES = (
     ("get_flight", "search_flights"),
     ("list_room_types", "search_hotels"),
     ("get_traveller", "find_travellers"),
+    # a traveller's trips show through the bookings: each flight and stay names its itinerary, which
+    # get_itinerary reads out by name (and a trip's total adds up from those listings once its id is known)
+    ("list_itineraries", "get_itinerary"),
 )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -65,7 +66,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     places: dict[str, list[dict]] = {}
     for city in SEARCH_CITIES + ("Lake Tahoe",):
         found = read("search_places", city=city, limit=100)
-        places[city] = [{**p, "address_unique": len(read("search_places", query=p["address"], city=city)) == 1}
+        places[city] = [{**p, "address_unique": len(read("search_places", query=p["address"], city=city)) == 1,
+                         # what the name or the address finds without the city (see `_place_args`)
+                         "alone": {by: len(read("search_places", query=p[by])) == 1 for by in ("name", "address")}}
                         for p in found if p["category"] != "residence"
                         and len(read("search_places", query=p["name"], city=city)) == 1]
     far = [p for c in FAR_CITIES for p in places.get(c, []) if p["category"] in ("hotel", "airport", "park")]
@@ -174,9 +177,13 @@ def place_words(place: dict, by: str = "name") -> str:
 
 
 def _place_args(ref: Ref) -> dict[str, Any]:
-    if ref.entity.get("said_by") == "address":
-        return {"query": ref.entity["address"], "city": ref.entity["city"]}
-    return {"query": ref.entity["name"], "city": ref.entity["city"]}
+    """The search for a place the user named: its name (or street address) and city, or the name alone where
+    that finds only it. 'Save Pasadena Airport' says no city apart from the name, and an agent that searches
+    by the name alone must match the call (one that passes the city too still does)."""
+    by = "address" if ref.entity.get("said_by") == "address" else "name"
+    if ref.entity.get("alone", {}).get(by):
+        return {"query": ref.entity[by]}
+    return {"query": ref.entity[by], "city": ref.entity["city"]}
 
 
 def _vehicles(b: Bundle, plan: str | None = None, where=lambda v: True) -> list[dict]:
@@ -279,7 +286,9 @@ def _which(b: Bundle, v: dict, name: str, ask: Ask, rng: random.Random) -> Ask:
         return ask
     said = car(b, v, rng)
     detail = rng.choice([f"I mean {said}.", f"That's {said}.", f"It's {said}.", f"{_cap(said)}, that is."])
-    return replace(ask, say=ask.say.replace(name, rng.choice(["my car", "the car"]), 1), detail=detail,
+    # 'my car', not 'the car': the article points back at a car the conversation named ('... my Model Y. After
+    # that, read me the tyre pressures of the car? It's my 330i.')
+    return replace(ask, say=ask.say.replace(name, "my car", 1), detail=detail,
                    plain=ask.say)
 
 
@@ -400,7 +409,8 @@ def get_climate(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=rng.choice([f"What temperature is the climate in {name} set to?",
                                      f"Which temperature did I set the climate in {name} to?",
                                      f"Remind me what the thermostat in {name} is set at."]),
-               terse=f"Set temperature in {name}?", refs=refs, facts=lambda r: [reading(r, "target_temp")])
+               # not "Set temperature in my Bolt EV?": it reads as a command whose value is missing
+               terse=f"Target temperature in {name}?", refs=refs, facts=lambda r: [reading(r, "target_temp")])
 
 
 @goals.add("get_tyre_pressures", 1.3)
@@ -1448,9 +1458,9 @@ _BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "It's {name} here.", "H
             "It's {name}, calling about my car.")
 _BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "It's {name}.", "Owner: {name}.")
 _BY_EMAIL = ("My account email is {email}.", "Hi, I'm registered as {email}.", "You have me under {email}.",
-             "The email on my car account is {email}.", "Please look me up by email: {email}.",
+             "The email on my car account is {email}.", "Look me up by my email, {email}.",
              "Hello, my login is {email}.", "I signed up for the car app with {email}.",
-             "Find me under the email {email}, please.", "Hi there, I'm the owner registered as {email}.",
+             "Find me under the email {email}.", "Hi there, I'm the owner registered as {email}.",
              "My cars are under {email}.", "You should have me on file as {email}.")
 _BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
 
@@ -1467,14 +1477,26 @@ def _by_email(ref: Ref) -> tuple[str, str]:
             stable(_BY_EMAIL_TERSE, "terse email", ref.key).format(email=email))
 
 
-# Questions about every owner's vehicles: an owner's own are all the tools list.
-FLEET_WIDE = (
-    HiddenAsk("fleet_census", lambda b, rng: "How many cars across your whole fleet are being driven right now?",
-              facts=lambda r: [r.get("on/D", 0)]),
-    HiddenAsk("fleet_census", lambda b, rng: "Across all your customers, how many vehicles are parked with the "
-              "ignition off?", facts=lambda r: [r.get("off/P", 0)]),
-    HiddenAsk("fleet_census", lambda b, rng: "Give me a count of every vehicle in the system by ignition state and gear."),
-)
+# No request is left to the hidden fleet_census: every count it gives (vehicles by ignition state and gear) is a
+# sum the shown tools reach, find_owners with no name or email listing every owner and list_vehicles showing each
+# car's ignition and gear. "How many cars across the fleet are being driven right now?" is answered that way, so
+# declining it would teach the wrong thing.
+FLEET_WIDE: tuple[HiddenAsk, ...] = ()
+
+
+def _please_once(build):
+    """A request whose own sentence says 'please' does not say it again in the sentence with its value ("Set a
+    new speed for my CX-5, please. 40 miles per hour." rather than "..., please. 40 miles per hour, please.")."""
+    def wrapped(b: Bundle, rng: random.Random) -> Ask | None:
+        ask = build(b, rng)
+        if ask is None or not ask.detail or "please" not in ask.say.lower() or "please" not in ask.detail.lower():
+            return ask
+        return replace(ask, detail=_cap(re.sub(r",? [Pp]lease\b|\b[Pp]lease,? ", "", ask.detail)))
+    wrapped.__name__ = build.__name__
+    return wrapped
+
+
+goals.all[:] = [replace(goal, build=_please_once(goal.build)) for goal in goals.all]
 
 
 # Tools that do one another's job for some request (a vehicle's live state shows in the owner's

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from prove_env.facts import one_of, quantity
+from prove_env.facts import quantity
 from prove_env.synthesis.recipe import Ask, Goals, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import clock, day, stable, weekday
 
@@ -232,12 +232,6 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(day(when),), facts=lambda r: [m["title"] for m in r])
 
 
-def _number(number: str) -> Any:
-    """A meeting number as a fact, in the forms people write it: with its spaces ('206 3063 7671'),
-    dashes ('206-3063-7671') or none ('20630637671')."""
-    return one_of(number, number.replace(" ", "-"), number.replace(" ", ""))
-
-
 @goals.add("get_meeting", 0.8)
 def get_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     meetings = [m for m in _pick(b, "scheduled") if m.get("role") != "move"] + _pick(b, "live")
@@ -250,14 +244,14 @@ def get_meeting(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice(["I need the meeting number and passcode of one of my meetings.",
                                          "Can you give me the joining details, number and passcode, for a meeting of mine?"]),
                    detail=_which(name, rng), terse=f"Number and passcode of {name}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [_number(r["number"]), r["passcode"]])
+                   facts=lambda r: [r["number"], r["passcode"]])
     if rng.random() < 0.6:
         return Ask(args, say=rng.choice([f"What are the meeting number and passcode for {name}?",
                                          f"I need to send out the joining details for {name}. What's its number and passcode?",
                                          f"Could you look up the passcode and meeting number of {name}?",
                                          f"Someone asked me how to get into {name}; what number and passcode do they need?"]),
                    terse=rng.choice([f"Number and passcode of {name}?", f"Join details for {name}?"]),
-                   refs=refs, mentions=mentions, facts=lambda r: [_number(r["number"]), r["passcode"]])
+                   refs=refs, mentions=mentions, facts=lambda r: [r["number"], r["passcode"]])
     if not m["invitees"]:
         return None
     return Ask(args, say=rng.choice([f"Who is invited to {name}? Their email addresses, please.",
@@ -385,12 +379,14 @@ def start_meeting(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     m = rng.choice(meetings)
     name = meeting_name(m, rng)
+    terse = f"Start {name} now."
     if m["date"] == b["now"].date():  # a meeting of today is started early; one of a later day is held now instead
         vague = ["Everyone's here early, so please start one of my meetings now.",
                  "Could you start a meeting of mine right away?"]
         says = [f"Start {name} now, please; everyone's ready early.", f"Please start {name} for me.",
                 f"Could you open {name} now so people can come in?", f"I'd like to kick off {name} right away."]
     else:
+        terse = f"Start {name} now instead of on its day."
         vague = ["We're holding one of my upcoming meetings now instead of on its day; please start it.",
                  "One of my scheduled meetings has moved up to right now. Could you start it?"]
         says = [f"Everyone's free now, so we're not waiting for {name}: start it, please.",
@@ -400,11 +396,11 @@ def start_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     if _vague(rng):
         return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]},
                    say=rng.choice(vague),
-                   detail=_which(name, rng), terse=f"Start {name} now.", refs=(_me(b), _mtg(b, m)),
+                   detail=_which(name, rng), terse=terse, refs=(_me(b), _mtg(b, m)),
                    mentions=_title_words(m))
     return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]},
                say=rng.choice(says),
-               terse=f"Start {name} now.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
+               terse=terse, refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
 
 
 @goals.add("end_meeting", 0.9)

@@ -928,3 +928,83 @@ def test_a_pin_given_in_an_earlier_turn_is_not_given_again():
             checked += bool(given)
             assert not again, (task.id, task.user_turns[:i + 1])
     assert checked, "no conversation gave a PIN before a later turn"
+
+
+def test_a_spending_period_given_with_its_request_is_not_said_as_a_correction():
+    """"Could you break down my spending by category for me? I mean between September 10 and
+    September 23, 2026.": at the complete level the period follows its request in the same message,
+    where "I mean" reads as the user correcting themselves; and "I'm asking about my spending for
+    August 2026." answers "which period?" of a question about income and spending. The period's
+    sentence names the period alone, and the request does not gloss itself with "I mean"."""
+    asks = [ask for ask, _, _ in _asks("get_spending_summary", seeds=(0, 1), draws=150) if ask.detail]
+    assert len(asks) > 20
+    details = set()
+    for ask in asks:
+        assert "i mean" not in f"{ask.say} {ask.detail}".lower(), (ask.say, ask.detail)
+        assert "spending" not in ask.detail.lower(), ask.detail
+        assert any(m in ask.detail for m in ask.mentions), (ask.detail, ask.mentions)
+        details.add(ask.detail.split(" ")[0])
+    assert len(details) >= 3, details
+
+
+def test_a_payee_in_the_category_other_is_not_said_to_be_in_the_other_category():
+    """"Could you set up a new payee in the other category for me: Lakeside Dental, ..." reads as a
+    category said before; the category named `other` is said as a name."""
+    asks = [ask for ask, _, _ in _asks("add_payee", seeds=(0, 1), draws=120) if ask.args["category"] == "other"]
+    assert len(asks) > 10
+    for ask in asks:
+        for text in (ask.say, ask.terse or ask.say):
+            assert "the other category" not in text, text
+            assert '"other"' in text, text
+
+
+def test_a_spending_summary_is_never_missing_while_the_ledger_that_adds_up_to_it_is_shown():
+    """"Where did my money go in June, category by category?" with get_spending_summary hidden and
+    list_transactions shown: the ledger of each account over the period, with every entry's category
+    and signed amount, adds up to the same totals, so the assistant could answer; the ledger also
+    holds every entry a search finds. The ledger's tools are declared substitutes, and a
+    missing-function task hides all of them or none."""
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import get_recipe
+    from prove_env.world import worlds
+    from servers.banking.tools import INCOME_KINDS, SPENDING_KINDS
+
+    toolkit = get_toolkit("banking")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    checked = 0
+    for ask, result, before in _asks("get_spending_summary", draws=30):
+        by_category, income = defaultdict(float), 0.0
+        for account in before["list_accounts"]:
+            for entry in json.loads(tools.run("list_transactions", {
+                    "account_id": account["account_id"], "start_date": result["start_date"],
+                    "end_date": result["end_date"], "limit": 100})):
+                if entry["kind"] in SPENDING_KINDS:
+                    by_category[entry["category"]] -= entry["amount"]
+                elif entry["kind"] in INCOME_KINDS:
+                    income += entry["amount"]
+        assert {c: round(v, 2) for c, v in by_category.items()} == result["spending_by_category"], ask.say
+        assert round(income, 2) == result["total_income"], ask.say
+        checked += 1
+    searched = 0
+    for ask, result, before in _asks("search_transactions", draws=30):
+        ledger = [entry for account in before["list_accounts"] for entry in json.loads(tools.run(
+            "list_transactions", {"account_id": account["account_id"], "limit": 100}))]
+        assert all(entry in ledger for entry in result), ask.say
+        searched += bool(result)
+    world.close()
+    assert checked > 10 and searched > 10
+    ledger_tools = {"list_transactions", "search_transactions", "list_transaction_categories"}
+    assert ledger_tools <= get_recipe("banking").substitutes_of("get_spending_summary")
+
+
+def test_a_mastercard_is_not_called_a_mastercard_card():
+    """"Could you reactivate my Mastercard card that ends in 5736?" says card twice; a Visa card
+    keeps its word."""
+    said = [text for tool in ("freeze_card", "unfreeze_card", "set_card_limit")
+            for ask, _, _ in _asks(tool, seeds=(0, 1), draws=60) for text in (ask.say, ask.terse or ask.say)]
+    assert any("my Mastercard that ends in" in text for text in said)
+    assert any("my Visa card that ends in" in text for text in said)
+    assert not [text for text in said if "Mastercard card" in text]

@@ -898,3 +898,13 @@ def test_a_deal_asked_for_its_stage_records_the_stage_even_when_closed():
         assert facts_stated([facts], [f"Closed {word}, {figures}."]), ask.say
         assert not facts_stated([facts], [f"It's in negotiation, {figures}."]), ask.say
     assert closed
+
+
+def test_a_conversion_asks_for_a_deal_not_yet_named_with_an_article_that_says_so():
+    """"Please convert my lead Christopher Chan from Morales Zimmerman and Cooper. Open the deal for
+    them." speaks of a deal no one has named yet: the conversion opens a new one, "a deal"."""
+    asks = [ask for ask, _, _ in _asks("convert_lead", draws=300)]
+    held = [ask for ask in asks if ask.detail and "deal for them" in ask.say]
+    assert held
+    for ask in asks:
+        assert "the deal for them" not in ask.say.lower(), ask.say

@@ -745,3 +745,48 @@ def test_a_conversation_asked_about_has_replies_a_reply_goes_to_a_person_and_a_p
         digits = "".join(ch for ch in saved if ch.isdigit())
         for form in (saved, f"{digits[:3]}-{digits[3:6]}-{digits[6:]}", f"{digits[:3]}.{digits[3:6]}.{digits[6:]}"):
             assert all(stated(f, f"The number is {form}.") for f in ask.facts(result)), (ask.say, form)
+
+
+def test_a_reply_is_hidden_only_with_the_draft_sending_that_does_it_and_its_text_is_no_message(s):
+    """Findings: with `reply_to_message` hidden, "I need to reply all to the email from Felicia Gallagher
+    about "Weekend hiking trip". Here's the message: "I can't make it this week, sorry."" was to be
+    declined, but `create_draft(reply_to_message_id=...)` and `send_draft`, both shown, send that very
+    reply (played: success False); and "Start a reply to the message from Kara Spencer ... Here's the
+    message: "Perfect, thank you!"" called the mail answered and the reply's text by one word. A reply
+    drafted and sent is the reply the reply tool sends, so the two are hidden together; the text of a
+    mail is given as its text."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    u, m = first(s, "inbox", lambda u, m: len([a for a in m["to"] + m["cc"] if a != u["address"]]) >= 2
+                 and m["from"].endswith(DOMAIN) and not m["subject"].startswith("Re:"))
+    others = [a for a in m["to"] if a != u["address"]]
+    copied = [a for a in m["cc"] if a != u["address"]]
+    draft = s.ok("create_draft", user_id=u["user_id"], reply_to_message_id=m["message_id"],
+                 to=[m["from"]] + others, cc=copied, body="Thanks, all.")
+    drafted = s.ok("send_draft", draft_id=draft["draft_id"])
+    replied = s.ok("reply_to_message", message_id=m["message_id"], body="Thanks, all.", reply_all=True)
+    for key in ("to", "cc", "subject", "thread_id", "folder"):
+        assert drafted[key] == replied[key], key
+    assert "send_draft" in get_recipe("email").substitutes_of("reply_to_message")
+    asks = [ask for tool in ("reply_to_message", "create_draft", "update_draft") for ask, _, _, _ in
+            _asks(tool, draws=100)]
+    given = [ask for ask in asks if "body" in ask.args]
+    assert len(given) > 60
+    for ask in given:
+        for words in (ask.say, ask.terse or "", ask.detail or ""):
+            assert "the message:" not in words.lower(), words
+
+
+def test_a_draft_request_says_not_to_send_it_as_an_instruction():
+    """Finding: "Could you prepare a reply draft to the mail Erik Moses sent me about "Holiday schedule"?
+    Not sent yet." left the request to keep the draft unsent as a fragment; every sentence of a draft
+    request that speaks of sending tells the assistant what to do with it ("Don't send it yet.")."""
+    import re
+
+    asks = [ask for ask, _, _, _ in _asks("create_draft", draws=100)]
+    replies = [ask for ask in asks if "reply_to_message_id" in ask.args]
+    assert len(replies) > 20 and len(asks) - len(replies) > 20
+    for ask in asks:
+        for sentence in re.split(r"(?<=[.?!])\s+", ask.say):
+            if re.search(r"\bsen[dt]\b(?! (?:me|to|you)\b)", sentence, re.IGNORECASE):  # not "the mail X sent me"
+                assert re.search(r"\b(?:don't send|send it myself)\b", sentence, re.IGNORECASE), (sentence, ask.say)

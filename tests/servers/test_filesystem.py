@@ -1363,3 +1363,108 @@ def test_a_held_back_word_to_count_is_not_a_question_the_next_sentence_answers()
     for ask in asks:
         assert not ask.say.rstrip().endswith("?") and "certain word" not in ask.say, ask.say
         assert not ask.detail.startswith("The word is"), ask.detail
+
+
+def test_no_request_opens_with_a_file_name_upper_cased():
+    """A request is a sentence and its first letter is upper case: one that opened with a file's
+    name ('settings.yaml in ...: port becomes 9090') would name 'Settings.yaml', a file that does not
+    exist, so no wording of any goal opens with how a file is named."""
+    import random
+    import re
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    seen, wrong = 0, []
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"filesystem openings {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        for goal in recipe.goals:
+            for _ in range(40):
+                b = rng.choice(bundles)
+                ask = goal.build(b, rng)
+                if ask is None:
+                    continue
+                names = {p.rsplit("/", 1)[-1] for p in b["nodes"]}
+                for words in (ask.say, ask.terse, ask.detail):
+                    first = re.match(r"[^\s,:;?()]+", words or "")
+                    if first is None:
+                        continue
+                    seen += 1
+                    word = first.group(0).rstrip(".")
+                    word = word[:1].upper() + word[1:]  # as a request opening a turn is written
+                    said = {m for m in ask.mentions if m in names}  # the names the request says
+                    if word not in names and any(word == n[:1].upper() + n[1:] for n in said):
+                        wrong.append((goal.tool, words))
+    assert seen > 1000
+    assert not wrong, sorted({(tool, re.sub(r"\S*/\S*|'[^']*'|\d+", "_", w)) for tool, w in wrong})
+
+
+def test_files_counted_by_a_listing_are_never_left_out_with_the_listing_shown():
+    """'How many .js files are under projects?' is answered by find's lines as well as by
+    count_files: a missing-function task that hides count_files hides every listing that counts."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    toolkit, hidden = get_toolkit("filesystem"), get_recipe("filesystem").substitutes_of("count_files")
+    asks = _asks("count_files", draws=40)
+    assert asks
+    world = worlds.create(toolkit, 0)
+    try:
+        for ask, result, _ in asks:
+            args = {"path": ask.args["path"], "type": "f", **({"name": ask.args["name"]} if "name" in ask.args else {})}
+            found = toolkit(world).run("find", args)
+            lines = [] if "(no matches)" in found else found.splitlines()
+            assert len(lines) == result["files"], (ask.say, found)
+            listed = toolkit(world).run("grep", {"pattern": "", "path": ask.args["path"], "recursive": True,
+                                                 "files_with_matches": True, "include": ask.args.get("name")})
+            listed = [] if "(no matches)" in listed else listed.splitlines()
+            assert len(listed) == result["files"] or "name" not in ask.args, (ask.say, listed)
+    finally:
+        world.close()
+    assert {"find", "grep", "tree", "ls", "list_dir", "disk_usage"} <= hidden
+
+
+def test_an_average_is_stated_to_one_decimal_as_well_as_to_the_hundredth():
+    """A column's mean is printed to four places (219.3333): 'mean 219.3' states it as well as
+    '219.33' does, a wrong mean does neither."""
+    from prove_env.facts import facts_stated, values
+
+    asks = [(ask, r) for seed in (0, 1) for ask, r, _ in _asks("column_stats", seed=seed, draws=60)
+            if r is not None and round(r["mean"], 1) != round(r["mean"], 4)
+            and any(r["mean"] in values(f) for f in ask.facts(r))]
+    assert len(asks) > 5
+    for ask, result in asks:
+        facts = ask.facts(result)
+        said = [str(f) for f in facts if not isinstance(f, dict) and f != result["mean"]]
+        for mean in (f"{result['mean']:.1f}", f"{result['mean']:.2f}"):
+            assert facts_stated([facts], [f"{', '.join(said)}; mean {mean}"]), (ask.say, facts, mean)
+        assert not facts_stated([facts], [f"{', '.join(said)}; mean {result['mean'] + 1:.2f}"]), facts
+
+
+def test_a_markdown_file_is_a_note_only_among_the_notes():
+    """'The note projects/portfolio-site/README.md', 'the resume.md note': a project's README and a
+    resume are no notes; a Markdown file is called a note only in a notes folder."""
+    import random
+    import re
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from servers.filesystem.synth import BY_TEXT, name_file
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    seen, wrong = set(), []
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"filesystem nouns {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        for b in bundles:
+            for path in sorted(p for p in b["read"] if p.endswith(".md")):
+                for _ in range(12):
+                    words = name_file(b, rng, path, BY_TEXT)[0]
+                    seen.add("/notes/" in path)
+                    if "/notes/" not in path and re.search(r"\bnote\b", re.sub(r"\"[^\"]*\"", "", words)):
+                        wrong.append(words)
+    assert seen == {True, False}
+    assert not wrong, sorted(set(wrong))[:5]

@@ -496,3 +496,59 @@ def test_a_reorder_never_opens_with_a_pronoun_nothing_came_before():
     assert len({a.say for a in asks}) >= 3
     for ask in asks:
         assert not ask.say.startswith(("That ", "It ", "This ")), ask.say
+
+
+def test_no_abstention_asks_an_order_count_the_shown_tools_add_up():
+    """Finding: "Which restaurant gets the most orders in the whole app?" (count_orders hidden) was to
+    be declined, but find_customers() lists every customer and list_orders of each, grouped by
+    restaurant, adds up to the hidden tool's numbers: answering them scored 0. No hidden-tool request
+    asks what the shown find_customers and list_orders add up to."""
+    import collections
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("food_delivery"), get_recipe("food_delivery")
+    world = worlds.create(toolkit, 0)
+    try:
+        read = Reader(toolkit, world)
+        customers = read("find_customers", limit=100)
+        assert 1 < len(customers) < 100
+        added = collections.Counter(o["restaurant_id"] for c in customers
+                                    for o in read("list_orders", customer_id=c["customer_id"], limit=100))
+        assert added and dict(added) == read("count_orders")
+        assert not [h for h in recipe.hidden if h.tool == "count_orders"]
+    finally:
+        world.close()
+
+
+def test_a_neighborhood_question_never_asks_how_far_the_restaurant_is():
+    """Finding: "Is Koi Kitchen far from me? Which neighborhood is it in?" recorded only the
+    neighborhood: a model that measured the distance (the customer, an address, check_delivery) lost
+    reward for calls the gold does not make. A question answered by the restaurant in full asks
+    nothing about the user's own place."""
+    asks = [ask for ask, _ in _built("get_restaurant", draws=200)]
+    hoods = [a for a in asks if a.terse.endswith("neighborhood?")]
+    assert len(hoods) > 20 and any("located" in a.say for a in hoods)
+    for ask in asks:
+        assert "far from me" not in ask.say and " me?" not in ask.say, ask.say
+
+
+def test_several_of_a_dish_are_them_not_it():
+    """Finding: "I'd like three fish tacos from El Farolito. Add it to my cart." """
+    asks = [ask for ask, _ in _built("add_to_cart", draws=300)]
+    closing = [a for a in asks if a.say.endswith("to my cart.") and ". Add " in a.say]
+    assert any(a.args["quantity"] > 1 for a in closing) and any(a.args["quantity"] == 1 for a in closing)
+    for ask in closing:
+        assert (" Add them " in ask.say) == (ask.args["quantity"] > 1), ask.say
+
+
+def test_delivered_orders_are_asked_with_each_ones_cost():
+    """Finding: "How many of my orders have been delivered so far, and what did they cost?" records each
+    order's total, while "$123.98 in all" answers it as well; every wording asks for each order's cost."""
+    asks = [ask for ask, _ in _built("list_orders", draws=300) if ask.args.get("status") == "delivered"]
+    assert len({a.say for a in asks}) >= 3
+    for ask in asks:
+        assert "they cost" not in ask.say and "for how much" not in ask.say, ask.say
+        assert "each" in ask.say or "totals" in ask.say, ask.say

@@ -1099,3 +1099,20 @@ def test_a_status_is_said_once_and_the_board_named_once():
         boarded += "along the board" not in ask.say and bool(boards)
         assert len(boards) <= 1, ask.say
     assert boarded, "no request names an issue by its board"
+
+
+def test_a_sprint_named_without_quotes_does_not_name_its_project_again():
+    """Finding: "Can you set up Hermes Sprint 18 as the next sprint in Hermes?" (every sprint name starts
+    with its project's short name, so "in Hermes" only repeats it). A request that says the name bare
+    says the project through it alone; a quoted name ("a new sprint in Hermes named 'Hermes Sprint 18'")
+    is the name being given, and the project beside it stays."""
+    bare = 0
+    for ask, _ in _asks("create_sprint", draws=120):
+        name = ask.args["name"]
+        short = name.rsplit(" Sprint ", 1)[0]
+        assert name.startswith(short + " Sprint "), name
+        if f"'{name}'" in ask.say or name not in ask.say:
+            continue
+        bare += 1
+        assert short not in ask.say.replace(name, ""), ask.say
+    assert bare >= 3, bare

@@ -1299,3 +1299,106 @@ def test_payment_changes_take_the_shortest_look_up_route_to_the_payment():
             assert needed <= 2, (goal.tool, ask.say, [(r.kind, r.key) for r in ask.refs])
     world.close()
     assert sum(n for (tool, at), n in seen.items() if at) > 10, seen
+
+
+def test_currencies_and_delivery_statuses_are_read_as_people_say_them_and_requests_say_nothing_twice():
+    """Findings: "What currencies does Northwind Studio invoice in on the platform?" answered "US dollars,
+    euros, British pounds and Canadian dollars" failed (the facts were the codes alone); "Did the 'paid'
+    notification ... reach our webhooks? What's the status of each delivery?" answered "it was delivered
+    successfully to both endpoints" failed (the fact was the word 'succeeded'); "Which are the five most
+    recently created overdue invoices? Numbers and customers." recorded the numbers only; "Issue a partial
+    refund for ..., please. Refund $20." said its verb twice."""
+    import random
+
+    from prove_env.facts import stated
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    names = {"USD": "US dollars", "EUR": "euros", "GBP": "British pounds", "CAD": "Canadian dollars"}
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    tools = ("list_merchants", "find_customers", "list_deliveries", "list_invoices", "refund_payment")
+    goals = [g for g in recipe.goals if g.tool in tools]  # every goal of each tool (list_invoices has two)
+    seen = Counter()
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments said as people say it")
+    bundles = recipe.sample(read, world.now, rng)
+    for _ in range(300):
+        bundle = rng.choice(bundles)
+        for goal in goals:
+            tool = goal.tool
+            ask = goal.build(bundle, rng)
+            if ask is None:
+                continue
+            words = " ".join(w for w in (ask.say, ask.detail) if w)
+            if tool == "refund_payment":
+                if ask.detail and "refund" in ask.say.casefold():
+                    seen["refund detail"] += 1
+                    assert not ask.detail.casefold().startswith("refund"), words
+                continue
+            if tool == "list_invoices":
+                # the facts are the invoices' numbers: no wording asks for their customers too
+                seen["overdue"] += "overdue" in ask.say
+                assert "numbers and customers" not in ask.say.casefold(), ask.say
+                continue
+            if ask.facts is None:
+                continue
+            result = read(tool, **ask.args)
+            for fact in ask.facts(result):
+                plain = str(fact)
+                codes = [c for c in names if f"'{c}'" in plain or plain == c]
+                if codes and tool != "list_deliveries":
+                    seen["currency"] += 1
+                    assert stated(fact, f"They are billed in {names[codes[0]]}."), (ask.say, fact)
+                if tool == "list_deliveries" and "succeeded" in plain:
+                    seen["succeeded"] += 1
+                    assert stated(fact, "It was delivered successfully to each endpoint."), (ask.say, fact)
+    world.close()
+    assert seen["currency"] > 10 and seen["succeeded"] > 5 and seen["refund detail"] > 5 and seen["overdue"] > 5, seen
+
+
+def test_queued_retries_shown_by_deliveries_keep_endpoints_shown_and_requests_fit_the_world():
+    """Findings: with list_webhook_endpoints left out, "Which endpoint has retries queued up, and how many?"
+    was to be declined, though the shown list_deliveries(status="failed") names each failed attempt's
+    endpoint and when its retry is due; "Can you resend it now rather than wait for the next automatic
+    try?" was said of an attempt with no retry due; "which five newest invoices are overdue?" also reads
+    "which of the five newest invoices are overdue"."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    goals = {g.build.__name__: g for g in recipe.goals}
+    seen = Counter()
+    world = worlds.create(toolkit, 7700000)  # its resendable attempt has no automatic retry due
+    read = Reader(toolkit, world)
+    rng = random.Random("payments retries in the deliveries")
+    bundles = recipe.sample(read, world.now, rng)
+    queued = Counter(d["endpoint_id"] for d in read("list_deliveries", status="failed", limit=100)
+                     if d["next_retry_at"])
+    for _ in range(200):
+        bundle = rng.choice(bundles)
+        ask = goals["list_webhook_endpoints"].build(bundle, rng)
+        if ask is not None and "retr" in ask.say.casefold():
+            endpoints = read("list_webhook_endpoints", **ask.args)
+            # the failed deliveries show the same endpoints and counts the request asks for
+            assert {e["endpoint_id"]: e["retries_scheduled"] for e in endpoints if e["retries_scheduled"]} == {
+                k: n for k, n in queued.items() if k in {e["endpoint_id"] for e in endpoints}}, ask.say
+            seen["retries"] += 1
+            assert "list_deliveries" in recipe.substitutes_of("list_webhook_endpoints"), ask.say
+        ask = goals["retry_delivery"].build(bundle, rng)
+        if ask is not None:
+            delivery = next(d for d in bundle["retryable"] + bundle["blocked"]
+                            if d["delivery_id"] == ask.args["delivery_id"])
+            seen["retry"] += 1
+            if "automatic try" in ask.say:
+                assert delivery["next_retry_at"], ask.say
+            elif delivery["next_retry_at"] is None and ask.say.startswith("It seems"):
+                seen["no retry due"] += 1
+        ask = goals["list_invoices"].build(bundle, rng)
+        if ask is not None and ask.args.get("overdue_only"):
+            seen["overdue"] += 1
+            assert "which five newest invoices are overdue" not in ask.say.casefold(), ask.say
+    world.close()
+    assert seen["retries"] > 3 and seen["no retry due"] > 2 and seen["overdue"] > 5, seen

@@ -485,3 +485,22 @@ def test_a_store_stock_request_is_never_drawn_as_off_topic_and_its_tools_never_d
     for other in (name for name in server_names() if name != "retail_chain"):
         shown = [schema for schemas in _distractor_pool(other, "stores") for schema in schemas]
         assert not [schema["function"]["name"] for schema in shown if schema in own], other
+
+
+def test_a_product_named_with_a_comma_is_stated_without_it():
+    """'Primer, 1 gal' in a list of products is stated as 'Primer 1 gal' or 'Primer (1 gal)' too: an
+    answer that lists the names in a sentence drops the comma and still names every product."""
+    from prove_env.facts import facts_stated
+
+    checked = 0
+    for tool in ("search_products", "list_store_stock", "low_stock_report"):
+        for ask, result in _asks(tool, draws=30):
+            names = [x.get("product", x.get("name")) for x in result]
+            if not any(", " in n for n in names):
+                continue
+            facts = ask.facts(result)
+            for rewrite in (lambda n: n.replace(", ", " "), lambda n: re.sub(r", (.*)$", r" (\1)", n)):
+                answer = "Here they are: " + "; ".join(rewrite(n) for n in names) + "."
+                assert facts_stated([facts], [answer]), (ask.say, answer)
+            checked += 1
+    assert checked > 10

@@ -817,3 +817,73 @@ def test_a_budget_is_said_with_the_search_and_never_held_back():
     for ask in asks:
         assert ask.detail is None, ask.say
         assert "$" in ask.say and "$" in ask.terse, ask.say
+
+
+def test_a_saved_card_question_asks_for_what_it_records():
+    """The cards are told by their last four digits: every wording of the question asks for them,
+    and none asks for what is not recorded ('... and when do they expire?' was answered rightly by
+    'an Amex that expires in December 2029' and scored as not stating the card)."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, result) for ask, result, _ in _asks("list_payment_methods", draws=120)
+            if any(m["kind"] == "card" and m["last4"] in ask.facts(result) for m in result)]
+    assert len(asks) > 10
+    assert len({ask.say for ask, _ in asks}) > 1
+    for ask, result in asks:
+        for words in (ask.say, ask.terse):
+            assert "last four" in words and "expire" not in words, words
+        cards = "; ".join(f"{m['brand']} ending in {m['last4']}" for m in result if m["kind"] == "card")
+        assert facts_stated([ask.facts(result)], [f"Your cards: {cards}."]), ask.say
+
+
+def test_a_request_says_please_once():
+    """'Please add the chino pants to my cart. Make it in grey, size M, please.': a request and the
+    detail it is said with ask politely once between them."""
+    asks = [ask for ask, _, _ in _asks("add_to_cart", draws=200) if ask.detail]
+    assert len(asks) > 20
+    assert any(ask.say.lower().startswith("please") for ask in asks)
+    for ask in asks:
+        assert f"{ask.say} {ask.detail}".lower().count("please") <= 1, (ask.say, ask.detail)
+
+
+def test_a_product_put_on_the_wishlist_is_not_said_to_be_there_already():
+    """A product added to the wishlist is not on it: 'keep the smartwatch on my wishlist' reads as
+    leaving it where it is."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("add_to_wishlist", draws=200)]
+    assert len({ask.say for ask in asks}) >= 4
+    for ask in asks:
+        for words in (ask.say, ask.terse):
+            assert not re.search(r"\b(?:keep|still|leave)\b", words, re.I), words
+
+
+def test_a_product_of_a_plural_name_is_them_not_it():
+    """'Please add the Stride Classic Hiking Boots to my cart. I want it in blue, size 10.': a
+    product whose name ends in a plural (Boots, Pants, Earbuds), or two of one, is 'them', and a
+    price asked of it is 'their' price."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    plural = re.compile(r"\b(?:Shoes|Boots|Sneakers|Pants|Earbuds|Headphones)\b")
+    wrong = re.compile(r"\b(?:want|add|remove|put|delete|got|give|saw) it\b|\bif it were\b|\bits price\b", re.I)
+    texts = []
+    for tool in ("add_to_cart", "remove_from_cart", "add_to_wishlist", "remove_from_wishlist", "write_review"):
+        for ask, _, _ in _asks(tool, draws=150):
+            texts += [(ask.say + " " + (ask.detail or "")), ask.terse]
+    toolkit, recipe = get_toolkit("shopping"), get_recipe("shopping")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("shopping price requests")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    hidden = next(h for h in recipe.hidden if h.tool == "set_variant_price")
+    texts += [t for t in (hidden.build(rng.choice(bundles), rng) for _ in range(200)) if t]
+    world.close()
+    many = [t for t in texts if plural.search(t) or "two of" in t]
+    assert sum(bool(re.search(r"\bthem\b|\btheir\b|\bthey were\b", t)) for t in many) >= 10
+    assert any(re.search(r"\b(?:put|got|saw) it\b", t) for t in texts)  # a singular name is still 'it'
+    for text in many:
+        assert not wrong.search(text), text

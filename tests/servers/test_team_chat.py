@@ -791,3 +791,97 @@ def test_an_introduction_shares_no_words_with_an_aside_of_the_voice():
     for intro in (i for both in INTROS for i in both):
         for aside in asides:
             assert not pairs(intro) & pairs(aside), (intro, aside)
+
+
+def test_mentions_asked_as_messages_are_told_by_their_words_or_their_authors():
+    """'Show me the messages where I was mentioned' is answered by quoting them as well as by naming
+    who wrote them; 'Who mentioned me?' asks for the people."""
+    import json
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("team_chat asks 0")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    goal = next(g for g in recipe.goals if g.tool == "list_mentions")
+    asked = {"who": 0, "messages": 0}
+    for _ in range(40):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        result = json.loads(toolkit(world).run("list_mentions", dict(ask.args)))
+        facts = ask.facts(result)
+        if ask.say.startswith(("Who", "Did anyone")):
+            asked["who"] += 1
+            continue
+        asked["messages"] += 1
+        quoted = " ".join(f'"{m["text"]}"' for m in result)
+        assert facts_stated([facts], [quoted]), (ask.say, facts)
+    world.close()
+    assert asked["who"] and asked["messages"]
+
+
+def test_a_message_named_by_its_words_or_its_day_is_found_by_one_search():
+    """'My message in #hiring that says "..."' or '... from August 28' is found the shortest way a
+    shown tool offers: search_messages by the quoted words, or by the day (the user's own by author
+    and day; another's within its channel, whose look-up the other routes take too), never through
+    the channel's page (list_channels, then list_messages, for no request of its own). The search
+    finds the message and no other of its channel by its author, and no gold calls a tool its task
+    hides (a missing search_messages, or a tool whose substitute it is, takes no look-up with it)."""
+    import json
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.config import SynthConfig
+    from prove_env.synthesis.graph import dependency_graph
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.toolkit import ToolError
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    specs = toolkit.specs()
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("team_chat routes 0")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    config = SynthConfig(missing_function_rate=0.5, irrelevant_rate=0.0, hidden_rate=0.0, distractor_rate=0.0)
+    composer = Composer(recipe, dependency_graph("team_chat"), bundles, config, rng)
+    forms: set[tuple[str, ...]] = set()
+    search_hidden = 0
+    for draft in (composer.draft() for _ in range(80)):
+        if draft is None:
+            continue
+        shown = {t["function"]["name"] for t in draft.tools}
+        assert {c.name for c in draft.calls} <= shown, (draft.missing_tool, [c.name for c in draft.calls])
+        search_hidden += "search_messages" not in shown
+        goals = draft.metadata["goals"]
+        assert [c.name for c in draft.chain].count("list_messages") <= goals.count("list_messages"), draft.user_turns
+        trial = world.clone()
+        results: dict[str, object] = {}
+        try:
+            for call in draft.chain:
+                try:
+                    results[call.id] = json.loads(toolkit(trial).run(call.name, dict(call.arguments)))
+                except ToolError:
+                    break
+                if call.name == "search_messages" or "message" not in specs[call.name].consumes:
+                    continue
+                found = [results[d] for d in call.depends_on
+                         if next(c for c in draft.chain if c.id == d).name == "search_messages"]
+                assert found, (call.name, draft.user_turns)  # the message came from a search
+                target = next(m for m in found[0] if m["message_id"] == call.arguments["message_id"])
+                alike = [m for m in found[0] if (m["channel_id"], m["author_id"]) ==
+                         (target["channel_id"], target["author_id"])]
+                assert alike == [target], draft.user_turns
+                search = next(c for c in draft.chain if c.id in call.depends_on and c.name == "search_messages")
+                forms.add(tuple(sorted(set(search.arguments) - {"user_id"})))
+        finally:
+            trial.close()
+    world.close()
+    assert {("query",), ("author_id", "end_date", "start_date"), ("channel_id", "end_date", "start_date")} <= forms, forms
+    assert search_hidden, "no draft hides search_messages"

@@ -984,3 +984,58 @@ def test_an_order_wanted_only_if_it_fills_at_once_is_not_good_till_cancelled():
         assert name == "place_order" and "time_in_force" not in placed, placed
         words = " ".join(w for w in (ask.say, ask.detail, ask.terse) if w).lower()
         assert "gtc" not in words and "good till" not in words and "good-till" not in words, words
+
+
+def test_a_company_is_stated_by_its_name_without_its_legal_form():
+    """Finding: "list the stocks ... in the Industrials sector" recorded UPS as 'UPS' or 'United Parcel
+    Service, Inc.', so "Boeing, Caterpillar and United Parcel Service" failed."""
+    from prove_env.facts import stated
+    from servers.trading.synth import _called
+
+    for symbol, name, said in (("UPS", "United Parcel Service, Inc.", "United Parcel Service"),
+                               ("JPM", "JPMorgan Chase & Co.", "JPMorgan Chase"),
+                               ("UNH", "UnitedHealth Group Incorporated", "UnitedHealth Group")):
+        assert stated(_called({"symbol": symbol, "name": name}), f"It is {said}."), name
+    assert not stated(_called({"symbol": "UPS", "name": "United Parcel Service, Inc."}), "It is Boeing.")
+
+
+def test_a_watchlist_name_is_quoted_where_no_article_frames_it():
+    """Finding: the terse "Maybe later watchlist?" read as words; a name said bare is quoted."""
+    for tool in ("list_watchlists", "delete_watchlist"):
+        asks = _asks(tool)
+        assert asks
+        for ask, _, _ in (a for a in asks if a[0].mentions):
+            name = ask.mentions[0]
+            for words in (ask.terse, *(s for s in [ask.say] if "called" in ask.say or "in my" in ask.say)):
+                assert f"'{name}'" in words, words
+
+
+def test_no_request_is_left_for_a_hidden_tool_the_shown_tools_add_up():
+    """Finding: "Across every client of the firm, how many buy and sell orders are open?" was an
+    abstention, but find_clients lists every client, and their accounts' open orders add up to what
+    count_open_orders tells."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import get_recipe
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("trading")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    clients = tools.find_clients(limit=100)
+    assert len(clients) < 100
+    sides = {"buy": 0, "sell": 0}
+    for client in clients:
+        for account in tools.list_accounts(client["client_id"]):
+            for order in tools.list_orders(account["account_id"], status="open", limit=100):
+                sides[order["side"]] += 1
+    assert sides == tools.count_open_orders()
+    assert not [h for h in get_recipe("trading").hidden if h.tool == "count_open_orders"]
+
+
+def test_an_order_change_does_not_name_its_price_field_again_with_the_new_price():
+    """Finding: "Can you adjust my open limit order ...? The limit price needs to change. The new limit
+    price is $70." said 'limit price' in every sentence; the held-back price is said without it."""
+    asks = [a for a, _, _ in _asks("modify_order", seeds=(0, 1, 2)) if a.detail]
+    assert asks
+    for ask in asks:
+        assert "price" not in ask.detail, (ask.say, ask.detail)

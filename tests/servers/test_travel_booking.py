@@ -1225,3 +1225,42 @@ def test_free_seats_are_asked_which_in_every_wording():
     for ask in asks:
         for text in (ask.say, ask.terse):
             assert re.search(r"\b(?:which|what) seats\b|\bwhich business\b", text, re.IGNORECASE), text
+
+
+def test_the_trips_and_a_trip_are_hidden_together():
+    """Finding: with `list_itineraries` missing, "Which trips do I have with you?" was to be declined,
+    but each flight booking and stay names its itinerary and `get_itinerary` reads its name out, so an
+    agent answered it (scored below the maximum). The two are substitutes: a missing-function task
+    hides both or neither."""
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import get_recipe
+    from prove_env.world import worlds
+
+    assert "get_itinerary" in get_recipe("travel_booking").substitutes_of("list_itineraries")
+    toolkit = get_toolkit("travel_booking")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    try:
+        told = 0
+        for t in json.loads(tools.run("find_travellers", {"limit": 100})):
+            tid = t["traveller_id"]
+            trips = {i["itinerary_id"]: i["name"] for i in json.loads(tools.run("list_itineraries", {"traveller_id": tid}))}
+            booked = {x["itinerary_id"] for tool in ("list_flight_bookings", "list_hotel_bookings")
+                      for x in json.loads(tools.run(tool, {"traveller_id": tid}))}
+            for itinerary_id in booked:
+                assert json.loads(tools.run("get_itinerary", {"itinerary_id": itinerary_id}))["name"] == trips[itinerary_id]
+            told += booked == trips.keys()
+        assert told > 5  # travellers whose every trip the bookings and get_itinerary tell
+    finally:
+        world.close()
+
+
+def test_a_return_flight_search_asks_for_flights_in_plain_words():
+    """Finding: "Can you find me return flights JFK to CDG, please? Which flight numbers run?" (the
+    numbers do not run; the flights do)."""
+    asks = [ask for _, ask in _asks("search_flights", draws=120) if "return_date" in ask.args]
+    assert asks
+    for ask in asks:
+        assert not re.search(r"\bnumbers run\b", ask.say), ask.say

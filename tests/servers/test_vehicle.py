@@ -972,3 +972,108 @@ def test_a_car_the_conversation_already_named_is_not_named_again_as_an_afterthou
                 checked += 1
                 assert named not in earlier, (task.id, turn)
     assert checked, "no request said 'my car' with the car named after it"
+
+
+def test_a_place_is_searched_by_its_name_alone_where_that_finds_it():
+    """Finding: "Save Pasadena Airport as 'Flights'." searched search_places(query=..., city="Pasadena"),
+    though the user said no city apart from the name and the name alone finds the one place: an agent
+    searching by the name lost the call. The city is passed only where the name (or the street
+    address) needs it, and the search always finds the place alone."""
+    import random
+
+    from prove_env.servers.vehicle.synth import _place_args, _place_ref
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("vehicle"), get_recipe("vehicle")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random("vehicle place searches"))
+    places = {p["place_id"]: p for b in bundles for p in b["nearby"] + b["far"]}
+    alone = {"name": 0, "address": 0}
+    for place in places.values():
+        for by in ("name", "address"):
+            args = _place_args(_place_ref(place, by))
+            found = json.loads(tools.run("search_places", dict(args)))
+            assert [p["place_id"] for p in found] == [place["place_id"]], (by, args)
+            by_itself = json.loads(tools.run("search_places", {"query": place[by]}))
+            assert ("city" not in args) == (len(by_itself) == 1), (by, args)
+            alone[by] += "city" not in args
+    world.close()
+    assert alone["name"] > 5 and alone["address"] > 5, alone
+
+
+def test_a_car_left_unnamed_is_my_car_not_the_car():
+    """Finding: "I want to change the charge limit on my Model Y. ... After that, can you read me the
+    tire pressures of the car, and what they should be? It's my 330i." 'The car' points back at the
+    car just named; a request that leaves its car to an afterthought says 'my car'."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("vehicle"), get_recipe("vehicle")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("vehicle which car")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    afterthoughts = ("I mean ", "That's ", "It's ")
+    checked = 0
+    for goal in recipe.goals:
+        for _ in range(30):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or not ask.detail or not ask.plain:
+                continue
+            if not (ask.detail.startswith(afterthoughts) or ask.detail.endswith(", that is.")):
+                continue
+            checked += 1
+            assert "my car" in ask.say, (ask.say, ask.detail)
+    assert checked > 10
+
+
+def test_no_request_is_left_to_a_fleet_census_the_shown_tools_add_up():
+    """Finding: "Give me a count of every vehicle in the system by ignition state and gear." was an
+    abstention (only the hidden fleet_census counts), yet find_owners with no name lists every owner and
+    list_vehicles shows each car's ignition and gear: an agent that adds them up answers it and scores 0.
+    Every count of the census is such a sum, so no hidden-tool request asks for one."""
+    from prove_env.synthesis.recipe import get_recipe
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("vehicle")
+    world = worlds.create(toolkit, 0)
+    tools = toolkit(world)
+    added_up = Counter()
+    for owner in json.loads(tools.run("find_owners", {"limit": 100})):
+        for v in json.loads(tools.run("list_vehicles", {"owner_id": owner["owner_id"]})):
+            added_up[f"{v['ignition']}/{v['gear']}"] += 1
+    census = json.loads(tools.run("fleet_census", {}))
+    world.close()
+    assert dict(added_up) == census
+    assert not [h for h in get_recipe("vehicle").hidden if h.tool == "fleet_census"]
+
+
+def test_a_message_says_please_once():
+    """Finding: "Find me under the email ..., please. Turn on the climate in my Civic, please. Set it to
+    69, please." and "Set a new speed for my Mazda CX-5, please. 40 miles per hour, please." The
+    sentence with the value does not repeat the request's 'please', and no self-introduction says it."""
+    import random
+
+    from prove_env.servers.vehicle.synth import _BY_EMAIL, _BY_EMAIL_TERSE, _BY_NAME, _BY_NAME_TERSE
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    assert not [intro for intro in _BY_EMAIL + _BY_EMAIL_TERSE + _BY_NAME + _BY_NAME_TERSE if "please" in intro.lower()]
+    toolkit, recipe = get_toolkit("vehicle"), get_recipe("vehicle")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("vehicle please once")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    checked = 0
+    for goal in recipe.goals:
+        for _ in range(30):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or not ask.detail or "please" not in ask.say.lower():
+                continue
+            checked += 1
+            assert "please" not in f"{ask.say} {ask.detail}".lower().replace("please", "", 1), (ask.say, ask.detail)
+    assert checked > 20

@@ -723,6 +723,20 @@ def test_a_meeting_of_a_later_day_is_started_now_instead_not_early():
         assert "one of my past meetings?" not in ask.say, ask.say
 
 
+def test_a_terse_start_of_a_later_days_meeting_says_it_is_held_now_instead():
+    """Finding: terse "Start the Data platform deep dive now." on October 4 for a meeting set on October 27:
+    the terse form, like the others, says that a meeting of a later day is held now instead of on its day
+    (and a meeting of today, where one is picked, is started with the plain "now")."""
+    asks = _asks("start_meeting", seeds=(0, 1, 2), n=120)
+    seen = {"today": 0, "later": 0}
+    for b, ask in asks:
+        m = next(m for m in b["meetings"] if m["meeting_id"] == ask.args["meeting_id"])
+        later = m["date"] > b["now"].date()
+        seen["later" if later else "today"] += 1
+        assert ("instead of on its day" in ask.terse) == later, (m["date"], b["now"], ask.terse)
+    assert seen["later"] > 3, seen
+
+
 def test_a_past_meetings_recordings_are_read_off_the_hosts_one_listing():
     """Finding: "Did I record "Sprint planning" on April 7? How long are the recordings?" was answered by
     finding the meeting, then listing its recordings; the listing of the user's recordings names each
