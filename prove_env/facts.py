@@ -16,15 +16,16 @@ something else:
   written with the date must be the right one ('September 15, 2019' does not state it); and, where
   the world's date is known (`facts_stated(..., today=)`), 'today', 'tomorrow' or 'yesterday';
 - times ('14:30', and the time of '2026-09-15T14:30' with its date as above, both in one item of
-  the answer: one line, or one part between semicolons or sentences): 24-hour ('14:30') or
+  the answer: one line, or one part between semicolons or sentences; on the world's day, the time
+  alone): 24-hour ('14:30') or
   12-hour ('2:30 pm', '2:30PM', '2:30 p.m.', '2 pm' on the hour), 'noon' and 'midnight';
 - booleans: 'yes'/'no' words are too loose to check, so a boolean fact is always stated;
 - a number in groups of digits (a phone or meeting number, '(241) 208-1991', '206 3063 7671'): by
   the same digits in a row of groups, whatever joins them ('241-208-1991', '+1 241.208.1991',
   '20630637671'), none more or fewer;
 - any other text: as a whole word or phrase, ignoring case, runs of white space, the difference
-  between '_' and a space, a comma before a space and round brackets ('T' is not stated by 'the';
-  'in_progress' is by 'in progress', 'Primer, 1 gal' by 'Primer (1 gal)').
+  between '_' and a space, a comma before a space and round brackets ('T' is not stated by 'the'
+  nor by 'AT&T'; 'in_progress' is by 'in progress', 'Primer, 1 gal' by 'Primer (1 gal)').
 
 Two structured forms (JSON objects, so that tasks stay JSON) say more than a bare value:
 
@@ -170,7 +171,9 @@ def stated(fact: Any, text: str, today: dt.date | None = None) -> bool:
         return _time_stated(int(clock[1]), int(clock[2]), text)
     moment = _moment(value)
     if isinstance(moment, dt.datetime):  # the date and the time together, in one item of the answer
-        return any(_date_stated(moment.date(), part, today) and _time_stated(moment.hour, moment.minute, part)
+        # on the world's day, a time said with no day at all says its day ('around 1:53 pm')
+        return any(_time_stated(moment.hour, moment.minute, part)
+                   and (_date_stated(moment.date(), part, today) or (moment.date() == today and not _names_a_day(part)))
                    for part in _ITEMS.split(text))
     if moment is not None:
         return _date_stated(moment, text, today)
@@ -364,6 +367,13 @@ def _date_stated(day: dt.date, text: str, today: dt.date | None = None) -> bool:
     return False
 
 
+def _names_a_day(text: str) -> bool:
+    """Whether `text` says a day of its own: a date in any form, a weekday, today or another."""
+    return (any(p.search(text.lower()) for p in _NAMED_DATES) or _SLASH_DATE.search(text) is not None
+            or re.search(r"\d{4}-\d{2}-\d{2}|\b(?:today|tonight|tomorrow|yesterday|monday|tuesday|wednesday|thursday"
+                         r"|friday|saturday|sunday)\b", text, re.I) is not None)
+
+
 def _time_stated(hour: int, minute: int, text: str) -> bool:
     folded = _fold(text)
     if (hour, minute) == (12, 0) and re.search(r"\bnoon\b", folded):
@@ -394,7 +404,7 @@ def _phrase_stated(value: str, text: str) -> bool:
     if not phrase:
         return True
     words = r"\s+".join(re.escape(w) for w in phrase.split(" "))
-    return re.search(rf"(?<!\w){words}(?!\w)", _loose(text)) is not None
+    return re.search(rf"(?<![\w&]){words}(?![\w&])", _loose(text)) is not None  # not the T of 'AT&T'
 
 
 def _loose(text: str) -> str:

@@ -31,7 +31,7 @@ STATED = [
 NOT_STATED = [
     (12, "2025-12-07"), (21, "ACC-0021"), (14, "14:30"), (10, "ORD-0104"), (10, "104 items"), (1548.38, "1,548.4"),
     (3, "3.5 stars"), (5, "NOVA-5"), (7, "7/12/2026"), (12, "seat 12F"), (2, "at 2 pm"),
-    ("10", "ORD-0104"), ("T", "the stock"), ("Weekly sync", "weekly synchronisation"), ("Primer, 1 gal", "Primer 2 gal"), (219.3333, "219.4"), (0.1234, "0.1"),
+    ("10", "ORD-0104"), ("T", "the stock"), ("T", "qzAT&T"), ("Weekly sync", "weekly synchronisation"), ("Primer, 1 gal", "Primer 2 gal"), (219.3333, "219.4"), (0.1234, "0.1"),
     ("addEventListener('DOMContentLoaded', ()", "addEventListener('DOMContentLoaded', ()qz"),
     (45.2, "45.0"),
     ("01:30", "13:30"), ("20:30", "8:30"), ("20:30", "8:30 am"), ("14:00", "2 am"),
@@ -186,6 +186,19 @@ def test_today_tomorrow_and_yesterday_state_the_day_they_name_in_the_world():
     assert not facts_stated([["2026-07-23T16:00"]], ["today at 4 pm"], today=dt.date(2026, 7, 22))
     assert not facts_stated([["2026-07-23T16:00"]], ["today at 4 pm"])  # no day known: no reading
     assert not facts_stated([["2026-07-22"]], ["yesterday, today or tomorrow"], today=dt.date(2026, 7, 22))
+
+
+def test_a_time_of_the_worlds_day_is_stated_by_the_time_alone():
+    """'When should it arrive?' 'Around 1:53 PM.': said on that day, the time names the day too."""
+    import datetime as dt
+
+    day = dt.date(2026, 7, 23)
+    assert facts_stated([["2026-07-23T13:53"]], ["It should arrive around 1:53 PM."], today=day)
+    assert not facts_stated([["2026-07-24T13:53"]], ["It should arrive around 1:53 PM."], today=day)
+    assert not facts_stated([["2026-07-23T13:53"]], ["It should arrive around 1:53 PM."])  # no day known
+    assert not facts_stated([["2026-07-23T13:53"]], ["Around 2:53 PM."], today=day)
+    assert not facts_stated([["2026-07-23T13:53"]], ["July 24 at 1:53 PM."], today=day)  # another day said
+    assert not facts_stated([["2026-07-23T13:53"]], ["Friday, 1:53 PM."], today=day)
 
 
 @pytest.mark.parametrize(("fact", "text"), [(1, "It came up just once."), (2, "twice so far")])

@@ -634,6 +634,23 @@ def test_a_looked_up_handle_inside_the_users_words_keeps_its_look_up() -> None:
     assert _holders(edit, earlier, outputs, said) == [("@edward.olson Draft is in the folder.", ["g1"], False)]
 
 
+def test_a_value_chosen_from_a_parameters_choices_is_found_in_no_result() -> None:
+    """'The three most recent failures sending to Ledgerly': status='failed' is the assistant's
+    choice for "failures", not a value the endpoint listing's 'failed_deliveries' key gives, so it
+    keeps no second listing of the endpoints in the gold."""
+    from prove_env.synthesis.verify import _chosen, _holders
+    from prove_env.task import GoldCall
+
+    spec = get_toolkit("payments").specs()["list_deliveries"]
+    deliveries = GoldCall(id="g5", name="list_deliveries", arguments={"endpoint_id": "WHE-0002", "status": "failed"})
+    assert _chosen(deliveries, spec) == {"failed"}
+    earlier = [GoldCall(id="g4", name="list_webhook_endpoints", arguments={})]
+    outputs = {"g4": '[{"endpoint_id": "WHE-0002", "failed_deliveries": 3}]'}
+    said = "the three most recent failures sending to ledgerly"
+    assert [v for v, _, _ in _holders(deliveries, earlier, outputs, said)] == ["WHE-0002", "failed"]
+    assert [v for v, _, _ in _holders(deliveries, earlier, outputs, said, _chosen(deliveries, spec))] == ["WHE-0002"]
+
+
 def test_an_id_beside_the_number_the_user_said_is_named_by_it() -> None:
     """'What's on invoice HY-1041?' after a payment listing that shows 'invoice_id' beside
     'invoice_number' HY-1041: the listing names the invoice, so no look-up by number is needed; a

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -270,13 +270,16 @@ def _ahead(calls: Sequence[Any], target: str, source: str) -> list[Any] | None:
     return [by_id[i] for i in order[:start] + moved + rest]
 
 
-def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said: str
-             ) -> list[tuple[str, list[str], bool]]:
+def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said: str,
+             chosen: Collection[Any] = ()) -> list[tuple[str, list[str], bool]]:
     """For each value `call` takes that the user never said: the value, the earlier calls whose
     results hold it, in order, and whether it is worked out rather than found (a date not found as
-    such may be worked out from any earlier result holding a date)."""
+    such may be worked out from any earlier result holding a date). `chosen`: values picked from a
+    parameter's choices ('failed' for "failures"), which no result gives."""
     found = []
     for value in call.values():
+        if value in chosen:
+            continue
         text = str(value)
         if len(text) < 2 or text.casefold() in said:
             continue
@@ -293,6 +296,17 @@ def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said
         elif _ISO_DATE.match(text):
             found.append((text, [c.id for c in earlier if _ISO_DATE.search(outputs[c.id])], True))
     return found
+
+
+def _chosen(call: Any, spec: Any) -> set[Any]:
+    """The values `call` passes to parameters with a set of choices (a status, a list of event types)."""
+    properties = spec.parameters.get("properties", {})
+    chosen: set[Any] = set()
+    for key, value in call.arguments.items():
+        prop = properties.get(key, {})
+        if "enum" in prop or "enum" in prop.get("items", {}):
+            chosen |= set(value) if isinstance(value, list) else {value}
+    return chosen
 
 
 def _with_gold(task: Task, gold: list[list[Any]], new_edges: str) -> Task:
@@ -326,7 +340,7 @@ def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str
                 told = told | {c.id for c in turn if any(_plain(v) in outputs[c.id] for v in values(fact))}
     sources: dict[str, set[str]] = {c.id: set() for c in calls}
     for j, call in enumerate(calls):
-        for value, holders, worked_out in _holders(call, calls[:j], outputs, said):
+        for value, holders, worked_out in _holders(call, calls[:j], outputs, said, _chosen(call, specs[call.name])):
             if worked_out:
                 sources[call.id].update(holders)
                 continue

@@ -197,6 +197,17 @@ def _top_spending(summary: dict) -> list[Any]:
     return [amount for _, amount in ranked[:4]] or [NOTHING]
 
 
+def _total(amount: float) -> Any:
+    """A total as told: the amount, or that nothing came in or went out when it is zero ("nothing came
+    in, and $1,644.89 went out" states an income of 0.00)."""
+    return NOTHING if round(amount, 2) == 0 else amount
+
+
+def _totals(summary: dict) -> list[Any]:
+    """A summary's income and spending totals."""
+    return [_total(summary["total_income"]), _total(summary["total_spending"])]
+
+
 def _times(count: int) -> Any:
     """How often something came up: the count, or 'once' and 'twice' for 1 and 2 ('it came up once')."""
     return one_of(count, {1: "once", 2: "twice"}[count]) if count in (1, 2) else count
@@ -473,9 +484,10 @@ def get_spending_summary(b: Bundle, rng: random.Random) -> Ask | None:
             ("Could you break down my spending by category for me?", f"Spending by category {when}?", _top_spending),
             ("I'd like to see where my money went, category by category.", f"Spending by category {when}?",
              _top_spending),
-            ("Can you total up my spending for me?", f"Total spending {when}?", lambda r: [r["total_spending"]]),
+            ("Can you total up my spending for me?", f"Total spending {when}?",
+             lambda r: [_total(r["total_spending"])]),
             ("How much came in and how much went out? I'd like both totals.",
-             f"Income and spending {when}?", lambda r: [r["total_income"], r["total_spending"]]),
+             f"Income and spending {when}?", _totals),
         ])
         # The period as a sentence of its own: it fits after the request in the same message (no "I mean",
         # which reads as a correction there) and as the answer to "which period?", whatever was asked.
@@ -494,13 +506,13 @@ def get_spending_summary(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"I'm budgeting: how much did I spend altogether {when}?",
                                          f"Could you tell me my total spending {when}?"]),
                    terse=f"Total spent {when}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r["total_spending"]])
+                   facts=lambda r: [_total(r["total_spending"])])
     if choice == 2:
         return Ask(args, say=rng.choice([f"How did my income compare with my spending {when}?",
                                          f"What were my total income and total spending {when}?",
                                          f"Did I earn more than I spent {when}? Give me both totals."]),
                    terse=f"Income vs spending {when}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [r["total_income"], r["total_spending"]])
+                   facts=_totals)
     start, end = dt.date.fromisoformat(dates["start_date"]), dt.date.fromisoformat(dates["end_date"])
     spent = sorted({e["category"] for e in b["transactions"]
                     if e["kind"] in SPENDING_KINDS and start <= _dated(e) <= end and e["category"] in CATEGORY_WORDS})

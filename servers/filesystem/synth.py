@@ -792,7 +792,11 @@ def ls(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_dir", 0.6)
 def list_dir(b: Bundle, rng: random.Random) -> Ask | None:
-    top = _pick(rng, [d for d in b["dirs"] if sum(n.startswith(d + "/") for n in b["nodes"]) >= 3])
+    # an order is asked of a folder with three shown entries of its own at least (not of one folder
+    # holding the rest: "journal/2025, newest first" lists only "12")
+    top = _pick(rng, [d for d in b["dirs"]
+                      if sum(n.rsplit("/", 1)[0] == d and not n.rsplit("/", 1)[1].startswith(".")
+                             for n in b["nodes"]) >= 3])
     if top is None:
         return None
     facts = lambda r: [e["name"] for e in r["entries"]][:3]
@@ -1942,6 +1946,9 @@ SUBSTITUTES = (
     ("realpath", "readlink"),
     ("replace_in_file", "sed"),
     ("rmdir", "rm"),
+    # a move is a copy and a removal of the original (cp, then rm; or a rewrite, then rm): with rm hidden
+    # nothing shown takes a file away from where it was, so mv is never left out while rm is shown
+    ("mv", "rm"),
     ("write_file", "append_file", "echo"),
     # insert_lines adds at the end with line = the number of lines + 1, as its description says
     ("append_file", "insert_lines"),

@@ -74,6 +74,11 @@ def _stage(status: str) -> Any:
     return status if STAGE_WORDS[status] == status.replace("_", " ") else one_of(status, STAGE_WORDS[status])
 
 
+def _eta(moment: str, now: dt.datetime) -> Any:
+    """An arrival time as a fact: one due today is also stated by its time alone ("around 1:53 PM")."""
+    return one_of(moment, moment[11:16]) if moment[:10] == now.date().isoformat() else moment
+
+
 # -- sampling ------------------------------------------------------------------------------------
 
 def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
@@ -447,11 +452,16 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["orders"]:
         return None
     if rng.random() < 0.5:
-        return Ask({"customer_id": b["customer"]["customer_id"], "limit": 3},
-                   say=rng.choice(["Which restaurants did my last three orders come from?",
-                                   "What were my three most recent orders?",
-                                   "Remind me where I ordered from the last three times."]),
-                   terse="My last 3 orders?", refs=(_customer(b),), facts=lambda r: [o["restaurant"] for o in r])
+        # as many as the customer has, up to three: never "my last three orders" of two
+        n = min(3, len(b["orders"]))
+        said = {3: ("my last three orders", "my three most recent orders", "the last three times", "3 orders"),
+                2: ("my last two orders", "my two most recent orders", "the last two times", "2 orders"),
+                1: ("my last order", "my most recent order", "last time", "order")}[n]
+        return Ask({"customer_id": b["customer"]["customer_id"], "limit": n},
+                   say=rng.choice([f"Which restaurant{'s' if n > 1 else ''} did {said[0]} come from?",
+                                   f"What {'were' if n > 1 else 'was'} {said[1]}?",
+                                   f"Remind me where I ordered from {said[2]}."]),
+                   terse=f"My last {said[3]}?", refs=(_customer(b),), facts=lambda r: [o["restaurant"] for o in r])
     delivered = [o for o in b["orders"] if o["status"] == "delivered"]
     if not delivered:
         return None
@@ -478,7 +488,8 @@ def track_order(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Any update on {name}? I'd like an arrival time.",
                                f"Can you track {name} for me? When is it expected?"]),
                terse=f"Track {name}: stage, ETA?", refs=(_order(b, order),), mentions=(order["restaurant"],),
-               facts=lambda r: [_stage(r["status"])] + ([r["expected_delivery"]] if "expected_delivery" in r else []))
+               facts=lambda r: [_stage(r["status"])] + ([_eta(r["expected_delivery"], b["now"])]
+                                                        if "expected_delivery" in r else []))
 
 
 @goals.add("cancel_order", 1.0)

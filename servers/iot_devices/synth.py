@@ -533,8 +533,17 @@ def set_brightness(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"{name.capitalize()} {'are' if _plural(d) else 'is'} not at the right brightness; could you change that?"]),
                    detail=rng.choice([f"Make it {said}.", f"{said.capitalize()}, please.", f"Set it to {said}."]),
                    terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
+    # the verb fits the change: "dim" only a light that is on and brighter than asked, "turn up" one
+    # that is on and dimmer, and a light that is off is turned on at the level ("Dim the desk lamp to
+    # 100%" was said of a lamp off at 10%)
+    if not d["is_on"]:
+        move = f"Turn on {name} at {said}, please."
+    elif level < d["brightness"]:
+        move = f"Dim {name} to {said}, please."
+    else:
+        move = f"Turn {name} up to {said}, please."
     return Ask({"device_id": d["device_id"], "brightness": level},
-               say=rng.choice([f"Set {name} to {said} brightness.", f"Dim {name} to {said}, please.",
+               say=rng.choice([f"Set {name} to {said} brightness.", move,
                                f"Could you put {name} at {said}?", f"I'd like {name} at {said} brightness.",
                                f"Make {name} {said} bright, would you?"]),
                terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
@@ -781,11 +790,11 @@ def add_lock_code(b: Bundle, rng: random.Random) -> Ask | None:
         mentions += (day(last),)
     # the code's name is said as it is stored: a person by their name ("for Grandma"), a role in
     # quotes ("named 'Dog walker'"), never "for the dog walker", which leaves its spelling open
-    person = who in ("Grandma", "Aunt Rose")
+    person = who in ("Grandma", "Aunt Rose")  # both "her": "give Grandma their own code" read oddly
     whose = f"for {who}" if person else f"named '{who}'"
     if rng.random() < 0.6:
         return Ask(args, say=rng.choice([f"Please add a new code on {name} {whose}{until}.",
-                                         (f"Could you give {who} their own code on {name}{until}?" if person else
+                                         (f"Could you give {who} her own code on {name}{until}?" if person else
                                           f"Could you set up a '{who}' code on {name}{until}?"),
                                          f"I need a code on {name} named '{who}'{until}."]),
                    detail=rng.choice([f"Make the code {code}.", f"The digits should be {code}.", f"Use {code}."]),

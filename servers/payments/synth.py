@@ -870,7 +870,9 @@ def pay_invoice(b: Bundle, rng: random.Random) -> Ask | None:
         mentions += (card["last4"],)
         if rng.random() < 0.6:
             detail = rng.choice([f"Use {card_words}.", f"Charge {card_words}.", f"It goes on {card_words}."])
-            card_words = rng.choice(["one of their saved cards", "a card they have on file", "their card"])
+            # the card is held back: the words ask for a choice ("their card" would read as the default
+            # card, which pay_invoice charges when none is named)
+            card_words = rng.choice(["one of their saved cards", "one of the cards on file"])
     key = ""
     if rng.random() < 0.3:
         args["idempotency_key"] = f"pay-{number.lower()}"

@@ -19,6 +19,7 @@ import random
 import zlib
 from typing import Any
 
+from prove_env.facts import one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import money, stable
 
@@ -171,6 +172,12 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- stock ---------------------------------------------------------------------------------------
 
+def _available(units: int) -> Any:
+    """How many units a store can sell; none is also said as 'out of stock' ('none available')."""
+    return units if units else one_of(0, "none", "out of stock", "sold out", "nothing available", "no units",
+                                      "not in stock", "unavailable", "not available")
+
+
 @goals.add("get_stock", 1.2)
 def get_stock(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["stock"]:
@@ -185,7 +192,7 @@ def get_stock(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Check {product} at {name} for me: available units and shelf price."]),
                terse=f"{product} at {name}: available and price?",
                refs=(_store_ref(store), _product_ref(b, line["product_id"])),
-               mentions=(product, store_mention(store)), facts=lambda r: [r["available"], r["price"]])
+               mentions=(product, store_mention(store)), facts=lambda r: [_available(r["available"]), r["price"]])
 
 
 @goals.add("list_store_stock", 0.8)
@@ -232,7 +239,7 @@ def find_nearest_stock(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"product_id": line["product_id"], "quantity": quantity, "city": city}
     amount = "one" if quantity == 1 else f"{quantity}"
     say = _pick(rng, [f"I'm in {city} and need {amount} of the {product}. Which of your stores nearest to me has that many?",
-                      f"Where's the closest store to {city} that has at least {quantity} units of the {product} available?",
+                      f"Where's the closest store to {city} that has at least {quantity} unit{'s' if quantity > 1 else ''} of the {product} available?",
                       f"Could you find me the nearest store to {city} with {amount} of the {product} in stock?",
                       f"A customer in {city} wants {amount} of the {product}; which nearby store can sell them that many?"])
     return Ask(args, say=say, terse=f"Nearest store to {city} with {quantity}x {product}?",
@@ -277,7 +284,9 @@ def transfer_stock(b: Bundle, rng: random.Random) -> Ask | None:
                                f"{dest[0].upper() + dest[1:]} is short on {product}; move some from {source}.",
                                f"Could you set up a transfer of {product} from {source} to {dest}?",
                                f"I'd like to ship {product} from {source} to {dest}."]),
-               detail=_pick(rng, [f"{quantity} of them.", f"Send {quantity}.", f"{quantity} units, please.", f"Make it {quantity}."]), terse=f"Transfer {quantity}x {product}: {source} to {dest}.",
+               detail=_pick(rng, [f"{quantity} of them." if quantity > 1 else "Just 1.", f"Send {quantity}.",
+                                  f"{quantity} units, please." if quantity > 1 else "1 unit, please.",
+                                  f"Make it {quantity}."]), terse=f"Transfer {quantity}x {product}: {source} to {dest}.",
                refs=(_product_ref(b, line["product_id"]), _store_ref(store), _store_ref(target)),
                mentions=(product, str(quantity), store_mention(store), store_mention(target)))
 

@@ -246,8 +246,9 @@ def price_and_rating(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     product = rng.choice(reviewed)
     name, pid = product["name"], product["product_id"]
-    return Ask({"query": name}, **_pick(rng, [f"What's the price of the {name}, and its rating?",
-                                              f"What do you charge for the {name}? And what's its average rating?",
+    its = "their" if _it(name) == "them" else "its"
+    return Ask({"query": name}, **_pick(rng, [f"What's the price of the {name}, and {its} rating?",
+                                              f"What do you charge for the {name}? And what's {its} average rating?",
                                               f"I'm looking at the {name}. Price and rating, please."],
                                          [f"{name}: price and rating?"]),
                mentions=(name,),
@@ -620,9 +621,14 @@ def checkout(b: Bundle, rng: random.Random) -> Ask | None:
             f"Let's check out{with_code}. {shipping.capitalize()} delivery to {to}, and pay with {pay}."]
     if rng.random() < 0.5:
         detail = rng.choice([f"Pay with {pay}.", f"Charge {pay}, please.", f"Use {pay} for it."])
-        says = [f"I'm ready to check out{with_code}. Ship it {shipping} to {to}. What will the total be?",
+        says = [f"I'm ready to check out{with_code}. Ship it {shipping} to {to}.",
                 f"Please place the order for my cart{with_code}, {shipping} shipping to {to}, and tell me the total."]
-        return Ask(args, say=rng.choice(says),
+        say = rng.choice(says)
+        if say == says[0]:
+            # The total is asked after the payment, so that no sentence follows the question ("What will
+            # the total be? Use my Visa for it.") and the turn that gives the card asks for the total.
+            detail = f"{detail} What will the total be?"
+        return Ask(args, say=say,
                    terse=f"Check out{with_code}: {shipping} to {to}, pay with {pay}. Total?",
                    detail=detail,
                    refs=refs, mentions=tuple(mentions), prior=prior, facts=lambda r: [r["total"]])

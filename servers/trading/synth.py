@@ -870,10 +870,48 @@ def fill_price(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [o["average_fill_price"] for o in r if o["order_id"] == oid])
 
 
+@goals.add("list_fills", 0.6)
+def order_fills(b: Bundle, rng: random.Random) -> Ask | None:
+    """When a filled order filled, and what a sale realised: the account's trade history shows each
+    fill with its order, time and realised P&L in one call (the order look-up and the order in full
+    would be a longer route to the same). Only an order whose fills are on the history's first page."""
+    options = [(a, o) for a in b["accounts"] for o in _nameable_orders(a, "filled")
+               if any(f["order_id"] == o["order_id"] for f in a["fills"][:15])
+               and all(i < 15 for i, f in enumerate(a["fills"]) if f["order_id"] == o["order_id"])]
+    if not options:
+        return None
+    account, order = rng.choice(options)
+    oid = order["order_id"]
+    q = b["quotes"][order["instrument_id"]]
+    said = ins_name(q, rng)
+    when = day(dt.date.fromisoformat(order["placed_at"][:10]))
+    name = account_name(b, account, rng)
+    refs = (_client(b), _account(b, account))
+    n = order["quantity"]
+    mine = lambda r: [f for f in r if f["order_id"] == oid]  # noqa: E731
+    if order["side"] == "sell" and rng.random() < 0.6:
+        return Ask({"account_id": account["account_id"]},
+                   say=rng.choice([f"How much did I make or lose on selling {shares(n)} of {said} on {when} in {name}?",
+                                   f"What profit or loss did my sale of {shares(n)} of {said} from {when} in {name} "
+                                   "realise?"]),
+                   terse=f"Realised P&L of my {n} {said} sale on {when} in {name}?", refs=refs,
+                   mentions=(str(n), said),
+                   facts=lambda r: [round(sum(f["realized_pnl"] or 0 for f in mine(r)), 2)] if mine(r) else [])
+    verb = {"buy": "buy", "sell": "sale"}[order["side"]]
+    return Ask({"account_id": account["account_id"]},
+               say=rng.choice([f"When exactly did my {verb} of {shares(n)} of {said} from {when} in {name} fill?",
+                               f"At what time did my {n}-share {said} order from {when} in {name} get filled?"]),
+               terse=f"Fill time of my {n} {said} order on {when} in {name}?", refs=refs, mentions=(str(n), said),
+               facts=lambda r: [f["filled_at"] for f in mine(r)][:4])
+
+
 @goals.add("get_order", 0.6)
 def get_order(b: Bundle, rng: random.Random) -> Ask | None:
-    """What only the full order tells: when it filled, and what a sale realised (its fills)."""
-    options = [(a, o) for a in b["accounts"] for o in _nameable_orders(a, "filled")]
+    """What only the full order tells: when an order that did not fill was cancelled or expired (the
+    order list shows when it was placed, not when it closed; a fill's time and a sale's realised P&L
+    are in the trade history, `order_fills`)."""
+    options = [(a, o) for a in b["accounts"] for status in ("cancelled", "expired")
+               for o in _nameable_orders(a, status)]
     if not options:
         return None
     account, order = rng.choice(options)
@@ -882,21 +920,17 @@ def get_order(b: Bundle, rng: random.Random) -> Ask | None:
     when = day(dt.date.fromisoformat(order["placed_at"][:10]))
     name = account_name(b, account, rng)
     refs = (_client(b), _account(b, account), _order(b, account, order))
-    n = order["quantity"]
-    if order["side"] == "sell" and rng.random() < 0.6:
-        return Ask({"order_id": order["order_id"]},
-                   say=rng.choice([f"How much did I make or lose on selling {shares(n)} of {said} on {when} in {name}?",
-                                   f"What profit or loss did my sale of {shares(n)} of {said} from {when} in {name} "
-                                   "realise?"]),
-                   terse=f"Realised P&L of my {n} {said} sale on {when} in {name}?", refs=refs,
-                   mentions=(str(n), said),
-                   facts=lambda r: [round(sum(f["realized_pnl"] or 0 for f in r["fills"]), 2)] if r["fills"] else [])
-    verb = {"buy": "buy", "sell": "sale"}[order["side"]]
+    n, side = order["quantity"], order["side"]
+    # 'expired' is said of the order itself ('it expired'), 'cancelled' of what was done to it
+    past, asked = {"cancelled": ("was cancelled", "was {} cancelled"),
+                   "expired": ("expired", "did {} expire")}[order["status"]]
     return Ask({"order_id": order["order_id"]},
-               say=rng.choice([f"When exactly did my {verb} of {shares(n)} of {said} from {when} in {name} fill?",
-                               f"At what time did my {n}-share {said} order from {when} in {name} get filled?"]),
-               terse=f"Fill time of my {n} {said} order on {when} in {name}?", refs=refs, mentions=(str(n), said),
-               facts=lambda r: [r["closed_at"]] if r["closed_at"] else [])
+               say=rng.choice([f"My order from {when} to {side} {shares(n)} of {said} in {name} {past}. "
+                               "When exactly did that happen?",
+                               "At what time " + asked.format(f"my {n}-share {said} {side} order from {when} in "
+                                                              f"{name}") + "?"]),
+               terse="When " + asked.format(f"my {n} {said} {side} order of {when} in {name}") + "?", refs=refs,
+               mentions=(str(n), said), facts=lambda r: [r["closed_at"]] if r["closed_at"] else [])
 
 
 def _open_orders(b: Bundle, role: int) -> list[tuple[dict, dict]]:

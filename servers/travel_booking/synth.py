@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from collections import Counter
 from typing import Any
 
 from prove_env.facts import NOTHING, one_of
@@ -430,18 +431,24 @@ def list_room_types(b: Bundle, rng: random.Random) -> Ask | None:
     """The room types of the hotel of one of the traveller's stays (another room in mind): the hotel's id
     comes from the stay. A hotel named on its own is not asked about here: the city's hotel search that finds
     it lists its rooms and prices already."""
-    stays = [s for s in b["stays"] if s["role"] == "keep"]
+    # The stay is said by its city and day, never its hotel's name (the city's hotel search would list
+    # a named hotel's rooms in one call), and only in a city of several hotels, where the booking tells
+    # which one is the traveller's.
+    in_city = Counter(h["city"] for h in b["hotels"])
+    stays = [s for s in b["stays"] if s["role"] == "keep" and in_city[s["city"]] > 1]
     if not stays:
         return None
     stay = rng.choice(stays)
-    said = stay_said(stay, rng)
+    when = day(_date(stay["check_in"]))
+    said = rng.choice([f"my stay in {stay['city']} from {when}", f"my {stay['city']} booking starting {when}",
+                       f"my room in {stay['city']} checking in {when}"])
     return Ask({"hotel_id": stay["hotel_id"]},
                say=rng.choice([f"I might switch rooms for {said}. What room types does that hotel have, and what "
                                "do they cost a night?",
                                f"What kinds of rooms are there at the hotel of {said}, and at what nightly price?",
                                f"About {said}: which room types does the hotel offer, and for how much a night?"]),
-               terse=f"Room types and nightly prices at the hotel of {said}?", refs=(_stay(b, stay),),
-               mentions=(stay["hotel"],), facts=lambda r: [v for x in r for v in (x["name"], x["nightly_price"])])
+               terse=f"Room types and nightly prices at my {stay['city']} hotel from {when}?", refs=(_stay(b, stay),),
+               mentions=(stay["city"],), facts=lambda r: [v for x in r for v in (x["name"], x["nightly_price"])])
 
 
 @goals.add("check_room_availability", 0.8)
@@ -949,34 +956,50 @@ def _narrows(b: Bundle, key: str, value: str) -> bool:
 
 @goals.add("list_transactions", 0.9)
 def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
+    """The charges of one booking or one payment method. The traveller's whole list (one page) labels
+    each entry with what it was for ("TB 195 SEA-SFO on 2026-06-21") and what paid it ("Mastercard
+    ending 1017"), so the gold lists it all and picks the entries: filtering by id would first need the
+    booking or the card looked up, a call longer than reading the labels."""
     tid = b["traveller"]["traveller_id"]
-    # a filter only where it narrows the list: one that changes nothing leaves the gold call (an agent
-    # that lists everything finds the same), and the look-up that found its id with it
-    charged = [x for x in b["bookings"] + b["flown"] if _narrows(b, "booking_id", x["booking_id"])]
+    page = b["ledger"][:20]  # what the listing shows without a limit
+    if len(b["ledger"]) > len(page):
+        return None
+
+    def only(key: str, value: str) -> Any:
+        return lambda r: [e for e in r if e[key] == value]
+
+    labels: dict[str, set] = {}
+    for e in page:
+        labels.setdefault(e["for"], set()).add(e["booking_id"])
+    # a booking whose entries no other booking's share the label of (the same route and day)
+    charged = [x for x in b["bookings"] + b["flown"] if _narrows(b, "booking_id", x["booking_id"])
+               and all(labels[e["for"]] == {x["booking_id"]} for e in page if e["booking_id"] == x["booking_id"])]
     if charged and rng.random() < 0.6:
         booking = rng.choice(charged)
         said = booking_said(booking, rng) if booking in b["bookings"] else flown_said(booking, rng)
+        pick = only("booking_id", booking["booking_id"])
         # the bookings list shows what a booking cost (its fare and fees), never what paid for it:
         # every wording asks the card too, which only the charges show
-        return Ask({"traveller_id": tid, "booking_id": booking["booking_id"]},
+        return Ask({"traveller_id": tid},
                    say=rng.choice([f"What exactly have you charged me for {said}? Every charge, and what it went "
                                    "on, please.",
                                    f"Could you break down the payments on {said}, and what paid for them?",
                                    f"I'm doing my expenses: what did {said} cost me, charge by charge, and what did "
                                    "I pay with?"]),
-                   terse=f"Charges on {said}, and paid with what?", refs=(_traveller(b), _booking(b, booking)),
-                   facts=_charges_and_payers)
+                   terse=f"Charges on {said}, and paid with what?", refs=(_traveller(b),),
+                   facts=lambda r: _charges_and_payers(pick(r)))
     used = [m for m in b["methods"] if _narrows(b, "payment_method_id", m["payment_method_id"])]
     if not used:
         return None
     m = rng.choice(used)
     said = method_said(m, rng)
-    return Ask({"traveller_id": tid, "payment_method_id": m["payment_method_id"]},
+    pick = only("payment_method_id", m["payment_method_id"])
+    return Ask({"traveller_id": tid},
                say=rng.choice([f"What have you put through {said}? The amounts, newest first.",
                                f"Can you list the charges and refunds on {said}?",
                                f"I'm reconciling {said}: what did your agency charge or refund on it?"]),
-               terse=f"Charges and refunds on {said}?", refs=(_traveller(b), _method(b, m)),
-               mentions=(method_mention(m),), facts=lambda r: [e["amount"] for e in r][:3])
+               terse=f"Charges and refunds on {said}?", refs=(_traveller(b),),
+               mentions=(method_mention(m),), facts=lambda r: [e["amount"] for e in pick(r)][:3])
 
 
 @goals.add("get_exchange_rate", 0.5)
@@ -1211,6 +1234,10 @@ SUBSTITUTES = (
     # a traveller's trips show through the bookings: each flight and stay names its itinerary, which
     # get_itinerary reads out by name (and a trip's total adds up from those listings once its id is known)
     ("list_itineraries", "get_itinerary"),
+    # a traveller's flights and stays show in their trips (get_itinerary of each) and in the charges
+    # (each fare and hotel charge names its flight or hotel and day)
+    ("list_flight_bookings", "get_itinerary", "list_transactions"),
+    ("list_hotel_bookings", "get_itinerary", "list_transactions"),
 )
 
 

@@ -1141,7 +1141,7 @@ def set_brake_pedal(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"vehicle_id": v["vehicle_id"], "pressed": True},
                say=rng.choice([f"I'm about to start {name}. Press and hold the brake pedal for me.",
                                f"Hold the brake in {name}, please.",
-                               f"Keep {name} on the brake pedal for me; press it down."]),
+                               f"Press the brake pedal down in {name} and keep it there for me."]),
                terse=f"Press the brake, {name}.", refs=(_owner(b), _ref(b, v)))
 
 
@@ -1444,7 +1444,10 @@ def navigate_to_address(b: Bundle, rng: random.Random) -> Ask | None:
     detail = None
     if not lead and rng.random() < 0.5:
         say = rng.choice([f"I need directions in {name} to an address.", f"Start navigation in {name}."])
-        detail = rng.choice([f"To {target}.", f"It's {target}.", f"The address is {target}."])
+        # "It's ..." points back at the address only where the request named one: after "Start navigation in
+        # the white R1S." it reads first as where the car is
+        detail = rng.choice([f"To {target}.", f"It's {target}." if say.endswith("to an address.")
+                             else f"The destination is {target}.", f"The address is {target}."])
     return Ask(args, say=_cap(say), terse=f"{_terse_power(prior)}navigate {name} to {target}.", detail=detail,
                refs=(_owner(b), _ref(b, v)), mentions=mentions, prior=prior)
 

@@ -1008,3 +1008,24 @@ def test_a_mastercard_is_not_called_a_mastercard_card():
     assert any("my Mastercard that ends in" in text for text in said)
     assert any("my Visa card that ends in" in text for text in said)
     assert not [text for text in said if "Mastercard card" in text]
+
+
+def test_a_zero_total_is_stated_by_saying_nothing_came_in_or_went_out():
+    """"How much came in and how much went out?" over a month with no income: "nothing came in, and
+    $1,644.89 went out" states both totals, as "$0.00 came in" does; a zero total is recorded as the
+    fact of nothing, a total above zero as its amount."""
+    from prove_env.facts import facts_stated
+
+    zero = 0
+    for ask, result, _ in _asks("get_spending_summary", draws=80):
+        facts = ask.facts(result)
+        if not any(w in f"{ask.say} {ask.terse}".lower() for w in ("came in", "income")):
+            continue
+        income, spent = result["total_income"], result["total_spending"]
+        words = (("Nothing came in" if income == 0 else f"${income:,.2f} came in") + ", and "
+                 + ("nothing went out." if spent == 0 else f"${spent:,.2f} went out."))
+        assert facts_stated([facts], [words]), (ask.say, facts, words)
+        if income != 0:
+            assert not facts_stated([facts], ["Nothing came in, and nothing went out."]), ask.say
+        zero += income == 0
+    assert zero > 0

@@ -1468,3 +1468,50 @@ def test_a_markdown_file_is_a_note_only_among_the_notes():
                         wrong.append(words)
     assert seen == {True, False}
     assert not wrong, sorted(set(wrong))[:5]
+
+
+def test_a_move_is_never_left_out_while_a_copy_and_a_removal_are_shown():
+    """'File away downloads/podcast-episodes.txt in documents' with mv hidden and cp and rm shown:
+    copying the file there and removing the original is the move. cp then rm leaves what mv leaves
+    (the file's text at the new path, nothing at the old), so the recipe hides rm with mv."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    toolkit = get_toolkit("filesystem")
+    asks = _asks("mv", draws=20)
+    assert asks
+    world = worlds.create(toolkit, 0)
+    try:
+        for ask, _, _ in asks:
+            source, destination = ask.args["source"], ask.args["destination"]
+            text = toolkit(world).run("cat", {"path": source})
+            moved, copied = world.clone(), world.clone()
+            assert "renamed" in toolkit(moved).run("mv", dict(ask.args))
+            toolkit(copied).run("cp", dict(ask.args))
+            toolkit(copied).run("rm", {"path": source})
+            for after in (moved, copied):
+                tools = toolkit(after)
+                where = destination
+                if json.loads(tools.run("exists", {"path": destination}))["type"] == "directory":
+                    where = f"{destination}/{source.rsplit('/', 1)[1]}"
+                assert tools.run("cat", {"path": where}) == text, (ask.say, where)
+                assert not json.loads(tools.run("exists", {"path": source}))["exists"], ask.say
+            moved.close(), copied.close()
+    finally:
+        world.close()
+    hidden = get_recipe("filesystem").substitutes_of("mv")
+    assert hidden & {"cp", "rm"}, hidden
+
+
+def test_an_order_by_size_or_time_is_asked_of_a_folder_with_entries_to_order():
+    """'List the entries of journal/2025 ordered by modification time, newest first' of a folder
+    whose only entry is the folder 12: an order is asked of three shown entries at least."""
+    toolkit = get_toolkit("filesystem")
+    for seed in (0, 1):
+        asks = _asks("list_dir", seed=seed, draws=60)
+        assert asks
+        world = worlds.create(toolkit, seed)
+        try:
+            for ask, result, _ in asks:
+                assert result["total"] >= 3, (ask.say, result["total"])
+        finally:
+            world.close()

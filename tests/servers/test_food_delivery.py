@@ -552,3 +552,40 @@ def test_delivered_orders_are_asked_with_each_ones_cost():
     for ask in asks:
         assert "they cost" not in ask.say and "for how much" not in ask.say, ask.say
         assert "each" in ask.say or "totals" in ask.say, ask.say
+
+
+def test_last_orders_are_asked_of_as_many_as_the_customer_has():
+    """Finding: "Which restaurants did my last three orders come from?" of a customer with two orders
+    (a request that presumes a third); the number said is how many the listing holds."""
+    import re
+
+    words = {"three": 3, "3": 3, "two": 2, "2": 2}
+    asks = [(ask, result) for ask, result in _asks("list_orders", draws=200) if "limit" in ask.args]
+    assert {len(result) for _, result in asks} >= {2, 3}
+    for ask, result in asks:
+        for text in (ask.say, ask.terse):
+            said = [n for w, n in words.items() if re.search(rf"\b{w}\b", text)]
+            assert said == ([len(result)] if len(result) > 1 else []), (text, len(result))
+
+
+def test_an_arrival_due_today_is_stated_by_its_time_alone():
+    """Finding: "When should it arrive?" recorded the ETA as a date and time, so "It should arrive around
+    1:53 PM." (the natural answer for today) failed; an ETA of the world's today is also stated by its time."""
+    import datetime as dt
+
+    from prove_env.facts import facts_stated
+
+    checked = 0
+    for ask, result in _asks("track_order", draws=60):
+        eta = result.get("expected_delivery")
+        if eta is None:
+            continue
+        moment = dt.datetime.fromisoformat(eta)
+        hour = moment.hour % 12 or 12
+        answer = f"It's {result['status'].replace('_', ' ')} and should arrive around {hour}:{moment:%M} " \
+                 f"{'PM' if moment.hour >= 12 else 'AM'}."
+        # placed and due the same day: the world's clock, between the two, reads that day too
+        if moment.date() == dt.date.fromisoformat(result["placed_at"][:10]):
+            assert facts_stated([ask.facts(result)], [answer]), (ask.facts(result), answer)
+            checked += 1
+    assert checked

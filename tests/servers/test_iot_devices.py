@@ -1210,3 +1210,43 @@ def test_a_scene_s_devices_are_recorded_every_one():
         assert facts == devices, (ask.say, facts)
         longest = max(longest, len(devices))
     assert longest > 6
+
+
+def test_a_brightness_request_says_dim_only_when_the_light_gets_dimmer():
+    """Finding: "Dim the office desk lamp to 100%, please." was said of a lamp that was off at 10%:
+    the call turns it on at full brightness, which is no dimming."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("iot_devices"), get_recipe("iot_devices")
+    goal = next(g for g in recipe.goals if g.tool == "set_brightness")
+    dimmed = brightened = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"iot brightness {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(300):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or ask.detail:
+                continue
+            light = read("get_device", device_id=ask.args["device_id"])
+            if ask.say.lower().startswith("dim "):
+                dimmed += 1
+                assert light["is_on"] and ask.args["brightness"] < light["brightness"], (ask.say, light)
+            elif not light["is_on"] or ask.args["brightness"] > light["brightness"]:
+                brightened += 1
+        world.close()
+    assert dimmed and brightened
+
+
+def test_a_code_for_grandma_is_her_own_code():
+    """Finding: "Could you give Grandma their own code on my front door lock ...?" - the persons a
+    code is named for (Grandma, Aunt Rose) are "her"."""
+    asks = [ask for ask, _ in _asks("add_lock_code", seeds=(0, 1, 2), draws=120)]
+    persons = [ask.say for ask in asks if ask.args["name"] in ("Grandma", "Aunt Rose")]
+    assert any(" own code " in say for say in persons)
+    assert not any("their own" in ask.say for ask in asks)

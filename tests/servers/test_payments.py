@@ -1402,3 +1402,33 @@ def test_queued_retries_shown_by_deliveries_keep_endpoints_shown_and_requests_fi
             assert "which five newest invoices are overdue" not in ask.say.casefold(), ask.say
     world.close()
     assert seen["retries"] > 3 and seen["no retry due"] > 2 and seen["overdue"] > 5, seen
+
+
+def test_a_held_back_card_is_asked_for_as_a_choice_not_as_their_card():
+    """Finding: "put the $1,398 on their card", with the card to charge held back for a later turn ("Use their
+    Visa ending 8496."), reads as the customer's default card, which pay_invoice charges when no card is named:
+    a model charging it at once was scored wrong. A held-back card is asked for as one of several."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    goals = {g.build.__name__: g for g in recipe.goals}
+    world = worlds.create(toolkit, 7900000)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments held-back cards")
+    bundles = recipe.sample(read, world.now, rng)
+    held = 0
+    for _ in range(300):
+        bundle = rng.choice(bundles)
+        ask = goals["pay_invoice"].build(bundle, rng)
+        if ask is None or ask.detail is None or "card_id" not in ask.args:
+            continue
+        held += 1
+        default = next((c for c in bundle["cards"] if c["default"]), None)
+        assert default is None or default["card_id"] != ask.args["card_id"], ask.say
+        said = ask.say.casefold()
+        assert "one of" in said and "their card" not in said and "a card they have" not in said, ask.say
+    world.close()
+    assert held > 5, held

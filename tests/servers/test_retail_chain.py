@@ -393,11 +393,61 @@ def _asks(tool: str, *, seeds=(0, 1), draws: int = 80):
 
 
 def test_a_stock_check_asks_for_the_price_it_records():
+    from prove_env.facts import facts_stated
+
     asks = _asks("get_stock")
     assert len(asks) > 40
     for ask, result in asks:
-        assert ask.facts(result) == [result["available"], result["price"]]
+        facts = ask.facts(result)
+        assert facts[1] == result["price"]
+        if result["available"]:
+            assert facts[0] == result["available"]
+        else:
+            assert facts_stated([facts], [f"0 available, at ${result['price']:.2f}."])
         assert "price" in ask.say, ask.say
+
+
+def test_a_stock_check_of_none_available_is_answered_in_words():
+    """'Kitchen faucet pull-down at the Eugene store: available and price?' with nothing available:
+    'none available', 'it's out of stock there' state it as well as '0 available'."""
+    from prove_env.facts import facts_stated
+
+    none = [(ask, result) for ask, result in _asks("get_stock", seeds=(0, 1, 2), draws=120) if not result["available"]]
+    assert none, "no stock check of a product with none available"
+    for ask, result in none:
+        price = f"${result['price']:.2f}"
+        for answer in (f"There are none available; the price is {price}.",
+                       f"It's out of stock there right now. It sells for {price}.",
+                       f"0 available, at {price}."):
+            assert facts_stated([ask.facts(result)], [answer]), (ask.say, answer)
+        assert not facts_stated([ask.facts(result)], [f"3 available, at {price}."])
+
+
+def test_a_quantity_of_one_is_one_unit():
+    """'1 units, please.', '1 of them.' never: a transfer or a nearest-stock search of one says one
+    unit."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    texts = []
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"retail units {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        for goal in (g for g in recipe.goals if g.tool in ("transfer_stock", "find_nearest_stock")):
+            for _ in range(300):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None and ask.args.get("quantity") == 1:
+                    texts.append(f"{ask.say} {ask.detail or ''}")
+    assert len(texts) > 20
+    assert any("1 unit" in t for t in texts)
+    for text in texts:
+        assert not re.search(r"\b1 (?:units|of them)\b", text), text
 
 
 def test_a_store_named_after_its_city_is_not_placed_in_it_again():

@@ -870,9 +870,11 @@ def test_a_product_of_a_plural_name_is_them_not_it():
     from prove_env.world import worlds
 
     plural = re.compile(r"\b(?:Shoes|Boots|Sneakers|Pants|Earbuds|Headphones)\b")
-    wrong = re.compile(r"\b(?:want|add|remove|put|delete|got|give|saw) it\b|\bif it were\b|\bits price\b", re.I)
+    wrong = re.compile(r"\b(?:want|add|remove|put|delete|got|give|saw) it\b|\bif it were\b"
+                       r"|\bits (?:price|rating|average rating)\b", re.I)
     texts = []
-    for tool in ("add_to_cart", "remove_from_cart", "add_to_wishlist", "remove_from_wishlist", "write_review"):
+    for tool in ("add_to_cart", "remove_from_cart", "add_to_wishlist", "remove_from_wishlist", "write_review",
+                 "search_products"):
         for ask, _, _ in _asks(tool, draws=150):
             texts += [(ask.say + " " + (ask.detail or "")), ask.terse]
     toolkit, recipe = get_toolkit("shopping"), get_recipe("shopping")
@@ -887,3 +889,17 @@ def test_a_product_of_a_plural_name_is_them_not_it():
     assert any(re.search(r"\b(?:put|got|saw) it\b", t) for t in texts)  # a singular name is still 'it'
     for text in many:
         assert not wrong.search(text), text
+
+
+def test_a_checkout_asks_for_the_total_last():
+    """'Ship it standard to my Home address. What will the total be? Use my Visa ending in 2087 for
+    it.' never: the payment is said before the total is asked for, and the total is still asked."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("checkout", seeds=(0, 1), draws=150)]
+    told = [ask for ask in asks if ask.facts is not None]
+    assert len(told) > 10
+    for ask in told:
+        text = f"{ask.say} {ask.detail or ''}".strip()
+        assert re.search(r"\btotal\b", text), text
+        assert not re.search(r"\?\s+\S", text), text

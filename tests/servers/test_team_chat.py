@@ -826,6 +826,41 @@ def test_mentions_asked_as_messages_are_told_by_their_words_or_their_authors():
     assert asked["who"] and asked["messages"]
 
 
+def test_mentions_are_told_without_the_users_own_handle_in_front():
+    """'My mentions?' is answered by quoting each mention without the user's own @handle in front
+    ('Shelly in #product asked "Can someone take a look at the error budget?"' for '@briana.henson Can
+    someone take a look at the error budget?'), the author named by first name only; the verbatim
+    quote still states it."""
+    import json
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("team_chat mentions 0")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    goal = next(g for g in recipe.goals if g.tool == "list_mentions")
+    stripped = 0
+    for _ in range(40):
+        b = rng.choice(bundles)
+        ask = goal.build(b, rng)
+        if ask is None or ask.say.startswith(("Who", "Did anyone")):
+            continue
+        result = json.loads(toolkit(world).run("list_mentions", dict(ask.args)))
+        facts = ask.facts(result)
+        own = f"@{b['me']['display_name']} "
+        told = " ".join(f'{m["author"].split()[0]} wrote "{m["text"].removeprefix(own)}"' for m in result)
+        stripped += sum(m["text"].startswith(own) for m in result[:3])
+        assert facts_stated([facts], [told]), (ask.say, facts, told)
+        assert facts_stated([facts], [" ".join(f'"{m["text"]}"' for m in result)]), (ask.say, facts)
+    world.close()
+    assert stripped
+
+
 def test_a_message_named_by_its_words_or_its_day_is_found_by_one_search():
     """'My message in #hiring that says "..."' or '... from August 28' is found the shortest way a
     shown tool offers: search_messages by the quoted words, or by the day (the user's own by author

@@ -1039,3 +1039,37 @@ def test_an_order_change_does_not_name_its_price_field_again_with_the_new_price(
     assert asks
     for ask in asks:
         assert "price" not in ask.detail, (ask.say, ask.detail)
+
+
+def test_a_fill_time_or_a_realised_pnl_is_asked_of_the_trade_history():
+    """"Fill time of my 20 SPY order on July 24?": the trade history (`list_fills`) shows each fill with
+    its order, time and realised P&L in one call, so asking it through the order list and the order in
+    full (`get_order`) is a longer route than a shown tool offers. `get_order` is asked only what the
+    trade history does not show (when an order that did not fill was cancelled or expired), and a
+    filled order's time is asked of the trade history itself."""
+    import json
+
+    def history(ask, read) -> list:
+        order = next(r for r in ask.refs if r.kind == "order")
+        return read("list_fills", account_id=order.owner.key, limit=100)
+
+    asks = _asks("get_order", listing=history)
+    assert len(asks) > 20
+    for ask, result, fills in asks:
+        facts = ask.facts(result)
+        assert facts, ask.say
+        text = json.dumps(fills)
+        assert not all((json.dumps(f) if isinstance(f, str) else str(f)) in text for f in facts), ask.say
+    filled = [(ask, result) for ask, result, _ in _asks("list_fills") if "fill" in ask.terse.lower()
+              and ask.terse.startswith(("Fill time", "Realised"))]
+    assert filled
+    for ask, result in filled:
+        assert ask.facts(result), ask.say
+
+
+def test_an_expired_order_is_said_to_have_expired_not_to_have_been_expired():
+    """'My order ... was expired.' reads wrong: an order expires; it is cancelled."""
+    asks = _asks("get_order")
+    assert any("expire" in ask.say for ask, _, _ in asks)
+    for ask, _, _ in asks:
+        assert "was expired" not in f"{ask.say} {ask.terse}" and "expired?" not in ask.say + ask.terse, ask.say

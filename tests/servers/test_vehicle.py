@@ -1077,3 +1077,35 @@ def test_a_message_says_please_once():
             checked += 1
             assert "please" not in f"{ask.say} {ask.detail}".lower().replace("please", "", 1), (ask.say, ask.detail)
     assert checked > 20
+
+
+def test_an_afterthought_points_back_at_what_the_request_named():
+    """Finding: "Start navigation in the white R1S. It's 84409 Thompson Mission, 94574." ('It's' reads
+    first as where the car is) and "Keep the gray Leaf on the brake pedal for me; press it down." An
+    address said as "It's ..." follows a request that named an address, and the brake pedal is pressed
+    in the car, the car is not on it."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("vehicle"), get_recipe("vehicle")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("vehicle afterthought")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    addresses = brakes = 0
+    for goal in recipe.goals:
+        if goal.tool not in ("navigate_to_address", "set_brake_pedal"):
+            continue
+        for _ in range(200):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            if goal.tool == "set_brake_pedal":
+                brakes += 1
+                assert "on the brake pedal" not in ask.say, ask.say
+            elif ask.detail and "postal_code" in ask.args:
+                addresses += 1
+                assert not ask.detail.startswith("It's ") or "address" in ask.say, (ask.say, ask.detail)
+    assert brakes > 50 and addresses > 20
