@@ -9,6 +9,7 @@ name), and the user's words greet and introduce once, at the start, ask nothing 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import re
 from collections import Counter
@@ -485,6 +486,27 @@ def test_no_read_carries_an_optional_argument_that_changes_nothing(sample: list[
                     problems.append(f"{task.id}: {call.name} answers the same without {key}={call.arguments[key]!r}")
         if tools is not None:
             tools.world.close()
+    assert checked
+    assert not problems, "\n".join(problems)
+
+
+def test_no_gold_call_passes_a_parameters_default(sample: list[Task]) -> None:
+    """A gold call leaves out an argument whose value is its parameter's default ('quantity=1' for "a
+    salmon nigiri"): coverage needs every key of the gold call, so the natural call that leaves the
+    default to the tool would match nothing, while a model that passes it still matches a gold
+    without it. The call a held-back value is for keeps it (the assistant asked for it)."""
+    problems, checked = [], 0
+    for task in sample:
+        specs = get_toolkit(task.server).specs()
+        for call in task.gold_calls:
+            properties = specs[call.name].parameters.get("properties", {})
+            for key, value in call.arguments.items():
+                default = properties.get(key, {}).get("default")
+                if default is None or call.id == task.metadata.get("held_for"):
+                    continue
+                checked += 1
+                if json.dumps(value, sort_keys=True) == json.dumps(default, sort_keys=True):
+                    problems.append(f"{task.id}: {call.name} passes {key}={value!r}, its default")
     assert checked
     assert not problems, "\n".join(problems)
 

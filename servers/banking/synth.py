@@ -214,7 +214,12 @@ def _times(count: int) -> Any:
 
 
 def _busiest(categories: list[dict], most: int) -> list[str]:
+    """The categories that come up most often, at most `most` of them. A tie across the cut is left
+    out: the third of seven categories at 2 is no more among the most common than the other six, and
+    an answer naming the places above the tie is complete (none at all when the first places tie)."""
     ranked = sorted(categories, key=lambda c: (-c["count"], c["category"]))
+    if len(ranked) > most and ranked[most]["count"] == ranked[most - 1]["count"]:
+        ranked = [c for c in ranked[:most] if c["count"] > ranked[most]["count"]]
     return [c["category"] for c in ranked[:most]]
 
 
@@ -584,7 +589,7 @@ def list_transaction_categories(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Can you count my transactions in the {category} category?"]),
                    terse=f"Count of {category} transactions?", refs=refs, mentions=(category,),
                    facts=lambda r: [_times(c["count"]) for c in r if c["category"] == category])
-    return Ask(args, say=rng.choice(["Which spending categories show up on my transactions most often?",
+    return Ask(args, say=rng.choice(["Which categories show up on my transactions most often?",
                                      "How are my transactions categorized? Which categories come up the most?",
                                      "What are my most common transaction categories, with counts?",
                                      "I'm curious which categories my transactions fall into most."]),

@@ -596,7 +596,7 @@ def grep(b: Bundle, rng: random.Random) -> Ask | None:
                    say=_one(rng, f"I need to search {w}.", f"Could you look through {w} for me?",
                             f"I'm hunting for something in {w}."),
                    terse=terse, detail=_one(rng, f"Show me the lines that contain {said}.",
-                                            f"I'm after the lines with {said} in them.",
+                                            f"It's the lines with {said} in them I'm after.",
                                             f"Anything mentioning {said}.", f"The lines with {said}, please."),
                    refs=refs, mentions=mentions + (pattern,), facts=_matched)
     return Ask({"pattern": pattern, "path": path},
@@ -1385,7 +1385,7 @@ def touch(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 def _the_line(rng: random.Random, text: str) -> str:
-    return _one(rng, f'The line is: "{text}".', f'It should say "{text}".', f'Add exactly this: "{text}".',
+    return _one(rng, f'The line is: "{text}".', f'It should say "{text}".', f'Word for word: "{text}".',
                 f'Here it is: "{text}".', f'Write "{text}".')
 
 
@@ -1613,7 +1613,7 @@ def sed(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=_one(rng, f"Use sed to replace every '{pattern}' in {w}, editing the file in place.",
                                   f"Every '{pattern}' in {w} needs changing to something else; edit the file itself.",
                                   f"I want all occurrences of '{pattern}' in {w} replaced, right in the file."),
-                   terse=terse, detail=_one(rng, f"The new value is '{replacement}'.", f"Use '{replacement}' instead.",
+                   terse=terse, detail=_one(rng, f"The new value is '{replacement}'.", f"Make them '{replacement}'.",
                                             f"'{replacement}' should go in its place."),
                    refs=refs, mentions=mentions)
     return Ask(args, say=_one(rng, f"Replace every '{pattern}' in {w} with '{replacement}', saving the file.",
@@ -1637,7 +1637,7 @@ def mv(b: Bundle, rng: random.Random) -> Ask | None:
                        say=_one(rng, f"Move {w} to another folder.", f"{w} is in the wrong place; please move it.",
                                 f"Could you file away {w} somewhere better?"),
                        terse=terse, detail=_one(rng, f"Put it in {into}.", f"It belongs in {into}.",
-                                                f"Move it into {into}."),
+                                                f"I want it in {into}."),
                        refs=refs, mentions=mentions + (into,))
         return Ask({"source": path, "destination": into},
                    say=_one(rng, f"Move {w} into {into}.", f"Please file {w} under {into}.",

@@ -331,7 +331,10 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     item = rng.choice(menu)
     quantity = rng.choice((1, 1, 2, 3))
-    args = {"customer_id": b["customer"]["customer_id"], "item_id": item["item_id"], "quantity": quantity}
+    # one is the tool's default: a gold that passed quantity=1 would not match the natural call without it
+    args = {"customer_id": b["customer"]["customer_id"], "item_id": item["item_id"]}
+    if quantity > 1:
+        args["quantity"] = quantity
     said = dish(item["name"])
     what = some(quantity, said)
     if item["options"] and rng.random() < 0.5:
@@ -542,11 +545,11 @@ def rate_order(b: Bundle, rng: random.Random) -> Ask | None:
     say, detail = rng.choice([
         (f"I'd like to rate {name}.", f"{said.capitalize()}."),
         (f"Can I leave a rating on {name}?", f"Give it {stars} out of 5."),
-        (f"I want to review {name} now that it arrived.", f"{said.capitalize()}, please."),
+        (f"I want to leave a review for {name}.", f"{said.capitalize()}, please."),
         (f"Let me rate {name}.", f"I'd say {said}."),
     ])
     return Ask({"order_id": order["order_id"], "stars": stars}, say=say, detail=detail,
-               terse=f"Rate {name} {said}.", refs=(_order(b, order),), mentions=(order["restaurant"],))
+               terse=f"Rate {name}: {said}.", refs=(_order(b, order),), mentions=(order["restaurant"],))
 
 
 @goals.add("reorder", 0.8)

@@ -587,11 +587,11 @@ def set_color(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"device_id": d["device_id"], "color": color},
                    say=rng.choice([f"Can you change the colour of {name}?", f"I'd like {name} in a different colour."]),
                    detail=rng.choice([f"Make it {color}.", f"{color.capitalize()}, please.", f"Let's go with {color}."]),
-                   terse=f"{name.capitalize()} {color}.", refs=(_device(b, d),), mentions=(color,))
+                   terse=f"{name.capitalize()} to {color}.", refs=(_device(b, d),), mentions=(color,))
     return Ask({"device_id": d["device_id"], "color": color},
                say=rng.choice([f"Turn {name} {color}.", f"Can you make {name} glow {color}?",
                                f"Set {name} to {color}, please.", f"I'd love {name} in {color} tonight."]),
-               terse=f"{name.capitalize()} {color}.", refs=(_device(b, d),), mentions=(color,))
+               terse=f"{name.capitalize()} to {color}.", refs=(_device(b, d),), mentions=(color,))
 
 
 @goals.add("set_thermostat_mode", 0.8)
@@ -1001,7 +1001,7 @@ def list_automation_runs(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"On {day(when)}, when did my {name} automation go off?",
                                      f"Can you check the log: at what times did the {name} automation run on {day(when)}?"]),
                terse=f"Runs of automation {name} on {day(when)}?", refs=(_home(b),), mentions=(name, day(when)),
-               facts=lambda r: [x["at"] for x in r if x["automation_id"] == aid][:4])
+               facts=lambda r: [_on_the_day(x["at"]) for x in r if x["automation_id"] == aid][:4])
 
 
 @goals.add("get_device_history", 1.1)
@@ -1034,7 +1034,13 @@ def get_device_history(b: Bundle, rng: random.Random) -> Ask | None:
                                      "when?"]),
                terse=f"Automated changes to {name} on {day(when)}: what, and when?", refs=refs,
                mentions=(day(when),),
-               facts=lambda r: _once(_done(x) for x in r["history"]) + [x["at"] for x in r["history"]][:4])
+               facts=lambda r: _once(_done(x) for x in r["history"]) + [_on_the_day(x["at"]) for x in r["history"]][:4])
+
+
+def _on_the_day(moment: str) -> Any:
+    """A time on the day the user named as a fact: the time alone states it ("at 11 PM"), as does the
+    date with it; the question already said which day."""
+    return one_of(moment, moment[11:16])
 
 
 # what an automation did to a device, as the answer says it ("turned it off", "locked it", "set it to 68")

@@ -532,16 +532,22 @@ def list_payments(b: Bundle, rng: random.Random) -> Ask | None:
                                    "each payment."]),
                    terse=f"Payments of {who}: amounts and status?", refs=refs, mentions=(who,),
                    facts=lambda r: [v for p in r[:3] for v in (p["amount"], _said_status(p["status"]))])
+    # the payments of one invoice, named with its customer, are read off the customer's payment list
+    # (each entry names its invoice): one call where the conversation has found the customer already,
+    # as short as the invoice's look-up and its payments where it has not. Not where the customer's name
+    # needs their merchant looked up first (the invoice's own look-up is then the shorter route), nor
+    # where their payments run past the list's first page.
     invoice = next((i for i in b["invoices"] if i["payments"]), None)
-    if invoice is None:
+    if invoice is None or b["at_merchant"] or len(b["payments"]) > 20:
         return None
-    name, number = invoice_name(b, invoice, rng), invoice["number"]
-    return Ask({"invoice_id": invoice["invoice_id"]},
+    name, number, iid = invoice_name(b, invoice, rng), invoice["number"], invoice["invoice_id"]
+    return Ask({"customer_id": cid},
                say=rng.choice([f"Which payments were made against {name}: how much, and what state are they in?",
                                f"Was {name} charged to a card? Show me the amount and status of each payment.",
                                f"I need the payment record for {name}: amount and status."]),
-               terse=f"Payments on {name}: amounts and status?", refs=(_customer(b), _invoice_ref(b, invoice)),
-               mentions=(number,), facts=lambda r: [v for p in r[:3] for v in (p["amount"], _said_status(p["status"]))])
+               terse=f"Payments on {name}: amounts and status?", refs=refs, mentions=(who, number),
+               facts=lambda r: [v for p in [p for p in r if p["invoice_id"] == iid][:3]
+                                for v in (p["amount"], _said_status(p["status"]))])
 
 
 @goals.add("list_refunds", 0.6)
@@ -1169,6 +1175,9 @@ SUBSTITUTES = (
     # the endpoints with automatic retries queued, and how many each, show in the failed deliveries:
     # each failed attempt names its endpoint and the time its retry is due
     ("list_webhook_endpoints", "list_deliveries"),
+    # the event log lists every endpoint a merchant registered (webhook_endpoint.created) and each one
+    # disabled since (webhook_endpoint.updated): added up, it counts the endpoints and names the disabled
+    ("list_webhook_endpoints", "list_events"),
 )
 
 

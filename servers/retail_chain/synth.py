@@ -128,8 +128,8 @@ goals = Goals()
 def find_stores(b: Bundle, rng: random.Random) -> Ask | None:
     city = b["store"]["city"]
     return Ask({"city": city},
-               say=_pick(rng, [f"Which of your stores are in {city}, and at what addresses?",
-                               f"Do you have any stores in {city}? Where are they?",
+               say=_pick(rng, [f"Which of our stores are in {city}, and at what addresses?",
+                               f"Do we have any stores in {city}? Where are they?",
                                f"I'm heading to {city} next week. Where are the stores of ours I could visit there?",
                                f"Could you list the chain's {city} stores with their addresses?"]),
                terse=f"Addresses of the stores in {city}?", mentions=(city,),
@@ -140,19 +140,21 @@ def find_stores(b: Bundle, rng: random.Random) -> Ask | None:
 def get_store(b: Bundle, rng: random.Random) -> Ask | None:
     store = b["store"]
     name = store_name(store, "get")
+    # Only what the store's own record shows: the look-up that finds the store already tells its
+    # address, so a request with get_store left out would be half answered by it.
     if rng.random() < 0.5:
         return Ask({"store_id": store["store_id"]},
-                   say=_pick(rng, [f"What's the street address and phone number of {name}?",
-                                   f"Could you give me the address and phone for {name}, please?",
-                                   f"A customer wants to call {name}. What's its number, and where is it exactly?"]),
-                   terse=f"Address and phone of {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
-                   facts=lambda r: [r["address"], r["phone"]])
+                   say=_pick(rng, [f"What's the phone number and ZIP code of {name}?",
+                                   f"Could you give me the phone number and the ZIP code for {name}, please?",
+                                   f"A customer wants to call {name} and mail something there. What's its number, and the ZIP code?"]),
+                   terse=f"Phone and ZIP code of {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+                   facts=lambda r: [r["zip_code"], r["phone"]])
     return Ask({"store_id": store["store_id"]},
-               say=_pick(rng, [f"Who manages {name}, and what's its address?",
-                               f"I need the manager's name and the address of {name}.",
-                               f"Remind me who runs {name} and where it is?"]),
-               terse=f"Manager and address of {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
-               facts=lambda r: [r["manager"], r["address"]])
+               say=_pick(rng, [f"Who manages {name}, and what's its phone number?",
+                               f"I need the manager's name and the phone number of {name}.",
+                               f"Remind me who runs {name}, and what's the number there?"]),
+               terse=f"Manager and phone of {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
+               facts=lambda r: [r["manager"], r["phone"]])
 
 
 @goals.add("search_products", 0.6)
@@ -238,10 +240,11 @@ def find_nearest_stock(b: Bundle, rng: random.Random) -> Ask | None:
     quantity = rng.choice((1, 2, 3, 4, 6, 10))
     args = {"product_id": line["product_id"], "quantity": quantity, "city": city}
     amount = "one" if quantity == 1 else f"{quantity}"
-    say = _pick(rng, [f"I'm in {city} and need {amount} of the {product}. Which of your stores nearest to me has that many?",
+    enough = "one" if quantity == 1 else "that many"  # "has that many" of one reads oddly
+    say = _pick(rng, [f"A customer of ours is in {city} and needs {amount} of the {product}. Which of our stores nearest to them has {enough}?",
                       f"Where's the closest store to {city} that has at least {quantity} unit{'s' if quantity > 1 else ''} of the {product} available?",
                       f"Could you find me the nearest store to {city} with {amount} of the {product} in stock?",
-                      f"A customer in {city} wants {amount} of the {product}; which nearby store can sell them that many?"])
+                      f"A customer in {city} wants {amount} of the {product}; which nearby store can sell them {enough}?"])
     return Ask(args, say=say, terse=f"Nearest store to {city} with {quantity}x {product}?",
                refs=(_product_ref(b, line["product_id"]),), mentions=(city, product),
                facts=lambda r: [r[0]["name"]] if r else [])

@@ -58,8 +58,8 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     top = 0  # the highest order number in the world: the next order placed gets the one after it
     for client in read("find_clients", limit=100):
         unique = len(read("find_clients", name=client["name"])) == 1
-        accounts = []
-        for account in read("list_accounts", client_id=client["client_id"]):
+        accounts, listed = [], read("list_accounts", client_id=client["client_id"])
+        for account in listed:
             aid = account["account_id"]
             orders = read("list_orders", account_id=aid, limit=100)
             top = max([top] + [_number(o["order_id"]) for o in orders])
@@ -72,6 +72,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         if not accounts:
             continue
         bundles.append({"now": now, "client": client, "accounts": accounts, "market": market, "quotes": quotes,
+                        "kinds": {a["kind"] for a in listed},
                         "history": history, "sectors": sectors, "status": status,
                         "watchlists": read("list_watchlists", client_id=client["client_id"]),
                         "alerts": read("list_alerts", client_id=client["client_id"])})
@@ -139,8 +140,12 @@ def _alert(b: Bundle, alert: dict) -> Ref:
 
 
 def account_name(b: Bundle, account: dict, rng: random.Random) -> str:
-    """'my IRA', 'my joint account', 'the account ending in 4821' (kinds are unique per client)."""
+    """'my IRA', 'my joint account', 'the account ending in 4821' (kinds are unique per client). A Roth
+    IRA is an IRA too: a client who holds both (a closed one included) calls the other one
+    'traditional IRA', or 'the IRA' could be either."""
     kind = KIND_WORDS[account["kind"]]
+    if account["kind"] == "ira" and "roth_ira" in b["kinds"]:
+        kind = f"traditional {kind}"
     last4 = account["account_number"][-4:]
     forms = [f"my {kind}", f"my {kind}", f"the {kind}", f"my account ending in {last4}",
              f"my {kind} ending in {last4}"]
@@ -1180,7 +1185,8 @@ def list_alerts(b: Bundle, rng: random.Random) -> Ask | None:
                                    "Show me the alerts that already fired."]),
                    terse="Triggered alerts?", refs=refs, facts=lambda r: [_called(a) for a in r][:5])
     return Ask({**args, "status": "active"},
-               say=rng.choice(["What price alerts do I have set?", "Which alerts are still active for me?",
+               say=rng.choice(["Which of my price alerts are still waiting to go off?",
+                               "Which alerts are still active for me?",
                                "Remind me which price levels I'm watching with alerts."]),
                terse="My active alerts?", refs=refs,
                facts=lambda r: [x for a in r[:4] for x in (_called(a), a["price"])] or [NOTHING])

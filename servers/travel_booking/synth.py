@@ -694,8 +694,9 @@ def add_bags(b: Bundle, rng: random.Random) -> Ask | None:
         refs.append(_method(b, method))
         mentions.append(method_mention(method))
         paid = " " + rng.choice([f"Put it on {method_said(method, rng)}.", f"Charge {method_said(method, rng)}."])
+    them = "it" if count == 1 else "them"
     return Ask(args, say=rng.choice([f"Please add {words} to {said}.", f"I'll be travelling with {words} on {said}. "
-                                     "Can you add them?", f"Could you add {words} to {said}, and tell me what I owe?"])
+                                     f"Can you add {them}?", f"Could you add {words} to {said}, and tell me what I owe?"])
                + paid, terse=f"Add {words} to {said}.{paid}", refs=tuple(refs), mentions=tuple(mentions))
 
 

@@ -1279,7 +1279,10 @@ def set_display_units(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     v, name, prior, lead = found
     target = "metric" if v["display_units"] == "imperial" else "imperial"
+    # an electric car shows no fuel: its units are said without litres or gallons
     what = {"metric": "kilometres, litres and Celsius", "imperial": "miles, gallons and Fahrenheit"}[target]
+    if v["powertrain"] == "electric":
+        what = {"metric": "kilometres and Celsius", "imperial": "miles and Fahrenheit"}[target]
     core = rng.choice([f"switch the display to {target} units.", f"change the units on the screen to {target}.",
                        f"show everything in {target} units ({what})."])
     say = lead + core if lead else rng.choice([f"In {name}, ", f"On {name}'s display, please "]) + core

@@ -1029,3 +1029,22 @@ def test_a_zero_total_is_stated_by_saying_nothing_came_in_or_went_out():
             assert not facts_stated([facts], ["Nothing came in, and nothing went out."]), ask.say
         zero += income == 0
     assert zero > 0
+
+
+def test_the_most_common_categories_are_those_asked_and_no_tie_is_cut():
+    """'Which categories show up on my transactions most often?' over income 4, dining 3 and seven
+    categories at 2: income and dining, not a third picked by its name out of the seven tied; and no
+    wording asks for spending categories while the facts count income among them."""
+    from prove_env.facts import facts_stated
+
+    counts = [{"category": "income", "count": 4}, {"category": "dining", "count": 3},
+              *({"category": c, "count": 2} for c in ("entertainment", "groceries", "health", "other", "rent",
+                                                      "transfer", "travel"))]
+    asks = [ask for ask, _, _ in _asks("list_transaction_categories", draws=120) if not ask.mentions]
+    assert len(asks) > 10
+    for ask in asks:
+        assert "spending" not in f"{ask.say} {ask.terse}".lower(), ask.say
+        facts = ask.facts(counts)
+        assert facts == ["income", "dining"], facts
+        assert facts_stated([facts], ["Income comes up most (4), then dining (3); seven others tie at 2 each."])
+        assert ask.facts(counts[:3] + [{"category": "zoo", "count": 1}]) == ["income", "dining", "entertainment"]

@@ -1515,3 +1515,32 @@ def test_an_order_by_size_or_time_is_asked_of_a_folder_with_entries_to_order():
                 assert result["total"] >= 3, (ask.say, result["total"])
         finally:
             world.close()
+
+
+def test_a_complete_request_and_its_detail_do_not_open_with_the_same_word():
+    """'Move invoice-1125.txt in downloads to another folder. Move it into documents.': a complete
+    request says its opening and the detail the held-back level waits for, one after the other, so
+    the two never start with the same word ('Add a new line ... Add exactly this', 'Use sed ... Use
+    'h2' instead')."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    repeated, details = set(), 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"filesystem details {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for goal in recipe.goals:
+            for _ in range(40):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None or not ask.detail:
+                    continue
+                details += 1
+                first, then = (text.split()[0].casefold() for text in (ask.say, ask.detail))
+                if first == then and first not in {"the", "a", "an"}:
+                    repeated.add(f"{ask.say} {ask.detail}")
+        world.close()
+    assert details > 50
+    assert not repeated, "\n".join(sorted(repeated))

@@ -1432,3 +1432,44 @@ def test_a_held_back_card_is_asked_for_as_a_choice_not_as_their_card():
         assert "one of" in said and "their card" not in said and "a card they have" not in said, ask.say
     world.close()
     assert held > 5, held
+
+
+def test_an_invoices_payments_are_read_off_the_customers_list_and_the_event_log_stands_in_for_endpoints():
+    """Findings: "Payments on Jennifer Harrison's Annual hosting invoice (NW-1028)?", asked after her cards (her
+    customer id in hand), was gold as the invoice's look-up and its payments, while the customer's payment list
+    shows them in one call: a model taking it lost coverage. And list_webhook_endpoints was hidden while
+    list_events was shown, whose webhook_endpoint.created and .updated events count a merchant's endpoints and
+    name the disabled ones."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    goals = {g.build.__name__: g for g in recipe.goals}
+    world = worlds.create(toolkit, 8100000)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments invoice payments")
+    bundles = recipe.sample(read, world.now, rng)
+    named = 0
+    for _ in range(300):
+        bundle = rng.choice(bundles)
+        ask = goals["list_payments"].build(bundle, rng)
+        if ask is None:
+            continue
+        assert set(ask.args) == {"customer_id"}, ask.args
+        invoice = next((i for i in bundle["invoices"] if i["number"] in ask.say), None)
+        if invoice is None:
+            continue
+        named += 1
+        result = read("list_payments", **ask.args)
+        mine = [p for p in result if p["invoice_id"] == invoice["invoice_id"]]
+        assert mine and len(ask.facts(result)) == 2 * len(mine[:3]), ask.say
+    assert named > 5, named
+    for merchant in read("list_merchants"):
+        endpoints = read("list_webhook_endpoints", merchant_id=merchant["merchant_id"])
+        created = read("list_events", type="webhook_endpoint.created", merchant_id=merchant["merchant_id"],
+                       limit=100)
+        assert {e["object_id"] for e in created} == {e["endpoint_id"] for e in endpoints}
+    world.close()
+    assert "list_events" in recipe.substitutes_of("list_webhook_endpoints")

@@ -554,3 +554,36 @@ def test_a_product_named_with_a_comma_is_stated_without_it():
                 assert facts_stated([facts], [answer]), (ask.say, answer)
             checked += 1
     assert checked > 10
+
+
+def test_a_store_request_asks_only_what_the_look_up_that_found_the_store_does_not_show():
+    """'A customer wants to call the North End store in Boise. What's its number, and where is it
+    exactly?' with get_store left out is half answered by the find_stores that found the store (its
+    address): a store's own record is asked for its phone, ZIP code and manager, never the address."""
+    from prove_env.facts import facts_stated
+
+    asks = _asks("get_store")
+    assert len(asks) > 20
+    for ask, result in asks:
+        listed = {k: result[k] for k in ("store_id", "name", "city", "state", "address", "status")}  # find_stores
+        facts = ask.facts(result)
+        assert result["phone"] in facts, ask.say
+        for fact in facts:
+            assert fact not in listed.values(), (ask.say, fact)
+        assert "address" not in f"{ask.say} {ask.terse}".lower() and "where" not in ask.say.lower(), ask.say
+        assert facts_stated([facts], [f"{result['manager']} runs it; call {result['phone']}, "
+                                      f"{result['address']}, {result['city']}, {result['state']} {result['zip_code']}."])
+
+
+def test_stores_are_asked_about_in_the_chain_staff_voice():
+    """The user of this server works for the chain ('our Pearl District store', 'It's for Noah
+    Fischer'): 'Do you have any stores in Portland?', 'I'm in Bend and need one ... Which of your stores
+    nearest to me has that many?' are a customer's words and clash with the next turn; 'that many' is
+    never said of one."""
+    asks = _asks("find_stores") + _asks("find_nearest_stock", draws=200)
+    assert len(asks) > 100
+    for ask, _ in asks:
+        text = f"{ask.say} {ask.terse}"
+        assert not re.search(r"\byour stores?\b|\bDo you have\b|\bI'm in\b|\bnearest to me\b", text), text
+        if ask.args.get("quantity") == 1:
+            assert "that many" not in text, text

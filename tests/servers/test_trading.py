@@ -1073,3 +1073,36 @@ def test_an_expired_order_is_said_to_have_expired_not_to_have_been_expired():
     assert any("expire" in ask.say for ask, _, _ in asks)
     for ask, _, _ in asks:
         assert "was expired" not in f"{ask.say} {ask.terse}" and "expired?" not in ask.say + ask.terse, ask.say
+
+
+def test_a_client_with_a_roth_ira_calls_the_other_ira_traditional():
+    """A Roth IRA is an IRA too: 'Add $5,000 to the IRA' after a question about the Roth IRA could mean
+    either, so the `ira` account of a client who also holds a Roth IRA is said to be the traditional
+    IRA (or named by its last digits), never 'the IRA' or 'my IRA' alone."""
+    import re
+
+    def accounts(ask, read) -> list:
+        account = next(r for r in ask.refs if r.kind == "account")
+        return read("list_accounts", client_id=account.owner.key)
+
+    both = 0
+    for tool in ("deposit_cash", "list_orders", "get_positions"):
+        for ask, _, listed in _asks(tool, listing=accounts):
+            account = next(r for r in ask.refs if r.kind == "account").entity
+            if account["kind"] != "ira" or not any(a["kind"] == "roth_ira" for a in listed):
+                continue
+            both += 1
+            words = " ".join(w for w in (ask.say, ask.detail, ask.terse) if w)
+            assert not re.search(r"(?<!traditional )(?<!Roth )\bIRA\b", words), words
+    assert both > 5
+
+
+def test_the_active_alerts_are_asked_for_in_words_that_leave_out_the_triggered_ones():
+    """'What price alerts do I have set?' does not say whether an alert that already went off counts,
+    and the gold lists only the active ones (status='active'): every such request says so."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("list_alerts") if ask.args.get("status") == "active"]
+    assert len(asks) > 10
+    for ask in asks:
+        assert re.search(r"still|active|watching", ask.say) and "active" in ask.terse, ask.say

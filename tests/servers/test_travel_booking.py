@@ -1329,3 +1329,14 @@ def test_the_bookings_are_hidden_with_the_trips_and_the_charges():
         assert told > 5
     finally:
         world.close()
+
+
+def test_one_checked_bag_is_it_not_them():
+    """Finding: "I'll be travelling with one checked bag on my MIA to JFK flight on February 13. Can you add
+    them?": the pronoun follows the number of bags."""
+    found = [ask for _, ask in _asks("add_bags", draws=120)]
+    assert any(ask.args["count"] == 1 and "Can you add it?" in ask.say for ask in found)
+    assert any(ask.args["count"] == 2 and "Can you add them?" in ask.say for ask in found)
+    for ask in found:
+        if ask.args["count"] == 1:
+            assert "add them" not in ask.say, ask.say

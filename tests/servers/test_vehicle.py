@@ -1109,3 +1109,34 @@ def test_an_afterthought_points_back_at_what_the_request_named():
                 addresses += 1
                 assert not ask.detail.startswith("It's ") or "address" in ask.say, (ask.say, ask.detail)
     assert brakes > 50 and addresses > 20
+
+
+def test_an_electric_cars_units_are_said_without_fuel():
+    """Finding: "I'd like my R1S's display in other units. Make it metric: kilometres, litres and
+    Celsius." An electric car has no fuel to show in litres or gallons; its units are said without them,
+    and a gasoline car's still name its fuel unit."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("vehicle"), get_recipe("vehicle")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("vehicle units words")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    goal = next(g for g in recipe.goals if g.tool == "set_display_units")
+    seen = Counter()
+    for _ in range(400):
+        bundle = rng.choice(bundles)
+        ask = goal.build(bundle, rng)
+        if ask is None:
+            continue
+        car = next(v for v in bundle["vehicles"] if v["vehicle_id"] == ask.args["vehicle_id"])
+        words = f"{ask.say} {ask.detail or ''}"
+        if "Celsius" not in words and "Fahrenheit" not in words:
+            continue
+        seen[car["powertrain"]] += 1
+        fuel = "litres" in words or "gallons" in words
+        assert fuel == (car["powertrain"] != "electric"), (car["vehicle"], words)
+    assert seen["electric"] > 5 and seen["gasoline"] > 5, seen
