@@ -404,14 +404,17 @@ def _phrase_stated(value: str, text: str) -> bool:
     if not phrase:
         return True
     words = r"\s+".join(re.escape(w) for w in phrase.split(" "))
-    return re.search(rf"(?<![\w&]){words}(?![\w&])", _loose(text)) is not None  # not the T of 'AT&T'
+    # brackets in the answer are optional only for a fact without any ('Primer (1 gal)' states
+    # 'Primer, 1 gal'; 'Spare printer (spare)' is matched with its own)
+    said = _loose(text, brackets="(" not in value and ")" not in value)
+    return re.search(rf"(?<![\w&]){words}(?![\w&])", said) is not None  # not the T of 'AT&T'
 
 
-def _loose(text: str) -> str:
-    """A phrase as matched: folded, with a comma before a space (or at the end) and round brackets
-    around words read as spaces ('Primer, 1 gal' is stated by 'Primer 1 gal' and 'Primer (1 gal)';
-    '1,238' keeps its comma, 'ready()' its brackets)."""
-    return _fold(re.sub(r",(?=\s|$)|\((?=\w)|(?<=\w)\)", " ", text))  # brackets around words, not '()'
+def _loose(text: str, brackets: bool = False) -> str:
+    """A phrase as matched: folded, with a comma before a space (or at the end) read as a space,
+    and with `brackets`, round brackets around words too ('Primer, 1 gal' is stated by 'Primer 1
+    gal' and 'Primer (1 gal)'; '1,238' keeps its comma, 'ready()' its brackets)."""
+    return _fold(re.sub(r",(?=\s|$)|\((?=\w)|(?<=\w)\)" if brackets else r",(?=\s|$)", " ", text))
 
 
 def _digits_stated(digits: str, text: str) -> bool:

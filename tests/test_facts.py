@@ -33,6 +33,7 @@ NOT_STATED = [
     (3, "3.5 stars"), (5, "NOVA-5"), (7, "7/12/2026"), (12, "seat 12F"), (2, "at 2 pm"),
     ("10", "ORD-0104"), ("T", "the stock"), ("T", "qzAT&T"), ("Weekly sync", "weekly synchronisation"), ("Primer, 1 gal", "Primer 2 gal"), (219.3333, "219.4"), (0.1234, "0.1"),
     ("addEventListener('DOMContentLoaded', ()", "addEventListener('DOMContentLoaded', ()qz"),
+    ("Spare printer (spare)", "Spare printer (spare)qz"),
     (45.2, "45.0"),
     ("01:30", "13:30"), ("20:30", "8:30"), ("20:30", "8:30 am"), ("14:00", "2 am"),
     ("2026-10-29", "October 29, 2019"), ("2026-10-29", "10/29/2019"), ("2026-10-29", "October 28"),
