@@ -40,7 +40,8 @@ Two structured forms (JSON objects, so that tasks stay JSON) say more than a bar
   '$0.96', '96 cents');
 - a question with more than one right answer, `one_of(a, b)` = `{"one_of": [a, b]}`: stated when
   any of its facts is ('down $0.96' or 'down 2.1%' for a price change; 'preparing' or 'being
-  prepared' for an order's stage). `NOTHING` is the fact of an empty answer ('no', 'none', '0').
+  prepared' for an order's stage). `NOTHING` is the fact of an empty answer ('no', 'none', '0');
+  `ABSENT` of a thing that is not there ('no', 'doesn't exist', 'not found').
 
 An answer states a task's facts (`facts_stated`) when it holds each one and offers no rivals for
 it, because a guess that names every candidate is no statement:
@@ -68,7 +69,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["stated", "facts_stated", "say", "quantity", "one_of", "values", "NOTHING"]
+__all__ = ["stated", "facts_stated", "say", "quantity", "one_of", "values", "NOTHING", "ABSENT"]
 
 _SPACE = re.compile(r"\s+")
 # Where one item of an answer ends: a line, a semicolon, a sentence (not the point of 'Sep. 15').
@@ -129,6 +130,12 @@ def one_of(*facts: Any) -> dict[str, Any]:
 
 # The fact of an empty answer ('you have no watchlists', 'there are none', '0 open orders').
 NOTHING = one_of(0, "no", "none", "not any", "don't have any", "do not have any", "nothing")
+
+# The fact of a thing that is not there ('No, it doesn't exist.', 'nothing at that path'): found in a
+# result whose `exists` or `found` flag is false.
+ABSENT = one_of("no", "nope", "nothing", "doesn't exist", "does not exist", "doesn\u2019t exist", "not there",
+                "isn't there", "isn\u2019t there", "is not there", "not found", "no such", "missing",
+                "not present", "absent")
 
 
 def values(fact: Any) -> list[Any]:

@@ -226,3 +226,21 @@ def fanned_out_counts(tools: Any, reads: Sequence[ToolSpec]) -> Iterator[tuple[s
                     if all(isinstance(out, list) and (limit is None or len(out) < limit) for out in outs):
                         yield (f"{lister.name} then {per.name}",
                                {k: v for k, v in arguments.items() if k != param}, sum(map(len, outs)))
+
+
+def followed(tools: Any, output: Any, reads: Sequence[ToolSpec], cap: int = 10) -> Iterator[tuple[str, list[Any]]]:
+    """What "find it in a listing, then read it" tells, the way an agent reaches an entry no listing
+    shows in full: for a read whose one required argument is an id of a kind the listing's entries
+    carry (under '<kind>_id'), the listing with that read of one of its ids (each of at most `cap`).
+    One entry at a time: a set pieced together from several entries' reads (deals found through the
+    contacts of a rep's activities) is a coincidence of the world, not a route. Yields (the read,
+    [the listing, the read's result])."""
+    for per in reads:
+        for param, kind, many in per.ids:
+            if many or per.required != [param]:
+                continue
+            ids = list(dict.fromkeys(v for k, v in _leaves(output) if k == f"{kind}_id" and isinstance(v, str)))
+            for i in ids[:cap]:
+                out = run(tools, per.name, {param: i})
+                if out is not None:
+                    yield per.name, [output, out]

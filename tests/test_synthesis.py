@@ -466,6 +466,47 @@ def test_facts_come_from_the_results_and_decide_read_only_success() -> None:
     assert gold["success"] and not noop["success"]
 
 
+def test_a_request_joined_to_a_message_names_its_entity_outright() -> None:
+    """'Open the trunk of my CX-5. In addition, the tyre light came on in my car. ... It's my Civic.' reads
+    first as the CX-5: a request that joins a message says its plain form when it has one."""
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.recipe import Ask, Goal, Recipe
+
+    base = get_recipe("banking")
+
+    def balance(b, rng):
+        account = b["accounts"][0]
+        return Ask({"account_id": account["account_id"]}, say=f"What's the balance of my {account['kind']} account?",
+                   refs=(Ref.of("account", account, Ref.of("customer", b["customer"])),),
+                   facts=lambda result: [result["balance"]])
+
+    def history(b, rng):
+        account = b["accounts"][-1]
+        kind = account["kind"]
+        return Ask({"account_id": account["account_id"]}, say="Show me the last transactions of my account.",
+                   detail=f"It's my {kind} account.", plain=f"Show me the last transactions of my {kind} account.",
+                   refs=(Ref.of("account", account, Ref.of("customer", b["customer"])),))
+
+    recipe = Recipe(server="banking", sample=base.sample, goals=[Goal("get_balance", balance),
+                                                                  Goal("list_transactions", history)],
+                    lookups=base.lookups, topics=base.topics, skip={})
+    toolkit = get_toolkit("banking")
+    world = worlds.create(toolkit, 0)
+    bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(0))
+    config = SynthConfig(goals=(0.0, 1.0, 0.0), info_levels=(1.0, 0.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0,
+                         missing_function_rate=0.0, distractor_rate=0.0, split_turn_rate=0.0)
+    composer = Composer(recipe, dependency_graph("banking"), bundles, config, random.Random(1))
+    joined = 0
+    for draft in (composer.draft() for _ in range(60)):
+        for text in draft.user_turns if draft is not None else []:
+            if "last transactions" not in text:
+                continue
+            if "balance" in text and text.index("balance") < text.index("last transactions"):  # joins it
+                joined += 1
+                assert "my account" not in text and "It's my" not in text, text
+    assert joined
+
+
 def test_two_independent_writes_get_no_order_edge_from_what_the_later_one_echoes() -> None:
     """A reply, then a new bio: the profile update returns the post count the reply raised, but nothing
     passes between the two and the world ends the same either way, so no order edge is recorded."""
@@ -561,8 +602,12 @@ def test_a_detail_naming_an_entity_the_request_acts_on_is_said_again() -> None:
                  mentions=("Kayla Diaz",))
     with_pin = Ask({"account_id": "ACC-0001", "pin": "4821"}, say="Move $25 to savings.", detail="PIN 4821.",
                    mentions=("4821",))
-    assert not _said_before(to_rep, said)
-    assert _said_before(with_pin, said)
+    from prove_env.task import GoldCall
+
+    earlier = [GoldCall(id="g1", name="reassign_deal", arguments={"deal_id": "DEA-0001", "new_owner_id": "REP-0006"}),
+               GoldCall(id="g2", name="transfer", arguments={"account_id": "ACC-0002", "pin": "4821"})]
+    assert not _said_before(to_rep, said, earlier)
+    assert _said_before(with_pin, said, earlier)
 
 
 def test_no_opener_after_a_refusal_approves_it() -> None:
@@ -649,6 +694,46 @@ def test_a_value_chosen_from_a_parameters_choices_is_found_in_no_result() -> Non
     said = "the three most recent failures sending to ledgerly"
     assert [v for v, _, _ in _holders(deliveries, earlier, outputs, said)] == ["WHE-0002", "failed"]
     assert [v for v, _, _ in _holders(deliveries, earlier, outputs, said, _chosen(deliveries, spec))] == ["WHE-0002"]
+
+
+def test_a_detail_is_said_again_unless_an_earlier_call_took_its_value_in_the_same_role() -> None:
+    """A PIN given for a transfer is not said again for the next one; "69 degrees" said of an
+    automation's rule is not the set point asked for now, and 'auto' is no part of "automation"."""
+    from prove_env.synthesis.compose import _said_before
+    from prove_env.synthesis.recipe import Ask
+    from prove_env.task import GoldCall
+
+    pin = Ask({"account_id": "ACC-1", "pin": "4821"}, say="Move $20 to savings.", detail="My PIN is 4821.",
+              mentions=("4821",))
+    paid = [GoldCall(id="g1", name="transfer", arguments={"account_id": "ACC-2", "pin": "4821"})]
+    assert _said_before(pin, "move $50, my pin is 4821.", paid)
+    assert not _said_before(pin, "move $50, my pin is 4821.", [])  # said, but for no call yet
+    heat = Ask({"device_id": "DEV-1", "temperature": 69}, say="Can you change what the hallway thermostat is set to?",
+               detail="Make it 69 degrees.", mentions=("69",))
+    rule = [GoldCall(id="g1", name="create_automation", arguments={"name": "Warm up", "action_value": 69})]
+    assert not _said_before(heat, "when it drops below 63 degrees, set the hallway thermostat to 69 degrees.", rule)
+    mode = Ask({"device_id": "DEV-1", "mode": "auto"}, say="Switch the thermostat's mode.", detail="Make it auto.",
+               mentions=("auto",))
+    earlier = [GoldCall(id="g1", name="set_mode", arguments={"device_id": "DEV-2", "mode": "auto"})]
+    assert not _said_before(mode, "add an automation for the porch light.", earlier)
+    assert _said_before(mode, "put the porch thermostat on auto.", earlier)
+
+
+def test_a_number_inside_a_longer_number_is_not_where_a_value_came_from() -> None:
+    """'Withdraw $15,000, or as much as has settled': 5077.0 comes from the summary's amount available,
+    not from the account list's cash of 15077.0, so the summary stays in the gold."""
+    from prove_env.synthesis.verify import _holders
+    from prove_env.task import GoldCall
+
+    withdraw = GoldCall(id="g3", name="withdraw_cash", arguments={"account_id": "ACC-0003", "amount": 5077.0})
+    earlier = [GoldCall(id="g1", name="list_accounts", arguments={}),
+               GoldCall(id="g2", name="get_account_summary", arguments={"account_id": "ACC-0003"})]
+    outputs = {"g1": '[{"account_id": "ACC-0003", "cash": 15077.0, "buying_power": 25260.0}]',
+               "g2": '{"account_id": "ACC-0003", "available_to_withdraw": 5077.0}'}
+    said = "withdraw $15,000 from my brokerage account, or as much as has settled"
+    assert _holders(withdraw, earlier, outputs, said) == [("ACC-0003", ["g1", "g2"], False), ("5077.0", ["g2"], False)]
+    bought = GoldCall(id="g3", name="withdraw_cash", arguments={"account_id": "ACC-0003", "amount": 260})
+    assert _holders(bought, earlier, outputs, said) == [("ACC-0003", ["g1", "g2"], False)]  # not in 25260.0
 
 
 def test_an_id_beside_the_number_the_user_said_is_named_by_it() -> None:

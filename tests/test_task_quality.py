@@ -13,13 +13,13 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 import pytest
 
 from prove_env.episode import replay
-from prove_env.facts import stated, values
+from prove_env.facts import ABSENT, stated, values
 from prove_env.registry import get_toolkit, server_names
 from prove_env.runtime import run_sync
 from prove_env.synthesis.compose import Composer, Draft
@@ -33,7 +33,7 @@ from prove_env.synthesis.wording import article
 from prove_env.task import Task, TaskError
 from prove_env.world import worlds
 
-from .stand_ins import fanned_out_counts, holds, keyed_facts, parse, probes, run, scalars
+from .stand_ins import fanned_out_counts, followed, holds, keyed_facts, parse, probes, run, scalars
 
 SERVERS = server_names()
 # every perturbation often, so that a sample of a few tasks a server meets each rule
@@ -118,17 +118,21 @@ def _listed(arguments: dict[str, Any], kind: str, spec: Any) -> list[Any]:
     return found
 
 
-def _telling(fact: Any) -> bool:
+def _telling(fact: Any, said: Collection[str] = ()) -> bool:
     """Whether a fact is a measure no coincidence gives: an amount with cents, a number of 100 or
-    more. Names and titles turn up in any listing of their kind, and small counts in many a result,
-    so a text answer's stand-ins are found by reading the tools, and declared."""
+    more, or a path the call was not given (where a link leads). Names and titles turn up in any
+    listing of their kind, and small counts in many a result, so other text answers' stand-ins are
+    found by reading the tools, and declared."""
+    if isinstance(fact, str):
+        return "/" in fact.strip("/") and fact not in said
     return isinstance(fact, int | float) and not isinstance(fact, bool) and (abs(fact) >= 100 or fact != int(fact))
 
 
 def _stand_ins(server: str, seed: int, draft: Draft) -> Iterator[tuple[str, str]]:
     """The shown tools that do the job of the draft's missing call in its world: a read whose
-    result (or a look-up of the chain) states what the call's result would have told the user, a
-    write that leaves the world as the call does."""
+    result (or a look-up of the chain, or a listing followed by a read of each entry it lists)
+    states what the call's result would have told the user, a write that leaves the world as the
+    call does."""
     missing = draft.missing_call
     toolkit = get_toolkit(server)
     specs = toolkit.specs()
@@ -153,21 +157,30 @@ def _stand_ins(server: str, seed: int, draft: Draft) -> Iterator[tuple[str, str]
     if source.read_only:
         if draft.missing_facts is None:
             return
-        facts = keyed_facts(result, [f for f in draft.missing_facts(result) if _telling(f)])
+        said = {str(v) for v in missing.arguments.values()}
+        facts = keyed_facts(result, [f for f in draft.missing_facts(result) if _telling(f, said)])
         if not facts or not missing.arguments:
             return
         names = {s.name for s in shown}
         ids = [str(v) for _, kind, _ in source.ids for v in _listed(missing.arguments, kind, source)]
-        if not ids:
+        if not ids and not any(v.startswith("/") for v in said):
             return  # nothing to tell what a result says about the call's entities from what it says of others
+        # a file tool's result is about the path it is given (a resolved path names no other): the
+        # probes pass the call's path, and the whole result counts
         for name, output in looked_up:  # what the chain's own calls found out about the same entities
             if name in names and specs[name].read_only and holds(output, facts, about=ids):
                 yield name, f"the chain's own look-up states {[f for f, _ in facts]}"
-        for spec in (s for s in shown if s.read_only):
+        reads = [s for s in shown if s.read_only]
+        for spec in reads:
             for arguments in probes(spec, source, missing.arguments, anchored=True):
                 output = run(tools, spec.name, arguments)
                 if output is not None and holds(output, facts, about=ids):
                     yield spec.name, f"{spec.name}({arguments}) states {[f for f, _ in facts]}"
+                    break
+                told = next((per for per, told in followed(tools, output, reads) if holds(told, facts, about=ids)),
+                            None) if output is not None else None
+                if told is not None:  # the listing, then a read of each entry it lists
+                    yield spec.name, f"{spec.name}({arguments}) then {told} of each states {[f for f, _ in facts]}"
                     break
     elif after != before:
         for spec in (s for s in shown if not s.read_only):
@@ -368,7 +381,8 @@ def test_a_hidden_tool_request_is_not_served_by_a_shown_tool(server: str) -> Non
     """What a hidden-tool request asks for (`HiddenAsk.facts` of the hidden tool's result, or, when
     it does not say, any part of it) is given by no visible read-only tool called with any enum
     value, flag, largest page or id the request concerns, in every world tried (a list's length
-    counts as a count), nor, for a count, by listing every owner and adding up each owner's list;
+    counts as a count), nor by such a listing followed by a read of each entry it lists, nor, for a
+    count, by listing every owner and adding up each owner's list;
     no visible write tool does what a hidden write tool does."""
     toolkit, recipe = get_toolkit(server), get_recipe(server)
     specs = toolkit.specs()
@@ -414,6 +428,11 @@ def test_a_hidden_tool_request_is_not_served_by_a_shown_tool(server: str) -> Non
                             for question, keyed in questions.items():
                                 if keyed and holds(output, keyed, limit=arguments.get("limit"), counts=True):
                                     answered.setdefault((other.name, shape, question), set()).add(seed)
+                            for per, told in followed(tools, output, reads):  # the listing, then each entry
+                                for question, keyed in questions.items():
+                                    if keyed and holds(told, keyed):
+                                        answered.setdefault((f"{other.name} then {per}", shape, question),
+                                                            set()).add(seed)
                 else:
                     trial = world.clone()
                     changed = run(toolkit(trial), hidden.tool, call) is not None
@@ -628,7 +647,10 @@ def _lengths(value: Any) -> set[int]:
 
 def _found_in(fact: Any, result: Any) -> bool:
     """Whether a result holds a fact in some usual form: a value of it stated by one of its scalars
-    (a cell of a line of text included), or, for a whole number, the length of a list it holds."""
+    (a cell of a line of text included), or, for a whole number, the length of a list it holds;
+    `ABSENT` in a result whose `exists` or `found` flag is false."""
+    if fact == ABSENT:
+        return isinstance(result, dict) and any(result.get(k) is False for k in ("exists", "found"))
     for value in values(fact):
         for leaf in _leaves(result):
             text = str(leaf)

@@ -241,12 +241,18 @@ class Composer:
             plain = bool(ask.plain) and known and not terse and not withhold
             if plain:
                 request = ask.plain  # the entity is known: no 'the car ... My EV6, that is.'
-            elif terse and ask.terse_alone and _said_before(ask, " ".join(t for turn in turns for t in turn.texts)):
+            elif terse and ask.terse_alone and _said_before(ask, " ".join(t for turn in turns for t in turn.texts),
+                                                            chain.calls):
                 request = ask.terse_alone  # the PIN was given in an earlier turn
             if joins and _secrets(ask, request) & _secrets(ask, " ".join(turns[-1].texts)):
                 joins = False  # a request that gives a PIN again is a message of its own
             if joins and _names_again(ask, " ".join(turns[-1].texts)):
                 joins = False  # one that names again what the message named ('the Cherry Creek store') too
+            if joins and ask.plain and not plain and not terse:
+                # joined to a message that named something else, 'my car ... It's my Civic.' reads first as
+                # what the message named ('Open the trunk of my CX-5. In addition, the tyre light came on in
+                # my car.'): the request names its entity outright
+                request, plain = ask.plain, True
             if not joins and len(turns) + extra_turns > config.max_turns:
                 break
             for say, short, ref in intros:
@@ -267,7 +273,8 @@ class Composer:
                 # a terse request already carries every value, the detail's included; a detail whose
                 # values the user has already given (a PIN) is not said again
                 said = " ".join([t for turn in turns for t in turn.texts] + [t for pair in intro_texts for t in pair])
-                detail = ([_inline(ask.detail)] if ask.detail and not terse and not plain and not _said_before(ask, said)
+                detail = ([_inline(ask.detail)] if ask.detail and not terse and not plain
+                          and not _said_before(ask, said, chain.calls)
                           else [])
                 words = [request] + detail
                 if joins:
@@ -545,13 +552,23 @@ def _names_again(ask: Ask, text: str) -> bool:
                for name in _names(ask.refs))
 
 
-def _said_before(ask: Ask, said: str) -> bool:
+def _said_before(ask: Ask, said: str, earlier: Sequence[Any]) -> bool:
     """Whether every value `ask.detail` carries (its mentions) is already in the user's words `said`,
     and none names an entity the request acts on: a request that says "to a colleague" refers to
-    nobody without "It goes to Kayla Diaz.", whoever was named before (a PIN is not said again)."""
+    nobody without "It goes to Kayla Diaz.", whoever was named before (a PIN is not said again).
+    A value counts as said only as a whole word, and only where an earlier gold call passed it to
+    the same argument as this request: "69 degrees" said of an automation's rule is not the set
+    point asked for now, 'auto' is no part of "automation", nor '2' of "jenkins20@..."."""
     carried = [m for m in ask.mentions if m and m.casefold() in (ask.detail or "").casefold()]
     entities = {name.casefold() for name in _names(ask.refs)}
-    return (bool(carried) and all(m.casefold() in said.casefold() for m in carried)
+    given = {(key, repr(value)) for call in earlier for key, value in call.arguments.items()}
+
+    def given_before(mention: str) -> bool:
+        return (re.search(rf"(?<!\w){re.escape(mention)}(?!\w)", said, re.IGNORECASE) is not None
+                and any((key, repr(value)) in given for key, value in ask.args.items()
+                        if str(value).casefold() in mention.casefold()))
+
+    return (bool(carried) and all(given_before(m) for m in carried)
             and not any(m.casefold() in entities for m in carried))
 
 

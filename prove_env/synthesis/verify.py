@@ -304,7 +304,7 @@ def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said
             continue
         if _ISO_DATE.fullmatch(text) and stated(text, said):
             continue  # a day the user named in words ('October 14'): said, not looked up
-        holders = [c.id for c in earlier if text in outputs[c.id]]
+        holders = [c.id for c in earlier if _holds(outputs[c.id], value, text)]
         if not holders and " " in text:
             # a text the user wrote around a looked-up value ('@edward.olson' before their words): the
             # word they never said comes from a result that holds it as a value of its own
@@ -315,6 +315,14 @@ def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said
         elif _ISO_DATE.match(text):
             found.append((text, [c.id for c in earlier if _ISO_DATE.search(outputs[c.id])], True))
     return found
+
+
+def _holds(output: str, value: Any, text: str) -> bool:
+    """Whether a result's text holds `value`: a number as a number of its own (5077.0 is not in a cash
+    of 15077.0, nor 260.0 in 5260.0), anything else as written."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return re.search(rf"(?<![\d.]){re.escape(text)}(?!\d)", output) is not None
+    return text in output
 
 
 def _chosen(call: Any, spec: Any) -> set[Any]:

@@ -78,8 +78,19 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             "payments": payments,
             "transactions": transactions,
             "closing": _closing(accounts, payments, rng),
+            "opens": _opens(cid, accounts),
         })
     return bundles
+
+
+def _opens(customer_id: str, accounts: list[dict]) -> str | None:
+    """The kind of account the customer may ask to open, a stable pick per customer (None: no
+    opening). Every account of that kind is named by its last digits in all their requests, so that
+    "my checking account" never becomes two accounts once a new checking account is opened earlier
+    in the conversation; a customer without a savings account may open their first one."""
+    if not any(a["kind"] == "savings" for a in accounts):
+        return "savings"
+    return stable(("", "checking", "savings"), customer_id, "opens") or None
 
 
 def _closing(accounts: list[dict], payments: list[dict], rng: random.Random, share: float = 0.4) -> str | None:
@@ -120,7 +131,8 @@ def account_name(b: Bundle, account: dict, rng: random.Random | None = None) -> 
     """'my savings account' when the kind is unique among the customer's accounts, else by its last
     digits; with `rng`, in one of the ways people say it ('my savings', 'the savings account ending in 1234')."""
     kind, last4 = account["kind"], account["account_number"][-4:]
-    unique = sum(a["kind"] == kind for a in b["accounts"]) == 1
+    # a kind the customer may open another account of is never unique (`_opens`)
+    unique = sum(a["kind"] == kind for a in b["accounts"]) == 1 and kind != b.get("opens")
     if rng is None:
         return f"my {kind} account" if unique else f"my {kind} account ending in {last4}"
     if unique and kind == "credit":
@@ -904,17 +916,24 @@ def set_card_limit(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("open_account", 0.5)
 def open_account(b: Bundle, rng: random.Random) -> Ask | None:
-    if len(b["accounts"]) >= 6:
+    kind = b["opens"]
+    if kind is None or len(b["accounts"]) >= 6:
         return None
-    kind = rng.choice(["checking", "savings"])
+    held = sum(a["kind"] == kind for a in b["accounts"])
     facts = None
-    say = rng.choice([f"I'd like to open a new {kind} account.", f"Can you open another {kind} account for me?",
-                      f"Please set me up with a second {kind} account.",
-                      f"I want a separate {kind} account, could you open one?",
-                      f"Would it be possible to open an extra {kind} account in my name?"])
+    if held:
+        say = rng.choice([f"I'd like to open a new {kind} account.", f"Can you open another {kind} account for me?",
+                          f"Please set me up with a {'second' if held == 1 else 'new'} {kind} account.",
+                          f"I want a separate {kind} account, could you open one?",
+                          f"Would it be possible to open an extra {kind} account in my name?"])
+    else:
+        say = rng.choice([f"I'd like to open a {kind} account.", f"Can you open a {kind} account for me?",
+                          f"Please set me up with a {kind} account.",
+                          f"I don't have a {kind} account yet; could you open one?",
+                          f"Would it be possible to open a {kind} account in my name?"])
     if rng.random() < 0.3:
         say = rng.choice([f"Please open a new {kind} account for me and tell me its account number.",
-                          f"I'd like another {kind} account. What number will it have?"])
+                          f"I'd like {'another' if held else 'a'} {kind} account. What number will it have?"])
         facts = lambda r: [r["account_number"]]
     return Ask({"customer_id": b["customer"]["customer_id"], "kind": kind}, say=say,
                terse=rng.choice([f"Open a {kind} account", f"New {kind} account, please"])

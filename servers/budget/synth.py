@@ -841,6 +841,9 @@ SUBSTITUTES = (
     ("get_budget_summary", "list_categories"),
     ("list_income", "get_budget_summary"),  # a month's summary shows its total income
     ("list_recurring", "list_expenses"),
+    # a category's month is in its history, and its id in any expense or bill: "how much room is left
+    # in utilities?" is answered without the list of categories
+    ("list_categories", "get_category_history"),
 )
 
 

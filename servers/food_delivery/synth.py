@@ -36,10 +36,24 @@ def dish(name: str) -> str:
     return name if first in PROPER and first != "Mango" else name[:1].lower() + name[1:]
 
 
+# Last words of dish names counted as things ("three falafel wraps"); any other dish is a serving
+# ("two orders of pad thai"). Each plural keeps the menu name whole in the words.
+COUNTED = {"pizza", "burrito", "quesadilla", "roll", "salad", "soup", "burger", "milkshake", "plate",
+           "wrap", "gyro", "coffee", "bowl", "lassi", "tea", "horchata"}
+
+
+def plural(name: str) -> str:
+    """A dish said of several: 'falafel wraps', 'churros', 'pad thai' (a serving, left as it is)."""
+    return f"{name}s" if name.split()[-1].lower() in COUNTED else name
+
+
 def some(quantity: int, name: str) -> str:
-    """'a banh mi', 'an order of fresh rolls', 'two churros'."""
+    """'a banh mi', 'an order of fresh rolls', 'two churros', 'three falafel wraps',
+    'two orders of pad thai'."""
     if quantity > 1:
-        return f"{NUMBERS[quantity]} {name}"
+        if name.endswith("s") or plural(name) != name:
+            return f"{NUMBERS[quantity]} {plural(name)}"
+        return f"{NUMBERS[quantity]} orders of {name}"
     if name.endswith("s") and not name.endswith("ss"):
         return f"an order of {name}"
     return f"{article(name)} {name}"
@@ -343,7 +357,7 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
         what = f"{what} with the '{option}' option"
     # the quantity is said with the request, never held back: a cart takes one unless told
     if quantity > 1 and rng.random() < 0.5:
-        plain = f"{NUMBERS[quantity]} of the {said}" + (f" with the '{args['option']}' option" if "option" in args else "")
+        plain = f"{NUMBERS[quantity]} of the {plural(said)}" + (f" with the '{args['option']}' option" if "option" in args else "")
         say = rng.choice([f"I want to add {plain} from {r['name']} to my cart.",
                           f"Can you put {plain} from {r['name']} in my cart?",
                           f"Add {plain} from {r['name']} to my cart, please."])
@@ -568,7 +582,7 @@ def reorder(b: Bundle, rng: random.Random) -> Ask | None:
                                "again.",
                                f"Can you fill my cart with {name} again? Just the cart for now.",
                                f"I'd like the same as {name} again; add it all to my cart."]),
-               terse=f"Reorder {name} into my cart.", refs=(_order(b, order),), mentions=(order["restaurant"],))
+               terse=f"Put {name} back in my cart.", refs=(_order(b, order),), mentions=(order["restaurant"],))
 
 
 # -- introductions ---------------------------------------------------------------------------------

@@ -606,7 +606,12 @@ def set_thermostat_mode(b: Bundle, rng: random.Random) -> Ask | None:
     mode = rng.choice(modes)
     name = dev(d, rng)
     phrase = {"heat": "heating", "cool": "cooling", "auto": "auto"}[mode]
-    if rng.random() < 0.6:
+    # the mode said on its own after the request is dropped when the user's words hold it already, even
+    # inside another word ('auto' in every "automation", 'heat' in "space heater"): the request would
+    # then name no mode, so such a mode is said in the request itself
+    inside = "auto" if mode == "auto" else next((mode for x in (*b["devices"], *b["automations"])
+                                                 if mode in x["name"].lower()), None)
+    if inside is None and rng.random() < 0.6:
         return Ask({"device_id": d["device_id"], "mode": mode},
                    say=rng.choice([f"Can you change the mode on {name}?", f"I'd like {name} in another mode."]),
                    detail=rng.choice([f"{mode.capitalize()} mode, please.", f"Put it on {phrase}.",
@@ -759,7 +764,10 @@ def set_auto_lock(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"I want {name} to lock itself after a different delay."]),
                    detail=rng.choice([f"{minutes} {unit}, please.", f"Make it {minutes} {unit}.",
                                       f"After {minutes} {unit}."]),
-                   terse=f"Auto-lock {name}: {minutes} min.", refs=(_device(b, d),), mentions=(str(minutes),))
+                   # the delay with its unit: a bare "1" stands in an e-mail address or a PIN said before,
+                   # and the detail would then go unsaid
+                   terse=f"Auto-lock {name}: {minutes} {unit}.", refs=(_device(b, d),),
+                   mentions=(f"{minutes} {unit}",))
     return Ask({"device_id": d["device_id"], "minutes": minutes},
                say=rng.choice([f"Have {name} lock itself {minutes} {unit} after it's unlocked.",
                                f"Set the auto-lock on {name} to {minutes} {unit}.",
@@ -1103,7 +1111,7 @@ def create_automation(b: Bundle, rng: random.Random) -> Ask | None:
     plugs = [d for d in b["devices"] if d["type"] == "plug" and ("fan" in d["name"] or "dehumid" in d["name"])]
     if humid and plugs:
         s, p = rng.choice(humid), rng.choice(plugs)
-        level = rng.choice([55, 60, 65, 70, 75])
+        level = rng.choice([55, 58, 67])  # no brightness, volume or degrees a later request sets ("60%" went unsaid)
         options.append((f"Humidity over {level}", "above", {"sensor_id": s["device_id"], "threshold": level},
                         "turn_on", None, [p],
                         f"when {dev(s)} goes above {level}% humidity, turn on {dev(p)}", (f"{level}%",)))
@@ -1111,8 +1119,10 @@ def create_automation(b: Bundle, rng: random.Random) -> Ask | None:
     thermostats = [d for d in b["devices"] if d["type"] == "thermostat"]
     if temps and thermostats:
         s, t = rng.choice(temps), thermostats[0]
-        below, target = rng.choice([(60, 68), (62, 70), (63, 69), (58, 66)])
-        options.append((f"Heat when under {below}", "below", {"sensor_id": s["device_id"], "threshold": below},
+        # no degrees a later set-point request asks for ("Make it 69 degrees" went unsaid after this
+        # rule's "69 degrees"), and no "heat" a later mode request says
+        below, target = rng.choice([(60, 67), (61, 67), (57, 63), (58, 63)])
+        options.append((f"Warm up under {below}", "below", {"sensor_id": s["device_id"], "threshold": below},
                         "set_temperature", target, [t],
                         f"when {dev(s)} drops below {degrees(below)}, set {dev(t)} to {degrees(target)}",
                         (str(below), str(target))))
@@ -1120,7 +1130,7 @@ def create_automation(b: Bundle, rng: random.Random) -> Ask | None:
     dimmable = [d for d in lights if "brightness" in d]
     if motion and dimmable:
         s, d = rng.choice(motion), rng.choice(dimmable)
-        level = rng.choice([20, 30, 50, 80])
+        level = rng.choice([35, 45, 85, 90])  # no brightness, volume or degrees a later request sets
         options.append((f"Motion light {level}", "motion", {"sensor_id": s["device_id"]}, "set_brightness", level, [d],
                         f"whenever {dev(s)} sees motion, set {dev(d)} to {level}% brightness", (f"{level}%",)))
     options = [o for o in options if o[0].lower() not in taken]

@@ -238,8 +238,10 @@ def _card_ref(b: Bundle, card: dict) -> Ref:
 
 
 def _endpoint_ref(b: Bundle, endpoint: dict) -> Ref:
-    """An endpoint by what it is for (unique on the platform), at its merchant in some conversations."""
-    return Ref("endpoint", endpoint["endpoint_id"], endpoint, _merchant(b) if b["at_merchant"] else None)
+    """An endpoint by what it is for: unique on the platform, so the list of every endpoint finds it
+    at once, never through its merchant's look-up, even where the merchant is introduced (the invoice
+    or customer a request names shows the merchant's id anyway)."""
+    return Ref("endpoint", endpoint["endpoint_id"], endpoint)
 
 
 def _scope(b: Bundle, rng: random.Random) -> tuple[dict, tuple[Ref, ...], str]:
@@ -699,14 +701,17 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
                        facts=lambda r: [d["next_retry_at"] for d in r
                                         if d["delivery_id"] == did and d["next_retry_at"]])
         return Ask({"event_id": delivery["event_id"], "endpoint_id": endpoint["endpoint_id"]},
-                   say=rng.choice([f"How many times have we tried to deliver '{summary}' to {desc}, and what status "
-                                   "code did the last try get?",
-                                   f"Walk me through the delivery attempts of '{summary}' to {desc}: how many, and what "
-                                   "did the endpoint answer last?",
-                                   f"'{summary}' never reached {desc}. How many attempts so far, and the last "
+                   # the delivery is found among the endpoint's failed ones (every attempt of it failed):
+                   # each wording asks for the failed attempts, as that look-up lists them
+                   say=rng.choice([f"How many failed attempts have we made to deliver '{summary}' to {desc}, and "
+                                   "what status code did the last one get?",
+                                   f"Walk me through the failed delivery attempts of '{summary}' to {desc}: how many, "
+                                   "and what did the endpoint answer last?",
+                                   f"'{summary}' never reached {desc}. How many failed attempts so far, and the last "
                                    "response code?"]),
-                   terse=f"Attempts to send '{summary}' to {desc}, and the last response code?", refs=(ref,),
-                   mentions=(summary, desc), facts=lambda r: [len(r), r[0]["response_code"]])
+                   terse=f"Failed attempts to send '{summary}' to {desc}, and the last response code?", refs=(ref,),
+                   mentions=(summary, desc),
+                   facts=lambda r: [sum(d["status"] == "failed" for d in r), r[0]["response_code"]])
     failing = [e for e in b["endpoints"] if e["failed_deliveries"]]
     if not failing:
         return None

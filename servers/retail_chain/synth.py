@@ -59,6 +59,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             "reservations": read("list_reservations", store_id=sid),
             "restocks": read("list_restock_orders", store_id=sid),
         })
+    low_at = {b["store"]["store_id"]: {r["product_id"] for r in b["low"]} for b in bundles}
+    for b in bundles:  # what every open store runs low on, for 'X is short on Y' of a transfer's destination
+        b["low_at"] = low_at
     return bundles
 
 
@@ -281,10 +284,14 @@ def transfer_stock(b: Bundle, rng: random.Random) -> Ask | None:
     quantity = rng.randint(1, min(line["available"], 8))
     store, product = b["store"], product_name(b, line["product_id"])
     source, dest = store_name(store, "from"), store_name(target, "to")
+    # 'X is short on Y' only where X's stock of Y is at or below its reorder point (South Hill with 37
+    # umbrellas, more than the source, is not short on them).
+    short = line["product_id"] in b["low_at"].get(target["store_id"], ())
     return Ask({"product_id": line["product_id"], "from_store_id": store["store_id"], "to_store_id": target["store_id"],
                 "quantity": quantity},
                say=_pick(rng, [f"Please send some {product} from {source} over to {dest}.",
-                               f"{dest[0].upper() + dest[1:]} is short on {product}; move some from {source}.",
+                               f"{dest[0].upper() + dest[1:]} is short on {product}; move some from {source}."
+                               if short else f"Move some {product} from {source} to {dest}, please.",
                                f"Could you set up a transfer of {product} from {source} to {dest}?",
                                f"I'd like to ship {product} from {source} to {dest}."]),
                detail=_pick(rng, [f"{quantity} of them." if quantity > 1 else "Just 1.", f"Send {quantity}.",
@@ -504,13 +511,12 @@ def cancel_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(product, store_mention(store)))
 
 
-# Questions about the whole chain's stock: the tools look at one store, or one product, at a time.
-CHAIN_WIDE = (
-    HiddenAsk("chain_stock_totals", lambda b, rng: "How many units does the whole chain have on hand right now, "
-              "across every store?", facts=lambda r: [r["on_hand"]]),
-    HiddenAsk("chain_stock_totals", lambda b, rng: "What's the chain-wide total of stock in transit between stores?",
-              facts=lambda r: [r["in_transit"]]),
-)
+# No request is left to the hidden chain_stock_totals: both of its totals are sums the shown tools reach.
+# find_stores with neither city nor name lists every store, list_store_stock shows each line's units on
+# hand, and list_transfers(status="in_transit") each store's transfers under their ids, so "How many units
+# does the whole chain have on hand right now, across every store?" is answered by adding up, and declining
+# it would teach the wrong thing.
+CHAIN_WIDE: tuple[HiddenAsk, ...] = ()
 
 
 # Tools that do one another's job for some request (a store's stock and price of a product show

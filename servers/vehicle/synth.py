@@ -683,7 +683,7 @@ def set_cabin_temperature(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"Turn on the climate in {name}, please.", f"Can you get the climate going in {name}?"])
         detail = rng.choice([f"{temp} degrees.", f"Set it to {temp}, please.", f"Make it {temp} degrees."])
     return Ask({"vehicle_id": v["vehicle_id"], "temperature_f": temp}, say=_cap(say),
-               terse=f"{_terse_power(prior)}{temp}°F in {name}.", detail=detail,
+               terse=f"{_terse_power(prior)}cabin to {temp}°F, {name}.", detail=detail,
                refs=(_owner(b), _ref(b, v)), mentions=(str(temp),), prior=prior)
 
 
@@ -1443,7 +1443,13 @@ def navigate_to_address(b: Bundle, rng: random.Random) -> Ask | None:
         core = rng.choice([f"navigate to {place['address']}, {code}.",
                            f"take me to {place['address']}, postal code {code}."])
         target, mentions = f"{place['address']}, {code}", (code, place["address"])
-    say = lead + core if lead else rng.choice([f"In {name}, ", f"For {name}, please "]) + core
+    if lead:
+        say = lead + core
+    else:
+        opener = rng.choice([f"In {name}, ", f"For {name}, please "])
+        if core.startswith("take me"):  # a car takes its driver somewhere: not "For my Jeep, please take me to"
+            opener = opener if opener.startswith("In ") else f"Please, in {name}, "
+        say = opener + core
     detail = None
     if not lead and rng.random() < 0.5:
         say = rng.choice([f"I need directions in {name} to an address.", f"Start navigation in {name}."])

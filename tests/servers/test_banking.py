@@ -1048,3 +1048,50 @@ def test_the_most_common_categories_are_those_asked_and_no_tie_is_cut():
         assert facts == ["income", "dining"], facts
         assert facts_stated([facts], ["Income comes up most (4), then dining (3); seven others tie at 2 each."])
         assert ask.facts(counts[:3] + [{"category": "zoo", "count": 1}]) == ["income", "dining", "entertainment"]
+
+
+def test_an_account_of_a_kind_the_customer_may_open_is_named_by_its_last_digits():
+    """'Would it be possible to open an extra checking account in my name?' then 'I want to deposit
+    $500 into my checking account.': after the opening the customer has two checking accounts, and the
+    deposit into the new one is as right as the gold's. Whatever kind a customer's conversation may
+    open, every other request names an account of that kind by its last digits; and an account of a
+    kind the customer has none of is asked for as their first, not as 'another'."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("banking opens")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    opens_goal = next(g for g in recipe.goals if g.tool == "open_account")
+    others = [g for g in recipe.goals if g.tool != "open_account"]
+    checked = firsts = 0
+    for b in bundles:
+        kinds = {}
+        for _ in range(12):
+            ask = opens_goal.build(b, rng)
+            if ask is not None:
+                kinds[ask.args["kind"]] = ask
+        for kind, ask in kinds.items():
+            if not any(a["kind"] == kind for a in b["accounts"]):
+                firsts += 1
+                assert not re.search(r"\b(another|second|extra|separate)\b", f"{ask.say} {ask.terse}"), ask.say
+        accounts = {a["account_id"]: a for a in b["accounts"]}
+        for goal in others:
+            for _ in range(6):
+                ask = goal.build(b, rng)
+                if ask is None:
+                    continue
+                for key in ("account_id", "from_account_id", "to_account_id"):
+                    account = accounts.get(ask.args.get(key))
+                    if account is None or account["kind"] not in kinds:
+                        continue
+                    checked += 1
+                    words = " ".join(t for t in (ask.say, ask.detail, ask.terse) if t)
+                    assert account["account_number"][-4:] in words, (goal.tool, kind, words)
+    assert checked > 20 and firsts > 0, (checked, firsts)

@@ -1211,7 +1211,8 @@ def test_append_file_is_hidden_with_insert_lines_which_appends_at_the_last_line_
 
 def test_whether_a_path_exists_is_asked_with_what_it_is_and_a_plain_no_states_a_missing_one():
     """'/home/x/notes/todo.md there?' answered 'Yes, it exists.' is right, so every wording asks what it
-    is ('file', 'directory' or 'folder' is the fact); a missing path is stated by 'No, it doesn't exist.'."""
+    is ('file', 'directory' or 'folder' is the fact); a missing path is stated by 'No, it doesn't exist.',
+    and not by a 'yes' that repeats the path the user gave."""
     from prove_env.facts import stated
 
     asks = [(ask, result) for seed in (0, 1) for ask, result, _ in _asks("exists", seed=seed, draws=120)]
@@ -1226,6 +1227,9 @@ def test_whether_a_path_exists_is_asked_with_what_it_is_and_a_plain_no_states_a_
     for ask, result in gone:
         [fact] = ask.facts(result)
         assert stated(fact, "No, it doesn't exist.") and stated(fact, "There's nothing there.")
+        # a wrong yes that repeats the path, or its last name, states nothing
+        base = result["path"].rstrip("/").rsplit("/", 1)[-1]
+        assert not stated(fact, f"Yes, {result['path']} is a folder.") and not stated(fact, f"Yes, {base} is there.")
 
 
 def test_a_diff_asks_for_the_changed_lines_in_the_order_it_compares_them():
@@ -1544,3 +1548,40 @@ def test_a_complete_request_and_its_detail_do_not_open_with_the_same_word():
         world.close()
     assert details > 50
     assert not repeated, "\n".join(sorted(repeated))
+
+
+def test_a_path_through_a_link_is_never_left_unresolved_with_a_tool_that_resolves_it_shown():
+    """'/home/paul/current/docs goes through a link. Where does it really end up?' with realpath
+    hidden: stat of the path names the resolved path, cd into it lands there, and stat of the link,
+    ls -l, list_dir and tree of its folder show where the link points. A missing-function task that
+    hides realpath or readlink hides every shown tool that tells it."""
+    from prove_env.synthesis.recipe import get_recipe
+    from prove_env.toolkit import ToolError
+    from tests.stand_ins import parse
+
+    recipe, toolkit = get_recipe("filesystem"), get_toolkit("filesystem")
+    telling, asks = set(), _asks("realpath", draws=20) + _asks("readlink", draws=20)
+    assert asks
+    world = worlds.create(toolkit, 0)
+    try:
+        for ask, result, b in asks:
+            path = ask.args["path"]
+            link = next(ln for ln in b["links"] if path == ln or path.startswith(ln + "/"))
+            target, folder = b["nodes"][link]["target"], link.rsplit("/", 1)[0]
+            resolved = result if isinstance(result, str) else json.dumps(result)
+            probes = [("stat", {"path": link}), ("ls", {"path": folder, "long": True}), ("list_dir", {"path": folder}),
+                      ("tree", {"path": folder}), ("glob", {"pattern": path + "/*"}),
+                      *((tool, {"path": path}) for tool in ("stat", "cd", "ls", "list_dir", "tree", "find", "du",
+                                                             "disk_usage", "list_recent", "count_files"))]
+            for tool, args in probes:
+                try:
+                    said = json.dumps(parse(toolkit(world.clone()).run(tool, args)))
+                except ToolError:  # a folder's tool on a link to a file
+                    continue
+                if resolved.strip() in said or f"{target}\"" in said or f"-> {target}" in said:
+                    telling.add(tool)
+    finally:
+        world.close()
+    assert {"stat", "cd"} <= telling, telling
+    for hidden in ("realpath", "readlink"):
+        assert telling <= recipe.substitutes_of(hidden), (hidden, telling - recipe.substitutes_of(hidden))

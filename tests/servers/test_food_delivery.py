@@ -612,3 +612,33 @@ def test_a_rating_never_presumes_a_fresh_delivery_nor_runs_a_day_into_the_stars(
     for ask in asks:
         assert "now that it arrived" not in ask.say, ask.say
         assert not re.search(r"\d \d star", ask.terse), ask.terse
+
+
+def test_several_of_a_dish_are_said_in_the_plural_or_as_orders():
+    """Finding: "I'd like three falafel wrap with the 'Add feta' option from Olive Tree." (the number
+    before the singular menu name); a dish counted as things is said in the plural ('three falafel
+    wraps'), any other as servings ('two orders of pad thai')."""
+    import re
+
+    asks = [ask for ask, _ in _built("add_to_cart", draws=300)]
+    words = {2: "two", 3: "three", 4: "four"}
+    several = [a for a in asks if a.args.get("quantity", 1) > 1]
+    assert len(several) > 40
+    for ask in several:
+        said = ask.mentions[1]
+        if said.endswith("s"):
+            continue
+        for text in (ask.say, ask.terse):
+            assert not re.search(rf"\b{words[ask.args['quantity']]} {re.escape(said)}\b(?!s)", text, re.I), text
+            assert said in text, text
+
+
+def test_a_reorder_never_says_order_twice():
+    """Finding: terse "Reorder my order from Jade Garden into my cart." ("reorder" beside "my order")."""
+    import re
+
+    asks = [ask for ask, _ in _built("reorder", draws=200)]
+    assert any(re.search(r"\border\b", a.terse) for a in asks)  # some order is named 'my order from ...'
+    for ask in asks:
+        for text in (ask.say, ask.terse):
+            assert not (re.search(r"\breorder\b", text, re.I) and re.search(r"\border\b", text, re.I)), text

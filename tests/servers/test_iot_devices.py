@@ -1287,3 +1287,36 @@ def test_a_terse_colour_request_says_what_to_set():
     assert len(asks) > 20
     for ask in asks:
         assert ask.terse.endswith(f" to {ask.args['color']}."), ask.terse
+
+
+def test_a_value_said_after_its_request_is_not_in_the_words_of_another_request():
+    """Finding: after "... set the hallway thermostat to 69 degrees" (an automation's rule) the later
+    "Can you change what the hallway thermostat is set to?" lost its "Make it 69 degrees.": a detail
+    whose value the user's words already hold is not said again. No automation request says a value a
+    set point, brightness or volume request gives in its detail, and a mode given in a detail is no
+    part of 'automation' or of a name in the home ('heat' of "space heater")."""
+    automations = [ask for ask, _ in _asks("create_automation", draws=80)]
+    assert len(automations) > 40
+    words = " ".join(" ".join(filter(None, (a.say, a.detail, a.terse))) for a in automations).casefold()
+    for tool in ("set_temperature", "set_brightness", "set_volume", "set_thermostat_mode"):
+        detailed = [ask for ask, _ in _asks(tool, draws=80) if ask.detail]
+        assert detailed, tool
+        for ask in detailed:
+            for value in (m for m in ask.mentions if m.casefold() in ask.detail.casefold()):
+                assert value.casefold() not in words, (tool, value)
+                if tool == "set_thermostat_mode":
+                    assert value not in "automation", ask.detail
+    modes = [ask for ask, _ in _asks("set_thermostat_mode", draws=200)]
+    assert any(ask.args["mode"] == "auto" for ask in modes)
+    assert all(ask.detail is None for ask in modes if ask.args["mode"] == "auto")
+
+
+def test_an_auto_lock_delay_held_back_is_said_with_its_unit():
+    """Finding: "I want the front door lock to lock itself after a different delay." lost its "1 minute,
+    please." because a bare "1" stood in the e-mail address the user gave (robin.hernandez16@...)."""
+    asks = [ask for ask, _ in _asks("set_auto_lock", draws=80) if ask.detail]
+    assert len(asks) > 10
+    for ask in asks:
+        minutes = ask.args["minutes"]
+        said = f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
+        assert ask.mentions == (said,) and said in ask.detail and said in ask.terse, ask

@@ -1473,3 +1473,43 @@ def test_an_invoices_payments_are_read_off_the_customers_list_and_the_event_log_
         assert {e["object_id"] for e in created} == {e["endpoint_id"] for e in endpoints}
     world.close()
     assert "list_events" in recipe.substitutes_of("list_webhook_endpoints")
+
+
+def test_an_endpoint_is_found_without_its_merchant_and_the_failed_attempts_are_asked_as_failed():
+    """Findings: "I'm calling from Northwind Studio. ... switch off event delivery to Slack #sales alerts"
+    was gold as the merchant's look-up, its endpoints and the change, while the list of every endpoint finds
+    the one described (unique on the platform) in one call: a model taking it lost coverage. And "Attempts to
+    send 'Invoice HY-1010 paid: 638.00 CAD' to Studio booking system?" was gold as the endpoint's failed
+    deliveries, a filter the user never asked for."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    goals = {g.build.__name__: g for g in recipe.goals}
+    world = worlds.create(toolkit, 8300000)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments endpoint refs")
+    bundles = recipe.sample(read, world.now, rng)
+    seen = Counter()
+    for _ in range(300):
+        bundle = rng.choice(bundles)
+        for name in ("update_webhook_endpoint", "list_deliveries", "retry_delivery"):
+            ask = goals[name].build(bundle, rng)
+            if ask is None:
+                continue
+            for ref in ask.refs:
+                while ref is not None:
+                    if ref.kind == "endpoint":
+                        seen["endpoint", bundle["at_merchant"]] += 1
+                        assert ref.owner is None, (name, ask.say)
+                    ref = ref.owner
+            if name == "list_deliveries" and "event_id" in ask.args and "endpoint_id" in ask.args:
+                seen["attempts"] += 1
+                assert "failed" in ask.say and "failed" in ask.terse.lower(), (ask.say, ask.terse)
+                failed = read("list_deliveries", endpoint_id=ask.args["endpoint_id"], status="failed")
+                mine = [d for d in failed if d["event_id"] == ask.args["event_id"]]
+                assert ask.facts(read("list_deliveries", **ask.args)) == [len(mine), mine[0]["response_code"]]
+    world.close()
+    assert seen["endpoint", True] > 5 and seen["attempts"] > 5, seen

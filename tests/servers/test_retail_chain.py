@@ -587,3 +587,53 @@ def test_stores_are_asked_about_in_the_chain_staff_voice():
         assert not re.search(r"\byour stores?\b|\bDo you have\b|\bI'm in\b|\bnearest to me\b", text), text
         if ask.args.get("quantity") == 1:
             assert "that many" not in text, text
+
+
+def test_a_transfer_calls_its_destination_short_only_of_what_it_runs_low_on():
+    """'The South Hill store is short on Patio umbrella 9 ft; move some from our Ballard store' is said
+    only where the destination's stock of it is at or below its reorder point (South Hill held 37, more
+    than Ballard); otherwise the transfer is asked for without the claim."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    goal = next(g for g in recipe.goals if g.tool == "transfer_stock")
+    short = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"retail transfer {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(300):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or "short on" not in ask.say:
+                continue
+            short += 1
+            low = {r["product_id"] for r in read("low_stock_report", store_id=ask.args["to_store_id"])}
+            assert ask.args["product_id"] in low, ask.say
+        world.close()
+    assert short, "no transfer asked for a destination that runs low"
+
+
+def test_no_request_is_left_to_a_hidden_total_the_shown_tools_add_up_to():
+    """chain_stock_totals gives the chain's units on hand and in transit: find_stores lists every store and
+    list_store_stock each line's units on hand (list_transfers each transfer in transit), so the shown
+    tools add up to both totals and no task asks for them as out of reach."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    totals = read("chain_stock_totals")
+    stores = read("find_stores", limit=100)
+    on_hand = sum(line["on_hand"] for st in stores for line in read("list_store_stock", store_id=st["store_id"], limit=100))
+    moving = {t["transfer_id"]: t["quantity"] for st in stores
+              for t in read("list_transfers", store_id=st["store_id"], status="in_transit", limit=100)}
+    world.close()
+    assert (on_hand, sum(moving.values())) == (totals["on_hand"], totals["in_transit"])
+    assert not [h for h in recipe.hidden if h.tool == "chain_stock_totals"]

@@ -1140,3 +1140,34 @@ def test_an_electric_cars_units_are_said_without_fuel():
         fuel = "litres" in words or "gallons" in words
         assert fuel == (car["powertrain"] != "electric"), (car["vehicle"], words)
     assert seen["electric"] > 5 and seen["gasoline"] > 5, seen
+
+
+def test_a_terse_temperature_and_a_take_me_request_say_what_is_asked():
+    """Findings: "thx. 72°F in my Toyota Camry." (terse, no verb) reads first as a report of the cabin's
+    temperature, and "For my Jeep, please take me to 074 Lee Fords Apt. 263" is not how a driver asks. A terse
+    temperature request names what it sets, and a 'take me to' request is said in the car."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("vehicle"), get_recipe("vehicle")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("vehicle temperature and take-me words")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    goals = {g.tool: g for g in recipe.goals}
+    seen = Counter()
+    for _ in range(300):
+        ask = goals["set_cabin_temperature"].build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        seen["temperature"] += 1
+        assert "cabin to " in ask.terse.lower() and "°F in " not in ask.terse, ask.terse
+    for _ in range(400):
+        ask = goals["navigate_to_address"].build(rng.choice(bundles), rng)
+        if ask is None or "take me" not in ask.say:
+            continue
+        seen["take me"] += 1
+        assert not ask.say.startswith("For "), ask.say
+    assert seen["temperature"] > 20 and seen["take me"] > 10, seen
