@@ -24,8 +24,9 @@ something else:
   the same digits in a row of groups, whatever joins them ('241-208-1991', '+1 241.208.1991',
   '20630637671'), none more or fewer;
 - any other text: as a whole word or phrase, ignoring case, runs of white space, the difference
-  between '_' and a space, a comma before a space and round brackets ('T' is not stated by 'the'
-  nor by 'AT&T'; 'in_progress' is by 'in progress', 'Primer, 1 gal' by 'Primer (1 gal)').
+  between '_' and a space, a comma before a space and round brackets, and a word of three letters
+  or more said in the plural ('T' is not stated by 'the' nor by 'AT&T'; 'in_progress' is by 'in
+  progress', 'Primer, 1 gal' by 'Primer (1 gal)', 'Angled brush 2.5 in' by '4 Angled brushes 2.5 in').
 
 Two structured forms (JSON objects, so that tasks stay JSON) say more than a bare value:
 
@@ -410,11 +411,21 @@ def _phrase_stated(value: str, text: str) -> bool:
     phrase = _loose(value)
     if not phrase:
         return True
-    words = r"\s+".join(re.escape(w) for w in phrase.split(" "))
+    words = r"\s+".join(_plural(w) for w in phrase.split(" "))
     # brackets in the answer are optional only for a fact without any ('Primer (1 gal)' states
     # 'Primer, 1 gal'; 'Spare printer (spare)' is matched with its own)
     said = _loose(text, brackets="(" not in value and ")" not in value)
     return re.search(rf"(?<![\w&]){words}(?![\w&])", said) is not None  # not the T of 'AT&T'
+
+
+def _plural(word: str) -> str:
+    """A word of a text fact as matched: a word of three letters or more also in the plural
+    ('4 Motion sensor floodlights', '2 Angled brushes 2.5 in', 'two berries')."""
+    if not word.isalpha() or len(word) < 3:
+        return re.escape(word)
+    if word[-1] == "y" and word[-2] not in "aeiou":
+        return re.escape(word[:-1]) + "(?:y|ies)"
+    return re.escape(word) + "(?:e?s)?"
 
 
 def _loose(text: str, brackets: bool = False) -> str:

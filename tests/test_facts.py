@@ -26,6 +26,8 @@ STATED = [
     ("206 3063 7671", "number 206-3063-7671"), ("206 3063 7671", "20630637671, passcode 154372"),
     ("(241) 208-1991", "call 241.208.1991"), ("(241) 208-1991", "+1 241 208 1991"), ("1 800 555 0100", "1-800-555-0100"),
     (True, "anything"),
+    ("Motion sensor floodlight", "4 Motion sensor floodlights"), ("Angled brush 2.5 in", "4 Angled brushes 2.5 in"),
+    ("Strawberry smoothie", "two strawberry smoothies"), ("Mixed berry", "3 mixed berries"),
 ]
 
 NOT_STATED = [
@@ -34,6 +36,7 @@ NOT_STATED = [
     ("10", "ORD-0104"), ("T", "the stock"), ("T", "qzAT&T"), ("Weekly sync", "weekly synchronisation"), ("Primer, 1 gal", "Primer 2 gal"), (219.3333, "219.4"), (0.1234, "0.1"),
     ("addEventListener('DOMContentLoaded', ()", "addEventListener('DOMContentLoaded', ()qz"),
     ("Spare printer (spare)", "Spare printer (spare)qz"),
+    ("active", "inactive"), ("open", "reopened"), ("in", "ins"), ("Pipe wrench 14 in", "Pipe wrenches 14 inches"),
     (45.2, "45.0"),
     ("01:30", "13:30"), ("20:30", "8:30"), ("20:30", "8:30 am"), ("14:00", "2 am"),
     ("2026-10-29", "October 29, 2019"), ("2026-10-29", "10/29/2019"), ("2026-10-29", "October 28"),

@@ -468,7 +468,10 @@ def test_facts_come_from_the_results_and_decide_read_only_success() -> None:
 
 def test_a_request_joined_to_a_message_names_its_entity_outright() -> None:
     """'Open the trunk of my CX-5. In addition, the tyre light came on in my car. ... It's my Civic.' reads
-    first as the CX-5: a request that joins a message says its plain form when it has one."""
+    first as the CX-5: a request that joins a message says its plain form when it has one, as does one
+    after the conversation named another entity of its kind."""
+    import dataclasses
+
     from prove_env.synthesis.compose import Composer
     from prove_env.synthesis.recipe import Ask, Goal, Recipe
 
@@ -505,6 +508,17 @@ def test_a_request_joined_to_a_message_names_its_entity_outright() -> None:
                 joined += 1
                 assert "my account" not in text and "It's my" not in text, text
     assert joined
+    # in a message of its own after the conversation named another account: the plain form too
+    composer = Composer(recipe, dependency_graph("banking"), bundles, dataclasses.replace(config, split_turn_rate=1.0),
+                        random.Random(2))
+    after = 0
+    for draft in (composer.draft() for _ in range(60)):
+        turns = draft.user_turns if draft is not None else []
+        for i, text in enumerate(turns):
+            if "last transactions" in text and any("balance" in t for t in turns[:i]):
+                after += 1
+                assert "my account" not in text and "It's my" not in text, text
+    assert after
 
 
 def test_two_independent_writes_get_no_order_edge_from_what_the_later_one_echoes() -> None:
@@ -578,6 +592,21 @@ def test_a_title_opening_with_a_digit_is_a_name_a_joined_request_would_repeat() 
     assert _names_again(ask, "How many minutes before the '1:1 Taylor / Jennifer' do my reminders go off?")
     timed = Ask({}, say="x", refs=(Ref("reminder", "REM-0001", {"next_trigger": "2026-09-15T13:55"}),))
     assert not _names_again(timed, "It goes off at 2026-09-15T13:55.")
+
+
+def test_a_name_a_request_only_mentions_is_not_said_again_in_the_same_message() -> None:
+    """'Disable automation Lock up at night. Runs of automation Lock up at night on July 13?': the runs are
+    read off the home's log, so the automation is a mention, not an entity the request acts on; a day
+    said twice is no name ('July 13'), nor is a person named like one ('May Chen')."""
+    from prove_env.synthesis.compose import _names_again
+    from prove_env.synthesis.recipe import Ask
+
+    runs = Ask({"home_id": "HOM-0001"}, say="Runs of automation Lock up at night on July 13?",
+               refs=(Ref("home", "HOM-0001", {"name": "Evans home"}),), mentions=("Lock up at night", "July 13"))
+    assert _names_again(runs, "Disable automation Lock up at night.")
+    assert not _names_again(runs, "What ran on July 13?")
+    person = Ask({}, say="x", mentions=("May Chen",))
+    assert _names_again(person, "Send it to May Chen.")
 
 
 def test_a_request_opening_with_a_name_typed_exactly_keeps_its_case() -> None:
@@ -887,6 +916,30 @@ def test_a_facts_extract_that_ignores_the_result_is_never_shown_earlier() -> Non
     assert _shown_earlier(task, records, {"g2": lambda r: ["Lamp", "Fan"]}) == {}
     reading = {"g2": lambda r: next(e["devices"] for e in r if e.get("name") == "Good night")}
     assert _shown_earlier(task, records, reading) == {}
+
+
+def test_a_read_whose_facts_are_zeros_is_shown_by_the_same_fields_of_an_earlier_entry() -> None:
+    """'How much range does the blue Outback have, and its fuel?' of a car the list of cars shows at 0% and
+    0 km: the list's entry read the same way tells it, so the status read leaves the gold; a zero found
+    only by its value in another field ('refund': 0) tells nothing."""
+    from types import SimpleNamespace
+
+    from prove_env.synthesis.verify import _shown_earlier
+    from prove_env.task import GoldCall
+
+    gold = [[GoldCall(id="g1", name="list_vehicles", arguments={"owner_id": "OWN-0001"}),
+             GoldCall(id="g2", name="get_vehicle_status", arguments={"vehicle_id": "VEH-0003"}, depends_on=["g1"])]]
+    task = Task(id="z", server="vehicle", seed=0, user_turns=["Range and fuel of my blue Outback?"], gold=gold,
+                facts=[[0, 0]])
+    listed = '[{"vehicle_id": "VEH-0003", "model": "Outback", "fuel_percent": 0, "range_km": 0}]'
+    records = [SimpleNamespace(id="g1", output=listed),
+               SimpleNamespace(id="g2", output='{"vehicle_id": "VEH-0003", "fuel_percent": 0, "range_km": 0, '
+                                               '"odometer_km": 5210}')]
+    reading = {"g2": lambda r: [r["fuel_percent"], r["range_km"]] if isinstance(r, dict) else []}
+    assert _shown_earlier(task, records, reading) == {"g2": "g1"}
+    other = [SimpleNamespace(id="g1", output='[{"vehicle_id": "VEH-0003", "model": "Outback", "refund": 0, '
+                                             '"trips": 0}]'), records[1]]
+    assert _shown_earlier(task, other, reading) == {}
 
 
 def test_the_same_read_again_after_a_write_is_shown_by_the_first() -> None:

@@ -231,6 +231,8 @@ class Composer:
             tool, ask, new, intros, resolved, introduced = picked
             used.add(tool)
             known = bool(ask.refs) and {(r.kind, r.key) for r in ask.refs} <= named  # all named before
+            # another entity of a kind the request refers to was named: 'my car' would read as that one
+            other = any(kind == r.kind and key != r.key for r in ask.refs for kind, key in named)
             named |= {(r.kind, r.key) for r in ask.refs}
             withhold = level == "missing" and not withheld and ask.detail is not None
             extra_turns = 2 if withhold else 1
@@ -248,10 +250,10 @@ class Composer:
                 joins = False  # a request that gives a PIN again is a message of its own
             if joins and _names_again(ask, " ".join(turns[-1].texts)):
                 joins = False  # one that names again what the message named ('the Cherry Creek store') too
-            if joins and ask.plain and not plain and not terse:
-                # joined to a message that named something else, 'my car ... It's my Civic.' reads first as
-                # what the message named ('Open the trunk of my CX-5. In addition, the tyre light came on in
-                # my car.'): the request names its entity outright
+            if (joins or other) and ask.plain and not plain and not terse and not withhold:
+                # joined to a message, or after the conversation named another of its kind, 'my car ... It's
+                # my Civic.' reads first as what was named ('Open the trunk of my CX-5. In addition, the tyre
+                # light came on in my car.'): the request names its entity outright
                 request, plain = ask.plain, True
             if not joins and len(turns) + extra_turns > config.max_turns:
                 break
@@ -546,10 +548,18 @@ def _names_again(ask: Ask, text: str) -> bool:
     """Whether `text` already names an entity the request names (a store, a restaurant, an order's
     restaurant): joined into one message, the request would say it a second time ("Mark the
     reservation at the Denver Cherry Creek store collected. After that, check the stock at the
-    Denver Cherry Creek store")."""
+    Denver Cherry Creek store"), as an entity it acts on or as a name it only mentions (an automation
+    whose runs are read off the home's log: "Disable automation Lock up at night. Runs of automation
+    Lock up at night on July 13?"; a day is no name)."""
     folded = text.casefold()
-    return any(len(name) >= 3 and re.search(rf"\b{re.escape(name.casefold())}\b", folded)
-               for name in _names(ask.refs))
+    named = [*_names(ask.refs), *(m for m in ask.mentions if m and _capitalised(m) and not m[0].isdigit()
+                                  and not _DAY_NAMED.match(m))]
+    return any(len(name) >= 3 and re.search(rf"\b{re.escape(name.casefold())}\b", folded) for name in named)
+
+
+_DAY_NAMED = re.compile(r"(?:(?:january|february|march|april|may|june|july|august|september|october|november|"
+                        r"december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?\s+\d|(?:monday|tuesday|"
+                        r"wednesday|thursday|friday|saturday|sunday)\b)", re.IGNORECASE)
 
 
 def _said_before(ask: Ask, said: str, earlier: Sequence[Any]) -> bool:

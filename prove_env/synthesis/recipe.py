@@ -96,7 +96,7 @@ class Ask:
         plain: the request naming what `detail` names, for a turn where the conversation has already
             named every entity the request acts on: "Close my EV6's trunk." rather than "Close the
             car's trunk. My EV6, that is." (said instead of `say` and `detail`, never when held back);
-            also where the request joins a message, which may have named another one.
+            also where the request joins a message, or the conversation named another entity of its kind.
         terse_alone: the terse request without the values `detail` carries, for a conversation that
             has given them already (the PIN said in an earlier turn is not said again).
     """

@@ -406,8 +406,11 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
         if extract is None or not ids:
             continue
         want = _extracted(extract, outputs[call.id])
-        if not want or not any(v not in (0, None, "") for f in want for v in values(f)):
-            continue  # nothing, or only zeros: an entry may hold a zero of another meaning ('refund': 0.0)
+        if not want:
+            continue
+        # only zeros: an entry may hold a zero of another meaning ('refund': 0.0), so only the read's own
+        # extract, reading the same fields off the entity's earlier entry, may find them there
+        zeros = not any(v not in (0, None, "") for f in want for v in values(f))
         own = list(_entries_of(outputs[call.id], ids)) or list(_entries(outputs[call.id]))[:1]
         # an extract that tells the same of nothing ignores the result: no earlier entry shows it
         reads = _extracted(extract, {}) != want and _extracted(extract, []) != want
@@ -416,8 +419,8 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
             # the id it takes (a client's alerts carry no client id)
             same = earlier.name == call.name and earlier.arguments == call.arguments
             entries = list(_entries(outputs[earlier.id]) if same else _entries_of(outputs[earlier.id], ids))
-            if (reads and any(_extracted(extract, entry) == want for entry in entries)) or all(
-                    _same_field(fact, entries, own) for fact in want):
+            if (reads and any(_extracted(extract, entry) == want for entry in entries)) or (not zeros and all(
+                    _same_field(fact, entries, own) for fact in want)):
                 shown[call.id] = earlier.id
                 break
     return shown

@@ -297,6 +297,12 @@ def list_accounts(b: Bundle, rng: random.Random) -> Ask | None:
                refs=refs, facts=_balances)
 
 
+def _again(name: str, account: dict, other: dict) -> str:
+    """An account named a second time in one request: by its kind alone ('the checking account' after
+    'the checking account ending in 6561'), unless the request's other account is of the same kind."""
+    return name if account["kind"] == other["kind"] else f"the {account['kind']} account"
+
+
 @goals.add("get_balance", 1.2)
 def get_balance(b: Bundle, rng: random.Random) -> Ask | None:
     """What an account holds once money has moved into it: the transfer's result tells only what is
@@ -311,14 +317,15 @@ def get_balance(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     target = rng.choice(targets)
     src, dst, cash = account_name(b, source, rng), account_name(b, target, rng), money(amount)
+    again = _again(dst, target, source)
     move = {"from_account_id": source["account_id"], "to_account_id": target["account_id"], "amount": amount,
             "pin": b["customer"]["pin"]}
-    say = rng.choice([f"Please move {cash} from {src} to {dst}, then tell me how much is in {dst}.",
-                      f"Transfer {cash} from {src} into {dst}. What's the balance of {dst} after that?",
-                      f"I'd like {cash} moved from {src} to {dst}; how much will {dst} hold then?",
-                      f"Could you put {cash} from {src} into {dst} and let me know the new balance of {dst}?"])
+    say = rng.choice([f"Please move {cash} from {src} to {dst}, then tell me how much is in {again}.",
+                      f"Transfer {cash} from {src} into {dst}. What's the balance of {again} after that?",
+                      f"I'd like {cash} moved from {src} to {dst}; how much will {again} hold then?",
+                      f"Could you put {cash} from {src} into {dst} and let me know the new balance of {again}?"])
     return Ask({"account_id": target["account_id"]}, say=say,
-               **_terse_pin(f"Move {cash} from {src} to {dst} and tell me the balance of {dst}", b, rng),
+               **_terse_pin(f"Move {cash} from {src} to {dst} and tell me the balance of {again}", b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b), _account(b, source), _account(b, target)),
                mentions=(cash, b["customer"]["pin"]), prior=(("transfer", move),), facts=lambda r: [r["balance"]])
 
@@ -722,11 +729,12 @@ def transfer(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I need {cash} moved out of {src} and into {dst}.",
                       f"Would you mind transferring {cash} from {src} to {dst}?"])
     if rng.random() < 0.3:
-        say = rng.choice([f"Please move {cash} from {src} to {dst}, and tell me what's left in {src} afterwards.",
-                          f"Transfer {cash} from {src} into {dst}. How much will remain in {src}?",
-                          f"I'd like {cash} sent from {src} to {dst}; let me know the new balance of {src}."])
+        again = _again(src, source, target)
+        say = rng.choice([f"Please move {cash} from {src} to {dst}, and tell me what's left in {again} afterwards.",
+                          f"Transfer {cash} from {src} into {dst}. How much will remain in {again}?",
+                          f"I'd like {cash} sent from {src} to {dst}; let me know the new balance of {again}."])
         facts = lambda r: [r["from_account_balance"]]
-    left = f" and tell me the balance of {src}" if facts else ""  # a terse request asks for the same facts
+    left = f" and tell me the balance of {again}" if facts else ""  # a terse request asks for the same facts
     return Ask(args, say=say, **_terse_pin(rng.choice([f"Transfer {cash} from {src} to {dst}",
                                                           f"Move {cash} from {src} to {dst}"]) + left, b, rng),
                detail=pin_detail(b, rng), refs=(_customer(b), _account(b, source), _account(b, target)),
@@ -1019,7 +1027,7 @@ _BY_EMAIL = ("Hello, my email address with you is {email}.", "Hi, my email on fi
              "I'm the customer with the email {email}.", "The email on my account is {email}.",
              "I bank with you under the email address {email}.", "Hi there, you have me as {email}.",
              "Please look me up by my email, {email}.", "My email with you is {email}.",
-             "I'm registered with {email}.", "My profile uses the address {email}.")
+             "I'm registered with {email}.", "My profile uses the email address {email}.")
 _BY_EMAIL_TERSE = ("Email: {email}.", "Email {email}.", "Email on file: {email}.", "Account email: {email}.",
                    "My email: {email}.")
 _BY_PHONE = ("Hi, my phone number on file is {phone}.", "You should have me under the phone number {phone}.",

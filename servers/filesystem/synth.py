@@ -1086,20 +1086,29 @@ def find_duplicates(b: Bundle, rng: random.Random) -> Ask | None:
 _FIELD = re.compile(r"^(?P<key>[A-Za-z][\w ]{0,30}):\s+(?P<value>\S.*)$")
 
 
-def _changed(gist: str) -> Any:
+def _changed(gist: str, line: str = "") -> Any:
     """A changed line as a fact: the line quoted, or for a 'Key: value' line its value alone ('the
-    mood went from stressed to tired' tells 'Mood: stressed' as well as the line does)."""
+    mood went from stressed to tired' tells 'Mood: stressed' as well as the line does), and a value
+    that is a whole list also as said ('Joshua, Katie and Lori' for 'Attendees: Joshua, Katie, Lori';
+    a list cut short is stated by its items as printed, whatever joins the rest)."""
     field = _FIELD.match(gist)
     value = field and field.group("value").strip(" ,;:.")
-    return one_of(gist, value) if value and sum(c.isalnum() for c in value) >= 3 else gist
+    if not value or sum(c.isalnum() for c in value) < 3:
+        return gist
+    items = value.split(", ")
+    if len(items) >= 2 and all(items) and line.strip().rstrip(" ,;:.").endswith(value):
+        return one_of(gist, value, f"{', '.join(items[:-1])} and {items[-1]}")
+    return one_of(gist, value)
 
 
 def _changes(r: Any) -> list[Any]:
     """The first lines a diff removes and adds."""
     lines = _text(r).splitlines()
-    removed = [g for line in lines if line.startswith("-") and not line.startswith("---") if (g := _gist(line[1:]))]
-    added = [g for line in lines if line.startswith("+") and not line.startswith("+++") if (g := _gist(line[1:]))]
-    return [_changed(g) for g in removed[:2] + added[:2]]
+    removed = [(g, line[1:]) for line in lines if line.startswith("-") and not line.startswith("---")
+               if (g := _gist(line[1:]))]
+    added = [(g, line[1:]) for line in lines if line.startswith("+") and not line.startswith("+++")
+             if (g := _gist(line[1:]))]
+    return [_changed(g, line) for g, line in removed[:2] + added[:2]]
 
 
 def _alike(one: str, two: str) -> bool:
@@ -1629,7 +1638,7 @@ def mv(b: Bundle, rng: random.Random) -> Ask | None:
     w, refs, mentions = name_file(b, rng, path, BY_NAME)
     if rng.random() < 0.5:
         into = f"{b['home']}/documents"
-        terse = _one(rng, f"Move {w} to {into}.", f"{w} into {into}.")
+        terse = _one(rng, f"Move {w} to {into}.", f"Move {w} into {into}.")
         if rng.random() < 0.5:
             return Ask({"source": path, "destination": into},
                        say=_one(rng, f"Move {w} to another folder.", f"{w} is in the wrong place; please move it.",
@@ -1939,7 +1948,11 @@ SUBSTITUTES = (
     # folder by folder)
     ("count_files", "find", "grep", "tree", "ls", "list_dir", "list_recent", "disk_usage", "glob"),
     ("search_files", "grep"),
-    ("stat", "list_dir"),
+    # what a stat request asks is told by a listing too: ls -l and list_recent print a file's size and date
+    # (ls -l its owner), wc and du its size, a folder's listings its entries (tree, find, glob, count_files,
+    # disk_usage count them), ls -l, list_dir and readlink a link's target
+    ("stat", "ls", "list_dir", "list_recent", "tree", "find", "glob", "du", "disk_usage", "count_files", "wc",
+     "readlink", "realpath"),
     ("pwd", "user_info"),
     ("realpath", "readlink"),
     # a path through a link resolves without either: stat, disk_usage, list_recent and count_files of

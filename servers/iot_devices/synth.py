@@ -262,19 +262,34 @@ def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
     room = rng.choice(rooms)
     where = room["name"].lower()
     at = "on the" if where == "porch" else "in the"
-    if rng.random() < 0.5:
-        return Ask({"home_id": hid, "room_id": room["room_id"]},
-                   say=rng.choice(["Can you tell me which devices are set up in one of my rooms?",
-                                   "I'd like a list of what's connected in a particular room."]),
-                   detail=rng.choice([f"The {where}.", f"I mean the {where}.", f"It's the {where}."]),
-                   terse=f"Devices {at} {where}?", refs=(_room(b, room),), mentions=(where,),
-                   facts=lambda r: [d["name"] for d in r])
-    return Ask({"home_id": hid, "room_id": room["room_id"]},
+    # the home's whole list, as the device look-up makes it: each device there names its room, so one
+    # call answers it (a room look-up, then the list filtered by the room's id, is the longer route and
+    # still matches it); each device is stated by its name or by its name without the room's
+    # ('the pendant lights' of "Kitchen pendant lights"), the question having named the room
+    return Ask({"home_id": hid},
                say=rng.choice([f"What devices do I have {at} {where}?", f"List everything set up {at} {where}.",
                                f"Which smart devices are {at} {where}?",
-                               f"Remind me what's connected {at} {where}, would you?"]),
-               terse=f"Devices {at} {where}?", refs=(_room(b, room),), mentions=(where,),
-               facts=lambda r: [d["name"] for d in r])
+                               f"Remind me what's connected {at} {where}, would you?",
+                               f"Can you tell me which devices are set up {at} {where}?",
+                               f"I'd like a list of what's connected {at} {where}."]),
+               terse=f"Devices {at} {where}?", refs=(_home(b),), mentions=(where,),
+               facts=lambda r: _in_room([d["name"] for d in r if d["room_id"] == room["room_id"]], room["name"]))
+
+
+def _in_room(names: list[str], room: str) -> list[Any]:
+    """The devices of a room the user named, as facts: each by its name, or by its name without the
+    room's ('pendant lights' of "Kitchen pendant lights"), which an answer that heads the list with the
+    room says; a short name that another device of the room's name holds ('light' of "Garage light"
+    beside "Garage ceiling light") is not a fact of its own, so it is said in full."""
+    facts: list[Any] = []
+    for name in names:
+        rest = name[len(room) + 1:] if name.casefold().startswith(room.casefold() + " ") else ""
+        if len(rest) >= 3 and not any(other != name and f" {rest.casefold()} " in f" {other.casefold()} "
+                                      for other in names):
+            facts.append(one_of(name, rest))
+        else:
+            facts.append(name)
+    return facts
 
 
 @goals.add("list_rooms", 0.4)
@@ -370,7 +385,7 @@ def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"How much energy did {name} use {said}?",
                                          f"What was the total kWh on {name} {said}?",
                                          f"I want to know what {name} consumed {said}, in kilowatt-hours."]),
-                   terse=f"kWh of {name}, {_span(start, end)}?", refs=refs, mentions=mentions, detail=held,
+                   terse=f"Energy use of {name} in kWh, {_span(start, end)}?", refs=refs, mentions=mentions, detail=held,
                    facts=lambda r: [quantity(r["total_kwh"], "kWh")])
     if kind in ("temperature", "humidity"):
         if not d["reading_at"] or d["reading_at"][:10] < start.isoformat():
@@ -565,12 +580,12 @@ def set_color_temperature(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"Could you change the white tone of {name}?",
                                    f"I want a different colour temperature on {name}."]),
                    detail=rng.choice([f"{kelvin} K, please.", f"Make it {kelvin} kelvin.", f"Set it to {kelvin}K."]),
-                   terse=f"{name.capitalize()} {kelvin}K.", refs=(_device(b, d),), mentions=(str(kelvin),))
+                   terse=f"{name.capitalize()} to {kelvin}K.", refs=(_device(b, d),), mentions=(str(kelvin),))
     return Ask({"device_id": d["device_id"], "kelvin": kelvin},
                say=rng.choice([f"Set {name} to {kelvin} K.", f"Make {name} {words}, {kelvin} kelvin please.",
                                f"Could you change {name}'s colour temperature to {kelvin}K?",
                                f"I want {name} at {kelvin} kelvin ({words})."]),
-               terse=f"{name.capitalize()} {kelvin}K.", refs=(_device(b, d),), mentions=(str(kelvin),))
+               terse=f"{name.capitalize()} to {kelvin}K.", refs=(_device(b, d),), mentions=(str(kelvin),))
 
 
 @goals.add("set_color", 0.8)
@@ -841,7 +856,7 @@ def switch_group(b: Bundle, rng: random.Random) -> Ask | None:
     state = rng.choice(states)
     name = group["name"]
     return Ask({"group_id": group["group_id"], "state": state},
-               say=rng.choice([f"Turn {state} the {name} group.", f"Switch all of {name} {state}, please.",
+               say=rng.choice([f"Turn {state} the {name} group.", f"Switch everything in the {name} group {state}, please.",
                                f"Could you turn everything in my '{name}' group {state}?",
                                f"I'd like the whole {name} group {state}."]),
                terse=f"{name} {state}.", refs=(_group(b, group),), mentions=(name,))

@@ -440,15 +440,15 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"customer_id": cid, "overdue_only": True},
                    say=rng.choice([f"Which of {_whose(b)} invoices are overdue, and for how much?",
                                    f"Is {who} late on any invoices? Give me the numbers and amounts.",
-                                   f"I'm doing collections. What does {who} have past due?"]),
-                   terse=f"Overdue invoices of {who}?", refs=refs, mentions=(who,),
+                                   f"I'm doing collections. What does {who} have past due, and how much is each?"]),
+                   terse=f"Overdue invoices of {who}, and amounts due?", refs=refs, mentions=(who,),
                    facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
     if choice == 1 and opened and not totals:
         return Ask({"customer_id": cid, "status": "open"},
-                   say=rng.choice([f"Which invoices does {who} have open right now?",
+                   say=rng.choice([f"Which invoices does {who} have open right now, and how much is due on each?",
                                    f"List {_whose(b)} unpaid open invoices with what's due on each.",
                                    f"What is still open on {_whose(b)} account? Numbers and amounts due, please."]),
-                   terse=f"Open invoices of {who}?", refs=refs, mentions=(who,),
+                   terse=f"Open invoices of {who}, and amounts due?", refs=refs, mentions=(who,),
                    facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
     if choice == 2 and not summed:
         args, scope, whose = _scope(b, rng)
@@ -559,10 +559,25 @@ def list_refunds(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     return Ask({"customer_id": b["customer"]["customer_id"]},
                say=rng.choice([f"What refunds have we given {who}, and for how much?",
-                               f"List the refunds issued to {who}, please.",
+                               f"List the refunds issued to {who}, with their amounts, please.",
                                f"Apparently {who} thinks we owe them money back. What have we already refunded them?"]),
-               terse=f"Refunds to {who}?", refs=refs, mentions=(who,),
+               terse=f"Refunds to {who}, and amounts?", refs=refs, mentions=(who,),
                facts=lambda r: [x["amount"] for x in r[:3]])
+
+
+def _on_first_page(events: list[dict], invoice_id: str) -> bool:
+    """Whether a customer's event list (newest first) shows the invoice's creation on its default page."""
+    return any(e["type"] == "invoice.created" and e.get("invoice_id") == invoice_id for e in events[:20])
+
+
+def _history(events: list[dict], invoice_id: str) -> list[str]:
+    """The dates of an invoice's first and latest event, read off its customer's event list; a list whose
+    page no longer reaches back to the invoice's creation (events of the conversation's own changes came
+    before it) tells no history, and the draft is dropped."""
+    own = [e for e in events if e.get("invoice_id") == invoice_id]
+    if not any(e["type"] == "invoice.created" for e in own):
+        raise ValueError(f"{invoice_id} was created before the first page")
+    return [own[-1]["created_at"][:10], own[0]["created_at"][:10]]
 
 
 @goals.add("list_events", 0.5)
@@ -571,13 +586,20 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
     invoices = [i for i in b["invoices"] if i["status"] != "draft"] if not b["totals"] else []
     if invoices and rng.random() < 0.7:
         invoice = rng.choice(invoices)
-        name, number = invoice_name(b, invoice, rng), invoice["number"]
-        return Ask({"invoice_id": invoice["invoice_id"]},
-                   say=rng.choice([f"What's the event history of {name}, from the first event to the latest?",
-                                   f"Walk me through what happened to {name}, event by event, with dates.",
-                                   f"When was {name} created, and when did its latest event happen?",
-                                   f"I'm auditing {name}. What does the event log say about it, and when?"]),
-                   terse=f"Events for {name}, first and latest dates?", refs=(_customer(b), _invoice_ref(b, invoice)),
+        name, number, iid = invoice_name(b, invoice, rng), invoice["number"], invoice["invoice_id"]
+        say = rng.choice([f"What's the event history of {name}, from the first event to the latest?",
+                          f"Walk me through what happened to {name}, event by event, with dates.",
+                          f"When was {name} created, and when did its latest event happen?",
+                          f"I'm auditing {name}. What does the event log say about it, and when?"])
+        terse = f"Events for {name}, first and latest dates?"
+        if not b["at_merchant"] and _on_first_page(b["events"], iid):
+            # the customer's event log (each event names its invoice) holds the invoice's whole history on
+            # its first page: one call where the conversation has found the customer already, as short as
+            # the invoice's look-up and its events where it has not. Not where the customer's name needs
+            # their merchant looked up first (the invoice's own look-up is then the shorter route).
+            return Ask({"customer_id": b["customer"]["customer_id"]}, say=say, terse=terse, refs=(_customer(b),),
+                       mentions=(_who(b), number), facts=lambda r: _history(r, iid))
+        return Ask({"invoice_id": iid}, say=say, terse=terse, refs=(_customer(b), _invoice_ref(b, invoice)),
                    mentions=(number,), facts=lambda r: [r[-1]["created_at"][:10], r[0]["created_at"][:10]])
     kind = rng.choice(["invoice.paid", "refund.created"])
     words = EVENT_WORDS[kind]

@@ -244,9 +244,10 @@ def find_nearest_stock(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"product_id": line["product_id"], "quantity": quantity, "city": city}
     amount = "one" if quantity == 1 else f"{quantity}"
     enough = "one" if quantity == 1 else "that many"  # "has that many" of one reads oddly
+    stocked = "available" if product.endswith(" in") else "in stock"  # not 'Pipe wrench 14 in in stock'
     say = _pick(rng, [f"A customer of ours is in {city} and needs {amount} of the {product}. Which of our stores nearest to them has {enough}?",
                       f"Where's the closest store to {city} that has at least {quantity} unit{'s' if quantity > 1 else ''} of the {product} available?",
-                      f"Could you find me the nearest store to {city} with {amount} of the {product} in stock?",
+                      f"Could you find me the nearest store to {city} with {amount} of the {product} {stocked}?",
                       f"A customer in {city} wants {amount} of the {product}; which nearby store can sell them {enough}?"])
     return Ask(args, say=say, terse=f"Nearest store to {city} with {quantity}x {product}?",
                refs=(_product_ref(b, line["product_id"]),), mentions=(city, product),
@@ -285,8 +286,10 @@ def transfer_stock(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], product_name(b, line["product_id"])
     source, dest = store_name(store, "from"), store_name(target, "to")
     # 'X is short on Y' only where X's stock of Y is at or below its reorder point (South Hill with 37
-    # umbrellas, more than the source, is not short on them).
-    short = line["product_id"] in b["low_at"].get(target["store_id"], ())
+    # umbrellas, more than the source, is not short on them) and the source's is not (Tacoma with 2
+    # primers against a reorder point of 6 has none to spare for Bend).
+    short = line["product_id"] in b["low_at"].get(target["store_id"], ()) \
+        and line["product_id"] not in b["low_at"].get(store["store_id"], ())
     return Ask({"product_id": line["product_id"], "from_store_id": store["store_id"], "to_store_id": target["store_id"],
                 "quantity": quantity},
                say=_pick(rng, [f"Please send some {product} from {source} over to {dest}.",

@@ -860,11 +860,15 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [_called(o) for o in r[:5]])
 
 
-@goals.add("list_orders", 0.5)
+@goals.add("list_fills", 0.5)
 def fill_price(b: Bundle, rng: random.Random) -> Ask | None:
-    """What a filled order was executed at: the list of filled orders (the look-up that finds the
-    order) shows it, so no other call is needed."""
-    options = [(a, o) for a in b["accounts"] for o in _nameable_orders(a, "filled")]
+    """What a filled order was executed at, asked of the trade history like its fill time and a sale's
+    realised P&L (`order_fills`): a conversation that asks both reads the one list, which the gates
+    see as read before (the order list's average fill price would be a second read of what the
+    fills already showed). Only an order with one fill, on the history's first page."""
+    options = [(a, o) for a in b["accounts"] for o in _nameable_orders(a, "filled")
+               if len(at := [i for i, f in enumerate(a["fills"]) if f["order_id"] == o["order_id"]]) == 1
+               and at[0] < 15]
     if not options:
         return None
     account, order = rng.choice(options)
@@ -873,7 +877,7 @@ def fill_price(b: Bundle, rng: random.Random) -> Ask | None:
     verb = {"buy": "bought", "sell": "sold"}[order["side"]]
     when = day(dt.date.fromisoformat(order["placed_at"][:10]))
     name = account_name(b, account, rng)
-    return Ask(_order_args(_order(b, account, order)),  # as the order look-up lists it
+    return Ask({"account_id": account["account_id"]},
                say=rng.choice([f"On {when} I {verb} {shares(order['quantity'])} of {said} in {name}. What price did "
                                "that fill at?",
                                f"What was the fill price of my order on {when} for {shares(order['quantity'])} of "
@@ -882,7 +886,7 @@ def fill_price(b: Bundle, rng: random.Random) -> Ask | None:
                                f"in {name} was executed?"]),
                terse=f"Fill price of my {order['quantity']} {said} order on {when} in {name}?",
                refs=(_client(b), _account(b, account)), mentions=(str(order["quantity"]), said),
-               facts=lambda r: [o["average_fill_price"] for o in r if o["order_id"] == oid])
+               facts=lambda r: [f["price"] for f in r if f["order_id"] == oid])
 
 
 @goals.add("list_fills", 0.6)

@@ -127,6 +127,12 @@ def reading(result: dict, stem: str) -> Any:
     raise KeyError(f"no {stem} reading in {sorted(result)}")
 
 
+def _level(percent: int) -> Any:
+    """A battery or fuel level as a fact: an empty one is said as people say it ('the tank is empty'),
+    and so is not only a zero, which the list of the owner's cars shows of the same car as well."""
+    return percent if percent else one_of(0, "empty")
+
+
 def _speed(result: dict) -> Any:
     """A car's speed as a fact: a standing car's is said as people say it ('0 mph', 'not moving')."""
     speed = reading(result, "speed")
@@ -376,7 +382,7 @@ def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Before I head out, how much range does {name} have and what's the "
                                          f"{energy} at?"]),
                    terse=f"{_cap(energy)} and range of {name}?", refs=refs,
-                   facts=lambda r, key=key: [r[key], reading(r, "range")])
+                   facts=lambda r, key=key: [_level(r[key]), reading(r, "range")])
     if choice == 1:
         return Ask(args, say=rng.choice([f"What's the odometer reading on {name}?",
                                          f"How many {units(v)['distance']} are on {name} now?",

@@ -1095,3 +1095,50 @@ def test_an_account_of_a_kind_the_customer_may_open_is_named_by_its_last_digits(
                     words = " ".join(t for t in (ask.say, ask.detail, ask.terse) if t)
                     assert account["account_number"][-4:] in words, (goal.tool, kind, words)
     assert checked > 20 and firsts > 0, (checked, firsts)
+
+
+def test_a_customer_who_gives_an_email_calls_it_an_email():
+    """"My profile uses the address zachary.rose90@proton.me." reads first as the postal address a
+    bank holds too: no introduction by e-mail, in either register, calls it an address without saying
+    email."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, Ref, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    by_email = [lookup for lookup in recipe.lookups if lookup.kind == "customer"
+                and "email" in lookup.args(Ref.of("customer", {"customer_id": "C", "name": "N", "email": "e",
+                                                                "phone": "p", "phone_unique": True}))]
+    assert len(by_email) == 1
+    said = set()
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(seed))
+        world.close()
+        for b in bundles:
+            customer = b["customer"]
+            for text in by_email[0].intro(Ref.of("customer", customer)):
+                said.add(text)
+                assert not re.search(r"(?<!email )\baddress\b", text, re.I), text
+    assert len(said) > 20, len(said)
+
+
+def test_an_account_is_named_in_full_once_per_request():
+    """'Move $10 from the checking account ending in 6561 to my savings, and tell me what's left in the
+    checking account ending in 6561 afterwards' names one account twice in full: the second time it is
+    'the checking account', unless the other account of the request is of the same kind."""
+    import re
+
+    asks = [ask for tool in ("transfer", "get_balance") for ask, *_ in _asks(tool, seeds=(0, 1, 2), draws=120)]
+    asks = [ask for ask in asks if ask.facts is not None]
+    assert len(asks) > 20
+    shortened = 0
+    for ask in asks:
+        for words in (ask.say, ask.terse):
+            named = re.findall(r"ending(?: in)? (\d{4})", words)
+            assert len(named) == len(set(named)), words
+        shortened += "the checking account" in ask.say or "the savings account" in ask.say
+    assert shortened

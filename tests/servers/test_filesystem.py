@@ -1248,8 +1248,10 @@ def test_a_diff_asks_for_the_changed_lines_in_the_order_it_compares_them():
         for fact in ask.facts(result):
             if isinstance(fact, dict):
                 fields += 1
-                line, value = fact["one_of"]
+                line, value, *said = fact["one_of"]
                 assert stated(fact, f"it now says {value}") and line.endswith(value)
+                # a whole list is also said with 'and' before its last item, naming every item
+                assert all(", ".join(s.rsplit(" and ", 1)) == value for s in said), (value, said)
     assert fields > 0
 
 
@@ -1585,3 +1587,61 @@ def test_a_path_through_a_link_is_never_left_unresolved_with_a_tool_that_resolve
     assert {"stat", "cd"} <= telling, telling
     for hidden in ("realpath", "readlink"):
         assert telling <= recipe.substitutes_of(hidden), (hidden, telling - recipe.substitutes_of(hidden))
+
+
+def test_a_file_detail_is_never_left_out_with_a_tool_that_tells_it_shown():
+    """'How big is /home/david/notes/journal/2025/08/28.md?' with stat hidden: ls -l prints the size,
+    and so do wc and du ('159'). A missing-function task that hides stat hides every shown tool whose
+    output on the path or its folder states what a stat request asks (a size, a date, an owner, an
+    entry count, a link's target)."""
+    from prove_env.facts import stated
+    from prove_env.synthesis.recipe import get_recipe
+    from prove_env.toolkit import ToolError
+    from tests.stand_ins import parse
+
+    recipe, toolkit = get_recipe("filesystem"), get_toolkit("filesystem")
+    telling, asks = set(), _asks("stat", draws=25)
+    assert asks
+    world = worlds.create(toolkit, 0)
+    try:
+        for ask, result, _ in asks:
+            path = ask.args["path"]
+            folder = path.rsplit("/", 1)[0]
+            facts = ask.facts(result)
+            probes = [(tool, {"path": where}) for tool in ("ls", "list_dir", "list_recent", "tree", "find", "du",
+                                                           "disk_usage", "count_files")
+                      for where in (path, folder)]
+            probes += [("ls", {"path": path, "long": True}), ("ls", {"path": folder, "long": True}),
+                       ("wc", {"path": path}), ("readlink", {"path": path}), ("realpath", {"path": path}),
+                       ("exists", {"path": path}), ("glob", {"pattern": path + "/*"})]
+            for tool, args in probes:
+                try:
+                    said = json.dumps(parse(toolkit(world.clone()).run(tool, args)))
+                except ToolError:  # a file's tool on a folder, or the reverse
+                    continue
+                if facts and all(stated(fact, said) for fact in facts):
+                    telling.add(tool)
+    finally:
+        world.close()
+    assert {"ls", "wc"} <= telling, telling
+    assert telling <= recipe.substitutes_of("stat"), telling - recipe.substitutes_of("stat")
+
+
+def test_a_changed_list_line_is_stated_by_its_names_joined_as_said():
+    """'Which lines differ?' where the attendees changed: 'from Joshua, Katie and Lori to Timothy,
+    Nicholas, Michael, Eric and Jacqueline' states both lines, as the lines printed back do."""
+    from prove_env.facts import stated
+    from servers.filesystem.synth import _changes
+
+    diff = ("--- a.md\n+++ b.md\n@@ -1,3 +1,3 @@\n-# Budget Review - 2026-01-14\n+# Sprint Planning - 2026-01-30\n"
+            " \n-Attendees: Joshua, Katie, Lori\n+Attendees: Timothy, Nicholas, Michael, Eric, Jacqueline, Kimberly\n")
+    facts = _changes(diff)
+    assert len(facts) == 4
+    for answer in ("The title went from 'Budget Review - 2026-01-14' to 'Sprint Planning - 2026-01-30', and the "
+                   "attendees from Joshua, Katie and Lori to Timothy, Nicholas, Michael, Eric, Jacqueline and Kimberly.",
+                   "Title: Budget Review - 2026-01-14 -> Sprint Planning - 2026-01-30. Attendees: Joshua, Katie, "
+                   "and Lori -> Timothy, Nicholas, Michael, Eric, Jacqueline, and Kimberly.",
+                   diff):
+        assert all(stated(fact, answer) for fact in facts), [f for f in facts if not stated(f, answer)]
+    # a list is told whole: a name left out states nothing of its line
+    assert not stated(facts[1], "the attendees were Joshua and Lori")

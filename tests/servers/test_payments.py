@@ -1513,3 +1513,48 @@ def test_an_endpoint_is_found_without_its_merchant_and_the_failed_attempts_are_a
                 assert ask.facts(read("list_deliveries", **ask.args)) == [len(mine), mine[0]["response_code"]]
     world.close()
     assert seen["endpoint", True] > 5 and seen["attempts"] > 5, seen
+
+
+def test_an_invoices_history_is_read_off_the_customers_events_and_invoice_listings_ask_for_amounts():
+    """Findings: turn 1 found Kim Ritter, and "Walk me through what happened to Kim Ritter's invoice NW-1086,
+    event by event, with dates" was gold as the invoice's look-up and its events, while her own event list,
+    whose first page holds the invoice's whole history, answers in one call: a model taking it lost coverage.
+    And "Open invoices of William Tate?" required each invoice's amount due, which it never asked for: the
+    numbers alone failed."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    goals = {g.build.__name__: g for g in recipe.goals}
+    world = worlds.create(toolkit, 8500000)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments invoice history")
+    bundles = recipe.sample(read, world.now, rng)
+    seen = Counter()
+    for _ in range(300):
+        bundle = rng.choice(bundles)
+        ask = goals["list_events"].build(bundle, rng)
+        if ask is not None and "type" not in ask.args:
+            number = next(m for m in ask.mentions if m != bundle["customer"]["name"])
+            invoice = next(i for i in bundle["invoices"] if i["number"] == number)
+            history = read("list_events", invoice_id=invoice["invoice_id"])
+            on_page = any(e["type"] == "invoice.created" for e in read(
+                "list_events", customer_id=bundle["customer"]["customer_id"]) if e["invoice_id"] == invoice["invoice_id"])
+            if bundle["at_merchant"] or not on_page:
+                assert ask.args == {"invoice_id": invoice["invoice_id"]}
+                seen["invoice"] += 1
+            else:
+                assert ask.args == {"customer_id": bundle["customer"]["customer_id"]}, ask.say
+                assert [r.kind for r in ask.refs] == ["customer"]
+                assert ask.facts(read("list_events", **ask.args)) == [history[-1]["created_at"][:10],
+                                                                       history[0]["created_at"][:10]]
+                seen["customer"] += 1
+        ask = goals["list_invoices"].build(bundle, rng)
+        if ask is not None and "customer_id" in ask.args and ("status" in ask.args or "overdue_only" in ask.args):
+            for text in (ask.say, ask.terse):
+                assert any(w in text.lower() for w in ("amount", "how much", "due on each")), text
+            seen["listing"] += 1
+    world.close()
+    assert seen["customer"] > 5 and seen["listing"] > 5, seen

@@ -592,7 +592,8 @@ def test_stores_are_asked_about_in_the_chain_staff_voice():
 def test_a_transfer_calls_its_destination_short_only_of_what_it_runs_low_on():
     """'The South Hill store is short on Patio umbrella 9 ft; move some from our Ballard store' is said
     only where the destination's stock of it is at or below its reorder point (South Hill held 37, more
-    than Ballard); otherwise the transfer is asked for without the claim."""
+    than Ballard) and the source's is not (Tacoma, low on primer itself, has none to spare for Bend);
+    otherwise the transfer is asked for without the claim."""
     import random
 
     from prove_env.registry import get_toolkit
@@ -614,6 +615,8 @@ def test_a_transfer_calls_its_destination_short_only_of_what_it_runs_low_on():
             short += 1
             low = {r["product_id"] for r in read("low_stock_report", store_id=ask.args["to_store_id"])}
             assert ask.args["product_id"] in low, ask.say
+            low = {r["product_id"] for r in read("low_stock_report", store_id=ask.args["from_store_id"])}
+            assert ask.args["product_id"] not in low, ask.say
         world.close()
     assert short, "no transfer asked for a destination that runs low"
 
@@ -637,3 +640,29 @@ def test_no_request_is_left_to_a_hidden_total_the_shown_tools_add_up_to():
     world.close()
     assert (on_hand, sum(moving.values())) == (totals["on_hand"], totals["in_transit"])
     assert not [h for h in recipe.hidden if h.tool == "chain_stock_totals"]
+
+
+def test_a_product_named_in_inches_is_never_in_in_stock():
+    """'the nearest store to Seattle with 6 of the Pipe wrench 14 in in stock' says 'in' twice: a name
+    ending in the unit 'in' is asked for as available instead."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    goal = next(g for g in recipe.goals if g.tool == "find_nearest_stock")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("retail nearest stock")
+    bundles = recipe.sample(read, world.now, rng)
+    inches = 0
+    for _ in range(400):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        assert not re.search(r"\bin in\b", ask.say), ask.say
+        inches += " in available" in ask.say
+    world.close()
+    assert inches, "no product named in inches was asked for by availability"

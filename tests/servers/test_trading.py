@@ -1141,3 +1141,22 @@ def test_a_limit_buy_says_it_buys():
     assert len(asks) > 10
     for ask in asks:
         assert re.search(r"\bbuy\b|\bbid\b", ask.say, re.I) and re.search(r"\bbuy\b", ask.terse, re.I), ask.say
+
+
+def test_a_fill_price_is_asked_of_the_trade_history_that_shows_the_fill_time():
+    """'At what time did my DUK order fill?' reads the account's fills, which show every fill's price
+    too: a later 'what was the fill price of my BA order?' in the same account is asked of the same
+    list (the gates see it read before), not of the order list's average fill price, a second read
+    of what the fills already showed."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    recipe = get_recipe("trading")
+    prices = [g for g in recipe.goals if g.build.__name__ == "fill_price"]
+    assert [g.tool for g in prices] == ["list_fills"]
+    asks = _asks("list_fills", draws=80)
+    priced = [(ask, result) for ask, result, _ in asks if "fill" in ask.say and "price" in ask.say]
+    assert len(priced) > 5
+    for ask, result in priced:
+        assert set(ask.args) == {"account_id"}, ask.say  # the same call as the fill time's
+        facts = ask.facts(result)
+        assert len(facts) == 1 and any(f["price"] == facts[0] for f in result), ask.say

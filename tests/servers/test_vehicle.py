@@ -959,7 +959,9 @@ def test_a_car_the_conversation_already_named_is_not_named_again_as_an_afterthou
 
     from prove_env.synthesis.pipeline import synthesize
 
-    result = synthesize(["vehicle"], 80, seed=65, workers=1)
+    # a later turn says 'my car ... It's my X.' only where the conversation named no car yet (after
+    # another car, the request names its own outright)
+    result = synthesize(["vehicle"], 120, seed=67, workers=1)
     afterthought = re.compile(r"(?:I mean|That's|It's) (?:my |the )?([^.]+)\.|(?:^|\. )(?:My |The )?([^.]+), that is\.")
     checked = 0
     for task in result.tasks("train") + result.tasks("test"):
@@ -1171,3 +1173,41 @@ def test_a_terse_temperature_and_a_take_me_request_say_what_is_asked():
         seen["take me"] += 1
         assert not ask.say.startswith("For "), ask.say
     assert seen["temperature"] > 20 and seen["take me"] > 10, seen
+
+
+def test_an_empty_tank_is_a_fact_the_list_of_cars_shows_too():
+    """Finding: "how much range does the blue Outback have and what's the fuel at?" of an Outback at 0%
+    and 0 km kept a get_vehicle_status the owner's list of cars had answered (a model answering from the
+    list lost coverage): facts of only zeros are never taken as shown earlier. An empty level is said as
+    people say it ('the tank is empty'), so the fact is not only a zero, and it reads the same off the
+    list's entry for the car as off the status."""
+    import random
+
+    from prove_env.facts import stated, values
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("vehicle"), get_recipe("vehicle")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("vehicle empty tank")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    goal = next(g for g in recipe.goals if g.tool == "get_vehicle_status")
+    asks = []
+    for _ in range(300):
+        bundle = rng.choice(bundles)
+        ask = goal.build(bundle, rng)
+        if ask is not None and ask.facts is not None and "range" in ask.say and (
+                "fuel" in ask.say or "battery" in ask.say) and "odometer" not in ask.say:
+            asks.append(ask)
+    assert asks
+    listed = {"vehicle_id": "VEH-0036", "fuel_percent": 0, "range_km": 0, "battery_percent": 0}
+    status = {**listed, "odometer_km": 22920, "brake_pedal": "released"}
+    for ask in asks:
+        facts = ask.facts(status)
+        assert any(v not in (0, None, "") for f in facts for v in values(f)), (ask.say, facts)
+        assert ask.facts(listed) == facts
+        assert stated(facts[0], "The tank is empty, so it has 0 km of range.")
+        assert stated(facts[0], "It's at 0%, with 0 km of range.")
+    full = asks[0].facts({"fuel_percent": 55, "battery_percent": 55, "range_km": 300})
+    assert full[0] == 55 and not stated(full[0], "The tank is empty.")
