@@ -35,7 +35,8 @@ Two structured forms (JSON objects, so that tasks stay JSON) say more than a bar
   and rounded as a person rounds it: at least two significant digits (or as many as the fact
   has), within the rounding of both ('1.2 km', '1.24 km', '1,238 m', '0.77 mi', '4,062 ft' state
   1.238 km; '1 km' and '0.8 mi' do not). Durations may be said in parts ('1 h 35 min', '1 hour
-  and 35 minutes' state 95 minutes). Sign aside, as for plain numbers. The units: km, m, mi, ft
+  and 35 minutes' state 95 minutes), and a number up to twelve in words ('a minute', 'two miles';
+  not 'half an hour'). Sign aside, as for plain numbers. The units: km, m, mi, ft
   (length); s, min, h, d (time); mph, km/h (speed); F, C (temperature); psi, kPa, bar
   (pressure); kWh, Wh (energy); L, gal (volume); % (a share); B, KB, MB, GB (size); USD (money:
   '$0.96', '96 cents');
@@ -507,6 +508,19 @@ _UNIT_WORDS = sorted({w for words in _SPELLED.values() for w in words}, key=len,
 _MEASURE = re.compile(
     r"(?<![\w.,])(?P<sign>-|minus\s)?(?P<dollar>\$)?(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?![\d,]\d|\.\d|[-_/:]\d)"
     r"(?:\s?(?P<unit>" + "|".join(re.escape(w) for w in _UNIT_WORDS) + r")(?![a-z0-9]))?")
+# A measure said in words before its unit ('one minute', 'a minute', 'an hour', 'two miles'): read
+# as digits; not a half or a part of one ('half an hour', 'a quarter of an hour').
+_WORDED = re.compile(
+    r"(?<![\w-])(?<!\bhalf )(?<!\bof )(?P<word>an?|" + "|".join(_WORD_NUMBERS) + r")\s+(?=(?:"
+    + "|".join(re.escape(w) for w in _UNIT_WORDS if len(w) > 1 and w.replace(" ", "").isalpha())
+    + r")(?![a-z0-9]))")
+
+
+def _worded(text: str) -> str:
+    """`text` with the measures said in words written in digits."""
+    return _WORDED.sub(lambda m: f"{_WORD_NUMBERS.get(m['word'], 1)} ", text)
+
+
 # The parts of a duration said in parts: '1 h 35 min', '1 hour and 35 minutes', '2 days, 3 hours'.
 _JOIN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?$")
 
@@ -538,7 +552,7 @@ def _quantity_stated(value: float, unit: _Unit, decimals: int, text: str) -> boo
     """Whether `text` states `value` `unit` (recorded to `decimals` places) in any unit of its kind."""
     truth = _base(value if unit.offset else abs(value), unit)
     step = 10.0 ** -decimals * unit.scale  # the recorded value's own rounding, in base units
-    return any(_agrees(said, truth, step) for said in _measures(_NOT_NUMBERS.sub(" ", _fold(text)), unit))
+    return any(_agrees(said, truth, step) for said in _measures(_worded(_NOT_NUMBERS.sub(" ", _fold(text))), unit))
 
 
 @dataclass(frozen=True)

@@ -208,3 +208,18 @@ def test_a_time_of_the_worlds_day_is_stated_by_the_time_alone():
 @pytest.mark.parametrize(("fact", "text"), [(1, "It came up just once."), (2, "twice so far")])
 def test_once_and_twice_are_counts(fact, text):
     assert facts_stated([[fact]], [text])
+
+
+@pytest.mark.parametrize("fact, text, expected", [
+    (quantity(1, "min"), "Meadow Gardens is about a minute away on foot.", True),
+    (quantity(1, "min"), "one minute", True),
+    (quantity(60, "min"), "an hour", True),
+    (quantity(2, "mi"), "two miles", True),
+    (quantity(90, "min"), "one hour and 30 minutes", True),
+    (quantity(12, "min"), "about a minute", False),
+    (quantity(30, "min"), "half an hour", False),
+    (quantity(15, "min"), "a quarter of an hour", False),
+])
+def test_a_measure_said_in_words_states_its_quantity(fact, text, expected):
+    """'about a minute' on foot states 1 min; a half or a quarter of an hour is no hour."""
+    assert stated(fact, text) is expected

@@ -249,6 +249,7 @@ def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float,
 
 BY_TEXT = (0.35, 0.35, 0.1, 0.2)  # tools taking a file: by path, by content, by name, by folder and name
 BY_NAME = (0.4, 0.0, 0.4, 0.2)  # tools taking a path: by path, by name, by folder and name
+BY_PATH = (0.6, 0.0, 0.0, 0.4)  # a file a shown tool finds by its name itself: by path, by folder and name
 
 
 def _after_name(name: str, noun: str) -> str:
@@ -563,7 +564,9 @@ def grep(b: Bundle, rng: random.Random) -> Ask | None:
     pattern = _pick(rng, patterns)
     if pattern is None:
         return None
-    w, refs, mentions = name_file(b, rng, path, BY_NAME)
+    # never by its name somewhere under a folder: a recursive grep with that name as its include
+    # pattern finds the lines in one call, where the gold would look the file up first
+    w, refs, mentions = name_file(b, rng, path, BY_PATH)
     said = pattern if pattern.isupper() else f"'{pattern}'"
     style = rng.random()
     if style < 0.1:

@@ -281,15 +281,18 @@ def _in_room(names: list[str], room: str) -> list[Any]:
     room's ('pendant lights' of "Kitchen pendant lights"), which an answer that heads the list with the
     room says; a short name that another device of the room's name holds ('light' of "Garage light"
     beside "Garage ceiling light") is not a fact of its own, so it is said in full."""
-    facts: list[Any] = []
-    for name in names:
-        rest = name[len(room) + 1:] if name.casefold().startswith(room.casefold() + " ") else ""
-        if len(rest) >= 3 and not any(other != name and f" {rest.casefold()} " in f" {other.casefold()} "
-                                      for other in names):
-            facts.append(one_of(name, rest))
-        else:
-            facts.append(name)
-    return facts
+    return [_named(name, room, names) for name in names]
+
+
+def _named(name: str, room: str, names: list[str]) -> Any:
+    """A device the answer names, as a fact: its name, or its name without its room's ('freezer plug'
+    of "Garage freezer plug", 'the TV plug in the living room'), where no other of `names` holds that
+    short name as words."""
+    rest = name[len(room) + 1:] if name.casefold().startswith(room.casefold() + " ") else ""
+    if len(rest) >= 3 and not any(other != name and f" {rest.casefold()} " in f" {other.casefold()} "
+                                  for other in names):
+        return one_of(name, rest)
+    return name
 
 
 @goals.add("list_rooms", 0.4)
@@ -425,7 +428,14 @@ def get_energy_summary(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Tell me the top energy-consuming plug {said} and its kWh."]),
                terse=f"Top plug by energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
                mentions=(day(start), day(end)),
-               facts=lambda r: [r["devices"][0]["name"], quantity(r["devices"][0]["kwh"], "kWh")])
+               facts=lambda r: [_top_plug(b, r["devices"][0]), quantity(r["devices"][0]["kwh"], "kWh")])
+
+
+def _top_plug(b: Bundle, entry: dict) -> Any:
+    """The plug that used the most, by its name or by its name without its room's ('the freezer plug',
+    'your TV plug in the living room'), the short name being no other device's of the home."""
+    room = _by_id(b["devices"], entry["device_id"])["room"]
+    return _named(entry["name"], room, [d["name"] for d in b["devices"]])
 
 
 @goals.add("list_groups", 0.6)
@@ -605,7 +615,7 @@ def set_color(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"{name.capitalize()} to {color}.", refs=(_device(b, d),), mentions=(color,))
     return Ask({"device_id": d["device_id"], "color": color},
                say=rng.choice([f"Turn {name} {color}.", f"Can you make {name} glow {color}?",
-                               f"Set {name} to {color}, please.", f"I'd love {name} in {color} tonight."]),
+                               f"Set {name} to {color}, please.", f"I'd love {name} in {color}."]),
                terse=f"{name.capitalize()} to {color}.", refs=(_device(b, d),), mentions=(color,))
 
 

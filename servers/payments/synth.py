@@ -96,6 +96,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                                           "blocked": blocked, "retried": retried, "resend": resend,
                                           "invoices": read("list_invoices", merchant_id=merchant["merchant_id"],
                                                            limit=100)}
+    # the platform's holds, live and lapsed, as the first page of the payments in that status lists them
+    holds = {status: [p["payment_id"] for p in read("list_payments", status=status)]
+             for status in ("authorized", "expired")}
     everyone = read("find_customers", limit=100)
     emails = Counter(c["email"].lower() for c in everyone)
     bundles = []
@@ -127,6 +130,12 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         # ones are in the merchant's and the platform's overdue lists): one asked about by its number alone
         bundle["elsewhere"] = [i for i in shop["invoices"] if i["customer_id"] != cid and not i["overdue"]]
         bundle["roles"] = _roles(bundle, rng)
+        # the holds a request finds on that page (list_payments(status=...)), one call with nothing looked up
+        # first: a live one only where the conversation's own new authorisations (listed first) cannot push
+        # it off the page
+        new = sum(role == "authorize" for role in bundle["roles"].values())
+        bundle["held_listed"] = {pid for status, page in holds.items() for place, pid in enumerate(page)
+                                 if place + (new if status == "authorized" else 0) < 20}
         bundle["endpoint_change"] = _endpoint_change(shop["endpoints"], shop["retried"], rng)
         # whether a conversation about the customer asks for their totals (get_customer) or lists what the
         # totals add up to (their payments, their invoices with what is paid and due, as a question or as
@@ -217,9 +226,14 @@ def _invoice_ref(b: Bundle, invoice: dict) -> Ref:
 
 
 def _payment_ref(b: Bundle, payment: dict) -> Ref:
-    """A payment, named by its invoice's number: listed under that invoice (found by its number alone)
-    where the customer's name needs their merchant looked up first (two look-ups, not three), else
-    under the customer (as short, and shared with the conversation's other requests about them)."""
+    """A payment, named by its invoice's number. A hold (authorised, or lapsed) on the first page of the
+    platform's payments in its status is found there, with no owner: one call, where "the held payment on
+    invoice NW-1019" is as plainly the authorised one listed with that number. Else listed under its
+    invoice (found by its number alone) where the customer's name needs their merchant looked up first
+    (two look-ups, not three), else under the customer (as short, and shared with the conversation's other
+    requests about them)."""
+    if payment["payment_id"] in b["held_listed"]:
+        return Ref.of("payment", payment)
     invoice = next((i for i in b["invoices"] if i["invoice_id"] == payment["invoice_id"]), None)
     if b["at_merchant"] and invoice is not None:
         return Ref.of("payment", payment, _invoice_ref(b, invoice))
@@ -228,9 +242,10 @@ def _payment_ref(b: Bundle, payment: dict) -> Ref:
 
 def _payment_refs(b: Bundle, payment: dict) -> tuple[Ref, ...]:
     """What a request about one payment names: the payment, and its customer unless the payment is
-    found through its invoice (the customer's look-up, and their merchant's, would then feed nothing)."""
+    found through its invoice or its status (the customer's look-up, and their merchant's, would then
+    feed nothing)."""
     ref = _payment_ref(b, payment)
-    return (ref,) if ref.owner is not None and ref.owner.kind == "invoice" else (_customer(b), ref)
+    return (ref,) if ref.owner is None or ref.owner.kind == "invoice" else (_customer(b), ref)
 
 
 def _card_ref(b: Bundle, card: dict) -> Ref:
@@ -1221,7 +1236,9 @@ recipe = Recipe(
         Lookup.under("card", "list_payment_methods"),
         # an invoice is named by its number, which finds it alone: no look-up of its customer first
         Lookup("invoice", "list_invoices", args=lambda r: {"number": r.entity["number"]}, needs=lambda r: ()),
-        Lookup.under("payment", "list_payments"),
+        # a payment under its customer or invoice, or a hold on the list of the payments in its status
+        Lookup("payment", "list_payments",
+               args=lambda r: {f"{r.owner.kind}_id": r.owner.key} if r.owner else {"status": r.entity["status"]}),
         Lookup("endpoint", "list_webhook_endpoints", args=lambda r: {"merchant_id": r.owner.key} if r.owner else {}),
         Lookup("event", "list_events", args=lambda r: {"invoice_id": r.owner.key}),
         Lookup("delivery", "list_deliveries", args=lambda r: {"endpoint_id": r.owner.key, "status": "failed"}),

@@ -87,11 +87,14 @@ def _under(b: Bundle, kind: str, entity: dict) -> Ref:
     return Ref.of(kind, entity, _store_ref(b["store"]))
 
 
-def store_name(store: dict, *keys: str) -> str:
+def store_name(store: dict, *keys: str, city: bool = True) -> str:
+    """How a request names a store; `city=False` for one named after another store of its city in the
+    same sentence ('from the Bown Crossing store in Boise to the North End store', not '... to the
+    North End store in Boise'): its neighbourhood alone finds it (`sample` keeps such stores only)."""
     if store["by"] == "city":
         forms = (f"the {store['city']} store", f"our {store['city']} store", f"our store in {store['city']}")
     else:
-        if store["city"] in store["name"]:  # "the West Seattle store", never "... in Seattle" after it
+        if store["city"] in store["name"] or not city:  # "the West Seattle store", never "... in Seattle" after it
             forms = (f"the {store['name']} store", f"our {store['name']} store")
         else:
             forms = (f"the {store['name']} store in {store['city']}", f"our {store['name']} store in {store['city']}",
@@ -116,6 +119,10 @@ def product_name(b: Bundle, product_id: str) -> str:
 def _line_role(b: Bundle, line: dict) -> int:
     """0: may be sent away on a transfer; 1: may be held for a customer; 2: only read about."""
     return _role(b["store"]["store_id"] + line["product_id"], 3)
+
+
+def _capital(text: str) -> str:
+    return text[0].upper() + text[1:]
 
 
 def _pick(rng: random.Random, forms: list[str]) -> str:
@@ -284,7 +291,9 @@ def transfer_stock(b: Bundle, rng: random.Random) -> Ask | None:
     line, target = rng.choice(lines), rng.choice(targets)
     quantity = rng.randint(1, min(line["available"], 8))
     store, product = b["store"], product_name(b, line["product_id"])
-    source, dest = store_name(store, "from"), store_name(target, "to")
+    # the store said second is named without the city the first one already said
+    same = store["city"] == target["city"]
+    source, dest = store_name(store, "from"), store_name(target, "to", city=not same)
     # 'X is short on Y' only where X's stock of Y is at or below its reorder point (South Hill with 37
     # umbrellas, more than the source, is not short on them) and the source's is not (Tacoma with 2
     # primers against a reorder point of 6 has none to spare for Bend).
@@ -293,7 +302,8 @@ def transfer_stock(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"product_id": line["product_id"], "from_store_id": store["store_id"], "to_store_id": target["store_id"],
                 "quantity": quantity},
                say=_pick(rng, [f"Please send some {product} from {source} over to {dest}.",
-                               f"{dest[0].upper() + dest[1:]} is short on {product}; move some from {source}."
+                               f"{_capital(store_name(target, 'to'))} is short on {product}; move some from "
+                               f"{store_name(store, 'from', city=not same)}."
                                if short else f"Move some {product} from {source} to {dest}, please.",
                                f"Could you set up a transfer of {product} from {source} to {dest}?",
                                f"I'd like to ship {product} from {source} to {dest}."]),
@@ -340,7 +350,8 @@ def receive_transfer(b: Bundle, rng: random.Random) -> Ask | None:
     if source is None:
         return None
     store, product = b["store"], product_name(b, t["product_id"])
-    name, origin = store_name(store, "recv"), store_name(source, "origin")
+    # every wording names the origin first; the store it arrived at is then not placed in the same city again
+    name, origin = store_name(store, "recv", city=store["city"] != source["city"]), store_name(source, "origin")
     return Ask({"transfer_id": t["transfer_id"]},
                say=_pick(rng, [f"The {product} transfer from {origin} just arrived at {name}; please check it in.",
                                f"We received the {t['quantity']} units of {product} sent from {origin} to {name}. Mark the transfer received.",

@@ -1071,10 +1071,10 @@ def list_fills(b: Bundle, rng: random.Random) -> Ask | None:
         q = b["quotes"][iid]
         said = ins_name(q, rng)
         return Ask({"account_id": account["account_id"], "instrument_id": iid},
-                   say=rng.choice([f"Show me every trade I've made in {said} in {name}.",
+                   say=rng.choice([f"Show me every trade I've made in {said} in {name}, with the prices.",
                                    f"What are my executions in {said} in {name}? Prices and share counts.",
                                    f"When did I buy or sell {said} in {name}, and at what prices?"]),
-                   terse=f"My {said} fills in {name}?", refs=refs + (_instrument(q),), mentions=(said,),
+                   terse=f"My {said} fills in {name}, with prices?", refs=refs + (_instrument(q),), mentions=(said,),
                    facts=lambda r: [f["price"] for f in r[:4]])
     d = dt.date.fromisoformat(fills[0]["filled_at"][:10])
     start = d - dt.timedelta(days=rng.choice([3, 6, 9]))
@@ -1082,10 +1082,12 @@ def list_fills(b: Bundle, rng: random.Random) -> Ask | None:
     if len(found) > 5 or len(fills) >= 100:
         return None
     return Ask({"account_id": account["account_id"], "start_date": start.isoformat(), "end_date": d.isoformat()},
-               say=rng.choice([f"Which trades went through in {name} between {day(start)} and {full_date(d)}?",
-                               f"List the fills in {name} from {day(start)} to {full_date(d)}.",
-                               f"What did I trade in {name} from {day(start)} through {full_date(d)}?"]),
-               terse=f"Fills in {name}, {day(start)} to {full_date(d)}?", refs=refs,
+               say=rng.choice([f"Which trades went through in {name} between {day(start)} and {full_date(d)}, "
+                               "and at what prices?",
+                               f"List the fills in {name} from {day(start)} to {full_date(d)}, with their prices.",
+                               f"What did I trade in {name} from {day(start)} through {full_date(d)}, and at what "
+                               "prices?"]),
+               terse=f"Fills in {name}, {day(start)} to {full_date(d)}, with prices?", refs=refs,
                mentions=(day(start), day(d)), facts=lambda r: [x for f in r[:4] for x in (_called(f), f["price"])])
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -92,7 +93,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             continue
         saved = read("list_saved_places", owner_id=owner["owner_id"])
         nearby = [p for p in places.get(owner["city"], [])]
-        bundles.append({"now": now, "owner": owner, "vehicles": vehicles, "saved": saved, "nearby": nearby,
+        # how many cars the owner has, for the words they introduce themselves with ("my cars")
+        bundles.append({"now": now, "owner": {**owner, "cars": len(vehicles)}, "vehicles": vehicles,
+                        "saved": saved, "nearby": nearby,
                         "far": far, "cities": places})
     return bundles
 
@@ -160,7 +163,11 @@ def car(b: Bundle, v: dict, rng: random.Random | None = None) -> str:
 
 
 def _forms(b: Bundle, v: dict) -> list[str]:
-    forms = [f"my {v['model']}", f"my {v['model']}", f"the {v['color']} {v['model']}", f"my {v['make']} {v['model']}"]
+    # the colour tells a car from the owner's others: an owner of one car who said "my Ioniq 5" and then "the
+    # silver Ioniq 5" seems to have a second one
+    forms = [f"my {v['model']}", f"my {v['model']}", f"my {v['make']} {v['model']}"]
+    if len(b["vehicles"]) > 1:
+        forms.insert(2, f"the {v['color']} {v['model']}")
     if sum(x["make"] == v["make"] for x in b["vehicles"]) == 1:
         forms.append(f"my {v['make']}")
     if v["nickname"]:
@@ -442,7 +449,10 @@ def get_tyre_pressures(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("search_places")
 def search_places(b: Bundle, rng: random.Random) -> Ask | None:
     city = rng.choice(sorted(b["cities"]))
-    present = sorted({p["category"] for p in b["cities"][city] if p["category"] in CATEGORY_WORDS})
+    # a kind of place the city has more than one of: asked right after a route to the only park in Fresno,
+    # "Can you find me a park in Fresno?" would ask for the place just named
+    count = Counter(p["category"] for p in b["cities"][city] if p["category"] in CATEGORY_WORDS)
+    present = sorted(category for category, n in count.items() if n > 1)
     if not present:
         return None
     category = rng.choice(present)
@@ -533,7 +543,7 @@ def plan_route(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Route for {name} to {said}: miles, time, stops?", refs=refs,
                    facts=lambda r: [reading(r, "distance"), quantity(r["minutes"], "min")] + [s["name"] for s in r["stops"]])
     if rng.random() < 0.4:
-        return Ask(args, say=rng.choice([f"How long a drive is it from where {name} is now?",
+        return Ask(args, say=rng.choice([f"How far is it from where {name} is now, and how long a drive?",
                                          f"Could you check the distance and drive time for {name}?"]),
                    terse=f"Distance and time to {said} in {name}?", refs=refs,
                    detail=rng.choice([f"To {said}.", f"I mean to {said}.", f"Going to {said}."]),
@@ -1246,6 +1256,8 @@ def adjust_cruise_speed(b: Bundle, rng: random.Random) -> Ask | None:
         core = rng.choice([f"bump the cruise speed {way} {count} step{'s' if abs(steps) > 1 else ''}",
                            f"click the cruise control {way} {count} notch{'es' if abs(steps) > 1 else ''}"])
         mention = count
+    if prior:  # "Turn on cruise control in my Model Y and take it up 5 mph", not "cruise control" twice
+        core = core.replace("the cruise control", "it")
     say = (f"Turn on cruise control in {name} and {core}." if prior else
            rng.choice([f"In {name}, {core}.", f"{_cap(core)} in {name}, please."]))
     detail = None
@@ -1483,15 +1495,22 @@ _BY_EMAIL = ("My account email is {email}.", "Hi, I'm registered as {email}.", "
 _BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
 
 
+def _my_cars(text: str, ref: Ref) -> str:
+    """An introduction in the words of an owner of one car ('my car is connected', not 'my cars are')."""
+    if ref.entity.get("cars", 2) > 1:
+        return text
+    return text.replace("my cars are", "my car is").replace("My cars are", "My car is")
+
+
 def _by_name(ref: Ref) -> tuple[str, str]:
     name = ref.entity["name"]
-    return (stable(_BY_NAME, "name", ref.key).format(name=name),
+    return (_my_cars(stable(_BY_NAME, "name", ref.key).format(name=name), ref),
             stable(_BY_NAME_TERSE, "terse", ref.key).format(name=name))
 
 
 def _by_email(ref: Ref) -> tuple[str, str]:
     email = ref.entity["email"]
-    return (stable(_BY_EMAIL, "email", ref.key).format(email=email),
+    return (_my_cars(stable(_BY_EMAIL, "email", ref.key).format(email=email), ref),
             stable(_BY_EMAIL_TERSE, "terse email", ref.key).format(email=email))
 
 

@@ -1645,3 +1645,15 @@ def test_a_changed_list_line_is_stated_by_its_names_joined_as_said():
         assert all(stated(fact, answer) for fact in facts), [f for f in facts if not stated(f, answer)]
     # a list is told whole: a name left out states nothing of its line
     assert not stated(facts[1], "the attendees were Joshua and Lori")
+
+
+def test_a_file_searched_for_lines_is_never_one_to_look_up_by_its_name_first():
+    """grep with recursive=True and the file's name as its include pattern finds the lines of a file
+    named 'somewhere under' a folder in one call: the gold's look-up of the file (find, then grep)
+    would be a longer route than a shown tool offers, so a grep request names the file by its path
+    or its folder."""
+    asks = _asks("grep", draws=200)
+    assert len(asks) > 100
+    for ask, _, _ in asks:
+        assert not any(ref.kind == "path" for ref in ask.refs), ask.say
+        assert "somewhere" not in ask.say, ask.say

@@ -1558,3 +1558,45 @@ def test_an_invoices_history_is_read_off_the_customers_events_and_invoice_listin
             seen["listing"] += 1
     world.close()
     assert seen["customer"] > 5 and seen["listing"] > 5, seen
+
+
+def test_a_hold_is_found_on_the_platforms_list_of_payments_in_its_status():
+    """Finding: "Please capture the held payment of €736 on Sandra Williams' invoice NW-1019." was gold as
+    find_customers, list_payments(customer_id) and the capture, while list_payments(status="authorized")
+    lists every held payment of the platform on one page, each with its invoice number: a model capturing
+    off that list in two calls lost coverage. A hold to capture or cancel, live or lapsed, on the first page
+    of the payments in its status is found there, one call with nothing looked up first; a live one only
+    where the conversation's own new authorisations cannot push it off that page."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    goals = [g for g in recipe.goals if g.tool in ("capture_payment", "cancel_payment")]
+    seen = Counter()
+    for seed in (0, 8700000):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"payments holds by status {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(200):
+            bundle = rng.choice(bundles)
+            for goal in goals:
+                ask = goal.build(bundle, rng)
+                if ask is None:
+                    continue
+                payment = next(p for p in bundle["payments"] if p["payment_id"] == ask.args["payment_id"])
+                page = [p["payment_id"] for p in read("list_payments", status=payment["status"])]
+                new = sum(role == "authorize" for role in bundle["roles"].values())
+                room = 20 - (new if payment["status"] == "authorized" else 0)
+                if payment["payment_id"] in page[:room]:
+                    (ref,) = ask.refs
+                    (lookup,) = recipe.lookups_for(ref.kind)
+                    assert ref.owner is None and lookup.args(ref) == {"status": payment["status"]}, ask.say
+                    seen[payment["status"]] += 1
+                else:
+                    assert all(r.owner is not None for r in ask.refs if r.kind == "payment"), ask.say
+                    seen["elsewhere"] += 1
+        world.close()
+    assert seen["authorized"] > 10 and seen["expired"] > 3, seen

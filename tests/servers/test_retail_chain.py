@@ -666,3 +666,43 @@ def test_a_product_named_in_inches_is_never_in_in_stock():
         inches += " in available" in ask.say
     world.close()
     assert inches, "no product named in inches was asked for by availability"
+
+
+def test_two_stores_of_one_city_name_the_city_once():
+    """'Transfer 3x Screwdriver set 10-piece: the Bown Crossing store in Boise to the North End store in
+    Boise.' says 'in Boise' twice: where a transfer's two stores share a city, the store named second is
+    named by its neighbourhood alone (which finds it alone), in every wording of a transfer and of its
+    check-in."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    same = {"transfer_stock": 0, "receive_transfer": 0}
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"retail one city {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        world.close()
+        for goal in (g for g in recipe.goals if g.tool in same):
+            for _ in range(300):
+                b = rng.choice(bundles)
+                ask = goal.build(b, rng)
+                if ask is None:
+                    continue
+                ids = (ask.args["from_store_id"], ask.args["to_store_id"]) if goal.tool == "transfer_stock" else \
+                    (ask.refs[0].entity["from_store_id"], ask.refs[0].entity["to_store_id"])
+                pair = [next(s for s in b["stores"] if s["store_id"] == i) for i in ids]
+                if pair[0]["city"] != pair[1]["city"]:
+                    continue
+                same[goal.tool] += 1
+                city = pair[0]["city"]
+                for text in (ask.say, ask.terse):
+                    rest = text.replace(pair[0]["name"], "").replace(pair[1]["name"], "")
+                    assert len(re.findall(rf"\b{city}\b", rest)) <= 1, text
+                    for s in pair:  # each store is still named
+                        assert s["name"] in text, text
+    assert same["transfer_stock"] > 10, same

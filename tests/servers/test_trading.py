@@ -1154,9 +1154,24 @@ def test_a_fill_price_is_asked_of_the_trade_history_that_shows_the_fill_time():
     prices = [g for g in recipe.goals if g.build.__name__ == "fill_price"]
     assert [g.tool for g in prices] == ["list_fills"]
     asks = _asks("list_fills", draws=80)
-    priced = [(ask, result) for ask, result, _ in asks if "fill" in ask.say and "price" in ask.say]
+    priced = [(ask, result) for ask, result, _ in asks if ask.terse.startswith("Fill price of my")]
     assert len(priced) > 5
     for ask, result in priced:
         assert set(ask.args) == {"account_id"}, ask.say  # the same call as the fill time's
         facts = ask.facts(result)
         assert len(facts) == 1 and any(f["price"] == facts[0] for f in result), ask.say
+
+
+def test_a_request_whose_facts_are_fill_prices_asks_for_the_prices():
+    """Finding: "What did I trade in the IRA from April 7 through April 13, 2026?" required the fill's price
+    406.36, and "You sold 15 shares of Linde (LIN) on April 13." failed: every request of the trade
+    history that records a fill's price asks for prices, in every wording."""
+    import re
+
+    asks = _asks("list_fills", draws=120)
+    priced = [ask for ask, result, _ in asks
+              if any(f["price"] in ask.facts(result) for f in result if isinstance(f, dict))]
+    assert len({tuple(sorted(ask.args)) for ask in priced}) >= 3  # by instrument, by dates, of one order
+    for ask in priced:
+        assert re.search(r"\bprices?\b", ask.say, re.I) and re.search(r"\bprices?\b", ask.terse, re.I), \
+            (ask.say, ask.terse)
