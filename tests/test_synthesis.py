@@ -896,6 +896,35 @@ def test_a_persons_name_does_not_name_the_city_whose_id_their_record_holds() -> 
     assert [c.name for c in kept.gold_calls] == ["list_cities", "list_categories"]
 
 
+def test_a_look_up_that_fed_only_a_removed_look_up_leaves_the_gold_too() -> None:
+    """'I look after Copper Kettle Catering's billing. Add 3 equipment hires to Kent Wright's draft
+    invoice CK-1022': the invoice is found by its number, so the customer's look-up goes, and with it
+    the merchant's look-up that fed only the customer's."""
+    from types import SimpleNamespace
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.verify import _without_unused_reads
+    from prove_env.task import GoldCall
+
+    specs = get_toolkit("payments").specs()
+    gold = [[GoldCall(id="g1", name="list_merchants", arguments={"name": "Copper Kettle Catering"}),
+             GoldCall(id="g2", name="find_customers", arguments={"name": "Kent Wright", "merchant_id": "MER-0003"},
+                      depends_on=["g1"]),
+             GoldCall(id="g3", name="list_invoices", arguments={"number": "CK-1022"}),
+             GoldCall(id="g4", name="add_line_item", arguments={"invoice_id": "INV-0022", "description": "Equipment hire",
+                                                               "quantity": 3, "unit_price": 40.0}, depends_on=["g3"])]]
+    task = Task(id="p", server="payments", seed=0, user_turns=[
+        "Hello, I look after Copper Kettle Catering's billing. Add 3 equipment hires at $40 to Kent Wright's draft "
+        "invoice CK-1022."], gold=gold, facts=[[]])
+    records = [SimpleNamespace(id="g1", output='[{"merchant_id": "MER-0003", "name": "Copper Kettle Catering"}]'),
+               SimpleNamespace(id="g2", output='[{"customer_id": "CUS-0031", "name": "Kent Wright"}]'),
+               SimpleNamespace(id="g3", output='[{"invoice_id": "INV-0022", "number": "CK-1022", '
+                                               '"customer_id": "CUS-0031"}]'),
+               SimpleNamespace(id="g4", output='{"invoice_id": "INV-0022", "total": 120.0}')]
+    kept = _without_unused_reads(task, records, specs, told=set())
+    assert [c.name for c in kept.gold_calls] == ["list_invoices", "add_line_item"]
+
+
 def test_a_facts_extract_that_ignores_the_result_is_never_shown_earlier() -> None:
     """'Which devices does my Good night scene control?' told by a list built beforehand: it tells
     the same of any entry, so a group listing of the same home does not already show it, and the

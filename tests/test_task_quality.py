@@ -717,6 +717,30 @@ def test_every_fact_is_found_in_a_gold_result(sample: list[Task], results: dict[
     assert not problems, "\n".join(sorted(problems))
 
 
+def test_every_gold_look_up_feeds_a_later_call_or_holds_a_fact(sample: list[Task],
+                                                               results: dict[str, dict[str, Any]]) -> None:
+    """A gold read that no later call depends on holds a fact of the task (a merchant looked up for a
+    customer look-up that left the gold leaves it too): an agent that skips a useless call must not
+    lose coverage."""
+    specs = {server: get_toolkit(server).specs() for server in SERVERS}
+    problems, checked = [], 0
+    for task in sample:
+        outputs = results.get(task.id)
+        if outputs is None:
+            continue
+        calls = task.gold_calls
+        used = {d for c in calls for d in c.depends_on}
+        facts = [f for turn in task.facts or [] for f in turn]
+        for call in calls:
+            if not specs[task.server][call.name].read_only or call.id in used:
+                continue
+            checked += 1
+            if not any(_found_in(f, outputs[call.id]) for f in facts):
+                problems.append(f"{task.id}: {call.name}({call.arguments}) feeds no call and holds no fact")
+    assert checked
+    assert not problems, "\n".join(problems)
+
+
 # What a question must say for a fact of a kind (the kind read off the keys the fact has in the result:
 # every key of the fact of that kind), so that an answer to the words asked states the fact.
 _FIELDS = {

@@ -389,7 +389,10 @@ def _without_unused_reads(task: Task, records: Sequence[Any], specs: Mapping[str
             depends += [d for d in sorted(sources[call.id]) if d not in depends]
         return call.model_copy(update={"depends_on": depends})
 
-    return _with_gold(task, [[rewired(c) for c in turn if c.id not in idle] for turn in task.gold], new_edges="data")
+    # a read whose only user was a removed one (a merchant's look-up that fed only the dropped look-up
+    # of its customer) is unused in turn: remove until nothing more goes (each pass removes a call)
+    pruned = _with_gold(task, [[rewired(c) for c in turn if c.id not in idle] for turn in task.gold], new_edges="data")
+    return _without_unused_reads(pruned, records, specs, told)
 
 
 def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Callable[[Any], Sequence[Any]]]

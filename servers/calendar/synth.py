@@ -98,6 +98,8 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     upcoming = [c["calendar_id"] for c in calendars
                 if read("list_upcoming_events", limit=1, calendar_id=c["calendar_id"])]
     pending = read("list_pending_invitations", limit=1)["total"]
+    # the reminders a listing of every reminder still to go off shows, with their event's title
+    listed_reminders = {r["reminder_id"] for r in read("list_reminders")}
     searched: dict[str, list[dict]] = {}
     details: dict[str, dict] = {}
 
@@ -162,7 +164,8 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         days = [first + dt.timedelta(days=i) for i in range(SPAN)]
         bundles.append({
             "now": now, "me": me, "people": people, "rooms": rooms, "calendars": calendars,
-            "upcoming_calendars": upcoming, "pending": pending, "busy": busy, "others_busy": others_busy,
+            "upcoming_calendars": upcoming, "pending": pending, "listed_reminders": listed_reminders,
+            "busy": busy, "others_busy": others_busy,
             "days": days, "workdays": [d for d in days if d > today and d.weekday() < 5],
             "occurrences": occurrences, "events": list(events.values()),
             "fresh_titles": fresh, "new_people": new_people,
@@ -326,14 +329,23 @@ def _calendar(c: dict) -> Ref:
     return Ref("calendar", c["calendar_id"], c)
 
 
-def _reminder(o: dict, reminder: dict) -> Ref:
+def _reminder(o: dict, reminder: dict, listed: bool = False) -> Ref:
+    """A reminder named by what it does on its event; `listed`: the listing of every reminder still
+    to go off shows it (with the event's title), so one call finds it without the event."""
     return Ref("reminder", reminder["reminder_id"],
-               {**reminder, "event": {"event_id": o["event_id"], "title": o["title"]}})
+               {**reminder, "event": {"event_id": o["event_id"], "title": o["title"]}, "listed": listed})
 
 
 def _of_event(ref: Ref) -> list[Ref]:
+    if ref.entity.get("listed"):
+        return []
     event = ref.entity["event"]
     return [Ref("event", event["event_id"], event)]
+
+
+def _reminder_lookup(ref: Ref) -> dict:
+    """Every reminder still to go off where that listing shows it, else the event's own."""
+    return {} if ref.entity.get("listed") else {"event_id": ref.entity["event"]["event_id"]}
 
 
 def _mine(b: Bundle, roles: tuple[int, ...], *, one_off: bool = False) -> list[dict]:
@@ -835,7 +847,8 @@ def find_free_slots(b: Bundle, rng: random.Random) -> Ask | None:
         facts: Facts = lambda r: [r["slots"][0]["start"]]
         says = [f"When's the earliest {span} that {who} for {_duration(minutes)}?",
                 f"What's the first time {span} when {who} for {slot}?"]
-        vague = [f"When's the earliest {who} for {_duration(minutes)}?"]
+        # "the earliest" alone means from now on: the days held back are the user's own
+        vague = [f"On the days I have in mind, when's the earliest {who} for {_duration(minutes)}?"]
         terse = [f"Earliest {minutes}-minute slot with {names(others)}, {span}?"]
     elif rng.random() < 0.4:  # the first few times: an answer lists them
         facts = lambda r: _first([s["start"] for s in r["slots"]], 3)
@@ -1332,7 +1345,8 @@ def remove_reminder(b: Bundle, rng: random.Random) -> Ask | None:
         f"Please remove {what} on {name}.", f"I don't need {what} for {name}; delete it.",
         f"Can you turn off {what} for {name}?", f"Get rid of {what} on {name}, please."],
         terse=[f"Remove {what} on {name}.", f"Delete {what} for {name}."],
-        refs=(_event(o), _reminder(o, reminder)), mentions=(o["title"],))
+        refs=(_event(o), _reminder(o, reminder, reminder["reminder_id"] in b["listed_reminders"])),
+        mentions=(o["title"],))
 
 
 # -- hidden ------------------------------------------------------------------------------------------
@@ -1373,6 +1387,5 @@ recipe = Recipe(server="calendar", sample=sample, topics=("calendar",), goals=go
     Lookup("contact", "find_contacts", args=lambda r: {"query": r.entity["name"]}),
     Lookup("room", "list_rooms", args=lambda r: {}),
     Lookup("calendar", "list_calendars", args=lambda r: {}),
-    Lookup("reminder", "list_reminders", args=lambda r: {"event_id": r.entity["event"]["event_id"]},
-           needs=_of_event),
+    Lookup("reminder", "list_reminders", args=_reminder_lookup, needs=_of_event),
 ), substitutes=SUBSTITUTES, hidden=(HiddenAsk("set_invitee_response", record_answer),))

@@ -228,8 +228,8 @@ def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float,
     if way == "text":
         phrase, area = b["by_text"][path]
         words = rng.choice([f'the {noun} under {area} that mentions "{phrase}"',
-                            f'my {noun} in {area} with "{phrase}" in it',
-                            f'the {noun} in {area} where I wrote "{phrase}"',
+                            f'my {noun} under {area} with "{phrase}" in it',
+                            f'the {noun} under {area} where I wrote "{phrase}"',
                             f'that {noun} somewhere in {area} that says "{phrase}"'])
         return words, (Ref("file", path, {"query": phrase, "dir": area}),), (area, phrase)
     if way == "name":
@@ -541,7 +541,7 @@ def wc(b: Bundle, rng: random.Random) -> Ask | None:
                    f"I'm curious how wordy {w} is. How many words?")
         return Ask({"path": path}, say=say, terse=f"Word count of {w}?", refs=refs, mentions=mentions,
                    facts=lambda r: _wc(r)[1:2])
-    say = _one(rng, f"How big is {w} in lines and words?", f"Give me the line and word counts for {w}.")
+    say = _one(rng, f"How many lines and words does {w} have?", f"Give me the line and word counts for {w}.")
     return Ask({"path": path}, say=say, terse=f"Lines and words in {w}?", refs=refs, mentions=mentions,
                facts=lambda r: _wc(r)[:2])
 

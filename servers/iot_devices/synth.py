@@ -172,6 +172,14 @@ def _period(b: Bundle, rng: random.Random, most_back: int, ends_yesterday: bool 
     return start, end, said
 
 
+def _after_verb(said: str) -> str:
+    """The period said after a verb of use: 'consumed on December 5', 'used from December 1 through
+    December 3', not 'consumed for December 5' (the 'for' of `_period` fits a noun: 'the total for ...')."""
+    if not said.startswith("for "):
+        return said
+    return ("from " if " through " in said else "on ") + said[4:]
+
+
 def _held(said: str, start: dt.date, end: dt.date, rng: random.Random) -> str:
     """The sentence that gives a period held back from the request (`said`: the period with its
     preposition, 'on August 9'; after 'Look at' the days stand bare: 'Look at August 9 to August 10')."""
@@ -385,9 +393,9 @@ def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
     if held is not None:
         said = "lately"
     if kind == "energy":
-        return Ask(args, say=rng.choice([f"How much energy did {name} use {said}?",
+        return Ask(args, say=rng.choice([f"How much energy did {name} use {_after_verb(said)}?",
                                          f"What was the total kWh on {name} {said}?",
-                                         f"I want to know what {name} consumed {said}, in kilowatt-hours."]),
+                                         f"I want to know what {name} consumed {_after_verb(said)}, in kilowatt-hours."]),
                    terse=f"Energy use of {name} in kWh, {_span(start, end)}?", refs=refs, mentions=mentions, detail=held,
                    facts=lambda r: [quantity(r["total_kwh"], "kWh")])
     if kind in ("temperature", "humidity"):
@@ -395,13 +403,13 @@ def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
             return None  # offline since before the period: it recorded nothing then
         pick = rng.choice(["highest", "lowest", "average"])
         word = {"highest": "highest", "lowest": "lowest", "average": "average"}[pick]
-        return Ask(args, say=rng.choice([f"What was the {word} {kind} {name} recorded {said}?",
+        return Ask(args, say=rng.choice([f"What was the {word} {kind} {name} recorded {_after_verb(said)}?",
                                          f"Could you tell me the {word} {kind} reading from {name} {said}?",
                                          f"{said[:1].upper()}{said[1:]}, what was the {word} {kind} on {name}?"]),
                    terse=f"{word.capitalize()} {kind} on {name}, {_span(start, end)}?", refs=refs, detail=held,
                    mentions=mentions, facts=lambda r: [r[pick]] if r[pick] is not None else [])
     what = "motion events" if kind == "motion" else "door openings"
-    return Ask(args, say=rng.choice([f"How many {what} did {name} log {said}?",
+    return Ask(args, say=rng.choice([f"How many {what} did {name} log {_after_verb(said)}?",
                                      f"Can you count the {what} on {name} {said}?"]),
                terse=f"Count of {what} on {name}, {_span(start, end)}?", refs=refs, mentions=mentions,
                detail=held, facts=lambda r: [r["events"] or NOTHING])  # "none" says a 0 as well
@@ -417,12 +425,12 @@ def get_energy_summary(b: Bundle, rng: random.Random) -> Ask | None:
     if held is not None:
         said = "lately"
     if rng.random() < 0.5:
-        return Ask(args, say=rng.choice([f"How much electricity did my smart plugs use in total {said}?",
+        return Ask(args, say=rng.choice([f"How much electricity did my smart plugs use in total {_after_verb(said)}?",
                                          f"What's the total energy use of my plugs {said}?",
-                                         f"Could you add up the kWh my plugs used {said}?"]),
+                                         f"Could you add up the kWh my plugs used {_after_verb(said)}?"]),
                    terse=f"Total plug energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
                    mentions=(day(start), day(end)), facts=lambda r: [quantity(r["total_kwh"], "kWh")])
-    return Ask(args, say=rng.choice([f"Which of my plugs used the most energy {said}, and how much?",
+    return Ask(args, say=rng.choice([f"Which of my plugs used the most energy {_after_verb(said)}, and how much?",
                                      f"{said[:1].upper()}{said[1:]}, what was the biggest energy user among my plugs, "
                                      f"and how much did it use?",
                                      f"Tell me the top energy-consuming plug {said} and its kWh."]),
@@ -869,7 +877,9 @@ def switch_group(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Turn {state} the {name} group.", f"Switch everything in the {name} group {state}, please.",
                                f"Could you turn everything in my '{name}' group {state}?",
                                f"I'd like the whole {name} group {state}."]),
-               terse=f"{name} {state}.", refs=(_group(b, group),), mentions=(name,))
+               # the terse form says what the name is: "Entertainment on." tells no group
+               terse=f"{name} {state}." if name.lower().endswith("group") else f"{name} group {state}.",
+               refs=(_group(b, group),), mentions=(name,))
 
 
 def _scene_runs(b: Bundle, scene: dict) -> bool:
@@ -1190,7 +1200,7 @@ _BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "This is {name}, it's a
 _BY_NAME_TERSE = ("{name}.", "It's {name}.", "This is {name}.", "Owner: {name}.")
 _BY_EMAIL = ("Hi, my account email is {email}.", "You have me under {email}.", "My login is {email}.",
              "Hello, I'm registered as {email}.", "The email on my home account is {email}.",
-             "Please look me up by my email, {email}.")
+             "You can look me up by my email, {email}.")  # no "Please": requests open with it
 _BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
 
 

@@ -38,6 +38,8 @@ MODE_WORDS = {"driving": ("drive", "by car", ("I'll be driving.", "By car.", "I'
 # new lists take the first four names, renamed lists the others
 NEW_LISTS = ("Tacos to try", "Sunday errands", "Kid-friendly spots", "Late-night eats", "Study spots",
              "Anniversary ideas", "Places for visitors", "Quick lunches")
+# the places one search_places call lists when no limit is given
+SEARCH_PAGE = 10
 NEW_LABELS = ("Favorite", "To visit", "Meet-up spot", "Near the office", "Weekend plans", "Sam's pick")
 
 
@@ -63,6 +65,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         addresses[cid] = [found[k] for k in sorted(found)]
         places[cid] = read("search_places", city_id=cid, limit=100)
     names = Counter(p["name"] for ps in places.values() for p in ps)
+    kinds = Counter(p["category"] for ps in places.values() for p in ps)  # the whole map's, closed ones too
     bundles = []
     for user in read("find_users", limit=100):
         if len(read("find_users", name=user["name"])) != 1:
@@ -75,7 +78,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         ids = [x["list_id"] for x in lists]
         rng.shuffle(ids)
         bundles.append({"now": now, "user": user, "city": cities[cid], "addresses": addresses[cid],
-                        "places": unique, "all_places": places[cid],
+                        "places": unique, "all_places": places[cid], "map_kinds": kinds,
                         "saved": read("list_saved_places", user_id=user["user_id"]), "lists": lists,
                         "doomed": ids[0] if ids else None, "renamed": ids[1] if len(ids) > 1 else None})
     return bundles
@@ -155,7 +158,13 @@ def search_places(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I just moved to {city}. What {many} does it have?",
                       f"Give me every {one} you know of in {city}, please."])
     # the places still open: one closed for good may be left out of a right answer
-    return Ask({"city_id": b["city"]["city_id"], "category": category}, say=say,
+    cid = b["city"]["city_id"]
+    if b["map_kinds"][category] <= SEARCH_PAGE:
+        # every place of the category on the map fits one page of the search, each with its city:
+        # that one search answers it, where a look-up of the city's id would be a longer route
+        return Ask({"category": category}, say=say, terse=f"{many.capitalize()} in {city}?", mentions=(city,),
+                   facts=lambda r: [p["name"] for p in r if p["status"] == "operational" and p["city_id"] == cid][:6])
+    return Ask({"city_id": cid, "category": category}, say=say,
                terse=f"{many.capitalize()} in {city}?",
                refs=(Ref.of("city", b["city"]),), mentions=(city,),
                facts=lambda r: [p["name"] for p in r if p["status"] == "operational"][:6])

@@ -492,14 +492,14 @@ def replied_to(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"{said} replied \"{text}\" to some post. Whose was it, and can I still read it?",
                                    f"Whose post was {said}'s reply \"{text}\" answering? Is that post still up?",
                                    f"I saw {said} write \"{text}\" as a reply. Whose post was it on, and is it still there?"]),
-                   terse=f"Author of the post {said}'s reply \"{text}\" answers, and is it still up?", refs=(ref,),
+                   terse=f"Whose post did {said}'s reply \"{text}\" answer, and is it still up?", refs=(ref,),
                    mentions=(text,),  # gone: 'deleted' in the words the answer may use
                    facts=lambda r: [one_of(r["in_reply_to"]["status"], "removed", "gone", "taken down", "no longer"),
                                     r["in_reply_to"]["handle"]])
     return Ask({"post_id": reply["post_id"]},
                say=rng.choice([f"Whose post was {said}'s reply \"{text}\" answering?",
                                f"{said} replied \"{text}\" somewhere. Who wrote the post they replied to?"]),
-               terse=f"Author of the post {said}'s reply \"{text}\" answers?", refs=(ref,), mentions=(text,),
+               terse=f"Whose post did {said}'s reply \"{text}\" answer?", refs=(ref,), mentions=(text,),
                facts=lambda r: [one_of(r["in_reply_to"]["handle"], r["in_reply_to"]["name"])])
 
 

@@ -1068,14 +1068,20 @@ def list_fills(b: Bundle, rng: random.Random) -> Ask | None:
     iid = rng.choice(sorted(symbols))
     mine = symbols[iid]
     if len(mine) <= 4 and rng.random() < 0.6:
+        # A history that fits on the default page (20) shows every trade of the instrument: the whole list is
+        # the short route, the instrument's id (a search) and the filter only serve a longer history.
         q = b["quotes"][iid]
         said = ins_name(q, rng)
-        return Ask({"account_id": account["account_id"], "instrument_id": iid},
+        whole = len(fills) < 20
+        args = {"account_id": account["account_id"]} if whole else {"account_id": account["account_id"],
+                                                                    "instrument_id": iid}
+        return Ask(args,
                    say=rng.choice([f"Show me every trade I've made in {said} in {name}, with the prices.",
                                    f"What are my executions in {said} in {name}? Prices and share counts.",
                                    f"When did I buy or sell {said} in {name}, and at what prices?"]),
-                   terse=f"My {said} fills in {name}, with prices?", refs=refs + (_instrument(q),), mentions=(said,),
-                   facts=lambda r: [f["price"] for f in r[:4]])
+                   terse=f"My {said} fills in {name}, with prices?",
+                   refs=refs if whole else refs + (_instrument(q),), mentions=(said,),
+                   facts=lambda r: [f["price"] for f in r if f["instrument_id"] == iid][:4])
     d = dt.date.fromisoformat(fills[0]["filled_at"][:10])
     start = d - dt.timedelta(days=rng.choice([3, 6, 9]))
     found = [f for f in fills if start.isoformat() <= f["filled_at"][:10] <= d.isoformat()]
@@ -1152,7 +1158,7 @@ def add_to_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(said, wl["name"]))
 
 
-@goals.add("remove_from_watchlist", 0.6)
+@goals.add("remove_from_watchlist", 0.7)
 def remove_from_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
     lists = [w for w in _lists(b, EDIT) if w["instruments"]]
     if not lists:

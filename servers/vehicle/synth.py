@@ -1264,7 +1264,9 @@ def adjust_cruise_speed(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.5:  # how far is said on its own
         say = (f"Turn on cruise control in {name} and change its speed." if prior else
                rng.choice([f"Change the cruise speed in {name}.", f"I want a different cruise speed in {name}."]))
-        detail = f"{_cap(core)}."
+        # the request named the cruise speed already: "Change the cruise speed in my Rivian. Bump it up one
+        # step.", not "the cruise speed" again
+        detail = f"{_cap(core.replace('the cruise speed', 'it').replace('the cruise control', 'it'))}."
     return Ask({"vehicle_id": v["vehicle_id"], "steps": steps}, say=say, detail=detail,
                terse=f"{'Cruise on, ' if prior else ''}{core}, {name}.", refs=(_owner(b), _ref(b, v)),
                mentions=(mention,), prior=prior)
@@ -1434,7 +1436,7 @@ def get_distance(b: Bundle, rng: random.Random) -> Ask | None:
                               "long does it take?"]), None
     if rng.random() < 0.4:  # where to is said on its own
         say = rng.choice([f"How far is it by road from {a}{whose}, and how long a drive?",
-                          f"I'm going somewhere from {a}. How many {distance} is it{whose}, and the drive time?"])
+                          f"I'll be driving from {a}. How many {distance} is it{whose}, and the drive time?"])
         detail = rng.choice([f"To {z}.", f"I'm going to {z}.", f"The other end is {z}."])
     return Ask(args, say=say, detail=detail,
                terse=f"Distance and time, {a} to {z}{whose}?", refs=refs,

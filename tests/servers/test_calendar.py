@@ -1456,3 +1456,52 @@ def test_a_description_asked_for_by_its_own_name_is_then_called_it():
     for ask in split:
         if re.search(r"\bit\b", ask.detail, re.I):
             assert not re.search(r"\bnotes\b", ask.say, re.I), f"{ask.say} {ask.detail}"
+
+
+def test_a_reminder_the_listing_of_every_reminder_shows_is_found_there():
+    """'Get rid of the 5-minute popup reminder on the Weekly sync': list_reminders() shows every
+    reminder still to go off with its event's title, minutes and method, so the gold finds the
+    reminder there in one call, not through a search for the event and then its reminders."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("calendar reminders")
+    bundles = recipe.sample(read, world.now, rng)
+    listed = {r["reminder_id"] for r in read("list_reminders")}
+    goal = next(g for g in recipe.goals if g.tool == "remove_reminder")
+    lookup = next(lk for lk in recipe.lookups if lk.kind == "reminder")
+    refs = [ref for ask in (goal.build(rng.choice(bundles), rng) for _ in range(200)) if ask is not None
+            for ref in ask.refs if ref.kind == "reminder"]
+    assert sum(ref.key in listed for ref in refs) > 20
+    for ref in refs:
+        if ref.key in listed:
+            assert lookup.args(ref) == {} and not list(lookup.needs(ref)), ref.entity
+        else:
+            assert lookup.args(ref) == {"event_id": ref.entity["event"]["event_id"]}
+
+
+def test_the_earliest_free_time_asked_without_days_says_the_days_are_the_users():
+    """'When's the earliest Steven and I are both free?' means from now on: a request that holds the
+    days back for the assistant to ask about says the user has days in mind."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("calendar earliest")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    goal = next(g for g in recipe.goals if g.tool == "find_free_slots")
+    asks = [ask for ask in (goal.build(rng.choice(bundles), rng) for _ in range(300)) if ask is not None]
+    earliest = [ask for ask in asks if ask.detail and "earliest" in ask.say]  # the days in `detail`
+    assert earliest
+    for ask in earliest:
+        assert "in mind" in ask.say, ask.say

@@ -1657,3 +1657,23 @@ def test_a_file_searched_for_lines_is_never_one_to_look_up_by_its_name_first():
     for ask, _, _ in asks:
         assert not any(ref.kind == "path" for ref in ask.refs), ask.say
         assert "somewhere" not in ask.say, ask.say
+
+
+def test_a_file_named_by_what_it_says_is_placed_below_its_folder_and_measured_plainly():
+    """A file named by a phrase it holds sits anywhere below the folder said ('my note under /home/x
+    with "..." in it'), not 'in' it as if directly inside; and a measure is asked as its own question
+    ('How many lines and words does ... have?'), never tacked after that phrase ('... in it in lines
+    and words')."""
+    import re
+
+    asks = [a for tool in ("wc", "head", "cat", "tail") for a in _asks(tool, draws=150)]
+    by_text = [(ask, ref) for ask, _, _ in asks for ref in ask.refs if ref.kind == "file"]
+    assert len([1 for _, ref in by_text if ref.key.rsplit("/", 1)[0] != ref.entity["dir"]]) > 20
+    for ask, ref in by_text:
+        area = ref.entity["dir"]
+        if ref.key.rsplit("/", 1)[0] == area:
+            continue
+        for words in (ask.say, ask.terse or ""):
+            assert not re.search(rf"(?<!somewhere) in {re.escape(area)}(?![\w/.-])", words), words
+    for ask, _, _ in asks:
+        assert " in it in " not in ask.say and "in lines and words" not in ask.say, ask.say

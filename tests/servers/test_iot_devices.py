@@ -1393,3 +1393,39 @@ def test_a_colour_set_now_is_not_asked_for_later():
     for ask in colours:
         for text in (ask.say, ask.terse, ask.plain or "", ask.detail or ""):
             assert not any(word in text.casefold() for word in ("tonight", "tomorrow", "later", "this evening")), text
+
+
+def test_a_period_after_a_verb_of_use_is_said_with_on_or_from_not_for():
+    """Finding: "I want to know what my kitchen coffee maker plug consumed for December 5, in
+    kilowatt-hours." A verb of use takes 'on' a day and 'from' a span; 'for' fits a noun ('the total
+    for December 5')."""
+    import re
+
+    after_verb = re.compile(r"\b(?:use|used|consumed|recorded|log)(?: in total| the most energy)? for\b")
+    dated = 0
+    for tool in ("get_reading_summary", "get_energy_summary"):
+        for ask, _ in _asks(tool, draws=150):
+            assert not after_verb.search(ask.say), ask.say
+            dated += bool(re.search(r"\b(?:use|used|consumed|recorded|log)(?: in total| the most energy)? "
+                                    r"(?:on|from) [A-Z]", ask.say))
+    assert dated > 20
+
+
+def test_the_owner_s_e_mail_is_not_given_with_please_which_requests_open_with():
+    """Finding: "Please look me up by my email, ... I need a hand with this. Please unlock the front
+    door lock; a friend is dropping by.": two sentences of one message open with "Please"."""
+    from servers.iot_devices import synth
+
+    opens_with_please = [ask.say for ask, _ in _asks("unlock_door") if ask.say.startswith("Please")]
+    assert opens_with_please
+    for form in (*synth._BY_EMAIL, *synth._BY_EMAIL_TERSE, *synth._BY_NAME, *synth._BY_NAME_TERSE):
+        assert "please" not in form.casefold(), form
+
+
+def test_a_terse_group_switch_says_it_is_a_group():
+    """Finding: terse "Login: micheal.miller48@gmail.com. Entertainment on." - nothing says
+    Entertainment is a group of the home (a scene, a device?)."""
+    asks = [ask for ask, _ in _asks("switch_group")]
+    assert len(asks) > 20
+    for ask in asks:
+        assert ask.terse.endswith((" group on.", " group off.")), ask.terse

@@ -395,9 +395,43 @@ def test_a_city_search_names_its_city_and_records_the_places_still_open():
     asks = _asks("search_places")
     assert len(asks) > 40
     for ask, bundles, result in asks:
-        city = next(b["city"]["name"] for b in bundles if b["city"]["city_id"] == ask.args["city_id"])
+        (city,) = ask.mentions
+        cid = next(b["city"]["city_id"] for b in bundles if b["city"]["name"] == city)
         assert ask.detail is None and city in ask.say, ask.say
-        assert ask.facts(result) == [p["name"] for p in result if p["status"] == "operational"][:6]
+        assert ask.facts(result) == [p["name"] for p in result
+                                     if p["status"] == "operational" and p["city_id"] == cid][:6]
+
+
+def test_a_city_search_is_one_search_by_category_when_the_whole_map_fits_its_page():
+    """"Hotels in Millbrook?" where the map's six hotels fit one page of search_places: one search
+    by category lists them, each with its city, so a look-up of Millbrook's id before it would be a
+    longer route than the one the shown tool offers. Only where the map holds more than a page of
+    the category does the city's id keep the search to the city."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("maps"), get_recipe("maps")
+    (goal,) = [g for g in recipe.goals if g.tool == "search_places"]
+    kinds = {"short": 0, "by city": 0}
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"maps city search {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(60):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            fits = len(read("search_places", category=ask.args["category"], limit=100)) <= 10
+            assert ("city_id" not in ask.args) == fits, (ask.say, ask.args)
+            assert bool(ask.refs) != fits, (ask.say, ask.refs)
+            kinds["short" if fits else "by city"] += 1
+        world.close()
+    assert kinds["short"] > 10, kinds
+
 
 
 def test_a_nearby_search_that_records_the_nearest_place_asks_for_the_nearest():

@@ -724,6 +724,19 @@ def test_whose_post_a_reply_answered_is_asked_in_every_wording():
             assert "whose" in words.lower() or "author" in words.lower(), words
 
 
+def test_the_terse_ask_whose_post_a_reply_answered_reads_as_a_question():
+    """"Author of the post @julie.frey's reply "..." answers, and is it still up?" reads as a
+    garden path; the terse wording asks it as the others do: "Whose post did @julie.frey's reply
+    "..." answer, and is it still up?"."""
+    asks = _asks("get_post", draws=120)
+    kinds = {result["in_reply_to"]["status"] for _, result, _ in asks}
+    assert kinds >= {"visible", "deleted"}, kinds
+    for ask, result, _ in asks:
+        assert ask.terse.startswith("Whose post did "), ask.terse
+        assert ask.terse.endswith((" answer?", " answer, and is it still up?")), ask.terse
+        assert ("still up" in ask.terse) == (result["in_reply_to"]["status"] == "deleted"), ask.terse
+
+
 def test_a_notifications_question_is_not_answered_by_marking_them_read():
     """'Mark my notifications read', then 'How many unread notifications do I have?' asks what the
     marking already told (none): a question about the notifications asks what marking them read

@@ -1298,3 +1298,28 @@ def test_one_car_owners_say_my_car_and_places_are_asked_for_where_there_are_seve
         assert len(found) > 1, ask.args
         asked += 1
     assert asked > 50
+
+
+def test_a_cruise_speed_detail_and_a_held_back_destination_read_naturally():
+    """Findings: "Turn on cruise control in my Rivian and change its speed. Bump the cruise speed up one
+    step." (the detail named the cruise speed again) and "I'm going somewhere from Lake Tahoe High School.
+    How many miles is it, and the drive time?" (the destination held back with "going somewhere")."""
+    bundles, goals, rng = _bundles_and_goals("vehicle cruise detail")
+    details = 0
+    for _ in range(400):
+        ask = goals["adjust_cruise_speed"].build(rng.choice(bundles), rng)
+        if ask is None or ask.detail is None:
+            continue
+        assert "cruise" in ask.say.lower(), ask.say
+        assert "cruise" not in ask.detail.lower(), (ask.say, ask.detail)
+        assert " it " in f" {ask.detail.lower()} ", ask.detail
+        details += 1
+    assert details >= 10
+    held = 0
+    for _ in range(400):
+        ask = goals["get_distance"].build(rng.choice(bundles), rng)
+        if ask is None or ask.detail is None:
+            continue
+        assert "somewhere" not in ask.say, ask.say
+        held += 1
+    assert held >= 10
