@@ -26,7 +26,8 @@ something else:
 - any other text: as a whole word or phrase, ignoring case, runs of white space, the difference
   between '_' and a space, a comma before a space and round brackets, and a word of three letters
   or more said in the plural ('T' is not stated by 'the' nor by 'AT&T'; 'in_progress' is by 'in
-  progress', 'Primer, 1 gal' by 'Primer (1 gal)', 'Angled brush 2.5 in' by '4 Angled brushes 2.5 in').
+  progress', 'Primer, 1 gal' by 'Primer (1 gal)', 'Angled brush 2.5 in' by '4 Angled brushes 2.5 in'),
+  never right after 'not' ('not engaged' states no 'engaged', 'isn't pressed' no 'pressed').
 
 Two structured forms (JSON objects, so that tasks stay JSON) say more than a bare value:
 
@@ -416,7 +417,9 @@ def _phrase_stated(value: str, text: str) -> bool:
     # brackets in the answer are optional only for a fact without any ('Primer (1 gal)' states
     # 'Primer, 1 gal'; 'Spare printer (spare)' is matched with its own)
     said = _loose(text, brackets="(" not in value and ")" not in value)
-    return re.search(rf"(?<![\w&]){words}(?![\w&])", said) is not None  # not the T of 'AT&T'
+    # not the T of 'AT&T', nor a word said as not so ('not engaged' states no 'engaged')
+    negated = "" if re.match(r"not\b|\w+n['’]t\b", phrase) else r"(?<!\bnot )(?<!n't )(?<!n’t )"
+    return re.search(rf"(?<![\w&]){negated}{words}(?![\w&])", said) is not None
 
 
 def _plural(word: str) -> str:

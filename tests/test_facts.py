@@ -28,6 +28,7 @@ STATED = [
     (True, "anything"),
     ("Motion sensor floodlight", "4 Motion sensor floodlights"), ("Angled brush 2.5 in", "4 Angled brushes 2.5 in"),
     ("Strawberry smoothie", "two strawberry smoothies"), ("Mixed berry", "3 mixed berries"),
+    ("not started", "it has not started yet"), ("engaged", "the brake is engaged, not released"),
 ]
 
 NOT_STATED = [
@@ -37,6 +38,8 @@ NOT_STATED = [
     ("addEventListener('DOMContentLoaded', ()", "addEventListener('DOMContentLoaded', ()qz"),
     ("Spare printer (spare)", "Spare printer (spare)qz"),
     ("active", "inactive"), ("open", "reopened"), ("in", "ins"), ("Pipe wrench 14 in", "Pipe wrenches 14 inches"),
+    ("engaged", "the parking brake is not engaged"), ("pressed", "the pedal isn't pressed"),
+    ("pressed", "the pedal isn’t pressed"),
     (45.2, "45.0"),
     ("01:30", "13:30"), ("20:30", "8:30"), ("20:30", "8:30 am"), ("14:00", "2 am"),
     ("2026-10-29", "October 29, 2019"), ("2026-10-29", "10/29/2019"), ("2026-10-29", "October 28"),

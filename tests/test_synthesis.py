@@ -925,6 +925,17 @@ def test_a_look_up_that_fed_only_a_removed_look_up_leaves_the_gold_too() -> None
     assert [c.name for c in kept.gold_calls] == ["list_invoices", "add_line_item"]
 
 
+def test_an_entry_of_another_entity_with_the_same_title_does_not_show_a_read_earlier() -> None:
+    """'Which meetings did I host on February 3?': the host's April 7 meeting, also titled 'Office hours',
+    looked up earlier for a reschedule, does not tell it; the same meeting's earlier row does."""
+    from prove_env.synthesis.verify import _same_field
+
+    april = [{"meeting_id": "MTG-0077", "title": "Office hours", "host_id": "USR-0016"}]
+    february = [{"meeting_id": "MTG-0073", "title": "Office hours", "host_id": "USR-0016"}]
+    assert not _same_field("Office hours", april, february)
+    assert _same_field("Office hours", february, february)
+
+
 def test_a_facts_extract_that_ignores_the_result_is_never_shown_earlier() -> None:
     """'Which devices does my Good night scene control?' told by a list built beforehand: it tells
     the same of any entry, so a group listing of the same home does not already show it, and the

@@ -793,7 +793,7 @@ def post_due_recurring(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice(["Please post my recurring bills that have come due, so my totals are "
                                          "up to date. How much was posted in all?",
                                          "Bring my recurring expenses up to date and tell me the total that got added.",
-                                         "Catch up my repeating bills to today. What did that add up to?"]),
+                                         "Enter any recurring bills that are due as of today. What did they come to?"]),
                    terse="Post due recurring bills; total?", refs=refs, facts=lambda r: [r["total"]])
     return Ask(args, say=rng.choice(["My budget looks off; I think some recurring bills haven't posted yet. "
                                      "Can you post whatever's due?",
@@ -827,11 +827,11 @@ def _by_email(ref: Ref) -> tuple[str, str]:
             stable(_BY_EMAIL_TERSE, "email terse", ref.key).format(email=email))
 
 
-def everyone_request(b: Bundle, rng: random.Random) -> str | None:
-    return _by_name(_user(b))[0] + " " + rng.choice([
-        "How much have all of your app's users spent this month, combined?",
-        "Out of curiosity, what's the total spending of everyone who uses this app this month?",
-        "Can you tell me what all your users together spent this month?"])
+# No request is left to the hidden all_users_spending: its total is a sum the shown tools reach.
+# find_users with neither name nor email lists every user and get_budget_summary gives each one's
+# spending this month, so "what's the total spending of everyone who uses this app this month?" is
+# answered by adding up, and declining it would teach the wrong thing.
+EVERYONE: tuple[HiddenAsk, ...] = ()
 
 
 # Tools that do one another's job for some request (a month's budget is the list of categories
@@ -860,5 +860,5 @@ recipe = Recipe(
         Lookup.under("recurring", "list_recurring"),
         Lookup("expense", "list_expenses", args=_expense_lookup),
     ),
-    hidden=(HiddenAsk("all_users_spending", everyone_request, facts=lambda r: [r["total_spent"]]),),
+    hidden=EVERYONE,
 )

@@ -617,7 +617,9 @@ def event_facts(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("get_event", 1.0)
 def get_event(b: Bundle, rng: random.Random) -> Ask | None:
     """Who is invited to an event and how they replied: only the event's own record lists its guests
-    (others than the user; never asked of a meeting whose title names them all, such as a coffee chat)."""
+    (others than the user; never asked of a meeting whose title names them all, such as a coffee chat).
+    The guest list is asked as who is invited, never as who is coming: a guest who has not replied or
+    declined is on the list but not coming."""
 
     def guests(o: dict) -> list[dict]:
         return [i for i in o["event"]["invitees"] if i["contact_id"] != b["me"]["contact_id"]]
@@ -637,7 +639,7 @@ def get_event(b: Bundle, rng: random.Random) -> Ask | None:
         says = ([f"Who was invited to {name}, and did they reply?", f"Who was on the guest list for {name}?",
                  f"Can you tell me who was invited to {name}?", f"Remind me who was invited to {name}."] if over
                 else [f"Who is invited to {name}, and have they replied?", f"Who's on the guest list for {name}?",
-                      f"Can you tell me who's been invited to {name}?", f"I'd like to know who's coming to {name}."])
+                      f"Can you tell me who's been invited to {name}?", f"I'd like to know who's invited to {name}."])
         terse = [f"Invitees of {name}?", f"Who was invited to {name}?" if over else f"Who's invited to {name}?"]
     elif kind == "waiting":
         facts = lambda r: _first([i["name"] for i in r["invitees"] if i["response"] == "needs-action"])
@@ -651,7 +653,7 @@ def get_event(b: Bundle, rng: random.Random) -> Ask | None:
         says = ([f"Can you pull up the details of {name}? Where was it, and who was invited?",
                  f"Where was {name}, and who was invited?", f"Tell me about {name}: the place and the guest list."]
                 if over else
-                [f"Can you pull up the details of {name}? Where is it, and who's coming?",
+                [f"Can you pull up the details of {name}? Where is it, and who's invited?",
                  f"Where is {name}, and who's invited?", f"Tell me about {name}: the place and the guest list."])
         terse = [f"Place and invitees of {name}?"]
     return _ask(rng, args, says=says, terse=terse, refs=refs, mentions=mentions, facts=facts)

@@ -379,61 +379,78 @@ def _last_event(r: dict) -> list[Any]:
     return next(([x["at"]] for x in r["readings"] if x["value"] == 1), [])
 
 
+def _unsaid(said: str | None) -> tuple[str, str]:
+    """The period at the end of a request, with its space, and after a verb of use ('...use from July 7
+    to July 11'); both empty for a period held back: its days follow as a sentence of their own, in
+    the same message or the next ('How much energy did X use? The period is July 7 to July 11.'),
+    never after a vague word they contradict ('... use lately? The period is ...')."""
+    if said is None:
+        return "", ""
+    return f" {said}", f" {_after_verb(said)}"
+
+
 @goals.add("get_reading_summary", 1.0)
 def get_reading_summary(b: Bundle, rng: random.Random) -> Ask | None:
-    candidates = [d for d in _history_devices(b) if d["type"] == "plug" or d["sensor"] != "smoke"]
+    """A sensor's readings over days. A plug's energy is asked through get_energy_summary, which lists
+    every plug of the home in one call after the home's look-up (no device look-up first)."""
+    candidates = [d for d in _history_devices(b) if d["type"] == "sensor" and d["sensor"] != "smoke"]
     if not candidates:
         return None
     d = rng.choice(candidates)
-    kind = "energy" if d["type"] == "plug" else d["sensor"]
-    start, end, said = _period(b, rng, 6 if kind != "energy" else 13, kind == "energy")
+    kind = d["sensor"]
+    start, end, said = _period(b, rng, 6)
     args = {"device_id": d["device_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
     name, refs, mentions = dev(d, rng), (_device(b, d),), (day(start), day(end))
     held = _held(said, start, end, rng) if rng.random() < 0.6 else None
-    if held is not None:
-        said = "lately"
-    if kind == "energy":
-        return Ask(args, say=rng.choice([f"How much energy did {name} use {_after_verb(said)}?",
-                                         f"What was the total kWh on {name} {said}?",
-                                         f"I want to know what {name} consumed {_after_verb(said)}, in kilowatt-hours."]),
-                   terse=f"Energy use of {name} in kWh, {_span(start, end)}?", refs=refs, mentions=mentions, detail=held,
-                   facts=lambda r: [quantity(r["total_kwh"], "kWh")])
+    at, after = _unsaid(None if held else said)
     if kind in ("temperature", "humidity"):
         if not d["reading_at"] or d["reading_at"][:10] < start.isoformat():
             return None  # offline since before the period: it recorded nothing then
         pick = rng.choice(["highest", "lowest", "average"])
         word = {"highest": "highest", "lowest": "lowest", "average": "average"}[pick]
-        return Ask(args, say=rng.choice([f"What was the {word} {kind} {name} recorded {_after_verb(said)}?",
-                                         f"Could you tell me the {word} {kind} reading from {name} {said}?",
-                                         f"{said[:1].upper()}{said[1:]}, what was the {word} {kind} on {name}?"]),
+        return Ask(args, say=rng.choice([f"What was the {word} {kind} {name} recorded{after}?",
+                                         f"Could you tell me the {word} {kind} reading from {name}{at}?",
+                                         f"{said[:1].upper()}{said[1:]}, what was the {word} {kind} on {name}?"
+                                         if not held else f"Tell me the {word} {kind} on {name}."]),
                    terse=f"{word.capitalize()} {kind} on {name}, {_span(start, end)}?", refs=refs, detail=held,
                    mentions=mentions, facts=lambda r: [r[pick]] if r[pick] is not None else [])
     what = "motion events" if kind == "motion" else "door openings"
-    return Ask(args, say=rng.choice([f"How many {what} did {name} log {_after_verb(said)}?",
-                                     f"Can you count the {what} on {name} {said}?"]),
+    return Ask(args, say=rng.choice([f"How many {what} did {name} log{after}?",
+                                     f"Can you count the {what} on {name}{at}?"]),
                terse=f"Count of {what} on {name}, {_span(start, end)}?", refs=refs, mentions=mentions,
                detail=held, facts=lambda r: [r["events"] or NOTHING])  # "none" says a 0 as well
 
 
-@goals.add("get_energy_summary", 0.9)
+@goals.add("get_energy_summary", 1.2)
 def get_energy_summary(b: Bundle, rng: random.Random) -> Ask | None:
-    if not any(d["type"] == "plug" for d in b["devices"]):
+    plugs = [d for d in b["devices"] if d["type"] == "plug"]
+    if not plugs:
         return None
     start, end, said = _period(b, rng, 13, True)
     args = {"home_id": b["home"]["home_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
     held = _held(said, start, end, rng) if rng.random() < 0.6 else None
-    if held is not None:
-        said = "lately"
-    if rng.random() < 0.5:
-        return Ask(args, say=rng.choice([f"How much electricity did my smart plugs use in total {_after_verb(said)}?",
-                                         f"What's the total energy use of my plugs {said}?",
-                                         f"Could you add up the kWh my plugs used {_after_verb(said)}?"]),
+    at, after = _unsaid(None if held else said)
+    which = rng.random()
+    if which < 0.35:  # one plug's use: its line of the home's summary
+        d = rng.choice(plugs)
+        name, pid = dev(d, rng), d["device_id"]
+        return Ask(args, say=rng.choice([f"How much energy did {name} use{after}?",
+                                         f"What was the total kWh on {name}{at}?",
+                                         f"I want to know what {name} consumed{after}, in kilowatt-hours."]),
+                   terse=f"Energy use of {name} in kWh, {_span(start, end)}?", refs=(_home(b),), detail=held,
+                   mentions=(day(start), day(end)),
+                   facts=lambda r: [quantity(e["kwh"], "kWh") for e in r["devices"] if e["device_id"] == pid])
+    if which < 0.675:
+        return Ask(args, say=rng.choice([f"How much electricity did my smart plugs use in total{after}?",
+                                         f"What's the total energy use of my plugs{at}?",
+                                         f"Could you add up the kWh my plugs used{after}?"]),
                    terse=f"Total plug energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
                    mentions=(day(start), day(end)), facts=lambda r: [quantity(r["total_kwh"], "kWh")])
-    return Ask(args, say=rng.choice([f"Which of my plugs used the most energy {_after_verb(said)}, and how much?",
+    return Ask(args, say=rng.choice([f"Which of my plugs used the most energy{after}, and how much?",
                                      f"{said[:1].upper()}{said[1:]}, what was the biggest energy user among my plugs, "
-                                     f"and how much did it use?",
-                                     f"Tell me the top energy-consuming plug {said} and its kWh."]),
+                                     f"and how much did it use?" if not held else
+                                     "What was the biggest energy user among my plugs, and how much did it use?",
+                                     f"Tell me the top energy-consuming plug{at} and its kWh."]),
                terse=f"Top plug by energy, {_span(start, end)}?", refs=(_home(b),), detail=held,
                mentions=(day(start), day(end)),
                facts=lambda r: [_top_plug(b, r["devices"][0]), quantity(r["devices"][0]["kwh"], "kWh")])
@@ -1230,11 +1247,13 @@ def code_request(b: Bundle, rng: random.Random) -> str | None:
 
 # Tools that do one another's job for some request (a device's state shows in the home's device
 # list; setting a light's brightness or colour turns it on; an automation's last run shows in the
-# automation list): a missing-function task hides all of a group or none.
+# automation list; a plug's energy over days is its line of the home's summary, its own summary, or
+# its daily readings added up): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
     ("get_device", "list_devices"),
     ("list_automation_runs", "list_automations"),
     ("turn_on", "set_brightness", "set_color_temperature", "set_color"),
+    ("get_energy_summary", "get_reading_summary", "get_sensor_readings"),
 )
 
 

@@ -159,9 +159,10 @@ def search_places(b: Bundle, rng: random.Random) -> Ask | None:
                       f"Give me every {one} you know of in {city}, please."])
     # the places still open: one closed for good may be left out of a right answer
     cid = b["city"]["city_id"]
-    if b["map_kinds"][category] <= SEARCH_PAGE:
+    if b["map_kinds"][category] < SEARCH_PAGE:
         # every place of the category on the map fits one page of the search, each with its city:
-        # that one search answers it, where a look-up of the city's id would be a longer route
+        # that one search answers it, where a look-up of the city's id would be a longer route (a
+        # page filled to its limit may be cut off, which its reader cannot tell, so it must fall short)
         return Ask({"category": category}, say=say, terse=f"{many.capitalize()} in {city}?", mentions=(city,),
                    facts=lambda r: [p["name"] for p in r if p["status"] == "operational" and p["city_id"] == cid][:6])
     return Ask({"city_id": cid, "category": category}, say=say,
@@ -178,7 +179,9 @@ def list_categories(b: Bundle, rng: random.Random) -> Ask | None:
                       f"How many places of each type does the map have in {city}?"])
     return Ask({"city_id": b["city"]["city_id"]}, say=say, terse=f"Place counts by category in {city}?",
                refs=(Ref.of("city", b["city"]),), mentions=(city,),
-               facts=lambda r: [c["places"] for c in r][:5])
+               # every category's count: a full breakdown says them all, and a count left out of the
+               # facts would read as a rival of a recorded one (a hotel count of 5 beside a fact of 3)
+               facts=lambda r: [c["places"] for c in r])
 
 
 def _place_question(b: Bundle, rng: random.Random, forms: list[str], terse: str, facts,

@@ -468,15 +468,16 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
     if choice == 2 and not summed:
         args, scope, whose = _scope(b, rng)
         if whose == "our":
-            say = ["Which are the five most recently created overdue invoices? Just the numbers.",
-                   "Show me the five newest overdue invoices across all customers.",
-                   "I want to start on collections: list the five latest overdue invoices, whoever they're for."]
+            say = ["Which are our five most recently created overdue invoices? Just the numbers.",
+                   "Show me our five newest overdue invoices across all customers.",
+                   "I want to start on collections: list our five latest overdue invoices, whoever they're for."]
         else:
             say = ["Across every merchant on the platform, which are the five newest overdue invoices?",
                    "Platform-wide, list the five most recently created overdue invoices, whichever merchant they're "
                    "from."]
         return Ask({**args, "overdue_only": True, "limit": 5}, refs=scope, say=rng.choice(say),
-                   terse="Five newest overdue invoices" + ("?" if whose == "our" else ", all merchants?"),
+                   terse=("Our five newest overdue invoices?" if whose == "our"
+                          else "Five newest overdue invoices, all merchants?"),
                    mentions=("five",), facts=lambda r: [i["number"] for i in r])
     if not b["invoices"] or totals:
         return None
@@ -620,14 +621,15 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
     words = EVENT_WORDS[kind]
     args, scope, whose = _scope(b, rng)
     if whose == "our":
-        say = [f"What were the last three events about {words}? Their amounts and dates, please.",
-               f"Show me the three most recent {kind} events with their amounts and dates.",
-               f"From the event log, which three {words} came in most recently: how much, and when?"]
+        say = [f"What were our last three events about {words}? Their amounts and dates, please.",
+               f"Show me our three most recent {kind} events with their amounts and dates.",
+               f"From our event log, which three {words} came in most recently: how much, and when?"]
     else:
         say = [f"Across the whole platform, what were the last three events about {words}, with amounts and dates?",
                f"Show me the amounts and dates of the three most recent {kind} events on the platform, any merchant."]
     return Ask({"type": kind, **args, "limit": 3}, refs=scope, say=rng.choice(say),
-               terse=f"Last three {kind} events, amounts and dates" + ("?" if whose == "our" else ", all merchants?"),
+               terse=(f"Our last three {kind} events, amounts and dates?" if whose == "our"
+                      else f"Last three {kind} events, amounts and dates, all merchants?"),
                mentions=("three",),
                facts=lambda r: [v for e in r for v in (e["amount"], e["created_at"][:10])])
 
@@ -656,26 +658,39 @@ def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice(["How many webhook endpoints do we have, and which of them are switched off?",
                                          "Count our webhook endpoints for me and tell me which are disabled.",
                                          "Where do our payment events get sent? How many endpoints, and any turned off?"]),
-                   terse="Number of webhook endpoints, and which are off?", refs=refs,
+                   terse="Number of our webhook endpoints, and which are off?", refs=refs,
                    facts=lambda r: [_endpoint_said(e) for e in r if not e["enabled"]] + [len(r)])
     # the endpoint that fails most (any of them, if several tie) and how often: every wording asks both
     if choice <= 1 and (not ours or any(e["failed_deliveries"] for e in b["endpoints"])):
-        return Ask(args, say=rng.choice(["Which webhook endpoint has the most failed deliveries, and how many?",
+        # a question about the merchant's own says so ('our'), as the platform's says its scope: after a
+        # platform-wide listing, "which endpoint fails most" would otherwise have two answers
+        return Ask(args, say=rng.choice(["Which of our webhook endpoints has the most failed deliveries, and how many?",
+                                         "Is any of our webhooks failing a lot? Which one fails most, and how often?",
+                                         "I heard one of our webhooks is flaky. Which endpoint has the most failed "
+                                         "deliveries, and how many has it had?"] if ours else
+                                        ["Which webhook endpoint has the most failed deliveries, and how many?",
                                          "Is any webhook failing a lot? Which one fails most, and how often?",
                                          "I heard a webhook is flaky. Which endpoint has the most failed deliveries, "
                                          "and how many has it had?"])
                    + where,
-                   terse="Endpoint failing most" + ("" if ours else " on the platform") + ", and how many failures?",
+                   terse=("Our endpoint failing most" if ours else "Endpoint failing most on the platform")
+                   + ", and how many failures?",
                    refs=refs,
                    facts=lambda r: [_most_failing(r), max(e["failed_deliveries"] for e in r)])
     if choice == 2 and any(e["retries_scheduled"] for e in b["endpoints"]):
-        return Ask(args, say=rng.choice(["Are any webhooks waiting to retry failed deliveries? How many retries are "
+        return Ask(args, say=rng.choice(["Are any of our webhooks waiting to retry failed deliveries? How many "
+                                         "retries are lined up for each?",
+                                         "Which of our endpoints have automatic retries scheduled, and how many?",
+                                         "I think one of our webhooks is down. Which endpoint has retries queued up, "
+                                         "and how many?"] if ours else
+                                        ["Are any webhooks waiting to retry failed deliveries? How many retries are "
                                          "lined up for each?",
                                          "Which endpoints have automatic retries scheduled, and how many?",
                                          "I think a webhook is down. Which endpoint has retries queued up, and how "
                                          "many?"])
                    + where,
-                   terse="Endpoints with retries scheduled, and how many" + ("?" if ours else ", all merchants?"),
+                   terse=("Our endpoints with retries scheduled, and how many?" if ours
+                          else "Endpoints with retries scheduled, and how many, all merchants?"),
                    refs=refs,
                    facts=lambda r: [v for e in r if e["retries_scheduled"]
                                     for v in (_endpoint_said(e), e["retries_scheduled"])])
@@ -689,9 +704,10 @@ def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     kind = rng.choice(kinds)
     return Ask(args, say=rng.choice([f"Which of our enabled endpoints get {EVENT_WORDS[kind]} ({kind} events)?",
-                                     f"Who is notified when {article(kind)} {kind} event happens? Enabled endpoints only.",
-                                     f"Tell me which active webhook URLs are subscribed to {kind}."]),
-               terse=f"Enabled endpoints receiving {kind}?", refs=refs, mentions=(kind,),
+                                     f"Which of our endpoints are notified when {article(kind)} {kind} event happens? "
+                                     f"Enabled ones only.",
+                                     f"Tell me which of our active webhook URLs are subscribed to {kind}."]),
+               terse=f"Our enabled endpoints receiving {kind}?", refs=refs, mentions=(kind,),
                facts=lambda r: [_endpoint_said(e) for e in r
                                 if e["enabled"] and (kind in e["events"] or e["events"] == ["*"])])
 

@@ -142,6 +142,30 @@ def _speed(result: dict) -> Any:
     return speed if speed["quantity"] else one_of(speed, "not moving", "stationary", "standing still", "stopped")
 
 
+# How people say a car's state words: the raw word of the result first, then what a driver says
+# instead ('the parking brake is on', 'it's in park', 'the pedal isn't pressed').
+_STATE_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "parking_brake": {"engaged": ("engaged", "applied", "brake is on", "brake's on", "brake is set",
+                                  "brake's set", "brake on", "brake set"),
+                      "released": ("released", "disengaged", "not engaged", "isn't engaged", "not set",
+                                   "isn't set", "not on", "isn't on", "brake is off", "brake's off", "brake off")},
+    "brake_pedal": {"pressed": ("pressed", "depressed", "pedal is down", "pedal's down", "held down"),
+                    "released": ("released", "not pressed", "isn't pressed", "not being pressed",
+                                 "isn't being pressed", "not depressed", "pedal is up", "pedal's up")},
+    "gear": {"P": ("P", "park", "parked"), "D": ("D", "drive"), "R": ("R", "reverse"), "N": ("N", "neutral")},
+    "ignition": {"on": ("on", "running"), "off": ("off", "not running", "switched off", "turned off")},
+}
+
+
+def _state(result: dict, field: str) -> Any:
+    """A state word of a car as a fact, said the way the result says it or the way a driver would."""
+    value = result[field]
+    words = _STATE_WORDS.get(field, {}).get(value)
+    if not words:
+        return value
+    return one_of(*dict.fromkeys(w2 for w in words for w2 in (w, w.replace("'", "\u2019"))))
+
+
 def units(v: dict) -> dict[str, Any]:
     return UNIT_WORDS[v["display_units"]]
 
@@ -382,7 +406,7 @@ def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"Is the parking brake on in {name}? And is the brake pedal pressed?",
                                          f"Can you check the brakes on {name}: the parking brake and the pedal?"]),
                    terse=f"Parking brake and brake pedal of {name}?", refs=refs,
-                   facts=lambda r: [r["parking_brake"], r["brake_pedal"]])
+                   facts=lambda r: [_state(r, "parking_brake"), _state(r, "brake_pedal")])
     if choice in (0, 4, 6):
         return Ask(args, say=rng.choice([f"How much {energy} does {name} have left, and how far can it go?",
                                          f"What's the {energy} level on {name}? And the range?",
@@ -404,7 +428,7 @@ def get_vehicle_status(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"What's {name} doing right now: ignition, gear and speed?",
                                      f"Could you check on {name}? I want its ignition state, gear and speed."]),
                terse=f"Ignition, gear and speed of {name}?", refs=refs,
-               facts=lambda r: [r["ignition"], r["gear"], _speed(r)])
+               facts=lambda r: [_state(r, "ignition"), _state(r, "gear"), _speed(r)])
 
 
 @goals.add("get_climate", 1.2)

@@ -221,9 +221,13 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
                      [f"Which meetings did I host on {on}?", f"What meetings did I run on {on}?",
                       f"Could you remind me which meetings I hosted on {on}?"])
     if _vague(rng, 0.4):
+        # said in the tense of the day, and a detail that reads as well in the same message as after
+        # "which day?" ('I'd like to see my meetings for one day. The day is ...' was stilted)
         say = rng.choice(["Can you check which meetings I host on a particular day?",
-                          "I'd like to see my meetings for one day."])
-        detail = rng.choice([f"The day is {on}.", f"I mean {on}.", f"{on}, please."])
+                          "I'd like to see my meetings for a certain day."] if future else
+                         ["Can you check which meetings I hosted on a particular day?",
+                          "I'd like to see the meetings I hosted on a certain day."])
+        detail = rng.choice([f"It's {on}.", f"I mean {on}.", f"{on}, please."])
         return Ask({"host_id": b["user"]["user_id"], "on_date": when.isoformat()}, say=say, detail=detail,
                    terse=rng.choice([f"My meetings on {on}?", f"Meetings I host, {on}?"]), refs=(_me(b),),
                    mentions=(day(when),), facts=lambda r: [m["title"] for m in r])

@@ -821,3 +821,41 @@ def test_a_month_given_with_its_request_is_not_said_as_a_correction():
     for detail in details:
         assert not detail.lower().startswith(("i mean", "sorry", "actually", "no,")), detail
     assert any(detail.startswith("I'm thinking of") for detail in details)
+
+
+def test_no_request_is_left_to_a_hidden_total_the_shown_tools_add_up_to():
+    """all_users_spending gives what every user spent this month: find_users with neither name nor
+    e-mail lists every user and get_budget_summary each one's spending, so the shown tools add up to
+    the total and no task asks for it as out of reach."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("budget"), get_recipe("budget")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    total = read("all_users_spending")["total_spent"]
+    users = read("find_users", limit=100)
+    added = round(sum(read("get_budget_summary", user_id=u["user_id"])["total_spent"] for u in users), 2)
+    world.close()
+    assert total > 0 and added == total
+    assert not [h for h in recipe.hidden if h.tool == "all_users_spending"]
+
+
+def test_posting_due_bills_is_asked_in_plain_words():
+    """"Catch up my repeating bills to today" is an odd way to ask for the due recurring bills to be
+    posted: every wording of the request names them as recurring bills or expenses, never "repeating"."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("budget"), get_recipe("budget")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("budget post due")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    world.close()
+    says = {ask.say for goal in recipe.goals if goal.tool == "post_due_recurring"
+            for ask in (goal.build(rng.choice(bundles), rng) for _ in range(300)) if ask is not None}
+    assert len(says) >= 6
+    for say in says:
+        assert "recurring" in say and "repeating" not in say, say

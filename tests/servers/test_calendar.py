@@ -1505,3 +1505,25 @@ def test_the_earliest_free_time_asked_without_days_says_the_days_are_the_users()
     assert earliest
     for ask in earliest:
         assert "in mind" in ask.say, ask.say
+
+
+def test_the_guest_list_is_asked_as_who_is_invited_not_who_is_coming():
+    """The guests of an event are every invitee, replied or not: asking 'who's coming' asks only for
+    those who accepted, so an answer naming them alone would be scored wrong."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("calendar guests")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    goal = next(g for g in recipe.goals if g.tool == "get_event")
+    asks = [ask for ask in (goal.build(rng.choice(bundles), rng) for _ in range(300)) if ask is not None]
+    guest_lists = [ask for ask in asks if re.search(r"invited|guest list|invitees", ask.say, re.I)]
+    assert len(guest_lists) > 50
+    for ask in asks:
+        for words in (ask.say, ask.terse, ask.plain):
+            assert not re.search(r"\bcoming\b", words or ""), words

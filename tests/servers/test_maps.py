@@ -405,8 +405,9 @@ def test_a_city_search_names_its_city_and_records_the_places_still_open():
 def test_a_city_search_is_one_search_by_category_when_the_whole_map_fits_its_page():
     """"Hotels in Millbrook?" where the map's six hotels fit one page of search_places: one search
     by category lists them, each with its city, so a look-up of Millbrook's id before it would be a
-    longer route than the one the shown tool offers. Only where the map holds more than a page of
-    the category does the city's id keep the search to the city."""
+    longer route than the one the shown tool offers. Where the map holds a full page of the
+    category or more (ten gas stations on a page of ten, which may as well be cut off), the city's
+    id keeps the search to the city."""
     import random
 
     from prove_env.registry import get_toolkit
@@ -425,13 +426,28 @@ def test_a_city_search_is_one_search_by_category_when_the_whole_map_fits_its_pag
             ask = goal.build(rng.choice(bundles), rng)
             if ask is None:
                 continue
-            fits = len(read("search_places", category=ask.args["category"], limit=100)) <= 10
+            fits = len(read("search_places", category=ask.args["category"], limit=100)) < 10
             assert ("city_id" not in ask.args) == fits, (ask.say, ask.args)
             assert bool(ask.refs) != fits, (ask.say, ask.refs)
             kinds["short" if fits else "by city"] += 1
         world.close()
     assert kinds["short"] > 10, kinds
 
+
+
+def test_a_breakdown_by_category_records_every_count_so_a_full_answer_is_no_guess():
+    """"Give me a breakdown of Millbrook's places by category": the right answer lists every
+    category with its count. Were only the first few counts facts, the others it says (5 hotels,
+    1 museum) would read as rivals of a recorded 3 and the full breakdown would fail."""
+    from prove_env.facts import facts_stated
+
+    asks = _asks("list_categories", draws=20)
+    assert len(asks) > 20
+    for ask, _, result in asks:
+        facts = ask.facts(result)
+        assert sorted(set(facts)) == sorted({c["places"] for c in result}), (ask.say, facts)
+        full = ", ".join(f"{c['category'].replace('_', ' ')}: {c['places']}" for c in result)
+        assert facts_stated([facts], [full]), (ask.say, full, facts)
 
 
 def test_a_nearby_search_that_records_the_nearest_place_asks_for_the_nearest():

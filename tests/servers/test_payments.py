@@ -1600,3 +1600,38 @@ def test_a_hold_is_found_on_the_platforms_list_of_payments_in_its_status():
                     seen["elsewhere"] += 1
         world.close()
     assert seen["authorized"] > 10 and seen["expired"] > 3, seen
+
+
+def test_a_question_about_the_merchants_own_says_our_in_every_wording():
+    """Finding: after a platform-wide listing of the endpoints (to switch one off), "Which webhook endpoint
+    has the most failed deliveries, and how many?" from a Copper Kettle caller recorded Copper Kettle's
+    endpoint, while the platform's most failing one (another merchant's) was as fair a reading. A
+    question scoped to the merchant (its id passed) says 'our' in every wording, as a platform-wide one
+    names the platform or every merchant."""
+    import random
+    import re
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments our scope")
+    bundles = recipe.sample(read, world.now, rng)
+    seen = {"ours": 0, "platform": 0}
+    for goal in (g for g in recipe.goals if g.tool in ("list_invoices", "list_events", "list_webhook_endpoints")):
+        for _ in range(150):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or any(k.endswith("_id") and k != "merchant_id" for k in ask.args):
+                continue
+            if "merchant_id" in ask.args:
+                seen["ours"] += 1
+                for words in (ask.say, ask.terse):
+                    assert re.search(r"\b(our|we|us)\b", words, re.I), (goal.tool, words)
+            elif goal.tool != "list_invoices" or ask.args.get("overdue_only"):
+                seen["platform"] += 1
+                for words in (ask.say, ask.terse):
+                    assert re.search(r"platform|merchant", words, re.I), (goal.tool, words)
+    world.close()
+    assert seen["ours"] > 20 and seen["platform"] > 20, seen

@@ -1323,3 +1323,41 @@ def test_a_cruise_speed_detail_and_a_held_back_destination_read_naturally():
         assert "somewhere" not in ask.say, ask.say
         held += 1
     assert held >= 10
+
+
+def test_brake_gear_and_ignition_states_are_facts_a_driver_would_say():
+    """Finding: "Can you check the brakes on my car: the parking brake and the pedal?" recorded the raw
+    words ['engaged', 'released'], so "The parking brake is on and the pedal isn't pressed" (right) was
+    scored a failure; the ignition-gear-speed request likewise failed "It's off, in park"."""
+    from prove_env.facts import stated
+
+    bundles, goals, rng = _bundles_and_goals("vehicle brake words")
+    brakes, running = [], []
+    for _ in range(400):
+        ask = goals["get_vehicle_status"].build(rng.choice(bundles), rng)
+        if ask is None or ask.facts is None:
+            continue
+        if "brake" in ask.say.lower() and "pedal" in ask.say.lower():
+            brakes.append(ask)
+        elif "gear" in ask.say.lower():
+            running.append(ask)
+    assert brakes and running
+    status = {"parking_brake": "engaged", "brake_pedal": "released", "ignition": "off", "gear": "P",
+              "speed_mph": 0, "display_units": "imperial"}
+    for ask in brakes:
+        engaged, released = ask.facts(status)
+        for said in ("The parking brake is on.", "The parking brake is set.", "Parking brake: engaged."):
+            assert stated(engaged, said), (said, engaged)
+        assert not stated(engaged, "The parking brake is off.")
+        for said in ("The pedal isn't pressed.", "The brake pedal is released.", "The pedal is not pressed."):
+            assert stated(released, said), (said, released)
+        assert not stated(released, "The pedal is pressed down.")
+        off, pressed = ask.facts({**status, "parking_brake": "released", "brake_pedal": "pressed"})
+        assert stated(off, "The parking brake is off.") and not stated(off, "The parking brake is on.")
+        assert stated(pressed, "The brake pedal is pressed.")
+    for ask in running:
+        ignition, gear, _ = ask.facts(status)
+        assert stated(ignition, "The ignition is off.") and not stated(ignition, "It's running.")
+        assert stated(gear, "It's in park.") and stated(gear, "Gear: P") and not stated(gear, "It's in drive.")
+        _, drive, _ = ask.facts({**status, "ignition": "on", "gear": "D", "speed_mph": 40})
+        assert stated(drive, "It's in drive.") and not stated(drive, "It's in park.")

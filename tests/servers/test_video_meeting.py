@@ -794,3 +794,17 @@ def test_a_meeting_number_is_stated_with_spaces_dashes_or_none():
             assert not facts_stated([facts], [f"Passcode {code}."])
     finally:
         world.close()
+
+
+def test_a_days_meetings_asked_without_the_day_read_well_with_it_and_in_the_days_tense():
+    """Finding: "I'd like to see my meetings for one day. The day is Thursday, February 12." (the request
+    and its day in one message, a past day): the request without its day is said in the day's tense
+    ('hosted' for a past day), and the day reads as well in the same message as after "which day?"."""
+    asks = [(b, a) for b, a in _asks("find_meetings", seeds=(0, 1, 2), n=150) if a.detail]
+    seen = {"past": 0, "future": 0}
+    for b, ask in asks:
+        past = dt.date.fromisoformat(ask.args["on_date"]) <= b["now"].date()
+        seen["past" if past else "future"] += 1
+        assert not ask.detail.startswith("The day is"), ask.detail
+        assert ("hosted" in ask.say) == past, (ask.args["on_date"], b["now"], ask.say)
+    assert seen["past"] > 3 and seen["future"] > 3, seen
