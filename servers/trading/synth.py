@@ -379,14 +379,6 @@ def _round_down(x: float, step: int) -> float:
     return float(int(x // step) * step)
 
 
-def _inside_a_listed_number(b: Bundle, amount: float) -> bool:
-    """Whether `amount` is written inside another number the account list shows (5077.0 inside a cash
-    of 15077.0): the gates would take the account list for where the amount came from and drop the
-    summary that shows it, leaving a withdrawal of a figure no result the gold read gives."""
-    text = str(amount)
-    return any(text in str(a[key]) and a[key] != amount for a in b["accounts"] for key in ("cash", "buying_power"))
-
-
 @goals.add("withdraw_cash", 1.0)
 def withdraw_cash(b: Bundle, rng: random.Random) -> Ask | None:
     """Settled cash out to the bank: an amount within what can be withdrawn, all of it, or a larger
@@ -402,8 +394,6 @@ def withdraw_cash(b: Bundle, rng: random.Random) -> Ask | None:
     # has settled, reads it first (the account list shows the cash, unsettled money included)
     check = (("get_account_summary", {"account_id": account["account_id"]}),)
     mode = rng.choice(["amount", "amount", "all", "unsettled"])
-    if mode != "amount" and _inside_a_listed_number(b, available):
-        return None
     if mode == "unsettled" and summary["unsettled_cash"] >= 100 and not summary["reserved_cash"] \
             and summary["cash"] > available + 50:  # what holds the rest back is settlement, not open orders
         asked = _round_down(summary["cash"], 100)

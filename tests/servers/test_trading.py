@@ -1108,29 +1108,6 @@ def test_the_active_alerts_are_asked_for_in_words_that_leave_out_the_triggered_o
         assert re.search(r"still|active|watching", ask.say) and "active" in ask.terse, ask.say
 
 
-def test_an_amount_read_from_the_summary_is_not_written_inside_a_number_the_account_list_shows():
-    """Finding: "Withdraw $15,000 ..., or as much as has settled" withdrew 5,077.00, which only the
-    summary shows, but the gold kept no summary: '5077.0' is written inside the account list's cash of
-    15077.0, so the gates took the list for its source and dropped the summary, and an agent that reads
-    the summary first scored below the maximum. No such request is written."""
-    import json
-
-    def listed(ask, read) -> list:
-        account = next(r for r in ask.refs if r.kind == "account")
-        return read("list_accounts", client_id=account.owner.key)
-
-    checked = 0
-    for ask, _, accounts in _asks("withdraw_cash", listing=listed, seeds=(0, 1), draws=80):
-        if not ask.prior:
-            continue
-        checked += 1
-        amount = ask.args["amount"]
-        inside = [a[k] for a in accounts for k in ("cash", "buying_power")
-                  if str(amount) in json.dumps(a[k]) and a[k] != amount]
-        assert not inside, (ask.say, amount, inside)
-    assert checked > 10
-
-
 def test_a_limit_buy_says_it_buys():
     """Finding: "Set up a limit order in my individual account for 1 share of Netflix. My limit is $717
     a share." never said buy or sell; every request for a limit buy says which side it is."""
