@@ -126,6 +126,8 @@ class _Chain:
                 introduced.add(key)
                 intros.append((*lookup.intro(ref), ref))
             resolved[key] = call_id
+            for other in lookup.settles(ref):
+                resolved.setdefault(other, call_id)
             return call_id
 
         resolved_refs = [(ref, resolve(ref)) for ref in ask.refs]
@@ -155,7 +157,9 @@ class _Chain:
         taken = {v for v in _flat(ask.args) if isinstance(v, str) and len(v) > 4} - set(ask.mentions)
         found = [call_id for ref, call_id in resolved_refs
                  if taken & {v for k, v in ref.entity.items() if isinstance(v, str) and k != f"{ref.kind}_id"}]
-        add(tool, dict(ask.args), deps(tool) + asked + found)
+        call_id = add(tool, dict(ask.args), deps(tool) + asked + found)
+        for other in ask.settles:
+            resolved.setdefault(other, call_id)
         return new, intros, resolved, introduced
 
     def commit(self, new: list[GoldCall], resolved: dict, introduced: set) -> None:

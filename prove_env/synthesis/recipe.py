@@ -99,6 +99,9 @@ class Ask:
             also where the request joins a message, or the conversation named another entity of its kind.
         terse_alone: the terse request without the values `detail` carries, for a conversation that
             has given them already (the PIN said in an earlier turn is not said again).
+        settles: entities, as (kind, key), that the serving call's result shows for certain (the
+            waiting room of the meeting a host runs now lists people with that meeting's id): a later
+            request about one of them takes its id from this call, as from a look-up (`Lookup.settles`).
     """
 
     args: dict[str, Any]
@@ -111,6 +114,7 @@ class Ask:
     facts: Callable[[Any], Sequence[Any]] | None = None
     plain: str | None = None
     terse_alone: str | None = None
+    settles: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -175,6 +179,9 @@ class Lookup:
         needs: entities to resolve first (an account's owner before the account).
         intro: how the user introduces the entity, complete and terse ("Hi, this is Ada Park.",
             "Ada Park here."); None when the request itself names it.
+        settles: the other entities, as (kind, key), that the look-up's result shows for certain (the
+            participants of the meeting a host runs now carry that meeting's id): a later request
+            about one of them takes its id from this call, with no look-up of its own.
     """
 
     kind: str
@@ -182,6 +189,7 @@ class Lookup:
     args: Callable[[Ref], dict[str, Any]]
     needs: Callable[[Ref], Sequence[Ref]] = lambda ref: (ref.owner,) if ref.owner else ()
     intro: Callable[[Ref], tuple[str, str]] | None = None
+    settles: Callable[[Ref], Sequence[tuple[str, str]]] = lambda ref: ()
 
     @classmethod
     def under(cls, kind: str, tool: str) -> Lookup:

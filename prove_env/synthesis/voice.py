@@ -30,7 +30,7 @@ _NEUTRAL = {  # fit after any answer, a refusal included
     "plain": ("OK.", "Got it.", "Alright.", "Right.", "Understood.", "Fine.", "Thanks.", ""),
     "polite": ("Thank you.", "I see, thank you.", "Understood, thank you.", "All right, thank you."),
     "chatty": ("Okay!", "Alright then.", "Ah, okay.", "Ah, I see."),
-    "terse": ("", "", "", "ok.", "k.", "next:", "fine."),
+    "terse": ("", "", "", "ok.", "k.", "next.", "fine."),
 }
 _TOLD = {  # fit after the assistant told something, "there are none" included
     "plain": ("OK, that helps.", "Thanks for that."),

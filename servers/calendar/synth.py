@@ -1324,7 +1324,7 @@ def add_reminder(b: Bundle, rng: random.Random) -> Ask | None:
         vague=[f"Please set {kind} for {name}.", f"I'd like {kind} for {name}.",
                f"Could you remind me{by} about {name}?"],
         details=[f"{_cap(lead)} before it starts.", f"Make it {lead} ahead.", f"{_cap(lead)} beforehand, please.",
-                 f"I'd like it {lead} before."],
+                 f"{_cap(lead)} before would be good."],
         split=SPLIT, refs=(_event(o),), mentions=(o["title"], lead))
 
 

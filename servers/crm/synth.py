@@ -337,10 +337,12 @@ def convert_lead(b: Bundle, rng: random.Random) -> Ask | None:
                       f"Time to turn {who} into a customer: {lead_in}convert the lead, deal worth {cash}, "
                       f"expected to close {on}.",
                       f"Could you convert {who}? {lead_in}the deal should be {cash}, closing on {on}."])
+    # "After you qualify them, go ahead." reads backwards: the step comes first in that wording
+    go_ahead = lead_in.replace("After you qualify them, ", "Qualify them first, then ")
     say, detail = _held(rng, _capitalize_sentences(say),
                         [_capitalize_sentences(f"Please convert my lead {who}. {lead_in}open a deal for them."),
                          _capitalize_sentences(f"I'd like to convert my lead {who} into a deal."
-                                               + (f" {lead_in}go ahead." if lead_in else "")),
+                                               + (f" {go_ahead}go ahead." if lead_in else "")),
                          f"Could you turn my lead {who} into a customer with a deal?"],
                         [f"The deal is {cash}, expected to close {on}.", f"Make it {cash}, closing {on}.",
                          f"Put the deal at {cash} with a close date of {on}."])
@@ -673,7 +675,8 @@ def list_pipeline_stages(b: Bundle, rng: random.Random) -> Ask | None:
                                    "Could you remind me which pipeline stages we use and their win probabilities?",
                                    "I'm new here. What stages does a deal go through, with default probabilities?"]),
                terse="Pipeline stages and probabilities?",
-               facts=lambda r: [s["stage"] for s in r[:4]] + [s["default_probability"] for s in r[1:4]])
+               # every stage the pipeline has: an answer that lists the closed ones too must not read as a guess
+               facts=lambda r: [_said_stage(s["stage"]) for s in r] + [s["default_probability"] for s in r[1:4]])
 
 
 def _period(b: Bundle, rng: random.Random) -> tuple[dt.date, dt.date, str]:

@@ -463,6 +463,14 @@ def _top_plug(b: Bundle, entry: dict) -> Any:
     return _named(entry["name"], room, [d["name"] for d in b["devices"]])
 
 
+def _member(b: Bundle, device_id: str, name: str) -> Any:
+    """A device of a group or scene, as a fact: its name, or its name without its room's (an answer that
+    lists the members by room: 'the ceiling light and floor lamp in the living room'), the short name
+    being no other device's of the home."""
+    room = _by_id(b["devices"], device_id)["room"]
+    return _named(name, room, [d["name"] for d in b["devices"]])
+
+
 @goals.add("list_groups", 0.6)
 def list_groups(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["groups"]:
@@ -476,7 +484,8 @@ def list_groups(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Members of {group['name']}?", refs=(_home(b),), mentions=(group["name"],),
                # read off the group's own entry: facts that ignored the result would be "found" in any
                # earlier entry of the home (its look-up), and the listing dropped as shown before
-               facts=lambda r: [d["name"] for g in r if g["group_id"] == gid for d in g["devices"]])
+               facts=lambda r: [_member(b, d["device_id"], d["name"])
+                                for g in r if g["group_id"] == gid for d in g["devices"]])
 
 
 @goals.add("list_scenes", 0.6)
@@ -492,8 +501,8 @@ def list_scenes(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Remind me which devices the {scene['name']} scene touches."]),
                terse=f"Devices in the {scene['name']} scene?", refs=(_home(b),), mentions=(scene["name"],),
                # every device the scene touches: cut short, an answer that forgets one would pass
-               facts=lambda r: list(dict.fromkeys(a["device"] for s in r if s["scene_id"] == sid
-                                                  for a in s["actions"])))
+               facts=lambda r: [_member(b, i, name) for i, name in dict.fromkeys(
+                   (a["device_id"], a["device"]) for s in r if s["scene_id"] == sid for a in s["actions"])])
 
 
 @goals.add("list_automations", 0.8)

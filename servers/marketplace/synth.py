@@ -182,7 +182,7 @@ def search_listings(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Which buy-it-now listings are there in {category}?"])
         terse = f"Fixed-price {category} listings?"
     return Ask({"category": category, "listing_format": fmt}, say=say, terse=terse, mentions=(category,),
-               facts=lambda r: [x["title"] for x in r[:5]])
+               facts=lambda r: [x["title"] for x in r])
 
 
 @goals.add("search_listings", 0.5)
@@ -194,7 +194,7 @@ def my_listings(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice(["What do I have listed for sale right now?", "Could you list my active listings?",
                                "Remind me which of my items are still up for sale.",
                                "I lost track of my shop. Which listings of mine are live?"]),
-               terse="My active listings?", refs=(_me(b),), facts=lambda r: [x["title"] for x in r[:6]])
+               terse="My active listings?", refs=(_me(b),), facts=lambda r: [x["title"] for x in r])
 
 
 @goals.add("get_listing", 1.0)
@@ -444,7 +444,7 @@ def list_offers(b: Bundle, rng: random.Random) -> Ask | None:
                                "Could you list the pending offers on my listings?",
                                "Which buyers have made me offers I haven't answered yet, and for how much?"]),
                terse="Pending offers on my listings?", refs=(_me(b),),
-               facts=lambda r: [o["buyer_name"] for o in r[:5]] + [o["amount"] for o in r[:5]])
+               facts=lambda r: [o["buyer_name"] for o in r] + [o["amount"] for o in r])
 
 
 @goals.add("respond_to_offer", 1.5)
@@ -489,7 +489,7 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
                                    "Could you list the orders I sold that are waiting for me to ship them?",
                                    "What have I sold that I haven't sent out yet?"]),
                    terse="My sales awaiting shipment?", refs=(_me(b),),
-                   facts=lambda r: [o["title"] for o in r[:5]])
+                   facts=lambda r: [o["title"] for o in r])
     if not b["bought"]:
         return None
     return Ask({"member_id": b["member"]["member_id"]},
@@ -497,7 +497,7 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
                                "Could you list my purchases with their status?",
                                "Remind me what I ordered lately and where each order stands."]),
                terse="My purchases and their status?", refs=(_me(b),),
-               facts=lambda r: [o["title"] for o in r[:5]] + [o["status"] for o in r[:3]])
+               facts=lambda r: [o["title"] for o in r] + [o["status"] for o in r[:3]])
 
 
 @goals.add("mark_shipped", 1.4)
@@ -564,7 +564,7 @@ def get_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"member_id": b["member"]["member_id"]},
                say=rng.choice(["What's on my watchlist?", "Could you read me the items I'm watching?",
                                "Which listings did I save to watch?"]),
-               terse="My watchlist?", refs=(_me(b),), facts=lambda r: [x["title"] for x in r[:6]])
+               terse="My watchlist?", refs=(_me(b),), facts=lambda r: [x["title"] for x in r])
 
 
 @goals.add("watch_listing", 1.0)

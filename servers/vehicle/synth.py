@@ -536,8 +536,31 @@ def _destination(b: Bundle, rng: random.Random, far: bool = False, miles: int = 
     return place, _place_ref(place, by), place_words(place, by)
 
 
+_TO_HOME = re.compile(r"\b(going|Going|get|take me|make it|I mean) to home\b")
+
+
+def _home(ask: Ask | None) -> Ask | None:
+    """Home is where one goes, not goes to: "I'm going home", "take me home", "how long to get home", never
+    "I'm going to home" (a saved Home place is said as the bare word "home"); "from work to home", "navigate
+    to home" and "set the destination to home" stay. A bare "To home." detail is "Going home."."""
+    if ask is None:
+        return None
+
+    def fix(text: str | None) -> str | None:
+        if text is None:
+            return None
+        return _TO_HOME.sub(r"\1 home", re.sub(r"^To home\.", "Going home.", text))
+
+    return replace(ask, say=fix(ask.say), terse=fix(ask.terse), detail=fix(ask.detail), plain=fix(ask.plain),
+                   terse_alone=fix(ask.terse_alone))
+
+
 @goals.add("plan_route", 1.0)
 def plan_route(b: Bundle, rng: random.Random) -> Ask | None:
+    return _home(_plan_route(b, rng))
+
+
+def _plan_route(b: Bundle, rng: random.Random) -> Ask | None:
     cars = _vehicles(b, None, lambda v: v["miles"] >= MIN_ROUTE_RANGE)
     if not cars:
         return None
@@ -915,6 +938,10 @@ def play_media(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("start_navigation", 1.0)
 def start_navigation(b: Bundle, rng: random.Random) -> Ask | None:
+    return _home(_start_navigation(b, rng))
+
+
+def _start_navigation(b: Bundle, rng: random.Random) -> Ask | None:
     found = _refuel_first(b, rng) if rng.random() < 0.15 else None
     found = found or _comfort(b, rng, where=lambda v: v["miles"] >= MIN_ROUTE_RANGE)
     if found is None:
@@ -1424,6 +1451,10 @@ def find_nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_distance", 0.4)
 def get_distance(b: Bundle, rng: random.Random) -> Ask | None:
+    return _home(_get_distance(b, rng))
+
+
+def _get_distance(b: Bundle, rng: random.Random) -> Ask | None:
     """Between two of the owner's saved places ('from home to the gym'), a saved place and a place named by name
     and city, or two named places, now and then as a car whose display is metric gives it."""
     cities = sorted(c for c in b["cities"] if b["cities"][c])

@@ -443,19 +443,22 @@ def list_participants(b: Bundle, rng: random.Random) -> Ask | None:
     if m is None or b["ending"]:
         return None
     refs, mentions = (_me(b),), _title_words(m)
+    # the people listed (the host among those in the meeting) carry the live meeting's id
+    settles = (("meeting", m["meeting_id"]),)
     waiting = [p for p in b["people"] if p["state"] == "waiting" and p["role_in_task"] is None]
     if waiting and rng.random() < 0.4:
         name = meeting_name(m, rng)
         return Ask({"host_id": b["user"]["user_id"], "state": "waiting"},
                    say=rng.choice([f"Who is in the waiting room of {name}?", f"Is anybody waiting to be let into {name}?",
                                    f"Can you check who's stuck in the waiting room for {name}?"]),
-                   terse=f"Waiting room of {name}?", refs=refs, mentions=mentions, facts=lambda r: [p["name"] for p in r])
+                   terse=f"Waiting room of {name}?", refs=refs, mentions=mentions, facts=lambda r: [p["name"] for p in r],
+                   settles=settles)
     say = rng.choice(["Who's in {name} right now?", "Can you tell me who has joined {name} so far?",
                       "I'm on my phone and can't see the gallery. Who is in {name} at the moment?"])
     name = meeting_name(m, rng, timed=say)
     return Ask({"host_id": b["user"]["user_id"], "state": "in_meeting"}, say=say.format(name=name),
                terse=f"Who's in {meeting_name(m)}?", refs=refs, mentions=mentions,
-               facts=lambda r: [p["name"] for p in r])
+               facts=lambda r: [p["name"] for p in r], settles=settles)
 
 
 def _person_ask(b: Bundle, rng: random.Random, role: str, says: Sequence[str], vague: Sequence[str],
@@ -676,7 +679,7 @@ _BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "This is {name} speakin
 _BY_NAME_TERSE = ("This is {name}.", "User: {name}.", "It's {name}.", "I'm {name}.", "{name} here.")
 _BY_EMAIL = ("Hi, my account is {email}.", "I'm signed in as {email}.", "My email here is {email}.",
              "Hello, you have me as {email}.", "This is the user {email}.", "My login is {email}.")
-_BY_EMAIL_TERSE = ("Account: {email}.", "Email {email}.", "Login: {email}.")
+_BY_EMAIL_TERSE = ("Account: {email}.", "Email: {email}.", "Login: {email}.")
 
 
 def _by_name(ref: Ref) -> tuple[str, str]:
@@ -717,7 +720,9 @@ recipe = Recipe(
         Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
         Lookup("user", "find_users", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
         Lookup("meeting", "find_meetings", args=_meeting_args),
-        Lookup("participant", "list_participants", args=lambda r: {"host_id": r.owner.key}),
+        # the participants listed are those of the meeting the host runs now: their rows carry its id
+        Lookup("participant", "list_participants", args=lambda r: {"host_id": r.owner.key},
+               settles=lambda r: (("meeting", r.entity["meeting_id"]),)),
         Lookup("recording", "list_recordings", args=lambda r: {"host_id": r.owner.key}),
     ),
     # no hidden-tool request: the hidden meeting counts are what find_meetings lists, status by status

@@ -1527,3 +1527,28 @@ def test_the_guest_list_is_asked_as_who_is_invited_not_who_is_coming():
     for ask in asks:
         for words in (ask.say, ask.terse, ask.plain):
             assert not re.search(r"\bcoming\b", words or ""), words
+
+
+def test_a_request_and_its_held_back_detail_do_not_open_with_the_same_words():
+    """A request whose 'which one' comes in a second sentence reads as one message: 'I'd like an email
+    reminder for X. I'd like it an hour before.' says the same opening twice."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("calendar details")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    opening = lambda words: " ".join(re.findall(r"[a-z']+", words.lower())[:2])
+    held = 0
+    for goal in recipe.goals:
+        for _ in range(60):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or not ask.detail:
+                continue
+            held += 1
+            assert opening(ask.say) != opening(ask.detail), (goal.tool, ask.say, ask.detail)
+    assert held > 100

@@ -908,3 +908,32 @@ def test_a_conversion_asks_for_a_deal_not_yet_named_with_an_article_that_says_so
     assert held
     for ask in asks:
         assert "the deal for them" not in ask.say.lower(), ask.say
+
+
+def test_an_answer_listing_every_pipeline_stage_states_the_stages_asked():
+    """"What are the stages of our sales pipeline?": the answer that lists all six, closed won and lost
+    included, is the right one, not a guess among rivals of the stage choice."""
+    from prove_env.episode import choices
+    from prove_env.facts import facts_stated
+
+    found = _asks("list_pipeline_stages", draws=5)
+    assert found
+    rivals = choices(get_toolkit("crm"))
+    full = ("Prospecting (10%), qualification (20%), proposal (50%), negotiation (75%), closed won (100%) "
+            "and closed lost (0%).")
+    terse = "Prospecting 10%, qualification 20%, proposal 50%, negotiation 75%, then closed won or lost."
+    for ask, result, _ in found:
+        facts = ask.facts(result)
+        assert facts_stated([facts], [full], rivals), (ask.say, facts)
+        assert facts_stated([facts], [terse], rivals), (ask.say, facts)
+        assert not facts_stated([facts], ["Prospecting 10%, qualification 20%, proposal 50%, negotiation 75%."],
+                                rivals), (ask.say, facts)
+
+
+def test_a_held_back_conversion_names_the_qualifying_step_before_going_ahead():
+    """"I'd like to convert my lead Angela Pham from Cole-Kemp into a deal. After you qualify them, go
+    ahead." reads backwards; the step is asked first: "Qualify them first, then go ahead." """
+    asks = [ask for ask, _, _ in _asks("convert_lead", draws=400)]
+    assert any(ask.detail and "go ahead" in ask.say for ask in asks)
+    for ask in asks:
+        assert "After you qualify them, go ahead" not in ask.say, ask.say

@@ -450,6 +450,25 @@ def test_a_breakdown_by_category_records_every_count_so_a_full_answer_is_no_gues
         assert facts_stated([facts], [full]), (ask.say, full, facts)
 
 
+def test_a_route_distance_is_stated_as_the_route_gives_it_in_km_or_in_metres():
+    """'What's the travel time ... Distance too, please.': a route of 552 m reads `distance_km: 0.6`,
+    and an answer that repeats it ('2 minutes, 0.6 km') is right, as is '552 m'; a wrong distance is
+    not. A request never says 'please' twice in a row ('Distance too, please. Driving, please.')."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, result) for ask, _, result in _asks("get_route", draws=120)
+            if len(ask.facts(result)) == 2]
+    short = [(ask, result) for ask, result in asks if result["distance_m"] < 1000]
+    assert len(asks) > 40 and len(short) > 5, (len(asks), len(short))
+    for ask, result in asks:
+        facts, minutes = ask.facts(result), result["duration_min"]
+        for distance in (f"{result['distance_km']} km", f"{result['distance_m']} m"):
+            assert facts_stated([facts], [f"About {minutes} minutes, {distance}."]), (ask.say, distance, facts)
+        wrong = f"{round(result['distance_km'] + 0.3, 1)} km"
+        assert not facts_stated([facts], [f"About {minutes} minutes, {wrong}."]), (ask.say, wrong, facts)
+        assert ask.say.count("please") <= 1, ask.say
+
+
 def test_a_nearby_search_that_records_the_nearest_place_asks_for_the_nearest():
     """The fact is the first (nearest) place found: 'is there a café close by?' is answered as rightly
     by any café in reach."""

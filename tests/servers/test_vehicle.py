@@ -1361,3 +1361,25 @@ def test_brake_gear_and_ignition_states_are_facts_a_driver_would_say():
         assert stated(gear, "It's in park.") and stated(gear, "Gear: P") and not stated(gear, "It's in drive.")
         _, drive, _ = ask.facts({**status, "ignition": "on", "gear": "D", "speed_mph": 40})
         assert stated(drive, "It's in drive.") and not stated(drive, "It's in park.")
+
+
+def test_a_saved_home_is_gone_home_to_not_gone_to_home():
+    """Finding: "I'll be driving from my saved place 'Kids' school'. How many miles is it, and the drive time?
+    I'm going to home." (a saved Home place is said as the bare word "home", and the destination sentence put
+    "to" before it). Every wording of the route, navigation and distance requests that names home says it as
+    one goes home."""
+    import re
+
+    bundles, goals, rng = _bundles_and_goals("vehicle going home")
+    homeward = 0
+    for _ in range(600):
+        tool = rng.choice(["plan_route", "start_navigation", "get_distance"])
+        ask = goals[tool].build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        for text in (ask.say, ask.terse, ask.detail, ask.plain, ask.terse_alone):
+            if text and "home" in text:
+                assert not re.search(r"\b(going|get|take me|make it|I mean) to home\b|^To home\.", text,
+                                     re.IGNORECASE), (tool, text)
+                homeward += bool(re.search(r"\b(going|get|take me|make it) home\b", text, re.IGNORECASE))
+    assert homeward

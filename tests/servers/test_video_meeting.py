@@ -808,3 +808,48 @@ def test_a_days_meetings_asked_without_the_day_read_well_with_it_and_in_the_days
         assert not ask.detail.startswith("The day is"), ask.detail
         assert ("hosted" in ask.say) == past, (ask.args["on_date"], b["now"], ask.say)
     assert seen["past"] > 3 and seen["future"] > 3, seen
+
+
+def test_a_terse_introduction_by_e_mail_does_not_read_as_an_order_to_write_one():
+    """Finding: "Email mary.smith@northwindlabs.com. Share the first recording ..." (the terse
+    introduction by address) reads first as "send an e-mail to Mary". Every terse introduction by
+    address labels the address as the user's own, as the other terse forms do ("Account: ...")."""
+    import re
+
+    from prove_env.synthesis.recipe import Ref, get_recipe
+
+    recipe = get_recipe("video_meeting")
+    by_email = [lk for lk in recipe.lookups_for("user") if lk.args(Ref.of("user", {"user_id": "U", "name": "N",
+                                                                                    "email": "n@x.com"})) == {"email": "n@x.com"}]
+    assert len(by_email) == 1
+    seen = set()
+    for i in range(200):
+        user = {"user_id": f"USR-{i:04d}", "name": f"Person {i}", "email": f"person{i}@northwindlabs.com",
+                "department": "Sales"}
+        complete, terse = by_email[0].intro(Ref.of("user", user))
+        seen.add(terse.replace(user["email"], "<email>"))
+        assert not re.match(r"(?i)(e-?mail|write|message|contact)\s+\S+@", terse), terse
+        assert user["email"] in terse and user["email"] in complete
+    assert len(seen) >= 3, seen
+
+
+def test_a_live_meeting_whose_participants_were_listed_is_not_looked_up_again():
+    """Finding: "Co-host Marissa Floyd in the All-hands prep meeting I'm running now" lists the host's
+    participants, whose rows carry the live meeting's id; "Record the All-hands prep meeting I'm running
+    now" then searched the host's live meeting again, so the short route (recording with the id the
+    listing gave) lost coverage. The participant look-up settles the live meeting too."""
+    from prove_env.synthesis.pipeline import synthesize
+
+    tasks = synthesize(["video_meeting"], 60, seed=93, workers=1).tasks()
+    after_listing = 0
+    for task in tasks:
+        listed = set()
+        for call in task.gold_calls:
+            host = call.arguments.get("host_id")
+            if call.name == "list_participants" and host:
+                listed.add(host)
+            elif call.name == "find_meetings" and call.arguments.get("status") == "live" and host in listed:
+                raise AssertionError(f"{task.id}: the live meeting of {host} is looked up after its participants")
+            elif call.name in ("start_recording", "end_meeting", "stop_recording") and listed:
+                after_listing += 1
+    assert after_listing > 0
