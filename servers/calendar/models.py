@@ -109,18 +109,21 @@ class Event(Base):
     def weekdays(self) -> list[str]:
         return self.repeat_weekdays.split(",") if self.repeat_weekdays else []
 
-    def rule_starts(self) -> Iterator[dt.datetime]:
+    def rule_starts(self, after: dt.datetime | None = None) -> Iterator[dt.datetime]:
         """The start of every occurrence the rule generates, in order, cancelled ones included.
 
         Unbounded for a rule without count or until: callers stop at the end of their range.
+        `after`: the starts at or before it may be left out (a long series is not walked from
+        its first occurrence to reach a range far from it).
         """
         if self.repeat_freq is None:
             yield self.start
             return
-        for produced, start in enumerate(self._candidates()):
-            if self.repeat_count is not None and produced >= self.repeat_count:
+        count, until = self.repeat_count, self.repeat_until
+        for produced, start in self._candidates(after):
+            if count is not None and produced >= count:
                 return
-            if self.repeat_until is not None and start.date() > self.repeat_until:
+            if until is not None and start.date() > until:
                 return
             yield start
 
@@ -131,37 +134,48 @@ class Event(Base):
         skipped = set()
         if self.recurring and not include_cancelled:
             skipped = {c.occurrence_date for c in self.cancelled_occurrences}
-        for start in self.rule_starts():
+        for start in self.rule_starts(after=since - duration):
             if start >= until:
                 return
             if start + duration > since and start.date() not in skipped:
                 yield start
 
-    def _candidates(self) -> Iterator[dt.datetime]:
-        step = self.repeat_interval
+    def _candidates(self, after: dt.datetime | None) -> Iterator[tuple[int, dt.datetime]]:
+        """(how many candidates came before, candidate) from the first candidate, or from the last
+        whole day (daily) or week (weekly) of candidates at or before `after`."""
+        step, first = self.repeat_interval, self.start
         if self.repeat_freq == "daily":
-            k = 0
+            every = dt.timedelta(days=step)
+            k = max(0, (after - first) // every) if after is not None else 0
             while True:
-                yield self.start + dt.timedelta(days=k * step)
+                yield k, first + k * every
                 k += 1
         elif self.repeat_freq == "weekly":
-            days = sorted(WEEKDAYS.index(d) for d in self.weekdays) or [self.start.weekday()]
-            monday = self.start - dt.timedelta(days=self.start.weekday())
-            week = 0
+            days = sorted(WEEKDAYS.index(d) for d in self.weekdays) or [first.weekday()]
+            monday = first - dt.timedelta(days=first.weekday())
+            every = dt.timedelta(weeks=step)
+            in_first_week = sum(monday + dt.timedelta(days=day) >= first for day in days)
+            # a week whose last candidate is at or before `after` is passed over whole
+            week = max(0, (after - monday - dt.timedelta(days=days[-1])) // every) if after is not None else 0
+            produced = 0 if week == 0 else in_first_week + (week - 1) * len(days)
             while True:
                 for day in days:
-                    candidate = monday + dt.timedelta(weeks=week * step, days=day)
-                    if candidate >= self.start:
-                        yield candidate
+                    candidate = monday + week * every + dt.timedelta(days=day)
+                    if candidate >= first:
+                        yield produced, candidate
+                        produced += 1
                 week += 1
         elif self.repeat_freq == "monthly":
-            k = 0
+            k = produced = 0
             while True:
-                index = self.start.month - 1 + k * step
+                index = first.month - 1 + k * step
                 try:
-                    yield self.start.replace(year=self.start.year + index // 12, month=index % 12 + 1)
+                    candidate = first.replace(year=first.year + index // 12, month=index % 12 + 1)
                 except ValueError:
                     pass  # like RFC 5545: a month without that day (the 31st) has no occurrence
+                else:
+                    yield produced, candidate
+                    produced += 1
                 k += 1
         else:  # pragma: no cover - guarded by set_recurrence
             raise ValueError(f"unknown recurrence frequency {self.repeat_freq!r}")

@@ -273,20 +273,28 @@ def update_lead_status(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     lead = rng.choice(leads)
     who = f"{lead['name']} from {lead['company_name']}"
+
+    def mine(say: str) -> tuple[tuple[str, str], ...]:
+        # "my lead X": the lead's record shows its owner, the asker, for certain; a later request of
+        # theirs (a task under their name) takes their rep id from it rather than from a search by name
+        owner = b["rep"]["rep_id"]
+        return (("rep", owner),) if "my lead" in say.lower() and lead["owner_id"] == owner else ()
+
     if lead["status"] == "new":
-        return Ask({"lead_id": lead["lead_id"], "status": "contacted"},
-                   say=rng.choice([f"I finally got hold of my lead {who}; please mark them as contacted.",
-                                   f"Could you set my lead {who} to contacted?",
-                                   f"I spoke with {who} this morning, so that lead is contacted now.",
-                                   f"Update {who}'s lead status to contacted, please."]),
-                   terse=f"Mark lead {lead['name']} contacted.", refs=(_lead(b, lead),),
-                   mentions=(lead["name"], "contacted"))
-    return Ask({"lead_id": lead["lead_id"], "status": "qualified"},
-               say=rng.choice([f"My lead {who} has budget and a real need. Please mark them qualified.",
-                               f"Could you move my lead {who} to qualified?",
-                               f"Good call with {who}: they're a qualified lead now, please update it.",
-                               f"Set the status of my lead {who} to qualified."]),
-               terse=f"Qualify lead {lead['name']}.", refs=(_lead(b, lead),), mentions=(lead["name"], "qualif"))
+        say = rng.choice([f"I finally got hold of my lead {who}; please mark them as contacted.",
+                          f"Could you set my lead {who} to contacted?",
+                          f"I spoke with {who} this morning, so that lead is contacted now.",
+                          f"Update {who}'s lead status to contacted, please."])
+        return Ask({"lead_id": lead["lead_id"], "status": "contacted"}, say=say,
+                   terse=f"Mark {'my ' * bool(mine(say))}lead {lead['name']} contacted.", refs=(_lead(b, lead),),
+                   mentions=(lead["name"], "contacted"), settles=mine(say))
+    say = rng.choice([f"My lead {who} has budget and a real need. Please mark them qualified.",
+                      f"Could you move my lead {who} to qualified?",
+                      f"Good call with {who}: they're a qualified lead now, please update it.",
+                      f"Set the status of my lead {who} to qualified."])
+    return Ask({"lead_id": lead["lead_id"], "status": "qualified"}, say=say,
+               terse=f"Qualify {'my ' * bool(mine(say))}lead {lead['name']}.", refs=(_lead(b, lead),),
+               mentions=(lead["name"], "qualif"), settles=mine(say))
 
 
 @goals.add("disqualify_lead", 0.8)
@@ -648,12 +656,23 @@ def update_deal(b: Bundle, rng: random.Random) -> Ask | None:
         if close.isoformat() == deal["close_date"]:
             return None
         on = _when(close, b["now"])
-        say, detail = _held(rng, rng.choice([f"{name[:1].upper() + name[1:]} is slipping; move its close date to {on}.",
-                                             f"Please change the expected close date of {name} to {on}.",
-                                             f"Could you push {name} so it closes on {on}?"]),
-                            [f"{name[:1].upper() + name[1:]} is slipping; please move its close date.",
-                             f"Could you push out the expected close date of {name}?"],
-                            [f"Make it {on}.", f"The new close date is {on}.", f"Push it to {on}."])
+        named = name[:1].upper() + name[1:]
+        # 'slipping' and 'push out' only where the new date is later: an earlier one brings the deal forward
+        if close.isoformat() > deal["close_date"]:
+            full = [f"{named} is slipping; move its close date to {on}.",
+                    f"Please change the expected close date of {name} to {on}.",
+                    f"Could you push {name} so it closes on {on}?"]
+            core = [f"{named} is slipping; please move its close date.",
+                    f"Could you push out the expected close date of {name}?"]
+            given = [f"Make it {on}.", f"The new close date is {on}.", f"Push it to {on}."]
+        else:
+            full = [f"{named} is closing sooner than planned; move its close date to {on}.",
+                    f"Please change the expected close date of {name} to {on}.",
+                    f"Could you bring {name} forward so it closes on {on}?"]
+            core = [f"{named} is closing sooner than planned; please move its close date.",
+                    f"Could you bring forward the expected close date of {name}?"]
+            given = [f"Make it {on}.", f"The new close date is {on}.", f"Move it to {on}."]
+        say, detail = _held(rng, rng.choice(full), core, given)
         return Ask({"deal_id": deal["deal_id"], "close_date": close.isoformat()}, say=say, detail=detail,
                    terse=f"Close date of {name}: {on}.", refs=refs, mentions=(company, on))
     probability = rng.choice([15, 30, 40, 60, 65, 80, 90])
@@ -817,14 +836,15 @@ def create_contact(b: Bundle, rng: random.Random) -> Ask | None:
         args["title"] = title
         extra = f", {title}"
     name = company["name"]
-    say, detail = _held(rng, rng.choice([f"Please add {first} {last}{extra} as a contact at {name}; email {email}.",
+    said = f"{first} {last}{extra}" + ("," if extra else "")  # the title set off by commas on both sides
+    say, detail = _held(rng, rng.choice([f"Please add {said} as a contact at {name}; email {email}.",
                                          f"I met someone new at {name}: {first} {last}{extra}, {email}. Can you "
                                          "add them as a contact?",
-                                         f"Could you create a contact for {first} {last}{extra} at {name}? Their "
+                                         f"Could you create a contact for {said} at {name}? Their "
                                          f"email is {email}."]),
-                        [f"Please add {first} {last}{extra} as a new contact at {name}.",
+                        [f"Please add {said} as a new contact at {name}.",
                          f"I met someone new at {name}, {first} {last}{extra}. Can you add them as a contact?"],
-                        [f"Their email is {email}.", f"Email: {email}.", f"The address is {email}."])
+                        [f"Their email is {email}.", f"Email: {email}.", f"Their email address is {email}."])
     return Ask(args, say=say, detail=detail,
                terse=f"New contact at {name}: {first} {last}{extra}, {email}.", refs=(_company(company),),
                mentions=(first, last, email, name))

@@ -466,9 +466,15 @@ def _top_plug(b: Bundle, entry: dict) -> Any:
 def _member(b: Bundle, device_id: str, name: str) -> Any:
     """A device of a group or scene, as a fact: its name, or its name without its room's (an answer that
     lists the members by room: 'the ceiling light and floor lamp in the living room'), the short name
-    being no other device's of the home."""
+    being no other device's of the home; or its name without its room's followed by the room ('the lamp
+    in the guest bedroom' of "Guest bedroom lamp"), which names it even where the short name is shared."""
     room = _by_id(b["devices"], device_id)["room"]
-    return _named(name, room, [d["name"] for d in b["devices"]])
+    fact = _named(name, room, [d["name"] for d in b["devices"]])
+    rest = name[len(room) + 1:] if name.casefold().startswith(room.casefold() + " ") else ""
+    if len(rest) < 3:
+        return fact
+    forms = fact["one_of"] if isinstance(fact, dict) else [fact]
+    return one_of(*forms, f"{rest} in the {room.casefold()}")
 
 
 @goals.add("list_groups", 0.6)
@@ -819,8 +825,11 @@ def set_auto_lock(b: Bundle, rng: random.Random) -> Ask | None:
     unit = "minute" if minutes == 1 else "minutes"
     if rng.random() < 0.6:
         return Ask({"device_id": d["device_id"], "minutes": minutes},
+                   # a lock whose auto-lock is off has no delay to change
                    say=rng.choice([f"Please change the auto-lock delay on {name}.",
-                                   f"I want {name} to lock itself after a different delay."]),
+                                   f"I want {name} to lock itself after a different delay."] if current else
+                                  [f"Please turn on the auto-lock on {name}.",
+                                   f"I want {name} to lock itself after a while."]),
                    detail=rng.choice([f"{minutes} {unit}, please.", f"Make it {minutes} {unit}.",
                                       f"After {minutes} {unit}."]),
                    # the delay with its unit: a bare "1" stands in an e-mail address or a PIN said before,

@@ -600,8 +600,10 @@ def unassign_issue(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Unassign {name}.", refs=n.refs)
 
 
-_STATUS_SAID = {"to_do": ("back to to do", "to do"), "in_progress": ("in progress", "in progress"),
-                "in_review": ("in review", "in review"), "done": ("done", "done")}
+# How a detail says the status an issue goes to: "Move it to to do" stumbles on the doubled "to", so the
+# to-do column is named as a column.
+_STATUS_SAID = {"to_do": ("back in the to-do column", "the to-do column"),
+                "in_progress": ("in progress", "in progress"), "in_review": ("in review", "in review"), "done": ("done", "done")}
 
 
 @goals.add("transition_issue", 1.6)
@@ -617,7 +619,7 @@ def transition_issue(b: Bundle, rng: random.Random) -> Ask | None:
     along = "to another column" if "board" in name.replace("'", " ").split() else "along the board"
     say = rng.choice([f"Please update the status of {name}.", f"The status of {name} needs changing.",
                       f"Can you move {name} {along}?"])
-    details = [f"It should be {said[1]} now.", f"Move it to {said[1]}.", f"Set it to {said[1]}."]
+    details = [f"It should be {said[0]} now.", f"Move it to {said[1]}.", f"Set it to {said[1]}."]
     if say.startswith("Can you move"):  # a request that says "move" is not followed by "Move it to"
         details = [d for d in details if not d.startswith("Move")]
     return Ask(ask.args, say=say, detail=rng.choice(details),
@@ -649,9 +651,9 @@ def _transition(b: Bundle, rng: random.Random) -> Ask | None:
     if status == "in_progress":
         if rng.random() < 0.25:
             return Ask({**args, "status": "to_do"},
-                       say=rng.choice([f"We paused {name}; move it back to to do.",
-                                       f"Put {name} back to to do, nobody is working on it after all."]),
-                       terse=f"{name} back to to do.", refs=refs)
+                       say=rng.choice([f"We paused {name}; move it back to the to-do column.",
+                                       f"Put {name} back in the to-do column, nobody is working on it after all."]),
+                       terse=f"{name} back to the to-do column.", refs=refs)
         return Ask({**args, "status": "in_review"},
                    say=rng.choice([f"The pull request for {name} is up; move it to in review.",
                                    f"Please send {name} to review.",
@@ -1041,8 +1043,10 @@ _INTRO = ("Hi, this is {name} from the {short} team.", "Hello, {name} here, I wo
           "Hello, it's {name}, {short} project.", "Hi, {name} ({short}) here.",
           "{name} here, I'm part of {short}.", "Hi, I'm {name} and I work on {short}.",
           "Good afternoon, {name} from {short} here.", "Hey, {name} on {short} here.")
-_INTRO_TERSE = ("{name} here.", "This is {name}.", "Me: {name}.", "From {name}.", "{name}, {short} team.",
-                "It's {name}.", "{name} ({short}).", "User: {name}.")
+# "From Ada Park." before "Comments on ...?" reads as whose comments are asked for: a terse opener says
+# who is writing in a sentence of its own.
+_INTRO_TERSE = ("{name} here.", "This is {name}.", "{name} on {short} here.", "{name} from {short}.",
+                "{name}, {short} team.", "It's {name}.", "{name} ({short}).", "{name} writing.")
 
 
 def _intro(ref: Ref) -> tuple[str, str]:

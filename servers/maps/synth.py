@@ -363,14 +363,21 @@ def distance_matrix(b: Bundle, rng: random.Random) -> Ask | None:
     said = [p["name"] for p in targets]
     names, either = listing(said), ", ".join(said[:-1]) + " or " + said[-1]  # 'A, B or C': a choice among them
     a = start["label"]
+    quickest = f"Which is quickest to reach from {a}: {either}? Give me the minutes for each."
     say = rng.choice([f"From {a}, how long would it take to get to each of {names}?",
-                      f"I'm staying at {a}. Compare the travel times to {names} for me.",
-                      f"Which is quickest to reach from {a}: {either}? Give me the minutes for each."])
+                      f"I'm staying at {a}. Compare the travel times to {names} for me.", quickest])
+
+    def times(r: list[dict]) -> list:
+        # "which is quickest" presumes one: two places tied at the shortest time leave the draft
+        durations = sorted(c["duration_min"] for c in r)
+        if say == quickest and durations[:2].count(durations[0]) > 1:
+            raise ValueError("the quickest is a tie")
+        return [quantity(c["duration_min"], "min") for c in r]
+
     return Ask({"from_address_ids": [start["address_id"]], "to_address_ids": [p["address_id"] for p in targets],
                 "mode": mode}, say=f"{say} {detail}", terse=f"Travel times {manner} from {a} to {names}?",
                refs=(Ref.of("address", start), *(Ref.of("place", p) for p in targets)),
-               mentions=(a, *(p["name"] for p in targets)),
-               facts=lambda r: [quantity(c["duration_min"], "min") for c in r])
+               mentions=(a, *(p["name"] for p in targets)), facts=times)
 
 
 # -- goals: saved places and lists ----------------------------------------------------------------

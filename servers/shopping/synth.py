@@ -162,7 +162,9 @@ def _stars(n: int) -> str:
 
 
 def _order_ref(b: Bundle, order: dict) -> Ref:
-    return Ref.of("order", order, _customer(b))
+    """The order, found through the customer's order list, which shows every order's products by id
+    (`listed`: what its look-up settles)."""
+    return Ref("order", order["order_id"], {**order, "listed": _products_of(b["orders"])}, _customer(b))
 
 
 def _unique_day(b: Bundle, order: dict) -> bool:
@@ -172,6 +174,11 @@ def _unique_day(b: Bundle, order: dict) -> bool:
 
 def _today(b: Bundle) -> dt.date:
     return b["now"].date()
+
+
+def _products_of(orders: Sequence[dict]) -> tuple[tuple[str, str], ...]:
+    """The products an order listing or an order's details show by id beside their names (`settles`)."""
+    return tuple(dict.fromkeys(("product", i["product_id"]) for o in orders for i in o["items"]))
 
 
 def _returnable(b: Bundle) -> list[tuple[dict, dict]]:
@@ -649,7 +656,8 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
                              f"Can you list my orders that {words}, with totals?",
                              f"I'm keeping track: what orders of mine {words}, and how much was each?"],
                        [f"My orders that {words}?"]),
-               refs=(_customer(b),), facts=lambda r: [o["total"] for o in r[:4]])
+               refs=(_customer(b),), facts=lambda r: [o["total"] for o in r[:4]],
+               settles=_products_of([o for o in b["orders"] if o["status"] == status]))
 
 
 # How an order's status is said: a placed order 'hasn't shipped yet', a shipped one is 'on its way'.
@@ -674,7 +682,8 @@ def order_status(b: Bundle, rng: random.Random) -> Ask | None:
                              f"Any news on {named}? Where does it stand?"],
                        [f"Status of {named}?"]),
                refs=(_customer(b),), mentions=(named.split(" from ")[1],),
-               facts=lambda r: [one_of(*STATUS_WORDS[o["status"]]) for o in r if o["order_id"] == oid])
+               facts=lambda r: [one_of(*STATUS_WORDS[o["status"]]) for o in r if o["order_id"] == oid],
+               settles=_products_of(b["orders"]))
 
 
 @goals.add("get_order", 0.6)
@@ -690,7 +699,7 @@ def get_order(b: Bundle, rng: random.Random) -> Ask | None:
                              f"What was the total on {named}, and how much of that was tax?"],
                        [f"Total and tax of {named}?"]),
                refs=(_customer(b), _order_ref(b, order)), mentions=(named.split(" from ")[1],),
-               facts=lambda r: [r["total"], r["tax"]])
+               facts=lambda r: [r["total"], r["tax"]], settles=_products_of([order]))
 
 
 @goals.add("cancel_order", 1.2)
@@ -756,20 +765,21 @@ def write_review(b: Bundle, rng: random.Random) -> Ask | None:
     name = got[product_id]
     args = {"customer_id": b["customer"]["customer_id"], "product_id": product_id, "rating": stars, "title": title}
     product = b["details"][product_id]
+    count = "1 star" if stars == 1 else f"{stars} stars"  # never '1 stars'
     if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"I'd like to write a review of the {name} I bought.",
                                          f"Can I leave a review for the {name}? I got {_it(name)} a while ago.",
                                          f"Please post a review of the {name} for me."]),
-                   terse=f"Review {name}: {stars} stars, '{title}'.",
-                   detail=rng.choice([f"{stars} stars, and call it '{title}'.",
+                   terse=f"Review {name}: {count}, '{title}'.",
+                   detail=rng.choice([f"{count}, and call it '{title}'.",
                                       f"Give {_it(name)} {_stars(stars)} with the title '{title}'.",
                                       f"Rating {stars} out of 5; headline: '{title}'."]),
                    refs=(_customer(b), _product(product)), mentions=(name, title))
-    return Ask(args, **_pick(rng, [f"I want to review the {name} I bought: {stars} stars, titled '{title}'.",
+    return Ask(args, **_pick(rng, [f"I want to review the {name} I bought: {count}, titled '{title}'.",
                                    f"Please post a {stars}-star review of the {name} with the headline '{title}'.",
                                    f"Leave a review for the {name} for me: {_stars(stars)}, '{title}'.",
                                    f"Rate the {name} {stars} out of 5 for me, title '{title}'."],
-                              [f"Review {name}: {stars} stars, '{title}'."]),
+                              [f"Review {name}: {count}, '{title}'."]),
                refs=(_customer(b), _product(product)), mentions=(name, title))
 
 
@@ -889,7 +899,10 @@ recipe = Recipe(
         Lookup.under("variant", "get_product"),
         Lookup.under("address", "list_addresses"),
         Lookup.under("payment_method", "list_payment_methods"),
-        Lookup.under("order", "list_orders"),
+        # the order list shows each item's product id beside its name: a later request about a product
+        # the customer ordered (a review of the lamp just returned) takes its id from there, no search
+        Lookup("order", "list_orders", args=lambda r: {"customer_id": r.owner.key},
+               settles=lambda r: r.entity["listed"]),
     ),
     hidden=(HiddenAsk("set_variant_price", price_change_request),),
 )

@@ -74,7 +74,6 @@ def seed(ctx: SeedContext) -> None:
                           joined_at=ctx.moment(-1500, -90)))
     ctx.add(*users)
     me, others = users[0], users[1:]
-    by_id = {u.id: u for u in users}
 
     # blocks first: no follow ever crosses a block
     blocks: set[tuple[str, str]] = set()
@@ -110,13 +109,16 @@ def seed(ctx: SeedContext) -> None:
                 follow(user, other, 0.15)
     ctx.add(*[follows[k] for k in sorted(follows)])
 
-    def sees(viewer: str, author: User) -> bool:
-        if blocked(viewer, author.id):
+    # who sees whose posts, worked out once from plain values: the follows and blocks are settled
+    private = {u.id for u in users if u.is_private}
+    accepted = {key for key, f in follows.items() if f.status == "accepted"}
+
+    def sees(viewer: str, author: str) -> bool:
+        if blocked(viewer, author):
             return False
-        if not author.is_private or viewer == author.id:
-            return True
-        f = follows.get((viewer, author.id))
-        return f is not None and f.status == "accepted"
+        return author not in private or viewer == author or (viewer, author) in accepted
+
+    audience = {a.id: [u for u in users if u.id != a.id and sees(u.id, a.id)] for a in users}
 
     # posts: (time, author, kind, text, parent index, subject)
     drafts: list[tuple[dt.datetime, User, str]] = []
@@ -137,20 +139,21 @@ def seed(ctx: SeedContext) -> None:
     mentions: list[Mention] = []
     events: list[tuple[dt.datetime, str, str, str, str | None]] = []  # (when, kind, user, actor, post)
     subjects_used: dict[str, set[str]] = {}
+    originals: list[tuple[str, str]] = []  # (post id, author id) of the posts neither replies nor reposts
+    reposted: dict[str, set[str]] = {}  # author id -> the posts they reposted
     for when, author, kind in drafts:
-        earlier = [p for p in posts if p.repost_of_id is None and p.reply_to_id is None
-                   and p.author_id != author.id and sees(author.id, by_id[p.author_id])]
+        earlier = [(post_id, by) for post_id, by in originals if by != author.id and sees(author.id, by)]
         if kind == "repost":
-            pool = [p for p in earlier if not by_id[p.author_id].is_private]
-            taken = {p.repost_of_id for p in posts if p.author_id == author.id}
-            pool = [p for p in pool if p.id not in taken]
+            taken = reposted.setdefault(author.id, set())
+            pool = [(post_id, by) for post_id, by in earlier if by not in private and post_id not in taken]
             if not pool:
                 continue
-            original = rng.choice(pool[-40:])
+            original, original_author = rng.choice(pool[-40:])
             post = Post(id=ctx.new_id("PST"), author_id=author.id, text="", created_at=when,
-                        repost_of_id=original.id)
+                        repost_of_id=original)
             posts.append(post)
-            events.append((when, "repost", original.author_id, author.id, original.id))
+            taken.add(original)
+            events.append((when, "repost", original_author, author.id, original))
             continue
         parent = None
         if kind == "reply":
@@ -177,28 +180,29 @@ def seed(ctx: SeedContext) -> None:
         if post_tags:
             text += " " + " ".join(f"#{t}" for t in post_tags)
         post = Post(id=ctx.new_id("PST"), author_id=author.id, text=text, created_at=when,
-                    reply_to_id=parent.id if parent else None)
+                    reply_to_id=parent[0] if parent else None)
         posts.append(post)
+        if parent is None:
+            originals.append((post.id, author.id))
         tags += [PostTag(post_id=post.id, tag=t) for t in post_tags]
         if mentioned is not None:
             mentions.append(Mention(post_id=post.id, user_id=mentioned.id))
             events.append((when, "mention", mentioned.id, author.id, post.id))
-        if parent is not None and parent.author_id != author.id:
-            events.append((when, "reply", parent.author_id, author.id, parent.id))
+        if parent is not None and parent[1] != author.id:
+            events.append((when, "reply", parent[1], author.id, parent[0]))
     ctx.add(*posts, *tags, *mentions)
 
     likes: list[Like] = []
     for post in posts:
         if post.repost_of_id is not None:
             continue
-        author = by_id[post.author_id]
-        fans = [u for u in users if u is not author and sees(u.id, author)]
+        fans = audience[post.author_id]
         for fan in rng.sample(fans, min(len(fans), rng.choice((0, 1, 2, 3, 4, 6, 9)))):
             hours = max(1, int((now - post.created_at).total_seconds() // 3600))
             when = post.created_at + dt.timedelta(minutes=15 * rng.randint(1, max(1, min(hours, 72) * 4 - 1)))
             when = min(when, now - dt.timedelta(minutes=5))
             likes.append(Like(user_id=fan.id, post_id=post.id, created_at=when))
-            events.append((when, "like", author.id, fan.id, post.id))
+            events.append((when, "like", post.author_id, fan.id, post.id))
     ctx.add(*likes)
 
     for f in follows.values():

@@ -575,7 +575,7 @@ def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Who posted last in {name}, and what did they say?",
                                f"Catch me up: what's the newest thing in {name}?"]),
                terse=f"Latest in #{channel['name']}?", refs=(_chan(b, channel),), mentions=(channel["name"],),
-               facts=lambda r: [r[0]["author"], r[0]["text"]])
+               facts=lambda r: [r[0]["author"], _words(r[0]["text"])])
 
 
 @goals.add("get_thread")
@@ -681,7 +681,7 @@ def get_message_history(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"What did {said.mid} say before it was edited?", f"{_cap(said.mid)} was edited. What was the original wording?",
                                f"Can you dig up the earlier version of {said}?"]),
                terse=f"Original text of {said}?", refs=(_msg(b, said, message),), mentions=_mentions_of(channel, message),
-               facts=lambda r: [r["earlier_revisions"][0]["text"]])
+               facts=lambda r: [_words(r["earlier_revisions"][0]["text"])])
 
 
 @goals.add("add_reaction")
@@ -746,6 +746,16 @@ def unpin_message(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Unpin {said}.", refs=(_msg(b, said, message),), mentions=(channel["name"],))
 
 
+# A message that opens with members' @handles ('@troy.castro Does anyone know ...') is told right
+# by its words with the handles or without them: the fact is the text after them, which the verbatim
+# quote holds too.
+_LEADING_HANDLES = re.compile(r"^(?:@[\w.\-]+\s+)+(?=\S)")
+
+
+def _words(text: str) -> str:
+    return _LEADING_HANDLES.sub("", text)
+
+
 @goals.add("list_pins")
 def list_pins(b: Bundle, rng: random.Random) -> Ask | None:
     pool = [_by_id(b, cid) for cid, pins in b["pins"].items() if pins]
@@ -757,7 +767,7 @@ def list_pins(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"What's pinned in {name}?", f"Show me the pinned messages of {name}.",
                                f"Anything important pinned in {name}?"]),
                terse=f"Pins in #{channel['name']}?", refs=(_chan(b, channel),), mentions=(channel["name"],),
-               facts=lambda r: [m["text"] for m in r])
+               facts=lambda r: [_words(m["text"]) for m in r])
 
 
 # -- direct messages, search, mentions ---------------------------------------------------------------
@@ -787,7 +797,7 @@ def list_direct_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Remind me of the latest direct message between {person} and me.",
                                f"What's the most recent message in my conversation with {person}?"]),
                terse=f"Last DM with {person}?", refs=(_me(b), _person(other)), mentions=(person,),
-               facts=lambda r: [r[0]["text"]])
+               facts=lambda r: [_words(r[0]["text"])])
 
 
 @goals.add("search_messages", 1.2)
@@ -821,7 +831,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": uid, "author_id": author["member_id"], "start_date": when.isoformat(), "end_date": when.isoformat()},
                say=say, detail=rng.choice([f"The day was {day(when)}.", f"It was {day(when)}."]) if held else None,
                terse=f"{person}'s messages on {day(when)}?", refs=(_me(b), _person(author)), mentions=(person, day(when)),
-               facts=lambda r: [m["text"] for m in r])
+               facts=lambda r: [_words(m["text"]) for m in r])
 
 
 @goals.add("list_mentions")
@@ -866,12 +876,13 @@ def _channel_args(ref: Ref) -> dict[str, Any]:
 
 
 # Tools that do one another's job for some request (a thread and the pins show in the channel's
-# messages; direct messages and mentions in a search): a missing-function task hides all of a
+# messages, and in a search of the channel: its replies with their parent's id, its pins with their
+# pin flag; direct messages and mentions in a search): a missing-function task hides all of a
 # group or none, and never one whose group the chain calls otherwise (the search that finds a
 # message the request names keeps search_messages, list_direct_messages and list_mentions shown).
 SUBSTITUTES = (
-    ("get_thread", "list_messages"),
-    ("list_pins", "list_messages"),
+    ("get_thread", "list_messages", "search_messages"),
+    ("list_pins", "list_messages", "search_messages"),
     ("list_direct_messages", "search_messages"),
     ("list_mentions", "search_messages"),
 )

@@ -215,24 +215,24 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
     when = rng.choice(sorted(days))
     on = weekday(when)
     future = when > b["now"].date()
-    say = rng.choice([f"Which meetings do I host on {on}?", f"What meetings have I got on {on}?",
+    say = rng.choice([f"Which meetings do I host on {on}?", f"What meetings am I hosting on {on}?",
                       f"Could you tell me which meetings I'm hosting on {on}?",
-                      f"I'm planning my week. What's on my meeting list for {on}?"] if future else
+                      f"I'm planning my week. Which meetings of my own are on {on}?"] if future else
                      [f"Which meetings did I host on {on}?", f"What meetings did I run on {on}?",
                       f"Could you remind me which meetings I hosted on {on}?"])
     if _vague(rng, 0.4):
         # said in the tense of the day, and a detail that reads as well in the same message as after
         # "which day?" ('I'd like to see my meetings for one day. The day is ...' was stilted)
         say = rng.choice(["Can you check which meetings I host on a particular day?",
-                          "I'd like to see my meetings for a certain day."] if future else
+                          "I'd like to see the meetings I host on a certain day."] if future else
                          ["Can you check which meetings I hosted on a particular day?",
                           "I'd like to see the meetings I hosted on a certain day."])
         detail = rng.choice([f"It's {on}.", f"I mean {on}.", f"{on}, please."])
         return Ask({"host_id": b["user"]["user_id"], "on_date": when.isoformat()}, say=say, detail=detail,
-                   terse=rng.choice([f"My meetings on {on}?", f"Meetings I host, {on}?"]), refs=(_me(b),),
+                   terse=rng.choice([f"Meetings I'm hosting on {on}?", f"Meetings I host, {on}?"]), refs=(_me(b),),
                    mentions=(day(when),), facts=lambda r: [m["title"] for m in r])
     return Ask({"host_id": b["user"]["user_id"], "on_date": when.isoformat()}, say=say,
-               terse=rng.choice([f"My meetings on {on}?", f"Meetings I host, {on}?"]), refs=(_me(b),),
+               terse=rng.choice([f"Meetings I'm hosting on {on}?", f"Meetings I host, {on}?"]), refs=(_me(b),),
                mentions=(day(when),), facts=lambda r: [m["title"] for m in r])
 
 
@@ -427,10 +427,10 @@ def join_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     m = rng.choice(b["joinable"])
     number, code, host = m["number"], m["passcode"], m["host_name"]
     say = rng.choice([f"{host} invited me to a meeting that's running now, number {number}. Please get me in.",
-                      f"Could you get me into meeting {number}? It's {host}'s {m['title']}.",
+                      f"Could you get me into meeting {number}? It's {host}'s {m['title']} meeting.",
                       f"I'm late for {host}'s meeting. Get me into meeting {number}, please.",
                       f"Please connect me to the meeting with number {number}."])
-    detail = rng.choice([f"The passcode is {code}.", f"Passcode: {code}.", f"It's passcode {code}."])
+    detail = rng.choice([f"The passcode is {code}.", f"Passcode: {code}.", f"The code to get in is {code}."])
     return Ask({"meeting_number": number, "passcode": code, "user_id": b["user"]["user_id"]}, say=say, detail=detail,
                terse=f"Join meeting {number}, passcode {code}.", refs=(_me(b),), mentions=(number, code))
 
@@ -678,7 +678,7 @@ _BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "This is {name} speakin
             "{name} from {dept} here.", "Good morning, this is {name}.", "Hi there, I'm {name}.")
 _BY_NAME_TERSE = ("This is {name}.", "User: {name}.", "It's {name}.", "I'm {name}.", "{name} here.")
 _BY_EMAIL = ("Hi, my account is {email}.", "I'm signed in as {email}.", "My email here is {email}.",
-             "Hello, you have me as {email}.", "This is the user {email}.", "My login is {email}.")
+             "Hello, you have me as {email}.", "I use the account {email}.", "My login is {email}.")
 _BY_EMAIL_TERSE = ("Account: {email}.", "Email: {email}.", "Login: {email}.")
 
 

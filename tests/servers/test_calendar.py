@@ -1552,3 +1552,41 @@ def test_a_request_and_its_held_back_detail_do_not_open_with_the_same_words():
             held += 1
             assert opening(ask.say) != opening(ask.detail), (goal.tool, ask.say, ask.detail)
     assert held > 100
+
+
+def test_a_series_occurrences_in_a_range_are_those_of_its_rule_walked_from_the_start():
+    """`occurrences` passes over the days or weeks of a long series before the range asked; what
+    it yields is what walking the rule from its first occurrence yields, for every frequency,
+    interval, count, end date and set of weekdays, cancelled dates left out."""
+    import itertools
+    import random
+    import sys
+
+    from prove_env.registry import get_toolkit
+
+    get_toolkit("calendar")
+    models = sys.modules["prove_env.servers.calendar.models"]
+    Event, CancelledOccurrence, WEEKDAYS = models.Event, models.CancelledOccurrence, models.WEEKDAYS
+    rng = random.Random(7)
+    passed_over = 0
+    for _ in range(3000):
+        start = dt.datetime(2025, 1, 1, 9) + dt.timedelta(days=rng.randint(0, 500), minutes=30 * rng.randint(0, 40))
+        weekdays = sorted(set(rng.sample(WEEKDAYS, rng.randint(1, 3))), key=WEEKDAYS.index)
+        event = Event(start=start, end=start + dt.timedelta(minutes=rng.choice((30, 60, 600, 2000))),
+                      repeat_freq=rng.choice(("daily", "weekly", "monthly")), repeat_interval=rng.randint(1, 3),
+                      repeat_count=rng.choice((None, rng.randint(1, 60))),
+                      repeat_until=rng.choice((None, (start + dt.timedelta(days=rng.randint(0, 600))).date())),
+                      repeat_weekdays=",".join(weekdays) if rng.random() < 0.6 else None)
+        walked = list(itertools.islice(event.rule_starts(), 400))
+        event.cancelled_occurrences = [CancelledOccurrence(occurrence_date=s.date())
+                                       for s in rng.sample(walked, min(len(walked), rng.randint(0, 3)))]
+        skipped = {c.occurrence_date for c in event.cancelled_occurrences}
+        since = start + dt.timedelta(hours=rng.randint(-24 * 30, 24 * 500))
+        until = since + dt.timedelta(hours=rng.randint(1, 24 * 40))
+        expected = [s for s in itertools.takewhile(lambda s: s < until, event.rule_starts())
+                    if s + event.duration > since and s.date() not in skipped]
+        assert list(event.occurrences(since, until)) == expected, (event.repeat_freq, event.repeat_interval,
+                                                                  event.repeat_count, event.repeat_until,
+                                                                  event.repeat_weekdays, start, since, until)
+        passed_over += bool(expected) and expected[0] > start + dt.timedelta(days=30)
+    assert passed_over > 100

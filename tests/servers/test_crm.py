@@ -937,3 +937,51 @@ def test_a_held_back_conversion_names_the_qualifying_step_before_going_ahead():
     assert any(ask.detail and "go ahead" in ask.say for ask in asks)
     for ask in asks:
         assert "After you qualify them, go ahead" not in ask.say, ask.say
+
+
+def test_a_close_date_brought_forward_is_not_said_to_slip_or_be_pushed_out():
+    """"Could you push out the expected close date of the 'Walter-Powell - Support upgrade' deal? Make it
+    November 30." for a deal closing on January 17 contradicts itself: 'slipping' and 'push' are said only
+    of a later date."""
+    earlier = later = 0
+    for ask, _, read in _asks("update_deal", draws=400):
+        if "close_date" not in ask.args:
+            continue
+        current = read("get_deal", deal_id=ask.args["deal_id"])["close_date"]
+        words = f"{ask.say} {ask.detail or ''}".lower()
+        if ask.args["close_date"] < current:
+            earlier += 1
+            assert "slipping" not in words and "push" not in words, words
+        else:
+            later += 1
+    assert earlier and later
+
+
+def test_a_new_contacts_title_is_set_off_by_commas():
+    """"Please add Kenji Watanabe, Head of IT as a new contact at ..." closes the title with a comma."""
+    titled = 0
+    for ask, _, _ in _asks("create_contact", draws=200):
+        if "title" not in ask.args:
+            continue
+        titled += 1
+        for text in (ask.say, ask.detail or ""):
+            assert f"{ask.args['title']} as " not in text and f"{ask.args['title']} at " not in text, text
+    assert titled
+
+
+def test_my_lead_settles_the_askers_rep_id():
+    """"I finally got hold of my lead Lauren Clark ..." then a task under the asker's name: the lead's
+    record shows its owner, the asker, so the later call takes that rep id from it, not from a search
+    by name (a model that takes the short route must not lose coverage)."""
+    mine = others = 0
+    for ask, _, read in _asks("update_lead_status", draws=200):
+        listed = read("list_leads", name=ask.mentions[0], limit=100)
+        lead = next(x for x in listed if x["lead_id"] == ask.args["lead_id"])
+        if "my lead" in ask.say.lower():
+            mine += 1
+            assert ask.settles == (("rep", lead["owner_id"]),), ask.say
+            assert "my lead" in ask.terse.lower()
+        else:
+            others += 1
+            assert ask.settles == () and "my lead" not in ask.terse.lower(), ask.say
+    assert mine and others

@@ -1116,3 +1116,28 @@ def test_a_sprint_named_without_quotes_does_not_name_its_project_again():
         bare += 1
         assert short not in ask.say.replace(name, ""), ask.say
     assert bare >= 3, bare
+
+
+def test_the_to_do_column_and_a_terse_opener_read_plainly():
+    """Findings: "The story 'Localize the search page into Spanish' in our Hermes project back to to do."
+    (the doubled "to"), and "From George Miller. Comments on the ticket ...?" (an opener that reads as
+    whose comments are asked for). The to-do column is named as a column wherever an issue goes to it,
+    and a terse opener says who writes in a sentence of its own."""
+    import re
+    import types
+
+    from servers.issue_tracker.synth import _intro
+
+    to_do = 0
+    for ask, _ in _asks("transition_issue", draws=200):
+        if ask.args["status"] != "to_do":
+            continue
+        to_do += 1
+        for text in (ask.say, ask.terse, ask.detail or ""):
+            assert not re.search(r"\bto to do\b", text), text
+    assert to_do >= 3, to_do
+    openers = {_intro(types.SimpleNamespace(entity={"asker": f"Ada Park {i}", "short": "Nova"}, key=f"PRJ-{i:04d}"))[1]
+               for i in range(200)}
+    assert len(openers) >= 6, openers
+    for opener in openers:
+        assert not re.match(r"(From|Me:|User:) ", opener), opener

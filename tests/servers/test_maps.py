@@ -583,3 +583,24 @@ def test_a_list_is_named_in_quotes_and_the_cities_question_asks_for_every_city_f
     for ask in cities:
         first = ask.say.split("?")[0]
         assert any(w in first for w in ("cover", "on the map", "maps for")), ask.say
+
+
+def test_which_is_quickest_is_asked_only_where_one_place_is_quickest():
+    """'Which is quickest to reach from 656 2nd Avenue: Lewis's Café, Flour & Lantern or Olive & Vine?'
+    presumes one: where two of them tie at the shortest time (2 minutes each) the request has no
+    facts and its draft is left; the other wordings keep their minutes."""
+    from prove_env.facts import quantity
+
+    asks = _asks("distance_matrix", draws=200)
+    quickest = [(ask, result) for ask, _, result in asks if ask.say.startswith("Which is quickest")]
+    tied = [(ask, result) for ask, result in quickest
+            if sorted(c["duration_min"] for c in result)[:2].count(min(c["duration_min"] for c in result)) > 1]
+    assert len(quickest) > 20 and tied, (len(quickest), len(tied))
+    for ask, result in quickest:
+        if (ask, result) in tied:
+            with pytest.raises(ValueError):
+                ask.facts(result)
+        else:
+            assert ask.facts(result) == [quantity(c["duration_min"], "min") for c in result], ask.say
+    others = [(ask, result) for ask, _, result in asks if not ask.say.startswith("Which is quickest")]
+    assert others and all(ask.facts(result) for ask, result in others)

@@ -903,3 +903,45 @@ def test_a_checkout_asks_for_the_total_last():
         text = f"{ask.say} {ask.detail or ''}".strip()
         assert re.search(r"\btotal\b", text), text
         assert not re.search(r"\?\s+\S", text), text
+
+
+def test_a_product_an_earlier_order_result_shows_is_not_searched_for_again():
+    """"I need to return an item from my order from June 16." then "Please post a review of the
+    Pantrywise Everyday Table Lamp": the order list already showed the lamp's product id beside its
+    name, yet the gold searched the catalog for it, so an agent that took the id from the list lost
+    coverage. An order look-up (and an order question's own call) settles the products it shows."""
+    import asyncio
+    import json
+
+    from prove_env.episode import replay
+    from prove_env.synthesis.pipeline import synthesize
+
+    result = synthesize(["shopping"], 40, seed=95, workers=1)
+    followed = 0
+    for task in result.tasks("train") + result.tasks("test"):
+        if not any(g.name in ("list_orders", "get_order") for g in task.gold_calls):
+            continue
+        records = asyncio.run(replay(task)).records
+        shown: set[tuple[str, str]] = set()
+        for record in records:
+            out = json.loads(record.output) if record.ok else None
+            if record.name == "search_products" and "query" in record.arguments:
+                assert record.arguments["query"] not in {n for n, _ in shown}, (task.id, record.arguments)
+            elif record.arguments.get("product_id") in {i for _, i in shown}:
+                followed += 1
+            if record.name in ("list_orders", "get_order"):
+                orders = out if isinstance(out, list) else [out]
+                shown |= {(i["name"], i["product_id"]) for o in orders for i in o["items"]}
+    assert followed, "no sample took a product id from an earlier order result"
+
+
+def test_a_one_star_review_is_one_star():
+    """"Review Hearthstone Pro Chef's Knife: 1 stars, 'Disappointing'.": a rating of one is said
+    '1 star' (or 'one star'), in every wording of the review request."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("write_review", seeds=(0, 1), draws=150) if ask.args["rating"] == 1]
+    assert len(asks) > 5
+    for ask in asks:
+        for text in (ask.say, ask.terse, ask.detail):
+            assert not re.search(r"\b1 stars\b|\bone stars\b", text or ""), text

@@ -920,3 +920,48 @@ def test_a_message_named_by_its_words_or_its_day_is_found_by_one_search():
     world.close()
     assert {("query",), ("author_id", "end_date", "start_date"), ("channel_id", "end_date", "start_date")} <= forms, forms
     assert search_hidden, "no draft hides search_messages"
+
+
+def test_pins_are_told_without_the_handles_they_open_with():
+    """'What's pinned in #engineering?' is answered by quoting each pin without the @handles it opens
+    with ('Joanna Estes asked "Does anyone know who owns the error budget?"' for '@troy.castro Does
+    anyone know who owns the error budget?'); the verbatim quote still states it."""
+    import json
+    import random
+    import re
+
+    from prove_env.facts import facts_stated
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    opening = re.compile(r"^(?:@[\w.\-]+\s+)+(?=\S)")
+    goal = next(g for g in recipe.goals if g.tool == "list_pins")
+    stripped = 0
+    for seed in range(3):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"team_chat pins {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for _ in range(20):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            result = json.loads(toolkit(world).run("list_pins", dict(ask.args)))
+            facts = ask.facts(result)
+            told = " ".join(f'{m["author"]} wrote "{opening.sub("", m["text"])}"' for m in result)
+            stripped += sum(bool(opening.match(m["text"])) for m in result)
+            assert facts_stated([facts], [told]), (ask.say, facts, told)
+            assert facts_stated([facts], [" ".join(f'"{m["text"]}"' for m in result)]), (ask.say, facts)
+        world.close()
+    assert stripped
+
+
+def test_pins_and_threads_are_never_hidden_while_a_search_of_the_channel_is_shown():
+    """search_messages with the channel's id returns its messages, replies included, with their pin
+    flag and their parent's id: list_pins, get_thread and list_messages are hidden only with it."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    recipe = get_recipe("team_chat")
+    for tool in ("list_pins", "get_thread", "list_messages"):
+        assert "search_messages" in recipe.substitutes_of(tool), tool

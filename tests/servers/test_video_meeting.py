@@ -853,3 +853,30 @@ def test_a_live_meeting_whose_participants_were_listed_is_not_looked_up_again():
             elif call.name in ("start_recording", "end_meeting", "stop_recording") and listed:
                 after_listing += 1
     assert after_listing > 0
+
+
+def test_a_days_meetings_are_asked_as_the_ones_the_user_hosts():
+    """Finding: "What meetings have I got on Saturday, September 12?" was answered by the meetings the user
+    hosts that day only, while they were also invited to another host's meeting that day ("have I got",
+    "what's on my meeting list", "my meetings" cover invitations too). Every wording of the request, the
+    terse and the one without its day included, says the meetings are the user's own to host or run."""
+    import re
+
+    asks = _asks("find_meetings", seeds=(0, 1, 2), n=150)
+    assert len(asks) > 30
+    for _, ask in asks:
+        for text in (ask.say, ask.terse):
+            assert re.search(r"\b(host|hosting|hosted|run|my own)\b", text), text
+
+
+def test_a_meetings_passcode_is_said_the_way_people_say_it():
+    """Finding: "Could you get me into meeting 818 1585 1383? It's Katrina Montgomery's Launch readiness.
+    It's passcode 479667." ('It's passcode', and the title without 'meeting'). The passcode is said as
+    people say it, and the host's meeting is called a meeting."""
+    asks = _asks("join_meeting", seeds=(0, 1, 2), n=150)
+    assert len(asks) > 30
+    for b, ask in asks:
+        assert "It's passcode" not in ask.detail, ask.detail
+        assert ask.args["passcode"] in ask.detail
+        if "'s " in ask.say and "It's" in ask.say:
+            assert ask.say.rstrip(".").endswith(" meeting"), ask.say
