@@ -811,6 +811,39 @@ def test_an_idle_filter_leaves_a_first_read_but_an_entity_the_user_named_stays()
     assert _without_idle_arguments(task, specs).gold_calls[0].arguments == {"client_id": client["client_id"]}
 
 
+def test_the_two_bounds_of_a_range_leave_a_read_together_or_not_at_all() -> None:
+    """"Eddie's message in #random from March 16", searched on March 16 to March 16: on a world whose
+    #random messages begin that day the search answers the same without its start, which left the gold
+    searching everything up to March 16, a range the user never said. Bounds are tried together: a day
+    that changes the answer keeps both; a range that changes nothing (and an idle limit) still goes."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.verify import _idle_candidates, _without_idle_arguments
+    from prove_env.task import Task
+    from prove_env.world import worlds
+    from tests.stand_ins import parse
+
+    assert _idle_candidates(["start_date", "end_date", "limit"]) == [("start_date", "end_date"), ("limit",)]
+    assert _idle_candidates(["min_amount", "sender", "max_amount"]) == [("min_amount", "max_amount"), ("sender",)]
+    assert _idle_candidates(["end_date", "min_size", "max_depth"]) == [("end_date",), ("min_size",), ("max_depth",)]
+
+    team_chat = get_toolkit("team_chat")
+    specs = team_chat.specs()
+    tools = team_chat(worlds.create(team_chat, 0))
+    me = parse(tools.run("find_members", {"limit": 1}))[0]["member_id"]
+    where = {"user_id": me, "channel_id": parse(tools.run("list_channels", {"user_id": me}))[0]["channel_id"]}
+    messages = parse(tools.run("search_messages", {**where, "limit": 100}))
+    first = min(m[key][:10] for m in messages for key in m if key in ("sent_at", "posted_at", "created_at"))
+    tools.world.close()
+
+    def gold_of(**arguments):
+        task = Task(id="t", server="team_chat", seed=0, user_turns=["Messages in the channel?"], gold=[[
+            {"id": "g1", "name": "search_messages", "arguments": {**where, **arguments}}]])
+        return _without_idle_arguments(task, specs).gold_calls[0].arguments
+
+    assert gold_of(start_date=first, end_date=first) == {**where, "start_date": first, "end_date": first}
+    assert gold_of(start_date="2020-01-01", end_date="2040-01-01", limit=100) == where
+
+
 def test_the_users_own_name_is_no_fact_even_as_one_of_its_forms() -> None:
     """'Who does Jessica follow?' when she follows the user: the answer says 'you', which neither the
     user's name nor handle states."""

@@ -136,8 +136,8 @@ def _without_idle_arguments(task: Task, specs: Mapping[str, Any]) -> Task:
                 break  # a gold call that fails: the gates turn the task down
             if not specs[call.name].read_only or call.id == held:
                 continue
-            for key in _optional(specs[call.name], call):
-                fewer = {k: v for k, v in arguments.items() if k != key}
+            for keys in _idle_candidates(_optional(specs[call.name], call)):
+                fewer = {k: v for k, v in arguments.items() if k not in keys}
                 try:
                     same = tools.run(call.name, fewer) == answer
                 except ToolError:
@@ -172,6 +172,26 @@ def _without_defaults(task: Task, specs: Mapping[str, Any]) -> Task:
         return task
     return task.model_copy(update={"gold": [[c.model_copy(update={"arguments": kept(c)}) for c in turn]
                                             for turn in task.gold]})
+
+
+_BOUNDS = (("start", "end"), ("min", "max"), ("after", "before"), ("since", "until"))
+
+
+def _idle_candidates(optional: Sequence[str]) -> list[tuple[str, ...]]:
+    """The optional arguments to try leaving out, one at a time, but the two bounds of a range
+    ('start_date' and 'end_date', 'min_amount' and 'max_amount') together: "messages from March 16"
+    searched only up to March 16 answers the same on a world whose messages begin that day, and
+    teaches a range the user never said."""
+    out: list[tuple[str, ...]] = []
+    for key in optional:
+        if any(key in keys for keys in out):
+            continue
+        words = key.split("_")
+        partners = ["_".join(b if w == a else w for w in words) for low, high in _BOUNDS
+                    for a, b in ((low, high), (high, low)) if a in words]
+        partner = next((p for p in partners if p in optional), None)
+        out.append((key, partner) if partner else (key,))
+    return out
 
 
 def _optional(spec: Any, call: Any) -> list[str]:

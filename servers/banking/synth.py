@@ -748,11 +748,12 @@ def deposit(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     amount = float(rng.choice([50, 100, 120, 200, 250, 300, 500, 800, 1000, 1500]))
     name, cash = account_name(b, account, rng), money(amount)
-    what = rng.choice(["", "", "a check of ", "cash: "])
+    what = rng.choice(["", "", "a check of ", "cash"])
+    given = f"{cash} in cash" if what == "cash" else f"{what}{cash}"
     facts = None
     say = rng.choice([f"I want to deposit {cash} into {name}.",
                       f"Please put a {cash} deposit into {name}.",
-                      f"I've got {what}{cash} to pay into {name}.",
+                      f"I've got {given} to pay into {name}.",
                       f"Could you deposit {cash} to {name} for me?",
                       f"I'd like to make a deposit of {cash} into {name}, please."])
     if rng.random() < 0.3:
@@ -1031,10 +1032,10 @@ _BY_EMAIL = ("Hello, my email address with you is {email}.", "Hi, my email on fi
 _BY_EMAIL_TERSE = ("Email: {email}.", "Email {email}.", "Email on file: {email}.", "Account email: {email}.",
                    "My email: {email}.")
 _BY_PHONE = ("Hi, my phone number on file is {phone}.", "You should have me under the phone number {phone}.",
-             "The number on my account is {phone}.", "My registered phone number is {phone}.",
+             "The phone number on my account is {phone}.", "My registered phone number is {phone}.",
              "You can look me up by my phone, {phone}.", "I'm the customer with phone number {phone}.",
-             "Hi there, my number with you is {phone}.", "I'm calling about my account; my phone is {phone}.")
-_BY_PHONE_TERSE = ("Phone {phone}.", "My number: {phone}.", "Phone on file: {phone}.", "Calling from {phone}.")
+             "Hi there, my phone number with you is {phone}.", "I'm calling about my account; my phone is {phone}.")
+_BY_PHONE_TERSE = ("Phone {phone}.", "My phone number: {phone}.", "Phone on file: {phone}.", "Calling from {phone}.")
 
 
 def _by_name(ref: Ref) -> tuple[str, str]:

@@ -231,7 +231,7 @@ def list_leads(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"owner_id": b["rep"]["rep_id"], "status": status},
                say=rng.choice([f"Which of my leads are {word}?", f"Could you list my {status} leads for me?",
                                f"I want to plan my calls. Who among my leads is {word} right now?",
-                               f"Pull up the leads of mine with status {status}, please.",
+                               f"Pull up my leads with status {status}, please.",
                                f"How many {status} leads do I have, and who are they?"]),
                terse=rng.choice([f"My {status} leads?", f"List my {status} leads."]),
                refs=(_rep(b),), mentions=(status,), facts=lambda r: [x["name"] for x in r[:6]])
@@ -910,10 +910,13 @@ def lead_status(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     lead = rng.choice(b["leads"])
     name = lead["name"]
-    return Ask({"name": name},
-               say=rng.choice([f"What's the status of my lead {name}?", f"Where are we with the lead {name}?",
-                               f"Remind me: has my lead {name} been qualified yet? What status is it in?"]),
-               terse=f"Status of lead {name}?", mentions=(name,), facts=lambda r: [r[0]["status"]])
+    say = rng.choice([f"What's the status of my lead {name}?", f"Where are we with the lead {name}?",
+                      f"Remind me: has my lead {name} been qualified yet? What status is it in?"])
+    # "my lead X" (every lead of a bundle is its rep's): the lead's record shows its owner, the asker, for
+    # certain; a later request of theirs (an activity under their name) takes their rep id from it
+    mine = "my lead" in say.lower() and lead["owner_id"] == b["rep"]["rep_id"]
+    return Ask({"name": name}, say=say, terse=f"Status of {'my ' * mine}lead {name}?", mentions=(name,),
+               facts=lambda r: [r[0]["status"]], settles=(("rep", lead["owner_id"]),) if mine else ())
 
 
 def _said_stage(stage: str) -> Any:

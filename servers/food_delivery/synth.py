@@ -315,7 +315,7 @@ def check_delivery(b: Bundle, rng: random.Random) -> Ask | None:
         (f"Can {r['name']} deliver to {place} right now? How far is it?", None),
         (f"Would {r['name']} deliver to {place}? Tell me the distance too.", None),
         (f"Is {place} within {r['name']}'s delivery area? How many miles away is it?", None),
-        (f"Does {r['name']} deliver to me? How far away would it be?", f"I mean {place}."),
+        (f"Does {r['name']} deliver to me? How far away would it be?", f"I'm asking about {place}."),
         (f"I want to know if {r['name']} can reach one of my addresses, and how far it is.", f"It's {place}."),
     ])
     return Ask({"restaurant_id": r["restaurant_id"], "address_id": address["address_id"]}, say=say, detail=detail,
@@ -535,12 +535,18 @@ def set_tip(b: Bundle, rng: random.Random) -> Ask | None:
     if name is None:
         return None
     amount = money(tip)
-    say, detail = rng.choice([
-        (f"It's pouring outside; I want to raise the tip on {name}.", f"Make it {amount}."),
+    # a wording that says the tip goes up or down only where the new tip does ("bump up" to $4 from $5 is wrong)
+    wordings = [
         (f"I'd like to change the tip on {name}.", f"Set it to {amount}, please."),
-        (f"The driver deserves more. Can you bump up the tip on {name}?", f"{amount} sounds right."),
         (f"Could you adjust the driver's tip for {name}?", f"Let's say {amount}."),
-    ])
+    ]
+    if tip > order["tip"]:
+        wordings += [(f"It's pouring outside; I want to raise the tip on {name}.", f"Make it {amount}."),
+                     (f"The driver deserves more. Can you bump up the tip on {name}?", f"{amount} sounds right.")]
+    else:
+        wordings += [(f"I'd like to lower the tip on {name}.", f"Make it {amount}."),
+                     (f"I tipped too much on {name}. Can you bring the tip down?", f"{amount} is enough.")]
+    say, detail = rng.choice(wordings)
     return Ask({"order_id": order["order_id"], "tip": tip}, say=say, detail=detail,
                terse=f"Tip {amount} on {name}.", refs=(_order(b, order),), mentions=(order["restaurant"],))
 

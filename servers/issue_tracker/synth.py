@@ -328,17 +328,21 @@ def list_comments(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_issue_history", 0.6)
 def get_issue_history(b: Bundle, rng: random.Random) -> Ask | None:
-    issues = [i for i in b["issues"] if i["status"] == "done" and i["resolution"] == "done"]
+    # the day work started, which only the history holds: the day an issue reached done is its
+    # `resolved_at`, which the issue in full shows (an earlier read of it already answers that); a
+    # duplicate was closed as one without ever being worked on, so its history holds no start
+    issues = [i for i in b["issues"] if i["status"] != "to_do" and i["resolution"] != "duplicate"]
     if not issues:
         return None
     issue = rng.choice(issues)
     n = named(b, issue, rng)
     name = n.words
     return Ask({"issue_id": n.arg},
-               say=rng.choice([f"When was {name} moved to done?", f"On what day did {name} get finished?",
-                               f"Check the history of {name}: when did it reach done?"]),
-               terse=f"Date {name} went to done?", refs=n.refs,
-               facts=lambda r: [next(c["changed_at"][:10] for c in r if c["to"] == "done")])
+               say=rng.choice([f"When was {name} first moved to in progress?",
+                               f"On what day did work on {name} first start?",
+                               f"Check the history of {name}: when did it first go in progress?"]),
+               terse=f"When did {name} first go in progress?", refs=n.refs,
+               facts=lambda r: [next((c["changed_at"][:10] for c in r if c["to"] == "in_progress"), None)])
 
 
 @goals.add("get_project", 0.7)

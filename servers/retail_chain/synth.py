@@ -252,7 +252,7 @@ def find_nearest_stock(b: Bundle, rng: random.Random) -> Ask | None:
     amount = "one" if quantity == 1 else f"{quantity}"
     enough = "one" if quantity == 1 else "that many"  # "has that many" of one reads oddly
     stocked = "available" if product.endswith(" in") else "in stock"  # not 'Pipe wrench 14 in in stock'
-    say = _pick(rng, [f"A customer of ours is in {city} and needs {amount} of the {product}. Which of our stores nearest to them has {enough}?",
+    say = _pick(rng, [f"A customer of ours is in {city} and needs {amount} of the {product}. Which is the nearest of our stores that has {enough}?",
                       f"Where's the closest store to {city} that has at least {quantity} unit{'s' if quantity > 1 else ''} of the {product} available?",
                       f"Could you find me the nearest store to {city} with {amount} of the {product} {stocked}?",
                       f"A customer in {city} wants {amount} of the {product}; which nearby store can sell them {enough}?"])

@@ -434,7 +434,10 @@ def member_count(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_channel", 0.7)
 def get_channel(b: Bundle, rng: random.Random) -> Ask | None:
-    joined = [_by_id(b, cid) for cid in b["details"]]
+    """Who created a channel, or what it is for: asked of a channel someone else created (its creator
+    knows both)."""
+    joined = [_by_id(b, cid) for cid, detail in b["details"].items()
+              if detail["created_by_id"] != b["me"]["member_id"]]
     if not joined:
         return None
     channel = rng.choice(joined)

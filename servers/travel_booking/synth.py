@@ -944,7 +944,7 @@ def _payer(label: str) -> Any:
 
 
 def _charges_and_payers(r: list[dict]) -> list[Any]:
-    """A booking's first charges and refunds, and what they went on (each payer once)."""
+    """A booking's first charges and refunds, and what paid them (each payer once)."""
     entries = r[:4]
     payers = {e["paid_with"]: _payer(e["paid_with"]) for e in entries}
     return [e["amount"] for e in entries] + list(payers.values())
@@ -982,8 +982,8 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
         # the bookings list shows what a booking cost (its fare and fees), never what paid for it:
         # every wording asks the card too, which only the charges show
         return Ask({"traveller_id": tid},
-                   say=rng.choice([f"What exactly have you charged me for {said}? Every charge, and what it went "
-                                   "on, please.",
+                   say=rng.choice([f"What exactly have you charged me for {said}? Every charge, and what I paid "
+                                   "it with, please.",
                                    f"Could you break down the payments on {said}, and what paid for them?",
                                    f"I'm doing my expenses: what did {said} cost me, charge by charge, and what did "
                                    "I pay with?"]),

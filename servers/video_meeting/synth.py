@@ -220,6 +220,10 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
                       f"I'm planning my week. Which meetings of my own are on {on}?"] if future else
                      [f"Which meetings did I host on {on}?", f"What meetings did I run on {on}?",
                       f"Could you remind me which meetings I hosted on {on}?"])
+    # the terse wording in the tense of the day too ('Meetings I host, Wednesday, November 4?' five weeks
+    # after that day read as if it were to come)
+    terse = ([f"Meetings I'm hosting on {on}?", f"Meetings I host, {on}?"] if future else
+             [f"Meetings I hosted on {on}?", f"Meetings I hosted, {on}?"])
     if _vague(rng, 0.4):
         # said in the tense of the day, and a detail that reads as well in the same message as after
         # "which day?" ('I'd like to see my meetings for one day. The day is ...' was stilted)
@@ -229,10 +233,10 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
                           "I'd like to see the meetings I hosted on a certain day."])
         detail = rng.choice([f"It's {on}.", f"I mean {on}.", f"{on}, please."])
         return Ask({"host_id": b["user"]["user_id"], "on_date": when.isoformat()}, say=say, detail=detail,
-                   terse=rng.choice([f"Meetings I'm hosting on {on}?", f"Meetings I host, {on}?"]), refs=(_me(b),),
+                   terse=rng.choice(terse), refs=(_me(b),),
                    mentions=(day(when),), facts=lambda r: [m["title"] for m in r])
     return Ask({"host_id": b["user"]["user_id"], "on_date": when.isoformat()}, say=say,
-               terse=rng.choice([f"Meetings I'm hosting on {on}?", f"Meetings I host, {on}?"]), refs=(_me(b),),
+               terse=rng.choice(terse), refs=(_me(b),),
                mentions=(day(when),), facts=lambda r: [m["title"] for m in r])
 
 
@@ -324,7 +328,8 @@ def invite_to_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     if who and rng.random() < 0.6:  # a colleague's address, which find_users gives, is never held back
         say = rng.choice([f"Please invite {who} to {name}.", f"Could you add {who} to the invite list of {name}?",
                           f"I'd like {who} to be at {name}; send them an invitation."])
-        say += " " + rng.choice([f"Their email is {email}.", f"They use {email}.", f"Send it to {email}."])
+        # the address says no action again ('send them an invitation. Send it to ...')
+        say += " " + rng.choice([f"Their email is {email}.", f"They use {email}.", f"They're at {email}."])
     return Ask({"meeting_id": m["meeting_id"], "email": email}, say=say,
                terse=rng.choice([f"Invite {email} to {name}.", f"Add {email} to {name}."]),
                refs=(_me(b), _mtg(b, m)), mentions=(email,) + _title_words(m))
@@ -645,7 +650,8 @@ def share_recording(b: Bundle, rng: random.Random) -> Ask | None:
     # the request, never held back for the assistant to ask
     say = rng.choice([f"{who} missed it, so please share {name} with them.", f"Please share {name} with {who}.",
                       f"Could you send {name} to {who}?", f"{who} asked for {name}; share it with them."])
-    say += " " + rng.choice([f"Their email is {email}.", f"The address is {email}.", f"Send it to {email}."])
+    # the address says no action again ('... share it with them. Send it to ...' asked for the share twice)
+    say += " " + rng.choice([f"Their email is {email}.", f"The address is {email}.", f"They're at {email}."])
     return Ask({"recording_id": r["recording_id"], "email": email}, say=say,
                terse=f"Share {name} with {who} ({email}).", refs=(_me(b), _rec_ref(b, r)),
                mentions=(email, r["meeting"]["title"], who))
@@ -676,7 +682,7 @@ def delete_recording(b: Bundle, rng: random.Random) -> Ask | None:
 _BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "This is {name} speaking.", "It's {name} here.",
             "Hi, I'm {name} from {dept}.", "Hey, it's {name}.", "I'm {name}.", "Hello, {name} here.",
             "{name} from {dept} here.", "Good morning, this is {name}.", "Hi there, I'm {name}.")
-_BY_NAME_TERSE = ("This is {name}.", "User: {name}.", "It's {name}.", "I'm {name}.", "{name} here.")
+_BY_NAME_TERSE = ("This is {name}.", "{name} speaking.", "It's {name}.", "I'm {name}.", "{name} here.")
 _BY_EMAIL = ("Hi, my account is {email}.", "I'm signed in as {email}.", "My email here is {email}.",
              "Hello, you have me as {email}.", "I use the account {email}.", "My login is {email}.")
 _BY_EMAIL_TERSE = ("Account: {email}.", "Email: {email}.", "Login: {email}.")

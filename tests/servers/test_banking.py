@@ -1142,3 +1142,45 @@ def test_an_account_is_named_in_full_once_per_request():
             assert len(named) == len(set(named)), words
         shortened += "the checking account" in ask.say or "the savings account" in ask.say
     assert shortened
+
+
+def test_a_customer_who_gives_a_phone_number_calls_it_a_phone():
+    """"Hi there, my number with you is (263) 372-0459." reads first as an account number at a bank:
+    no introduction by phone, in either register, says "number" without "phone" before it."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, Ref, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    by_phone = [lookup for lookup in recipe.lookups if lookup.kind == "customer"
+                and "phone" in lookup.args(Ref.of("customer", {"customer_id": "C", "name": "N", "email": "e",
+                                                                "phone": "p", "phone_unique": True}))]
+    assert len(by_phone) == 1
+    said = set()
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(seed))
+        world.close()
+        for b in bundles:
+            customer = {**b["customer"], "phone_unique": True}
+            for text in by_phone[0].intro(Ref.of("customer", customer)):
+                said.add(text)
+                assert not re.search(r"(?<!phone )\bnumber\b", text, re.I), text
+    assert len(said) > 10, len(said)
+
+
+def test_a_cash_deposit_says_in_cash():
+    """"I've got cash: $1,500 to pay into my checking account." reads as a slip: cash is said after
+    the amount ("$1,500 in cash"), and no deposit request puts a colon after a word before the amount."""
+    import re
+
+    asks = [ask for ask, *_ in _asks("deposit", seeds=(0, 1, 2), draws=120)]
+    assert len(asks) > 100
+    in_cash = 0
+    for ask in asks:
+        assert not re.search(r"\w: \$", ask.say), ask.say
+        in_cash += " in cash " in ask.say
+    assert in_cash > 0

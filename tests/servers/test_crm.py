@@ -985,3 +985,28 @@ def test_my_lead_settles_the_askers_rep_id():
             others += 1
             assert ask.settles == () and "my lead" not in ask.terse.lower(), ask.say
     assert mine and others
+
+
+def test_my_lead_status_read_settles_the_askers_rep_id():
+    """"What's the status of my lead Robin Wallace?" then a meeting logged under the asker's name: the
+    lead's record shows its owner, the asker, so the later call takes that rep id from it, not from a
+    search by name (a model that takes the short route must not lose coverage)."""
+    mine = others = 0
+    for ask, result, _ in _asks("list_leads", draws=200):
+        if set(ask.args) != {"name"}:
+            continue
+        if "my lead" in ask.say.lower():
+            mine += 1
+            assert ask.settles == (("rep", result[0]["owner_id"]),), ask.say
+            assert "my lead" in ask.terse.lower()
+        else:
+            others += 1
+            assert ask.settles == () and "my lead" not in ask.terse.lower(), ask.say
+    assert mine and others
+
+
+def test_a_listing_of_my_leads_by_status_says_my_leads():
+    """"Pull up the leads of mine with status qualified" reads stiffly: the request says "my leads"."""
+    says = [ask.say for ask, _, _ in _asks("list_leads", draws=200) if "status" in ask.args]
+    assert any("with status" in say for say in says)
+    assert not any("of mine" in say for say in says), [s for s in says if "of mine" in s][:1]

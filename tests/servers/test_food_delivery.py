@@ -642,3 +642,31 @@ def test_a_reorder_never_says_order_twice():
     for ask in asks:
         for text in (ask.say, ask.terse):
             assert not (re.search(r"\breorder\b", text, re.I) and re.search(r"\border\b", text, re.I)), text
+
+
+def test_a_tip_said_to_go_up_or_down_goes_that_way():
+    """'The driver deserves more. Can you bump up the tip?' then '$4 sounds right.' on an order tipped $5
+    lowers the tip: a request that says which way the tip goes says the way the new tip goes."""
+    asks = []
+    for ask, read in _built("set_tip", draws=120):
+        old = read("track_order", order_id=ask.args["order_id"])["tip"]
+        asks.append((ask, old))
+    assert any(a.args["tip"] < old for a, old in asks) and any(a.args["tip"] > old for a, old in asks)
+    for ask, old in asks:
+        words = f"{ask.say} {ask.detail or ''}".lower()
+        if any(w in words for w in ("raise", "bump up", "deserves more")):
+            assert ask.args["tip"] > old, (ask.say, old)
+        if any(w in words for w in ("lower", "too much", "down")):
+            assert ask.args["tip"] < old, (ask.say, old)
+
+
+def test_an_address_said_with_its_delivery_question_is_a_sentence():
+    """'Does Bangkok Garden deliver to me? How far away would it be? My gym.': a detail said in the same
+    message as its request is a sentence of its own, not a bare fragment."""
+    from prove_env.synthesis.compose import _inline
+
+    details = [ask.detail for ask, _ in _built("check_delivery", draws=120) if ask.detail]
+    assert details
+    for detail in details:
+        said = _inline(detail)
+        assert said.split()[0] in ("I'm", "It's"), said

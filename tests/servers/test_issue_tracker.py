@@ -1141,3 +1141,23 @@ def test_the_to_do_column_and_a_terse_opener_read_plainly():
     assert len(openers) >= 6, openers
     for opener in openers:
         assert not re.match(r"(From|Me:|User:) ", opener), opener
+
+
+def test_a_history_question_asks_what_only_the_history_holds():
+    """Finding: "Who reported X, and when?" (get_issue, whose result shows `resolved_at`), then "On
+    what day did X get finished?" asked the history for the day the issue reached done, which the
+    earlier result already gave: answering from it lost the history call's coverage. The history is
+    asked what only it holds, the day work first started, never the day the issue was resolved."""
+    checked = 0
+    for ask, read in _asks("get_issue_history"):
+        issue = read("get_issue", issue_id=ask.args["issue_id"])
+        history = read("get_issue_history", issue_id=ask.args["issue_id"])
+        started = next(h["changed_at"][:10] for h in history if h["field"] == "status" and h["to"] == "in_progress")
+        assert list(ask.facts(history)) == [started], (ask.say, history)
+        for text in (ask.say, ask.terse):
+            assert "done" not in text and "finished" not in text, text
+        resolved = (issue["resolved_at"] or "")[:10]
+        if resolved and resolved != started:
+            checked += 1
+            assert resolved not in ask.facts(history), ask.say
+    assert checked >= 3, checked

@@ -706,3 +706,29 @@ def test_two_stores_of_one_city_name_the_city_once():
                     for s in pair:  # each store is still named
                         assert s["name"] in text, text
     assert same["transfer_stock"] > 10, same
+
+
+def test_the_nearest_store_is_asked_in_plain_grammar():
+    """'Which of our stores nearest to them has one?' is broken grammar: every wording of the nearest-stock
+    request asks for the nearest store that has the amount in a whole sentence."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("retail nearest wording")
+    bundles = recipe.sample(read, world.now, rng)
+    world.close()
+    goal = next(g for g in recipe.goals if g.tool == "find_nearest_stock")
+    said = set()
+    for _ in range(300):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        said.add(ask.say.split(". ")[-1].split("; ")[-1][:25])
+        assert "stores nearest to them" not in ask.say, ask.say
+    assert any(s.startswith("Which is the nearest") for s in said), said

@@ -965,3 +965,31 @@ def test_pins_and_threads_are_never_hidden_while_a_search_of_the_channel_is_show
     recipe = get_recipe("team_chat")
     for tool in ("list_pins", "get_thread", "list_messages"):
         assert "search_messages" in recipe.substitutes_of(tool), tool
+
+
+def test_who_created_a_channel_and_what_it_is_for_are_asked_of_another_members_channel():
+    """'I never understood what #announcements is meant for' is never asked by the member who created
+    #announcements (nor 'who set up #x?' by its creator): the question is of a channel someone else created."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    goal = next(g for g in recipe.goals if g.tool == "get_channel")
+    asked = own = 0
+    for seed in range(2):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"team_chat get_channel {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        own += sum(d["created_by_id"] == b["me"]["member_id"] for b in bundles for d in b["details"].values())
+        for b in bundles:
+            for _ in range(15):
+                ask = goal.build(b, rng)
+                if ask is None:
+                    continue
+                asked += 1
+                assert b["details"][ask.args["channel_id"]]["created_by_id"] != b["me"]["member_id"], ask.say
+        world.close()
+    assert asked and own

@@ -1140,7 +1140,7 @@ def test_the_charges_of_a_booking_ask_what_paid_for_them():
     asks = [ask for _, ask in _asks("list_transactions") if "paid with" in ask.terse]
     assert len(asks) >= 10
     for ask in asks:
-        assert any(w in ask.say for w in ("went on", "paid for", "pay with")), ask.say
+        assert any(w in ask.say for w in ("paid it with", "paid for", "pay with")), ask.say
         every = json.loads(tools.run("list_transactions", dict(ask.args)))
         facts = ask.facts(every)
         shown = [f for f in facts if not isinstance(f, float | int)]
@@ -1340,3 +1340,15 @@ def test_one_checked_bag_is_it_not_them():
     for ask in found:
         if ask.args["count"] == 1:
             assert "add them" not in ask.say, ask.say
+
+
+def test_a_bookings_charges_ask_what_paid_them_in_words_of_one_reading():
+    """Finding: "What exactly have you charged me for my October 19 flight to Boston? Every charge, and what
+    it went on, please." records the card, but "what it went on" reads as well as "what it was spent on" (the
+    fare), and "one charge: $257.99 for the fare" then fails. Every wording of a booking's charges asks for
+    what paid them in words that mean only that."""
+    found = [ask for _, ask in _asks("list_transactions", draws=150) if "charged me for" in ask.say]
+    assert found
+    for ask in found:
+        assert "went on" not in ask.say, ask.say
+        assert "paid it with" in ask.say, ask.say

@@ -880,3 +880,43 @@ def test_a_meetings_passcode_is_said_the_way_people_say_it():
         assert ask.args["passcode"] in ask.detail
         if "'s " in ask.say and "It's" in ask.say:
             assert ask.say.rstrip(".").endswith(" meeting"), ask.say
+
+
+def test_a_past_days_meetings_are_asked_in_the_past_tense_in_every_wording():
+    """Finding: terse "Meetings I host, Wednesday, November 4?" five weeks after that day, while the full
+    wordings of the same request say "Which meetings did I host on ...?". The terse wording of a past day
+    is in the past tense too, and that of a day to come is not."""
+    import re
+
+    asks = _asks("find_meetings", seeds=(0, 1, 2), n=150)
+    past = [(b, a) for b, a in asks if dt.date.fromisoformat(a.args["on_date"]) < b["now"].date()]
+    future = [(b, a) for b, a in asks if dt.date.fromisoformat(a.args["on_date"]) > b["now"].date()]
+    assert len(past) > 10 and len(future) > 10
+    for _, ask in past:
+        assert re.search(r"\b(hosted|did I|ran)\b", ask.terse), ask.terse
+    for _, ask in future:
+        assert not re.search(r"\b(hosted|did I|ran)\b", ask.terse), ask.terse
+
+
+@pytest.mark.parametrize("tool", ["share_recording", "invite_to_meeting"])
+def test_the_address_of_a_share_or_an_invitation_asks_for_nothing_again(tool):
+    """Finding: "Lori Rodriguez asked for the first of the Sprint planning recordings from October 11; share
+    it with them. Send it to lori.rodriguez@northwindlabs.com." asked for the one share twice (and "...; send
+    them an invitation. Send it to ..." for an invitation). The sentence that gives the address only gives it."""
+    import re
+
+    asks = _asks(tool, seeds=(0, 1, 2), n=150)
+    assert len(asks) > 30
+    for _, ask in asks:
+        address = re.split(r"(?<=[.?]) ", ask.say)[-1]
+        assert ask.args["email"] in address, ask.say
+        assert not address.lower().startswith(("send", "share")), ask.say
+
+
+def test_a_terse_introduction_by_name_reads_as_said():
+    """Finding: "User: Jade Rowe. Speakers in transcript of ...?" (a form field, not how anyone introduces
+    themselves, however terse)."""
+    from servers.video_meeting import synth
+
+    for phrase in synth._BY_NAME_TERSE + synth._BY_EMAIL_TERSE:
+        assert not phrase.startswith(("User:", "Me:", "From ")), phrase
