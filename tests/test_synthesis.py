@@ -1039,3 +1039,65 @@ def test_the_same_read_again_after_a_write_is_shown_by_the_first() -> None:
     assert _shown_earlier(task, records, triggered) == {"g3": "g1"}
     other = task.model_copy(update={"gold": [[gold[0][0].model_copy(update={"name": "list_orders"}), *gold[0][1:]]]})
     assert _shown_earlier(other, records, triggered) == {}
+
+
+def test_a_listing_narrowed_by_a_filter_is_shown_by_the_whole_listing_before_it() -> None:
+    """'Remove Patrick Smith from my meeting. Who is in the waiting room?': the host's whole participant
+    list, read to find Patrick, shows the two waiting people as they are, so the waiting room read
+    again leaves the gold; a row the earlier listing showed otherwise (someone admitted in between),
+    or did not show (a page that cut it off), keeps the read."""
+    from types import SimpleNamespace
+
+    from prove_env.synthesis.verify import _shown_earlier
+    from prove_env.task import GoldCall
+
+    host = {"host_id": "USR-0006"}
+    gold = [[GoldCall(id="g1", name="list_participants", arguments=host),
+             GoldCall(id="g2", name="remove_participant", arguments={"participant_id": "PRT-0003", "user_id": "USR-0006"},
+                      depends_on=["g1"])],
+            [GoldCall(id="g3", name="list_participants", arguments={**host, "state": "waiting"})]]
+    task = Task(id="w", server="video_meeting", seed=0, user_turns=["Remove Patrick Smith.", "Who is waiting?"],
+                gold=gold, facts=[[], ["John Bailey", "Steven Hays"]])
+    john = {"participant_id": "PRT-0004", "user_id": "USR-0011", "name": "John Bailey", "state": "waiting"}
+    steven = {"participant_id": "PRT-0005", "user_id": "USR-0012", "name": "Steven Hays", "state": "waiting"}
+    patrick = {"participant_id": "PRT-0003", "user_id": "USR-0010", "name": "Patrick Smith", "state": "in_meeting"}
+    host_row = {"participant_id": "PRT-0001", "user_id": "USR-0006", "name": "Ada Host", "state": "in_meeting"}
+
+    def records(first: list, waiting: list) -> list:
+        return [SimpleNamespace(id="g1", output=json.dumps(first)), SimpleNamespace(id="g2", output="{}"),
+                SimpleNamespace(id="g3", output=json.dumps(waiting))]
+
+    names = {"g3": lambda r: [p["name"] for p in r]}
+    assert _shown_earlier(task, records([host_row, patrick, john, steven], [john, steven]), names) == {"g3": "g1"}
+    assert _shown_earlier(task, records([host_row, patrick, john], [john, steven]), names) == {}
+    moved = {**steven, "state": "in_meeting"}
+    assert _shown_earlier(task, records([host_row, patrick, john, moved], [john, steven]), names) == {}
+    bigger = task.model_copy(update={"gold": [gold[0], [gold[1][0].model_copy(update={"arguments": {"state": "waiting"}})]]})
+    assert _shown_earlier(bigger, records([host_row, patrick, john, steven], [john, steven]), names) == {}
+
+
+def test_a_listing_is_narrowed_only_by_filters_its_rows_show_and_by_its_first_rows() -> None:
+    """The order list shows each order's status, so 'what have I had delivered?' is read off it, and
+    'my last 2 orders' are its first two rows; words matched in a body the rows do not show, or the
+    rows of another customer, are not what the earlier list told."""
+    from types import SimpleNamespace
+
+    from prove_env.synthesis.verify import _narrowed
+
+    orders = [{"order_id": "ORD-1", "status": "delivered", "total": 31.5},
+              {"order_id": "ORD-2", "status": "on_the_way", "total": 12.0},
+              {"order_id": "ORD-3", "status": "delivered", "total": 21.49}]
+    mine = {"customer_id": "CUS-0037"}
+    earlier = SimpleNamespace(id="e", name="list_orders", arguments=mine)
+
+    def narrowed(arguments: dict, rows: list, name: str = "list_orders") -> bool:
+        call = SimpleNamespace(id="c", name=name, arguments=arguments)
+        return _narrowed(earlier, call, {"e": orders, "c": rows})
+
+    assert narrowed({**mine, "status": "delivered"}, [orders[0], orders[2]])
+    assert narrowed({**mine, "limit": 2}, orders[:2])
+    assert narrowed(dict(mine), orders)
+    assert not narrowed({**mine, "limit": 2}, [orders[0], orders[2]])
+    assert not narrowed({**mine, "query": "pizza"}, [orders[0]])
+    assert not narrowed({"customer_id": "CUS-0001", "status": "delivered"}, [orders[0], orders[2]])
+    assert not narrowed({**mine, "status": "delivered"}, [orders[0], orders[2]], name="list_refunds")

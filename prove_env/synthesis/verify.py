@@ -438,15 +438,45 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
         # an extract that tells the same of nothing ignores the result: no earlier entry shows it
         reads = _extracted(extract, {}) != want and _extracted(extract, []) != want
         for earlier in calls[:j]:
-            # the same read made earlier (before a write) lists the same rows, which need not carry
-            # the id it takes (a client's alerts carry no client id)
-            same = earlier.name == call.name and earlier.arguments == call.arguments
+            # the same read made earlier (before a write), or the same listing with fewer filters whose
+            # rows show which pass them, lists the same rows, which need not carry the id the read
+            # takes (a client's alerts carry no client id); then every row of the read is compared
+            same = _narrowed(earlier, call, outputs)
             entries = list(_entries(outputs[earlier.id]) if same else _entries_of(outputs[earlier.id], ids))
+            mine = list(_entries(outputs[call.id])) if same else own
             if (reads and any(_extracted(extract, entry) == want for entry in entries)) or (not zeros and all(
-                    _same_field(fact, entries, own) for fact in want)):
+                    _same_field(fact, entries, mine) for fact in want)):
                 shown[call.id] = earlier.id
                 break
     return shown
+
+
+def _narrowed(earlier: Any, call: Any, outputs: Mapping[str, Any]) -> bool:
+    """Whether `call` lists what `earlier` listed: the same read, or the same tool with filters
+    added (every argument of `earlier` kept) whose values `earlier`'s rows show, so that its rows
+    passing them are the read's rows, in order (the waiting room after the host's whole participant
+    list; 'my last 3 orders' after the order list). A filter its rows do not show (words matched
+    in a body), or a row the earlier listing showed otherwise or cut off, keeps the read."""
+    if earlier.name != call.name or not earlier.arguments.items() <= call.arguments.items():
+        return False
+    extra = {k: v for k, v in call.arguments.items() if k not in earlier.arguments}
+    if not extra:
+        return True
+    before, now = outputs[earlier.id], outputs[call.id]
+    if not (isinstance(before, list) and isinstance(now, list) and now
+            and all(isinstance(r, dict) for r in before + now)):
+        return False
+    limit = extra.pop("limit", None)
+    if any(k not in r for r in before for k in extra):
+        return False
+    passing = [r for r in before if all(r[k] == v for k, v in extra.items())]
+    if isinstance(limit, int):
+        passing = passing[:limit]
+
+    def key(row: dict[str, Any]) -> Any:
+        return next((v for k, v in row.items() if k == "id" or k.endswith("_id")), json.dumps(row, sort_keys=True))
+
+    return [key(r) for r in passing] == [key(r) for r in now]
 
 
 def _entity_of(call: Any, output: Any) -> set[str]:

@@ -432,7 +432,10 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
         mode = "range"
     if mode == "large":
         for threshold in (1000, 500, 250, 200, 100, 50) if floor is None else ():  # the whole history is known
-            if 1 <= sum(abs(e["amount"]) >= threshold for e in entries) <= 5:
+            # the balance brought forward is a line of the statement, not a transaction: a size whose
+            # entries hold it would answer "the big ones" with the opening balance
+            large = [e for e in entries if abs(e["amount"]) >= threshold]
+            if 1 <= len(large) <= 5 and all(e["kind"] != "balance_forward" for e in large):
                 args = {**base, "min_amount": float(threshold)}
                 return Ask(args, say=rng.choice([(f"Were there any transactions of {money(threshold)} or more on "
                                                   f"{name}? List them."),

@@ -284,7 +284,7 @@ def update_lead_status(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"I finally got hold of my lead {who}; please mark them as contacted.",
                           f"Could you set my lead {who} to contacted?",
                           f"I spoke with {who} this morning, so that lead is contacted now.",
-                          f"Update {who}'s lead status to contacted, please."])
+                          f"Update the status of the lead {who} to contacted, please."])
         return Ask({"lead_id": lead["lead_id"], "status": "contacted"}, say=say,
                    terse=f"Mark {'my ' * bool(mine(say))}lead {lead['name']} contacted.", refs=(_lead(b, lead),),
                    mentions=(lead["name"], "contacted"), settles=mine(say))
@@ -313,9 +313,11 @@ def disqualify_lead(b: Bundle, rng: random.Random) -> Ask | None:
                         [f"Please disqualify my lead {who}.", f"I'm dropping the lead {who}; disqualify it, please.",
                          f"Could you mark my lead {who} as disqualified?"],
                         [f"The reason is '{reason}'.", f"Reason: {reason}.", f"Put down '{reason}' as the reason."])
+    # "my lead X": the lead's record shows its owner, the asker, for certain (as in update_lead_status)
+    mine = "my lead" in say.lower() and lead["owner_id"] == b["rep"]["rep_id"]
     return Ask({"lead_id": lead["lead_id"], "reason": reason}, say=say, detail=detail,
-               terse=f"Disqualify lead {lead['name']}: {reason}.", refs=(_lead(b, lead),),
-               mentions=(lead["name"], reason))
+               terse=f"Disqualify {'my ' * mine}lead {lead['name']}: {reason}.", refs=(_lead(b, lead),),
+               mentions=(lead["name"], reason), settles=(("rep", lead["owner_id"]),) if mine else ())
 
 
 @goals.add("convert_lead", 1.6)

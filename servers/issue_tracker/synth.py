@@ -66,7 +66,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             planned = [s for s in sprints if s["status"] == "planned"]
             bundle = {
                 "now": now, "today": now.date(), "project": project, "short": short, "info": info,
-                "me": {**me, "asker": True}, "members": members, "issues": issues, "full": full,
+                "me": {**me, "asker": me["name"]}, "members": members, "issues": issues, "full": full,
                 "lanes": lanes, "sprints": sprints, "active": active[0] if active else None, "planned": planned,
                 "mode": rng.choice(("closing", "planning")),
                 "leaving": rng.choice(leavers) if leavers and rng.random() < 0.6 else None,
@@ -80,7 +80,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
 # -- how people name things ------------------------------------------------------------------------
 
 def _project_ref(b: Bundle) -> Ref:
-    """The project, carrying who asks: the project's look-up introduces them."""
+    """The project, carrying who asks (the asker's look-up introduces them, naming it)."""
     return Ref("project", b["project"]["project_id"], {**b["project"], "asker": b["me"]["name"],
                                                        "short": b["short"]})
 
@@ -99,8 +99,8 @@ def _person_ref(person: dict) -> Ref:
 
 
 def _me(b: Bundle) -> Ref:
-    """The asker, listed under their project: resolving them brings the project's look-up, which
-    introduces them."""
+    """The asker, listed under their project: their look-up introduces them, naming the project (no
+    look-up of the project: a result that settles it, such as an issue found by title, may give its id)."""
     return Ref("user", b["me"]["user_id"], b["me"], _project_ref(b))
 
 
@@ -239,7 +239,7 @@ def list_issues(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"List every ticket {at} assigned to {who}, whatever its status.",
                                    f"Show me all the issues {at} that {who} {'am' if mine else 'is'} the assignee of, "
                                    "open or closed."]),
-                   terse=f"All issues {at} assigned to {who}, any status?", refs=refs + (_person_ref(b["me"] if mine else person),),
+                   terse=f"All issues {at} assigned to {who}, any status?", refs=refs + (_me(b) if mine else _person_ref(person),),
                    facts=_titles)
     if choice == 2:
         rows = [i for i in b["issues"] if i["sprint_id"] is None and i["status"] == "to_do"]
@@ -367,7 +367,7 @@ def list_project_members(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"project_id": b["project"]["project_id"]},
                say=rng.choice([f"Who's on the {short} team?", f"Which people are members of {short}?",
                                f"Can you list the {short} project members for me?",
-                               f"I'm new here. Who works on {short}?"]),
+                               f"Who works on {short} these days?"]),
                terse=f"{short} members?", refs=(_project_ref(b),),
                facts=lambda r: [m["name"] for m in r][:6])
 
@@ -1054,10 +1054,16 @@ _INTRO_TERSE = ("{name} here.", "This is {name}.", "{name} on {short} here.", "{
 
 
 def _intro(ref: Ref) -> tuple[str, str]:
-    """How the asker introduces themselves when their project first comes up."""
+    """How the asker introduces themselves, naming their project (`ref`, carrying who asks)."""
     name, short = ref.entity["asker"], ref.entity["short"]
     return (stable(_INTRO, "intro", ref.key, name).format(name=name, short=short),
             stable(_INTRO_TERSE, "terse", ref.key, name).format(name=name, short=short))
+
+
+def _asker_intro(ref: Ref) -> tuple[str, str]:
+    """The asker's introduction (with their project: `_intro`) when their own look-up comes up; nothing
+    for anyone else."""
+    return _intro(ref.owner) if ref.entity.get("asker") and ref.owner is not None else ("", "")
 
 
 def delete_request(b: Bundle, rng: random.Random) -> str | None:
@@ -1098,10 +1104,14 @@ recipe = Recipe(
     substitutes=SUBSTITUTES,
     goals=[_saying_keys(goal) for goal in goals.all],
     lookups=(
-        Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}),
-        Lookup("project", "list_projects", args=lambda r: {"name": r.entity["short"]}, intro=_intro),
+        # the asker introduces themselves when looked up; no one needs their project's look-up first
+        Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}, needs=lambda r: (),
+               intro=_asker_intro),
+        Lookup("project", "list_projects", args=lambda r: {"name": r.entity["short"]}),
+        # an issue found by title shows its project's id: a later request about the project takes it
         Lookup("issue", "search_issues", needs=lambda r: (),
-               args=lambda r: {"query": f'project = {r.owner.entity["key"]} AND title = "{r.entity["title"]}"'}),
+               args=lambda r: {"query": f'project = {r.owner.entity["key"]} AND title = "{r.entity["title"]}"'},
+               settles=lambda r: (("project", r.owner.key),)),
         Lookup.under("sprint", "list_sprints"),
     ),
     hidden=(HiddenAsk("delete_project", delete_request),),

@@ -29,8 +29,20 @@ NEW_POSTS = ("Just finished my first 10k! #running", "Trying a new pasta recipe 
              "Rainy Sunday, perfect for a good book #booklover", "The tomatoes are finally ripe #gardening",
              "Sunrise from the top of the hill this morning #outdoors", "New mural downtown is stunning #art",
              "Finally fixed the squeaky door myself #diy", "Best cold brew in town, no contest #coffee")
-REPLY_TEXTS = ("Congrats, well deserved!", "This looks amazing.", "Count me in next time!", "So glad you shared this.",
-               "Totally agree!", "Wow, great photos.")
+# a reply the user writes fits what the post says: praise for photos only under a post of photos,
+# agreement only with an opinion, joining in only where people go somewhere
+REPLY_TEXTS = (("", ("So glad you shared this.",)),
+               ("photos", ("Wow, great photos.", "This looks amazing.")),
+               ("recommend|made my week|loved every minute|overrated", ("Totally agree!",)),
+               ("this weekend|join me", ("Count me in!",)),
+               ("came out for|loved every minute", ("Count me in next time!",)))
+
+
+def _replies_to(text: str) -> list[str]:
+    """The reply texts that fit a post that says `text`."""
+    low = text.lower()
+    return [reply for cues, replies in REPLY_TEXTS if not cues or any(c in low for c in cues.split("|"))
+            for reply in replies]
 
 
 def _subject(text: str) -> str | None:
@@ -392,7 +404,7 @@ def create_post(b: Bundle, rng: random.Random) -> Ask | None:
         if post is None:
             return None
         said, ref, _ = _post_ref(post, rng)
-        text = rng.choice(REPLY_TEXTS)
+        text = rng.choice(_replies_to(post["text"]))
         end = _after_quote(text)
         return Ask({"text": text, "reply_to_post_id": post["post_id"]},
                    say=rng.choice([f"Reply to {said}.", f"I want to answer {said}.",

@@ -286,6 +286,16 @@ def _future_flight(b: Bundle, rng: random.Random, origin: str | None = None, des
 goals = Goals()
 
 
+def _tier(tier: str) -> Any:
+    """A loyalty tier as its owner hears it: no tier is said as having none ('you have no status
+    level', 'you don't have a tier'), not only by the word none."""
+    if tier != "none":
+        return tier
+    return one_of("none", "no tier", "no status", "no loyalty tier", "no level", "not have a tier",
+                  "don't have a tier", "don't have a status", "do not have a tier", "do not have a status",
+                  "don't have any", "do not have any", "no elite")
+
+
 @goals.add("get_traveller", 0.6)
 def get_traveller(b: Bundle, rng: random.Random) -> Ask | None:
     args, refs = {"traveller_id": b["traveller"]["traveller_id"]}, (_traveller(b),)
@@ -295,7 +305,7 @@ def get_traveller(b: Bundle, rng: random.Random) -> Ask | None:
                                          "Could you read me my frequent flyer number and my status level?",
                                          "I never remember it: what's my loyalty number? And my tier?"]),
                    terse="My loyalty number and tier?", refs=refs,
-                   facts=lambda r: [r["loyalty_number"], r["loyalty_tier"]])
+                   facts=lambda r: [r["loyalty_number"], _tier(r["loyalty_tier"])])
     return Ask(args, say=rng.choice(["What date of birth is on my profile? It has to match my passport.",
                                      "Can you check the birth date you have on file for me?",
                                      "Which date of birth does my profile show?"]),
@@ -1168,6 +1178,29 @@ def _namable_cases(b: Bundle, statuses: tuple[str, ...], role: str | None = None
             and role in (None, c["role"])]
 
 
+# What the agency's replies (seed.AGENCY_REPLIES, seed.AGENCY_CLOSING) tell, in the words a faithful retelling
+# of each keeps: "what did they say?" is answered by its gist as well as by a quote.
+_REPLY_GIST = {
+    "passed this to the airline": ("passed this to the airline", "passed it to the airline", "passed it on to the airline",
+                                   "forwarded it to the airline", "forwarded this to the airline",
+                                   "sent it to the airline", "referred it to the airline"),
+    "within two working days": ("two working days", "2 working days", "two business days", "2 business days",
+                                "48 hours"),
+    "copy of your passport": ("passport",),
+    "you will see the change": ("see the change", "change on your booking", "has been done", "has been made",
+                                "it's done", "it is done"),
+    "has agreed": ("agreed", "approved", "granted"),
+    "could not grant": ("could not grant", "couldn't grant", "cannot grant", "can't grant", "unable to grant",
+                        "declined", "denied", "refused", "rejected", "turned down"),
+}
+
+
+def _reply_said(text: str) -> Any:
+    """A support note as the answer may tell it: word for word, or by the gist of a known reply."""
+    gist = next((words for key, words in _REPLY_GIST.items() if key in text), ())
+    return one_of(text, *gist) if gist else text
+
+
 @goals.add("list_support_cases", 0.7)
 def list_support_cases(b: Bundle, rng: random.Random) -> Ask | None:
     cases = _namable_cases(b, ("open", "in_progress", "resolved", "closed"))
@@ -1180,7 +1213,7 @@ def list_support_cases(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"Has your team replied on {said}? What did they say?",
                                    f"What's the latest note on {said}?"]),
                    terse=f"Latest reply on {said}?", refs=(_traveller(b),),
-                   facts=lambda r: [next(c["notes"][-1]["text"] for c in r if c["case_id"] == cid)])
+                   facts=lambda r: [_reply_said(next(c["notes"][-1]["text"] for c in r if c["case_id"] == cid))])
     return Ask({"traveller_id": b["traveller"]["traveller_id"]},
                say=rng.choice([f"What's the status of {said}? And its reference number?",
                                f"Where are we with {said}? Please give me the reference too.",

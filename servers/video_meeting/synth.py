@@ -242,7 +242,9 @@ def find_meetings(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_meeting", 0.8)
 def get_meeting(b: Bundle, rng: random.Random) -> Ask | None:
-    meetings = [m for m in _pick(b, "scheduled") if m.get("role") != "move"] + _pick(b, "live")
+    # a meeting to be called off is not one whose joining details or invite list the user wants (asking
+    # for the passcode of the Design critique, then cancelling it)
+    meetings = [m for m in _pick(b, "scheduled") if m.get("role") not in ("move", "cancel")] + _pick(b, "live")
     if not meetings:
         return None
     m = rng.choice(meetings)

@@ -1184,3 +1184,15 @@ def test_a_cash_deposit_says_in_cash():
         assert not re.search(r"\w: \$", ask.say), ask.say
         in_cash += " in cash " in ask.say
     assert in_cash > 0
+
+
+def test_the_big_entries_asked_for_are_never_the_balance_brought_forward():
+    """"Show me the big ones on my savings account: anything of at least $1,000." answered only by the
+    "Balance brought forward" line reads the opening balance as a transaction (and "no transactions of
+    $1,000 or more" would fail): no request by size has that line among the entries it finds."""
+    asks = [(ask, result) for ask, result, _ in _asks("list_transactions", seeds=(0, 1, 2, 3), draws=150)
+            if "min_amount" in ask.args]
+    assert len(asks) > 5
+    for ask, result in asks:
+        assert result, ask.say
+        assert all(entry["kind"] != "balance_forward" for entry in result), (ask.say, result)

@@ -1010,3 +1010,29 @@ def test_a_listing_of_my_leads_by_status_says_my_leads():
     says = [ask.say for ask, _, _ in _asks("list_leads", draws=200) if "status" in ask.args]
     assert any("with status" in say for say in says)
     assert not any("of mine" in say for say in says), [s for s in says if "of mine" in s][:1]
+
+
+def test_disqualifying_my_lead_settles_the_askers_rep_id():
+    """"Please disqualify my lead Lacey Cook" then a lead created under the asker's name: the lead's
+    record shows its owner, the asker, so the later call takes that rep id from it, not from a search
+    by name (a model that takes the short route must not lose coverage)."""
+    mine = others = 0
+    for ask, _, read in _asks("disqualify_lead", draws=200):
+        lead = next(lead for lead in read("list_leads", name=ask.mentions[0], limit=100)
+                    if lead["lead_id"] == ask.args["lead_id"])
+        if "my lead" in ask.say.lower():
+            mine += 1
+            assert ask.settles == (("rep", lead["owner_id"]),), ask.say
+            assert "my lead" in ask.terse.lower()
+        else:
+            others += 1
+            assert ask.settles == () and "my lead" not in ask.terse.lower(), ask.say
+    assert mine and others
+
+
+def test_a_lead_status_update_puts_no_possessive_on_the_company_name():
+    """"Update Wendy Jackson from Hartman Mendoza and Cruz's lead status" lands the possessive on the
+    company: the request says "the status of the lead ..."."""
+    says = [ask.say for ask, _, _ in _asks("update_lead_status", draws=200)]
+    assert any("status of the lead" in say for say in says)
+    assert not any("'s lead status" in say for say in says), [s for s in says if "'s lead status" in s][:1]

@@ -1161,3 +1161,30 @@ def test_a_history_question_asks_what_only_the_history_holds():
             checked += 1
             assert resolved not in ask.facts(history), ask.say
     assert checked >= 3, checked
+
+
+def test_a_project_shown_by_an_earlier_result_is_not_looked_up_again():
+    """"The bug 'Notification center fails with a 500 error' in Nova shouldn't be tagged frontend",
+    then "Where did the burndown of Nova Sprint 10 stand on February 14?": the issue's search already
+    showed Nova's project id, yet the gold looked the project up by name before listing its sprints, so
+    an agent that took the id from the search lost coverage. An issue found by title settles its
+    project, and the asker's own look-up introduces them without a look-up of their project."""
+    import asyncio
+    import json
+
+    from prove_env.episode import replay
+    from prove_env.synthesis.pipeline import synthesize
+
+    result = synthesize(["issue_tracker"], 30, seed=99, workers=1)
+    followed = 0
+    for task in result.tasks("train") + result.tasks("test"):
+        shown: set[str] = set()
+        for record in asyncio.run(replay(task)).records:
+            out = json.loads(record.output) if record.ok else None
+            rows = out if isinstance(out, list) else [out]
+            if record.name == "list_projects" and record.arguments.get("name"):
+                assert not {r["project_id"] for r in rows} & shown, (task.id, record.arguments)
+            elif record.arguments.get("project_id") in shown:
+                followed += 1
+            shown |= {r["project_id"] for r in rows if isinstance(r, dict) and isinstance(r.get("project_id"), str)}
+    assert followed, "no sample took a project id from an earlier result"

@@ -932,3 +932,33 @@ def test_a_latest_post_is_stated_by_its_words_without_the_hashtags_it_ends_with(
         assert tagged > 3
     finally:
         world.close()
+
+
+def test_a_reply_the_user_writes_fits_what_the_post_says():
+    """Finding: 'Write "Wow, great photos."' as the reply to "Hot take: the rooftop concert is
+    overrated.": praise for photos under a post without any. Praise for photos answers only a post of
+    photos, agreement only an opinion, joining in only a post where people go somewhere."""
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("social_media")
+    world = worlds.create(toolkit, 0)
+    run = toolkit(world).run
+    cues = {"Wow, great photos.": ("photos",), "This looks amazing.": ("photos",),
+            "Totally agree!": ("recommend", "made my week", "loved every minute", "overrated"),
+            "Count me in!": ("this weekend", "join me"),
+            "Count me in next time!": ("came out for", "loved every minute")}
+    replies = 0
+    for ask, _, _ in _asks("create_post", draws=120):
+        if "reply_to_post_id" not in ask.args:
+            continue
+        replies += 1
+        post = json.loads(run("get_post", {"post_id": ask.args["reply_to_post_id"]}))["text"].lower()
+        text = ask.args["text"]
+        assert text in cues or text == "So glad you shared this.", text
+        if text in cues:
+            assert any(c in post for c in cues[text]), (text, post)
+    world.close()
+    assert replies > 20

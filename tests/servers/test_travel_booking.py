@@ -1352,3 +1352,25 @@ def test_a_bookings_charges_ask_what_paid_them_in_words_of_one_reading():
     for ask in found:
         assert "went on" not in ask.say, ask.say
         assert "paid it with" in ask.say, ask.say
+
+
+def test_no_loyalty_tier_is_stated_by_saying_there_is_none():
+    from prove_env.facts import stated
+    from servers.travel_booking.synth import _tier
+    fact = _tier("none")
+    assert stated(fact, "Your frequent flyer number is TB30611135; you don't have a status level.")
+    assert stated(fact, "It's TB30611135, and you have no tier yet.")
+    assert not stated(fact, "Your frequent flyer number is TB30611135. No problem!")
+    assert _tier("gold") == "gold"
+
+
+def test_the_agency_reply_is_stated_by_its_gist_as_well_as_word_for_word():
+    from prove_env.facts import stated
+    from servers.travel_booking.seed import AGENCY_CLOSING, AGENCY_REPLIES
+    from servers.travel_booking.synth import _reply_said
+    refused = _reply_said("The airline could not grant this request, sorry; we are closing the case.")
+    assert stated(refused, "The agency replied that the airline couldn't grant your refund request; it's closed.")
+    assert stated(refused, "They said: The airline could not grant this request, sorry; we are closing the case.")
+    assert not stated(refused, "The airline has agreed to refund you.")
+    for text in AGENCY_REPLIES + AGENCY_CLOSING:
+        assert isinstance(_reply_said(text), dict), text  # every reply the world holds has a gist

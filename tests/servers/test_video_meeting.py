@@ -920,3 +920,17 @@ def test_a_terse_introduction_by_name_reads_as_said():
 
     for phrase in synth._BY_NAME_TERSE + synth._BY_EMAIL_TERSE:
         assert not phrase.startswith(("User:", "Me:", "From ")), phrase
+
+
+def test_a_meeting_to_be_cancelled_is_not_asked_for_its_joining_details():
+    """Finding: "I need the meeting number and passcode of one of my meetings. ... the Design critique on
+    September 20." and then "I need to cancel one of my upcoming meetings. The "Design critique" meeting
+    on September 20.": the meeting the conversation calls off is not one whose number, passcode or
+    invite list the user asks for."""
+    asks = _asks("get_meeting", seeds=(0, 1, 2), n=120)
+    scheduled = 0
+    for b, ask in asks:
+        m = next(m for m in b["meetings"] if m["meeting_id"] == ask.args["meeting_id"])
+        assert m.get("role") != "cancel", (ask.say, ask.detail)
+        scheduled += m["status"] == "scheduled"
+    assert scheduled > 20, scheduled
