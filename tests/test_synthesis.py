@@ -1101,3 +1101,28 @@ def test_a_listing_is_narrowed_only_by_filters_its_rows_show_and_by_its_first_ro
     assert not narrowed({**mine, "query": "pizza"}, [orders[0]])
     assert not narrowed({"customer_id": "CUS-0001", "status": "delivered"}, [orders[0], orders[2]])
     assert not narrowed({**mine, "status": "delivered"}, [orders[0], orders[2]], name="list_refunds")
+
+
+def test_a_fact_said_as_nothing_is_a_zero_no_field_of_that_name_shows() -> None:
+    """'How much would I get back if I cancelled?' when the quote gives nothing back: the booking list's
+    `refund: 0.0` (refunded so far) is another thing under the same name, and NOTHING (0 or 'nothing')
+    is a zero, so only the quote's own reading could find it there; a quote read again is shown."""
+    from types import SimpleNamespace
+
+    from prove_env.facts import NOTHING
+    from prove_env.synthesis.verify import _shown_earlier
+    from prove_env.task import GoldCall
+
+    gold = [[GoldCall(id="g1", name="list_flight_bookings", arguments={"traveller_id": "TRV-0001"}),
+             GoldCall(id="g2", name="quote_cancellation", arguments={"booking_id": "FBK-0007"}, depends_on=["g1"])]]
+    task = Task(id="q", server="travel_booking", seed=0, user_turns=["What would I get back if I cancelled?"],
+                gold=gold, facts=[[NOTHING]])
+    quote = '{"booking_id": "FBK-0007", "refund": 0.0, "kept": 121.99}'
+    records = [SimpleNamespace(id="g1", output='[{"booking_id": "FBK-0007", "status": "confirmed", "refund": 0.0}]'),
+               SimpleNamespace(id="g2", output=quote)]
+    quoted = {"g2": lambda r: [r["refund"] or NOTHING] if isinstance(r, dict) and "kept" in r else []}
+    assert _shown_earlier(task, records, quoted) == {}
+    again = [SimpleNamespace(id="g1", output=quote), records[1]]
+    both = task.model_copy(update={"gold": [[gold[0][1].model_copy(update={"id": "g1"}),
+                                             gold[0][1].model_copy(update={"depends_on": []})]]})
+    assert _shown_earlier(both, again, quoted) == {"g2": "g1"}

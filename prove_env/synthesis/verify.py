@@ -432,8 +432,9 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
         if not want:
             continue
         # only zeros: an entry may hold a zero of another meaning ('refund': 0.0), so only the read's own
-        # extract, reading the same fields off the entity's earlier entry, may find them there
-        zeros = not any(v not in (0, None, "") for f in want for v in values(f))
+        # extract, reading the same fields off the entity's earlier entry, may find them there; a fact
+        # with a zero among its readings (NOTHING: 0 or 'nothing') is a zero
+        zeros = all(any(v in (0, None, "") and not isinstance(v, bool) for v in values(f)) for f in want)
         own = list(_entries_of(outputs[call.id], ids)) or list(_entries(outputs[call.id]))[:1]
         # an extract that tells the same of nothing ignores the result: no earlier entry shows it
         reads = _extracted(extract, {}) != want and _extracted(extract, []) != want

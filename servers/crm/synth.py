@@ -1012,7 +1012,7 @@ def log_activity(b: Bundle, rng: random.Random) -> Ask | None:
         deal = rng.choice(deals)
         args["deal_id"] = deal["deal_id"]
         refs += (_deal(b, deal),)
-        on_deal = f", on {deal_name(deal)}"
+        on_deal = f" about {deal_name(deal)}"
     if kind == "note":
         say = rng.choice([f"Add a note on {name}{on_deal}: '{subject}'.",
                           f"Please log a note for {name}{on_deal} saying '{subject}'.",
@@ -1023,7 +1023,7 @@ def log_activity(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Could you log my {kind} with {name}{on_deal}? The subject is '{subject}'."])
     say, detail = _held(rng, say, [f"Please log a {kind} with {name}{on_deal}." if kind != "note" else
                                    f"Please add a note on {name}{on_deal}.",
-                                   f"Could you record a {kind} for {name}{on_deal}?"],
+                                   f"Could you record a {kind} with {name}{on_deal}?"],
                         [f"The subject is '{subject}'.", f"Subject: '{subject}'.", f"Put it down as '{subject}'."])
     return Ask(args, say=say, detail=detail, terse=f"Log {kind} with {name}{on_deal}: '{subject}'.", refs=refs,
                mentions=(name, subject, kind))

@@ -28,7 +28,7 @@ from typing import Any
 from prove_env.facts import ABSENT, one_of, quantity
 from prove_env.synthesis.recipe import Ask, Goal, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
-from .helpers import human_size
+from .helpers import human_size, sort_lines
 
 Bundle = dict[str, Any]
 
@@ -797,18 +797,32 @@ def ls(b: Bundle, rng: random.Random) -> Ask | None:
 def list_dir(b: Bundle, rng: random.Random) -> Ask | None:
     # an order is asked of a folder with three shown entries of its own at least (not of one folder
     # holding the rest: "journal/2025, newest first" lists only "12")
-    top = _pick(rng, [d for d in b["dirs"]
-                      if sum(n.rsplit("/", 1)[0] == d and not n.rsplit("/", 1)[1].startswith(".")
-                             for n in b["nodes"]) >= 3])
-    if top is None:
-        return None
+    # the three first entries are told, so the fourth must not tie with the third (four folders of 4096
+    # bytes each, or two files changed the same minute, would make any three of them a right answer);
+    # an order by size is asked of a folder of files only: a folder's own entry size (4096) is not how
+    # big it is, and "the biggest things" there are what du measures
+    def shown(d: str) -> list[dict]:
+        return [n for p, n in b["nodes"].items()
+                if p.rsplit("/", 1)[0] == d and not p.rsplit("/", 1)[1].startswith(".")]
+
+    def told(values: list[Any]) -> bool:
+        ordered = sorted(values, reverse=True)
+        return len(ordered) >= 3 and (len(ordered) == 3 or ordered[2] != ordered[3])
+
     facts = lambda r: [e["name"] for e in r["entries"]][:3]
     if rng.random() < 0.5:
-        say = _one(rng, f"List the entries of {top} by size, largest first.", f"What are the biggest things in {top}?",
+        top = _pick(rng, [d for d in b["dirs"] if all(n["kind"] == "file" for n in shown(d))
+                          and told([n["size"] for n in shown(d)])])
+        if top is None:
+            return None
+        say = _one(rng, f"List the files in {top} by size, largest first.", f"What are the biggest files in {top}?",
                    f"Show me what's in {top}, sorted from largest to smallest.",
-                   f"Which entries of {top} take the most space? Largest first, please.")
-        return Ask({"path": top, "sort_by": "size"}, say=say, terse=f"{top} entries, largest first.", mentions=(top,),
+                   f"Which files in {top} take the most space? Largest first, please.")
+        return Ask({"path": top, "sort_by": "size"}, say=say, terse=f"{top} files, largest first.", mentions=(top,),
                    facts=facts)
+    top = _pick(rng, [d for d in b["dirs"] if told([n["mtime"] for n in shown(d)])])
+    if top is None:
+        return None
     say = _one(rng, f"List the entries of {top} ordered by modification time, newest first.",
                f"What in {top} was changed most recently? Newest first.",
                f"Show me {top} sorted by when things were last modified, latest at the top.")
@@ -1218,13 +1232,30 @@ def _top_rows(key: int) -> Callable[[Any], list[Any]]:
     return facts
 
 
+def _sorts_by_number(b: Bundle, path: str, key: int) -> bool:
+    """Whether a table sorted by column `key`, highest first, needs both the number order and the
+    header kept on top: a column whose text order is its number order (two-digit values only), whose
+    header a text sort puts on top anyway, would leave the gold sort without either, right only by
+    the accident of the data ("keep the header on top", and no header=true)."""
+    lines = b["files"][path]["lines"]
+
+    def ordered(numeric: bool, header: bool) -> list[str]:
+        top, rows = (lines[:1], lines[1:]) if header else ([], lines)
+        return top + sort_lines(rows, reverse=True, numeric=numeric, unique=False, ignore_case=False, key=key,
+                                delimiter=",")
+    right = ordered(True, True)
+    return right != ordered(False, True) and right != ordered(True, False)
+
+
 @goals.add("sort", 0.6)
 def sort(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.5:
-        path = _pick(rng, sorted(p for p in b["csv"] if p in b["read"]))
+        columns = {p: [c for c in b["csv"][p]["numeric"] if _sorts_by_number(b, p, b["csv"][p]["header"].index(c) + 1)]
+                   for p in b["csv"] if p in b["read"]}
+        path = _pick(rng, sorted(p for p in columns if columns[p]))
         if path is None:
             return None
-        column = rng.choice(b["csv"][path]["numeric"])
+        column = rng.choice(columns[path])
         key = b["csv"][path]["header"].index(column) + 1
         named = _column(column)
         ordinal = _ORDINALS.get(key, f"{key}th")
@@ -1943,7 +1974,8 @@ def _capitalized(build: Callable[[Bundle, random.Random], Ask | None]) -> Callab
 # emptied or edited by several): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
     # each prints a file's lines (cut a line without its delimiter whole, sed without in_place the text)
-    ("cat", "read_file", "head", "tail", "sort", "uniq", "grep", "cut", "sed"),
+    # (diff of a file against an unrelated one prints each of its lines)
+    ("cat", "read_file", "head", "tail", "sort", "uniq", "grep", "cut", "sed", "diff"),
     ("wc", "read_file"),
     ("ls", "list_dir", "tree", "find", "list_recent", "du", "disk_usage", "glob"),
     # files are counted from any listing that reaches every depth (find -name '*.js' lists them, and so

@@ -47,14 +47,19 @@ def plural(name: str) -> str:
     return f"{name}s" if name.split()[-1].lower() in COUNTED else name
 
 
+# Dishes served as a heap of pieces, said as 'an order of' even when one ('an order of edamame', not
+# 'an edamame').
+HEAPED = {"edamame", "chips and guacamole", "hummus and pita"}
+
+
 def some(quantity: int, name: str) -> str:
-    """'a banh mi', 'an order of fresh rolls', 'two churros', 'three falafel wraps',
-    'two orders of pad thai'."""
+    """'a banh mi', 'an order of fresh rolls', 'an order of edamame', 'two churros', 'three falafel
+    wraps', 'two orders of pad thai'."""
     if quantity > 1:
         if name.endswith("s") or plural(name) != name:
             return f"{NUMBERS[quantity]} {plural(name)}"
         return f"{NUMBERS[quantity]} orders of {name}"
-    if name.endswith("s") and not name.endswith("ss"):
+    if (name.endswith("s") and not name.endswith("ss")) or name.lower() in HEAPED:
         return f"an order of {name}"
     return f"{article(name)} {name}"
 

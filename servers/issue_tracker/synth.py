@@ -348,7 +348,15 @@ def get_issue_history(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("get_project", 0.7)
 def get_project(b: Bundle, rng: random.Random) -> Ask | None:
     short, args, refs = b["short"], {"project_id": b["project"]["project_id"]}, (_project_ref(b),)
-    if rng.random() < 0.5:
+    overview = rng.random() < 0.5
+    if overview and b["project"]["lead"]["user_id"] == b["me"]["user_id"]:
+        # the asker leads the project: who leads it is no question of theirs
+        return Ask(args, say=rng.choice([f"How many open issues are in the {short} backlog?",
+                                         f"How many open issues sit in the {short} backlog right now?",
+                                         f"How big is the {short} backlog these days?"]),
+                   terse=f"{short}: backlog size?", refs=refs,
+                   facts=lambda r: [r["backlog_open_issues"] or NOTHING])
+    if overview:
         return Ask(args, say=rng.choice([f"Who leads {short}, and how many open issues are in its backlog?",
                                          f"Give me a quick overview of {short}: the lead and the backlog size.",
                                          f"How big is the {short} backlog these days, and who's the project lead?"]),

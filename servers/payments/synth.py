@@ -678,19 +678,22 @@ def list_webhook_endpoints(b: Bundle, rng: random.Random) -> Ask | None:
                    refs=refs,
                    facts=lambda r: [_most_failing(r), max(e["failed_deliveries"] for e in r)])
     if choice == 2 and any(e["retries_scheduled"] for e in b["endpoints"]):
+        # 'how many' after 'which endpoints' could count the endpoints: every wording says it counts retries
         return Ask(args, say=rng.choice(["Are any of our webhooks waiting to retry failed deliveries? How many "
                                          "retries are lined up for each?",
-                                         "Which of our endpoints have automatic retries scheduled, and how many?",
+                                         "Which of our endpoints have automatic retries scheduled, and how many "
+                                         "retries each?",
                                          "I think one of our webhooks is down. Which endpoint has retries queued up, "
-                                         "and how many?"] if ours else
+                                         "and how many retries?"] if ours else
                                         ["Are any webhooks waiting to retry failed deliveries? How many retries are "
                                          "lined up for each?",
-                                         "Which endpoints have automatic retries scheduled, and how many?",
+                                         "Which endpoints have automatic retries scheduled, and how many retries "
+                                         "each?",
                                          "I think a webhook is down. Which endpoint has retries queued up, and how "
-                                         "many?"])
+                                         "many retries?"])
                    + where,
-                   terse=("Our endpoints with retries scheduled, and how many?" if ours
-                          else "Endpoints with retries scheduled, and how many, all merchants?"),
+                   terse=("Our endpoints with retries scheduled, and how many retries each?" if ours
+                          else "Endpoints with retries scheduled, and how many retries each, all merchants?"),
                    refs=refs,
                    facts=lambda r: [v for e in r if e["retries_scheduled"]
                                     for v in (_endpoint_said(e), e["retries_scheduled"])])

@@ -37,6 +37,11 @@ NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 # Which change an open order or a watchlist may receive, by its id number.
 MODIFY, CANCEL = 0, 1
 EDIT, DELETE = 0, 1
+# A dollar amount of zero said in words: 'the joint account has no cash', 'you can withdraw nothing'.
+NO_AMOUNT = ("nothing", "none", "empty", "no cash", "no money", "no buying power", "zero")
+# A profit or loss of zero said in words: 'you haven't realised anything yet', 'you broke even'.
+NO_PNL = ("nothing", "none", "zero", "broke even", "break even", "breakeven", "no profit", "no gain",
+          "no realised", "no realized", "haven't realised", "haven't realized", "flat")
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -184,6 +189,11 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _amount(x: float, words: tuple[str, ...] = NO_AMOUNT) -> Any:
+    """A balance (or a profit or loss) as a fact: zero is also stated in words ('no cash', 'nothing')."""
+    return one_of(x, *words) if x == 0 else x
+
+
 def _order_words(order: dict, b: Bundle, rng: random.Random) -> str:
     """'my open order to buy 20 shares of Coca-Cola', 'the stop order on 15 MSFT shares'."""
     q = b["quotes"][order["instrument_id"]]
@@ -243,7 +253,7 @@ def list_accounts(b: Bundle, rng: random.Random) -> Ask | None:
                                "What accounts are open under my name, and what's the cash in them?",
                                "Remind me which accounts I have here and the cash sitting in each one."]),
                terse=rng.choice(["My accounts and cash?", "List my accounts with cash."]),
-               refs=(_client(b),), facts=lambda r: [a["cash"] for a in r if a["status"] == "active"][:4])
+               refs=(_client(b),), facts=lambda r: [_amount(a["cash"]) for a in r if a["status"] == "active"][:4])
 
 
 @goals.add("list_accounts", 0.6)
@@ -252,7 +262,7 @@ def buying_power(b: Bundle, rng: random.Random) -> Ask | None:
     account = rng.choice(b["accounts"])
     name, aid = account_name(b, account, rng), account["account_id"]
     args, refs = {"client_id": b["client"]["client_id"]}, (_client(b),)
-    facts = lambda r: [a["buying_power"] for a in r if a["account_id"] == aid]  # noqa: E731
+    facts = lambda r: [_amount(a["buying_power"]) for a in r if a["account_id"] == aid]  # noqa: E731
     which = _in_account(b, name, rng)
     if which and _split(rng):
         return Ask(args, say=rng.choice(["How much buying power do I have?", "What's my buying power right now?",
@@ -277,27 +287,29 @@ def get_account_summary(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"How much is {name} worth right now, including the cash?",
                                          f"Can you tell me the total value of {name}?"]),
                    terse=rng.choice([f"Total value of {name}?", f"Equity in {name}?"]),
-                   refs=refs, facts=lambda r: [r["equity"]])
+                   refs=refs, facts=lambda r: [_amount(r["equity"])])
     if mode == "realized":
         if not account["fills"]:
             return None
         return Ask(args, say=rng.choice([f"How much profit or loss have I actually realised from sales in {name}?",
                                          f"What's my realised gain or loss so far in {name}?",
                                          f"For taxes: how much have I realised in profit or loss in {name}?"]),
-                   terse=f"Realised P&L in {name}?", refs=refs, facts=lambda r: [r["realized_pnl"]])
+                   terse=f"Realised P&L in {name}?", refs=refs, facts=lambda r: [_amount(r["realized_pnl"], NO_PNL)])
     if mode == "unrealized":
         if not account["positions"]:
             return None
         return Ask(args, say=rng.choice([f"Am I up or down on what I hold in {name}? By how much, on paper?",
                                          f"What's the unrealised profit or loss across {name}?",
                                          f"How are my holdings in {name} doing overall, unrealised?"]),
-                   terse=f"Unrealised P&L in {name}?", refs=refs, facts=lambda r: [r["unrealized_pnl"]])
+                   terse=f"Unrealised P&L in {name}?", refs=refs,
+                   facts=lambda r: [_amount(r["unrealized_pnl"], NO_PNL)])
     if mode == "withdraw":
         return Ask(args, say=rng.choice([f"How much could I withdraw from {name} today?",
                                          f"What's the most I can take out of {name} to my bank right now?",
                                          f"If I wanted to move money from {name} back to my bank today, how much "
                                          "is available?"]),
-                   terse=f"Withdrawable from {name}?", refs=refs, facts=lambda r: [r["available_to_withdraw"]])
+                   terse=f"Withdrawable from {name}?", refs=refs,
+                   facts=lambda r: [_amount(r["available_to_withdraw"])])
     if mode == "unsettled":
         if not account["summary"]["unsettled_cash"]:
             return None

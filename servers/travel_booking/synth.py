@@ -705,9 +705,14 @@ def add_bags(b: Bundle, rng: random.Random) -> Ask | None:
         mentions.append(method_mention(method))
         paid = " " + rng.choice([f"Put it on {method_said(method, rng)}.", f"Charge {method_said(method, rng)}."])
     them = "it" if count == 1 else "them"
-    return Ask(args, say=rng.choice([f"Please add {words} to {said}.", f"I'll be travelling with {words} on {said}. "
-                                     f"Can you add {them}?", f"Could you add {words} to {said}, and tell me what I owe?"])
-               + paid, terse=f"Add {words} to {said}.{paid}", refs=tuple(refs), mentions=tuple(mentions))
+    owe = f"Could you add {words} to {said}, and tell me what I owe?"
+    say = rng.choice([f"Please add {words} to {said}.", f"I'll be travelling with {words} on {said}. "
+                      f"Can you add {them}?", owe])
+    if say == owe:
+        # asked what is owed: the answer states what this call charged (nothing where the cabin includes them)
+        return Ask(args, say=say + paid, terse=f"Add {words} to {said}; what do I owe?{paid}", refs=tuple(refs),
+                   mentions=tuple(mentions), facts=lambda r: [r["charged_now"] or NOTHING])
+    return Ask(args, say=say + paid, terse=f"Add {words} to {said}.{paid}", refs=tuple(refs), mentions=tuple(mentions))
 
 
 @goals.add("change_flight", 1.2)
@@ -875,12 +880,15 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
         if short:
             m, f = rng.choice(short)
             vid, said, paid = m["payment_method_id"], flight_said(f, rng), method_said(m, rng)
+            # the user says the fare: the condition they set is then checked on the voucher's balance alone
+            # (the gold reads the payment methods only, and a fare look-up would tell nothing they asked)
+            fare = money(f["economy"]["fare_usd"])
             return Ask(args, say=rng.choice([
-                f"I'd like to book {said} in economy, basic fare, paid entirely with {paid}. If the voucher "
-                "doesn't cover it, don't book anything; just tell me how much is left on it.",
-                f"Can {paid} pay for {said} in economy on its own? If not, leave it unbooked and tell me its "
-                "balance."]), terse=f"Book {said}, economy, basic, all on {paid}; if it won't cover it, just tell "
-                "me its balance.", refs=refs, mentions=(f["number"], "voucher"),
+                f"I'd like to book {said} in economy, basic fare, paid entirely with {paid}; the fare is {fare}. "
+                "If the voucher doesn't cover that, don't book anything; just tell me how much is left on it.",
+                f"The economy basic fare on {said} is {fare}. Can {paid} pay for it on its own? If not, leave it "
+                "unbooked and tell me its balance."]), terse=f"Book {said}, economy, basic ({fare}), all on {paid}; "
+                "if it won't cover it, just tell me its balance.", refs=refs, mentions=(f["number"], "voucher", fare),
                 facts=lambda r: [next(x["balance"] for x in r if x["payment_method_id"] == vid) or NOTHING])
     if roll < 0.5:
         # a card that has expired: no booking, and its expiry said
@@ -1086,7 +1094,14 @@ def quote_cancellation(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Before I decide:{why} what refund would cancelling {said} give me?",
                                      f"What would I be refunded if I cancel {said}?{why} Just asking for now."]),
                terse=f"Refund if I cancel {said}?{why}", refs=(_booking(b, booking),),
-               facts=lambda r: [r["refund"] or NOTHING])
+               facts=_quoted_refund)
+
+
+def _quoted_refund(r: Any) -> list[Any]:
+    """What a cancellation would give back, read off the quote only: a booking's own `refund` (what was
+    refunded so far, 0.0 on every live booking) is another thing under the same name, and the listing
+    that found the booking does not answer the question."""
+    return [r["refund"] or NOTHING] if isinstance(r, dict) and "kept" in r else []
 
 
 # -- goals: support cases ------------------------------------------------------------------------------

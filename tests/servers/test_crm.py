@@ -1036,3 +1036,13 @@ def test_a_lead_status_update_puts_no_possessive_on_the_company_name():
     says = [ask.say for ask, _, _ in _asks("update_lead_status", draws=200)]
     assert any("status of the lead" in say for say in says)
     assert not any("'s lead status" in say for say in says), [s for s in says if "'s lead status" in s][:1]
+
+
+def test_an_activity_on_a_deal_names_the_deal_without_a_comma():
+    """"Could you record a call for Yolanda Daugherty, on the multi-year renewal deal with Day-Smith?"
+    reads awkwardly: the activity is with the contact, about the deal."""
+    says = [text for ask, _, _ in _asks("log_activity", draws=200) if "deal_id" in ask.args
+            for text in (ask.say, ask.detail or "", ask.terse)]
+    assert says and any(" about the " in say for say in says)
+    assert not any(", on " in say or " call for " in say or " meeting for " in say for say in says), \
+        [s for s in says if ", on " in s or " for " in s][:1]

@@ -670,3 +670,21 @@ def test_an_address_said_with_its_delivery_question_is_a_sentence():
     for detail in details:
         said = _inline(detail)
         assert said.split()[0] in ("I'm", "It's"), said
+
+
+def test_one_of_a_heaped_dish_is_an_order_of_it():
+    """'Cart: an edamame, Ramen Ichiban.': a dish that is a heap of pieces is asked for as 'an order
+    of edamame', never with 'a' or 'an' before its name."""
+    import re
+
+    from prove_env.servers.food_delivery.synth import HEAPED
+
+    heaped = 0
+    for ask, _ in _built("add_to_cart", draws=300):
+        said = ask.mentions[-1]
+        if ask.args.get("quantity", 1) == 1 and said.lower() in HEAPED:
+            heaped += 1
+            for text in (ask.say, ask.terse):
+                assert f"an order of {said}" in text, text
+                assert not re.search(rf"\ban? {re.escape(said)}\b", text, re.I), text
+    assert heaped

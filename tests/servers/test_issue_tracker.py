@@ -1188,3 +1188,28 @@ def test_a_project_shown_by_an_earlier_result_is_not_looked_up_again():
                 followed += 1
             shown |= {r["project_id"] for r in rows if isinstance(r, dict) and isinstance(r.get("project_id"), str)}
     assert followed, "no sample took a project id from an earlier result"
+
+
+def test_the_lead_of_a_project_is_not_asked_who_leads_it():
+    """"It's David Harding. Atlas: lead and backlog size?" from the lead of Atlas: a user asked who
+    leads their own project. The overview of a project the asker leads asks only for its backlog."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("issue_tracker"), get_recipe("issue_tracker")
+    (goal,) = [g for g in recipe.goals if g.tool == "get_project"]
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("lead asks")
+    bundles = recipe.sample(read, world.now, rng)
+    leads = [b for b in bundles if b["me"]["user_id"] == b["project"]["lead"]["user_id"]]
+    others = [b for b in bundles if b["me"]["user_id"] != b["project"]["lead"]["user_id"]]
+    leads_asked = backlogs_asked = 0
+    for _ in range(60):
+        lead, other = goal.build(rng.choice(leads), rng), goal.build(rng.choice(others), rng)
+        assert "lead" not in f"{lead.say} {lead.terse}", lead.say
+        backlogs_asked += "backlog" in lead.say
+        leads_asked += "lead" in other.say
+    world.close()
+    assert leads_asked and backlogs_asked

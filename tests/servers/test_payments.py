@@ -1635,3 +1635,33 @@ def test_a_question_about_the_merchants_own_says_our_in_every_wording():
                     assert re.search(r"platform|merchant", words, re.I), (goal.tool, words)
     world.close()
     assert seen["ours"] > 20 and seen["platform"] > 20, seen
+
+
+def test_a_question_about_queued_retries_says_it_counts_retries():
+    """Finding: "Which of our endpoints have automatic retries scheduled, and how many?" recorded the endpoint
+    and its retries (Studio booking system, 7); "how many" after "which endpoints" also counts the endpoints,
+    and "Just one of your endpoints: Studio booking system." failed. Every wording and terse form of the
+    question says what it counts: "how many retries"."""
+    import random
+    import re
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("payments queued retries")
+    bundles = recipe.sample(read, world.now, rng)
+    goal = next(g for g in recipe.goals if g.tool == "list_webhook_endpoints")
+    seen = set()
+    for _ in range(200):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None or "retr" not in ask.say:
+            continue
+        for words in (ask.say, ask.terse):
+            seen.add(words)
+            for tail in re.findall(r"how many(?: (\w+))?", words.lower()):
+                assert tail == "retries", words
+    world.close()
+    assert len(seen) >= 6, seen

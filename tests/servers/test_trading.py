@@ -1180,3 +1180,21 @@ def test_every_trade_in_one_instrument_is_read_off_a_history_that_fits_on_a_page
         else:
             assert "instrument_id" in ask.args, ask.say
     assert whole
+
+
+def test_a_zero_balance_is_stated_in_words_too():
+    """'How much cash does each account hold?' with an empty account: 'the joint account has no cash'
+    is a right answer, not only '$0'; so is 'nothing realised yet' for a realised P&L of zero."""
+    from prove_env.facts import stated, values
+
+    zeros = [(ask.say, fact) for tool in ("list_accounts", "get_account_summary")
+             for ask, result, _ in _asks(tool, seeds=(0, 1), draws=30)
+             for fact in ask.facts(result) if 0 in values(fact)]
+    assert any("cash" in say for say, _ in zeros) and any("realised" in say for say, _ in zeros)
+    for say, fact in zeros:
+        assert stated(fact, "Nothing at the moment, I'm afraid."), say
+        assert not stated(fact, "It holds $12.50."), say
+        if "cash" in say:
+            assert stated(fact, "Your joint account has no cash."), say
+        if "realised" in say:
+            assert stated(fact, "You haven't realised any gain or loss there yet."), say

@@ -1374,3 +1374,52 @@ def test_the_agency_reply_is_stated_by_its_gist_as_well_as_word_for_word():
     assert not stated(refused, "The airline has agreed to refund you.")
     for text in AGENCY_REPLIES + AGENCY_CLOSING:
         assert isinstance(_reply_said(text), dict), text  # every reply the world holds has a gist
+
+
+def test_a_voucher_that_cannot_pay_is_asked_with_the_fare_the_user_says():
+    """Finding: "Book flight TB 360 on January 31 ... paid entirely with my travel voucher. If the voucher
+    doesn't cover it, don't book; just tell me how much is left on it." The gold read only the payment
+    methods (the fare look-up tells nothing asked, so the gates drop it): it declared the voucher short
+    without the fare. The user says the fare, so the condition they set is checked on the balance alone."""
+    from prove_env.synthesis.wording import money
+    found = [(b, ask) for b, ask in _asks("list_payment_methods", draws=150)
+             if "voucher doesn't cover" in ask.say or "on its own" in ask.say]
+    assert found
+    for b, ask in found:
+        voucher = next(m for m in b["methods"] if m["kind"] == "voucher" and not m["expired"])
+        fares = [f["economy"]["fare_usd"] for f in b["flights"] if f["number"] in ask.mentions]
+        # the fare of the flight asked about (a number flies on several days), above what the voucher holds
+        assert any(money(fare) in ask.say and money(fare) in ask.terse and money(fare) in ask.mentions
+                   and voucher["balance"] < fare for fare in fares), ask.say
+
+
+def test_a_quoted_refund_is_read_off_the_quote_and_not_off_the_booking():
+    """Finding: "If I cancelled my Portland flight on May 5 now, how much would I get back?" lost its
+    quote_cancellation: the fact read `refund` (0.0) off the booking entry that list_flight_bookings showed
+    (what was refunded so far), so the read counted as shown earlier, and an agent that asked for the quote
+    scored below the gold. The fact reads the quote's refund only."""
+    from prove_env.facts import NOTHING
+    found = _asks("quote_cancellation", draws=40)
+    assert found
+    for b, ask in found[:5]:
+        booking = next(x for x in _run("list_flight_bookings", traveller_id=b["traveller"]["traveller_id"])
+                       if x["booking_id"] == ask.args["booking_id"])
+        assert booking["refund"] == 0.0
+        assert ask.facts(booking) == []
+        quote = _run("quote_cancellation", **ask.args)
+        assert ask.facts(quote) == [quote["refund"] or NOTHING]
+
+
+def test_asking_what_bags_cost_records_what_was_charged():
+    """Finding: "Could you add one checked bag to my flight from Austin to Atlanta on April 24, and tell me
+    what I owe?" had no fact: an answer that never said the $35 succeeded. Every wording of that request asks
+    what is owed, and the fact is the call's charge."""
+    from prove_env.facts import NOTHING
+    found = [ask for _, ask in _asks("add_bags", draws=150)]
+    owe = [ask for ask in found if "what I owe" in ask.say]
+    assert owe
+    for ask in owe:
+        assert ask.facts is not None and "what do I owe" in ask.terse, ask.terse
+        assert ask.facts({"charged_now": 35.0}) == [35.0]
+        assert ask.facts({"charged_now": 0.0}) == [NOTHING]
+    assert all(ask.facts is None for ask in found if "owe" not in ask.say)
