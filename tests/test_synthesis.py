@@ -1126,3 +1126,18 @@ def test_a_fact_said_as_nothing_is_a_zero_no_field_of_that_name_shows() -> None:
     both = task.model_copy(update={"gold": [[gold[0][1].model_copy(update={"id": "g1"}),
                                              gold[0][1].model_copy(update={"depends_on": []})]]})
     assert _shown_earlier(both, again, quoted) == {"g2": "g1"}
+
+
+def test_a_request_that_asks_by_itself_is_not_joined_by_words_that_ask() -> None:
+    """"And if you could, could you go through my calendar?" asks twice: before a request that asks
+    ('Could you', 'Please') the polite joiner is another; before one that does not, it may still be drawn."""
+    import random
+
+    from prove_env.synthesis.voice import Voice
+
+    polite = Voice("polite")
+    for request in ("Could you go through my calendar?", "can you add Ada?", "Please move it to Friday.",
+                    "Would you cancel it?"):
+        joined = {polite.joiner(random.Random(seed), request) for seed in range(200)}
+        assert "And if you could, " not in joined and joined, (request, joined)
+    assert "And if you could, " in {polite.joiner(random.Random(seed), "move it to Friday.") for seed in range(200)}

@@ -36,6 +36,26 @@ NEW_BILLS = (("Disney+", 13.99, "monthly", ("Subscriptions", "Entertainment")),
              ("Wag! Dog Walking", 40.0, "weekly", ("Pets",)),
              ("Duolingo Plus", 12.99, "monthly", ("Education", "Subscriptions")),
              ("ParkMobile Pass", 35.0, "monthly", ("Transport",)))
+# the categories a purchase filed under one category may really belong to, split off or moved: a Safeway
+# receipt may hold pet food or a gift, a Shell fill-up a road trip; never rent
+REFILED = {
+    "Groceries": ("Dining Out", "Home", "Pets", "Personal Care", "Gifts", "Health"),
+    "Dining Out": ("Groceries", "Gifts", "Travel"),
+    "Transport": ("Travel",),
+    "Entertainment": ("Gifts", "Education"),
+    "Shopping": ("Home", "Gifts", "Personal Care", "Entertainment", "Education", "Pets", "Health"),
+    "Health": ("Personal Care",),
+    "Pets": ("Shopping", "Gifts"),
+    "Travel": ("Transport", "Entertainment", "Gifts"),
+    "Gifts": ("Shopping", "Home", "Entertainment"),
+    "Personal Care": ("Health", "Gifts", "Shopping"),
+    "Home": ("Shopping", "Gifts"),
+    "Education": ("Entertainment", "Shopping", "Gifts"),
+    "Subscriptions": ("Entertainment", "Education"),
+}
+# merchants whose every charge is the one service they sell: nothing of it belongs elsewhere
+ONE_THING = frozenset({"Rover Dog Walking", "Banfield Pet Hospital", "Greystar Apartments", "Avalon Communities",
+                       "PG&E", "Comcast Xfinity", "City Water", "24 Hour Fitness", "Great Clips", "One Medical"})
 NEW_SPENDING = {  # category: (merchants, amounts)
     "Groceries": (("Safeway", "Trader Joe's", "Whole Foods", "Sprouts"), (23.4, 54.18, 87.65, 112.3)),
     "Dining Out": (("Chipotle", "Starbucks", "In-N-Out", "Sweetgreen"), (6.75, 14.2, 32.5, 48.9)),
@@ -105,6 +125,14 @@ def _free(b: Bundle) -> list[dict]:
 
 def _readable(b: Bundle) -> list[dict]:
     return [c for c in b["categories"] if c["category_id"] != b["archive"]]
+
+
+def _refiled(b: Bundle, expense: dict) -> list[dict]:
+    """The free categories `expense` may really belong to (`REFILED`), none for a one-service merchant."""
+    if expense["merchant"] in ONE_THING:
+        return []
+    fits = REFILED.get(expense["category"], ())
+    return [c for c in _free(b) if c["category_id"] != expense["category_id"] and c["name"] in fits]
 
 
 def _changeable(b: Bundle, parity: int) -> list[dict]:
@@ -603,14 +631,11 @@ def delete_expense(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("recategorize_expense")
 def recategorize_expense(b: Bundle, rng: random.Random) -> Ask | None:
-    expenses = _changeable(b, 0)
+    expenses = [e for e in _changeable(b, 0) if _refiled(b, e)]
     if not expenses:
         return None
     expense = rng.choice(expenses)
-    targets = [c for c in _free(b) if c["category_id"] != expense["category_id"]]
-    if not targets:
-        return None
-    target = rng.choice(targets)
+    target = rng.choice(_refiled(b, expense))
     name, into = expense_words(expense, rng), target["name"].lower()
     if rng.random() < 0.4:
         return Ask({"expense_id": expense["expense_id"], "category_id": target["category_id"]},
@@ -630,11 +655,11 @@ def recategorize_expense(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("split_expense")
 def split_expense(b: Bundle, rng: random.Random) -> Ask | None:
-    expenses = [e for e in _changeable(b, 1) if e["amount"] >= 20]
+    expenses = [e for e in _changeable(b, 1) if e["amount"] >= 20 and _refiled(b, e)]
     if not expenses:
         return None
     expense = rng.choice(expenses)
-    targets = [c for c in _free(b) if c["category_id"] != expense["category_id"]]
+    targets = _refiled(b, expense)
     amount = _nice(expense["amount"] * 0.6)
     if not targets or amount is None or amount >= expense["amount"]:
         return None

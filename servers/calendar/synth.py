@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -372,6 +373,16 @@ def _slot(rng: random.Random, d: dt.date, minutes: int) -> dt.datetime:
     return dt.datetime.combine(d, dt.time(9)) + dt.timedelta(minutes=15 * rng.randint(0, max(steps, 0)))
 
 
+_PLEASE = re.compile(r"\bplease\b", re.I)
+
+
+def _unplease(detail: str) -> str:
+    """A held-back detail without its 'please', for a request that says it already ('Please set a
+    reminder for X. 15 minutes beforehand.')."""
+    bare = re.sub(r",? please\b", "", re.sub(r"^Please (\w)", lambda m: m[1].upper(), detail))
+    return bare
+
+
 def _ask(rng: random.Random, args: dict, *, says: Sequence[str], terse: Sequence[str],
          vague: Sequence[str] = (), details: Sequence[str] = (), split: float = SPLIT / 2,
          refs: tuple[Ref, ...] = (), mentions: tuple[str, ...] = (),
@@ -381,8 +392,9 @@ def _ask(rng: random.Random, args: dict, *, says: Sequence[str], terse: Sequence
     when there are such phrasings, or said at once (one of `says`); `terse` for the minimal level."""
     short = rng.choice(list(terse))
     if vague and rng.random() < split:
-        return Ask(args, say=rng.choice(list(vague)), terse=short, detail=rng.choice(list(details)), refs=refs,
-                   mentions=mentions, prior=prior, facts=facts)
+        say, detail = rng.choice(list(vague)), rng.choice(list(details))
+        return Ask(args, say=say, terse=short, detail=_unplease(detail) if _PLEASE.search(say) else detail,
+                   refs=refs, mentions=mentions, prior=prior, facts=facts)
     return Ask(args, say=rng.choice(list(says)), terse=short, refs=refs, mentions=mentions, prior=prior,
                facts=facts)
 
@@ -697,19 +709,27 @@ def list_reminders(b: Bundle, rng: random.Random) -> Ask | None:
     o = rng.choice(events)
     name = event_name(o, rng)
     kind = rng.choice(["count", "minutes", "when"])
+    # where the listing of every reminder still to go off shows each of the event's reminders (with
+    # its title), that listing alone answers: no search for the event, and the rows are the event's
+    listed = all(m["reminder_id"] in b["listed_reminders"] for m in o["event"]["reminders"])
+    own: Callable[[Any], list[dict]] = (lambda r: [m for m in r if m["event_id"] == o["event_id"]]) if listed \
+        else (lambda r: r)
     if kind == "count":
-        facts: Facts = lambda r: [len(r)]
+        facts: Facts = lambda r: [len(own(r))]
         says = [f"How many reminders have I set for {name}?", f"How many reminders are on {name}?"]
         terse = [f"Number of reminders on {name}?"]
     elif kind == "minutes":
-        facts = lambda r: _first([m["minutes_before"] for m in r])
+        facts = lambda r: _first([m["minutes_before"] for m in own(r)])
         says = [f"How many minutes before {name} do my reminders go off?",
                 f"For {name}, how many minutes ahead am I reminded?"]
         terse = [f"Reminders on {name}: how many minutes before?"]
     else:
-        facts = lambda r: _first([m["next_trigger"] for m in r])
+        facts = lambda r: _first([m["next_trigger"] for m in own(r)])
         says = [f"When will my reminders for {name} go off?", f"At what time will I be reminded about {name}?"]
         terse = [f"When do the reminders for {name} go off?"]
+    if listed:
+        ask = _ask(rng, {}, says=says, terse=terse, mentions=(o["title"],), facts=facts)
+        return replace(ask, settles=(("event", o["event_id"]),))
     return _ask(rng, {"event_id": o["event_id"]}, says=says, terse=terse, refs=(_event(o),),
                 mentions=(o["title"],), facts=facts)
 

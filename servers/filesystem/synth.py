@@ -836,14 +836,39 @@ def _tree_top(r: Any) -> list[str]:
     return [line[4:].split(" -> ")[0] for line in lines if line.startswith(("├── ", "└── "))][:4]
 
 
+def _deeper_than(b: Bundle, top: str, depth: int) -> bool:
+    """Whether a plain tree of `top` (no hidden entries) draws something more than `depth` levels down: an
+    entry below `top` by more than `depth` names, none of them hidden, each folder on the way one the user
+    may list."""
+    def open_to_user(path: str) -> bool:
+        node = b["nodes"].get(path)
+        if node is None or node["kind"] != "dir":
+            return False
+        mode = int(node["mode"], 8)
+        return mode & 0o500 == 0o500 if node["owner"] == b["user"] else mode & 0o5 == 0o5
+
+    for path in b["nodes"]:
+        if not path.startswith(top + "/"):
+            continue
+        names = path[len(top) + 1:].split("/")
+        if len(names) <= depth or any(n.startswith(".") for n in names):
+            continue
+        if all(open_to_user("/".join([top, *names[:i]])) for i in range(len(names))):
+            return True
+    return False
+
+
 @goals.add("tree", 0.7)
 def tree(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"] + [f"{b['home']}/projects/{n}" for n in _projects(b)])
     if top is None:
         return None
     style = rng.random()
-    if style < 0.4:
-        depth = rng.choice([1, 2])
+    # a limit is asked only where it cuts the tree: on a tree two levels deep, "limit it to 2 levels" draws
+    # what no limit draws, the gates drop max_depth as idle, and the gold would teach a call without it
+    depths = [d for d in (1, 2) if _deeper_than(b, top, d)]
+    if style < 0.4 and depths:
+        depth = rng.choice(depths)
         levels = f"{depth} level{'s' if depth > 1 else ''}"
         args, terse = {"path": top, "max_depth": depth}, f"Tree of {top}, {levels}."
         if rng.random() < 0.5:
@@ -1655,7 +1680,7 @@ def sed(b: Bundle, rng: random.Random) -> Ask | None:
                                   f"Every '{pattern}' in {w} needs changing to something else; edit the file itself.",
                                   f"I want all occurrences of '{pattern}' in {w} replaced, right in the file."),
                    terse=terse, detail=_one(rng, f"The new value is '{replacement}'.", f"Make them '{replacement}'.",
-                                            f"'{replacement}' should go in its place."),
+                                            f"Put '{replacement}' there instead."),
                    refs=refs, mentions=mentions)
     return Ask(args, say=_one(rng, f"Replace every '{pattern}' in {w} with '{replacement}', saving the file.",
                               f"In {w}, change all the '{pattern}' to '{replacement}' (edit the file in place).",

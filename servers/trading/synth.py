@@ -556,7 +556,8 @@ def get_quote(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("search_instruments", 1.0)
 def last_price(b: Bundle, rng: random.Random) -> Ask | None:
     """The last price of an instrument that trades: the search that finds it shows the price and
-    that it is not halted, so no other call is needed (why one is halted, only its quote says)."""
+    that it is not halted, so no other call is needed (why one is halted, only its quote says). The
+    price is asked for as a price: 'where is it trading?' also reads as the exchange it lists on."""
     q = rng.choice(_tradable(b))
     said, iid = ins_name(q, rng), q["instrument_id"]
     args = {"query": q["symbol"]}  # as the instrument look-up searches
@@ -565,11 +566,11 @@ def last_price(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"Is {said} trading right now? If it is, at what price?",
                                          f"Can I trade {said} at the moment, or is it halted? If it trades, what's "
                                          "the last price?",
-                                         f"Is there a trading halt on {said}? If not, where is it trading?"]),
+                                         f"Is there a trading halt on {said}? If not, what price is it trading at?"]),
                    terse=f"Is {said} halted? Else its price?", mentions=(said,), facts=facts)
     return Ask(args, say=rng.choice([f"What's {said} trading at?", f"What's the latest price of {said}?",
                                      f"Can you check the current price of {said} for me?",
-                                     f"Where is {said} trading right now?",
+                                     f"What price is {said} trading at right now?",
                                      f"I'm curious, what does a share of {said} cost at the moment?"]),
                terse=rng.choice([f"{said} price?", f"Quote for {said}?", f"Last price of {said}?"]),
                mentions=(said,), facts=facts)

@@ -990,6 +990,15 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
     labels: dict[str, set] = {}
     for e in page:
         labels.setdefault(e["for"], set()).add(e["booking_id"])
+    # the list shows each booking's and stay's id beside its route and day or its hotel and check-in day: a
+    # later request about one whose label no other entry shares takes the id from here, with no listing
+    stays: dict[str, set] = {}
+    for e in page:
+        stays.setdefault(e["for"], set()).add(e["stay_id"])
+    settles = tuple(sorted({("booking", e["booking_id"]) for e in page
+                            if e["booking_id"] and labels[e["for"]] == {e["booking_id"]}}
+                           | {("stay", e["stay_id"]) for e in page
+                              if e["stay_id"] and stays[e["for"]] == {e["stay_id"]}}))
     # a booking whose entries no other booking's share the label of (the same route and day)
     charged = [x for x in b["bookings"] + b["flown"] if _narrows(b, "booking_id", x["booking_id"])
                and all(labels[e["for"]] == {x["booking_id"]} for e in page if e["booking_id"] == x["booking_id"])]
@@ -1006,7 +1015,7 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"I'm doing my expenses: what did {said} cost me, charge by charge, and what did "
                                    "I pay with?"]),
                    terse=f"Charges on {said}, and paid with what?", refs=(_traveller(b),),
-                   facts=lambda r: _charges_and_payers(pick(r)))
+                   facts=lambda r: _charges_and_payers(pick(r)), settles=settles)
     used = [m for m in b["methods"] if _narrows(b, "payment_method_id", m["payment_method_id"])]
     if not used:
         return None
@@ -1018,7 +1027,8 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Can you list the charges and refunds on {said}?",
                                f"I'm reconciling {said}: what did your agency charge or refund on it?"]),
                terse=f"Charges and refunds on {said}?", refs=(_traveller(b),),
-               mentions=(method_mention(m),), facts=lambda r: [e["amount"] for e in pick(r)][:3])
+               mentions=(method_mention(m),), facts=lambda r: [e["amount"] for e in pick(r)][:3],
+               settles=settles)
 
 
 @goals.add("get_exchange_rate", 0.5)

@@ -353,6 +353,16 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _opened(opener: str | None, name: str, core: str) -> str:
+    """A request `core` about the car `name` after `opener`; None asks it, the car first and a question mark
+    last: "In my Model 3, could you set the fan to 4?", never "Could you, in my Model 3, set the fan to 4."."""
+    if opener is None:
+        head, sep, why = core.removesuffix(".").partition(", it's ")
+        head, sep, why = (head, sep, why) if sep else core.removesuffix(".").partition(", I want ")
+        return f"In {name}, could you {head}?" + (f" {_cap(sep[2:])}{why}." if sep else "")
+    return opener + core
+
+
 def _listed(words: list[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
@@ -576,7 +586,7 @@ def _plan_route(b: Bundle, rng: random.Random) -> Ask | None:
     if far and rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"I'm thinking of a road trip in {name}. How far, how long, and where "
                                          "would I stop on the way?",
-                                         f"Plan a long drive for {name} for me: distance, time and stops."]),
+                                         f"Plan a long drive for {name}: distance, time and stops."]),
                    detail=rng.choice([f"To {said}.", f"The destination is {said}.", f"Going to {said}."]),
                    terse=f"Route for {name} to {said}: miles, time, stops?", refs=refs,
                    facts=lambda r: [reading(r, "distance"), quantity(r["minutes"], "min")] + [s["name"] for s in r["stops"]])
@@ -760,7 +770,7 @@ def set_fan_speed(b: Bundle, rng: random.Random) -> Ask | None:
     if v["climate"]["climate_on"] and v["climate"]["fan_speed"] == level:
         return None
     core = rng.choice([f"set the fan to {level}.", f"put the fan speed on {level}.", f"turn the blower to level {level}."])
-    say = lead + core if lead else rng.choice([f"In {name}, ", f"For {name}, please ", f"Could you, in {name}, "]) + core
+    say = lead + core if lead else _opened(rng.choice([f"In {name}, ", f"For {name}, please ", None]), name, core)
     detail = None
     if not lead and rng.random() < 0.5:
         say = rng.choice([f"The fan in {name} is {'too weak' if level > v['climate']['fan_speed'] else 'too loud'}. "
@@ -790,7 +800,7 @@ def set_heating(b: Bundle, rng: random.Random) -> Ask | None:
     else:
         core = rng.choice([f"turn on the heater for {what} on {how}.", f"warm up {what}, setting {how}.",
                            f"set the seat heating for {what} to {how}."])
-    say = lead + core if lead else rng.choice([f"In {name}, ", f"For {name}, please ", f"Could you, in {name}, "]) + core
+    say = lead + core if lead else _opened(rng.choice([f"In {name}, ", f"For {name}, please ", None]), name, core)
     detail = None
     if not lead and rng.random() < 0.7:
         say = rng.choice([f"Turn on the heat for {what} in {name}.", f"Could you warm up {what} in {name}?"])
@@ -815,10 +825,10 @@ def set_defrost(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"{_cap(zone)} defrost off, {name}.", refs=(_owner(b), _ref(b, v)), mentions=(zone,))
     glass = "windshield" if zone == "front" else "rear window"
     core = rng.choice([f"defrost the {glass}.", f"turn on the {zone} defroster.", f"clear the {glass}, it's fogged up."])
-    say = lead + core if lead else rng.choice([f"In {name}, please ", f"Could you, in {name}, "]) + core
+    say = lead + core if lead else _opened(rng.choice([f"In {name}, please ", None]), name, core)
     detail = None
     if rng.random() < 0.6:
-        say = (lead + "turn on a defroster.") if lead else rng.choice(
+        say = (lead + "turn on the defroster.") if lead else rng.choice(
             [f"The glass in {name} is all fogged up. Turn on the defroster.", f"Can you defrost {name}?"])
         detail = rng.choice([f"The {glass}.", f"The {zone} one.", f"I mean the {glass}."])
     return Ask({"vehicle_id": v["vehicle_id"], "zone": zone, "on": True}, say=_cap(say),
@@ -851,7 +861,7 @@ def set_windows(b: Bundle, rng: random.Random) -> Ask | None:
     core = {"closed": rng.choice(["close all the windows.", "roll the windows up."]),
             "vent": rng.choice(["crack the windows open a bit (vent).", "put the windows on vent."]),
             "open": rng.choice(["open all the windows fully.", "roll the windows all the way down (open)."])}[position]
-    say = lead + core if lead else rng.choice([f"In {name}, please ", f"Could you, in {name}, ", f"For {name}: "]) + core
+    say = lead + core if lead else _opened(rng.choice([f"In {name}, please ", None, f"For {name}: "]), name, core)
     detail = None
     if not lead and rng.random() < 0.7:
         say = rng.choice([f"Can you do something about the windows in {name}?", f"I want to adjust the windows in {name}."])
@@ -873,7 +883,7 @@ def set_headlights(b: Bundle, rng: random.Random) -> Ask | None:
     core = {"auto": rng.choice(["set the headlights to auto.", "put the lights on automatic."]),
             "low": rng.choice(["turn on the low beams.", "switch the headlights to low beam."]),
             "high": rng.choice(["turn on the high beams.", "switch to high beams, it's pitch dark."])}[mode]
-    say = lead + core if lead else rng.choice([f"In {name}, please ", f"Could you, in {name}, "]) + core
+    say = lead + core if lead else _opened(rng.choice([f"In {name}, please ", None]), name, core)
     detail = None
     if not lead and rng.random() < 0.7:
         say = rng.choice([f"Change the headlights in {name}.", f"Could you adjust the headlight setting in {name}?"])
@@ -892,7 +902,7 @@ def set_drive_mode(b: Bundle, rng: random.Random) -> Ask | None:
     modes = [m for m in v["drive_modes"] if m != v["drive_mode"]]
     mode = rng.choice(modes)
     core = rng.choice([f"switch to {mode} mode.", f"change the drive mode to {mode}.", f"put it in {mode} mode."])
-    say = lead + core if lead else rng.choice([f"For {name}, ", f"In {name}, please ", f"Could you, in {name}, "]) + core
+    say = lead + core if lead else _opened(rng.choice([f"For {name}, ", f"In {name}, please ", None]), name, core)
     detail = None
     if not lead and rng.random() < 0.7:
         say = rng.choice([f"I'd like a different drive mode in {name}.", f"Change the drive mode of {name}, please."])
@@ -931,7 +941,7 @@ def play_media(b: Bundle, rng: random.Random) -> Ask | None:
     else:
         core = rng.choice(["turn the music off.", "switch the media off, I want some quiet."])
         mentions = ("off",)
-    say = lead + core if lead else rng.choice([f"In {name}, ", f"Could you, in {name}, ", f"For {name}, please "]) + core
+    say = lead + core if lead else _opened(rng.choice([f"In {name}, ", None, f"For {name}, please "]), name, core)
     return Ask(args, say=_cap(say), terse=f"{_terse_power(prior)}{core[:-1]} in {name}.", detail=detail,
                refs=(_owner(b), _ref(b, v)), mentions=mentions, prior=prior)
 

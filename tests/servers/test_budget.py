@@ -859,3 +859,26 @@ def test_posting_due_bills_is_asked_in_plain_words():
     assert len(says) >= 6
     for say in says:
         assert "recurring" in say and "repeating" not in say, say
+
+
+def test_an_expense_is_moved_or_split_only_into_a_category_it_may_belong_to():
+    """"Recategorize my Safeway expense from March 17 as rent" and "split what I spent at Sweetgreen into
+    rent" drew the new category at random among the user's others: a receipt from a store is moved or
+    split only into a category its purchase may be (a Safeway receipt into pets or home, a Shell fill-up
+    into travel), never into rent, utilities or subscriptions, and nothing of a one-service merchant (the
+    rent, the dog walker) is moved at all."""
+    from servers.budget.synth import REFILED
+
+    bills = {"Rent", "Utilities", "Subscriptions"}
+    services = {"Rover Dog Walking", "Greystar Apartments", "Avalon Communities", "PG&E", "Comcast Xfinity",
+                "City Water", "24 Hour Fitness"}
+    seen = 0
+    for tool in ("recategorize_expense", "split_expense"):
+        for seed in (0, 1):
+            for ask, _, read in _asks(tool, seed=seed, draws=40):
+                expense = read("get_expense", expense_id=ask.args["expense_id"])
+                into = read("get_category_history", category_id=ask.args["category_id"], months=1)["name"]
+                assert into not in bills and expense["merchant"] not in services, ask.say
+                assert into in REFILED[expense["category"]], ask.say
+                seen += 1
+    assert seen > 40

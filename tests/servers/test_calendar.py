@@ -1590,3 +1590,62 @@ def test_a_series_occurrences_in_a_range_are_those_of_its_rule_walked_from_the_s
                                                                   event.repeat_weekdays, start, since, until)
         passed_over += bool(expected) and expected[0] > start + dt.timedelta(days=30)
     assert passed_over > 100
+
+
+def test_an_events_reminders_that_the_listing_of_every_reminder_shows_are_read_from_it():
+    """'How many minutes ahead am I reminded for X?': where the listing of every reminder still to
+    go off shows each of X's reminders with its title, that one call answers, and a gold that first
+    searches for X and then lists its reminders takes a longer route than a model needs."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    goal = next(g for g in recipe.goals if g.tool == "list_reminders")
+    from_listing = 0
+    for seed in range(3):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        listing = read("list_reminders")
+        shown = {r["reminder_id"] for r in listing}
+        rng = random.Random(f"calendar reminders {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(150):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            if "event_id" in ask.args:
+                own = read("list_reminders", event_id=ask.args["event_id"])
+                assert not {r["reminder_id"] for r in own} <= shown, (ask.say, own)
+            elif ask.settles:
+                (kind, event_id), = ask.settles
+                rows = [r for r in listing if r["event_id"] == event_id]
+                assert kind == "event" and rows, ask.say
+                assert list(ask.facts(listing)) == list(ask.facts(read("list_reminders", event_id=event_id))), ask.say
+                from_listing += 1
+    assert from_listing > 10
+
+
+def test_a_request_opening_with_please_is_not_followed_by_a_detail_saying_please():
+    """'Please set a reminder for X. 15 minutes beforehand, please.' says 'please' twice."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random("calendar please")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    pleading = 0
+    for goal in recipe.goals:
+        for _ in range(60):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or not ask.detail or not re.search(r"\bplease\b", ask.say, re.I):
+                continue
+            pleading += 1
+            assert not re.search(r"\bplease\b", ask.detail, re.I), (goal.tool, ask.say, ask.detail)
+    assert pleading > 20

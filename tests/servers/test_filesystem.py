@@ -1720,3 +1720,22 @@ def test_a_table_sorted_highest_first_needs_the_number_order_and_the_header_flag
                 assert tools.run("sort", {k: v for k, v in ask.args.items() if k != flag}) != right, (flag, ask.say)
         world.close()
     assert seen > 10
+
+
+def test_a_tree_limited_in_depth_draws_less_than_the_whole_tree():
+    """A tree asked 'only 2 levels deep' is of a folder deeper than that: on a tree two levels deep
+    the limit draws what no limit draws, the gates drop max_depth as idle, and the gold would teach a
+    call without the limit the user stated."""
+    toolkit = get_toolkit("filesystem")
+    seen = 0
+    for seed in (0, 103):
+        world = worlds.create(toolkit, seed)
+        tools = toolkit(world)
+        for ask, _, _ in _asks("tree", seed=seed, draws=120):
+            if "max_depth" not in ask.args:
+                continue
+            seen += 1
+            whole = tools.run("tree", {k: v for k, v in ask.args.items() if k != "max_depth"})
+            assert tools.run("tree", dict(ask.args)) != whole, (ask.args, ask.say)
+        world.close()
+    assert seen > 10

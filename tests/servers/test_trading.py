@@ -1198,3 +1198,14 @@ def test_a_zero_balance_is_stated_in_words_too():
             assert stated(fact, "Your joint account has no cash."), say
         if "realised" in say:
             assert stated(fact, "You haven't realised any gain or loss there yet."), say
+
+
+def test_a_last_price_is_asked_for_as_a_price_not_as_where_it_trades():
+    """'If not, where is it trading?' also reads as the exchange the search shows (NASDAQ), and an
+    answer naming the exchange is scored wrong: the request for the last price says 'price'."""
+    asks = [ask for ask, result, _ in _asks("search_instruments", seeds=(0, 1), draws=120)
+            if ask.facts(result) == [i["last"] for i in result if i["symbol"] == ask.args.get("query")] != []]
+    assert len(asks) > 50
+    for ask in asks:
+        words = " ".join(w for w in (ask.say, ask.terse, ask.detail) if w).lower()
+        assert "where is" not in words and "where's" not in words, ask.say

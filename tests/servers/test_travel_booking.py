@@ -1423,3 +1423,21 @@ def test_asking_what_bags_cost_records_what_was_charged():
         assert ask.facts({"charged_now": 35.0}) == [35.0]
         assert ask.facts({"charged_now": 0.0}) == [NOTHING]
     assert all(ask.facts is None for ask in found if "owe" not in ask.say)
+
+
+def test_the_charges_settle_the_bookings_and_stays_they_label():
+    """Finding: after "Could you break down the payments on my Miami flight on April 30?", "If I switched my
+    Denver flight on May 17 to TB 347 ..." listed the flight bookings again, while the charges already showed
+    that booking's id beside "TB 337 PDX-DEN on 2026-05-17": an agent taking the id from there lost coverage.
+    The charges settle every booking and stay whose label no other entry of the list shares."""
+    found = _asks("list_transactions", draws=120)
+    assert found
+    for b, ask in found:
+        page = _run("list_transactions", **ask.args)
+        assert ask.settles
+        for kind, key in ask.settles:
+            field = {"booking": "booking_id", "stay": "stay_id"}[kind]
+            labels = {e["for"] for e in page if e[field] == key}
+            assert labels and all(e[field] == key for e in page if e["for"] in labels), (kind, key)
+        shown = {("booking", e["booking_id"]) for e in page if e["booking_id"]}
+        assert any(s in shown for s in ask.settles)

@@ -1383,3 +1383,30 @@ def test_a_saved_home_is_gone_home_to_not_gone_to_home():
                                      re.IGNORECASE), (tool, text)
                 homeward += bool(re.search(r"\b(going|get|take me|make it) home\b", text, re.IGNORECASE))
     assert homeward
+
+
+def test_a_request_in_a_car_asks_with_the_car_first_and_a_question_mark():
+    """Finding: "Could you, in my Model 3, set the seat heating for the rear seats to low." and "Could you, in my
+    Tesla Model 3, play the radio." (the car wedged between "Could you" and its verb, a question ending in a
+    period); "Plan a long drive for my 330i for me"; "Put my Mustang Mach-E in accessory mode and turn on a
+    defroster.". The question form names the car first and ends the question with a question mark."""
+    import re
+
+    bundles, goals, rng = _bundles_and_goals("vehicle could you")
+    tools = ["set_fan_speed", "set_heating", "set_defrost", "set_windows", "set_headlights", "set_drive_mode",
+             "play_media", "plan_route"]
+    asked = 0
+    for _ in range(800):
+        tool = rng.choice(tools)
+        ask = goals[tool].build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        for text in (ask.say, ask.terse, ask.detail, ask.plain, ask.terse_alone):
+            if not text:
+                continue
+            assert not re.search(r"\b[Cc]ould you, in\b|\bfor my [^:]+ for me\b|\bturn on a defroster\b", text), \
+                (tool, text)
+            for question in re.findall(r"\b[Cc]ould you .*?[.?!](?=\s|$)", text):
+                assert question.endswith("?"), (tool, text)
+            asked += text.startswith("In ") and ", could you " in text
+    assert asked
