@@ -266,6 +266,14 @@ def create_lead(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_rep(b),), mentions=(first, last, title, email, company))
 
 
+def _my_lead(b: Bundle, lead: dict, say: str) -> tuple[tuple[str, str], ...]:
+    """What "my lead X" settles: the lead's record shows its owner, the asker, for certain, so a later
+    request of theirs (a task or an activity under their name) takes their rep id from it rather than
+    from a search by name. Nothing where the request does not say "my lead" or the lead is another's."""
+    owner = b["rep"]["rep_id"]
+    return (("rep", owner),) if "my lead" in say.lower() and lead["owner_id"] == owner else ()
+
+
 @goals.add("update_lead_status")
 def update_lead_status(b: Bundle, rng: random.Random) -> Ask | None:
     leads = [lead for lead in _open_leads(b, 0) if lead["status"] in ("new", "contacted")]
@@ -274,27 +282,23 @@ def update_lead_status(b: Bundle, rng: random.Random) -> Ask | None:
     lead = rng.choice(leads)
     who = f"{lead['name']} from {lead['company_name']}"
 
-    def mine(say: str) -> tuple[tuple[str, str], ...]:
-        # "my lead X": the lead's record shows its owner, the asker, for certain; a later request of
-        # theirs (a task under their name) takes their rep id from it rather than from a search by name
-        owner = b["rep"]["rep_id"]
-        return (("rep", owner),) if "my lead" in say.lower() and lead["owner_id"] == owner else ()
-
     if lead["status"] == "new":
         say = rng.choice([f"I finally got hold of my lead {who}; please mark them as contacted.",
                           f"Could you set my lead {who} to contacted?",
                           f"I spoke with {who} this morning, so that lead is contacted now.",
                           f"Update the status of the lead {who} to contacted, please."])
+        mine = _my_lead(b, lead, say)
         return Ask({"lead_id": lead["lead_id"], "status": "contacted"}, say=say,
-                   terse=f"Mark {'my ' * bool(mine(say))}lead {lead['name']} contacted.", refs=(_lead(b, lead),),
-                   mentions=(lead["name"], "contacted"), settles=mine(say))
+                   terse=f"Mark {'my ' * bool(mine)}lead {lead['name']} contacted.", refs=(_lead(b, lead),),
+                   mentions=(lead["name"], "contacted"), settles=mine)
     say = rng.choice([f"My lead {who} has budget and a real need. Please mark them qualified.",
                       f"Could you move my lead {who} to qualified?",
                       f"Good call with {who}: they're a qualified lead now, please update it.",
                       f"Set the status of my lead {who} to qualified."])
+    mine = _my_lead(b, lead, say)
     return Ask({"lead_id": lead["lead_id"], "status": "qualified"}, say=say,
-               terse=f"Qualify {'my ' * bool(mine(say))}lead {lead['name']}.", refs=(_lead(b, lead),),
-               mentions=(lead["name"], "qualif"), settles=mine(say))
+               terse=f"Qualify {'my ' * bool(mine)}lead {lead['name']}.", refs=(_lead(b, lead),),
+               mentions=(lead["name"], "qualif"), settles=mine)
 
 
 @goals.add("disqualify_lead", 0.8)
@@ -313,11 +317,10 @@ def disqualify_lead(b: Bundle, rng: random.Random) -> Ask | None:
                         [f"Please disqualify my lead {who}.", f"I'm dropping the lead {who}; disqualify it, please.",
                          f"Could you mark my lead {who} as disqualified?"],
                         [f"The reason is '{reason}'.", f"Reason: {reason}.", f"Put down '{reason}' as the reason."])
-    # "my lead X": the lead's record shows its owner, the asker, for certain (as in update_lead_status)
-    mine = "my lead" in say.lower() and lead["owner_id"] == b["rep"]["rep_id"]
+    mine = _my_lead(b, lead, say)
     return Ask({"lead_id": lead["lead_id"], "reason": reason}, say=say, detail=detail,
-               terse=f"Disqualify {'my ' * mine}lead {lead['name']}: {reason}.", refs=(_lead(b, lead),),
-               mentions=(lead["name"], reason), settles=(("rep", lead["owner_id"]),) if mine else ())
+               terse=f"Disqualify {'my ' * bool(mine)}lead {lead['name']}: {reason}.", refs=(_lead(b, lead),),
+               mentions=(lead["name"], reason), settles=mine)
 
 
 @goals.add("convert_lead", 1.6)
@@ -914,11 +917,9 @@ def lead_status(b: Bundle, rng: random.Random) -> Ask | None:
     name = lead["name"]
     say = rng.choice([f"What's the status of my lead {name}?", f"Where are we with the lead {name}?",
                       f"Remind me: has my lead {name} been qualified yet? What status is it in?"])
-    # "my lead X" (every lead of a bundle is its rep's): the lead's record shows its owner, the asker, for
-    # certain; a later request of theirs (an activity under their name) takes their rep id from it
-    mine = "my lead" in say.lower() and lead["owner_id"] == b["rep"]["rep_id"]
-    return Ask({"name": name}, say=say, terse=f"Status of {'my ' * mine}lead {name}?", mentions=(name,),
-               facts=lambda r: [r[0]["status"]], settles=(("rep", lead["owner_id"]),) if mine else ())
+    mine = _my_lead(b, lead, say)
+    return Ask({"name": name}, say=say, terse=f"Status of {'my ' * bool(mine)}lead {name}?", mentions=(name,),
+               facts=lambda r: [r[0]["status"]], settles=mine)
 
 
 def _said_stage(stage: str) -> Any:
