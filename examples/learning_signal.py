@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import shutil
 import statistics
 import sys
 import time
@@ -134,7 +135,7 @@ SETTING_HELP = {
     "eval_batch": "episodes generated together in evaluation; 0: all of an arm's; ",
     "batch_size": "conversations per SFT step; ",
     "sft_max_length": "cut SFT conversations to this many tokens; 0: no cut; ",
-    "grpo_save_steps": "GRPO checkpoint every this many steps (a stopped run resumes from it); 0: at the end; ",
+    "grpo_save_steps": "GRPO checkpoint every this many steps (a stopped run resumes from it); 0: none; ",
     "sft_save_steps": "SFT (start checkpoint and arm A) saved every this many steps (a stopped run resumes from "
                       "it); 0: at the end; ",
 }
@@ -350,7 +351,7 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
             "--per-device-batch", str(rollouts), "--learning-rate", str(setting.grpo_learning_rate),
             "--beta", str(setting.beta), "--max-tool-rounds", str(setting.max_tool_rounds),
             "--max-completion-length", str(setting.max_completion_length), "--vllm", "off", "--no-log-completions",
-            "--save-steps", str(setting.grpo_save_steps or 10 * setting.updates), "--seed", str(seed),
+            "--save-steps", str(setting.grpo_save_steps), "--seed", str(seed),
             "--logging-steps", "1", *(["--resume"] if resume else []),
         ])
         torch.set_num_threads(args.threads)
@@ -359,6 +360,10 @@ def run_seed(seed: int, args: argparse.Namespace, setting: Setting, train_path: 
                          "step_seconds": grpo["step_seconds"], "resumed": resume}
         save()
         _progress(seed, f"arm B: {grpo['steps']} GRPO steps, {timings['grpo']:.0f} s")
+    # A finished GRPO stage is read back from stages.json, never resumed: its trainer checkpoints (the
+    # model with its optimizer state, three times the model's size) are dropped; `final` is kept.
+    for stale in sorted((folder / "grpo").glob("checkpoint-*")):
+        shutil.rmtree(stale)
     if state["grpo"]["steps"] != setting.updates or state["sft"]["steps"] != setting.updates:
         raise SystemExit(f"unequal updates: SFT {state['sft']['steps']}, GRPO {state['grpo']['steps']} "
                          f"(wanted {setting.updates})")

@@ -77,7 +77,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="generation with vLLM: auto = colocate when vLLM and a GPU are available")
     p.add_argument("--vllm-gpu-memory-utilization", type=float, default=0.3)
     p.add_argument("--vllm-server-base-url", default=None, help="with --vllm server, e.g. http://10.0.0.2:8000")
-    p.add_argument("--save-steps", type=int, default=50)
+    p.add_argument("--save-steps", type=int, default=50,
+                   help="a checkpoint every this many steps, for --resume; 0: none (the final model is saved)")
     p.add_argument("--save-total-limit", type=int, default=3)
     p.add_argument("--resume", action="store_true", help="resume from the last checkpoint in --output-dir")
     p.add_argument("--logging-steps", type=int, default=1)
@@ -110,7 +111,8 @@ def training_settings(args: argparse.Namespace, *, cuda: bool, world: int, use_v
         "per_device_train_batch_size": args.per_device_batch, "gradient_accumulation_steps": accumulation,
         "num_generations": args.num_generations, "max_completion_length": args.max_completion_length,
         "max_tool_calling_iterations": args.max_tool_rounds, "bf16": cuda,
-        "activation_checkpointing": True, "save_strategy": "steps", "save_steps": args.save_steps,
+        "activation_checkpointing": True, "save_strategy": "steps" if args.save_steps else "no",
+        "save_steps": args.save_steps or 500,
         "save_total_limit": args.save_total_limit, "model_init_kwargs": {"dtype": "float32"},
     }
     if use_vllm:

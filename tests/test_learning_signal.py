@@ -62,6 +62,9 @@ def test_quick_mode_runs_both_arms_and_evaluates_them_on_held_out_worlds(tmp_pat
     assert "B - A [95% CI]" in report and "A: more SFT" in report and "frac_groups_without_signal" in report
     for name in ("grpo_reward.png", "test_metrics.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # A finished GRPO stage keeps its final model and drops the trainer checkpoints kept for a resume.
+    grpo = tmp_path / "seed-0" / "grpo"
+    assert (grpo / "final").is_dir() and not list(grpo.glob("checkpoint-*"))
     # A finished seed is read back, not run again.
     again = module.main(["--quick", "--out", str(tmp_path)])
     assert again["results"][0]["timings"] == result["timings"]
@@ -101,6 +104,7 @@ def test_smollm2_quick_mode_runs_the_pretrained_path(tmp_path: Path) -> None:
     # A run stopped after a stage resumes there: the finished stages are read back, not run again.
     stages = json.loads((tmp_path / "seed-0" / "stages.json").read_text(encoding="utf-8"))
     assert set(stages) >= {"warmup", "sft", "grpo", "records"} and set(stages["records"]) == set(module.ARMS)
+    assert not list((tmp_path / "seed-0" / "grpo").glob("checkpoint-*"))
 
 
 def test_a_stopped_sft_resumes_from_its_partial_save_to_the_same_weights(tmp_path: Path) -> None:
