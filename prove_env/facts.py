@@ -27,7 +27,9 @@ something else:
   between '_' and a space, a comma before a space and round brackets, and a word of three letters
   or more said in the plural ('T' is not stated by 'the' nor by 'AT&T'; 'in_progress' is by 'in
   progress', 'Primer, 1 gal' by 'Primer (1 gal)', 'Angled brush 2.5 in' by '4 Angled brushes 2.5 in'),
-  never right after 'not' ('not engaged' states no 'engaged', 'isn't pressed' no 'pressed').
+  never right after 'not' ('not engaged' states no 'engaged', 'isn't pressed' no 'pressed'), nor
+  inside a pleasantry ('No problem', 'no worries', 'nothing else', 'nothing went wrong', 'feel
+  free'), which says nothing of the world: 'No problem, the account holds $1,250' states no zero.
 
 Two structured forms (JSON objects, so that tasks stay JSON) say more than a bare value:
 
@@ -113,6 +115,12 @@ _SLASH_DATE = re.compile(r"(?<![\d/])(?P<month>\d{1,2})/(?P<day>\d{1,2})(?:/(?P<
 _MERIDIEM = r"\s*(?P<half>a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])"
 _CLOCK = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}):(?P<minute>\d{{2}})(?::\d{{2}})?(?![\d:])(?:{_MERIDIEM})?")
 _HOUR = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}){_MERIDIEM}")
+# Pleasantries that hold a word of a zero or of a free slot ('no', 'nothing', 'free') and say nothing
+# of the world: not read as a fact ('No problem!' is no empty answer, 'feel free' no free slot).
+_PLEASANTRIES = re.compile(
+    r"(?<![\w'’])(?:no problem(?!s)|not a problem|no worries|no worry|no trouble|no rush|no doubt|no matter"
+    r"|no need to worry|nothing else|nothing more|nothing further|nothing (?:went |has gone |is )?wrong"
+    r"|nothing to worry about|none taken|feel free)(?![\w'’])", re.I)
 
 
 def quantity(value: float, unit: str, places: int | None = None) -> dict[str, Any]:
@@ -187,6 +195,8 @@ def stated(fact: Any, text: str, today: dt.date | None = None) -> bool:
                    for part in _ITEMS.split(text))
     if moment is not None:
         return _date_stated(moment, text, today)
+    if not _PLEASANTRIES.search(value):
+        text = _PLEASANTRIES.sub(" ", text)
     return _phrase_stated(value, text)
 
 

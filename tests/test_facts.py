@@ -226,3 +226,26 @@ def test_once_and_twice_are_counts(fact, text):
 def test_a_measure_said_in_words_states_its_quantity(fact, text, expected):
     """'about a minute' on foot states 1 min; a half or a quarter of an hour is no hour."""
     assert stated(fact, text) is expected
+
+
+@pytest.mark.parametrize("text", ["No problem, the account holds $1,250.", "Nothing went wrong; it holds $1,250.",
+                                  "No worries! 3 of them.", "Feel free to ask. Nothing else to add: 2."])
+def test_a_pleasantry_states_no_zero_nor_absence_nor_free_slot(text):
+    """The general readings and those the servers give a zero of their own (a budget's, an account's
+    cash, a realised profit, a loyalty tier, a free slot)."""
+    from prove_env.facts import ABSENT, NOTHING
+    from prove_env.servers.budget.synth import NO_AMOUNT as NO_SPENDING
+    from prove_env.servers.trading.synth import NO_AMOUNT, NO_PNL
+    from prove_env.servers.travel_booking.synth import _tier
+
+    for fact in (NOTHING, ABSENT, NO_SPENDING, one_of(0.0, *NO_AMOUNT), one_of(0.0, *NO_PNL), _tier("none"),
+                 one_of("free", "available", "no conflicts", "no conflict", 0)):
+        assert not facts_stated([[fact]], [text]), (fact, text)
+
+
+@pytest.mark.parametrize("text", ["You have no watchlists.", "None.", "No problems found: there are none.",
+                                  "No worries: nothing is due.", "No problem. You have 0."])
+def test_a_zero_said_beside_a_pleasantry_is_still_said(text):
+    from prove_env.facts import NOTHING
+
+    assert facts_stated([[NOTHING]], [text])

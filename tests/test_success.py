@@ -210,6 +210,10 @@ def render(fact: Any, other: bool = False) -> str:
     return text + "qz" if other else "  " + text.upper().replace(" ", "  ") + " "
 
 
+# Pleasantries that hold the words of a zero, an absence or a free slot: they state no fact.
+PLEASANTRIES = "No problem! Nothing went wrong, no worries, and feel free to ask; nothing else to add. "
+
+
 def _with_facts(task: Task) -> list[Any]:
     return [f for turn in (task.facts or []) for f in turn]
 
@@ -255,6 +259,23 @@ def _spread(fact: Any) -> list[Any] | None:
         day = dt.date.fromisoformat(plain)
         return [(day + dt.timedelta(days=k)).isoformat() for k in (-2, -1, 0, 1, 2)]
     return None
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_a_pleasantry_states_no_fact(server, sample):
+    """'No problem! Nothing went wrong ...' holds the words that say a zero ('no', 'nothing'), an
+    absence or a free slot ('free'), but says nothing of the world: it states no fact of any task
+    (a long run on a large sample: PROVE_SUCCESS_SAMPLE)."""
+    from prove_env.facts import facts_stated, values
+
+    for task in [t for t in sample[server] if _with_facts(t)]:
+        for fact in _with_facts(task):
+            if isinstance(fact, bool):
+                continue
+            words = [v for v in values(fact) if isinstance(v, str) and re.search(
+                rf"(?<!\w){re.escape(v)}(?!\w)", PLEASANTRIES, re.I)]
+            STATS["facts with a word a pleasantry holds"] += bool(words)
+            assert not facts_stated([[fact]], [PLEASANTRIES]), (task.id, fact)
 
 
 @pytest.mark.parametrize("server", server_names())
