@@ -691,6 +691,13 @@ def test_a_day_the_user_named_in_words_is_not_worked_out_from_earlier_results() 
     outputs = {"g1": '[{"payment_method_id": "PM-0001", "expires_on": "2027-03-31"}]'}
     assert _holders(search, earlier, outputs, "any flights from ord on october 14?") == []
     assert _holders(search, earlier, outputs, "any flights from ord the day after my trip?") == [("2026-10-14", ["g1"], True)]
+    # a moment too: 'Monday, October 19, 2026 at 9 am' is the user's, not worked out from the results
+    move = GoldCall(id="g3", name="reschedule_event", arguments={"event_id": "EVT-0092", "start": "2026-10-19T09:00"})
+    outputs = {"g1": '[{"event_id": "EVT-0092", "start": "2026-10-12T10:00"}]'}
+    said = "the passport renewal appointment has to move. monday, october 19, 2026 at 9 am would work."
+    assert _holders(move, earlier, outputs, said) == [("EVT-0092", ["g1"], False)]
+    assert _holders(move, earlier, outputs, "move it a week on.") == [
+        ("EVT-0092", ["g1"], False), ("2026-10-19T09:00", ["g1"], True)]
 
 
 def test_a_looked_up_handle_inside_the_users_words_keeps_its_look_up() -> None:
@@ -1130,14 +1137,17 @@ def test_a_fact_said_as_nothing_is_a_zero_no_field_of_that_name_shows() -> None:
 
 def test_a_request_that_asks_by_itself_is_not_joined_by_words_that_ask() -> None:
     """"And if you could, could you go through my calendar?" asks twice: before a request that asks
-    ('Could you', 'Please') the polite joiner is another; before one that does not, it may still be drawn."""
+    ('Could you', 'Please') or a question ('when did ...?') the polite joiner is another; before one that
+    does not, it may still be drawn."""
     import random
 
     from prove_env.synthesis.voice import Voice
 
     polite = Voice("polite")
     for request in ("Could you go through my calendar?", "can you add Ada?", "Please move it to Friday.",
-                    "Would you cancel it?"):
+                    "Would you cancel it?", "On March 11, when did my Hallway light automation go off?",
+                    "which of my automations are turned on?", "How many motion events were there?"):
         joined = {polite.joiner(random.Random(seed), request) for seed in range(200)}
         assert "And if you could, " not in joined and joined, (request, joined)
-    assert "And if you could, " in {polite.joiner(random.Random(seed), "move it to Friday.") for seed in range(200)}
+    for request in ("move it to Friday.", "check whether the hallway light is on?"):
+        assert "And if you could, " in {polite.joiner(random.Random(seed), request) for seed in range(200)}

@@ -322,8 +322,8 @@ def _holders(call: Any, earlier: Sequence[Any], outputs: Mapping[str, str], said
         text = str(value)
         if len(text) < 2 or text.casefold() in said:
             continue
-        if _ISO_DATE.fullmatch(text) and stated(text, said):
-            continue  # a day the user named in words ('October 14'): said, not looked up
+        if _ISO_DATE.match(text) and stated(text, said):
+            continue  # a day or a moment the user named in words ('October 14 at 9 am'): said, not looked up
         holders = [c.id for c in earlier if _holds(outputs[c.id], value, text)]
         if not holders and " " in text:
             # a text the user wrote around a looked-up value ('@edward.olson' before their words): the

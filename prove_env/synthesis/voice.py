@@ -61,6 +61,9 @@ _ASKING = ("And if you could, ",)
 _TELLS = re.compile(r"(?:I|I'm|I've|We|We're|We've|My|Our)\b")
 # nor a request that asks by itself ('And if you could, could you ...', 'And if you could, please ...')
 _ASKS = re.compile(r"(?:could|can|would|will)\s+you\b|please\b", re.IGNORECASE)
+# nor a question ('And if you could, when did ...?'), after a leading phrase of time ('On March 11, ')
+_QUESTION = re.compile(r"(?:(?:on|in|at|by|for|over|between)\b[^,?]*,\s*)?(?:what|when|which|who|whose|where|why|how"
+                       r"|is|are|was|were|did|does|do|has|have|had)\b[^?]*\?\s*$", re.IGNORECASE)
 _ASIDES = {  # a sentence of the voice's own, now and then, before a request (of any kind: it asks nothing)
     "plain": ("Can you help with something?", "I need a hand with this.", "Quick one for you."),
     "polite": ("I hope you can help me.", "Sorry to bother you.", "Good day.", "I'd be grateful for your help.",
@@ -108,8 +111,9 @@ class Voice:
         """The words that join `request`, a second request, to the first in one turn: words of
         sequence or of asking only before one that asks for something, not one that tells, and words
         of asking not before one that asks by itself ('Could you ...'); never the words that joined a
-        request of the turn before (`used`: its texts; 'Also, ... Also, ...')."""
-        tells, asks = _TELLS.match(request) is not None, _ASKS.match(request) is not None
+        request of the turn before (`used`: its texts; 'Also, ... Also, ...'), nor before a question."""
+        tells = _TELLS.match(request) is not None
+        asks = _ASKS.match(request) is not None or _QUESTION.match(request) is not None
         fitting = [j for j in _JOINERS[self.register]
                    if not (tells and j in (*_IN_ORDER, *_ASKING)) and not (asks and j in _ASKING)]
         fresh = [j for j in fitting if not j or not any(u.startswith(j) for u in used)]

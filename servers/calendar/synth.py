@@ -1208,8 +1208,9 @@ def add_invitees(b: Bundle, rng: random.Random) -> Ask | None:
         f"{who} should be at {name} too. Could you send {'them' if k > 1 else 'an'} invite{'s' if k > 1 else ''}?",
         f"I'd like {who} to join {name}; please add {'them' if k > 1 else 'the invite'}."],
         terse=[f"Invite {who} to {name}.", f"Add {who} to {name}."],
-        vague=[f"I'd like to invite more people to {name}.", f"A few more people should come to {name}."
-               if k > 1 else f"Someone else should come to {name}."],
+        # one guest is 'someone else', never 'more people'
+        vague=[f"I'd like to invite more people to {name}." if k > 1 else f"I'd like to invite someone else to {name}.",
+               f"A few more people should come to {name}." if k > 1 else f"Someone else should come to {name}."],
         details=[f"Please add {who}.", f"That's {who}.", f"Invite {who}, please."],
         refs=(_event(o), *(_contact(p) for p in guests)), mentions=(o["title"], *(p["name"] for p in guests)))
 
@@ -1258,8 +1259,12 @@ def respond_to_invitation(b: Bundle, rng: random.Random) -> Ask | None:
     details = {"accepted": ["Please accept it.", "Accept it, please.", "I'll go, so accept."],
                "declined": ["Please decline it.", "Decline it, please; I can't go."],
                "tentative": ["Please tentatively accept it.", "Put me down as tentative."]}[response]
-    return _ask(rng, args, says=says, terse=[f"{Verb} {name}.", f"{Verb} the invite to {name}."],
-                vague=[f"I need to answer the invitation to {name}.", f"Could you reply to the invite for {name}?"],
+    # an invitation already answered is answered again: the user changes their reply
+    vague = ([f"I need to answer the invitation to {name}.", f"Could you reply to the invite for {name}?"]
+             if o["my_response"] == "needs-action" else
+             [f"I need to change my answer to the invitation to {name}.",
+              f"Could you change my reply to the invite for {name}?"])
+    return _ask(rng, args, says=says, terse=[f"{Verb} {name}.", f"{Verb} the invite to {name}."], vague=vague,
                 details=details, split=SPLIT, refs=(_event(o),), mentions=(o["title"],))
 
 
@@ -1367,8 +1372,16 @@ def remove_reminder(b: Bundle, rng: random.Random) -> Ask | None:
         f"Please remove {what} on {name}.", f"I don't need {what} for {name}; delete it.",
         f"Can you turn off {what} for {name}?", f"Get rid of {what} on {name}, please."],
         terse=[f"Remove {what} on {name}.", f"Delete {what} for {name}."],
-        refs=(_event(o), _reminder(o, reminder, reminder["reminder_id"] in b["listed_reminders"])),
-        mentions=(o["title"],))
+        refs=_reminder_refs(o, reminder, b), mentions=(o["title"],))
+
+
+def _reminder_refs(o: dict, reminder: dict, b: Bundle) -> tuple[Ref, ...]:
+    """A reminder to act on: found in the listing of every reminder where that shows it, with no
+    look-up of its event (a search that then feeds nothing, which the gates keep where a later
+    request's date, worked out from any earlier result with a date, takes it as a source); else
+    through its event."""
+    listed = reminder["reminder_id"] in b["listed_reminders"]
+    return ((_event(o),) if not listed else ()) + (_reminder(o, reminder, listed),)
 
 
 # -- hidden ------------------------------------------------------------------------------------------

@@ -624,10 +624,11 @@ def create_draft(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": b["user"]["user_id"], "to": [c["address"]], "subject": subject, "body": text},
                say=rng.choice([_ended(f"Please write a draft to my contact {c['name']} with the subject \"{subject}\"")
                                + " Don't send it yet.",
-                               _ended(f"I'd like a draft email for {c['name']}, subject \"{subject}\"") + " Just save it.",
+                               _ended(f"I'd like a draft email for my contact {c['name']}, subject \"{subject}\"")
+                               + " Just save it.",
                                _ended(f"Could you save a draft to {c['name']} from my contacts? Subject \"{subject}\"")]),
                detail=saying(text, rng),
-               terse=f"Draft to {c['name']}: \"{subject}\" / \"{text}\" (don't send).",
+               terse=f"Draft to my contact {c['name']}: \"{subject}\" / \"{text}\" (don't send).",
                refs=(_user(b), Ref.of("contact", c, _user(b))), mentions=(c["name"], subject, text))
 
 
@@ -791,23 +792,31 @@ def reply_to_message(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("forward_message")
 def forward_message(b: Bundle, rng: random.Random) -> Ask | None:
     mail = [m for m in b["messages"] if m["folder"] != "trash"]
-    contacts = b["contacts"]
-    if not mail or not contacts:
+    if not mail:
         return None
-    m, c = rng.choice(mail), rng.choice(contacts)
+    m = rng.choice(mail)
+    # a mail goes on to someone who has not got it: not its sender, nor anyone it went to (To or Cc)
+    contacts = [c for c in b["contacts"] if c["address"].lower() not in
+                {a.lower() for a in (m["from"], *m["to"], *m["cc"])}]
+    if not contacts:
+        return None
+    c = rng.choice(contacts)
     name = mail_name(b, m, rng)
     refs = (_user(b), _message(b, m), Ref.of("contact", c, _user(b)))
+    # the person is named as a contact in every wording: their address is in the contacts (a colleague
+    # with a mailbox here is also found by `find_users`, a second route the words would leave open)
     if rng.random() < 0.5:
         note = rng.choice(NOTES)
         return Ask({"message_id": m["message_id"], "to": [c["address"]], "note": note},
-                   say=rng.choice([f"Please forward {name} to {c['name']} with the note \"{note}\"",
+                   say=rng.choice([f"Please forward {name} to my contact {c['name']} with the note \"{note}\"",
                                    f"Could you send {name} on to my contact {c['name']}? Add \"{note}\" on top."]),
-                   terse=f"Forward {name} to {c['name']}, note \"{note}\"", refs=refs,
+                   terse=f"Forward {name} to my contact {c['name']}, note \"{note}\"", refs=refs,
                    mentions=(*_mentions(m), c["name"], note))
     return Ask({"message_id": m["message_id"], "to": [c["address"]]},
-               say=rng.choice([f"Please forward {name} to {c['name']}.", f"Can you pass {name} along to {c['name']}?",
-                               f"I want {c['name']} to see {name}; forward it to them, please."]),
-               terse=f"Forward {name} to {c['name']}.", refs=refs, mentions=(*_mentions(m), c["name"]))
+               say=rng.choice([f"Please forward {name} to my contact {c['name']}.",
+                               f"Can you pass {name} along to {c['name']} from my contacts?",
+                               f"I want my contact {c['name']} to see {name}; forward it to them, please."]),
+               terse=f"Forward {name} to my contact {c['name']}.", refs=refs, mentions=(*_mentions(m), c["name"]))
 
 
 # -- who is asking ---------------------------------------------------------------------------------
@@ -816,7 +825,7 @@ _BY_NAME = ("Hi, this is {name}.", "Hello, my name is {name}.", "Hi there, I'm {
             "Morning! {name} here.", "Hey there, this is {name}.", "My name is {name}.", "This is {name} speaking.", "It's {name} here.",
             "Hi, I'm {name} and I have a mailbox on your service.", "Hello, {name} here.", "Hey, it's {name}.",
             "I'm {name}.", "Good morning, this is {name}.", "You're talking to {name}.")
-_BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "It's {name}.", "User: {name}.", "I'm {name}.")
+_BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "It's {name}.", "{name} here.", "I'm {name}.")
 _BY_ADDRESS = ("Hello, my email address is {address}.", "Hi, my mailbox is {address}.",
                "I'm the user with the address {address}.", "My account is {address}.",
                "Hi there, you have me as {address}.", "Please look me up as {address}.",

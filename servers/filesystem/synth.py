@@ -1007,10 +1007,34 @@ def readlink(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [_text(r)])
 
 
+def _files_below(b: Bundle, top: str) -> int:
+    """How many files `list_recent` of `top` finds: those at any depth below it, each folder on the way
+    one the user may list."""
+    def open_to_user(path: str) -> bool:
+        node = b["nodes"].get(path)
+        if node is None or node["kind"] != "dir":
+            return False
+        mode = int(node["mode"], 8)
+        return mode & 0o500 == 0o500 if node["owner"] == b["user"] else mode & 0o5 == 0o5
+
+    found = 0
+    for path, node in b["nodes"].items():
+        if node["kind"] != "file" or not path.startswith(top + "/"):
+            continue
+        names = path[len(top) + 1:].split("/")
+        found += all(open_to_user("/".join([top, *names[:i]])) for i in range(len(names)))
+    return found
+
+
 @goals.add("list_recent", 0.6)
 def list_recent(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, _tops(b))
-    n = rng.choice([3, 5])
+    # a count is asked only where it cuts the listing: "which 5 files" of a folder holding four lists what
+    # no limit lists, the gates drop the limit as idle, and the gold would teach a call without it
+    counts = [n for n in (3, 5) if _files_below(b, top) > n]
+    if not counts:
+        return None
+    n = rng.choice(counts)
     args, terse = {"path": top, "limit": n}, f"{n} most recent files in {top}?"
     facts = lambda r: _names([f["path"] for f in r["files"]], 5)
     say = _one(rng, f"Which {n} files under {top} were modified most recently?",
@@ -1479,10 +1503,10 @@ def echo(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.4:
         return Ask({"text": text, "file": path},
                    say=_one(rng, f"Create {path} with a one-line note in it.", f"Leave a short note for me in {path}."),
-                   terse=f"'{text}' into {path}.", detail=_the_line(rng, text), mentions=(text, path))
+                   terse=f"Write '{text}' into {path}.", detail=_the_line(rng, text), mentions=(text, path))
     say = _one(rng, f"Echo the text '{text}' into a new file {path}.", f"Write '{text}' into a new file at {path}.",
                f"Save the note '{text}' as {path}.", f"Create {path} containing just the line '{text}'.")
-    return Ask({"text": text, "file": path}, say=say, terse=f"'{text}' into {path}.", mentions=(text, path))
+    return Ask({"text": text, "file": path}, say=say, terse=f"Write '{text}' into {path}.", mentions=(text, path))
 
 
 @goals.add("write_file")
@@ -2027,6 +2051,10 @@ SUBSTITUTES = (
     # a move is a copy and a removal of the original (cp, then rm; or a rewrite, then rm): with rm hidden
     # nothing shown takes a file away from where it was, so mv is never left out while rm is shown
     ("mv", "rm"),
+    # a copy of a file is a read and a write of what it says to the new path (write_file, echo, append_file,
+    # or insert_lines into a touched file), and a folder's copy is packed and unpacked (tar_create, then
+    # tar_extract and mv): with cp hidden, each of those is too
+    *(("cp", writer) for writer in ("write_file", "echo", "append_file", "insert_lines", "tar_extract")),
     ("write_file", "append_file", "echo"),
     # insert_lines adds at the end with line = the number of lines + 1, as its description says
     ("append_file", "insert_lines"),

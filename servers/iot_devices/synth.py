@@ -110,7 +110,47 @@ def _owned(kind: str):
     return lambda b, entity: Ref.of(kind, entity, _home(b))
 
 
-_room, _group, _scene, _automation = (_owned(k) for k in ("room", "group", "scene", "automation"))
+_room = _owned("room")
+
+
+# The home's listings of groups, scenes and automations name each member device beside its id: a later
+# request about one of those devices takes its id from there, with no look-up of the home's devices
+# ("Members of Entertainment?", then "New scene: the dining room chandelier and speaker" where the
+# chandelier is a member of another group the same listing showed).
+def _ids(devices: Any) -> tuple[tuple[str, str], ...]:
+    return tuple(dict.fromkeys(("device", d["device_id"]) for d in devices))
+
+
+def _group_members(b: Bundle) -> tuple[tuple[str, str], ...]:
+    """Every device the home's group listing shows (no request adds or removes a group)."""
+    return _ids(d for g in b["groups"] for d in g["devices"])
+
+
+def _scene_members(b: Bundle) -> tuple[tuple[str, str], ...]:
+    """Every device the home's scene listing shows, but those of the scene another request may delete."""
+    return _ids({"device_id": a["device_id"]} for s in b["scenes"] if s["scene_id"] != b["drop_scene"]
+                for a in s["actions"])
+
+
+def _automation_members(b: Bundle, enabled: bool | None = None) -> tuple[tuple[str, str], ...]:
+    """Every device the home's automation listing shows (with `enabled`, the listing of those switched on
+    or off: never the one another request switches), but those of the one another request may delete."""
+    kept = [a for a in _keep_automations(b)
+            if enabled is None or (a["enabled"] == enabled and a["automation_id"] != b["toggle_automation"])]
+    return _ids(d for a in kept for d in a["devices"])
+
+
+def _group(b: Bundle, group: dict) -> Ref:
+    return Ref("group", group["group_id"], {**group, "shows": _group_members(b)}, _home(b))
+
+
+def _scene(b: Bundle, scene: dict) -> Ref:
+    return Ref("scene", scene["scene_id"], {**scene, "shows": _scene_members(b)}, _home(b))
+
+
+def _automation(b: Bundle, automation: dict) -> Ref:
+    return Ref("automation", automation["automation_id"], {**automation, "shows": _automation_members(b)},
+               _home(b))
 
 
 def _code_ref(b: Bundle, lock: dict, code: dict) -> Ref:
@@ -488,6 +528,7 @@ def list_groups(b: Bundle, rng: random.Random) -> Ask | None:
                                f"What's included in the '{group['name']}' group?",
                                f"Remind me what the {group['name']} group controls."]),
                terse=f"Members of {group['name']}?", refs=(_home(b),), mentions=(group["name"],),
+               settles=_group_members(b),
                # read off the group's own entry: facts that ignored the result would be "found" in any
                # earlier entry of the home (its look-up), and the listing dropped as shown before
                facts=lambda r: [_member(b, d["device_id"], d["name"])
@@ -506,6 +547,7 @@ def list_scenes(b: Bundle, rng: random.Random) -> Ask | None:
                                f"What does the '{scene['name']}' scene change?",
                                f"Remind me which devices the {scene['name']} scene touches."]),
                terse=f"Devices in the {scene['name']} scene?", refs=(_home(b),), mentions=(scene["name"],),
+               settles=_scene_members(b),
                # every device the scene touches: cut short, an answer that forgets one would pass
                facts=lambda r: [_member(b, i, name) for i, name in dict.fromkeys(
                    (a["device_id"], a["device"]) for s in r if s["scene_id"] == sid for a in s["actions"])])
@@ -526,12 +568,14 @@ def list_automations(b: Bundle, rng: random.Random) -> Ask | None:
                                        f"What's the next time {name} will kick in?",
                                        f"Can you tell me when the {name} automation runs next?"]),
                        terse=f"Next run of {name}?", refs=(_home(b),), mentions=(name,),
+                       settles=_automation_members(b),
                        facts=lambda r: [x["next_run"] for x in r if x["automation_id"] == aid])
         return Ask({"home_id": b["home"]["home_id"]},
                    say=rng.choice([f"When did my '{name}' automation get switched off?",
                                    f"Since when has {name} been disabled?",
                                    f"I noticed {name} isn't running. When was it turned off?"]),
                    terse=f"When was {name} disabled?", refs=(_home(b),), mentions=(name,),
+                   settles=_automation_members(b),
                    facts=lambda r: [x["disabled_at"] for x in r if x["automation_id"] == aid])
     states = [s for s in (True, False) if sum(a["enabled"] == s for a in kept) >= 2]
     if not states:  # another request may flip or delete one: at least two must remain either way
@@ -542,7 +586,7 @@ def list_automations(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Which of my automations are {word}?",
                                f"Can you list the automations that are currently {word}?",
                                f"I can't remember which automations I have {word}. Which are they?"]),
-               terse=f"Automations {word}?", refs=(_home(b),),
+               terse=f"Automations {word}?", refs=(_home(b),), settles=_automation_members(b, enabled),
                facts=lambda r: [a["name"] for a in r])
 
 
@@ -1285,9 +1329,10 @@ recipe = Recipe(
         Lookup("home", "find_homes", args=lambda r: {"owner_name": r.entity["owner_name"]}, intro=_by_name),
         Lookup("home", "find_homes", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
         *(Lookup.under(kind, tool) for kind, tool in (("room", "list_rooms"), ("device", "list_devices"),
-                                                      ("lock_code", "list_lock_codes"), ("group", "list_groups"),
-                                                      ("scene", "list_scenes"),
-                                                      ("automation", "list_automations"))),
+                                                      ("lock_code", "list_lock_codes"))),
+        # the home's listing of groups, scenes or automations shows their member devices' ids
+        *(Lookup(kind, tool, args=lambda ref: {"home_id": ref.owner.key}, settles=lambda ref: ref.entity["shows"])
+          for kind, tool in (("group", "list_groups"), ("scene", "list_scenes"), ("automation", "list_automations"))),
     ),
     hidden=(HiddenAsk("reveal_lock_codes", code_request, facts=lambda r: [c["code"] for c in r]),),
 )

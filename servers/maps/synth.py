@@ -40,6 +40,8 @@ NEW_LISTS = ("Tacos to try", "Sunday errands", "Kid-friendly spots", "Late-night
              "Anniversary ideas", "Places for visitors", "Quick lunches")
 # the places one search_places call lists when no limit is given
 SEARCH_PAGE = 10
+# the radius `nearby_places` searches when given none
+NEARBY_RADIUS = 1000
 NEW_LABELS = ("Favorite", "To visit", "Meet-up spot", "Near the office", "Weekend plans", "Sam's pick")
 
 
@@ -194,7 +196,9 @@ def _place_question(b: Bundle, rng: random.Random, forms: list[str], terse: str,
     say, detail = rng.choice(forms).format(name=name), None
     if held and rng.random() < 0.4:
         say = rng.choice(held)
-        detail = rng.choice([f"It's {name}.", f"The place is {name}.", f"It's called {name}."])
+        # the name said as a name: "It's Museum of Saffron History." wants an article a name
+        # like "Trattoria Rossi" must not take
+        detail = rng.choice([f"It's called {name}.", f"The place is called {name}.", f"Its name is {name}."])
     return Ask({"place_id": place["place_id"]}, say=say, detail=detail, terse=terse.format(name=name),
                refs=(Ref.of("place", place),), mentions=(name,), facts=facts)
 
@@ -230,23 +234,52 @@ def get_place_address(b: Bundle, rng: random.Random) -> Ask | None:
                             "Could you look up where a business is located, and its phone number?"))
 
 
-@goals.add("nearby_places", 2.0)
-def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
+def _nearby_filters(b: Bundle, rng: random.Random) -> tuple[dict, str, dict, bool] | None:
+    """An address, a category and the filters of a nearby search drawn around them, with whether
+    every filter drawn changes what the search finds. Each filter the request states must: the gates
+    drop a filter that changes nothing from the gold, which would then search the default kilometre
+    where the user said 2 km, or every gym where the user wanted one open now; a filter that would
+    change nothing is left unsaid (the radius then said as the default 1 km)."""
     center = rng.choice(b["addresses"])
     category = rng.choice(sorted(CATEGORY_WORDS))
-    one, many = CATEGORY_WORDS[category]
     radius = rng.choice((500, 1000, 1000, 2000))
     open_now = rng.random() < 0.6
     min_rating = rng.choice((None, None, 4.0))
     priced = category in ("restaurant", "cafe", "bar", "bakery", "hotel", "gym")
     max_price = rng.choice((None, None, 2)) if min_rating is None and priced else None
-    candidates = [p for p in b["all_places"] if p["category"] == category and p["status"] == "operational"
-                  and (not open_now or p["open_now"]) and (min_rating is None or p["rating"] >= min_rating)
-                  and (max_price is None or len(p["price_level"]) <= max_price)]
+    stated = {"radius_m": radius, "open_now": open_now, "min_rating": min_rating, "max_price_level": max_price}
+    unset = {"radius_m": NEARBY_RADIUS, "open_now": False, "min_rating": None, "max_price_level": None}
+    kept = True
+    while True:
+        found = _nearby(b, center, category=category, **stated)
+        idle = next((k for k in stated if stated[k] != unset[k]
+                     and _nearby(b, center, category=category, **{**stated, k: unset[k]}) == found), None)
+        if idle is None:
+            break
+        stated[idle], kept = unset[idle], False
+    if not found or _nearby(b, center, category=None, **stated) == found:
+        return None  # nothing found, or the category changes nothing (the gold would drop it)
+    # no place of the category lies about on a radius the request or the default draws: a metre of
+    # rounding would decide whether it is found
     by_id = {a["address_id"]: a for a in b["addresses"]}
-    near = [p for p in candidates if _meters(center, by_id[p["address_id"]]) <= radius - 15]
-    if not near or any(abs(_meters(center, by_id[p["address_id"]]) - radius) < 15 for p in candidates):
+    if any(abs(_meters(center, by_id[p["address_id"]]) - r) < 15 for p in b["all_places"]
+           if p["category"] == category and p["status"] == "operational"
+           for r in {stated["radius_m"], NEARBY_RADIUS}):
         return None
+    return center, category, stated, kept
+
+
+@goals.add("nearby_places", 2.0)
+def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
+    # a few draws, the first whose every filter matters taken (or else the first that works with
+    # fewer): most places are open and most searches find the same within 1 km as within 2
+    draws = [d for d in (_nearby_filters(b, rng) for _ in range(6)) if d is not None]
+    if not draws:
+        return None
+    center, category, stated, _ = next((d for d in draws if d[3]), draws[0])
+    one, many = CATEGORY_WORDS[category]
+    radius, open_now, min_rating, max_price = (stated["radius_m"], stated["open_now"], stated["min_rating"],
+                                               stated["max_price_level"])
     label = center["label"]
     distance = "half a kilometer" if radius == 500 else f"{radius // 1000} km"
     quality = " rated 4 stars or better" if min_rating else (" priced at $$ or less" if max_price else "")
@@ -278,6 +311,23 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
                + (", and how far?" if far else "?"),
                refs=(Ref.of("address", center),), mentions=mentions,
                facts=(lambda r: [r[0]["name"], quantity(r[0]["distance_m"], "m")]) if far else (lambda r: [r[0]["name"]]))
+
+
+def _nearby(b: Bundle, center: dict, *, radius_m: int, category: str | None, open_now: bool,
+            min_rating: float | None, max_price_level: int | None) -> list[str]:
+    """The places `nearby_places` lists around `center` with these filters, as the tool finds
+    them: operating places of the city within the radius, nearest first (ties by name), one page."""
+    by_id = {a["address_id"]: a for a in b["addresses"]}
+    rows = []
+    for p in b["all_places"]:
+        if p["status"] != "operational" or (category is not None and p["category"] != category) \
+                or (open_now and not p["open_now"]) or (min_rating is not None and p["rating"] < min_rating) \
+                or (max_price_level is not None and len(p["price_level"]) > max_price_level):
+            continue
+        distance = round(_meters(center, by_id[p["address_id"]]))
+        if distance <= radius_m:
+            rows.append((distance, p["name"], p["place_id"]))
+    return [place_id for _, _, place_id in sorted(rows)[:SEARCH_PAGE]]
 
 
 # -- goals: getting somewhere ---------------------------------------------------------------------

@@ -192,6 +192,22 @@ def _returnable(b: Bundle) -> list[tuple[dict, dict]]:
     return out
 
 
+# A zero said the way people say it: a coupon with "no minimum" spend, "free" standard shipping, a gift
+# card with "nothing left" (a bare 0 is right too).
+_NO_MINIMUM = ("no minimum", "no min", "isn't a minimum", "is not a minimum", "isn't any minimum",
+               "doesn't have a minimum", "does not have a minimum", "without a minimum", "no spend",
+               "any amount", "any order", "don't have to spend", "do not have to spend", "don't need to spend",
+               "do not need to spend", "none")
+_FREE = ("free", "no charge", "no shipping fee", "no fee", "nothing", "doesn't cost", "does not cost")
+_EMPTY = ("nothing left", "no balance", "empty", "used up", "nothing on it", "none left", "no money left",
+          "no funds")
+
+
+def _zero(amount: float, *words: str) -> Any:
+    """An amount as a fact: a zero is also stated by the words people say for it."""
+    return one_of(amount, *words) if amount == 0 else amount
+
+
 # -- goals: the catalog ------------------------------------------------------------------------------
 
 goals = Goals()
@@ -372,7 +388,7 @@ def get_coupon(b: Bundle, rng: random.Random) -> Ask | None:
                                              f"How much off is {code}, and what do I have to spend to use it?",
                                              f"Can you explain the terms of coupon {code}? Discount and minimum."],
                                         [f"Terms of {code}?"]),
-               mentions=(code,), facts=lambda r: [r["value"], r["min_spend"]])
+               mentions=(code,), facts=lambda r: [r["value"], _zero(r["min_spend"], *_NO_MINIMUM)])
 
 
 # -- goals: the cart ---------------------------------------------------------------------------------
@@ -418,8 +434,9 @@ def add_to_cart(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"I'd like {count}the {name} in my cart.",
                                          f"Could you put {count}the {name} in my basket?"]),
                    terse=f"Add {count}{what} to cart.",
-                   detail=rng.choice([f"The one {words}.", f"I want {them} {words}.",
-                                      f"Make it {words}."]),
+                   # two sneakers, or a pair of boots, are 'the ones' and 'them', never 'make it'
+                   detail=rng.choice([f"The {'ones' if them == 'them' else 'one'} {words}.",
+                                      f"I want {them} {words}.", f"Make {them} {words}."]),
                    refs=refs, mentions=(name,))
     return Ask(args, **_pick(rng, [f"Please add {count}{what} to my cart.",
                                    f"Could you put {count}{what} in my cart?",
@@ -533,7 +550,7 @@ def list_shipping_options(b: Bundle, rng: random.Random) -> Ask | None:
                              f"What do you charge for {method} shipping on my current cart?"],
                        [f"{method.capitalize()} shipping cost for my cart?"]),
                refs=(_customer(b),), mentions=(method,),
-               facts=lambda r: [next(o["cost"] for o in r if o["method"] == method)])
+               facts=lambda r: [_zero(next(o["cost"] for o in r if o["method"] == method), *_FREE)])
 
 
 # -- goals: addresses, payment, checkout ---------------------------------------------------------------
@@ -586,7 +603,8 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
                    **_pick(rng, ["How much is left on my gift card?", "What's my gift card balance?",
                                  "Could you check the remaining balance on my store gift card?"],
                            ["Gift card balance?"]),
-                   refs=(_customer(b),), facts=lambda r: [m["balance"] for m in r if m["kind"] == "gift_card"])
+                   refs=(_customer(b),),
+                   facts=lambda r: [_zero(m["balance"], *_EMPTY) for m in r if m["kind"] == "gift_card"])
     cards = [m for m in b["methods"] if m["kind"] == "card"]
     if not cards:
         return None
@@ -806,7 +824,8 @@ def get_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
                              "Which products have I put on my wishlist?",
                              "Read me my wish list, please."],
                        ["My wishlist?"]),
-               refs=(_customer(b),), facts=lambda r: [p["name"] for p in r[:5]])
+               refs=(_customer(b),), facts=lambda r: [p["name"] for p in r[:5]],
+               settles=tuple(("product", p["product_id"]) for p in b["wishlist"]))
 
 
 @goals.add("add_to_wishlist", 0.8)
@@ -822,6 +841,13 @@ def add_to_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_customer(b), _product(product)), mentions=(name,))
 
 
+def _wishlist_first(customer_id: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A product taken off the wishlist is found on the wishlist, which lists each product's id: one
+    read, as a catalog search would be, but the one an agent rightly makes for what is on the list (an
+    agent that read the wishlist lost coverage to a gold that searched the catalog)."""
+    return (("get_wishlist", {"customer_id": customer_id}),)
+
+
 @goals.add("remove_from_wishlist", 0.7)
 def remove_from_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["wishlist"]:
@@ -833,7 +859,7 @@ def remove_from_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
                              f"I don't want the {name} anymore; delete {_it(name)} from my wishlist.",
                              f"Could you clear the {name} from my wishlist?"],
                        [f"Wishlist: remove {name}."]),
-               refs=(_customer(b), _product(product)), mentions=(name,))
+               refs=(_customer(b),), mentions=(name,), prior=_wishlist_first(b["customer"]["customer_id"]))
 
 
 # -- who is asking ----------------------------------------------------------------------------------
@@ -889,7 +915,9 @@ SUBSTITUTES = (
 recipe = Recipe(
     server="shopping",
     sample=sample,
-    topics=("shopping",),
+    # ordering food for delivery, or asking which branch has a thing in stock, is what the catalog
+    # search answers here (a store may sell banana bread; a search tells): never drawn as off-topic
+    topics=("shopping", "food_delivery", "stores"),
     substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(

@@ -563,10 +563,13 @@ def last_price(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"query": q["symbol"]}  # as the instrument look-up searches
     facts = lambda r: [i["last"] for i in r if i["instrument_id"] == iid]  # noqa: E731
     if rng.random() < 0.2:
-        return Ask(args, say=rng.choice([f"Is {said} trading right now? If it is, at what price?",
-                                         f"Can I trade {said} at the moment, or is it halted? If it trades, what's "
-                                         "the last price?",
-                                         f"Is there a trading halt on {said}? If not, what price is it trading at?"]),
+        # 'is it trading right now?' while the market is closed reads as 'is the market open?', whose
+        # right answer ('no, it's closed') states no price: then the question is about a halt alone
+        asks = [f"Is there a trading halt on {said}? If not, what price is it trading at?"]
+        if b["status"]["market_open"]:
+            asks += [f"Is {said} trading right now? If it is, at what price?",
+                     f"Can I trade {said} at the moment, or is it halted? If it trades, what's the last price?"]
+        return Ask(args, say=rng.choice(asks),
                    terse=f"Is {said} halted? Else its price?", mentions=(said,), facts=facts)
     return Ask(args, say=rng.choice([f"What's {said} trading at?", f"What's the latest price of {said}?",
                                      f"Can you check the current price of {said} for me?",
@@ -701,10 +704,12 @@ def place_order(b: Bundle, rng: random.Random) -> Ask | None:
                        detail=rng.choice([f"{_cap(shares(n))}.", f"Make it {shares(n)}, at market.",
                                           f"Let's say {shares(n)}."]),
                        refs=refs, mentions=(str(n), said))
-        return Ask(args, say=rng.choice([f"Buy {shares(n)} of {said} in {name} at market.",
-                                         f"Please buy {shares(n)} of {said} for {name}, at the market price.",
-                                         f"I'd like to pick up {shares(n)} of {said} in {name} right away.",
-                                         f"Go ahead and purchase {shares(n)} of {said} in {name} at market."]),
+        says = [f"Buy {shares(n)} of {said} in {name} at market.",
+                f"Please buy {shares(n)} of {said} for {name}, at the market price.",
+                f"Go ahead and purchase {shares(n)} of {said} in {name} at market."]
+        if b["status"]["market_open"]:  # while it is closed the order waits for the open: not 'right away'
+            says.append(f"I'd like to pick up {shares(n)} of {said} in {name} right away.")
+        return Ask(args, say=rng.choice(says),
                    terse=f"Buy {n} {said} at market in {name}.", refs=refs, mentions=(str(n), said))
     limit = _price(q["bid"] * rng.choice([0.9, 0.93, 0.95]))
     n = _size(limit, budget, rng)
@@ -752,10 +757,12 @@ def _sell(b: Bundle, rng: random.Random, mode: str) -> Ask | None:
                        detail=rng.choice([f"Sell {shares(n)}.", f"{_cap(shares(n))}, please.",
                                           f"Just {shares(n)} for now."]),
                        refs=refs, mentions=(str(n), said))
-        return Ask(base, say=rng.choice([f"Sell {shares(n)} of my {said} in {name} at market.",
-                                         f"Please sell {shares(n)} of {said} from {name} now.",
-                                         f"I want to take some profit: sell {shares(n)} of {said} in {name}.",
-                                         f"Could you sell {shares(n)} of the {said} I hold in {name}?"]),
+        says = [f"Sell {shares(n)} of my {said} in {name} at market.",
+                f"I want to take some profit: sell {shares(n)} of {said} in {name}.",
+                f"Could you sell {shares(n)} of the {said} I hold in {name}?"]
+        if b["status"]["market_open"]:  # while it is closed the order waits for the open: not 'now'
+            says.append(f"Please sell {shares(n)} of {said} from {name} now.")
+        return Ask(base, say=rng.choice(says),
                    terse=f"Sell {n} {said} in {name}.", refs=refs, mentions=(str(n), said))
     if mode == "stop":
         stop = _price(q["bid"] * rng.choice([0.85, 0.9, 0.92]))

@@ -749,11 +749,17 @@ def set_cabin_temperature(b: Bundle, rng: random.Random) -> Ask | None:
                           f"{name} {temp} degrees inside, please.",
                           f"I'd like {name} at {temp} degrees when I get in."])
     detail = None
+    # a climate already running is not turned on: "Turn on the climate in my R1S" of a cabin held at 70 degrees
+    # reads as if it were off; the request then asks for another temperature
+    on = v["climate"]["climate_on"]
     if lead and rng.random() < 0.5:
-        say = lead + rng.choice(["turn the climate on.", "get the climate going."])
+        say = lead + rng.choice(["change the cabin temperature.", "set a different temperature."] if on else
+                                ["turn the climate on.", "get the climate going."])
         detail = rng.choice([f"{temp} degrees.", f"Set it to {temp}, please.", f"Make it {temp} degrees."])
     elif not lead and rng.random() < 0.7:
-        say = rng.choice([f"Turn on the climate in {name}, please.", f"Can you get the climate going in {name}?"])
+        say = rng.choice([f"Change the temperature in {name}, please.", f"Can you adjust the climate in {name}?"]
+                         if on else [f"Turn on the climate in {name}, please.",
+                                     f"Can you get the climate going in {name}?"])
         detail = rng.choice([f"{temp} degrees.", f"Set it to {temp}, please.", f"Make it {temp} degrees."])
     return Ask({"vehicle_id": v["vehicle_id"], "temperature_f": temp}, say=_cap(say),
                terse=f"{_terse_power(prior)}cabin to {temp}°F, {name}.", detail=detail,
@@ -795,15 +801,22 @@ def set_heating(b: Bundle, rng: random.Random) -> Ask | None:
     if v["climate"]["heating"][zone] == level:
         return None
     what, how = HEAT_WORDS[zone], LEVEL_WORDS[level]
+    # a heater already on is turned up or down, not on ("Turn on the heat for my seat" of a seat heated on low)
+    current = v["climate"]["heating"][zone]
+    way = "up" if level > current else "down"
     if zone == "steering_wheel":
-        core = rng.choice([f"heat the steering wheel on {how}.", f"turn the wheel heater to {how}."])
+        core = rng.choice([f"turn the wheel heater {way} to {how}.", f"turn the wheel heater to {how}."] if current
+                          else [f"heat the steering wheel on {how}.", f"turn the wheel heater to {how}."])
     else:
-        core = rng.choice([f"turn on the heater for {what} on {how}.", f"warm up {what}, setting {how}.",
-                           f"set the seat heating for {what} to {how}."])
+        core = rng.choice([f"turn the heater for {what} {way} to {how}.", f"set the seat heating for {what} to {how}."]
+                          if current else [f"turn on the heater for {what} on {how}.", f"warm up {what}, setting {how}.",
+                                           f"set the seat heating for {what} to {how}."])
     say = lead + core if lead else _opened(rng.choice([f"In {name}, ", f"For {name}, please ", None]), name, core)
     detail = None
     if not lead and rng.random() < 0.7:
-        say = rng.choice([f"Turn on the heat for {what} in {name}.", f"Could you warm up {what} in {name}?"])
+        say = rng.choice([f"Change the heat for {what} in {name}.", f"Could you turn {way} the heat for {what} in "
+                          f"{name}?"] if current else [f"Turn on the heat for {what} in {name}.",
+                                                       f"Could you warm up {what} in {name}?"])
         detail = rng.choice([f"On {how}, please.", f"Set it to {how}.", f"{_cap(how)}."])
     return Ask({"vehicle_id": v["vehicle_id"], "zone": zone, "level": level}, say=_cap(say),
                terse=f"{_terse_power(prior)}{what} heat {how}, {name}.", detail=detail,

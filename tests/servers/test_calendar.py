@@ -1649,3 +1649,79 @@ def test_a_request_opening_with_please_is_not_followed_by_a_detail_saying_please
             pleading += 1
             assert not re.search(r"\bplease\b", ask.detail, re.I), (goal.tool, ask.say, ask.detail)
     assert pleading > 20
+
+
+def _built(tool: str, *, seed: int = 0, draws: int = 300) -> list[tuple]:
+    """Requests the recipe writes for `tool` from the bundles of one world, with a reader of that
+    world; nothing is run, so every request is drawn from the world as it starts."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    world = worlds.create(toolkit, seed)
+    read = Reader(toolkit, world)
+    rng = random.Random(f"calendar built {seed}")
+    bundles = recipe.sample(read, world.now, rng)
+    goals = [g for g in recipe.goals if g.tool == tool]
+    asks = [goal.build(rng.choice(bundles), rng) for goal in goals for _ in range(draws)]
+    return [(ask, read) for ask in asks if ask is not None]
+
+
+def test_one_new_guest_is_asked_as_someone_else_not_more_people():
+    """'I'd like to invite more people to X.' and then 'That's Sharon Santiago.': one guest is
+    someone else, never more people."""
+    single = [ask for ask, _ in _built("add_invitees") if len(ask.args["contact_ids"]) == 1]
+    assert len(single) > 20 and any("someone else" in ask.say for ask in single)
+    for ask in single:
+        assert "more people" not in ask.say, ask.say
+
+
+def test_an_invitation_already_answered_is_asked_to_be_answered_again_not_for_the_first_time():
+    """'I need to answer the invitation to the On-call handoff. Please tentatively accept it.' of a
+    meeting the user has accepted: the reply is changed, not given for the first time."""
+    changed = 0
+    for ask, read in _built("respond_to_invitation", draws=400):
+        if read("get_event", event_id=ask.args["event_id"])["my_response"] == "needs-action":
+            continue
+        if re.search(r"\bchange my (answer|reply)\b", ask.say):
+            changed += 1
+        assert not re.search(r"\b(need to answer the invitation|you reply to the invite)\b", ask.say), ask.say
+    assert changed > 3
+
+
+def test_a_reminder_found_in_the_listing_of_every_reminder_needs_no_search_for_its_event():
+    """'I don't need the 10-minute popup reminder for my Feature flags retro on Monday, October 12;
+    delete it.': the listing of every reminder finds it, so the request names no event to look up;
+    a search for the event fed nothing and stayed in the gold where a later request's new time (a
+    date worked out from any earlier result holding one) took it as a source."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    goal = next(g for g in recipe.goals if g.tool == "remove_reminder")
+    lookups = {lk.kind: lk for lk in recipe.lookups}
+    listed_asks = 0
+    for seed in range(2):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        listed = {r["reminder_id"] for r in read("list_reminders")}
+        rng = random.Random(f"calendar reminder refs {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(150):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or ask.args["reminder_id"] not in listed:
+                continue
+            listed_asks += 1
+
+            def tools(ref) -> list[str]:
+                lookup = lookups[ref.kind]
+                return [lookup.tool] + [t for r in lookup.needs(ref) for t in tools(r)]
+
+            assert [t for ref in ask.refs for t in tools(ref)] == ["list_reminders"], ask.say
+    assert listed_asks > 20

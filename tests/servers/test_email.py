@@ -790,3 +790,33 @@ def test_a_draft_request_says_not_to_send_it_as_an_instruction():
         for sentence in re.split(r"(?<=[.?!])\s+", ask.say):
             if re.search(r"\bsen[dt]\b(?! (?:me|to|you)\b)", sentence, re.IGNORECASE):  # not "the mail X sent me"
                 assert re.search(r"\b(?:don't send|send it myself)\b", sentence, re.IGNORECASE), (sentence, ask.say)
+
+
+def test_a_mail_goes_on_to_a_contact_who_has_not_got_it_and_named_as_a_contact():
+    """Findings (seed 105): "Could you send the email I sent to Melissa Landry about "Team offsite planning"
+    on to my contact Sabrina Reid?" of a mail that had gone to Sabrina Reid already; and "Please forward
+    ... to Melissa Landry" of a contact who also has a mailbox here, so that `find_users` found her
+    address as well as `list_contacts` did (the gold's look-up, and coverage fell from 1.0 to 0.6). A
+    mail is forwarded to someone it did not go to, and a request that needs a contact's address names
+    the person as a contact in every wording."""
+    import re
+
+    forwards = _asks("forward_message", draws=200)
+    drafts = [x for x in _asks("create_draft", draws=200) if "to" in x[0].args]
+    assert len(forwards) > 50 and len(drafts) > 30
+    for ask, _, read, _ in forwards:
+        m = read("get_message", message_id=ask.args["message_id"])
+        got = {a.lower() for a in (m["from"], *m["to"], *m["cc"])}
+        assert not got & {a.lower() for a in ask.args["to"]}, (ask.say, m["to"], m["cc"])
+    for ask, _, _, _ in forwards + drafts:
+        for words in (ask.say, ask.terse):
+            assert re.search(r"\b(my contact|my contacts)\b", words), words
+
+
+def test_a_terse_introduction_by_name_reads_as_said():
+    """Finding (seed 105): "User: Richard Pacheco. Address of my contact Michael Holland?" (a form field,
+    not how anyone introduces themselves, however terse; video_meeting's round 25 finding)."""
+    from servers.email import synth
+
+    for phrase in synth._BY_NAME_TERSE:
+        assert not phrase.startswith(("User:", "Me:", "From ")), phrase

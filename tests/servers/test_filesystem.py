@@ -1739,3 +1739,67 @@ def test_a_tree_limited_in_depth_draws_less_than_the_whole_tree():
             assert tools.run("tree", dict(ask.args)) != whole, (ask.args, ask.say)
         world.close()
     assert seen > 10
+
+
+def test_a_copy_is_hidden_with_every_tool_that_writes_what_was_read():
+    """'Make a backup copy of style.css at style.css.bak' with cp hidden: reading the file and writing
+    what it says to the new path (write_file, echo, append_file, or insert_lines into a touched file)
+    makes the same copy, and a folder packs with tar_create and unpacks with tar_extract; a task that
+    leaves out cp leaves those out too, or doing the copy fails the state check."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    assert {"write_file", "echo", "append_file", "insert_lines", "tar_extract"} <= (
+        get_recipe("filesystem").substitutes_of("cp"))
+    toolkit = get_toolkit("filesystem")
+    asks = _asks("cp", draws=60)
+    assert any(not a.args.get("recursive") for a, _, _ in asks) and any(a.args.get("recursive") for a, _, _ in asks)
+    for ask, _, _ in asks:
+        source, destination = ask.args["source"], ask.args["destination"]
+        copied, written = worlds.create(toolkit, 0), worlds.create(toolkit, 0)
+        try:
+            toolkit(copied).run("cp", dict(ask.args))
+            tools = toolkit(written)
+            if ask.args.get("recursive"):
+                tools.run("tar_create", {"archive": "/tmp/copy.tar", "paths": [source]})
+                tools.run("mkdir", {"path": "/tmp/unpack"})
+                tools.run("tar_extract", {"archive": "/tmp/copy.tar", "directory": "/tmp/unpack"})
+                tools.run("mv", {"source": f"/tmp/unpack/{source.rsplit('/', 1)[1]}", "destination": destination})
+                for after in (copied, written):
+                    listing = toolkit(after).run("find", {"path": destination})
+                    assert listing.replace(destination, "") == toolkit(copied).run("find", {"path": source}).replace(
+                        source, ""), ask.say
+                continue
+            where = destination
+            if json.loads(tools.run("exists", {"path": destination})).get("type") == "directory":
+                where = f"{destination}/{source.rsplit('/', 1)[1]}"
+            content = json.loads(tools.run("read_file", {"path": source}))["content"]
+            tools.run("write_file", {"path": where, "content": content})
+            assert tools.run("cat", {"path": where}) == toolkit(copied).run("cat", {"path": where}), ask.say
+        finally:
+            copied.close(), written.close()
+
+
+def test_a_recent_files_count_is_asked_of_a_folder_with_more_files_than_that():
+    """'Which 5 files under ~/scripts were modified most recently?' of a folder holding four: the limit
+    lists what no limit lists, the gates drop it as idle, and the gold teaches a call without the count
+    the user stated (and the words promise five files that are not there)."""
+    toolkit = get_toolkit("filesystem")
+    seen = 0
+    for seed in (0, 105):
+        world = worlds.create(toolkit, seed)
+        tools = toolkit(world)
+        for ask, _, _ in _asks("list_recent", seed=seed, draws=80):
+            seen += 1
+            every = json.loads(tools.run("list_recent", {"path": ask.args["path"], "limit": 1000}))["files"]
+            assert len(every) > ask.args["limit"], (ask.say, len(every))
+        world.close()
+    assert seen > 20
+
+
+def test_a_terse_echo_request_says_its_verb():
+    """"'imported on Monday' into /home/john/notes/status.txt." reads as a fragment: the terse request
+    says what to do with the words."""
+    asks = _asks("echo", draws=120)
+    assert len(asks) > 20
+    for ask, _, _ in asks:
+        assert (ask.terse or "")[:1].isupper() and not ask.terse.startswith("'"), ask.terse

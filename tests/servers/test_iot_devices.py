@@ -1612,3 +1612,60 @@ def test_a_lock_whose_auto_lock_is_off_is_not_asked_for_a_different_delay():
                     on += 1
         world.close()
     assert off > 3 and on > 3, (off, on)
+
+
+def test_a_device_shown_by_the_home_s_group_scene_or_automation_listing_is_not_looked_up_again():
+    """Finding: "Members of Entertainment?" listed the home's groups, whose members carry their ids (the
+    Downstairs lights group holds the Dining room chandelier, Entertainment the Dining room speaker), yet
+    "New scene 'Bedtime story': the dining room chandelier and speaker, as they are now." looked up the
+    home's devices first: an agent that took both ids from the groups lost coverage. The listings of
+    groups, scenes and automations, asked for or looked up, now settle every member device they show
+    (but those of a scene or automation another request may delete or switch)."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("iot_devices"), get_recipe("iot_devices")
+    members = {"list_groups": lambda r: {d["device_id"] for g in r for d in g["devices"]},
+               "list_scenes": lambda r: {a["device_id"] for s in r for a in s["actions"]},
+               "list_automations": lambda r: {d["device_id"] for a in r for d in a["devices"]}}
+
+    def may_change(b):  # the members of a scene or automation another request may delete or switch
+        changed = {b["drop_scene"], b["drop_automation"], b["toggle_automation"]}
+        return {d["device_id"] for x in b["scenes"] + b["automations"]
+                if {x.get("scene_id"), x.get("automation_id")} & changed
+                for d in x.get("devices", []) + x.get("actions", [])}
+
+    def check(shown, settles, b, where):
+        settled = {key for kind, key in settles if kind == "device"}
+        assert settled <= shown, (where, settled - shown)
+        assert not shown - settled - may_change(b), (where, shown - settled - may_change(b))
+        assert settled or not shown - may_change(b), where
+
+    asked = looked_up = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"iot listings settle {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool in members):
+            for _ in range(30):
+                b = rng.choice(bundles)
+                ask = goal.build(b, rng)
+                if ask is None:
+                    continue
+                check(members[goal.tool](read(goal.tool, **ask.args)), ask.settles, b, ask.say)
+                asked += 1
+        for kind, tool in (("group", "list_groups"), ("scene", "list_scenes"), ("automation", "list_automations")):
+            lookup = next(x for x in recipe.lookups if x.kind == kind)
+            assert lookup.tool == tool
+            for b in bundles:
+                for goal in recipe.goals:
+                    ask = goal.build(b, random.Random(f"{goal.tool} {b['home']['home_id']}"))
+                    for ref in (r for r in (ask.refs if ask else ()) if r.kind == kind):
+                        check(members[tool](read(tool, **lookup.args(ref))), lookup.settles(ref), b, (kind, ref.key))
+                        looked_up += 1
+        world.close()
+    assert asked > 40 and looked_up > 20, (asked, looked_up)

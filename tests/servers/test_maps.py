@@ -604,3 +604,47 @@ def test_which_is_quickest_is_asked_only_where_one_place_is_quickest():
             assert ask.facts(result) == [quantity(c["duration_min"], "min") for c in result], ask.say
     others = [(ask, result) for ask, _, result in asks if not ask.say.startswith("Which is quickest")]
     assert others and all(ask.facts(result) for ask, result in others)
+
+
+def test_a_nearby_search_states_only_filters_that_change_what_it_finds():
+    """Finding: "Nearest gym rated 4 stars or better within 2 km of 820 Market Street, Riverton" kept
+    no radius in its gold, as the one gym within 2 km also lies within the default kilometre: the gates
+    drop a filter that changes nothing, and the gold then searched 1 km where the user said 2 km (and
+    every place where the user wanted one open now, or priced at $$ or less). A radius other than the
+    default, open now, a rating or a price, and the category, are said only where they change the
+    search's result, so that the gold keeps every one the user states."""
+    import re
+    from collections import Counter
+
+    default = {"radius_m": 1000}
+    stated = Counter()
+    asks = 0
+    for ask, read in _built("nearby_places", draws=150):
+        asks += 1
+        found = read("nearby_places", **ask.args)
+        assert found, ask.say
+        for key in ("radius_m", "category", "open_now", "min_rating", "max_price_level"):
+            if key not in ask.args or ask.args[key] == default.get(key):
+                continue
+            stated[key] += 1
+            fewer = {k: v for k, v in ask.args.items() if k != key}
+            assert read("nearby_places", **fewer) != found, (key, ask.say)
+        said = re.search(r"(half a kilometer|\d km)", ask.say).group(1)
+        assert said == {500: "half a kilometer"}.get(ask.args["radius_m"], f"{ask.args['radius_m'] // 1000} km")
+        assert ("open right now" in ask.say) == bool(ask.args.get("open_now")), ask.say
+        assert ("4 stars" in ask.say) == ("min_rating" in ask.args), ask.say
+        assert ("$$" in ask.say) == ("max_price_level" in ask.args), ask.say
+    assert asks > 60
+    # every filter is still asked for somewhere
+    assert all(stated[k] >= 3 for k in ("radius_m", "category", "open_now", "min_rating", "max_price_level")), stated
+
+
+def test_a_held_place_name_is_said_as_a_name():
+    """Finding: "I need a phone number for a place." then "It's Museum of Saffron History.", a name
+    that wants an article there; the held name is said as what the place is called."""
+    held = 0
+    for ask, _ in _built("get_place", draws=120):
+        if ask.detail is not None:
+            held += 1
+            assert "called" in ask.detail or ask.detail.startswith("Its name is"), ask.detail
+    assert held > 5

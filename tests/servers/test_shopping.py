@@ -945,3 +945,111 @@ def test_a_one_star_review_is_one_star():
     for ask in asks:
         for text in (ask.say, ask.terse, ask.detail):
             assert not re.search(r"\b1 stars\b|\bone stars\b", text or ""), text
+
+
+def test_a_zero_amount_may_be_said_in_words():
+    """"How much off is WELCOME10, and what do I have to spend to use it?" was rightly answered
+    "10% off your order, with no minimum spend" and scored as not stating the minimum of 0.0; a
+    standard shipping fee of 0 is "free", an empty gift card has "nothing left". A bare 0 is still
+    right, and an amount that is not zero is not stated by those words."""
+    from prove_env.facts import facts_stated
+
+    coupons = [(ask, result) for ask, result, _ in _asks("get_coupon", draws=200) if "min_spend" in result
+               and result["value"] in ask.facts(result)]
+    free = [(ask, result) for ask, result, _ in _asks("get_coupon", draws=200)
+            if result["min_spend"] == 0 and result["value"] in ask.facts(result)]
+    assert free and len(coupons) > len(free)
+    for ask, result in coupons:
+        off = f"{result['value']:g}% off" if result["kind"] == "percent" else f"${result['value']:g} off"
+        assert facts_stated([ask.facts(result)], [f"{result['code']} takes {off}, minimum spend "
+                                                  f"${result['min_spend']:.2f}."]), ask.say
+        assert facts_stated([ask.facts(result)], [f"{result['code']} takes {off} with no minimum spend."]) \
+            == (result["min_spend"] == 0), ask.say
+    shipping = [(ask, result) for ask, result, _ in _asks("list_shipping_options", seeds=(0, 1), draws=200)
+                if "standard" in ask.say]
+    zero = [(ask, result) for ask, result in shipping
+            if next(o["cost"] for o in result if o["method"] == "standard") == 0]
+    assert zero and len(shipping) > len(zero)
+    for ask, result in shipping:
+        cost = next(o["cost"] for o in result if o["method"] == "standard")
+        assert facts_stated([ask.facts(result)], ["Standard shipping is free for your cart."]) == (cost == 0), ask.say
+        assert facts_stated([ask.facts(result)], [f"Standard shipping costs ${cost:.2f}."]), ask.say
+
+
+def test_a_product_taken_off_the_wishlist_is_found_on_the_wishlist(play):
+    """"Wishlist: remove Pantrywise Essential French Press.": the gold searched the catalog for the
+    product, and an agent that read the wishlist (which lists each product's id) to take it off lost
+    coverage. The request reads the wishlist first, as a cart line is found in the cart; the wishlist,
+    read, settles its products for a later request."""
+    asks = _asks("remove_from_wishlist", draws=100)
+    assert len(asks) >= 5
+    for ask, _, _ in asks:
+        assert ask.prior == (("get_wishlist", {"customer_id": ask.args["customer_id"]}),), ask.say
+        assert not any(r.kind == "product" for r in ask.refs), ask.say
+    for ask, result, _ in _asks("get_wishlist", draws=40):
+        assert {("product", p["product_id"]) for p in result} <= set(ask.settles), ask.say
+
+    import asyncio
+    import json
+
+    from prove_env.episode import replay
+    from prove_env.synthesis.pipeline import synthesize
+
+    result = synthesize(["shopping"], 20, seed=105, workers=1)
+    tasks = [t for t in result.tasks("train") + result.tasks("test")
+             if any(g.name == "remove_from_wishlist" for turn in t.gold for g in turn)]
+    assert tasks
+    for task in tasks:
+        removed = {g.arguments["product_id"] for turn in task.gold for g in turn if g.name == "remove_from_wishlist"}
+        for record in asyncio.run(replay(task)).records:
+            if record.name == "search_products" and record.ok:
+                found = {p["product_id"] for p in json.loads(record.output)}
+                assert not found & removed, (task.id, record.arguments)
+    # the agent that reads the wishlist to take a product off it is scored the maximum
+    from prove_env.facts import say
+
+    task = tasks[0]
+    actions = []
+    for turn, facts in zip(task.gold, task.facts or [[] for _ in task.gold]):
+        actions += [{"name": g.name, "arguments": dict(g.arguments)} for g in turn]
+        actions.append(f"Done. {say(facts)}" if facts else "Done.")
+    assert "get_wishlist" in {a["name"] for a in actions if isinstance(a, dict)}, task.id
+    info = play(task, actions)
+    assert info["success"] and info["reward_breakdown"]["coverage"] == 1, task.id
+
+
+def test_food_or_a_branch_is_never_asked_off_topic():
+    """"Order me some banana bread for delivery." was an irrelevant-request abstention shown with the
+    store's search and checkout: a store may sell banana bread, and an assistant that searches the
+    catalog before saying it does not was scored 0. Ordering things for delivery (and which branch
+    has a thing in stock, which the in-stock search tells) is never drawn as off-topic here, and
+    another server's off-topic food order shows no shopping tool."""
+    import random
+
+    from prove_env.registry import get_toolkit, server_names
+    from prove_env.synthesis.perturb import _distractor_pool, irrelevant_query
+    from prove_env.synthesis.recipe import get_recipe
+
+    topics = get_recipe("shopping").topics
+    drawn = [irrelevant_query(topics, random.Random(f"shopping off-topic {i}")) for i in range(400)]
+    assert len({topic for topic, _ in drawn}) > 20
+    assert not [text for _, text in drawn if "for delivery" in text or "in stock" in text]
+    own = [spec.openai_schema() for spec in get_toolkit("shopping").visible_specs()]
+    for other in (name for name in server_names() if name != "shopping"):
+        shown = [schema for schemas in _distractor_pool(other, "food_delivery") for schema in schemas]
+        assert not [schema["function"]["name"] for schema in shown if schema in own], other
+
+
+def test_two_of_a_product_are_them_in_the_detail_too():
+    """"I'd like two of the Copperfield City Canvas Sneakers in my cart." then "Make it in grey,
+    size 8.": the colour and size said for two of a product, or for a product of a plural name, are
+    said of 'them' ('Make them ...', 'The ones ...'), as the request itself says."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("add_to_cart", seeds=(0, 1), draws=300) if ask.detail]
+    many = [ask for ask in asks if ask.args.get("quantity", 1) > 1
+            or re.search(r"(?:Shoes|Boots|Sneakers|Pants|Earbuds|Headphones)\b", ask.say)]
+    assert len(many) > 10
+    assert any(re.match(r"(?:Make them|The ones)\b", ask.detail) for ask in many)
+    for ask in many:
+        assert not re.match(r"(?:Make it|The one)\b", ask.detail), (ask.say, ask.detail)

@@ -1209,3 +1209,31 @@ def test_a_last_price_is_asked_for_as_a_price_not_as_where_it_trades():
     for ask in asks:
         words = " ".join(w for w in (ask.say, ask.terse, ask.detail) if w).lower()
         assert "where is" not in words and "where's" not in words, ask.say
+
+
+def test_a_market_order_is_not_asked_for_now_while_the_market_is_closed():
+    """Finding: "Please sell 6 shares of Prologis from my joint account now." on a Sunday: the market order
+    can only wait for Monday's open, so a careful agent that says so and asks whether to queue it fails the
+    task. While the market is closed a market order is asked for without 'now' or 'right away' (the
+    queued buy asks when it will go through, which is what the world answers)."""
+    import re
+
+    status = [result for ask, result, _ in _asks("get_market_status", draws=5)]
+    assert status and not any(r.get("market_open") for r in status)  # the seed-0 world is after the close
+    asks = [ask for ask, _, _ in _asks("place_order", draws=400)
+            if ask.args.get("order_type", "market") == "market" and "executes when" not in ask.terse]
+    assert len(asks) > 50
+    for ask in asks:
+        words = " ".join(w for w in (ask.say, ask.detail) if w)
+        assert not re.search(r"\bnow\b(?! on)|right away|immediately|at once", words.replace("for now", "")), words
+
+
+def test_whether_an_instrument_trades_is_not_asked_while_the_market_is_closed():
+    """'Is GLD trading right now? If it is, at what price?' on a closed market reads as 'is the market
+    open?': 'No, the market is closed' is a right answer that states no price, and the task records the
+    last price. While the market is closed the halt question asks about a halt only."""
+    asks = [ask for ask, result, _ in _asks("search_instruments", draws=300)
+            if ask.terse.startswith("Is ") and "halted" in ask.terse]
+    assert len(asks) > 10
+    for ask in asks:
+        assert "right now" not in ask.say and "at the moment" not in ask.say, ask.say

@@ -1410,3 +1410,33 @@ def test_a_request_in_a_car_asks_with_the_car_first_and_a_question_mark():
                 assert question.endswith("?"), (tool, text)
             asked += text.startswith("In ") and ", could you " in text
     assert asked
+
+
+def test_a_climate_or_heater_already_on_is_changed_not_turned_on():
+    """Finding: "Turn on the climate in my R1S, please." then "71 degrees." of an R1S whose climate already ran,
+    held at 70 degrees (the request reads as if it were off). A running climate is asked for another
+    temperature, and a seat heater already on is turned up or down, never "turned on"."""
+    import re
+
+    bundles, goals, rng = _bundles_and_goals("vehicle climate already on")
+    turned_on = re.compile(r"\bturn (?:on )?the climate(?: on)?\b|\bclimate going\b|\bturn on the hea|\bwarm up\b|"
+                           r"\bheat the steering wheel on\b", re.IGNORECASE)
+    running = heated = 0
+    for _ in range(1500):
+        tool = rng.choice(["set_cabin_temperature", "set_heating"])
+        b = rng.choice(bundles)
+        ask = goals[tool].build(b, rng)
+        if ask is None:
+            continue
+        v = next(x for x in b["vehicles"] if x["vehicle_id"] == ask.args["vehicle_id"])
+        if tool == "set_cabin_temperature":
+            if not v["climate"]["climate_on"]:
+                continue
+            running += 1
+        else:
+            if not v["climate"]["heating"][ask.args["zone"]]:
+                continue
+            heated += 1
+        for text in (ask.say, ask.terse, ask.detail, ask.plain):
+            assert not (text and turned_on.search(text)), (tool, text, v["climate"])
+    assert running > 20 and heated > 5
