@@ -547,14 +547,14 @@ def _decimals(number: float) -> int:
 
 
 def _steps(digits: str) -> tuple[float, ...]:
-    """The rounding steps a written number may have: '1.24' -> 0.01, '7' -> 1, '1,200' -> 1 or 100
-    (exact, or rounded to the hundred)."""
+    """The rounding steps a written number may have: '1.24' -> 0.01, '7' -> 1, '1,200' -> 1, 10 or
+    100 (exact, or rounded to the ten or the hundred: '500 m' is 498 m to two significant digits)."""
     digits = digits.replace(",", "")
     if "." in digits:
         return (10.0 ** -len(digits.split(".")[1]),)
     whole = digits.lstrip("0")
     zeros = len(whole) - len(whole.rstrip("0")) if whole else 0
-    return (1.0, 10.0 ** zeros) if zeros else (1.0,)
+    return tuple(10.0 ** k for k in range(zeros + 1))
 
 
 def _base(value: float, unit: _Unit) -> float:

@@ -85,6 +85,8 @@ MEASURES_STATED = [
     (quantity(12, "min"), "720 seconds"), (quantity(68, "F"), "68°F"), (quantity(68, "F"), "20°C"),
     (quantity(-5, "F"), "-5°F"), (quantity(-5, "F"), "-21 degrees Celsius"), (quantity(4.0, "mi"), "6.4 km"),
     (quantity(315, "B"), "0.31 KB"),
+    # two significant digits whose rounding ends in a zero: 498 m is 500 m, 1,996 m is 2,000 m, 96 min 100 minutes
+    (quantity(498, "m"), "about 500 m"), (quantity(1996, "m"), "2,000 m"), (quantity(96, "min"), "100 minutes"),
     (CHANGE, "down $0.96"), (CHANGE, "down 96 cents"), (CHANGE, "down 2.1%"), (CHANGE, "fell 2.1 percent"),
     (one_of("preparing", "being prepared"), "it is being prepared"),
 ]
@@ -93,6 +95,7 @@ MEASURES_NOT_STATED = [
     (KM, "1 km"), (KM, "0.8 mi"), (KM, "1.3 km"), (KM, "1,300 m"), (KM, "12 minutes"), (KM, "1.238 miles"),
     (quantity(0.1, "km"), "160 m"), (quantity(1.0, "km", places=1), "1.4 km"), (quantity(0.0, "km", places=1), "60 m"),
     (quantity(95, "min"), "2 hours"), (quantity(95, "min"), "about 1.5 hours"), (quantity(12, "min"), "12 km"),
+    (quantity(83, "m"), "80 m"), (quantity(1238, "m"), "1,000 m"), (quantity(498, "m"), "0.5 km"),
     (quantity(68, "F"), "70°F"), (quantity(-5, "F"), "5°F"), (quantity(315, "B"), "0.3 KB"),
     (CHANGE, "down $1"), (CHANGE, "down 2%"), (CHANGE, "2.1 km"),
     (one_of("preparing", "being prepared"), "it was delivered"),

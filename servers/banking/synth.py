@@ -335,11 +335,12 @@ def get_customer(b: Bundle, rng: random.Random) -> Ask | None:
     def street_city(r: dict) -> list[str]:
         return [r["address"].split(", ")[0], r["city"]]
 
+    # Never the phone number or email on file: the customer may have just given it to be found.
     asks: list[tuple[list[str], list[str], Callable[[dict], list[Any]]]] = [
-        (["What address and phone number do you have on file for me?",
-          "Can you check which address and phone number you have for me?",
-          "I may have moved since I signed up. What address and phone do you have on record?"],
-         ["My address and phone on file?"], lambda r: street_city(r) + [r["phone"]]),
+        (["What address and date of birth do you have on file for me?",
+          "Can you check which address and birth date you have for me?",
+          "I'm filling in a form. Which address and date of birth do you have on record for me?"],
+         ["My address and birth date on file?"], lambda r: street_city(r) + [r["date_of_birth"]]),
         (["Could you confirm the mailing address you have for me?",
           "Which home address is on my profile?",
           "Where do you send my statements? I mean, what address do you have?"],
@@ -579,7 +580,7 @@ def search_transactions(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"How much have my recent payments to {biller} been?",
                                    f"Could you look up what I've paid {biller} lately?",
                                    f"I think {biller} overcharged me. What were my last payments to them?"]),
-                   terse=rng.choice([f"Payments to {biller}?", f"What I paid {biller} lately?"]), refs=refs,
+                   terse=rng.choice([f"Payments to {biller}?", f"What did I pay {biller} lately?"]), refs=refs,
                    mentions=(biller,), facts=_unsigned)
     merchant = rng.choice(merchants)
     if option == "last":
@@ -1032,7 +1033,7 @@ _BY_EMAIL = ("Hello, my email address with you is {email}.", "Hi, my email on fi
              "I bank with you under the email address {email}.", "Hi there, you have me as {email}.",
              "Please look me up by my email, {email}.", "My email with you is {email}.",
              "I'm registered with {email}.", "My profile uses the email address {email}.")
-_BY_EMAIL_TERSE = ("Email: {email}.", "Email {email}.", "Email on file: {email}.", "Account email: {email}.",
+_BY_EMAIL_TERSE = ("Email: {email}.", "Email on file: {email}.", "Account email: {email}.",
                    "My email: {email}.")
 _BY_PHONE = ("Hi, my phone number on file is {phone}.", "You should have me under the phone number {phone}.",
              "The phone number on my account is {phone}.", "My registered phone number is {phone}.",

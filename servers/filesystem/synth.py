@@ -241,7 +241,10 @@ def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float,
         return words, (Ref("path", path, {"name": name, "dir": top}),), (name, top)
     if way == "folder":
         said = _q(name)
-        words = rng.choice([f"the {said} folder in {folder}", f"my {said} folder in {folder}"] if noun == "folder"
+        # a folder named by a number alone reads as a count ('the 11 folder'): its name is quoted
+        numbered = noun == "folder" and not re.search(r"[A-Za-z]", name)
+        words = rng.choice([f'the folder "{name}" in {folder}', f'my folder "{name}" in {folder}'] if numbered
+                           else [f"the {said} folder in {folder}", f"my {said} folder in {folder}"] if noun == "folder"
                            else [f"{said} in {folder}", f"the {said} {named} in {folder}", f"{said} (it's in {folder})"])
         return words, (), (name, folder)
     return (rng.choice([_q(path), _q(path), f"the {noun} {_q(path)}"]), (), (path,))
@@ -1348,7 +1351,9 @@ def uniq(b: Bundle, rng: random.Random) -> Ask | None:
     if path is None:
         return None
     w, refs, mentions = name_file(b, rng, path, BY_TEXT)
-    if rng.random() < 0.5:
+    # squeezing is asked only of a file with back-to-back repeats: of any other it prints the file as
+    # it is, and the words promise repeats that are not there (the counts still tell that none repeat)
+    if path in doubled and rng.random() < 0.5:
         say = _one(rng, f"Print {w} with repeated lines that follow each other squeezed into one.",
                    f"Show me {w} without the back-to-back duplicate lines (don't edit the file).")
         return Ask({"path": path}, say=say, terse=f"{w} with adjacent repeated lines collapsed.", refs=refs,

@@ -153,6 +153,19 @@ def _automation(b: Bundle, automation: dict) -> Ref:
                _home(b))
 
 
+# The scene or automation set aside for deletion is looked up in the home's listing before it is
+# deleted, so that listing shows every member device, its own included ("Delete the 'Lock up at
+# night' automation", then the history of the back door lock it locks: the id stood in the listing).
+def _doomed_scene(b: Bundle, scene: dict) -> Ref:
+    shows = _ids({"device_id": a["device_id"]} for s in b["scenes"] for a in s["actions"])
+    return Ref("scene", scene["scene_id"], {**scene, "shows": shows}, _home(b))
+
+
+def _doomed_automation(b: Bundle, automation: dict) -> Ref:
+    shows = _ids(d for a in b["automations"] for d in a["devices"])
+    return Ref("automation", automation["automation_id"], {**automation, "shows": shows}, _home(b))
+
+
 def _code_ref(b: Bundle, lock: dict, code: dict) -> Ref:
     return Ref("lock_code", code["code_id"], code, _device(b, lock))
 
@@ -507,14 +520,18 @@ def _member(b: Bundle, device_id: str, name: str) -> Any:
     """A device of a group or scene, as a fact: its name, or its name without its room's (an answer that
     lists the members by room: 'the ceiling light and floor lamp in the living room'), the short name
     being no other device's of the home; or its name without its room's followed by the room ('the lamp
-    in the guest bedroom' of "Guest bedroom lamp"), which names it even where the short name is shared."""
-    room = _by_id(b["devices"], device_id)["room"]
+    in the guest bedroom' of "Guest bedroom lamp"), which names it even where the short name is shared;
+    a lock also by the door it locks ('locks the front door' of "Front door lock")."""
+    device = _by_id(b["devices"], device_id)
+    room = device["room"]
     fact = _named(name, room, [d["name"] for d in b["devices"]])
-    rest = name[len(room) + 1:] if name.casefold().startswith(room.casefold() + " ") else ""
-    if len(rest) < 3:
-        return fact
     forms = fact["one_of"] if isinstance(fact, dict) else [fact]
-    return one_of(*forms, f"{rest} in the {room.casefold()}")
+    rest = name[len(room) + 1:] if name.casefold().startswith(room.casefold() + " ") else ""
+    if len(rest) >= 3:
+        forms.append(f"{rest} in the {room.casefold()}")
+    if device["type"] == "lock" and _door(name) != name:  # "... and locks the front door"
+        forms.append(_door(name))
+    return one_of(*forms) if len(forms) > 1 else forms[0]
 
 
 @goals.add("list_groups", 0.6)
@@ -784,9 +801,10 @@ def set_blind_position(b: Bundle, rng: random.Random) -> Ask | None:
             return Ask({"device_id": d["device_id"], "position": p},
                        say=rng.choice([f"Could you adjust {name}?", f"I want {name} at a different position."]),
                        detail=rng.choice([f"{said.capitalize()}, please.", f"Make them {said}.", f"I'd like them {said}."]),
-                       terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
-    return Ask({"device_id": d["device_id"], "position": p}, say=say,
-               terse=f"{name.capitalize()} {position_words(p)}.", refs=(_device(b, d),))
+                       terse=f"Set {name} to {said}.", refs=(_device(b, d),), mentions=(said,))
+    # the terse form keeps a verb: "The guest bedroom blinds fully open." reads as saying how they are
+    terse = {0: f"Close {name}.", 100: f"Open {name} fully."}.get(p, f"Set {name} to {position_words(p)}.")
+    return Ask({"device_id": d["device_id"], "position": p}, say=say, terse=terse, refs=(_device(b, d),))
 
 
 @goals.add("set_volume", 0.7)
@@ -1030,7 +1048,7 @@ def delete_scene(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"scene_id": scene["scene_id"]},
                say=rng.choice([f"Delete the {name} scene; I never use it.", f"Please remove my '{name}' scene.",
                                f"Get rid of the {name} scene for me."]),
-               terse=f"Delete scene {name}.", refs=(_scene(b, scene),), mentions=(name,))
+               terse=f"Delete scene {name}.", refs=(_doomed_scene(b, scene),), mentions=(name,))
 
 
 def _keep_automations(b: Bundle) -> list[dict]:
@@ -1199,7 +1217,7 @@ def delete_automation(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"automation_id": a["automation_id"]},
                say=rng.choice([f"Delete the '{name}' automation.", f"I don't need the {name} automation any more; remove it.",
                                f"Please get rid of my {name} automation for good."]),
-               terse=f"Delete automation {name}.", refs=(_automation(b, a),), mentions=(name,))
+               terse=f"Delete automation {name}.", refs=(_doomed_automation(b, a),), mentions=(name,))
 
 
 @goals.add("create_automation", 1.3)

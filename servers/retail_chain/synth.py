@@ -382,12 +382,13 @@ def reserve_for_pickup(b: Bundle, rng: random.Random) -> Ask | None:
     name = store_name(store, "hold", line["product_id"])
     amount = "one" if quantity == 1 else str(quantity)
     pronoun = "it" if quantity == 1 else "them"
+    # 'aside' before the product: 'put one of the Roller kit 9 in aside' reads the unit as a preposition
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "quantity": quantity,
                 "customer_name": customer},
                say=_pick(rng, [f"Please hold {amount} of the {product} at {name} for pick-up.",
                                f"Can you reserve {amount} of the {product} at {name}? The customer will collect {pronoun}.",
-                               f"I'd like to put {amount} of the {product} aside for pick-up at {name}.",
-                               f"Set {amount} of the {product} aside at {name} for a customer, please."]),
+                               f"I'd like to put aside {amount} of the {product} for pick-up at {name}.",
+                               f"Set aside {amount} of the {product} at {name} for a customer, please."]),
                detail=_pick(rng, [f"The customer's name is {customer}.", f"It's for {customer}.", f"Put it under {customer}.", f"Name on the hold: {customer}."]), terse=f"Hold {quantity}x {product} at {name} for {customer}.",
                refs=(_store_ref(store), _product_ref(b, line["product_id"])),
                mentions=(product, customer, store_mention(store)))

@@ -401,13 +401,29 @@ def _cart_editable(b: Bundle) -> bool:
 def get_cart(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["cart"]["items"] or not _cart_editable(b):
         return None
-    return Ask({"customer_id": b["customer"]["customer_id"]},
-               **_pick(rng, ["What's in my cart right now, and what's the subtotal?",
-                             "Can you tell me my cart's subtotal before shipping?",
-                             "How much is in my shopping cart at the moment?",
-                             "I forgot what I put in my cart. What's the subtotal so far?"],
-                       ["Cart subtotal?", "My cart total?"]),
-               refs=(_customer(b),), facts=lambda r: [r["subtotal"]])
+    args, refs = {"customer_id": b["customer"]["customer_id"]}, (_customer(b),)
+    mode = rng.randrange(3)
+    if mode == 0:  # what is in it too: its products are facts beside the subtotal
+        return Ask(args, **_pick(rng, ["What's in my cart right now, and what's the subtotal?",
+                                       "I forgot what I put in my cart. What's in it, and what's the subtotal so far?"],
+                                 ["What's in my cart, and the subtotal?"]),
+                   refs=refs, facts=lambda r: [*dict.fromkeys(i["name"] for i in r["items"][:4]), r["subtotal"]])
+    if mode == 1:
+        return Ask(args, **_pick(rng, ["Can you tell me my cart's subtotal before shipping?",
+                                       "What's the subtotal of my cart so far?"],
+                                 ["Cart subtotal?"]),
+                   refs=refs, facts=lambda r: [r["subtotal"]])
+    # a 'total' is the subtotal, the subtotal less the coupon, or that with the tax: each is right
+    return Ask(args, **_pick(rng, ["What does my shopping cart come to at the moment?",
+                                   "What's my cart total right now?"],
+                             ["My cart total?"]),
+               refs=refs, facts=_cart_total)
+
+
+def _cart_total(cart: dict) -> list[Any]:
+    """A cart's total: its subtotal, that less the coupon, or that with the tax (each said once)."""
+    totals = (cart["subtotal"], round(cart["subtotal"] - cart["discount"], 2), cart["total_before_shipping"])
+    return [one_of(*dict.fromkeys(totals))]
 
 
 @goals.add("add_to_cart", 1.5)
@@ -566,8 +582,9 @@ def list_addresses(b: Bundle, rng: random.Random) -> Ask | None:
                                  ["My default address?"]),
                    refs=refs, facts=lambda r: [r[0]["street"], r[0]["city"]])
     if mode == 1:  # an address said by its label or its street
-        return Ask(args, say="Which shipping addresses do I have saved? Which one is the default?",
-                   terse="My saved addresses, and the default?", refs=refs,
+        # never 'which one is the default?' beside them: no fact could check that answer
+        return Ask(args, say="Which shipping addresses do I have saved?",
+                   terse="My saved addresses?", refs=refs,
                    facts=lambda r: [one_of(a["label"], a["street"]) for a in r[:4]])
     return Ask(args, **_pick(rng, ["Could you read back the addresses on my account?",
                                    "What street addresses do I have on file?"],

@@ -718,8 +718,10 @@ def place_order(b: Bundle, rng: random.Random) -> Ask | None:
     gtc = rng.random() < 0.5
     args = {"account_id": account["account_id"], "instrument_id": q["instrument_id"], "side": "buy",
             "quantity": n, "order_type": "limit", "limit_price": limit, **({"time_in_force": "gtc"} if gtc else {})}
+    # a day order placed while the market is closed works in the next session, not 'today'
+    day_only = " Just for today." if b["status"]["market_open"] else " A day order is fine."
     until = rng.choice([" Keep it open until I cancel it.", " Good till cancelled.",
-                        " Leave it working until cancelled."]) if gtc else rng.choice(["", "", " Just for today."])
+                        " Leave it working until cancelled."]) if gtc else rng.choice(["", "", day_only])
     mention = ("cancel",) if gtc else ()
     if rng.random() < 0.35:
         return Ask(args, say=rng.choice([f"I want to buy {shares(n)} of {said} in {name}, but only if it gets cheaper.",
@@ -788,12 +790,14 @@ def _sell(b: Bundle, rng: random.Random, mode: str) -> Ask | None:
                    mentions=(str(n), said, money(stop)))
     limit = _price(q["ask"] * rng.choice([1.06, 1.1, 1.15]))
     args = {**base, "order_type": "limit", "limit_price": limit}
+    # while the market is closed (a weekend, after the close) the day order works in the next session
+    today = "for today" if b["status"]["market_open"] else "as a day order"
     return Ask(args, say=rng.choice([f"Put in a limit order to sell {shares(n)} of {said} from {name} at "
-                                     f"{money(limit)}, for today.",
+                                     f"{money(limit)}, {today}.",
                                      f"Offer {shares(n)} of my {said} in {name} at {money(limit)} a share; a day "
                                      "order is fine.",
                                      f"I'd sell {shares(n)} of {said} in {name} if it reaches {money(limit)}. Place "
-                                     "a limit sell for today."]),
+                                     f"a limit sell {today}."]),
                terse=f"Limit sell {n} {said} at {money(limit)} in {name}, day order.", refs=refs,
                mentions=(str(n), said, money(limit)))
 

@@ -1196,3 +1196,58 @@ def test_the_big_entries_asked_for_are_never_the_balance_brought_forward():
     for ask, result in asks:
         assert result, ask.say
         assert all(entry["kind"] != "balance_forward" for entry in result), (ask.say, result)
+
+
+def test_a_terse_question_about_payments_keeps_its_verb():
+    """"What I paid Con Edison lately?" drops the "did" of a question: no terse request of a search
+    by description opens "What I"."""
+    import re
+
+    asks = [ask for ask, *_ in _asks("search_transactions", seeds=(0, 1, 2), draws=150)]
+    assert len(asks) > 100
+    billers = 0
+    for ask in asks:
+        assert not re.match(r"What I\b", ask.terse or ""), ask.terse
+        billers += "lately" in (ask.terse or "")
+    assert billers
+
+
+def test_no_profile_question_asks_back_how_the_customer_was_found():
+    """"My phone number: (451) 146-5103. ... My address and phone on file?" asks the bank for the number
+    the customer has just given to be found (and the fact drops it): a request for the profile never
+    asks for the phone number or the email on file, which introduce the customer."""
+    import re
+
+    asks = [ask for ask, *_ in _asks("get_customer", seeds=(0, 1, 2), draws=120)]
+    assert len(asks) > 100
+    for ask in asks:
+        for words in (ask.say, ask.terse or ""):
+            assert not re.search(r"\b(phone|e-?mail)\b", words, re.I), words
+
+
+def test_a_terse_introduction_by_email_does_not_read_as_an_order():
+    """"Email kimberly.johnson61@gmail.com. Daily limit $4,000 on my Visa ..." reads first as an order to
+    send an email: a terse introduction by email puts a colon or other words between "Email" and the
+    address."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, Ref, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    by_email = [lookup for lookup in recipe.lookups if lookup.kind == "customer"
+                and "email" in lookup.args(Ref.of("customer", {"customer_id": "C", "name": "N", "email": "e",
+                                                                "phone": "p", "phone_unique": True}))]
+    assert len(by_email) == 1
+    said = set()
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(seed))
+        world.close()
+        for b in bundles:
+            said.add(by_email[0].intro(Ref.of("customer", b["customer"]))[1])
+    assert len(said) > 20, len(said)
+    for text in said:
+        assert not re.match(r"Email \S+@", text), text

@@ -1803,3 +1803,44 @@ def test_a_terse_echo_request_says_its_verb():
     assert len(asks) > 20
     for ask, _, _ in asks:
         assert (ask.terse or "")[:1].isupper() and not ask.terse.startswith("'"), ask.terse
+
+
+def test_squeezing_repeats_is_asked_only_of_a_file_with_back_to_back_repeats():
+    """"Print 21.md with repeated lines that follow each other squeezed into one" of a journal entry
+    with no line repeated back to back: uniq prints the file as it is and the words promise repeats
+    that are not there. A plain uniq is asked only of a file with adjacent repeats (uniq -c, whose
+    counts tell that none repeat, may be asked of any)."""
+    seen = 0
+    for seed in (0, 107):
+        for ask, _, b in _asks("uniq", seed=seed, draws=80):
+            if ask.args.get("count"):
+                continue
+            seen += 1
+            lines = b["files"][ask.args["path"]]["lines"]
+            assert any(a == c for a, c in zip(lines, lines[1:])), (ask.say, ask.args)
+    assert seen > 10
+
+
+def test_a_folder_named_by_a_number_is_not_said_as_a_count():
+    """"List the contents of the 11 folder in /home/joanna/notes/journal/2025" reads '11' as a count of
+    folders: a folder whose name has no letter is named in quotes ('the folder "11" in ...')."""
+    import random
+    import re
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from servers.filesystem.synth import name_file
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    world = worlds.create(toolkit, 107)
+    try:
+        b = recipe.sample(Reader(toolkit, world), world.now, random.Random(0))[0]
+        numbered = [d for d in b["dirs"] if not re.search(r"[A-Za-z]", d.rsplit("/", 1)[1])]
+        assert len(numbered) > 3
+        rng = random.Random(107)
+        for path in numbered:
+            for _ in range(6):
+                words, _, _ = name_file(b, rng, path, (0.0, 0.0, 0.0, 1.0))
+                name = path.rsplit("/", 1)[1]
+                assert f'"{name}"' in words and f"the {name} folder" not in words, words
+    finally:
+        world.close()

@@ -732,3 +732,30 @@ def test_the_nearest_store_is_asked_in_plain_grammar():
         said.add(ask.say.split(". ")[-1].split("; ")[-1][:25])
         assert "stores nearest to them" not in ask.say, ask.say
     assert any(s.startswith("Which is the nearest") for s in said), said
+
+
+def test_a_hold_never_puts_a_product_named_in_inches_in_aside():
+    """'I'd like to put one of the Roller kit 9 in aside for pick-up' reads the unit 'in' as a preposition
+    ('put ... in aside'): every wording of a hold says 'aside' before the product, never after it."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    goal = next(g for g in recipe.goals if g.tool == "reserve_for_pickup")
+    aside = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"retail hold aside {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        world.close()
+        for _ in range(400):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            assert not re.search(r"\bin aside\b", ask.say), ask.say
+            aside += "aside" in ask.say and ask.say.split(" at ")[0].endswith(" in")
+    assert aside, "no product named in inches was asked to be set aside"

@@ -1053,3 +1053,46 @@ def test_two_of_a_product_are_them_in_the_detail_too():
     assert any(re.match(r"(?:Make them|The ones)\b", ask.detail) for ask in many)
     for ask in many:
         assert not re.match(r"(?:Make it|The one)\b", ask.detail), (ask.say, ask.detail)
+
+
+def test_a_cart_question_checks_what_it_asks():
+    """"What's in my cart right now, and what's the subtotal?" recorded only the subtotal, so an answer
+    that left out the products was scored right; "My cart total?" recorded only the subtotal, so the
+    total with its tax, a right answer, was scored wrong. The products asked for are facts, and a total
+    is any of the subtotal, the subtotal less the coupon, or that with the tax."""
+    import re
+
+    from prove_env.facts import facts_stated
+
+    asks = _asks("get_cart", seeds=(0, 1), draws=200)
+    contents = [(ask, r) for ask, r, _ in asks if "in my cart" in ask.say or "in it" in ask.say]
+    totals = [(ask, r) for ask, r, _ in asks if re.search(r"\btotal\b|come to", f"{ask.say} {ask.terse}")]
+    assert contents and totals
+    for ask, r in contents:
+        names = list(dict.fromkeys(i["name"] for i in r["items"][:4]))
+        assert not facts_stated([ask.facts(r)], [f"Your subtotal is ${r['subtotal']:.2f}."]), ask.say
+        assert facts_stated([ask.facts(r)], [f"You have {', '.join(names)}; subtotal ${r['subtotal']:.2f}."]), ask.say
+        assert "What's in" in ask.terse, ask.terse  # the terse wording asks for them too
+    for ask, r in totals:
+        for amount in (r["subtotal"], r["total_before_shipping"]):
+            assert facts_stated([ask.facts(r)], [f"Your cart comes to ${amount:.2f}."]), (ask.say, amount)
+    assert len(contents) + len(totals) < len(asks)  # the subtotal alone is asked too
+    for ask, r, _ in asks:
+        for words in (ask.say, ask.terse):
+            assert "How much is in" not in words, words  # an amount or a count: two readings
+
+
+def test_saved_addresses_are_not_asked_which_is_the_default_unchecked():
+    """"Which shipping addresses do I have saved? Which one is the default?" recorded every address by
+    its label or street and nothing about the default, so an answer that never said which one is the
+    default was scored right. A request whose facts are every address does not ask for the default
+    (the default alone is its own request)."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, r) for ask, r, _ in _asks("list_addresses", seeds=(0, 1), draws=150) if len(r) > 1]
+    every = [(ask, r) for ask, r in asks
+             if not facts_stated([ask.facts(r)], [f"{r[0]['label']}: {r[0]['street']}, {r[0]['city']}."])]
+    assert every and len(every) < len(asks)
+    for ask, r in every:
+        for words in (ask.say, ask.terse):
+            assert "default" not in words.lower(), words

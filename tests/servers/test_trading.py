@@ -1237,3 +1237,18 @@ def test_whether_an_instrument_trades_is_not_asked_while_the_market_is_closed():
     assert len(asks) > 10
     for ask in asks:
         assert "right now" not in ask.say and "at the moment" not in ask.say, ask.say
+
+
+def test_a_day_order_is_not_asked_for_today_while_the_market_is_closed():
+    """Finding (seed 107): "Put in a limit order to sell 2 shares of VTI from my brokerage account at $247,
+    for today." on a Sunday: the day order is queued for Monday's open and works only then, so 'for today'
+    asks for what cannot be, and a careful agent that says so and asks whether Monday will do fails the
+    task. While the market is closed a limit day order is asked for as a day order, not for today."""
+    status = [result for ask, result, _ in _asks("get_market_status", draws=5)]
+    assert status and not any(r.get("market_open") for r in status)  # the seed-0 world is after the close
+    asks = [ask for ask, _, _ in _asks("place_order", draws=400)
+            if ask.args.get("order_type") == "limit" and ask.args.get("time_in_force", "day") == "day"]
+    assert len(asks) > 20 and any(ask.args["side"] == "sell" for ask in asks)
+    for ask in asks:
+        words = " ".join(w for w in (ask.say, ask.terse, ask.detail) if w)
+        assert "today" not in words.lower(), words
