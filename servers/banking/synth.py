@@ -606,11 +606,15 @@ def list_transaction_categories(b: Bundle, rng: random.Random) -> Ask | None:
     categories = sorted({t["category"] for t in b["transactions"]})
     if categories and rng.random() < 0.35:
         category = rng.choice(categories)
-        return Ask(args, say=rng.choice([f"How many of my transactions are filed under {category}?",
-                                         (f"How often does the {category} category come up on my "
+        # 'other' said bare reads as the rest of the transactions ("Count of other transactions?"): a name.
+        named = f'"{category}"' if category == "other" else category
+        terse = (f"Count of transactions filed under {named}?" if category == "other"
+                 else f"Count of {category} transactions?")
+        return Ask(args, say=rng.choice([f"How many of my transactions are filed under {named}?",
+                                         (f"How often does the {named} category come up on my "
                                           f"transactions? I'd like the count."),
-                                         f"Can you count my transactions in the {category} category?"]),
-                   terse=f"Count of {category} transactions?", refs=refs, mentions=(category,),
+                                         f"Can you count my transactions in the {named} category?"]),
+                   terse=terse, refs=refs, mentions=(category,),
                    facts=lambda r: [_times(c["count"]) for c in r if c["category"] == category])
     return Ask(args, say=rng.choice(["Which categories show up on my transactions most often?",
                                      "How are my transactions categorized? Which categories come up the most?",

@@ -228,7 +228,8 @@ def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float,
     if way == "text":
         phrase, area = b["by_text"][path]
         words = rng.choice([f'the {noun} under {area} that mentions "{phrase}"',
-                            f'my {noun} under {area} with "{phrase}" in it',
+                            # not 'with "..." in it', which after 'the lines of' reads as the lines holding it
+                            f'my {noun} under {area} that has "{phrase}" in it',
                             f'the {noun} under {area} where I wrote "{phrase}"',
                             f'that {noun} somewhere in {area} that says "{phrase}"'])
         return words, (Ref("file", path, {"query": phrase, "dir": area}),), (area, phrase)
@@ -245,7 +246,11 @@ def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float,
         numbered = noun == "folder" and not re.search(r"[A-Za-z]", name)
         words = rng.choice([f'the folder "{name}" in {folder}', f'my folder "{name}" in {folder}'] if numbered
                            else [f"the {said} folder in {folder}", f"my {said} folder in {folder}"] if noun == "folder"
-                           else [f"{said} in {folder}", f"the {said} {named} in {folder}", f"{said} (it's in {folder})"])
+                           # a name without an extension said bare reads as a word ('Read timezone (it's in
+                           # /etc) out to me'): it is said with its noun
+                           else [f"the {said} {named} in {folder}", f"the {said} {named} (it's in {folder})"]
+                           if not _ext(path) else [f"{said} in {folder}", f"the {said} {named} in {folder}",
+                                                   f"{said} (it's in {folder})"])
         return words, (), (name, folder)
     return (rng.choice([_q(path), _q(path), f"the {noun} {_q(path)}"]), (), (path,))
 
@@ -958,8 +963,10 @@ def exists(b: Bundle, rng: random.Random) -> Ask | None:
                            f"{home}/data/sales-2024.csv", "/etc/nginx/sites-enabled") if p not in b["nodes"]]
     path = _pick(rng, missing + b["read"][:: max(1, len(b["read"]) // 6)])
     p = _q(path)
-    says = [f"Does {p} exist? If it does, is it a file or a directory?", f"Is there anything at {p}? If so, what is it?",
-            f"Quick check: is {p} there, and what is it?",
+    # 'what is it?' reads as what it holds too ('your to-do list'): the words ask file or folder
+    says = [f"Does {p} exist? If it does, is it a file or a directory?",
+            f"Is there anything at {p}? If so, is it a file or a folder?",
+            f"Quick check: is {p} there, and is it a file or a directory?",
             f"Could you tell me whether {p} exists, and if so whether it's a file or a folder?"]
     if path.startswith(home + "/") and path not in b["nodes"]:
         says.append(f"Do I have a {p}? I can't remember creating it.")
@@ -1553,7 +1560,9 @@ def append_file(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.6:
         return Ask({"path": path, "content": line + "\n"},
                    say=_one(rng, f"Add a new line at the end of my {list_name}, {w}.",
-                            f"I've got something for my {list_name} ({w}); add it at the bottom.",
+                            # a name said with its folder in brackets is not put in brackets again
+                            f"I've got something for my {list_name}, {w}; add it at the bottom." if "(" in w
+                            else f"I've got something for my {list_name} ({w}); add it at the bottom.",
                             f"Please append an entry to {w}, my {list_name}."),
                    terse=terse, detail=_the_line(rng, line), refs=refs, mentions=mentions + (line,))
     return Ask({"path": path, "content": line + "\n"},

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
+from dataclasses import replace
 from typing import Any
 
 from prove_env.facts import NOTHING, one_of, quantity
@@ -388,7 +390,7 @@ def list_lock_codes(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     return Ask({"device_id": lock["device_id"]},
                say=rng.choice([f"Who has a code for {name}?", f"Which people have codes on {name}?",
-                               f"List the codes set on {name}, please, just the names."]),
+                               f"List just the names of the codes set on {name}."]),
                terse=f"Codes on {name}?", refs=(_device(b, lock),),
                facts=lambda r: [c["name"] for c in r if c["status"] == "active"])
 
@@ -658,7 +660,7 @@ def set_brightness(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"I'd like to change how bright {name} {'are' if _plural(d) else 'is'}.", f"Can you adjust the brightness of {name}?",
                                    f"{name.capitalize()} {'are' if _plural(d) else 'is'} not at the right brightness; could you change that?"]),
                    detail=rng.choice([f"Make it {said}.", f"{said.capitalize()}, please.", f"Set it to {said}."]),
-                   terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
+                   terse=f"{name.capitalize()} to {said}.", refs=(_device(b, d),), mentions=(said,))
     # the verb fits the change: "dim" only a light that is on and brighter than asked, "turn up" one
     # that is on and dimmer, and a light that is off is turned on at the level ("Dim the desk lamp to
     # 100%" was said of a lamp off at 10%)
@@ -672,7 +674,8 @@ def set_brightness(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Set {name} to {said} brightness.", move,
                                f"Could you put {name} at {said}?", f"I'd like {name} at {said} brightness.",
                                f"Make {name} {said} bright, would you?"]),
-               terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(said,))
+               # the terse forms say "to" ("My kitchen pendant lights 100%." reads as how they are)
+               terse=f"{name.capitalize()} to {said}.", refs=(_device(b, d),), mentions=(said,))
 
 
 @goals.add("set_color_temperature", 0.8)
@@ -772,12 +775,12 @@ def set_temperature(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Can you change what {name} is set to?"]),
                    detail=rng.choice([f"Make it {said}.", f"{said.capitalize()}, please.", f"Set it to {said}.",
                                       f"I'd like {said}."]),
-                   terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(str(target),))
+                   terse=f"{name.capitalize()} to {said}.", refs=(_device(b, d),), mentions=(str(target),))
     feel = "chilly" if target > d["target_temp"] else "warm"  # raising the set point: the room is too cold
     return Ask(args, say=rng.choice([f"Set {name} to {said}.", f"Could you change {name} to {said}, please?",
                                      f"It's a bit {feel} in here; put {name} at {said}.",
                                      f"I'd like {name} set to {said}.", f"Bump {name} to {said}, would you?"]),
-               terse=f"{name.capitalize()} {said}.", refs=(_device(b, d),), mentions=(str(target),))
+               terse=f"{name.capitalize()} to {said}.", refs=(_device(b, d),), mentions=(str(target),))
 
 
 @goals.add("set_blind_position", 0.9)
@@ -821,13 +824,13 @@ def set_volume(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"device_id": d["device_id"], "volume": v},
                    say=rng.choice([f"Can you change the volume on {name}?", f"I'd like {name} at a different volume."]),
                    detail=rng.choice([f"{said.capitalize()}, please.", f"Put it at {said}.", f"Make it {said}."]),
-                   terse=f"{name.capitalize()} volume {said}.", refs=(_device(b, d),), mentions=(said,))
+                   terse=f"{name.capitalize()} volume to {said}.", refs=(_device(b, d),), mentions=(said,))
     return Ask({"device_id": d["device_id"], "volume": v},
                say=rng.choice([f"Set the volume on {name} to {said}.", f"Turn {name} to {said} volume.",
                                f"Could you change {name}'s volume to {said}?",
                                f"{name.capitalize()} is too {'loud' if v < d['volume'] else 'quiet'}; put it at "
                                f"{said}."]),
-               terse=f"{name.capitalize()} volume {said}.", refs=(_device(b, d),), mentions=(said,))
+               terse=f"{name.capitalize()} volume to {said}.", refs=(_device(b, d),), mentions=(said,))
 
 
 # -- goals: locks ------------------------------------------------------------------------------------------
@@ -1117,8 +1120,10 @@ def list_automation_runs(b: Bundle, rng: random.Random) -> Ask | None:
             return None
         args = {"home_id": hid, "start": evening.isoformat(), "end": morning.isoformat()}
         said = f"between {clock(evening)} on {day(evening)} and {clock(morning)} on {day(morning)}"
+        # asked as which automations ran, as the facts are their names: "What did my automations do
+        # overnight?" was rightly answered by what was done ("the doors were locked at 11 pm"), no name
         return Ask(args, say=rng.choice([f"Which of my automations ran {said}?",
-                                         f"What did my automations do overnight, {said}?",
+                                         f"Which automations kicked in overnight, {said}?",
                                          f"Can you tell me which automations went off {said}?"]),
                    terse=f"Automation runs {said}?", refs=(_home(b),),
                    mentions=(day(evening), day(morning), clock(evening), clock(morning)),
@@ -1286,6 +1291,22 @@ def create_automation(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Could you add an automation called '{label}'? {sentence}.",
                                      f"I'd like an automation '{label}': {what}."]),
                terse=f"Automation '{label}': {what}.", refs=refs, mentions=(label, *mentions))
+
+
+def _please_once(build):
+    """A request whose own sentence says 'please' does not say it again in the sentence with its value
+    ("Please turn on the auto-lock on my front door lock. 15 minutes." rather than "... 15 minutes, please.")."""
+    def wrapped(b: Bundle, rng: random.Random) -> Ask | None:
+        ask = build(b, rng)
+        if ask is None or not ask.detail or "please" not in ask.say.lower() or "please" not in ask.detail.lower():
+            return ask
+        detail = re.sub(r",? [Pp]lease\b|\b[Pp]lease,? ", "", ask.detail)
+        return replace(ask, detail=detail[:1].upper() + detail[1:])
+    wrapped.__name__ = build.__name__
+    return wrapped
+
+
+goals.all[:] = [replace(goal, build=_please_once(goal.build)) for goal in goals.all]
 
 
 # -- who is asking ----------------------------------------------------------------------------------------

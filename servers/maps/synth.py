@@ -42,6 +42,19 @@ NEW_LISTS = ("Tacos to try", "Sunday errands", "Kid-friendly spots", "Late-night
 SEARCH_PAGE = 10
 # the radius `nearby_places` searches when given none
 NEARBY_RADIUS = 1000
+# the kinds of place a list's name asks for: a hotel put on 'Coffee to try' or a pharmacy on
+# 'Date night' is no request a person makes (a list not named here takes any place)
+_FOOD = ("restaurant", "cafe", "bakery")
+LIST_KINDS = {"Coffee to try": ("cafe", "bakery"), "Weekend brunch": _FOOD, "Work lunches": _FOOD,
+              "Quick lunches": _FOOD, "Tacos to try": ("restaurant",), "Late-night eats": ("restaurant", "bar"),
+              "Date night": (*_FOOD, "bar", "museum", "park"), "Study spots": ("cafe", "library", "bakery"),
+              "Rainy day ideas": (*_FOOD, "museum", "library", "bar", "gym"),
+              "Kid-friendly spots": (*_FOOD, "park", "museum", "library"),
+              "Road trip stops": (*_FOOD, "gas_station", "supermarket", "museum", "park", "hotel"),
+              "Anniversary ideas": (*_FOOD, "bar", "museum", "park", "hotel"),
+              "Places for visitors": (*_FOOD, "bar", "museum", "park", "hotel", "library"),
+              "Visiting parents": (*_FOOD, "bar", "museum", "park", "hotel", "library"),
+              "Sunday errands": ("pharmacy", "supermarket", "bank", "bakery", "gas_station", "library")}
 NEW_LABELS = ("Favorite", "To visit", "Meet-up spot", "Near the office", "Weekend plans", "Sam's pick")
 
 
@@ -542,7 +555,8 @@ def add_to_list(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     lst = rng.choice(_lists(b))
     on = {p["place_id"] for p in lst["places"]}
-    places = [p for p in _open(b) if p["place_id"] not in on]
+    kinds = LIST_KINDS.get(lst["name"])
+    places = [p for p in _open(b) if p["place_id"] not in on and (kinds is None or p["category"] in kinds)]
     if not places or len(on) >= 25:
         return None
     place = rng.choice(places)
@@ -584,7 +598,8 @@ def delete_list(b: Bundle, rng: random.Random) -> Ask | None:
 
 _BY_NAME = ("Hi, this is {name}.", "Hello, it's {name} here.", "Hey there, {name} speaking.", "My name is {name}.",
             "Hi! {name} here.", "Good morning, this is {name}.", "This is {name}.")
-_BY_NAME_TERSE = ("{name} here.", "It's {name}.", "{name}.")
+# never the bare name: "Richard Berry. New list 'Tacos to try'." reads as a signature, not an opener
+_BY_NAME_TERSE = ("{name} here.", "It's {name}.", "I'm {name}.")
 
 
 def _by_name(ref: Ref) -> tuple[str, str]:

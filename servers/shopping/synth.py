@@ -827,7 +827,8 @@ def list_customer_reviews(b: Bundle, rng: random.Random) -> Ask | None:
                              "Can you pull up the reviews I've written, with their star ratings?",
                              "What ratings did I leave in my reviews, and for which products?"],
                        ["My reviews and their ratings?"]),
-               refs=(_customer(b),), facts=lambda r: [v for x in r[:4] for v in (x["product_name"], x["rating"])])
+               # every review asked for is a fact (the first four alone let an answer that dropped the fifth pass)
+               refs=(_customer(b),), facts=lambda r: [v for x in r for v in (x["product_name"], x["rating"])])
 
 
 # -- goals: wishlist --------------------------------------------------------------------------------
@@ -850,11 +851,14 @@ def add_to_wishlist(b: Bundle, rng: random.Random) -> Ask | None:
     saved = {p["product_id"] for p in b["wishlist"]}
     product = rng.choice([p for p in b["products"] if p["product_id"] not in saved])
     name = product["name"]
+    # "not ready to buy it yet" is not said of a product the customer has already ordered
+    ordered = {i["product_id"] for o in b["orders"] for i in o["items"]}
+    wordings = [f"Save the {name} to my wishlist.", f"Could you add the {name} to my wish list?",
+                f"Please put the {name} on my wishlist for later."]
+    if product["product_id"] not in ordered:
+        wordings.insert(2, f"I'm not ready to buy the {name} yet; put {_it(name)} on my wishlist.")
     return Ask({"customer_id": b["customer"]["customer_id"], "product_id": product["product_id"]},
-               **_pick(rng, [f"Save the {name} to my wishlist.", f"Could you add the {name} to my wish list?",
-                             f"I'm not ready to buy the {name} yet; put {_it(name)} on my wishlist.",
-                             f"Please put the {name} on my wishlist for later."],
-                       [f"Wishlist: add {name}."]),
+               **_pick(rng, wordings, [f"Wishlist: add {name}."]),
                refs=(_customer(b), _product(product)), mentions=(name,))
 
 
@@ -925,6 +929,9 @@ SUBSTITUTES = (
     ("get_product", "search_products"),
     ("get_order", "list_orders"),
     ("list_brands", "search_products"),
+    # the catalog's largest page lists every product with its category: the categories, and how many
+    # products each has, are read off one search (as the brands' counts are)
+    ("list_categories", "search_products"),
     ("update_cart_item", "add_to_cart"),
 )
 

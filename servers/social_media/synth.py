@@ -262,7 +262,7 @@ def list_follow_requests(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({}, say=rng.choice(["Who's waiting for me to approve their follow request?",
                                    "Do I have any pending follow requests? Who from?",
                                    "Show me the people who asked to follow me."]),
-               terse="Pending follow requests?", facts=lambda r: _people(b, r))
+               terse="Pending follow requests, from whom?", facts=lambda r: _people(b, r))
 
 
 def _requester(b: Bundle, rng: random.Random, parity: int) -> tuple[str, Ref] | None:

@@ -107,13 +107,17 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                         "deleting": deleting,
                         "names": names,
                         "profile": read("get_member", member_id=uid)})
-    found = _Found(searched)
+    found = _Found(searched, _direct_messages(read, everyone))
     for b in bundles:
-        b["by_words"], b["by_day"] = found(b)
+        b["by_words"], b["by_day"], b["by_day_only"] = found(b)
+        b["whole_days"], b["whole_words"] = found.whole(b)
     return bundles
 
 
 SEARCH_PAGE = 20  # the results search_messages shows unless asked for more
+# the words a member's messages are searched by ("Where did Ann write about the billing?")
+SEARCH_WORDS = ("onboarding", "billing", "roadmap", "release", "docs", "pricing", "pipeline", "dashboard", "survey",
+                "checklist", "staging", "invoice", "signup", "migration", "webinar", "contract", "offsite", "schedule")
 
 
 def _channel_messages(read: Reader, uid: str, channel_id: str) -> list[dict] | None:
@@ -134,6 +138,23 @@ def _channel_messages(read: Reader, uid: str, channel_id: str) -> list[dict] | N
         out, end = out + newer, last
 
 
+def _direct_messages(read: Reader, members: list[dict]) -> list[tuple[dict, frozenset[str]]] | None:
+    """Every live direct message, with the members known to be in its conversation (those who wrote
+    in it: one when the other never did), read as each member's own messages; None where a member
+    wrote a page of them or more (not read whole). A search by a day or by words alone shows the
+    user's direct messages among the channels' ones."""
+    out: list[dict] = []
+    for member in members:
+        page = read("search_messages", user_id=member["member_id"], author_id=member["member_id"], limit=100)
+        if len(page) >= 100:
+            return None
+        out += [m for m in page if m["channel"] == "direct message"]
+    writers: dict[str, set[str]] = {}
+    for m in out:
+        writers.setdefault(m["channel_id"], set()).add(m["author_id"])
+    return [(m, frozenset(writers[m["channel_id"]])) for m in out]
+
+
 def _like(word: str) -> re.Pattern[str]:
     """A query word as search_messages matches it: anywhere in the lower-cased text, '%' standing for
     any run of characters and '_' for any one (the SQL LIKE it is)."""
@@ -146,18 +167,24 @@ class _Found:
     text: no other message of the channel holds every word); and by their day: the user's own by
     author and day (no other message of theirs in the channel that day), another's by channel and day
     (none of that author's in the channel that day; the author's id would take a look-up, as the
-    channel's does). Direct messages are not counted: their words are other words, and nobody posts
-    a page of them a day."""
+    channel's does), or by the day alone where that search shows it on its first page with no other
+    of that author's in the channel that day (no look-up at all: the channel and the author are read
+    off the results). Direct messages are not counted among the words: their words are other words,
+    and nobody posts a page of them a day. A search by a day or a word alone counts them, as far as
+    they are known (`_direct_messages`): a conversation only one member wrote in may be the user's."""
 
-    def __init__(self, searched: dict[str, list[dict] | None]) -> None:
+    def __init__(self, searched: dict[str, list[dict] | None],
+                 direct: list[tuple[dict, frozenset[str]]] | None = None) -> None:
         self.searched = searched
+        self.direct = direct
         everything = [m for page in searched.values() if page for m in page]
-        self.newest = sorted(everything, key=lambda m: (dt.datetime.fromisoformat(m["posted_at"]), m["message_id"]),
-                             reverse=True)
+        self.newest = sorted(everything, key=_newest, reverse=True)
         self.lowered = [m["text"].lower() for m in self.newest]
         self.by_author_day: dict[tuple[str, str], list[dict]] = {}
+        self.by_day: dict[str, list[dict]] = {}
         for m in self.newest:
             self.by_author_day.setdefault((m["author_id"], m["posted_at"][:10]), []).append(m)
+            self.by_day.setdefault(m["posted_at"][:10], []).append(m)
         self.matches: dict[str, list[dict]] = {}
 
     def _holding(self, text: str) -> list[dict]:
@@ -167,12 +194,21 @@ class _Found:
             self.matches[text] = [m for m, low in zip(self.newest, self.lowered) if all(w.search(low) for w in words)]
         return self.matches[text]
 
-    def __call__(self, b: Bundle) -> tuple[set[str], set[str]]:
+    def _direct(self, uid: str) -> list[dict] | None:
+        """The direct messages the user may read (theirs, and those of conversations only one member
+        wrote in), newest first; None where they are not known."""
+        if self.direct is None:
+            return None
+        return sorted((m for m, writers in self.direct if uid in writers or len(writers) == 1), key=_newest,
+                      reverse=True)
+
+    def __call__(self, b: Bundle) -> tuple[set[str], set[str], set[str]]:
         readable = {c["channel_id"] for c in b["channels"]}
         if any(self.searched[cid] is None for cid in readable):  # a channel not read whole: nothing is known
-            return set(), set()
+            return set(), set(), set()
         uid = b["me"]["member_id"]
-        by_words, by_day = set(), set()
+        direct = self._direct(uid)
+        by_words, by_day, by_day_only = set(), set(), set()
         for cid, page in b["pages"].items():
             for m in page:
                 if m["deleted"]:
@@ -181,13 +217,45 @@ class _Found:
                 if _alone(m, hits, lambda h: h["channel_id"] == cid):
                     by_words.add(m["message_id"])
                 when = m["posted_at"][:10]
+                alike = lambda h: h["channel_id"] == cid and h["author_id"] == m["author_id"]  # noqa: E731
                 if m["author_id"] == uid:
                     hits = [h for h in self.by_author_day.get((uid, when), []) if h["channel_id"] in readable]
                 else:
                     hits = [h for h in self.searched[cid] or [] if h["posted_at"][:10] == when]
-                if _alone(m, hits[:SEARCH_PAGE], lambda h: h["channel_id"] == cid and h["author_id"] == m["author_id"]):
+                    if direct is not None and _alone(m, hits, alike):
+                        # the day's search with no filter: every channel the user reads, and at most
+                        # every direct message they may read, of that day
+                        day = sorted([h for h in self.by_day.get(when, []) if h["channel_id"] in readable]
+                                     + [h for h in direct if h["posted_at"][:10] == when], key=_newest, reverse=True)
+                        if _alone(m, day[:SEARCH_PAGE], alike):
+                            by_day_only.add(m["message_id"])
+                if _alone(m, hits[:SEARCH_PAGE], alike):
                     by_day.add(m["message_id"])
-        return by_words, by_day
+        return by_words, by_day, by_day_only
+
+    def whole(self, b: Bundle) -> tuple[set[str], set[str]]:
+        """The days, and the words of SEARCH_WORDS, whose search with no other filter shows every
+        message of the user's that it finds on its first page (fewer than a page found, direct
+        messages they may read counted): the author's messages among them are read off the results."""
+        readable = {c["channel_id"] for c in b["channels"]}
+        direct = self._direct(b["me"]["member_id"])
+        if direct is None or any(self.searched[cid] is None for cid in readable):
+            return set(), set()
+        days = {m["posted_at"][:10] for page in b["pages"].values() for m in page}
+        whole_days = {d for d in days if sum(h["channel_id"] in readable for h in self.by_day.get(d, []))
+                      + sum(h["posted_at"][:10] == d for h in direct) < SEARCH_PAGE}
+        whole_words = set()
+        for word in SEARCH_WORDS:
+            like = _like(word)
+            found = sum(h["channel_id"] in readable for h in self._holding(word))
+            if found + sum(bool(like.search(h["text"].lower())) for h in direct) < SEARCH_PAGE:
+                whole_words.add(word)
+        return whole_days, whole_words
+
+
+def _newest(message: dict) -> tuple[dt.datetime, str]:
+    """The order of search results, read backwards: by posting time, then by id."""
+    return dt.datetime.fromisoformat(message["posted_at"]), message["message_id"]
 
 
 def _alone(message: dict, hits: list[dict], alike: Callable[[dict], bool]) -> bool:
@@ -266,7 +334,8 @@ def _cap(text: str) -> str:
 def message_name(b: Bundle, channel: dict, message: dict, rng: random.Random) -> Said:
     """How the user points at a message: by its author, channel and words, or its author, channel and day
     when a search by that day tells it apart (`_Found`), with the search that finds it: by its words;
-    the user's own by author and day; another's by channel and day."""
+    the user's own by author and day; another's by the day alone where that search shows it apart
+    from the rest of its author's in the channel, else by channel and day."""
     mine = message["author_id"] == b["me"]["member_id"]
     who = "my" if mine else rng.choice([f"{message['author']}'s", f"{_first(message['author'])}'s"]) \
         if _unique_first(b, message) else f"{message['author']}'s"
@@ -275,6 +344,7 @@ def message_name(b: Bundle, channel: dict, message: dict, rng: random.Random) ->
         when = _posted(message).isoformat()
         dated = {"start_date": when, "end_date": when}
         search, through = ({"author_id": message["author_id"], **dated}, ()) if mine else \
+            (dated, ()) if message["message_id"] in b["by_day_only"] else \
             ({"channel_id": channel["channel_id"], **dated}, (_chan(b, channel),))
         return Said(rng.choice([f"{who} message in {where} from {day(_posted(message))}",
                                 f"the message {'I' if mine else message['author']} posted in {where} on "
@@ -813,28 +883,33 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
     _, message = rng.choice(pool)
     author = others[message["author_id"]]
     person = author["name"]
+    aid = author["member_id"]
+    # where a search by the word or the day alone finds fewer than a page, the author's messages are
+    # read off its results (their names are there): looking the author up is a call more
+    by_author = {"author_id": aid}, (_me(b), _person(author))
     if rng.random() < 0.5:
-        words = [w for w in ("onboarding", "billing", "roadmap", "release", "docs", "pricing", "pipeline", "dashboard",
-                             "survey", "checklist", "staging", "invoice", "signup", "migration", "webinar", "contract",
-                             "offsite", "schedule") if w in message["text"].lower()]
+        words = [w for w in SEARCH_WORDS if w in message["text"].lower()]
         if words:
             word = rng.choice(words)
-            return Ask({"user_id": uid, "query": word, "author_id": author["member_id"]},
+            narrow, refs = ({}, (_me(b),)) if word in b["whole_words"] else by_author
+            return Ask({"user_id": uid, "query": word, **narrow},
                        say=rng.choice([f"Where did {person} write about the {word}? Which channels?",
                                        f"Find {person}'s messages that mention \"{word}\"; which channels were they in?",
                                        f"{person} said something about the {word} somewhere. In which channel?"]),
-                       terse=f"{person} on \"{word}\": channels?", refs=(_me(b), _person(author)), mentions=(person, word),
-                       facts=lambda r: [_channel_fact(c) for c in dict.fromkeys(m["channel"] for m in r)])
+                       terse=f"{person} on \"{word}\": channels?", refs=refs, mentions=(person, word),
+                       facts=lambda r: [_channel_fact(c) for c in dict.fromkeys(m["channel"] for m in r
+                                                                                   if m["author_id"] == aid)])
     when = _posted(message)
+    narrow, refs = ({}, (_me(b),)) if when.isoformat() in b["whole_days"] else by_author
     held = rng.random() < 0.5
     say = rng.choice([f"I'm looking for what {person} posted on a particular day.",
                       f"Can you find what {person} wrote on a certain day?"]) if held else \
         rng.choice([f"What did {person} post on {day(when)}?", f"Find everything {person} wrote on {day(when)}.",
                     f"Can you search for {person}'s messages from {day(when)}?"])
-    return Ask({"user_id": uid, "author_id": author["member_id"], "start_date": when.isoformat(), "end_date": when.isoformat()},
+    return Ask({"user_id": uid, **narrow, "start_date": when.isoformat(), "end_date": when.isoformat()},
                say=say, detail=rng.choice([f"The day was {day(when)}.", f"It was {day(when)}."]) if held else None,
-               terse=f"{person}'s messages on {day(when)}?", refs=(_me(b), _person(author)), mentions=(person, day(when)),
-               facts=lambda r: [_words(m["text"]) for m in r])
+               terse=f"{person}'s messages on {day(when)}?", refs=refs, mentions=(person, day(when)),
+               facts=lambda r: [_words(m["text"]) for m in r if m["author_id"] == aid])
 
 
 @goals.add("list_mentions")

@@ -1251,3 +1251,18 @@ def test_a_terse_introduction_by_email_does_not_read_as_an_order():
     assert len(said) > 20, len(said)
     for text in said:
         assert not re.match(r"Email \S+@", text), text
+
+
+def test_a_count_of_the_category_other_says_other_as_a_name():
+    """"How many of my transactions are filed under other?" and "Count of other transactions?" read as
+    the rest of the transactions, or some category said before: a count of the category named `other`
+    says it as a name, in quotes, as a payee filed under "other" is."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("list_transaction_categories", seeds=(0, 1, 2), draws=200)
+            if ask.mentions == ("other",)]
+    assert len(asks) > 5
+    for ask in asks:
+        for text in (ask.say, ask.terse or ask.say):
+            assert '"other"' in text, text
+            assert not re.search(r"\b(under|the|of) other\b", text), text

@@ -1844,3 +1844,99 @@ def test_a_folder_named_by_a_number_is_not_said_as_a_count():
                 assert f'"{name}"' in words and f"the {name} folder" not in words, words
     finally:
         world.close()
+
+
+def test_an_exists_request_asks_file_or_folder_not_what_it_is():
+    """"Quick check: is ~/notes/todo.md there, and what is it?" reads as what it holds too ("yes, your
+    to-do list"), which states no type and fails the fact 'file': the words ask file or folder."""
+    import re
+
+    asks = _asks("exists", draws=120)
+    assert len(asks) > 30
+    for ask, _, _ in asks:
+        assert "what is it" not in ask.say.lower(), ask.say
+        if not ask.say.startswith("Do I have"):
+            assert re.search(r"file or (?:a )?(?:folder|directory)", ask.say), ask.say
+
+
+def _every_ask(seed: int = 0, draws: int = 40):
+    """Requests the recipe writes for every goal from the bundles of one world."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    world = worlds.create(toolkit, seed)
+    try:
+        rng = random.Random(f"filesystem every ask {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for goal in recipe.goals:
+            for _ in range(draws):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None:
+                    yield ask
+    finally:
+        world.close()
+
+
+def test_no_request_puts_brackets_inside_brackets():
+    """"I've got something for my to-do list (todo.md (it's in /home/brittany/notes)); add it at the
+    bottom.": a file named with its folder in brackets is not put in brackets again."""
+    seen = 0
+    for seed in (0, 109):
+        for ask in _every_ask(seed):
+            for text in (ask.say, ask.terse, ask.detail):
+                depth = 0
+                for ch in text or "":
+                    depth += {"(": 1, ")": -1}.get(ch, 0)
+                    assert depth < 2, text
+            seen += 1
+    assert seen > 500
+
+
+def _bundle(seed: int):
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    world = worlds.create(toolkit, seed)
+    try:
+        return recipe.sample(Reader(toolkit, world), world.now, random.Random(0))[0]
+    finally:
+        world.close()
+
+
+def test_a_file_named_by_its_words_is_not_said_with_them_in_it():
+    """"Show me the lines of my note under ~/notes with "Reading list" in it, each with a count ...":
+    after 'the lines of', 'with "..." in it' reads as the lines that hold the words (a grep), not the
+    note that does; the note is named 'that has "..." in it'."""
+    import random
+
+    from servers.filesystem.synth import name_file
+
+    b = _bundle(109)
+    assert len(b["by_text"]) > 3
+    rng = random.Random(109)
+    for path in b["by_text"]:
+        for _ in range(12):
+            words, _, _ = name_file(b, rng, path, (0.0, 1.0, 0.0, 0.0))
+            assert not words.endswith("in it") or " that has " in words, words
+
+
+def test_a_file_without_an_extension_is_said_with_its_noun():
+    """"Read timezone (it's in /etc) out to me": a file whose name has no extension, said bare, reads
+    as a word; it is 'the timezone file (it's in /etc)'."""
+    import random
+
+    from servers.filesystem.synth import name_file
+
+    b = _bundle(109)
+    bare = [p for p, n in b["nodes"].items() if n["kind"] == "file" and "." not in p.rsplit("/", 1)[1]
+            and not p.rsplit("/", 1)[1].startswith(".")]
+    assert len(bare) > 3
+    rng = random.Random(109)
+    for path in bare:
+        for _ in range(8):
+            words, _, _ = name_file(b, rng, path, (0.0, 0.0, 0.0, 1.0))
+            assert words.startswith("the "), words

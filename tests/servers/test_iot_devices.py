@@ -1734,3 +1734,52 @@ def test_a_terse_blind_request_keeps_its_verb():
     assert len(asks) > 20
     for ask in asks:
         assert ask.terse.split()[0] in ("Close", "Open", "Set"), ask.terse
+
+
+def test_the_automations_of_a_night_are_asked_for_by_which_ran():
+    """Finding: "What did my automations do overnight, between 6 pm on November 12 and 7 am on
+    November 13?" recorded the automations' names, so an answer that told what was done ("the front
+    door and garage side door were locked at 11 pm, the lights turned off at 11:30") failed."""
+    nights = [ask for ask, _ in _asks("list_automation_runs", draws=120) if "overnight" in ask.say
+              or ask.terse.startswith("Automation runs between")]
+    assert len(nights) > 10, len(nights)
+    for ask in nights:
+        assert ask.say.startswith("Which") or " which " in ask.say, ask.say
+        assert "what did" not in ask.say.casefold(), ask.say
+
+
+def test_a_terse_brightness_set_point_or_volume_request_says_to():
+    """Finding: terse "My kitchen pendant lights 100%." read as saying how bright the lights are, not as a
+    request to set them (as "The living room floor lamp blue." did of a colour)."""
+    seen = 0
+    for tool, key, said in (("set_brightness", "brightness", "{}%"), ("set_volume", "volume", "{}%"),
+                            ("set_temperature", "temperature", "{} degrees")):
+        for ask, _ in _asks(tool, draws=60):
+            if ask.prior:  # "Hallway thermostat: heat, 68 degrees." says the mode it switches to first
+                continue
+            assert ask.terse.endswith(f" to {said.format(ask.args[key])}."), ask.terse
+            seen += 1
+    assert seen > 60, seen
+
+
+def test_the_names_of_a_lock_s_codes_are_asked_without_a_please_another_request_may_say():
+    """Finding: "Switch everything in the Upstairs lights group off, please. Also, list the codes set on
+    the front door lock, please, just the names." said "please" twice in one message."""
+    asks = [ask for ask, _ in _asks("list_lock_codes", draws=80)]
+    assert any("names" in ask.say for ask in asks)
+    for ask in asks:
+        assert "please" not in ask.say.casefold() or "names" not in ask.say, ask.say
+
+
+def test_a_request_that_says_please_does_not_say_it_again_with_its_value():
+    """Finding: "Please turn on the auto-lock on my front door lock. 15 minutes, please." said "please" in
+    the request and again in the sentence with its value."""
+    seen = 0
+    for tool in ("set_auto_lock", "set_brightness", "set_temperature", "set_volume", "set_blind_position",
+                 "set_color", "set_color_temperature", "set_thermostat_mode"):
+        for ask, _ in _asks(tool, draws=60):
+            if ask.detail and "please" in ask.say.casefold():
+                assert "please" not in ask.detail.casefold(), (ask.say, ask.detail)
+                assert ask.detail[:1].isupper() or ask.detail[:1].isdigit(), ask.detail
+                seen += 1
+    assert seen > 5, seen

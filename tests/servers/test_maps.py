@@ -648,3 +648,42 @@ def test_a_held_place_name_is_said_as_a_name():
             held += 1
             assert "called" in ask.detail or ask.detail.startswith("Its name is"), ask.detail
     assert held > 5
+
+
+def test_a_terse_introduction_is_more_than_the_bare_name():
+    """Finding: "Richard Berry. New list 'Tacos to try'." opens with the name alone, which reads as a
+    signature; the terse introduction says whose name it is ("Richard Berry here.", "I'm ...")."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, Ref
+    from prove_env.world import worlds
+    from servers.maps.synth import _by_name
+
+    seen = 0
+
+    toolkit = get_toolkit("maps")
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        for user in read("find_users", limit=100):
+            plain, terse = _by_name(Ref.of("user", user))
+            assert terse.strip() != f"{user['name']}.", terse
+            assert user["name"] in plain and user["name"] in terse
+            seen += 1
+        world.close()
+    assert seen > 40
+
+
+def test_a_place_is_added_only_to_a_list_its_name_fits():
+    """Finding: "could you put Oak Harbor Grand Hotel on my 'Coffee to try' list?": a list named for a
+    kind of place (coffee, brunch, lunches, a date night) takes only places of that kind."""
+    food = {"restaurant", "cafe", "bakery"}
+    fits = {"Coffee to try": {"cafe", "bakery"}, "Weekend brunch": food, "Work lunches": food,
+            "Date night": food | {"bar", "museum", "park"}}
+    checked = 0
+    for ask, read in _built("add_to_list", seeds=(0, 1, 2), draws=150):
+        name = read("get_list", list_id=ask.args["list_id"])["name"]
+        if name in fits:
+            category = read("get_place", place_id=ask.args["place_id"])["category"]
+            assert category in fits[name], (ask.say, category)
+            checked += 1
+    assert checked > 30, checked

@@ -1096,3 +1096,57 @@ def test_saved_addresses_are_not_asked_which_is_the_default_unchecked():
     for ask, r in every:
         for words in (ask.say, ask.terse):
             assert "default" not in words.lower(), words
+
+
+def test_categories_are_never_missing_while_the_catalog_search_lists_them():
+    """"How many products are in each of your categories?" was a missing-function task with
+    `list_categories` hidden and `search_products` shown: the catalog's largest page lists every
+    product with its category, so the categories and their counts are read off one search (an agent
+    that did so was scored right, and the task taught declining what the tools do). `search_products`
+    is declared its substitute, so `list_categories` is never the missing tool beside it."""
+    import json
+    from collections import Counter
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import get_recipe
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("shopping")
+    for seed in (0, 1, 109):
+        world = worlds.create(toolkit, seed)
+        tools = toolkit(world)
+        products = json.loads(tools.run("search_products", {"limit": 100}))
+        categories = json.loads(tools.run("list_categories", {}))
+        world.close()
+        assert len(products) < 100  # not cut: every product is on the one page
+        assert Counter(p["category"] for p in products) == {c["category"]: c["product_count"] for c in categories}
+    assert ("list_categories", "search_products") in tuple(get_recipe("shopping").substitutes)
+
+
+def test_every_review_asked_for_is_a_fact():
+    """"Which products have I reviewed, and how many stars did I give each?" of a customer with five
+    reviews recorded the first four products alone, so an answer that left out the fifth was scored
+    right. Every review the listing returns is a fact."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, r) for ask, r, _ in _asks("list_customer_reviews", seeds=(0, 1), draws=40) if len(r) > 4]
+    assert asks
+    for ask, r in asks:
+        said = "; ".join(f"{x['product_name']}: {x['rating']} stars" for x in r)
+        assert facts_stated([ask.facts(r)], [f"You reviewed {said}."]), ask.say
+        short = "; ".join(f"{x['product_name']}: {x['rating']} stars" for x in r[:-1])
+        assert not facts_stated([ask.facts(r)], [f"You reviewed {short}."]), ask.say
+
+
+def test_a_product_already_ordered_is_not_one_the_customer_is_not_ready_to_buy():
+    """"I'm not ready to buy the Summitline Signature Daypack yet; put it on my wishlist." from a
+    customer whose January order held two of that daypack: that wording is said only of a product the
+    customer has never ordered."""
+    def ordered(ask, read):
+        return {i["product_id"] for o in read("list_orders", customer_id=ask.args["customer_id"]) for i in o["items"]}
+
+    asks = _asks("add_to_wishlist", listing=ordered, seeds=(0, 1, 109), draws=300)
+    bought = [ask for ask, _, products in asks if ask.args["product_id"] in products]
+    assert bought and any("not ready to buy" in ask.say for ask, _, _ in asks)
+    for ask in bought:
+        assert "not ready to buy" not in ask.say, ask.say

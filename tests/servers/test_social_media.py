@@ -962,3 +962,20 @@ def test_a_reply_the_user_writes_fits_what_the_post_says():
             assert any(c in post for c in cues[text]), (text, post)
     world.close()
     assert replies > 20
+
+
+def test_every_wording_of_a_question_about_people_asks_who_they_are():
+    """Finding (seed 109): "Unfollow @heather.porter. Pending follow requests?" recorded the four
+    requesters' names, so "Yes, you have 4 pending follow requests." failed: the terse wording read as
+    whether there are any. Every wording (say and terse) of a request whose facts are people asks who
+    they are."""
+    import re
+
+    asking = re.compile(r"\b(who|whom|whose|which|names?|people)\b", re.IGNORECASE)
+    for tool in ("list_follow_requests", "list_followers", "list_following", "get_home_feed",
+                 "list_notifications"):
+        asks = _asks(tool, draws=30)
+        assert asks, tool
+        for ask, _, _ in asks:
+            for words in (ask.say, ask.terse):
+                assert asking.search(words), (tool, words)
