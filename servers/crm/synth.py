@@ -98,12 +98,16 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                 tasks.append({**task, "rep": rep})
         for person in contacts:
             history[person["contact_id"]] = read("list_activities", contact_id=person["contact_id"])
+        moved = set()  # deals whose stage changed since they opened: "its last stage change" presumes one
         for deal in deals:
             history[deal["deal_id"]] = read("list_activities", deal_id=deal["deal_id"])
+            if len(read("get_deal", deal_id=deal["deal_id"])["stage_history"]) > 1:
+                moved.add(deal["deal_id"])
         tasks = [t for t in tasks if sum(a["subject"] == t["subject"] and a["kind"] == "task"
                                          for a in history[t["contact_id"]]) == 1]
         bundles.append({"now": now, "rep": rep, "leads": leads, "deals": deals, "companies": named_companies,
                         "contacts": contacts, "duplicates": duplicates, "tasks": tasks, "history": history,
+                        "moved": moved,
                         "owned": [c for c in named_companies if c["owner_id"] == rid], "colleagues": colleagues,
                         **orphans})
     return bundles
@@ -519,8 +523,11 @@ def get_deal(b: Bundle, rng: random.Random) -> Ask | None:
     name = deal_name(deal, rng)
     refs, mentions = (_deal(b, deal),), (deal["company_name"],)
     args = {"deal_id": deal["deal_id"]}
-    # a closed deal's last stage change is its close date, which the listing shows
-    kinds = ["opened"] + ["history"] * 2 * (deal["stage"] in OPEN_STAGES) + ["lost"] * 2 * (deal["stage"] == "closed_lost")
+    # a closed deal's last stage change is its close date, which the listing shows; a deal still in the
+    # stage it opened in has had no stage change to ask about ("Last stage change on ...?" of a deal
+    # opened in prospecting and never moved)
+    moved = deal["stage"] in OPEN_STAGES and deal["deal_id"] in b["moved"]
+    kinds = ["opened"] + ["history"] * 2 * moved + ["lost"] * 2 * (deal["stage"] == "closed_lost")
     kind = rng.choice(kinds)
     if kind == "lost":
         return Ask(args, say=rng.choice([f"Why did we lose {name}?", f"What reason was recorded for losing {name}?"]),
@@ -669,14 +676,15 @@ def update_deal(b: Bundle, rng: random.Random) -> Ask | None:
                     f"Could you push {name} so it closes on {on}?"]
             core = [f"{named} is slipping; please move its close date.",
                     f"Could you push out the expected close date of {name}?"]
-            given = [f"Make it {on}.", f"The new close date is {on}.", f"Push it to {on}."]
+            # "Could you push out the expected close date of ...? Push it to June 30." says the verb twice
+            given = [f"Make it {on}.", f"The new close date is {on}.", f"It should close on {on} now."]
         else:
             full = [f"{named} is closing sooner than planned; move its close date to {on}.",
                     f"Please change the expected close date of {name} to {on}.",
                     f"Could you bring {name} forward so it closes on {on}?"]
             core = [f"{named} is closing sooner than planned; please move its close date.",
                     f"Could you bring forward the expected close date of {name}?"]
-            given = [f"Make it {on}.", f"The new close date is {on}.", f"Move it to {on}."]
+            given = [f"Make it {on}.", f"The new close date is {on}.", f"It should close on {on} now."]
         say, detail = _held(rng, rng.choice(full), core, given)
         return Ask({"deal_id": deal["deal_id"], "close_date": close.isoformat()}, say=say, detail=detail,
                    terse=f"Close date of {name}: {on}.", refs=refs, mentions=(company, on))

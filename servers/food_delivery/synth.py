@@ -316,13 +316,18 @@ def check_delivery(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     r, address = rng.choice(b["restaurants"]), rng.choice(b["addresses"])
     place = _place(address, rng)
-    say, detail = rng.choice([
+    wordings = [
         (f"Can {r['name']} deliver to {place} right now? How far is it?", None),
         (f"Would {r['name']} deliver to {place}? Tell me the distance too.", None),
         (f"Is {place} within {r['name']}'s delivery area? How many miles away is it?", None),
-        (f"Does {r['name']} deliver to me? How far away would it be?", f"I'm asking about {place}."),
-        (f"I want to know if {r['name']} can reach one of my addresses, and how far it is.", f"It's {place}."),
-    ])
+    ]
+    # the address is held back only where the customer has others: the one address is told by the look-up
+    if len(b["addresses"]) > 1:
+        wordings += [
+            (f"Does {r['name']} deliver to me? How far away would it be?", f"I'm asking about {place}."),
+            (f"I want to know if {r['name']} can reach one of my addresses, and how far it is.", f"It's {place}."),
+        ]
+    say, detail = rng.choice(wordings)
     return Ask({"restaurant_id": r["restaurant_id"], "address_id": address["address_id"]}, say=say, detail=detail,
                terse=f"{r['name']} to {place}: deliverable, distance?",
                refs=(_restaurant(r), _address(b, address)), mentions=(r["name"],),
@@ -450,7 +455,8 @@ def place_order(b: Bundle, rng: random.Random) -> Ask | None:
                                 f"And leave {money(tip)} for the courier.", f"Make the tip {money(tip)}."])
     # the tip is said with the request, never held back: an order goes without one unless told (the
     # address, which an order cannot do without, may be)
-    if rng.random() < 0.5:
+    # the address is held back only where the customer has others: the one address is told by the look-up
+    if len(b["addresses"]) > 1 and rng.random() < 0.5:
         say = rng.choice([f"Please order {where} for me.", f"Go ahead and place {where}.",
                           f"I'm hungry. Can you check out {where}?", f"Time to order {where}, please."])
         detail = rng.choice([f"Deliver it to {place}.", f"Send it to {place}.", f"To {place}, please."])

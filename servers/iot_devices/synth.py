@@ -267,7 +267,7 @@ def get_device(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"{name.capitalize()}: last seen when?", refs=refs, facts=lambda r: [r["last_seen"]])
     if d["type"] == "lock" and d["auto_lock"] and roll < 0.6:
         return Ask(args, say=rng.choice([f"How long does {name} wait before locking itself?",
-                                         f"After how many minutes does {name} lock again on its own?"]),
+                                         f"How many minutes after an unlock does {name} wait before it locks again?"]),
                    terse=f"Auto-lock delay of {name}?", refs=refs,
                    facts=lambda r: [quantity(r["auto_lock_minutes"], "min")])
     if d["type"] == "thermostat" and d["modes"] and roll < 0.6:
@@ -628,7 +628,8 @@ def turn_on(b: Bundle, rng: random.Random) -> Ask | None:
                                (f"It's dark in here; could you put {name} on?" if d["type"] == "light"
                                 else f"Could you put {name} on?"),
                                f"I'd like {name} on, please.", f"Would you mind switching on {name}?"]),
-               terse=f"{name.capitalize()} on.", refs=(_device(b, d),))
+               # the terse form keeps its verb: "The kitchen pendant lights off." reads as saying how they are
+               terse=f"Turn on {name}.", refs=(_device(b, d),))
 
 
 @goals.add("turn_off", 1.0)
@@ -642,7 +643,7 @@ def turn_off(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Please turn off {name}.", f"Can you switch {name} off?",
                                f"I left {name} on. Turn {it(d)} off, please.", f"Shut {name} off for me.",
                                f"Could you kill {name}? Nobody's using {it(d)}.", f"Switch off {name}, would you?"]),
-               terse=f"{name.capitalize()} off.", refs=(_device(b, d),))
+               terse=f"Turn off {name}.", refs=(_device(b, d),))
 
 
 @goals.add("set_brightness", 1.0)
@@ -902,7 +903,8 @@ def set_auto_lock(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Auto-lock {name}: {minutes} {unit}.", refs=(_device(b, d),),
                    mentions=(f"{minutes} {unit}",))
     return Ask({"device_id": d["device_id"], "minutes": minutes},
-               say=rng.choice([f"Have {name} lock itself {minutes} {unit} after it's unlocked.",
+               # the verb never follows the name: "Have the front door lock lock itself ..." said "lock" twice
+               say=rng.choice([f"Once {name} is unlocked, have it lock itself again after {minutes} {unit}.",
                                f"Set the auto-lock on {name} to {minutes} {unit}.",
                                f"Could {name} re-lock automatically after {minutes} {unit}?"]),
                terse=f"Auto-lock {name}: {minutes} min.", refs=(_device(b, d),), mentions=(str(minutes),))
@@ -1315,7 +1317,8 @@ _BY_NAME = ("Hi, this is {name}.", "My name is {name}.", "This is {name}, it's a
             "Hello, {name} here.", "Hey, it's {name}.", "I'm {name}.", "Good evening, this is {name}.",
             "{name} here, I have a question about my home.", "Hi there, I'm {name}.",
             "It's {name} speaking.", "Hello! {name} here, from the {home}.")
-_BY_NAME_TERSE = ("{name}.", "It's {name}.", "This is {name}.", "Owner: {name}.")
+# never the bare name ("Shirley Reed. The kitchen pendant lights off.") nor a form field ("Owner: ...")
+_BY_NAME_TERSE = ("{name} here.", "It's {name}.", "This is {name}.", "I'm {name}.")
 _BY_EMAIL = ("Hi, my account email is {email}.", "You have me under {email}.", "My login is {email}.",
              "Hello, I'm registered as {email}.", "The email on my home account is {email}.",
              "You can look me up by my email, {email}.")  # no "Please": requests open with it

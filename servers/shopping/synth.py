@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from prove_env.facts import one_of
+from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, listing, money, stable
 
@@ -29,6 +29,9 @@ NEW_ADDRESSES = (("Work", "200 Market Street, Suite 400", "San Francisco", "CA",
                  ("Parents", "92 Maple Drive", "Columbus", "OH", "43215"))
 RETURN_REASONS = ("Too small", "Too big", "Not as described", "Arrived damaged", "Changed my mind",
                   "Colour looks different")
+# reasons said only of an item they fit: a size of one that has a size, a colour of one that has a colour
+# (never "too small" of headphones)
+SIZE_REASONS, COLOUR_REASONS = ("Too small", "Too big"), ("Colour looks different",)
 VALID_COUPONS = ("WELCOME10", "SAVE15", "SHOES20", "TECH25", "HOME10", "OUTDOOR30", "GLOW5", "STYLE25")
 ALL_COUPONS = VALID_COUPONS + ("SUMMER20", "SPRING15", "FLASH50", "BOOTS40")
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
@@ -236,7 +239,8 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
                                        f"I'm shopping for {goods} on a budget of {money(cap)} at most. What's in "
                                        f"stock, lowest price first?"],
                                   [f"In-stock {said} under {money(cap)}, cheapest first?"]),
-                   mentions=(money(cap),), facts=lambda r: [p["name"] for p in r[:3]])
+                   # every product the search finds is asked for ("what ... do you have"), not the first three
+                   mentions=(money(cap),), facts=lambda r: [p["name"] for p in r] or [NOTHING])
     if mode == 1:
         rating = rng.choice([4.0, 4.5])
         args = {"category": category, "min_rating": rating, "sort": "rating"}
@@ -249,7 +253,7 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
                                        f"I only buy well-reviewed stuff. Anything in {said} with at least {rating:g} "
                                        f"stars? Highest rated first."],
                                   [f"{category} rated {rating:g}+, best first?"]),
-                   mentions=(f"{rating:g}",), facts=lambda r: [p["name"] for p in r[:3]])
+                   mentions=(f"{rating:g}",), facts=lambda r: [p["name"] for p in r] or [NOTHING])
     if not prices:
         return None
     return Ask({"category": category, "sort": "price_high", "limit": 3},
@@ -754,6 +758,14 @@ def cancel_order(b: Bundle, rng: random.Random) -> Ask | None:
                refs=(_customer(b), _order_ref(b, order)), mentions=(named.split(" from ")[1],))
 
 
+def _fitting_reason(reason: str, item: dict) -> str:
+    """The reason, or in its place one that fits the item: a size reason only of an item with a size, a
+    colour reason only of one with a colour (never "too small" of headphones)."""
+    fitting = [r for r in RETURN_REASONS if (item.get("size") or r not in SIZE_REASONS)
+               and (item.get("colour") or r not in COLOUR_REASONS)]
+    return reason if reason in fitting else fitting[RETURN_REASONS.index(reason) % len(fitting)]
+
+
 @goals.add("return_items", 1.5)
 def return_items(b: Bundle, rng: random.Random) -> Ask | None:
     choices = _returnable(b)
@@ -762,7 +774,12 @@ def return_items(b: Bundle, rng: random.Random) -> Ask | None:
     order, item = rng.choice(choices)
     named = _order_words(order)
     what = _the(b, item["product_id"], item)
-    reason = rng.choice(RETURN_REASONS)
+    many = _it(item["name"]) == "them"
+    if item["quantity"] - item["returned_quantity"] > 1:
+        # one unit of several: "return the Fleece Hoodie" of two hoodies reads as one or both
+        what = f"one pair of {what}" if many else f"one {what[len('the '):]}"
+    goes = "have" if many and not what.startswith("one") else "has"  # "The ... Headphones have to go back"
+    reason = _fitting_reason(rng.choice(RETURN_REASONS), item)
     args = {"order_id": order["order_id"], "variant_id": item["variant_id"], "reason": reason.lower()}  # the user's words
     refs = (_customer(b), _order_ref(b, order))
     facts = (lambda r: [r["refund"]]) if rng.random() < 0.4 else None
@@ -776,7 +793,7 @@ def return_items(b: Bundle, rng: random.Random) -> Ask | None:
                    refs=refs, mentions=(named.split(" from ")[1], reason.lower()), facts=facts)
     return Ask(args, **_pick(rng, [f"I'd like to return {what} from {named}. Reason: {reason.lower()}.{ask_refund}",
                                    f"Please start a return for {what} in {named}; {reason.lower()}.{ask_refund}",
-                                   f"{what[:1].upper()}{what[1:]} from {named} has to go back ({reason.lower()})."
+                                   f"{what[:1].upper()}{what[1:]} from {named} {goes} to go back ({reason.lower()})."
                                    f"{ask_refund}",
                                    f"Can I send back {what} that came in {named}? {reason}.{ask_refund}"],
                               [f"Return {what} from {named}: {reason.lower()}.{ask_refund}"]),

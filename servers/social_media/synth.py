@@ -96,9 +96,11 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             posts.append({**post, "about": about, "author": person, "reposted": post["post_id"] in reposted})
     replies = []  # replies whose words and author name them, with the post each answers as the user sees it
     for person in readers:
-        said = [p.get("text") for p in person["timeline"]]
+        # the words name a reply only where its author said them once: "Totally agree with you." and
+        # "Totally agree with you. #art" by one person are two replies the same quote may mean
+        said = [_words(p["text"]) for p in person["timeline"] if p.get("text")]
         for post in person["timeline"]:
-            if post.get("reply_to_post_id") and said.count(post["text"]) == 1:
+            if post.get("reply_to_post_id") and said.count(_words(post["text"])) == 1:
                 parent = read("get_post", post_id=post["post_id"])["in_reply_to"]
                 if parent["status"] in ("visible", "deleted"):
                     replies.append({**post, "author": person, "parent": parent})
@@ -107,17 +109,20 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     # so looking the author up first would be a longer route than the request needs
     pages: dict[str, list[dict]] = {}
 
-    def by_words(post: dict, words: str) -> bool:
+    def by_words(post: dict, words: str, quoted: bool = False) -> bool:
+        """Whether the search by `words` shows `post` as its author's only entry there; of a reply
+        quoted word for word, as its author's only entry that says those words (their other
+        entries that hold them say more, so the quote tells the reply apart)."""
         if words not in pages:
             pages[words] = read("search_posts", query=words)["posts"]
-        page = pages[words]
-        return (any(p["post_id"] == post["post_id"] for p in page)
-                and sum(p["author_id"] == post["author_id"] for p in page) == 1)
+        page = [p for p in pages[words] if p["author_id"] == post["author_id"]
+                and (not quoted or _words(p.get("text") or "") == _words(post["text"]))]
+        return [p["post_id"] for p in page] == [post["post_id"]]
 
     for post in posts:
         post["by_words"] = by_words(post, _topic(post["about"]))
     for reply in replies:
-        reply["by_words"] = by_words(reply, reply["text"])
+        reply["by_words"] = by_words(reply, reply["text"], quoted=True)
     return [{"now": now, "me": me, "people": people, "requests": requests, "follow_group": follow_group,
              "block_group": block_group, "readers": readers, "posts": posts, "my_posts": my_posts, "replies": replies,
              "feed": read("get_home_feed", limit=5), "trending": read("get_trending_hashtags"),
@@ -246,13 +251,15 @@ def unfollow_user(b: Bundle, rng: random.Random) -> Ask | None:
     if person is None:
         return None
     said, ref = _person(person, rng, possessive=True)  # "I'm done with {said}'s posts"
-    if person["following"] == "requested":
+    if person["following"] == "requested":  # not followed yet: the request is what goes, in every wording
         say = rng.choice([f"I asked to follow {said} but changed my mind; please withdraw the request.",
                           f"Cancel my follow request to {said}."])
+        terse = f"Withdraw my follow request to {said}."
     else:
         say = rng.choice([f"Please unfollow {said}.", f"I'm done with {said}'s posts; unfollow them.",
                           f"Could you stop me following {said}?"])
-    return Ask({"user_id": person["user_id"]}, say=say, terse=f"Unfollow {said}.", refs=(ref,))
+        terse = f"Unfollow {said}."
+    return Ask({"user_id": person["user_id"]}, say=say, terse=terse, refs=(ref,))
 
 
 @goals.add("list_follow_requests")

@@ -514,9 +514,14 @@ def get_channel(b: Bundle, rng: random.Random) -> Ask | None:
     name = _hash(channel, rng)
     args = {"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]}
     refs, mentions = (_chan(b, channel),), (channel["name"],)
-    if rng.random() < 0.5:
-        return Ask(args, say=rng.choice([f"Who created {name}, and when?", f"Do you know who set up {name}?",
-                                         f"Who started {name} in the first place?"]),
+    roll = rng.random()
+    if roll < 0.2:  # 'and when?' is asked too: the day it was created is a fact as well
+        return Ask(args, say=rng.choice([f"Who created {name}, and when?", f"Who set up {name}, and when was that?"]),
+                   terse=f"Creator of #{channel['name']}, and when?", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["created_by"], r["created_at"][:10]])
+    if roll < 0.5:
+        return Ask(args, say=rng.choice([f"Do you know who set up {name}?", f"Who started {name} in the first place?",
+                                         f"Who created {name}?"]),
                    terse=f"Creator of #{channel['name']}?", refs=refs, mentions=mentions,
                    facts=lambda r: [r["created_by"]])
     if not b["details"][channel["channel_id"]].get("purpose"):
@@ -648,7 +653,7 @@ def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Who posted last in {name}, and what did they say?",
                                f"Catch me up: what's the newest thing in {name}?"]),
                terse=f"Latest in #{channel['name']}?", refs=(_chan(b, channel),), mentions=(channel["name"],),
-               facts=lambda r: [r[0]["author"], _words(r[0]["text"])])
+               facts=lambda r: [r[0]["author"], _now_says(r[0])])
 
 
 @goals.add("get_thread")
@@ -829,6 +834,18 @@ def _words(text: str) -> str:
     return _LEADING_HANDLES.sub("", text)
 
 
+# The world marks some edited messages by appending ' (updated)' to their words: an answer that quotes
+# the message without that marker ('"Who has time on Friday ...?" (it was edited)') says it right.
+_UPDATED = " (updated)"
+
+
+def _now_says(message: dict) -> str:
+    """A message's words as a fact of what it says now: without leading @handles, and without the
+    ' (updated)' an edit left at its end (the quote with the marker states it too)."""
+    text = _words(message["text"])
+    return text[: -len(_UPDATED)] if message["edited"] and text.endswith(_UPDATED) else text
+
+
 @goals.add("list_pins")
 def list_pins(b: Bundle, rng: random.Random) -> Ask | None:
     pool = [_by_id(b, cid) for cid, pins in b["pins"].items() if pins]
@@ -840,7 +857,7 @@ def list_pins(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"What's pinned in {name}?", f"Show me the pinned messages of {name}.",
                                f"Anything important pinned in {name}?"]),
                terse=f"Pins in #{channel['name']}?", refs=(_chan(b, channel),), mentions=(channel["name"],),
-               facts=lambda r: [_words(m["text"]) for m in r])
+               facts=lambda r: [_now_says(m) for m in r])
 
 
 # -- direct messages, search, mentions ---------------------------------------------------------------
@@ -870,7 +887,7 @@ def list_direct_messages(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Remind me of the latest direct message between {person} and me.",
                                f"What's the most recent message in my conversation with {person}?"]),
                terse=f"Last DM with {person}?", refs=(_me(b), _person(other)), mentions=(person,),
-               facts=lambda r: [_words(r[0]["text"])])
+               facts=lambda r: [_now_says(r[0])])
 
 
 @goals.add("search_messages", 1.2)
@@ -909,7 +926,7 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": uid, **narrow, "start_date": when.isoformat(), "end_date": when.isoformat()},
                say=say, detail=rng.choice([f"The day was {day(when)}.", f"It was {day(when)}."]) if held else None,
                terse=f"{person}'s messages on {day(when)}?", refs=refs, mentions=(person, day(when)),
-               facts=lambda r: [_words(m["text"]) for m in r if m["author_id"] == aid])
+               facts=lambda r: [_now_says(m) for m in r if m["author_id"] == aid])
 
 
 @goals.add("list_mentions")

@@ -1046,3 +1046,33 @@ def test_an_activity_on_a_deal_names_the_deal_without_a_comma():
     assert says and any(" about the " in say for say in says)
     assert not any(", on " in say or " call for " in say or " meeting for " in say for say in says), \
         [s for s in says if ", on " in s or " for " in s][:1]
+
+
+def test_a_last_stage_change_is_asked_only_of_a_deal_that_moved():
+    """"Last stage change on the training package deal with Stephens and Sons?" of a deal opened in
+    prospecting and never moved presumes a change that never happened: the stage history is asked only
+    of a deal whose stage changed after it opened."""
+    asked = 0
+    for seed in (0, 1):
+        for ask, result, _ in _asks("get_deal", seed=seed, draws=150):
+            if "stage" not in (ask.terse or "").lower():
+                continue
+            asked += 1
+            assert len(result["stage_history"]) > 1, (ask.say, result["stage_history"])
+    assert asked
+
+
+def test_a_new_close_date_does_not_say_its_verb_twice():
+    """"Could you push out the expected close date of the Webb Ltd analytics add-on deal? Push it to
+    June 30." repeats the verb: the sentence that gives the date says it in other words."""
+    import re
+
+    held = 0
+    for ask, _, _ in _asks("update_deal", draws=400):
+        if "close_date" not in ask.args:
+            continue
+        held += bool(ask.detail)
+        words = f"{ask.say} {ask.detail or ''}"
+        for verb in ("push", "move"):
+            assert len(re.findall(rf"\b{verb}", words, re.I)) <= 1, words
+    assert held

@@ -1940,3 +1940,96 @@ def test_a_file_without_an_extension_is_said_with_its_noun():
         for _ in range(8):
             words, _, _ = name_file(b, rng, path, (0.0, 0.0, 0.0, 1.0))
             assert words.startswith("the "), words
+
+
+def _printed(tools, tool: str, path: str) -> str:
+    """What `tool` prints of the file at `path` with the arguments that print every line of it (cut on a
+    delimiter the file does not hold prints each line whole)."""
+    arguments = {"cat": {}, "read_file": {}, "head": {"n": 1000}, "tail": {"n": 1000}, "sort": {},
+                 "uniq": {"count": True}, "grep": {"pattern": ""}, "cut": {"fields": [1], "delimiter": "\x07"},
+                 "sed": {"pattern": "^", "replacement": ""}, "diff": {"path2": "/tmp/empty"}}[tool]
+    out = tools.run(tool, {"path1" if tool == "diff" else "path": path, **arguments})
+    return json.loads(out)["content"] if tool == "read_file" else out
+
+
+PRINTERS = ("cat", "read_file", "head", "tail", "sort", "uniq", "grep", "cut", "sed", "diff")
+
+
+def test_a_word_count_is_hidden_with_every_tool_that_prints_the_file():
+    """"Could you tell me the word count of ~/notes/passwords-hint.txt?" with wc hidden and cat shown:
+    cat prints the note's three lines, whose 14 words are counted at a glance (cat -n numbers the lines),
+    so the right answer scored 1.2 of 1.3 against a gold that declines. A task that leaves out wc leaves
+    out every tool that prints a file's lines too."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    assert set(PRINTERS) <= get_recipe("filesystem").substitutes_of("wc")
+    toolkit = get_toolkit("filesystem")
+    world = worlds.create(toolkit, 111)
+    try:
+        tools = toolkit(world)
+        tools.run("touch", {"path": "/tmp/empty"})
+        asks = _asks("wc", seed=111, draws=30)
+        assert len(asks) > 20
+        for ask, counts, _ in asks:
+            lines = tools.run("cat", {"path": ask.args["path"]}).split("\n")
+            for tool in PRINTERS:  # each prints every line of the file: its lines and words are counted
+                printed = _printed(tools, tool, ask.args["path"])
+                assert all(line in printed for line in lines), (tool, ask.say)
+    finally:
+        world.close()
+
+
+def test_the_groups_are_hidden_with_every_tool_that_prints_etc_group():
+    """"Can you check which account I'm using and what groups it belongs to?" with user_info hidden and
+    cat shown: /etc/group lists the user in each of their groups ('developers:x:1001:samantha'), and
+    `cd ~` or the home's owner names the account, so the right answer scored 1.2 of 1.3 against a gold
+    that declines. A task that leaves out user_info leaves out every tool that prints /etc/group."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    assert set(PRINTERS) <= get_recipe("filesystem").substitutes_of("user_info")
+    toolkit = get_toolkit("filesystem")
+    for seed in (0, 111):
+        world = worlds.create(toolkit, seed)
+        try:
+            tools = toolkit(world)
+            tools.run("touch", {"path": "/tmp/empty"})
+            me = json.loads(tools.run("user_info", {}))
+            for tool in PRINTERS:
+                printed = _printed(tools, tool, "/etc/group")
+                for group in me["groups"]:  # each group the user is in, with the user as a member or its own
+                    assert f"{group}:x:" in printed, (tool, group)
+                    assert group == me["user"] or printed.split(f"{group}:x:")[1].split("\n")[0].endswith(
+                        me["user"]), (tool, group)
+        finally:
+            world.close()
+
+
+def test_a_closed_folder_request_says_the_account_is_locked_out():
+    """"What's stored under /root? Please ignore the fact that I can't open it myself.": "myself" says
+    the assistant might open it, so a model tries `ls /root` (and an abstention scores 0 for any call);
+    every wording says the user's account, which the shell runs as, is what is kept out."""
+    import random
+    import re
+
+    from servers.filesystem.synth import closed_folder_request
+
+    b = _bundle(111)
+    rng = random.Random(111)
+    said = {closed_folder_request(b, rng) for _ in range(200)}
+    assert len(said) >= 8
+    for text in said:
+        assert "myself" not in text, text
+        assert re.search(r"my account|permission|not allowed", text, re.I), text
+
+
+def test_a_column_named_like_what_is_asked_is_said_as_a_column():
+    """"Smallest and largest value of 'value' in the spreadsheet .../report-q3.csv?": a column named
+    'value' after "value of" reads as a word said twice; the terse request says "the 'value' column"."""
+    seen = 0
+    for seed in (0, 111):
+        for ask, _, _ in _asks("column_stats", seed=seed, draws=150):
+            column = ask.args["column"]
+            for text in (ask.say, ask.terse, ask.detail):
+                assert f"{column} of '{column}'" not in (text or "").lower(), text
+            seen += column == "value"
+    assert seen > 5

@@ -688,3 +688,22 @@ def test_one_of_a_heaped_dish_is_an_order_of_it():
                 assert f"an order of {said}" in text, text
                 assert not re.search(rf"\ban? {re.escape(said)}\b", text, re.I), text
     assert heaped
+
+
+def test_an_address_is_held_back_only_where_the_customer_has_others():
+    """Finding: "Does Taj Palace deliver to me? How far away would it be?" then "I'm asking about my
+    home." (and "... can reach one of my addresses" then "It's my gym.") of customers with one saved
+    address: the gold asked which address where the look-up tells the one there is. A delivery check or
+    an order holds the address back only where the customer has more than one."""
+    held = plain = single = 0
+    for tool in ("check_delivery", "place_order"):
+        for ask, read in _built(tool, draws=200):
+            (address,) = [r.entity for r in ask.refs if r.kind == "address"]
+            count = len(read("list_addresses", customer_id=address["customer_id"]))
+            single += count == 1
+            if ask.detail is not None:
+                assert count > 1, (ask.say, ask.detail)
+                held += 1
+            else:
+                plain += 1
+    assert held and plain and single

@@ -1783,3 +1783,54 @@ def test_a_request_that_says_please_does_not_say_it_again_with_its_value():
                 assert ask.detail[:1].isupper() or ask.detail[:1].isdigit(), ask.detail
                 seen += 1
     assert seen > 5, seen
+
+
+def test_a_lock_s_name_is_never_followed_by_the_verb_lock():
+    """Finding (seed 111): "Have the front door lock lock itself 15 minutes after it's unlocked." said
+    "lock" twice in a row (as "After how many minutes does the front door lock lock again?" would)."""
+    import re
+
+    seen = 0
+    for tool in ("set_auto_lock", "get_device"):
+        for ask, _ in _asks(tool, draws=150):
+            for text in (ask.say, ask.detail or "", ask.terse):
+                assert not re.search(r"\block lock", text, re.IGNORECASE), text
+            seen += "lock" in ask.say.casefold()
+    assert seen > 40, seen
+
+
+def test_a_terse_switch_request_keeps_its_verb():
+    """Finding (seed 111): terse "The kitchen pendant lights off." read as saying how the lights are, not as
+    a request to switch them off (as "The guest bedroom blinds fully open." did of blinds)."""
+    seen = 0
+    for tool, state in (("turn_on", "on"), ("turn_off", "off")):
+        for ask, _ in _asks(tool, draws=40):
+            assert ask.terse.startswith(f"Turn {state} "), ask.terse
+            seen += 1
+    assert seen > 40, seen
+
+
+def test_a_terse_owner_introduces_themselves_with_more_than_a_name():
+    """Finding (seed 111): "Shirley Reed. The kitchen pendant lights off." opened with the bare name, and
+    "Owner: Shirley Reed." would read as a form field ("User: ..." was found on other servers)."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, Ref, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("iot_devices"), get_recipe("iot_devices")
+    by_name = next(x for x in recipe.lookups if x.kind == "home" and "owner_name" in x.args(
+        Ref.of("home", {"home_id": "HOM-0001", "owner_name": "A B", "email": "a@b.c"})))
+    seen = 0
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        for b in recipe.sample(Reader(toolkit, world), world.now, random.Random(seed)):
+            ref = Ref.of("home", b["home"])
+            terse = by_name.intro(ref)[1]
+            name = b["home"]["owner_name"]
+            assert terse != f"{name}.", terse
+            assert not terse.startswith(("Owner:", "User:", "Name:")), terse
+            seen += 1
+        world.close()
+    assert seen > 20, seen

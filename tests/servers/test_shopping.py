@@ -1150,3 +1150,65 @@ def test_a_product_already_ordered_is_not_one_the_customer_is_not_ready_to_buy()
     assert bought and any("not ready to buy" in ask.say for ask, _, _ in asks)
     for ask in bought:
         assert "not ready to buy" not in ask.say, ask.say
+
+
+def test_a_catalog_search_asked_which_records_every_product_it_finds():
+    """"What beauty products do you have in stock for $100 or less? Cheapest first." of a category
+    with eight such products recorded the first three alone, so an answer that named three and left
+    out five was scored right. A search asked 'what' or 'which' records every product it returns (the
+    "three most expensive" ask alone records three)."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, r) for ask, r, _ in _asks("search_products", seeds=(0, 1), draws=200)
+            if "query" not in ask.args and "limit" not in ask.args and len(r) > 3]
+    assert {"max_price" in ask.args for ask, _ in asks} == {True, False}
+    for ask, r in asks:
+        names = [p["name"] for p in r]
+        assert facts_stated([ask.facts(r)], [f"We have {', '.join(names)}."]), ask.say
+        assert not facts_stated([ask.facts(r)], [f"We have {', '.join(names[:3])}."]), ask.say
+
+
+def test_a_return_fits_the_item_and_names_one_unit():
+    """"The Sonora Ultra Noise-Cancelling Headphones in olive from my order from December 5 has to go
+    back (too small)." A size reason is given only for an item with a size, a colour reason only for
+    one with a colour, and a name that is a plural takes 'have'. "Return the Fleece Hoodie" of an order
+    with two hoodies reads as one or both: one of several is said as one (or one pair), as returned."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("shopping"), get_recipe("shopping")
+    goal = next(g for g in recipe.goals if g.tool == "return_items")
+    seen = []
+    for seed in (0, 1, 109):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"shopping returns {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for _ in range(300):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is None:
+                continue
+            order = next(o for o in b["orders"] if o["order_id"] == ask.args["order_id"])
+            item = next(i for i in order["items"] if i["variant_id"] == ask.args["variant_id"])
+            seen.append((ask, item))
+        world.close()
+    reasons = {ask.args["reason"] for ask, _ in seen}
+    assert {"too small", "colour looks different", "arrived damaged"} <= reasons
+    for ask, item in seen:
+        if not item["size"]:
+            assert ask.args["reason"] not in ("too small", "too big"), (ask.say, item)
+        if not item["colour"]:
+            assert ask.args["reason"] != "colour looks different", (ask.say, item)
+        if item["quantity"] - item["returned_quantity"] > 1:  # one of several is said to be one
+            assert re.search(r"\bone (?:pair of )?", f"{ask.say} {ask.detail or ''}", re.I), (ask.say, ask.detail)
+            assert "one" in ask.terse.lower(), ask.terse
+    plural = [ask for ask, item in seen if "go back" in ask.say and item["quantity"] - item["returned_quantity"] == 1
+              and re.search(r"(?:Shoes|Boots|Sneakers|Pants|Earbuds|Headphones)$", item["name"])]
+    assert [ask for ask, item in seen if item["quantity"] - item["returned_quantity"] > 1]
+    assert plural
+    for ask in plural:
+        assert "have to go back" in ask.say, ask.say

@@ -1098,3 +1098,84 @@ def test_a_members_messages_are_read_off_a_search_by_the_word_or_the_day_alone()
                 assert ask.facts(found) and ask.facts(found) == ask.facts(narrow), ask.say
         world.close()
     assert plain
+
+
+def test_who_created_a_channel_and_when_records_the_day_it_was_created():
+    """"Who created #random, and when?" is answered by the creator and the day: the creation day is a
+    fact too ('Bobby Carlson, on September 15, 2025'), not the creator alone; the phrasings that ask
+    only who set it up record only the creator."""
+    import json
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    goal = next(g for g in recipe.goals if g.tool == "get_channel")
+    asked = {"when": 0, "who": 0}
+    world = worlds.create(toolkit, 11100000)
+    rng = random.Random("team_chat created when")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    for _ in range(80):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None or "purpose" in ask.say or "meant for" in ask.say or " for?" in ask.say:
+            continue
+        result = json.loads(toolkit(world).run("get_channel", dict(ask.args)))
+        facts = ask.facts(result)
+        created = dt.date.fromisoformat(result["created_at"][:10])
+        who = f"{result['created_by']} set it up."
+        when = f"{result['created_by']} created it on {created:%B} {created.day}, {created.year}."
+        if "when" in ask.say.lower() or "when" in ask.terse.lower():
+            asked["when"] += 1
+            assert facts_stated([facts], [when]) and not facts_stated([facts], [who]), (ask.say, facts)
+        else:
+            asked["who"] += 1
+            assert facts_stated([facts], [who]), (ask.say, facts)
+    world.close()
+    assert asked["when"] and asked["who"], asked
+
+
+def test_a_message_edited_with_an_updated_marker_is_quoted_with_or_without_it():
+    """The world marks some edited messages by appending ' (updated)' to their words ("Who has time
+    on Friday to pair on the launch checklist? (updated)"): "What's the newest thing in #random?"
+    is answered right by quoting the words with the marker or without it ("... checklist?" (edited)),
+    for the latest message, the pins, the last direct message and a member's messages of a day."""
+    import json
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    tools = ("list_messages", "list_pins", "list_direct_messages", "search_messages")
+    marked = dict.fromkeys(tools, 0)
+    for seed in (0, 11100000):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"team_chat updated marker {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for tool in tools:
+            goal = next(g for g in recipe.goals if g.tool == tool)
+            for _ in range(60):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None:
+                    continue
+                result = json.loads(toolkit(world).run(tool, dict(ask.args)))
+                facts = ask.facts(result)
+                if tool == "search_messages" and "query" in ask.args or not facts:
+                    continue
+                shown = result[:1] if tool in ("list_messages", "list_direct_messages") else result
+                texts = [m["text"] for m in shown if tool != "search_messages" or m["author"] in ask.mentions]
+                if not any(t.endswith(" (updated)") for t in texts):
+                    continue
+                marked[tool] += 1
+                authors = " ".join(m["author"] for m in shown)
+                bare = " ".join(f'"{t.removesuffix(" (updated)")}" (edited)' for t in texts)
+                full = " ".join(f'"{t}"' for t in texts)
+                assert facts_stated([facts], [f"{authors}: {bare}"]), (ask.say, facts)
+                assert facts_stated([facts], [f"{authors}: {full}"]), (ask.say, facts)
+        world.close()
+    assert marked["list_messages"] and marked["list_pins"] and marked["search_messages"], marked
