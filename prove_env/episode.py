@@ -6,7 +6,9 @@ reconnect, no re-seed). Every call the model makes goes through real MCP dispatc
 recorded with its outcome; `score()` turns the record into the reward.
 
 `replay(task)` runs a task's gold calls on a fresh start world through the same MCP path, and
-is what the reference state of the reward, task stamping and task verification all use.
+is what the reference state of the reward, task stamping and task verification all use; the
+first episode of a task that makes exactly its gold calls stands for that run (its world is the
+one the replay would end in), so a gold episode runs the gold calls once.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
 from prove_env.actions import ParsedCall
@@ -28,7 +31,7 @@ from prove_env.task import Task
 from prove_env.toolkit import Toolkit
 from prove_env.world import World, WorldError, combine_digests, worlds
 
-__all__ = ["CallRecord", "Episode", "Replay", "replay", "build_world", "shown_tools"]
+__all__ = ["CallRecord", "Episode", "Replay", "replay", "gold_records", "build_world", "shown_tools"]
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,7 @@ class Episode:
         self._client = None if dispatched else ToolClient(
             build_server(self.toolkit, self.slot, include_hidden=include_hidden))
         self.task: Task | None = None
+        self.start_tables: dict[str, str] = {}
         self.tools: list[dict[str, Any]] = []
         self.schemas: dict[str, dict[str, Any]] = {}
         self.calls: list[CallRecord] = []
@@ -163,6 +167,7 @@ class Episode:
         if old is not None:
             old.close()
         self.task = task
+        self.start_tables = world.table_digests()  # a fresh clone's digests are known, not hashed
         self.tools = shown_tools(self.toolkit, task)
         self.schemas = {t["function"]["name"]: t["function"].get("parameters", {}) for t in self.tools}
         self._callable = [name for name in self.schemas if name in self._served]
@@ -210,7 +215,7 @@ class Episode:
         gold calls change; any other part that changed is collateral damage.
         """
         task = self._task()
-        reference = await replay(task)
+        reference = await replay(task, ran=self)
         details = self.toolkit.details()
         final = self.world.table_digests()
         parts = []  # (start, gold, final) digests of each part
@@ -293,55 +298,120 @@ _REPLAYS: OrderedDict[str, Replay] = OrderedDict()
 _REPLAYS_MAX = 4096
 
 
-async def replay(task: Task) -> Replay:
-    """Replay the gold calls of `task` on a fresh start world (cached per task content)."""
+async def replay(task: Task, *, ran: Episode | None = None) -> Replay:
+    """Replay the gold calls of `task` on a fresh start world (cached per task content).
+
+    `ran`, an episode of `task` that has made exactly its gold calls (the same tools with the same
+    arguments, in order, every one answered), ends in the world the replay would end in: when the
+    reference is not known yet, it is read off that episode's world instead of a run of its own, so
+    the gold episode of a new task runs its calls once.
+    """
     key = _task_key(task)
     found = _REPLAYS.get(key)
     if found is not None:
         return found
-    # The reference needs the worlds and the calls' text, which read the same on every path: its
-    # calls run on the world directly, without an in-process MCP server of its own.
+    if ran is not None and ran.task is task and _made_gold_calls(ran.calls, task):
+        records = tuple(CallRecord(g.id, g.name, dict(g.arguments), r.ok, r.output)
+                        for g, r in zip(task.gold_calls, ran.calls, strict=True))
+        found = _reference(task, ran.world, ran.start_tables, records)
+    else:
+        async with _gold_played(task) as episode:
+            found = _reference(task, episode.world, episode.start_tables, tuple(episode.calls))
+    _REPLAYS[key] = found
+    while len(_REPLAYS) > _REPLAYS_MAX:
+        _REPLAYS.popitem(last=False)
+    return found
+
+
+async def gold_records(task: Task, after: Callable[[Toolkit, Any, CallRecord], None] | None = None
+                       ) -> tuple[CallRecord, ...]:
+    """The gold calls of `task` made on a fresh start world as `replay` makes them, and what each
+    answered; `after(toolkit, gold_call, record)` runs after each call, on the world as the call left
+    it (what it runs there must leave the world as it is: read-only calls)."""
+    async with _gold_played(task, after) as episode:
+        return tuple(episode.calls)
+
+
+@asynccontextmanager
+async def _gold_played(task: Task, after: Callable[[Toolkit, Any, CallRecord], None] | None = None
+                       ) -> AsyncIterator[Episode]:
+    """An episode that has made the gold calls of `task` on a fresh start world. Its calls run on the
+    world directly, without an in-process MCP server of its own: the worlds and the calls' text
+    read the same on every path."""
     episode = Episode(task.server, dispatched=True)
     try:
         await episode.begin(task.model_copy(update={"tools": None}))
-        start_tables = episode.world.table_digests()
-        details = episode.toolkit.details()
-        start_rest = {t: _rest_digest(episode.world, t, d, start_tables[t]) for t, d in details.items()}
-        start_details = {(t, c): _column_values(episode.world, t, c, start_tables[t])
-                         for t, d in details.items() for c in d}
-        start_rows = {t: _view(episode.world, t, start_tables[t], "rows", partial(episode.world.row_values, t))
-                      for t in details}
         for gold in task.gold_calls:
-            await episode.call(ParsedCall(gold.name, dict(gold.arguments), gold.id))
-        gold_tables = episode.world.table_digests()
-        records = tuple(episode.calls)
-        gold_rest = {t: start_rest[t] if gold_tables[t] == start_tables[t] else episode.world.digest_except(t, d)
-                     for t, d in details.items()}
-        touched = {}
-        for table in details:
-            before = start_rows[table]
-            after = before if gold_tables[table] == start_tables[table] else episode.world.row_values(table)
-            touched[table] = frozenset(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-        stated = _stated_values(task)
-        detail_changes = {}
-        for (table, column), before in start_details.items():
-            if gold_tables[table] == start_tables[table] or details[table][column] is not None:
-                continue
-            after = episode.world.column_values(table, column)
-            # a detail counts where the reference sets it to a value the user stated (a changed
-            # value, or a new row's non-empty one, given in the gold calls' arguments); anything
-            # else the gold calls write there (a time, the previous directory) is tolerated
-            changed = {key: value for key, value in after.items()
-                       if before.get(key, _ABSENT) != value and (key in before or value is not None)
-                       and _is_stated(value, stated)}
-            if changed:
-                detail_changes[(table, column)] = changed
+            record = await episode.call(ParsedCall(gold.name, dict(gold.arguments), gold.id))
+            if after is not None:
+                after(episode.slot.toolkit, gold, record)  # type: ignore[arg-type]
+        yield episode
     finally:
         await episode.aclose()
-    found = Replay(
+
+
+def _made_gold_calls(calls: list[CallRecord], task: Task) -> bool:
+    """Whether `calls` are the gold calls of `task`: the same tools with the same arguments (as JSON
+    writes them: 1 is not 1.0), in order, every one answered."""
+    gold = task.gold_calls
+    return len(calls) == len(gold) and all(
+        r.ok and r.name == g.name and isinstance(r.arguments, dict)
+        and json.dumps(r.arguments, sort_keys=True) == json.dumps(g.arguments, sort_keys=True)
+        for r, g in zip(calls, gold, strict=True))
+
+
+def _reference(task: Task, world: World, start_tables: dict[str, str], records: tuple[CallRecord, ...]) -> Replay:
+    """The reference of `task` from `world`, the start world (whose table digests are `start_tables`)
+    after the gold calls, which answered `records`. What it needs of the start world's tables is read
+    once per distinct table content, from a fresh start world built only when one is not known yet."""
+    toolkit = world.toolkit
+    details = toolkit.details()
+    start: list[World] = []  # the fresh start world, once one is needed
+
+    def of_start(read: Callable[[World], Any]) -> Callable[[], Any]:
+        def go() -> Any:
+            if not start:
+                start.append(build_world(toolkit, task))  # type: ignore[arg-type]
+            return read(start[0])
+        return go
+
+    try:
+        start_rest = {t: _view(toolkit.name, t, start_tables[t], "rest",
+                               of_start(lambda w, t=t, d=d: w.digest_except(t, d))) for t, d in details.items()}
+        start_details = {(t, c): _view(toolkit.name, t, start_tables[t], "column:" + c,
+                                       of_start(lambda w, t=t, c=c: w.column_values(t, c)))
+                         for t, d in details.items() for c in d}
+        start_rows = {t: _view(toolkit.name, t, start_tables[t], "rows", of_start(lambda w, t=t: w.row_values(t)))
+                      for t in details}
+    finally:
+        if start:
+            start[0].close()
+    gold_tables = world.table_digests()
+    gold_rest = {t: start_rest[t] if gold_tables[t] == start_tables[t] else world.digest_except(t, d)
+                 for t, d in details.items()}
+    touched = {}
+    for table in details:
+        before = start_rows[table]
+        after = before if gold_tables[table] == start_tables[table] else world.row_values(table)
+        touched[table] = frozenset(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    stated = _stated_values(task)
+    detail_changes = {}
+    for (table, column), before in start_details.items():
+        if gold_tables[table] == start_tables[table] or details[table][column] is not None:
+            continue
+        after = world.column_values(table, column)
+        # a detail counts where the reference sets it to a value the user stated (a changed
+        # value, or a new row's non-empty one, given in the gold calls' arguments); anything
+        # else the gold calls write there (a time, the previous directory) is tolerated
+        changed = {key: value for key, value in after.items()
+                   if before.get(key, _ABSENT) != value and (key in before or value is not None)
+                   and _is_stated(value, stated)}
+        if changed:
+            detail_changes[(table, column)] = changed
+    return Replay(
         start_digest=combine_digests(task.server, start_tables),
         gold_digest=combine_digests(task.server, gold_tables),
-        start_tables=start_tables,
+        start_tables=dict(start_tables),
         gold_tables=gold_tables,
         records=records,
         start_rest=start_rest,
@@ -350,10 +420,6 @@ async def replay(task: Task) -> Replay:
         touched=touched,
         start_details=start_details,
     )
-    _REPLAYS[key] = found
-    while len(_REPLAYS) > _REPLAYS_MAX:
-        _REPLAYS.popitem(last=False)
-    return found
 
 
 _ABSENT = object()
@@ -386,23 +452,13 @@ _VIEWS: OrderedDict[tuple[str, ...], Any] = OrderedDict()
 _VIEWS_MAX = 1024
 
 
-def _view(world: World, table: str, full: str, what: str, read: Callable[[], Any]) -> Any:
-    key = (world.toolkit.name, table, full, what)
+def _view(server: str, table: str, full: str, what: str, read: Callable[[], Any]) -> Any:
+    key = (server, table, full, what)
     if key not in _VIEWS:
         _VIEWS[key] = read()
         while len(_VIEWS) > _VIEWS_MAX:
             _VIEWS.popitem(last=False)
     return _VIEWS[key]
-
-
-def _column_values(world: World, table: str, column: str, full: str) -> dict[str, Any]:
-    """`world.column_values(table, column)`, read once per distinct table content."""
-    return _view(world, table, full, "column:" + column, lambda: world.column_values(table, column))
-
-
-def _rest_digest(world: World, table: str, details: dict[str, Any], full: str) -> str:
-    """`world.digest_except(table, details)`, computed once per distinct table content."""
-    return _view(world, table, full, "rest", lambda: world.digest_except(table, details))
 
 
 def _task_key(task: Task) -> str:

@@ -144,3 +144,101 @@ def test_an_abstention_may_look_with_a_shown_tool_but_not_call_an_unshown_one():
         assert not run_sync(episode.score()).success
     finally:
         episode.close()
+
+
+# -- the reference: replayed, or read off an episode that made exactly the gold calls ---------------
+
+
+def _forget(task: Task) -> None:
+    """Forget the reference of `task` and every table view of a start world, as in a fresh process."""
+    from prove_env import episode
+
+    episode._REPLAYS.pop(episode._task_key(task), None)
+    episode._VIEWS.clear()
+
+
+def _writing_tasks() -> list[Task]:
+    """Per server, the fixture tasks that write a table holding details (the first two), or else the
+    first that writes."""
+    from prove_env.registry import get_toolkit, server_names
+
+    found = []
+    for server in server_names():
+        detailing = {s.name for s in get_toolkit(server).specs().values() if s.details}
+        writes = [t for t in fixture_tasks(server) if t.gold_digest and t.gold_digest != t.start_digest]
+        detailed = [t for t in writes if any(g.name in detailing for g in t.gold_calls)]
+        found += detailed[:2] or writes[:1]
+    return found
+
+
+@pytest.mark.parametrize("task", _writing_tasks(), ids=lambda t: t.id)
+def test_the_reference_read_off_the_gold_episode_is_the_world_replayed(task: Task) -> None:
+    """The first episode of a task that makes exactly its gold calls stands for the reference (the
+    gold calls then run once per task, not twice). What the reference holds of the start world
+    must be read off a start world, not off the episode's world, which the calls have moved on:
+    every field is checked against worlds built here, one left as it starts and one the gold calls
+    run on directly, and the episode scores the maximum and the same against a replayed reference."""
+    from prove_env import episode as module
+    from prove_env.episode import build_world, replay
+    from prove_env.registry import get_toolkit
+
+    _forget(task)
+    episode = Episode(task.server)
+    try:
+        run_sync(episode.begin(task))
+        for call in task.gold_calls:
+            assert run_sync(episode.call(ParsedCall(call.name, dict(call.arguments)))).ok
+        for _ in task.user_turns:
+            episode.answer(_facts(task))
+        own = run_sync(episode.score())
+        read_off = module._REPLAYS[module._task_key(task)]
+        _forget(task)
+        replayed = run_sync(replay(task))
+        assert replayed is not read_off and replayed == read_off
+        assert run_sync(episode.score()) == own and own.success
+        assert own.total == pytest.approx(episode.reward_config.maximum)
+    finally:
+        episode.close()
+
+    toolkit = get_toolkit(task.server)
+    start, end = build_world(toolkit, task), build_world(toolkit, task)
+    try:
+        tools = toolkit(end)
+        outputs = [tools.run(call.name, dict(call.arguments)) for call in task.gold_calls]
+        details = toolkit.details()
+        assert (read_off.start_digest, read_off.gold_digest) == (task.start_digest, task.gold_digest)
+        assert read_off.start_tables == start.table_digests() and read_off.gold_tables == end.table_digests()
+        assert [r.output for r in read_off.records] == outputs
+        assert [r.id for r in read_off.records] == [c.id for c in task.gold_calls]
+        assert read_off.start_rest == {t: start.digest_except(t, d) for t, d in details.items()}
+        assert read_off.gold_rest == {t: end.digest_except(t, d) for t, d in details.items()}
+        assert read_off.start_details == {(t, c): start.column_values(t, c) for t, d in details.items() for c in d}
+        for table in details:
+            before, after = start.row_values(table), end.row_values(table)
+            assert read_off.touched[table] == {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+    finally:
+        start.close()
+        end.close()
+
+
+def _strays(task: Task) -> list[tuple[str, list[tuple[str, dict[str, Any]]]]]:
+    calls = gold(task)
+    name, arguments = calls[-1]
+    key = next(k for k, v in arguments.items() if isinstance(v, str) and not k.endswith("_id"))
+    return [("nothing", []), ("the last call left out", calls[:-1]),
+            ("another value", calls[:-1] + [(name, {**arguments, key: arguments[key] + " (edited)"})])]
+
+
+_STRAYING = next(t for t in fixture_tasks("budget") if t.id == "budget-009")  # ..., add_expense(merchant="Shell")
+
+
+@pytest.mark.parametrize("stray", range(3), ids=[s for s, _ in _strays(_STRAYING)])
+def test_an_episode_that_strays_from_the_gold_is_judged_against_the_replayed_gold(stray: int) -> None:
+    """Only calls that are exactly the gold calls may stand for the reference: a do-nothing, a gold
+    call left out, or another value in one, made first (no reference known yet), is judged against
+    the gold replayed, and fails; were its own world taken for the reference, each would pass."""
+    _, calls = _strays(_STRAYING)[stray]
+    _forget(_STRAYING)
+    assert not play(_STRAYING, calls, _facts(_STRAYING))
+    _forget(_STRAYING)
+    assert play(_STRAYING, gold(_STRAYING), _facts(_STRAYING))

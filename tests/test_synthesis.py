@@ -170,6 +170,25 @@ def test_gates_drop_failing_and_trivial_tasks() -> None:
     verifier.close()
 
 
+def test_gates_turn_down_a_gold_below_the_maximum_and_a_failing_one_with_or_without_facts() -> None:
+    """The gold calls run once before the gold episode and once in it, whose world then stands for
+    the reference (`prove_env.episode.replay`). A gold episode that stops short of the gold calls
+    (here, at its step limit) does not: it is judged against the gold replayed, and its reward
+    falls below the maximum. A gold call that fails is turned down whether or not the task asks to
+    be told something."""
+    deposits = _task([GoldCall(id=f"g{i}", name="deposit", arguments={"account_id": "ACC-0001", "amount": amount})
+                      for i, amount in enumerate((10.0, 20.0, 30.0), 1)])
+    assert Verifier("banking").check(deposits).task is not None
+    verdict = Verifier("banking", max_steps=2).check(deposits)
+    assert verdict.reason == "gold below maximum", verdict
+    failing = _task([GoldCall(id="g1", name="deposit", arguments={"account_id": "ACC-0001", "amount": 10.0}),
+                     GoldCall(id="g2", name="get_balance", arguments={"account_id": "ACC-9999"})])
+    verifier = Verifier("banking")
+    assert verifier.check(failing).reason == "gold call failed"
+    assert verifier.check(failing, {"g2": lambda result: [result["balance"]]}).reason == "gold call failed"
+    verifier.close()
+
+
 # -- dedup -----------------------------------------------------------------------------------------
 
 def test_dedup_by_jaccard_of_calls() -> None:
@@ -790,7 +809,7 @@ def test_an_idle_filter_leaves_a_first_read_but_an_entity_the_user_named_stays()
     it, so the filter goes; check_conflicts(contact_ids=[...]) keeps the people asked about even when
     they are free (the look-up that found them would go with them)."""
     from prove_env.registry import get_toolkit
-    from prove_env.synthesis.verify import _optional, _without_idle_arguments
+    from prove_env.synthesis.verify import _optional, _run_once
     from prove_env.task import Task
 
     calendar = get_toolkit("calendar").specs()
@@ -798,7 +817,7 @@ def test_an_idle_filter_leaves_a_first_read_but_an_entity_the_user_named_stays()
         {"id": "g1", "name": "check_conflicts",
          "arguments": {"start": "2030-01-01T09:00", "end": "2030-01-01T10:00", "contact_ids": ["CON-0001"]}}]])
     assert _optional(calendar["check_conflicts"], check.gold_calls[0]) == []
-    assert _without_idle_arguments(check, calendar) is check
+    assert _run_once(check, calendar)[0] is check
 
     from prove_env.world import worlds
     from tests.stand_ins import parse
@@ -815,7 +834,7 @@ def test_an_idle_filter_leaves_a_first_read_but_an_entity_the_user_named_stays()
     tools.world.close()
     task = Task(id="t", server="trading", seed=0, user_turns=["What price alerts do I have set?"], gold=[[
         {"id": "g1", "name": "list_alerts", "arguments": {"client_id": client["client_id"], "status": statuses.pop()}}]])
-    assert _without_idle_arguments(task, specs).gold_calls[0].arguments == {"client_id": client["client_id"]}
+    assert _run_once(task, specs)[0].gold_calls[0].arguments == {"client_id": client["client_id"]}
 
 
 def test_the_two_bounds_of_a_range_leave_a_read_together_or_not_at_all() -> None:
@@ -824,7 +843,7 @@ def test_the_two_bounds_of_a_range_leave_a_read_together_or_not_at_all() -> None
     searching everything up to March 16, a range the user never said. Bounds are tried together: a day
     that changes the answer keeps both; a range that changes nothing (and an idle limit) still goes."""
     from prove_env.registry import get_toolkit
-    from prove_env.synthesis.verify import _idle_candidates, _without_idle_arguments
+    from prove_env.synthesis.verify import _idle_candidates, _run_once
     from prove_env.task import Task
     from prove_env.world import worlds
     from tests.stand_ins import parse
@@ -845,7 +864,7 @@ def test_the_two_bounds_of_a_range_leave_a_read_together_or_not_at_all() -> None
     def gold_of(**arguments):
         task = Task(id="t", server="team_chat", seed=0, user_turns=["Messages in the channel?"], gold=[[
             {"id": "g1", "name": "search_messages", "arguments": {**where, **arguments}}]])
-        return _without_idle_arguments(task, specs).gold_calls[0].arguments
+        return _run_once(task, specs)[0].gold_calls[0].arguments
 
     assert gold_of(start_date=first, end_date=first) == {**where, "start_date": first, "end_date": first}
     assert gold_of(start_date="2020-01-01", end_date="2040-01-01", limit=100) == where

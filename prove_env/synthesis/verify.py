@@ -18,6 +18,12 @@ another world (an order nothing passes along must not cost an agent coverage). T
 matters (the later one replayed first fails, or ends in another world) get an ordering edge,
 whether or not data flows between them. The start and gold final-state digests are recorded on
 the task.
+
+The gold calls run twice per draft: once directly on a fresh start world (`_run_once`: the results
+the facts and the unused reads are read off, and the trials of idle arguments), then in the gold
+episode, whose world stands for the reference replay (`prove_env.episode.replay`). Both rely on
+what the test suite holds every server to: the same calls on the same start world answer and end
+the same (tests/test_determinism.py), and a read-only tool changes no world (tests/test_walks.py).
 """
 
 from __future__ import annotations
@@ -25,11 +31,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from prove_env.env import ProveEnv
-from prove_env.episode import build_world, replay
+from prove_env.episode import gold_records, replay
 from prove_env.evaluate import run_episode
 from prove_env.facts import stated, values
 from prove_env.policies import GoldPolicy, NoopPolicy
@@ -62,25 +68,25 @@ class Verifier:
 
     def check(self, task: Task, facts_of: Mapping[str, Callable[[Any], Sequence[Any]]] | None = None) -> Verdict:
         """Run the gates; `facts_of` maps gold call ids to what their results must tell the user."""
-        if facts_of:
-            reference = run_sync(replay(task))
-            failed = reference.failures
+        if task.gold_calls:
+            # the one run of the gold calls before the gold episode, whose results tell the facts
+            # and which reads nobody uses (an argument left out for its default, or as idle, changes
+            # no result); the gold episode's own run is the reference after it
+            task, records = _run_once(_without_defaults(task, self.specs), self.specs)
+            failed = [r for r in records if not r.ok]
             if failed:
                 return Verdict(None, "gold call failed", f"{failed[0].name}: {failed[0].output[:200]}")
-            facts = _facts(task, reference.records, facts_of)
-            if facts is None:
-                return Verdict(None, "no facts in the result")
-            task = task.model_copy(update={"facts": facts})
-        if task.gold_calls:
-            task = _without_idle_arguments(_without_defaults(task, self.specs), self.specs)
-            reference = run_sync(replay(task))
-            if not reference.failures:
-                told = set(facts_of or ())
-                shown = _shown_earlier(task, reference.records, facts_of or {})
-                told = (told - set(shown)) | set(shown.values())
-                task = _without_unused_reads(task, reference.records, self.specs, told)
-                if not task.gold_calls:
-                    return Verdict(None, "look-up nobody uses")
+            if facts_of:
+                facts = _facts(task, records, facts_of)
+                if facts is None:
+                    return Verdict(None, "no facts in the result")
+                task = task.model_copy(update={"facts": facts})
+            told = set(facts_of or ())
+            shown = _shown_earlier(task, records, facts_of or {})
+            told = (told - set(shown)) | set(shown.values())
+            task = _without_unused_reads(task, records, self.specs, told)
+            if not task.gold_calls:
+                return Verdict(None, "look-up nobody uses")
         gold = run_episode(self.env, self._gold, task, 0)
         failed = [c for c in gold["calls"] if not c["ok"]]
         if failed:
@@ -109,50 +115,45 @@ class Verifier:
         self.env.close()
 
 
-def _without_idle_arguments(task: Task, specs: Mapping[str, Any]) -> Task:
-    """`task` without the optional arguments of its reads that change nothing: the gold is replayed
-    from the world the task starts from, and each read is run, where it stands, without each
-    optional argument; an argument it answers the same without leaves the gold call. An agent that
-    lists every alert of a client whose alerts are all active finds what the filtered list shows,
-    and must match the call (coverage takes a call that carries every key of the gold call; one
-    that passes the filter still matches). Never an id (the user named its entity, and the look-up
-    that found it would go too: 'are Mary and I both free?' checks Mary though she is free), nor in
-    the call a held-back value is for (`metadata["held_for"]`): the assistant asked for it."""
+def _run_once(task: Task, specs: Mapping[str, Any]) -> tuple[Task, tuple[Any, ...]]:
+    """The gold calls of `task` run once on the world the task starts from (`prove_env.episode.
+    gold_records`), and `task` without the optional arguments of its reads that change nothing:
+    each read is run again, where it stands, without each optional argument; an argument it
+    answers the same without leaves the gold call (the read's result, which the run records, is
+    unchanged). A read changes no world (the tool kit's walks check every read-only tool), so the
+    calls after it answer as in a run without these trials. An agent that lists every alert of a
+    client whose alerts are all active finds what the filtered list shows, and must match the call
+    (coverage takes a call that carries every key of the gold call; one that passes the filter
+    still matches). Never an id (the user named its entity, and the look-up that found it would go
+    too: 'are Mary and I both free?' checks Mary though she is free), nor in the call a held-back
+    value is for (`metadata["held_for"]`): the assistant asked for it, nor in a task that does not
+    say which call the held-back value is for."""
     held = task.metadata.get("held_for")
-    if task.metadata.get("info_level") == "missing" and held is None:
-        return task  # a task that does not say which call the held-back value is for
-    calls = task.gold_calls
-    if not any(specs[c.name].read_only and c.id != held and _optional(specs[c.name], c) for c in calls):
-        return task
-    toolkit = get_toolkit(task.server)
-    tools = toolkit(build_world(toolkit, task))
+    tries = not (task.metadata.get("info_level") == "missing" and held is None)
     changed: dict[str, dict[str, Any]] = {}
-    try:
-        for call in calls:
-            arguments = dict(call.arguments)
+
+    def without_idle(tools: Any, call: Any, record: Any) -> None:
+        if not tries or not record.ok or not specs[call.name].read_only or call.id == held:
+            return
+        arguments = dict(call.arguments)
+        for keys in _idle_candidates(_optional(specs[call.name], call)):
+            fewer = {k: v for k, v in arguments.items() if k not in keys}
             try:
-                answer = tools.run(call.name, arguments)  # a write moves the world on, as the gold does
+                same = tools.run(call.name, fewer) == record.output
             except ToolError:
-                break  # a gold call that fails: the gates turn the task down
-            if not specs[call.name].read_only or call.id == held:
-                continue
-            for keys in _idle_candidates(_optional(specs[call.name], call)):
-                fewer = {k: v for k, v in arguments.items() if k not in keys}
-                try:
-                    same = tools.run(call.name, fewer) == answer
-                except ToolError:
-                    same = False
-                if same:
-                    arguments = fewer
-            if arguments != call.arguments:
-                changed[call.id] = arguments
-    finally:
-        tools.world.close()
+                same = False
+            if same:
+                arguments = fewer
+        if arguments != call.arguments:
+            changed[call.id] = arguments
+
+    records = run_sync(gold_records(task, without_idle))
     if not changed:
-        return task
+        return task, records
     gold = [[c.model_copy(update={"arguments": changed[c.id]}) if c.id in changed else c for c in turn]
             for turn in task.gold]
-    return task.model_copy(update={"gold": gold})
+    records = tuple(replace(r, arguments=changed[r.id]) if r.id in changed else r for r in records)
+    return task.model_copy(update={"gold": gold}), records
 
 
 def _without_defaults(task: Task, specs: Mapping[str, Any]) -> Task:
