@@ -109,6 +109,12 @@ _MONTHS = {m: i for i, m in enumerate(("january", "february", "march", "april", 
                                           "september", "october", "november", "december"), start=1)}
 _MONTH = r"(?P<month>" + "|".join(sorted({*_MONTHS, *(m[:3] for m in _MONTHS), "sept"}, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+# The day of a date said with its month's name ('June 6', 'Sep 15th, 2026', '6 June'; not '2 may'): no
+# number of its own, as the digits of an ISO date are none
+_MONTH_WORDS = "|".join(sorted({*_MONTHS, *(m[:3] for m in _MONTHS), "sept"}, key=len, reverse=True))
+_NAMED_DAY = re.compile(
+    rf"\b(?:{_MONTH_WORDS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_WORDS.replace('|may', '')})\b\.?(?:,?\s+\d{{4}})?", re.I)
 _YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
 _NAMED_DATES = (re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_YEAR}"), re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}"))
 _SLASH_DATE = re.compile(r"(?<![\d/])(?P<month>\d{1,2})/(?P<day>\d{1,2})(?:/(?P<year>\d{4}|\d{2}))?(?![\d/])")
@@ -337,7 +343,7 @@ def _numbers_joined(text: str) -> list[tuple[float, float]]:
         return float(digits) if re.fullmatch(r"\d+(\.\d+)?", digits) else None
 
     pairs = []
-    for m in _JOINED.finditer(_NOT_NUMBERS.sub(" ", text)):
+    for m in _JOINED.finditer(_NAMED_DAY.sub(" ", _NOT_NUMBERS.sub(" ", text))):
         a, b = number(m["a"]), number(m["b"])
         if a is not None and b is not None:
             pairs.append((a, b))
@@ -347,7 +353,7 @@ def _numbers_joined(text: str) -> list[tuple[float, float]]:
 def _numbers(text: str) -> list[float]:
     """The number tokens of `text`, without their sign, the counts up to twelve written as words, and
     'once' and 'twice' (how often something came up)."""
-    text = _NOT_NUMBERS.sub(" ", text)
+    text = _NAMED_DAY.sub(" ", _NOT_NUMBERS.sub(" ", text))
     return ([float(whole.replace(",", "") + (fraction or "")) for whole, fraction in _NUMBER.findall(text)]
             + [float(_WORD_NUMBERS[word.lower()]) for word in _NUMBER_WORD.findall(text)]
             + [1.0 if m.lower() == "once" else 2.0 for m in _OFTEN.findall(text)]

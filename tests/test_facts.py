@@ -252,3 +252,13 @@ def test_a_zero_said_beside_a_pleasantry_is_still_said(text):
     from prove_env.facts import NOTHING
 
     assert facts_stated([[NOTHING]], [text])
+
+
+def test_the_day_of_a_date_said_with_its_month_is_no_number():
+    """'until June 6' holds no 6 of its own: beside '2 to 3 business days' it is no rival of a $5
+    discount, and it states no count of 6 (as '2026-06-06' states none)."""
+    assert facts_stated([[5.0, 25.0]], ["Express takes 2 to 3 business days.",
+                                        "$5 off beauty of $25 or more, until June 6, 2026."])
+    assert not stated(6, "Valid until June 6.") and not stated(15, "It was on Sep 15th, 2026.")
+    assert not stated(6, "the 6th of June") and stated(6, "6 items, until June 6")
+    assert stated(2, "2 may arrive late")  # 'may' after a number is no month

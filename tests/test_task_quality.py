@@ -1120,3 +1120,28 @@ def test_facts_are_read_off_the_result(asks: list[tuple[str, str, Ask, Any]]) ->
             problems.append(f"{server} {tool}: {ask.say!r} tells {want} of an empty result")
     assert checked
     assert not problems, "\n".join(problems[:20])
+
+
+def test_an_introduction_reads_as_one(asks: list[tuple[str, str, Ask, Any]]) -> None:
+    """How a user says who they are, complete or terse, for every server's look-ups that introduce
+    someone: never a bare name that reads as a signature ('Richard Berry. New list ...'), nor 'Email
+    ada@example.com.', which reads first as an order to send an email."""
+    problems = set()
+    for server, _, ask, _ in asks:
+        intros = [lookup for lookup in get_recipe(server).lookups if lookup.intro is not None]
+        refs = list(ask.refs)
+        while refs:
+            ref = refs.pop()
+            refs.extend([ref.owner] if ref.owner is not None else [])
+            for lookup in intros:
+                if lookup.kind != ref.kind:
+                    continue
+                try:
+                    texts = lookup.intro(ref)
+                except (KeyError, TypeError):
+                    continue  # an entity this look-up does not introduce (no e-mail on file)
+                for text in texts:
+                    name = str(ref.entity.get("name", "")).strip()
+                    if (name and text.strip() == f"{name}.") or re.match(r"Email [^:\s]+@", text):
+                        problems.add(f"{server} {lookup.tool}: {text!r}")
+    assert not problems, "\n".join(sorted(problems))

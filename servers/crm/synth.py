@@ -375,13 +375,14 @@ def _take_over_and_convert(b: Bundle, rng: random.Random, lead: dict) -> Ask:
     close = _month_end(b, rng)
     cash, on = money(amount), _when(close, b["now"])
     who, gone = f"{lead['name']} from {lead['company_name']}", lead["left"]["name"]
-    say = rng.choice([f"{gone}'s old lead {who} is ready to buy. Move the lead to me and convert it: a {cash} deal "
-                      f"closing {on}.",
-                      f"{gone} left, so I'm taking over their lead {who}. Please make me the owner, then convert "
+    say = rng.choice([f"I'm taking over {gone}'s old lead {who}, who is ready to buy. Move the lead to me and convert it: "
+                      f"a {cash} deal closing {on}.",
+                      f"Since {gone} left, I'm taking over their lead {who}. Please make me the owner, then convert "
                       f"the lead with a deal of {cash} closing {on}.",
                       f"Reassign {gone}'s lead {who} to me and convert it, deal worth {cash}, expected to close {on}."])
-    say, detail = _held(rng, say, [f"{gone}'s old lead {who} is ready to buy. Move the lead to me and convert it.",
-                                   f"{gone} left, so I'm taking over their lead {who}: make me the owner and convert "
+    say, detail = _held(rng, say, [f"I'm taking over {gone}'s old lead {who}, who is ready to buy. Move the lead to me and convert "
+                                   "it.",
+                                   f"Since {gone} left, I'm taking over their lead {who}: make me the owner and convert "
                                    "the lead."],
                         [f"The deal is {cash}, closing {on}.", f"Make it {cash}, expected to close {on}."])
     return Ask({"lead_id": lead["lead_id"], "amount": amount, "close_date": close.isoformat()}, say=say, detail=detail,
@@ -425,10 +426,10 @@ def reassign_lead(b: Bundle, rng: random.Random) -> Ask | None:
     if orphans and roll < 0.45:
         lead = rng.choice(orphans)
         who, gone = f"{lead['name']} from {lead['company_name']}", lead["left"]["name"]
-        say, detail = _held(rng, rng.choice([f"{gone} has left the team. Please move their lead {who} over to me.",
+        say, detail = _held(rng, rng.choice([f"Now that {gone} has left the team, please move their lead {who} over to me.",
                                              f"I'm taking over {gone}'s lead {who}; make me the owner.",
                                              f"Since {gone} is gone, reassign the lead {who} to me, please."]),
-                            [f"{gone} has left the team, and I'm taking over one of their leads. Please make me "
+                            [f"Now that {gone} has left the team, I'm taking over one of their leads. Please make me "
                              "its owner.", f"I'm inheriting a lead from {gone}, who left; reassign it to me."],
                             [f"It's {who}.", f"The lead is {who}.", f"I mean {who}."])
         return Ask({"lead_id": lead["lead_id"], "new_owner_id": b["rep"]["rep_id"]}, say=say, detail=detail,
@@ -445,7 +446,7 @@ def reassign_lead(b: Bundle, rng: random.Random) -> Ask | None:
     say = rng.choice([f"Please hand {whose} lead {who} to {to}.", f"Reassign {whose} lead {who} to {to}, please.",
                       f"{to} will work {whose} lead {who} from now on; make them the owner."])
     say, detail = _held(rng, say, [f"Please hand {whose} lead {who} to a colleague.",
-                                   f"{whose[:1].upper() + whose[1:]} lead {who} needs a new owner."],
+                                   f"Could you find a new owner for {whose} lead {who}?"],
                         [f"It goes to {to}.", f"Give it to {to}.", f"{to} takes it over."])
     return Ask({"lead_id": lead["lead_id"], "new_owner_id": colleague["rep_id"]}, say=say, detail=detail,
                terse=f"Reassign lead {lead['name']} to {to}.", refs=(_lead(b, lead), Ref.of("rep", colleague)),
@@ -459,12 +460,12 @@ def reassign_deal(b: Bundle, rng: random.Random) -> Ask | None:
     if orphans and roll < 0.45:
         deal = rng.choice(orphans)
         name, gone = deal_name(deal, rng), deal["left"]["name"]
-        say, detail = _held(rng, rng.choice([f"{gone} left the team, so I'm taking over {name}. Make me its owner, "
+        say, detail = _held(rng, rng.choice([f"Since {gone} left the team, I'm taking over {name}. Make me its owner, "
                                              "tasks included.",
                                              f"Please reassign {name} from {gone} to me.",
                                              f"Move {gone}'s {name[4:] if name.startswith('the ') else name} to me, "
                                              "please."]),
-                            [f"{gone} left the team and I'm taking over one of their deals. Please make me its owner.",
+                            [f"Since {gone} left the team, I'm taking over one of their deals. Please make me its owner.",
                              f"One of {gone}'s deals is mine now that they've left; reassign it to me."],
                             [f"It's {name}.", f"The deal is {name}.", f"I mean {name}."])
         return Ask({"deal_id": deal["deal_id"], "new_owner_id": b["rep"]["rep_id"]}, say=say, detail=detail,
@@ -595,9 +596,9 @@ def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
         name, gone, word = deal_name(deal, rng), deal["left"]["name"], STAGE_WORDS[stage]
         say, detail = _held(rng, rng.choice([f"I'm taking over {name} from {gone}, who left. Make me the owner and "
                                              f"move it to {word}.",
-                                             f"{gone} is gone; reassign {name} to me, then set its stage to {word}."]),
+                                             f"Since {gone} is gone, reassign {name} to me, then set its stage to {word}."]),
                             [f"I'm taking over {name} from {gone}, who left. Make me the owner and update its stage.",
-                             f"{gone} is gone; reassign {name} to me and move it along the pipeline."],
+                             f"Since {gone} is gone, reassign {name} to me and move it along the pipeline."],
                             [f"It's in {word} now.", f"The new stage is {word}."])
         return Ask({"deal_id": deal["deal_id"], "stage": stage}, say=say, detail=detail,
                    terse=f"Take over {name}, stage {word}.", refs=(_deal(b, deal), _rep(b)),
@@ -790,12 +791,26 @@ def get_company(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     company = rng.choice(companies)
     name = company["name"]
-    if rng.random() < 0.5 or company["owner_id"] == b["rep"]["rep_id"]:  # the asker knows they own it
+    mine = company["owner_id"] == b["rep"]["rep_id"]  # the asker knows they own it
+    if rng.random() < 0.5 or mine:
+        # the contacts alone are one search by the company's id, as short as its record: the request asks as
+        # well what only the record shows beside them (its deals, or its account owner by name)
+        if company["deals"]:
+            return Ask({"company_id": company["company_id"]},
+                       say=rng.choice([f"Who are our contacts at {name}, and which deals do we have with them?",
+                                       f"Could you list the people we know at {name} and our deals there?",
+                                       f"I'm calling {name} later. Who do we have on file there, and what deals?"]),
+                       terse=f"Contacts and deals at {name}?", refs=(_company(company),), mentions=(name,),
+                       facts=lambda r: [c["name"] for c in r["contacts"][:6]]
+                       + deal_facts(r["deals"], of_one_company=True))
+        if mine:
+            return None
         return Ask({"company_id": company["company_id"]},
-                   say=rng.choice([f"Who are our contacts at {name}?", f"Could you list the people we know at {name}?",
-                                   f"I'm calling {name} later. Who do we have on file there?"]),
-                   terse=f"Contacts at {name}?", refs=(_company(company),), mentions=(name,),
-                   facts=lambda r: [c["name"] for c in r["contacts"][:6]])
+                   say=rng.choice([f"Who are our contacts at {name}, and which rep owns the account?",
+                                   f"Could you list the people we know at {name}, and who the account owner is?",
+                                   f"I'm calling {name} later. Who do we have on file there, and whose account is it?"]),
+                   terse=f"Contacts and owner of {name}?", refs=(_company(company),), mentions=(name,),
+                   facts=lambda r: [c["name"] for c in r["contacts"][:6]] + [r["owner_name"]])
     return Ask({"company_id": company["company_id"]},
                say=rng.choice([f"Who owns the {name} account, and what industry are they in?",
                                f"Could you tell me who the account owner for {name} is?",

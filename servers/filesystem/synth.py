@@ -1060,6 +1060,19 @@ def _du_total(r: Any) -> list[float]:
     return [float(re.match(r"[\d.]+", _text(r).split("\t")[0]).group())]
 
 
+def _du_human(r: Any) -> list[Any]:
+    """The size of `du -sh` ('30.6K') with its unit: "roughly 31 KB" or "30.6 KiB" says it as well as the
+    listing's '30.6K' (a bare 30.6 read no unit, so a rounded figure with its unit failed)."""
+    shown = _text(r).split("\t")[0].strip()
+    value, suffix = re.match(r"([\d.]+)([KMGT]?)", shown).groups()
+    if not suffix:
+        return [one_of(quantity(int(float(value)), "B"), shown)]
+    unit = {"K": "KB", "M": "MB", "G": "GB", "T": "GB"}[suffix]
+    size = float(value) * (1024 if suffix == "T" else 1)
+    binary = {"K": "KiB", "M": "MiB"}.get(suffix)
+    return [one_of(quantity(size, unit), *((quantity(size, binary),) if binary else ()), shown)]
+
+
 def _du_rows(r: Any) -> list[Any]:
     """The total of `du --max-depth=1` (its last row) and the folders listed before it. The total is
     in bytes as `du -b` prints it, or in kilobytes ('3.0 KB', '3.0K': the breakdown asks for no unit)."""
@@ -1078,7 +1091,7 @@ def du(b: Bundle, rng: random.Random) -> Ask | None:
                    f"How much space does {top} take up? Just the total, in K or M.",
                    f"Roughly how big is {top} altogether? A human-readable figure is all I need.")
         return Ask({"path": top, "summarize": True, "human_readable": True}, say=say,
-                   terse=f"Total size of {top}, human-readable.", mentions=(top,), facts=_du_total)
+                   terse=f"Total size of {top}, human-readable.", mentions=(top,), facts=_du_human)
     if style < 0.7 and any(n["kind"] == "dir" and p.rsplit("/", 1)[0] == top for p, n in b["nodes"].items()):
         say = _one(rng, f"Show the disk usage of {top} and of each folder directly inside it (one level down).",
                    f"How much space does each subfolder of {top} use? Only one level down, plus the total.",
@@ -1101,7 +1114,12 @@ def _used(r: Any) -> Any:
 @goals.add("disk_usage", 0.6)
 def disk_usage(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, _tops(b))
-    k = rng.choice([3, 10])
+    # "the 10 biggest files" is asked only of a folder holding more than 10 (of one holding 8 it names
+    # files that are not there)
+    counts = [n for n in (3, 10) if _files_below(b, top) > n]
+    if not counts:
+        return None
+    k = rng.choice(counts)
     args, terse = {"path": top, "top": k}, f"Space used in {top}, top {k} files."
     facts = lambda r: [_used(r)] + _names([f["path"] for f in r["largest_files"]], 3)
     say = _one(rng, f"Summarize the space used under {top}, and list its {k} largest files.",
@@ -2075,6 +2093,10 @@ SUBSTITUTES = (
       for other in ("stat", "cd", "ls", "list_dir", "tree", "disk_usage", "list_recent", "count_files",
                     "read_file", "checksum")),
     ("replace_in_file", "sed"),
+    # a line is replaced by rewriting the whole file (read_file, then write_file or echo of the text with the
+    # line changed) or by deleting it and inserting the new one (delete_lines, then insert_lines): with
+    # replace_in_file hidden, each of those is too
+    *(("replace_in_file", writer) for writer in ("write_file", "echo", "insert_lines", "delete_lines")),
     ("rmdir", "rm"),
     # a move is a copy and a removal of the original (cp, then rm; or a rewrite, then rm): with rm hidden
     # nothing shown takes a file away from where it was, so mv is never left out while rm is shown

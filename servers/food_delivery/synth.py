@@ -608,12 +608,12 @@ _BY_NAME = ("Hi, this is {name}.", "{name} here.", "Hello! My name is {name}.", 
             "Hi there, {name} speaking.", "Good evening, this is {name}.", "Hi! {name} on this account.",
             "The account is under {name}.", "Hello, {name} calling about my food orders.", "Hey! {name} here.",
             "Hi, I'm {name}.", "It's {name}, hello.", "Hello there, I'm {name} and I use your app a lot.")
-_BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "{name}.")
+_BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "It's {name}.")
 _BY_EMAIL = ("Hi, my account email is {email}.", "Hello, I'm the customer with the email {email}.",
              "Hey there, you'll find me under {email}.", "My login is {email}.", "I signed up with {email}.",
              "Hello! The email on my account is {email}.", "You can look me up by {email}.",
              "Hi, it's the {email} account.", "Good afternoon. My email address is {email}.")
-_BY_EMAIL_TERSE = ("Account: {email}.", "Email {email}.", "Me: {email}.")
+_BY_EMAIL_TERSE = ("Account: {email}.", "My email: {email}.", "Me: {email}.")
 
 
 def _by_name(ref: Ref) -> tuple[str, str]:

@@ -1209,7 +1209,7 @@ _AT_MERCHANT = ("I work in the billing office at {name}.", "This is the accounts
                 "This is about our merchant account, {name}.", "{name} billing here.", "I'm on the team at {name}.",
                 "I do the books for {name}.", "It's the front office at {name}.", "Writing on behalf of {name}.",
                 "We're {name} on your platform.")
-_AT_MERCHANT_TERSE = ("{name}.", "Merchant: {name}.", "For {name}.", "{name} account.", "{name} billing.",
+_AT_MERCHANT_TERSE = ("This is {name}.", "Merchant: {name}.", "For {name}.", "{name} account.", "{name} billing.",
                       "Re {name}.", "Account: {name}.")
 
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from prove_env.facts import NOTHING, one_of
+from prove_env.facts import NOTHING, one_of, quantity
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import day, listing, money, stable
 
@@ -224,15 +224,17 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
     cap = float(rng.choice([50, 75, 100, 150, 200, 250]))
     cheap = [p for p in in_cat if p["price"] <= cap]
     said, goods = category.lower(), _goods(category)
+    # 'shoes' alone, never 'shoes items' or 'shoes products'
+    items, products = ("shoes", "shoes") if said == "shoes" else (f"{said} items", f"{said} products")
     mode = rng.randrange(3)
     if mode == 0 and 1 <= len(cheap) <= 8:
         args = {"category": category, "max_price": cap, "in_stock": True, "sort": "price_low"}
         # the budget is said with the request, never held back: the search runs without one (an
         # assistant would rightly list the cheapest at once, not ask for a price cap)
         return Ask(args, **_pick(rng, [f"What {goods} do you have in stock for {money(cap)} or less? Cheapest first.",
-                                       f"I'm on a budget. Show me {said} items under {money(cap)} that are in stock, "
+                                       f"I'm on a budget. Show me {items} under {money(cap)} that are in stock, "
                                        f"lowest price first.",
-                                       f"Could you find in-stock {said} products at or below {money(cap)}, sorted by "
+                                       f"Could you find in-stock {products} at or below {money(cap)}, sorted by "
                                        f"price?",
                                        f"Anything in {said} up to {money(cap)} that I can actually buy now? Cheapest "
                                        f"first, please.",
@@ -246,9 +248,9 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
         args = {"category": category, "min_rating": rating, "sort": "rating"}
         # sorted by rating: every wording asks for the best first (an agent that lists them
         # without an order would otherwise be right and lose the call)
-        return Ask(args, **_pick(rng, [f"Which {said} products are rated {rating:g} stars or higher? Best-rated "
+        return Ask(args, **_pick(rng, [f"Which {products} are rated {rating:g} stars or higher? Best-rated "
                                        f"first, please.",
-                                       f"Show me the best-reviewed {said} items, {rating:g} stars and up, top-rated "
+                                       f"Show me the best-reviewed {items}, {rating:g} stars and up, top-rated "
                                        f"first.",
                                        f"I only buy well-reviewed stuff. Anything in {said} with at least {rating:g} "
                                        f"stars? Highest rated first."],
@@ -257,10 +259,10 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
     if not prices:
         return None
     return Ask({"category": category, "sort": "price_high", "limit": 3},
-               **_pick(rng, [f"What are the three most expensive {said} products you sell?",
-                             f"Show me your top three {said} items by price, priciest first.",
+               **_pick(rng, [f"What are the three most expensive {products} you sell?",
+                             f"Show me your top three {items} by price, priciest first.",
                              f"I'm after something premium in {said}. What are the three priciest options?"],
-                       [f"Three priciest {said} items?"]),
+                       [f"Three priciest {items}?"]),
                mentions=("three",), facts=lambda r: [p["name"] for p in r[:3]])
 
 
@@ -392,7 +394,16 @@ def get_coupon(b: Bundle, rng: random.Random) -> Ask | None:
                                              f"How much off is {code}, and what do I have to spend to use it?",
                                              f"Can you explain the terms of coupon {code}? Discount and minimum."],
                                         [f"Terms of {code}?"]),
-               mentions=(code,), facts=lambda r: [r["value"], _zero(r["min_spend"], *_NO_MINIMUM)])
+               mentions=(code,), facts=_coupon_terms)
+
+
+def _coupon_terms(r: dict) -> list[Any]:
+    """A coupon's discount and minimum spend, each with its unit ('$5 off', '10% off'): a bare 5 would
+    take the '3' of '2 to 3 business days' and the '6' of 'June 6' elsewhere in the conversation for
+    rivals, and a right answer would read as a guess."""
+    value = quantity(r["value"], "%" if r["kind"] == "percent" else "USD")
+    minimum = r["min_spend"]
+    return [value, one_of(quantity(0.0, "USD"), *_NO_MINIMUM) if minimum == 0 else quantity(minimum, "USD")]
 
 
 # -- goals: the cart ---------------------------------------------------------------------------------
@@ -602,9 +613,10 @@ def add_address(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"customer_id": b["customer"]["customer_id"], "label": label, "street": street, "city": city,
             "state": state, "zip_code": zip_code}
     full = f"{street}, {city}, {state} {zip_code}"
+    another = "another" if b["addresses"] else "an"  # 'another' only beside a saved address
     if rng.random() < 0.5:
         return Ask(args, say=rng.choice([f"I'd like to save a new shipping address, called '{label}'.",
-                                         f"Please add another address to my account; label it {label}."]),
+                                         f"Please add {another} address to my account; label it {label}."]),
                    terse=f"New address '{label}': {full}.",
                    detail=rng.choice([f"It's {full}.", f"The address is {full}.", f"{full}."]),
                    refs=(_customer(b),), mentions=(label, street, city, zip_code))

@@ -54,12 +54,12 @@ STATUSES = ("In meetings until 3pm", "Out for lunch", "On vacation until Monday"
             "Working from the Chicago office", "Back in an hour", "On a flight, slow to reply", "Interviewing all day")
 PRESENCE_SAID = {"active": "active", "away": "away", "do_not_disturb": "do not disturb"}
 INTROS = (("Hi, this is {name}.", "{name} here."), ("Hey, it's {name}.", "It's {name}."),
-          ("Hello, {name} here.", "{name}."), ("This is {name} from the team.", "{name} here."),
+          ("Hello, {name} here.", "I'm {name}."), ("This is {name} from the team.", "{name} here."),
           ("Hi there, I'm {name}.", "I'm {name}."), ("Good morning, this is {name}.", "{name} speaking."),
-          ("Hello, it's {name}.", "{name}."), ("My name is {name}.", "Name's {name}."),
+          ("Hello, it's {name}.", "It's {name}."), ("My name is {name}.", "Name's {name}."),
           ("Hey, this is {name}.", "This is {name}."), ("Hey there, {name} speaking.", "It's {name}."),
-          ("Hi, it's {name} from the team.", "{name}."), ("Hi! {name} here.", "{name} here."),
-          ("{name} on the team here.", "{name}."), ("Hi, {name} here.", "{name} here."))
+          ("Hi, it's {name} from the team.", "It's {name}."), ("Hi! {name} here.", "{name} here."),
+          ("{name} on the team here.", "{name} here."), ("Hi, {name} here.", "{name} here."))
 
 
 # -- sampling ------------------------------------------------------------------------------------
@@ -118,6 +118,15 @@ SEARCH_PAGE = 20  # the results search_messages shows unless asked for more
 # the words a member's messages are searched by ("Where did Ann write about the billing?")
 SEARCH_WORDS = ("onboarding", "billing", "roadmap", "release", "docs", "pricing", "pipeline", "dashboard", "survey",
                 "checklist", "staging", "invoice", "signup", "migration", "webinar", "contract", "offsite", "schedule")
+
+
+# the words of SEARCH_WORDS said without an article ('about billing', not 'about the billing')
+UNCOUNTED = frozenset({"onboarding", "billing", "pricing", "staging", "signup"})
+
+
+def _about(word: str) -> str:
+    """What a member wrote about, as the user says it: 'the roadmap', but 'billing'."""
+    return word if word in UNCOUNTED else f"the {word}"
 
 
 def _channel_messages(read: Reader, uid: str, channel_id: str) -> list[dict] | None:
@@ -663,11 +672,17 @@ def get_thread(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     channel, message = rng.choice(pool)
     said = message_name(b, channel, message, rng)
-    return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"]},
-               say=rng.choice([f"Who replied to {said}?", f"What did people answer in the thread on {said}?",
-                               f"Can you show me the replies to {said}?"]),
-               terse=f"Replies to {said}?", refs=(_msg(b, said, message),), mentions=_mentions_of(channel, message),
-               facts=lambda r: list(dict.fromkeys(x["author"] for x in r["replies"])))
+    args, refs = {"user_id": b["me"]["member_id"], "message_id": message["message_id"]}, (_msg(b, said, message),)
+    if rng.random() < 1 / 3:  # who answered: the repliers' names
+        return Ask(args, say=f"Who replied to {said}?", terse=f"Who replied to {said}?", refs=refs,
+                   mentions=_mentions_of(channel, message),
+                   facts=lambda r: list(dict.fromkeys(x["author"] for x in r["replies"])))
+    # what was answered: each reply told by who wrote it or by its words ('They said "Agreed." and
+    # "Done, please check."' answers it as well as 'Samuel Lopez and Larry Pruitt answered')
+    return Ask(args, say=rng.choice([f"What did people answer in the thread on {said}?",
+                                     f"Can you show me the replies to {said}?"]),
+               terse=f"Replies to {said}?", refs=refs, mentions=_mentions_of(channel, message),
+               facts=lambda r: [one_of(x["author"], _now_says(x)) for x in r["replies"]])
 
 
 @goals.add("post_message", 1.5)
@@ -702,6 +717,9 @@ def reply_in_thread(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 def _edited(text: str, rng: random.Random) -> str:
+    """The user's new words for their message: the old words changed, without the ' (updated)' marker
+    the world left at the end of an edited one (a user rewriting their message does not type it)."""
+    text = text.removesuffix(_UPDATED)
     for name in DAYS:
         if name in text:
             return text.replace(name, rng.choice([d for d in DAYS if d != name]))
@@ -910,9 +928,9 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
             word = rng.choice(words)
             narrow, refs = ({}, (_me(b),)) if word in b["whole_words"] else by_author
             return Ask({"user_id": uid, "query": word, **narrow},
-                       say=rng.choice([f"Where did {person} write about the {word}? Which channels?",
+                       say=rng.choice([f"Where did {person} write about {_about(word)}? Which channels?",
                                        f"Find {person}'s messages that mention \"{word}\"; which channels were they in?",
-                                       f"{person} said something about the {word} somewhere. In which channel?"]),
+                                       f"{person} said something about {_about(word)} somewhere. In which channel?"]),
                        terse=f"{person} on \"{word}\": channels?", refs=refs, mentions=(person, word),
                        facts=lambda r: [_channel_fact(c) for c in dict.fromkeys(m["channel"] for m in r
                                                                                    if m["author_id"] == aid)])

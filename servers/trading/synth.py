@@ -1283,7 +1283,7 @@ _BY_NAME_TERSE = ("This is {name}.", "Name: {name}.", "It's {name}.", "Client: {
 _BY_EMAIL = ("Hello, my email with you is {email}.", "Hi, my account is under {email}.",
              "You can find me by my email, {email}.", "I'm the client registered as {email}.",
              "My login email is {email}.", "Hi there, you have me as {email}.", "Look me up under {email}, please.")
-_BY_EMAIL_TERSE = ("Email: {email}.", "Email {email}.", "My email: {email}.", "Account email: {email}.")
+_BY_EMAIL_TERSE = ("Email: {email}.", "Email on file: {email}.", "My email: {email}.", "Account email: {email}.")
 
 
 def _by_name(ref: Ref) -> tuple[str, str]:

@@ -250,13 +250,13 @@ _BY_NAME = ("Hi, this is {name}.", "{name} here.", "Hello, my name is {name}.", 
             "Good morning, {name} speaking.", "Hey, {name} here.", "This is {name}.", "Hi! I'm {name}.",
             "My name's {name}.", "Hello, {name} calling about my travel.", "It's {name} here.",
             "Hi, I'm {name}, a customer of yours.", "{name} speaking.", "Hello there, {name} here.")
-_BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "{name}.", "Name: {name}.")
+_BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "It's {name}.", "Name: {name}.")
 _BY_EMAIL = ("Hi, my email is {email}.", "Hello, I'm the traveller with the email {email}.",
              "My account email is {email}.", "You have me as {email}.", "I booked with the email {email}.",
              "My profile is under {email}.", "Hi! You'll find me under {email}.", "Email on file: {email}.",
              "My bookings are under the address {email}.", "Hello, it's the {email} account.",
              "I'm registered with {email}.", "You can look me up by {email}.")
-_BY_EMAIL_TERSE = ("Email {email}.", "{email} here.", "Account {email}.", "Me: {email}.")
+_BY_EMAIL_TERSE = ("Email: {email}.", "{email} here.", "Account {email}.", "Me: {email}.")
 
 
 def _intro_name(ref: Ref) -> tuple[str, str]:

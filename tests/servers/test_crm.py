@@ -1076,3 +1076,33 @@ def test_a_new_close_date_does_not_say_its_verb_twice():
         for verb in ("push", "move"):
             assert len(re.findall(rf"\b{verb}", words, re.I)) <= 1, words
     assert held
+
+
+def test_a_request_opens_with_no_name_of_a_rep_who_left():
+    """"And if you could, dustin Brown left the team and I'm taking over one of their deals." lowers the
+    name of the rep who left, which the request only mentions (no look-up names them): a request about a
+    lead or deal of a rep who left opens with other words, so that a joiner before it lowers no name."""
+    gone = {r["name"] for r in _asks("find_reps", draws=1)[0][2]("find_reps") if not r["active"]}
+    assert gone
+    seen = 0
+    for tool in ("reassign_lead", "reassign_deal", "convert_lead", "update_deal_stage"):
+        for ask, _, _ in _asks(tool, draws=300):
+            for text in (ask.say, ask.detail or ""):
+                seen += any(name in text for name in gone)
+                assert not any(text.startswith(name) for name in gone), text
+    assert seen
+
+
+def test_contacts_at_a_company_are_asked_with_what_only_its_record_shows():
+    """"Who are our contacts at Howard LLC?" is answered as well by one search of contacts by the
+    company's id as by the company's record, and the gold credits only the record: the request asks
+    besides for the company's deals or account owner, which the record alone shows beside the contacts."""
+    asks = _asks("get_company", draws=300)
+    contacts = 0
+    for ask, result, _ in asks:
+        names = {c["name"] for c in result["contacts"]}
+        facts = list(ask.facts(result))
+        if any(f in names for f in facts):
+            contacts += 1
+            assert any(not isinstance(f, str) or f not in names for f in facts), (ask.say, facts)
+    assert contacts

@@ -2033,3 +2033,70 @@ def test_a_column_named_like_what_is_asked_is_said_as_a_column():
                 assert f"{column} of '{column}'" not in (text or "").lower(), text
             seen += column == "value"
     assert seen > 5
+
+
+def test_a_rounded_human_readable_total_with_its_unit_is_read():
+    """"Roughly how big is /home/lindsey altogether? A human-readable figure is all I need.": `du -sh`
+    printed '30.6K' and the fact was a bare 30.6, so "Roughly 31 KB." failed though it is the figure
+    asked for; the fact carries its unit, and the listing's own '30.6K' still reads."""
+    from prove_env.facts import facts_stated
+
+    seen = 0
+    for seed in (0, 113):
+        for ask, result, _ in _asks("du", seed=seed, draws=120):
+            if not ask.args.get("human_readable"):
+                continue
+            seen += 1
+            facts = ask.facts(result)
+            shown = result.split("\t")[0]
+            assert facts_stated([facts], [f"It comes to {shown} in total."]), (shown, facts)
+            if shown.endswith("K") and float(shown[:-1]) >= 10:  # two digits left: '30.6K' is roughly 31 KB
+                rounded = round(float(shown[:-1]))
+                assert facts_stated([facts], [f"Roughly {rounded} KB."]), (shown, facts)
+                assert not facts_stated([facts], [f"Roughly {rounded + 5} KB."]), (shown, facts)
+    assert seen > 5
+
+
+def test_a_largest_files_count_is_asked_of_a_folder_with_more_files_than_that():
+    """"What's eating the space in /home/lindsey/data? Give me the total and the 10 biggest files." of a
+    folder holding 8: the words promise files that are not there. The count is asked only where it cuts
+    the listing."""
+    toolkit = get_toolkit("filesystem")
+    seen = 0
+    for seed in (0, 113):
+        world = worlds.create(toolkit, seed)
+        tools = toolkit(world)
+        for ask, _, _ in _asks("disk_usage", seed=seed, draws=80):
+            seen += 1
+            every = json.loads(tools.run("disk_usage", {"path": ask.args["path"], "top": 1000}))["largest_files"]
+            assert len(every) > ask.args["top"], (ask.say, len(every))
+        world.close()
+    assert seen > 20
+
+
+def test_an_edit_is_hidden_with_every_tool_that_rewrites_the_file():
+    """"Please edit that config file ... so that 'port: 5432' reads 'port: 5433'" with replace_in_file and
+    sed hidden, but read_file and write_file shown: rewriting the file with the line changed made the edit
+    the user asked for and scored success false (state 0) against a gold that declines. So does deleting
+    the line and inserting the new one. A task that leaves out replace_in_file leaves out each of those."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    assert {"sed", "write_file", "echo", "insert_lines", "delete_lines"} <= (
+        get_recipe("filesystem").substitutes_of("replace_in_file"))
+    toolkit = get_toolkit("filesystem")
+    world = worlds.create(toolkit, 11300000)  # the world of filesystem-11300000-0002
+    try:
+        tools = toolkit(world)
+        path = "/home/lindsey/projects/expense-report/config/settings.yaml"
+        text = json.loads(tools.run("read_file", {"path": path}))["content"]
+        assert "port: 5432" in text
+        tools.run("write_file", {"path": path, "content": text.replace("port: 5432", "port: 5433")})
+        line = text.splitlines().index("  port: 5433".replace("5433", "5432")) + 1
+        tools.run("write_file", {"path": "/tmp/copy.yaml", "content": text})
+        tools.run("delete_lines", {"path": "/tmp/copy.yaml", "start_line": line})
+        tools.run("insert_lines", {"path": "/tmp/copy.yaml", "line": line, "text": "  port: 5433"})
+        edited = json.loads(tools.run("read_file", {"path": path}))["content"]
+        assert "port: 5433" in edited and "port: 5432" not in edited
+        assert json.loads(tools.run("read_file", {"path": "/tmp/copy.yaml"}))["content"] == edited
+    finally:
+        world.close()

@@ -707,3 +707,24 @@ def test_an_address_is_held_back_only_where_the_customer_has_others():
             else:
                 plain += 1
     assert held and plain and single
+
+
+def test_a_terse_introduction_by_email_does_not_read_as_an_order():
+    """Finding: "Email david.carpenter@example.com. Rate the order from Golden Dragon: 5 stars." reads
+    first as an order to send an email: a terse introduction by email puts a colon or other words
+    between "Email" and the address."""
+    import re
+
+    from prove_env.synthesis.recipe import Ref, get_recipe
+
+    recipe = get_recipe("food_delivery")
+    by_email = [lookup for lookup in recipe.lookups if lookup.kind == "customer"
+                and "email" in lookup.args(Ref.of("customer", {"customer_id": "C", "name": "N", "email": "e"}))]
+    assert len(by_email) == 1
+    said = set()
+    for i in range(300):
+        customer = {"customer_id": f"CUS-{i:04d}", "name": f"Name {i}", "email": f"person{i}@example.com"}
+        said.add(by_email[0].intro(Ref.of("customer", customer))[1])
+    assert len(said) > 1
+    for words in said:
+        assert not re.match(r"e-?mail\s+\S+@", words, re.I), words

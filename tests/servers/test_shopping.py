@@ -954,10 +954,11 @@ def test_a_zero_amount_may_be_said_in_words():
     right, and an amount that is not zero is not stated by those words."""
     from prove_env.facts import facts_stated
 
+    # the terms asked (not the expiry alone); the discount is a fact with its unit ('$5', '10%')
     coupons = [(ask, result) for ask, result, _ in _asks("get_coupon", draws=200) if "min_spend" in result
-               and result["value"] in ask.facts(result)]
+               and result["expires_on"] not in ask.facts(result)]
     free = [(ask, result) for ask, result, _ in _asks("get_coupon", draws=200)
-            if result["min_spend"] == 0 and result["value"] in ask.facts(result)]
+            if result["min_spend"] == 0 and result["expires_on"] not in ask.facts(result)]
     assert free and len(coupons) > len(free)
     for ask, result in coupons:
         off = f"{result['value']:g}% off" if result["kind"] == "percent" else f"${result['value']:g} off"
@@ -1212,3 +1213,56 @@ def test_a_return_fits_the_item_and_names_one_unit():
     assert plural
     for ask in plural:
         assert "have to go back" in ask.say, ask.say
+
+
+def test_a_coupons_terms_are_read_with_their_units_beside_other_numbers():
+    """"Terms of GLOW5?" recorded the bare numbers 5 and 25, so the '3' of an earlier "express takes 2 to
+    3 business days" and the '6' of "expires June 6" read as rivals of the 5 and the right answer "$5 off
+    beauty of $25 or more" failed. A coupon's discount and minimum are facts with their unit ('$5',
+    '10%'), rivalled only by amounts of that unit; a zero minimum is still said as "no minimum"."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, r) for ask, r, _ in _asks("get_coupon", draws=300) if r["expires_on"] not in ask.facts(r)]
+    assert {r["kind"] for _, r in asks} == {"fixed", "percent"}
+    assert {r["min_spend"] == 0 for _, r in asks} == {True, False}
+    earlier = "Express shipping is $14.99 and takes 2 to 3 business days."
+    for ask, r in asks:
+        off = f"{r['value']:g}%" if r["kind"] == "percent" else f"${r['value']:g}"
+        minimum = "no minimum spend" if r["min_spend"] == 0 else f"a minimum spend of ${r['min_spend']:g}"
+        said = f"{r['code']} takes {off} off, with {minimum}; it expires {r['expires_on']} (June 6)."
+        assert facts_stated([[], ask.facts(r)], [earlier, said]), (ask.say, said)
+
+
+def test_a_category_of_shoes_is_never_said_as_shoes_items():
+    """"Show me the best-reviewed shoes items": the shoes are said as 'shoes', never 'shoes items' or
+    'shoes products'."""
+    said = [ask.say for ask, _, _ in _asks("search_products", seeds=(0, 1, 113), draws=300)]
+    assert any("shoes" in s for s in said)
+    assert not [s for s in said if "shoes items" in s or "shoes products" in s]
+
+
+def test_a_new_address_is_another_only_beside_a_saved_one():
+    """"Please add another address to my account" of a customer with no saved address: 'another' is
+    said only to a customer who has one."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("shopping"), get_recipe("shopping")
+    goal = next(g for g in recipe.goals if g.tool == "add_address")
+    seen = {True: 0, False: 0}
+    for seed in (0, 113):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"shopping addresses {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for _ in range(400):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is None or "address to my account; label it" not in ask.say:
+                continue
+            seen[bool(b["addresses"])] += 1
+            assert ("another address" in ask.say) == bool(b["addresses"]), (ask.say, b["addresses"])
+        world.close()
+    assert seen[False], seen

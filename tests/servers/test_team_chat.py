@@ -1179,3 +1179,87 @@ def test_a_message_edited_with_an_updated_marker_is_quoted_with_or_without_it():
                 assert facts_stated([facts], [f"{authors}: {full}"]), (ask.say, facts)
         world.close()
     assert marked["list_messages"] and marked["list_pins"] and marked["search_messages"], marked
+
+
+def test_the_replies_asked_for_are_told_by_their_authors_or_their_words():
+    """"What did people answer in the thread on Bradley Green's message ...?" and "Can you show me the
+    replies to ...?" ask what was said: 'They answered "Done, please check." and "Agreed."' says it
+    right, as does naming who replied; only "Who replied to ...?" asks for the names alone."""
+    import json
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    goal = next(g for g in recipe.goals if g.tool == "get_thread")
+    asked = {"who": 0, "what": 0}
+    world = worlds.create(toolkit, 11300000)
+    rng = random.Random("team_chat thread replies")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    for _ in range(60):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        result = json.loads(toolkit(world).run("get_thread", dict(ask.args)))
+        facts = ask.facts(result)
+        names = "They were " + " and ".join(x["author"] for x in result["replies"]) + "."
+        words = "They answered " + " and ".join(f'"{x["text"]}"' for x in result["replies"]) + "."
+        assert facts_stated([facts], [names]), (ask.say, facts)
+        if ask.say.startswith("Who replied"):
+            asked["who"] += 1
+            assert ask.terse.startswith("Who replied"), ask.terse
+        else:
+            asked["what"] += 1
+            assert facts_stated([facts], [words]), (ask.say, facts)
+    world.close()
+    assert asked["who"] and asked["what"], asked
+
+
+def test_an_edited_message_is_rewritten_without_the_updated_marker():
+    """The world marks some edited messages by ending their words with ' (updated)'; the user who
+    rewrites such a message gives new words without it, not "Great work on the search results page,
+    everyone! (updated) Edit: details are in the doc."."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    goal = next(g for g in recipe.goals if g.tool == "edit_message")
+    marked = 0
+    for seed in (0, 11300000):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"team_chat edit marker {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for _ in range(200):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or "mention" in ask.say:
+                continue
+            assert "(updated)" not in ask.args["text"], ask.args["text"]
+            marked += "(updated)" in ask.say
+        world.close()
+    assert marked
+
+
+def test_a_search_word_is_said_with_an_article_only_where_it_takes_one():
+    """"Melanie Tucker said something about billing somewhere", not "about the billing"; "the
+    roadmap" keeps its article."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    goal = next(g for g in recipe.goals if g.tool == "search_messages")
+    about = 0
+    world = worlds.create(toolkit, 11300000)
+    rng = random.Random("team_chat search word article")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    for _ in range(200):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None or "query" not in ask.args or " about " not in ask.say:
+            continue
+        about += 1
+        for word in ("onboarding", "billing", "pricing", "staging", "signup"):
+            assert f"about the {word}" not in ask.say, ask.say
+    world.close()
+    assert about
