@@ -540,6 +540,42 @@ def test_a_request_joined_to_a_message_names_its_entity_outright() -> None:
     assert after
 
 
+def test_a_change_joined_to_a_change_says_their_order_and_please_once() -> None:
+    """'Archive my notes. Besides that, add a line to one of them' leaves the line in the archive or
+    out of it, by the order the assistant picks: a change joined to a change in one message says
+    its order ('Then', 'After that,'), which the gold follows; and 'please' is said once a message."""
+    import re
+
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.recipe import Recipe
+    from prove_env.synthesis.voice import Voice
+
+    for register in ("plain", "polite", "chatty", "terse"):
+        joined = {Voice(register).joiner(random.Random(seed), "add a line.", ordered=True) for seed in range(50)}
+        assert joined and joined <= {"Then ", "After that, ", "Next, ", "And then "}, (register, joined)
+    assert Voice.without_please("Switch it off, please. Please make it 70 degrees.") == "Switch it off. Make it 70 degrees."
+    assert Voice.without_please('Could you please write "please review" in it?', ["please review"]) == (
+        'Could you write "please review" in it?')
+    base = get_recipe("banking")
+    recipe = Recipe(server="banking", sample=base.sample, lookups=base.lookups, topics=base.topics, skip={},
+                    goals=[g for g in base.goals if g.tool in ("add_payee", "pay_payee", "transfer")])
+    toolkit = get_toolkit("banking")
+    world = worlds.create(toolkit, 0)
+    bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(0))
+    config = SynthConfig(goals=(0.0, 1.0, 0.0), info_levels=(1.0, 0.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0,
+                         missing_function_rate=0.0, distractor_rate=0.0, split_turn_rate=0.0)
+    composer = Composer(recipe, dependency_graph("banking"), bundles, config, random.Random(1))
+    joined = 0
+    for draft in (composer.draft() for _ in range(40)):
+        for text, calls in zip(draft.user_turns if draft is not None else [], draft.gold if draft is not None else []):
+            if sum(c.name in ("add_payee", "pay_payee", "transfer") for c in calls) >= 2:
+                joined += 1
+                assert re.search(r"\b(?:then|after that|next)\b", text, re.I), text
+                request = text.split(". ", 1)[-1]  # after the first sentence: the requests, not an introduction
+                assert len(re.findall(r"\bplease\b", re.sub(r'"[^"]*"', "", request), re.I)) <= 1, text
+    assert joined >= 10
+
+
 def test_two_independent_writes_get_no_order_edge_from_what_the_later_one_echoes() -> None:
     """A reply, then a new bio: the profile update returns the post count the reply raised, but nothing
     passes between the two and the world ends the same either way, so no order edge is recorded."""

@@ -1047,11 +1047,11 @@ def test_a_and_an_fit_the_next_word(sample: list[Task], asks: list[tuple[str, st
 def test_words_of_sequence_join_a_request_not_a_report(sample: list[Task]) -> None:
     """'Then', 'After that', 'Next', 'And if you could' join a request that asks for something;
     before a sentence that tells they read wrongly ('Then I just had a call with Rhonda Ibarra',
-    'And if you could, I forget how I organized my mail')."""
+    'And if you could, I forget how I organized my mail'); 'Then I'd like ...' asks."""
     problems = [f"{task.id}: {text!r}" for task in sample for text in task.user_turns
                 if re.search(r"(?:\bThen|\bAfter that,|\bNext,|\bAnd then|Once that's done,|\bAnd if you could,) "
                              r"(?:I|I'm|I've|We|We're|"
-                             r"We've|My|Our)\b", text)]
+                             r"We've|My|Our)\b(?!['’]d like| want| need| would like)", text)]
     assert not problems, "\n".join(problems)
 
 

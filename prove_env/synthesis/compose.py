@@ -41,6 +41,8 @@ from prove_env.synthesis.voice import Voice, greets
 from prove_env.synthesis.wording import lower_first
 from prove_env.task import GoldCall
 
+_PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
+
 __all__ = ["Draft", "Composer"]
 
 
@@ -254,6 +256,14 @@ class Composer:
                 joins = False  # a request that gives a PIN again is a message of its own
             if joins and _names_again(ask, " ".join(turns[-1].texts)):
                 joins = False  # one that names again what the message named ('the Cherry Creek store') too
+            # a change after a change: joined by words of order, which may matter ('Archive my notes. Then
+            # add a line to one of them'); one that opens by telling ('I owe PG&E $300. Pay it ...') takes
+            # no such words, and is a message of its own
+            specs = get_toolkit(self.recipe.server).specs()
+            ordered = not specs[new[-1].name].read_only and bool(turns) and any(
+                not specs[c.name].read_only for c in turns[-1].calls)
+            if joins and ordered and Voice.tells(request):
+                joins = False
             if (joins or other) and ask.plain and not plain and not terse and not withhold:
                 # joined to a message, or after the conversation named another of its kind, 'my car ... It's
                 # my Civic.' reads first as what was named ('Open the trunk of my CX-5. In addition, the tyre
@@ -285,8 +295,11 @@ class Composer:
                 words = [request] + detail
                 if joins:
                     # none: the request is a sentence of its own; never the words that joined one before
-                    joiner = voice.joiner(rng, " ".join(words), turns[-1].texts)
-                    joined = lower_first(" ".join(words), [*mentions, *_names(ask.refs)]) if joiner else " ".join(words)
+                    joiner = voice.joiner(rng, " ".join(words), turns[-1].texts, ordered=ordered)
+                    text = " ".join(words)
+                    if _PLEASE.search(" ".join(turns[-1].texts)):  # 'please' once a message
+                        text = voice.without_please(text, mentions)
+                    joined = lower_first(text, [*mentions, *_names(ask.refs)]) if joiner else text
                     turns[-1].texts.append(joiner + joined)
                     turns[-1].calls.extend(new)
                     turns[-1].mentions.extend(mentions)

@@ -58,12 +58,17 @@ _JOINERS = {
 _IN_ORDER = ("Then ", "After that, ", "Next, ", "And then ")
 # Joiners that ask: they fit a request, not a sentence that tells ('And if you could, I forget ...').
 _ASKING = ("And if you could, ",)
-_TELLS = re.compile(r"(?:I|I'm|I've|We|We're|We've|My|Our)\b")
+_TELLS = re.compile(r"(?:I|I'm|I've|We|We're|We've|My|Our)\b(?!['’]d like| want| need| would like)")
 # nor a request that asks by itself ('And if you could, could you ...', 'And if you could, please ...')
 _ASKS = re.compile(r"(?:could|can|would|will)\s+you\b|please\b", re.IGNORECASE)
 # nor a question ('And if you could, when did ...?'), after a leading phrase of time ('On March 11, ')
 _QUESTION = re.compile(r"(?:(?:on|in|at|by|for|over|between)\b[^,?]*,\s*)?(?:what|when|which|who|whose|where|why|how"
                        r"|is|are|was|were|did|does|do|has|have|had)\b[^?]*\?\s*$", re.IGNORECASE)
+# 'please' as a request says it: at a sentence's end (', please.'), at its start ('Please list' ->
+# 'List'), or after the asking words ('could you please add')
+_PLEASE_END = re.compile(r",?\s+please(?=[.?!,;])|,\s*please(?=[.?!,;])", re.IGNORECASE)
+_PLEASE_START = re.compile(r"(?:^|(?<=[.!?] ))please,?\s+(\w)", re.IGNORECASE)
+_PLEASE_MID = re.compile(r"(?<=\byou )please\s+", re.IGNORECASE)
 _ASIDES = {  # a sentence of the voice's own, now and then, before a request (of any kind: it asks nothing)
     "plain": ("Can you help with something?", "I need a hand with this.", "Quick one for you."),
     "polite": ("I hope you can help me.", "Sorry to bother you.", "Good day.", "I'd be grateful for your help.",
@@ -107,17 +112,41 @@ class Voice:
         fresher = [o for o in fresh if not o or o.split()[0].strip(",.!").lower() not in firsts]
         return rng.choice(fresher or fresh or fitting)
 
-    def joiner(self, rng: random.Random, request: str = "", used: Sequence[str] = ()) -> str:
+    def joiner(self, rng: random.Random, request: str = "", used: Sequence[str] = (), ordered: bool = False) -> str:
         """The words that join `request`, a second request, to the first in one turn: words of
         sequence or of asking only before one that asks for something, not one that tells, and words
         of asking not before one that asks by itself ('Could you ...'); never the words that joined a
-        request of the turn before (`used`: its texts; 'Also, ... Also, ...'), nor before a question."""
-        tells = _TELLS.match(request) is not None
+        request of the turn before (`used`: its texts; 'Also, ... Also, ...'), nor before a question.
+        `ordered`: a change after a change, whose order may matter ('Archive my notes. Besides that,
+        add a line to one of them' leaves the line in or out of the archive): words of sequence, before
+        a request ('I'd like ...' asks; 'My card was stolen' tells)."""
+        tells = self.tells(request)
+        if ordered and not tells:
+            in_order = [j for j in _JOINERS[self.register] if j in _IN_ORDER]
+            if in_order:
+                fresh = [j for j in in_order if not any(u.startswith(j) for u in used)]
+                return rng.choice(fresh or in_order)
         asks = _ASKS.match(request) is not None or _QUESTION.match(request) is not None
         fitting = [j for j in _JOINERS[self.register]
                    if not (tells and j in (*_IN_ORDER, *_ASKING)) and not (asks and j in _ASKING)]
         fresh = [j for j in fitting if not j or not any(u.startswith(j) for u in used)]
         return rng.choice(fresh or fitting)
+
+    @staticmethod
+    def tells(request: str) -> bool:
+        """Whether `request` opens by telling ('My card was stolen, so ...', 'I owe PG&E $300'), not by
+        asking ('I'd like ...')."""
+        return _TELLS.match(request) is not None
+
+    @staticmethod
+    def without_please(text: str, keep: Sequence[str] = ()) -> str:
+        """`text` without its 'please', for a request joined to one that said it ('Switch the group
+        off, please. Also, list the codes, please' says it twice); never inside the user's own words
+        (`keep`: the texts the request quotes, which stay as written)."""
+        out = _PLEASE_END.sub("", text)
+        out = _PLEASE_START.sub(lambda m: m[1].upper(), out)
+        out = _PLEASE_MID.sub("", out)
+        return out if all(k not in text or k in out for k in keep) else text
 
     def aside(self, rng: random.Random, rate: float = 0.25, greeting: bool = True, request: str = "") -> str:
         """Now and then, a sentence of the voice's own before the first request; usually nothing.
