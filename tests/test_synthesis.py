@@ -485,6 +485,18 @@ def test_facts_come_from_the_results_and_decide_read_only_success() -> None:
     assert gold["success"] and not noop["success"]
 
 
+# two requests a draft, every value given, joined in one message
+TWO_JOINED = SynthConfig(goals=(0.0, 1.0, 0.0), info_levels=(1.0, 0.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0,
+                         missing_function_rate=0.0, distractor_rate=0.0, split_turn_rate=0.0)
+
+
+def _banking_bundles(recipe) -> list:
+    """`recipe`'s bundles of banking's world 0."""
+    toolkit = get_toolkit("banking")
+    world = worlds.create(toolkit, 0)
+    return recipe.sample(Reader(toolkit, world), world.now, random.Random(0))
+
+
 def test_a_request_joined_to_a_message_names_its_entity_outright() -> None:
     """'Open the trunk of my CX-5. In addition, the tyre light came on in my car. ... It's my Civic.' reads
     first as the CX-5: a request that joins a message says its plain form when it has one, as does one
@@ -512,11 +524,7 @@ def test_a_request_joined_to_a_message_names_its_entity_outright() -> None:
     recipe = Recipe(server="banking", sample=base.sample, goals=[Goal("get_balance", balance),
                                                                   Goal("list_transactions", history)],
                     lookups=base.lookups, topics=base.topics, skip={})
-    toolkit = get_toolkit("banking")
-    world = worlds.create(toolkit, 0)
-    bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(0))
-    config = SynthConfig(goals=(0.0, 1.0, 0.0), info_levels=(1.0, 0.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0,
-                         missing_function_rate=0.0, distractor_rate=0.0, split_turn_rate=0.0)
+    bundles, config = _banking_bundles(recipe), TWO_JOINED
     composer = Composer(recipe, dependency_graph("banking"), bundles, config, random.Random(1))
     joined = 0
     for draft in (composer.draft() for _ in range(60)):
@@ -559,11 +567,7 @@ def test_a_change_joined_to_a_change_says_their_order_and_please_once() -> None:
     base = get_recipe("banking")
     recipe = Recipe(server="banking", sample=base.sample, lookups=base.lookups, topics=base.topics, skip={},
                     goals=[g for g in base.goals if g.tool in ("add_payee", "pay_payee", "transfer")])
-    toolkit = get_toolkit("banking")
-    world = worlds.create(toolkit, 0)
-    bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(0))
-    config = SynthConfig(goals=(0.0, 1.0, 0.0), info_levels=(1.0, 0.0, 0.0), irrelevant_rate=0.0, hidden_rate=0.0,
-                         missing_function_rate=0.0, distractor_rate=0.0, split_turn_rate=0.0)
+    bundles, config = _banking_bundles(recipe), TWO_JOINED
     composer = Composer(recipe, dependency_graph("banking"), bundles, config, random.Random(1))
     joined = 0
     for draft in (composer.draft() for _ in range(40)):
