@@ -1097,12 +1097,9 @@ def test_an_account_of_a_kind_the_customer_may_open_is_named_by_its_last_digits(
     assert checked > 20 and firsts > 0, (checked, firsts)
 
 
-def test_a_customer_who_gives_an_email_calls_it_an_email():
-    """"My profile uses the address zachary.rose90@proton.me." reads first as the postal address a
-    bank holds too: no introduction by e-mail, in either register, calls it an address without saying
-    email."""
+def _email_introductions() -> set[tuple[str, str]]:
+    """Every (complete, terse) introduction by e-mail of the customers of worlds 0 to 2."""
     import random
-    import re
 
     from prove_env.registry import get_toolkit
     from prove_env.synthesis.recipe import Reader, Ref, get_recipe
@@ -1118,12 +1115,20 @@ def test_a_customer_who_gives_an_email_calls_it_an_email():
         world = worlds.create(toolkit, seed)
         bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(seed))
         world.close()
-        for b in bundles:
-            customer = b["customer"]
-            for text in by_email[0].intro(Ref.of("customer", customer)):
-                said.add(text)
-                assert not re.search(r"(?<!email )\baddress\b", text, re.I), text
+        said |= {by_email[0].intro(Ref.of("customer", b["customer"])) for b in bundles}
+    return said
+
+
+def test_a_customer_who_gives_an_email_calls_it_an_email():
+    """"My profile uses the address zachary.rose90@proton.me." reads first as the postal address a
+    bank holds too: no introduction by e-mail, in either register, calls it an address without saying
+    email."""
+    import re
+
+    said = {text for pair in _email_introductions() for text in pair}
     assert len(said) > 20, len(said)
+    for text in said:
+        assert not re.search(r"(?<!email )\baddress\b", text, re.I), text
 
 
 def test_an_account_is_named_in_full_once_per_request():
@@ -1229,25 +1234,9 @@ def test_a_terse_introduction_by_email_does_not_read_as_an_order():
     """"Email kimberly.johnson61@gmail.com. Daily limit $4,000 on my Visa ..." reads first as an order to
     send an email: a terse introduction by email puts a colon or other words between "Email" and the
     address."""
-    import random
     import re
 
-    from prove_env.registry import get_toolkit
-    from prove_env.synthesis.recipe import Reader, Ref, get_recipe
-    from prove_env.world import worlds
-
-    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
-    by_email = [lookup for lookup in recipe.lookups if lookup.kind == "customer"
-                and "email" in lookup.args(Ref.of("customer", {"customer_id": "C", "name": "N", "email": "e",
-                                                                "phone": "p", "phone_unique": True}))]
-    assert len(by_email) == 1
-    said = set()
-    for seed in (0, 1, 2):
-        world = worlds.create(toolkit, seed)
-        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(seed))
-        world.close()
-        for b in bundles:
-            said.add(by_email[0].intro(Ref.of("customer", b["customer"]))[1])
+    said = {terse for _, terse in _email_introductions()}
     assert len(said) > 20, len(said)
     for text in said:
         assert not re.match(r"Email \S+@", text), text
