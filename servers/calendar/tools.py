@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Annotated, Literal
 
@@ -524,7 +525,7 @@ class CalendarServer(Toolkit):
         """
         begin, finish = _span(start, end, MAX_CHECK_LENGTH)
         people = [self._me(), *self._contacts(contact_ids or [], "contact_ids")]
-        conflicts = [busy for person in people for busy in self._busy_of(person, begin, finish)]
+        conflicts = [busy for own in self._busy(people, begin, finish) for busy in own]
         return {"start": begin, "end": finish, "free": not conflicts, "conflicts": conflicts}
 
     @tool(read_only=True)
@@ -550,7 +551,7 @@ class CalendarServer(Toolkit):
         if dt.datetime.combine(last, DAY_END) <= earliest:
             raise ToolError(f"{first} to {last} has already passed; it is now {_iso(self.now)}")
         since, until = _midnight(first), _midnight(last + dt.timedelta(days=1))
-        busy = sorted((b["start"], b["end"]) for p in people for b in self._busy_of(p, since, until))
+        busy = sorted((b["start"], b["end"]) for own in self._busy(people, since, until) for b in own)
         need = dt.timedelta(minutes=duration_minutes)
         slots = []
         day = first
@@ -802,16 +803,31 @@ class CalendarServer(Toolkit):
 
     def _busy_of(self, person: Contact, since: dt.datetime, until: dt.datetime) -> list[dict]:
         """When one person is busy within [since, until): events they attend, and private busy blocks."""
-        attends = or_(Event.organizer_id == person.id, Event.id.in_(
-            select(Invitee.event_id).where(Invitee.contact_id == person.id, Invitee.response != "declined")))
-        busy = [{"contact_id": person.id, "name": person.name, "start": start, "end": start + event.duration,
-                 "event_id": event.id, "title": event.title}
-                for event, start in self._occurrences(since, until, attends)]
-        blocks = self.db.scalars(select(BusyBlock).where(
-            BusyBlock.contact_id == person.id, BusyBlock.start < until, BusyBlock.end > since))
-        busy += [{"contact_id": person.id, "name": person.name, "start": b.start, "end": b.end,
-                  "event_id": None, "title": "Busy"} for b in blocks]
-        return sorted(busy, key=lambda b: (b["start"], b["end"]))
+        return self._busy([person], since, until)[0]
+
+    def _busy(self, people: Sequence[Contact], since: dt.datetime, until: dt.datetime) -> list[list[dict]]:
+        """`_busy_of` for each of `people`, with one pass over the events and blocks for all of them
+        (each event's occurrences worked out once, however many of them attend)."""
+        ids = {person.id for person in people}
+        invited: dict[str, set[str]] = {}  # event id -> who of `people` attends it as an invitee
+        for event_id, contact_id in self.db.execute(select(Invitee.event_id, Invitee.contact_id).where(
+                Invitee.contact_id.in_(ids), Invitee.response != "declined")):
+            invited.setdefault(event_id, set()).add(contact_id)
+        found = self._occurrences(since, until, or_(Event.organizer_id.in_(ids), Event.id.in_(invited)))
+        blocks: dict[str, list[BusyBlock]] = {}
+        for block in self.db.scalars(select(BusyBlock).where(
+                BusyBlock.contact_id.in_(ids), BusyBlock.start < until, BusyBlock.end > since)):
+            blocks.setdefault(block.contact_id, []).append(block)
+        out = []
+        for person in people:
+            busy = [{"contact_id": person.id, "name": person.name, "start": start, "end": start + event.duration,
+                     "event_id": event.id, "title": event.title}
+                    for event, start in found
+                    if event.organizer_id == person.id or person.id in invited.get(event.id, ())]
+            busy += [{"contact_id": person.id, "name": person.name, "start": b.start, "end": b.end,
+                      "event_id": None, "title": "Busy"} for b in blocks.get(person.id, ())]
+            out.append(sorted(busy, key=lambda b: (b["start"], b["end"])))
+        return out
 
     def _my_conflicts(self, event: Event) -> list[dict]:
         """The user's other events overlapping the event's next occurrence."""

@@ -728,6 +728,33 @@ def test_add_contact_failures_change_nothing(cal):
 # -- availability -------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_group_is_busy_whenever_one_of_them_is(served, seed):
+    """Checking several people at once lists exactly each one's own conflicts, the user's first and then
+    each person's in the order given, over random spans of up to a week: checking a group works out
+    every event once for all of them, and must give what checking each alone gives."""
+    import random
+
+    s = served("calendar", seed)
+    rng = random.Random(f"group conflicts {seed}")
+    directory = s.ok("find_contacts", limit=100)
+    people = [c["contact_id"] for c in directory if not c["is_me"]]
+    base = now_of(s).replace(hour=0, minute=0)
+    shared = 0
+    for _ in range(12):
+        start = base + dt.timedelta(days=rng.randint(-7, 21), minutes=15 * rng.randint(0, 95))
+        span = {"start": iso(start), "end": iso(start + dt.timedelta(minutes=15 * rng.randint(1, 4 * 24 * 7)))}
+        group = rng.sample(people, rng.randint(2, 12))
+        together = s.ok("check_conflicts", contact_ids=group, **span)["conflicts"]
+        mine = s.ok("check_conflicts", **span)["conflicts"]
+        alone = [c for person in group for c in s.ok("check_conflicts", contact_ids=[person], **span)["conflicts"]
+                 if c["contact_id"] == person]
+        assert together == mine + alone
+        ids = [c["event_id"] for c in together if c["event_id"]]
+        shared += len(ids) - len(set(ids))
+    assert shared  # some event had several of the group attending
+
+
 def test_check_conflicts(cal):
     standup = series(cal, "Platform Standup")
     start = dt.datetime.fromisoformat(standup["next_occurrence"])
