@@ -8,11 +8,12 @@ something else:
 - numbers and money: a number token of the text equal to it to the cent, sign aside ('$1,548.38',
   '1548.38 USD'; '-$45.20' and '45.20 spent' state the same debit; '1,548.4' does not state
   1548.38; a value printed with three or more decimals, such as a mean, also to one decimal:
-  '219.3' states 219.3333), or a small count in words ('just one', 'twice', 'a single'); never
+  '219.3' states 219.3333), an amount in thousands or millions ('$15k', '$1.2M', '15 thousand';
+  a bare 'K' or 'M' only after '$'), or a small count in words ('just one', 'twice', 'a single'); never
   digits inside a date, a time, an id or a longer number (12 is not stated by '2025-12-07', 21
   not by 'ACC-0021', 14 not by '14:30', 10 not by '104', 12 not by seat '12F', 2 not by '2 pm');
 - dates ('2026-09-15'): ISO, the month's name (or its first three letters) with the day in either
-  order ('September 15', 'Sep 15th', '15 September'), or M/D/YYYY ('9/15/2026', '9/15'); a year
+  order, on one line ('September 15', 'Sep 15th', '15 September'; a day 1 to 31), or M/D/YYYY ('9/15/2026', '9/15'); a year
   written with the date must be the right one ('September 15, 2019' does not state it); and, where
   the world's date is known (`facts_stated(..., today=)`), 'today', 'tomorrow' or 'yesterday';
 - times ('14:30', and the time of '2026-09-15T14:30' with its date as above, both in one item of
@@ -112,11 +113,15 @@ _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 # The day of a date said with its month's name ('June 6', 'Sep 15th, 2026', '6 June'; not '2 may'): no
 # number of its own, as the digits of an ISO date are none
 _MONTH_WORDS = "|".join(sorted({*_MONTHS, *(m[:3] for m in _MONTHS), "sept"}, key=len, reverse=True))
+_DAY_NUMBER = r"(?:3[01]|[12]\d|0?[1-9])"  # a day of a month: 1 to 31
 _NAMED_DAY = re.compile(
-    rf"\b(?:{_MONTH_WORDS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?"
-    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_WORDS.replace('|may', '')})\b\.?(?:,?\s+\d{{4}})?", re.I)
-_YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
-_NAMED_DATES = (re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_YEAR}"), re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}"))
+    rf"\b(?:{_MONTH_WORDS})\.?[ \t]+{_DAY_NUMBER}(?:st|nd|rd|th)?\b(?:,?[ \t]+\d{{4}})?"
+    rf"|\b{_DAY_NUMBER}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?:{_MONTH_WORDS.replace('|may', '')})\b\.?"
+    rf"(?:,?[ \t]+\d{{4}})?", re.I)
+_YEAR = r"(?:,?[ \t]+(?P<year>\d{4}))?"
+# a date said with its month's name, on one line ('jul' over '11' in a table is no date)
+_NAMED_DATES = (re.compile(rf"\b{_MONTH}[ \t]+{_DAY}\b{_YEAR}"),
+                re.compile(rf"\b{_DAY}[ \t]+(?:of[ \t]+)?{_MONTH}\b{_YEAR}"))
 _SLASH_DATE = re.compile(r"(?<![\d/])(?P<month>\d{1,2})/(?P<day>\d{1,2})(?:/(?P<year>\d{4}|\d{2}))?(?![\d/])")
 _MERIDIEM = r"\s*(?P<half>a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])"
 _CLOCK = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}):(?P<minute>\d{{2}})(?::\d{{2}})?(?![\d:])(?:{_MERIDIEM})?")
@@ -333,6 +338,27 @@ _TOKEN = r"-?\$?\d[\d,]*(?:\.\d+)?|[a-z]+"
 _JOINED = re.compile(rf"(?<![\w.])(?P<a>{_TOKEN}),?\s+(?:or|to)\s+(?:maybe\s+|perhaps\s+)?(?=(?P<b>{_TOKEN})\b)", re.I)
 
 
+# An amount said in thousands, millions or billions ('$15k', '$1.2M', '15 thousand'): a bare 'K', 'M'
+# or 'B' only after a dollar sign ('4.0K' is a file's size, '12B' a seat, '15 m' a length)
+_SCALED = re.compile(r"(?<![\w.,])(?P<lead>-?\$?)(?P<number>\d{1,3}(?:,\d{3})+|\d+)(?P<fraction>\.\d+)?[ \t]?"
+                     r"(?P<scale>thousand|million|billion|bn|k|K|M|m|B)(?![\w'’])")
+_SCALES = {"thousand": 3, "k": 3, "K": 3, "million": 6, "M": 6, "m": 6, "billion": 9, "bn": 9, "B": 9}
+
+
+def _unscaled(text: str) -> str:
+    """`text` with its amounts said in thousands or millions written in digits ('$15k' -> '$15000')."""
+    def digits(m: re.Match[str]) -> str:
+        if "$" not in m["lead"] and m["scale"] not in ("thousand", "million", "billion", "bn", "k"):
+            return m[0]
+        whole, fraction = m["number"].replace(",", ""), (m["fraction"] or ".")[1:]
+        shift = _SCALES[m["scale"]]
+        digits = (whole + fraction.ljust(shift, "0"))
+        point = len(whole) + shift
+        return f"{m['lead']}{int(digits[:point])}" + (f".{digits[point:]}" if digits[point:].strip("0") else "")
+
+    return _SCALED.sub(digits, text)
+
+
 def _numbers_joined(text: str) -> list[tuple[float, float]]:
     """The pairs of numbers an answer offers as alternatives or a range ('5 or 6', 'one to three')."""
     def number(token: str) -> float | None:
@@ -343,7 +369,7 @@ def _numbers_joined(text: str) -> list[tuple[float, float]]:
         return float(digits) if re.fullmatch(r"\d+(\.\d+)?", digits) else None
 
     pairs = []
-    for m in _JOINED.finditer(_NAMED_DAY.sub(" ", _NOT_NUMBERS.sub(" ", text))):
+    for m in _JOINED.finditer(_NAMED_DAY.sub(" ", _NOT_NUMBERS.sub(" ", _unscaled(text)))):
         a, b = number(m["a"]), number(m["b"])
         if a is not None and b is not None:
             pairs.append((a, b))
@@ -353,7 +379,7 @@ def _numbers_joined(text: str) -> list[tuple[float, float]]:
 def _numbers(text: str) -> list[float]:
     """The number tokens of `text`, without their sign, the counts up to twelve written as words, and
     'once' and 'twice' (how often something came up)."""
-    text = _NAMED_DAY.sub(" ", _NOT_NUMBERS.sub(" ", text))
+    text = _NAMED_DAY.sub(" ", _NOT_NUMBERS.sub(" ", _unscaled(text)))
     return ([float(whole.replace(",", "") + (fraction or "")) for whole, fraction in _NUMBER.findall(text)]
             + [float(_WORD_NUMBERS[word.lower()]) for word in _NUMBER_WORD.findall(text)]
             + [1.0 if m.lower() == "once" else 2.0 for m in _OFTEN.findall(text)]
@@ -571,7 +597,7 @@ def _quantity_stated(value: float, unit: _Unit, decimals: int, text: str) -> boo
     """Whether `text` states `value` `unit` (recorded to `decimals` places) in any unit of its kind."""
     truth = _base(value if unit.offset else abs(value), unit)
     step = 10.0 ** -decimals * unit.scale  # the recorded value's own rounding, in base units
-    return any(_agrees(said, truth, step) for said in _measures(_worded(_NOT_NUMBERS.sub(" ", _fold(text))), unit))
+    return any(_agrees(said, truth, step) for said in _measures(_worded(_NOT_NUMBERS.sub(" ", _unscaled(_fold(text)))), unit))
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -261,4 +262,25 @@ def test_the_day_of_a_date_said_with_its_month_is_no_number():
                                         "$5 off beauty of $25 or more, until June 6, 2026."])
     assert not stated(6, "Valid until June 6.") and not stated(15, "It was on Sep 15th, 2026.")
     assert not stated(6, "the 6th of June") and stated(6, "6 items, until June 6")
+
+
+def test_an_amount_said_in_thousands_or_millions_states_it():
+    """'the support upgrade ($15k)' states a $15,000 deal, as '$15,000' does; '$1.2M' states 1,200,000.
+    A bare 'K', 'M' or 'B' is read so only after a dollar sign: '4.0K' is a file's size, '12B' a seat
+    and '15 m' a length; and '$15k' is no other amount ($15,200)."""
+    assert all(stated(15000.0, t) for t in ("$15k", "$15K", "15k deal", "$15 thousand", "$15,000"))
+    assert stated(1200000.0, "$1.2M") and stated(1200000, "1.2 million") and stated(545600.0, "$545.6k")
+    assert not stated(15200.0, "$15k") and not stated(4000, "4.0K") and not stated(15000000, "15 m")
+    assert stated(quantity(95000.0, "USD"), "about $95k") and facts_stated([[95000.0, 15000.0]], ["$95K and $15k"])
+    assert not facts_stated([[15000.0]], ["$14k, $15k or $16k"])  # rivals in thousands are rivals
+
+
+def test_a_month_named_column_over_a_number_is_no_date():
+    """A table whose columns are named by month ('jan  jul' over '11  31') or printed a column a line
+    ('jan: 11, 3, 9' over 'jul: 31, 32') holds no day: a date said with its month's name stands on one
+    line, and a day is 1 to 31 ('jul 33' is none)."""
+    assert facts_stated([["11"]], ["jan  jul\n11  31"])
+    assert facts_stated([["9"]], ["jan: 11, 3, 5, 12, -3, 9\njul: 31, 32"])
+    assert stated(33, "apr 20, jul 33") and not stated(20, "apr 20, jul 33")
+    assert not stated(11, "jul 11") and stated("2026-07-11", "Jul 11", dt.date(2026, 7, 1))
     assert stated(2, "2 may arrive late")  # 'may' after a number is no month

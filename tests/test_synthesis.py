@@ -1107,6 +1107,31 @@ def test_the_same_read_again_after_a_write_is_shown_by_the_first() -> None:
     assert _shown_earlier(other, records, triggered) == {}
 
 
+def test_a_listing_under_an_entity_is_not_shown_by_one_entry_carrying_its_id() -> None:
+    """'Set the team licenses deal to $142,500. Show me my qualification deals': the update's result
+    carries the rep's id, the deal's name and amount, but only the listing of the rep's qualification
+    deals tells that there is no other, so it stays in the gold; a read of one entity by its id (the
+    deal itself) is still shown by that result."""
+    from types import SimpleNamespace
+
+    from prove_env.synthesis.verify import _shown_earlier
+    from prove_env.task import GoldCall
+
+    deal = ('{"deal_id": "DEA-0031", "name": "Team licenses", "owner_id": "REP-0006", "stage": "qualification", '
+            '"amount": 142500.0}')
+    gold = [[GoldCall(id="g1", name="update_deal", arguments={"deal_id": "DEA-0031", "amount": 142500.0})],
+            [GoldCall(id="g2", name="list_deals", arguments={"owner_id": "REP-0006", "stage": "qualification"})]]
+    task = Task(id="c", server="crm", seed=0, user_turns=["Set it to $142,500.", "My qualification deals?"],
+                gold=gold, facts=[[], ["Team licenses", 142500.0]])
+    records = [SimpleNamespace(id="g1", output=deal), SimpleNamespace(id="g2", output=f"[{deal}]")]
+    reading = {"g2": lambda r: [x for d in r for x in (d["name"], d["amount"])]}
+    assert _shown_earlier(task, records, reading) == {}
+    one = task.model_copy(update={"gold": [gold[0], [GoldCall(id="g2", name="get_deal",
+                                                               arguments={"deal_id": "DEA-0031"})]]})
+    records_one = [records[0], SimpleNamespace(id="g2", output=deal)]
+    assert _shown_earlier(one, records_one, {"g2": lambda r: [r["name"], r["amount"]]}) == {"g2": "g1"}
+
+
 def test_a_listing_narrowed_by_a_filter_is_shown_by_the_whole_listing_before_it() -> None:
     """'Remove Patrick Smith from my meeting. Who is in the waiting room?': the host's whole participant
     list, read to find Patrick, shows the two waiting people as they are, so the waiting room read

@@ -439,11 +439,16 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
         own = list(_entries_of(outputs[call.id], ids)) or list(_entries(outputs[call.id]))[:1]
         # an extract that tells the same of nothing ignores the result: no earlier entry shows it
         reads = _extracted(extract, {}) != want and _extracted(extract, []) != want
+        # a listing under an entity ('my qualification deals': a rep's deals) tells which rows there
+        # are: an earlier entry carrying the rep's id shows one of them, never that there is no other
+        listing = isinstance(outputs[call.id], list) and any(k.endswith("_id") for k in call.arguments)
         for earlier in calls[:j]:
             # the same read made earlier (before a write), or the same listing with fewer filters whose
             # rows show which pass them, lists the same rows, which need not carry the id the read
             # takes (a client's alerts carry no client id); then every row of the read is compared
             same = _narrowed(earlier, call, outputs)
+            if listing and not same:
+                continue
             entries = list(_entries(outputs[earlier.id]) if same else _entries_of(outputs[earlier.id], ids))
             mine = list(_entries(outputs[call.id])) if same else own
             if (reads and any(_extracted(extract, entry) == want for entry in entries)) or (not zeros and all(
