@@ -178,9 +178,11 @@ def cat_words(category: dict, rng: random.Random) -> str:
 
 
 def expense_words(expense: dict, rng: random.Random) -> str:
+    """An expense as the object of a request ("the amount on ...", "delete ...", "a note on ..."): a noun
+    phrase, never a clause ("the amount on what I spent at Kroger on December 18" reads badly)."""
     when, cash, who = day(_date(expense["date"])), money(expense["amount"]), expense["merchant"]
     return rng.choice([f"the {cash} {who} charge on {when}", f"my {who} expense from {when}",
-                       f"the {who} purchase on {when} ({cash})", f"what I spent at {who} on {when}"])
+                       f"the {who} purchase on {when} ({cash})", f"the {who} entry from {when}"])
 
 
 def _date(text: str) -> dt.date:
@@ -623,7 +625,7 @@ def delete_expense(b: Bundle, rng: random.Random) -> Ask | None:
     name = expense_words(expense, rng)
     return Ask({"expense_id": expense["expense_id"]},
                say=rng.choice([f"Please delete {name}; it was entered by mistake.",
-                               f"That's a duplicate: remove {name}.",
+                               f"{name[:1].upper()}{name[1:]} is a duplicate; please remove it.",
                                f"I got refunded in full, so take {name} off my expenses.",
                                f"Could you delete {name}? It shouldn't be there."]),
                terse=f"Delete {name}.", refs=(_expense(b, expense),), mentions=_expense_mentions(expense))
@@ -711,8 +713,8 @@ def update_expense(b: Bundle, rng: random.Random) -> Ask | None:
         method = rng.choice(methods)
         words = METHOD_WORDS[method]
         return Ask({"expense_id": expense["expense_id"], "payment_method": method},
-                   say=rng.choice([f"I actually paid {name} with {'cash' if method == 'cash' else 'my ' + words}. "
-                                   "Please update it.",
+                   say=rng.choice([f"{name[:1].upper()}{name[1:]} was actually paid with "
+                                   f"{'cash' if method == 'cash' else 'my ' + words}. Please update it.",
                                    f"Please change the payment method on {name} to {words}.",
                                    f"{name[:1].upper()}{name[1:]} wasn't paid the way it says; it was {words}."]),
                    terse=f"{name}: paid by {words}.", refs=refs, mentions=(*_expense_mentions(expense), words))
@@ -745,6 +747,9 @@ def add_income(b: Bundle, rng: random.Random) -> Ask | None:
     # "from {source}" reads only where the source is a kind of work or sale; a label such as "Sold old bike"
     # or "Birthday money from Grandma" is given as the source's name
     paid_by = source in FROM_SOURCES
+    # a label is quoted wherever it stands bare ("Income $220 today, Sold old bike." reads as a stray clause)
+    terse = f"Income {cash} {on} from {source}." if paid_by else f"Income {cash} {on}, source '{source}'."
+    named = source if paid_by else f"'{source}'"
     if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"I got some money from {source} {on}; please record it as income."
                                          if paid_by else
@@ -752,13 +757,13 @@ def add_income(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Add income from {source}, received {on}." if paid_by else
                                          f"Add income received {on}; the source is '{source}'."]),
                    detail=rng.choice([f"It was {cash}.", f"{cash} in total.", f"The amount is {cash}."]),
-                   terse=f"Income {cash} {on}, {source}.", refs=(_user(b),), mentions=tuple(mentions))
+                   terse=terse, refs=(_user(b),), mentions=tuple(mentions))
     say = rng.choice([f"I received {cash} {on} from {source}. Please record it as income." if paid_by else
                       f"{cash} came in {on} ('{source}'). Please record it as income.",
                       f"Log {cash} of income {on}; the source is '{source}'.",
                       f"Good news, {cash} came in {on}: {source}. Add it to my income.",
-                      f"Please add income of {cash}, source {source}, received {on}."])
-    return Ask(args, say=say, terse=f"Income {cash} {on}, {source}.", refs=(_user(b),), mentions=tuple(mentions))
+                      f"Please add income of {cash}, source {named}, received {on}."])
+    return Ask(args, say=say, terse=terse, refs=(_user(b),), mentions=tuple(mentions))
 
 
 @goals.add("add_recurring_expense", 0.9)

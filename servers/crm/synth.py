@@ -149,8 +149,20 @@ def _lead(b: Bundle, lead: dict) -> Ref:
     return Ref.of("lead", lead, _rep(b))
 
 
-def _deal(b: Bundle, deal: dict) -> Ref:
-    return Ref.of("deal", deal, _rep(b))
+def _deal(b: Bundle, deal: dict, said: str = "") -> Ref:
+    """The deal a request names in `said`: one named by its full name in quotes ("the 'Orozco-Bush -
+    Security review' deal") is looked up by that name, as a person searching for it would type it,
+    any other by its company's name ("the security review deal with Orozco-Bush")."""
+    return Ref.of("deal", {**deal, "quoted": True} if _quoted(deal, said) else deal, _rep(b))
+
+
+def _quoted(deal: dict, said: str) -> bool:
+    return f"'{deal['name']}'" in said
+
+
+def _deal_search(deal: dict, said: str = "") -> str:
+    """What a search of the deals by name types for the deal as `said` names it."""
+    return deal["name"] if deal.get("quoted") or _quoted(deal, said) else deal["company_name"]
 
 
 def _company(company: dict) -> Ref:
@@ -360,12 +372,15 @@ def convert_lead(b: Bundle, rng: random.Random) -> Ask | None:
                         [_capitalize_sentences(f"Please convert my lead {who}. {lead_in}open a deal for them."),
                          _capitalize_sentences(f"I'd like to convert my lead {who} into a deal."
                                                + (f" {go_ahead}go ahead." if lead_in else "")),
-                         f"Could you turn my lead {who} into a customer with a deal?"],
+                         # a lead only contacted is qualified first at the user's word, in every wording
+                         f"Could you turn my lead {who} into a customer with a deal?"
+                         + (" Mark them qualified first." if lead_in else "")],
                         [f"The deal is {cash}, expected to close {on}.", f"Make it {cash}, closing {on}.",
                          f"Put the deal at {cash} with a close date of {on}."])
     return Ask({"lead_id": lead["lead_id"], "amount": amount, "close_date": close.isoformat()}, say=say,
                detail=detail,
-               terse=f"Convert lead {lead['name']}: {cash}, close {on}.", refs=(_lead(b, lead),),
+               terse=f"{'Qualify and c' if prior else 'C'}onvert lead {lead['name']}: {cash}, close {on}.",
+               refs=(_lead(b, lead),),
                mentions=(lead["name"], cash, on), prior=prior)
 
 
@@ -469,7 +484,7 @@ def reassign_deal(b: Bundle, rng: random.Random) -> Ask | None:
                              f"One of {gone}'s deals is mine now that they've left; reassign it to me."],
                             [f"It's {name}.", f"The deal is {name}.", f"I mean {name}."])
         return Ask({"deal_id": deal["deal_id"], "new_owner_id": b["rep"]["rep_id"]}, say=say, detail=detail,
-                   terse=f"Reassign {name} to me.", refs=(_deal(b, deal), _rep(b)), mentions=(deal["company_name"],))
+                   terse=f"Reassign {name} to me.", refs=(_deal(b, deal, name), _rep(b)), mentions=(deal["company_name"],))
     if colleague is None:
         return None
     options = ([(deal, deal["left"]["name"]) for deal in orphans] if roll < 0.75 else []) + \
@@ -486,7 +501,7 @@ def reassign_deal(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"Please reassign {name} to a colleague."],
                         [f"It goes to {to}.", f"{to} takes it over.", f"Give it to {to}."])
     return Ask({"deal_id": deal["deal_id"], "new_owner_id": colleague["rep_id"]}, say=say, detail=detail,
-               terse=f"Reassign {name} to {to}.", refs=(_deal(b, deal), Ref.of("rep", colleague)),
+               terse=f"Reassign {name} to {to}.", refs=(_deal(b, deal, name), Ref.of("rep", colleague)),
                mentions=(deal["company_name"], to))
 
 
@@ -522,7 +537,7 @@ def get_deal(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     deal = rng.choice(b["deals"])
     name = deal_name(deal, rng)
-    refs, mentions = (_deal(b, deal),), (deal["company_name"],)
+    refs, mentions = (_deal(b, deal, name),), (deal["company_name"],)
     args = {"deal_id": deal["deal_id"]}
     # a closed deal's last stage change is its close date, which the listing shows; a deal still in the
     # stage it opened in has had no stage change to ask about ("Last stage change on ...?" of a deal
@@ -541,7 +556,8 @@ def get_deal(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args,
                say=rng.choice([f"When did {name} last change stage, and to which stage?",
                                f"Could you walk me through the stage history of {name}? I mostly need the latest move.",
-                               f"I lost track of {name}. What was its most recent stage change?"]),
+                               # not "I lost track of ...": said as well right after a question about the deal
+                               f"What was the most recent stage change on {name}?"]),
                terse=f"Last stage change on {name}?", refs=refs, mentions=mentions,
                facts=lambda r: [r["stage_history"][-1]["changed_at"][:10]]
                + ([r["stage_history"][-1]["to_stage"]] if "_" not in r["stage_history"][-1]["to_stage"] else []))
@@ -601,7 +617,7 @@ def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
                              f"Since {gone} is gone, reassign {name} to me and move it along the pipeline."],
                             [f"It's in {word} now.", f"The new stage is {word}."])
         return Ask({"deal_id": deal["deal_id"], "stage": stage}, say=say, detail=detail,
-                   terse=f"Take over {name}, stage {word}.", refs=(_deal(b, deal), _rep(b)),
+                   terse=f"Take over {name}, stage {word}.", refs=(_deal(b, deal, name), _rep(b)),
                    mentions=(deal["company_name"], "won" if stage == "closed_won" else word),
                    prior=(("reassign_deal", {"deal_id": deal["deal_id"], "new_owner_id": b["rep"]["rep_id"]}),))
     deals = _open_deals(b, 0)
@@ -612,7 +628,7 @@ def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
     order = list(STAGES)
     stage = rng.choice([s for s in order if s != deal["stage"]])
     args = {"deal_id": deal["deal_id"], "stage": stage}
-    refs, company = (_deal(b, deal),), deal["company_name"]
+    refs, company = (_deal(b, deal, name),), deal["company_name"]
     if stage == "closed_won":
         return Ask(args, say=rng.choice([f"Great news: {name} is signed! Please mark it closed won.",
                                          f"We won {name}. Could you close it as won?",
@@ -634,8 +650,10 @@ def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"{name[:1].upper() + name[1:]} should be in {word}; can you change the "
                                          "stage?",
                                          f"Set the stage of {name} to {word}, please."]),
+                        # "has moved on" only where the deal moves forward: back from negotiation it slipped back
                         [f"Please update the pipeline stage of {name}.", f"{name[:1].upper() + name[1:]} has "
-                         "moved on; can you change its stage?"],
+                         + ("moved on" if order.index(stage) > order.index(deal["stage"]) else "slipped back")
+                         + "; can you change its stage?"],
                         [f"It's in {word} now.", f"Move it to {word}.", f"The new stage is {word}."])
     return Ask(args, say=say, detail=detail,
                terse=f"Move {name} to {word}.", refs=refs, mentions=(company, word))
@@ -648,7 +666,7 @@ def update_deal(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     deal = rng.choice(deals)
     name = deal_name(deal, rng)
-    refs, company = (_deal(b, deal),), deal["company_name"]
+    refs, company = (_deal(b, deal, name),), deal["company_name"]
     pick = rng.random()
     if pick < 0.4:
         amount = float(round(deal["amount"] * rng.choice([0.8, 1.2, 1.5]) / 500) * 500)
@@ -928,7 +946,7 @@ def deal_activities(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"What has been logged on {name} so far?",
                                f"Could you list the calls, meetings and tasks on {name}?",
                                f"Before my review of {name}, what activity is there on it?"]),
-               terse=f"Activities on {name}?", refs=(_deal(b, deal),), mentions=(deal["company_name"],),
+               terse=f"Activities on {name}?", refs=(_deal(b, deal, name),), mentions=(deal["company_name"],),
                facts=lambda r: [a["subject"] for a in r[:5]])
 
 
@@ -954,7 +972,8 @@ def _said_stage(stage: str) -> Any:
 
 @goals.add("list_deals", 0.8)
 def deal_figures(b: Bundle, rng: random.Random) -> Ask | None:
-    """One deal's stage, amount and close date: its line in the listing of its company's deals."""
+    """One deal's stage, amount and close date: its line in the listing of its company's deals (of the
+    deal alone, where the request names it by its full name in quotes)."""
     if not b["deals"]:
         return None
     deal = rng.choice(b["deals"])
@@ -965,12 +984,12 @@ def deal_figures(b: Bundle, rng: random.Random) -> Ask | None:
         return lambda r: [_said_stage(d[k]) if k == "stage" else d[k] for d in r if d["deal_id"] == did for k in keys]
 
     if rng.random() < 0.5:
-        return Ask({"name": deal["company_name"]},
+        return Ask({"name": _deal_search(deal, name)},
                    say=rng.choice([f"Where does {name} stand: stage, amount and close date?",
                                    f"Could you give me the stage, amount and expected close date of {name}?"]),
                    terse=f"Stage, amount, close date of {name}?", mentions=(deal["company_name"],),
                    facts=line("stage", "amount", "close_date"))
-    return Ask({"name": deal["company_name"]},
+    return Ask({"name": _deal_search(deal, name)},
                say=rng.choice([f"Remind me of the amount and expected close date on {name}.",
                                f"How much is {name} worth, and when should it close?",
                                f"My manager is asking about {name}: what's it worth and when does it close?"]),
@@ -1150,7 +1169,7 @@ recipe = Recipe(
         Lookup("company", "search_companies", args=lambda r: {"name": r.entity["name"]}),
         Lookup("contact", "search_contacts", args=lambda r: {"name": r.entity["name"]}),
         Lookup("lead", "list_leads", args=lambda r: {"name": r.entity["name"]}, needs=lambda r: ()),
-        Lookup("deal", "list_deals", args=lambda r: {"name": r.entity["company_name"]}, needs=lambda r: ()),
+        Lookup("deal", "list_deals", args=lambda r: {"name": _deal_search(r.entity)}, needs=lambda r: ()),
         Lookup.under("activity", "list_activities"),
         Lookup("activity", "list_activities", args=lambda r: {"rep_id": r.entity["rep_id"], "open_tasks_only": True},
                needs=lambda r: (Ref.of("rep", r.entity["rep"]),)),

@@ -1390,20 +1390,56 @@ def uniq(b: Bundle, rng: random.Random) -> Ask | None:
                refs=refs, mentions=mentions, facts=_uniq_lines)
 
 
+def _number(cell: str) -> float | None:
+    try:
+        return float(cell)
+    except ValueError:
+        return None
+
+
+def _steady_cells(rows: list[list[str]], cells: Sequence[str]) -> list[str]:
+    """The cells that any print of the table states on its own (a Markdown or plain table, a column a
+    line): not a number with another cell of the table within two steps of it (a step being 1, or a
+    cent for a number with decimals), since 31 printed beside 32 and 33 reads as a guess among them."""
+    numbers = [n for row in rows[1:] for cell in row if (n := _number(cell.strip())) is not None]
+
+    def steady(cell: str) -> bool:
+        n = _number(cell)
+        near = 0.02 if "." in cell else 2
+        return n is None or not any(m != n and abs(m - n) <= near + 1e-9 for m in numbers)
+
+    return [c for c in cells if steady(c)]
+
+
 def _cut_rows(r: Any) -> list[Any]:
-    """The values of the first and last rows under the header."""
+    """The values of the first and last rows under the header that any print of the columns states."""
     rows = _rows(_text(r).splitlines())
-    return _cells(rows[1] + rows[-1], 4)
+    return _steady_cells(rows, _cells(rows[1] + rows[-1], 4))
+
+
+def _cut_pair(rows: list[list[str]], fields: Sequence[int]) -> bool:
+    """Whether the facts of these columns hold a cell of each: the first or last row's, stated by any
+    print of the two columns."""
+    picked = [[row[f - 1] for f in fields] for row in rows]
+    steady = set(_steady_cells(picked, _cells(picked[1] + picked[-1], 4)))
+    return all(steady & {picked[1][k].strip(), picked[-1][k].strip()} for k in range(len(fields)))
 
 
 @goals.add("cut", 0.8)
 def cut(b: Bundle, rng: random.Random) -> Ask | None:
-    tables = {p: rows[0] for p in b["read"] if p.endswith(".csv") and (rows := _rows(b["files"][p]["lines"]))}
-    path = _pick(rng, sorted(p for p, header in tables.items() if len(header) >= 3))
+    tables = {p: rows for p in b["read"] if p.endswith(".csv") and (rows := _rows(b["files"][p]["lines"]))}
+    path = _pick(rng, sorted(p for p, rows in tables.items() if len(rows[0]) >= 3))
     if path is None:
         return None
-    header = tables[path]
-    fields = sorted(rng.sample(range(1, len(header) + 1), 2))
+    header = tables[path][0]
+    known = b.setdefault("cut_pairs", {})  # each table's pairs are weighed once per world
+    if path not in known:
+        known[path] = [(i, j) for i in range(1, len(header) + 1) for j in range(i + 1, len(header) + 1)
+                       if _cut_pair(tables[path], (i, j))]
+    pairs = known[path]
+    if not pairs:
+        return None
+    fields = list(rng.choice(pairs))
     one, two = (_column(header[f - 1]) for f in fields)
     i, j = fields
     args, terse = {"path": path, "fields": fields, "delimiter": ","}, f"Columns {i} and {j} ({one}, {two}) of {path}."

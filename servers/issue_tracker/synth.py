@@ -52,6 +52,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             issues += read("list_issues", project_id=pid, status=status, limit=100)
         issues.sort(key=lambda i: i["issue_id"])
         full = {i["issue_id"]: read("get_issue", issue_id=i["issue_id"]) for i in issues}
+        comments = {iid: read("list_comments", issue_id=iid, limit=100) for iid, f in full.items() if f["comments"]}
         sprints = read("list_sprints", project_id=pid, limit=100)
         info = read("get_project", project_id=pid)
         short = project["name"].split()[0]
@@ -67,6 +68,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             bundle = {
                 "now": now, "today": now.date(), "project": project, "short": short, "info": info,
                 "me": {**me, "asker": me["name"]}, "members": members, "issues": issues, "full": full,
+                "comments": comments,
                 "lanes": lanes, "sprints": sprints, "active": active[0] if active else None, "planned": planned,
                 "mode": rng.choice(("closing", "planning")),
                 "leaving": rng.choice(leavers) if leavers and rng.random() < 0.6 else None,
@@ -144,6 +146,15 @@ def named(b: Bundle, issue: dict, rng: random.Random, by_key: float = 0.3, place
     title = f"'{issue['title']}'" if bare else issue_name(issue, rng)
     words = f"{title} {where(b, rng)}" if place else title
     return Named(words, issue["issue_id"], (_issue_ref(b, issue),))
+
+
+def named_shown(b: Bundle, issue: dict, rng: random.Random) -> Named:
+    """How a change names an issue whose result shows the issue in full, its project's id included:
+    by title, found by the search that settles the project too. Named by its key, the issue needs no
+    look-up, yet a later request about the project would look it up by name although the change's
+    result already showed its id ("Reopen NOVA-20.", then "Count of Nova issues in review?"): an
+    assistant that took the id from that result lost coverage."""
+    return named(b, issue, rng, by_key=0.0)
 
 
 def _open(b: Bundle, lane: str | None = None) -> list[dict]:
@@ -312,17 +323,29 @@ def search_issues(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_comments", 0.7)
 def list_comments(b: Bundle, rng: random.Random) -> Ask | None:
-    issues = [i for i in b["issues"] if b["full"][i["issue_id"]]["comments"]]
+    # someone other than the asker has commented: their own comments are nothing to tell them
+    me = b["me"]["name"]
+    issues = [i for i in b["issues"] if {c["author"] for c in b["comments"].get(i["issue_id"], ())} - {me}]
     if not issues:
         return None
     issue = rng.choice(issues)
     n = named(b, issue, rng)
     name = n.words
+    if rng.random() < 0.5:
+        # the comments themselves: each told by who wrote it or by its words (a quote answers it)
+        return Ask({"issue_id": n.arg},
+                   say=rng.choice([f"What's the discussion on {name}?", f"Could you read me the comments on {name}?"]),
+                   terse=f"Comments on {name}?", refs=n.refs,
+                   facts=lambda r: [one_of(c["author"], c["body"]) for c in r])
+    if me in {c["author"] for c in b["comments"][issue["issue_id"]]}:
+        # the asker wrote there too: who else did (not "I missed the thread")
+        return Ask({"issue_id": n.arg},
+                   say=rng.choice([f"Who else has commented on {name}?", f"Besides me, who has weighed in on {name}?"]),
+                   terse=f"Who else commented on {name}?", refs=n.refs,
+                   facts=lambda r: list(dict.fromkeys(c["author"] for c in r)))
     return Ask({"issue_id": n.arg},
-               say=rng.choice([f"Who has commented on {name}?", f"What's the discussion on {name}? Who wrote what?",
-                               f"Could you read me the comments on {name}?",
-                               f"I missed the thread on {name}. Who chimed in?"]),
-               terse=f"Comments on {name}?", refs=n.refs,
+               say=rng.choice([f"Who has commented on {name}?", f"I missed the thread on {name}. Who chimed in?"]),
+               terse=f"Who commented on {name}?", refs=n.refs,
                facts=lambda r: list(dict.fromkeys(c["author"] for c in r)))
 
 
@@ -521,7 +544,7 @@ def update_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    n = named(b, issue, rng)
+    n = named_shown(b, issue, rng)
     name = n.words
     refs = n.refs
     if rng.random() < 0.5:
@@ -557,9 +580,10 @@ def assign_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    n = named(b, issue, rng)
-    name = n.words
     roll = rng.random()
+    # a new member's request looks the project up to add them: the issue may go by its key there
+    n = named(b, issue, rng) if roll < 0.25 and b["helpers"] else named_shown(b, issue, rng)
+    name = n.words
     if roll < 0.25 and b["helpers"]:
         person = b["helpers"][0]
         return Ask({"issue_id": n.arg, "assignee_id": person["user_id"]},
@@ -603,7 +627,7 @@ def unassign_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    n = named(b, issue, rng)
+    n = named_shown(b, issue, rng)
     name = n.words
     return Ask({"issue_id": n.arg},
                say=rng.choice([f"Nobody should own {name} for now; please unassign it.",
@@ -643,7 +667,7 @@ def _transition(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    n = named(b, issue, rng)
+    n = named_shown(b, issue, rng)
     name = n.words
     args, refs = {"issue_id": n.arg}, n.refs
     status = issue["status"]
@@ -689,7 +713,7 @@ def close_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    n = named(b, issue, rng)
+    n = named_shown(b, issue, rng)
     name = n.words
     originals = [i for i in b["issues"] if i["issue_id"] != issue["issue_id"] and i["resolution"] != "duplicate"
                  and b["lanes"].get(i["issue_id"]) != "close"]
@@ -724,7 +748,7 @@ def reopen_issue(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    n = named(b, issue, rng)
+    n = named_shown(b, issue, rng)
     name = n.words
     # the reason fits how it was closed: only a bug that was fixed can happen again
     head = name[0].upper() + name[1:]
@@ -781,7 +805,7 @@ def add_label(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     issue = rng.choice(issues)
     label = rng.choice([x for x in LABELS if x not in issue["labels"]])
-    n = named(b, issue, rng)
+    n = named_shown(b, issue, rng)
     name = n.words
     if rng.random() < 0.6:
         return Ask({"issue_id": n.arg, "label": label},
@@ -802,7 +826,7 @@ def remove_label(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     issue = rng.choice(issues)
     label = rng.choice(issue["labels"])
-    n = named(b, issue, rng)
+    n = named_shown(b, issue, rng)
     name = n.words
     # the label is held back only where the issue has others: the one label is told by the look-up
     if rng.random() < 0.5 and len(issue["labels"]) > 1:
@@ -1033,7 +1057,7 @@ def move_issue_to_backlog(b: Bundle, rng: random.Random) -> Ask | None:
     if not issues:
         return None
     issue = rng.choice(issues)
-    n = named(b, issue, rng)
+    n = named_shown(b, issue, rng)
     name = n.words
     return Ask({"issue_id": n.arg},
                say=rng.choice([f"We won't get to {name} this sprint; move it back to the backlog.",

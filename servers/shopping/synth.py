@@ -378,23 +378,42 @@ def get_coupon(b: Bundle, rng: random.Random) -> Ask | None:
     code = rng.choice([c for c in ALL_COUPONS if not b["coupon"] or c != b["coupon"]["code"]])
     coupon = b["coupons"][code]
     if rng.random() < 0.35:
-        return Ask({"code": code}, say=rng.choice(["I have a coupon code. Can you tell me whether it's still valid "
-                                                   "and when it expires?",
-                                                   "Could you check a promo code for me? I'd like its expiry date."]),
-                   terse=f"Expiry of {code}?",
-                   detail=rng.choice([f"The code is {code}.", f"It's {code}.", f"Code {code}."]),
-                   mentions=(code,), facts=lambda r: [r["expires_on"]])
+        say = rng.choice(["I have a coupon code. Can you tell me whether it's still valid and when it expires?",
+                          "Could you check a promo code for me? I'd like its expiry date."])
+        detail = rng.choice([f"The code is {code}.", f"It's {code}.", f"Code {code}."])
+        if say.endswith("expiry date."):  # the expiry date alone is asked
+            return Ask({"code": code}, say=say, terse=f"Expiry of {code}?", detail=detail, mentions=(code,),
+                       facts=lambda r: [r["expires_on"]])
+        return Ask({"code": code}, say=say, terse=f"Still valid? Expiry of {code}?", detail=detail, mentions=(code,),
+                   facts=_coupon_validity)
     if coupon["expired"]:
         return Ask({"code": code}, **_pick(rng, [f"Is the coupon {code} still good? When does it expire?",
-                                                 f"I found the code {code} in an old email. Can I still use it?",
+                                                 f"I found the code {code} in an old email. Can I still use it, and "
+                                                 f"what's its expiry date?",
                                                  f"Does {code} still work, and what's its expiry date?"],
                                             [f"{code} still valid? Expiry?"]),
-                   mentions=(code,), facts=lambda r: [r["expires_on"]])
+                   mentions=(code,), facts=_coupon_validity)
     return Ask({"code": code}, **_pick(rng, [f"What does the coupon {code} give me, and is there a minimum spend?",
                                              f"How much off is {code}, and what do I have to spend to use it?",
                                              f"Can you explain the terms of coupon {code}? Discount and minimum."],
                                         [f"Terms of {code}?"]),
                mentions=(code,), facts=_coupon_terms)
+
+
+# Whether a coupon can still be used, said in words: "Is it still good? When does it expire?" was checked
+# by the date alone, so "Yes, it's still good until July 6" of a coupon that expired July 6 passed.
+_VALID_WORDS = ("valid", "still good", "still works", "still work", "still use", "can use", "can be used",
+                "good until", "good through", "good till", "active", "usable", "not expired", "hasn't expired",
+                "has not expired", "not yet expired", "unexpired", "expires", "will expire", "won't expire until",
+                "doesn't expire until", "does not expire until")
+_EXPIRED_WORDS = ("expired", "no longer", "ended", "invalid", "not valid", "isn't valid", "is not valid",
+                  "not good", "isn't good", "can't use", "cannot use", "can't be used", "cannot be used",
+                  "can not be used", "not usable", "out of date", "lapsed", "too late")
+
+
+def _coupon_validity(r: dict) -> list[Any]:
+    """A coupon's expiry date and whether it can still be used, asked together."""
+    return [r["expires_on"], one_of(*(_EXPIRED_WORDS if r["expired"] else _VALID_WORDS))]
 
 
 def _coupon_terms(r: dict) -> list[Any]:
@@ -653,6 +672,13 @@ def _payable(b: Bundle) -> list[dict]:
     return [m for m in b["methods"] if (m["kind"] == "card" and not m["expired"]) or m["kind"] == "paypal"]
 
 
+def _could_pay(b: Bundle) -> list[dict]:
+    """The customer's payment methods that could pay the cart: the cards and PayPal that pay any order,
+    and a gift card whose balance covers the cart's total before shipping."""
+    total = b["cart"]["total_before_shipping"]
+    return _payable(b) + [m for m in b["methods"] if m["kind"] == "gift_card" and (m.get("balance") or 0) >= total]
+
+
 @goals.add("checkout", 2.0)
 def checkout(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["checkout"] or not b["addresses"] or not _payable(b):
@@ -677,7 +703,10 @@ def checkout(b: Bundle, rng: random.Random) -> Ask | None:
             f"Please place the order for my cart{with_code}: {shipping} shipping to {to}, paid with {pay}.",
             f"Go ahead and buy what's in my cart{with_code}. Send it to {to} by {shipping} shipping; use {pay}.",
             f"Let's check out{with_code}. {shipping.capitalize()} delivery to {to}, and pay with {pay}."]
-    if rng.random() < 0.5:
+    # the payment is held back only from a customer with a choice of it: "Use my Amex ending in 6364." asked
+    # back of a customer whose other method, a $200 gift card, cannot pay a $490 cart is a question the
+    # look-up of the payment methods answers
+    if rng.random() < 0.5 and len(_could_pay(b)) > 1:
         detail = rng.choice([f"Pay with {pay}.", f"Charge {pay}, please.", f"Use {pay} for it."])
         says = [f"I'm ready to check out{with_code}. Ship it {shipping} to {to}.",
                 f"Please place the order for my cart{with_code}, {shipping} shipping to {to}, and tell me the total."]

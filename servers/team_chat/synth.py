@@ -424,9 +424,14 @@ def find_members(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"{name}'s handle?", refs=(_me(b),), mentions=(name,), facts=lambda r: [r[0]["display_name"]])
 
 
-# How an answer says whether someone is around: 'active' is also 'available' or 'online'.
-PRESENCE_WORDS = {"active": ("active", "available", "online"), "away": ("away",),
-                  "do_not_disturb": ("do_not_disturb", "do not disturb", "busy")}
+# How an answer says whether someone is around: 'active' is also 'available', 'online', 'around' or
+# 'not away' ("Yes, she's around right now."), 'away' also 'not around' ('around' said as not so states
+# no 'active'), and notifications paused 'DND' or 'do-not-disturb'.
+PRESENCE_WORDS = {"active": ("active", "available", "online", "around", "not away", "isn't away", "isn\u2019t away",
+                             "is not away"),
+                  "away": ("away", "not around", "isn't around", "isn\u2019t around", "is not around"),
+                  "do_not_disturb": ("do_not_disturb", "do not disturb", "do-not-disturb", "DND", "busy",
+                                     "notifications paused")}
 
 
 def _channel_fact(channel: str) -> Any:

@@ -882,3 +882,46 @@ def test_an_expense_is_moved_or_split_only_into_a_category_it_may_belong_to():
                 assert into in REFILED[expense["category"]], ask.say
                 seen += 1
     assert seen > 40
+
+
+def test_an_expense_is_named_by_a_noun_phrase_wherever_it_stands():
+    """"The amount on what I spent at Kroger on December 18 is wrong." named the expense by a clause that
+    reads badly after "the amount on", "a note on", "I typed ... wrong" or "I actually paid ... with": an
+    expense a request acts on is named as a thing ("the Kroger entry from December 18"), and a change of how
+    it was paid says that the expense was paid so."""
+    import re
+
+    clause = re.compile(r"\b(on|of|paid|typed|correct|delete|recategorize|file|split|remove) what I spent\b")
+    says = [say for tool in ("update_expense", "get_expense", "delete_expense", "recategorize_expense",
+                             "split_expense")
+            for ask, _, _ in _asks(tool, draws=120) for say in (ask.say, ask.terse or "")]
+    assert len(says) > 200
+    for say in says:
+        assert not clause.search(say) and "I actually paid the" not in say and "I actually paid my" not in say, say
+
+
+def test_a_duplicate_is_named_before_it_is_called_one():
+    """"That's a duplicate: remove my Aldi expense from December 7." opens the conversation with "that"
+    before anything was named: the expense is named first, then said to be a duplicate."""
+    says = [ask.say for ask, _, _ in _asks("delete_expense", draws=200)]
+    assert any("duplicate" in say for say in says)
+    for say in says:
+        assert not say.startswith(("That", "It ")), say
+
+
+def test_an_income_label_is_quoted_wherever_it_stands_bare():
+    """"Income $220 today, Sold old bike." reads as a stray clause: a source that is a label ("Sold old
+    bike", "Birthday money from Grandma") is quoted in the terse request and wherever it stands without
+    "from", and a source that is a kind of work is said to be where the money came from."""
+    from servers.budget.synth import FROM_SOURCES
+
+    asks = [ask for ask, _, _ in _asks("add_income", draws=300)]
+    labels = [ask for ask in asks if ask.args["source"] not in FROM_SOURCES]
+    assert labels and len(labels) < len(asks)
+    for ask in asks:
+        source = ask.args["source"]
+        if source in FROM_SOURCES:
+            assert f"from {source}" in ask.terse, ask.terse
+        else:
+            assert f"'{source}'" in ask.terse, ask.terse
+            assert f"source {source}" not in ask.say, ask.say

@@ -2100,3 +2100,28 @@ def test_an_edit_is_hidden_with_every_tool_that_rewrites_the_file():
         assert json.loads(tools.run("read_file", {"path": "/tmp/copy.yaml"}))["content"] == edited
     finally:
         world.close()
+
+
+def test_two_columns_printed_as_a_table_or_column_by_column_state_their_cells():
+    """"Show me just two of the columns of ~/data/temperatures.csv. Columns 2 and 4: 'jan' and 'jul'.":
+    the facts were the cells 11, 31 and 9, and the columns printed as a Markdown table failed (31 beside
+    32 and 33 in its column reads as a guess among them), as did a plain table ('jan  jul' over '11  31')
+    or one column a line ('jan: 11, 3, ..., 9' over 'jul: 31, ...'), where 'jul 11' and '9 jul' read as
+    days. The facts are cells each print states, one of each column at least."""
+    from prove_env.facts import facts_stated
+
+    seen = 0
+    for seed in (0, 11500000):
+        for ask, result, _ in _asks("cut", seed=seed, draws=150):
+            rows = [line.split(",") for line in result.splitlines() if line.strip()]
+            facts = ask.facts(result)
+            prints = ["\n".join("  ".join(row) for row in rows),
+                      "\n".join(["| " + " | ".join(rows[0]) + " |", "|---|---|"]
+                                + ["| " + " | ".join(row) + " |" for row in rows[1:]]),
+                      "\n".join(f"{name}: " + ", ".join(r[k] for r in rows[1:]) for k, name in enumerate(rows[0]))]
+            for text in prints:
+                assert facts_stated([facts], [text]), (ask.say, text, facts)
+            for k in range(2):  # each column is checked
+                assert {rows[1][k], rows[-1][k]} & set(facts), (ask.say, facts)
+            seen += 1
+    assert seen > 20

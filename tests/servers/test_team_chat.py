@@ -1263,3 +1263,40 @@ def test_a_search_word_is_said_with_an_article_only_where_it_takes_one():
             assert f"about the {word}" not in ask.say, ask.say
     world.close()
     assert about
+
+
+def test_whether_someone_is_around_is_told_in_the_words_people_use():
+    """"Is Suzanne Johns around right now? What's their status?" is answered right by "Yes, she's
+    around right now" for an active member, "she isn't around" for one away, and "DND" or
+    "do-not-disturb" for one with notifications paused; "she isn't around" still says nothing of an
+    active member."""
+    import json
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    goal = next(g for g in recipe.goals if g.tool == "get_member")
+    right = {"active": ("Yes, {name} is around right now.", "{name} isn't away, you can reach them."),
+             "away": ("No, {name} isn't around at the moment.", "{name} is not around right now."),
+             "do_not_disturb": ("{name} is on DND.", "{name} is set to do-not-disturb.")}
+    wrong = {"active": "No, {name} isn't around.", "away": "{name} is around.", "do_not_disturb": "{name} is away."}
+    seen = dict.fromkeys(right, 0)
+    world = worlds.create(toolkit, 11500000)
+    rng = random.Random("team_chat presence words")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    for _ in range(200):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        result = json.loads(toolkit(world).run("get_member", dict(ask.args)))
+        facts = ask.facts(result)
+        status = f' Their status says "{result["status_text"]}".' if result["status_text"] else ""
+        name = result["name"]
+        seen[result["presence"]] += 1
+        for answer in right[result["presence"]]:
+            assert facts_stated([facts], [answer.format(name=name) + status]), (answer, facts)
+        assert not facts_stated([facts], [wrong[result["presence"]].format(name=name) + status]), facts
+    world.close()
+    assert all(seen.values()), seen
