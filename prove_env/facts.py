@@ -282,10 +282,17 @@ def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Colle
     return False
 
 
+# What a negation denies, up to the end of its clause: "she hasn't been contacted or qualified" offers
+# no status beside 'new'
+_DENIED = re.compile(r"(?:\b(?:not|never|neither|nor|no longer|yet to be)\b|n['’]t\b)[^.;:!?\n]*", re.I)
+
+
 def _choice_hedged(word: str, said: str, rest: str, known: set[str], choices: Sequence[Collection[str]]) -> bool:
     """Whether an answer names, beside `word`, two other values of a choice that holds it, or one
-    joined to it by 'or' (`rest`: the answer without the task's text facts)."""
+    joined to it by 'or' (`rest`: the answer without the task's text facts); a value it denies ('not
+    contacted or qualified') is none."""
     folded = _fold(said)
+    rest = _DENIED.sub(" ", rest)
     for choice in choices:
         options = {_fold(c) for c in choice}
         if word not in options:
@@ -455,7 +462,12 @@ def _phrase_stated(value: str, text: str) -> bool:
     phrase = _loose(value)
     if not phrase:
         return True
-    words = r"\s+".join(_plural(w) for w in phrase.split(" "))
+    # a sentence's own full stop may be left out where a quote of it ends ('posted "Writing it up now" in
+    # #eng' states 'Writing it up now.'), but not for another stop ('Writing it up now!' is another text)
+    stop = phrase.endswith(".") and len(phrase) > 1 and phrase[-2] not in ".!?"
+    words = r"\s+".join(_plural(w) for w in (phrase[:-1] if stop else phrase).split(" "))
+    if stop:
+        words += r"(?:\.|(?![\w&!?.]))"
     # brackets in the answer are optional only for a fact without any ('Primer (1 gal)' states
     # 'Primer, 1 gal'; 'Spare printer (spare)' is matched with its own)
     said = _loose(text, brackets="(" not in value and ")" not in value)

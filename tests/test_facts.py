@@ -275,6 +275,33 @@ def test_an_amount_said_in_thousands_or_millions_states_it():
     assert not facts_stated([[15000.0]], ["$14k, $15k or $16k"])  # rivals in thousands are rivals
 
 
+def test_a_choice_denied_is_no_rival():
+    """'Has my lead been qualified yet?' of a new lead: 'Not yet: she is still a new lead; she hasn't been
+    contacted or qualified' denies the other statuses, it does not offer them; naming them without a
+    negation, or joined by 'or', is still a guess."""
+    statuses = [("new", "contacted", "qualified", "disqualified", "converted")]
+    for denial in ("Not yet: she is still a new lead; she hasn't been contacted or qualified.",
+                   "No, it is still new. It has not been contacted, qualified or converted.",
+                   "Still new: it was never contacted nor qualified."):
+        assert facts_stated([["new"]], [denial], statuses), denial
+    for guess in ("It is new, contacted or qualified.", "Probably new or contacted.",
+                  "It's not clear: new, contacted or qualified."):
+        assert not facts_stated([["new"]], [guess], statuses), guess
+
+
+def test_a_sentence_quoted_without_its_full_stop_states_it():
+    """A message quoted inside a sentence drops its own full stop ('posted "Writing it up now" in #eng', or
+    logical quotation with the stop after the quote mark): still the message; another stop ('Writing it
+    up now!', the text an edit made of it) is another text."""
+    fact = "Found an issue with the data pipeline, writing it up now."
+    for answer in ('April posted "Found an issue with the data pipeline, writing it up now" in #engineering.',
+                   "April wrote \u201cFound an issue with the data pipeline, writing it up now\u201d.",
+                   'She wrote: "Found an issue with the data pipeline, writing it up now."'):
+        assert stated(fact, answer), answer
+    assert not stated(fact, "She wrote: Found an issue with the data pipeline, writing it up now!")
+    assert not stated("Deploy is done.", "Deploy is done?") and stated("Deploy is done.", "'Deploy is done', she said")
+
+
 def test_a_month_named_column_over_a_number_is_no_date():
     """A table whose columns are named by month ('jan  jul' over '11  31') or printed a column a line
     ('jan: 11, 3, 9' over 'jul: 31, 32') holds no day: a date said with its month's name stands on one
