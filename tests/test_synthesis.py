@@ -561,6 +561,10 @@ def test_a_change_joined_to_a_change_says_their_order_and_please_once() -> None:
     for register in ("plain", "polite", "chatty", "terse"):
         joined = {Voice(register).joiner(random.Random(seed), "add a line.", ordered=True) for seed in range(50)}
         assert joined and joined <= {"Then ", "After that, ", "Next, ", "And then "}, (register, joined)
+        for timed in ("Before I ping Kylie: is she around?", "once it's done, add a line.", "When is it due?"):
+            for ordered in (False, True):  # a clause of time says the order itself: no 'After that, before ...'
+                joined = {Voice(register).joiner(random.Random(seed), timed, ordered=ordered) for seed in range(50)}
+                assert not joined & {"Then ", "After that, ", "Next, ", "And then "}, (register, timed, joined)
     assert Voice.without_please("Switch it off, please. Please make it 70 degrees.") == "Switch it off. Make it 70 degrees."
     assert Voice.without_please('Could you please write "please review" in it?', ["please review"]) == (
         'Could you write "please review" in it?')
@@ -651,6 +655,19 @@ def test_a_title_opening_with_a_digit_is_a_name_a_joined_request_would_repeat() 
     assert _names_again(ask, "How many minutes before the '1:1 Taylor / Jennifer' do my reminders go off?")
     timed = Ask({}, say="x", refs=(Ref("reminder", "REM-0001", {"next_trigger": "2026-09-15T13:55"}),))
     assert not _names_again(timed, "It goes off at 2026-09-15T13:55.")
+
+
+def test_a_file_or_folder_a_joined_request_would_repeat_is_a_name_too() -> None:
+    """'Print /home/katie/data/exports/report-q3.csv ... Also, the average of a column in report-q3.csv
+    (it's in /home/katie/data/exports)': a file name or a path in lower case names the file again, so the
+    second request gets a message of its own; a number with a point is no name."""
+    from prove_env.synthesis.compose import _names_again
+    from prove_env.synthesis.recipe import Ask
+
+    ask = Ask({}, say="x", mentions=("report-q3.csv", "/home/katie/data/exports", "value"))
+    assert _names_again(ask, "Could you print /home/katie/data/exports/report-q3.csv by its value column?")
+    assert _names_again(ask, "What's in report-q3.csv?") and not _names_again(ask, "What's in report-q4.csv?")
+    assert not _names_again(Ask({}, say="x", mentions=("12.5", "ab")), "Set it to 12.5 ab.")
 
 
 def test_a_name_a_request_only_mentions_is_not_said_again_in_the_same_message() -> None:
@@ -1130,6 +1147,31 @@ def test_a_listing_under_an_entity_is_not_shown_by_one_entry_carrying_its_id() -
                                                                arguments={"deal_id": "DEA-0031"})]]})
     records_one = [records[0], SimpleNamespace(id="g2", output=deal)]
     assert _shown_earlier(one, records_one, {"g2": lambda r: [r["name"], r["amount"]]}) == {"g2": "g1"}
+
+
+def test_a_read_is_not_shown_by_an_entry_that_only_refers_to_its_entity() -> None:
+    """'Points left in sprint Apollo 24?' then 'Count of Apollo issues in review?': the sprint report
+    carries the project's id beside counts of the sprint's own, which equalled the project's by chance;
+    it is not the project's entry, so the project read stays in the gold. The project's own entry in an
+    earlier listing still shows it."""
+    from types import SimpleNamespace
+
+    from prove_env.synthesis.verify import _shown_earlier
+    from prove_env.task import GoldCall
+
+    gold = [[GoldCall(id="g1", name="get_sprint_report", arguments={"sprint_id": "SPR-0024"})],
+            [GoldCall(id="g2", name="get_project", arguments={"project_id": "PRJ-0002"})]]
+    task = Task(id="p", server="issue_tracker", seed=0, user_turns=["Points left?", "Apollo issues in review?"],
+                gold=gold, facts=[[13], [1]])
+    report = ('{"sprint_id": "SPR-0024", "project_id": "PRJ-0002", "points_remaining": 13, '
+              '"issues_by_status": {"in_review": 1, "todo": 4}}')
+    project = '{"project_id": "PRJ-0002", "key": "APOLLO", "issues_by_status": {"in_review": 1, "todo": 9}}'
+    records = [SimpleNamespace(id="g1", output=report), SimpleNamespace(id="g2", output=project)]
+    reading = {"g2": lambda r: [r["issues_by_status"]["in_review"]]}
+    assert _shown_earlier(task, records, reading) == {}
+    listed = task.model_copy(update={"gold": [[GoldCall(id="g1", name="list_projects", arguments={})], gold[1]]})
+    records_listed = [SimpleNamespace(id="g1", output=f"[{project}]"), records[1]]
+    assert _shown_earlier(listed, records_listed, reading) == {"g2": "g1"}
 
 
 def test_a_listing_narrowed_by_a_filter_is_shown_by_the_whole_listing_before_it() -> None:

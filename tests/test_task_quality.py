@@ -1011,6 +1011,16 @@ def test_a_message_joins_its_requests_with_different_words_and_stops_once(sample
     assert not problems, "\n".join(problems)
 
 
+def test_a_message_says_please_once(sample: list[Task]) -> None:
+    """'Please set a reminder for the Budget review. 15 minutes beforehand, please.': a request and its
+    value said in one message, or two requests joined in one, say 'please' once; the user's quoted
+    words are theirs, and kept."""
+    problems = [f"{task.id} turn {number + 1}: {text!r}" for task in sample
+                for number, text in enumerate(task.user_turns)
+                if len(re.findall(r"\bplease\b", _QUOTED.sub("QUOTE", text), re.IGNORECASE)) > 1]
+    assert not problems, "\n".join(problems)
+
+
 def test_a_value_said_with_its_request_is_no_correction(sample: list[Task]) -> None:
     """'Could you break down my spending? I mean between September 10 and 23.': a detail that
     answers "which one?" is said as a correction when it follows its own request in one message."""

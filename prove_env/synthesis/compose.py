@@ -85,6 +85,7 @@ class _Chain:
         self.calls: list[GoldCall] = []
         self.resolved: dict[tuple[str, str], str] = {}
         self.introduced: set[tuple[str, str]] = set()
+        self.served: set[str] = set()  # the requests' own calls, look-ups never (even where they settle one)
 
     def plan(self, tool: str, ask: Ask) -> tuple[list[GoldCall], list[tuple[str, str, Ref]], dict, set] | None:
         """The calls `ask` adds (look-ups first), and the introductions they need (the words, terse
@@ -114,6 +115,12 @@ class _Chain:
         def resolve(ref: Ref, depth: int = 0) -> str:
             key = (ref.kind, ref.key)
             if key in resolved:
+                # settled by a result that shows it (an invoice shows its merchant): still introduced
+                # as its own look-up would have ('I handle payments for X'), so the conversation says who
+                intro = next((lk.intro for lk in self.recipe.lookups_for(ref.kind) if lk.intro is not None), None)
+                if intro is not None and key not in introduced:
+                    introduced.add(key)
+                    intros.append((*intro(ref), ref))
                 return resolved[key]
             if depth > 4:
                 raise RecipeError(f"{self.recipe.server}: look-ups for {ref.kind!r} do not terminate")
@@ -165,8 +172,12 @@ class _Chain:
         return new, intros, resolved, introduced
 
     def commit(self, new: list[GoldCall], resolved: dict, introduced: set) -> None:
+        """Keep what `plan` drew; its last call is the request's own (`Ask.settles` may make it the
+        source of an entity's id, which does not make it a look-up to move or leave out)."""
         self.calls.extend(new)
         self.resolved, self.introduced = resolved, introduced
+        if new:
+            self.served.add(new[-1].id)
 
 
 class Composer:
@@ -446,7 +457,7 @@ class Composer:
                            strip=passes_enum(self.recipe.server, calls), hide=hide, off_topic=off_topic)
 
     def _is_lookup(self, call: GoldCall, chain: _Chain) -> bool:
-        return call.id in set(chain.resolved.values())
+        return call.id in set(chain.resolved.values()) and call.id not in chain.served
 
     def _edge_kind(self, chain: _Chain, source_id: str, target: GoldCall) -> str:
         source = next(c for c in chain.calls if c.id == source_id)
@@ -571,7 +582,14 @@ def _names_again(ask: Ask, text: str) -> bool:
     folded = text.casefold()
     named = [*_names(ask.refs), *(m for m in ask.mentions if m and _capitalised(m) and not m[0].isdigit()
                                   and not _DAY_NAMED.match(m))]
-    return any(len(name) >= 3 and re.search(rf"\b{re.escape(name.casefold())}\b", folded) for name in named)
+    # a file, a folder or an address, in lower case ('report-q3.csv' after '/home/kay/report-q3.csv')
+    paths = [m for m in ask.mentions if m and len(m) >= 3 and _PATHLIKE.search(m) and not m[0].isdigit()
+             and re.search(r"[A-Za-z]", m)]
+    return (any(len(name) >= 3 and re.search(rf"\b{re.escape(name.casefold())}\b", folded) for name in named)
+            or any(re.search(rf"(?<![\w.-]){re.escape(path.casefold())}(?![\w-])", folded) for path in paths))
+
+
+_PATHLIKE = re.compile(r"/|\w\.\w{1,5}$")
 
 
 _DAY_NAMED = re.compile(r"(?:(?:january|february|march|april|may|june|july|august|september|october|november|"

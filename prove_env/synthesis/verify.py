@@ -451,7 +451,10 @@ def _shown_earlier(task: Task, records: Sequence[Any], facts_of: Mapping[str, Ca
                 continue
             entries = list(_entries(outputs[earlier.id]) if same else _entries_of(outputs[earlier.id], ids))
             mine = list(_entries(outputs[call.id])) if same else own
-            if (reads and any(_extracted(extract, entry) == want for entry in entries)) or (not zeros and all(
+            # the read's own extract is tried on the entity's own entries only: a sprint report carries
+            # its project's id beside counts of its own, which may equal the project's by chance
+            owned = entries if same else [e for e in entries if _own_id(e) in ids]
+            if (reads and any(_extracted(extract, entry) == want for entry in owned)) or (not zeros and all(
                     _same_field(fact, entries, mine) for fact in want)):
                 shown[call.id] = earlier.id
                 break
@@ -515,6 +518,11 @@ def _same_field(fact: Any, entries: Sequence[dict[str, Any]], own: Sequence[dict
     # hours' does not tell which meetings the host had on February 3, though its title is the same
     return bool(holding) and all(any(_same_entity(e, o) and all(k in e and e[k] == o[k] for k in keys)
                                      for e in entries) for o, keys in holding)
+
+
+def _own_id(entry: dict[str, Any]) -> Any:
+    """The id of the entity an entry is about: its 'id' or first '*_id' field (None without one)."""
+    return next((entry[k] for k in entry if k == "id" or k.endswith("_id")), None)
 
 
 def _same_entity(entry: dict[str, Any], own: dict[str, Any]) -> bool:

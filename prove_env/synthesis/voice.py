@@ -56,6 +56,9 @@ _JOINERS = {
 # Joiners of sequence: they fit a request that asks for something, not one that tells what happened
 # ("Then I just had a call with Rhonda Ibarra").
 _IN_ORDER = ("Then ", "After that, ", "Next, ", "And then ")
+# nor a request that opens with a clause of time, which says its order itself ('After that, before I ping
+# Kylie: is she around?')
+_TIMED = re.compile(r"(?:before|after|when|once|until|while|as soon as)\b", re.IGNORECASE)
 # Joiners that ask: they fit a request, not a sentence that tells ('And if you could, I forget ...').
 _ASKING = ("And if you could, ",)
 _TELLS = re.compile(r"(?:I|I'm|I've|We|We're|We've|My|Our)\b(?!['’]d like| want| need| would like)")
@@ -116,19 +119,22 @@ class Voice:
         """The words that join `request`, a second request, to the first in one turn: words of
         sequence or of asking only before one that asks for something, not one that tells, and words
         of asking not before one that asks by itself ('Could you ...'); never the words that joined a
-        request of the turn before (`used`: its texts; 'Also, ... Also, ...'), nor before a question.
+        request of the turn before (`used`: its texts; 'Also, ... Also, ...'), nor before a question;
+        no words of sequence before a request that opens with a clause of time ('Before I ping ...').
         `ordered`: a change after a change, whose order may matter ('Archive my notes. Besides that,
         add a line to one of them' leaves the line in or out of the archive): words of sequence, before
         a request ('I'd like ...' asks; 'My card was stolen' tells)."""
         tells = self.tells(request)
-        if ordered and not tells:
+        timed = _TIMED.match(request) is not None
+        if ordered and not tells and not timed:
             in_order = [j for j in _JOINERS[self.register] if j in _IN_ORDER]
             if in_order:
                 fresh = [j for j in in_order if not any(u.startswith(j) for u in used)]
                 return rng.choice(fresh or in_order)
         asks = _ASKS.match(request) is not None or _QUESTION.match(request) is not None
         fitting = [j for j in _JOINERS[self.register]
-                   if not (tells and j in (*_IN_ORDER, *_ASKING)) and not (asks and j in _ASKING)]
+                   if not (tells and j in (*_IN_ORDER, *_ASKING)) and not (asks and j in _ASKING)
+                   and not (timed and j in _IN_ORDER)]
         fresh = [j for j in fitting if not j or not any(u.startswith(j) for u in used)]
         return rng.choice(fresh or fitting)
 

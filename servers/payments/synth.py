@@ -489,6 +489,12 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [v for i in r[:4] for v in (i["number"], _invoice_status(i))])
 
 
+def _merchant_shown(ref: Ref) -> tuple[tuple[str, str], ...]:
+    """The merchant an invoice's or a payment's entry shows by id ('merchant_id': MER-0003)."""
+    merchant = ref.entity.get("merchant_id")
+    return (("merchant", merchant),) if merchant else ()
+
+
 @goals.add("list_invoices", 0.8)
 def invoice_by_number(b: Bundle, rng: random.Random) -> Ask | None:
     """An invoice asked about by its number alone (numbers carry their merchant's prefix): another
@@ -502,6 +508,7 @@ def invoice_by_number(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Invoice {number} came up in a call. Whose is it, and where does it stand?",
                                f"Can you look up invoice {number} for me? I need the customer and its status."]),
                terse=f"Customer and status of invoice {number}?", mentions=(number,),
+               settles=(("merchant", invoice["merchant_id"]),),
                facts=lambda r: [r[0]["customer_name"], _invoice_status(r[0])])
 
 
@@ -1254,10 +1261,13 @@ recipe = Recipe(
                args=lambda r: {"name": r.entity["name"], **({"merchant_id": r.owner.key} if r.owner else {})}),
         Lookup.under("card", "list_payment_methods"),
         # an invoice is named by its number, which finds it alone: no look-up of its customer first
-        Lookup("invoice", "list_invoices", args=lambda r: {"number": r.entity["number"]}, needs=lambda r: ()),
+        # (its result shows the merchant's id: no look-up of the merchant after it)
+        Lookup("invoice", "list_invoices", args=lambda r: {"number": r.entity["number"]}, needs=lambda r: (),
+               settles=_merchant_shown),
         # a payment under its customer or invoice, or a hold on the list of the payments in its status
         Lookup("payment", "list_payments",
-               args=lambda r: {f"{r.owner.kind}_id": r.owner.key} if r.owner else {"status": r.entity["status"]}),
+               args=lambda r: {f"{r.owner.kind}_id": r.owner.key} if r.owner else {"status": r.entity["status"]},
+               settles=_merchant_shown),
         Lookup("endpoint", "list_webhook_endpoints", args=lambda r: {"merchant_id": r.owner.key} if r.owner else {}),
         Lookup("event", "list_events", args=lambda r: {"invoice_id": r.owner.key}),
         Lookup("delivery", "list_deliveries", args=lambda r: {"endpoint_id": r.owner.key, "status": "failed"}),

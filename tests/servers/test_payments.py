@@ -1665,3 +1665,34 @@ def test_a_question_about_queued_retries_says_it_counts_retries():
                 assert tail == "retries", words
     world.close()
     assert len(seen) >= 6, seen
+
+
+def test_a_merchant_an_earlier_result_shows_is_introduced_and_not_looked_up_again():
+    """'Add 10 hours to draft invoice CK-1021.' then 'Add Tom Ashby as a customer': the invoice's entry
+    shows its merchant's id, so the customer is created under it with no look-up of the merchant (which
+    cost a model that took the id from the invoice a quarter of its coverage); the user still says which
+    business they work for."""
+    from prove_env.synthesis.pipeline import synthesize
+    from prove_env.synthesis.recipe import Reader
+    from prove_env.world import worlds
+
+    result = synthesize(["payments"], 60, seed=117, workers=1)
+    toolkit = get_toolkit("payments")
+    tasks = result.tasks("train") + result.tasks("test")
+    after_invoice = 0
+    for task in tasks:
+        calls = [c for turn in task.gold for c in turn]
+        shown = False
+        for call in calls:
+            if call.name in ("list_invoices", "list_payments") and "number" in call.arguments:
+                shown = True
+            if call.name == "list_merchants":
+                assert not shown, (task.id, task.user_turns)
+            if shown and call.name in ("create_customer", "create_webhook_endpoint"):
+                after_invoice += 1
+                world = worlds.create(toolkit, task.seed)
+                merchant = next(m["name"] for m in Reader(toolkit, world)("list_merchants")
+                                if m["merchant_id"] == call.arguments["merchant_id"])
+                world.close()
+                assert merchant in " ".join(task.user_turns), (task.id, merchant, task.user_turns)
+    assert after_invoice
