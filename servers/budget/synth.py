@@ -154,7 +154,9 @@ def _category(b: Bundle, category: dict) -> Ref:
 
 
 def _recurring(b: Bundle, rule: dict) -> Ref:
-    return Ref.of("recurring", rule, _user(b))
+    """A bill, found in the list of the user's active bills, which shows each one's category by id."""
+    shown = [r["category_id"] for r in b["recurring"] if r["status"] == "active"]
+    return Ref.of("recurring", {**rule, "shown_categories": shown}, _user(b))
 
 
 def _expense(b: Bundle, expense: dict) -> Ref:
@@ -170,6 +172,25 @@ def _expense_lookup(ref: Ref) -> dict:
     day = ref.entity["date"]
     merchant = {} if ref.entity.get("alone_on_day") else {"merchant": ref.entity["merchant"]}
     return {"user_id": ref.owner.key, **merchant, "start_date": day, "end_date": day}
+
+
+def _settles(*category_ids: str) -> tuple[tuple[str, str], ...]:
+    """The categories a read's result shows by id beside their names (a month's summary, a bill, an
+    expense): a later request about one of them takes its id from that result, as a person would,
+    without listing the categories again."""
+    return tuple(("category", cid) for cid in dict.fromkeys(category_ids))
+
+
+def _expense_settles(ref: Ref) -> tuple[tuple[str, str], ...]:
+    """The expense's look-up (the day's list) shows the expense's category by id."""
+    return _settles(ref.entity["category_id"]) if ref.entity.get("category_id") else ()
+
+
+def _steady(b: Bundle, expenses: list[dict]) -> list[str]:
+    """The categories of those of `expenses` no request deletes, moves or splits: a list read later in
+    the conversation still shows them under that category."""
+    changed = {e["expense_id"] for parity in range(3) for e in _changeable(b, parity)} | {b["doomed"]}
+    return [e["category_id"] for e in expenses if e["expense_id"] not in changed]
 
 
 def cat_words(category: dict, rng: random.Random) -> str:
@@ -269,6 +290,8 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
     extra, when, mentions = _past_month(b, rng, this=False)
     args = {"user_id": b["user"]["user_id"], **extra}
     refs = (_user(b),)
+    # every month's summary lists each active category by id: a later request about one takes it from there
+    shown = _settles(*(c["category_id"] for c in b["categories"] if c["status"] == "active"))
     if extra and rng.random() < 0.4:
         said = mentions[0]
         say, terse, facts = rng.choice([
@@ -277,9 +300,10 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
             ("Could you compare my income with my spending for an earlier month?", f"Income vs spending {when}?",
              lambda r: [_amount(r["total_income"]), _amount(r["total_spent"])]),
             ("For an earlier month, which budget categories did I go over, and how much did I spend overall?",
-             f"Over-budget categories and total {when}?", lambda r: [*r["over_budget"], _amount(r["total_spent"])]),
+             f"Over-budget categories and total spent {when}?",
+             lambda r: [*r["over_budget"], _amount(r["total_spent"])]),
         ])
-        return Ask(args, say=say, terse=terse, refs=refs, mentions=mentions, facts=facts,
+        return Ask(args, say=say, terse=terse, refs=refs, mentions=mentions, facts=facts, settles=shown,
                    detail=rng.choice([f"I'm thinking of {said}.", f"{said}, please.", f"The month is {said}.",
                                       f"Let's look at {said}."]))
     choice = rng.randrange(4)
@@ -288,25 +312,25 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Add up everything I spent {when}, please.",
                           f"I'm curious: what did I spend altogether {when}?"])
         return Ask(args, say=say, terse=f"Total spent {when}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [_amount(r["total_spent"])])
+                   facts=lambda r: [_amount(r["total_spent"])], settles=shown)
     if choice == 1:
         say = rng.choice([f"How much of my overall budget is left {when}?",
                           f"Across all my categories, what's budgeted and what's left {when}?",
                           f"Give me the big picture {when}: total budget and how much of it remains."])
         return Ask(args, say=say, terse=f"Total budget and remaining {when}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [_amount(r["total_budgeted"]), _amount(abs(r["total_remaining"]))])
+                   facts=lambda r: [_amount(r["total_budgeted"]), _amount(abs(r["total_remaining"]))], settles=shown)
     if choice == 2:
         say = rng.choice([f"How did my income compare with my spending {when}?",
                           f"What came in and what went out {when}? Give me both totals.",
                           f"Did I earn more than I spent {when}? I'd like the two numbers."])
         return Ask(args, say=say, terse=f"Income vs spending {when}?", refs=refs, mentions=mentions,
-                   facts=lambda r: [_amount(r["total_income"]), _amount(r["total_spent"])])
+                   facts=lambda r: [_amount(r["total_income"]), _amount(r["total_spent"])], settles=shown)
     say = rng.choice([f"Give me a category-by-category breakdown of my spending {when}.",
                       f"Where did my money go {when}? Break it down by category.",
                       f"Can you go through my budget categories {when} and tell me what I spent in each?"])
     return Ask(args, say=say, terse=f"Spending by category {when}?", refs=refs, mentions=mentions,
                facts=lambda r: [line["spent"] for line in sorted(r["categories"], key=lambda x: -x["spent"])[:4]
-                                if line["spent"]] or [NO_AMOUNT])
+                                if line["spent"]] or [NO_AMOUNT], settles=shown)
 
 
 @goals.add("get_category_history")
@@ -355,11 +379,11 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
                                              f"Tell me about my {who} expense from {when}: the amount and its category.",
                                              f"What was the amount of my {who} purchase on {when}? Also which category?"]),
                        terse=f"{who} on {when}: amount, category?", refs=refs, mentions=_expense_mentions(expense),
-                       facts=fields("amount", "category"))
+                       facts=fields("amount", "category"), settles=_settles(*_steady(b, [expense])))
         return Ask(args, say=rng.choice([f"How did I pay for {who} on {when}, and how much was it?",
                                          f"What did I pay with at {who} on {when}, and what did it come to?"]),
                    terse=f"{who} on {when}: amount, paid how?", refs=refs, mentions=_expense_mentions(expense),
-                   facts=fields("payment_method", "amount"))
+                   facts=fields("payment_method", "amount"), settles=_settles(*_steady(b, [expense])))
     if mode == "merchant":
         merchant = rng.choice(sorted({e["merchant"] for e in expenses}))
         found = [e for e in expenses if e["merchant"] == merchant]
@@ -373,7 +397,7 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"Can you pull up every charge at {merchant} since {since}?",
                                          f"I think {merchant} is eating my budget. What did I pay there since {since}?"]),
                    terse=f"{merchant} since {since}?", refs=refs, mentions=(merchant, since),
-                   facts=lambda r: [e["amount"] for e in r[:5]])
+                   facts=lambda r: [e["amount"] for e in r[:5]], settles=_settles(*_steady(b, found)))
     if mode == "category":
         categories = [c for c in _readable(b) if c["expense_count"]]
         if not categories:
@@ -400,7 +424,7 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"I lose track of cash. What did I pay for in cash from {since} on?",
                                    f"List my cash payments since {since}, please."]),
                    terse=f"Cash expenses since {since}?", refs=refs, mentions=("cash", since),
-                   facts=lambda r: [e["amount"] for e in r[:5]])
+                   facts=lambda r: [e["amount"] for e in r[:5]], settles=_settles(*_steady(b, cash)))
     for threshold in (500, 300, 200, 150, 100):
         big = [e for e in expenses if e["amount"] >= threshold]
         if 1 <= len(big) <= 4:
@@ -411,7 +435,8 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
                                        f"Show me the big ones: everything of at least {money(threshold)} since {since}.",
                                        f"Which purchases since {since} were {money(threshold)} or more?"]),
                        terse=f"Expenses of {money(threshold)}+ since {since}?", refs=refs,
-                       mentions=(money(threshold), since), facts=lambda r: [e["amount"] for e in r[:5]])
+                       mentions=(money(threshold), since), facts=lambda r: [e["amount"] for e in r[:5]],
+                       settles=_settles(*_steady(b, big)))
     return None
 
 
@@ -428,7 +453,7 @@ def get_expense(b: Bundle, rng: random.Random) -> Ask | None:
                                f"I added a note to {name}. Can you remind me what it says?",
                                f"Could you read me the note on {name}?"]),
                terse=f"Note on {name}?", refs=(_expense(b, expense),), mentions=_expense_mentions(expense),
-               facts=lambda r: [r["note"]])
+               facts=lambda r: [r["note"]], settles=_settles(*_steady(b, [expense])))
 
 
 @goals.add("list_income")
@@ -464,6 +489,7 @@ def list_recurring(b: Bundle, rng: random.Random) -> Ask | None:
     if not active:
         return None
     args, refs = {"user_id": b["user"]["user_id"]}, (_user(b),)
+    shown = _settles(*(r["category_id"] for r in active))  # the list of active bills shows each one's category
     # a bill whose due date has passed without posting has no single "next" date (the one due, or the
     # one after it): only bills due from today on are asked about
     upcoming = [r for r in active if not r["due_not_posted"]]
@@ -475,11 +501,12 @@ def list_recurring(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"I need to plan for {who}: when does it come out next, and for how much?"]),
                    terse=f"Next {who} bill: date, amount?", refs=refs, mentions=(who,),
                    facts=lambda r: [next(x for x in r if x["merchant"] == who)["next_date"],
-                                    next(x for x in r if x["merchant"] == who)["amount"]])
+                                    next(x for x in r if x["merchant"] == who)["amount"]], settles=shown)
     return Ask(args, say=rng.choice(["What recurring bills do I have, and how much is each?",
                                      "Can you list my repeating expenses with their amounts?",
                                      "Which subscriptions and bills are set up to repeat? Amounts too, please."]),
-               terse="My recurring bills and amounts?", refs=refs, facts=lambda r: [x["amount"] for x in r[:5]])
+               terse="My recurring bills and amounts?", refs=refs, facts=lambda r: [x["amount"] for x in r[:5]],
+               settles=shown)
 
 
 # -- goals: changes ---------------------------------------------------------------------------------
@@ -887,8 +914,9 @@ recipe = Recipe(
         Lookup("user", "find_users", args=lambda r: {"name": r.entity["name"]}, intro=_by_name),
         Lookup("user", "find_users", args=lambda r: {"email": r.entity["email"]}, intro=_by_email),
         Lookup.under("category", "list_categories"),
-        Lookup.under("recurring", "list_recurring"),
-        Lookup("expense", "list_expenses", args=_expense_lookup),
+        Lookup("recurring", "list_recurring", args=lambda r: {"user_id": r.owner.key},
+               settles=lambda r: _settles(*r.entity.get("shown_categories", ()))),
+        Lookup("expense", "list_expenses", args=_expense_lookup, settles=_expense_settles),
     ),
     hidden=EVERYONE,
 )

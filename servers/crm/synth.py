@@ -614,8 +614,12 @@ def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
                                              f"move it to {word}.",
                                              f"Since {gone} is gone, reassign {name} to me, then set its stage to {word}."]),
                             [f"I'm taking over {name} from {gone}, who left. Make me the owner and update its stage.",
-                             f"Since {gone} is gone, reassign {name} to me and move it along the pipeline."],
-                            [f"It's in {word} now.", f"The new stage is {word}."])
+                             # not "move it along the pipeline": the stage may lie behind the deal's (negotiation
+                             # back to proposal), and ahead of it "along" reads as the next stage, not one to ask
+                             f"Since {gone} is gone, reassign {name} to me and update its stage too."],
+                            # "It's in closed won now." reads oddly: a closed stage is not a place a deal is in
+                            [f"It's {word} now." if stage == "closed_won" else f"It's in {word} now.",
+                             f"The new stage is {word}."])
         return Ask({"deal_id": deal["deal_id"], "stage": stage}, say=say, detail=detail,
                    terse=f"Take over {name}, stage {word}.", refs=(_deal(b, deal, name), _rep(b)),
                    mentions=(deal["company_name"], "won" if stage == "closed_won" else word),
@@ -956,8 +960,11 @@ def lead_status(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     lead = rng.choice(b["leads"])
     name = lead["name"]
-    say = rng.choice([f"What's the status of my lead {name}?", f"Where are we with the lead {name}?",
-                      f"Remind me: has my lead {name} been qualified yet? What status is it in?"])
+    # "has it been qualified yet?" of a new lead draws "still new, not contacted or qualified yet", which
+    # reads as a guess among the statuses: asked only of a lead past new
+    say = rng.choice([f"What's the status of my lead {name}?", f"Where are we with the lead {name}?"]
+                     + [f"Remind me: has my lead {name} been qualified yet? What status is it in?"]
+                     * (lead["status"] != "new"))
     mine = _my_lead(b, lead, say)
     return Ask({"name": name}, say=say, terse=f"Status of {'my ' * bool(mine)}lead {name}?", mentions=(name,),
                facts=lambda r: [r[0]["status"]], settles=mine)

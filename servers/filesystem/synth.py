@@ -481,7 +481,8 @@ def tail(b: Bundle, rng: random.Random) -> Ask | None:
     path = _pick(rng, logs or _text_files(b, min_lines=12))
     if path is None:
         return None
-    n = rng.choice([5, 15, 20])
+    # a count that cuts the file: "the last 20 lines" of a log of 15 is the whole log
+    n = rng.choice([k for k in (5, 15, 20) if k < len(b["files"][path]["lines"])])
     w, refs, mentions = name_file(b, rng, path, BY_TEXT)
     args, mentions = {"path": path, "n": n}, mentions + (str(n),)
     terse = _one(rng, f"Last {n} lines of {w}.", f"Bottom {n} lines of {w}?", f"{w}: the last {n} lines.")
@@ -557,6 +558,19 @@ def wc(b: Bundle, rng: random.Random) -> Ask | None:
 _GREP_WORDS = ("ERROR", "WARN", "TODO", "FIXME", "import", "timeout", "Attendees", "port", "return", "def")
 
 
+def _lines_under(b: Bundle, top: str) -> list[str]:
+    """The lines a search under `top` reads: of every file the user can read there."""
+    return [line for p, f in b["files"].items() if p.startswith(top + "/") for line in f["lines"]]
+
+
+def _as_word(word: str, lines: Sequence[str], ignore_case: bool = False) -> bool:
+    """Whether `word` stands in `lines`, and only as a word of its own: 'port' in 'port: 8080', never
+    inside 'important' or 'sport', where "every line mentioning 'port'" would be answered with lines
+    about neither (a search for it that finds those reads as a search for them)."""
+    found = re.findall(rf"[A-Za-z]*{re.escape(word)}[A-Za-z]*", "\n".join(lines), re.I if ignore_case else 0)
+    return bool(found) and all(len(f) == len(word) for f in found)
+
+
 def _matched(r: Any) -> list[Any]:
     return _content("\n".join(_grep_lines(r)))
 
@@ -569,14 +583,19 @@ def grep(b: Bundle, rng: random.Random) -> Ask | None:
     lines = b["files"][path]["lines"]
     patterns = [w for w in _GREP_WORDS if any(w in line for line in lines)]
     patterns += [w for w in re.findall(r"[A-Za-z]{5,}", " ".join(lines[:20]))][:3]
+    patterns = [w for w in patterns if _as_word(w, lines)]
     pattern = _pick(rng, patterns)
     if pattern is None:
         return None
     # never by its name somewhere under a folder: a recursive grep with that name as its include
     # pattern finds the lines in one call, where the gold would look the file up first
     w, refs, mentions = name_file(b, rng, path, BY_PATH)
-    said = pattern if pattern.isupper() else f"'{pattern}'"
     style = rng.random()
+    if style < 0.35 and sum(pattern in line for line in lines) < 2:
+        # a count of lines is asked of a word on several lines (one line is shown instead)
+        several = [p for p in patterns if sum(p in line for line in lines) >= 2]
+        pattern, style = (_pick(rng, several), style) if several else (pattern, 0.75)
+    said = pattern if pattern.isupper() else f"'{pattern}'"
     if style < 0.1:
         return Ask({"pattern": pattern, "path": path, "count": True},
                    # the say and its detail read as one message too: a question about 'a certain word'
@@ -593,7 +612,7 @@ def grep(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"pattern": pattern, "path": path, "count": True}, say=say,
                    terse=_one(rng, f"Count lines with {said} in {w}.", f"Lines with {said} in {w}: how many?"),
                    refs=refs, mentions=mentions + (pattern,), facts=lambda r: [int(r)])
-    if style < 0.55 and pattern.lower() != pattern:
+    if style < 0.55 and pattern.lower() != pattern and _as_word(pattern.lower(), lines, ignore_case=True):
         low = pattern.lower()
         say = _one(rng, f"Search {w} for '{low}', ignoring case, and show me the matching lines.",
                    f"Which lines of {w} mention '{low}'? Upper or lower case, it doesn't matter.",
@@ -629,7 +648,8 @@ def grep_recursive(b: Bundle, rng: random.Random) -> Ask | None:
     if top is None:
         return None
     texts = [line for p in _text_files(b, under=top + "/") for line in b["files"][p]["lines"]]
-    pattern = _pick(rng, [w for w in _GREP_WORDS if any(w in line for line in texts)])
+    searched = _lines_under(b, top)
+    pattern = _pick(rng, [w for w in _GREP_WORDS if any(w in line for line in texts) and _as_word(w, searched)])
     if pattern is None:
         return None
     said = pattern if pattern.isupper() else f"'{pattern}'"
@@ -651,7 +671,10 @@ def search_files(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, b["areas"])
     texts = [line for p in _text_files(b, under=top + "/") for line in b["files"][p]["lines"]]
     words = sorted({w for w in re.findall(r"\b[a-z]{6,}\b", " ".join(texts))})
-    query = _pick(rng, [w for w in _GREP_WORDS if any(w in t for t in texts)] + rng.sample(words, min(8, len(words))))
+    # a search_files query matches in any letter case
+    searched = _lines_under(b, top)
+    query = _pick(rng, [w for w in [*_GREP_WORDS, *rng.sample(words, min(8, len(words)))]
+                        if any(w in t for t in texts) and _as_word(w, searched, ignore_case=True)])
     if query is None:
         return None
     if rng.random() < 0.3:

@@ -226,7 +226,9 @@ def get_issue(b: Bundle, rng: random.Random) -> Ask | None:
 def list_issues(b: Bundle, rng: random.Random) -> Ask | None:
     pid, at = b["project"]["project_id"], where(b, rng)
     refs: tuple[Ref, ...] = (_project_ref(b),)
-    choice = rng.randrange(5)
+    # no listing by assignee: the search takes the person's name as it is said (`search_issues`),
+    # where the listing would look them up first, one call longer
+    choice = rng.choice((0, 2, 3, 4))
     if choice == 0:
         status = rng.choice(("in_progress", "in_review", "to_do"))
         rows = [i for i in b["issues"] if i["status"] == status]
@@ -238,20 +240,6 @@ def list_issues(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"Can you list everything that is {word} {at}?",
                                    f"I'm preparing the stand-up. What is {word} {at}?"]),
                    terse=f"Issues {word} {at}?", refs=refs, facts=_titles)
-    if choice == 1:
-        person = rng.choice(b["members"])
-        rows = [i for i in b["issues"] if i["assignee_id"] == person["user_id"]]
-        if not 3 <= len(rows) <= 8:
-            return None
-        mine = person["user_id"] == b["me"]["user_id"]
-        who = "me" if mine else person["name"]
-        return Ask({"project_id": pid, "assignee_id": person["user_id"]},
-                   say=rng.choice([f"Which issues {at} are assigned to {who}, finished ones included?",
-                                   f"List every ticket {at} assigned to {who}, whatever its status.",
-                                   f"Show me all the issues {at} that {who} {'am' if mine else 'is'} the assignee of, "
-                                   "open or closed."]),
-                   terse=f"All issues {at} assigned to {who}, any status?", refs=refs + (_me(b) if mine else _person_ref(person),),
-                   facts=_titles)
     if choice == 2:
         rows = [i for i in b["issues"] if i["sprint_id"] is None and i["status"] == "to_do"]
         if not 3 <= len(rows) <= 8:
@@ -287,15 +275,16 @@ def list_issues(b: Bundle, rng: random.Random) -> Ask | None:
 def search_issues(b: Bundle, rng: random.Random) -> Ask | None:
     key, short = b["project"]["key"], b["short"]
     issues = b["issues"]
-    choice = rng.randrange(4)
+    choice = rng.randrange(5)
     if choice == 0:
         rows = [i for i in issues if i["status"] != "done" and i["priority"] in ("high", "highest") and i["type"] == "bug"]
         query = f"project = {key} AND type = bug AND priority >= high AND status != done"
-        say = [f"Which high-priority bugs are still open in {short}?",
+        # "high or highest" in every wording: neither "urgent" nor "high-priority", which may mean the
+        # highest priority alone or the high one alone (a search for `priority = high` missed a highest bug)
+        say = [f"Which bugs are still open in {short} with high or highest priority?",
                f"Find me every open {short} bug with high or highest priority.",
-               # not "urgent", which may mean the highest priority alone
                f"Which open {short} bugs are marked high or highest priority?"]
-        terse = f"Open high-priority bugs in {short}?"
+        terse = f"Open {short} bugs of high or highest priority?"
     elif choice == 1:
         label = rng.choice(LABELS)
         rows = [i for i in issues if i["status"] != "done" and label in i["labels"]]
@@ -303,13 +292,30 @@ def search_issues(b: Bundle, rng: random.Random) -> Ask | None:
         say = [f"Which open {short} issues are labelled {label}?", f"Find the unfinished {label} work in {short}.",
                f"Search {short} for open issues tagged '{label}'."]
         terse = f"Open '{label}' issues in {short}?"
+    elif choice == 4:
+        # one member's issues, found by their name: a listing by assignee would look them up first. Never
+        # the asker's own: "assigned to me" leaves the name to their introduction, which only their look-up makes
+        people = [m for m in b["members"] if m["user_id"] != b["me"]["user_id"]]
+        if not people:
+            return None
+        person = rng.choice(people)
+        name, at = person["name"], where(b, rng)
+        rows = [i for i in issues if i["assignee_id"] == person["user_id"]]
+        if not 3 <= len(rows) <= 8:
+            return None
+        query = f'project = {key} AND assignee = "{name}"'
+        say = [f"Which issues {at} are assigned to {name}, finished ones included?",
+               f"List every ticket {at} assigned to {name}, whatever its status.",
+               f"Show me all the issues {at} that {name} is the assignee of, open or closed."]
+        return Ask({"query": query}, say=rng.choice(say), terse=f"All issues {at} assigned to {name}, any status?",
+                   facts=_titles, mentions=(name,))
     elif choice == 2:
         rows = [i for i in issues if i["status"] != "done" and i["assignee_id"] is None]
         query = f"project = {key} AND assignee = none AND status != done"
         say = [f"Which open issues in {short} have nobody assigned?", f"Find the unassigned open tickets in {short}.",
                f"Is any open work in {short} without an owner? Which issues?"]
         terse = f"Unassigned open issues in {short}?"
-    else:
+    elif choice == 3:
         rows = [i for i in issues if i["status"] != "done" and (i["story_points"] or 0) >= 8]
         query = f"project = {key} AND points >= 8 AND status != done"
         say = [f"Which open {short} issues are estimated at 8 points or more?",
@@ -368,6 +374,16 @@ def get_issue_history(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [next((c["changed_at"][:10] for c in r if c["to"] == "in_progress"), None)])
 
 
+def _project_count(r: dict, field: str, status: str | None = None) -> Any:
+    """A count read off the project's own record, never off another record carrying its id: a sprint
+    report shows the project's id beside its own `issues_by_status`, and a sprint with one issue in
+    review was taken to show the project's count of them (the project's look-up left out of the gold)."""
+    if "backlog_open_issues" not in r:  # only the project's own record has it
+        raise KeyError("not a project's record")
+    value = r[field] if status is None else r[field][status]
+    return value or NOTHING
+
+
 @goals.add("get_project", 0.7)
 def get_project(b: Bundle, rng: random.Random) -> Ask | None:
     short, args, refs = b["short"], {"project_id": b["project"]["project_id"]}, (_project_ref(b),)
@@ -378,18 +394,18 @@ def get_project(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"How many open issues sit in the {short} backlog right now?",
                                          f"How big is the {short} backlog these days?"]),
                    terse=f"{short}: backlog size?", refs=refs,
-                   facts=lambda r: [r["backlog_open_issues"] or NOTHING])
+                   facts=lambda r: [_project_count(r, "backlog_open_issues")])
     if overview:
         return Ask(args, say=rng.choice([f"Who leads {short}, and how many open issues are in its backlog?",
                                          f"Give me a quick overview of {short}: the lead and the backlog size.",
                                          f"How big is the {short} backlog these days, and who's the project lead?"]),
                    terse=f"{short}: lead and backlog size?", refs=refs,
-                   facts=lambda r: [r["lead"]["name"], r["backlog_open_issues"] or NOTHING])
+                   facts=lambda r: [r["lead"]["name"], _project_count(r, "backlog_open_issues")])
     return Ask(args, say=rng.choice([f"How many {short} issues are in review at the moment?",
                                      f"How many {short} issues are waiting for review right now? Just the count.",
                                      f"What's the number of issues in review in {short}?"]),
                terse=f"Count of {short} issues in review?", refs=refs,
-               facts=lambda r: [r["issues_by_status"]["in_review"] or NOTHING])
+               facts=lambda r: [_project_count(r, "issues_by_status", "in_review")])
 
 
 @goals.add("list_project_members", 0.6)
@@ -512,13 +528,12 @@ def create_issue(b: Bundle, rng: random.Random) -> Ask | None:
     at = where(b, rng)
     refs: tuple[Ref, ...] = (_project_ref(b), _me(b))
     extra, terse_extra = "", ""
-    others = _others(b)
-    if others and rng.random() < 0.4:
-        person = rng.choice(others)
-        args["assignee_id"] = person["user_id"]
-        refs += (_person_ref(person),)
-        extra = rng.choice([f" Assign it to {person['name']}.", f" {person['name']} should own it."])
-        terse_extra = f", assignee {person['name']}"
+    # assigned to the asker alone: the reporter and another assignee would be looked up one by one,
+    # where one listing of the project's members shows both (a route one call shorter)
+    if rng.random() < 0.3:
+        args["assignee_id"] = b["me"]["user_id"]
+        extra = rng.choice([" Assign it to me.", " Put me down as the assignee."])
+        terse_extra = ", assigned to me"
     elif rng.random() < 0.4:
         points = rng.choice((2, 3, 5, 8))
         args["story_points"] = points

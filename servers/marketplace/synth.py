@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from prove_env.facts import NOTHING
+from prove_env.facts import NOTHING, one_of
 from prove_env.synthesis.recipe import Ask, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import money, stable
 
@@ -64,7 +64,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                         "feedback": read("get_feedback", member_id=mid),
                         "offered_on": {o["listing_id"] for o in mine_offers},
                         "market": [x for x in market if x["seller_id"] != mid],
-                        "leading": {lid for lid, leader in leaders.items() if leader == mid}})
+                        "leading": {lid for lid, leader in leaders.items() if leader == mid},
+                        # my auctions that ending now sells to the high bidder (its bid meets the reserve)
+                        "sells_on_end": {lid for lid in bids if read("get_listing", listing_id=lid)["reserve_met"]}})
     return bundles
 
 
@@ -390,9 +392,10 @@ def revise_listing(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Start price of {item['title']}: {cash}.", refs=refs, mentions=(item["title"].lower(), cash))
     new = float(round(item["price"] * rng.choice([0.8, 0.9, 1.1])) - 0.01)
     cash = money(new)
+    # "isn't moving" is said only of a price going down
+    slow = [f"{_cap(name)} {_is(name, negated=True)} moving. Reprice it at {cash}."] if new < item["price"] else []
     say, detail = _held(rng, rng.choice([f"Please change the price of {name} to {cash}.",
-                                         f"{_cap(name)} {_is(name, negated=True)} moving. Reprice it at {cash}.",
-                                         f"Could you set {name} to {cash}?"]),
+                                         *slow, f"Could you set {name} to {cash}?"]),
                         [f"Please change the price of {name}.", f"{_cap(name)} needs a new price."],
                         [f"Make it {cash}.", f"Let's go with {cash}.", f"Set it to {cash}."])
     return Ask({"listing_id": item["listing_id"], "price": new}, say=say, detail=detail,
@@ -407,6 +410,14 @@ def end_listing(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     item = rng.choice(items)
     name = _my(item)
+    if item["listing_id"] in b["sells_on_end"]:
+        # ending it sells it to the high bidder: never "I sold it elsewhere" or "I changed my mind"
+        return Ask({"listing_id": item["listing_id"]},
+                   say=rng.choice([f"The high bid on {name} is good enough for me. End the auction now and sell "
+                                   "it to the high bidder.",
+                                   f"Please end {name} auction early; the top bidder can have it at their bid."]),
+                   terse=f"End my {item['title']} auction now, sold to the high bidder.",
+                   refs=(_me(b), _listing(item)), mentions=(item["title"].lower(),))
     return Ask({"listing_id": item["listing_id"]},
                say=rng.choice([f"I sold the {item['title']} elsewhere, so please end its listing now.",
                                f"Could you take down {name} listing early?",
@@ -478,6 +489,14 @@ def respond_to_offer(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- orders, shipping and feedback ---------------------------------------------------------------
 
+# How an order's status is said: a paid order is 'awaiting shipment' (the tool's own gloss) or 'not
+# shipped yet', a shipped one 'on its way', a delivered one 'arrived'.
+STATUS_WORDS = {"paid": ("paid", "awaiting shipment", "waiting to be shipped", "waiting to ship", "not shipped",
+                         "not yet shipped", "hasn't shipped", "has not shipped", "hasn't been shipped",
+                         "not been shipped", "yet to ship", "yet to be shipped", "to be shipped"),
+                "shipped": ("shipped", "on its way", "on the way", "in transit"),
+                "delivered": ("delivered", "arrived", "received")}
+
 @goals.add("list_orders", 0.8)
 def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.5:
@@ -497,7 +516,7 @@ def list_orders(b: Bundle, rng: random.Random) -> Ask | None:
                                "Could you list my purchases with their status?",
                                "Remind me what I ordered lately and where each order stands."]),
                terse="My purchases and their status?", refs=(_me(b),),
-               facts=lambda r: [o["title"] for o in r] + [o["status"] for o in r[:3]])
+               facts=lambda r: [o["title"] for o in r] + [one_of(*STATUS_WORDS[o["status"]]) for o in r[:3]])
 
 
 @goals.add("mark_shipped", 1.4)
@@ -596,9 +615,11 @@ def unwatch_listing(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- who is asking -------------------------------------------------------------------------------
 
-_INTRO = ("Hi, this is {name}.", "{name} here.", "Hello, I'm {name} (username {username}).", "It's {name}.",
+# A member is introduced by name alone: a username said too is a second right look-up
+# (find_members matches either), and the gold can hold only one of them.
+_INTRO = ("Hi, this is {name}.", "{name} here.", "Hello, I'm {name}.", "It's {name}.",
           "Hey there, {name} speaking.", "Good morning, this is {name}.", "{name} here, hi.",
-          "This is {name}, username {username}.", "Hello, my name is {name}.", "Hi, {name} from {city}.")
+          "This is {name}, a member here.", "Hello, my name is {name}.", "Hi, {name} from {city}.")
 _INTRO_TERSE = ("{name} here.", "Member: {name}.", "It's {name}.", "I'm {name}.")
 
 

@@ -448,7 +448,7 @@ def get_member(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"member_id": other["member_id"]},
                say=rng.choice([f"Is {name} around right now? What's their status?",
                                f"Can I reach {name} at the moment, or are they away? Any status message?",
-                               f"Before I ping {name}: are they available, and what does their status say?",
+                               f"I'm about to ping {name}: are they available, and what does their status say?",
                                f"What's {name}'s availability and status right now?"]),
                terse=f"{name}'s availability and status?", refs=(_me(b), _person(other)), mentions=(name,),
                facts=lambda r: [one_of(*PRESENCE_WORDS.get(r["presence"], (r["presence"],)))]
@@ -721,15 +721,17 @@ def reply_in_thread(b: Bundle, rng: random.Random) -> Ask | None:
                mentions=(channel["name"], text))
 
 
-def _edited(text: str, rng: random.Random) -> str:
-    """The user's new words for their message: the old words changed, without the ' (updated)' marker
-    the world left at the end of an edited one (a user rewriting their message does not type it)."""
+def _edited(text: str, rng: random.Random) -> tuple[str, bool]:
+    """The user's new words for their message, and whether they correct it: the old words changed
+    (a weekday put right: a correction; else a line added, which corrects nothing), without the
+    ' (updated)' marker the world left at the end of an edited one (a user rewriting their message
+    does not type it)."""
     text = text.removesuffix(_UPDATED)
     for name in DAYS:
         if name in text:
-            return text.replace(name, rng.choice([d for d in DAYS if d != name]))
+            return text.replace(name, rng.choice([d for d in DAYS if d != name])), True
     return rng.choice([f"{text} Update: this is done now.", f"{text} (Moved to next week.)",
-                       f"{text} Edit: details are in the doc."])
+                       f"{text} Edit: details are in the doc."]), False
 
 
 @goals.add("edit_message", 1.4)
@@ -751,9 +753,13 @@ def edit_message(b: Bundle, rng: random.Random) -> Ask | None:
                                    "they are."]),
                    terse=f"Edit {said.mid}: prefix @-mention of {person}.", refs=(_msg(b, said, message), _person(other)),
                    mentions=(channel["name"], person))
-    text = _edited(message["text"], rng)
+    text, corrects = _edited(message["text"], rng)
+    # a mistake is fixed only where the words are put right; a line added is an update
+    say = [f"I need to fix {said}.", f"Please edit {said}.", f"There's a mistake in {said.mid}; let's correct it."] \
+        if corrects else [f"Please edit {said}.", f"I'd like to add a line to {said}.",
+                          f"Please update {said}."]
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
-               say=rng.choice([f"I need to fix {said}.", f"Please edit {said}.", f"There's a mistake in {said.mid}; let's correct it."]),
+               say=rng.choice(say),
                detail=rng.choice([f"It should read \"{text}\"", f"Change it to \"{text}\"", f"The new text is \"{text}\""]),
                terse=f"Edit {said.mid} to \"{text}\"", refs=(_msg(b, said, message),), mentions=(channel["name"], text))
 

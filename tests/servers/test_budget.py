@@ -925,3 +925,58 @@ def test_an_income_label_is_quoted_wherever_it_stands_bare():
         else:
             assert f"'{source}'" in ask.terse, ask.terse
             assert f"source {source}" not in ask.say, ask.say
+
+
+def test_a_category_an_earlier_read_showed_by_id_is_not_listed_again():
+    """"Income vs spending in April 2026?" then "Personal Care limit $110." listed the categories before the
+    limit was set, though April's summary had just shown Personal Care with its id: an agent taking the id
+    from there lost coverage. A read that shows categories by id beside their names (a month's summary,
+    the list of bills, an expense's line or record) settles them, and no list of the categories follows
+    it only to find one of those again."""
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.config import SynthConfig
+    from prove_env.synthesis.graph import dependency_graph
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("budget"), get_recipe("budget")
+    config = SynthConfig(missing_function_rate=0.0, irrelevant_rate=0.0, hidden_rate=0.0, distractor_rate=0.0)
+    taking = ("category_id", "from_category_id", "to_category_id")
+    problems, settled = [], 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"budget settles {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        composer = Composer(recipe, dependency_graph("budget"), bundles, config, rng)
+        for draft in (d for d in (composer.draft() for _ in range(150)) if d is not None):
+            trial = world.clone()
+            tools = toolkit(trial)
+            shown = ""  # what the reads that show categories by id have shown so far
+            for call in draft.calls:
+                output = tools.run(call.name, dict(call.arguments))
+                takers = [c for c in draft.calls if call.id in c.depends_on]
+                taken = {c.arguments[k] for c in takers for k in taking if k in c.arguments}
+                if call.name == "list_categories" and not draft.facts_of.get(call.id) and taken:
+                    if all(cid in shown for cid in taken):
+                        problems.append(f"{draft.user_turns}: {call.id} lists the categories for {sorted(taken)}")
+                if call.name in ("get_budget_summary", "list_recurring", "list_expenses", "get_expense"):
+                    settled += any(cid in output for c in takers for cid in taken)
+                    shown += output
+            trial.close()
+        world.close()
+    assert not problems, "\n".join(problems[:5])
+    assert settled, "no request took a category's id from a read that showed it"
+
+
+def test_a_terse_total_says_which_total():
+    """"Over-budget categories and total for May 2026?" was checked by the total spent alone, though the
+    summary's total may as well be the total budget: every terse request for a month's total says
+    whether the total spent or the total budget is meant."""
+    import re
+
+    terses = {ask.terse for ask, _, _ in _asks("get_budget_summary", draws=300)}
+    assert any("Over-budget" in t for t in terses)
+    for terse in terses:
+        for found in re.finditer(r"\btotal\b(?: (\w+))?", terse, re.IGNORECASE):
+            assert found.group(1) in ("spent", "budget"), terse

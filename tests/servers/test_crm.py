@@ -1207,3 +1207,44 @@ def test_a_deal_moved_back_has_not_moved_on():
         on += forward
         assert ("moved on" in ask.say) == forward, (before, ask.args["stage"], ask.say)
     assert back and on
+
+
+def test_a_taken_over_deal_is_never_asked_to_move_along_the_pipeline():
+    """"Since Don Mccarthy is gone, reassign our annual subscription deal with Davis-Barron to me and move
+    it along the pipeline." then "It's in proposal now." of a deal in negotiation: the stage given lies
+    behind the deal's, and ahead of it "along" reads as the next stage, which leaves nothing to ask. A
+    take-over that holds the stage back asks to update it, whichever way it goes."""
+    order = ["prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"]
+    back = 0
+    for ask, _, read in _asks("update_deal_stage", draws=600):
+        if not any(tool == "reassign_deal" for tool, _ in ask.prior):
+            continue
+        before = read("get_deal", deal_id=ask.args["deal_id"])["stage"]
+        back += order.index(ask.args["stage"]) < order.index(before)
+        assert "along" not in ask.say, (before, ask.args["stage"], ask.say, ask.detail)
+    assert back
+
+
+def test_a_deal_is_not_said_to_be_in_closed_won():
+    """"... move it along the pipeline. It's in closed won now.": a won deal is said to be closed won, not
+    to sit in it as in a stage of the pipeline."""
+    won = 0
+    for ask, _, _ in _asks("update_deal_stage", draws=600):
+        if ask.args["stage"] != "closed_won":
+            continue
+        for text in (ask.say, ask.detail or "", ask.terse):
+            won += "closed won" in text
+            assert "in closed won" not in text, text
+    assert won
+
+
+def test_a_new_lead_is_not_asked_whether_it_is_qualified_yet():
+    """"Remind me: has my lead Jennifer Valdez been qualified yet? What status is it in?" of a new lead
+    draws the answer "Not yet: she's still new; she hasn't been contacted or qualified.", which the facts
+    read as a guess among the statuses (success false): the question is asked only of a lead past new."""
+    asked = 0
+    for ask, result, _ in _asks("list_leads", draws=300):
+        if "qualified yet" in ask.say:
+            asked += 1
+            assert result[0]["status"] != "new", ask.say
+    assert asked

@@ -2125,3 +2125,57 @@ def test_two_columns_printed_as_a_table_or_column_by_column_state_their_cells():
                 assert {rows[1][k], rows[-1][k]} & set(facts), (ask.say, facts)
             seen += 1
     assert seen > 20
+
+
+def test_a_searched_word_is_one_the_files_say_as_a_word():
+    """"I'd like every line mentioning 'port' anywhere under /home/katie/notes, with the file it's in.": the
+    notes say 'port' only inside "important" and "sport", so the gold's lines were about neither, and a
+    model searching for the word found none. A word is searched for only where every line it is found
+    in says it as a word of its own (in any letter case where the search ignores case)."""
+    import random
+    import re
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    seen = 0
+    for seed in (0, 11700000):  # the world of filesystem-11700000-0007
+        world = worlds.create(toolkit, seed)
+        try:
+            tools = toolkit(world)
+            rng = random.Random(f"filesystem searched words {seed}")
+            bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+            for goal in (g for g in recipe.goals if g.tool in ("grep", "search_files")):
+                for _ in range(60):
+                    ask = goal.build(rng.choice(bundles), rng)
+                    if ask is None:
+                        continue
+                    if goal.tool == "grep":
+                        word, any_case = ask.args["pattern"], bool(ask.args.get("ignore_case"))
+                        args = {k: v for k, v in ask.args.items() if k != "count"}
+                    else:
+                        word, any_case = ask.args["query"], True
+                        args = {"pattern": word, "path": ask.args["path"], "recursive": True,
+                                "ignore_case": True, "fixed_string": True}
+                    printed = tools.run("grep", args)
+                    lines = [re.sub(r"^(?:[^:\n]*:)?\d+:", "", line) for line in printed.splitlines()]
+                    found = re.findall(rf"[A-Za-z]*{re.escape(word)}[A-Za-z]*", "\n".join(lines),
+                                       re.I if any_case else 0)
+                    assert found, (ask.say, printed)
+                    assert all(len(f) == len(word) for f in found), (ask.say, sorted(set(found)))
+                    seen += 1
+        finally:
+            world.close()
+    assert seen > 100
+
+
+def test_the_last_lines_asked_are_fewer_than_the_file_has():
+    """"Show me the end of the error.log file I keep somewhere under /home/katie/logs, the last 20 lines."
+    of a log of 15 lines: the count cuts nothing, and the words promise lines that are not there. The
+    count is asked only where it leaves lines out."""
+    seen = 0
+    for seed in (0, 11700000):  # the world of filesystem-11700000-0011
+        for ask, _, b in _asks("tail", seed=seed, draws=80):
+            assert ask.args["n"] < len(b["files"][ask.args["path"]]["lines"]), (ask.say, ask.args)
+            seen += 1
+    assert seen > 50

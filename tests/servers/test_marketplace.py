@@ -736,3 +736,101 @@ def test_a_listing_request_records_every_entry_of_its_result():
                 longer += len(result) > 5
         world.close()
     assert checked > 50 and longer > 0
+
+
+def test_an_order_status_may_be_said_in_other_words():
+    """Finding (seed 117, marketplace-11700000-0005): "Could you list my purchases with their status?"
+    recorded the raw status words, so "Green die-cast model car - awaiting shipment (the tool's own gloss
+    of 'paid'); Limited edition tablet 10-inch - in transit" was scored a failure."""
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    said = {"paid": "awaiting shipment", "shipped": "in transit", "delivered": "arrived"}
+    toolkit, recipe = get_toolkit("marketplace"), get_recipe("marketplace")
+    checked, seen = 0, set()
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"marketplace order status {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for goal in (g for g in recipe.goals if g.tool == "list_orders"):
+            for _ in range(40):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None or "status" in ask.args:
+                    continue
+                result = read("list_orders", **ask.args)
+                answer = "; ".join(f"{o['title']}: {said[o['status']]}" for o in result)
+                assert facts_stated([ask.facts(result)], [answer]), (ask.say, answer)
+                titles = "; ".join(o["title"] for o in result)  # the status left out still fails
+                assert not facts_stated([ask.facts(result)], [titles]), (ask.say, titles)
+                seen |= {o["status"] for o in result[:3]}
+                checked += 1
+        world.close()
+    assert checked > 20 and seen == set(said)
+
+
+def test_a_member_is_introduced_by_name_without_a_username():
+    """Finding (seed 117, marketplace-11700000-0004 and -0010): "This is Mandy Woodward, username
+    mandyw37." while the gold looked her up by name; find_members matches a username too, and an
+    assistant that searched by the username the user gave scored argument 0.8."""
+    from servers.marketplace.synth import _intro
+
+    checked = 0
+    for _, ask in _asks(("find_members", "get_feedback", "get_watchlist", "place_bid"), draws=30):
+        for member in (r for r in ask.refs if r.kind == "member"):
+            for text in _intro(member):
+                checked += 1
+                assert member.entity["username"].lower() not in text.lower(), text
+    assert checked > 50
+
+
+def test_a_price_going_up_is_never_said_to_be_not_moving():
+    """Latent (seed 117 reading): "My Premium instant camera isn't moving. Reprice it at $117.99." could
+    be drawn for a price raised from $106.99: a listing that does not sell is repriced down."""
+    raised = 0
+    for _, ask in _asks(("revise_listing",), draws=150):
+        if "price" not in ask.args:
+            continue
+        (item,) = [r.entity for r in ask.refs if r.kind == "listing"]
+        raised += ask.args["price"] > item["price"]
+        if ask.args["price"] > item["price"]:
+            assert "moving" not in ask.say, ask.say
+    assert raised > 5
+
+
+def test_ending_an_auction_that_sells_to_the_high_bidder_says_so():
+    """Latent (seed 117 reading): "I sold the Green stand mixer elsewhere, so please end its listing now."
+    was drawn for an auction whose high bid meets the reserve, where ending it sells it to the high
+    bidder (an order is created): the request contradicted what the gold does."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("marketplace"), get_recipe("marketplace")
+    (goal,) = [g for g in recipe.goals if g.tool == "end_listing"]
+    sells = plain = 0
+    for seed in range(4):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"marketplace end listing {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(50):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            full = read("get_listing", **ask.args)
+            if full.get("bid_count") and full.get("reserve_met"):
+                sells += 1
+                for text in (ask.say, ask.terse):
+                    assert "bidder" in text and "elsewhere" not in text and "changed my mind" not in text, text
+            else:
+                plain += 1
+                assert "bidder" not in ask.say, ask.say
+        world.close()
+    assert sells > 5 and plain > 20

@@ -6,6 +6,7 @@ pins, direct messages, search)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
@@ -1300,3 +1301,55 @@ def test_whether_someone_is_around_is_told_in_the_words_people_use():
         assert not facts_stated([facts], [wrong[result["presence"]].format(name=name) + status]), facts
     world.close()
     assert all(seen.values()), seen
+
+
+def test_a_message_is_called_mistaken_only_where_the_edit_puts_it_right():
+    """"There's a mistake in my message ...; let's correct it." and "I need to fix ..." fit a weekday
+    put right, not a line added ("... Update: this is done now."), which is asked as an edit or an
+    update of the message."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    goal = next(g for g in recipe.goals if g.tool == "edit_message")
+    seen = {"added": 0, "corrected": 0}
+    for seed in (0, 11700000):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"team_chat edit wording {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for _ in range(300):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or "mention" in ask.say:
+                continue
+            added = any(ask.args["text"].endswith(line) for line in
+                        ("Update: this is done now.", "(Moved to next week.)", "Edit: details are in the doc."))
+            seen["added" if added else "corrected"] += 1
+            if added:
+                assert "mistake" not in ask.say and " fix " not in ask.say, ask.say
+        world.close()
+    assert all(seen.values()), seen
+
+
+def test_no_request_opens_with_a_clause_of_time_that_a_joiner_of_order_would_double():
+    """A second request of a message may be joined by "After that," or "Then"; one that opens with
+    "Before I ping ..." would read "After that, before I ping Kylie Miller: are they available?"."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    world = worlds.create(toolkit, 11700000)
+    rng = random.Random("team_chat time clause")
+    bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+    built = 0
+    for goal in recipe.goals:
+        for _ in range(40):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None:
+                continue
+            built += 1
+            for text in (ask.say, ask.terse):
+                assert not re.match(r"(?:before|after|when|once|until)\b", text, re.IGNORECASE), text
+    world.close()
+    assert built
