@@ -426,9 +426,9 @@ _ABSENT = object()
 
 
 def _loose(value: Any) -> Any:
-    """A detail as the user's words compare: free text in any letter case and spacing ('too big'
-    written as 'Too big')."""
-    return " ".join(value.split()).casefold() if isinstance(value, str) else value
+    """A detail as the user's words compare: free text in any letter case and spacing, with or
+    without a final full stop ('too big' written as 'Too big.')."""
+    return " ".join(value.split()).casefold().removesuffix(".") if isinstance(value, str) else value
 
 
 def _stated_values(task: Task) -> set[Any]:

@@ -657,6 +657,19 @@ def test_a_title_opening_with_a_digit_is_a_name_a_joined_request_would_repeat() 
     assert not _names_again(timed, "It goes off at 2026-09-15T13:55.")
 
 
+def test_an_opener_does_not_say_again_what_the_request_says() -> None:
+    """'Thanks for looking that up! Could you look up flights ...': the words that open a follow-up do
+    not echo the request after them, while other openers fit."""
+    from prove_env.synthesis.voice import Voice
+
+    chatty = Voice("chatty")
+    request = "Could you look up flights from New York (JFK) to London (LHR) on March 5?"
+    openers = {chatty.opener(random.Random(seed), "told", request=request) for seed in range(200)}
+    assert openers and "Thanks for looking that up!" not in openers
+    assert "Thanks for looking that up!" in {chatty.opener(random.Random(seed), "told", request="Cancel it.")
+                                             for seed in range(200)}
+
+
 def test_a_file_or_folder_a_joined_request_would_repeat_is_a_name_too() -> None:
     """'Print /home/katie/data/exports/report-q3.csv ... Also, the average of a column in report-q3.csv
     (it's in /home/katie/data/exports)': a file name or a path in lower case names the file again, so the
@@ -935,6 +948,10 @@ def test_the_users_own_name_is_no_fact_even_as_one_of_its_forms() -> None:
 
     extract = _not_own(lambda result: [one_of("Amanda Carney", "theamandac"), "Bo Diaz"], {"Amanda Carney"})
     assert extract(None) == ["Bo Diaz"]
+    # a comment told by its author or its words, the author being the user: still told, by its words
+    comments = _not_own(lambda result: [one_of("Damon Brown", "Looks good to me, merging now."),
+                                        one_of("Ann Lee", "Needs a test.")], {"Damon Brown"})
+    assert comments(None) == [one_of("Looks good to me, merging now."), one_of("Ann Lee", "Needs a test.")]
 
 
 def test_a_look_up_that_only_echoes_an_id_does_not_order_the_call_that_takes_it() -> None:

@@ -393,11 +393,14 @@ class Composer:
         openers: list[str] = []  # each follow-up opens with words of its own
         for i, turn in enumerate(turns):
             texts = [_sentence(t) if j == 0 else t for j, t in enumerate(turn.texts)]  # a request opens a sentence
+            if i == 0 and _PLEASE.search(" ".join(first)):  # 'please' once a message: 'Please look me up ...'
+                texts = [voice.without_please(t, turn.mentions) for t in texts]
             text = " ".join(t for t in (first if i == 0 else []) + texts if t)
             text = _QUOTE_STOPPED.sub(r"\1\2", text)  # 'about "Lunch on Thursday?".': one stop is enough
             before = turns[i - 1].calls if i else []
             if before:  # not after a request that waits for a missing value
-                opener = voice.opener(rng, _answered(before, specs, missing_call, facts_of), used=openers)
+                opener = voice.opener(rng, _answered(before, specs, missing_call, facts_of), used=openers,
+                                      request=text)
                 openers.append(opener)
                 text = f"{opener} {text}".strip()
             user_turns.append(text)
@@ -650,8 +653,23 @@ def _not_own(extract: Any, own: set[str]) -> Any:
         return extract
     folded = {name.casefold().lstrip("@") for name in own}
 
-    def mine(fact: Any) -> bool:  # the name itself, or one of the ways a fact may be said ('one_of')
-        choices = fact["one_of"] if isinstance(fact, dict) and "one_of" in fact else [fact]
-        return any(isinstance(c, str) and c.casefold().lstrip("@") in folded for c in choices)
+    def mine(value: Any) -> bool:
+        return isinstance(value, str) and value.casefold().lstrip("@") in folded
 
-    return lambda result: [f for f in extract(result) if not mine(f)]
+    def kept(facts: Sequence[Any]) -> list[Any]:
+        # a fact that may be said several ways: one of them the user's name, it is the user (the other
+        # ways one word, their handle) and goes; or a thing of theirs that may be named by them (a
+        # comment by its author or its words), which keeps its other ways
+        out = []
+        for fact in facts:
+            if isinstance(fact, dict) and "one_of" in fact:
+                others = [c for c in fact["one_of"] if not mine(c)]
+                if len(others) == len(fact["one_of"]):
+                    out.append(fact)
+                elif any(isinstance(c, str) and " " in c.strip() for c in others):
+                    out.append({**fact, "one_of": others})
+            elif not mine(fact):
+                out.append(fact)
+        return out
+
+    return lambda result: kept(extract(result))

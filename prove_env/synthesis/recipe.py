@@ -37,6 +37,7 @@ import datetime as dt
 import importlib
 import json
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,7 @@ from typing import Any
 from prove_env.registry import get_toolkit
 from prove_env.toolkit import Toolkit, ToolError
 from prove_env.synthesis.topics import TOPICS
+from prove_env.synthesis.voice import Voice
 from prove_env.world import World
 
 __all__ = ["Ref", "Ask", "Goal", "Goals", "Lookup", "HiddenAsk", "Recipe", "Reader", "RecipeError", "get_recipe"]
@@ -115,6 +117,15 @@ class Ask:
     plain: str | None = None
     terse_alone: str | None = None
     settles: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        # 'please' once a request: "Please set a reminder for the review. 15 minutes beforehand.", not
+        # "... 15 minutes beforehand, please." (the detail follows the request, in its message or the next)
+        if self.detail and _PLEASE.search(self.say) and _PLEASE.search(self.detail):
+            object.__setattr__(self, "detail", Voice.without_please(self.detail, self.mentions))
+
+
+_PLEASE = re.compile(r"\bplease\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

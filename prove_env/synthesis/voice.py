@@ -89,6 +89,15 @@ def greets(text: str) -> bool:
     return _GREETING.search(text.strip()) is not None
 
 
+def _stems(text: str) -> set[str]:
+    """The first four letters of each longer word of `text`, but the most common ones: what an
+    opener and a request would both say ('looking' and 'look up')."""
+    return {w[:4] for w in re.findall(r"[a-z]{4,}", text.lower())} - _COMMON
+
+
+_COMMON = {"that", "this", "what", "with", "your", "have", "just", "then", "ther", "they", "them", "from", "than"}
+
+
 @dataclass(frozen=True)
 class Voice:
     """A user's register for one conversation, drawn once with the conversation's `rng`."""
@@ -99,9 +108,10 @@ class Voice:
     def draw(cls, rng: random.Random, *, terse: bool = False) -> Voice:
         return cls("terse" if terse else rng.choice(REGISTERS[:3]))
 
-    def opener(self, rng: random.Random, after: str, used: Sequence[str] = ()) -> str:
+    def opener(self, rng: random.Random, after: str, used: Sequence[str] = (), request: str = "") -> str:
         """The words that open a follow-up turn, fitting what the assistant last did (one of `AFTER`),
-        and not words an earlier turn opened with (`used`) while others fit."""
+        and not words an earlier turn opened with (`used`) while others fit, nor words the request
+        that follows says again ('Thanks for looking that up! Could you look up flights ...')."""
         if after not in AFTER:
             raise ValueError(f"unknown answer kind {after!r}; one of {AFTER}")
         fitting = list(_NEUTRAL[self.register])
@@ -109,6 +119,8 @@ class Voice:
             fitting += _TOLD[self.register]
         if after in ("done", "told and done"):
             fitting += [o for o in _DONE[self.register] if o not in fitting]
+        said = _stems(request)
+        fitting = [o for o in fitting if not _stems(o) & said] or fitting
         fresh = [o for o in fitting if not o or o not in used]
         # nor one that opens with the same word as an earlier opener ('Ah, okay.' then 'Ah, good to know.')
         firsts = {u.split()[0].strip(",.!").lower() for u in used if u}

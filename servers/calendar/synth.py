@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -373,14 +372,6 @@ def _slot(rng: random.Random, d: dt.date, minutes: int) -> dt.datetime:
     return dt.datetime.combine(d, dt.time(9)) + dt.timedelta(minutes=15 * rng.randint(0, max(steps, 0)))
 
 
-_PLEASE = re.compile(r"\bplease\b", re.I)
-
-
-def _unplease(detail: str) -> str:
-    """A held-back detail without its 'please', for a request that says it already ('Please set a
-    reminder for X. 15 minutes beforehand.')."""
-    bare = re.sub(r",? please\b", "", re.sub(r"^Please (\w)", lambda m: m[1].upper(), detail))
-    return bare
 
 
 def _ask(rng: random.Random, args: dict, *, says: Sequence[str], terse: Sequence[str],
@@ -393,7 +384,7 @@ def _ask(rng: random.Random, args: dict, *, says: Sequence[str], terse: Sequence
     short = rng.choice(list(terse))
     if vague and rng.random() < split:
         say, detail = rng.choice(list(vague)), rng.choice(list(details))
-        return Ask(args, say=say, terse=short, detail=_unplease(detail) if _PLEASE.search(say) else detail,
+        return Ask(args, say=say, terse=short, detail=detail,
                    refs=refs, mentions=mentions, prior=prior, facts=facts)
     return Ask(args, say=rng.choice(list(says)), terse=short, refs=refs, mentions=mentions, prior=prior,
                facts=facts)

@@ -317,7 +317,7 @@ class Crm(Toolkit):
         return {**_lead(lead), "previous_owner": {"rep_id": old.id, "name": old.name}, "owner_name": new.name,
                 "changed": old.id != new.id, "owner_history": self._owner_history("lead_id", lead.id)}
 
-    @tool(destructive=True)
+    @tool(destructive=True, details=(Detail("leads", "disqualified_reason"),))
     def disqualify_lead(self, lead_id: Id("lead"), reason: str) -> dict:
         """Disqualify a new, contacted or qualified lead, with the reason. A disqualified lead is final.
 
@@ -469,7 +469,7 @@ class Crm(Toolkit):
         self._not_past(close_date, "close_date")
         return self._deal(self._open_deal(title, company.id, contact_id, owner.id, amount, close_date, "prospecting"))
 
-    @tool(idempotent=True, requires=("deal.reassigned",))
+    @tool(idempotent=True, requires=("deal.reassigned",), details=(Detail("deals", "lost_reason"),))
     def update_deal_stage(self, deal_id: Id("deal"), stage: Stage, lost_reason: str | None = None) -> dict:
         """Move an open deal to another stage; the change is recorded in its history and the probability
         becomes the stage's default. closed_won and closed_lost close the deal for good (closed_lost

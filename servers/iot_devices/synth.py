@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import re
-from dataclasses import replace
 from typing import Any
 
 from prove_env.facts import NOTHING, one_of, quantity
@@ -1293,22 +1291,6 @@ def create_automation(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Could you add an automation called '{label}'? {sentence}.",
                                      f"I'd like an automation '{label}': {what}."]),
                terse=f"Automation '{label}': {what}.", refs=refs, mentions=(label, *mentions))
-
-
-def _please_once(build):
-    """A request whose own sentence says 'please' does not say it again in the sentence with its value
-    ("Please turn on the auto-lock on my front door lock. 15 minutes." rather than "... 15 minutes, please.")."""
-    def wrapped(b: Bundle, rng: random.Random) -> Ask | None:
-        ask = build(b, rng)
-        if ask is None or not ask.detail or "please" not in ask.say.lower() or "please" not in ask.detail.lower():
-            return ask
-        detail = re.sub(r",? [Pp]lease\b|\b[Pp]lease,? ", "", ask.detail)
-        return replace(ask, detail=detail[:1].upper() + detail[1:])
-    wrapped.__name__ = build.__name__
-    return wrapped
-
-
-goals.all[:] = [replace(goal, build=_please_once(goal.build)) for goal in goals.all]
 
 
 # -- who is asking ----------------------------------------------------------------------------------------

@@ -1601,21 +1601,6 @@ def _by_email(ref: Ref) -> tuple[str, str]:
 FLEET_WIDE: tuple[HiddenAsk, ...] = ()
 
 
-def _please_once(build):
-    """A request whose own sentence says 'please' does not say it again in the sentence with its value ("Set a
-    new speed for my CX-5, please. 40 miles per hour." rather than "..., please. 40 miles per hour, please.")."""
-    def wrapped(b: Bundle, rng: random.Random) -> Ask | None:
-        ask = build(b, rng)
-        if ask is None or not ask.detail or "please" not in ask.say.lower() or "please" not in ask.detail.lower():
-            return ask
-        return replace(ask, detail=_cap(re.sub(r",? [Pp]lease\b|\b[Pp]lease,? ", "", ask.detail)))
-    wrapped.__name__ = build.__name__
-    return wrapped
-
-
-goals.all[:] = [replace(goal, build=_please_once(goal.build)) for goal in goals.all]
-
-
 # Tools that do one another's job for some request (a vehicle's live state shows in the owner's
 # vehicle list): a missing-function task hides all of a group or none.
 SUBSTITUTES = (
