@@ -123,6 +123,13 @@ def _free(b: Bundle) -> list[dict]:
     return [c for c in b["categories"] if c["category_id"] not in (b["archive"], b["donor"])]
 
 
+def _topped_up(category: dict) -> bool:
+    """Whether budget may be moved into `category` this month: half the categories by id. A limit is
+    lowered only on the others, so that no conversation lowers a limit and tops the same budget up
+    ("the new limit is $150", then "shift $50 of travel to entertainment for this month")."""
+    return int(category["category_id"][-1]) % 2 == 1
+
+
 def _readable(b: Bundle) -> list[dict]:
     return [c for c in b["categories"] if c["category_id"] != b["archive"]]
 
@@ -241,7 +248,8 @@ def list_categories(b: Bundle, rng: random.Random) -> Ask | None:
                                          "Am I over budget anywhere this month? Which categories?",
                                          "I have a feeling I've overspent somewhere. Which budgets have I blown "
                                          "through this month?",
-                                         "Could you check which of my budget categories have gone over so far?"]),
+                                         "Could you check which of my budget categories have gone over so far this "
+                                         "month?"]),
                    terse="Over-budget categories this month?", refs=refs,
                    facts=lambda r: [c["name"] for c in r if c["over_budget"]])
     category = rng.choice(categories)
@@ -260,12 +268,12 @@ def list_categories(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"How much do I have left in my {words} budget this month?",
                                          f"What's left to spend on {words} this month?",
                                          f"Before I go out: how much room is left in {words} for this month?",
-                                         f"Could you tell me my remaining {words} budget for the month?"]),
+                                         f"Could you tell me my remaining {words} budget for this month?"]),
                    terse=f"{name} left this month?", refs=refs, mentions=(words,), facts=left)
     return Ask(args, say=rng.choice([f"How much have I spent on {words} this month, and what's the budget?",
-                                     f"Where am I on {words}? Spent so far versus the budget, please.",
+                                     f"Where am I on {words} this month? Spent so far versus the budget, please.",
                                      f"I'd like to know my {words} spending so far this month against its budget."]),
-               terse=f"{name}: spent vs budget?", refs=refs, mentions=(words,), facts=spent)
+               terse=f"{name}: spent vs budget this month?", refs=refs, mentions=(words,), facts=spent)
 
 
 def _past_month(b: Bundle, rng: random.Random, *, this: bool = True) -> tuple[dict, str, tuple[str, ...]]:
@@ -462,12 +470,15 @@ def list_income(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     args, when, mentions = _past_month(b, rng)
     today = b["now"].date()
+    income_args = {"user_id": b["user"]["user_id"]}
     if "month" in args:
         start = dt.date.fromisoformat(args["month"] + "-01")
         end = (start + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
+        income_args.update(start_date=start.isoformat(), end_date=end.isoformat())
     else:
-        start, end = today.replace(day=1), today
-    income_args = {"user_id": b["user"]["user_id"], "start_date": start.isoformat(), "end_date": end.isoformat()}
+        # this month to date: nothing is received after today, so the month's first day is the only bound
+        # ("this month to date" listed from November 1 alone finds what the gold's range up to today does)
+        income_args["start_date"] = today.replace(day=1).isoformat()
     if mentions and rng.random() < 0.4:
         return Ask(income_args, say=rng.choice(["Could you list my income for one of the past months, with the total?",
                                                 "What came in during a past month? Each source and the total."]),
@@ -540,7 +551,7 @@ def set_category_limit(b: Bundle, rng: random.Random) -> Ask | None:
     category = rng.choice(categories)
     current = category["monthly_limit"]
     limit = float(max(10, round(current * rng.choice([0.8, 1.2, 1.25, 1.5]) / 10) * 10))
-    if limit == current:
+    if limit == current or (limit < current and _topped_up(category)):
         return None
     words, cash = category["name"].lower(), money(limit)
     verb = "raise" if limit > current else "lower"
@@ -576,7 +587,7 @@ def archive_category(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("move_budget", 1.5)
 def move_budget(b: Bundle, rng: random.Random) -> Ask | None:
     donor = next((c for c in b["categories"] if c["category_id"] == b["donor"]), None)
-    targets = _free(b)
+    targets = [c for c in _free(b) if _topped_up(c)]
     if donor is None or not targets:
         return None
     amount = _nice(donor["remaining"] / 2)

@@ -324,7 +324,7 @@ def disqualify_lead(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     lead, reason = rng.choice(leads), rng.choice(DISQUALIFY)
     who = f"{lead['name']} from {lead['company_name']}"
-    say, detail = _held(rng, rng.choice([f"Please disqualify my lead {who}. Reason: {reason}.",
+    say, detail = _held(rng, rng.choice([f"Please disqualify my lead {who}. Reason: '{reason}'.",
                                          f"{who} isn't going anywhere, so disqualify that lead with the reason "
                                          f"'{reason}'.",
                                          f"Could you close out my lead {who} as disqualified? Put '{reason}' as "
@@ -332,10 +332,10 @@ def disqualify_lead(b: Bundle, rng: random.Random) -> Ask | None:
                                          f"I'm dropping the lead {who}; mark it disqualified because of '{reason}'."]),
                         [f"Please disqualify my lead {who}.", f"I'm dropping the lead {who}; disqualify it, please.",
                          f"Could you mark my lead {who} as disqualified?"],
-                        [f"The reason is '{reason}'.", f"Reason: {reason}.", f"Put down '{reason}' as the reason."])
+                        [f"The reason is '{reason}'.", f"Reason: '{reason}'.", f"Put down '{reason}' as the reason."])
     mine = _my_lead(b, lead, say)
     return Ask({"lead_id": lead["lead_id"], "reason": reason}, say=say, detail=detail,
-               terse=f"Disqualify {'my ' * bool(mine)}lead {lead['name']}: {reason}.", refs=(_lead(b, lead),),
+               terse=f"Disqualify {'my ' * bool(mine)}lead {lead['name']}: '{reason}'.", refs=(_lead(b, lead),),
                mentions=(lead["name"], reason), settles=mine)
 
 
@@ -641,13 +641,13 @@ def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
     if stage == "closed_lost":
         reason = rng.choice(LOST_REASONS)
         args["lost_reason"] = reason
-        say, detail = _held(rng, rng.choice([f"We lost {name}. Please close it as lost, reason: {reason}.",
+        say, detail = _held(rng, rng.choice([f"We lost {name}. Please close it as lost, reason: '{reason}'.",
                                              f"Mark {name} closed lost; the reason is '{reason}'.",
                                              f"Bad news on {name}: it's closed lost. Put '{reason}' as the reason."]),
                             [f"We lost {name}. Please close it as lost.", f"Bad news: {name} is closed lost."],
-                            [f"The reason is '{reason}'.", f"Reason: {reason}.", f"Put '{reason}' as the reason."])
+                            [f"The reason is '{reason}'.", f"Reason: '{reason}'.", f"Put '{reason}' as the reason."])
         return Ask(args, say=say, detail=detail,
-                   terse=f"Close {name} as lost: {reason}.", refs=refs, mentions=(company, reason))
+                   terse=f"Close {name} as lost: '{reason}'.", refs=refs, mentions=(company, reason))
     word = STAGE_WORDS[stage]
     say, detail = _held(rng, rng.choice([f"Please move {name} to the {word} stage.",
                                          f"Could you update {name}? It's in {word} now.",
@@ -814,31 +814,34 @@ def get_company(b: Bundle, rng: random.Random) -> Ask | None:
     company = rng.choice(companies)
     name = company["name"]
     mine = company["owner_id"] == b["rep"]["rep_id"]  # the asker knows they own it
-    if rng.random() < 0.5 or mine:
-        # the contacts alone are one search by the company's id, as short as its record: the request asks as
-        # well what only the record shows beside them (its deals, or its account owner by name)
-        if company["deals"]:
-            return Ask({"company_id": company["company_id"]},
-                       say=rng.choice([f"Who are our contacts at {name}, and which deals do we have with them?",
-                                       f"Could you list the people we know at {name} and our deals there?",
-                                       f"I'm calling {name} later. Who do we have on file there, and what deals?"]),
-                       terse=f"Contacts and deals at {name}?", refs=(_company(company),), mentions=(name,),
-                       facts=lambda r: [c["name"] for c in r["contacts"][:6]]
-                       + deal_facts(r["deals"], of_one_company=True))
-        if mine:
-            return None
+    # the contacts alone are one search by the company's id, its deals one listing by it, and its owner's id is
+    # on the company's search row: a request for one of them beside the owner is as short, or shorter where the
+    # conversation has already named the owner ("It goes to Timothy Lam." then "Which rep looks after ...?"),
+    # through those reads as through the record. The request asks for the contacts and the deals together, and
+    # for the owner only beside both: what the record alone shows in one read.
+    first = rng.random() < 0.5 or mine
+    if not company["deals"]:
+        return None
+
+    def facts(r: dict) -> list[Any]:
+        return [c["name"] for c in r["contacts"][:6]] + deal_facts(r["deals"], of_one_company=True)
+
+    if first:
         return Ask({"company_id": company["company_id"]},
-                   say=rng.choice([f"Who are our contacts at {name}, and which rep owns the account?",
-                                   f"Could you list the people we know at {name}, and who the account owner is?",
-                                   f"I'm calling {name} later. Who do we have on file there, and whose account is it?"]),
-                   terse=f"Contacts and owner of {name}?", refs=(_company(company),), mentions=(name,),
-                   facts=lambda r: [c["name"] for c in r["contacts"][:6]] + [r["owner_name"]])
+                   say=rng.choice([f"Who are our contacts at {name}, and which deals do we have with them?",
+                                   f"Could you list the people we know at {name} and our deals there?",
+                                   f"I'm calling {name} later. Who do we have on file there, and what deals?"]),
+                   terse=f"Contacts and deals at {name}?", refs=(_company(company),), mentions=(name,),
+                   facts=facts)
     return Ask({"company_id": company["company_id"]},
-               say=rng.choice([f"Who owns the {name} account, and what industry are they in?",
-                               f"Could you tell me who the account owner for {name} is?",
-                               f"Which rep looks after {name}, and how big is the company?"]),
-               terse=f"Owner of {name}?", refs=(_company(company),), mentions=(name,),
-               facts=lambda r: [r["owner_name"]])
+               say=rng.choice([f"Who owns the {name} account? And who are our contacts there, and what deals do we "
+                               "have with them?",
+                               f"Could you give me a rundown of {name}: the account owner, the people we know there "
+                               "and our deals?",
+                               f"I'm calling {name} later. Whose account is it, who do we have on file there, and "
+                               "what deals?"]),
+               terse=f"Owner, contacts and deals of {name}?", refs=(_company(company),), mentions=(name,),
+               facts=lambda r: facts(r) + [r["owner_name"]])
 
 
 @goals.add("get_contact", 0.8)
@@ -1092,10 +1095,10 @@ def create_task(b: Bundle, rng: random.Random) -> Ask | None:
             "contact_id": person["contact_id"]}
     full = f"on {day(due)}" if when == f"on {day(due)}" else f"{when.removeprefix('on ')} ({day(due)})"
     say, detail = _held(rng, rng.choice([f"Remind me to '{subject}' for {name}, due {full}.",
-                                         f"Please create a task '{subject}' on {name}, due {full}.",
+                                         f"Please create a task '{subject}' for {name}, due {full}.",
                                          f"I need a to-do for {name}: '{subject}', due {full}.",
                                          f"Could you set up a task for me to '{subject}' with {name}, due {full}?"]),
-                        [f"Please create a task '{subject}' on {name}.", f"I need a to-do for {name}: '{subject}'.",
+                        [f"Please create a task '{subject}' for {name}.", f"I need a to-do for {name}: '{subject}'.",
                          f"Add a task for me to '{subject}' with {name}."],
                         [f"It's due {full}.", f"Due {full}.", f"Make it due {full}, please."])
     return Ask(args, say=say, detail=detail,

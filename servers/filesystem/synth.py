@@ -451,7 +451,9 @@ def cat(b: Bundle, rng: random.Random) -> Ask | None:
     w, refs, mentions = name_file(b, rng, path, BY_TEXT)
     say = _one(rng, f"Show me what's in {w}.", f"Can you print {w}?", f"Please display the contents of {w}.",
                f"Could you pull up {w} for me? I'd like to read it.",
-               f"I can't remember what I put in {w}. Can you show it to me?", f"Read {w} out to me, please.",
+               # not 'Read {w} out to me': a file named by what it says puts a clause between the verb
+               # and its particle ('Read my config file ... that has "x" in it out to me')
+               f"I can't remember what I put in {w}. Can you show it to me?", f"Read me {w}, please.",
                f"I need to check {w}; could you show me the whole thing?")
     return Ask({"path": path}, say=say, terse=_one(rng, f"Print {w}.", f"Contents of {w}?", f"Show {w}."),
                refs=refs, mentions=mentions, facts=_content)
@@ -1311,7 +1313,7 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Sum of '{column}' in {w}?", refs=refs, mentions=mentions, facts=lambda r: [r["sum"]])
     if style == 2:
         return Ask(args, say=_one(rng, f"What's the average '{column}' in {w}?",
-                                  f"On average, what's in the '{column}' column of {w}?"),
+                                  f"What does the '{column}' column of {w} average out to?"),
                    terse=f"Mean '{column}' in {w}?", refs=refs, mentions=mentions, facts=lambda r: [_mean(r["mean"])])
     return Ask(args, say=_one(rng, f"What are the highest and lowest '{column}' values in {w}?",
                               f"Give me the range of the '{column}' column in {w}: smallest and largest."),
@@ -2139,6 +2141,13 @@ SUBSTITUTES = (
     ("stat", "ls", "list_dir", "list_recent", "tree", "find", "glob", "du", "disk_usage", "count_files", "wc",
      "readlink", "realpath"),
     ("pwd", "user_info"),
+    # the working directory is printed by any tool that names the absolute path of '.' or of a file
+    # in it: realpath('.'), cd('.'), stat('.'), exists('.'), list_dir, list_recent, disk_usage,
+    # count_files, find_duplicates and search_files of '.', glob('*'), read_file and checksum of a
+    # file there: with pwd hidden, each of those is too
+    *(("pwd", printer) for printer in ("realpath", "cd", "stat", "exists", "list_dir", "list_recent", "disk_usage",
+                                       "count_files", "find_duplicates", "search_files", "glob", "read_file",
+                                       "checksum")),
     # which groups the user is in is printed by /etc/group ('developers:x:1001:megan'), which every tool
     # that prints a file's lines reads (the user's name, the owner of their home, `cd ~` says): with
     # user_info hidden, each of those is too

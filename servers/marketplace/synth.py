@@ -143,7 +143,7 @@ def find_members(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"What's the username and feedback score of the seller {name}?",
                                f"I bought from {name} once. Could you tell me their username and how good "
                                "their feedback is?",
-                               f"Is {name} a trustworthy seller? Give me their feedback score and username."]),
+                               f"I'm wondering if {name} is a trustworthy seller. Give me their feedback score and username."]),
                terse=f"{name}: username and feedback score?", mentions=(name,),
                facts=lambda r: [r[0]["username"], r[0]["feedback_score"]])
 
@@ -153,7 +153,7 @@ def get_feedback(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["feedback"]["received"]:
         return None
     return Ask({"member_id": b["member"]["member_id"]},
-               say=rng.choice(["What feedback have people left me lately? Just the latest comment and my score.",
+               say=rng.choice(["What's the latest feedback comment people left me, and what's my score?",
                                "Could you check my feedback: my score and the most recent comment?",
                                "I'm curious how buyers rate me. What's my feedback score, and what did the last "
                                "one say?",
@@ -175,7 +175,7 @@ def search_listings(b: Bundle, rng: random.Random) -> Ask | None:
         say = rng.choice([f"Which {category} auctions are running right now?",
                           f"I'm hunting for a deal. Are there any auctions open in {category}?",
                           f"Show me the open auctions in the {category} category, please.",
-                          f"Any {category} items up for auction at the moment?"])
+                          f"Are there any {category} items up for auction at the moment?"])
         terse = f"Open {category} auctions?"
     else:
         say = rng.choice([f"What can I buy outright in {category} at the moment, no auctions?",
@@ -219,7 +219,7 @@ def get_listing(b: Bundle, rng: random.Random) -> Ask | None:
     if item["format"] == "auction" and item["bid_count"]:
         return Ask({"listing_id": item["listing_id"]},
                    say=rng.choice([f"What's the current bid on the {title} auction, and who is selling it?",
-                                   f"How is the {title} auction going? The current price and the seller's name, please."]),
+                                   f"How is the {title} auction going: what's the current price, and who is the seller?"]),
                    terse=f"{title}: current bid and seller?", refs=(_listing(item),), mentions=(title,),
                    facts=lambda r: [r["current_bid"], r["seller_name"]])
     if item["format"] == "auction":
@@ -261,7 +261,7 @@ def place_bid(b: Bundle, rng: random.Random) -> Ask | None:
     amount = float(round(item["minimum_bid"] + rng.choice([0, 0, 1, 2, 5]), 2))
     cash, title = money(amount), item["title"]
     say, detail = _held(rng, rng.choice([f"Please bid {cash} on the {title} auction for me.",
-                                         f"I want the {title}. Put in a bid of {cash}.",
+                                         f"I'm after the {title}. Put in a bid of {cash}.",
                                          f"Could you place a {cash} bid on the {title}?",
                                          f"Bid {cash} on the {title}, please."]),
                         [f"I'd like to bid on the {title} auction.", f"Could you place a bid for me on the {title}?"],
@@ -282,7 +282,7 @@ def buy_it_now(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"I'll take the {title} at its asking price; please buy it for me.",
                                f"Buy the {title} for me, please. {cash} is fine.",
                                f"Could you purchase the {title} outright?",
-                               f"The {title} {_is(title)} exactly what I need. Go ahead and buy it now."]),
+                               f"I've decided the {title} {_is(title)} exactly what I need. Go ahead and buy it now."]),
                terse=f"Buy {title} now.", refs=(_me(b), _listing(item)), mentions=(title,))
 
 
@@ -302,7 +302,7 @@ def make_offer(b: Bundle, rng: random.Random) -> Ask | None:
     # a note goes with the amount: in a request holding the amount back it follows the sentence that
     # gives it, never stands between the request and its amount
     say, detail = _held(rng, rng.choice([f"Could you offer {cash} for the {title}?{note}",
-                                         f"The {title} {_is(title)} a bit pricey. Make the seller an offer of "
+                                         f"I think the {title} {_is(title)} a bit pricey. Make the seller an offer of "
                                          f"{cash}.{note}",
                                          f"Send an offer of {cash} on the {title}, please.{note}"]),
                         [f"I'd like to make an offer on the {title}.",
@@ -383,9 +383,9 @@ def revise_listing(b: Bundle, rng: random.Random) -> Ask | None:
     if item["format"] == "auction":
         new = float(max(1, round(item["start_price"] * rng.choice([0.5, 0.75]))))
         cash = money(new)
-        say, detail = _held(rng, rng.choice([f"Nobody has bid on {name} yet. Lower the starting bid to {cash}.",
+        say, detail = _held(rng, rng.choice([f"I've had no bids on {name} yet. Lower the starting bid to {cash}.",
                                              f"Could you drop the opening bid of {name} auction to {cash}?"]),
-                            [f"Nobody has bid on {name} yet; please lower its starting bid.",
+                            [f"I've had no bids on {name} yet; please lower its starting bid.",
                              f"Could you change the opening bid of {name} auction?"],
                             [f"Make it {cash}.", f"{cash} should do.", f"Set it to {cash}."])
         return Ask({"listing_id": item["listing_id"], "start_price": new}, say=say, detail=detail,
@@ -413,7 +413,7 @@ def end_listing(b: Bundle, rng: random.Random) -> Ask | None:
     if item["listing_id"] in b["sells_on_end"]:
         # ending it sells it to the high bidder: never "I sold it elsewhere" or "I changed my mind"
         return Ask({"listing_id": item["listing_id"]},
-                   say=rng.choice([f"The high bid on {name} is good enough for me. End the auction now and sell "
+                   say=rng.choice([f"I'm happy with the high bid on {name}. End the auction now and sell "
                                    "it to the high bidder.",
                                    f"Please end {name} auction early; the top bidder can have it at their bid."]),
                    terse=f"End my {item['title']} auction now, sold to the high bidder.",
@@ -451,7 +451,7 @@ def list_offers(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["offers"]:
         return None
     return Ask({"seller_id": b["member"]["member_id"], "status": "pending"},
-               say=rng.choice(["Do I have any offers waiting for an answer? Who from and how much?",
+               say=rng.choice(["Who has made me offers that are still waiting for an answer, and for how much?",
                                "Could you list the pending offers on my listings?",
                                "Which buyers have made me offers I haven't answered yet, and for how much?"]),
                terse="Pending offers on my listings?", refs=(_me(b),),
@@ -474,13 +474,13 @@ def respond_to_offer(b: Bundle, rng: random.Random) -> Ask | None:
     ref = Ref.of("offer", offer, _listing(item))
     if rng.random() < 0.5:
         return Ask({"offer_id": offer["offer_id"], "decision": "accept"},
-                   say=rng.choice([f"{who} offered {cash} for {name}. I'll accept that.",
+                   say=rng.choice([f"I'll accept the {cash} {who} offered for {name}.",
                                    f"Please accept {who}'s offer on {name}.",
-                                   f"Fine, {cash} works. Accept the offer from {who} on {name}."]),
+                                   f"I'm fine with {cash}. Accept the offer from {who} on {name}."]),
                    terse=f"Accept {who}'s offer on {item['title']}.", refs=(_me(b), ref),
                    mentions=(who, item["title"].lower()))
     return Ask({"offer_id": offer["offer_id"], "decision": "decline"},
-               say=rng.choice([f"{cash} for {name}? No. Decline {who}'s offer.",
+               say=rng.choice([f"I'm not taking {cash} for {name}. Decline {who}'s offer.",
                                f"Please turn down the offer {who} made on {name}.",
                                f"I won't take {who}'s offer on {name}; decline it, please."]),
                terse=f"Decline {who}'s offer on {item['title']}.", refs=(_me(b), ref),
@@ -532,8 +532,8 @@ def mark_shipped(b: Bundle, rng: random.Random) -> Ask | None:
                                          "shipped.",
                                          f"Please mark my sale of the {title} to {who} as shipped: {carrier}, "
                                          f"tracking number {digits}.",
-                                         f"The {title} {who} bought is on its way via {carrier}; the tracking number "
-                                         f"is {digits}."]),
+                                         f"I've sent the {title} {who} bought via {carrier}, tracking number "
+                                         f"{digits}. Please mark it shipped."]),
                         [f"I posted the {title} to {who} with {carrier}. Please mark it shipped.",
                          f"Please mark my sale of the {title} to {who} as shipped with {carrier}."],
                         [f"Tracking number {digits}.", f"The tracking number is {digits}.",
@@ -557,7 +557,7 @@ def leave_feedback(b: Bundle, rng: random.Random) -> Ask | None:
         who = order["buyer_name"]
         return Ask({"order_id": order["order_id"], "author_id": b["member"]["member_id"], "rating": "positive",
                     "comment": comment},
-                   say=rng.choice([f"{who} paid fast for the {title}. Leave them positive feedback: '{comment}'",
+                   say=rng.choice([f"My buyer {who} paid fast for the {title}. Leave them positive feedback: '{comment}'",
                                    f"Please rate {who}, who bought my {title}, positive with the comment '{comment}'"]),
                    terse=f"Positive feedback for {who} ({title}): '{comment}'", refs=(_order(b, order),),
                    mentions=(who, comment))
@@ -566,7 +566,7 @@ def leave_feedback(b: Bundle, rng: random.Random) -> Ask | None:
     who = order["seller_name"]
     return Ask({"order_id": order["order_id"], "author_id": b["member"]["member_id"], "rating": rating,
                 "comment": comment},
-               say=rng.choice([f"The {title} from {who} arrived. Leave {rating} feedback saying '{comment}'",
+               say=rng.choice([f"My {title} from {who} arrived. Leave {rating} feedback saying '{comment}'",
                                f"Please give {who} {rating} feedback for the {title}: '{comment}'",
                                f"I want to rate my purchase of the {title} from {who}: {rating}, comment "
                                f"'{comment}'"]),
@@ -600,6 +600,13 @@ def watch_listing(b: Bundle, rng: random.Random) -> Ask | None:
                terse=f"Watch {title}.", refs=(_me(b), _listing(item)), mentions=(title,))
 
 
+def _watchlist_first(member_id: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """A listing taken off the watchlist is found on the watchlist, which lists each listing's id: one
+    read, as a search by its title would be, but the one an agent rightly makes for what is on the list
+    (an agent that read the watchlist lost coverage to a gold that searched the listings)."""
+    return (("get_watchlist", {"member_id": member_id}),)
+
+
 @goals.add("unwatch_listing", 0.9)
 def unwatch_listing(b: Bundle, rng: random.Random) -> Ask | None:
     items = [x for x in b["watching"] if x["status"] == "active"]
@@ -610,7 +617,8 @@ def unwatch_listing(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"member_id": b["member"]["member_id"], "listing_id": item["listing_id"]},
                say=rng.choice([f"Take the {title} off my watchlist.", f"I'm no longer interested in the {title}; "
                                "stop watching it.", f"Please remove the {title} from the items I watch."]),
-               terse=f"Unwatch {title}.", refs=(_me(b), _listing(item)), mentions=(title,))
+               terse=f"Unwatch {title}.", refs=(_me(b),), mentions=(title,),
+               prior=_watchlist_first(b["member"]["member_id"]))
 
 
 # -- who is asking -------------------------------------------------------------------------------

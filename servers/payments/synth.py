@@ -482,7 +482,8 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["invoices"] or totals:
         return None
     return Ask({"customer_id": cid},
-               say=rng.choice([f"What invoices have we sent {who}, and where does each stand?",
+               # not "sent": the listing shows drafts too (the conversation's own new ones as well)
+               say=rng.choice([f"What invoices does {who} have with us, and where does each stand?",
                                f"Can you list all of {_whose(b)} invoices with their status?",
                                f"Give me an overview of {_whose(b)} invoices, please: numbers and status."]),
                terse=f"Invoices of {who} and their status?", refs=refs, mentions=(who,),
@@ -1094,7 +1095,10 @@ def refund_payment(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.3:
         args["reason"] = "duplicate"
         return Ask(args, say=rng.choice([f"Because {_who(b)} was charged twice, refund {plain} in full as a duplicate.",
-                                         f"Refund all that's left of {what}; mark it as a duplicate charge."]),
+                                         # "all that's left" only of a payment partly refunded already
+                                         f"Refund all that's left of {what}; mark it as a duplicate charge."
+                                         if payment["amount_refunded"] > 0 else
+                                         f"Refund the whole of {what}; mark it as a duplicate charge."]),
                    terse=f"Full refund of {what}, reason duplicate.", refs=refs, mentions=(number, "duplicate"))
     return Ask(args, say=rng.choice([f"Please refund {what} in full.",
                                      f"We're giving {_who(b)} all their money back on invoice {number}; refund whatever is left of the payment.",

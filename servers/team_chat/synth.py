@@ -969,11 +969,11 @@ def list_mentions(b: Bundle, rng: random.Random) -> Ask | None:
                    facts=lambda r: list(dict.fromkeys(m["author"] for m in r[:3])))
     # the messages themselves asked for: each told by who wrote it or by its words, which the user is
     # told with or without their own @handle in front ('Can someone look at ...' for '@me Can someone ...')
-    own = re.compile(rf"^@{re.escape(b['me']['display_name'])}\s+(?=\S)", re.IGNORECASE)
+    # and, where an edit left it, the ' (updated)' marker at the end (`_now_says`)
     return Ask({"user_id": b["me"]["member_id"]},
                say=rng.choice(["Show me the messages where I was mentioned.", "Has anybody tagged me in a message?"]),
                terse="My mentions?", refs=(_me(b),),
-               facts=lambda r: [one_of(m["author"], own.sub("", m["text"])) for m in r[:3]])
+               facts=lambda r: [one_of(m["author"], _now_says(m)) for m in r[:3]])
 
 
 # Questions about the whole workspace, other people's direct messages included: only the hidden

@@ -36,6 +36,7 @@ NOTES = ("My booking reference from the airline is QX7PLM, in case you need it."
 NEW_TRIPS = ("Summer holiday", "Client visit", "Family reunion", "Ski week", "Wedding weekend", "Team offsite",
              "Spring break", "Sales kickoff", "Anniversary trip", "College tour", "Beach week", "Board meeting")
 BOOK_DAYS, BOOK_NIGHTS = range(22, 28), (1, 2, 3, 4)  # new stays begin 22 to 27 days out, beyond the seeded ones
+SEARCH_DAYS, SEARCH_NIGHTS = range(3, 21), (1, 2, 3, 5)  # hotel searches check in 3 to 20 days out
 REQUESTS = ("Late arrival", "High floor, please", "Quiet room away from the elevator", "Early check-in if possible")
 
 
@@ -56,14 +57,25 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             for offset in (2, 5, 9, 14):
                 flights += read("search_flights", origin=a, destination=b,
                                 date=(today + dt.timedelta(days=offset)).isoformat())
+    # every flight of each route and day searched, seats or none: whether a cabin filter leaves one out
+    searched: dict[tuple[str, str, str], list[dict]] = {}
+    for f in flights:
+        searched.setdefault((f["origin"], f["destination"], f["departs_at"][:10]), []).append(f)
     flights = [f for f in flights if f["economy"]["seats_left"] >= 3 and f["business"]["seats_left"] >= 3]
     hotels = []
     window = (today + dt.timedelta(days=BOOK_DAYS[0]), today + dt.timedelta(days=BOOK_DAYS[-1] + max(BOOK_NIGHTS)))
+    soon = tuple(today + dt.timedelta(days=d) for d in (SEARCH_DAYS[0], SEARCH_DAYS[0] + 14,
+                                                         SEARCH_DAYS[-1] + max(SEARCH_NIGHTS)))
     for city in sorted(set(CITY.values())):
         for h in read("search_hotels", city=city):
             rooms = [{**r, "free": read("check_room_availability", room_type_id=r["room_type_id"],
                                         check_in=window[0].isoformat(), check_out=window[1].isoformat()
-                                        )["rooms_left_per_night"]}
+                                        )["rooms_left_per_night"],
+                      # the nights a hotel search may ask about (3 to 25 days out), 14 nights a read at most
+                      "soon": {**read("check_room_availability", room_type_id=r["room_type_id"],
+                                      check_in=soon[0].isoformat(), check_out=soon[1].isoformat())["rooms_left_per_night"],
+                               **read("check_room_availability", room_type_id=r["room_type_id"],
+                                      check_in=soon[1].isoformat(), check_out=soon[2].isoformat())["rooms_left_per_night"]}}
                      for r in read("list_room_types", hotel_id=h["hotel_id"])]
             hotels.append({**h, "rooms": rooms})
     bundles = []
@@ -97,7 +109,8 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                      != read("list_hotel_bookings", traveller_id=tid, status="booked")}
         trips = [{**trip, "detail": read("get_itinerary", itinerary_id=trip["itinerary_id"])} for trip in trips]
         bundles.append({"now": now, "traveller": t, "profile": read("get_traveller", traveller_id=tid),
-                        "cancelled": cancelled, "trips": trips, "bookings": booked, "stays": stays, "flights": flights, "hotels": hotels,
+                        "cancelled": cancelled, "trips": trips, "bookings": booked, "stays": stays, "flights": flights,
+                        "searched": searched, "hotels": hotels,
                         "aboard": aboard, "methods": methods, "ledger": ledger, "routes": set(routes),
                         "flown": [b for b in flown if routes.count((b["origin"], b["destination"],
                                                                     b["departs_at"][:10])) == 1],
@@ -339,7 +352,11 @@ def search_flights(b: Bundle, rng: random.Random) -> Ask | None:
                              f"Out on {day(when)}, back on {day(back)}."])
         return Ask(args, say=say, terse=f"Return flights {a}-{dest}, {day(when)} and {day(back)}?", detail=detail,
                    mentions=(a, dest, day(when), day(back)), facts=lambda r: [f["number"] for f in r][:6])
-    cabin = rng.choice([None, None, "business"])
+    # business seats are asked for only where a flight of that route and day has none left: elsewhere the
+    # filter leaves nothing out, and the gold would drop a condition the user stated
+    sold_out = any(not x["business"] or x["business"]["seats_left"] <= 0
+                   for x in b["searched"].get((a, dest, when.isoformat()), ()))
+    cabin = rng.choice([None, None, "business"]) if sold_out else None
     if cabin:
         args["cabin"] = cabin
     what = " with business class seats left" if cabin else ""
@@ -351,7 +368,7 @@ def search_flights(b: Bundle, rng: random.Random) -> Ask | None:
                    detail=rng.choice([f"On {day(when)}.", f"I'd travel on {day(when)}.", f"The date is {day(when)}."]),
                    mentions=(a, dest, day(when)), facts=lambda r: [f["number"] for f in r][:6])
     return Ask(args, say=rng.choice([f"Which flights{what} are there from {a} to {dest} on {day(when)}?",
-                                     f"Could you look up flights{what} from {CITY[a]} ({a}) to {CITY[dest]} ({dest}) on {day(when)}?",
+                                     f"Could you find me flights{what} from {CITY[a]} ({a}) to {CITY[dest]} ({dest}) on {day(when)}?",
                                      f"What's flying {a} to {dest} on {day(when)}{what}? Just the flight numbers."]),
                terse=f"Flights {a}-{dest}, {day(when)}{what}?", mentions=(a, dest, day(when)),
                facts=lambda r: [f["number"] for f in r][:6])
@@ -407,19 +424,42 @@ def _hotel_pick(b: Bundle, rng: random.Random) -> tuple[dict, dict] | None:
     return hotel, rng.choice(hotel["rooms"])
 
 
+def _hotels_found(b: Bundle, city: str, start: dt.date, end: dt.date, guests: int, price: float | None) -> list:
+    """What `search_hotels` finds in the city for the stay, the party and the cap, off the sampled rooms:
+    each hotel's room types that sleep the party, cost at most the cap and are free every night."""
+    nights = [(start + dt.timedelta(days=i)).isoformat() for i in range((end - start).days)]
+    found = []
+    for h in b["hotels"]:
+        if h["city"] != city:
+            continue
+        rooms = [r["room_type_id"] for r in h["rooms"] if r["max_guests"] >= guests
+                 and (price is None or r["nightly_price"] <= price) and all(r["soon"][n] > 0 for n in nights)]
+        if rooms:
+            found.append((h["hotel_id"], rooms))
+    return found
+
+
 @goals.add("search_hotels")
 def search_hotels(b: Bundle, rng: random.Random) -> Ask | None:
     city = rng.choice(b["hotels"])["city"]
-    start = b["now"].date() + dt.timedelta(days=rng.randint(3, 20))
-    end = start + dt.timedelta(days=rng.choice([1, 2, 3, 5]))
+    start = b["now"].date() + dt.timedelta(days=rng.choice(SEARCH_DAYS))
+    end = start + dt.timedelta(days=rng.choice(SEARCH_NIGHTS))
+    # the party and the price cap are said only where they change what the search finds (the gold
+    # leaves out a filter that changes nothing, which would teach dropping what the user said): a party
+    # of two that every room sleeps, or a cap above every free room's price, is not asked about
     guests = rng.choice([1, 2, 2, 3, 4])
+    price = rng.choice([200, 250, 300, 400]) if rng.random() < 0.4 else None
+    if guests > 1 and _hotels_found(b, city, start, end, guests, price) == _hotels_found(b, city, start, end, 1, price):
+        guests = 1
+    if price is not None and _hotels_found(b, city, start, end, guests, price) \
+            == _hotels_found(b, city, start, end, guests, None):
+        price = None
     args: dict[str, Any] = {"city": city, "check_in": start.isoformat(), "check_out": end.isoformat(),
                             "guests": guests}
     people = {1: "just me", 2: "two of us", 3: "three of us", 4: "four of us"}[guests]
     dates = f"from {day(start)} to {day(end)}"
     cap = ""
-    if rng.random() < 0.4:
-        price = rng.choice([200, 250, 300, 400])
+    if price is not None:
         args["max_price"] = float(price)
         cap = f" for at most {money(price)} a night"
     # a party of one is no "we" ("I'm going to Denver on my own. Which hotels can put me up?"), and a party

@@ -738,8 +738,8 @@ def test_a_months_income_total_is_hidden_with_its_summary():
     months = 0
     for ask, result, read in _asks("list_income"):
         start = ask.args["start_date"]
-        if start[8:] != "01" or ask.args["end_date"][:7] != start[:7]:
-            continue
+        if start[8:] != "01" or ask.args.get("end_date", "")[:7] != start[:7]:
+            continue  # this month to date (its first day alone bounds it) is skipped below as well
         summary = read("get_budget_summary", user_id=ask.args["user_id"], month=start[:7])
         if summary["month_to_date"]:
             continue
@@ -980,3 +980,65 @@ def test_a_terse_total_says_which_total():
     for terse in terses:
         for found in re.finditer(r"\btotal\b(?: (\w+))?", terse, re.IGNORECASE):
             assert found.group(1) in ("spent", "budget"), terse
+
+
+def test_a_categorys_figures_are_asked_for_this_month_in_every_wording():
+    """"Spending by category in September 2026?" then "Transport: spent vs budget?" reads as September's
+    transport, which the summary just showed, though the gold lists this month's categories: every request
+    for a category's figures (or the categories over budget) says that this month is meant."""
+    asks = [ask for ask, _, _ in _asks("list_categories", draws=300)]
+    assert len({ask.terse for ask in asks}) > 5
+    for ask in asks:
+        for words in (ask.say, ask.terse):
+            assert "this month" in words, words
+
+
+def test_this_months_income_is_bounded_by_its_first_day_alone():
+    """"What did I earn this month to date?" was gold with the range from November 1 to today: an agent
+    listing the income from November 1 on (nothing is received after today) found the same and lost
+    coverage, which takes a call carrying every key of the gold's. This month's income is asked from its
+    first day alone, and a call that also passes today as the end still matches; a past month keeps
+    both bounds."""
+    this = past = 0
+    for ask, result, read in _asks("list_income", draws=200):
+        if ask.mentions:  # a past month, said by name
+            past += 1
+            assert {"start_date", "end_date"} <= set(ask.args), ask.say
+            continue
+        this += 1
+        assert "end_date" not in ask.args and ask.args["start_date"].endswith("-01"), (ask.say, ask.args)
+        latest = max(i["date"] for i in read("list_income", user_id=ask.args["user_id"], limit=1)["income"])
+        assert all(i["date"] <= latest for i in result["income"])  # nothing after the latest entry received
+    assert this and past
+
+
+def test_a_limit_is_not_lowered_on_a_budget_a_move_tops_up():
+    """"My entertainment budget needs changing. The new limit is $150." (down from $190) and then "Could you
+    shift part of my travel budget to entertainment for this month? Let's make it $50." lowers a budget and
+    tops it up in one conversation: a category budget may be moved into is never one whose limit is lowered."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("budget"), get_recipe("budget")
+    lowered, topped = set(), set()
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"budget lowered {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        world.close()
+        for goal in recipe.goals:
+            if goal.tool not in ("set_category_limit", "move_budget"):
+                continue
+            for b in bundles:
+                limits = {c["category_id"]: c["monthly_limit"] for c in b["categories"]}
+                for _ in range(40):
+                    ask = goal.build(b, rng)
+                    if ask is None:
+                        continue
+                    if goal.tool == "move_budget":
+                        topped.add(ask.args["to_category_id"])
+                    elif ask.args["monthly_limit"] < limits[ask.args["category_id"]]:
+                        lowered.add(ask.args["category_id"])
+    assert len(lowered) > 10 and len(topped) > 10
+    assert not lowered & topped, sorted(lowered & topped)[:5]

@@ -2179,3 +2179,57 @@ def test_the_last_lines_asked_are_fewer_than_the_file_has():
             assert ask.args["n"] < len(b["files"][ask.args["path"]]["lines"]), (ask.say, ask.args)
             seen += 1
     assert seen > 50
+
+
+def test_the_working_directory_is_hidden_with_every_tool_that_prints_it():
+    """"What's my current working directory?" with pwd hidden and a gold that declines, while realpath('.'),
+    cd('.'), stat('.') and list_dir('.') print /home/yolanda: a model answering it through them scored
+    below the gold (name 0.5), and the task taught to decline what a shown tool answers. Every tool that
+    prints the absolute path of '.' (or of a file named relative to it) is hidden with pwd."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    stand_ins = get_recipe("filesystem").substitutes_of("pwd")
+    toolkit = get_toolkit("filesystem")
+    world = worlds.create(toolkit, 11900000)  # the world of filesystem-11900000-0002
+    try:
+        tools = toolkit(world)
+        cwd = "/home/yolanda/notes"
+        tools.run("cd", {"path": cwd})
+        here, file = {"path": "."}, {"path": "todo.md"}
+        calls = {"cd": here, "realpath": here, "stat": here, "exists": here, "list_dir": here, "ls": {**here, "long": True},
+                 "tree": here, "find": here, "glob": {"pattern": "*"}, "list_recent": here, "du": here,
+                 "disk_usage": here, "count_files": here, "find_duplicates": here, "search_files": {"query": "a"},
+                 "grep": {"pattern": "a", "path": ".", "recursive": True}, "cat": file, "head": file, "tail": file,
+                 "read_file": file, "wc": file, "checksum": file, "sort": file, "uniq": file,
+                 "cut": {**file, "fields": [1], "delimiter": " "}, "diff": {"path1": "todo.md", "path2": "ideas.md"}}
+        printing = {name for name, args in calls.items() if cwd in str(tools.run(name, args))}
+        assert {"realpath", "cd", "stat", "list_dir", "read_file"} <= printing
+        assert printing - stand_ins == set(), sorted(printing - stand_ins)
+    finally:
+        world.close()
+
+
+def test_a_file_named_by_what_it_says_is_asked_for_in_plain_grammar():
+    """"Read my config file under /home/yolanda/projects that has "name: weather-dashboard" in it out to me,
+    please.": the verb's particle came after the whole description. A file named by what it says ends
+    its clause; nothing of the verb follows it."""
+    import re
+
+    seen = 0
+    for seed in (0, 11900000):  # the world of filesystem-11900000-0004
+        for ask, _, _ in _asks("cat", seed=seed, draws=200):
+            assert not re.search(r'"[^"]*" in it out to me', ask.say), ask.say
+            assert not re.search(r"\bout to me\b", ask.say) or not ask.refs, ask.say
+            seen += bool(ask.refs)
+    assert seen > 20
+
+
+def test_an_average_is_asked_in_plain_words():
+    """"On average, what's in the 'value' column of the report-q4.csv spreadsheet ...?" asks what the column
+    holds, not what it averages to: the average is asked for as one."""
+    seen = 0
+    for seed in (0, 11900000):  # the world of filesystem-11900000-0003
+        for ask, result, _ in _asks("column_stats", seed=seed, draws=200):
+            assert "On average, what's in" not in ask.say, ask.say
+            seen += "average" in ask.say
+    assert seen > 5

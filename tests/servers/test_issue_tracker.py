@@ -1084,8 +1084,10 @@ def test_a_status_is_said_once_and_the_board_named_once():
     import re
 
     to_do = 0
-    for ask, _ in _asks("list_issues", draws=150):
-        if ask.args.get("status") != "to_do":
+    # the to-do listings, served by the listing or (since it needs the project's look-up) by the search
+    listings = [*_asks("list_issues", draws=150), *_asks("search_issues", draws=150)]
+    for ask, _ in listings:
+        if ask.args.get("status") != "to_do" and "status = to_do" not in ask.args.get("query", ""):
             continue
         for text in (ask.say, ask.terse):
             assert not re.search(r"\b(is|are|currently|Issues) to do\b", text), text
@@ -1377,3 +1379,62 @@ def test_a_projects_counts_are_read_off_the_project_alone():
             asked += 1
             assert any(c.name == "get_project" for c in task.gold_calls), (task.id, task.user_turns)
     assert asked
+
+
+def test_a_projects_issues_are_listed_by_one_search():
+    """Finding (seed 119): "Which issues in Titan Infrastructure carry the 'backend' label?" was served by
+    `list_projects` then `list_issues(label=...)`, where one `search_issues` with `project = "Titan
+    Infrastructure" AND label = backend` shows the same rows (total 0.5 of 1.3). A project's issues,
+    by status, label, type or backlog, are asked of the search, whose rows match the listing's and
+    settle the project for a later request; no gold lists them with `list_issues`."""
+    from prove_env.synthesis.pipeline import synthesize
+    from prove_env.synthesis.recipe import get_recipe
+
+    assert not [g for g in get_recipe("issue_tracker").goals if g.tool == "list_issues"]
+    checked = 0
+    for ask, read in _asks("search_issues", draws=150):
+        if not ask.settles:
+            continue
+        checked += 1
+        (kind, pid), = ask.settles
+        conditions = dict(c.split(" = ") for c in ask.args["query"].split(" AND "))
+        filters = {"status": conditions.get("status"), "type": conditions.get("type"),
+                   "label": conditions.get("label"), "backlog_only": conditions.get("sprint") == "none"}
+        listed = read("list_issues", project_id=pid, limit=100, **{k: v for k, v in filters.items() if v})
+        assert kind == "project" and read("search_issues", **ask.args) == listed, ask.args
+        assert 3 <= len(listed) <= 8 and ask.facts(listed) == [i["title"] for i in listed[:5]]
+    assert checked > 20, checked
+    result = synthesize(["issue_tracker"], 20, seed=119, workers=1)
+    for task in result.tasks("train") + result.tasks("test"):
+        assert all(c.name != "list_issues" for c in task.gold_calls), (task.id, task.user_turns)
+
+
+def test_comments_read_out_check_the_askers_own_comment_by_its_words():
+    """Finding (seed 119): "Comments on 'Profile page fails with a 500 error' in Nova Website?" from
+    Damon Brown, who wrote one of its three comments: that comment's fact, one_of(his name, its words),
+    was dropped as the user's own name, so two of the three comments asked for were checked. The
+    asker's own comment is told by its words."""
+    import random
+
+    from prove_env.synthesis.compose import _not_own
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("issue_tracker"), get_recipe("issue_tracker")
+    goal = next(g for g in recipe.goals if g.tool == "list_comments")
+    own = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"own comments {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(400):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is None or not ask.terse.startswith("Comments on"):  # the comments read out
+                continue
+            rows = read("list_comments", **ask.args)
+            me = b["me"]["name"]
+            own += any(c["author"] == me for c in rows)
+            assert len(_not_own(ask.facts, {me})(rows)) == len(rows), (ask.say, me, rows)
+        world.close()
+    assert own >= 3, own

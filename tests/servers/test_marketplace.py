@@ -834,3 +834,44 @@ def test_ending_an_auction_that_sells_to_the_high_bidder_says_so():
                 assert "bidder" not in ask.say, ask.say
         world.close()
     assert sells > 5 and plain > 20
+
+
+def test_a_listing_taken_off_the_watchlist_is_found_on_the_watchlist():
+    """Finding (seed 119, marketplace-11900000-0005 and -0010): "Take the Walnut cordless drill off my
+    watchlist." searched the listings by title in the gold; an assistant that read the watchlist, as
+    short a route that lists the listing's id, scored coverage 0.5 to 0.6 (total 1.05 against 1.3).
+    The request now reads the watchlist first and takes the listing from it, as shopping's wishlist."""
+    checked = 0
+    for _, ask in _asks(("unwatch_listing",), draws=40):
+        checked += 1
+        assert ask.prior == (("get_watchlist", {"member_id": ask.args["member_id"]}),), ask.prior
+        assert not [r for r in ask.refs if r.kind == "listing"], ask.refs  # no search for it by title
+    assert checked > 20
+
+
+def test_a_request_after_and_if_you_could_is_a_request():
+    """Finding (seed 119, marketplace-11900000-0003): "And if you could, the high bid on my Premium mirrorless
+    camera body is good enough for me. End the auction now ...": the joiner that asks was drawn before a
+    sentence that tells, since it opened with neither "I" nor "My" (nor did "Dana Gray offered ...", "$41 for
+    my ...? No.", "Nobody has bid ...", "The ... arrived."), or before a question followed by more words ("Do
+    I have any offers ...? Who from ...?"). Every request that the asking joiner may precede now opens with
+    a request."""
+    import random
+    import re
+
+    from prove_env.synthesis.voice import Voice
+
+    voice = Voice("polite")
+    asking = ("read", "show", "remind", "bid", "buy", "send", "end", "add", "take", "i'd", "put", "relist",
+              "change", "mark", "leave", "give", "accept", "decline", "retitle", "list", "offer", "watch", "make",
+              "lower", "drop", "set", "tell", "find", "i want to")
+    checked = 0
+    for tool, ask in _asks(tuple(g.tool for g in _recipe().goals), draws=60):
+        for text in filter(None, (ask.say, ask.plain)):
+            joiners = {voice.joiner(random.Random(i), text) for i in range(40)}
+            if "And if you could, " not in joiners:
+                continue
+            checked += 1
+            opening = text.lower()
+            assert any(re.match(rf"{re.escape(w)}\b", opening) for w in asking), (tool, text)
+    assert checked > 100

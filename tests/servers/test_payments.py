@@ -1696,3 +1696,56 @@ def test_a_merchant_an_earlier_result_shows_is_introduced_and_not_looked_up_agai
                 world.close()
                 assert merchant in " ".join(task.user_turns), (task.id, merchant, task.user_turns)
     assert after_invoice
+
+
+def _payments_bundles(name: str):
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("payments"), get_recipe("payments")
+    world = worlds.create(toolkit, 0)
+    rng = random.Random(name)
+    return world, recipe, recipe.sample(Reader(toolkit, world), world.now, rng), rng
+
+
+def test_a_listing_of_a_customers_invoices_never_asks_what_was_sent():
+    """Finding (seed 119): "What invoices have we sent Donna Simmons, and where does each stand?" recorded
+    her draft CK-1032 among the facts, so a model that listed only the invoices sent (a draft is not)
+    failed. The listing of every invoice of a customer shows drafts, the conversation's own new ones too:
+    no wording of it says "sent"."""
+    world, recipe, bundles, rng = _payments_bundles("payments invoices sent")
+    seen = 0
+    for goal in (g for g in recipe.goals if g.tool == "list_invoices"):
+        for _ in range(300):
+            ask = goal.build(rng.choice(bundles), rng)
+            if ask is None or set(ask.args) != {"customer_id"}:
+                continue
+            seen += 1
+            for words in (ask.say, ask.terse):
+                assert " sent " not in f" {words.lower()} ", words
+    world.close()
+    assert seen > 30, seen
+
+
+def test_a_full_refund_says_all_thats_left_only_of_a_payment_partly_refunded():
+    """Finding (seed 119): "Refund all that's left of Suzanne Chapman's $700 payment for invoice NW-1061" of
+    a payment nothing was refunded from yet: "all that's left" says part went back already. Said only of a
+    payment partly refunded; of another, the whole of it."""
+    world, recipe, bundles, rng = _payments_bundles("payments refund what is left")
+    goal = next(g for g in recipe.goals if g.tool == "refund_payment")
+    seen = Counter()
+    for _ in range(1500):
+        bundle = rng.choice(bundles)
+        ask = goal.build(bundle, rng)
+        if ask is None or not ("all that's left" in ask.say or "Refund the whole of" in ask.say):
+            continue
+        payment = next(p for p in bundle["payments"] if p["payment_id"] == ask.args["payment_id"])
+        if "all that's left" in ask.say:
+            seen["left"] += 1
+            assert payment["amount_refunded"] > 0, ask.say
+        else:
+            seen["whole"] += 1
+    world.close()
+    assert seen["whole"] > 3 and seen["left"] > 0, seen

@@ -1353,3 +1353,40 @@ def test_no_request_opens_with_a_clause_of_time_that_a_joiner_of_order_would_dou
                 assert not re.match(r"(?:before|after|when|once|until)\b", text, re.IGNORECASE), text
     world.close()
     assert built
+
+
+def test_mentions_edited_with_an_updated_marker_are_quoted_with_or_without_it():
+    """'Show me the messages where I was mentioned' is answered right by quoting a mention that an edit
+    left ending in ' (updated)' without that marker ('Jay asked "Can someone take a look at the Q3
+    roadmap?"' for '@michelle.jones Can someone take a look at the Q3 roadmap? (updated)'), the
+    author named by first name only; the verbatim quote still states it."""
+    import json
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
+    goal = next(g for g in recipe.goals if g.tool == "list_mentions")
+    marked = 0
+    for seed in (0, 11900000):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"team_chat mentions marker {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        for _ in range(60):
+            b = rng.choice(bundles)
+            ask = goal.build(b, rng)
+            if ask is None or ask.say.startswith(("Who", "Did anyone")):
+                continue
+            result = json.loads(toolkit(world).run("list_mentions", dict(ask.args)))[:3]
+            if not any(m["text"].endswith(" (updated)") for m in result):
+                continue
+            marked += 1
+            facts = ask.facts(result)
+            own = f"@{b['me']['display_name']} "
+            bare = " ".join(f'{m["author"].split()[0]} wrote "{m["text"].removeprefix(own).removesuffix(" (updated)")}"'
+                            for m in result)
+            assert facts_stated([facts], [bare]), (ask.say, facts, bare)
+            assert facts_stated([facts], [" ".join(f'"{m["text"]}"' for m in result)]), (ask.say, facts)
+        world.close()
+    assert marked

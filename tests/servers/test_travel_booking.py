@@ -1441,3 +1441,42 @@ def test_the_charges_settle_the_bookings_and_stays_they_label():
             assert labels and all(e[field] == key for e in page if e["for"] in labels), (kind, key)
         shown = {("booking", e["booking_id"]) for e in page if e["booking_id"]}
         assert any(s in shown for s in ask.settles)
+
+
+def test_a_flight_search_asks_for_business_seats_only_where_the_filter_leaves_a_flight_out():
+    """Finding: "Could you look up flights with business class seats left from London (LHR) to Boston (BOS) on
+    March 5?" had the one flight of that day, with business seats, so the gates dropped the cabin filter the
+    user stated from the gold (which teaches leaving out what the user said). Business seats are asked for
+    only where a flight of the route and day has none left."""
+    found = [ask for _, ask in _asks("search_flights", draws=200) if "return_date" not in ask.args]
+    filtered = [ask for ask in found if "cabin" in ask.args]
+    assert filtered
+    for ask in found:
+        assert ("business" in ask.say) == ("cabin" in ask.args), ask.say
+    for ask in filtered:
+        every = _run("search_flights", **{k: v for k, v in ask.args.items() if k != "cabin"})
+        assert _run("search_flights", **ask.args) != every, ask.say
+
+
+def test_a_hotel_search_states_the_party_and_the_cap_only_where_they_change_what_it_finds():
+    """Finding: "I need somewhere to stay in Austin for at most $250 a night, two of us." lost its guests=2 from
+    the gold, since every room sleeps two: the gates drop a filter that changes nothing, and the task taught
+    searching without the party the user stated. A party of more than one and a price cap are said only
+    where the search finds less with them."""
+    found = [ask for _, ask in _asks("search_hotels", draws=200)]
+    assert any(ask.args["guests"] > 1 for ask in found) and any("max_price" in ask.args for ask in found)
+    for ask in found:
+        results = _run("search_hotels", **ask.args)
+        if ask.args["guests"] > 1:
+            assert results != _run("search_hotels", **{**ask.args, "guests": 1}), ask.say
+        if "max_price" in ask.args:
+            uncapped = {k: v for k, v in ask.args.items() if k != "max_price"}
+            assert results != _run("search_hotels", **uncapped), ask.say
+
+
+def test_a_flight_search_is_not_asked_to_look_up_after_a_thanks_for_looking_it_up():
+    """Finding: "Thanks for looking that up! Could you look up flights from New York (JFK) to London (LHR) on
+    March 5?": the chatty acknowledgement (prove_env.synthesis.voice) says "looking that up", so no flight search
+    asks to look up."""
+    for _, ask in _asks("search_flights", draws=120):
+        assert "look up" not in ask.say.lower(), ask.say
