@@ -1278,19 +1278,20 @@ def test_a_fact_said_as_nothing_is_a_zero_no_field_of_that_name_shows() -> None:
     assert _shown_earlier(both, again, quoted) == {"g2": "g1"}
 
 
-def test_a_request_that_asks_by_itself_is_not_joined_by_words_that_ask() -> None:
-    """"And if you could, could you go through my calendar?" asks twice: before a request that asks
-    ('Could you', 'Please') or a question ('when did ...?') the polite joiner is another; before one that
-    does not, it may still be drawn."""
+def test_words_of_sequence_join_only_changes_whose_order_matters() -> None:
+    """'And if you could, could you go through my calendar?' asked twice, 'And if you could, the high bid
+    is good enough for me' and 'After that, $868.25 came in on March 27' join what tells: words of
+    asking are never drawn, and words of sequence only where a change follows a change (the order
+    matters) and the request asks; elsewhere the joiner says no order."""
     import random
 
-    from prove_env.synthesis.voice import Voice
+    from prove_env.synthesis.voice import _IN_ORDER, Voice
 
-    polite = Voice("polite")
-    for request in ("Could you go through my calendar?", "can you add Ada?", "Please move it to Friday.",
-                    "Would you cancel it?", "On March 11, when did my Hallway light automation go off?",
-                    "which of my automations are turned on?", "How many motion events were there?"):
-        joined = {polite.joiner(random.Random(seed), request) for seed in range(200)}
-        assert "And if you could, " not in joined and joined, (request, joined)
-    for request in ("move it to Friday.", "check whether the hallway light is on?"):
-        assert "And if you could, " in {polite.joiner(random.Random(seed), request) for seed in range(200)}
+    for register in ("plain", "polite", "chatty", "terse"):
+        voice = Voice(register)
+        for request in ("Could you go through my calendar?", "move it to Friday.", "$868.25 came in on March 27.",
+                        "The high bid on my camera is good enough for me.", "which automations are on?"):
+            joined = {voice.joiner(random.Random(seed), request) for seed in range(100)}
+            assert joined and not joined & {*_IN_ORDER, "And if you could, "}, (register, request, joined)
+        ordered = {voice.joiner(random.Random(seed), "add a line to it.", ordered=True) for seed in range(100)}
+        assert ordered and ordered <= set(_IN_ORDER), (register, ordered)

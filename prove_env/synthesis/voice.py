@@ -49,24 +49,18 @@ _DONE = {  # fit after the assistant changed something
 }
 _JOINERS = {
     "plain": ("Also, ", "And ", "Then ", "After that, ", "Next, ", "Besides that, "),
-    "polite": ("Also, ", "In addition, ", "After that, ", "And if you could, "),
+    "polite": ("Also, ", "In addition, ", "After that, "),
     "chatty": ("Oh, and ", "Also, ", "While you're at it, ", "And then ", "Plus, ", "One more thing: "),
     "terse": ("Also ", "And ", "Then ", "Plus ", ""),
 }
-# Joiners of sequence: they fit a request that asks for something, not one that tells what happened
-# ("Then I just had a call with Rhonda Ibarra").
+# Joiners of sequence: they say an order, so they join a change to a change whose order matters, and
+# only a request that asks for something: not one that tells what happened ("Then I just had a call
+# with Rhonda Ibarra", "After that, $868 came in on March 27"), which a sentence may do in many ways.
 _IN_ORDER = ("Then ", "After that, ", "Next, ", "And then ")
 # nor a request that opens with a clause of time, which says its order itself ('After that, before I ping
 # Kylie: is she around?')
 _TIMED = re.compile(r"(?:before|after|when|once|until|while|as soon as)\b", re.IGNORECASE)
-# Joiners that ask: they fit a request, not a sentence that tells ('And if you could, I forget ...').
-_ASKING = ("And if you could, ",)
 _TELLS = re.compile(r"(?:I|I'm|I've|We|We're|We've|My|Our)\b(?!['’]d like| want| need| would like)")
-# nor a request that asks by itself ('And if you could, could you ...', 'And if you could, please ...')
-_ASKS = re.compile(r"(?:could|can|would|will)\s+you\b|please\b", re.IGNORECASE)
-# nor a question ('And if you could, when did ...?'), after a leading phrase of time ('On March 11, ')
-_QUESTION = re.compile(r"(?:(?:on|in|at|by|for|over|between)\b[^,?]*,\s*)?(?:what|when|which|who|whose|where|why|how"
-                       r"|is|are|was|were|did|does|do|has|have|had)\b[^?]*\?\s*$", re.IGNORECASE)
 # 'please' as a request says it: at a sentence's end (', please.'), at its start ('Please list' ->
 # 'List'), or after the asking words ('could you please add')
 _PLEASE_END = re.compile(r",?\s+please(?=[.?!,;])|,\s*please(?=[.?!,;])", re.IGNORECASE)
@@ -128,25 +122,19 @@ class Voice:
         return rng.choice(fresher or fresh or fitting)
 
     def joiner(self, rng: random.Random, request: str = "", used: Sequence[str] = (), ordered: bool = False) -> str:
-        """The words that join `request`, a second request, to the first in one turn: words of
-        sequence or of asking only before one that asks for something, not one that tells, and words
-        of asking not before one that asks by itself ('Could you ...'); never the words that joined a
-        request of the turn before (`used`: its texts; 'Also, ... Also, ...'), nor before a question;
-        no words of sequence before a request that opens with a clause of time ('Before I ping ...').
-        `ordered`: a change after a change, whose order may matter ('Archive my notes. Besides that,
-        add a line to one of them' leaves the line in or out of the archive): words of sequence, before
-        a request ('I'd like ...' asks; 'My card was stolen' tells)."""
-        tells = self.tells(request)
-        timed = _TIMED.match(request) is not None
-        if ordered and not tells and not timed:
+        """The words that join `request`, a second request, to the first in one turn, never the words
+        that joined a request of the turn before (`used`: its texts; 'Also, ... Also, ...'). `ordered`:
+        a change after a change, whose order may matter ('Archive my notes. Besides that, add a line to
+        one of them' leaves the line in or out of the archive): words of sequence, before a request
+        that asks ('I'd like ...' asks; 'My card was stolen' tells) and does not open with a clause of
+        time ('Before I ping ...'). Otherwise words that say no order ('Also,', 'Plus'): what a request
+        tells or asks, and when, is its own to say."""
+        if ordered and not self.tells(request) and not _TIMED.match(request):
             in_order = [j for j in _JOINERS[self.register] if j in _IN_ORDER]
             if in_order:
                 fresh = [j for j in in_order if not any(u.startswith(j) for u in used)]
                 return rng.choice(fresh or in_order)
-        asks = _ASKS.match(request) is not None or _QUESTION.match(request) is not None
-        fitting = [j for j in _JOINERS[self.register]
-                   if not (tells and j in (*_IN_ORDER, *_ASKING)) and not (asks and j in _ASKING)
-                   and not (timed and j in _IN_ORDER)]
+        fitting = [j for j in _JOINERS[self.register] if j not in _IN_ORDER]
         fresh = [j for j in fitting if not j or not any(u.startswith(j) for u in used)]
         return rng.choice(fresh or fitting)
 

@@ -849,29 +849,57 @@ def test_a_listing_taken_off_the_watchlist_is_found_on_the_watchlist():
     assert checked > 20
 
 
-def test_a_request_after_and_if_you_could_is_a_request():
+def test_no_request_is_joined_by_words_of_asking_or_of_sequence():
     """Finding (seed 119, marketplace-11900000-0003): "And if you could, the high bid on my Premium mirrorless
     camera body is good enough for me. End the auction now ...": the joiner that asks was drawn before a
     sentence that tells, since it opened with neither "I" nor "My" (nor did "Dana Gray offered ...", "$41 for
-    my ...? No.", "Nobody has bid ...", "The ... arrived."), or before a question followed by more words ("Do
-    I have any offers ...? Who from ...?"). Every request that the asking joiner may precede now opens with
-    a request."""
+    my ...? No.", "Nobody has bid ...", "The ... arrived."). No joiner asks now, and words of sequence join
+    only a change to a change: before any of this server's requests joined otherwise, neither is drawn."""
     import random
-    import re
 
-    from prove_env.synthesis.voice import Voice
+    from prove_env.synthesis.voice import _IN_ORDER, Voice
 
-    voice = Voice("polite")
-    asking = ("read", "show", "remind", "bid", "buy", "send", "end", "add", "take", "i'd", "put", "relist",
-              "change", "mark", "leave", "give", "accept", "decline", "retitle", "list", "offer", "watch", "make",
-              "lower", "drop", "set", "tell", "find", "i want to")
     checked = 0
     for tool, ask in _asks(tuple(g.tool for g in _recipe().goals), draws=60):
         for text in filter(None, (ask.say, ask.plain)):
-            joiners = {voice.joiner(random.Random(i), text) for i in range(40)}
-            if "And if you could, " not in joiners:
-                continue
+            for register in ("plain", "polite", "chatty"):
+                joiners = {Voice(register).joiner(random.Random(i), text) for i in range(20)}
+                assert not joiners & {*_IN_ORDER, "And if you could, "}, (tool, text, joiners)
             checked += 1
-            opening = text.lower()
-            assert any(re.match(rf"{re.escape(w)}\b", opening) for w in asking), (tool, text)
     assert checked > 100
+
+
+def test_feedback_is_said_to_come_from_buyers_only_where_buyers_left_it():
+    """Finding (seed 121, marketplace-12100000-0008): "I'm curious how buyers rate me. What's my feedback
+    score, and what did the last one say?" of Pam Davis, who had sold nothing: both comments she received
+    were left by sellers she bought from, so "the last one" (a buyer's) did not exist, and an assistant that
+    said so ("no buyer has rated you yet; your score is 2") failed on the seller's comment in the facts.
+    The raters are now named by who left the feedback: buyers, sellers, or other members."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("marketplace"), get_recipe("marketplace")
+    (goal,) = [g for g in recipe.goals if g.tool == "get_feedback"]
+    said = {"buyers": 0, "sellers": 0}
+    for seed in range(4):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"marketplace feedback raters {seed}")
+        bundles = [b for b in recipe.sample(read, world.now, rng) if b["feedback"]["received"]]
+        for b in bundles:
+            mid = b["member"]["member_id"]
+            sold = {o["order_id"] for o in read("list_orders", member_id=mid, role="seller", limit=100)}
+            rated = {f["order_id"] for f in read("get_feedback", member_id=mid)["received"]}
+            for _ in range(12):
+                ask = goal.build(b, rng)
+                if "how buyers rate" in ask.say:
+                    said["buyers"] += 1
+                    assert rated <= sold, (b["member"]["name"], ask.say)
+                if "how sellers rate" in ask.say:
+                    said["sellers"] += 1
+                    assert not rated & sold, (b["member"]["name"], ask.say)
+        world.close()
+    assert said["buyers"] + said["sellers"] > 10, said
