@@ -226,7 +226,9 @@ class BudgetServer(Toolkit):
             start = (start - dt.timedelta(days=1)).replace(day=1)
         rows = {r.month: r for r in self.db.scalars(select(BudgetMonth).where(
             BudgetMonth.category_id == category.id, BudgetMonth.month.in_(keys)))}
-        history = [{"month": key, **_figures(rows.get(key), category, default_budget=False)} for key in keys]
+        # the current month without figures is budgeted the limit, as every other tool shows it; an
+        # earlier one had no budget
+        history = [{"month": key, **_figures(rows.get(key), category, default_budget=key == keys[0])} for key in keys]
         return {**_category_info(category), "months": history,
                 "average_spent": round(sum(h["spent"] for h in history) / len(history), 2)}
 

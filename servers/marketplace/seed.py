@@ -71,7 +71,9 @@ def seed(ctx: SeedContext) -> None:
         for _ in range(count):
             category = ctx.rng.choice(sorted(CATEGORIES))
             thing, low, high = ctx.rng.choice(CATEGORIES[category])
-            title = f"{ctx.rng.choice(BRANDS)} {thing.lower()}"
+            brand = ctx.rng.choice(BRANDS)
+            # a brand that is the item's first word is said once ('Vintage comic book', not 'Vintage vintage ...')
+            title = thing if thing.lower().startswith(brand.lower() + " ") else f"{brand} {thing.lower()}"
             if title.lower() in titles:
                 continue
             titles.add(title.lower())
