@@ -353,10 +353,10 @@ def get_category_history(b: Bundle, rng: random.Random) -> Ask | None:
     # the number of months is always said: the tool has a default for it, so it is never held back
     args = {"category_id": category["category_id"], "months": count}
     say = rng.choice([f"What did I spend on {words} in each of the last {number} months, this one included?",
-                      f"Show me my {words} spending month by month for the last {number} months.",
+                      f"Show me my {words} spending month by month for the last {number} months, this one included.",
                       f"I want to see a trend: {words} spending over the past {number} months, this month too.",
                       f"How has my {words} spending looked over the last {number} months, counting this one?"])
-    return Ask(args, say=say, terse=f"{category['name']} spending, last {number} months?",
+    return Ask(args, say=say, terse=f"{category['name']} spending, last {number} months incl. this one?",
                refs=(_category(b, category),), mentions=(words, number),
                facts=lambda r: [_amount(m["spent"]) for m in r["months"]])
 
@@ -537,7 +537,7 @@ def create_category(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"New category {name}, {cash}/month.", refs=(_user(b),), mentions=(name, cash))
     return Ask(args,
                say=rng.choice([f"Please add a new budget category called {name} with a monthly limit of {cash}.",
-                               f"I want to start tracking {name}. Can you make a category for it, {cash} a month?",
+                               f"I want to start tracking a new category, {name}. Can you set it up with {cash} a month?",
                                f"Could you set up a '{name}' category for me? Budget {cash} per month.",
                                f"New category, please: {name}, with {cash} a month."]),
                terse=f"New category {name}, {cash}/month.", refs=(_user(b),), mentions=(name, cash))
@@ -640,16 +640,19 @@ def add_expense(b: Bundle, rng: random.Random) -> Ask | None:
         paid = rng.choice([f" with my {METHOD_WORDS[method]}", f", paid by {METHOD_WORDS[method]}"]) \
             if method != "cash" else rng.choice([" in cash", ", paid cash"])
         mentions.append(METHOD_WORDS[method])
+    # ", paid cash" is an aside: closed by a comma before the category ("on March 28, paid cash, in my dining
+    # out category", not "paid cash in my dining out category")
+    closed = f"{paid}," if paid.startswith(",") else paid
     words, cash = category["name"].lower(), money(amount)
     if rng.random() < 0.4:
-        return Ask(args, say=rng.choice([f"Please log what I spent at {merchant} {on}{paid} under {words}.",
-                                         f"I need to add {article(merchant)} {merchant} expense {on}{paid} to {words}."]),
+        return Ask(args, say=rng.choice([f"Please log what I spent at {merchant} {on}{closed} under {words}.",
+                                         f"I need to add {article(merchant)} {merchant} expense {on}{closed} to {words}."]),
                    detail=rng.choice([f"It was {cash}.", f"The amount was {cash}.", f"{cash}, to be exact."]),
                    terse=f"{cash} {merchant} {on}{paid}, {words}.", refs=(_category(b, category),),
                    mentions=tuple(mentions))
     say = rng.choice([f"Log an expense: {cash} at {merchant} {on}{paid}, under {words}.",
                       f"I spent {cash} at {merchant} {on}{paid}. Put it in {words}, please.",
-                      f"Please record {cash} for {merchant} {on}{paid} in my {words} category.",
+                      f"Please record {cash} for {merchant} {on}{closed} in my {words} category.",
                       f"Add {merchant} {on}{paid}, {cash}, to {words}."])
     return Ask(args, say=say, terse=f"{cash} {merchant} {on}{paid}, {words}.",
                refs=(_category(b, category),), mentions=tuple(mentions))
@@ -714,7 +717,7 @@ def split_expense(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Split {cash} of {name} into {into}.", refs=refs,
                    mentions=(*_expense_mentions(expense), into, cash))
     return Ask(args,
-               say=rng.choice([f"Part of {name} was really {into}: split {cash} of it off into {into}.",
+               say=rng.choice([f"Part of {name} was really {into}: split {cash} of it off.",
                                f"Please split {name}: {cash} goes to {into}, the rest stays where it is.",
                                f"{cash} of {name} should count as {into}. Can you split it?",
                                f"Could you break {cash} out of {name} and put that part under {into}?"]),
@@ -754,7 +757,8 @@ def update_expense(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"{name[:1].upper()}{name[1:]} was actually paid with "
                                    f"{'cash' if method == 'cash' else 'my ' + words}. Please update it.",
                                    f"Please change the payment method on {name} to {words}.",
-                                   f"{name[:1].upper()}{name[1:]} wasn't paid the way it says; it was {words}."]),
+                                   f"{name[:1].upper()}{name[1:]} wasn't paid the way it says; it was paid "
+                                   f"{'in cash' if method == 'cash' else 'by ' + words}."]),
                    terse=f"{name}: paid by {words}.", refs=refs, mentions=(*_expense_mentions(expense), words))
     when = _date(expense["date"]) - dt.timedelta(days=rng.choice([1, 2]))
     if any(e["merchant"] == expense["merchant"] and e["date"] == when.isoformat() for e in b["expenses"]):
@@ -797,9 +801,10 @@ def add_income(b: Bundle, rng: random.Random) -> Ask | None:
                    detail=rng.choice([f"It was {cash}.", f"{cash} in total.", f"The amount is {cash}."]),
                    terse=terse, refs=(_user(b),), mentions=tuple(mentions))
     say = rng.choice([f"I received {cash} {on} from {source}. Please record it as income." if paid_by else
-                      f"{cash} came in {on} ('{source}'). Please record it as income.",
+                      f"I had {cash} come in {on} ('{source}'). Please record it as income.",
                       f"Log {cash} of income {on}; the source is '{source}'.",
-                      f"Good news, {cash} came in {on}: {source}. Add it to my income.",
+                      f"I've got good news: {cash} came in {on} " + (f"from {source}." if paid_by else f"('{source}').")
+                      + " Add it to my income.",
                       f"Please add income of {cash}, source {named}, received {on}."])
     return Ask(args, say=say, terse=terse, refs=(_user(b),), mentions=tuple(mentions))
 

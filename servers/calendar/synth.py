@@ -619,7 +619,7 @@ def event_facts(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_event", 1.0)
 def get_event(b: Bundle, rng: random.Random) -> Ask | None:
-    """Who is invited to an event and how they replied: only the event's own record lists its guests
+    """Who is invited to an event, or who has not replied: only the event's own record lists its guests
     (others than the user; never asked of a meeting whose title names them all, such as a coffee chat).
     The guest list is asked as who is invited, never as who is coming: a guest who has not replied or
     declined is on the list but not coming."""
@@ -639,9 +639,10 @@ def get_event(b: Bundle, rng: random.Random) -> Ask | None:
     over = not o["recurring"] and o["end"] <= b["now"]  # a one-off already held: asked of in the past tense
     if kind == "guests":
         facts: Facts = lambda r: _first([i["name"] for i in r["invitees"]])
-        says = ([f"Who was invited to {name}, and did they reply?", f"Who was on the guest list for {name}?",
+        # asked as who is invited, never how they replied: the facts are the names alone
+        says = ([f"Who was on the invite list for {name}?", f"Who was on the guest list for {name}?",
                  f"Can you tell me who was invited to {name}?", f"Remind me who was invited to {name}."] if over
-                else [f"Who is invited to {name}, and have they replied?", f"Who's on the guest list for {name}?",
+                else [f"Who is on the invite list for {name}?", f"Who's on the guest list for {name}?",
                       f"Can you tell me who's been invited to {name}?", f"I'd like to know who's invited to {name}."])
         terse = [f"Invitees of {name}?", f"Who was invited to {name}?" if over else f"Who's invited to {name}?"]
     elif kind == "waiting":
@@ -869,8 +870,8 @@ def find_free_slots(b: Bundle, rng: random.Random) -> Ask | None:
                 f"I need {slot} with {names(others)} {span}. What are the first few times we're all free?"]
         vague = [f"Which times work for {slot} when {who}? The first few, please."]
         terse = [f"First few free {minutes}-minute slots with {names(others)}, {span}?"]
-    else:  # one time: any free slot it names is a right answer
-        facts = lambda r: [one_of(*starts)] if (starts := _first([s["start"] for s in r["slots"]], 10)) else []
+    else:  # one time: any slot it names in a free window is a right answer (noon to 12:45 in 11:15 to 2 pm)
+        facts = lambda r: [one_of(*starts)] if (starts := _slot_starts(r["slots"][:10], minutes)) else []
         says = [f"Find me {slot} {span} when {who}.", f"Can you find {slot} {span} when {who}?",
                 f"When could I meet {names(others)} for {_duration(minutes)} {span}?"]
         vague = [f"Can you find {slot} when {who}?", f"I'm looking for {slot} when {who}."]
@@ -879,6 +880,20 @@ def find_free_slots(b: Bundle, rng: random.Random) -> Ask | None:
     mentions = tuple(p["name"] for p in others) + (start.mention, end.mention)
     return _ask(rng, args, says=says, terse=terse, vague=vague, details=details, split=SPLIT,
                 refs=tuple(_contact(p) for p in others), mentions=mentions, prior=start.prior or end.prior, facts=facts)
+
+
+def _slot_starts(windows: Sequence[dict], minutes: int) -> list[str]:
+    """Every time a `minutes`-long meeting can start in the free `windows`: each window's own start
+    and each quarter hour after it that leaves room before the window ends."""
+    starts = []
+    length, quarter = dt.timedelta(minutes=minutes), dt.timedelta(minutes=15)
+    for window in windows:
+        start, end = dt.datetime.fromisoformat(window["start"]), dt.datetime.fromisoformat(window["end"])
+        at = start
+        while at + length <= end:
+            starts.append(_iso(at))
+            at = at.replace(minute=at.minute // 15 * 15) + quarter
+    return _first(starts, len(starts))
 
 
 @goals.add("list_rooms", 0.6)

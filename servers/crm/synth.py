@@ -1076,9 +1076,13 @@ def log_activity(b: Bundle, rng: random.Random) -> Ask | None:
                           f"Could you log my {kind} with {name}{on_deal}? The subject is '{subject}'."])
     say, detail = _held(rng, say, [f"Please log a {kind} with {name}{on_deal}." if kind != "note" else
                                    f"Please add a note on {name}{on_deal}.",
-                                   f"Could you record a {kind} with {name}{on_deal}?"],
+                                   f"Could you record a {kind} with {name}{on_deal}?" if kind != "note" else
+                                   f"Could you record a note on {name}{on_deal}?"],
                         [f"The subject is '{subject}'.", f"Subject: '{subject}'.", f"Put it down as '{subject}'."])
-    return Ask(args, say=say, detail=detail, terse=f"Log {kind} with {name}{on_deal}: '{subject}'.", refs=refs,
+    # a call or meeting is had with a person, a note is put on them: "Log note with Dustin Heath" reads oddly
+    terse = f"Log a note on {name}{on_deal}: '{subject}'." if kind == "note" else \
+        f"Log {kind} with {name}{on_deal}: '{subject}'."
+    return Ask(args, say=say, detail=detail, terse=terse, refs=refs,
                mentions=(name, subject, kind))
 
 
@@ -1165,6 +1169,9 @@ SUBSTITUTES = (
     ("list_deals", "get_company"),  # a company's record lists its deals, with their amounts, stages and dates
     ("get_contact", "search_contacts"),
     ("get_company", "search_companies"),
+    # a forecast is won plus weighted over the deals closing in the period: one listing of the rep's (or
+    # every) deal closing then shows each amount, probability and stage, and a model adds them up
+    ("get_forecast", "list_deals"),
 )
 
 

@@ -169,7 +169,8 @@ def _candidates(lines: list[str]) -> list[str]:
 
 
 def _unique_names(b: Bundle) -> dict[str, str]:
-    """For files and folders: the folder under which their name is unique (the area, else the home)."""
+    """For files and folders: the folder under which their name is unique (the area, else the home),
+    never the folder they sit right in (there they are named by that folder, with no look-up)."""
     names: dict[str, str] = {}
     every = list(b["nodes"])
     for path in b["read"] + b["dirs"] + b["mv"] + b["rm"]:
@@ -179,7 +180,9 @@ def _unique_names(b: Bundle) -> dict[str, str]:
         if len(re.findall(r"[A-Za-z]", name.rsplit(".", 1)[0])) < 3:
             continue  # nobody calls a file '07.md' by name alone
         for top in (_area(path, b["home"]), b["home"]):
-            if top == path or not path.startswith(top + "/"):
+            # a file said to be 'somewhere under' the folder it sits right in is looked up for nothing:
+            # 'cover-letter.txt (it's somewhere in ~/documents)' opens as ~/documents/cover-letter.txt
+            if top == path or not path.startswith(top + "/") or path.rsplit("/", 1)[0] == top:
                 continue
             if sum(p.startswith(top + "/") and p.rsplit("/", 1)[1] == name for p in every) == 1:
                 names[path] = top

@@ -148,6 +148,15 @@ def find_members(b: Bundle, rng: random.Random) -> Ask | None:
                facts=lambda r: [r[0]["username"], r[0]["feedback_score"]])
 
 
+def _raters(b: Bundle) -> str:
+    """Who rated the member: 'buyers' where every feedback they received is on a sale of theirs,
+    'sellers' where every one is on a purchase, else 'other members' (a member who sold nothing was
+    asked "how buyers rate me", and the latest comment, a seller's, was not what the user asked)."""
+    sold = {o["order_id"] for o in b["sold"]}
+    rated = {f["order_id"] for f in b["feedback"]["received"]}
+    return "buyers" if rated <= sold else "sellers" if not rated & sold else "other members"
+
+
 @goals.add("get_feedback", 0.6)
 def get_feedback(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["feedback"]["received"]:
@@ -155,8 +164,8 @@ def get_feedback(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"member_id": b["member"]["member_id"]},
                say=rng.choice(["What's the latest feedback comment people left me, and what's my score?",
                                "Could you check my feedback: my score and the most recent comment?",
-                               "I'm curious how buyers rate me. What's my feedback score, and what did the last "
-                               "one say?",
+                               f"I'm curious how {_raters(b)} rate me. What's my feedback score, and what did the "
+                               "last one say?",
                                "Read me my newest feedback comment and tell me my score."]),
                terse="My feedback score and latest comment?", refs=(_me(b),),
                facts=lambda r: [r["feedback_score"], r["received"][0]["comment"]])

@@ -96,6 +96,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                                           "blocked": blocked, "retried": retried, "resend": resend,
                                           "invoices": read("list_invoices", merchant_id=merchant["merchant_id"],
                                                            limit=100)}
+    # how many invoices are overdue, at each merchant and on the whole platform ("our five newest overdue
+    # invoices" is asked only where five are)
+    overdue = {mid: sum(i["overdue"] for i in shop["invoices"]) for mid, shop in shops.items()}
     # the platform's holds, live and lapsed, as the first page of the payments in that status lists them
     holds = {status: [p["payment_id"] for p in read("list_payments", status=status)]
              for status in ("authorized", "expired")}
@@ -130,6 +133,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         # ones are in the merchant's and the platform's overdue lists): one asked about by its number alone
         bundle["elsewhere"] = [i for i in shop["invoices"] if i["customer_id"] != cid and not i["overdue"]]
         bundle["roles"] = _roles(bundle, rng)
+        bundle["overdue_count"] = {"our": overdue[customer["merchant_id"]], "platform": sum(overdue.values())}
         # the holds a request finds on that page (list_payments(status=...)), one call with nothing looked up
         # first: a live one only where the conversation's own new authorisations (listed first) cannot push
         # it off the page
@@ -223,6 +227,13 @@ def _customer(b: Bundle) -> Ref:
 
 def _invoice_ref(b: Bundle, invoice: dict) -> Ref:
     return Ref.of("invoice", invoice, _customer(b))
+
+
+def _invoice_refs(b: Bundle, invoice: dict) -> tuple[Ref, ...]:
+    """What a request about one invoice names: the invoice first, then its customer. The invoice's
+    look-up (by its number) shows the merchant's id, so it is the id's source for a later request (a
+    customer created under the merchant); the customer's look-up, feeding nothing, then leaves."""
+    return _invoice_ref(b, invoice), _customer(b)
 
 
 def _payment_ref(b: Bundle, payment: dict) -> Ref:
@@ -467,6 +478,17 @@ def list_invoices(b: Bundle, rng: random.Random) -> Ask | None:
                    facts=lambda r: [v for i in r[:4] for v in (i["number"], i["amount_due"])])
     if choice == 2 and not summed:
         args, scope, whose = _scope(b, rng)
+        # "the five newest" only where five stay overdue whatever the conversation pays or voids (the
+        # customer's overdue invoices with such a role may leave the list); else every overdue one
+        leaving = sum(i["overdue"] and b["roles"].get(i["invoice_id"]) in ("pay", "void") for i in b["invoices"])
+        if b["overdue_count"][whose] - leaving < 5:
+            say = (["Which of our invoices are overdue right now? Just the numbers.",
+                    "List our overdue invoices across all customers, numbers only, please."] if whose == "our" else
+                   ["Across every merchant on the platform, which invoices are overdue? Just the numbers.",
+                    "Platform-wide, list the overdue invoices, whichever merchant they're from."])
+            return Ask({**args, "overdue_only": True}, refs=scope, say=rng.choice(say),
+                       terse="Our overdue invoices?" if whose == "our" else "Overdue invoices, all merchants?",
+                       facts=lambda r: [i["number"] for i in r])
         if whose == "our":
             say = ["Which are our five most recently created overdue invoices? Just the numbers.",
                    "Show me our five newest overdue invoices across all customers.",
@@ -521,7 +543,7 @@ def get_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     invoice = rng.choice(b["invoices"])
     name, number = invoice_name(b, invoice, rng), invoice["number"]
     plain = invoice_name(b, invoice, rng, plain=True)
-    args, refs = {"invoice_id": invoice["invoice_id"]}, (_customer(b), _invoice_ref(b, invoice))
+    args, refs = {"invoice_id": invoice["invoice_id"]}, _invoice_refs(b, invoice)
     choice = rng.randrange(3)
     if choice == 0 and invoice["line_items"]:
         return Ask(args, say=rng.choice([f"What's on {name}? List the line items.",
@@ -623,7 +645,7 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
             # their merchant looked up first (the invoice's own look-up is then the shorter route).
             return Ask({"customer_id": b["customer"]["customer_id"]}, say=say, terse=terse, refs=(_customer(b),),
                        mentions=(_who(b), number), facts=lambda r: _history(r, iid))
-        return Ask({"invoice_id": iid}, say=say, terse=terse, refs=(_customer(b), _invoice_ref(b, invoice)),
+        return Ask({"invoice_id": iid}, say=say, terse=terse, refs=_invoice_refs(b, invoice),
                    mentions=(number,), facts=lambda r: [r[-1]["created_at"][:10], r[0]["created_at"][:10]])
     kind = rng.choice(["invoice.paid", "refund.created"])
     words = EVENT_WORDS[kind]
@@ -745,7 +767,7 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"each end in?",
                                    f"Our bookkeeping never heard that {name} was paid. What's the status of each webhook "
                                    f"delivery?"]),
-                   terse=f"Status of each webhook delivery of the paid event of {name}?", refs=(_customer(b), ref),
+                   terse=f"Status of each webhook delivery of the paid event of {name}?", refs=(ref, _customer(b)),
                    mentions=(number,),
                    facts=lambda r: [_delivery_said(s) for s in dict.fromkeys(d["status"] for d in r)])
     others = [d for d in b["retryable"] if d["delivery_id"] != b["resend"]]
@@ -776,7 +798,8 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Failed attempts to send '{summary}' to {desc}, and the last response code?", refs=(ref,),
                    mentions=(summary, desc),
                    facts=lambda r: [sum(d["status"] == "failed" for d in r), r[0]["response_code"]])
-    failing = [e for e in b["endpoints"] if e["failed_deliveries"]]
+    # "the last three failed deliveries" only of an endpoint with three or more
+    failing = [e for e in b["endpoints"] if e["failed_deliveries"] >= 3]
     if not failing:
         return None
     endpoint = rng.choice(failing)
@@ -868,7 +891,7 @@ def add_line_item(b: Bundle, rng: random.Random) -> Ask | None:
                                   f"Call the line '{description}', priced at {price} each."] if quantity > 1 else
                                  [f"It's {price}.", f"Price it at {price}.", f"Charge {price} for it."]),
                terse=f"Add {quantity} x '{description}' at {price} to {name}.",
-               refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number, description, price))
+               refs=_invoice_refs(b, invoice), mentions=(number, description, price))
 
 
 @goals.add("finalize_invoice", 2.5)
@@ -891,7 +914,7 @@ def finalize_invoice(b: Bundle, rng: random.Random) -> Ask | None:
         facts = lambda r: [r["amount_due"]]
     return Ask({"invoice_id": invoice["invoice_id"]}, say=say,
                terse=f"Finalize {name}" + ("; amount due?" if facts else "."),  # the terse one asks the same
-               refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number,), facts=facts)
+               refs=_invoice_refs(b, invoice), mentions=(number,), facts=facts)
 
 
 @goals.add("void_invoice", 1.3)
@@ -908,7 +931,7 @@ def void_invoice(b: Bundle, rng: random.Random) -> Ask | None:
                                f"The client, {_who(b)}, cancelled the project, so void {plain}.",
                                f"Can you void {name}? It won't be paid.",
                                f"I need {name} voided. We agreed to waive it."]),
-               terse=f"Void {name}.", refs=(_customer(b), _invoice_ref(b, invoice)), mentions=(number,))
+               terse=f"Void {name}.", refs=_invoice_refs(b, invoice), mentions=(number,))
 
 
 def _card_choice(b: Bundle, rng: random.Random) -> tuple[dict | None, str]:
@@ -936,7 +959,7 @@ def pay_invoice(b: Bundle, rng: random.Random) -> Ask | None:
     name, number = invoice_name(b, invoice, rng), invoice["number"]
     plain = invoice_name(b, invoice, rng, plain=True)
     args: dict[str, Any] = {"invoice_id": invoice["invoice_id"]}
-    refs: tuple[Ref, ...] = (_customer(b), _invoice_ref(b, invoice))
+    refs: tuple[Ref, ...] = _invoice_refs(b, invoice)
     mentions: tuple[str, ...] = (number,)
     detail = None
     if card is not None:
@@ -990,7 +1013,7 @@ def authorize_payment(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     name, number = invoice_name(b, invoice, rng), invoice["number"]
     args: dict[str, Any] = {"invoice_id": invoice["invoice_id"]}
-    refs: tuple[Ref, ...] = (_customer(b), _invoice_ref(b, invoice))
+    refs: tuple[Ref, ...] = _invoice_refs(b, invoice)
     mentions: tuple[str, ...] = (number,)
     if card is not None:
         args["card_id"] = card["card_id"]
@@ -1261,8 +1284,10 @@ recipe = Recipe(
     goals=goals.all,
     lookups=(
         Lookup("merchant", "list_merchants", args=lambda r: {"name": r.entity["name"]}, intro=_at_merchant),
+        # a customer's entry shows their merchant's id: no look-up of the merchant after it
         Lookup("customer", "find_customers",
-               args=lambda r: {"name": r.entity["name"], **({"merchant_id": r.owner.key} if r.owner else {})}),
+               args=lambda r: {"name": r.entity["name"], **({"merchant_id": r.owner.key} if r.owner else {})},
+               settles=_merchant_shown),
         Lookup.under("card", "list_payment_methods"),
         # an invoice is named by its number, which finds it alone: no look-up of its customer first
         # (its result shows the merchant's id: no look-up of the merchant after it)
@@ -1272,7 +1297,9 @@ recipe = Recipe(
         Lookup("payment", "list_payments",
                args=lambda r: {f"{r.owner.kind}_id": r.owner.key} if r.owner else {"status": r.entity["status"]},
                settles=_merchant_shown),
-        Lookup("endpoint", "list_webhook_endpoints", args=lambda r: {"merchant_id": r.owner.key} if r.owner else {}),
+        # an endpoint the user names is their merchant's: its entry shows the merchant's id
+        Lookup("endpoint", "list_webhook_endpoints", args=lambda r: {"merchant_id": r.owner.key} if r.owner else {},
+               settles=_merchant_shown),
         Lookup("event", "list_events", args=lambda r: {"invoice_id": r.owner.key}),
         Lookup("delivery", "list_deliveries", args=lambda r: {"endpoint_id": r.owner.key, "status": "failed"}),
     ),

@@ -299,14 +299,32 @@ def _future_flight(b: Bundle, rng: random.Random, origin: str | None = None, des
 goals = Goals()
 
 
+def _apostrophes(*phrases: str) -> tuple[str, ...]:
+    """Phrases with a straight apostrophe, and each also with a curly one ('don’t')."""
+    return tuple(dict.fromkeys(q for p in phrases for q in (p, p.replace("'", "\u2019"))))
+
+
+# No loyalty tier, as its owner hears it said: by the word none, or by having, holding or reaching none
+# ('you don't currently have a status tier', 'you're not at any status level', 'you haven't reached a
+# tier yet', 'you're at the base level'), never by a tier's name
+_NO_TIER = _apostrophes(
+    "none", "no tier", "no status", "no loyalty", "no level", "no elite", "no current", "not have a tier",
+    "don't have a tier", "don't have a status", "do not have a tier", "do not have a status",
+    "don't have any", "do not have any", "don't currently have", "do not currently have", "not currently in",
+    "not currently at", "any tier", "any status", "any level", "any elite", "not at any", "not in any",
+    "not in a tier", "not on any", "without a tier", "without any", "without status", "without a status",
+    "haven't reached", "have not reached", "hasn't reached", "not yet reached", "haven't earned",
+    "have not earned", "not yet earned", "haven't qualified", "have not qualified", "base level", "base tier",
+    "basic level", "entry level")
+
+
 def _tier(tier: str) -> Any:
     """A loyalty tier as its owner hears it: no tier is said as having none ('you have no status
-    level', 'you don't have a tier'), not only by the word none."""
+    level', 'you don't currently have a tier', 'you haven't reached a tier yet'), not only by the
+    word none."""
     if tier != "none":
         return tier
-    return one_of("none", "no tier", "no status", "no loyalty tier", "no level", "not have a tier",
-                  "don't have a tier", "don't have a status", "do not have a tier", "do not have a status",
-                  "don't have any", "do not have any", "no elite")
+    return one_of(*_NO_TIER)
 
 
 @goals.add("get_traveller", 0.6)
@@ -1246,15 +1264,20 @@ def _namable_cases(b: Bundle, statuses: tuple[str, ...], role: str | None = None
 # What the agency's replies (seed.AGENCY_REPLIES, seed.AGENCY_CLOSING) tell, in the words a faithful retelling
 # of each keeps: "what did they say?" is answered by its gist as well as by a quote.
 _REPLY_GIST = {
+    # also 'passed your request on to the airline', 'forwarded the case to the airline', 'escalated it'
     "passed this to the airline": ("passed this to the airline", "passed it to the airline", "passed it on to the airline",
                                    "forwarded it to the airline", "forwarded this to the airline",
-                                   "sent it to the airline", "referred it to the airline"),
+                                   "sent it to the airline", "referred it to the airline", "passed your request",
+                                   "passed the request", "passed your case", "passed the case", "passed it on",
+                                   "passed this on", "forwarded your request", "forwarded the request",
+                                   "forwarded your case", "forwarded the case", "escalated"),
     "within two working days": ("two working days", "2 working days", "two business days", "2 business days",
                                 "48 hours"),
     "copy of your passport": ("passport",),
     "you will see the change": ("see the change", "change on your booking", "has been done", "has been made",
                                 "it's done", "it is done"),
-    "has agreed": ("agreed", "approved", "granted"),
+    # 'the airline said yes, it's settled', 'the airline accepted it'
+    "has agreed": ("agreed", "agrees", "approved", "granted", "accepted", "confirmed", "said yes", "settled"),
     "could not grant": ("could not grant", "couldn't grant", "cannot grant", "can't grant", "unable to grant",
                         "declined", "denied", "refused", "rejected", "turned down"),
 }

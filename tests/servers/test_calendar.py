@@ -1752,3 +1752,52 @@ def test_a_reminder_found_in_the_listing_of_every_reminder_needs_no_search_for_i
 
             assert [t for ref in ask.refs for t in tools(ref)] == ["list_reminders"], ask.say
     assert listed_asks > 20
+
+
+def test_any_time_a_free_slot_fits_in_is_a_right_answer_to_find_me_a_slot():
+    """'Find me a 45-minute slot from Friday, September 4 to Thursday, September 10 when Micheal
+    Clark and I are both free.': the free window 11:15 am to 2 pm holds a slot from noon to 12:45 pm,
+    which is as right an answer as one starting at 11:15; the facts held only each window's start."""
+    from prove_env.facts import facts_stated, values
+
+    inside = 0
+    for ask, read in _built("find_free_slots", draws=200):
+        if re.search(r"\b(earliest|first)\b", f"{ask.say} {ask.terse}", re.I):
+            continue  # the earliest time, or the first few: each window's start is the answer
+        result = read("find_free_slots", **ask.args)
+        facts = list(ask.facts(result))
+        if not facts:
+            continue
+        (fact,) = facts
+        choices = set(values(fact))
+        length = dt.timedelta(minutes=ask.args["duration_minutes"])
+        for slot in result["slots"][:10]:
+            start, end = dt.datetime.fromisoformat(slot["start"]), dt.datetime.fromisoformat(slot["end"])
+            hour = start.replace(minute=0) + dt.timedelta(hours=1)
+            if hour + length > end:
+                continue
+            inside += 1
+            assert hour.isoformat(timespec="minutes") in choices, (ask.say, slot, hour)
+            said = f"How about {hour:%A, %B} {hour.day} from {hour:%I:%M %p} to {hour + length:%I:%M %p}?"
+            assert facts_stated([facts], [said]), (ask.say, said)
+    assert inside > 20
+
+
+def test_a_question_that_asks_how_guests_replied_records_their_replies_or_is_not_asked():
+    """'Who is invited to my Interview: Kathryn Clark, and have they replied?' recorded the two
+    guests' names only: an answer that got every reply wrong still passed. A question whose facts
+    are the guest list asks who is invited, not how they replied."""
+    asked = 0
+    for ask, read in _built("get_event", draws=400):
+        event = read("get_event", **ask.args)
+        me = next(c for c in read("find_contacts", limit=100) if c["is_me"])["contact_id"]
+        guests = [i for i in event["invitees"] if i["contact_id"] != me]
+        facts = list(ask.facts(event))
+        if facts != list(dict.fromkeys(i["name"] for i in guests))[:5]:
+            continue  # not the guest list: the place too, or who has not replied
+        if all(i["response"] == "needs-action" for i in guests):
+            continue  # the guest list is then also who has not replied
+        asked += 1
+        for words in (ask.say, ask.detail or "", ask.terse):
+            assert not re.search(r"\b(repl|respond|answer)", words, re.I), words
+    assert asked > 20

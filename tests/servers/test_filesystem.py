@@ -2233,3 +2233,21 @@ def test_an_average_is_asked_in_plain_words():
             assert "On average, what's in" not in ask.say, ask.say
             seen += "average" in ask.say
     assert seen > 5
+
+
+def test_a_file_said_to_be_somewhere_under_a_folder_lies_below_it_not_right_in_it():
+    """"Please display the contents of the text file named cover-letter.txt (it's somewhere in
+    /home/yvette/documents).": the gold found the file with `find` first, though it sits right in that
+    folder, so a model opening /home/yvette/documents/cover-letter.txt at once scored below the gold
+    (coverage 1/3) for the shorter route. A file is named 'somewhere under' a folder only where it lies
+    deeper than the folder's own entries; right in it, it is named by that folder, with no look-up."""
+    seen = 0
+    for seed in (0, 12100000):  # the world of filesystem-12100000-0004
+        for tool in ("cat", "head", "tail", "wc", "cd", "mv", "rm"):
+            for ask, _, _ in _asks(tool, seed=seed, draws=60):
+                for ref in ask.refs:
+                    if ref.kind != "path":
+                        continue
+                    assert ref.key.rsplit("/", 1)[0] != ref.entity["dir"], (ask.say, ref.key)
+                    seen += 1
+    assert seen > 20

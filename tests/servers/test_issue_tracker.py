@@ -1393,10 +1393,11 @@ def test_a_projects_issues_are_listed_by_one_search():
     assert not [g for g in get_recipe("issue_tracker").goals if g.tool == "list_issues"]
     checked = 0
     for ask, read in _asks("search_issues", draws=150):
-        if not ask.settles:
+        (kind, pid), = ask.settles  # every search settles its project (seed 121: the one by assignee too)
+        query = ask.args["query"]
+        if "!=" in query or "assignee" in query:  # not a listing by status, label, type or backlog
             continue
         checked += 1
-        (kind, pid), = ask.settles
         conditions = dict(c.split(" = ") for c in ask.args["query"].split(" AND "))
         filters = {"status": conditions.get("status"), "type": conditions.get("type"),
                    "label": conditions.get("label"), "backlog_only": conditions.get("sprint") == "none"}
@@ -1438,3 +1439,78 @@ def test_comments_read_out_check_the_askers_own_comment_by_its_words():
             assert len(_not_own(ask.facts, {me})(rows)) == len(rows), (ask.say, me, rows)
         world.close()
     assert own >= 3, own
+
+
+def test_a_search_or_an_issue_in_full_settles_its_project():
+    """Finding (seed 121): "List every ticket on the Apollo board assigned to Jeremy Morse, whatever its
+    status.", then "Can you file a new low-priority bug in our Apollo project": the search's rows showed
+    Apollo's project id, yet the gold looked Apollo up by name before `create_issue`, so an assistant
+    that took the id from the rows scored 1.05 of 1.3 (coverage 0.5). The same after "I need the
+    assignee and the estimate of ATLAS-9." (`get_issue`, whose result shows the project too). Every
+    search of a project's issues and every read of one issue in full settles the project."""
+    import asyncio
+    import json
+
+    from prove_env.episode import replay
+    from prove_env.synthesis.pipeline import synthesize
+
+    for tool in ("search_issues", "get_issue"):
+        checked = 0
+        for ask, read in _asks(tool, draws=80):
+            rows = read(tool, **ask.args)
+            pids = {r["project_id"] for r in (rows if isinstance(rows, list) else [rows])}
+            assert len(pids) == 1 and ("project", pids.pop()) in ask.settles, (ask.say, ask.settles)
+            checked += 1
+        assert checked > 40, (tool, checked)
+    result = synthesize(["issue_tracker"], 20, seed=121, workers=1)
+    for task in result.tasks("train") + result.tasks("test"):
+        shown: set[str] = set()
+        for record in asyncio.run(replay(task)).records:
+            out = json.loads(record.output) if record.ok else None
+            rows = out if isinstance(out, list) else [out]
+            if record.name == "list_projects" and record.arguments.get("name"):
+                assert not {r["project_id"] for r in rows} & shown, (task.id, task.user_turns)
+            shown |= {r["project_id"] for r in rows if isinstance(r, dict) and isinstance(r.get("project_id"), str)}
+
+
+def test_a_members_email_or_title_is_never_asked_with_their_project_member_list_shown():
+    """Finding (seed 121): "What's Audrey Turner's email address?" with `find_users` hidden, while
+    `list_project_members` was shown and lists every member with their email and job title (Audrey on
+    Orion, the project the same message named): an assistant that read her email off that list scored
+    1.175 of 1.3, and the task taught that the email could not be found. Everyone the recipe asks about
+    is a member, so the member list stands in for `find_users` and is hidden with it."""
+    from prove_env.synthesis.pipeline import synthesize
+    from prove_env.synthesis.recipe import get_recipe
+
+    recipe = get_recipe("issue_tracker")
+    assert "list_project_members" in recipe.substitutes_of("find_users")
+    checked = 0
+    for ask, read in _asks("find_users", draws=40):
+        (user,) = read("find_users", **ask.args)
+        listed = [m for p in read("list_projects", limit=100)
+                  for m in read("list_project_members", project_id=p["project_id"]) if m["user_id"] == user["user_id"]]
+        assert listed and ask.facts([listed[0]]) == ask.facts([user]), ask.say
+        checked += 1
+    assert checked > 40, checked
+    result = synthesize(["issue_tracker"], 20, seed=121, workers=1)
+    hid = 0
+    for task in result.tasks("train") + result.tasks("test"):
+        if task.metadata.get("missing_tool") == "find_users":
+            hid += 1
+            assert task.tools is not None
+            assert "list_project_members" not in {t["function"]["name"] for t in task.tools}, (task.id, task.user_turns)
+    assert hid, "no sample hid find_users"
+
+
+def test_a_re_estimate_says_story_points_once():
+    """Finding (seed 121): "we re-estimated 'Settings page has a typo in the header' in our Orion project;
+    please update its story points. Make it 8 story points." said "story points" twice in one message.
+    The held-back value of a re-estimate is said as the number alone."""
+    asked = 0
+    for ask, _ in _asks("update_issue", draws=150):
+        if "story_points" not in ask.args or ask.detail is None:
+            continue
+        asked += 1
+        assert str(ask.args["story_points"]) in ask.detail, ask.detail
+        assert f"{ask.say} {ask.detail}".count("story point") <= 1, (ask.say, ask.detail)
+    assert asked >= 10, asked

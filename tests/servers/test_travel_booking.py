@@ -1480,3 +1480,45 @@ def test_a_flight_search_is_not_asked_to_look_up_after_a_thanks_for_looking_it_u
     asks to look up."""
     for _, ask in _asks("search_flights", draws=120):
         assert "look up" not in ask.say.lower(), ask.say
+
+
+def test_no_loyalty_tier_is_stated_as_a_person_says_it():
+    """Finding (seed 121, 0010): "Could you read me my frequent flyer number and my status level?" of a
+    traveller with no tier failed on "you don't currently have a status tier", "you're not at any status
+    level yet" and "you haven't reached a tier yet": the fact read only a few fixed phrases. No tier is said
+    by having, holding or reaching none, never by a tier's name."""
+    from prove_env.facts import stated
+    from servers.travel_booking.synth import _tier
+    fact = _tier("none")
+    for answer in ("Your frequent flyer number is TB92759383, and you don't currently have a status tier.",
+                   "Your frequent flyer number is TB92759383, and you're not at any status level yet.",
+                   "Your frequent flyer number is TB92759383, and you haven't reached a tier yet.",
+                   "It's TB92759383; you don\u2019t have a tier at the moment.",
+                   "It's TB92759383, with no loyalty status so far.",
+                   "It's TB92759383. You're at the base level, with no elite tier."):
+        assert stated(fact, answer), answer
+    for answer in ("Your frequent flyer number is TB92759383, and you're a silver member.",
+                   "It's TB92759383; your tier is gold.", "Your frequent flyer number is TB92759383. No problem!"):
+        assert not stated(fact, answer), answer
+
+
+def test_the_agency_reply_that_the_airline_agreed_is_stated_in_other_words():
+    """Finding (seed 121, 0007): "Latest reply on my special assistance request?", whose last note is "The
+    airline has agreed; this is settled.", failed on "the airline said yes, so it's all settled" and "the
+    airline accepted your request and the case is settled": the gist read only 'agreed', 'approved' and
+    'granted'. A reply passed to the airline is likewise told by 'passed your request on to the airline'."""
+    from prove_env.facts import stated
+    from servers.travel_booking.synth import _reply_said
+    agreed = _reply_said("The airline has agreed; this is settled.")
+    for answer in ("The latest reply: the airline said yes, so it's all settled.",
+                   "The agency's last note says the airline accepted your request and the case is settled.",
+                   "Their latest reply says the airline confirmed it; the case is closed."):
+        assert stated(agreed, answer), answer
+    for answer in ("The airline could not grant this request; the case is closed.",
+                   "The airline has not accepted it yet; they'll reply within two working days."):
+        assert not stated(agreed, answer), answer
+    passed = _reply_said("Thank you, we have passed this to the airline and will update you.")
+    for answer in ("They've passed your request on to the airline and will update you.",
+                   "The agency forwarded the case to the airline and will get back to you."):
+        assert stated(passed, answer), answer
+    assert not stated(passed, "The airline has agreed; this is settled.")
