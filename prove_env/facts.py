@@ -283,8 +283,11 @@ def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Colle
 
 
 # What a negation denies, up to the end of its clause: "she hasn't been contacted or qualified" offers
-# no status beside 'new'
-_DENIED = re.compile(r"(?:\b(?:not|never|neither|nor|no longer|yet to be)\b|n['’]t\b)[^.;:!?\n]*", re.I)
+# no status beside 'new'; but not a doubt ("not sure, maybe contacted or qualified", "I don't know"),
+# which offers them
+_DENIED = re.compile(r"(?:\b(?:not|never|neither|nor|no longer|yet to be)\b|n['’]t\b)"
+                     r"(?!\s+(?:be\s+)?(?:sure|certain|clear|know|knowing|remember|recall|tell|say)\b)[^.;:!?\n]*", re.I)
+_DOUBT = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might|may|could|or so|i think|i guess)\b", re.I)
 
 
 def _choice_hedged(word: str, said: str, rest: str, known: set[str], choices: Sequence[Collection[str]]) -> bool:
@@ -292,7 +295,7 @@ def _choice_hedged(word: str, said: str, rest: str, known: set[str], choices: Se
     joined to it by 'or' (`rest`: the answer without the task's text facts); a value it denies ('not
     contacted or qualified') is none."""
     folded = _fold(said)
-    rest = _DENIED.sub(" ", rest)
+    rest = _DENIED.sub(lambda m: m[0] if _DOUBT.search(m[0]) else " ", rest)
     for choice in choices:
         options = {_fold(c) for c in choice}
         if word not in options:

@@ -285,7 +285,9 @@ def test_a_choice_denied_is_no_rival():
                    "Still new: it was never contacted nor qualified."):
         assert facts_stated([["new"]], [denial], statuses), denial
     for guess in ("It is new, contacted or qualified.", "Probably new or contacted.",
-                  "It's not clear: new, contacted or qualified."):
+                  "It's not clear: new, contacted or qualified.",
+                  "It is new, not sure though, maybe contacted or qualified.",  # a doubt is no denial
+                  "New? I don't know, contacted or qualified.", "New, not contacted, maybe qualified or converted."):
         assert not facts_stated([["new"]], [guess], statuses), guess
 
 
