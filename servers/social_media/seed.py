@@ -119,6 +119,7 @@ def seed(ctx: SeedContext) -> None:
         return author not in private or viewer == author or (viewer, author) in accepted
 
     audience = {a.id: [u for u in users if u.id != a.id and sees(u.id, a.id)] for a in users}
+    sees_of = {u.id: frozenset(a.id for a in users if sees(u.id, a.id)) for u in users}
 
     # posts: (time, author, kind, text, parent index, subject)
     drafts: list[tuple[dt.datetime, User, str]] = []
@@ -142,7 +143,8 @@ def seed(ctx: SeedContext) -> None:
     originals: list[tuple[str, str]] = []  # (post id, author id) of the posts neither replies nor reposts
     reposted: dict[str, set[str]] = {}  # author id -> the posts they reposted
     for when, author, kind in drafts:
-        earlier = [(post_id, by) for post_id, by in originals if by != author.id and sees(author.id, by)]
+        visible = sees_of[author.id]
+        earlier = [(post_id, by) for post_id, by in originals if by != author.id and by in visible]
         if kind == "repost":
             taken = reposted.setdefault(author.id, set())
             pool = [(post_id, by) for post_id, by in earlier if by not in private and post_id not in taken]

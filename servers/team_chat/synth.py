@@ -76,6 +76,16 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     names = [m["name"] for m in read("find_members", include_deactivated=True, limit=100)]
     unique = [m for m in everyone if len(read("find_members", name=m["name"])) == 1]
     searched: dict[str, list[dict] | None] = {}  # a channel's messages, as a search of it shows them
+    read_once: dict[tuple[str, str], Any] = {}
+
+    def channel(tool: str, uid: str, channel_id: str) -> Any:
+        """A channel's page, pins or details, read once for every member who sees it: they show each
+        reader the same (details are read by members only, so `is_member` is the same too)."""
+        key = (tool, channel_id)
+        if key not in read_once:
+            read_once[key] = read(tool, user_id=uid, channel_id=channel_id)
+        return read_once[key]
+
     bundles = []
     for me in unique:
         uid = me["member_id"]
@@ -83,9 +93,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         joined = [c for c in channels if c["is_member"]]
         outside = [c for c in channels if not c["is_member"]]
         shown = joined + rng.sample(outside, min(2, len(outside)))
-        pages = {c["channel_id"]: read("list_messages", user_id=uid, channel_id=c["channel_id"]) for c in shown}
-        details = {c["channel_id"]: read("get_channel", user_id=uid, channel_id=c["channel_id"]) for c in joined}
-        pins = {c["channel_id"]: read("list_pins", user_id=uid, channel_id=c["channel_id"]) for c in shown}
+        pages = {c["channel_id"]: channel("list_messages", uid, c["channel_id"]) for c in shown}
+        details = {c["channel_id"]: channel("get_channel", uid, c["channel_id"]) for c in joined}
+        pins = {c["channel_id"]: channel("list_pins", uid, c["channel_id"]) for c in shown}
         others = [m for m in unique if m["member_id"] != uid]
         dms = {}
         for other in rng.sample(others, min(10, len(others))):  # a few conversations are enough to ask about

@@ -1390,3 +1390,46 @@ def test_mentions_edited_with_an_updated_marker_are_quoted_with_or_without_it():
             assert facts_stated([facts], [" ".join(f'"{m["text"]}"' for m in result)]), (ask.say, facts)
         world.close()
     assert marked
+
+
+def test_a_channel_shows_every_member_who_reads_it_the_same_page_pins_and_details():
+    """The sampler reads a channel's messages, pins and details once for all its members: every
+    member who can read a channel must see the same page and pins, and every member in it the same
+    details, over many worlds (after writes, too)."""
+    import json
+    import random
+
+    from prove_env.synthesis.recipe import Reader
+
+    toolkit = get_toolkit("team_chat")
+    for seed in range(4):
+        world = worlds.create(toolkit, seed)
+        try:
+            tools, read = toolkit(world), Reader(toolkit, world)
+            rng = random.Random(seed)
+            members = read("find_members", limit=100)
+            for step in range(2):
+                seen: dict[tuple[str, str], object] = {}
+                for member in members:
+                    uid = member["member_id"]
+                    for channel in read("list_channels", user_id=uid, include_archived=True):
+                        cid = channel["channel_id"]
+                        tools_read = [("list_messages", read("list_messages", user_id=uid, channel_id=cid)),
+                                      ("list_pins", read("list_pins", user_id=uid, channel_id=cid))]
+                        if channel["is_member"]:
+                            tools_read.append(("get_channel", read("get_channel", user_id=uid, channel_id=cid)))
+                        for tool, shown in tools_read:
+                            assert seen.setdefault((tool, cid), shown) == shown, \
+                                f"seed {seed}: {tool} of {cid} differs for {uid}"
+                # a few writes between the rounds of reading: a post, a pin, a reaction
+                author = rng.choice(members)["member_id"]
+                mine = [c for c in read("list_channels", user_id=author) if c["is_member"] and not c["is_archived"]]
+                if mine:
+                    cid = rng.choice(mine)["channel_id"]
+                    posted = json.loads(tools.run("post_message", {"user_id": author, "channel_id": cid,
+                                                                   "text": f"round {step}"}))
+                    for name in ("pin_message", "add_reaction"):
+                        tools.run(name, {"user_id": author, "message_id": posted["message_id"],
+                                         **({"emoji": "eyes"} if name == "add_reaction" else {})})
+        finally:
+            world.close()
