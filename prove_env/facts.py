@@ -19,7 +19,9 @@ something else:
 - times ('14:30', and the time of '2026-09-15T14:30' with its date as above, both in one item of
   the answer: one line, or one part between semicolons or sentences; on the world's day, the time
   alone): 24-hour ('14:30') or
-  12-hour ('2:30 pm', '2:30PM', '2:30 p.m.', '2 pm' on the hour), 'noon' and 'midnight';
+  12-hour ('2:30 pm', '2:30PM', '2:30 p.m.', '2 pm' on the hour), 'noon' and 'midnight'; the start
+  of a span whose am or pm follows its end only takes that half of the day ('3:00-4:30 pm' and '3 to
+  4 pm' state 15:00, not 03:00), or the other where the start would come after the end ('11:30-1 pm');
 - booleans: 'yes'/'no' words are too loose to check, so a boolean fact is always stated;
 - a number in groups of digits (a phone or meeting number, '(241) 208-1991', '206 3063 7671'): by
   the same digits in a row of groups, whatever joins them ('241-208-1991', '+1 241.208.1991',
@@ -126,6 +128,9 @@ _SLASH_DATE = re.compile(r"(?<![\d/])(?P<month>\d{1,2})/(?P<day>\d{1,2})(?:/(?P<
 _MERIDIEM = r"\s*(?P<half>a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])"
 _CLOCK = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}):(?P<minute>\d{{2}})(?::\d{{2}})?(?![\d:])(?:{_MERIDIEM})?")
 _HOUR = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}){_MERIDIEM}")
+# a span of time whose am or pm is said after its end only ('3:00-4:30 pm', '3 to 4 pm', '11:30-1 pm')
+_SPAN = re.compile(r"(?<![\d:.])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?![\d:])\s*(?:-|–|—|to|until|till)\s*"
+                   rf"(?P<end>\d{{1,2}})(?::(?P<end_minute>\d{{2}}))?(?![\d:]){_MERIDIEM}")
 # Pleasantries that hold a word of a zero or of a free slot ('no', 'nothing', 'free') and say nothing
 # of the world: not read as a fact ('No problem!' is no empty answer, 'feel free' no free slot).
 _PLEASANTRIES = re.compile(
@@ -269,7 +274,8 @@ def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Colle
     for other in others:
         for v in values(other):
             if isinstance(v, str) and v.strip() and _as_number(v) is None:
-                text = re.sub(rf"(?<!\w){re.escape(v.strip())}(?!\w)", " ", text, flags=re.I)
+                words = r"\s+".join(map(re.escape, v.split()))  # spaced as the answer spaces it
+                text = re.sub(rf"(?<!\w){words}(?!\w)", " ", text, flags=re.I)
     for rivals in _rivals(fact):
         said = [step for step, rival in rivals if _key(rival) not in known and stated(rival, text, today)]
         if len(said) >= 2 and max(said) > 0:
@@ -442,7 +448,19 @@ def _time_stated(hour: int, minute: int, text: str) -> bool:
         return True
     if (hour, minute) == (0, 0) and re.search(r"\bmidnight\b", folded):
         return True
+    spans = {}  # where a span starts: the start's hour read with the end's am or pm
+    for m in _SPAN.finditer(folded):
+        start, end = _as_24(int(m["hour"]), m["half"]), _as_24(int(m["end"]), m["half"])
+        if start is None or end is None:
+            continue
+        if (start, int(m["minute"] or 0)) > (end, int(m["end_minute"] or 0)):  # '11:30-1 pm' starts in the morning
+            start = (start + 12) % 24
+        spans[m.start()] = start
+        if (start, int(m["minute"] or 0)) == (hour, minute):
+            return True
     for m in _CLOCK.finditer(folded):
+        if m["half"] is None and m.start() in spans:
+            continue  # '3:00' of '3:00-4:30 pm' is 15:00 only
         if _as_24(int(m["hour"]), m["half"]) == hour and int(m["minute"]) == minute:
             return True
     if minute == 0:

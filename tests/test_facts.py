@@ -313,3 +313,32 @@ def test_a_month_named_column_over_a_number_is_no_date():
     assert stated(33, "apr 20, jul 33") and not stated(20, "apr 20, jul 33")
     assert not stated(11, "jul 11") and stated("2026-07-11", "Jul 11", dt.date(2026, 7, 1))
     assert stated(2, "2 may arrive late")  # 'may' after a number is no month
+
+
+@pytest.mark.parametrize("fact, text, expected", [
+    ("2026-11-12T15:00", "How about Thursday, November 12, 3:00-4:30 pm?", True),
+    ("2026-11-12T15:00", "Thursday, November 12, 3-4:30 pm", True),
+    ("2026-11-12T15:00", "Thursday, November 12 from 3 to 4:30 pm", True),
+    ("2026-11-12T15:00", "Thursday, November 12, 3:00 – 4:30 PM", True),
+    ("2026-11-12T15:00", "Thursday, November 12, 3:00 pm-4:30 pm", True),
+    ("2026-11-12T11:30", "Thursday, November 12, 11:30-1 pm", True),  # the start before the end: morning
+    ("2026-11-12T09:45", "Thursday, November 12, 9:45-11:15 am", True),
+    ("2026-11-12T12:00", "Thursday, November 12, 12:00-1:30 pm", True),
+    ("2026-11-12T03:00", "Thursday, November 12, 3:00-4:30 pm", False),  # the span's start is 15:00 only
+    ("2026-11-12T15:00", "Thursday, November 12, 3:00-4:30 am", False),
+    ("2026-11-12T11:30", "Thursday, November 12, 11:30-1 am", False),  # 11:30 pm to 1 am
+    ("2026-11-12T16:30", "Thursday, November 12, 3:00-4:30 pm", True),  # the end, as before
+])
+def test_a_span_with_am_or_pm_after_its_end_gives_its_start_the_same_half_of_the_day(fact, text, expected):
+    """'3:00-4:30 pm' is how a slot is usually written: its start is 3 pm, not 3 am."""
+    assert facts_stated([[fact]], [text]) is expected
+
+
+def test_numbers_inside_a_text_fact_spaced_otherwise_are_no_rivals():
+    """A count of 1 beside the matching line 'return [1, 2, 3]': the line's numbers are the line's own,
+    however the answer spaces it."""
+    facts = [[1, "return [1, 2, 3]"]]
+    assert facts_stated(facts, ["1 line: return [1, 2, 3]"])
+    assert facts_stated(facts, ["1; RETURN  [1,  2,  3]"])
+    assert facts_stated(facts, ["1 match:\n    return [1,\n    2, 3]"])
+    assert not facts_stated(facts, ["1 or 2; return [1, 2, 3]"])

@@ -606,6 +606,48 @@ def test_two_independent_writes_get_no_order_edge_from_what_the_later_one_echoes
     assert _order_writes(task, toolkit.specs(), reference).gold_calls[1].depends_on == []
 
 
+def test_a_listing_that_only_gains_the_written_entry_is_not_ordered_after_the_write() -> None:
+    """'Add a webhook, and which endpoint fails most?': the list read after the new endpoint shows it
+    too, but the most failing endpoint and its count are the same either way, so reading first is
+    as right as the user's order and no order edge is recorded. Asked for the new endpoint itself,
+    the listing keeps its edge (read first, it does not show the fact)."""
+    from prove_env.episode import replay
+    from prove_env.registry import get_toolkit
+    from prove_env.runtime import run_sync
+    from prove_env.synthesis.verify import _order_writes
+    from prove_env.task import Task
+
+    toolkit = get_toolkit("payments")
+    task = Task(id="order", server="payments", seed=0,
+                user_turns=["Add a webhook for Copper Kettle to https://example.com/hooks for paid invoices. Which "
+                            "endpoint has the most failed deliveries, and how many?"],
+                gold=[[{"id": "g1", "name": "create_webhook_endpoint",
+                        "arguments": {"merchant_id": "MER-0003", "url": "https://example.com/hooks",
+                                      "events": ["invoice.paid"]}},
+                       {"id": "g2", "name": "list_webhook_endpoints", "arguments": {}}]],
+                facts=[["Old CRM (retired)", 122]])
+    reference = run_sync(replay(task))
+    assert not reference.failures
+    assert "https://example.com/hooks" in next(r.output for r in reference.records if r.id == "g2")
+    assert _order_writes(task, toolkit.specs(), reference).gold_calls[1].depends_on == []
+    # what is asked for is what the write adds: the listing stays after it
+    added = task.model_copy(update={"facts": [["https://example.com/hooks"]], "user_turns": [
+        "Add a webhook for Copper Kettle to https://example.com/hooks for paid invoices, and list the endpoints "
+        "with their URLs."]})
+    reference = run_sync(replay(added))
+    assert _order_writes(added, toolkit.specs(), reference).gold_calls[1].depends_on == ["g1"]
+    # a light the write turns on, among the lights asked for: listed first, its entry says it is off
+    lights = Task(id="order", server="iot_devices", seed=0,
+                  user_turns=["Set the living room ceiling light to 2700 K. Which lights are on?"],
+                  gold=[[{"id": "g1", "name": "set_color_temperature", "arguments": {"device_id": "DEV-0001",
+                                                                                       "kelvin": 2700}},
+                         {"id": "g2", "name": "list_devices", "arguments": {"home_id": "HOM-0001", "type": "light"}}]],
+                  facts=[["Living room ceiling light", "Living room floor lamp", "Bathroom light"]])
+    reference = run_sync(replay(lights))
+    ordered = _order_writes(lights, get_toolkit("iot_devices").specs(), reference)
+    assert ordered.gold_calls[1].depends_on == ["g1"]
+
+
 def test_a_read_is_shown_earlier_only_where_every_entry_holding_the_fact_was_shown() -> None:
     """A trip's total equal to its one booking's price: the list of bookings shows the price, not the
     total, so the trip read stays in the gold."""
@@ -767,6 +809,22 @@ def test_no_aside_opens_with_the_requests_own_words() -> None:
     asides = {Voice("plain").aside(rng, rate=1.0, request="I need to move my On-call session.") for _ in range(300)}
     assert asides and not any(a.lower().startswith("i need") for a in asides), asides
     assert "I need a hand with this." in {Voice("plain").aside(rng, rate=1.0) for _ in range(300)}
+
+
+def test_no_aside_says_a_word_of_the_introduction_again() -> None:
+    """'Quick one from Carlos Davis on the Atlas team. Quick one for you.' says 'quick one' twice; the
+    introduction 'I need help with my account' takes no 'Can you help with something?' after it."""
+    import random
+
+    from prove_env.synthesis.voice import Voice
+
+    rng = random.Random(0)
+    quick = {Voice("plain").aside(rng, rate=1.0, intro="Quick one from Carlos Davis on the Atlas team.")
+             for _ in range(300)}
+    assert quick and "Quick one for you." not in quick, quick
+    helped = {Voice("plain").aside(rng, rate=1.0, intro="Hi, I need help with my account.") for _ in range(300)}
+    assert helped == {"Quick one for you."}, helped
+    assert "Quick one for you." in {Voice("plain").aside(rng, rate=1.0, intro="Carlos here.") for _ in range(300)}
 
 
 def test_a_day_the_user_named_in_words_is_not_worked_out_from_earlier_results() -> None:

@@ -384,10 +384,11 @@ class Composer:
             greeted = greeted or greets(text)
             first.append(text)
         request = turns[0].texts[0] if turns and turns[0].texts else ""
+        intro = " ".join(first)
         if greeted:  # the introduction greets: an aside of the voice's own comes after it, and greets not
-            first.append(voice.aside(rng, greeting=False, request=request))
+            first.append(voice.aside(rng, greeting=False, request=request, intro=intro))
         else:  # a greeting aside opens the message; a lead-in to the request follows the introductions
-            aside = voice.aside(rng, request=request)
+            aside = voice.aside(rng, request=request, intro=intro)
             first.insert(0 if greets(aside) else len(first), aside)
         user_turns: list[str] = []
         openers: list[str] = []  # each follow-up opens with words of its own

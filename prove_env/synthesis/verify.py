@@ -204,11 +204,16 @@ def _optional(spec: Any, call: Any) -> list[str]:
 def _order_writes(task: Task, specs: Mapping[str, Any], reference: Any) -> Task:
     """`task` with an edge from each write of a turn to a later call of the same turn whose order
     matters: replayed first (ahead of the earlier one and of what lies between, none of which it
-    needs), a call fails, the world ends otherwise, or a call whose result tells a fact answers
-    otherwise (the balance asked for after the transfer the same request makes)."""
+    needs), a call fails, the world ends otherwise, or a call whose result tells a fact shows it
+    otherwise (`_still_shown`: the balance asked for after the transfer the same request makes; a
+    listing that only gains the written entry beside the entries asked about orders nothing)."""
     outputs = {r.id: r.output for r in reference.records}
-    told = {c.id for turn, facts in zip(task.gold, task.facts or [], strict=False) for c in turn
-            if any(_plain(v) in outputs[c.id] for f in facts for v in values(f))}
+    told: dict[str, list[str]] = {}  # a call whose result tells facts: the values it shows
+    for turn, facts in zip(task.gold, task.facts or [], strict=False):
+        for c in turn:
+            shown = [p for f in facts for p in map(_plain, values(f)) if p in outputs[c.id]]
+            if shown:
+                told[c.id] = shown
     turns = [list(turn) for turn in task.gold]
     added = False
     for t, turn in enumerate(turns):
@@ -222,9 +227,11 @@ def _order_writes(task: Task, specs: Mapping[str, Any], reference: Any) -> Task:
                 trial = task.model_copy(update={"gold": turns[:t] + [trial_turn] + turns[t + 1:]})
                 moved = run_sync(replay(trial))
                 answered = next((r.output for r in moved.records if r.id == later.id), None)
-                # a result that tells a fact must tell it the same; what a write merely echoes (the
-                # profile's post count after a reply) orders nothing
-                told_otherwise = later.id in told and answered != outputs[later.id]
+                # a result that tells a fact must show it the same; what a write merely adds or echoes
+                # (the new endpoint in a list whose most failing one is asked for, the profile's post
+                # count after a reply) orders nothing
+                told_otherwise = later.id in told and answered is not None and not _still_shown(
+                    outputs[later.id], answered, told[later.id])
                 if moved.failures or moved.gold_digest != reference.gold_digest or told_otherwise:
                     turn[j] = later = later.model_copy(update={"depends_on": [*later.depends_on, earlier.id]})
                     added = True
@@ -577,6 +584,22 @@ def _extracted(extract: Callable[[Any], Sequence[Any]], value: Any) -> list[Any]
         return [v for v in extract(value) if not isinstance(v, bool)]
     except (KeyError, IndexError, TypeError, ValueError, StopIteration, AttributeError):
         return None
+
+
+def _still_shown(output: str, moved: str, shown: Sequence[str]) -> bool:
+    """Whether a result read elsewhere in the turn (`moved`) shows each object of `output` that holds
+    a fact's value (`shown`, as `_plain` writes them) in a field of its own unchanged: the endpoint
+    with the most failures with the same count, the light asked about in the same state. A result
+    whose facts no object holds must be the same."""
+    before = _holding(_parse(output), shown)
+    return before <= _holding(_parse(moved), shown) if before else output == moved
+
+
+def _holding(value: Any, shown: Sequence[str]) -> set[str]:
+    def holds(leaf: Any) -> bool:
+        return not isinstance(leaf, (dict, list)) and any(p in json.dumps(leaf, ensure_ascii=False) for p in shown)
+
+    return {json.dumps(e, sort_keys=True, ensure_ascii=False) for e in _entries(value) if any(map(holds, e.values()))}
 
 
 def _plain(value: Any) -> str:

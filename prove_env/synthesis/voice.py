@@ -154,11 +154,15 @@ class Voice:
         out = _PLEASE_MID.sub("", out)
         return out if all(k not in text or k in out for k in keep) else text
 
-    def aside(self, rng: random.Random, rate: float = 0.25, greeting: bool = True, request: str = "") -> str:
+    def aside(self, rng: random.Random, rate: float = 0.25, greeting: bool = True, request: str = "",
+              intro: str = "") -> str:
         """Now and then, a sentence of the voice's own before the first request; usually nothing.
         Without `greeting`, never one that greets (the message greets already); never one that opens
-        with the request's own first words ('I need a hand with this. I need to move ...')."""
-        opening = request.lower().split()[:2]
+        with the request's own first words ('I need a hand with this. I need to move ...'), nor one
+        that says a word of the introduction again (`intro`: 'Quick one from Carlos on the Atlas
+        team. Quick one for you.')."""
+        opening, introduced = request.lower().split()[:2], _stems(intro)
         asides = [a for a in _ASIDES[self.register]
-                  if (greeting or not greets(a)) and (not opening or a.lower().split()[:2] != opening)]
+                  if (greeting or not greets(a)) and (not opening or a.lower().split()[:2] != opening)
+                  and not _stems(a) & introduced]
         return rng.choice(asides) if asides and rng.random() < rate else ""
