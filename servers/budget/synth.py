@@ -53,6 +53,9 @@ REFILED = {
     "Education": ("Entertainment", "Shopping", "Gifts"),
     "Subscriptions": ("Entertainment", "Education"),
 }
+# categories nobody stops budgeting for: never the one set aside for archiving ("Let's get groceries off my
+# active categories" right after the Aldi charges were listed); rent and utilities carry bills besides
+ESSENTIAL = frozenset({"Groceries", "Rent", "Utilities"})
 # merchants whose every charge is the one service they sell: nothing of it belongs elsewhere
 ONE_THING = frozenset({"Rover Dog Walking", "Banfield Pet Hospital", "Greystar Apartments", "Avalon Communities",
                        "PG&E", "Comcast Xfinity", "City Water", "24 Hour Fitness", "Great Clips", "One Medical"})
@@ -98,9 +101,10 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         b: Bundle = {"now": now, "user": user, "categories": categories, "expenses": expenses,
                      "recurring": recurring, "income": read("list_income", user_id=uid, limit=10)["income"]}
         billed = {r["category_id"] for r in recurring if r["status"] == "active"}
-        archivable = [c for c in categories if c["category_id"] not in billed]
+        archivable = [c for c in categories if c["category_id"] not in billed and c["name"] not in ESSENTIAL]
         b["archive"] = rng.choice(archivable)["category_id"] if archivable and rng.random() < 0.5 else None
         donors = [c for c in categories if c["remaining"] >= 40 and c["category_id"] != b["archive"]
+                  and not _filled(recurring, c)
                   and not any(r["category_id"] == c["category_id"] and r["due_not_posted"] for r in recurring)]
         b["donor"] = rng.choice(donors)["category_id"] if donors else None
         nameable = _nameable(expenses)
@@ -110,6 +114,14 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                       if (note := read("get_expense", expense_id=e["expense_id"])["note"])]
         bundles.append(b)
     return bundles
+
+
+def _filled(recurring: list[dict], category: dict) -> bool:
+    """Whether one fixed bill fills `category`'s budget (the rent: a $2,750 bill, a $2,750 limit). Its limit
+    is the bill's amount, so no request sets it ("my rent budget isn't realistic; make it $3,300") or moves
+    budget into or out of it ("move $15 of travel over to rent", the rent paid in full)."""
+    return any(r["status"] == "active" and r["category_id"] == category["category_id"]
+               and r["amount"] == category["monthly_limit"] for r in recurring)
 
 
 def _nameable(expenses: list[dict]) -> list[dict]:
@@ -135,8 +147,10 @@ def _readable(b: Bundle) -> list[dict]:
 
 
 def _refiled(b: Bundle, expense: dict) -> list[dict]:
-    """The free categories `expense` may really belong to (`REFILED`), none for a one-service merchant."""
-    if expense["merchant"] in ONE_THING:
+    """The free categories `expense` may really belong to (`REFILED`), none for a one-service merchant or
+    a merchant the user has a bill with: a bill files every charge under its category, so one week of a
+    weekly Blue Apron box is not "in the wrong category"."""
+    if expense["merchant"] in ONE_THING or any(r["merchant"] == expense["merchant"] for r in b["recurring"]):
         return []
     fits = REFILED.get(expense["category"], ())
     return [c for c in _free(b) if c["category_id"] != expense["category_id"] and c["name"] in fits]
@@ -302,16 +316,20 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
     shown = _settles(*(c["category_id"] for c in b["categories"] if c["status"] == "active"))
     if extra and rng.random() < 0.4:
         said = mentions[0]
-        say, terse, facts = rng.choice([
-            ("How much did I spend in total in an earlier month?", f"Total spent {when}?",
-             lambda r: [_amount(r["total_spent"])]),
-            ("Could you compare my income with my spending for an earlier month?", f"Income vs spending {when}?",
+        # the plain wording names the month outright: said in a later turn, where the conversation may have
+        # named that month already ("income for May 2026" then "for an earlier month ... May 2026, please")
+        say, plain, terse, facts = rng.choice([
+            ("How much did I spend in total in an earlier month?", f"How much did I spend in total {when}?",
+             f"Total spent {when}?", lambda r: [_amount(r["total_spent"])]),
+            ("Could you compare my income with my spending for an earlier month?",
+             f"Could you compare my income with my spending {when}?", f"Income vs spending {when}?",
              lambda r: [_amount(r["total_income"]), _amount(r["total_spent"])]),
             ("For an earlier month, which budget categories did I go over, and how much did I spend overall?",
+             f"Which budget categories did I go over {when}, and how much did I spend overall?",
              f"Over-budget categories and total spent {when}?",
              lambda r: [*r["over_budget"], _amount(r["total_spent"])]),
         ])
-        return Ask(args, say=say, terse=terse, refs=refs, mentions=mentions, facts=facts, settles=shown,
+        return Ask(args, say=say, plain=plain, terse=terse, refs=refs, mentions=mentions, facts=facts, settles=shown,
                    detail=rng.choice([f"I'm thinking of {said}.", f"{said}, please.", f"The month is {said}.",
                                       f"Let's look at {said}."]))
     choice = rng.randrange(4)
@@ -482,6 +500,8 @@ def list_income(b: Bundle, rng: random.Random) -> Ask | None:
     if mentions and rng.random() < 0.4:
         return Ask(income_args, say=rng.choice(["Could you list my income for one of the past months, with the total?",
                                                 "What came in during a past month? Each source and the total."]),
+                   plain=rng.choice([f"Could you list my income {when}, with the total?",
+                                     f"What came in {when}? Each source and the total."]),
                    detail=rng.choice([f"{mentions[0]}, please.", f"I'm thinking of {mentions[0]}."]),
                    terse=f"Income {when}: sources and total?", refs=(_user(b),), mentions=mentions,
                    facts=lambda r: [i["source"] for i in r["income"][:4]] + [r["total"]])
@@ -545,7 +565,7 @@ def create_category(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("set_category_limit")
 def set_category_limit(b: Bundle, rng: random.Random) -> Ask | None:
-    categories = _free(b)
+    categories = [c for c in _free(b) if not _filled(b["recurring"], c)]
     if not categories:
         return None
     category = rng.choice(categories)
@@ -587,7 +607,7 @@ def archive_category(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("move_budget", 1.5)
 def move_budget(b: Bundle, rng: random.Random) -> Ask | None:
     donor = next((c for c in b["categories"] if c["category_id"] == b["donor"]), None)
-    targets = [c for c in _free(b) if _topped_up(c)]
+    targets = [c for c in _free(b) if _topped_up(c) and not _filled(b["recurring"], c)]
     if donor is None or not targets:
         return None
     amount = _nice(donor["remaining"] / 2)

@@ -490,25 +490,34 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
         prior = start.prior or end.prior
         mentions += (start.mention, end.mention)
     kind = rng.choice(["list", "list", "list", "count", "first"]) if first == last else "list"
+    # days already gone are asked of in the past tense, and never to plan ahead
+    over = last < b["now"].date()
     if kind == "count":
         facts: Facts = lambda r: [r["total"]]
-        says = [f"How many events do I have on {where} {span}?", f"How many meetings are on {where} {span}?",
-                f"How busy am I {span}? Just give me the number of events on {where}."]
+        says = ([f"How many events did I have on {where} {span}?", f"How many meetings were on {where} {span}?",
+                 f"How busy was I {span}? Just give me the number of events on {where}."] if over else
+                [f"How many events do I have on {where} {span}?", f"How many meetings are on {where} {span}?",
+                 f"How busy am I {span}? Just give me the number of events on {where}."])
         terse = [f"How many events {span}?" if where == "my calendar" else f"How many events {span} on {where}?"]
     elif kind == "first":
         facts = lambda r: [r["events"][0]["title"]]
-        says = [f"What's the first thing on {where} {span}?", f"What's my first event {span} on {where}?",
-                f"Which event comes first on {where} {span}?"]
+        says = ([f"What was the first thing on {where} {span}?", f"What was my first event {span} on {where}?",
+                 f"Which event came first on {where} {span}?"] if over else
+                [f"What's the first thing on {where} {span}?", f"What's my first event {span} on {where}?",
+                 f"Which event comes first on {where} {span}?"])
         terse = [f"First event {span} on {where}?"]
     else:
         facts = _titles("events")
-        says = [f"What's on {where} {span}?", f"What do I have on {where} {span}?",
-                f"Could you go through {where} {span} for me?",
-                f"I'm trying to plan ahead. What's on {where} {span}?",
-                f"Can you tell me what's scheduled on {where} {span}, please?",
-                f"Walk me through {where} {span}, please."]
+        says = ([f"What was on {where} {span}?", f"What did I have on {where} {span}?",
+                 f"Looking back, what was on {where} {span}?",
+                 f"Can you tell me what was scheduled on {where} {span}, please?"] if over else
+                [f"What's on {where} {span}?", f"What do I have on {where} {span}?",
+                 f"Could you go through {where} {span} for me?",
+                 f"I'm trying to plan ahead. What's on {where} {span}?",
+                 f"Can you tell me what's scheduled on {where} {span}, please?",
+                 f"Walk me through {where} {span}, please."])
         terse = [f"{_cap(where)} {span}?", f"Events on {where} {span}?"]
-    vague = [f"Can you check what's on {where} for me?", f"I need to look at {where}.",
+    vague = [f"Can you check what {'was' if over else 'is'} on {where} for me?", f"I need to look at {where}.",
              f"Could you pull up {where}?"] if kind == "list" else ()
     details = [f"I mean {bare}.", f"{_cap(bare)}, please."] + ([f"For {bare}."] if first == last else [])
     return _ask(rng, args, says=says, terse=terse, vague=vague, details=details, refs=refs, mentions=mentions,
@@ -1395,8 +1404,10 @@ def _reminder_refs(o: dict, reminder: dict, b: Bundle) -> tuple[Ref, ...]:
 def record_answer(b: Bundle, rng: random.Random) -> str | None:
     """Only the hidden set_invitee_response could record someone else's answer."""
     people = {p["contact_id"]: p for p in b["people"]}
+    # never a meeting whose title names the guest ('Mary Guerra said yes to my Coffee chat with Mary Guerra')
     events = [(o, i) for o in b["events"] if o["mine"] and o["future"] and not o["cancelled"]
-              for i in o["event"]["invitees"] if i["contact_id"] in people and i["response"] != "accepted"]
+              for i in o["event"]["invitees"] if i["contact_id"] in people and i["response"] != "accepted"
+              and people[i["contact_id"]]["name"] not in o["title"]]
     if not events:
         return None
     o, invitee = rng.choice(events)

@@ -730,8 +730,11 @@ def list_pipeline_stages(b: Bundle, rng: random.Random) -> Ask | None:
                                    "Could you remind me which pipeline stages we use and their win probabilities?",
                                    "I'm new here. What stages does a deal go through, with default probabilities?"]),
                terse="Pipeline stages and probabilities?",
-               # every stage the pipeline has: an answer that lists the closed ones too must not read as a guess
-               facts=lambda r: [_said_stage(s["stage"]) for s in r] + [s["default_probability"] for s in r[1:4]])
+               # every stage the pipeline has: an answer that lists the closed ones too must not read as a guess;
+               # the default probability of every open stage, prospecting's too (a closed stage's 100% or 0% goes
+               # without saying)
+               facts=lambda r: [_said_stage(s["stage"]) for s in r]
+               + [s["default_probability"] for s in r if not s["is_closed"]])
 
 
 def _period(b: Bundle, rng: random.Random) -> tuple[dt.date, dt.date, str]:

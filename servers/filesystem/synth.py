@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from prove_env.facts import ABSENT, one_of, quantity
+from prove_env.facts import ABSENT, NOTHING, one_of, quantity
 from prove_env.synthesis.recipe import Ask, Goal, Goals, HiddenAsk, Lookup, Reader, Recipe, Ref
 
 from .helpers import human_size, sort_lines
@@ -429,7 +429,8 @@ def _ls_names(result: Any) -> list[str]:
     """The names `ls` prints, one per line, or the last column of `ls -l` (without '-> target')."""
     text = _text(result)
     if text.strip() == "(empty directory)":
-        return ["empty"]
+        # 'it's empty', and as well 'there's nothing in it', 'it has no files'
+        return [one_of("empty", *NOTHING["one_of"])]
     names = []
     for line in text.splitlines():
         if not line.strip() or line.endswith(":"):
@@ -1815,8 +1816,11 @@ def mv(b: Bundle, rng: random.Random) -> Ask | None:
     if path is None:
         return None
     folder, name = path.rsplit("/", 1)
-    w, refs, mentions = name_file(b, rng, path, BY_NAME)
-    if rng.random() < 0.5:
+    into_documents = rng.random() < 0.5
+    # a new name in the file's own folder spells that folder out: the file is not said to be 'somewhere
+    # under' a folder then (found first by a look-up the new path makes needless)
+    w, refs, mentions = name_file(b, rng, path, BY_NAME if into_documents else BY_PATH)
+    if into_documents:
         into = f"{b['home']}/documents"
         terse = _one(rng, f"Move {w} to {into}.", f"Move {w} into {into}.")
         if rng.random() < 0.5:
@@ -1858,8 +1862,11 @@ def cp(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"source": top, "destination": copy, "recursive": True}, say=say,
                    terse=f"Copy {top} with everything in it to {copy}.", mentions=(top, copy))
     path = _pick(rng, [p for p in b["read"] if p.startswith(home + "/")])
-    w, refs, mentions = name_file(b, rng, path, BY_NAME)
-    if rng.random() < 0.5:
+    to_tmp = rng.random() < 0.5
+    # a backup beside the file spells out the file's folder: the file is not said to be 'somewhere under'
+    # a folder then ("Copy my app.py somewhere under ~/projects to ~/projects/recipe-box/src/app.py.bak")
+    w, refs, mentions = name_file(b, rng, path, BY_NAME if to_tmp else BY_PATH)
+    if to_tmp:
         say = _one(rng, f"Put a copy of {w} in /tmp.", f"Copy {w} into /tmp, please.",
                    f"I want a scratch copy of {w} in /tmp.")
         return Ask({"source": path, "destination": "/tmp"}, say=say, terse=f"Copy {w} to /tmp.", refs=refs,

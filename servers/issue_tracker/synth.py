@@ -120,9 +120,16 @@ def issue_name(issue: dict, rng: random.Random) -> str:
 
 def sprint_name(b: Bundle, sprint: dict, rng: random.Random) -> str:
     if sprint["status"] == "active" and rng.random() < 0.5:
-        return rng.choice([f"the current {b['short']} sprint", f"the active sprint in {b['short']}",
-                           f"{b['short']}'s current sprint"])
-    return rng.choice([sprint["name"], f"sprint '{sprint['name']}'", f"the sprint {sprint['name']}"])
+        return current_sprint(b, rng)
+    # every sprint's name says "Sprint" ("Orion Sprint 18"): never "the sprint Orion Sprint 18"
+    return rng.choice([sprint["name"], f"'{sprint['name']}'"])
+
+
+def current_sprint(b: Bundle, rng: random.Random) -> str:
+    """The running sprint said as the current one, never by its name: a sprint named is one search of its
+    issues ('sprint = "Orion Sprint 18" AND status != done'), whose points add up to what is left."""
+    return rng.choice([f"the current {b['short']} sprint", f"the active sprint in {b['short']}",
+                       f"{b['short']}'s current sprint"])
 
 
 @dataclass(frozen=True)
@@ -167,7 +174,8 @@ def _others(b: Bundle) -> list[dict]:
     return [m for m in b["members"] if m["user_id"] not in (b["me"]["user_id"], leaving)]
 
 
-def _titles(rows: list[dict], most: int = 5) -> list[str]:
+def _titles(rows: list[dict], most: int = 8) -> list[str]:
+    """Every row's title: the listings hold 3 to 8 rows, all asked for (the sixth of six went unchecked)."""
     return [r["title"] for r in rows[:most]]
 
 
@@ -196,7 +204,10 @@ def get_issue(b: Bundle, rng: random.Random) -> Ask | None:
     # the issue in full shows its project's id: a later request about the project takes it from there
     # ("I need the assignee and the estimate of ATLAS-9.", then "list the Atlas project members")
     shown = (("project", b["project"]["project_id"]),)
-    if choice == 0 and issue["assignee"] and issue["story_points"] is not None:
+    # who works on it or filed it is never the asker (the fact of their own name goes unchecked: "Who is
+    # working on APOLLO-13?" from its assignee)
+    me = b["me"]["user_id"]
+    if choice == 0 and issue["assignee"] and issue["story_points"] is not None and issue["assignee_id"] != me:
         return Ask(args, say=rng.choice([f"Who is working on {name}, and how many story points is it?",
                                          f"Can you tell me who has {name} and what it's estimated at?",
                                          f"I need the assignee and the estimate of {name}."]),
@@ -211,7 +222,7 @@ def get_issue(b: Bundle, rng: random.Random) -> Ask | None:
                        terse=f"Blockers of {name}?", refs=refs, settles=shown,
                        facts=lambda r: [one_of(x["key"], x["title"]) for x in r["links"]
                                         if x["relation"] == "is_blocked_by"])
-    if choice == 2:
+    if choice == 2 and full["reporter"]["user_id"] != me:
         return Ask(args, say=rng.choice([f"Who reported {name}, and when?",
                                          f"Could you find out who filed {name} and on what date?",
                                          f"When was {name} created, and by whom?"]),
@@ -401,26 +412,24 @@ def _project_count(r: dict, field: str, status: str | None = None) -> Any:
 
 @goals.add("get_project", 0.7)
 def get_project(b: Bundle, rng: random.Random) -> Ask | None:
+    """What the project's record tells and no one search does: its description, or who leads it, with the
+    backlog size. A count alone ("How many Hermes issues are in review?", "How big is the Hermes
+    backlog?") is one search by the project's name, where `get_project` needs the project looked up
+    first (an assistant that searched scored 0.86 of 1.3)."""
     short, args, refs = b["short"], {"project_id": b["project"]["project_id"]}, (_project_ref(b),)
-    overview = rng.random() < 0.5
-    if overview and b["project"]["lead"]["user_id"] == b["me"]["user_id"]:
-        # the asker leads the project: who leads it is no question of theirs
-        return Ask(args, say=rng.choice([f"How many open issues are in the {short} backlog?",
-                                         f"How many open issues sit in the {short} backlog right now?",
-                                         f"How big is the {short} backlog these days?"]),
-                   terse=f"{short}: backlog size?", refs=refs,
-                   facts=lambda r: [_project_count(r, "backlog_open_issues")])
-    if overview:
-        return Ask(args, say=rng.choice([f"Who leads {short}, and how many open issues are in its backlog?",
-                                         f"Give me a quick overview of {short}: the lead and the backlog size.",
-                                         f"How big is the {short} backlog these days, and who's the project lead?"]),
-                   terse=f"{short}: lead and backlog size?", refs=refs,
-                   facts=lambda r: [r["lead"]["name"], _project_count(r, "backlog_open_issues")])
-    return Ask(args, say=rng.choice([f"How many {short} issues are in review at the moment?",
-                                     f"How many {short} issues are waiting for review right now? Just the count.",
-                                     f"What's the number of issues in review in {short}?"]),
-               terse=f"Count of {short} issues in review?", refs=refs,
-               facts=lambda r: [_project_count(r, "issues_by_status", "in_review")])
+    # the asker who leads the project: who leads it is no question of theirs
+    if b["project"]["lead"]["user_id"] == b["me"]["user_id"] or rng.random() < 0.5:
+        return Ask(args, say=rng.choice([f"I'm writing the onboarding doc for {short}: what does the project "
+                                         "description say, and how many open issues sit in its backlog?",
+                                         f"Can you read me the {short} project description? And how big is its "
+                                         "backlog right now?"]),
+                   terse=f"{short}: description and backlog size?", refs=refs,
+                   facts=lambda r: [r["description"], _project_count(r, "backlog_open_issues")])
+    return Ask(args, say=rng.choice([f"Who leads {short}, and how many open issues are in its backlog?",
+                                     f"Give me a quick overview of {short}: the lead and the backlog size.",
+                                     f"How big is the {short} backlog these days, and who's the project lead?"]),
+               terse=f"{short}: lead and backlog size?", refs=refs,
+               facts=lambda r: [r["lead"]["name"], _project_count(r, "backlog_open_issues")])
 
 
 @goals.add("list_project_members", 0.6)
@@ -431,12 +440,16 @@ def list_project_members(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Can you list the {short} project members for me?",
                                f"Who works on {short} these days?"]),
                terse=f"{short} members?", refs=(_project_ref(b),),
-               facts=lambda r: [m["name"] for m in r][:6])
+               # every member asked for is checked (six of Orion's ten were)
+               facts=lambda r: [m["name"] for m in r])
 
 
 @goals.add("find_users", 1.0)
 def find_users(b: Bundle, rng: random.Random) -> Ask | None:
-    person = rng.choice(b["members"])
+    # another member: nobody asks for their own email or job title
+    person = rng.choice([m for m in b["members"] if m["user_id"] != b["me"]["user_id"]] or [None])
+    if person is None:
+        return None
     name = person["name"]
     if rng.random() < 0.5:
         return Ask({"name": name}, say=rng.choice([f"What's {name}'s email address?", f"How can I email {name}?",
@@ -476,12 +489,15 @@ def list_sprints(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("get_sprint_report", 0.9)
 def get_sprint_report(b: Bundle, rng: random.Random) -> Ask | None:
     if b["active"] is not None and rng.random() < 0.6:
+        # the running sprint said as the current one: named ("How many story points are left in the sprint
+        # Orion Sprint 18?"), one search of its open issues adds up to the points left (0.83 of 1.3)
         sprint = b["active"]
-        name = sprint_name(b, sprint, rng)
+        name = current_sprint(b, rng)
         return Ask({"sprint_id": sprint["sprint_id"]},
                    say=rng.choice([f"How many story points are left in {name}?",
                                    f"Where does the burndown of {name} stand? How many points remain?",
-                                   f"How is {name} going: how many points are done and how many remain?"]),
+                                   # the points left alone: "how many are done and how many remain?" checked one
+                                   f"How is {name} going: how many points remain?"]),
                    terse=f"Points remaining in {name}?", refs=(_sprint_ref(b, sprint),),
                    facts=lambda r: [r["remaining_points"] or NOTHING])
     # A closed sprint's committed and completed points, and the issues it held, show in the sprint
@@ -1040,7 +1056,7 @@ def start_sprint(b: Bundle, rng: random.Random) -> Ask | None:
     name = sprint["name"]
     if b["active"] is None:
         return Ask({"sprint_id": sprint["sprint_id"]},
-                   say=rng.choice([f"Kick off {name} today, please.", f"Please start the sprint {name}.",
+                   say=rng.choice([f"Kick off {name} today, please.", f"Please start {name}.",
                                    f"We're ready: start {name}."]),
                    terse=f"Start {name}.", refs=(_sprint_ref(b, sprint),), mentions=(name,))
     current = sprint_name(b, b["active"], rng)
@@ -1106,7 +1122,7 @@ _INTRO = ("Hi, this is {name} from the {short} team.", "Hello, {name} here, I wo
           "This is {name}; I'm on the {short} project.", "My name is {name} and I'm on {short}.",
           "Hello from {name} in the {short} team.", "{name} writing, {short} team.",
           "Hey there, {name} of {short} here.", "Hi, {name} from {short} here.",
-          "It's {name}, working on {short}.", "Quick one from {name} on the {short} team.",
+          "It's {name}, working on {short}.", "It's {name} from the {short} team.",
           "Hello, it's {name}, {short} project.", "Hi, {name} ({short}) here.",
           "{name} here, I'm part of {short}.", "Hi, I'm {name} and I work on {short}.",
           "Good afternoon, {name} from {short} here.", "Hey, {name} on {short} here.")

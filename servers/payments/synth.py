@@ -432,9 +432,12 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
     who, args, refs = _who(b), {"customer_id": b["customer"]["customer_id"]}, (_customer(b),)
     expired = [c for c in b["cards"] if c["expired"]]
     if expired and rng.random() < 0.5:
+        # "one of their cards ran out" only where one has: of two, "which card is" asks for one of them
         return Ask(args, say=rng.choice([f"Does {who} have any expired cards on file? Which ones?",
-                                         f"Check whether any of {_whose(b)} saved cards have expired, please.",
-                                         f"I think one of {_whose(b)} cards ran out. Which card is expired?"]),
+                                         f"Check whether any of {_whose(b)} saved cards have expired, please."]
+                                        + ([f"I think one of {_whose(b)} cards ran out. Which card is expired?"]
+                                           if len(expired) == 1 else
+                                           [f"I think some of {_whose(b)} cards ran out. Which ones are expired?"])),
                    terse=f"Expired cards of {who}?", refs=refs, mentions=(who,),
                    facts=lambda r: [c["last4"] for c in r if c["expired"]])
     return Ask(args, say=rng.choice([f"Which cards does {who} have saved with us? Last four digits, please.",

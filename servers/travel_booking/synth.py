@@ -266,7 +266,7 @@ _BY_NAME = ("Hi, this is {name}.", "{name} here.", "Hello, my name is {name}.", 
 _BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "It's {name}.", "Name: {name}.")
 _BY_EMAIL = ("Hi, my email is {email}.", "Hello, I'm the traveller with the email {email}.",
              "My account email is {email}.", "You have me as {email}.", "I booked with the email {email}.",
-             "My profile is under {email}.", "Hi! You'll find me under {email}.", "Email on file: {email}.",
+             "I'm listed under {email}.", "Hi! You'll find me under {email}.", "My email with you is {email}.",
              "My bookings are under the address {email}.", "Hello, it's the {email} account.",
              "I'm registered with {email}.", "You can look me up by {email}.")
 _BY_EMAIL_TERSE = ("Email: {email}.", "{email} here.", "Account {email}.", "Me: {email}.")
@@ -412,10 +412,17 @@ def get_flight(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     cabin = rng.choice([c for c in cabins if c != booking["cabin"]] or cabins)
     said = booking_said(booking, rng)
+    wording = rng.randrange(3)
+    if wording == 2:
+        # someone joining flies the traveller's own cabin; without a seat left there, another cabin is asked as such
+        if booking["cabin"] in cabins:
+            cabin = booking["cabin"]
+        else:
+            wording = 0
     return Ask({"flight_id": booking["flight_id"]},
-               say=rng.choice([f"How many {cabin} seats are left on {said}, and what's the {cabin} fare now?",
-                               f"Is there still room in {cabin} on {said}? How many seats, and what does one cost?",
-                               f"Someone may join me on {said}. How many {cabin} seats remain, and at what fare?"]),
+               say=[f"How many {cabin} seats are left on {said}, and what's the {cabin} fare now?",
+                    f"Is there still room in {cabin} on {said}? How many seats, and what does one cost?",
+                    f"Someone may join me on {said}. How many {cabin} seats remain, and at what fare?"][wording],
                terse=f"{cabin.capitalize()} seats left and fare on {said}?", refs=(_booking(b, booking),),
                facts=lambda r: [r[cabin]["seats_left"], _fare(r[cabin])])
 
@@ -684,8 +691,9 @@ def book_flight(b: Bundle, rng: random.Random) -> Ask | None:
     method = _pick_method(b, rng, cost, f["airline"])
     if method is None:
         return None
-    fare_words = {"basic": rng.choice(["the basic fare", "the cheapest, non-refundable fare", "basic"]),
-                  "flex": rng.choice(["the flex fare", "a refundable flex fare", "flex"])}[fare]
+    # the fare is said as a fare: a bare "basic," read as nothing in "Economy, in my trip; basic, on my card"
+    fare_words = {"basic": rng.choice(["the basic fare", "the cheapest, non-refundable fare", "a basic fare"]),
+                  "flex": rng.choice(["the flex fare", "a refundable flex fare", "a flex fare"])}[fare]
     said, into, paid = flight_said(f, rng), trip_said(trip, rng), method_said(method, rng)
     args: dict[str, Any] = {"itinerary_id": trip["itinerary_id"], "flight_id": f["flight_id"], "cabin": cabin,
                             "fare_type": fare, "payment_method_id": method["payment_method_id"]}
@@ -1003,7 +1011,7 @@ def add_card(b: Bundle, rng: random.Random) -> Ask | None:
     # the number as the user says it, in groups (the call takes it so): a copy of their words is the right call
     args = {"traveller_id": b["traveller"]["traveller_id"], "card_number": spoken, "expiry": expiry}
     return Ask(args, say=rng.choice(["I've got a new card I'd like saved to my profile.",
-                                     "Please add a new credit card to my account.",
+                                     "Please add a new credit card for me.",
                                      "Could you put my new card on file for future bookings?"]),
                terse=f"Save card {spoken}, expiry {expiry}.",
                detail=rng.choice([f"The number is {spoken}, expiring {expiry}.",

@@ -1124,3 +1124,114 @@ def test_a_categorys_history_shows_this_months_budget_as_the_category_list_does(
                 category["budgeted"], category["spent"], category["remaining"]), (category, now)
             checked += 1
     assert checked
+
+
+def _bundles(seed: int) -> tuple[list[dict], object]:
+    """The bundles the recipe samples from the world of `seed`, with the recipe."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("budget"), get_recipe("budget")
+    world = worlds.create(toolkit, seed)
+    try:
+        return recipe.sample(Reader(toolkit, world), world.now, random.Random(f"budget bundles {seed}")), recipe
+    finally:
+        world.close()
+
+
+def test_a_budget_its_bill_fills_is_neither_reset_nor_topped_up():
+    """"My rent budget isn't realistic; make it $3,300 a month." (the rent is $2,750, its budget too) and
+    "move some of this month's travel budget over to rent. Move $15." (the rent paid in full, nothing
+    left to need) change a budget that one fixed bill fills: no limit is set on such a category, and no
+    budget moves into or out of it."""
+    changed, rents = [], 0
+    for seed in (0, 1, 2):
+        bundles, recipe = _bundles(seed)
+        rng = random.Random(f"budget filled {seed}")
+        for b in bundles:
+            filled = {c["category_id"] for c in b["categories"]
+                      if any(r["status"] == "active" and r["category_id"] == c["category_id"]
+                             and r["amount"] == c["monthly_limit"] for r in b["recurring"])}
+            rents += bool(filled)
+            for goal in (g for g in recipe.goals if g.tool in ("set_category_limit", "move_budget")):
+                for _ in range(30):
+                    ask = goal.build(b, rng)
+                    if ask is None:
+                        continue
+                    ids = {ask.args.get(k) for k in ("category_id", "from_category_id", "to_category_id")}
+                    changed += [ask.say] if ids & filled else []
+    assert rents > 10
+    assert not changed, changed[:5]
+
+
+def test_groceries_are_not_archived():
+    """"Let's get groceries off my active categories. Archive it, please." right after the Aldi charges
+    were listed: nobody stops budgeting for food. The category set aside for archiving is never groceries
+    (rent and utilities carry bills, which keep them from it already)."""
+    archived = []
+    for seed in range(6):
+        bundles, _ = _bundles(seed)
+        archived += [c["name"] for b in bundles for c in b["categories"] if c["category_id"] == b["archive"]]
+    assert len(archived) > 20
+    assert "Groceries" not in archived, archived
+
+
+def test_a_charge_a_bill_posts_is_not_refiled_alone():
+    """"The Blue Apron entry from May 12 is in the wrong category. Move it to dining out." moves one week
+    of a weekly bill that files every charge under groceries: an expense at a merchant the user has a
+    bill with is never recategorized or split."""
+    refiled, checked = [], 0
+    for seed in (0, 1, 2):
+        bundles, recipe = _bundles(seed)
+        rng = random.Random(f"budget billed {seed}")
+        for b in bundles:
+            billed = {r["merchant"] for r in b["recurring"]}
+            merchants = {e["expense_id"]: e["merchant"] for e in b["expenses"]}
+            for goal in (g for g in recipe.goals if g.tool in ("recategorize_expense", "split_expense")):
+                for _ in range(30):
+                    ask = goal.build(b, rng)
+                    if ask is None:
+                        continue
+                    checked += 1
+                    if merchants[ask.args["expense_id"]] in billed:
+                        refiled.append(ask.say)
+    assert checked > 50
+    assert not refiled, refiled[:5]
+
+
+def test_a_month_the_conversation_named_is_not_asked_as_an_earlier_one():
+    """"Could you list my income for one of the past months ...? I'm thinking of May 2026." then "For an
+    earlier month, which budget categories did I go over ...? May 2026, please." calls the month just
+    named "an earlier month": a month's request held back as "an earlier month" also has a plain wording
+    that names the month outright, said wherever the user is already known (a later turn)."""
+    import re
+
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.config import SynthConfig
+    from prove_env.synthesis.graph import dependency_graph
+
+    asks = [ask for tool in ("get_budget_summary", "list_income") for ask, _, _ in _asks(tool, draws=200)
+            if ask.detail]
+    assert len(asks) > 20
+    for ask in asks:
+        assert ask.plain and ask.mentions[0] in ask.plain, (ask.say, ask.plain)
+        assert "earlier" not in ask.plain and "past" not in ask.plain, ask.plain
+    bundles, recipe = _bundles(0)
+    config = SynthConfig(missing_function_rate=0.0, irrelevant_rate=0.0, hidden_rate=0.0, distractor_rate=0.0)
+    composer = Composer(recipe, dependency_graph("budget"), bundles, config, random.Random("budget plain"))
+    drafts = [d for d in (composer.draft() for _ in range(400))
+              if d is not None and d.metadata.get("info_level") != "missing"]  # held back: said as earlier
+    month = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November"
+                       r"|December) \d{4}\b")
+    again, named = [], 0
+    for draft in drafts:
+        for index, turn in enumerate(draft.user_turns):
+            before = " ".join(draft.user_turns[:index])
+            for said in month.findall(turn):
+                if said in before:
+                    named += 1
+                    if re.search(r"\b(?:earlier month|past months?)\b", turn):
+                        again.append(draft.user_turns)
+    assert named
+    assert not again, again[:3]

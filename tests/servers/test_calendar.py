@@ -1801,3 +1801,47 @@ def test_a_question_that_asks_how_guests_replied_records_their_replies_or_is_not
         for words in (ask.say, ask.detail or "", ask.terse):
             assert not re.search(r"\b(repl|respond|answer)", words, re.I), words
     assert asked > 20
+
+
+def test_days_already_gone_are_asked_of_in_the_past_tense_and_never_to_plan_ahead():
+    """"What's my first event on Thursday, September 24, 2026 on the Personal calendar?" said on
+    September 30, and "I'm trying to plan ahead. What's on my calendar yesterday?": a day or week
+    that is over is asked of in the past tense, and never to plan ahead."""
+    present = re.compile(r"\b(what's|what is|am I|do I have|are on|comes|plan ahead|go through|walk me)\b", re.I)
+    past = 0
+    for ask, read in _built("list_events", draws=600):
+        today = dt.date.fromisoformat(read("get_current_time")["date"])
+        if dt.date.fromisoformat(ask.args["end_date"]) >= today:
+            continue
+        past += 1
+        for words in (ask.say, ask.terse, ask.detail or ""):
+            assert not present.search(words), words
+    assert past > 30
+
+
+def test_a_guest_said_to_have_replied_is_never_named_again_by_the_meetings_title():
+    """"Mary Guerra said yes to my Coffee chat with Mary Guerra over chat.": the request that only the
+    hidden set_invitee_response could serve names the guest once, never by a meeting titled after them."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("calendar"), get_recipe("calendar")
+    (hidden,) = recipe.hidden
+    asked = 0
+    for seed in range(3):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        people = [c["name"] for c in read("find_contacts", limit=100) if not c["is_me"]]
+        rng = random.Random(f"calendar record answer {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(300):
+            said = hidden.build(rng.choice(bundles), rng)
+            if said is None:
+                continue
+            asked += 1
+            for name in people:
+                assert said.count(name) <= 1, said
+    assert asked > 100

@@ -1356,3 +1356,23 @@ def test_a_note_is_logged_on_a_contact_not_with_them():
         for text in (ask.say, ask.detail or "", ask.terse):
             assert "note with" not in text, text
     assert notes
+
+
+def test_the_default_probability_of_every_open_stage_is_checked():
+    """"What are the stages of our sales pipeline, and the default probability of each?" checked the
+    probabilities of qualification, proposal and negotiation only: an answer that gave prospecting no
+    probability passed. Every open stage's default probability is checked; a closed stage's 100% or 0%
+    goes without saying."""
+    from prove_env.episode import choices
+    from prove_env.facts import facts_stated
+
+    found = _asks("list_pipeline_stages", draws=5)
+    assert found
+    rivals = choices(get_toolkit("crm"))
+    short = ("Prospecting, qualification (20%), proposal (50%), negotiation (75%), closed won (100%) "
+             "and closed lost (0%).")
+    full = "Prospecting 10%, qualification 20%, proposal 50%, negotiation 75%, then closed won or lost."
+    for ask, result, _ in found:
+        facts = ask.facts(result)
+        assert facts_stated([facts], [full], rivals), (ask.say, facts)
+        assert not facts_stated([facts], [short], rivals), (ask.say, facts)

@@ -2251,3 +2251,42 @@ def test_a_file_said_to_be_somewhere_under_a_folder_lies_below_it_not_right_in_i
                     assert ref.key.rsplit("/", 1)[0] != ref.entity["dir"], (ask.say, ref.key)
                     seen += 1
     assert seen > 20
+
+
+def test_a_file_copied_or_renamed_beside_itself_is_not_said_to_be_somewhere_under_a_folder():
+    """"Copy my Python file called app.py somewhere under /home/benjamin/projects to
+    /home/benjamin/projects/recipe-box/src/recipe_box/app.py.bak": the backup's path spells out where the
+    file lies, so the gold dropped the `find` the words ask for, and a model that looked the file up first
+    scored below the gold (name 0.75). A file copied or renamed into its own folder is named by its path
+    or its folder, never looked up by its name."""
+    seen = 0
+    for seed in (0, 12300000):  # the world of filesystem-12300000-0005
+        for tool in ("cp", "mv"):
+            for ask, _, _ in _asks(tool, seed=seed, draws=80):
+                source, destination = ask.args["source"], ask.args["destination"]
+                if destination.rsplit("/", 1)[0] != source.rsplit("/", 1)[0]:
+                    continue
+                assert not ask.refs, (ask.say, ask.args)
+                assert "somewhere" not in ask.say + (ask.terse or ""), ask.say
+                seen += 1
+    assert seen > 20
+
+
+def test_an_empty_folder_is_stated_empty_in_any_usual_words():
+    """"Give me a long listing of /home/benjamin/projects/portfolio-site/assets" of an empty folder: only the
+    word 'empty' stated its fact, so "There's nothing in it: no files or subfolders." and "It contains no
+    files." failed success. An empty listing is stated by any usual word for nothing."""
+    from prove_env.facts import facts_stated
+
+    seen = 0
+    for seed in (0, 12300000):  # the world of filesystem-12300000-0010
+        for ask, result, _ in _asks("ls", seed=seed, draws=200):
+            if str(result).strip() != "(empty directory)":
+                continue
+            facts = [ask.facts(result)]
+            for answer in ("The folder is empty.", "There's nothing in it: no files or subfolders.",
+                           "It contains no files.", "No entries: the directory has nothing in it."):
+                assert facts_stated(facts, [answer]), (answer, facts)
+            assert not facts_stated(facts, ["It holds index.html and style.css."]), facts
+            seen += 1
+    assert seen > 3

@@ -1403,7 +1403,8 @@ def test_a_projects_issues_are_listed_by_one_search():
                    "label": conditions.get("label"), "backlog_only": conditions.get("sprint") == "none"}
         listed = read("list_issues", project_id=pid, limit=100, **{k: v for k, v in filters.items() if v})
         assert kind == "project" and read("search_issues", **ask.args) == listed, ask.args
-        assert 3 <= len(listed) <= 8 and ask.facts(listed) == [i["title"] for i in listed[:5]]
+        # every row asked for is checked (seed 123: the sixth of six accessibility issues went unchecked)
+        assert 3 <= len(listed) <= 8 and ask.facts(listed) == [i["title"] for i in listed]
     assert checked > 20, checked
     result = synthesize(["issue_tracker"], 20, seed=119, workers=1)
     for task in result.tasks("train") + result.tasks("test"):
@@ -1514,3 +1515,125 @@ def test_a_re_estimate_says_story_points_once():
         assert str(ask.args["story_points"]) in ask.detail, ask.detail
         assert f"{ask.say} {ask.detail}".count("story point") <= 1, (ask.say, ask.detail)
     assert asked >= 10, asked
+
+
+def test_a_projects_record_is_asked_what_no_one_search_of_its_issues_shows():
+    """Finding (seed 123): "How many Hermes issues are in review at the moment?" was served by `list_projects`
+    then `get_project`, where one `search_issues` with `project = Hermes AND status = in_review` shows the
+    one issue (total 0.86 of 1.3); the backlog's size alone is as well one search (`sprint = none AND
+    status != done`). A question to the project's record asks, beside the backlog's size, for what only
+    the project list and the record show: who leads it, or its description (told by its words)."""
+    from prove_env.facts import stated
+
+    checked = described = 0
+    for ask, read in _asks("get_project", draws=60):
+        record = read("get_project", **ask.args)
+        key = record["key"]
+        searched = read("search_issues", query=f"project = {record['name']} AND sprint = none AND status != done",
+                        limit=100)
+        assert len(searched) == record["backlog_open_issues"]  # why a count alone is a search
+        assert len(read("search_issues", query=f"project = {key} AND status = in_review", limit=100)) \
+            == record["issues_by_status"]["in_review"]
+        facts = ask.facts(record)
+        others = {record["lead"]["name"], record["description"]}
+        assert any(isinstance(f, str) and f in others for f in facts), (ask.say, facts)
+        for text in (ask.say, ask.terse):
+            assert "review" not in text, text
+        if any(f == record["description"] for f in facts):
+            described += 1
+            assert "description" in ask.say and "description" in ask.terse, ask.say
+            assert stated(record["description"], f'It says "{record["description"]}"')
+        checked += 1
+    assert checked > 40 and described > 10, (checked, described)
+
+
+def test_points_left_in_the_running_sprint_are_asked_of_the_current_sprint_by_no_name():
+    """Finding (seed 123): "How many story points are left in the sprint Orion Sprint 18?" was served by
+    `list_projects`, `list_sprints` and `get_sprint_report`, where one `search_issues` with `sprint =
+    "Orion Sprint 18" AND status != done` lists its open issues, whose points add up to the 10 left
+    (total 0.83 of 1.3). The running sprint is asked about as the current one, which no search names;
+    and only the points left are asked ("how many points are done and how many remain?" checked one)."""
+    checked = 0
+    for ask, read in _asks("get_sprint_report", draws=80):
+        report = read("get_sprint_report", **ask.args)
+        if report["status"] != "active":
+            continue
+        checked += 1
+        rows = read("search_issues", query=f'sprint = "{report["name"]}" AND status != done', limit=100)
+        assert sum(r["story_points"] or 0 for r in rows) == report["remaining_points"]
+        for text in (ask.say, ask.terse):
+            assert report["name"] not in text and ("current" in text or "active" in text), text
+            assert "done" not in text, text
+    assert checked > 20, checked
+
+
+def test_a_teams_members_asked_for_are_all_checked():
+    """Finding (seed 123): "Which people are members of Orion?" checked six of its ten members, so an answer
+    naming six passed as well as one naming all. Every member is a fact."""
+    checked = 0
+    for ask, read in _asks("list_project_members", draws=30):
+        members = read("list_project_members", **ask.args)
+        assert ask.facts(members) == [m["name"] for m in members], ask.say
+        checked += len(members) > 6
+    assert checked, "no team of more than six was asked about"
+
+
+def test_a_sprint_is_never_called_a_sprint_before_its_name():
+    """Finding (seed 123): "How many story points are left in the sprint Orion Sprint 18?" (every sprint's
+    name says "Sprint"; "Please start the sprint Hermes Sprint 21." likewise). A sprint is said by its
+    name, quoted or not, or as the current one."""
+    import re
+
+    said = 0
+    for tool in ("get_sprint_report", "complete_sprint", "start_sprint", "add_issue_to_sprint"):
+        for ask, _ in _asks(tool, draws=60):
+            for text in (ask.say, ask.detail or "", ask.terse):
+                said += " Sprint " in text
+                assert not re.search(r"\bsprint '?\w+ Sprint \d", text), text
+    assert said > 40, said
+
+
+def test_nobody_is_asked_who_they_are():
+    """Finding (redraw of seed 123): "Who is working on APOLLO-13, and how many story points is it?" from
+    Justin Richardson, its assignee: his own name, the fact asked, was dropped as the user's, so the
+    assignee went unchecked; a member may as well be asked their own email. Who works on an issue or
+    filed it, and whose email or job title is asked, is never the asker."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    toolkit, recipe = get_toolkit("issue_tracker"), get_recipe("issue_tracker")
+    goals = [g for g in recipe.goals if g.tool in ("get_issue", "find_users")]
+    asked = {"get_issue": 0, "find_users": 0}
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"own {seed}")
+        bundles = recipe.sample(read, world.now, rng)
+        for _ in range(400):
+            b, goal = rng.choice(bundles), rng.choice(goals)
+            ask = goal.build(b, rng)
+            if ask is None:
+                continue
+            me = b["me"]["name"]
+            result = read(goal.tool, **ask.args)
+            facts = ask.facts(result)
+            if goal.tool == "find_users":
+                assert ask.args["name"] != me, ask.say
+            else:
+                assert me not in facts, (ask.say, me, facts)
+            asked[goal.tool] += any(isinstance(f, str) and " " in f for f in facts)
+        world.close()
+    assert min(asked.values()) > 20, asked
+
+
+def test_an_introduction_does_not_say_what_an_aside_says():
+    """Finding (redraw of seed 123): "Quick one from Carlos Davis on the Atlas team. Quick one for you." (an
+    introduction of the recipe's, then the voice's aside). No introduction says "quick one"."""
+    from prove_env.synthesis.voice import _ASIDES
+    from servers.issue_tracker.synth import _INTRO, _INTRO_TERSE
+
+    asides = [a.lower() for register in _ASIDES.values() for a in register]
+    assert any("quick one" in a for a in asides)
+    for intro in _INTRO + _INTRO_TERSE:
+        assert "quick one" not in intro.lower(), intro

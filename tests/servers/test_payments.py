@@ -1838,3 +1838,24 @@ def test_the_last_three_failed_deliveries_are_asked_only_of_an_endpoint_with_thr
             ask.say
     world.close()
     assert seen > 20, seen
+
+
+def test_one_card_ran_out_is_said_only_of_a_customer_with_one_expired_card():
+    """Finding (seed 123): "I think one of Marissa Townsend's cards ran out. Which card is expired?" of a
+    customer with two expired cards. That wording is drawn only where exactly one card has expired; with
+    more, the question asks which ones."""
+    world, read, recipe, bundles, rng = _payments_bundles_of(12300000, "payments one card ran out")
+    goal = next(g for g in recipe.goals if g.tool == "list_payment_methods")
+    many = [b for b in bundles if sum(c["expired"] for c in b["cards"]) > 1]
+    assert many
+    seen = Counter()
+    for _ in range(800):
+        bundle = rng.choice(many if rng.random() < 0.5 else bundles)
+        ask = goal.build(bundle, rng)
+        if ask is None or "ran out" not in ask.say:
+            continue
+        expired = sum(c["expired"] for c in bundle["cards"])
+        seen[expired == 1] += 1
+        assert ("one of" in ask.say and "Which card is" in ask.say) == (expired == 1), (ask.say, expired)
+    world.close()
+    assert seen[True] > 3 and seen[False] > 3, seen

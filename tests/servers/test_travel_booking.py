@@ -1522,3 +1522,45 @@ def test_the_agency_reply_that_the_airline_agreed_is_stated_in_other_words():
                    "The agency forwarded the case to the airline and will get back to you."):
         assert stated(passed, answer), answer
     assert not stated(passed, "The airline has agreed; this is settled.")
+
+
+def test_a_request_never_repeats_a_phrase_of_the_introduction_before_it():
+    """Finding (seed 123, 0003): "Hello! Email on file: jennifer.riley@example.com. Could you put my new card on
+    file for future bookings?" says "on file" twice (and "My profile is under ..." meets "What cards are saved on
+    my profile?", "My account email is ..." meets "add a new credit card to my account"). No introduction says a
+    phrase that a request of the server says."""
+    from prove_env.synthesis.recipe import get_recipe
+    from servers.travel_booking import synth
+
+    intros = " ".join(synth._BY_NAME + synth._BY_NAME_TERSE + synth._BY_EMAIL + synth._BY_EMAIL_TERSE).lower()
+    said = []
+    for tool in {g.tool for g in get_recipe("travel_booking").goals}:
+        for _, ask in _asks(tool, draws=15):
+            said.append(" ".join(w for w in (ask.say, ask.terse, ask.detail) if w).lower())
+    assert len(said) > 100
+    for phrase in ("on file", "profile", "account"):
+        if phrase in intros:
+            assert not [s for s in said if phrase in s], phrase
+
+
+def test_a_booking_says_the_fare_as_a_fare():
+    """Finding (seed 123, 0006): "Economy, in my 'New York business trip'; basic, on the American Express card
+    ending in 1577." left the bare word "basic" (or "flex") without saying it is the fare. Every flight booking
+    names the fare as such."""
+    asks = _asks("book_flight", draws=200)
+    assert len(asks) > 50
+    for _, ask in asks:
+        assert "fare" in ask.say and "fare" in ask.terse, ask.say
+
+
+def test_someone_joining_is_asked_about_the_cabin_the_traveller_flies():
+    """Finding (seed 123, 0008): "Someone may join me on my New York flight on October 28. How many business seats
+    remain, and at what fare?" came from a traveller in economy, whose next request moved them up to business:
+    a companion joins in the traveller's own cabin, so that wording is kept to it; another cabin is asked about
+    as such."""
+    asks = _asks("get_flight", draws=300)
+    joining = [ask for _, ask in asks if "join me" in ask.say]
+    assert joining and len(joining) < len(asks)
+    for ask in joining:
+        booking = ask.refs[0].entity
+        assert f"How many {booking['cabin']} seats" in ask.say, (booking["cabin"], ask.say)
