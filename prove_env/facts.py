@@ -42,7 +42,8 @@ Two structured forms (JSON objects, so that tasks stay JSON) say more than a bar
   has), within the rounding of both ('1.2 km', '1.24 km', '1,238 m', '0.77 mi', '4,062 ft' state
   1.238 km; '1 km' and '0.8 mi' do not). Durations may be said in parts ('1 h 35 min', '1 hour
   and 35 minutes' state 95 minutes), and a number up to twelve in words ('a minute', 'two miles';
-  not 'half an hour'). Sign aside, as for plain numbers. The units: km, m, mi, ft
+  not 'half an hour'); a length of 0 also in words ('right where your car is', 'already there').
+  Sign aside, as for plain numbers. The units: km, m, mi, ft
   (length); s, min, h, d (time); mph, km/h (speed); F, C (temperature); psi, kPa, bar
   (pressure); kWh, Wh (energy); L, gal (volume); % (a share); B, KB, MB, GB (size); USD (money:
   '$0.96', '96 cents');
@@ -131,6 +132,9 @@ _HOUR = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}){_MERIDIEM}")
 # a span of time whose am or pm is said after its end only ('3:00-4:30 pm', '3 to 4 pm', '11:30-1 pm')
 _SPAN = re.compile(r"(?<![\d:.])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?![\d:])\s*(?:-|–|—|to|until|till)\s*"
                    rf"(?P<end>\d{{1,2}})(?::(?P<end_minute>\d{{2}}))?(?![\d:]){_MERIDIEM}")
+# a distance that rounds to nothing, in words: 'right where your car is', 'you're already there'
+_HERE = re.compile(r"\b(?:right (?:there|here|where|next to|beside|by|outside)|already (?:there|here|at)|next door"
+                   r"|same (?:spot|place|location)|you['’]re (?:there|at)|(?:less than|under) a tenth)\b")
 # Pleasantries that hold a word of a zero or of a free slot ('no', 'nothing', 'free') and say nothing
 # of the world: not read as a fact ('No problem!' is no empty answer, 'feel free' no free slot).
 _PLEASANTRIES = re.compile(
@@ -184,8 +188,10 @@ def stated(fact: Any, text: str, today: dt.date | None = None) -> bool:
         if "one_of" in fact:
             return any(stated(choice, text, today) for choice in fact["one_of"])
         if "quantity" in fact:
-            places = fact.get("places", _decimals(fact["quantity"]))
-            return _quantity_stated(float(fact["quantity"]), _UNITS[fact["unit"]], places, text)
+            places, unit = fact.get("places", _decimals(fact["quantity"])), _UNITS[fact["unit"]]
+            if fact["quantity"] == 0 and unit.kind == "length" and _HERE.search(_fold(text)):
+                return True  # 'Costco is right where your car is': a distance that rounds to nothing
+            return _quantity_stated(float(fact["quantity"]), unit, places, text)
         raise ValueError(f"not a fact: {fact!r}")
     if isinstance(fact, int | float):
         said = _numbers(text)

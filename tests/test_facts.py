@@ -342,3 +342,15 @@ def test_numbers_inside_a_text_fact_spaced_otherwise_are_no_rivals():
     assert facts_stated(facts, ["1; RETURN  [1,  2,  3]"])
     assert facts_stated(facts, ["1 match:\n    return [1,\n    2, 3]"])
     assert not facts_stated(facts, ["1 or 2; return [1, 2, 3]"])
+
+
+@pytest.mark.parametrize("fact, text, expected", [
+    (quantity(0.0, "mi"), "Costco Wholesale, right where your Camry is.", True),
+    (quantity(0.0, "km"), "You're already there.", True),
+    (quantity(0.0, "mi"), "It's in the same spot as your car.", True),
+    (quantity(0.0, "mi"), "0.0 miles", True),
+    (quantity(0.2, "mi"), "Costco Wholesale, right where your Camry is.", False),  # only a distance of nothing
+    (quantity(0.0, "mi"), "It's a short drive away.", False),
+])
+def test_a_distance_of_nothing_is_stated_in_words_too(fact, text, expected):
+    assert stated(fact, text) is expected

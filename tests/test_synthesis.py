@@ -827,6 +827,22 @@ def test_no_aside_says_a_word_of_the_introduction_again() -> None:
     assert "Quick one for you." in {Voice("plain").aside(rng, rate=1.0, intro="Carlos here.") for _ in range(300)}
 
 
+def test_a_greeting_names_the_part_of_the_day_the_worlds_clock_is_in() -> None:
+    """'Good morning, it's Adam Bryant.' said when the world's clock reads 15:45 is 'Good afternoon'
+    (every server's sample is checked in test_task_quality)."""
+    import datetime as dt
+
+    from prove_env.synthesis.voice import in_time
+
+    afternoon, morning = dt.datetime(2026, 3, 9, 15, 45), dt.datetime(2026, 3, 9, 9, 45)
+    assert in_time("Good morning, it's Adam Bryant.", afternoon) == "Good afternoon, it's Adam Bryant."
+    assert in_time("Morning! Ann here.", afternoon) == "Afternoon! Ann here."
+    assert in_time("Hi. Afternoon, all.", morning) == "Hi. Morning, all."
+    assert in_time("Good evening, this is Bo.", morning) == "Good morning, this is Bo."
+    assert in_time("Hi, I'm Cy.", afternoon) == "Hi, I'm Cy."
+    assert in_time("Good morning, it's Adam Bryant.", None) == "Good morning, it's Adam Bryant."
+
+
 def test_a_day_the_user_named_in_words_is_not_worked_out_from_earlier_results() -> None:
     """'Flights on October 14': the date a search takes is the user's, so a look-up that holds other
     dates (a card's expiry) is not its source and may leave the gold when nothing else uses it."""

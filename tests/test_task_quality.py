@@ -516,20 +516,46 @@ def test_no_gold_call_passes_a_parameters_default(sample: list[Task]) -> None:
     """A gold call leaves out an argument whose value is its parameter's default ('quantity=1' for "a
     salmon nigiri"): coverage needs every key of the gold call, so the natural call that leaves the
     default to the tool would match nothing, while a model that passes it still matches a gold
-    without it. The call a held-back value is for keeps it (the assistant asked for it)."""
+    without it. The call a held-back value is for keeps one the user's reply says (the assistant
+    asked for it), never one said before ("It's just me" with the dates held back)."""
+    from prove_env.facts import stated
+
     problems, checked = [], 0
     for task in sample:
         specs = get_toolkit(task.server).specs()
+        held = task.metadata.get("held_for")
+        reply = next((said for said, turn in zip(task.user_turns, task.gold) if any(c.id == held for c in turn)), "")
         for call in task.gold_calls:
             properties = specs[call.name].parameters.get("properties", {})
             for key, value in call.arguments.items():
                 default = properties.get(key, {}).get("default")
-                if default is None or call.id == task.metadata.get("held_for"):
+                if default is None or (call.id == held and stated(value, reply)):
                     continue
                 checked += 1
                 if json.dumps(value, sort_keys=True) == json.dumps(default, sort_keys=True):
                     problems.append(f"{task.id}: {call.name} passes {key}={value!r}, its default")
     assert checked
+    assert not problems, "\n".join(problems)
+
+
+def test_a_greeting_names_the_part_of_the_day_the_worlds_clock_is_in(sample: list[Task]) -> None:
+    """'Good morning, it's Adam Bryant.' is not said when the world's clock reads 15:45."""
+    from prove_env.world import worlds
+
+    parts = re.compile(r"\bgood (morning|afternoon|evening)\b|^(morning|afternoon|evening)\b", re.I)
+    problems, greeted = [], 0
+    for task in sample:
+        found = parts.search(task.user_turns[0])
+        if not found:
+            continue
+        greeted += 1
+        world = worlds.create(get_toolkit(task.server), task.seed)
+        now = world.now
+        world.close()
+        part = "morning" if now.hour < 12 else "afternoon" if now.hour < 18 else "evening"
+        if (found[1] or found[2]).lower() != part:
+            problems.append(f"{task.id} at {now:%H:%M}: {task.user_turns[0]!r}")
+    assert greeted
     assert not problems, "\n".join(problems)
 
 

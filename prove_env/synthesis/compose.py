@@ -25,6 +25,7 @@ Irrelevant and hidden-tool drafts skip 1 to 3: their gold is to make no call at 
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import re
 from collections import Counter
@@ -37,7 +38,7 @@ from prove_env.synthesis.config import INFO_LEVELS, SynthConfig
 from prove_env.synthesis.graph import DependencyGraph
 from prove_env.synthesis.perturb import irrelevant_query, passes_enum, shown_tools
 from prove_env.synthesis.recipe import Ask, Bundle, Recipe, RecipeError, Ref
-from prove_env.synthesis.voice import Voice, greets
+from prove_env.synthesis.voice import Voice, greets, in_time
 from prove_env.synthesis.wording import lower_first
 from prove_env.task import GoldCall
 
@@ -206,9 +207,11 @@ class Composer:
 
     def _hidden(self) -> Draft | None:
         hidden = self.rng.choice(self.recipe.hidden)
-        text = hidden.build(self.rng.choice(self.bundles), self.rng)
+        bundle = self.rng.choice(self.bundles)
+        text = hidden.build(bundle, self.rng)
         if text is None:
             return None
+        text = in_time(text, _now(bundle))
         return self._abstention(text, {"perturbations": ["hidden_tool"], "hidden_tool": hidden.tool})
 
     def _abstention(self, text: str, metadata: dict[str, Any], off_topic: str | None = None) -> Draft:
@@ -336,6 +339,8 @@ class Composer:
                 # a look-up that only fed the missing tool is not part of the right behaviour
                 gold = _needed(gold, {c.id for c in chain.calls if self._is_lookup(c, chain)}, set(facts_of))
         gold = _at_first_use(gold, {c.id for c in chain.calls if self._is_lookup(c, chain)}, set(facts_of))
+        # a greeting of the part of the day says the part the world's clock is in ('Good morning' at 15:45)
+        intro_texts = [(in_time(say, _now(bundle)), in_time(short, _now(bundle))) for say, short in intro_texts]
         user_turns = self._words(turns, intro_texts, voice, level == "minimal", missing_call, facts_of)
         own = _own_names(bundle, intro_refs, intro_texts)
         facts_of = {k: _not_own(extract, own) for k, extract in facts_of.items()}
@@ -636,6 +641,12 @@ def _person(entity: dict[str, Any], said: str = "") -> set[str]:
               and entity[k].casefold() in said}
     # a first name alone is the user's too (the code 'Megan' on Megan Chang's lock)
     return found | {entity[k].split()[0] for k in keys if isinstance(entity.get(k), str) and " " in entity[k]}
+
+
+def _now(bundle: Bundle) -> dt.datetime | None:
+    """The world's clock, as the sampler put it in the bundle."""
+    now = bundle.get("now")
+    return now if isinstance(now, dt.datetime) else None
 
 
 def _own_names(bundle: Bundle, introduced: list[Ref], intros: list[tuple[str, str]]) -> set[str]:

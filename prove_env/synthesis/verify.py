@@ -160,14 +160,19 @@ def _without_defaults(task: Task, specs: Mapping[str, Any]) -> Task:
     """`task` without the arguments of its gold calls that pass their parameter's default
     ('quantity=1' for "a salmon nigiri"): coverage takes a call that carries every key of the gold
     call, so the natural call that leaves the default to the tool would match nothing, while one
-    that passes it still matches. Never in the call a held-back value is for: the assistant asked."""
+    that passes it still matches. In the call a held-back value is for, a default the user's reply
+    says stays (the assistant asked for it); one said before ("It's just me" with the dates held
+    back) goes as anywhere else."""
     held = task.metadata.get("held_for")
+    reply = next((said for said, turn in zip(task.user_turns, task.gold, strict=False)
+                  if any(c.id == held for c in turn)), "")
 
     def kept(call: Any) -> dict[str, Any]:
         properties = specs[call.name].parameters.get("properties", {})
         return {k: v for k, v in call.arguments.items()
-                if call.id == held or "default" not in properties.get(k, {}) or properties[k]["default"] is None
-                or json.dumps(v, sort_keys=True) != json.dumps(properties[k]["default"], sort_keys=True)}
+                if "default" not in properties.get(k, {}) or properties[k]["default"] is None
+                or json.dumps(v, sort_keys=True) != json.dumps(properties[k]["default"], sort_keys=True)
+                or (call.id == held and stated(v, reply))}
 
     if all(kept(c) == c.arguments for c in task.gold_calls):
         return task

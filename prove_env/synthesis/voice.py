@@ -15,6 +15,7 @@ the first message, once (`greets` tells one).
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import re
 from collections.abc import Sequence
@@ -81,6 +82,26 @@ def greets(text: str) -> bool:
     """Whether a sentence greets: opens with a greeting ('Hi!', 'Good morning, this is Ann.') or ends
     with one ("It's Bo, hello."); a name that holds the words ('the Good morning scene') does not."""
     return _GREETING.search(text.strip()) is not None
+
+
+# a greeting that names a part of the day: 'Good morning' anywhere, 'Morning!' or 'Afternoon,' opening a sentence
+_PART_OF_DAY = re.compile(r"\b(?P<good>good )(?P<part>morning|afternoon|evening)\b"
+                          r"|(?:^|(?<=[.!?] ))(?P<bare>morning|afternoon|evening)(?=[!,.])", re.IGNORECASE)
+
+
+def in_time(text: str, now: dt.datetime | None) -> str:
+    """`text` with each greeting that names a part of the day naming the part `now` is in ('Good
+    morning, this is Ann.' said at 14:30 is 'Good afternoon, this is Ann.'); as it is without `now`."""
+    if now is None:
+        return text
+    part = "morning" if now.hour < 12 else "afternoon" if now.hour < 18 else "evening"
+
+    def fit(m: re.Match[str]) -> str:
+        said = m["part"] or m["bare"]
+        word = part.capitalize() if said[0].isupper() else part
+        return (m["good"] or "") + word
+
+    return _PART_OF_DAY.sub(fit, text)
 
 
 def _stems(text: str) -> set[str]:

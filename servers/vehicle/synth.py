@@ -465,17 +465,23 @@ def get_climate(b: Bundle, rng: random.Random) -> Ask | None:
 def get_tyre_pressures(b: Bundle, rng: random.Random) -> Ask | None:
     v = rng.choice(b["vehicles"])
     name = car(b, v, rng)
+    # at the air pump only a car that stands; the tyre light comes on only where a tyre is low, not of a car
+    # whose tyres all read well
+    pump = not v["mph"]
     if rng.random() < 0.35:  # what they should be, asked in every wording
         return Ask({"vehicle_id": v["vehicle_id"]},
-                   say=rng.choice([f"Can you read me the tire pressures of {name}, and what they should be?",
-                                   f"I'm at the air pump with {name}. What's each tyre at, and what's the "
-                                   "recommended pressure?"]),
+                   say=rng.choice([f"Can you read me the tire pressures of {name}, and what they should be?"]
+                                  + [f"I'm at the air pump with {name}. What's each tyre at, and what's the "
+                                     "recommended pressure?"] * pump),
                    terse=f"Tyre pressures of {name}, and the recommended one?", refs=(_owner(b), _ref(b, v)),
                    facts=lambda r: list(reading(r, "tyres").values()) + [reading(r, "recommended")])
+    says = [f"What are the tyre pressures on {name}?"]
+    if v["low_tyres"]:
+        says.append(f"The tyre light came on in {name}. What pressure is each tyre at?")
+    if pump:
+        says.append(f"I'm at the air pump with {name}. What's each tyre at right now?")
     return Ask({"vehicle_id": v["vehicle_id"]},
-               say=rng.choice([f"What are the tyre pressures on {name}?",
-                               f"The tyre light came on in {name}. What pressure is each tyre at?",
-                               f"I'm at the air pump with {name}. What's each tyre at right now?"]),
+               say=rng.choice(says),
                terse=f"Tyre pressures of {name}?", refs=(_owner(b), _ref(b, v)),
                facts=lambda r: list(reading(r, "tyres").values()))
 

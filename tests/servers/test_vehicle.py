@@ -1440,3 +1440,75 @@ def test_a_climate_or_heater_already_on_is_changed_not_turned_on():
         for text in (ask.say, ask.terse, ask.detail, ask.plain):
             assert not (text and turned_on.search(text)), (tool, text, v["climate"])
     assert running > 20 and heated > 5
+
+
+def test_a_distance_that_rounds_to_nothing_is_also_said_in_words(play):
+    """Finding: "Where's the closest grocery store to my Camry right now, and how far away is it?" of a Camry
+    parked at the Costco (0.0 miles): "Costco Wholesale ... it's right where your Camry is" failed, as the
+    distance was stated only by "0.0 miles". A distance that rounds to nothing is said in words too, in every
+    request that asks how far; a distance that is not nothing is not."""
+    from prove_env.facts import facts_stated, stated
+    from prove_env.task import Task
+
+    bundles, goals, rng = _bundles_and_goals("vehicle distance of nothing")
+    here = "Costco Wholesale at 78065 Heather Terrace; it's right where your Camry is, about a minute away."
+    asked = 0
+    for tool in ("find_nearby_places", "plan_route", "get_distance"):
+        for _ in range(300):
+            ask = goals[tool].build(rng.choice(bundles), rng)
+            if ask is None or ask.facts is None:
+                continue
+            one = {"name": "Costco Wholesale", "distance_miles": 0.0, "minutes": 1, "stops": []}
+            result = [one] if tool == "find_nearby_places" else one
+            assert facts_stated([ask.facts(result)], [here]), (tool, ask.say)
+            assert facts_stated([ask.facts(result)], ["Costco Wholesale: 0.0 miles, 1 minute."]), (tool, ask.say)
+            far = {**one, "distance_miles": 5.4}
+            assert not any(stated(f, here) for f in ask.facts([far] if tool == "find_nearby_places" else far)
+                           if isinstance(f, dict) and f.get("unit") == "mi")
+            asked += 1
+            break
+    assert asked == 3
+    # played through the environment: Ryan Hernandez's Model 3 stands at the Costco in Pasadena (seed 0)
+    ask = next(a for a in iter(lambda: goals["find_nearby_places"].build(rng.choice(bundles), rng), 0)
+               if a is not None and a.args.get("category") != "tyre_shop")
+    nearest = [{"name": "Costco Wholesale", "distance_miles": 0.0, "minutes": 1}]
+    task = Task(id="nearby-here", server="vehicle", seed=0,
+                user_turns=["I'm Ryan Hernandez. Where's the closest grocery store to my Model 3 right now, and how "
+                            "far away is it?"],
+                gold=[[{"id": "g1", "name": "find_owners", "arguments": {"name": "Ryan Hernandez"}},
+                       {"id": "g2", "name": "list_vehicles", "arguments": {"owner_id": "OWN-0019"},
+                        "depends_on": ["g1"]},
+                       {"id": "g3", "name": "find_nearby_places", "depends_on": ["g2"],
+                        "arguments": {"vehicle_id": "VEH-0029", "category": "grocery"}}]],
+                facts=[ask.facts(nearest)])
+    gold = [_call(c["name"], **c["arguments"]) for c in task.model_dump()["gold"][0]]
+    for answer in ("The closest is Costco Wholesale at 6379 Lopez Route; your Model 3 is right there, about a "
+                   "minute away.", "Costco Wholesale, 0.0 miles away."):
+        info = play(task, gold + [answer])
+        assert info["success"] and info["reward_breakdown"]["total"] == pytest.approx(1.3), (answer, info)
+
+
+def test_the_tyre_light_and_the_air_pump_are_said_only_of_a_car_they_fit():
+    """Findings: "The tyre light came on in my car. What pressure is each tyre at?" of a Bolt EV whose tyres all
+    read 37 or 38 psi (none low), the request telling a warning the car did not show; and, once that was
+    fixed, "I'm at the air pump with my car." of the same Bolt EV driving at 45 mph."""
+    bundles, goals, rng = _bundles_and_goals("vehicle tyre light")
+    lit = unlit = pump = moving = 0
+    for _ in range(1500):
+        b = rng.choice(bundles)
+        ask = goals["get_tyre_pressures"].build(b, rng)
+        if ask is None:
+            continue
+        v = next(x for x in b["vehicles"] if x["vehicle_id"] == ask.args["vehicle_id"])
+        said = " ".join(t for t in (ask.say, ask.terse, ask.detail, ask.plain) if t)
+        if "light came on" in said or "warning" in said:
+            assert v["low_tyres"], (said, v["vehicle_id"])
+            lit += 1
+        elif not v["low_tyres"]:
+            unlit += 1
+        if "pump" in said:
+            assert v["mph"] == 0, (said, v["vehicle_id"], v["mph"])
+            pump += 1
+        elif v["mph"]:
+            moving += 1
+    assert lit > 5 and unlit > 20 and pump > 20 and moving > 5
