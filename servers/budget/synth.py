@@ -207,11 +207,23 @@ def _expense_settles(ref: Ref) -> tuple[tuple[str, str], ...]:
     return _settles(ref.entity["category_id"]) if ref.entity.get("category_id") else ()
 
 
-def _steady(b: Bundle, expenses: list[dict]) -> list[str]:
-    """The categories of those of `expenses` no request deletes, moves or splits: a list read later in
-    the conversation still shows them under that category."""
-    changed = {e["expense_id"] for parity in range(3) for e in _changeable(b, parity)} | {b["doomed"]}
+def _steady(b: Bundle, expenses: list[dict], *, by_amount: bool = False) -> list[str]:
+    """The categories of those of `expenses` that a list read later in the conversation still shows under
+    that category: none that a request deletes, moves to another category or corrects (a new day, amount
+    or payment method takes it out of a list of a day, of big ones or of cash). A split leaves the charge
+    where it is, but smaller: `by_amount`, for a list of the charges of some amount or more."""
+    changed = {e["expense_id"] for e in _changeable(b, 0) if _refiled(b, e)} | {b["doomed"]}
+    changed |= {e["expense_id"] for e in _changeable(b, 2)}
+    if by_amount:
+        changed |= {e["expense_id"] for e in _changeable(b, 1) if e["amount"] >= 20 and _refiled(b, e)}
     return [e["category_id"] for e in expenses if e["expense_id"] not in changed]
+
+
+def _settled_all(b: Bundle, expenses: list[dict], *, by_amount: bool = False) -> bool:
+    """Whether a list of `expenses` shows each of their categories for certain: every category holds one
+    of them that no request moves or deletes. A list that may not is not asked for: a later request about
+    its category would list the categories again, though the list showed it."""
+    return set(_steady(b, expenses, by_amount=by_amount)) == {e["category_id"] for e in expenses}
 
 
 def cat_words(category: dict, rng: random.Random) -> str:
@@ -334,15 +346,17 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
                                       f"Let's look at {said}."]))
     choice = rng.randrange(4)
     if choice == 0:
-        say = rng.choice([f"How much have I spent in total {when}?", f"What's my total spending {when}?",
+        # every month asked of here is over: said in the past tense ("how much have I spent in November",
+        # "how much of it remains" read as if the month were still running)
+        say = rng.choice([f"How much did I spend in total {when}?", f"What was my total spending {when}?",
                           f"Add up everything I spent {when}, please.",
                           f"I'm curious: what did I spend altogether {when}?"])
         return Ask(args, say=say, terse=f"Total spent {when}?", refs=refs, mentions=mentions,
                    facts=lambda r: [_amount(r["total_spent"])], settles=shown)
     if choice == 1:
-        say = rng.choice([f"How much of my overall budget is left {when}?",
-                          f"Across all my categories, what's budgeted and what's left {when}?",
-                          f"Give me the big picture {when}: total budget and how much of it remains."])
+        say = rng.choice([f"How much of my overall budget was left {when}?",
+                          f"Across all my categories, what was budgeted and what was left {when}?",
+                          f"Give me the big picture {when}: total budget and how much of it was left."])
         return Ask(args, say=say, terse=f"Total budget and remaining {when}?", refs=refs, mentions=mentions,
                    facts=lambda r: [_amount(r["total_budgeted"]), _amount(abs(r["total_remaining"]))], settles=shown)
     if choice == 2:
@@ -388,7 +402,8 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
     refs = (_user(b),)
     mode = rng.choice(["one", "one", "merchant", "merchant", "category", "big", "method"])
     if mode == "one":
-        named = [e for e in _nameable(expenses) if e["expense_id"] != b["doomed"]]
+        # an expense that stays under its category, as for a merchant's charges below
+        named = [e for e in _nameable(expenses) if e["expense_id"] != b["doomed"] and _steady(b, [e])]
         if not named:
             return None
         expense = rng.choice(named)
@@ -411,7 +426,14 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"{who} on {when}: amount, paid how?", refs=refs, mentions=_expense_mentions(expense),
                    facts=fields("payment_method", "amount"), settles=_settles(*_steady(b, [expense])))
     if mode == "merchant":
-        merchant = rng.choice(sorted({e["merchant"] for e in expenses}))
+        # a merchant whose charges all stay under their categories: its list shows each category by id for a
+        # later request ("Chewy since January 28?" then "Pets spending, last three months?"), where a charge
+        # another request may move or delete leaves its category unknown, to be listed again
+        merchants = sorted(m for m in {e["merchant"] for e in expenses}
+                           if _settled_all(b, [e for e in expenses if e["merchant"] == m]))
+        if not merchants:
+            return None
+        merchant = rng.choice(merchants)
         found = [e for e in expenses if e["merchant"] == merchant]
         if len(found) > 5:
             return None
@@ -453,7 +475,7 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
                    facts=lambda r: [e["amount"] for e in r[:5]], settles=_settles(*_steady(b, cash)))
     for threshold in (500, 300, 200, 150, 100):
         big = [e for e in expenses if e["amount"] >= threshold]
-        if 1 <= len(big) <= 4:
+        if 1 <= len(big) <= 4 and _settled_all(b, big, by_amount=True):
             start = b["now"].date() - dt.timedelta(days=40)
             since = day(start)
             return Ask({"user_id": uid, "min_amount": float(threshold), "start_date": start.isoformat()},
@@ -462,7 +484,7 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
                                        f"Which purchases since {since} were {money(threshold)} or more?"]),
                        terse=f"Expenses of {money(threshold)}+ since {since}?", refs=refs,
                        mentions=(money(threshold), since), facts=lambda r: [e["amount"] for e in r[:5]],
-                       settles=_settles(*_steady(b, big)))
+                       settles=_settles(*_steady(b, big, by_amount=True)))
     return None
 
 
@@ -586,7 +608,9 @@ def set_category_limit(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Please change my {words} limit to {cash} a month.",
                                f"I'd like to {verb} my monthly {words} budget to {cash}.",
                                f"Can you set {words} to {cash} per month from now on?",
-                               f"My {words} budget isn't realistic; make it {cash} a month."]),
+                               # too low to be realistic: said only of a limit raised
+                               *([f"My {words} budget isn't realistic; make it {cash} a month."]
+                                 if limit > current else [])]),
                terse=f"{category['name']} limit {cash}.", refs=(_category(b, category),), mentions=(words, cash))
 
 
@@ -607,14 +631,21 @@ def archive_category(b: Bundle, rng: random.Random) -> Ask | None:
 @goals.add("move_budget", 1.5)
 def move_budget(b: Bundle, rng: random.Random) -> Ask | None:
     donor = next((c for c in b["categories"] if c["category_id"] == b["donor"]), None)
-    targets = [c for c in _free(b) if _topped_up(c) and not _filled(b["recurring"], c)]
-    if donor is None or not targets:
+    if donor is None:
+        return None
+    # budget goes where it is tighter than where it comes from: "$15 should do it" for transport with $143
+    # left, taken out of home with $48, has no reason
+    targets = [c for c in _free(b) if _topped_up(c) and not _filled(b["recurring"], c)
+               and c["remaining"] < donor["remaining"]]
+    if not targets:
         return None
     amount = _nice(donor["remaining"] / 2)
     if amount is None:
         return None
     target = rng.choice(targets)
     source, into, cash = donor["name"].lower(), target["name"].lower(), money(amount)
+    # "running short" only of a budget with less than a quarter of it left
+    short = target["remaining"] < 0.25 * target["budgeted"]
     args = {"from_category_id": donor["category_id"], "to_category_id": target["category_id"], "amount": amount}
     refs = (_category(b, donor), _category(b, target))
     if rng.random() < 0.45:
@@ -624,7 +655,8 @@ def move_budget(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Move {cash} {source} -> {into}.", refs=refs, mentions=(source, into, cash))
     return Ask(args,
                say=rng.choice([f"Move {cash} of this month's budget from {source} to {into}.",
-                               f"I'm running short on {into}. Could you shift {cash} over from {source}?",
+                               *([f"I'm running short on {into}. Could you shift {cash} over from {source}?"]
+                                 if short else []),
                                f"Please take {cash} out of my {source} budget and put it into {into} for this month.",
                                f"Can you reallocate {cash} from {source} to {into} this month?",
                                f"I won't need all of my {source} budget this month, so give {cash} of it to {into}."]),

@@ -162,11 +162,12 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             _plan_changes(read, o, now, rng)
             o["renames"] = _renames(o, search, rng) if o["mine"] else []
         days = [first + dt.timedelta(days=i) for i in range(SPAN)]
+        workdays = [d for d in days if d > today and d.weekday() < 5]
         bundles.append({
             "now": now, "me": me, "people": people, "rooms": rooms, "calendars": calendars,
             "upcoming_calendars": upcoming, "pending": pending, "listed_reminders": listed_reminders,
             "busy": busy, "others_busy": others_busy,
-            "days": days, "workdays": [d for d in days if d > today and d.weekday() < 5],
+            "days": days, "workdays": workdays, "room_spans": _room_spans(read, occurrences, workdays, rng),
             "occurrences": occurrences, "events": list(events.values()),
             "fresh_titles": fresh, "new_people": new_people,
             "topics": sorted({t for t in TOPICS if any(o["title"].startswith(t) for o in occurrences)}),
@@ -213,6 +214,24 @@ def _plan_changes(read: Reader, o: dict, now: dt.datetime, rng: random.Random) -
         free = read("list_rooms", min_capacity=people, start=_iso(o["start"]), end=_iso(o["end"]))
         current = room["room_id"] if room else None  # nobody books the auditorium for two people
         o["free_rooms"] = [r for r in free if r["room_id"] != current and r["capacity"] <= people + 6]
+
+
+def _room_spans(read: Reader, occurrences: list[dict], workdays: list[dt.date], rng: random.Random) -> list[dict]:
+    """Spans to ask which rooms are free in, each overlapping a future occurrence that holds a room
+    no request in the task frees (others' meetings, and the user's own one-offs that may only be
+    made to repeat), with the rooms free then: at least that one room is not."""
+    spans = []
+    for o in occurrences:
+        if not (o["future"] and o["event"]["room"] and not o["cancelled"] and not o["series_cancelled"]
+                and o["start"].date() in workdays
+                and (not o["mine"] or (o["role"] == REPEAT and not o["recurring"]))):
+            continue
+        start = o["start"] - dt.timedelta(minutes=rng.choice([0, 15]))
+        end = start + dt.timedelta(minutes=rng.choice([30, 60]))
+        free = read("list_rooms", start=_iso(start), end=_iso(end))
+        if o["event"]["room"]["room_id"] not in {r["room_id"] for r in free}:
+            spans.append({"start": start, "end": end, "free": free})
+    return spans
 
 
 def _renames(o: dict, search, rng: random.Random) -> list[str]:
@@ -559,7 +578,7 @@ def list_upcoming_events(b: Bundle, rng: random.Random) -> Ask | None:
                                      f"Could you list my next {n} events {where}?",
                                      f"I'd like a quick look ahead: what are the next {n} things {where}?"]),
                terse=rng.choice([f"Next {n} events {where}?", f"Upcoming, {where}: next {n}?"]),
-               refs=refs, mentions=mentions, facts=_titles())
+               refs=refs, mentions=mentions, facts=_titles(n=limit))  # every one asked for (seed 125: 5 of 8)
 
 
 @goals.add("search_events", 0.7)
@@ -689,7 +708,8 @@ def list_pending_invitations(b: Bundle, rng: random.Random) -> Ask | None:
                                    "Do I have any invitations I still need to respond to?",
                                    "Have people invited me to anything I haven't replied to?",
                                    "Could you list the invites that are still waiting on my answer?"]),
-               terse=rng.choice(["Unanswered invitations?", "Pending invites?"]), facts=_titles("invitations"))
+               # every invitation asked for is checked, not the first five (seed 125: five of twelve)
+               terse=rng.choice(["Unanswered invitations?", "Pending invites?"]), facts=_titles("invitations", 20))
 
 
 @goals.add("list_reminders", 0.6)
@@ -920,21 +940,28 @@ def list_rooms(b: Bundle, rng: random.Random) -> Ask | None:
                                        "What's the largest room I can book, and for how many people?"]),
                    terse="Biggest room and its capacity?",
                    facts=lambda r: [max(r, key=lambda x: x["capacity"])[k] for k in ("name", "capacity")])
-    if not b["workdays"] or roll < 0.45:
+    # a span asked about is one that some room is booked in, and a cap one that some free room falls
+    # short of: a span every room is free in, or a cap every free room meets, changes nothing, so the
+    # gold would leave out what the user said (seed 125: "free rooms for 8+, from 9:30 am to 10 am"
+    # on a morning every room for 8 was free read as rooms for 8+)
+    if not b["room_spans"] or roll < 0.45:
         return Ask({"min_capacity": capacity},
                    say=rng.choice([f"Which meeting rooms seat at least {capacity} people?",
                                    f"I need a room for {capacity}. Which ones are big enough?",
                                    f"What rooms do we have for {capacity} or more people?"]),
-                   terse=f"Rooms for {capacity}+?", facts=lambda r: _first([x["name"] for x in r]))
-    d = rng.choice(b["workdays"])
-    start = _slot(rng, d, 60)
-    end = start + dt.timedelta(minutes=rng.choice([30, 60]))
+                   terse=f"Rooms for {capacity}+?", facts=lambda r: _first([x["name"] for x in r], len(r)))
+    span = rng.choice(b["room_spans"])
+    start, end, free = span["start"], span["end"], span["free"]
+    d = start.date()
     args: dict[str, Any] = {"start": _iso(start), "end": _iso(end)}
     on = say_day(b, d, rng)
     when = rng.choice([f"{on.on} from {clock(start)} to {clock(end)}", f"from {clock(start)} to {clock(end)} {on.on}"])
     mentions = (on.mention, clock(start), clock(end))
-    facts = lambda r: _first([x["name"] for x in r])
-    if rng.random() < 0.5:
+    facts = lambda r: _first([x["name"] for x in r], len(r))  # every free room (seed 125: five of six)
+    taken = [r for r in b["rooms"] if r["room_id"] not in {f["room_id"] for f in free}]
+    fits = [c for c in (4, 6, 8, 10) if any(r["capacity"] >= c for r in taken) and any(r["capacity"] < c for r in free)]
+    if fits and rng.random() < 0.5:
+        capacity = rng.choice(fits)
         args = {"min_capacity": capacity, **args}
         return Ask(args, say=rng.choice([f"Which rooms for at least {capacity} people are free {when}?",
                                          f"I need a room for {capacity} {when}. What's available?"]),
@@ -1114,8 +1141,10 @@ def cancel_occurrence(b: Bundle, rng: random.Random) -> Ask | None:
         f"Could you cancel the {title} {on.on}, but keep all the other sessions?",
         f"Drop the {title} {on.on} from the series, please. Only that one."],
         terse=[f"Cancel only the {title} {on.on}.", f"Skip the {title} {on.on}, just that one."],
+        # a private appointment or focus time is no meeting (seed 125: "One of the Lunch run meetings")
         vague=[f"I can't make one of the upcoming {title} sessions; please cancel just that one.",
-               f"One of the {title} meetings needs to be called off, not the whole series."],
+               f"One of the {title} meetings needs to be called off, not the whole series." if _shared([o]) else
+               f"Just one {title} needs to be called off, not the whole series."],
         details=[f"The one {on.on}.", f"It's the one {on.on}.", f"I mean the session {on.on}."],
         refs=(_event(o),), mentions=(o["title"], on.mention), prior=on.prior)
 

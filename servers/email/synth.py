@@ -117,7 +117,9 @@ def _own(b: Bundle, m: dict) -> bool:
     return m["from"] == b["user"]["address"]
 
 
-_AUTOMATED = re.compile(r"no-?reply", re.I)
+# the services' notices come from addresses nobody reads: no-reply@dropbox.com, and also
+# auto-confirm@amazon.com and receipts@united.com
+_AUTOMATED = re.compile(r"no-?reply|auto-?confirm|^receipts@|^notifications?@", re.I)
 
 
 def _answerable(b: Bundle, *folders: str) -> list[dict]:
@@ -266,15 +268,18 @@ def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
                    facts=lambda r: _subjects(r))
     if mode == "starred":
         return Ask({"user_id": uid, "folder": "starred"},
-                   say=rng.choice(["Which emails have I starred?", "Can you list my starred messages and their senders?",
+                   say=rng.choice(["Which emails have I starred?", "Can you list my starred messages by subject?",
                                    "I star things I need to come back to. What's starred at the moment?"]),
                    terse="My starred mail?", refs=(_user(b),),
                    facts=lambda r: _subjects(r))
     count = min(len(pool), rng.choice([2, 3]))
+    if count < 2:  # "my last 1 emails"
+        return None
+    said = {2: "two", 3: "three"}[count]
     return Ask({"user_id": uid, "folder": "sent", "limit": count},
-               say=rng.choice([f"What were the last {count} emails I sent? Just the subjects.",
-                               f"Could you remind me of the subjects of my {count} most recent sent emails?"]),
-               terse=f"Subjects of my last {count} sent emails?", refs=(_user(b),), mentions=(str(count),),
+               say=rng.choice([f"What were the last {said} emails I sent? Just the subjects.",
+                               f"Could you remind me of the subjects of my {said} most recent sent emails?"]),
+               terse=f"Subjects of my last {said} sent emails?", refs=(_user(b),), mentions=(said,),
                facts=lambda r: _subjects(r, keep_order=True))
 
 
@@ -326,16 +331,23 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
                            mentions=(first, last), facts=lambda r: _subjects(r))
         mode = "sender"
     if mode == "recipient":
-        sent_to = Counter(a for m in live if _own(b, m) for a in m["to"])
-        picks = [a for a, n in sent_to.items() if 1 <= n <= 5]
+        # the search by recipient also finds mail others sent with the address on it (To or Cc): the
+        # words ask what the user sent, the facts are the user's own mail in the result, and the
+        # address is asked of only where every such mail has it on the To line (a Cc'd copy is
+        # "sent to" them for one reader and not for another)
+        me = b["user"]["address"]
+        own = [m for m in live if _own(b, m)]
+        sent_to = Counter(a for m in own for a in m["to"])
+        copied = {a for m in own for a in m["cc"]}
+        picks = [a for a, n in sent_to.items() if 1 <= n <= 5 and a not in copied]
         if picks:
             address = rng.choice(sorted(picks))
             return Ask({"user_id": uid, "recipient": address},
                        say=rng.choice([f"Which emails have I sent to {address}? Give me the subjects.",
-                                       f"Can you find the mail addressed to {address} and list the subjects?",
+                                       f"Can you find the mail I've sent to {address} and list the subjects?",
                                        f"What have I been writing to {address} about?"]),
-                       terse=f"Subjects of mail to {address}?", refs=(_user(b),), mentions=(address,),
-                       facts=lambda r: _subjects(r))
+                       terse=f"Subjects of my mail to {address}?", refs=(_user(b),), mentions=(address,),
+                       facts=lambda r: _subjects([m for m in r if m["from"] == me]))
         mode = "sender"
     if mode == "label":
         labels = [lb for lb in b["labels"] if 1 <= lb["messages"] <= 8]
@@ -477,7 +489,7 @@ def archive_message(b: Bundle, rng: random.Random) -> Ask | None:
     name = mail_name(b, m, rng)
     return Ask({"message_id": m["message_id"]},
                say=rng.choice([f"Please archive {name}.", f"Get {name} out of my inbox, but keep it: archive it.",
-                               f"I've dealt with {name}; could you archive it?", f"Archive {name} for me, thanks."]),
+                               f"I've dealt with {name}; could you archive it?", f"Could you archive {name} for me?"]),
                terse=f"Archive {name}.", refs=(_user(b), _message(b, m)), mentions=_mentions(m))
 
 
@@ -503,7 +515,7 @@ def restore_message(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"message_id": m["message_id"]},
                say=rng.choice([f"I trashed {name} by mistake. Can you bring it back?",
                                f"Please restore {name} from the trash.",
-                               f"Could you get {name} out of the trash again?"]),
+                               f"Could you get {name} back out of the trash?"]),
                terse=f"Restore {name} from trash.", refs=(_user(b), _message(b, m)), mentions=_mentions(m))
 
 

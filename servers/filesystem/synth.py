@@ -725,6 +725,14 @@ def _modified_since(b: Bundle, top: str, days: int) -> bool:
                if p.startswith(top + "/") and not _base(p).startswith("."))
 
 
+def _near_cut(b: Bundle, top: str, days: int) -> bool:
+    """Whether an entry under `top` changed within a day of `days` days ago, where "in the last N days"
+    counted in hours and in calendar days part."""
+    cut = b["now"] - dt.timedelta(days=days)
+    return any(abs(dt.datetime.fromisoformat(str(n["mtime"])) - cut) < dt.timedelta(days=1)
+               for p, n in b["nodes"].items() if p.startswith(top + "/"))
+
+
 @goals.add("find", 1.2)
 def find(b: Bundle, rng: random.Random) -> Ask | None:
     top = _pick(rng, _tops(b))
@@ -748,8 +756,11 @@ def find(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=_one(rng, f"All {ext} files under {top}.", f"Every {ext} file below {top}?"),
                    mentions=mentions, facts=_found(top))
     if style < 0.75:
-        days = rng.choice([3, 7, 14, 30])
-        if not _modified_since(b, top, days):
+        # "in the last 3 days" is read as 72 hours or as calendar days: never asked where an entry
+        # changed within a day of the cut (a rotated log changed 3 days ago to the minute is in one
+        # reading and out of the other)
+        days = _pick(rng, [d for d in (3, 7, 14, 30) if _modified_since(b, top, d) and not _near_cut(b, top, d)])
+        if days is None:
             return None
         say = _one(rng, f"What has been modified under {top} in the last {days} days?",
                    f"Which files or folders under {top} changed in the past {days} days?",
@@ -2186,6 +2197,14 @@ SUBSTITUTES = (
     ("write_file", "append_file", "echo"),
     # insert_lines adds at the end with line = the number of lines + 1, as its description says
     ("append_file", "insert_lines"),
+    # a line is added at the end by replacing the last line with itself and the new line
+    # (replace_in_file, or sed with the last line's words), or before a line by replacing that line
+    # with the new line and itself (sed; replace_in_file is declared above), or by rewriting the file
+    # with it (write_file, echo); a line is deleted by rewriting the file without it: with one of
+    # append_file, insert_lines or delete_lines hidden, each tool that does its job is too
+    *(("append_file", editor) for editor in ("replace_in_file", "sed")),
+    *(("insert_lines", editor) for editor in ("sed", "write_file", "echo")),
+    *(("delete_lines", writer) for writer in ("write_file", "echo")),
     ("touch", "append_file", "write_file", "echo"),
     ("touch", "sed"),
 )

@@ -43,7 +43,9 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
     sprints, members and the people outside the team."""
     everyone = read("find_users", limit=100)
     bundles = []
-    for project in read("list_projects", limit=100):
+    projects = read("list_projects", limit=100)
+    leads = {p["lead"]["user_id"] for p in projects}
+    for project in projects:
         pid = project["project_id"]
         members = read("list_project_members", project_id=pid)
         ids = {m["user_id"] for m in members}
@@ -68,7 +70,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             bundle = {
                 "now": now, "today": now.date(), "project": project, "short": short, "info": info,
                 "me": {**me, "asker": me["name"]}, "members": members, "issues": issues, "full": full,
-                "comments": comments,
+                "comments": comments, "leads": leads,
                 "lanes": lanes, "sprints": sprints, "active": active[0] if active else None, "planned": planned,
                 "mode": rng.choice(("closing", "planning")),
                 "leaving": rng.choice(leavers) if leavers and rng.random() < 0.6 else None,
@@ -463,7 +465,9 @@ def find_users(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_projects", 0.7)
 def list_projects(b: Bundle, rng: random.Random) -> Ask | None:
-    if rng.random() < 0.6:
+    # the leads asked by no lead: a fact that is the asker's own name is dropped, so "who leads each?"
+    # from Titan's lead left Titan's lead unchecked
+    if rng.random() < 0.6 and b["me"]["user_id"] not in b["leads"]:
         return Ask({}, say=rng.choice(["Which projects do we track here, and who leads each?",
                                        "Give me the list of projects with their leads."]),
                    terse="Projects and leads?",
@@ -478,12 +482,15 @@ def list_sprints(b: Bundle, rng: random.Random) -> Ask | None:
     if len(b["planned"]) < (2 if b["mode"] == "closing" else 1):
         return None
     short = b["short"]
-    return Ask({"project_id": b["project"]["project_id"], "status": "planned"},
+    # the project's sprints, unfiltered: a listing of them all shows which are planned, and a gold that
+    # filters by status left an assistant that listed them all with coverage short (1.05 of 1.3); one
+    # that filters still carries every argument of this call
+    return Ask({"project_id": b["project"]["project_id"]},
                say=rng.choice([f"Which sprints are planned in {short}, and when do they start?",
                                f"What's coming up sprint-wise in {short}? Names and start dates, please.",
                                f"List the upcoming {short} sprints with their start dates."]),
                terse=f"Planned {short} sprints and start dates?", refs=(_project_ref(b),),
-               facts=lambda r: [x for s in r for x in (s["name"], s["start_date"])])
+               facts=lambda r: [x for s in r if s["status"] == "planned" for x in (s["name"], s["start_date"])])
 
 
 @goals.add("get_sprint_report", 0.9)
@@ -629,7 +636,9 @@ def assign_issue(b: Bundle, rng: random.Random) -> Ask | None:
     issue = rng.choice(issues)
     roll = rng.random()
     # a new member's request looks the project up to add them: the issue may go by its key there
-    n = named(b, issue, rng) if roll < 0.25 and b["helpers"] else named_shown(b, issue, rng)
+    # the project is said by the new member's team: the issue by its title or key alone ("Add Steven
+    # Raymond to Nova, assign the ticket 'X' in the Nova project" said Nova twice and not to whom)
+    n = named(b, issue, rng, place=False) if roll < 0.25 and b["helpers"] else named_shown(b, issue, rng)
     name = n.words
     if roll < 0.25 and b["helpers"]:
         person = b["helpers"][0]
@@ -637,9 +646,11 @@ def assign_issue(b: Bundle, rng: random.Random) -> Ask | None:
                    say=rng.choice([f"{person['name']} is joining the {b['short']} team: add them as a member and assign "
                                    f"{name} to them.",
                                    f"Please bring {person['name']} onto the {b['short']} project and hand them {name}."]),
-                   terse=f"Add {person['name']} to {b['short']}, assign {name}.",
-                   # the new member joins the project: its look-up, even when the issue is named by its key
-                   refs=(_project_ref(b),) + n.refs + (_person_ref(person),), mentions=(person["name"],),
+                   terse=f"Add {person['name']} to {b['short']}, assign them {name}.",
+                   # the new member joins the project: its look-up when the issue is named by its key; an
+                   # issue found by title settles it first (the search shows its project's id, and a
+                   # look-up of the project before it was one call more than needed: 1.1 of 1.3)
+                   refs=n.refs + (_project_ref(b), _person_ref(person)), mentions=(person["name"],),
                    prior=(("add_project_member", {"project_id": b["project"]["project_id"],
                                                   "user_id": person["user_id"]}),))
     if roll < 0.45 and issue["assignee_id"] != b["me"]["user_id"]:
@@ -1060,11 +1071,16 @@ def start_sprint(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"We're ready: start {name}."]),
                    terse=f"Start {name}.", refs=(_sprint_ref(b, sprint),), mentions=(name,))
     current = sprint_name(b, b["active"], rng)
-    where_to = "the backlog" if b["complete_to"] is None else name
-    return Ask({"sprint_id": sprint["sprint_id"]},
-               say=rng.choice([f"Wrap up {current} (leftovers to {where_to}) and then start {name}.",
-                               f"Please end {current}, moving unfinished work to {where_to}, and kick off {name}."]),
-               terse=f"Complete {current} (rest to {where_to}), start {name}.",
+    if b["complete_to"] is None:
+        say = [f"Wrap up {current} (leftovers to the backlog) and then start {name}.",
+               f"Please end {current}, moving unfinished work to the backlog, and kick off {name}."]
+        terse = f"Complete {current} (rest to the backlog), start {name}."
+    else:  # the leftovers go into the sprint started: its name said once ("(rest to Atlas Sprint 26), start
+        # Atlas Sprint 26")
+        say = [f"Wrap up {current}, move the leftovers into {name} and then start it.",
+               f"Please end {current}, moving unfinished work into {name}, and kick it off."]
+        terse = f"Complete {current}, rest to {name}, start it."
+    return Ask({"sprint_id": sprint["sprint_id"]}, say=rng.choice(say), terse=terse,
                refs=(_sprint_ref(b, b["active"]), _sprint_ref(b, sprint)), mentions=(name,),
                prior=(("complete_sprint", _complete_args(b)),))
 

@@ -177,8 +177,10 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
                say=_pick(rng, [f"What does the chain sell in the {category.lower()} category?",
                                f"Could you list every product in the {category} category, with list prices?",
                                f"I'm planning a promotion on {category.lower()}. Which products are in that category?",
-                               f"Remind me what's in our {category.lower()} range?"]),
-               terse=f"{category} products?", mentions=(category.lower(),),
+                               f"Remind me what's in the chain's {category.lower()} range?"]),
+               # the chain's catalogue, said in every wording: after a store's stock was asked about, a bare
+               # "Lighting products?" (or "our lighting range") reads as what that store has
+               terse=f"{category} products in the catalogue?", mentions=(category.lower(),),
                facts=lambda r: [p["name"] for p in r])
 
 

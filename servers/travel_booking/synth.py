@@ -439,7 +439,8 @@ def list_free_seats(b: Bundle, rng: random.Random) -> Ask | None:
                                f"I'm thinking of flying business on {said}. Which seats could I still pick?"]),
                # asked with "which": "Free business seats on TB 386?" reads as well as "how many"
                terse=f"Which business seats are free on {said}?", refs=(_flight(f),), mentions=(f["number"],),
-               facts=lambda r: r["free_seats"][:4])
+               # every free seat: "which seats could I still pick?" asks for all of them (a business cabin has 16)
+               facts=lambda r: r["free_seats"])
 
 
 def _hotel_pick(b: Bundle, rng: random.Random) -> tuple[dict, dict] | None:
@@ -479,8 +480,12 @@ def search_hotels(b: Bundle, rng: random.Random) -> Ask | None:
     if price is not None and _hotels_found(b, city, start, end, guests, price) \
             == _hotels_found(b, city, start, end, guests, None):
         price = None
-    args: dict[str, Any] = {"city": city, "check_in": start.isoformat(), "check_out": end.isoformat(),
-                            "guests": guests}
+    # a party of one is the tool's default and stays out of the arguments: the dates are held back, and the gold
+    # of the call a held-back value is for keeps every argument it carries, so guests=1 there cost the natural
+    # search that leaves the party of one to the tool its coverage ("It's just me", then the dates)
+    args: dict[str, Any] = {"city": city, "check_in": start.isoformat(), "check_out": end.isoformat()}
+    if guests > 1:
+        args["guests"] = guests
     people = {1: "just me", 2: "two of us", 3: "three of us", 4: "four of us"}[guests]
     dates = f"from {day(start)} to {day(end)}"
     cap = ""
@@ -893,9 +898,14 @@ def book_hotel(b: Bundle, rng: random.Random) -> Ask | None:
     paid = " " + rng.choice([f"Pay with {method_said(method, rng)}.", f"Charge it to {method_said(method, rng)}."])
     rate_words = "refundable" if rate == "refundable" else rng.choice(["non-refundable", "cheaper non-refundable"])
     people = "just me" if guests == 1 else f"{guests} guests"
+    # the tool's defaults (one guest, the refundable rate) stay out of the arguments, as for the hotel search: where
+    # the dates are held back, the gold would keep them, and a booking that leaves them to the tool lost coverage
     args = {"itinerary_id": trip["itinerary_id"], "room_type_id": room["room_type_id"], "check_in": start.isoformat(),
-            "check_out": end.isoformat(), "guests": guests, "rate": rate,
-            "payment_method_id": method["payment_method_id"]}
+            "check_out": end.isoformat(), "payment_method_id": method["payment_method_id"]}
+    if guests > 1:
+        args["guests"] = guests
+    if rate != "refundable":
+        args["rate"] = rate
     refs = (_traveller(b), _trip(b, trip), _room(hotel, room), _method(b, method))
     mentions = (room["name"], hotel["name"], day(start), day(end), trip["name"], method_mention(method))
     dates = f"from {day(start)} to {day(end)}"
@@ -1360,6 +1370,10 @@ SUBSTITUTES = (
     ("list_payment_methods", "list_transactions"),
     ("get_flight", "search_flights"),
     ("list_room_types", "search_hotels"),
+    # with the stay's dates, the hotel search lists a room type only where it is free every night, at its
+    # nightly price: "is it free, and what at the refundable rate?" is answered there (the non-refundable rate
+    # is 15% less, as book_hotel says), so the availability check is never hidden while the search is shown
+    ("check_room_availability", "search_hotels"),
     ("get_traveller", "find_travellers"),
     # a traveller's trips show through the bookings: each flight and stay names its itinerary, which
     # get_itinerary reads out by name (and a trip's total adds up from those listings once its id is known)

@@ -1235,3 +1235,57 @@ def test_a_month_the_conversation_named_is_not_asked_as_an_earlier_one():
                         again.append(draft.user_turns)
     assert named
     assert not again, again[:3]
+
+
+def test_budget_is_moved_into_a_category_tighter_than_the_one_it_leaves():
+    """"Could you shift part of my home budget to transport for this month? $15 should do it." took $15
+    out of home ($47.69 left) for transport ($143.33 left): budget moves only into a category with less
+    left than the one it comes from, and "I'm running short on" is said only of a budget with less than
+    a quarter of it left."""
+    moved = 0
+    for seed in (0, 1, 2):
+        bundles, recipe = _bundles(seed)
+        rng = random.Random(f"budget tighter {seed}")
+        for b in bundles:
+            left = {c["category_id"]: c for c in b["categories"]}
+            for goal in (g for g in recipe.goals if g.tool == "move_budget"):
+                for _ in range(30):
+                    ask = goal.build(b, rng)
+                    if ask is None:
+                        continue
+                    moved += 1
+                    source, target = left[ask.args["from_category_id"]], left[ask.args["to_category_id"]]
+                    assert target["remaining"] < source["remaining"], (ask.say, source, target)
+                    if "running short" in ask.say:
+                        assert target["remaining"] < 0.25 * target["budgeted"], (ask.say, target)
+    assert moved > 50
+
+
+def test_a_limit_lowered_is_not_called_unrealistic():
+    """"My dining out budget isn't realistic; make it $200 a month." lowered a $250 limit right after
+    December's dining out had come to $328.98: a budget that is not realistic is too low, so the words
+    go only with a limit raised."""
+    lowered, unrealistic = 0, 0
+    for seed in (0, 1):
+        limits = {c["category_id"]: c["monthly_limit"] for b in _bundles(seed)[0] for c in b["categories"]}
+        for ask, _, _ in _asks("set_category_limit", seed=seed, draws=300):
+            lowered += ask.args["monthly_limit"] < limits[ask.args["category_id"]]
+            if "realistic" in ask.say:
+                unrealistic += 1
+                assert ask.args["monthly_limit"] > limits[ask.args["category_id"]], ask.say
+    assert lowered and unrealistic
+
+
+def test_a_month_that_is_over_is_asked_of_in_the_past_tense():
+    """"Give me the big picture for November 2025: total budget and how much of it remains." (asked in
+    January) reads as if November were still running: a summary is asked only of a month before this
+    one, so its wordings say what was left and what was spent, never what remains or is left."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("get_budget_summary", draws=400)]
+    assert any("was left" in ask.say for ask in asks)
+    for ask in asks:
+        assert ask.args.get("month"), ask.say
+        for words in (ask.say, ask.plain or ""):
+            assert not re.search(r"\b(?:remains|is left|what's left|what's budgeted|have I spent|What's my)\b",
+                                 words), words

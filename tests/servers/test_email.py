@@ -820,3 +820,77 @@ def test_a_terse_introduction_by_name_reads_as_said():
 
     for phrase in synth._BY_NAME_TERSE:
         assert not phrase.startswith(("User:", "Me:", "From ")), phrase
+
+
+def test_mail_sent_to_an_address_is_asked_of_and_checked_as_the_users_own():
+    """Finding (seed 125, email-12500001-0001): "Can you find the mail addressed to denise.werner@gmail.com
+    and list the subjects?" recorded "Customer escalation", a mail Kelly Bryant sent with Denise on Cc,
+    and "Contract renewal", which went to her on Cc only; answering with what was sent to her (or
+    addressed to her) failed. The search by recipient also finds others' mail and Cc'd copies: the words
+    ask what the user sent, the facts are the user's own mail, and an address is asked of only where the
+    user's mail has it on the To line."""
+    asks = [(ask, result, read, uid) for ask, result, read, uid in _asks("search_messages", draws=200)
+            if "recipient" in ask.args]
+    assert len(asks) > 10
+    for ask, result, read, uid in asks:
+        me = read("find_users", limit=100)
+        me = next(u["address"] for u in me if u["user_id"] == uid)
+        address = ask.args["recipient"]
+        own = [m for m in result if m["from"] == me]
+        assert own, ask.say
+        for m in own:
+            assert address in m["to"], (ask.say, m["subject"], m["to"], m["cc"])
+        assert set(ask.facts(result)) == {m["subject"].split(": ")[-1] for m in own}, (ask.say, ask.facts(result))
+        for words in (ask.say, ask.terse):
+            assert "addressed to" not in words, words
+
+
+def test_nobody_writes_back_to_a_services_notice():
+    """Finding (seed 125, email-12500001-0001): "Please reply to the "Your order has shipped" email from
+    Amazon. The text is "Perfect, thank you!"" wrote back to auto-confirm@amazon.com, an address nobody
+    reads, as no-reply@dropbox.com was before. No reply, drafted or sent, goes to any service's notice."""
+    from servers.email.seed import EXTERNAL_SENDERS
+
+    services = {address for _, address, _, _ in EXTERNAL_SENDERS}
+    replies = _asks("reply_to_message", draws=300) + _asks("create_draft", draws=300)
+    answered = [(ask, read) for ask, _, read, _ in replies
+                if "message_id" in ask.args or "reply_to_message_id" in ask.args]
+    assert len(answered) > 100
+    for ask, read in answered:
+        mail = read("get_message", message_id=ask.args.get("message_id") or ask.args.get("reply_to_message_id"))
+        assert mail["from"] not in services, (ask.say, mail["from"])
+
+
+def test_a_count_of_sent_emails_is_said_in_words():
+    """Finding (seed 125, email-12500000-0017): "Could you remind me of the subjects of my 2 most recent
+    sent emails?" (a digit where a person writes the word)."""
+    import re
+
+    sent = [ask for ask, _, _, _ in _asks("list_messages", draws=200) if ask.args.get("folder") == "sent"]
+    assert sent
+    for ask in sent:
+        assert ask.args["limit"] >= 2, ask.say
+        for words in (ask.say, ask.terse):
+            assert not re.search(r"\d", words), words
+
+
+def test_a_listing_of_starred_mail_asks_for_what_its_facts_check():
+    """Finding (seed 125 redrawn, email-12500000-0010): "Can you list my starred messages and their
+    senders?" checked the subjects alone (a check of less than was asked). Every starred wording asks
+    for no more than the subjects its facts hold."""
+    starred = [ask for ask, _, _, _ in _asks("list_messages", draws=300) if ask.args.get("folder") == "starred"]
+    assert starred
+    for ask in starred:
+        for words in (ask.say, ask.terse):
+            assert "sender" not in words.lower(), words
+
+
+def test_an_archive_or_a_restore_reads_as_one_request():
+    """Findings (seed 125): "Thanks. Archive the message from Jonathan Conner about ... for me, thanks."
+    (thanks twice once the acknowledgement goes before it) and "Could you get the message I sent Amber
+    Howard about "Hiring plan" out of the trash again?" ("again" reads as trashing it again)."""
+    asks = [ask for tool in ("archive_message", "restore_message") for ask, _, _, _ in _asks(tool, draws=150)]
+    assert len(asks) > 50
+    for ask in asks:
+        assert not ask.say.lower().rstrip(".?!").endswith("thanks"), ask.say
+        assert "trash again" not in ask.say, ask.say

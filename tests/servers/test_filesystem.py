@@ -2290,3 +2290,61 @@ def test_an_empty_folder_is_stated_empty_in_any_usual_words():
             assert not facts_stated(facts, ["It holds index.html and style.css."]), facts
             seen += 1
     assert seen > 3
+
+
+def test_a_line_added_is_hidden_with_every_edit_tool_that_adds_it():
+    """"Add a new line at the end of my to-do list, the todo.md note somewhere below /home/christian" with
+    append_file hidden, but replace_in_file and sed shown: replacing the list's last line with itself and
+    the new line appends it, and the model doing so scored 1.03 against 1.3 for the gold that declines
+    (filesystem-12500000-0004). A line put before another (insert_lines) is added the same way, or by
+    rewriting the file, and a line deleted by rewriting the file without it: a task that leaves out one of
+    those tools leaves out each tool that does its job."""
+    import re
+
+    from prove_env.synthesis.recipe import get_recipe
+
+    recipe = get_recipe("filesystem")
+    assert {"replace_in_file", "sed"} <= recipe.substitutes_of("append_file")
+    assert {"sed", "write_file", "echo"} <= recipe.substitutes_of("insert_lines")
+    assert {"write_file", "echo"} <= recipe.substitutes_of("delete_lines")
+    toolkit = get_toolkit("filesystem")
+    for seed in (0, 12500000):
+        edited = {}
+        for tool in ("append_file", "replace_in_file", "sed"):
+            world = worlds.create(toolkit, seed)
+            try:
+                tools = toolkit(world)
+                home = json.loads(tools.run("user_info", {}))["home"]
+                path = f"{home}/notes/todo.md"
+                last = tools.run("tail", {"path": path, "n": 1}).strip()
+                if tool == "append_file":
+                    tools.run(tool, {"path": path, "content": "- [ ] Call the plumber\n"})
+                elif tool == "replace_in_file":
+                    tools.run(tool, {"path": path, "old": f"{last}\n", "new": f"{last}\n- [ ] Call the plumber\n"})
+                else:
+                    tools.run(tool, {"path": path, "pattern": f"^{re.escape(last)}$",
+                                     "replacement": "\\g<0>\\n- [ ] Call the plumber", "in_place": True})
+                edited[tool] = json.loads(tools.run("read_file", {"path": path}))["content"]
+            finally:
+                world.close()
+        assert edited["replace_in_file"] == edited["append_file"] == edited["sed"], edited
+
+
+def test_changes_in_the_last_days_are_not_asked_where_an_entry_changed_at_the_cut():
+    """"I touched something in /home/christian/logs in the last 3 days and forgot what. What changed?" with
+    app.log.1 changed 3 days ago to the minute: read as 72 hours it is in, read as the last three calendar
+    days it is out, and an answer leaving it out failed (filesystem-12500000-0002). The days are asked only
+    where no entry changed within a day of the cut."""
+    seen = 0
+    for seed in (0, 12500000):
+        for ask, _, b in _asks("find", seed=seed, draws=200):
+            days = ask.args.get("modified_within_days")
+            if days is None:
+                continue
+            cut = b["now"] - dt.timedelta(days=days)
+            for path, node in b["nodes"].items():
+                if path.startswith(ask.args["path"] + "/"):
+                    when = dt.datetime.fromisoformat(str(node["mtime"]))
+                    assert abs(when - cut) >= dt.timedelta(days=1), (ask.say, path, when, cut)
+            seen += 1
+    assert seen > 20

@@ -759,3 +759,33 @@ def test_a_hold_never_puts_a_product_named_in_inches_in_aside():
             assert not re.search(r"\bin aside\b", ask.say), ask.say
             aside += "aside" in ask.say and ask.say.split(" at ")[0].endswith(" in")
     assert aside, "no product named in inches was asked to be set aside"
+
+
+def test_a_catalogue_category_request_never_reads_as_a_stores_stock():
+    """'Low stock at our store in Tacoma?' then 'Lighting products?' reads as the Tacoma store's lighting
+    (two of six, list_store_stock) while the gold lists the chain's catalogue (search_products): every
+    wording of the category request, the terse one too, says it is the chain's catalogue or category,
+    never 'our ... range'."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("retail_chain"), get_recipe("retail_chain")
+    goal = next(g for g in recipe.goals if g.tool == "search_products")
+    world = worlds.create(toolkit, 0)
+    read = Reader(toolkit, world)
+    rng = random.Random("retail catalogue category")
+    bundles = recipe.sample(read, world.now, rng)
+    world.close()
+    said = set()
+    for _ in range(200):
+        ask = goal.build(rng.choice(bundles), rng)
+        if ask is None:
+            continue
+        for text in (ask.say, ask.terse):
+            said.add(text.split(ask.args["category"].lower())[0].split(ask.args["category"])[0])
+            assert re.search(r"\b(chain|chain's|catalogue|category)\b", text, re.IGNORECASE), text
+            assert "our " not in text, text
+    assert len(said) >= 5, said
