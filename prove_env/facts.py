@@ -132,6 +132,10 @@ _HOUR = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}){_MERIDIEM}")
 # a span of time whose am or pm is said after its end only ('3:00-4:30 pm', '3 to 4 pm', '11:30-1 pm')
 _SPAN = re.compile(r"(?<![\d:.])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?![\d:])\s*(?:-|–|—|to|until|till)\s*"
                    rf"(?P<end>\d{{1,2}})(?::(?P<end_minute>\d{{2}}))?(?![\d:]){_MERIDIEM}")
+# no thing at all, said with a negated verb: 'not any', "aren't any", "couldn't find any", "won't get anything"
+# (one word at most between, and no doubt: "not sure if any", "not sure any", "don't know any")
+_NONE_SAID = re.compile(r"(?<![\w&])(?:not|\w+n['’]t)(?:\s+(?!sure\b|certain\b|know\b|clear\b)\w+)?\s+any(?:thing)?"
+                        r"(?![\w&])")
 # a distance that rounds to nothing, in words: 'right where your car is', 'you're already there'
 _HERE = re.compile(r"\b(?:right (?:there|here|where|next to|beside|by|outside)|already (?:there|here|at)|next door"
                    r"|same (?:spot|place|location)|you['’]re (?:there|at)|(?:less than|under) a tenth)\b")
@@ -489,6 +493,8 @@ def _phrase_stated(value: str, text: str) -> bool:
     phrase = _loose(value)
     if not phrase:
         return True
+    if phrase == "not any":  # NOTHING's 'not any', said with a verb too: "there aren't any", "I couldn't find any"
+        return _NONE_SAID.search(_loose(text)) is not None
     # a sentence's own full stop may be left out where a quote of it ends ('posted "Writing it up now" in
     # #eng' states 'Writing it up now.'), but not for another stop ('Writing it up now!' is another text)
     stop = phrase.endswith(".") and len(phrase) > 1 and phrase[-2] not in ".!?"

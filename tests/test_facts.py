@@ -354,3 +354,16 @@ def test_numbers_inside_a_text_fact_spaced_otherwise_are_no_rivals():
 ])
 def test_a_distance_of_nothing_is_stated_in_words_too(fact, text, expected):
     assert stated(fact, text) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("There aren't any.", True), ("You haven't got any watchlists.", True), ("I couldn't find any.", True),
+    ("You wouldn't get any money back.", True), ("You won't get anything back.", True), ("There are not any.", True),
+    ("I'm not sure if any exist.", False), ("Not sure any are left.", False), ("I don't know any.", False),
+    ("You have 3 of them.", False),
+])
+def test_nothing_is_stated_by_a_negated_verb_before_any(text, expected):
+    """"There aren't any" and "I couldn't find any" say nothing is there, as "not any" does; a doubt does not."""
+    from prove_env.facts import NOTHING
+
+    assert facts_stated([[NOTHING]], [text]) is expected

@@ -190,14 +190,18 @@ class BudgetServer(Toolkit):
     def get_budget_summary(self, user_id: Id("user"), month: str | None = None) -> dict:
         """A user's budget for one month, category by category: budgeted, spent, remaining and over
         budget, with the totals, the income received and what is left after spending. The current
-        month (the default) is month to date.
+        month (the default) is month to date; an earlier month holds the categories that had a budget then.
 
         Args:
             month: the calendar month as 'YYYY-MM', such as '2026-05'; default: the current month.
         """
         user = self.get(User, user_id)
         key = self._month(month)
-        lines = [line for line, started in self._month_lines(user.id, key) if started or line["status"] == "active"]
+        # the current month budgets each active category its limit until it has figures; an earlier month
+        # holds the categories that had figures then (a category made later had no budget, as its history says)
+        current = key == self._this_month()
+        lines = [line for line, started in self._month_lines(user.id, key)
+                 if started or (current and line["status"] == "active")]
         start, end = _month_bounds(key)
         income = self.rows("SELECT sum(amount) FROM income WHERE user_id = ? AND received_on >= ? AND received_on <= ?",
                            user.id, start, end)[0][0] or 0.0

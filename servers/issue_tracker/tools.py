@@ -545,7 +545,8 @@ class IssueTracker(Toolkit):
     @tool(idempotent=False)
     def link_issues(self, issue_id: Id("issue"), relation: Relation, other_issue_id: Id("issue")) -> dict:
         """Link two issues: the first 'blocks', 'is_blocked_by', 'duplicates' or 'relates_to' the other.
-        Two issues hold at most one link; remove it with unlink_issues to change it. An open issue cannot
+        A 'relates_to' link has no direction (either order makes the same link). Two issues hold at most one
+        link; remove it with unlink_issues to change it. An open issue cannot
         block a closed one (reopen that one first). The link is recorded in both issues' history.
 
         Args:
@@ -563,6 +564,8 @@ class IssueTracker(Toolkit):
             raise ToolError(f"{issue.key} and {other.key} are already linked ({self._phrase(existing, issue.id)}); "
                             "remove that link with unlink_issues first")
         source, target, kind = (other, issue, "blocks") if relation == "is_blocked_by" else (issue, other, relation)
+        if kind == "relates_to":  # no direction: either order of the call leaves the same link
+            source, target = sorted((source, target), key=lambda i: i.id)
         if kind == "blocks" and target.status == "done" and source.status != "done":
             raise ToolError(f"{target.key} is closed ({target.resolution}), so the open issue {source.key} cannot "
                             f"block it; reopen {target.key} first, or link them with relates_to")
