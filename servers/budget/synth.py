@@ -100,6 +100,8 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
         recurring = read("list_recurring", user_id=uid, include_cancelled=True)
         b: Bundle = {"now": now, "user": user, "categories": categories, "expenses": expenses,
                      "recurring": recurring, "income": read("list_income", user_id=uid, limit=10)["income"]}
+        # someone who joined days ago: nothing spent or received yet, and no month before this one to ask about
+        b["fresh"] = not expenses and not b["income"]
         billed = {r["category_id"] for r in recurring if r["status"] == "active"}
         archivable = [c for c in categories if c["category_id"] not in billed and c["name"] not in ESSENTIAL]
         b["archive"] = rng.choice(archivable)["category_id"] if archivable and rng.random() < 0.5 else None
@@ -133,6 +135,19 @@ def _nameable(expenses: list[dict]) -> list[dict]:
 def _free(b: Bundle) -> list[dict]:
     """Categories any request may write to: not set aside for archiving or giving budget."""
     return [c for c in b["categories"] if c["category_id"] not in (b["archive"], b["donor"])]
+
+
+def _creates(b: Bundle) -> bool:
+    """Whether a conversation of this user may create a category: half the users by id. A category made
+    today is budgeted its limit in every earlier month's summary as well, so the others alone are asked
+    what an earlier month's overall budget was ("set up Hobbies with $120 a month", then "how much of my
+    overall budget was left in September?" counts the $120 in September)."""
+    return int(b["user"]["user_id"][-1]) % 2 == 0
+
+
+def _during(when: str) -> str:
+    """A month said after what was spent in it: "everything I spent in September", never "for September"."""
+    return "in " + when[len("for "):] if when.startswith("for ") else when
 
 
 def _topped_up(category: dict) -> bool:
@@ -320,8 +335,12 @@ def _past_month(b: Bundle, rng: random.Random, *, this: bool = True) -> tuple[di
 def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
     """A past month's totals or spending by category. This month's lines are those of the list of
     categories, which other requests read: after one of them the summary would only repeat it (and
-    the other way round)."""
+    the other way round). Never asked of someone who joined days ago: a month before it had no budget,
+    though the summary budgets it each category's limit ("$1,920 of your budget was left in September")."""
+    if b["fresh"]:
+        return None
     extra, when, mentions = _past_month(b, rng, this=False)
+    spent_when = _during(when)
     args = {"user_id": b["user"]["user_id"], **extra}
     refs = (_user(b),)
     # every month's summary lists each active category by id: a later request about one takes it from there
@@ -331,30 +350,32 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
         # the plain wording names the month outright: said in a later turn, where the conversation may have
         # named that month already ("income for May 2026" then "for an earlier month ... May 2026, please")
         say, plain, terse, facts = rng.choice([
-            ("How much did I spend in total in an earlier month?", f"How much did I spend in total {when}?",
-             f"Total spent {when}?", lambda r: [_amount(r["total_spent"])]),
+            ("How much did I spend in total in an earlier month?", f"How much did I spend in total {spent_when}?",
+             f"Total spent {spent_when}?", lambda r: [_amount(r["total_spent"])]),
             ("Could you compare my income with my spending for an earlier month?",
              f"Could you compare my income with my spending {when}?", f"Income vs spending {when}?",
              lambda r: [_amount(r["total_income"]), _amount(r["total_spent"])]),
             ("For an earlier month, which budget categories did I go over, and how much did I spend overall?",
              f"Which budget categories did I go over {when}, and how much did I spend overall?",
-             f"Over-budget categories and total spent {when}?",
+             f"Over-budget categories and total spent {spent_when}?",
              lambda r: [*r["over_budget"], _amount(r["total_spent"])]),
         ])
         return Ask(args, say=say, plain=plain, terse=terse, refs=refs, mentions=mentions, facts=facts, settles=shown,
                    detail=rng.choice([f"I'm thinking of {said}.", f"{said}, please.", f"The month is {said}.",
                                       f"Let's look at {said}."]))
-    choice = rng.randrange(4)
+    # what was budgeted in an earlier month counts a category made today: not asked of a user who may make one
+    choice = rng.choice([0, 2, 3] if _creates(b) else [0, 1, 2, 3])
     if choice == 0:
         # every month asked of here is over: said in the past tense ("how much have I spent in November",
         # "how much of it remains" read as if the month were still running)
-        say = rng.choice([f"How much did I spend in total {when}?", f"What was my total spending {when}?",
-                          f"Add up everything I spent {when}, please.",
-                          f"I'm curious: what did I spend altogether {when}?"])
-        return Ask(args, say=say, terse=f"Total spent {when}?", refs=refs, mentions=mentions,
+        say = rng.choice([f"How much did I spend in total {spent_when}?", f"What was my total spending {when}?",
+                          f"Add up everything I spent {spent_when}, please.",
+                          f"I'm curious: what did I spend altogether {spent_when}?"])
+        return Ask(args, say=say, terse=f"Total spent {spent_when}?", refs=refs, mentions=mentions,
                    facts=lambda r: [_amount(r["total_spent"])], settles=shown)
     if choice == 1:
-        say = rng.choice([f"How much of my overall budget was left {when}?",
+        # every wording asks for both figures: the total budgeted is a fact too
+        say = rng.choice([f"What was my overall budget {when}, and how much of it was left?",
                           f"Across all my categories, what was budgeted and what was left {when}?",
                           f"Give me the big picture {when}: total budget and how much of it was left."])
         return Ask(args, say=say, terse=f"Total budget and remaining {when}?", refs=refs, mentions=mentions,
@@ -362,7 +383,7 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
     if choice == 2:
         say = rng.choice([f"How did my income compare with my spending {when}?",
                           f"What came in and what went out {when}? Give me both totals.",
-                          f"Did I earn more than I spent {when}? I'd like the two numbers."])
+                          f"Did I earn more than I spent {spent_when}? I'd like the two numbers."])
         return Ask(args, say=say, terse=f"Income vs spending {when}?", refs=refs, mentions=mentions,
                    facts=lambda r: [_amount(r["total_income"]), _amount(r["total_spent"])], settles=shown)
     say = rng.choice([f"Give me a category-by-category breakdown of my spending {when}.",
@@ -375,6 +396,8 @@ def get_budget_summary(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("get_category_history")
 def get_category_history(b: Bundle, rng: random.Random) -> Ask | None:
+    if b["fresh"]:
+        return None  # joined days ago: every earlier month of the history is before it
     categories = [c for c in _readable(b) if c["expense_count"] or c["monthly_limit"] >= 100]
     if not categories:
         return None
@@ -566,6 +589,8 @@ def list_recurring(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("create_category", 0.7)
 def create_category(b: Bundle, rng: random.Random) -> Ask | None:
+    if not _creates(b):
+        return None
     name, limit = rng.choice(NEW_CATEGORIES)
     if any(c["name"].lower() == name.lower() for c in b["categories"]):
         return None

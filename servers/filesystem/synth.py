@@ -848,7 +848,9 @@ def list_dir(b: Bundle, rng: random.Random) -> Ask | None:
     # the three first entries are told, so the fourth must not tie with the third (four folders of 4096
     # bytes each, or two files changed the same minute, would make any three of them a right answer);
     # an order by size is asked of a folder of files only: a folder's own entry size (4096) is not how
-    # big it is, and "the biggest things" there are what du measures
+    # big it is, and "the biggest things" there are what du measures;
+    # an order by time says it is of the folder's own entries: "what in X was changed most recently?" is
+    # list_recent's question too, whose files at any depth are another answer
     def shown(d: str) -> list[dict]:
         return [n for p, n in b["nodes"].items()
                 if p.rsplit("/", 1)[0] == d and not p.rsplit("/", 1)[1].startswith(".")]
@@ -872,7 +874,7 @@ def list_dir(b: Bundle, rng: random.Random) -> Ask | None:
     if top is None:
         return None
     say = _one(rng, f"List the entries of {top} ordered by modification time, newest first.",
-               f"What in {top} was changed most recently? Newest first.",
+               f"Which of the things directly in {top} changed most recently? List them newest first.",
                f"Show me {top} sorted by when things were last modified, latest at the top.")
     return Ask({"path": top, "sort_by": "modified"}, say=say, terse=f"{top} entries, newest first.", mentions=(top,),
                facts=facts)
@@ -2150,6 +2152,10 @@ SUBSTITUTES = (
     # a file's line and word counts are read off any tool that prints its lines (cat -n numbers them; a
     # note of a few lines is counted at a glance), so with wc hidden each of those is too
     *(("wc", printer) for printer in _PRINTERS),
+    # a column's count, sum, smallest, largest and mean are read off any tool that prints the table (cut -f
+    # prints the column alone; a few dozen rows add up by hand, as a ledger adds up to a summary): with
+    # column_stats hidden each of those is too, or declining would teach the wrong thing
+    *(("column_stats", printer) for printer in ("read_file", *_PRINTERS)),
     ("ls", "list_dir", "tree", "find", "list_recent", "du", "disk_usage", "glob"),
     # files are counted from any listing that reaches every depth (find -name '*.js' lists them, and so
     # does grep -rl '' --include '*.js'; tree, ls -R and disk_usage end with the total; list_dir walks

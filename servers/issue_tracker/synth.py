@@ -28,11 +28,16 @@ Bundle = dict[str, Any]
 LANES = ("flow", "flow", "close", "unassign", "sprint", "edit", "edit", "edit")
 # "What is to do in Nova?" reads as a question about what to do: the to-do column is said as a marking
 STATUS_WORDS = {"to_do": "marked to do", "in_progress": "in progress", "in_review": "in review", "done": "done"}
-COMMENTS = ("I can reproduce this on the staging build.", "Blocked on the API change; will pick it up next week.",
-            "Fixed in the latest branch, please verify.", "Customer reported this again today.",
-            "Let's discuss this at the stand-up.", "The design mock is attached in Figma.",
+COMMENTS = ("Let's discuss this at the stand-up.", "The design mock is attached in Figma.",
             "QA signed off on this in staging.", "Needs a second reviewer before merging.",
-            "This only happens with the VPN on.", "Moving fast on this one, it's a release blocker.")
+            "Moving fast on this one, it's a release blocker.")
+# what only a bug's comment says (a task to document PostgreSQL is not reproduced), and what only the
+# one who works on the issue says: "will pick it up next week" from James Murphy on Heather Perez's
+# issue (seed 127) promised someone else's work
+BUG_COMMENTS = ("I can reproduce this on the staging build.", "Customer reported this again today.",
+                "This only happens with the VPN on.")
+OWN_COMMENTS = ("Blocked on the API change; will pick it up next week.",)
+OWN_BUG_COMMENTS = ("Fixed in the latest branch, please verify.",)
 NEW_TASKS = ("Set up alerts for {d}", "Benchmark {d} under load", "Audit access to {d}", "Clean up unused settings of {d}")
 
 
@@ -176,9 +181,11 @@ def _others(b: Bundle) -> list[dict]:
     return [m for m in b["members"] if m["user_id"] not in (b["me"]["user_id"], leaving)]
 
 
-def _titles(rows: list[dict], most: int = 8) -> list[str]:
-    """Every row's title: the listings hold 3 to 8 rows, all asked for (the sixth of six went unchecked)."""
-    return [r["title"] for r in rows[:most]]
+def _titles(rows: list[dict], most: int = 8) -> list[Any]:
+    """Every row, told by its title or its key: the listings hold 3 to 8 rows, all asked for (the sixth
+    of six went unchecked); "Which ones?" answered with the keys alone ("NOVA-7, NOVA-10 and NOVA-18")
+    names them as well as the titles do (seed 127: it failed)."""
+    return [one_of(r["title"], r["key"]) for r in rows[:most]]
 
 
 def _blockers_open(b: Bundle, issue: dict) -> bool:
@@ -794,7 +801,8 @@ def close_issue(b: Bundle, rng: random.Random) -> Ask | None:
                    refs=n.refs + o.refs)
     return Ask({"issue_id": n.arg, "resolution": "won't do"},
                say=rng.choice([f"We decided not to do {name}; close it as won't do.",
-                               f"Please close {name}, we won't fix it.",
+                               # only a bug is fixed: a story or a task is not done
+                               f"Please close {name}, we won't {'fix' if issue['type'] == 'bug' else 'do'} it.",
                                f"{name[0].upper() + name[1:]} is out of scope. Close it with won't do."]),
                terse=f"Close {name}: won't do.", refs=n.refs)
 
@@ -840,7 +848,9 @@ def add_comment(b: Bundle, rng: random.Random) -> Ask | None:
     issue = rng.choice(issues)
     n = named(b, issue, rng)
     name = n.words
-    body = rng.choice(COMMENTS)
+    bug, own = issue["type"] == "bug", issue["assignee_id"] == b["me"]["user_id"]
+    body = rng.choice(COMMENTS + (BUG_COMMENTS if bug else ()) + (OWN_COMMENTS if own else ())
+                      + (OWN_BUG_COMMENTS if own and bug else ()))
     args = {"issue_id": n.arg, "author_id": b["me"]["user_id"], "body": body}
     if rng.random() < 0.6:
         return Ask(args, say=rng.choice([f"Add a comment from me on {name}.",
@@ -852,7 +862,8 @@ def add_comment(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args,
                say=rng.choice([f"Add a comment from me on {name}: \"{body}\"",
                                f"Please post this on {name} for me: \"{body}\"",
-                               f"Could you comment on {name} saying \"{body}\""]),
+                               # a question that ends on the quote has no question mark: said as a request
+                               f"Please comment on {name} saying \"{body}\""]),
                terse=f"Comment on {name}: \"{body}\"", refs=n.refs + (_me(b),), mentions=(body,))
 
 
@@ -914,6 +925,8 @@ def link_issues(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     a, c = named(b, first, rng, place=False, bare=True), named(b, second, rng, place=False, bare=True)
     one, two, at = a.words, c.words, f" {where(b, rng)}" if a.refs or c.refs else ""
+    # one issue blocks the other, said in the order the call takes or the reverse, or the two are related:
+    # either order of the call leaves the same link
     relation = rng.choice(("blocks", "is_blocked_by", "relates_to"))
     say = {"blocks": [f"{one[0].upper() + one[1:]} blocks {two}{at}; please link them that way.",
                       f"Record{at} that {one} is blocking {two}."],
@@ -926,7 +939,7 @@ def link_issues(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"issue_id": a.arg, "relation": relation, "other_issue_id": c.arg}
     refs = a.refs + c.refs
     if rng.random() < 0.6:
-        how = {"blocks": f"The first one blocks the second.", "is_blocked_by": "The first one is blocked by the second.",
+        how = {"blocks": "The first one blocks the second.", "is_blocked_by": "The first one is blocked by the second.",
                "relates_to": "They're just related."}[relation]
         return Ask(args, say=rng.choice([f"Please link {one} and {two}{at}.", f"Connect {one} with {two}{at}."]),
                    detail=how, terse=terse, refs=refs)

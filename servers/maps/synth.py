@@ -55,6 +55,8 @@ LIST_KINDS = {"Coffee to try": ("cafe", "bakery"), "Weekend brunch": _FOOD, "Wor
               "Places for visitors": (*_FOOD, "bar", "museum", "park", "hotel", "library"),
               "Visiting parents": (*_FOOD, "bar", "museum", "park", "hotel", "library"),
               "Sunday errands": ("pharmacy", "supermarket", "bank", "bakery", "gas_station", "library")}
+# kinds of place that are not called a business
+NOT_BUSINESSES = ("park", "library", "museum", "hospital")
 NEW_LABELS = ("Favorite", "To visit", "Meet-up spot", "Near the office", "Weekend plans", "Sam's pick")
 
 
@@ -208,7 +210,10 @@ def _place_question(b: Bundle, rng: random.Random, forms: list[str], terse: str,
     name = place["name"]
     say, detail = rng.choice(forms).format(name=name), None
     if held and rng.random() < 0.4:
-        say = rng.choice(held)
+        # a park, a library, a museum or a hospital is no business: "a business's phone number" is
+        # asked only of a shop, a restaurant, a bank and the like
+        fits = [h for h in held if "business" not in h or place["category"] not in NOT_BUSINESSES]
+        say = rng.choice(fits)
         # the name said as a name: "It's Museum of Saffron History." wants an article a name
         # like "Trattoria Rossi" must not take
         detail = rng.choice([f"It's called {name}.", f"The place is called {name}.", f"Its name is {name}."])

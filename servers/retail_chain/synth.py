@@ -79,6 +79,21 @@ def _store_ref(store: dict) -> Ref:
     return Ref.of("store", store)
 
 
+def _pair_ref(store: dict, other: dict) -> Ref:
+    """`store` named beside `other` of the same city in one request ('from the Denver Baker store to our
+    Highlands store'): one search of the city finds both, where two searches by name take a call more.
+    Unless the conversation found `store` before, its look-up is that search, and it settles `other`."""
+    return Ref.of("store", {**store, "with": other["store_id"]})
+
+
+def _store_lookup_args(ref: Ref) -> dict:
+    return {"city": ref.entity["city"]} if ref.entity.get("with") else _store_args(ref.entity)
+
+
+def _store_lookup_settles(ref: Ref) -> tuple[tuple[str, str], ...]:
+    return (("store", ref.entity["with"]),) if ref.entity.get("with") else ()
+
+
 def _product_ref(b: Bundle, product_id: str) -> Ref:
     return Ref.of("product", b["products"][product_id])
 
@@ -112,6 +127,8 @@ def products_of(category: str) -> str:
     return said if said.endswith("tools") else f"{said} products"
 
 
+# A product is never a noun's modifier ('the Roller kit 9 in transfer', 'Mark the Fire pit 30 in down'): a name
+# that ends in the unit 'in' then reads as a preposition, so requests say 'the transfer of <product>'.
 def product_name(b: Bundle, product_id: str) -> str:
     return b["products"][product_id]["name"]
 
@@ -137,7 +154,9 @@ goals = Goals()
 @goals.add("find_stores", 0.5)
 def find_stores(b: Bundle, rng: random.Random) -> Ask | None:
     city = b["store"]["city"]
-    return Ask({"city": city},
+    # the listing shows every store of the city with its id: a later request about one of them takes it from here
+    shown = tuple(("store", s["store_id"]) for s in b["stores"] if s["city"] == city)
+    return Ask({"city": city}, settles=shown,
                say=_pick(rng, [f"Which of our stores are in {city}, and at what addresses?",
                                f"Do we have any stores in {city}? Where are they?",
                                f"I'm heading to {city} next week. Where are the stores of ours I could visit there?",
@@ -276,7 +295,7 @@ def set_store_price(b: Bundle, rng: random.Random) -> Ask | None:
     name = store_name(store, "price", line["product_id"])
     said = money(price)
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "price": price},
-               say=_pick(rng, [f"Mark the {product} down at {name}.", f"We're running a local promotion on the {product} at {name}.",
+               say=_pick(rng, [f"Mark down the {product} at {name}.", f"We're running a local promotion on the {product} at {name}.",
                                f"Please change the shelf price of the {product} at {name}."]),
                detail=_pick(rng, [f"The new price is {said}.", f"Set it to {said}.", f"{said} from today.", f"Make it {said}, please."]), terse=f"{product} at {name}: price {said}.",
                refs=(_store_ref(store), _product_ref(b, line["product_id"])), mentions=(product, said))
@@ -312,8 +331,10 @@ def transfer_stock(b: Bundle, rng: random.Random) -> Ask | None:
                detail=_pick(rng, [f"{quantity} of them." if quantity > 1 else "Just 1.", f"Send {quantity}.",
                                   f"{quantity} units, please." if quantity > 1 else "1 unit, please.",
                                   f"Make it {quantity}."]), terse=f"Transfer {quantity}x {product}: {source} to {dest}.",
-               refs=(_product_ref(b, line["product_id"]), _store_ref(store), _store_ref(target)),
-               mentions=(product, str(quantity), store_mention(store), store_mention(target)))
+               refs=(_product_ref(b, line["product_id"]), _pair_ref(store, target) if same else _store_ref(store),
+                     _store_ref(target)),
+               mentions=(product, str(quantity), store_mention(store), store_mention(target))
+               + ((store["city"],) if same else ()))
 
 
 def _incoming(b: Bundle) -> list[dict]:
@@ -355,11 +376,11 @@ def receive_transfer(b: Bundle, rng: random.Random) -> Ask | None:
     # every wording names the origin first; the store it arrived at is then not placed in the same city again
     name, origin = store_name(store, "recv", city=store["city"] != source["city"]), store_name(source, "origin")
     return Ask({"transfer_id": t["transfer_id"]},
-               say=_pick(rng, [f"The {product} transfer from {origin} just arrived at {name}; please check it in.",
-                               f"We received the {t['quantity']} units of {product} sent from {origin} to {name}. Mark the transfer received.",
+               say=_pick(rng, [f"The transfer of {product} from {origin} just arrived at {name}; please check it in.",
+                               f"We received the {t['quantity']} units of {product} from {origin} at {name}. Mark the transfer received.",
                                f"Could you receive the incoming {product} from {origin} into the stock of {name}?",
                                f"Good news, the {product} from {origin} is here at {name}. Check the transfer in, please."]),
-               terse=f"Receive {product} transfer from {origin} at {name}.",
+               terse=f"Receive transfer of {product} from {origin} at {name}.",
                refs=(_under(b, "transfer", t),), mentions=(product, store_mention(store)))
 
 
@@ -445,7 +466,7 @@ def cancel_reservation(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], product_name(b, r["product_id"])
     name, who = store_name(store, "cancel"), r["customer_name"]
     return Ask({"reservation_id": r["reservation_id"]},
-               say=_pick(rng, [f"{who} called: they no longer need the {product} on hold at {name}. Please cancel it.",
+               say=_pick(rng, [f"{who} called: they no longer need the hold on the {product} at {name}. Please cancel it.",
                                f"Cancel {who}'s pick-up reservation for {product} at {name}.",
                                f"Could you release the {product} we're holding for {who} at {name}? They changed their mind."]),
                terse=f"Cancel {who}'s hold on {product} at {name}.",
@@ -507,8 +528,8 @@ def receive_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"restock_id": o["restock_id"]},
                say=_pick(rng, [f"The restock of {product} was delivered to {name}; please check it in.",
                                f"Our {o['quantity']} units of {product} from the distribution centre arrived at {name}. Mark the order delivered.",
-                               f"Could you receive the {product} restock order at {name}? The truck just left."]),
-               terse=f"Receive {product} restock at {name}.", refs=(_under(b, "restock", o),),
+                               f"Could you receive the restock order of {product} at {name}? The truck just left."]),
+               terse=f"Receive restock of {product} at {name}.", refs=(_under(b, "restock", o),),
                mentions=(product, store_mention(store)))
 
 
@@ -522,9 +543,9 @@ def cancel_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     name = store_name(store, "drop")
     return Ask({"restock_id": o["restock_id"]},
                say=_pick(rng, [f"Cancel the restock order of {product} for {name}; we don't need it after all.",
-                               f"Please call off the pending {product} restock at {name}.",
+                               f"Please call off the pending restock of {product} at {name}.",
                                f"Could you cancel the open order for {product} at {name}?"]),
-               terse=f"Cancel {product} restock at {name}.", refs=(_under(b, "restock", o),),
+               terse=f"Cancel restock of {product} at {name}.", refs=(_under(b, "restock", o),),
                mentions=(product, store_mention(store)))
 
 
@@ -552,7 +573,7 @@ recipe = Recipe(
     substitutes=SUBSTITUTES,
     goals=goals.all,
     lookups=(
-        Lookup("store", "find_stores", args=lambda r: _store_args(r.entity)),
+        Lookup("store", "find_stores", args=_store_lookup_args, settles=_store_lookup_settles),
         Lookup("product", "search_products", args=lambda r: {"name": r.entity["name"]}),
         Lookup.under("transfer", "list_transfers"),
         Lookup.under("reservation", "list_reservations"),

@@ -327,6 +327,20 @@ def _tier(tier: str) -> Any:
     return one_of(*_NO_TIER)
 
 
+# No refund, as a traveller hears it said: nothing, none or $0 (NOTHING reads "you wouldn't get any money
+# back" too), and also by not being refunded or by the fare being non-refundable ('that fare is
+# non-refundable', 'it wouldn't be refunded')
+_NO_REFUND = one_of(*NOTHING["one_of"], *_apostrophes(
+    "not be refunded", "wouldn't be refunded", "won't be refunded", "isn't refunded", "not refunded",
+    "non-refundable", "nonrefundable", "not refundable", "isn't refundable"))
+
+# No charge, as a traveller hears it said: nothing, none or $0, and also as free or included ('the bags
+# are included in business', 'it's free', 'it won't cost you anything')
+_NO_CHARGE = one_of(*NOTHING["one_of"], *_apostrophes(
+    "free", "included", "includes", "at no cost", "no cost", "no extra", "won't cost", "wouldn't cost",
+    "doesn't cost", "will not cost", "would not cost", "does not cost", "not cost you"))
+
+
 @goals.add("get_traveller", 0.6)
 def get_traveller(b: Bundle, rng: random.Random) -> Ask | None:
     args, refs = {"traveller_id": b["traveller"]["traveller_id"]}, (_traveller(b),)
@@ -633,7 +647,7 @@ def quote_flight_change(b: Bundle, rng: random.Random) -> Ask | None:
                                f"If I switched {said} to {target}, what would I pay in all, fee and fare difference together?",
                                f"Just a quote, please: {said} moved to {target}. How much?"]),
                terse=f"Cost to move {said} to {target}?", refs=(_booking(b, booking), _flight(new)),
-               mentions=(new["number"],), facts=lambda r: [r["total_due"] or NOTHING])
+               mentions=(new["number"],), facts=lambda r: [r["total_due"] or _NO_CHARGE])
 
 
 # -- goals: changes ------------------------------------------------------------------------------------
@@ -782,7 +796,7 @@ def add_bags(b: Bundle, rng: random.Random) -> Ask | None:
     if say == owe:
         # asked what is owed: the answer states what this call charged (nothing where the cabin includes them)
         return Ask(args, say=say + paid, terse=f"Add {words} to {said}; what do I owe?{paid}", refs=tuple(refs),
-                   mentions=tuple(mentions), facts=lambda r: [r["charged_now"] or NOTHING])
+                   mentions=tuple(mentions), facts=lambda r: [r["charged_now"] or _NO_CHARGE])
     return Ask(args, say=say + paid, terse=f"Add {words} to {said}.{paid}", refs=tuple(refs), mentions=tuple(mentions))
 
 
@@ -1186,8 +1200,8 @@ def quote_cancellation(b: Bundle, rng: random.Random) -> Ask | None:
 def _quoted_refund(r: Any) -> list[Any]:
     """What a cancellation would give back, read off the quote only: a booking's own `refund` (what was
     refunded so far, 0.0 on every live booking) is another thing under the same name, and the listing
-    that found the booking does not answer the question."""
-    return [r["refund"] or NOTHING] if isinstance(r, dict) and "kept" in r else []
+    that found the booking does not answer the question. No refund is also said as getting none back."""
+    return [r["refund"] or _NO_REFUND] if isinstance(r, dict) and "kept" in r else []
 
 
 # -- goals: support cases ------------------------------------------------------------------------------

@@ -379,7 +379,8 @@ def list_vehicles(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice(["Which cars do I have registered with you?",
                                "Can you list the vehicles on my account?",
                                "I forget what's on my account. What vehicles do you have for me?",
-                               "Could you tell me which of my cars are connected to the app?"]),
+                               # not which are "connected": an introduction may just have said so
+                               "Could you tell me which cars I have set up in the app?"]),
                terse=rng.choice(["My vehicles?", "List my cars."]), refs=(_owner(b),),
                facts=lambda r: [v["model"] for v in r][:4])
 

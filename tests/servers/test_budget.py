@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 
 import pytest
 
@@ -1289,3 +1290,104 @@ def test_a_month_that_is_over_is_asked_of_in_the_past_tense():
         for words in (ask.say, ask.plain or ""):
             assert not re.search(r"\b(?:remains|is left|what's left|what's budgeted|have I spent|What's my)\b",
                                  words), words
+
+
+def test_no_earlier_month_is_asked_of_someone_who_joined_days_ago():
+    """Neil Camacho joined days ago, then "How much of my overall budget was left in September 2026?" was
+    answered $1,920: the summary budgets a month before he joined at each category's limit, while the
+    category's history says it had no budget. Someone with nothing spent or received yet is asked about
+    no earlier month: neither a month's summary nor a category's history is built for them."""
+    fresh, asked = 0, []
+    for seed in (0, 1, 2):
+        bundles, recipe = _bundles(seed)
+        rng = random.Random(f"budget fresh {seed}")
+        for b in bundles:
+            if b["expenses"] or b["income"]:
+                continue
+            fresh += 1
+            for goal in (g for g in recipe.goals if g.tool in ("get_budget_summary", "get_category_history")):
+                for _ in range(30):
+                    ask = goal.build(b, rng)
+                    asked += [ask.say] if ask is not None else []
+    assert fresh >= 3
+    assert not asked, asked[:5]
+
+
+def test_an_earlier_months_budget_is_not_asked_where_a_category_may_be_made():
+    """"I want to start tracking a new category, Hobbies ... $120 a month", then "How much of my overall
+    budget was left in September 2026?": a category made today is budgeted its limit in every earlier
+    month's summary too, so September's total budget grew by $120. A user whose conversations may create a
+    category is never asked an earlier month's overall budget."""
+    creators, askers = set(), set()
+    for seed in (0, 1, 2):
+        bundles, recipe = _bundles(seed)
+        rng = random.Random(f"budget created {seed}")
+        for b in bundles:
+            uid = (seed, b["user"]["user_id"])
+            for goal in recipe.goals:
+                for _ in range(40 if goal.tool in ("create_category", "get_budget_summary") else 0):
+                    ask = goal.build(b, rng)
+                    if ask is None:
+                        continue
+                    if goal.tool == "create_category":
+                        creators.add(uid)
+                    elif "budget" in ask.say and "left" in ask.say:
+                        askers.add(uid)
+    assert creators and askers
+    assert not creators & askers, sorted(creators & askers)[:5]
+
+
+def test_an_earlier_months_overall_budget_is_asked_with_what_was_left():
+    """"How much of my overall budget was left in September?" asks what was left alone, but its facts are
+    the total budgeted and what was left: every wording whose facts hold the total budgeted asks for it."""
+    checked = 0
+    for ask, result, _ in _asks("get_budget_summary", draws=400):
+        if result["total_budgeted"] != abs(result["total_remaining"]) and result["total_budgeted"] in ask.facts(result):
+            checked += 1
+            assert re.search(r"overall budget [^,?]*, and|budgeted|total budget", ask.say), ask.say
+    assert checked
+
+
+def test_a_month_is_said_after_what_was_spent_in_it():
+    """"Add up everything I spent for September 2026, please.": what was spent was spent in a month, not
+    for it."""
+    said = [words for ask, _, _ in _asks("get_budget_summary", draws=400)
+            for words in (ask.say, ask.plain or "", ask.terse or "")]
+    assert any(re.search(r"\bspen[dt]\b", words) for words in said)
+    for words in said:
+        assert not re.search(r"\bspen[dt](?: in total| altogether)? for\b", words), words
+
+
+def test_a_months_summary_and_each_categorys_history_agree_on_what_was_budgeted():
+    """Finding (seed 127): a category made today counted in every earlier month's total budget, which
+    its own history says it never had. Over several worlds, before and after a category is made, every
+    month of the last six has the same budget in the summary as in the categories' histories."""
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("budget")
+    for seed in range(4):
+        world = worlds.create(toolkit, seed)
+        try:
+            tools = toolkit(world)
+            for user in json.loads(tools.run("find_users", {}))[:3]:
+                uid = user["user_id"]
+                for made in (False, True):
+                    if made:
+                        tools.run("create_category", {"user_id": uid, "name": "Hobbies made today", "monthly_limit": 120.0})
+                    categories = json.loads(tools.run("list_categories", {"user_id": uid, "include_archived": True}))
+                    histories = [json.loads(tools.run("get_category_history", {"category_id": c["category_id"],
+                                                                               "months": 6}))
+                                 for c in categories]
+                    for month in histories[0]["months"]:
+                        key = month["month"]
+                        summary = json.loads(tools.run("get_budget_summary", {"user_id": uid, "month": key}))
+                        by_history = {h["category_id"]: m["budgeted"] for h in histories for m in h["months"]
+                                      if m["month"] == key and m["budgeted"]}
+                        by_summary = {line["category_id"]: line["budgeted"] for line in summary["categories"]
+                                      if line["budgeted"]}
+                        assert by_summary == by_history, f"seed {seed}, {uid}, {key}, made={made}"
+        finally:
+            world.close()

@@ -2348,3 +2348,51 @@ def test_changes_in_the_last_days_are_not_asked_where_an_entry_changed_at_the_cu
                     assert abs(when - cut) >= dt.timedelta(days=1), (ask.say, path, when, cut)
             seen += 1
     assert seen > 20
+
+
+def test_a_column_summary_is_hidden_with_every_tool_that_prints_the_table():
+    """"I need summary statistics for one numeric column of /home/martin/data/sales-2025.csv. The column is
+    'revenue'." with column_stats hidden but cat, read_file and cut shown: the model that prints the table and
+    adds up its 36 rows answers it, and scored 1.2 against 1.3 for the gold that declines
+    (filesystem-12700000-0003). A column's count, sum, smallest, largest and mean are read off any tool that
+    prints the table (cut -f prints the column alone), so a task that leaves out column_stats leaves them out
+    too."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    recipe = get_recipe("filesystem")
+    printers = {"read_file", "cat", "head", "tail", "sort", "uniq", "grep", "cut", "sed", "diff"}
+    assert printers <= recipe.substitutes_of("column_stats")
+    toolkit = get_toolkit("filesystem")
+    seen = 0
+    for seed in (0, 12700000):
+        for ask, result, _ in _asks("column_stats", seed=seed, draws=20):
+            world = worlds.create(toolkit, seed)
+            try:
+                tools = toolkit(world)
+                header = tools.run("head", {"path": ask.args["path"], "n": 1}).strip().split(",")
+                field = header.index(ask.args["column"]) + 1
+                printed = tools.run("cut", {"path": ask.args["path"], "fields": [field], "delimiter": ","})
+            finally:
+                world.close()
+            values = [float(v) for v in printed.strip().splitlines()[1:] if v.strip()]
+            assert len(values) == result["count"], (ask.args, printed)
+            assert round(sum(values), 2) == round(result["sum"], 2)
+            assert (min(values), max(values)) == (result["min"], result["max"])
+            seen += 1
+    assert seen > 5
+
+
+def test_entries_ordered_by_time_are_asked_as_the_folders_own():
+    """"What in /home/martin/projects/inventory-tracker was changed most recently? Newest first." with the gold
+    list_dir(sort_by=modified) of its own entries (LICENSE, src, tests): list_recent, shown, answers the same
+    words with the files at every depth (src/inventory_tracker/api/v1/endpoints.py), and that route scored 0.95
+    against 1.3 (filesystem-12700000-0005). The words say the folder's own entries."""
+    seen = 0
+    for seed in (0, 12700000):
+        for ask, _, _ in _asks("list_dir", seed=seed, draws=300):
+            if ask.args.get("sort_by") != "modified":
+                continue
+            top = ask.args["path"]
+            assert any(words in ask.say for words in ("entries of", "directly in", f"Show me {top} sorted")), ask.say
+            seen += 1
+    assert seen > 20

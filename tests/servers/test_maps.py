@@ -687,3 +687,34 @@ def test_a_place_is_added_only_to_a_list_its_name_fits():
             assert category in fits[name], (ask.say, category)
             checked += 1
     assert checked > 30, checked
+
+
+def test_a_park_library_museum_or_hospital_is_never_called_a_business():
+    """Finding: "Can you look up a business's phone number for me? The place is called Cedar Falls
+    General Hospital.": a hospital, a park, a library or a museum is asked of as a place."""
+    from servers.maps.synth import _place_question
+
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("maps"), get_recipe("maps")
+    held = ("I need a phone number for a place.", "Can you look up a business's phone number for me?")
+    checked = 0
+    for seed in (0, 1):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        rng = random.Random(f"maps business {seed}")
+        for b in recipe.sample(read, world.now, rng):
+            for _ in range(20):
+                ask = _place_question(b, rng, ["Number of {name}?"], "{name} number?", lambda r: [r["phone"]], held)
+                if ask is None or ask.detail is None:
+                    continue
+                category = read("get_place", place_id=ask.args["place_id"])["category"]
+                if category in ("park", "library", "museum", "hospital"):
+                    assert "business" not in ask.say, (ask.say, ask.detail)
+                    checked += 1
+        world.close()
+    assert checked > 20, checked

@@ -920,6 +920,7 @@ def test_nothing_back_is_said_as_people_say_it_and_a_case_request_is_a_request()
     from prove_env.registry import get_toolkit
     from prove_env.synthesis.recipe import Reader, get_recipe
     from prove_env.world import worlds
+    from servers.travel_booking.synth import _NO_REFUND
 
     toolkit, recipe = get_toolkit("travel_booking"), get_recipe("travel_booking")
     world = worlds.create(toolkit, 0)
@@ -939,9 +940,10 @@ def test_nothing_back_is_said_as_people_say_it_and_a_case_request_is_a_request()
             facts = ask.facts(result)
             assert 0 not in facts and 0.0 not in facts, (ask.say, result)
             quotes += 1
-            nothing += NOTHING in facts
+            nothing += _NO_REFUND in facts  # NOTHING, and no refund as a traveller hears it said (seed 127)
     world.close()
     assert quotes > 20 and nothing > 0
+    assert set(NOTHING["one_of"]) <= set(_NO_REFUND["one_of"])
 
 
 def test_a_number_the_user_reads_out_is_passed_as_they_said_it():
@@ -1399,6 +1401,7 @@ def test_a_quoted_refund_is_read_off_the_quote_and_not_off_the_booking():
     (what was refunded so far), so the read counted as shown earlier, and an agent that asked for the quote
     scored below the gold. The fact reads the quote's refund only."""
     from prove_env.facts import NOTHING
+    from servers.travel_booking.synth import _NO_REFUND
     found = _asks("quote_cancellation", draws=40)
     assert found
     for b, ask in found[:5]:
@@ -1407,7 +1410,9 @@ def test_a_quoted_refund_is_read_off_the_quote_and_not_off_the_booking():
         assert booking["refund"] == 0.0
         assert ask.facts(booking) == []
         quote = _run("quote_cancellation", **ask.args)
-        assert ask.facts(quote) == [quote["refund"] or NOTHING]
+        # no refund is NOTHING, also as a traveller hears it said (seed 127, 0003: "you wouldn't get any money back")
+        assert ask.facts(quote) == [quote["refund"] or _NO_REFUND]
+        assert set(NOTHING["one_of"]) <= set(_NO_REFUND["one_of"])
 
 
 def test_asking_what_bags_cost_records_what_was_charged():
@@ -1415,13 +1420,16 @@ def test_asking_what_bags_cost_records_what_was_charged():
     what I owe?" had no fact: an answer that never said the $35 succeeded. Every wording of that request asks
     what is owed, and the fact is the call's charge."""
     from prove_env.facts import NOTHING
+    from servers.travel_booking.synth import _NO_CHARGE
     found = [ask for _, ask in _asks("add_bags", draws=150)]
     owe = [ask for ask in found if "what I owe" in ask.say]
     assert owe
     for ask in owe:
         assert ask.facts is not None and "what do I owe" in ask.terse, ask.terse
         assert ask.facts({"charged_now": 35.0}) == [35.0]
-        assert ask.facts({"charged_now": 0.0}) == [NOTHING]
+        # no charge is NOTHING, also said as free or included (seed 127, see the no-refund test)
+        assert ask.facts({"charged_now": 0.0}) == [_NO_CHARGE]
+        assert set(NOTHING["one_of"]) <= set(_NO_CHARGE["one_of"])
     assert all(ask.facts is None for ask in found if "owe" not in ask.say)
 
 
@@ -1627,3 +1635,33 @@ def test_free_seats_are_checked_all():
         many += len(result["free_seats"]) > 4
         assert list(ask.facts(result)) == result["free_seats"], ask.say
     assert many
+
+
+def test_no_refund_and_no_charge_are_stated_as_a_person_says_them():
+    """Finding (seed 127, 0003): "Before I decide: what refund would cancelling my flight from Chicago to Denver
+    on March 28 give me?" of a basic fare, whose quote refunds nothing, failed on "You wouldn't get any money
+    back: TB 163 is a basic, non-refundable fare, so the airline keeps the full $187.99.": the fact read only
+    nothing, none or 0. No refund is also said by getting none back, by not being refunded or by the fare
+    being non-refundable; no charge (a change or bags that cost nothing) also as free or included."""
+    from prove_env.facts import facts_stated
+
+    quotes = [ask for _, ask in _asks("quote_cancellation", draws=60)]
+    assert quotes
+    for ask in quotes:
+        facts = [list(ask.facts({"booking_id": "FBK-0030", "refund": 0.0, "kept": 187.99, "items_refunded": []}))]
+        for answer in ("You wouldn't get any money back: TB 163 is a basic, non-refundable fare, so the airline "
+                       "keeps the full $187.99.", "You won\u2019t get anything back.", "That fare is non-refundable.",
+                       "It wouldn't be refunded at all; all $187.99 is kept.", "You'd get nothing back.", "$0."):
+            assert facts_stated(facts, [answer]), (ask.say, answer)
+        for answer in ("You'd get $187.99 back.", "You'd get the full fare back; it's refundable."):
+            assert not facts_stated(facts, [answer]), (ask.say, answer)
+    owed = [ask for _, ask in _asks("add_bags", draws=200) if ask.facts is not None and "what I owe" in ask.say]
+    moved = [ask for _, ask in _asks("quote_flight_change", draws=60)]
+    assert owed and moved
+    for ask, result in [(a, {"charged_now": 0.0}) for a in owed] + [(a, {"total_due": 0.0}) for a in moved]:
+        facts = [list(ask.facts(result))]
+        for answer in ("It's free: your cabin includes checked bags.", "Nothing, the bags are included.",
+                       "It won't cost you anything.", "There's no charge for that."):
+            assert facts_stated(facts, [answer]), (ask.say, answer)
+        for answer in ("You owe $70.00.", "That's $35 - the bag isn't free on this fare."):
+            assert not facts_stated(facts, [answer]), (ask.say, answer)

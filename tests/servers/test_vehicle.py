@@ -1512,3 +1512,30 @@ def test_the_tyre_light_and_the_air_pump_are_said_only_of_a_car_they_fit():
         elif v["mph"]:
             moving += 1
     assert lit > 5 and unlit > 20 and pump > 20 and moving > 5
+
+
+def test_the_car_list_is_not_asked_for_as_what_the_introduction_just_told():
+    """Finding: "Hi, I'm Timothy Medina; my car is connected to your service. Could you tell me which of my cars
+    are connected to the app?" (an owner of one car, who had just said his car is connected). No request for the
+    owner's cars asks which are connected, the very thing an introduction may have told."""
+    from prove_env.synthesis.recipe import Ref, get_recipe
+
+    bundles, goals, rng = _bundles_and_goals("vehicle car list")
+    intros = [lk.intro for lk in get_recipe("vehicle").lookups if lk.kind == "owner"]
+    told = [b for b in bundles if any("connected" in t for intro in intros
+                                      for t in intro(Ref.of("owner", b["owner"])))]
+    assert told
+    asked = 0
+    for _ in range(300):
+        b = rng.choice(told)
+        ask = goals["list_vehicles"].build(b, rng)
+        if ask is None:
+            continue
+        for intro in intros:
+            for hello in intro(Ref.of("owner", b["owner"])):
+                for text in (ask.say, ask.terse, ask.detail, ask.plain):
+                    if text:
+                        said = f"{hello} {text}".lower()
+                        assert said.count("connected") <= 1, said
+        asked += 1
+    assert asked > 100
