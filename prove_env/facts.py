@@ -130,8 +130,9 @@ _MERIDIEM = r"\s*(?P<half>a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])"
 _CLOCK = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}):(?P<minute>\d{{2}})(?::\d{{2}})?(?![\d:])(?:{_MERIDIEM})?")
 _HOUR = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}){_MERIDIEM}")
 # a span of time whose am or pm is said after its end only ('3:00-4:30 pm', '3 to 4 pm', '11:30-1 pm')
-_SPAN = re.compile(r"(?<![\d:.])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?![\d:])\s*(?:-|–|—|to|until|till)\s*"
+_SPAN = re.compile(r"(?<![\d:./-])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?![\d:])\s*(?:-|–|—|to|until|till)\s*"
                    rf"(?P<end>\d{{1,2}})(?::(?P<end_minute>\d{{2}}))?(?![\d:]){_MERIDIEM}")
+_MONTH_BEFORE = re.compile(rf"\b(?:{_MONTH_WORDS})\.?\s*$")
 # no thing at all, said with a negated verb: 'not any', "aren't any", "couldn't find any", "won't get anything"
 # (one word at most between, and no doubt: "not sure if any", "not sure any", "don't know any")
 _NONE_SAID = re.compile(r"(?<![\w&])(?:not|\w+n['’]t)(?:\s+(?!sure\b|certain\b|know\b|clear\b)\w+)?\s+any(?:thing)?"
@@ -461,8 +462,8 @@ def _time_stated(hour: int, minute: int, text: str) -> bool:
     spans = {}  # where a span starts: the start's hour read with the end's am or pm
     for m in _SPAN.finditer(folded):
         start, end = _as_24(int(m["hour"]), m["half"]), _as_24(int(m["end"]), m["half"])
-        if start is None or end is None:
-            continue
+        if start is None or end is None or _MONTH_BEFORE.search(folded, 0, m.start()):
+            continue  # not '12 – 3 pm' of 'Nov 12 – 3 pm': that 12 is a day
         if (start, int(m["minute"] or 0)) > (end, int(m["end_minute"] or 0)):  # '11:30-1 pm' starts in the morning
             start = (start + 12) % 24
         spans[m.start()] = start

@@ -328,6 +328,9 @@ def test_a_month_named_column_over_a_number_is_no_date():
     ("2026-11-12T15:00", "Thursday, November 12, 3:00-4:30 am", False),
     ("2026-11-12T11:30", "Thursday, November 12, 11:30-1 am", False),  # 11:30 pm to 1 am
     ("2026-11-12T16:30", "Thursday, November 12, 3:00-4:30 pm", True),  # the end, as before
+    ("2026-11-12T12:00", "Thu Nov 12 – 3:00 pm: Standup", False),  # that 12 is the day
+    ("2026-11-12T12:00", "2026-11-12 - 1 pm", False),
+    ("2026-11-12T15:00", "11/12, 3-4 pm", True),
 ])
 def test_a_span_with_am_or_pm_after_its_end_gives_its_start_the_same_half_of_the_day(fact, text, expected):
     """'3:00-4:30 pm' is how a slot is usually written: its start is 3 pm, not 3 am."""

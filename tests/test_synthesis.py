@@ -609,8 +609,9 @@ def test_two_independent_writes_get_no_order_edge_from_what_the_later_one_echoes
 def test_a_listing_that_only_gains_the_written_entry_is_not_ordered_after_the_write() -> None:
     """'Add a webhook, and which endpoint fails most?': the list read after the new endpoint shows it
     too, but the most failing endpoint and its count are the same either way, so reading first is
-    as right as the user's order and no order edge is recorded. Asked for the new endpoint itself,
-    the listing keeps its edge (read first, it does not show the fact)."""
+    as right as the user's order and no order edge is recorded (nor for the new endpoint itself, which
+    the write's own result shows). Asked how many endpoints the merchant has now, the listing stays
+    after the write: read first, it counts one fewer."""
     from prove_env.episode import replay
     from prove_env.registry import get_toolkit
     from prove_env.runtime import run_sync
@@ -630,22 +631,43 @@ def test_a_listing_that_only_gains_the_written_entry_is_not_ordered_after_the_wr
     assert not reference.failures
     assert "https://example.com/hooks" in next(r.output for r in reference.records if r.id == "g2")
     assert _order_writes(task, toolkit.specs(), reference).gold_calls[1].depends_on == []
-    # what is asked for is what the write adds: the listing stays after it
+    # what is asked for is what the write adds, which its own result shows: no order either
     added = task.model_copy(update={"facts": [["https://example.com/hooks"]], "user_turns": [
         "Add a webhook for Copper Kettle to https://example.com/hooks for paid invoices, and list the endpoints "
         "with their URLs."]})
     reference = run_sync(replay(added))
-    assert _order_writes(added, toolkit.specs(), reference).gold_calls[1].depends_on == ["g1"]
-    # a light the write turns on, among the lights asked for: listed first, its entry says it is off
-    lights = Task(id="order", server="iot_devices", seed=0,
-                  user_turns=["Set the living room ceiling light to 2700 K. Which lights are on?"],
-                  gold=[[{"id": "g1", "name": "set_color_temperature", "arguments": {"device_id": "DEV-0001",
-                                                                                       "kelvin": 2700}},
-                         {"id": "g2", "name": "list_devices", "arguments": {"home_id": "HOM-0001", "type": "light"}}]],
-                  facts=[["Living room ceiling light", "Living room floor lamp", "Bathroom light"]])
-    reference = run_sync(replay(lights))
-    ordered = _order_writes(lights, get_toolkit("iot_devices").specs(), reference)
-    assert ordered.gold_calls[1].depends_on == ["g1"]
+    assert _order_writes(added, toolkit.specs(), reference).gold_calls[1].depends_on == []
+    # the count of the merchant's endpoints, which the write changes and its own result does not tell
+    counted = task.model_copy(update={"facts": [[3]], "user_turns": [
+        "Add a webhook for Copper Kettle to https://example.com/hooks for paid invoices. How many endpoints does "
+        "Copper Kettle have now?"], "gold": [[task.gold[0][0], task.gold[0][1].model_copy(
+            update={"arguments": {"merchant_id": "MER-0003"}})]]})
+    reference = run_sync(replay(counted))
+    assert next(r.output for r in reference.records if r.id == "g2").count('"endpoint_id"') == 3
+    assert _order_writes(counted, toolkit.specs(), reference).gold_calls[1].depends_on == ["g1"]
+
+
+def test_a_listing_is_not_ordered_after_a_write_for_a_fact_the_write_itself_tells() -> None:
+    """'Open a new checking account and tell me its number; and what's available in my Everyday
+    account?': the new number shows in the opening's own result, so listing the accounts first (to
+    find the other) and then opening answers both, and no order edge is recorded. The listing's other
+    fact, the balance, reads the same either way."""
+    from prove_env.episode import replay
+    from prove_env.registry import get_toolkit
+    from prove_env.runtime import run_sync
+    from prove_env.synthesis.verify import _order_writes
+    from prove_env.task import Task
+
+    task = Task(id="order", server="banking", seed=0,
+                user_turns=["Open a new checking account for me and tell me its number. And what's available in "
+                            "my Everyday account?"],
+                gold=[[{"id": "g1", "name": "open_account", "arguments": {"customer_id": "CUS-0004", "kind": "checking"}},
+                       {"id": "g2", "name": "list_accounts", "arguments": {"customer_id": "CUS-0004"}}]],
+                facts=[["8800000097", 3833.04]])
+    reference = run_sync(replay(task))
+    assert not reference.failures
+    assert '"8800000097"' in next(r.output for r in reference.records if r.id == "g1")
+    assert _order_writes(task, get_toolkit("banking").specs(), reference).gold_calls[1].depends_on == []
 
 
 def test_a_read_is_shown_earlier_only_where_every_entry_holding_the_fact_was_shown() -> None:

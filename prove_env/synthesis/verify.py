@@ -172,7 +172,7 @@ def _without_defaults(task: Task, specs: Mapping[str, Any]) -> Task:
         return {k: v for k, v in call.arguments.items()
                 if "default" not in properties.get(k, {}) or properties[k]["default"] is None
                 or json.dumps(v, sort_keys=True) != json.dumps(properties[k]["default"], sort_keys=True)
-                or (call.id == held and stated(v, reply))}
+                or (call.id == held and isinstance(v, str | int | float) and stated(v, reply))}
 
     if all(kept(c) == c.arguments for c in task.gold_calls):
         return task
@@ -211,7 +211,8 @@ def _order_writes(task: Task, specs: Mapping[str, Any], reference: Any) -> Task:
     matters: replayed first (ahead of the earlier one and of what lies between, none of which it
     needs), a call fails, the world ends otherwise, or a call whose result tells a fact shows it
     otherwise (`_still_shown`: the balance asked for after the transfer the same request makes; a
-    listing that only gains the written entry beside the entries asked about orders nothing)."""
+    listing that only gains the written entry beside the entries asked about orders nothing, nor a
+    fact the write's own result tells)."""
     outputs = {r.id: r.output for r in reference.records}
     told: dict[str, list[str]] = {}  # a call whose result tells facts: the values it shows
     for turn, facts in zip(task.gold, task.facts or [], strict=False):
@@ -234,9 +235,12 @@ def _order_writes(task: Task, specs: Mapping[str, Any], reference: Any) -> Task:
                 answered = next((r.output for r in moved.records if r.id == later.id), None)
                 # a result that tells a fact must show it the same; what a write merely adds or echoes
                 # (the new endpoint in a list whose most failing one is asked for, the profile's post
-                # count after a reply) orders nothing
-                told_otherwise = later.id in told and answered is not None and not _still_shown(
-                    outputs[later.id], answered, told[later.id])
+                # count after a reply) orders nothing, nor a fact the write's own result tells (the new
+                # account's number, listed after it is opened)
+                own = _leaves(outputs[earlier.id])
+                rest = [p for p in told.get(later.id, ()) if p not in own]
+                told_otherwise = bool(rest) and answered is not None and not _still_shown(
+                    outputs[later.id], answered, rest)
                 if moved.failures or moved.gold_digest != reference.gold_digest or told_otherwise:
                     turn[j] = later = later.model_copy(update={"depends_on": [*later.depends_on, earlier.id]})
                     added = True
@@ -598,6 +602,12 @@ def _still_shown(output: str, moved: str, shown: Sequence[str]) -> bool:
     whose facts no object holds must be the same."""
     before = _holding(_parse(output), shown)
     return before <= _holding(_parse(moved), shown) if before else output == moved
+
+
+def _leaves(output: str) -> set[str]:
+    """Every plain value of a result, as `_plain` writes it (a string quoted, a number bare)."""
+    return {json.dumps(v, ensure_ascii=False) for e in _entries(_parse(output)) for v in e.values()
+            if not isinstance(v, (dict, list))}
 
 
 def _holding(value: Any, shown: Sequence[str]) -> set[str]:
