@@ -409,7 +409,7 @@ def get_category_history(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"category_id": category["category_id"], "months": count}
     say = rng.choice([f"What did I spend on {words} in each of the last {number} months, this one included?",
                       f"Show me my {words} spending month by month for the last {number} months, this one included.",
-                      f"I want to see a trend: {words} spending over the past {number} months, this month too.",
+                      f"I want to see a trend: {words} spending over the last {number} months, this one included.",
                       f"How has my {words} spending looked over the last {number} months, counting this one?"])
     return Ask(args, say=say, terse=f"{category['name']} spending, last {number} months incl. this one?",
                refs=(_category(b, category),), mentions=(words, number),
@@ -466,7 +466,9 @@ def list_expenses(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(args, say=rng.choice([f"What have I spent at {merchant} since {since}?",
                                          f"List my {merchant} expenses from {since} on, please.",
                                          f"Can you pull up every charge at {merchant} since {since}?",
-                                         f"I think {merchant} is eating my budget. What did I pay there since {since}?"]),
+                                         # "eating my budget" only of a merchant charged again and again
+                                         *([f"I think {merchant} is eating my budget. What did I pay there since "
+                                            f"{since}?"] if len(found) >= 3 else [])]),
                    terse=f"{merchant} since {since}?", refs=refs, mentions=(merchant, since),
                    facts=lambda r: [e["amount"] for e in r[:5]], settles=_settles(*_steady(b, found)))
     if mode == "category":
@@ -581,7 +583,9 @@ def list_recurring(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=rng.choice(["What recurring bills do I have, and how much is each?",
                                      "Can you list my repeating expenses with their amounts?",
                                      "Which subscriptions and bills are set up to repeat? Amounts too, please."]),
-               terse="My recurring bills and amounts?", refs=refs, facts=lambda r: [x["amount"] for x in r[:5]],
+               terse="My recurring bills and amounts?", refs=refs,
+               # which bills is asked as well as their amounts: each bill's merchant is a fact beside its amount
+               facts=lambda r: [fact for x in r[:5] for fact in (x["merchant"], x["amount"])],
                settles=shown)
 
 
@@ -723,7 +727,7 @@ def add_expense(b: Bundle, rng: random.Random) -> Ask | None:
     words, cash = category["name"].lower(), money(amount)
     if rng.random() < 0.4:
         return Ask(args, say=rng.choice([f"Please log what I spent at {merchant} {on}{closed} under {words}.",
-                                         f"I need to add {article(merchant)} {merchant} expense {on}{closed} to {words}."]),
+                                         f"I need to add {article(merchant)} {merchant} expense from {_from(on)}{closed} to {words}."]),
                    detail=rng.choice([f"It was {cash}.", f"The amount was {cash}.", f"{cash}, to be exact."]),
                    terse=f"{cash} {merchant} {on}{paid}, {words}.", refs=(_category(b, category),),
                    mentions=tuple(mentions))
@@ -733,6 +737,12 @@ def add_expense(b: Bundle, rng: random.Random) -> Ask | None:
                       f"Add {merchant} {on}{paid}, {cash}, to {words}."])
     return Ask(args, say=say, terse=f"{cash} {merchant} {on}{paid}, {words}.",
                refs=(_category(b, category),), mentions=tuple(mentions))
+
+
+def _from(on: str) -> str:
+    """The day of a spending said after "from": "an Uber expense from yesterday", "from June 9" (not "an
+    Uber expense yesterday", which reads as when to add it)."""
+    return on[3:] if on.startswith("on ") else on
 
 
 @goals.add("delete_expense", 0.8)

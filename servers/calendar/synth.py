@@ -483,12 +483,14 @@ def get_current_time(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("list_calendars", 0.2)
 def list_calendars(b: Bundle, rng: random.Random) -> Ask | None:
-    kind = rng.choice(["all", "all", "default", "read-only"])
-    if kind == "default":
-        return Ask({}, say=rng.choice(["Which of my calendars is the default one?",
-                                       "When you add an event without saying where, which calendar does it go on?"]),
-                   terse="Default calendar?",
-                   facts=lambda r: [c["name"] for c in r if c["is_default"]])
+    # never which calendar is the default: create_event's own description names it (Work), so the
+    # question needs no call and is no missing-function task when list_calendars is hidden
+    kind = rng.choice(["all", "all", "shared", "read-only"])
+    if kind == "shared" and any(c["shared"] for c in b["calendars"]):
+        return Ask({}, say=rng.choice(["Which of my calendars are shared ones?",
+                                       "Which shared calendars am I subscribed to?"]),
+                   terse="Shared calendars?",
+                   facts=lambda r: _first([c["name"] for c in r if c["shared"]]))
     if kind == "read-only":
         return Ask({}, say=rng.choice(["Are any of my calendars read-only? Which ones?",
                                        "Which calendars can't I add events to?"]),

@@ -823,7 +823,10 @@ def ls(b: Bundle, rng: random.Random) -> Ask | None:
     else:
         w, refs, mentions = name_file(b, rng, top, BY_NAME)
     style = rng.random()
-    if style < 0.35:
+    # a long listing is asked only of a folder with an entry it shows: of an empty folder it draws what a plain
+    # listing draws, the gates drop long as idle, and the gold would teach a call without the detail asked for
+    shown = any(p.rpartition("/")[0] == top and not p.rpartition("/")[2].startswith(".") for p in b["nodes"])
+    if style < 0.35 and shown:
         say = _one(rng, f"Give me a long listing of {w}, with permissions, owners and sizes.",
                    f"List {w} in detail: permissions, owner, size and date for each entry.",
                    f"I need the detailed view of {w}, sizes and permissions included.")
@@ -1307,6 +1310,14 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
     w, refs, mentions = name_file(b, rng, path, BY_TEXT)
     args, mentions = {"path": path, "column": column}, mentions + (column,)
     style = rng.randrange(4)
+    # the column is held back only where the file has another numeric column: with one alone, "one numeric
+    # column of" the file names it already, and asking which would teach a needless question
+    choice = len(b["csv"][path]["numeric"]) > 1
+    if style == 0 and not choice:
+        return Ask(args, say=_one(rng, f"Give me the count, sum, min, max and average of the '{column}' column in {w}.",
+                                  f"I need summary statistics for the '{column}' column of {w}."),
+                   terse=f"Stats of the '{column}' column in {w}.", refs=refs, mentions=mentions,
+                   facts=lambda r: [r["count"], r["sum"], r["min"], r["max"], _mean(r["mean"])])
     if style == 0:
         return Ask(args, say=_one(rng, f"Give me the count, sum, min, max and average of a column in {w}.",
                                   f"I need summary statistics for one numeric column of {w}."),
@@ -1314,7 +1325,7 @@ def column_stats(b: Bundle, rng: random.Random) -> Ask | None:
                    detail=_one(rng, f"The column is '{column}'.", f"It's the '{column}' column."),
                    refs=refs, mentions=mentions,
                    facts=lambda r: [r["count"], r["sum"], r["min"], r["max"], _mean(r["mean"])])
-    if style > 0 and rng.random() < 0.3:
+    if style > 0 and rng.random() < 0.3 and choice:
         what, facts = [("total", lambda r: [r["sum"]]), ("average", lambda r: [_mean(r["mean"])]),
                        ("smallest and largest value", lambda r: [r["min"], r["max"]])][style - 1]
         return Ask(args, say=_one(rng, f"What's the {what} of one of the columns in {w}?",

@@ -156,9 +156,10 @@ def find_stores(b: Bundle, rng: random.Random) -> Ask | None:
     city = b["store"]["city"]
     # the listing shows every store of the city with its id: a later request about one of them takes it from here
     shown = tuple(("store", s["store_id"]) for s in b["stores"] if s["city"] == city)
+    # never "Do we have any stores in Spokane?": the conversation often named a store of the city before
     return Ask({"city": city}, settles=shown,
                say=_pick(rng, [f"Which of our stores are in {city}, and at what addresses?",
-                               f"Do we have any stores in {city}? Where are they?",
+                               f"What are the addresses of all our {city} stores?",
                                f"I'm heading to {city} next week. Where are the stores of ours I could visit there?",
                                f"Could you list the chain's {city} stores with their addresses?"]),
                terse=f"Addresses of the stores in {city}?", mentions=(city,),
@@ -252,13 +253,19 @@ def low_stock_report(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     store = b["store"]
     name = store_name(store, "low")
-    return Ask({"store_id": store["store_id"]},
-               say=_pick(rng, [f"What's running low at {name}?",
-                               f"Could you pull the low-stock report for {name}?",
-                               f"Before I do the weekly order for {name}, which products are at or below their reorder point?",
-                               f"Which lines at {name} need restocking soon?"]),
+    restock = f"Which lines at {name} need restocking soon?"
+    say = _pick(rng, [f"What's running low at {name}?",
+                      f"Could you pull the low-stock report for {name}?",
+                      f"Before I do the weekly order for {name}, which products are at or below their reorder point?",
+                      restock])
+    # a discontinued line is never restocked, and one with a restock on order is being restocked already:
+    # "which lines need restocking" is right to leave both out, so the facts of that wording do not ask for them
+    needed = (lambda x: not x["discontinued"] and not x["on_order"]) if say == restock else (lambda x: True)
+    if not any(needed(x) for x in b["low"]):
+        say, needed = f"What's running low at {name}?", (lambda x: True)
+    return Ask({"store_id": store["store_id"]}, say=say,
                terse=f"Low stock at {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
-               facts=lambda r: [x["product"] for x in r[:8]])
+               facts=lambda r: [x["product"] for x in r if needed(x)][:8])
 
 
 @goals.add("find_nearest_stock", 1.2)

@@ -1209,7 +1209,7 @@ def _wl_list(wl: dict) -> str:
 def _alert_words(alert: dict, b: Bundle, rng: random.Random) -> str:
     q = b["quotes"][alert["instrument_id"]]
     return rng.choice([f"my alert for {ins_name(q, rng)} going {alert['condition']} {money(alert['price'])}",
-                       f"the {ins_name(q, rng)} {alert['condition']}-{money(alert['price'])} alert"])
+                       f"the alert I set for when {ins_name(q, rng)} goes {alert['condition']} {money(alert['price'])}"])
 
 
 @goals.add("list_alerts", 0.7)

@@ -558,21 +558,34 @@ def check_room_availability(b: Bundle, rng: random.Random) -> Ask | None:
     key = "refundable_total" if refundable else "nonrefundable_total"
     rate = "the refundable rate" if refundable else "the non-refundable rate"
     args = {"room_type_id": room["room_type_id"], "check_in": start.isoformat(), "check_out": end.isoformat()}
+    # how many are left for the whole stay: the one thing the hotel search with the dates does not tell (it lists
+    # the room, free every night, at its nightly price, and the non-refundable rate is 15% less), so that the
+    # check is the call the question needs rather than a longer route to what one search answers
+    facts = lambda r: ([min(r["rooms_left_per_night"].values()) or _SOLD_OUT]  # noqa: E731
+                       + ([r[key]] if r["available"] else []))
     if rng.random() < 0.4:
-        return Ask(args, say=rng.choice([f"Is {what} available, and what would it cost at {rate}?",
-                                         f"Could you price {what} for me at {rate}?"]),
-                   terse=f"{what}, {day(start)}-{day(end)}, {rate}: free, and price?",
+        return Ask(args, say=rng.choice([f"Is {what} available, how many are left, and what would one cost at {rate}?",
+                                         f"Could you price {what} for me at {rate}, and tell me how many are left?"]),
+                   terse=f"{what}, {day(start)}-{day(end)}, {rate}: how many left, and price?",
                    detail=rng.choice([f"From {day(start)} to {day(end)}.", f"I'd arrive {day(start)} and leave "
                                       f"{day(end)}."]),
                    refs=(_room(hotel, room),), mentions=(room["name"], hotel["name"], day(start), day(end)),
-                   facts=lambda r: [r[key]])
+                   facts=facts)
     return Ask(args,
-               say=rng.choice([f"Is {what} free from {day(start)} to {day(end)}, and what would it cost at {rate}?",
-                               f"How much would {what} be at {rate}, {day(start)} to {day(end)}? Is it available?",
-                               f"Could you price {what} for {day(start)} through {day(end)} at {rate}?"]),
-               terse=f"{what}, {day(start)}-{day(end)}, {rate}: free, and price?",
+               say=rng.choice([f"Is {what} free from {day(start)} to {day(end)}? How many are left for the whole "
+                               f"stay, and what would one cost at {rate}?",
+                               f"How much would {what} be at {rate}, {day(start)} to {day(end)}? And how many of "
+                               "them are still free every night?",
+                               f"Could you price {what} for {day(start)} through {day(end)} at {rate}, and tell me "
+                               "how many are left for those nights?"]),
+               terse=f"{what}, {day(start)}-{day(end)}, {rate}: how many left, and price?",
                refs=(_room(hotel, room),), mentions=(room["name"], hotel["name"], day(start), day(end)),
-               facts=lambda r: [r[key]])
+               facts=facts)
+
+
+# No room of the type left on some night of the stay, as a person says it
+_SOLD_OUT = one_of(0, "none", "no rooms", "not available", "unavailable", "isn't available", "isn\u2019t available",
+                   "fully booked", "sold out", "booked up")
 
 
 @goals.add("list_itineraries", 0.5)

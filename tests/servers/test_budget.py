@@ -1391,3 +1391,64 @@ def test_a_months_summary_and_each_categorys_history_agree_on_what_was_budgeted(
                         assert by_summary == by_history, f"seed {seed}, {uid}, {key}, made={made}"
         finally:
             world.close()
+
+
+def test_a_categorys_trend_counts_this_month_among_the_months_said():
+    """Finding (seed 129): "dining out spending over the past two months, this month too" reads as two
+    months and this one (three), where the gold asks two months, this one included: months=3 scored less.
+    Every wording of a category's history says the month asked is among the months counted."""
+    said = [ask.say for ask, _, _ in _asks("get_category_history", draws=200)]
+    assert said
+    for words in said:
+        assert not re.search(r"this month too|, too\b", words), words
+        assert re.search(r"this one included|counting this one|incl\. this one", words), words
+
+
+def test_a_merchant_eats_the_budget_only_when_charged_again_and_again():
+    """Finding (seed 129): "I think Shell is eating my budget. What did I pay there since May 3?" of a
+    single $36.76 charge: that wording is kept for a merchant charged three times or more."""
+    checked = 0
+    for ask, result, _ in _asks("list_expenses", draws=600):
+        if "eating my budget" in ask.say:
+            checked += 1
+            assert len(result) >= 3, (ask.say, result)
+    for seed in (1, 2):
+        for ask, result, _ in _asks("list_expenses", seed=seed, draws=600):
+            if "eating my budget" in ask.say:
+                checked += 1
+                assert len(result) >= 3, (ask.say, result)
+    assert checked
+
+
+def test_which_recurring_bills_is_checked_by_their_merchants_too():
+    """Finding (seed 129): "Which subscriptions and bills are set up to repeat? Amounts too, please." was
+    checked by the amounts alone, so "$59.94 and $45.00" passed: each bill's merchant is a fact too."""
+    checked = 0
+    for ask, result, _ in _asks("list_recurring", draws=200):
+        if "next" in ask.say:
+            continue
+        checked += 1
+        facts = ask.facts(result)
+        for bill in result[:5]:
+            assert bill["merchant"] in facts and bill["amount"] in facts, (ask.say, facts)
+    assert checked
+
+
+def test_an_expense_to_add_is_said_from_its_day():
+    """Finding (seed 129): "I need to add a Ticketmaster expense yesterday to entertainment." reads as when
+    to add it: the expense is "from yesterday", "from June 9"."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    recipe = get_recipe("budget")
+    said = []
+    for seed in (0, 1):
+        bundles, _ = _bundles(seed)
+        rng = random.Random(f"budget from {seed}")
+        for goal in (g for g in recipe.goals if g.tool == "add_expense"):
+            for _ in range(300):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is not None and ask.say.startswith("I need to add"):
+                    said.append(ask.say)
+    assert said
+    for words in said:
+        assert re.search(r" expense from (?:today|earlier today|this morning|yesterday|[A-Z][a-z]+ \d+)\b", words), words

@@ -1970,3 +1970,26 @@ def test_every_guest_asked_for_is_checked():
             longer += len(names) > 4
             assert facts == names, (ask.say, facts, names)
     assert longer > 10, longer
+
+
+def test_a_question_of_my_calendars_is_not_answered_by_another_tools_description():
+    """Finding (seed 129): "When you add an event without saying where, which calendar does it go on?"
+    with list_calendars hidden was a missing-function task, though the shown create_event says of its
+    calendar_id "the default (Work) calendar when omitted": the answer was in hand, and with
+    list_calendars shown the call was not needed. A question of the calendars is one that only
+    list_calendars answers."""
+    import json
+
+    from prove_env.facts import facts_stated
+    from prove_env.registry import get_toolkit
+
+    others = json.dumps([s.openai_schema() for s in get_toolkit("calendar").visible_specs()
+                         if s.name != "list_calendars"])
+    kinds = set()
+    for seed in range(2):
+        for ask, read in _built("list_calendars", seed=seed, draws=100):
+            facts = ask.facts(read("list_calendars"))
+            kinds.add(ask.terse)
+            assert facts, ask.say
+            assert not facts_stated([facts], [others]), (ask.say, facts)
+    assert len(kinds) >= 3, kinds

@@ -2396,3 +2396,32 @@ def test_entries_ordered_by_time_are_asked_as_the_folders_own():
             assert any(words in ask.say for words in ("entries of", "directly in", f"Show me {top} sorted")), ask.say
             seen += 1
     assert seen > 20
+
+
+def test_a_long_listing_is_asked_only_of_a_folder_with_an_entry_it_shows():
+    """"Give me a long listing of /home/tonya/pictures, with permissions, owners and sizes." of an empty folder
+    (filesystem-12900000-0010): the listing draws what a plain one draws, the gates drop long as idle, and the
+    gold taught an ls without the detail the user asked for. A long listing is asked of a folder with an entry."""
+    seen = 0
+    for seed in (0, 12900000):  # the world of filesystem-12900000-0010
+        for ask, result, _ in _asks("ls", seed=seed, draws=200):
+            if "long" in ask.args or "long listing" in ask.say or "in detail" in ask.say or "detailed" in ask.say:
+                seen += 1
+                assert str(result).strip() != "(empty directory)", ask.say
+    assert seen > 20
+
+
+def test_the_column_is_asked_for_only_where_the_file_has_more_than_one_to_sum():
+    """"I need summary statistics for one numeric column of the spreadsheet under /home/tonya/documents that
+    mentions "date,vendor,category,amount"." and then "The column is 'amount'." (filesystem-12900000-0004):
+    'amount' is the file's only numeric column, so the user's words name it and the question teaches a needless
+    clarification. The column is held back only where the file has another numeric column."""
+    seen = 0
+    for seed in (0, 12900000):
+        for ask, _, b in _asks("column_stats", seed=seed, draws=200):
+            if len(b["csv"][ask.args["path"]]["numeric"]) > 1:
+                continue
+            seen += 1
+            assert not ask.detail, (ask.say, ask.detail)
+            assert f"'{ask.args['column']}'" in ask.say, ask.say
+    assert seen > 50

@@ -1883,3 +1883,64 @@ def test_a_comment_and_a_closing_fit_the_issue_and_who_asks():
             closed += 1
             assert read("get_issue", issue_id=ask.args["issue_id"])["type"] == "bug", ask.say
     assert closed
+
+
+def test_a_lead_shown_by_the_project_list_is_not_looked_up_again():
+    """Finding (seed 129): "Good morning, Jennifer Burns from Apollo here. ... Can you file a new
+    highest-priority bug in Apollo" kept `find_users("Jennifer Burns")` beside `list_projects("Apollo")`,
+    whose row shows her, Apollo's lead, with her id: an assistant that took the reporter's id from it
+    scored 1.1 of 1.3. The project list settles its lead; no gold looks up a lead whose project's row a
+    gold call of that turn or before already returned."""
+    import json
+
+    from prove_env.synthesis.pipeline import synthesize
+
+    toolkit = get_toolkit("issue_tracker")
+    leads_seen = 0
+    result = synthesize(["issue_tracker"], 40, seed=129, workers=1)
+    for task in result.tasks("train") + result.tasks("test"):
+        world = worlds.create(toolkit, task.seed)
+        try:
+            tools = toolkit(world)
+            shown: set[str] = set()
+            for turn in task.gold:
+                for call in turn:
+                    if call.name == "list_projects":
+                        shown |= {p["lead"]["name"] for p in json.loads(tools.run("list_projects", call.arguments))}
+                for call in turn:
+                    used = any(call.id in c.depends_on for c in turn)
+                    if call.name == "find_users" and used:
+                        assert call.arguments["name"] not in shown, (task.id, call.arguments, task.user_turns)
+                leads_seen += bool(shown)
+        finally:
+            world.close()
+    assert leads_seen
+
+
+def test_a_closed_sprint_asked_about_is_found_by_one_search_of_its_issues(play):
+    """Finding (seed 129): "For the retro: how many points were still open in 'Nova Sprint 5' on January
+    12?" looked Nova up, listed its sprints, then read the report: one search of the sprint's issues
+    (`sprint = "Nova Sprint 5"`) shows its id on every row, and an assistant that took it from there
+    scored 0.7 of 1.3. A closed sprint's burndown is asked of a sprint that held issues, found by that
+    search, and the two calls reach the full reward."""
+    from prove_env.task import Task
+
+    played = 0
+    for ask, _, read in _bundle_asks("get_sprint_report", draws=80):
+        if " on " not in ask.terse:  # the active sprint's points left are asked of today
+            continue
+        assert [name for name, _ in ask.prior] == ["search_issues"], ask.say
+        rows = read("search_issues", **ask.prior[0][1])
+        assert rows and {r["sprint_id"] for r in rows} == {ask.args["sprint_id"]}, ask.say
+        if played < 3 and isinstance(ask.facts(read("get_sprint_report", **ask.args))[0], int):
+            report = read("get_sprint_report", **ask.args)
+            facts = ask.facts(report)
+            task = Task(id="retro", server="issue_tracker", seed=0, user_turns=[ask.say],
+                        gold=[[{"id": "g1", "name": "search_issues", "arguments": ask.prior[0][1]},
+                               {"id": "g2", "name": "get_sprint_report", "arguments": ask.args, "depends_on": ["g1"]}]],
+                        facts=[facts])
+            info = play(task, [_call("search_issues", **ask.prior[0][1]), _call("get_sprint_report", **ask.args),
+                               f"{facts[0]} points were still open then."])
+            assert info["success"] and info["reward_breakdown"]["coverage"] == 1, (ask.say, info["reward_breakdown"])
+        played += 1
+    assert played > 5, played

@@ -1252,3 +1252,16 @@ def test_a_day_order_is_not_asked_for_today_while_the_market_is_closed():
     for ask in asks:
         words = " ".join(w for w in (ask.say, ask.terse, ask.detail) if w)
         assert "today" not in words.lower(), words
+
+
+def test_an_alert_is_named_in_words_not_as_a_hyphenated_compound():
+    """Finding (seed 129): "I don't need the T below-$23.67 alert anymore; remove it." reads clumsily, worst
+    with a one-letter symbol: an alert is named by its instrument, its condition and its price in words."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("delete_alert", draws=200)]
+    assert len(asks) > 50
+    for ask in asks:
+        for words in (ask.say, ask.terse):
+            assert not re.search(r"(above|below)-\$", words), words
+            assert re.search(r"(above|below) \$", words), words

@@ -1665,3 +1665,22 @@ def test_no_refund_and_no_charge_are_stated_as_a_person_says_them():
             assert facts_stated(facts, [answer]), (ask.say, answer)
         for answer in ("You owe $70.00.", "That's $35 - the bag isn't free on this fare."):
             assert not facts_stated(facts, [answer]), (ask.say, answer)
+
+
+def test_the_availability_check_asks_what_the_dated_hotel_search_does_not_tell():
+    """Finding (seed 129, 0004): "How much would a Junior Suite at the Seattle Gateway Suites be at the
+    non-refundable rate, February 16 to February 18? Is it available?" was answered by the gold through the city's
+    hotel search and then the availability check, yet the search with the dates alone lists the room only where it
+    is free every night, at its nightly price (the non-refundable rate is 15% less): one search and the answer
+    scored 1.2 of 1.3. The question now also asks how many rooms are left for the stay, which only the check tells."""
+    asks = _asks("check_room_availability", draws=40)
+    assert len(asks) > 10
+    for _, ask in asks:
+        assert "left" in ask.say or "still free every night" in ask.say, ask.say
+        check = _run("check_room_availability", **ask.args)
+        facts = list(ask.facts(check))
+        fewest = min(check["rooms_left_per_night"].values())
+        if fewest:
+            assert facts[0] == fewest and len(facts) == 2, (ask.say, facts)
+        else:
+            assert len(facts) == 1 and "sold out" in facts[0]["one_of"], (ask.say, facts)
