@@ -196,17 +196,9 @@ def _columns(lines: list[str]) -> dict:
     numeric = []
     for i, name in enumerate(header):
         values = [r[i] for r in rows if i < len(r)]
-        if values and all(_number(v) for v in values):
+        if values and all(_number(v.strip()) is not None for v in values):
             numeric.append(name)
     return {"header": header, "numeric": numeric}
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text.strip())
-        return True
-    except ValueError:
-        return False
 
 
 # -- how people name files -------------------------------------------------------------------------

@@ -2425,3 +2425,11 @@ def test_the_column_is_asked_for_only_where_the_file_has_more_than_one_to_sum():
             assert not ask.detail, (ask.say, ask.detail)
             assert f"'{ask.args['column']}'" in ask.say, ask.say
     assert seen > 50
+
+
+def test_a_column_holding_zeros_is_numeric():
+    """A temperature column with a 0 in it ('apr': 0, 4, 11) is a numeric column: the check of a cell read
+    0.0 as not a number, so such a column was never asked about."""
+    from prove_env.servers.filesystem.synth import _columns
+
+    assert _columns(["city,apr,note", "Oslo,0,cold", "Rome, 14 ,warm", "Nice,-1.5,x"])["numeric"] == ["apr"]
