@@ -91,9 +91,11 @@ _NOT_NUMBERS = re.compile(
     r"|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"  # M/D/YYYY
     r"|\b\d{1,2}:\d{2}(?::\d{2})?\b"  # clock times
     r"|\b\d{1,2}\s*[ap]\.?\s?m\b\.?"  # hours of the clock: 2 pm, 9a.m.
+    r"|\b\d{1,2}\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night)\b"  # 3 in the afternoon
     r"|(?<![\w.,])\d{1,3}(?![KMGTBP]\b)[A-Z]\b"  # seats, gates, flats: 12F, 2C (not sizes: 31.2K, 4G)
 )
-_NUMBER = re.compile(r"(?<![\w.,])-?\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d|\.\d|[-_/:]\d)")
+# a number, also a count written 'x4' ('Oscillating multi-tool x4'; not the x of '0x1F' or 'box4')
+_NUMBER = re.compile(r"(?:(?<![\w.,])|(?<=(?<![\w.,])x))-?\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d,]\d|\.\d|[-_/:]\d)")
 # A small count written as a word ('just one', 'three meetings'); 'one' not as a pronoun ('no one',
 # 'the one at noon', 'one of them'), and no word inside a compound ('three-way').
 _WORD_NUMBERS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven",
@@ -126,7 +128,9 @@ _YEAR = r"(?:,?[ \t]+(?P<year>\d{4}))?"
 _NAMED_DATES = (re.compile(rf"\b{_MONTH}[ \t]+{_DAY}\b{_YEAR}"),
                 re.compile(rf"\b{_DAY}[ \t]+(?:of[ \t]+)?{_MONTH}\b{_YEAR}"))
 _SLASH_DATE = re.compile(r"(?<![\d/])(?P<month>\d{1,2})/(?P<day>\d{1,2})(?:/(?P<year>\d{4}|\d{2}))?(?![\d/])")
-_MERIDIEM = r"\s*(?P<half>a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])"
+# am or pm, also in words ('1:30 in the afternoon', '9 in the morning', '11 at night')
+_MERIDIEM = (r"\s*(?P<half>a\.?\s?m\.?|p\.?\s?m\.?|in\s+the\s+(?:morning|afternoon|evening)|at\s+night)"
+             r"(?![a-z])")
 _CLOCK = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}):(?P<minute>\d{{2}})(?::\d{{2}})?(?![\d:])(?:{_MERIDIEM})?")
 _HOUR = re.compile(rf"(?<![\d:])(?P<hour>\d{{1,2}}){_MERIDIEM}")
 # a span of time whose am or pm is said after its end only ('3:00-4:30 pm', '3 to 4 pm', '11:30-1 pm')
@@ -485,7 +489,9 @@ def _as_24(hour: int, half: str | None) -> int | None:
         return hour if hour <= 23 else None
     if not 1 <= hour <= 12:
         return None
-    return hour % 12 + (12 if half.startswith("p") else 0)
+    if half.endswith("night"):  # '11 at night', '12 at night' (midnight), '2 at night'
+        return hour % 12 + (12 if 6 <= hour < 12 else 0)
+    return hour % 12 + (12 if half.startswith("p") or half.endswith(("afternoon", "evening")) else 0)
 
 
 def _phrase_stated(value: str, text: str) -> bool:
@@ -512,7 +518,12 @@ def _phrase_stated(value: str, text: str) -> bool:
 
 def _plural(word: str) -> str:
     """A word of a text fact as matched: a word of three letters or more also in the plural
-    ('4 Motion sensor floodlights', '2 Angled brushes 2.5 in', 'two berries')."""
+    ('4 Motion sensor floodlights', '2 Angled brushes 2.5 in', 'two berries'), and a word joined
+    by hyphens in the plural of its last part ('4 Oscillating multi-tools', '3 check-ins')."""
+    head, hyphen, tail = word.rpartition("-")
+    compound = bool(hyphen) and re.fullmatch(r"[^\W\d_]+(?:-[^\W\d_]+)*", head) is not None and tail.isalpha()
+    if compound:
+        return re.escape(head + hyphen) + _plural(tail) if len(tail) >= 3 else re.escape(word) + "s?"
     if not word.isalpha() or len(word) < 3:
         return re.escape(word)
     if word[-1] == "y" and word[-2] not in "aeiou":

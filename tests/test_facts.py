@@ -370,3 +370,46 @@ def test_nothing_is_stated_by_a_negated_verb_before_any(text, expected):
     from prove_env.facts import NOTHING
 
     assert facts_stated([[NOTHING]], [text]) is expected
+
+
+@pytest.mark.parametrize("fact, text, expected", [
+    ("Oscillating multi-tool", "4 Oscillating multi-tools", True),  # the last part of the compound
+    ("Check-in", "2 check-ins left", True),
+    ("Storage tote 27 gal", "5 Storage totes 27 gal", True),
+    ("Oscillating multi-tool", "Oscillating multi-toolz", False),
+    ("Oscillating multi-tool", "Oscillating multitool", False),
+])
+def test_a_name_joined_by_hyphens_is_stated_in_the_plural_too(fact, text, expected):
+    """'4 Oscillating multi-tools' lists the product 'Oscillating multi-tool' four times over."""
+    assert stated(fact, text) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Oscillating multi-tool x4", True),
+    ("4x Oscillating multi-tool", True),
+    ("Oscillating multi-tool ×4", True),
+    ("register 0x4", False),  # a hexadecimal literal
+    ("box4", False),  # part of a word
+])
+def test_a_count_written_x4_states_it(text, expected):
+    assert stated(4, text) is expected
+
+
+@pytest.mark.parametrize("fact, text, expected", [
+    ("2026-04-22T13:30", "It's on April 22 at 1:30 in the afternoon.", True),
+    ("2026-04-22T09:00", "April 22 at 9 in the morning", True),
+    ("2026-04-22T19:15", "April 22 at 7:15 in the evening", True),
+    ("2026-04-22T23:00", "April 22 at 11 at night", True),
+    ("2026-04-22T00:00", "April 22 at 12 at night", True),
+    ("2026-04-22T01:30", "April 22 at 1:30 in the afternoon", False),
+    ("2026-04-22T21:00", "April 22 at 9 in the morning", False),
+])
+def test_the_half_of_the_day_said_in_words_places_a_time(fact, text, expected):
+    """'1:30 in the afternoon' is 13:30, as '1:30 pm' is."""
+    assert facts_stated([[fact]], [text]) is expected
+
+
+@pytest.mark.parametrize("text", ["one meeting, at 9 in the morning", "one meeting, at 9 am"])
+def test_an_hour_said_with_its_half_of_the_day_is_no_count(text):
+    """The 9 of 'at 9 in the morning' is a time, as the 9 of '9 am' is: it states no count of 9."""
+    assert not facts_stated([[9]], [text])

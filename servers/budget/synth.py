@@ -150,6 +150,15 @@ def _during(when: str) -> str:
     return "in " + when[len("for "):] if when.startswith("for ") else when
 
 
+def _came_in(when: str) -> str:
+    """A month said after "came in": "What money came in during February 2026?", never "came in in
+    February 2026" or "came in for February 2026"."""
+    for lead in ("in ", "for "):
+        if when.startswith(lead):
+            return "during " + when[len(lead):]
+    return when
+
+
 def _topped_up(category: dict) -> bool:
     """Whether budget may be moved into `category` this month: half the categories by id. A limit is
     lowered only on the others, so that no conversation lowers a limit and tops the same budget up
@@ -548,13 +557,13 @@ def list_income(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask(income_args, say=rng.choice(["Could you list my income for one of the past months, with the total?",
                                                 "What came in during a past month? Each source and the total."]),
                    plain=rng.choice([f"Could you list my income {when}, with the total?",
-                                     f"What came in {when}? Each source and the total."]),
+                                     f"What came in {_came_in(when)}? Each source and the total."]),
                    detail=rng.choice([f"{mentions[0]}, please.", f"I'm thinking of {mentions[0]}."]),
                    terse=f"Income {when}: sources and total?", refs=(_user(b),), mentions=mentions,
                    facts=lambda r: [i["source"] for i in r["income"][:4]] + [r["total"]])
     # the entries with their total: a month's summary shows the total alone
     return Ask(income_args,
-               say=rng.choice([f"What money came in {when}? List it with the total.",
+               say=rng.choice([f"What money came in {_came_in(when)}? List it with the total.",
                                f"Which income did I get {when}? Each source, and the total.",
                                f"I'm doing my books: what did I earn {when}, source by source, and in all?"]),
                terse=f"Income {when}: sources and total?", refs=(_user(b),), mentions=mentions,

@@ -616,7 +616,7 @@ def search_events(b: Bundle, rng: random.Random) -> Ask | None:
                                                      f"How many {topic} meetings have there been, or are planned?"]),
                    terse=f"Number of events about {topic}?", mentions=(topic,), facts=lambda r: [r["total"]])
     return Ask({"query": topic}, say=rng.choice([f"Find all the events about {topic}, past and upcoming.",
-                                                 f"Which meetings have I had or will I have on {topic}?",
+                                                 f"Which meetings have I had, or will I have, about {topic}?",
                                                  f"Could you search my calendar for anything about {topic}?",
                                                  f"I need everything on my calendar to do with {topic}.",
                                                  f"Has {topic} come up in any meetings? Past or future is fine."]),
@@ -1189,12 +1189,18 @@ def cancel_event(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     o = rng.choice(events)
     name = event_name(o, rng)
+    # whom to tell follows the guests (seed 131: "let everyone know" of a 1:1 mentoring with one guest)
+    guests = [i["name"] for i in o["event"]["invitees"] if i["contact_id"] != b["me"]["contact_id"]]
+    one = ("them" if guests and guests[0] in o["title"] else guests[0]) if len(guests) == 1 else ""
+    tell = (", and let everyone know" if len(guests) > 1 else f", and let {one} know" if one else "")
+    notify = (", please, and notify the invitees" if len(guests) > 1 else f", please, and let {one} know" if one
+              else ", please")
     if o["recurring"]:
-        says = [f"Please cancel {name} altogether, the whole series, and let everyone know.",
+        says = [f"Please cancel {name} altogether, the whole series{tell}.",
                 f"We're done with {name}. Cancel the whole series, please.",
                 f"Could you call off {name} for good? Every future session."]
     else:
-        says = [f"Please cancel {name}; it's no longer needed.", f"Call off {name}, please, and notify the invitees.",
+        says = [f"Please cancel {name}; it's no longer needed.", f"Call off {name}{notify}.",
                 f"{_cap(name)} isn't happening anymore. Can you cancel it?",
                 f"We don't need {name} after all. Please cancel it."]
     return _ask(rng, {"event_id": o["event_id"]}, says=says, terse=[f"Cancel {name}.", f"Call off {name}."],

@@ -1429,7 +1429,10 @@ def uniq(b: Bundle, rng: random.Random) -> Ask | None:
                    f"Show me {w} without the back-to-back duplicate lines (don't edit the file).")
         return Ask({"path": path}, say=say, terse=f"{w} with adjacent repeated lines collapsed.", refs=refs,
                    mentions=mentions, facts=_uniq_lines)
-    say = _one(rng, f"Collapse the repeated adjacent lines of {w} and show how often each one occurs in a row.",
+    # the facts are the file's lines: the words ask to see them with their counts ('show how often each
+    # one occurs' was as well answered by "every line once, the blank line twice", which states none)
+    say = _one(rng, f"Print the lines of {w} with repeated adjacent ones collapsed, each with how often it "
+                    "occurs in a row.",
                f"Show me the lines of {w}, each with a count of how many times it repeats back to back.")
     return Ask({"path": path, "count": True}, say=say, terse=f"{w}: adjacent repeats collapsed, with counts.",
                refs=refs, mentions=mentions, facts=_uniq_lines)
@@ -1743,14 +1746,18 @@ def insert_lines(b: Bundle, rng: random.Random) -> Ask | None:
     w, refs, mentions = name_file(b, rng, path, BY_TEXT)
     args, mentions = {"path": path, "line": line, "text": text}, mentions + (text, str(line))
     terse = f"Insert '{text}' before line {line} of {w}."
+    # a list named by the words it holds ('the note under ~/notes where I wrote "Reading list"') is not
+    # named again as 'my reading list' in the same breath
+    again = list_name.lower() in w.lower()
     if rng.random() < 0.5:
-        return Ask(args, say=_one(rng, f"Put a new {thing} at the top of my {list_name}, {w}, as a new line before "
-                                       f"line {line}.",
-                                  f"Add a {thing} to {w} (my {list_name}) so it becomes line {line}, right under "
-                                  "the heading."),
+        return Ask(args, say=_one(rng, f"Put a new {thing} at the top of {w if again else f'my {list_name}, {w},'} "
+                                       f"as a new line before line {line}.",
+                                  f"Add a {thing} to {w}{'' if again else f' (my {list_name})'} so it becomes line "
+                                  f"{line}, right under the heading."),
                    terse=terse, detail=_the_line(rng, text), refs=refs, mentions=mentions)
     return Ask(args, say=_one(rng, f"In {w}, insert '{text}' as line {line}, above the current first {thing}.",
-                              f"My {list_name} is {w}. Put '{text}' in front of line {line}, please."),
+                              f"In {w}, put '{text}' in front of line {line}, please." if again
+                              else f"My {list_name} is {w}. Put '{text}' in front of line {line}, please."),
                terse=terse, refs=refs, mentions=mentions)
 
 

@@ -391,8 +391,10 @@ def remove_from_cart(b: Bundle, rng: random.Random) -> Ask | None:
     line = rng.choice(cart["lines"])
     where = _cart_name(cart, rng)
     food = dish(line["name"])
+    # "the onion rings": a dish named in the plural is "them", never "it".
+    them = "them" if food.endswith("s") and not food.endswith("ss") else "it"
     say, detail = rng.choice([(f"Take the {food} out of {where}.", None),
-                              (f"I changed my mind about the {food}; remove it from {where}.", None),
+                              (f"I changed my mind about the {food}; remove {them} from {where}.", None),
                               (f"Could you drop the {food} from {where}, please?", None),
                               (f"I want to take something out of {where}.", f"The {food}."),
                               (f"There's one thing in {where} I don't want anymore.", f"It's the {food}."),
@@ -598,7 +600,7 @@ def reorder(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"{name[:1].upper()}{name[1:]} was delicious. Put it back in my cart so I can get it "
                                "again.",
                                f"Can you fill my cart with {name} again? Just the cart for now.",
-                               f"I'd like the same as {name} again; add it all to my cart."]),
+                               f"I'd like {name} again; add it all to my cart."]),
                terse=f"Put {name} back in my cart.", refs=(_order(b, order),), mentions=(order["restaurant"],))
 
 

@@ -1089,6 +1089,9 @@ def start_sprint(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"We're ready: start {name}."]),
                    terse=f"Start {name}.", refs=(_sprint_ref(b, sprint),), mentions=(name,))
     current = sprint_name(b, b["active"], rng)
+    bare = name
+    if current.startswith("'"):  # both sprints quoted or neither ("Wrap up 'Atlas Sprint 17', move the leftovers
+        name = f"'{name}'"  # into Atlas Sprint 18" quoted one name of two, seed 131)
     if b["complete_to"] is None:
         say = [f"Wrap up {current} (leftovers to the backlog) and then start {name}.",
                f"Please end {current}, moving unfinished work to the backlog, and kick off {name}."]
@@ -1099,7 +1102,7 @@ def start_sprint(b: Bundle, rng: random.Random) -> Ask | None:
                f"Please end {current}, moving unfinished work into {name}, and kick it off."]
         terse = f"Complete {current}, rest to {name}, start it."
     return Ask({"sprint_id": sprint["sprint_id"]}, say=rng.choice(say), terse=terse,
-               refs=(_sprint_ref(b, b["active"]), _sprint_ref(b, sprint)), mentions=(name,),
+               refs=(_sprint_ref(b, b["active"]), _sprint_ref(b, sprint)), mentions=(bare,),
                prior=(("complete_sprint", _complete_args(b)),))
 
 

@@ -411,12 +411,13 @@ def reserve_for_pickup(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], product_name(b, line["product_id"])
     name = store_name(store, "hold", line["product_id"])
     amount = "one" if quantity == 1 else str(quantity)
-    pronoun = "it" if quantity == 1 else "them"
     # 'aside' before the product: 'put one of the Roller kit 9 in aside' reads the unit as a preposition
+    # the customer introduced, not named as 'The customer' twice: 'The customer will collect it. The
+    # customer's name is Omar Haddad.'
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "quantity": quantity,
                 "customer_name": customer},
                say=_pick(rng, [f"Please hold {amount} of the {product} at {name} for pick-up.",
-                               f"Can you reserve {amount} of the {product} at {name}? The customer will collect {pronoun}.",
+                               f"Can you reserve {amount} of the {product} at {name} for a customer to collect?",
                                f"I'd like to put aside {amount} of the {product} for pick-up at {name}.",
                                f"Set aside {amount} of the {product} at {name} for a customer, please."]),
                detail=_pick(rng, [f"The customer's name is {customer}.", f"It's for {customer}.", f"Put it under {customer}.", f"Name on the hold: {customer}."]), terse=f"Hold {quantity}x {product} at {name} for {customer}.",

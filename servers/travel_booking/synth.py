@@ -628,10 +628,12 @@ def _booked_only(b: Bundle, which: str) -> dict[str, Any]:
 @goals.add("list_flight_bookings", 0.6)
 def list_flight_bookings(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(_booked_only(b, "flights"),
+               # every wording asks for the numbers the facts are: "What flights am I booked on?" is rightly answered
+               # by route and day ("San Francisco to Seattle on April 16"), which named no number and failed
                say=rng.choice(["Which flights do I have booked at the moment? The flight numbers, please.",
-                               "Can you list my current flight bookings?",
-                               "What flights am I booked on right now?"]),
-               terse="My booked flights?", refs=(_traveller(b),),
+                               "Can you list my current flight bookings? I need the flight numbers.",
+                               "What flights am I booked on right now? Just the flight numbers."]),
+               terse="Flight numbers of my booked flights?", refs=(_traveller(b),),
                facts=lambda r: [x["flight_number"] for x in r if x["status"] == "booked"] or [NOTHING])
 
 

@@ -1452,3 +1452,16 @@ def test_an_expense_to_add_is_said_from_its_day():
     assert said
     for words in said:
         assert re.search(r" expense from (?:today|earlier today|this morning|yesterday|[A-Z][a-z]+ \d+)\b", words), words
+
+
+def test_money_that_came_in_is_said_during_its_month():
+    """Finding (seed 131): "What money came in in February 2026? List it with the total." doubled its
+    "in" (and "came in for February 2026" reads as what it was for): a past month's income is what came
+    in during it."""
+    said = []
+    for seed in (0, 1):
+        for ask, _, _ in _asks("list_income", seed=seed, draws=300):
+            said += [w for w in (ask.say, ask.plain) if w and "came in" in w]
+    assert any("came in during" in words for words in said), said
+    for words in said:
+        assert not re.search(r"came in (?:in|for) ", words), words

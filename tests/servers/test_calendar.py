@@ -1993,3 +1993,34 @@ def test_a_question_of_my_calendars_is_not_answered_by_another_tools_description
             assert facts, ask.say
             assert not facts_stated([facts], [others]), (ask.say, facts)
     assert len(kinds) >= 3, kinds
+
+
+def test_a_cancellation_tells_as_many_people_as_the_meeting_has():
+    """Finding (seed 131): "Please cancel the 'Mentoring: Julie Singleton' altogether, the whole
+    series, and let everyone know." of a mentoring with Julie Singleton its only guest. Whom the user
+    asks to tell follows the guests: everyone or the invitees for several, the one guest by name
+    (or "them" where the title names them), and no one to tell where there is no guest."""
+    seen = set()
+    for seed in range(3):
+        for ask, read in _built("cancel_event", seed=seed, draws=200):
+            event = read("get_event", **ask.args)
+            me_id = next(c for c in read("find_contacts", limit=100) if c["is_me"])["contact_id"]
+            guests = [i["name"] for i in event["invitees"] if i["contact_id"] != me_id]
+            says = (ask.say + " " + (ask.detail or "")).strip()
+            if "everyone" in says or "invitees" in says:
+                seen.add("many")
+                assert len(guests) > 1, (says, guests)
+            if " know" in says and "everyone" not in says:
+                seen.add("one")
+                assert len(guests) == 1, (says, guests)
+                assert says.count(guests[0]) == 1, says
+    assert seen == {"many", "one"}, seen
+
+
+def test_a_search_of_a_topic_is_asked_in_plain_english():
+    """Minor flaw (seed 131): "Which meetings have I had or will I have on Q4 roadmap?" reads as a
+    slip; a topic is asked about, not on."""
+    asks = [ask for seed in range(2) for ask, _ in _built("search_events", seed=seed, draws=200)]
+    assert any("Which meetings" in ask.say for ask in asks)
+    for ask in asks:
+        assert "will I have on" not in ask.say, ask.say

@@ -2433,3 +2433,34 @@ def test_a_column_holding_zeros_is_numeric():
     from prove_env.servers.filesystem.synth import _columns
 
     assert _columns(["city,apr,note", "Oslo,0,cold", "Rome, 14 ,warm", "Nice,-1.5,x"])["numeric"] == ["apr"]
+
+
+def test_counted_adjacent_lines_are_asked_to_be_shown():
+    """"Collapse the repeated adjacent lines of models.py and show how often each one occurs in a row."
+    (filesystem-13100000-0009): the facts are the file's lines, and "every line occurs once, the blank one
+    twice" answers those words without one of them (success false). The words ask to see the lines."""
+    import re
+
+    seen = 0
+    for seed in (0, 13100000):
+        for ask, _, _ in _asks("uniq", seed=seed, draws=80):
+            if not ask.args.get("count"):
+                continue
+            seen += 1
+            assert re.search(r"\b(Print|Show me) the lines of\b", ask.say), ask.say
+            assert "how often each one occurs" not in ask.say, ask.say
+    assert seen > 10
+
+
+def test_a_list_named_by_its_heading_is_not_named_again():
+    """"Add a book to the note under /home/robyn/notes where I wrote "Reading list" (my reading list) so it
+    becomes line 3" (filesystem-13100000-0010) names the list twice: where the words naming the file say
+    the list's name, 'my reading list' is not added."""
+    seen = 0
+    for seed in (0, 13100000):
+        for ask, _, _ in _asks("insert_lines", seed=seed, draws=200):
+            for name in ("reading list", "to-do list"):
+                if ask.say.lower().count(name) > 1:
+                    raise AssertionError(ask.say)
+            seen += "reading list" in ask.say.lower() or "to-do list" in ask.say.lower()
+    assert seen > 10

@@ -728,3 +728,30 @@ def test_a_terse_introduction_by_email_does_not_read_as_an_order():
     assert len(said) > 1
     for words in said:
         assert not re.match(r"e-?mail\s+\S+@", words, re.I), words
+
+
+def test_a_dish_named_in_the_plural_is_them_when_taken_out_of_a_cart():
+    """Finding: "I changed my mind about the onion rings; remove it from the Blue Plate Diner cart."
+    A dish named in the plural (onion rings, churros, fresh rolls) is "them" in the request."""
+    import re
+
+    plural = 0
+    for ask, _ in _built("remove_from_cart", draws=300):
+        food = ask.mentions[0]
+        if "changed my mind" not in ask.say:
+            continue
+        if food.endswith("s") and not food.endswith("ss"):
+            plural += 1
+            assert re.search(r"\bremove them\b", ask.say), ask.say
+        else:
+            assert re.search(r"\bremove it\b", ask.say), ask.say
+    assert plural
+
+
+def test_a_reorder_asks_for_the_order_again_not_the_same_as_it():
+    """Finding: "I'd like the same as the order from Gangnam Bowl again; add it all to my cart." reads
+    oddly: the request names the order itself ("I'd like the order from Gangnam Bowl again")."""
+    said = [ask.say for ask, _ in _built("reorder", draws=300)]
+    assert any(text.startswith("I'd like ") for text in said)
+    for text in said:
+        assert "the same as" not in text, text

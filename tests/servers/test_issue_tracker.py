@@ -1949,3 +1949,17 @@ def test_a_closed_sprint_asked_about_is_found_by_one_search_of_its_issues(play):
             assert info["success"] and info["reward_breakdown"]["coverage"] == 1, (ask.say, info["reward_breakdown"])
         played += 1
     assert played > 5, played
+
+
+def test_the_two_sprints_of_a_wrap_up_are_quoted_alike():
+    """Finding (seed 131): "Wrap up 'Atlas Sprint 17', move the leftovers into Atlas Sprint 18 and then
+    start it." quoted one sprint's name of the two. The sprint started is quoted when the one wrapped up
+    is."""
+    seen = 0
+    for ask, b, _ in _bundle_asks("start_sprint", draws=300):
+        if b["active"] is None or f"'{b['active']['name']}'" not in ask.say:
+            continue
+        started = next(s for s in b["planned"] if s["sprint_id"] == ask.args["sprint_id"])
+        assert f"'{started['name']}'" in ask.say, ask.say
+        seen += 1
+    assert seen > 3, seen

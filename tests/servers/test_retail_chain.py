@@ -915,3 +915,16 @@ def test_a_citys_stores_are_never_asked_after_as_if_there_might_be_none():
         said.add(ask.say)
         assert "any stores" not in ask.say, ask.say
     assert len(said) >= 8, said
+
+
+def test_a_hold_never_calls_the_customer_the_customer_twice():
+    """Finding (seed 131, 0002): "Can you reserve one of the Pruning shears at the Eugene store? The customer will
+    collect it. The customer's name is Omar Haddad.": two sentences in a row open on "The customer". The request
+    says a customer will collect the hold, and only the detail names them."""
+    import re
+
+    pairs = 0
+    for ask, _ in _retail_asks("reserve_for_pickup", draws=200):
+        assert len(re.findall(r"\bThe customer", ask.say)) == 0, ask.say
+        pairs += "collect" in ask.say
+    assert pairs, "the 'to collect' wording was never drawn"

@@ -1684,3 +1684,15 @@ def test_the_availability_check_asks_what_the_dated_hotel_search_does_not_tell()
             assert facts[0] == fewest and len(facts) == 2, (ask.say, facts)
         else:
             assert len(facts) == 1 and "sold out" in facts[0]["one_of"], (ask.say, facts)
+
+
+def test_the_booked_flights_are_asked_by_their_numbers():
+    """Finding (seed 131, 0005): "My booked flights?" (also "What flights am I booked on right now?") recorded the
+    flight numbers as its facts, yet "You have three flights booked: San Francisco to Seattle on April 16, New York
+    (JFK) to Los Angeles on April 14 and Vancouver to Seattle on April 6" answers it rightly and failed. Every
+    wording asks for the flight numbers."""
+    asks = [ask for _, ask in _asks("list_flight_bookings", draws=60)]
+    assert len(asks) > 10
+    for ask in asks:
+        for text in (ask.say, ask.terse):
+            assert "flight numbers" in text.lower(), text
