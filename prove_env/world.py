@@ -29,7 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlalchemy.sql.elements import TextClause
-from sqlalchemy.orm import ORMExecuteState, Session, object_session
+from sqlalchemy.orm import ORMExecuteState, Session, make_transient_to_detached, object_session
 from sqlalchemy.orm.attributes import instance_state
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
@@ -154,7 +154,10 @@ class SeedContext:
         return self.world.session
 
     def add(self, *objects: Any) -> None:
-        self.world.session.add_all(objects)
+        """Add new rows (model instances) to the world, as `session.add_all` does. They are written
+        at the next read of the world (a query, a new id's first use, the end of seeding), in bulk
+        where the models allow it (see `World._add_rows`)."""
+        self.world._add_rows(objects)
 
     def new_id(self, prefix: str, width: int = 4) -> str:
         return self.world.new_id(prefix, width)
@@ -181,6 +184,7 @@ class World:
         self.connection = connection
         self._session: Session | None = None
         self._pinned: list[Any] = []
+        self._unwritten: dict[int, Any] = {}  # rows `_add_rows` keeps for `_write_rows`, by id()
         self._sql_written = False  # a write in SQL outside the ORM since the last commit
         # (SQLite change count, table digests) when the digests at that count are known
         self._known: tuple[int, dict[str, str]] | None = None
@@ -306,8 +310,11 @@ class World:
         try:
             yield session
             if write:
+                if self._unwritten:
+                    self._write_rows()
                 session.commit()
         except BaseException:
+            self._unwritten.clear()
             session.rollback()
             self._pinned.clear()
             self._sql_written = False
@@ -324,6 +331,8 @@ class World:
             _expire_relationships(session, self.toolkit, written)
 
     def _note_sql_write(self, state: ORMExecuteState) -> None:
+        if self._unwritten:  # a query sees every row added before it, as with the session's autoflush
+            self._write_rows()
         statement = state.statement
         if isinstance(statement, TextClause):
             if not statement.text.lstrip()[:6].upper().startswith(("SELECT", "WITH")):
@@ -512,7 +521,70 @@ class World:
             self._session = None
         self.connection.close()
 
+    def _add_rows(self, objects: Iterable[Any]) -> None:
+        """Add new rows to the world (`SeedContext.add`).
+
+        Through the session, each row costs the unit of work's bookkeeping at the flush, much of
+        the time seeding takes. Where no relationship of the models writes (nothing to cascade, no
+        foreign key set through an attribute), new rows are kept instead and written by
+        `_write_rows` at the next read of the world. Rows already in the session go to it.
+        """
+        if not _plain_rows(self.toolkit.models):
+            self.session.add_all(objects)
+            return
+        for obj in objects:
+            if instance_state(obj).key is None:
+                self._unwritten[id(obj)] = obj
+            else:
+                self.session.add(obj)
+
+    def _write_rows(self) -> None:
+        """Write the rows `_add_rows` kept, as a flush would leave them: the tables in dependency
+        order, each table's rows in the order they were added (so every row gets the rowid it
+        would have), one INSERT for each run of rows that set the same columns. The objects then
+        join the session as persistent rows: a later change to one is an UPDATE at the next flush,
+        and a query returns the same object."""
+        objects = list(self._unwritten.values())
+        self._unwritten.clear()
+        session = self.session
+        connection = session.connection()
+        by_table: dict[Table, list[tuple[Any, dict[str, Any]]]] = {}
+        for obj in objects:
+            state = instance_state(obj)
+            values, row = state.dict, {}
+            for attribute, column, fixed, value in _row_plan(state.mapper):
+                if attribute in values:
+                    row[column] = values[attribute]
+                elif fixed:
+                    row[column] = values[attribute] = value
+            by_table.setdefault(state.mapper.local_table, []).append((state, row))
+        for table in self.toolkit.metadata().sorted_tables:
+            rows = by_table.get(table, ())
+            start = 0
+            while start < len(rows):
+                keys = rows[start][1].keys()
+                end = start + 1
+                while end < len(rows) and rows[end][1].keys() == keys:
+                    end += 1
+                run = rows[start:end]
+                missing = [c for c in table.primary_key.columns if c.key not in keys]
+                if missing:  # keys the database assigns: read them back in the rows' order
+                    statement = insert(table).returning(*missing, sort_by_parameter_order=True)
+                    made = connection.execute(statement, [row for _, row in run]).all()
+                    for (state, _), key in zip(run, made, strict=True):
+                        for column, value in zip(missing, key):
+                            state.dict[state.mapper.get_property_by_column(column).key] = value
+                else:
+                    connection.execute(insert(table), [row for _, row in run])
+                start = end
+        self._noted = None  # rows written outside the ORM's reports: hash every table next time
+        for obj in objects:
+            make_transient_to_detached(obj)
+        session.add_all(objects)
+
     def _flush(self) -> None:
+        if self._unwritten:
+            self._write_rows()
         if self._session is not None and (self._session.new or self._session.dirty or self._session.deleted):
             self._session.flush()
 
@@ -676,6 +748,35 @@ def _watch_row_writes(models: type) -> None:
 
     for kind in ("after_insert", "after_update", "after_delete"):
         event.listen(models, kind, note, propagate=True)
+
+
+@functools.cache
+def _plain_rows(models: type) -> bool:
+    """Whether new rows of these models can be written without the unit of work: no model has a
+    relationship that writes (one that is only read is fine), inherits from another or keeps a
+    version counter."""
+    return all(all(r.viewonly for r in m.relationships) and m.inherits is None and m.version_id_col is None
+               and m.local_table is m.persist_selectable for m in models.registry.mappers)
+
+
+@functools.cache
+def _row_plan(mapper: Any) -> tuple[tuple[str, str, bool, Any], ...]:
+    """(attribute, column, fixed, value) for each column of a model: an attribute left unset is
+    written as `value` when `fixed` (NULL for a column without defaults, a constant default),
+    and left to the INSERT otherwise (a key, a default worked out per row or by the database)."""
+    plan = []
+    for prop in mapper.column_attrs:
+        (column,) = prop.columns
+        if column.primary_key or column.server_default is not None:
+            fixed, value = False, None
+        elif column.default is None:
+            fixed, value = True, None
+        elif column.default.is_scalar:
+            fixed, value = True, column.default.arg
+        else:
+            fixed, value = False, None
+        plan.append((prop.key, column.key, fixed, value))
+    return tuple(plan)
 
 
 def _engine(connection: sqlite3.Connection) -> Engine:

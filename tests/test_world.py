@@ -8,10 +8,12 @@ import subprocess
 import sys
 
 import pytest
-from sqlalchemy import select, text, update
+from sqlalchemy import ForeignKey, String, func, select, text, update
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from prove_env.registry import get_toolkit, server_names
-from prove_env.world import World, WorldError, _seed_world, worlds
+from prove_env.toolkit import Toolkit, tool
+from prove_env.world import SeedContext, World, WorldError, _seed_world, worlds
 
 DIGEST_SCRIPT = """
 import hashlib, json, sys
@@ -265,3 +267,89 @@ def test_kept_table_digests_match_the_content_and_only_written_tables_are_read_a
         session.execute(update(Event).where(Event.id == event.id).values(location="Room 9"))
     assert tables_read() == set(toolkit.table_names())
     assert world.table_digests() != start
+
+
+def _rows_in_order(world: World) -> dict[str, list[tuple]]:
+    tables = [name for (name,) in world.connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {t: world.connection.execute(f'SELECT rowid, * FROM "{t}" ORDER BY rowid').fetchall() for t in tables}
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_rows_written_in_bulk_are_the_rows_the_session_writes(server, monkeypatch):
+    """Seeding writes new rows in bulk where the models allow it; every row, in every table, has the
+    values and the rowid it gets through the session's unit of work."""
+    toolkit = get_toolkit(server)
+    bulk = _seed_world(toolkit, 1)
+    monkeypatch.setattr("prove_env.world._plain_rows", lambda models: False)
+    through_session = _seed_world(toolkit, 1)
+    assert _rows_in_order(bulk) == _rows_in_order(through_session)
+    assert bulk.serialize() == through_session.serialize()
+
+
+class _Base(DeclarativeBase):
+    pass
+
+
+class _Shelf(_Base):
+    __tablename__ = "shelves"
+
+    id: Mapped[str] = mapped_column(String, primary_key=True)
+    label: Mapped[str]
+    count: Mapped[int] = mapped_column(default=0)
+    note: Mapped[str | None]
+    code: Mapped[str] = mapped_column(default=lambda: "std")
+
+
+class _Entry(_Base):
+    __tablename__ = "entries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    shelf_id: Mapped[str] = mapped_column(ForeignKey("shelves.id"))
+    text: Mapped[str]
+
+
+def _seed_shelves(ctx: SeedContext) -> None:
+    first = _Shelf(id=ctx.new_id("SHF"), label="first")
+    ctx.add(first, first)  # the same row twice is one row
+    first.count = 2  # changed before it is written
+    second = _Shelf(id=ctx.new_id("SHF"), label="second", note="kept", count=5, code="own")
+    ctx.add(second, _Entry(shelf_id=first.id, text="a"), _Entry(shelf_id=second.id, text="b"))
+    # a query sees every row added before it, and returns the objects that were added
+    assert ctx.session.scalar(select(func.count()).select_from(_Shelf)) == 2
+    assert ctx.session.get(_Shelf, first.id) is first
+    second.label = "second, renamed"  # changed after it is written: an update
+    entries = ctx.session.scalars(select(_Entry).order_by(_Entry.id)).all()
+    assert [(e.id, e.text) for e in entries] == [(1, "a"), (2, "b")]  # keys the database assigned
+    ctx.add(_Entry(shelf_id=second.id, text="c"))
+
+
+class _Shelves(Toolkit):
+    """Shelves and what is written on them: a world whose seed reads and changes rows it added."""
+
+    name = "shelves_for_world_test"
+    models = _Base
+    seed = staticmethod(_seed_shelves)
+
+    @tool(read_only=True)
+    def count_shelves(self) -> int:
+        """How many shelves there are."""
+        return len(self.db.scalars(select(_Shelf)).all())
+
+
+def test_rows_kept_for_writing_in_bulk_act_as_the_session_would(monkeypatch):
+    bulk = _seed_world(_Shelves, 0)
+    assert bulk.rows("shelves") == [("SHF-0001", "first", 2, None, "std"),
+                                    ("SHF-0002", "second, renamed", 5, "kept", "own")]
+    assert bulk.rows("entries") == [(1, "SHF-0001", "a"), (2, "SHF-0002", "b"), (3, "SHF-0002", "c")]
+    monkeypatch.setattr("prove_env.world._plain_rows", lambda models: False)
+    assert _rows_in_order(_seed_world(_Shelves, 0)) == _rows_in_order(bulk)
+
+
+def test_rows_kept_for_writing_in_bulk_roll_back_with_their_call():
+    world = _seed_world(_Shelves, 0)
+    with pytest.raises(RuntimeError), world.transaction():
+        SeedContext(world=world, fake=None, rng=None, now=world.now).add(_Shelf(id="SHF-0009", label="gone"))
+        raise RuntimeError("the call fails after adding a row")
+    with world.transaction():
+        world.new_id("SHF")
+    assert [row[0] for row in world.rows("shelves")] == ["SHF-0001", "SHF-0002"]
