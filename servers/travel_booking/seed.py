@@ -259,11 +259,32 @@ CASE_TEXTS = {
     "other": ("Please send me an itemised invoice of my bookings for my expense report.",
               "I would like to know whether my loyalty miles were credited for my last trip."),
 }
-AGENCY_REPLIES = ("Thank you, we have passed this to the airline and will update you.",
-                  "We are looking into this and will reply within two working days.",
-                  "The airline has asked for a copy of your passport; please reply with it.")
-AGENCY_CLOSING = ("This is done; you will see the change on your booking.", "The airline has agreed; this is settled.",
-                  "The airline could not grant this request, sorry; we are closing the case.")
+# The agency's replies, by what a case is about (a booking, where the airline has a part, or
+# anything else: an invoice, loyalty miles) and, for the last reply, by how the case ended: a
+# resolved case ends on a reply that settles it, a closed one may end on a refusal. Every choice
+# holds three replies, so that drawing one takes the same randomness whichever it is.
+AGENCY_REPLIES = {
+    "booking": ("Thank you, we have passed this to the airline and will update you.",
+                "We are looking into this and will reply within two working days.",
+                "The airline has asked for a copy of your passport; please reply with it."),
+    "other": ("Thank you, we have passed this to the team concerned and will update you.",
+              "We are looking into this and will reply within two working days.",
+              "We need your booking reference to look into this; please reply with it."),
+}
+AGENCY_CLOSING = {
+    ("booking", "resolved"): ("This is done; you will see the change on your booking.",
+                              "The airline has agreed; this is settled.",
+                              "This is settled; thank you for your patience."),
+    ("booking", "closed"): ("This is done; you will see the change on your booking.",
+                            "The airline has agreed; this is settled.",
+                            "The airline could not grant this request, sorry; we are closing the case."),
+    ("other", "resolved"): ("This is done; we have emailed you the details.",
+                            "This is settled; thank you for your patience.",
+                            "This is sorted; please check your email."),
+    ("other", "closed"): ("This is done; we have emailed you the details.",
+                          "This is settled; thank you for your patience.",
+                          "We could not help with this request, sorry; we are closing the case."),
+}
 
 
 def deepen(ctx: SeedContext, flights: list[Flight], booked: dict[tuple[str, str], list[FlightBooking]]) -> None:
@@ -506,9 +527,18 @@ def deepen(ctx: SeedContext, flights: list[Flight], booked: dict[tuple[str, str]
             ctx.add(CaseNote(id=ctx.new_id("CNT"), case_id=case.id, author="traveller", text=case.description,
                              created_at=created))
             when = created
-            replies = {"open": [], "in_progress": [r.choice(AGENCY_REPLIES)],
-                       "resolved": [r.choice(AGENCY_REPLIES), r.choice(AGENCY_CLOSING)],
-                       "closed": [r.choice(AGENCY_CLOSING)]}[status]
+            about = "other" if topic == "other" else "booking"
+            # four draws for every case, whatever its status, as there always were: the cases after it stay
+            picks = [r.choice(range(3)) for _ in range(4)]
+            said = AGENCY_REPLIES[about]
+            if status == "in_progress":
+                replies = [said[picks[0]]]
+            elif status == "resolved":
+                replies = [said[picks[1]], AGENCY_CLOSING[about, status][picks[2]]]
+            elif status == "closed":
+                replies = [AGENCY_CLOSING[about, status][picks[3]]]
+            else:
+                replies = []
             for text in replies:
                 when = moment(when + dt.timedelta(minutes=15), min(now, when + dt.timedelta(days=2)))
                 ctx.add(CaseNote(id=ctx.new_id("CNT"), case_id=case.id, author="agency", text=text, created_at=when))

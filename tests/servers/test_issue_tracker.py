@@ -1487,13 +1487,17 @@ def test_a_members_email_or_title_is_never_asked_with_their_project_member_list_
         assert listed and ask.facts([listed[0]]) == ask.facts([user]), ask.say
         checked += 1
     assert checked > 40, checked
-    result = synthesize(["issue_tracker"], 20, seed=121, workers=1)
     hid = 0
-    for task in result.tasks("train") + result.tasks("test"):
-        if task.metadata.get("missing_tool") == "find_users":
-            hid += 1
-            assert task.tools is not None
-            assert "list_project_members" not in {t["function"]["name"] for t in task.tools}, (task.id, task.user_turns)
+    for seed in range(121, 141, 2):  # samples until one hides find_users (about one in 140 tasks)
+        result = synthesize(["issue_tracker"], 20, seed=seed, workers=1)
+        for task in result.tasks("train") + result.tasks("test"):
+            if task.metadata.get("missing_tool") == "find_users":
+                hid += 1
+                assert task.tools is not None
+                assert "list_project_members" not in {t["function"]["name"] for t in task.tools}, (task.id,
+                                                                                                   task.user_turns)
+        if hid:
+            break
     assert hid, "no sample hid find_users"
 
 
@@ -1963,3 +1967,23 @@ def test_the_two_sprints_of_a_wrap_up_are_quoted_alike():
         assert f"'{started['name']}'" in ask.say, ask.say
         seen += 1
     assert seen > 3, seen
+
+
+def test_an_issue_is_closed_as_a_duplicate_of_one_about_the_same_thing():
+    """Finding (seed 131, 0003): "We already track 'Redesign the profile page' ... under ORION-36. Close it
+    as a duplicate." named as the original "Order history ignores the dark mode setting". The original
+    of a duplicate is about the same screen or the same dependency."""
+    from servers.issue_tracker.seed import DEPENDENCIES, SCREENS
+
+    def about(title):
+        return {x for x in SCREENS + DEPENDENCIES if x.lower() in title.lower()}
+
+    duplicates = 0
+    for ask, _, read in _bundle_asks("close_issue", draws=300):
+        if ask.args.get("resolution") != "duplicate":
+            continue
+        duplicates += 1
+        issue = read("get_issue", issue_id=ask.args["issue_id"])
+        original = read("get_issue", issue_id=ask.args["duplicate_of_issue_id"])
+        assert about(issue["title"]) & about(original["title"]), (issue["title"], original["title"])
+    assert duplicates

@@ -1374,7 +1374,7 @@ def test_the_agency_reply_is_stated_by_its_gist_as_well_as_word_for_word():
     assert stated(refused, "The agency replied that the airline couldn't grant your refund request; it's closed.")
     assert stated(refused, "They said: The airline could not grant this request, sorry; we are closing the case.")
     assert not stated(refused, "The airline has agreed to refund you.")
-    for text in AGENCY_REPLIES + AGENCY_CLOSING:
+    for text in itertools.chain(*AGENCY_REPLIES.values(), *AGENCY_CLOSING.values()):
         assert isinstance(_reply_said(text), dict), text  # every reply the world holds has a gist
 
 
@@ -1696,3 +1696,25 @@ def test_the_booked_flights_are_asked_by_their_numbers():
     for ask in asks:
         for text in (ask.say, ask.terse):
             assert "flight numbers" in text.lower(), text
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_agency_notes_follow_the_case_status_and_topic(seed):
+    """Finding (seed 131, 0003): a request for an itemised invoice was "passed to the airline", and its
+    case, resolved, ended on "The airline could not grant this request ... we are closing the case". A
+    resolved case ends on a reply that settles it; a case about no booking has no airline in its notes."""
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    world = worlds.create(get_toolkit("travel_booking"), seed)
+    cases = world.connection.execute("SELECT id, topic, status, booking_id FROM support_cases").fetchall()
+    seen = set()
+    for case_id, topic, status, booking_id in cases:
+        notes = [text for (text,) in world.connection.execute(
+            "SELECT text FROM case_notes WHERE case_id = ? AND author = 'agency' ORDER BY id", (case_id,))]
+        if topic == "other":
+            assert booking_id is None and not any("airline" in n.lower() or "passport" in n for n in notes), notes
+        if status == "resolved":
+            assert not any(w in notes[-1] for w in ("could not", "closing the case")), notes
+        seen.add((topic == "other", status))
+    assert len(seen) >= 4, seen  # the worlds hold cases of both kinds in several statuses
