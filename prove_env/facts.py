@@ -233,23 +233,25 @@ def stated(fact: Any, text: str, today: dt.date | None = None) -> bool:
 
 def facts_stated(facts: Sequence[Sequence[Any]] | None, answers: Sequence[str],
                  choices: Sequence[Collection[str]] = (), today: dt.date | None = None) -> bool | None:
-    """Whether the answers, together, state every fact of the task, none among its rivals (None:
-    the task declares none). `choices`: the sets of values the server's tool arguments take (the
-    statuses an order may have), whose other values are a word fact's rivals. `today`: the world's
-    date, which 'today', 'tomorrow' and 'yesterday' name."""
+    """Whether the answers, together, state every fact of the task, none among its rivals in any one
+    answer (None: the task declares none). `choices`: the sets of values the server's tool arguments
+    take (the statuses an order may have), whose other values are a word fact's rivals. `today`: the
+    world's date, which 'today', 'tomorrow' and 'yesterday' name."""
     if facts is None:
         return None
-    text = "\n".join(answers)
     every = [fact for turn in facts for fact in turn]
-    return all(_answered(fact, text, every, choices, today) for fact in every)
+    return all(_answered(fact, answers, every, choices, today) for fact in every)
 
 
-def _answered(fact: Any, text: str, every: Sequence[Any], choices: Sequence[Collection[str]],
+def _answered(fact: Any, answers: Sequence[str], every: Sequence[Any], choices: Sequence[Collection[str]],
               today: dt.date | None) -> bool:
-    """Whether `text` states `fact` and offers no rivals for it (`every`: the task's facts)."""
+    """Whether the answers state `fact` and none offers rivals for it (`every`: the task's facts). A
+    guess is made in one answer: the count an earlier turn's answer gave ('Three holds expired') is
+    no rival of this turn's ('One transfer is on its way: 2 ...')."""
     if isinstance(fact, dict) and "one_of" in fact:
-        return any(_answered(choice, text, every, choices, today) for choice in fact["one_of"])
-    return stated(fact, text, today) and not _hedged(fact, text, every, choices, today)
+        return any(_answered(choice, answers, every, choices, today) for choice in fact["one_of"])
+    return (stated(fact, "\n".join(answers), today)
+            and not any(_hedged(fact, answer, every, choices, today) for answer in answers))
 
 
 def say(facts: Sequence[Any]) -> str:

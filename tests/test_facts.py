@@ -413,3 +413,16 @@ def test_the_half_of_the_day_said_in_words_places_a_time(fact, text, expected):
 def test_an_hour_said_with_its_half_of_the_day_is_no_count(text):
     """The 9 of 'at 9 in the morning' is a time, as the 9 of '9 am' is: it states no count of 9."""
     assert not facts_stated([[9]], [text])
+
+
+def test_rivals_are_offered_within_one_answer():
+    """Finding (retail_chain, seed 133): "Three holds expired uncollected: ..." answered turn 1, and "One
+    transfer is on its way: 2 Shower head rain 8 in" turn 2; the 3 and the 1 of two answers were read as
+    rivals of the count 2. A guess is made within one answer."""
+    facts = [["Tammie Patrick", "Richard Taylor", "Shirley Moore"], ["Shower head rain 8 in", 2]]
+    second = "One transfer is on its way: 2 Shower head rain 8 in from West Seattle."
+    assert facts_stated(facts, ["Three holds expired uncollected: Tammie Patrick, Richard Taylor and Shirley Moore.",
+                                second])
+    assert not facts_stated(facts, ["Tammie Patrick, Richard Taylor and Shirley Moore.",
+                                    "1, 2 or 3 of Shower head rain 8 in are on their way."])
+    assert not facts_stated([[5]], ["Nothing yet.", "There are 4, 5 or 6."])

@@ -29,9 +29,16 @@ AFTER = ("refused", "told", "done", "told and done")
 
 _NEUTRAL = {  # fit after any answer, a refusal included
     "plain": ("OK.", "Got it.", "Alright.", "Right.", "Understood.", "Fine.", "Thanks.", ""),
-    "polite": ("Thank you.", "I see, thank you.", "Understood, thank you.", "All right, thank you."),
-    "chatty": ("Okay!", "Alright then.", "Ah, okay.", "Ah, I see."),
+    "polite": ("Thank you.", "Understood, thank you.", "All right, thank you."),
+    "chatty": ("Okay!", "Alright then.", "Ah, okay."),
     "terse": ("", "", "", "ok.", "k.", "next.", "fine."),
+}
+_HEARD = {  # fit after the assistant said something of its own: told it, or declined ("Ah, I see." after a
+    # change the user asked for has nothing to see)
+    "plain": (),
+    "polite": ("I see, thank you.",),
+    "chatty": ("Ah, I see.",),
+    "terse": (),
 }
 _TOLD = {  # fit after the assistant told something, "there are none" included
     "plain": ("OK, that helps.", "Thanks for that."),
@@ -130,6 +137,8 @@ class Voice:
         if after not in AFTER:
             raise ValueError(f"unknown answer kind {after!r}; one of {AFTER}")
         fitting = list(_NEUTRAL[self.register])
+        if after != "done":
+            fitting += _HEARD[self.register]
         if after in ("told", "told and done"):
             fitting += _TOLD[self.register]
         if after in ("done", "told and done"):

@@ -551,7 +551,7 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
                  f"Which event comes first on {where} {span}?"])
         terse = [f"First event {span} on {where}?"]
     else:
-        facts = _titles("events")
+        facts = _titles("events", 50)  # every title asked for (seed 133: five of six on one day)
         says = ([f"What was on {where} {span}?", f"What did I have on {where} {span}?",
                  f"Looking back, what was on {where} {span}?",
                  f"Can you tell me what was scheduled on {where} {span}, please?"] if over else
@@ -621,7 +621,7 @@ def search_events(b: Bundle, rng: random.Random) -> Ask | None:
                                                  f"I need everything on my calendar to do with {topic}.",
                                                  f"Has {topic} come up in any meetings? Past or future is fine."]),
                terse=rng.choice([f"Events about {topic}?", f"Search my calendar: {topic}."]), mentions=(topic,),
-               facts=_titles("events"))
+               facts=_titles("events", 20))  # all of them, as asked, not the first five
 
 
 def _standing(b: Bundle) -> list[dict]:
@@ -737,12 +737,14 @@ def list_pending_invitations(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({}, say=rng.choice(["What's the soonest invitation I still need to answer?",
                                        "Of the invitations I haven't answered, which one is coming up first?"]),
                    terse="Soonest unanswered invitation?", facts=lambda r: [_title(r["invitations"][0]["title"])])
-    return Ask({}, say=rng.choice(["Which meeting invitations haven't I answered yet?",
-                                   "Do I have any invitations I still need to respond to?",
-                                   "Have people invited me to anything I haven't replied to?",
-                                   "Could you list the invites that are still waiting on my answer?"]),
+    # every one asked for is read: past the default page of 20 (seed 133: 20 of 21), a longer one
+    args = {} if b["pending"] <= 20 else {"limit": 100}
+    return Ask(args, say=rng.choice(["Which meeting invitations haven't I answered yet?",
+                                     "Do I have any invitations I still need to respond to?",
+                                     "Have people invited me to anything I haven't replied to?",
+                                     "Could you list the invites that are still waiting on my answer?"]),
                # every invitation asked for is checked, not the first five (seed 125: five of twelve)
-               terse=rng.choice(["Unanswered invitations?", "Pending invites?"]), facts=_titles("invitations", 20))
+               terse=rng.choice(["Unanswered invitations?", "Pending invites?"]), facts=_titles("invitations", 100))
 
 
 @goals.add("list_reminders", 0.6)

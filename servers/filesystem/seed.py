@@ -281,6 +281,15 @@ def _scripts(tree: _Tree, ctx: SeedContext, home: str) -> None:
     tree.file(join(home, "scripts/README.md"), "Small helper scripts. `backup.sh` runs nightly from cron.\n")
 
 
+
+# each recipe note's ingredients, as many as the note lists (4 to 7) from the top
+RECIPES = {
+    "pasta-carbonara": ("spaghetti", "eggs", "pecorino", "guanciale", "black pepper", "salt", "parmesan"),
+    "lentil-curry": ("red lentils", "onion", "garlic", "ginger", "curry powder", "coconut milk", "spinach"),
+    "banana-bread": ("ripe bananas", "flour", "butter", "sugar", "eggs", "baking soda", "walnuts"),
+}
+
+
 def _notes(tree: _Tree, ctx: SeedContext, home: str) -> None:
     fake, rng = ctx.fake, ctx.rng
     notes = join(home, "notes")
@@ -304,8 +313,11 @@ def _notes(tree: _Tree, ctx: SeedContext, home: str) -> None:
         f"- *{fake.catch_phrase().title()}* by {fake.name()}\n" for _ in range(7)))
     tree.file(join(notes, "passwords-hint.txt"), "Hints only, never the passwords themselves.\n"
               f"bank: pet name + year\nemail: {fake.word()} backwards\n", mode=0o600)
-    for name in ("pasta-carbonara", "lentil-curry", "banana-bread"):
-        ingredients = "".join(f"- {fake.word()}\n" for _ in range(rng.randint(4, 7)))
+    for name, needs in RECIPES.items():
+        count = rng.randint(4, 7)
+        for _ in range(count):
+            fake.word()  # drawn as when the lists were random words, so that every text drawn after stays
+        ingredients = "".join(f"- {item}\n" for item in needs[:count])
         steps = "".join(f"{k}. {fake.sentence()}\n" for k in range(1, rng.randint(4, 6)))
         tree.file(join(notes, f"recipes/{name}.md"), f"# {name.replace('-', ' ').title()}\n\n## Ingredients\n\n"
                   f"{ingredients}\n## Steps\n\n{steps}", mode=0o444 if name == "banana-bread" else 0o644)

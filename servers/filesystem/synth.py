@@ -613,7 +613,7 @@ def grep(b: Bundle, rng: random.Random) -> Ask | None:
     if style < 0.55 and pattern.lower() != pattern and _as_word(pattern.lower(), lines, ignore_case=True):
         low = pattern.lower()
         say = _one(rng, f"Search {w} for '{low}', ignoring case, and show me the matching lines.",
-                   f"Which lines of {w} mention '{low}'? Upper or lower case, it doesn't matter.",
+                   f"Print the lines of {w} that mention '{low}'. Upper or lower case, it doesn't matter.",
                    f"Find '{low}' in {w} in any letter case and show me those lines.")
         return Ask({"pattern": low, "path": path, "ignore_case": True}, say=say,
                    terse=f"Lines of {w} with '{low}', any case.", refs=refs, mentions=mentions + (low,),
@@ -628,7 +628,9 @@ def grep(b: Bundle, rng: random.Random) -> Ask | None:
                                             f"Anything mentioning {said}.", f"The lines with {said}, please."),
                    refs=refs, mentions=mentions + (pattern,), facts=_matched)
     return Ask({"pattern": pattern, "path": path},
-               say=_one(rng, f"Show me the lines of {w} that contain {said}.", f"Which lines in {w} mention {said}?",
+               # every wording asks to see the lines (the facts quote them): "which lines mention" is answered
+               # by their numbers ("just line 3") or the gist of one, and neither states a line's text
+               say=_one(rng, f"Show me the lines of {w} that contain {said}.", f"Print the lines of {w} that mention {said}.",
                         f"Pull out every line of {w} with {said} in it.",
                         f"I'd like to see where {said} appears in {w}: the matching lines, please."),
                terse=terse, refs=refs, mentions=mentions + (pattern,), facts=_matched)

@@ -266,7 +266,9 @@ def search_restaurants(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"cuisine": cuisine},
                say=rng.choice([f"What {cuisine} restaurants are there, and how are they rated?",
                                f"List the {cuisine} restaurants with their ratings, please.",
-                               f"I'd love some {cuisine} tonight. Which places do you have, and how is each rated?"]),
+                               # no part of the day ("tonight"): the facts are every place of the cuisine,
+                               # whatever its hours, so a place that closes before then would still be one
+                               f"I'd love some {cuisine} food. Which places do you have, and how is each rated?"]),
                terse=f"{cuisine} restaurants and ratings?", mentions=(cuisine,),
                facts=lambda r: [x for x0 in r for x in (x0["name"], x0["rating"])])
 
@@ -609,7 +611,7 @@ def reorder(b: Bundle, rng: random.Random) -> Ask | None:
 _BY_NAME = ("Hi, this is {name}.", "{name} here.", "Hello! My name is {name}.", "Hey, it's {name}.",
             "Hi there, {name} speaking.", "Good evening, this is {name}.", "Hi! {name} on this account.",
             "The account is under {name}.", "Hello, {name} calling about my food orders.", "Hey! {name} here.",
-            "Hi, I'm {name}.", "It's {name}, hello.", "Hello there, I'm {name} and I use your app a lot.")
+            "Hi, I'm {name}.", "Hello, it's {name}.", "Hello there, I'm {name} and I use your app a lot.")
 _BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "It's {name}.")
 _BY_EMAIL = ("Hi, my account email is {email}.", "Hello, I'm the customer with the email {email}.",
              "Hey there, you'll find me under {email}.", "My login is {email}.", "I signed up with {email}.",

@@ -998,7 +998,7 @@ def activate_scene(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Activate the {name} scene.", f"Run my '{name}' scene, please.",
                                f"Could you start the {name} scene?", f"Time for {name}: set the scene, please.",
                                f"Please put the house in {name} mode."]),
-               terse=f"Activate scene {name}.", refs=(_scene(b, scene),), mentions=(name,))
+               terse=f"Activate scene '{name}'.", refs=(_scene(b, scene),), mentions=(name,))
 
 
 def _together(room: dict, members: list[dict]) -> str:
@@ -1048,10 +1048,11 @@ def delete_scene(b: Bundle, rng: random.Random) -> Ask | None:
     if scene is None:
         return None
     name = scene["name"]
+    # the terse forms quote a scene's or automation's name: "Delete scene Good night." read as a farewell
     return Ask({"scene_id": scene["scene_id"]},
                say=rng.choice([f"Delete the {name} scene; I never use it.", f"Please remove my '{name}' scene.",
                                f"Get rid of the {name} scene for me."]),
-               terse=f"Delete scene {name}.", refs=(_doomed_scene(b, scene),), mentions=(name,))
+               terse=f"Delete scene '{name}'.", refs=(_doomed_scene(b, scene),), mentions=(name,))
 
 
 def _keep_automations(b: Bundle) -> list[dict]:
@@ -1068,11 +1069,11 @@ def set_automation_enabled(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"automation_id": a["automation_id"], "enabled": False},
                    say=rng.choice([f"Pause the '{name}' automation for now.", f"Please disable my {name} automation.",
                                    f"Turn off the {name} automation, but keep it saved."]),
-                   terse=f"Disable automation {name}.", refs=(_automation(b, a),), mentions=(name,))
+                   terse=f"Disable automation '{name}'.", refs=(_automation(b, a),), mentions=(name,))
     return Ask({"automation_id": a["automation_id"], "enabled": True},
                say=rng.choice([f"Turn the '{name}' automation back on.", f"Please re-enable my {name} automation.",
                                f"Can you enable the {name} automation again?"]),
-               terse=f"Enable automation {name}.", refs=(_automation(b, a),), mentions=(name,))
+               terse=f"Enable automation '{name}'.", refs=(_automation(b, a),), mentions=(name,))
 
 
 @goals.add("run_automation", 1.1)
@@ -1086,13 +1087,13 @@ def run_automation(b: Bundle, rng: random.Random) -> Ask | None:
                                          "right now.",
                                          f"Please re-enable the {name} automation and run it straight away.",
                                          f"Could you enable the {name} automation again and trigger it now?"]),
-                   terse=f"Enable automation {name} and run it now.", refs=refs, mentions=(name,),
+                   terse=f"Enable automation '{name}' and run it now.", refs=refs, mentions=(name,),
                    prior=(("set_automation_enabled", {"automation_id": a["automation_id"], "enabled": True}),))
     return Ask(args, say=rng.choice([f"Run my '{name}' automation now, please.",
                                      f"I don't want to wait for it: trigger the {name} automation right now.",
                                      f"Can you run the {name} automation once, now?",
                                      f"Please kick off my {name} automation immediately."]),
-               terse=f"Run automation {name} now.", refs=refs, mentions=(name,))
+               terse=f"Run automation '{name}' now.", refs=refs, mentions=(name,))
 
 
 def _on_day(runs: list[dict], d: dt.date) -> list[dict]:
@@ -1145,7 +1146,7 @@ def list_automation_runs(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=rng.choice([f"At what times did my '{name}' automation run on {day(when)}?",
                                      f"On {day(when)}, when did my {name} automation go off?",
                                      f"Can you check the log: at what times did the {name} automation run on {day(when)}?"]),
-               terse=f"Runs of automation {name} on {day(when)}?", refs=(_home(b),), mentions=(name, day(when)),
+               terse=f"Runs of automation '{name}' on {day(when)}?", refs=(_home(b),), mentions=(name, day(when)),
                facts=lambda r: [_on_the_day(x["at"]) for x in r if x["automation_id"] == aid][:4])
 
 
@@ -1222,7 +1223,7 @@ def delete_automation(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"automation_id": a["automation_id"]},
                say=rng.choice([f"Delete the '{name}' automation.", f"I don't need the {name} automation any more; remove it.",
                                f"Please get rid of my {name} automation for good."]),
-               terse=f"Delete automation {name}.", refs=(_doomed_automation(b, a),), mentions=(name,))
+               terse=f"Delete automation '{name}'.", refs=(_doomed_automation(b, a),), mentions=(name,))
 
 
 @goals.add("create_automation", 1.3)

@@ -187,12 +187,22 @@ def _issues(ctx: SeedContext, project: Project, team: list[User], sprints: dict[
         ctx.add(issue)
         for label in rng.sample(LABELS, rng.choice((0, 0, 1, 1, 2, 3))):
             ctx.add(Label(issue_id=issue.id, name=label))
-        if status != "to_do":
-            ctx.add(Change(id=ctx.new_id("HST", 5), issue_id=issue.id, field="status", old_value="to_do",
-                           new_value="in_progress", changed_at=issue.created_at + dt.timedelta(hours=3)))
-        if status == "done":
-            ctx.add(Change(id=ctx.new_id("HST", 5), issue_id=issue.id, field="status", old_value="in_review",
-                           new_value="done", changed_at=resolved))
+        # the status history runs from to_do to the status, step by step: work started three hours after it
+        # was filed and went to review an hour before it was done; work not done was closed from to_do
+        started = issue.created_at + dt.timedelta(hours=3)
+        if status == "done" and resolution != "done":
+            steps = [("to_do", "done", resolved)]
+        else:
+            review = (resolved - dt.timedelta(hours=1) if status == "done"
+                      else min(max(started + dt.timedelta(hours=1), issue.updated_at), ctx.now))
+            steps = [("to_do", "in_progress", started), ("in_progress", "in_review", review),
+                     ("in_review", "done", resolved)]
+            steps = steps[:("to_do", "in_progress", "in_review", "done").index(status)]
+            if status == "in_review":
+                issue.updated_at = max(issue.updated_at, review)
+        for old, new, at in steps:
+            ctx.add(Change(id=ctx.new_id("HST", 5), issue_id=issue.id, field="status", old_value=old,
+                           new_value=new, changed_at=at))
         for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
             ctx.add(Comment(id=ctx.new_id("CMT"), issue_id=issue.id, author_id=rng.choice(team).id,
                             body=ctx.fake.sentence(nb_words=rng.randint(6, 14)),
@@ -239,9 +249,12 @@ def _links(ctx: SeedContext, issues: list[Issue]) -> None:
         if duplicate.id in held_up:
             duplicate, original = original, duplicate
         if duplicate.id not in held_up:
+            was = duplicate.status
             duplicate.status, duplicate.resolution = "done", "duplicate"
             duplicate.resolved_at = duplicate.updated_at = min(
                 max(duplicate.created_at, original.created_at) + dt.timedelta(days=1), ctx.now)
+            ctx.add(Change(id=ctx.new_id("HST", 5), issue_id=duplicate.id, field="status", old_value=was,
+                           new_value="done", changed_at=duplicate.resolved_at))
             link(duplicate, original, "duplicates")
     for _ in range(rng.randint(1, 3)):
         a, b = rng.sample(issues, 2)

@@ -394,8 +394,9 @@ def list_comments(b: Bundle, rng: random.Random) -> Ask | None:
 def get_issue_history(b: Bundle, rng: random.Random) -> Ask | None:
     # the day work started, which only the history holds: the day an issue reached done is its
     # `resolved_at`, which the issue in full shows (an earlier read of it already answers that); a
-    # duplicate was closed as one without ever being worked on, so its history holds no start
-    issues = [i for i in b["issues"] if i["status"] != "to_do" and i["resolution"] != "duplicate"]
+    # duplicate or an issue closed as won't do was closed without ever being worked on, so its history
+    # holds no start
+    issues = [i for i in b["issues"] if i["status"] != "to_do" and i["resolution"] not in ("duplicate", "won't do")]
     if not issues:
         return None
     issue = rng.choice(issues)
@@ -792,9 +793,13 @@ def close_issue(b: Bundle, rng: random.Random) -> Ask | None:
     n = named_shown(b, issue, rng)
     name = n.words
     # an issue duplicates one about the same thing: the same screen, or the same dependency (seed 131:
-    # 'Redesign the profile page' was closed as a duplicate of 'Order history ignores the dark mode setting')
+    # 'Redesign the profile page' was closed as a duplicate of 'Order history ignores the dark mode setting'),
+    # and only a bug report duplicates another (seed 133: the story 'Add an audit trail to the settings page'
+    # duplicated the bug 'Settings page loses unsaved changes'; two stories or two tasks of one project never
+    # ask for the same work, while two bugs of one screen may well be one fault reported twice)
     originals = [i for i in b["issues"] if i["issue_id"] != issue["issue_id"] and i["resolution"] != "duplicate"
-                 and b["lanes"].get(i["issue_id"]) != "close" and _subject(i["title"]) == _subject(issue["title"])]
+                 and b["lanes"].get(i["issue_id"]) != "close" and issue["type"] == i["type"] == "bug"
+                 and i["project_id"] == issue["project_id"] and _subject(i["title"]) == _subject(issue["title"])]
     if originals and rng.random() < 0.5:
         original = rng.choice(originals)
         o = named(b, original, rng, place=False)

@@ -778,7 +778,8 @@ class IssueTracker(Toolkit):
         closed exactly when it has a resolution and a resolution time; work in progress or in review
         has an assignee; open issues are assigned to project members and sit in the backlog or an open
         sprint of their own project; a closed issue is not blocked by an open one, unless that blocker
-        was reopened after it closed; nothing recorded as done lies after the clock."""
+        was reopened after it closed; nothing recorded as done lies after the clock; an issue's status
+        history runs from to_do to its status, each change starting where the one before it ended."""
         problems = self.after_now(Project.created_at, Sprint.started_at, Sprint.closed_at, Issue.created_at,
                                   Issue.updated_at, Issue.resolved_at, Comment.created_at, Change.changed_at,
                                   Link.created_at, Member.joined_at)
@@ -810,6 +811,17 @@ class IssueTracker(Toolkit):
                 problems.append(f"{issue.key}: open in sprint {sprint.id} ({sprint.status}, {sprint.project_id})")
         for sprint in sprints.values():
             problems += _sprint_problems(sprint, done_points.get(sprint.id, 0))
+        status_at: dict[str, str] = {}
+        for issue_id, old, new in self.db.execute(select(Change.issue_id, Change.old_value, Change.new_value).where(
+                Change.field == "status").order_by(Change.changed_at, Change.id)):
+            if status_at.get(issue_id, "to_do") != old:
+                problems.append(f"{issues[issue_id].key}: status history goes from {old} after "
+                                f"{status_at.get(issue_id, 'to_do')}")
+            status_at[issue_id] = new
+        for issue in issues.values():
+            if status_at.get(issue.id, "to_do") != issue.status:
+                problems.append(f"{issue.key}: status {issue.status}, its history ends at "
+                                f"{status_at.get(issue.id, 'to_do')}")
         reopened: dict[str, list[dt.datetime]] = {}
         for issue_id, at in self.db.execute(select(Change.issue_id, Change.changed_at).where(
                 Change.field == "resolution", Change.new_value.is_(None))):

@@ -223,7 +223,7 @@ def get_stock(b: Bundle, rng: random.Random) -> Ask | None:
                say=_pick(rng, [f"How many units of the {product} does {name} have available right now, and at what price?",
                                f"Could you check the stock of {product} at {name}? I need the available count and the price.",
                                f"A customer is asking whether {name} has the {product}. How many can we sell them, and at what price?",
-                               f"Check {product} at {name} for me: available units and shelf price."]),
+                               f"Check the {product} at {name} for me: available units and shelf price."]),
                terse=f"{product} at {name}: available and price?",
                refs=(_store_ref(store), _product_ref(b, line["product_id"])),
                mentions=(product, store_mention(store)), facts=lambda r: [_available(r["available"]), r["price"]])
@@ -334,7 +334,7 @@ def transfer_stock(b: Bundle, rng: random.Random) -> Ask | None:
                                f"{store_name(store, 'from', city=not same)}."
                                if short else f"Move some {product} from {source} to {dest}, please.",
                                f"Could you set up a transfer of {product} from {source} to {dest}?",
-                               f"I'd like to ship {product} from {source} to {dest}."]),
+                               f"I'd like to ship some of the {product} from {source} to {dest}."]),
                detail=_pick(rng, [f"{quantity} of them." if quantity > 1 else "Just 1.", f"Send {quantity}.",
                                   f"{quantity} units, please." if quantity > 1 else "1 unit, please.",
                                   f"Make it {quantity}."]), terse=f"Transfer {quantity}x {product}: {source} to {dest}.",
@@ -483,6 +483,8 @@ def cancel_reservation(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- restock orders ------------------------------------------------------------------------------
 
+# A product is said with its article where a bare name reads as a mass noun ('We need more Utility knife',
+# 'check Drip irrigation kit', 'ship Cooler 45 qt'): 'more of the Utility knife', 'the Drip irrigation kit'.
 @goals.add("create_restock_order", 1.2)
 def create_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     pending = {o["product_id"] for o in b["restocks"] if o["status"] == "placed"}
@@ -497,8 +499,8 @@ def create_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
                say=_pick(rng, [f"{name[0].upper() + name[1:]} is {'out' if line['available'] <= 0 else 'almost out'} of "
                                f"{product}; please order more.",
                                f"Could you place a restock order of {product} for {name}?",
-                               f"We need more {product} at {name}. Put in a restock order, please.",
-                               f"Reorder {product} for {name}."]),
+                               f"We need more of the {product} at {name}. Put in a restock order, please.",
+                               f"Reorder the {product} for {name}."]),
                detail=_pick(rng, [f"Make it {quantity} units.", f"{quantity} should do.", f"Order {quantity}.", f"We need {quantity} of them."]), terse=f"Restock {quantity}x {product} for {name}.",
                refs=(_store_ref(store), _product_ref(b, line["product_id"])),
                mentions=(product, str(quantity), store_mention(store)))

@@ -1005,7 +1005,8 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
                        "valid, don't book; tell me when it expired.",
                        terse=f"Book {said}, economy, on {paid}; if it's expired, tell me when instead.", refs=refs,
                        mentions=(f["number"], m["last4"]),
-                       facts=lambda r: [next(x["expires_on"] for x in r if x["payment_method_id"] == mid)])
+                       facts=lambda r: [_card_expiry(next(x["expires_on"] for x in r
+                                                           if x["payment_method_id"] == mid))])
     if stored and roll < 0.85:
         m = rng.choice(stored)
         mid, said = m["payment_method_id"], method_said(m, rng)
@@ -1024,6 +1025,15 @@ def list_payment_methods(b: Bundle, rng: random.Random) -> Ask | None:
                                      "What cards are saved on my profile?"]),
                terse="My saved cards?", refs=refs,
                facts=lambda r: [x["last4"] for x in r if x["kind"] == "card" and not x["expired"]])
+
+
+def _card_expiry(expires_on: str) -> Any:
+    """A card's expiry as a person says it: a card runs to the end of its month, so "it expired in February 2026"
+    and "02/26" (as the card prints it) tell the stored last day, 2026-02-28, as well as the date itself."""
+    d = dt.date.fromisoformat(expires_on)
+    month = d.strftime("%B")
+    return one_of(expires_on, f"{month} {d.year}", f"{month[:3]} {d.year}", f"{d.month:02d}/{d.year % 100:02d}",
+                  f"{d.month:02d}/{d.year}")
 
 
 def _card_number(rng: random.Random) -> tuple[str, str]:
@@ -1141,10 +1151,11 @@ def get_exchange_rate(b: Bundle, rng: random.Random) -> Ask | None:
     currency = rng.choice(sorted(CURRENCY_WORDS))
     words = rng.choice(CURRENCY_WORDS[currency])
     return Ask({"currency": currency},
-               say=rng.choice([f"What exchange rate do you use for {words}? How many dollars to one?",
+               # "US dollars", never bare "dollars": "convert Canadian dollars to dollars" names no currency
+               say=rng.choice([f"What exchange rate do you use for {words}? How many US dollars to one?",
                                f"Some of your fares are in {words}, right? At what rate do you convert them to "
-                               "dollars?", f"How much is one unit of {words} in US dollars at your rate?"]),
-               terse=f"Your rate for {words} in dollars?", mentions=(words,),
+                               "US dollars?", f"How much is one unit of {words} in US dollars at your rate?"]),
+               terse=f"Your rate for {words} in US dollars?", mentions=(words,),
                facts=lambda r: [r["usd_per_unit"]])
 
 

@@ -2464,3 +2464,35 @@ def test_a_list_named_by_its_heading_is_not_named_again():
                     raise AssertionError(ask.say)
             seen += "reading list" in ask.say.lower() or "to-do list" in ask.say.lower()
     assert seen > 10
+
+
+def test_the_lines_a_search_finds_are_asked_to_be_shown():
+    """"Which lines in the note /home/christina/notes/meeting-2026-06-15.md mention 'Attendees'?"
+    (filesystem-13300000-0001): the facts are the matching lines' text, and "only line 3, which lists the
+    attendees as Stephanie, Tracy, Gregory, Carrie and Stacy" answers those words without it (success false).
+    Every wording of a grep that prints its lines asks to see them."""
+    seen = 0
+    for seed in (0, 13300000):
+        for ask, _, _ in _asks("grep", seed=seed, draws=200):
+            if ask.args.get("count") or "/" not in ask.args["path"]:
+                continue
+            seen += 1
+            assert "which lines" not in (ask.say + " " + (ask.detail or "")).lower(), ask.say
+    assert seen > 30
+
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_recipe_note_lists_ingredients(seed):
+    """Finding (seed 133, 0005): pasta-carbonara.md listed "- last", "- actually", "- outside" as its
+    ingredients, and a task's fact was "last". A recipe note lists the recipe's own ingredients."""
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+    from servers.filesystem.seed import RECIPES
+
+    world = worlds.create(get_toolkit("filesystem"), seed)
+    for name, needs in RECIPES.items():
+        ((content,),) = world.connection.execute(
+            "SELECT content FROM nodes WHERE path LIKE ?", (f"%/notes/recipes/{name}.md",)).fetchall()
+        listed = content.split("## Ingredients\n\n")[1].split("\n\n")[0].splitlines()
+        assert 4 <= len(listed) <= 7 and all(line[2:] in needs for line in listed), (name, listed)

@@ -755,3 +755,41 @@ def test_a_reorder_asks_for_the_order_again_not_the_same_as_it():
     assert any(text.startswith("I'd like ") for text in said)
     for text in said:
         assert "the same as" not in text, text
+
+
+def test_a_restaurant_search_names_no_part_of_the_day():
+    """Finding: "I'd love some Mediterranean tonight. Which places do you have, and how is each
+    rated?" said at 11 AM, where Aegean Grill closes at 3:30 PM: the facts hold every Mediterranean
+    place, so the answer that leaves out the one closed by tonight fails. A search by cuisine that
+    records every place of it names no part of the day."""
+    import re
+
+    said = 0
+    for ask, _ in _built("search_restaurants", draws=200):
+        if "open_now" in ask.args:
+            continue
+        said += 1
+        for text in (ask.say, ask.terse):
+            assert not re.search(r"\b(tonight|this (morning|afternoon|evening)|for (lunch|dinner))\b", text,
+                                 re.I), text
+    assert said
+
+
+def test_an_introduction_by_name_greets_before_the_name():
+    """Finding: "It's James Cross, hello." opens a conversation with the greeting after the name; an
+    introduction by name greets first ("Hello, it's James Cross.") or not at all."""
+    import re
+
+    from prove_env.synthesis.recipe import Ref, get_recipe
+
+    recipe = get_recipe("food_delivery")
+    by_name = [lookup for lookup in recipe.lookups if lookup.kind == "customer"
+               and "name" in lookup.args(Ref.of("customer", {"customer_id": "C", "name": "N", "email": "e"}))]
+    assert len(by_name) == 1
+    said = set()
+    for i in range(400):
+        customer = {"customer_id": f"CUS-{i:04d}", "name": f"Ann Lee{i}", "email": f"person{i}@example.com"}
+        said.update(by_name[0].intro(Ref.of("customer", customer)))
+    assert len(said) > 5
+    for words in said:
+        assert not re.search(r",\s*(hello|hi|hey)\W*$", words, re.I), words

@@ -1834,3 +1834,19 @@ def test_a_terse_owner_introduces_themselves_with_more_than_a_name():
             seen += 1
         world.close()
     assert seen > 20, seen
+
+
+def test_a_terse_request_quotes_the_name_of_its_scene_or_automation():
+    """Finding (seed 133): terse "k. Delete scene Good night." left the scene's name bare, so it read as
+    "Delete scene." followed by a farewell. The terse forms now quote the name, as "New scene 'X': ..." did."""
+    seen = 0
+    for tool in ("activate_scene", "delete_scene", "set_automation_enabled", "run_automation",
+                 "list_automation_runs", "delete_automation"):
+        for ask, _ in _asks(tool, draws=20):
+            for name in ask.mentions:
+                if name.endswith(("scene", "automation")) or name[:1].isdigit():
+                    continue
+                if f"scene {name}" in ask.terse or f"automation {name}" in ask.terse:
+                    raise AssertionError(ask.terse)
+                seen += f"'{name}'" in ask.terse
+    assert seen > 40, seen

@@ -1488,7 +1488,9 @@ def test_a_members_email_or_title_is_never_asked_with_their_project_member_list_
         checked += 1
     assert checked > 40, checked
     hid = 0
-    for seed in range(121, 141, 2):  # samples until one hides find_users (about one in 140 tasks)
+    # samples until one hides find_users (about one in 140 tasks); 193 hides it since the draws of seed 133's
+    # fix (duplicates of bugs alone) reshuffled those of 121 to 139
+    for seed in (*range(121, 141, 2), 193):
         result = synthesize(["issue_tracker"], 20, seed=seed, workers=1)
         for task in result.tasks("train") + result.tasks("test"):
             if task.metadata.get("missing_tool") == "find_users":
@@ -1987,3 +1989,38 @@ def test_an_issue_is_closed_as_a_duplicate_of_one_about_the_same_thing():
         original = read("get_issue", issue_id=ask.args["duplicate_of_issue_id"])
         assert about(issue["title"]) & about(original["title"]), (issue["title"], original["title"])
     assert duplicates
+
+
+def test_a_duplicate_and_its_original_are_the_same_kind_of_issue():
+    """Finding (seed 133, 0005): "Close the ticket 'Add an audit trail to the settings page' on the Orion
+    board as duplicate of ORION-14." named as the original the bug "Settings page loses unsaved changes":
+    the same screen, but a feature request does not duplicate a bug report, nor ('Localize the settings
+    page into Spanish') another feature of the same screen. Only a bug is closed as a duplicate, of a
+    bug of the same project about the same screen: one fault reported twice."""
+    duplicates = 0
+    for ask, _, read in _bundle_asks("close_issue", draws=300):
+        if ask.args.get("resolution") != "duplicate":
+            continue
+        duplicates += 1
+        issue = read("get_issue", issue_id=ask.args["issue_id"])
+        original = read("get_issue", issue_id=ask.args["duplicate_of_issue_id"])
+        assert issue["type"] == original["type"] == "bug", (issue["title"], original["title"])
+        assert issue["project_id"] == original["project_id"], (issue["key"], original["key"])
+    assert duplicates > 3, duplicates
+
+
+def test_a_status_history_runs_step_by_step_to_the_status():
+    """Finding (seed 133, 0003): an issue in review had only 'to_do -> in_progress' in its history, and a
+    done one 'to_do -> in_progress' then 'in_review -> done'. Every seeded issue's status history runs from
+    to_do to its status, each change starting where the one before ended; the invariants say when not."""
+    toolkit = get_toolkit("issue_tracker")
+    for seed in range(6):
+        world = worlds.create(toolkit, seed)
+        assert world.violations() == [], seed
+        steps = world.connection.execute(
+            "SELECT c.id, i.key FROM history c JOIN issues i ON i.id = c.issue_id WHERE c.field = 'status' "
+            "AND c.old_value = 'in_progress' AND c.new_value = 'in_review'").fetchall()
+        assert steps, seed
+        world.connection.execute("DELETE FROM history WHERE id = ?", (steps[0][0],))
+        assert any(steps[0][1] in p and "history" in p for p in world.violations()), seed
+        world.close()

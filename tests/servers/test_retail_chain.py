@@ -928,3 +928,19 @@ def test_a_hold_never_calls_the_customer_the_customer_twice():
         assert len(re.findall(r"\bThe customer", ask.say)) == 0, ask.say
         pairs += "collect" in ask.say
     assert pairs, "the 'to collect' wording was never drawn"
+
+
+def test_a_product_is_never_said_bare_as_a_mass_noun():
+    """Finding (seed 133, 0003 and 0005): "We need more Utility knife at our Baker store in Denver", "Also, check
+    Drip irrigation kit at our Baker store in Denver for me" and "I'd like to ship Cooler 45 qt from the Denver
+    Baker store ...": a countable product said with no article reads as a mass noun. Those wordings say the
+    product with its article ('more of the Utility knife', 'the Drip irrigation kit', 'some of the Cooler 45 qt')."""
+    seen = 0
+    for tool in ("get_stock", "transfer_stock", "create_restock_order"):
+        for ask, b in _retail_asks(tool, draws=200):
+            product = next((p["name"] for p in b["products"].values() if p["name"] in ask.say), None)
+            assert product is not None, ask.say
+            seen += 1
+            for verb in ("more", "check", "ship", "reorder"):
+                assert not re.search(rf"\b{verb} {re.escape(product)}", ask.say, re.I), ask.say
+    assert seen > 300, seen

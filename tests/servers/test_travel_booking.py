@@ -1718,3 +1718,44 @@ def test_the_agency_notes_follow_the_case_status_and_topic(seed):
             assert not any(w in notes[-1] for w in ("could not", "closing the case")), notes
         seen.add((topic == "other", status))
     assert len(seen) >= 4, seen  # the worlds hold cases of both kinds in several statuses
+
+
+def test_an_expired_cards_expiry_is_read_as_its_month():
+    """Finding (seed 133, 0003): "charge my Visa ending 3417. If that card is no longer valid, don't book; tell me
+    when it expired." recorded the stored last day, 2026-02-28, so "It expired in February 2026, so I didn't book"
+    and "It expired 02/26" (a card's month, as it prints it) failed. A card's expiry is stated by its month and
+    year too; another month is not."""
+    import json
+
+    from prove_env.facts import facts_stated
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("travel_booking")
+    asks = []
+    for seed in (1, 2):  # the world of seed 0 holds no expired card
+        world = worlds.create(toolkit, seed)
+        asks += [(b, ask, json.loads(toolkit(world).run("list_payment_methods", ask.args)))
+                 for b, ask in _asks("list_payment_methods", seed=seed, draws=200) if "no longer valid" in ask.say]
+        world.close()
+    assert len(asks) > 10
+    for b, ask, methods in asks:
+        facts = [list(ask.facts(methods))]
+        card = next(m for m in b["methods"] if m["expired"] and m["last4"] in ask.say)
+        d = dt.date.fromisoformat(card["expires_on"])
+        for answer in (f"That card expired in {d:%B %Y}, so I didn't book the flight.",
+                       f"It expired {d.month:02d}/{d.year % 100:02d}; nothing was booked.",
+                       f"It expired on {d:%B} {d.day}, {d.year}."):
+            assert facts_stated(facts, [answer]), (ask.say, facts, answer)
+        other = d.replace(day=1) - dt.timedelta(days=1)
+        assert not facts_stated(facts, [f"It expired in {other:%B %Y}."]), (ask.say, facts)
+
+
+def test_an_exchange_rate_question_names_us_dollars():
+    """Finding (seed 133, 0002): "Some of your fares are in Canadian dollars, right? At what rate do you convert
+    them to dollars?" named no currency to convert to: Canadian dollars are dollars too."""
+    asks = [ask for _, ask in _asks("get_exchange_rate")]
+    assert len(asks) > 20
+    for ask in asks:
+        for text in (ask.say, ask.terse):
+            assert "dollars" not in re.sub(r"(US|Canadian) dollars", "", text), text
