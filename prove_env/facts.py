@@ -515,7 +515,37 @@ def _phrase_stated(value: str, text: str) -> bool:
     said = _loose(text, brackets="(" not in value and ")" not in value)
     # not the T of 'AT&T', nor a word said as not so ('not engaged' states no 'engaged')
     negated = "" if re.match(r"not\b|\w+n['’]t\b", phrase) else r"(?<!\bnot )(?<!n't )(?<!n’t )"
-    return re.search(rf"(?<![\w&]){negated}{words}(?![\w&])", said) is not None
+    if re.search(rf"(?<![\w&]){negated}{words}(?![\w&])", said) is not None:
+        return True
+    return not stop and _listed(phrase.split(" "), _fold(text), negated)
+
+
+# one item of a list said in words: one or two words, none of them 'and', 'or' or 'the' (a list that
+# shares its noun after it says 'the' before the whole list: 'the living room and office blinds';
+# 'the budget, and the quarterly review' is two things); before a shared noun an item may take 'the'
+_BARE_ITEM = r"(?!(?:and|or|the)\b)[\w'’-]+(?:\s+(?!(?:and|or|the)\b)[\w'’-]+)?"
+_ITEM = rf"(?:the\s+)?{_BARE_ITEM}"
+_AND = r"\s*,?\s+(?:and|or|&)\s+"
+
+
+def _listed(words: list[str], said: str, negated: str) -> bool:
+    """Whether `said` names the phrase of these words as one item of a list that shares the rest of
+    it: its last words after the list ('the living room, master bedroom and office blinds' names
+    'master bedroom blinds') or its first words before it ('the blinds in the living room and the
+    office' names 'blinds in the office'). An item is a whole item, between commas, 'and' or 'or'
+    ('the living room lamp and office blinds' names no 'living room blinds')."""
+    if len(words) < 2 or ("," not in said and not re.search(r"\s(?:and|or|&)\s", said)):
+        return False
+    for cut in range(1, len(words)):
+        head, tail = (r"\s+".join(_plural(w) for w in part) for part in (words[:cut], words[cut:]))
+        bare_head = r"\s+".join(map(re.escape, words[:cut]))
+        shared_after = (rf"(?<![\w&]){negated}{bare_head}(?:\s*,\s*{_BARE_ITEM})*{_AND}{_BARE_ITEM}\s+{tail}"
+                        r"(?![\w&])")
+        shared_before = (rf"(?<![\w&]){negated}{head}\s+(?:{_ITEM}\s*,\s*)*(?:{_ITEM}{_AND})?(?:the\s+)?"
+                         rf"{tail}(?=\s*(?:,|and\b|or\b|&|[.;:!?)]|$))")
+        if re.search(shared_after, said) or re.search(shared_before, said):
+            return True
+    return False
 
 
 def _plural(word: str) -> str:

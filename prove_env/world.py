@@ -771,8 +771,8 @@ def _row_plan(mapper: Any) -> tuple[tuple[str, str, bool, Any], ...]:
             fixed, value = False, None
         elif column.default is None:
             fixed, value = True, None
-        elif column.default.is_scalar:
-            fixed, value = True, column.default.arg
+        elif column.default.is_scalar and isinstance(column.default.arg, (str, int, float, dt.date)):
+            fixed, value = True, column.default.arg  # immutable: every row may hold the same one
         else:
             fixed, value = False, None
         plan.append((prop.key, column.key, fixed, value))

@@ -426,3 +426,40 @@ def test_rivals_are_offered_within_one_answer():
     assert not facts_stated(facts, ["Tammie Patrick, Richard Taylor and Shirley Moore.",
                                     "1, 2 or 3 of Shower head rain 8 in are on their way."])
     assert not facts_stated([[5]], ["Nothing yet.", "There are 4, 5 or 6."])
+
+
+@pytest.mark.parametrize("text", [
+    "It opens the living room, master bedroom and office blinds.",
+    "Living room, master bedroom, and office blinds.",
+    "It opens the blinds in the living room, master bedroom and office.",
+    "It opens the blinds in the living room, the master bedroom and the office.",
+])
+def test_a_list_that_shares_a_noun_names_each_item_with_it(text):
+    """Finding (iot_devices, seed 135): "the living room, master bedroom and office blinds" named the
+    three blinds of a scene, and stated only the office's: a list that shares its noun, after it or
+    before it, names each of its items with the noun."""
+    facts = [[one_of("Living room blinds", "blinds in the living room"),
+              one_of("Master bedroom blinds", "blinds in the master bedroom"),
+              one_of("Office blinds", "blinds in the office")]]
+    assert facts_stated(facts, [text])
+
+
+@pytest.mark.parametrize("fact, text", [
+    ("Living room blinds", "It opens the living room lamp and office blinds."),  # not an item of the list
+    ("Living room blinds", "the kitchen, hall and office blinds"),
+    ("Office blinds", "the blinds in the kitchen, and the lamp in the office"),
+    ("Savings account", "I closed the savings and left the checking account"),
+])
+def test_a_list_names_no_item_it_does_not_hold(fact, text):
+    assert not stated(fact, text)
+
+
+def test_a_list_of_kinds_names_each_kind():
+    assert stated("Checking account", "your checking and savings accounts")
+    assert stated("Savings account", "your checking and savings accounts")
+
+
+def test_two_things_said_apart_are_no_list_that_shares_a_noun():
+    """'the budget, and the quarterly review' speaks of two things: no 'Budget review'."""
+    assert not stated("Budget review", "We went over the budget, and the quarterly review is next.")
+    assert stated("Budget review", "the budget and quarterly reviews")

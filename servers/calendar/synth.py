@@ -545,11 +545,13 @@ def list_events(b: Bundle, rng: random.Random) -> Ask | None:
         terse = [f"How many events {span}?" if where == "my calendar" else f"How many events {span} on {where}?"]
     elif kind == "first":
         facts = lambda r: [_title(r["events"][0]["title"])]
-        says = ([f"What was the first thing on {where} {span}?", f"What was my first event {span} on {where}?",
+        # never "on Tuesday, March 17, 2026 on my calendar" (seed 135): the calendar, if named, is "in"
+        inside = "" if where == "my calendar" else f" in {where}"
+        says = ([f"What was the first thing on {where} {span}?", f"What was my first event {span}{inside}?",
                  f"Which event came first on {where} {span}?"] if over else
-                [f"What's the first thing on {where} {span}?", f"What's my first event {span} on {where}?",
+                [f"What's the first thing on {where} {span}?", f"What's my first event {span}{inside}?",
                  f"Which event comes first on {where} {span}?"])
-        terse = [f"First event {span} on {where}?"]
+        terse = [f"First event {span}{inside}?"]
     else:
         facts = _titles("events", 50)  # every title asked for (seed 133: five of six on one day)
         says = ([f"What was on {where} {span}?", f"What did I have on {where} {span}?",

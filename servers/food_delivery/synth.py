@@ -303,12 +303,14 @@ def get_menu(b: Bundle, rng: random.Random) -> Ask | None:
     r = rng.choice(b["restaurants"])
     name, menu = r["name"], b["menus"][r["restaurant_id"]]
     category = rng.choice(sorted({i["category"] for i in menu}))
-    say = rng.choice([f"What {category.lower()} does {name} have, and how much are they?",
-                      f"Can you show me the {category.lower()} on {name}'s menu with prices?",
-                      (f"I want something from the {category.lower()} section at {name}. What are my options, "
+    # The section is said as the menu names it ('Dim sum', not 'dim sum'): the gold passes it so, and
+    # an agent that copies the user's words into the filter would otherwise differ in letter case.
+    say = rng.choice([f"What's in the {category} section of {name}'s menu, and how much is each?",
+                      f"Can you show me {name}'s {category} section with prices?",
+                      (f"I want something from the {category} section at {name}. What are my options, "
                        f"and their prices?")])
     return Ask({"restaurant_id": r["restaurant_id"], "category": category}, say=say,
-               terse=f"{name} {category.lower()} and prices?", refs=(_restaurant(r),), mentions=(name, category.lower()),
+               terse=f"{name} menu, {category} section: prices?", refs=(_restaurant(r),), mentions=(name, category),
                facts=lambda x: [v for i in x for v in (i["name"], i["price"])])
 
 

@@ -1243,7 +1243,9 @@ def create_automation(b: Bundle, rng: random.Random) -> Ask | None:
     if locks:
         hour, minute = rng.choice([(21, 30), (22, 0), (22, 45), (23, 15)])
         at = dt.time(hour, minute)
-        options.append((f"Lock doors at {clock(at)}", "time", {"at_time": f"{hour:02d}:{minute:02d}"}, "lock", None,
+        # "Lock up", not "Lock doors": most homes have one lock, and 'Lock doors at 10:45 pm' for the
+        # front door alone named more doors than it locks (seed 135)
+        options.append((f"Lock up at {clock(at)}", "time", {"at_time": f"{hour:02d}:{minute:02d}"}, "lock", None,
                         locks, f"lock {listing([dev(x) for x in locks])} every night at {clock(at)}", (clock(at),)))
     humid = [d for d in b["devices"] if d["type"] == "sensor" and d["sensor"] == "humidity"]
     plugs = [d for d in b["devices"] if d["type"] == "plug" and ("fan" in d["name"] or "dehumid" in d["name"])]

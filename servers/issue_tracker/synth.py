@@ -948,7 +948,7 @@ def link_issues(b: Bundle, rng: random.Random) -> Ask | None:
     relation = rng.choice(("blocks", "is_blocked_by", "relates_to"))
     say = {"blocks": [f"{one[0].upper() + one[1:]} blocks {two}{at}; please link them that way.",
                       f"Record{at} that {one} is blocking {two}."],
-           "is_blocked_by": [f"{one[0].upper() + one[1:]}{at} can't move until {two} is done; mark it as blocked by it.",
+           "is_blocked_by": [f"{one[0].upper() + one[1:]}{at} can't move until {two} is done; mark it as blocked by that one.",
                              f"Link {one}{at} as blocked by {two}."],
            "relates_to": [f"Link {one} and {two}{at} as related.", f"{one[0].upper() + one[1:]} relates to {two}{at}; "
                           "please connect them."]}[relation]

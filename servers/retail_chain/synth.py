@@ -361,11 +361,11 @@ def list_transfers(b: Bundle, rng: random.Random) -> Ask | None:
     name = store_name(store, "transfers")
     return Ask({"store_id": store["store_id"], "direction": "incoming", "status": "in_transit"},
                say=_pick(rng, [f"What transfers are on their way to {name}, and how many of each?",
-                               f"Is anything in transit to {name} from other stores? What and how many?",
+                               f"Is anything in transit to {name} from other stores? What, and how many of each?",
                                f"Could you tell me which incoming transfers {name} is still waiting for, with quantities?",
                                f"We're expecting deliveries from other stores at {name}. What's in transit to us, and "
-                               f"how many?"]),
-               terse=f"Transfers in transit to {name}, and how many?", refs=(_store_ref(store),),
+                               f"how many of each?"]),
+               terse=f"Transfers in transit to {name}, and how many of each?", refs=(_store_ref(store),),
                mentions=(store_mention(store),),
                facts=lambda r: [t["product"] for t in r] + [t["quantity"] for t in r])
 
@@ -460,8 +460,8 @@ def collect_reservation(b: Bundle, rng: random.Random) -> Ask | None:
                say=_pick(rng, [f"{who} is at {name} to pick up their {product}. Please mark the reservation collected.",
                                f"Hand over {who}'s reserved {product} at {name}; they're at the counter now.",
                                f"{who} just collected the {product} they had on hold at {name}, could you record that?",
-                               f"Please close out {who}'s pick-up of {product} at {name} as collected."]),
-               terse=f"{who} collected {product} at {name}.",
+                               f"Please close out {who}'s pick-up of the {product} at {name} as collected."]),
+               terse=f"{who} collected the {product} at {name}.",
                refs=(_under(b, "reservation", r),), mentions=(who, product))
 
 
@@ -554,7 +554,7 @@ def cancel_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"restock_id": o["restock_id"]},
                say=_pick(rng, [f"Cancel the restock order of {product} for {name}; we don't need it after all.",
                                f"Please call off the pending restock of {product} at {name}.",
-                               f"Could you cancel the open order for {product} at {name}?"]),
+                               f"Could you cancel the open order for the {product} at {name}?"]),
                terse=f"Cancel restock of {product} at {name}.", refs=(_under(b, "restock", o),),
                mentions=(product, store_mention(store)))
 

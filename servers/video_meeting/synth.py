@@ -523,15 +523,15 @@ def remove_participant(b: Bundle, rng: random.Random) -> Ask | None:
                                           "Could you take {who} out of {name}? This part is confidential.",
                                           "I need {who} out of {name} immediately."),
                        ("Someone who shouldn't be there is in {name}. Please remove them.",
-                        "There's a person in {name} I need out for the confidential part; remove them, please."),
+                        "I need someone out of {name} for the confidential part; remove them, please."),
                        "Remove {who} from {name}.",
                        waiting=(("{who} is in the waiting room of {name} and shouldn't join. Remove them, please.",
                                  "Please remove {who} from the waiting room of {name}; they shouldn't get in.",
                                  "Could you take {who} out of the waiting room of {name}? This part is confidential.",
                                  "I don't want {who} in {name}. They're waiting to get in; remove them, please."),
                                 ("Someone who shouldn't be there is waiting to get into {name}. Please remove them.",
-                                 "There's a person in the waiting room of {name} I need kept out for the "
-                                 "confidential part; remove them, please."),
+                                 "I need someone kept out of {name} for the confidential part; they're in "
+                                 "the waiting room. Remove them, please."),
                                 "Remove {who} from the waiting room of {name}."))
 
 

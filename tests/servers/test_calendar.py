@@ -2061,3 +2061,16 @@ def test_every_pending_invitation_asked_for_is_read_past_the_default_page():
         titles = list(dict.fromkeys(i["title"] for i in result["invitations"]))
         assert [_written(f) for f in facts] == titles, ask.say
     assert long, "no listing of more than twenty invitations was asked for"
+
+
+def test_the_first_event_of_a_day_is_asked_without_two_ons():
+    """Minor flaw (seed 135): "What's my first event on Tuesday, March 17, 2026 on my calendar?" says
+    "on" twice; the first event of a day is asked of the day alone, or "in" a calendar it names."""
+    firsts = [ask for seed in range(3) for ask, _ in _built("list_events", seed=seed, draws=400)
+              if "first" in f"{ask.say} {ask.terse}".lower()]
+    assert any("my first event" in ask.say.lower() for ask in firsts), [a.say for a in firsts][:5]
+    for ask in firsts:
+        for text in (ask.say, ask.terse):
+            assert " on my calendar?" not in text or text.lower().startswith(("what's the first", "what was the first",
+                                                                                 "which event")), text
+            assert not ("first event on" in text.lower() and " on the " in text), text

@@ -2496,3 +2496,54 @@ def test_a_recipe_note_lists_ingredients(seed):
             "SELECT content FROM nodes WHERE path LIKE ?", (f"%/notes/recipes/{name}.md",)).fetchall()
         listed = content.split("## Ingredients\n\n")[1].split("\n\n")[0].splitlines()
         assert 4 <= len(listed) <= 7 and all(line[2:] in needs for line in listed), (name, listed)
+
+
+def test_a_human_readable_total_is_asked_only_of_a_folder_of_a_kilobyte_or_more():
+    """"How much space does /home/angelica/scripts take up? Just the total, in K or M."
+    (filesystem-13500000-0004): the folder holds 315 bytes, the listing says '315', and "about 0.3 KB",
+    the total in the unit the words ask, reads no fact (success false). A folder under 1K is asked its
+    size in bytes."""
+    import re
+
+    seen = 0
+    for seed in (0, 13500000):
+        for ask, result, _ in _asks("du", seed=seed, draws=200):
+            assert result is not None
+            if not ask.args.get("human_readable"):
+                continue
+            seen += 1
+            assert re.match(r"[\d.]+[KMGT]\t", result if isinstance(result, str) else str(result)), (ask.say, result)
+    assert seen > 10
+
+
+def test_a_search_is_narrowed_to_one_kind_of_file_only_where_others_match():
+    """"Which Markdown (.md) files under /home/angelica/projects mention 'documentation'?"
+    (filesystem-13500000-0001): the only file that says it is a .md one, so the filter is idle and the gold
+    drops it, teaching a search without the filter the words ask. A search by kind of file is asked only
+    where files of another kind match as well."""
+    from tests.stand_ins import parse
+
+    seen = 0
+    for seed in (0, 13500000):
+        for ask, _, _ in _asks("search_files", seed=seed, draws=300):
+            if "name" not in ask.args:
+                continue
+            seen += 1
+            toolkit = get_toolkit("filesystem")
+            world = worlds.create(toolkit, seed)
+            unfiltered = parse(toolkit(world).run("search_files", {k: v for k, v in ask.args.items() if k != "name"}))
+            world.close()
+            ext = ask.args["name"][1:]
+            assert any(not r["path"].endswith(ext) for r in unfiltered["results"]), (ask.say, unfiltered)
+    assert seen > 5
+
+
+def test_a_list_named_beside_a_file_is_never_a_second_bracket():
+    """Finding (seed 135, redraw): "Add a book to the note ... (it's somewhere in /home/angelica) (my reading
+    list) so it becomes line 2": two brackets in a row."""
+    beside = 0
+    for seed in range(4):
+        for ask, _, _ in _asks("insert_lines", seed=seed, draws=200):
+            assert ") (" not in ask.say, ask.say
+            beside += ", my " in ask.say
+    assert beside, "no list was named beside a file named with brackets"

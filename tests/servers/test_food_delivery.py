@@ -793,3 +793,14 @@ def test_an_introduction_by_name_greets_before_the_name():
     assert len(said) > 5
     for words in said:
         assert not re.search(r",\s*(hello|hi|hey)\W*$", words, re.I), words
+
+
+def test_a_menu_section_is_said_as_the_filter_takes_it():
+    """Finding (seed 135): "Jade Garden dim sum and prices?" with the gold `get_menu(category="Dim
+    sum")`: an agent passing the user's words `category="dim sum"` (the tool folds case, same items)
+    scores argument 0.75. Every wording says the section in the menu's own letter case."""
+    asks = [ask for ask, _ in _built("get_menu", draws=120)]
+    assert len(asks) > 20
+    for ask in asks:
+        for words in (ask.say, ask.terse or ""):
+            assert ask.args["category"] in words, words

@@ -1850,3 +1850,15 @@ def test_a_terse_request_quotes_the_name_of_its_scene_or_automation():
                     raise AssertionError(ask.terse)
                 seen += f"'{name}'" in ask.terse
     assert seen > 40, seen
+
+
+def test_a_lock_automation_is_named_for_no_more_doors_than_it_locks():
+    """Finding (seed 135): "Name it 'Lock doors at 10:45 pm'." for an automation that locks the front
+    door lock alone: the name spoke of doors the home does not have. It is now 'Lock up at ...'."""
+    seen = 0
+    for ask, _ in _asks("create_automation", draws=80):
+        if ask.args.get("command") != "lock":
+            continue
+        assert not ask.args["name"].startswith("Lock doors"), ask.args["name"]
+        seen += len(ask.args["device_ids"]) == 1
+    assert seen > 5, seen

@@ -2024,3 +2024,16 @@ def test_a_status_history_runs_step_by_step_to_the_status():
         world.connection.execute("DELETE FROM history WHERE id = ?", (steps[0][0],))
         assert any(steps[0][1] in p and "history" in p for p in world.violations()), seed
         world.close()
+
+
+def test_a_blocked_link_names_the_blocker_without_a_second_it():
+    """Finding (seed 135, 0011): "'Checkout page shows duplicate entries' in our Titan project can't move
+    until 'Write integration tests for GitHub Actions' is done; mark it as blocked by it." One "it" for
+    each issue: the blocker is "that one"."""
+    seen = 0
+    for ask, _, _ in _bundle_asks("link_issues", draws=300):
+        if ask.args.get("relation") != "is_blocked_by" or "can't move until" not in ask.say:
+            continue
+        seen += 1
+        assert "blocked by it" not in ask.say, ask.say
+    assert seen, seen

@@ -944,3 +944,31 @@ def test_a_product_is_never_said_bare_as_a_mass_noun():
             for verb in ("more", "check", "ship", "reorder"):
                 assert not re.search(rf"\b{verb} {re.escape(product)}", ask.say, re.I), ask.say
     assert seen > 300, seen
+
+
+def test_incoming_transfers_ask_how_many_of_each():
+    """Finding (seed 135, 0004): "Transfers in transit to the Cherry Creek store in Denver, and how many?" reads as
+    the number of transfers, while the facts are each transfer's quantity: "A couple of transfers are in transit:
+    Utility knife and Exterior satin paint, 1 gal." failed. Every wording, the terse one too, asks how many of
+    each (or with quantities)."""
+    said = set()
+    for ask, _ in _retail_asks("list_transfers", draws=200):
+        for text in (ask.say, ask.terse):
+            said.add(text)
+            assert re.search(r"how many of each|with quantities", text), text
+    assert len(said) >= 5, said
+
+
+def test_a_collected_or_cancelled_product_is_never_said_bare():
+    """Finding (seed 135, 0004 and 0005): "Nathan Brooks collected Leaf rake at the Denver Cherry Creek store." and
+    "Could you cancel the open order for Smart dimmer switch at the Seattle Ballard store?": the product with no
+    article reads as a mass noun. Those wordings say 'the Leaf rake'."""
+    seen = 0
+    for tool in ("collect_reservation", "cancel_restock_order"):
+        for ask, b in _retail_asks(tool, draws=200):
+            product = next((p["name"] for p in b["products"].values() if p["name"] in ask.say), None)
+            assert product is not None, ask.say
+            seen += 1
+            for text in (ask.say, ask.terse):
+                assert not re.search(rf"\b(collected|pick-up of|order for) {re.escape(product)}", text), text
+    assert seen > 100, seen
