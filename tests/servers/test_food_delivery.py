@@ -715,16 +715,7 @@ def test_a_terse_introduction_by_email_does_not_read_as_an_order():
     between "Email" and the address."""
     import re
 
-    from prove_env.synthesis.recipe import Ref, get_recipe
-
-    recipe = get_recipe("food_delivery")
-    by_email = [lookup for lookup in recipe.lookups if lookup.kind == "customer"
-                and "email" in lookup.args(Ref.of("customer", {"customer_id": "C", "name": "N", "email": "e"}))]
-    assert len(by_email) == 1
-    said = set()
-    for i in range(300):
-        customer = {"customer_id": f"CUS-{i:04d}", "name": f"Name {i}", "email": f"person{i}@example.com"}
-        said.add(by_email[0].intro(Ref.of("customer", customer))[1])
+    said = {intro[1] for intro in _customer_intros("email", 300)}
     assert len(said) > 1
     for words in said:
         assert not re.match(r"e-?mail\s+\S+@", words, re.I), words
@@ -780,16 +771,7 @@ def test_an_introduction_by_name_greets_before_the_name():
     introduction by name greets first ("Hello, it's James Cross.") or not at all."""
     import re
 
-    from prove_env.synthesis.recipe import Ref, get_recipe
-
-    recipe = get_recipe("food_delivery")
-    by_name = [lookup for lookup in recipe.lookups if lookup.kind == "customer"
-               and "name" in lookup.args(Ref.of("customer", {"customer_id": "C", "name": "N", "email": "e"}))]
-    assert len(by_name) == 1
-    said = set()
-    for i in range(400):
-        customer = {"customer_id": f"CUS-{i:04d}", "name": f"Ann Lee{i}", "email": f"person{i}@example.com"}
-        said.update(by_name[0].intro(Ref.of("customer", customer)))
+    said = {words for intro in _customer_intros("name", 400) for words in intro}
     assert len(said) > 5
     for words in said:
         assert not re.search(r",\s*(hello|hi|hey)\W*$", words, re.I), words
@@ -804,3 +786,15 @@ def test_a_menu_section_is_said_as_the_filter_takes_it():
     for ask in asks:
         for words in (ask.say, ask.terse or ""):
             assert ask.args["category"] in words, words
+
+
+def _customer_intros(key: str, draws: int) -> list[tuple[str, str]]:
+    """The introductions of the one customer look-up by `key` ('name' or 'email'), for `draws`
+    customers."""
+    from prove_env.synthesis.recipe import Ref, get_recipe
+
+    lookups = [lookup for lookup in get_recipe("food_delivery").lookups if lookup.kind == "customer"
+               and key in lookup.args(Ref.of("customer", {"customer_id": "C", "name": "N", "email": "e"}))]
+    assert len(lookups) == 1
+    return [lookups[0].intro(Ref.of("customer", {"customer_id": f"CUS-{i:04d}", "name": f"Ann Lee{i}",
+                                                  "email": f"person{i}@example.com"})) for i in range(draws)]
