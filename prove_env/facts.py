@@ -59,14 +59,19 @@ it, because a guess that names every candidate is no statement:
   steps either way, one of them above it ('4, 5, 6'; 'Oct 28, 29 or 30'; '$45.19, $45.20'), a
   step being 1 for a whole number, a cent for an amount (both for a whole amount) and a day for a
   date; values below it alone are a breakdown, not a guess ('3 events: 2 meetings, 1 call');
-- nor a number joined to another by 'or' or 'to' ('5 or 6', 'one to three');
+- nor a number joined to another by 'or', 'to' or a dash ('5 or 6', 'one to three', '3-4');
+- nor a number in a run of bare numbers with two others, which tells none of them apart ('1, 4, 7,
+  10'; '$12.50 / $40.00 / $7.25'): no word, id or day between them (a number recorded as text is a
+  table's cell, which a print of its column lists among the others: no guess);
+- nor a measure beside two others of its kind near it at the rounding it is said to ('94, 95, 96
+  minutes'), joined to one ('95 or 96 min'), or in a run of bare numbers ('60, 95, 130 minutes');
 - nor a word that is one of the values a tool's argument takes (a status, a priority) beside two
   of its other values, or joined to one by 'or' ('open or closed'; the episode passes the server's
   choices);
 - the task's own facts are no rivals: an answer that lists them all is no guess.
 
-A list that ends at the fact ('0 1 2 ... 8' for 8) is as likely right as the fact said alone, so
-it is let be; hours of the clock ('2 pm') are times, never numbers.
+A list that counts up to the fact ('0 1 2 ... 8' for 8) is as likely right as the fact said alone,
+so it is let be; hours of the clock ('2 pm') are times, never numbers.
 """
 
 from __future__ import annotations
@@ -292,14 +297,19 @@ def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Colle
         for v in values(other):
             if isinstance(v, str) and v.strip() and _as_number(v) is None:
                 words = r"\s+".join(map(re.escape, v.split()))  # spaced as the answer spaces it
-                text = re.sub(rf"(?<!\w){words}(?!\w)", " ", text, flags=re.I)
+                text = re.sub(rf"(?<!\w){words}(?!\w)", " · ", text, flags=re.I)  # no word, but no run goes on
+    if isinstance(fact, dict) and "quantity" in fact:
+        return _quantity_hedged(fact, text, others)
     for rivals in _rivals(fact):
         said = [step for step, rival in rivals if _key(rival) not in known and stated(rival, text, today)]
         if len(said) >= 2 and max(said) > 0:
             return True
     number = _as_number(fact)
     if number is not None:
-        return any(number in pair and len(set(pair)) > 1 for pair in _numbers_joined(text))
+        # a number recorded as text is a cell of printed data, which a print of its column lists
+        # among the others ('jan: 11, 3, 5, 12, -3, 9'): no run of a table's cells is a guess
+        return (any(number in pair and len(set(pair)) > 1 for pair in _numbers_joined(text))
+                or not isinstance(fact, str) and any(_listed_among(number, run, known) for run in _runs(text)))
     if isinstance(fact, str) and choices:
         return _choice_hedged(_fold(fact), said_text, text, {_fold(str(k)) for k in known}, choices)
     return False
@@ -332,6 +342,37 @@ def _choice_hedged(word: str, said: str, rest: str, known: set[str], choices: Se
             if re.search(rf"(?<!\w)(?:{a}{joined}{b}|{b}{joined}{a})(?!\w)", folded):
                 return True
     return False
+
+
+# A run of bare numbers on one line, joined by commas, slashes, spaces, 'or' or 'and' alone, with no
+# word to tell them apart ('1, 4, 7, 10', '$12.50 / $40.00 / $7.25', 'three, six or nine').
+_BARE = rf"-?\$?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})"
+_BARE_NUMBER = re.compile(rf"(?<![\w.,$-])(?:{_BARE})(?![\w%]|[.,]\d)", re.I)
+_RUN = re.compile(rf"(?<![\w.,$-])(?:{_BARE})(?:(?:[ \t]*[,;/][ \t]*|[ \t]+)(?:(?:or|and)[ \t]+)?(?:{_BARE})){{2,}}"
+                  rf"(?![\w%]|[.,]\d)", re.I)
+
+
+def _runs(text: str) -> list[list[float]]:
+    """The runs of bare numbers in `text` (`_RUN`), each as its numbers; ids, dates and times are
+    words here, which tell the numbers beside them apart ('ACC-1 3, ACC-2 5')."""
+    text = _NAMED_DAY.sub(" on ", _NOT_NUMBERS.sub(" at ", _unscaled(text)))
+    return [[_bare(m[0]) for m in _BARE_NUMBER.finditer(run[0])] for run in _RUN.finditer(text)]
+
+
+def _bare(token: str) -> float:
+    word = _WORD_NUMBERS.get(token.lower())
+    return float(word) if word is not None else float(token.lstrip("-$").replace(",", ""))
+
+
+def _listed_among(number: float, run: list[float], known: set[Any]) -> bool:
+    """Whether a run of bare numbers offers `number` among two others that are not the task's facts:
+    a list that tells nothing of which is meant ('1, 4, 7, 10' for 7). A count up to the number ('1,
+    2, 3, 4' for 4) says no more than the number alone."""
+    if not any(abs(n - number) < 0.005 for n in run):
+        return False
+    if run[-1] == number and run == [run[0] + k for k in range(len(run))] and run[0] in (0, 1):
+        return False
+    return sum(abs(n - number) >= 0.005 and round(n, 2) not in known for n in run) >= 2
 
 
 def _rivals(fact: Any) -> list[list[tuple[int, Any]]]:
@@ -368,7 +409,11 @@ def _key(value: Any) -> Any:
 
 
 _TOKEN = r"-?\$?\d[\d,]*(?:\.\d+)?|[a-z]+"
-_JOINED = re.compile(rf"(?<![\w.])(?P<a>{_TOKEN}),?\s+(?:or|to)\s+(?:maybe\s+|perhaps\s+)?(?=(?P<b>{_TOKEN})\b)", re.I)
+_FIGURE = r"\$?\d[\d,]*(?:\.\d+)?"
+# two values offered as alternatives or a range: '5 or 6', 'one to three', '3-4', '$40–$50' (a dash
+# between figures alone, not within a longer chain of them: '555-1234-5678', '2026-11-28')
+_JOINED = re.compile(rf"(?<![\w.])(?P<a>{_TOKEN}),?\s+(?:or|to)\s+(?:maybe\s+|perhaps\s+)?(?=(?P<b>{_TOKEN})\b)"
+                     rf"|(?<![\w.,$-])(?P<low>{_FIGURE})[ \t]?[-–—][ \t]?(?=(?P<high>{_FIGURE})(?![\w.,-]?\d|[-–—]))", re.I)
 
 
 # An amount said in thousands, millions or billions ('$15k', '$1.2M', '15 thousand'): a bare 'K', 'M'
@@ -403,8 +448,8 @@ def _numbers_joined(text: str) -> list[tuple[float, float]]:
 
     pairs = []
     for m in _JOINED.finditer(_NAMED_DAY.sub(" ", _NOT_NUMBERS.sub(" ", _unscaled(text)))):
-        a, b = number(m["a"]), number(m["b"])
-        if a is not None and b is not None:
+        a, b = (number(m["a"]), number(m["b"])) if m["a"] else (number(m["low"]), number(m["high"]))
+        if a is not None and b is not None and (m["a"] or a < b):  # a range runs upwards: not a score '3-1'
             pairs.append((a, b))
     return pairs
 
@@ -526,20 +571,25 @@ def _phrase_stated(value: str, text: str) -> bool:
 _BARE_ITEM = r"(?!(?:and|or|the)\b)[\w'’-]+(?:\s+(?!(?:and|or|the)\b)[\w'’-]+)?"
 _ITEM = rf"(?:the\s+)?{_BARE_ITEM}"
 _AND = r"\s*,?\s+(?:and|or|&)\s+"
+_PLACES = ("in", "on", "at", "by", "near", "inside", "outside")
 
 
 def _listed(words: list[str], said: str, negated: str) -> bool:
     """Whether `said` names the phrase of these words as one item of a list that shares the rest of
     it: its last words after the list ('the living room, master bedroom and office blinds' names
-    'master bedroom blinds') or its first words before it ('the blinds in the living room and the
-    office' names 'blinds in the office'). An item is a whole item, between commas, 'and' or 'or'
-    ('the living room lamp and office blinds' names no 'living room blinds')."""
+    'master bedroom blinds'; 'the lamp and the blinds in the office' names 'lamp in the office') or
+    its first words before it ('the blinds in the living room and the office' names 'blinds in the
+    office'). An item is a whole item, between commas, 'and' or 'or' ('the living room lamp and office
+    blinds' names no 'living room blinds')."""
     if len(words) < 2 or ("," not in said and not re.search(r"\s(?:and|or|&)\s", said)):
         return False
     for cut in range(1, len(words)):
         head, tail = (r"\s+".join(_plural(w) for w in part) for part in (words[:cut], words[cut:]))
         bare_head = r"\s+".join(map(re.escape, words[:cut]))
-        shared_after = (rf"(?<![\w&]){negated}{bare_head}(?:\s*,\s*{_BARE_ITEM})*{_AND}{_BARE_ITEM}\s+{tail}"
+        # before a shared place ('in the living room') each item may take 'the': 'the ceiling light
+        # and the blinds in the living room'
+        item = _ITEM if words[cut] in _PLACES else _BARE_ITEM
+        shared_after = (rf"(?<![\w&]){negated}{bare_head}(?:\s*,\s*{item})*{_AND}{item}\s+{tail}"
                         r"(?![\w&])")
         shared_before = (rf"(?<![\w&]){negated}{head}\s+(?:{_ITEM}\s*,\s*)*(?:{_ITEM}{_AND})?(?:the\s+)?"
                          rf"{tail}(?=\s*(?:,|and\b|or\b|&|[.;:!?)]|$))")
@@ -684,9 +734,63 @@ def _base(value: float, unit: _Unit) -> float:
 
 def _quantity_stated(value: float, unit: _Unit, decimals: int, text: str) -> bool:
     """Whether `text` states `value` `unit` (recorded to `decimals` places) in any unit of its kind."""
-    truth = _base(value if unit.offset else abs(value), unit)
-    step = 10.0 ** -decimals * unit.scale  # the recorded value's own rounding, in base units
-    return any(_agrees(said, truth, step) for said in _measures(_worded(_NOT_NUMBERS.sub(" ", _unscaled(_fold(text)))), unit))
+    truth, step = _truth(value, unit, decimals)
+    return any(_agrees(said, truth, step) for _, said in _measures(_measured(text), unit))
+
+
+def _truth(value: float, unit: _Unit, decimals: int) -> tuple[float, float]:
+    """A recorded measure in its kind's base unit, with its own rounding (`decimals` places)."""
+    return _base(value if unit.offset else abs(value), unit), 10.0 ** -decimals * unit.scale
+
+
+def _measured(text: str) -> str:
+    """`text` as its measures are read: folded, ids and times blanked, thousands and words in digits."""
+    return _worded(_NOT_NUMBERS.sub(" at ", _unscaled(_fold(text))))
+
+
+def _quantity_hedged(fact: dict[str, Any], text: str, others: Sequence[Any]) -> bool:
+    """Whether `text` offers rivals for a measure: two other measures of its kind near the one that
+    states it (within two of the steps it is stated to, one of them above: '94, 95, 96 minutes',
+    '1.2, 1.3 or 1.4 km'), one joined to it by 'or', 'to' or a dash ('95 or 96 minutes', '1.2-1.4
+    km'), or a run of bare numbers that holds it among two others ('60, 95, 130 minutes'). What
+    agrees with another of the task's measures, or writes another of its numbers, is no rival."""
+    unit = _UNITS[fact["unit"]]
+    truth, step = _truth(float(fact["quantity"]), unit, fact.get("places", _decimals(fact["quantity"])))
+    measures = [m for other in others for m in (other.get("one_of", [other]) if isinstance(other, dict) else ())]
+    known = [_truth(float(m["quantity"]), _UNITS[m["unit"]], m.get("places", _decimals(m["quantity"])))
+             for m in measures if isinstance(m, dict) and "quantity" in m and _UNITS[m["unit"]].kind == unit.kind]
+    measured = _measured(text)
+    said: dict[int, list[_Said]] = {}
+    for at, reading in _measures(measured, unit):
+        said.setdefault(at, []).append(reading)
+
+    def right(readings: list[_Said]) -> bool:
+        return any(_agrees(r, truth, step) for r in readings)
+
+    numbers = {_as_number(v) for other in others for v in values(other)} - {None}
+
+    def rival(readings: list[_Said]) -> bool:  # neither this measure nor another fact's measure or number
+        return not right(readings) and not any(_agrees(r, t, s) for r in readings for t, s in known) \
+            and not any(abs(r.written - n) < 0.005 for r in readings for n in numbers)
+
+    stating = [r.step for readings in said.values() for r in readings if _agrees(r, truth, step)]
+    if not stating:
+        return False
+    near = max(min(stating), step) * 2 * (1 + 1e-9)
+    close = [min(r.value for r in readings) - truth for readings in said.values()
+             if rival(readings) and min(abs(r.value - truth) for r in readings) <= near]
+    if len(close) >= 2 and max(close) > 0:
+        return True
+    for m in _JOINED.finditer(measured):
+        a, b = (m.start("a"), m.start("b")) if m["a"] else (m.start("low"), m.start("high"))
+        if a in said and b in said and (right(said[a]) and rival(said[b]) or right(said[b]) and rival(said[a])):
+            return True
+    for run in _RUN.finditer(measured):
+        spots = [run.start() + m.start() for m in _BARE_NUMBER.finditer(run[0])]
+        readings = [said[at] for at in spots if at in said]
+        if any(map(right, readings)) and sum(map(rival, readings)) >= 2:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -718,10 +822,11 @@ def _unit_named(word: str | None, unit: _Unit) -> _Unit | None:
     return unit if unit in named else (named[0] if named else None)
 
 
-def _measures(text: str, unit: _Unit) -> Iterator[_Said]:
-    """The numbers of a folded text that may measure something of `unit`'s kind: written with a unit
-    of that kind, or bare (taken in `unit`); the parts of a duration said in parts are added up."""
-    parts: list[tuple[float, float, int]] = []  # a duration said in parts so far: value, unit scale, end
+def _measures(text: str, unit: _Unit) -> Iterator[tuple[int, _Said]]:
+    """The numbers of a folded text that may measure something of `unit`'s kind, each with where it
+    starts: written with a unit of that kind, or bare (taken in `unit`); the parts of a duration said
+    in parts are added up (their sum starts where the first part does)."""
+    parts: list[tuple[float, float, int, int]] = []  # a duration said in parts so far: value, unit scale, end, start
     for m in _MEASURE.finditer(text):
         number = float(m["number"].replace(",", ""))
         if m["sign"] and unit.offset:
@@ -732,12 +837,12 @@ def _measures(text: str, unit: _Unit) -> Iterator[_Said]:
             continue
         said = _base(number, found)
         steps = _steps(m["number"])
-        yield from (_Said(said, step * found.scale, number, step) for step in steps)
+        yield from ((m.start(), _Said(said, step * found.scale, number, step)) for step in steps)
         if unit.kind != "time" or m["unit"] is None:
             parts = []
         elif parts and found.scale < parts[-1][1] and _JOIN.fullmatch(text[parts[-1][2]:m.start()]):
-            parts.append((said, found.scale, m.end()))  # '1 h 35 min': 95 minutes, to the minute
+            parts.append((said, found.scale, m.end(), parts[0][3]))  # '1 h 35 min': 95 minutes, to the minute
             total = sum(p[0] for p in parts)
-            yield _Said(total, steps[0] * found.scale, total / found.scale, steps[0])
+            yield parts[0][3], _Said(total, steps[0] * found.scale, total / found.scale, steps[0])
         else:
-            parts = [(said, found.scale, m.end())]
+            parts = [(said, found.scale, m.end(), m.start())]

@@ -130,3 +130,30 @@ def play():
             env.close()
 
     return run
+
+
+@pytest.fixture
+def goal_asks():
+    """The requests every goal of a server's recipe draws on the bundles of some worlds: (goal, ask)
+    for `draws` tries of each goal per world seed (a try may draw nothing), with a random generator
+    seeded by `salt` and the world's seed."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    def draw(server: str, seeds=(0,), draws: int = 40, salt: str = "asks"):
+        toolkit, recipe = get_toolkit(server), get_recipe(server)
+        for seed in seeds:
+            world = worlds.create(toolkit, seed)
+            try:
+                rng = random.Random(f"{server} {salt} {seed}")
+                bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+            finally:
+                world.close()
+            for goal in recipe.goals:
+                for _ in range(draws):
+                    ask = goal.build(rng.choice(bundles), rng)
+                    if ask is not None:
+                        yield goal, ask
+
+    return draw

@@ -130,6 +130,9 @@ HEDGED = [
     ("2026-10-29", "Oct 28, Oct 29, Oct 30"), ("2026-10-29", "October 29, or October 30, or October 31"),
     ("2026-10-29", "10/27/2026, 10/29/2026, 10/30/2026"), ("12", "11 12 13"),
     (one_of(0, "none"), "0, 1, 2"),
+    (4, "3-4"), (4, "3 - 4 of them"), (45.0, "$40–$45"),  # a range
+    (7, "1, 4, 7, 10, 13"), (7, "0 3 7 11 15"), (9, "three, six or nine"), (40.0, "$12.50, $40.00, $7.25"),
+    (12, "12 / 24 / 36"),  # a run of bare numbers that tells none apart
 ]
 
 NOT_HEDGED = [
@@ -139,6 +142,9 @@ NOT_HEDGED = [
     (8, "0 1 2 3 4 5 6 7 8"),  # a list that ends at the fact guesses no more than the fact alone
     (3, "Reply to 3 people"), (5, "5 accounts, 4 of them active, 9 followers"),
     ("2026-10-29", "Due October 29; issued October 27."),
+    (4, "one, two, three, four"), (4, "1, 2, 3, 4"),  # counting up to the fact
+    (3, "ACC-1: 3, ACC-2: 5, ACC-3: 7"), (5, "Oct 28 5, Oct 29 8, Oct 30 2"),  # ids and days tell numbers apart
+    (12.5, "Total $12.50 ($5.00 + $7.50)"), (1, "won 3-1"), (8, "Call 555-1234-5678; 8 missed calls"),
 ]
 
 
@@ -150,6 +156,44 @@ def test_a_fact_among_its_rivals_is_a_guess_not_a_statement(fact, text):
 @pytest.mark.parametrize(("fact", "text"), NOT_HEDGED)
 def test_other_numbers_near_a_fact_are_no_guess_when_they_tell_something_else(fact, text):
     assert facts_stated([[fact]], [text])
+
+
+MINUTES, DOLLARS = quantity(95, "min"), quantity(45.2, "USD", places=2)
+
+
+@pytest.mark.parametrize(("fact", "text"), [
+    (MINUTES, "94, 95, 96 minutes"), (MINUTES, "95 or 96 min"), (MINUTES, "94-95 min"),
+    (MINUTES, "60, 95, 130 minutes"), (quantity(1.238, "km"), "1.2 km, 1.3 km or 1.4 km"),
+    (DOLLARS, "$45.19, $45.20, $45.21"), (DOLLARS, "$40, $45.20, $50"), (quantity(68, "F"), "19°C, 20°C or 21°C"),
+    (quantity(3, "%"), "3%, 4%, 5%"),
+])
+def test_a_measure_among_its_rivals_is_a_guess(fact, text):
+    """A measure said beside two others near it, joined to another by 'or' or a dash, or in a run of
+    bare numbers, is a guess as a number is."""
+    assert stated(fact, text) and not facts_stated([[fact]], [text])
+
+
+@pytest.mark.parametrize(("fact", "text"), [
+    (MINUTES, "1 h 35 min, or about 2 hours"), (MINUTES, "95 min (1 h 35 min)"),
+    (quantity(1.238, "km"), "Costco 1.2 km, Walmart 2 km, Target 3 km"),  # far apart at the fact's rounding
+    (DOLLARS, "$45.20 ($40 + $5.20)"), (quantity(12, "min"), "12 minutes; 10-15 min usually"),
+])
+def test_other_measures_beside_a_measure_are_no_guess_when_they_tell_something_else(fact, text):
+    assert facts_stated([[fact]], [text])
+
+
+def test_the_tasks_names_tell_the_numbers_of_a_run_apart():
+    facts = [["Pizza Palace", "Thai Garden", "Sushi Bar", 3]]
+    assert facts_stated(facts, ["Pizza Palace 3, Thai Garden 5, Sushi Bar 7"])
+    assert not facts_stated(facts, ["Pizza Palace, Thai Garden, Sushi Bar: 3, 5, 7"])
+
+
+def test_another_facts_measure_is_no_rival():
+    facts = [[quantity(94, "min"), quantity(95, "min"), quantity(96, "min")]]
+    assert facts_stated(facts, ["94, 95, 96 minutes"])
+    assert not facts_stated([[quantity(95, "min"), quantity(96, "min")]], ["94, 95, 96, 97 minutes"])
+    # a rating and a count beside a duration (maps, seed 5): the task's own numbers
+    assert facts_stated([[4.3, 1396, quantity(3, "min")]], ["Here is what I found: 4.30; 1396; 3 min."])
 
 
 def test_the_tasks_own_facts_are_no_rivals():
@@ -306,10 +350,11 @@ def test_a_sentence_quoted_without_its_full_stop_states_it():
 
 def test_a_month_named_column_over_a_number_is_no_date():
     """A table whose columns are named by month ('jan  jul' over '11  31') or printed a column a line
-    ('jan: 11, 3, 9' over 'jul: 31, 32') holds no day: a date said with its month's name stands on one
-    line, and a day is 1 to 31 ('jul 33' is none)."""
+    ('jan: 11, 3, 9' over 'jul: 31, 32') holds no day: a date said with its month's name stands on
+    one line, and a day is 1 to 31 ('jul 33' is none)."""
     assert facts_stated([["11"]], ["jan  jul\n11  31"])
-    assert facts_stated([["9"]], ["jan: 11, 3, 5, 12, -3, 9\njul: 31, 32"])
+    assert facts_stated([["9"]], ["jan: 11, 3, 5, 12, -3, 9\njul: 31, 32"])  # a column's cells: no guess
+    assert not facts_stated([[9]], ["jan: 11, 3, 5, 12, -3, 9\njul: 31, 32"])  # a count among others
     assert stated(33, "apr 20, jul 33") and not stated(20, "apr 20, jul 33")
     assert not stated(11, "jul 11") and stated("2026-07-11", "Jul 11", dt.date(2026, 7, 1))
     assert stated(2, "2 may arrive late")  # 'may' after a number is no month
@@ -452,6 +497,19 @@ def test_a_list_that_shares_a_noun_names_each_item_with_it(text):
 ])
 def test_a_list_names_no_item_it_does_not_hold(fact, text):
     assert not stated(fact, text)
+
+
+@pytest.mark.parametrize("text", ["the ceiling light and the blinds in the living room",
+                                  "the ceiling light and blinds in the living room",
+                                  "the living room ceiling light and blinds"])
+def test_a_list_that_shares_a_place_names_each_item_in_it(text):
+    """Finding (iot_devices, seed 137): 'the ceiling light and the blinds in the living room' named
+    the living room's two offline devices and stated only the blinds: before a shared place each item
+    may take 'the'."""
+    facts = [[one_of("Living room ceiling light", "ceiling light in the living room"),
+              one_of("Living room blinds", "blinds in the living room")]]
+    assert facts_stated(facts, [text])
+    assert not stated(one_of("Office ceiling light", "ceiling light in the office"), text)
 
 
 def test_a_list_of_kinds_names_each_kind():

@@ -8,7 +8,8 @@ probes a synth output instead):
   writes;
 - a read-only task answered with every fact in another accepted format succeeds;
 - the same answer with any one fact left out, or changed, fails, and so does one that names a
-  number or a day among its neighbours ('4, 5, 6'), or a status among every status there is;
+  number, a day or a measure among its neighbours ('4, 5, 6'), a number or a measure in a run of
+  bare values far apart ('1, 4, 7, 10'), or a status among every status there is;
 - an abstention task answered after a harmless look-up with a shown tool succeeds, and a call to a
   tool that was not shown fails it.
 """
@@ -26,6 +27,7 @@ import pytest
 
 from prove_env.actions import ParsedCall
 from prove_env.episode import Episode, replay
+from prove_env.facts import quantity
 from prove_env.registry import get_toolkit, server_names
 from prove_env.runtime import run_sync
 from prove_env.synthesis.config import SynthConfig
@@ -246,9 +248,13 @@ def test_facts_in_other_formats_pass_and_a_missing_or_wrong_fact_fails(server, s
 
 
 def _spread(fact: Any) -> list[Any] | None:
-    """Values around a number or a day fact, the fact among them (a guess that names its
-    neighbours); None for other facts."""
+    """Values around a number, a day or a measure fact, the fact among them (a guess that names its
+    neighbours; a measure's at the rounding it is recorded to); None for other facts."""
     plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
+    if isinstance(plain, dict) and "quantity" in plain:
+        places = plain.get("places", _places(plain["quantity"]))
+        return [quantity(round(plain["quantity"] + k * 10.0 ** -places, places), plain["unit"], places)
+                for k in (-2, -1, 0, 1, 2) if plain["unit"] in ("F", "C") or plain["quantity"] + k * 10.0 ** -places >= 0]
     if isinstance(plain, bool) or isinstance(plain, dict):
         return None
     if isinstance(plain, int):
@@ -259,6 +265,48 @@ def _spread(fact: Any) -> list[Any] | None:
         day = dt.date.fromisoformat(plain)
         return [(day + dt.timedelta(days=k)).isoformat() for k in (-2, -1, 0, 1, 2)]
     return None
+
+
+def _places(value: float) -> int:
+    text = repr(float(value))
+    return 0 if "e" in text or text.endswith(".0") else len(text.split(".")[1])
+
+
+def _said(value: Any) -> str:
+    """A value of a guess as an answer writes it: a measure in its own unit and rounding."""
+    if isinstance(value, dict) and "quantity" in value:
+        return f"{value['quantity']:.{value.get('places', 0)}f} {value['unit']}"
+    return render(value)
+
+
+def _value(value: Any) -> Any:
+    return value["quantity"] if isinstance(value, dict) and "quantity" in value else value
+
+
+def _known(value: Any, known: set[str]) -> bool:
+    """Whether a value is among the task's facts' values (`known`, as text): a number as a number."""
+    if isinstance(value, int | float):
+        return any(re.fullmatch(r"-?\d+(\.\d+)?", k) and abs(float(k) - value) < 0.005 for k in known)
+    return str(value) in known
+
+
+def _far_apart(fact: Any) -> tuple[list[float], list[str], str] | None:
+    """A run of bare values three steps apart that holds a number or a measure fact ('1, 4, 7, 10',
+    '88, 95, 102, 109 min'): its values, each said on its own, and the run as said; None for other
+    facts."""
+    plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
+    if isinstance(plain, dict) and "quantity" in plain:
+        places = plain.get("places", _places(plain["quantity"]))
+        run = [round(plain["quantity"] + k * 3 * 10.0 ** -places, places) for k in (-1, 0, 1, 2)]
+        if plain["unit"] not in ("F", "C"):
+            run = [v for v in run if v >= 0]
+        items = [f"{v:.{places}f}" for v in run]
+        return run, [f"{item} {plain['unit']}" for item in items], ", ".join(items) + f" {plain['unit']}"
+    if isinstance(plain, bool) or not isinstance(plain, int | float):
+        return None
+    run = [v for v in (plain - 3, plain, plain + 3, plain + 6) if v >= 0]
+    items = [f"{v:,}" if isinstance(v, int) else f"{v:,.2f}" for v in run]
+    return run, items, ", ".join(items)
 
 
 @pytest.mark.parametrize("server", server_names())
@@ -291,16 +339,44 @@ def test_a_guess_that_names_a_facts_neighbours_fails(server, sample):
         for i, fact in enumerate(facts):
             spread = _spread(fact)
             plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
-            if spread is None or any(str(v) in known for v in spread if v != plain):
+            if spread is None or any(_known(_value(v), known) for v in spread if v != plain):
                 continue
+            if all(stated(fact, _said(v)) for v in spread):
+                continue  # each value states it at a rounding the task accepts ('1236 m' is 1.2 km)
             rest = [render(f) for j, f in enumerate(facts) if j != i]
             if stated(fact, "; ".join(rest)):
                 continue  # the other facts state it too (two turns that both found nothing)
-            words = rest + [", ".join(render(v) for v in spread)]
+            words = rest + [", ".join(_said(v) for v in spread)]
             success, episode = play(task, gold_calls(task), "; ".join(words))
             episode.close()
             STATS["facts guessed among neighbours"] += 1
             assert not success, f"{task.id}: fact {fact!r} guessed among {spread} still succeeds"
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_a_guess_that_names_values_far_apart_fails(server, sample):
+    """Every fact stated, but a number or a measure only in a run of bare values far apart ('1, 4,
+    7, 10'; '88, 95, 102 min'), which tells none of them apart: a guess, which fails."""
+    from prove_env.facts import stated, values
+
+    reads = [t for t in sample[server] if _with_facts(t) and not t.abstain]
+    for task in reads:
+        facts = _with_facts(task)
+        known = {round(float(v), 2) for f in facts for v in values(f) if isinstance(v, int | float)}
+        for i, fact in enumerate(facts):
+            guess = _far_apart(fact)
+            if guess is None:
+                continue
+            run, alone, said = guess
+            rest = [render(f) for j, f in enumerate(facts) if j != i]
+            if stated(fact, "; ".join(rest)) or sum(round(abs(v), 2) in known for v in run) > 1:
+                continue  # the other facts state it, or sit in the run themselves
+            if sum(stated(fact, one) for one in alone) > 1:
+                continue  # two values state it at a rounding the task accepts ('1235 m', '1241 m' are 1.2 km)
+            success, episode = play(task, gold_calls(task), "; ".join(rest + [said]))
+            episode.close()
+            STATS["facts guessed among values far apart"] += 1
+            assert not success, f"{task.id}: fact {fact!r} guessed in {said!r} still succeeds"
 
 
 @pytest.mark.parametrize("server", server_names())

@@ -954,7 +954,8 @@ def deal_activities(b: Bundle, rng: random.Random) -> Ask | None:
     name = deal_name(deal, rng)
     return Ask({"deal_id": deal["deal_id"]},
                say=rng.choice([f"What has been logged on {name} so far?",
-                               f"Could you list the calls, meetings and tasks on {name}?",
+                               # "the calls, meetings and tasks" left out the notes the facts check: every kind is named
+                               f"Could you list the calls, meetings, notes and tasks on {name}?",
                                f"Before my review of {name}, what activity is there on it?"]),
                terse=f"Activities on {name}?", refs=(_deal(b, deal, name),), mentions=(deal["company_name"],),
                facts=lambda r: [a["subject"] for a in r[:5]])

@@ -1410,7 +1410,8 @@ def sort(b: Bundle, rng: random.Random) -> Ask | None:
                                            "the header row kept on top. Don't change the file.",
                                       f"Print {path} with the biggest values first (header stays on top; leave "
                                       "the file alone)."),
-                       terse=terse, detail=_one(rng, f"Sort by {named}, {field}.", f"By {named}: that's {field}."),
+                       terse=terse, detail=_one(rng, f"Sort by the {named} column ({field}).",
+                                              f"I mean the {named} column, that's {field}."),
                        mentions=(path, column, said), facts=_top_rows(key))
         return Ask(args, say=say, terse=terse, mentions=(path, column, said), facts=_top_rows(key))
     path = _pick(rng, [p for p in _text_files(b, min_lines=4) if not p.endswith(".csv")])
@@ -1650,8 +1651,11 @@ def write_file(b: Bundle, rng: random.Random) -> Ask | None:
     args = {"path": path, "content": "\n".join(lines) + "\n"}
     terse = f"Write {path} with the lines {quoted}."
     if rng.random() < 0.6:
-        return Ask(args, say=_one(rng, f"Create the file {path}.", f"I need a new file, {path}.",
-                                  f"Could you write a file for me at {path}?", f"Please set up {path}."),
+        # the held-back request says lines will go in, or an empty file (`touch`) answers it in full
+        return Ask(args, say=_one(rng, f"Create the file {path} with a few lines in it.",
+                                  f"I need a new file, {path}, with some lines I'll give you.",
+                                  f"Could you write a few lines into a new file for me at {path}?",
+                                  f"Please set up {path} with some text in it."),
                    terse=terse, detail=_one(rng, f"Put these lines in it, each on its own line: {quoted}.",
                                             f"It should contain {quoted}, one per line.",
                                             f"The lines are {quoted}."),

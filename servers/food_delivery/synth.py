@@ -610,9 +610,11 @@ def reorder(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- introductions ---------------------------------------------------------------------------------
 
+# No introduction names a topic ("calling about my food orders" opened a question about a
+# restaurant's delivery range): it is said before every kind of request.
 _BY_NAME = ("Hi, this is {name}.", "{name} here.", "Hello! My name is {name}.", "Hey, it's {name}.",
             "Hi there, {name} speaking.", "Good evening, this is {name}.", "Hi! {name} on this account.",
-            "The account is under {name}.", "Hello, {name} calling about my food orders.", "Hey! {name} here.",
+            "The account is under {name}.", "Good day, {name} here.", "Hey! {name} here.",
             "Hi, I'm {name}.", "Hello, it's {name}.", "Hello there, I'm {name} and I use your app a lot.")
 _BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "It's {name}.")
 _BY_EMAIL = ("Hi, my account email is {email}.", "Hello, I'm the customer with the email {email}.",

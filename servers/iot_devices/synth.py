@@ -289,14 +289,15 @@ def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
             return None
         # the home's whole list, as a device look-up makes it: a filtered listing after one tells
         # nothing the look-up's result did not (each device's `online`), and a request after the
-        # look-up is then not drawn (the chain already makes that call)
+        # look-up is then not drawn (the chain already makes that call); each device is stated as a
+        # scene's member is ('the smoke detector in the kitchen' of "Kitchen smoke detector")
         return Ask({"home_id": hid},
                    say=rng.choice(["Which of my devices are offline right now?",
                                    "Some things aren't responding. Which devices have dropped off the network?",
                                    "Can you tell me which devices in my house are currently offline?",
                                    "Is anything in the house disconnected? Name the offline devices, please."]),
                    terse="Offline devices?", refs=(_home(b),),
-                   facts=lambda r: [d["name"] for d in r if not d["online"]][:6])
+                   facts=lambda r: [_member(b, d["device_id"], d["name"]) for d in r if not d["online"]][:6])
     if roll < 0.55:
         lit = [d for d in b["devices"] if d["type"] == "light" and d.get("is_on")]
         if len(lit) < 3:  # a request earlier in the conversation may switch one off
@@ -307,7 +308,8 @@ def list_devices(b: Bundle, rng: random.Random) -> Ask | None:
                                    "Could you check which of my lights are currently switched on?",
                                    "Tell me which lights in the house are on, please."]),
                    terse="Which lights are on?", refs=(_home(b),),
-                   facts=lambda r: [d["name"] for d in r if d["type"] == "light" and d.get("is_on")][:6])
+                   facts=lambda r: [_member(b, d["device_id"], d["name"]) for d in r
+                                    if d["type"] == "light" and d.get("is_on")][:6])
     if roll < 0.7:
         if not any(d["type"] == "lock" for d in b["devices"]):
             return None
@@ -883,17 +885,18 @@ def set_auto_lock(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     if minutes == 0:
         return Ask({"device_id": d["device_id"], "minutes": 0},
-                   say=rng.choice([f"Turn off auto-lock on {name}.", f"Please stop {name} from locking itself.",
+                   say=rng.choice([f"Turn off auto-lock on {name}.", f"Please stop {name} from re-locking on its own.",
                                    f"Disable the auto-lock of {name}, please."]),
                    terse=f"Auto-lock off on {name}.", refs=(_device(b, d),))
     unit = "minute" if minutes == 1 else "minutes"
     if rng.random() < 0.6:
         return Ask({"device_id": d["device_id"], "minutes": minutes},
-                   # a lock whose auto-lock is off has no delay to change
+                   # a lock whose auto-lock is off has no delay to change; the name is never followed by
+                   # the verb ("I want the front door lock to lock itself ..."), nor does "after" come twice
                    say=rng.choice([f"Please change the auto-lock delay on {name}.",
-                                   f"I want {name} to lock itself after a different delay."] if current else
+                                   f"I want a different auto-lock delay on {name}."] if current else
                                   [f"Please turn on the auto-lock on {name}.",
-                                   f"I want {name} to lock itself after a while."]),
+                                   f"I want {name} to re-lock on its own once it's unlocked."]),
                    detail=rng.choice([f"{minutes} {unit}, please.", f"Make it {minutes} {unit}.",
                                       f"After {minutes} {unit}."]),
                    # the delay with its unit: a bare "1" stands in an e-mail address or a PIN said before,

@@ -193,11 +193,12 @@ def search_products(b: Bundle, rng: random.Random) -> Ask | None:
     if line is None:
         return None
     category = line["category"]
-    return Ask({"category": category},
-               say=_pick(rng, [f"What does the chain sell in the {category.lower()} category?",
-                               f"Could you list every product in the {category} category, with list prices?",
-                               f"I'm planning a promotion on {category.lower()}. Which products are in that category?",
-                               f"Remind me what's in the chain's {category.lower()} range?"]),
+    say = _pick(rng, [f"What does the chain sell in the {category.lower()} category?",
+                      f"Could you list every product in the {category} category?",
+                      f"I'm planning a promotion on {category.lower()}. Which products are in that category?",
+                      f"Remind me what's in the chain's {category.lower()} range?"])
+    # no wording asks for list prices: the facts are the names alone ('with list prices' went unchecked)
+    return Ask({"category": category}, say=say,
                # the chain's catalogue, said in every wording: after a store's stock was asked about, a bare
                # "Lighting products?" (or "our lighting range") reads as what that store has
                terse=f"{category} products in the catalogue?", mentions=(category.lower(),),
@@ -221,7 +222,7 @@ def get_stock(b: Bundle, rng: random.Random) -> Ask | None:
     name = store_name(store, "stock", line["product_id"])
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"]},
                say=_pick(rng, [f"How many units of the {product} does {name} have available right now, and at what price?",
-                               f"Could you check the stock of {product} at {name}? I need the available count and the price.",
+                               f"Could you check the stock of the {product} at {name}? I need the available count and the price.",
                                f"A customer is asking whether {name} has the {product}. How many can we sell them, and at what price?",
                                f"Check the {product} at {name} for me: available units and shelf price."]),
                terse=f"{product} at {name}: available and price?",
@@ -329,11 +330,11 @@ def transfer_stock(b: Bundle, rng: random.Random) -> Ask | None:
         and line["product_id"] not in b["low_at"].get(store["store_id"], ())
     return Ask({"product_id": line["product_id"], "from_store_id": store["store_id"], "to_store_id": target["store_id"],
                 "quantity": quantity},
-               say=_pick(rng, [f"Please send some {product} from {source} over to {dest}.",
-                               f"{_capital(store_name(target, 'to'))} is short on {product}; move some from "
+               say=_pick(rng, [f"Please send some of the {product} from {source} over to {dest}.",
+                               f"{_capital(store_name(target, 'to'))} is short on the {product}; move some from "
                                f"{store_name(store, 'from', city=not same)}."
-                               if short else f"Move some {product} from {source} to {dest}, please.",
-                               f"Could you set up a transfer of {product} from {source} to {dest}?",
+                               if short else f"Move some of the {product} from {source} to {dest}, please.",
+                               f"Could you set up a transfer of the {product} from {source} to {dest}?",
                                f"I'd like to ship some of the {product} from {source} to {dest}."]),
                detail=_pick(rng, [f"{quantity} of them." if quantity > 1 else "Just 1.", f"Send {quantity}.",
                                   f"{quantity} units, please." if quantity > 1 else "1 unit, please.",
@@ -497,8 +498,8 @@ def create_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     name = store_name(store, "order", line["product_id"])
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "quantity": quantity},
                say=_pick(rng, [f"{name[0].upper() + name[1:]} is {'out' if line['available'] <= 0 else 'almost out'} of "
-                               f"{product}; please order more.",
-                               f"Could you place a restock order of {product} for {name}?",
+                               f"the {product}; please order more.",
+                               f"Could you place a restock order for the {product} for {name}?",
                                f"We need more of the {product} at {name}. Put in a restock order, please.",
                                f"Reorder the {product} for {name}."]),
                detail=_pick(rng, [f"Make it {quantity} units.", f"{quantity} should do.", f"Order {quantity}.", f"We need {quantity} of them."]), terse=f"Restock {quantity}x {product} for {name}.",

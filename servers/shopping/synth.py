@@ -821,7 +821,9 @@ def return_items(b: Bundle, rng: random.Random) -> Ask | None:
         what = f"one pair of {what}" if many else f"one {what[len('the '):]}"
     goes = "have" if many and not what.startswith("one") else "has"  # "The ... Headphones have to go back"
     reason = _fitting_reason(rng.choice(RETURN_REASONS), item)
-    args = {"order_id": order["order_id"], "variant_id": item["variant_id"], "reason": reason.lower()}  # the user's words
+    # the user's words, said in every wording as the call takes them: "? Arrived damaged." beside a gold
+    # "arrived damaged" scored a model that copied the customer's capital below the maximum
+    args = {"order_id": order["order_id"], "variant_id": item["variant_id"], "reason": reason.lower()}
     refs = (_customer(b), _order_ref(b, order))
     facts = (lambda r: [r["refund"]]) if rng.random() < 0.4 else None
     ask_refund = " How much will I get back?" if facts else ""
@@ -836,7 +838,7 @@ def return_items(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"Please start a return for {what} in {named}; {reason.lower()}.{ask_refund}",
                                    f"{what[:1].upper()}{what[1:]} from {named} {goes} to go back ({reason.lower()})."
                                    f"{ask_refund}",
-                                   f"Can I send back {what} that came in {named}? {reason}.{ask_refund}"],
+                                   f"Can I send back {what} that came in {named}? The reason: {reason.lower()}.{ask_refund}"],
                               [f"Return {what} from {named}: {reason.lower()}.{ask_refund}"]),
                refs=refs, mentions=(named.split(" from ")[1], reason.lower()), facts=facts)
 

@@ -1022,12 +1022,13 @@ SUBSTITUTES = (
 )
 
 
-_STOP_AFTER_QUOTE = {'.".': '."', '?".': '?"', '!".': '!"'}
+_STOP_AFTER_QUOTE = {'.".': '."', '?".': '?"', '!".': '!"', '?"?': '?"', '!"?': '!"', '?"!': '?"', '!"!': '!"'}
 
 
 def _stops_once(text: str | None) -> str | None:
     """A sentence that ends with a quoted message ending in its own stop, without a second one:
-    'where Eric wrote "Draft is in the folder."', not '... folder.".'."""
+    'where Eric wrote "Draft is in the folder."', not '... folder.".'; a question closing on a quoted
+    question asks once: '... who owns the login bug?"', not '... bug?"?'."""
     if text is None:
         return None
     for twice, once in _STOP_AFTER_QUOTE.items():

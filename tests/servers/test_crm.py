@@ -1376,3 +1376,23 @@ def test_the_default_probability_of_every_open_stage_is_checked():
         facts = ask.facts(result)
         assert facts_stated([facts], [full], rivals), (ask.say, facts)
         assert not facts_stated([facts], [short], rivals), (ask.say, facts)
+
+
+def test_a_deals_activities_asked_by_kind_name_every_kind_checked():
+    """"Could you list the calls, meetings and tasks on the 'Neal Ltd - Security review' deal?" checked
+    the subject of a note on it too ('Champion is the IT manager'): an answer that listed the calls,
+    meetings and tasks it was asked for, and no note, failed. A request for a deal's activities names
+    every kind whose subject the facts check, or none."""
+    plural = {"call": "calls", "meeting": "meetings", "note": "notes", "task": "tasks", "email": "emails"}
+    checked = 0
+    for ask, result, _ in _asks("list_activities", draws=200):
+        if "deal_id" not in ask.args:
+            continue
+        for text in (ask.say, ask.detail or "", ask.terse):
+            named = [word for word in plural.values() if re.search(rf"\b{word}\b", text.lower())]
+            if not named:
+                continue
+            checked += 1
+            for activity in result[:5]:
+                assert plural[activity["kind"]] in named, (text, activity["kind"], activity["subject"])
+    assert checked

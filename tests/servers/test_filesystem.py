@@ -2547,3 +2547,31 @@ def test_a_list_named_beside_a_file_is_never_a_second_bracket():
             assert ") (" not in ask.say, ask.say
             beside += ", my " in ask.say
     assert beside, "no list was named beside a file named with brackets"
+
+
+def test_a_file_to_be_written_is_asked_with_its_lines_to_come():
+    """"Create the file /home/christine/documents/address.txt." (filesystem-13700000-0004, lines held
+    back): an empty file made with `touch` does all the words ask, so the model that makes it loses
+    reward when the lines come next. The held-back request says lines will go in."""
+    import re
+
+    held = 0
+    for seed in range(3):
+        for ask, _, _ in _asks("write_file", seed=seed, draws=60):
+            if ask.detail:
+                held += 1
+                assert re.search(r"\b(lines?|text)\b", ask.say), ask.say
+    assert held > 5
+
+
+def test_a_sort_column_held_back_is_named_as_a_column():
+    """"Show me .../report-q4.csv sorted by one of its number columns ... By value: that's the second
+    column." (filesystem-13700000-0007): "By value" reads as sorting by value, not by the column called
+    value. The detail names the column as a column."""
+    held = 0
+    for seed in range(3):
+        for ask, _, _ in _asks("sort", seed=seed, draws=120):
+            if ask.detail:
+                held += 1
+                assert " column" in ask.detail.split(",")[0].split("(")[0], ask.detail
+    assert held > 3

@@ -798,3 +798,15 @@ def _customer_intros(key: str, draws: int) -> list[tuple[str, str]]:
     assert len(lookups) == 1
     return [lookups[0].intro(Ref.of("customer", {"customer_id": f"CUS-{i:04d}", "name": f"Ann Lee{i}",
                                                   "email": f"person{i}@example.com"})) for i in range(draws)]
+
+
+def test_an_introduction_names_no_topic():
+    """Finding (seed 137): "Hello, Felicia Clayton calling about my food orders." opened a question
+    about whether a restaurant delivers to her gym and which Indian places are open, nothing about her
+    orders. An introduction is said before every kind of request, so none names a topic."""
+    import re
+
+    said = {words for key in ("name", "email") for intro in _customer_intros(key, 400) for words in intro}
+    assert len(said) > 10
+    for words in said:
+        assert not re.search(r"\b(calling|about|regarding)\b", words, re.I), words

@@ -1326,3 +1326,20 @@ def test_a_payment_is_asked_back_only_of_a_customer_with_a_choice_of_it():
                 assert len(could) > 1, (ask.say, ask.detail, b["methods"], total)
         world.close()
     assert held and single
+
+
+def test_a_return_reason_is_said_as_the_call_writes_it():
+    """"Can I send back one Sonora Classic USB-C Charger that came in my order from September 21? Arrived
+    damaged." recorded the reason "arrived damaged": a model that wrote the reason as the customer said
+    it ("Arrived damaged") lost argument reward. The reason is said, in every wording, as the call takes
+    it (in lower case)."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("return_items", seeds=(0, 1, 137), draws=200)]
+    assert asks
+    for ask in asks:
+        reason = ask.args["reason"]
+        for text in (ask.say, ask.terse, ask.detail or ""):
+            said = re.findall(re.escape(reason), text, flags=re.IGNORECASE)
+            assert all(s == reason for s in said), (text, reason)
+        assert reason in f"{ask.say} {ask.detail or ''}" and reason in ask.terse, (ask.say, ask.terse, reason)
