@@ -300,6 +300,9 @@ def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Colle
                 text = re.sub(rf"(?<!\w){words}(?!\w)", " · ", text, flags=re.I)  # no word, but no run goes on
     if isinstance(fact, dict) and "quantity" in fact:
         return _quantity_hedged(fact, text, others)
+    if isinstance(fact, str) and (_moment(fact.strip()) or re.fullmatch(r"\d{2}:\d{2}(?::\d{2})?", fact.strip())) and any(
+            _dated_among(fact, run[0], others, today) for run in _WHEN_RUN.finditer(text)):
+        return True
     for rivals in _rivals(fact):
         said = [step for step, rival in rivals if _key(rival) not in known and stated(rival, text, today)]
         if len(said) >= 2 and max(said) > 0:
@@ -373,6 +376,31 @@ def _listed_among(number: float, run: list[float], known: set[Any]) -> bool:
     if run[-1] == number and run == [run[0] + k for k in range(len(run))] and run[0] in (0, 1):
         return False
     return sum(abs(n - number) >= 0.005 and round(n, 2) not in known for n in run) >= 2
+
+
+# A run of days or times on one line with nothing to tell them apart ('Oct 23, Oct 26, Oct 29';
+# '1:30 pm, 2:30 pm, 3:30 pm'; 'Oct 29 at 9 am; Oct 29 at 2 pm; Oct 30 at 10 am').
+_WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)day),?[ \t]+"
+_DAY_ITEM = (rf"(?:{_WEEKDAY})?(?:\b(?:{_MONTH_WORDS})\.?[ \t]+{_DAY_NUMBER}(?:st|nd|rd|th)?\b(?:,?[ \t]+\d{{4}})?"
+             rf"|\b{_DAY_NUMBER}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?:{_MONTH_WORDS})\b\.?(?:,?[ \t]+\d{{4}})?"
+             r"|\b\d{4}-\d{2}-\d{2}\b|(?<![\d/])\d{1,2}/\d{1,2}(?:/\d{2,4})?(?![\d/]))")
+_TIME_ITEM = r"(?:(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[ap]\.?[ \t]?m\b\.?)?|(?<![\d:])\d{1,2}[ \t]?[ap]\.?[ \t]?m\b\.?|\bnoon\b|\bmidnight\b)"
+_WHEN_ITEM = (rf"(?:{_DAY_ITEM}(?:,?[ \t]+(?:at[ \t]+)?{_TIME_ITEM}|T\d{{2}}:\d{{2}}(?::\d{{2}})?)?"
+              rf"|{_TIME_ITEM}(?:,?[ \t]+(?:on[ \t]+)?{_DAY_ITEM})?)")
+_WHEN = re.compile(_WHEN_ITEM, re.I)
+_WHEN_RUN = re.compile(rf"{_WHEN_ITEM}(?:(?:[ \t]*[,;/][ \t]*|[ \t]+)(?:(?:or|and)[ \t]+)?{_WHEN_ITEM}){{2,}}", re.I)
+
+
+def _dated_among(fact: str, run: str, every: Sequence[Any], today: dt.date | None) -> bool:
+    """Whether a run of days or times offers a day or a time fact among two others that state none
+    of the task's facts: a list that tells nothing of which is meant ('Oct 23, Oct 26, Oct 29'). A
+    run whose items state more of the task's facts than not is a listing asked for, a few more
+    given ('the first few free times'), no guess."""
+    items = [m[0] for m in _WHEN.finditer(run)]
+    if not any(stated(fact, item, today) for item in items):
+        return False
+    told = [item for item in items if any(stated(f, item, today) for f in every if not isinstance(f, bool))]
+    return len(items) - len(told) >= max(2, len(told))
 
 
 def _rivals(fact: Any) -> list[list[tuple[int, Any]]]:

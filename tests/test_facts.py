@@ -133,6 +133,9 @@ HEDGED = [
     (4, "3-4"), (4, "3 - 4 of them"), (45.0, "$40–$45"),  # a range
     (7, "1, 4, 7, 10, 13"), (7, "0 3 7 11 15"), (9, "three, six or nine"), (40.0, "$12.50, $40.00, $7.25"),
     (12, "12 / 24 / 36"),  # a run of bare numbers that tells none apart
+    ("2026-10-29", "Oct 23, Oct 26, Oct 29, Nov 1"), ("2026-10-29", "Thu Oct 29, Sun Nov 1, Wed Nov 4"),
+    ("2026-10-29", "10/23, 10/26, 10/29"), ("14:30", "1:30 pm, 2:30 pm, 3:30 pm"), ("12:00", "11 am, noon, 1 pm"),
+    ("2026-10-29T14:30", "Oct 29 at 1:30 pm; Oct 29 at 2:30 pm; Oct 29 at 3:30 pm"),  # a run of days or times
 ]
 
 NOT_HEDGED = [
@@ -145,6 +148,7 @@ NOT_HEDGED = [
     (4, "one, two, three, four"), (4, "1, 2, 3, 4"),  # counting up to the fact
     (3, "ACC-1: 3, ACC-2: 5, ACC-3: 7"), (5, "Oct 28 5, Oct 29 8, Oct 30 2"),  # ids and days tell numbers apart
     (12.5, "Total $12.50 ($5.00 + $7.50)"), (1, "won 3-1"), (8, "Call 555-1234-5678; 8 missed calls"),
+    ("14:30", "Standup 9:00 am, Review 2:30 pm, 1:1 4:00 pm"),  # titles tell the times apart
 ]
 
 
@@ -194,6 +198,17 @@ def test_another_facts_measure_is_no_rival():
     assert not facts_stated([[quantity(95, "min"), quantity(96, "min")]], ["94, 95, 96, 97 minutes"])
     # a rating and a count beside a duration (maps, seed 5): the task's own numbers
     assert facts_stated([[4.3, 1396, quantity(3, "min")]], ["Here is what I found: 4.30; 1396; 3 min."])
+
+
+def test_a_listing_asked_for_may_give_a_few_more():
+    """'The first few free times' checked by the first three: a listing of five is what was asked,
+    with two more; one that holds as many others as the task's facts, or more, is a guess."""
+    first = [["2026-10-29T09:00", "2026-10-29T14:00", "2026-10-30T10:00"]]
+    listed = "Oct 29 at 9:00 am, Oct 29 at 2:00 pm, Oct 30 at 10:00 am, Oct 30 at 3:00 pm, Oct 31 at 9:00 am"
+    assert facts_stated(first, [listed])
+    assert not facts_stated(first, [listed + ", Oct 31 at 1:00 pm"])
+    # a fact of the task beside a run of guesses makes it no listing
+    assert not facts_stated([["2026-04-11", "2026-02-25"]], ["4/11/2026; Feb 22, Feb 25, Feb 28, Mar 3"])
 
 
 def test_the_tasks_own_facts_are_no_rivals():

@@ -8,8 +8,9 @@ probes a synth output instead):
   writes;
 - a read-only task answered with every fact in another accepted format succeeds;
 - the same answer with any one fact left out, or changed, fails, and so does one that names a
-  number, a day or a measure among its neighbours ('4, 5, 6'), a number or a measure in a run of
-  bare values far apart ('1, 4, 7, 10'), or a status among every status there is;
+  number, a day or a measure among its neighbours ('4, 5, 6'), a number, a measure, a day or a time
+  in a run of values far apart ('1, 4, 7, 10'; 'Oct 23, Oct 26, Oct 29'), or a status among every
+  status there is;
 - an abstention task answered after a harmless look-up with a shown tool succeeds, and a call to a
   tool that was not shown fails it.
 """
@@ -290,10 +291,10 @@ def _known(value: Any, known: set[str]) -> bool:
     return str(value) in known
 
 
-def _far_apart(fact: Any) -> tuple[list[float], list[str], str] | None:
-    """A run of bare values three steps apart that holds a number or a measure fact ('1, 4, 7, 10',
-    '88, 95, 102, 109 min'): its values, each said on its own, and the run as said; None for other
-    facts."""
+def _far_apart(fact: Any) -> tuple[list[str], str] | None:
+    """A run of values three steps apart that holds a number, a measure, a day or a time fact, with
+    nothing to tell them apart ('1, 4, 7, 10', '88, 95, 102, 109 min', 'Oct 23, Oct 26, Oct 29', '1:30
+    pm, 2:30 pm, 3:30 pm'): its values, each said on its own, and the run as said; None for other facts."""
     plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
     if isinstance(plain, dict) and "quantity" in plain:
         places = plain.get("places", _places(plain["quantity"]))
@@ -301,12 +302,24 @@ def _far_apart(fact: Any) -> tuple[list[float], list[str], str] | None:
         if plain["unit"] not in ("F", "C"):
             run = [v for v in run if v >= 0]
         items = [f"{v:.{places}f}" for v in run]
-        return run, [f"{item} {plain['unit']}" for item in items], ", ".join(items) + f" {plain['unit']}"
-    if isinstance(plain, bool) or not isinstance(plain, int | float):
-        return None
-    run = [v for v in (plain - 3, plain, plain + 3, plain + 6) if v >= 0]
-    items = [f"{v:,}" if isinstance(v, int) else f"{v:,.2f}" for v in run]
-    return run, items, ", ".join(items)
+        return [f"{item} {plain['unit']}" for item in items], ", ".join(items) + f" {plain['unit']}"
+    if isinstance(plain, int | float) and not isinstance(plain, bool):
+        items = [f"{v:,}" if isinstance(v, int) else f"{v:,.2f}" for v in (plain - 3, plain, plain + 3, plain + 6) if v >= 0]
+        return items, ", ".join(items)
+    text = str(plain)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        days = [dt.date.fromisoformat(text) + dt.timedelta(days=3 * k) for k in (-1, 0, 1, 2)]
+        items = [f"{day:%b} {day.day}" for day in days]
+        return items, ", ".join(items)
+    if re.fullmatch(r"\d{2}:\d{2}", text) or re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?", text):
+        moment = dt.datetime.fromisoformat(text if "T" in text else f"2026-01-01T{text}")
+        times = [moment + dt.timedelta(minutes=30 * k) for k in (-1, 0, 1, 2)]
+        clock = [f"{t.hour % 12 or 12}:{t:%M} {'pm' if t.hour >= 12 else 'am'}" for t in times]
+        if "T" not in text:
+            return clock, ", ".join(clock)
+        items = [f"{t:%b} {t.day} at {c}" for t, c in zip(times, clock)]
+        return items, "; ".join(items)
+    return None
 
 
 @pytest.mark.parametrize("server", server_names())
@@ -355,21 +368,22 @@ def test_a_guess_that_names_a_facts_neighbours_fails(server, sample):
 
 @pytest.mark.parametrize("server", server_names())
 def test_a_guess_that_names_values_far_apart_fails(server, sample):
-    """Every fact stated, but a number or a measure only in a run of bare values far apart ('1, 4,
-    7, 10'; '88, 95, 102 min'), which tells none of them apart: a guess, which fails."""
-    from prove_env.facts import stated, values
+    """Every fact stated, but a number, a measure, a day or a time only in a run of values far apart
+    ('1, 4, 7, 10'; '88, 95, 102 min'; 'Oct 23, Oct 26, Oct 29'; '1:30 pm, 2:30 pm, 3:30 pm'), which
+    tells none of them apart: a guess, which fails."""
+    from prove_env.facts import stated
 
     reads = [t for t in sample[server] if _with_facts(t) and not t.abstain]
     for task in reads:
         facts = _with_facts(task)
-        known = {round(float(v), 2) for f in facts for v in values(f) if isinstance(v, int | float)}
         for i, fact in enumerate(facts):
             guess = _far_apart(fact)
             if guess is None:
                 continue
-            run, alone, said = guess
+            alone, said = guess
             rest = [render(f) for j, f in enumerate(facts) if j != i]
-            if stated(fact, "; ".join(rest)) or sum(round(abs(v), 2) in known for v in run) > 1:
+            others = [f for j, f in enumerate(facts) if j != i and not isinstance(f, bool)]
+            if stated(fact, "; ".join(rest)) or any(stated(o, one) for one in alone for o in others):
                 continue  # the other facts state it, or sit in the run themselves
             if sum(stated(fact, one) for one in alone) > 1:
                 continue  # two values state it at a rounding the task accepts ('1235 m', '1241 m' are 1.2 km)

@@ -567,8 +567,10 @@ def test_a_change_joined_to_a_change_says_their_order_and_please_once() -> None:
     for register in ("plain", "polite", "chatty", "terse"):
         joined = {Voice(register).joiner(random.Random(seed), "add a line.", ordered=True) for seed in range(50)}
         assert joined and joined <= {"Then ", "After that, ", "Next, ", "And then "}, (register, joined)
-        for timed in ("Before I ping Kylie: is she around?", "once it's done, add a line.", "When is it due?"):
-            for ordered in (False, True):  # a clause of time says the order itself: no 'After that, before ...'
+        for timed in ("Before I ping Kylie: is she around?", "once it's done, add a line.", "When is it due?",
+                      "now that Jasmine has left the team, I'm taking over her leads.", "Since Ann left, move her deal."):
+            # a clause of time or of cause says the order itself: no 'After that, before ...', 'After that, now that ...'
+            for ordered in (False, True):
                 joined = {Voice(register).joiner(random.Random(seed), timed, ordered=ordered) for seed in range(50)}
                 assert not joined & {"Then ", "After that, ", "Next, ", "And then "}, (register, timed, joined)
     assert Voice.without_please("Switch it off, please. Please make it 70 degrees.") == "Switch it off. Make it 70 degrees."

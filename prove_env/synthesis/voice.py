@@ -65,9 +65,9 @@ _JOINERS = {
 # only a request that asks for something: not one that tells what happened ("Then I just had a call
 # with Rhonda Ibarra", "After that, $868 came in on March 27"), which a sentence may do in many ways.
 _IN_ORDER = ("Then ", "After that, ", "Next, ", "And then ")
-# nor a request that opens with a clause of time, which says its order itself ('After that, before I ping
-# Kylie: is she around?')
-_TIMED = re.compile(r"(?:before|after|when|once|until|while|as soon as)\b", re.IGNORECASE)
+# nor a request that opens with a clause of time or of cause, which says its order itself ('After that,
+# before I ping Kylie: is she around?'; 'After that, now that Jasmine has left, ...')
+_TIMED = re.compile(r"(?:before|after|when|once|until|while|as soon as|now that|since)\b", re.IGNORECASE)
 _TELLS = re.compile(r"(?:I|I'm|I've|We|We're|We've|My|Our)\b(?!['’]d like| want| need| would like)")
 # 'please' as a request says it: at a sentence's end (', please.'), at its start ('Please list' ->
 # 'List'), or after the asking words ('could you please add')
@@ -157,7 +157,7 @@ class Voice:
         a change after a change, whose order may matter ('Archive my notes. Besides that, add a line to
         one of them' leaves the line in or out of the archive): words of sequence, before a request
         that asks ('I'd like ...' asks; 'My card was stolen' tells) and does not open with a clause of
-        time ('Before I ping ...'). Otherwise words that say no order ('Also,', 'Plus'): what a request
+        time or of cause ('Before I ping ...', 'Now that she has left ...'). Otherwise words that say no order ('Also,', 'Plus'): what a request
         tells or asks, and when, is its own to say."""
         if ordered and not self.tells(request) and not _TIMED.match(request):
             in_order = [j for j in _JOINERS[self.register] if j in _IN_ORDER]

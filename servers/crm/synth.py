@@ -441,10 +441,10 @@ def reassign_lead(b: Bundle, rng: random.Random) -> Ask | None:
     if orphans and roll < 0.45:
         lead = rng.choice(orphans)
         who, gone = f"{lead['name']} from {lead['company_name']}", lead["left"]["name"]
-        say, detail = _held(rng, rng.choice([f"Now that {gone} has left the team, please move their lead {who} over to me.",
+        say, detail = _held(rng, rng.choice([f"Please move {gone}'s lead {who} over to me, now that they've left the team.",
                                              f"I'm taking over {gone}'s lead {who}; make me the owner.",
                                              f"Since {gone} is gone, reassign the lead {who} to me, please."]),
-                            [f"Now that {gone} has left the team, I'm taking over one of their leads. Please make me "
+                            [f"I'm taking over one of {gone}'s leads, now that they've left the team. Please make me "
                              "its owner.", f"I'm inheriting a lead from {gone}, who left; reassign it to me."],
                             [f"It's {who}.", f"The lead is {who}.", f"I mean {who}."])
         return Ask({"lead_id": lead["lead_id"], "new_owner_id": b["rep"]["rep_id"]}, say=say, detail=detail,

@@ -2198,6 +2198,10 @@ SUBSTITUTES = (
     # disk_usage count them), ls -l, list_dir and readlink a link's target
     ("stat", "ls", "list_dir", "list_recent", "tree", "find", "glob", "du", "disk_usage", "count_files", "wc",
      "readlink", "realpath"),
+    # whether a path is there and what it is: stat of it says its type (and fails with 'No such file'
+    # where nothing is there), ls -l and list_dir of its folder mark a folder, tree and find -type list
+    # files and folders apart: with exists hidden, each of those is too
+    *(("exists", teller) for teller in ("stat", "ls", "list_dir", "tree", "find")),
     ("pwd", "user_info"),
     # the working directory is printed by any tool that names the absolute path of '.' or of a file
     # in it: realpath('.'), cd('.'), stat('.'), exists('.'), list_dir, list_recent, disk_usage,

@@ -932,21 +932,25 @@ def add_lock_code(b: Bundle, rng: random.Random) -> Ask | None:
         until = rng.choice([f", valid through {day(last)}", f" that stops working after {day(last)}",
                             f", good until {day(last)}"])
         mentions += (day(last),)
+    # "that stops working" only where it follows the code itself ("her own code on ... that stops
+    # working"); after the digits or a name it reads as theirs ("906403 that stops", "for Grandma that
+    # stops"), so there the clause is set off: "'Aunt Rose', 906403, valid through October 13"
+    after_code = until.replace(" that stops working after", ", valid through")
     # the code's name is said as it is stored: a person by their name ("for Grandma"), a role in
     # quotes ("named 'Dog walker'"), never "for the dog walker", which leaves its spelling open
     person = who in ("Grandma", "Aunt Rose")  # both "her": "give Grandma their own code" read oddly
     whose = f"for {who}" if person else f"named '{who}'"
     if rng.random() < 0.6:
-        return Ask(args, say=rng.choice([f"Please add a new code on {name} {whose}{until}.",
+        return Ask(args, say=rng.choice([f"Please add a new code on {name} {whose}{after_code}.",
                                          (f"Could you give {who} her own code on {name}{until}?" if person else
-                                          f"Could you set up a '{who}' code on {name}{until}?"),
-                                         f"I need a code on {name} named '{who}'{until}."]),
+                                          f"Could you set up a '{who}' code on {name}{after_code}?"),
+                                         f"I need a code on {name} named '{who}'{after_code}."]),
                    detail=rng.choice([f"Make the code {code}.", f"The digits should be {code}.", f"Use {code}."]),
-                   terse=f"New code on {name}: '{who}', {code}{until}.", refs=(_device(b, d),), mentions=mentions)
-    return Ask(args, say=rng.choice([f"Add a code {whose} on {name}: {code}{until}.",
-                                     f"Please create a new code {code} on {name} named '{who}'{until}.",
-                                     f"Could you set up code {code} on {name} {whose}{until}?"]),
-               terse=f"New code on {name}: '{who}', {code}{until}.", refs=(_device(b, d),), mentions=mentions)
+                   terse=f"New code on {name}: '{who}', {code}{after_code}.", refs=(_device(b, d),), mentions=mentions)
+    return Ask(args, say=rng.choice([f"Add a code {whose} on {name}: {code}{after_code}.",
+                                     f"Please create a new code {code} on {name} named '{who}'{after_code}.",
+                                     f"Could you set up code {code} on {name} {whose}{after_code}?"]),
+               terse=f"New code on {name}: '{who}', {code}{after_code}.", refs=(_device(b, d),), mentions=mentions)
 
 
 @goals.add("remove_lock_code", 0.7)

@@ -1126,9 +1126,13 @@ def refund_payment(b: Bundle, rng: random.Random) -> Ask | None:
                                          if payment["amount_refunded"] > 0 else
                                          f"Refund the whole of {what}; mark it as a duplicate charge."]),
                    terse=f"Full refund of {what}, reason duplicate.", refs=refs, mentions=(number, "duplicate"))
+    # "whatever is left", "still refundable" only of a payment partly refunded already (seed 139)
+    rest = payment["amount_refunded"] > 0
     return Ask(args, say=rng.choice([f"Please refund {what} in full.",
-                                     f"We're giving {_who(b)} all their money back on invoice {number}; refund whatever is left of the payment.",
-                                     f"Refund everything still refundable on {what}, please."]),
+                                     f"We're giving {_who(b)} all their money back on invoice {number}; "
+                                     + ("refund whatever is left of the payment." if rest else "refund the whole payment."),
+                                     f"Refund everything still refundable on {what}, please." if rest else
+                                     f"Refund all of {what}, please."]),
                terse=f"Full refund of {what}.", refs=refs, mentions=(number,))
 
 

@@ -302,9 +302,14 @@ def set_store_price(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], product_name(b, line["product_id"])
     name = store_name(store, "price", line["product_id"])
     said = money(price)
+    # a markdown or promotion only where the price falls: a store already selling below the new price (a Cooler
+    # 45 qt at $254.99 set to $269.99) has it raised, and is asked plainly (as many forms: the draws stay the same)
+    forms = [f"Mark down the {product} at {name}.", f"We're running a local promotion on the {product} at {name}.",
+             f"Please change the shelf price of the {product} at {name}."] if price < line["price"] else \
+        [f"Please change the shelf price of the {product} at {name}.", f"The {product} needs a new shelf price at {name}.",
+         f"Could you update the price of the {product} at {name}?"]
     return Ask({"store_id": store["store_id"], "product_id": line["product_id"], "price": price},
-               say=_pick(rng, [f"Mark down the {product} at {name}.", f"We're running a local promotion on the {product} at {name}.",
-                               f"Please change the shelf price of the {product} at {name}."]),
+               say=_pick(rng, forms),
                detail=_pick(rng, [f"The new price is {said}.", f"Set it to {said}.", f"{said} from today.", f"Make it {said}, please."]), terse=f"{product} at {name}: price {said}.",
                refs=(_store_ref(store), _product_ref(b, line["product_id"])), mentions=(product, said))
 
@@ -384,11 +389,11 @@ def receive_transfer(b: Bundle, rng: random.Random) -> Ask | None:
     # every wording names the origin first; the store it arrived at is then not placed in the same city again
     name, origin = store_name(store, "recv", city=store["city"] != source["city"]), store_name(source, "origin")
     return Ask({"transfer_id": t["transfer_id"]},
-               say=_pick(rng, [f"The transfer of {product} from {origin} just arrived at {name}; please check it in.",
-                               f"We received the {t['quantity']} units of {product} from {origin} at {name}. Mark the transfer received.",
+               say=_pick(rng, [f"The transfer of the {product} from {origin} just arrived at {name}; please check it in.",
+                               f"We received the {t['quantity']} units of the {product} from {origin} at {name}. Mark the transfer received.",
                                f"Could you receive the incoming {product} from {origin} into the stock of {name}?",
                                f"Good news, the {product} from {origin} is here at {name}. Check the transfer in, please."]),
-               terse=f"Receive transfer of {product} from {origin} at {name}.",
+               terse=f"Receive the transfer of the {product} from {origin} at {name}.",
                refs=(_under(b, "transfer", t),), mentions=(product, store_mention(store)))
 
 
@@ -476,9 +481,9 @@ def cancel_reservation(b: Bundle, rng: random.Random) -> Ask | None:
     name, who = store_name(store, "cancel"), r["customer_name"]
     return Ask({"reservation_id": r["reservation_id"]},
                say=_pick(rng, [f"{who} called: they no longer need the hold on the {product} at {name}. Please cancel it.",
-                               f"Cancel {who}'s pick-up reservation for {product} at {name}.",
+                               f"Cancel {who}'s pick-up reservation for the {product} at {name}.",
                                f"Could you release the {product} we're holding for {who} at {name}? They changed their mind."]),
-               terse=f"Cancel {who}'s hold on {product} at {name}.",
+               terse=f"Cancel {who}'s hold on the {product} at {name}.",
                refs=(_under(b, "reservation", r),), mentions=(who, product))
 
 
@@ -537,10 +542,10 @@ def receive_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], product_name(b, o["product_id"])
     name = store_name(store, "delivery")
     return Ask({"restock_id": o["restock_id"]},
-               say=_pick(rng, [f"The restock of {product} was delivered to {name}; please check it in.",
-                               f"Our {o['quantity']} units of {product} from the distribution centre arrived at {name}. Mark the order delivered.",
-                               f"Could you receive the restock order of {product} at {name}? The truck just left."]),
-               terse=f"Receive restock of {product} at {name}.", refs=(_under(b, "restock", o),),
+               say=_pick(rng, [f"The restock of the {product} was delivered to {name}; please check it in.",
+                               f"Our {o['quantity']} units of the {product} from the distribution centre arrived at {name}. Mark the order delivered.",
+                               f"Could you receive the restock order of the {product} at {name}? The truck just left."]),
+               terse=f"Receive the restock of the {product} at {name}.", refs=(_under(b, "restock", o),),
                mentions=(product, store_mention(store)))
 
 
@@ -553,10 +558,10 @@ def cancel_restock_order(b: Bundle, rng: random.Random) -> Ask | None:
     store, product = b["store"], product_name(b, o["product_id"])
     name = store_name(store, "drop")
     return Ask({"restock_id": o["restock_id"]},
-               say=_pick(rng, [f"Cancel the restock order of {product} for {name}; we don't need it after all.",
-                               f"Please call off the pending restock of {product} at {name}.",
+               say=_pick(rng, [f"Cancel the restock order of the {product} for {name}; we don't need it after all.",
+                               f"Please call off the pending restock of the {product} at {name}.",
                                f"Could you cancel the open order for the {product} at {name}?"]),
-               terse=f"Cancel restock of {product} at {name}.", refs=(_under(b, "restock", o),),
+               terse=f"Cancel the restock of the {product} at {name}.", refs=(_under(b, "restock", o),),
                mentions=(product, store_mention(store)))
 
 

@@ -449,7 +449,7 @@ def get_climate(b: Bundle, rng: random.Random) -> Ask | None:
     name = car(b, v, rng)
     args, refs = {"vehicle_id": v["vehicle_id"]}, (_owner(b), _ref(b, v))
     if rng.random() < 0.5:
-        return Ask(args, say=rng.choice([f"How warm is it inside {name} right now, and what's it like outside?",
+        return Ask(args, say=rng.choice([f"How warm is it inside {name} right now, and how warm is it outside?",
                                          f"What's the cabin temperature in {name}, and the outside temperature?",
                                          f"Is it cold in {name}? Give me the inside and outside temperatures."]),
                    terse=f"Inside and outside temperature of {name}?", refs=refs,

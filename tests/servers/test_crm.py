@@ -1396,3 +1396,16 @@ def test_a_deals_activities_asked_by_kind_name_every_kind_checked():
             for activity in result[:5]:
                 assert plural[activity["kind"]] in named, (text, activity["kind"], activity["subject"])
     assert checked
+
+
+def test_a_taken_over_lead_is_not_asked_for_with_a_clause_of_cause_first():
+    """"After that, now that Jasmine Johnson has left the team, I'm taking over one of their leads.": a
+    request joined to the one before by a joiner of order read twice timed when it opened with "Now
+    that ...". The request for a lead of a rep who left opens with what is asked, the reason after it."""
+    checked = 0
+    for ask, _, _ in _asks("reassign_lead", draws=200):
+        for text in (ask.say, ask.detail or ""):
+            if "left the team" in text:
+                checked += 1
+                assert not text.lower().startswith("now that"), text
+    assert checked

@@ -1589,20 +1589,28 @@ def test_a_path_through_a_link_is_never_left_unresolved_with_a_tool_that_resolve
         assert telling <= recipe.substitutes_of(hidden), (hidden, telling - recipe.substitutes_of(hidden))
 
 
+def _probing(tool: str, draws: int):
+    """The recipe, the toolkit, a fresh world of seed 0 (to close) and drawn asks of `tool`, for probing
+    which shown tools tell what a request of it asks."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    asks = _asks(tool, draws=draws)
+    assert asks
+    toolkit = get_toolkit("filesystem")
+    return get_recipe("filesystem"), toolkit, worlds.create(toolkit, 0), asks
+
+
 def test_a_file_detail_is_never_left_out_with_a_tool_that_tells_it_shown():
     """'How big is /home/david/notes/journal/2025/08/28.md?' with stat hidden: ls -l prints the size,
     and so do wc and du ('159'). A missing-function task that hides stat hides every shown tool whose
     output on the path or its folder states what a stat request asks (a size, a date, an owner, an
     entry count, a link's target)."""
     from prove_env.facts import stated
-    from prove_env.synthesis.recipe import get_recipe
     from prove_env.toolkit import ToolError
     from tests.stand_ins import parse
 
-    recipe, toolkit = get_recipe("filesystem"), get_toolkit("filesystem")
-    telling, asks = set(), _asks("stat", draws=25)
-    assert asks
-    world = worlds.create(toolkit, 0)
+    recipe, toolkit, world, asks = _probing("stat", draws=25)
+    telling = set()
     try:
         for ask, result, _ in asks:
             path = ask.args["path"]
@@ -2575,3 +2583,40 @@ def test_a_sort_column_held_back_is_named_as_a_column():
                 held += 1
                 assert " column" in ask.detail.split(",")[0].split("(")[0], ask.detail
     assert held > 3
+
+
+def test_whether_a_path_exists_is_never_left_out_with_a_tool_that_tells_it_shown():
+    """"Quick check: is /home/diana/documents/taxes/2025/receipts.csv there, and is it a file or a directory?"
+    with exists hidden (filesystem-13900000-0005, seed 139): stat of the path says '"type": "file"' (and
+    fails with 'No such file' where nothing is there), so the model that answers with stat scored name 0.75
+    where declining scored 1. A missing-function task that hides exists hides every shown tool whose output
+    on the path or its folder states what it is, or whose error says it is not there."""
+    from prove_env.facts import stated
+    from prove_env.toolkit import ToolError
+    from tests.stand_ins import parse
+
+    recipe, toolkit, world, asks = _probing("exists", draws=40)
+    telling = set()
+    try:
+        for ask, result, _ in asks:
+            path = ask.args["path"]
+            if not result["exists"]:
+                with pytest.raises(ToolError, match="(?i)no such|not found|does not exist"):
+                    toolkit(world.clone()).run("stat", {"path": path})
+                telling.add("stat")
+                continue
+            [fact] = ask.facts(result)
+            folder = path.rsplit("/", 1)[0]
+            probes = [("stat", {"path": path}), ("ls", {"path": folder, "long": True}),
+                      ("list_dir", {"path": folder})]
+            for tool, args in probes:
+                try:
+                    said = json.dumps(parse(toolkit(world.clone()).run(tool, args)))
+                except ToolError:
+                    continue
+                if stated(fact, said):
+                    telling.add(tool)
+    finally:
+        world.close()
+    assert "stat" in telling, telling
+    assert telling <= recipe.substitutes_of("exists"), telling - recipe.substitutes_of("exists")

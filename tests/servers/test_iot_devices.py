@@ -1907,3 +1907,17 @@ def test_a_lock_s_name_is_not_followed_by_to_lock_or_from_locking():
             assert " after " not in ask.say, (ask.say, ask.detail)
         seen += "lock" in ask.say.casefold()
     assert seen > 40, seen
+
+
+def test_a_new_code_s_end_date_is_not_read_as_the_digits_or_the_person_stopping():
+    """Finding (seed 139): "New code on my garage side door lock: 'Aunt Rose', 906403 that stops working
+    after October 13." set the clause right after the digits (and elsewhere after a person: "for Grandma
+    that stops working"). There the end is now set off with a comma: ", valid through October 13"."""
+    import re
+
+    seen = 0
+    for ask, _ in _asks("add_lock_code", draws=150):
+        for text in (ask.say, ask.terse):
+            assert not re.search(r"(\d|'|Grandma|Aunt Rose) that stops working", text), text
+        seen += "valid through" in ask.terse
+    assert seen > 5, seen

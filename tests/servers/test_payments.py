@@ -1731,22 +1731,22 @@ def test_a_listing_of_a_customers_invoices_never_asks_what_was_sent():
 
 def test_a_full_refund_says_all_thats_left_only_of_a_payment_partly_refunded():
     """Finding (seed 119): "Refund all that's left of Suzanne Chapman's $700 payment for invoice NW-1061" of
-    a payment nothing was refunded from yet: "all that's left" says part went back already. Said only of a
-    payment partly refunded; of another, the whole of it."""
+    a payment nothing was refunded from yet: "all that's left" says part went back already; so do "refund
+    whatever is left of the payment" and "Refund everything still refundable on Sarah Norman's $3,098
+    payment" (seed 139). Said only of a payment partly refunded; of another, the whole of it."""
     world, recipe, bundles, rng = _payments_bundles("payments refund what is left")
     goal = next(g for g in recipe.goals if g.tool == "refund_payment")
     seen = Counter()
     for _ in range(1500):
         bundle = rng.choice(bundles)
         ask = goal.build(bundle, rng)
-        if ask is None or not ("all that's left" in ask.say or "Refund the whole of" in ask.say):
+        if ask is None or "amount" in ask.args:
             continue
         payment = next(p for p in bundle["payments"] if p["payment_id"] == ask.args["payment_id"])
-        if "all that's left" in ask.say:
-            seen["left"] += 1
+        left = any(words in ask.say for words in ("all that's left", "whatever is left", "still refundable"))
+        seen["left" if left else "whole"] += 1
+        if left:
             assert payment["amount_refunded"] > 0, ask.say
-        else:
-            seen["whole"] += 1
     world.close()
     assert seen["whole"] > 3 and seen["left"] > 0, seen
 

@@ -961,19 +961,22 @@ def test_incoming_transfers_ask_how_many_of_each():
     assert len(said) >= 5, said
 
 
-def test_a_collected_or_cancelled_product_is_never_said_bare():
+def test_a_collected_received_or_cancelled_product_is_never_said_bare():
     """Finding (seed 135, 0004 and 0005): "Nathan Brooks collected Leaf rake at the Denver Cherry Creek store." and
     "Could you cancel the open order for Smart dimmer switch at the Seattle Ballard store?": the product with no
-    article reads as a mass noun. Those wordings say 'the Leaf rake'."""
+    article reads as a mass noun. Those wordings say 'the Leaf rake'; so do the ones found beside seed 139 ("The
+    transfer of Leaf rake ...", "Cancel Omar Haddad's pick-up reservation for Utility knife", "Please call off the
+    pending restock of Cooler 45 qt")."""
     seen = 0
-    for tool in ("collect_reservation", "cancel_restock_order"):
+    for tool in ("collect_reservation", "cancel_restock_order", "receive_transfer", "cancel_reservation",
+                 "receive_restock_order"):
         for ask, b in _retail_asks(tool, draws=200):
             product = next((p["name"] for p in b["products"].values() if p["name"] in ask.say), None)
             assert product is not None, ask.say
             seen += 1
             for text in (ask.say, ask.terse):
-                assert not re.search(rf"\b(collected|pick-up of|order for) {re.escape(product)}", text), text
-    assert seen > 100, seen
+                assert not re.search(rf"\b(collected|of|for|on) {re.escape(product)}", text), text
+    assert seen > 300, seen
 
 
 def test_a_catalogue_listing_never_asks_for_what_its_facts_do_not_check():
@@ -985,3 +988,21 @@ def test_a_catalogue_listing_never_asks_for_what_its_facts_do_not_check():
         said.add(ask.say)
         assert "price" not in ask.say and "price" not in ask.terse, ask.say
     assert len(said) >= 8, said
+
+
+def test_a_price_change_is_never_called_a_markdown_when_the_price_goes_up():
+    """Finding (seed 139, 0009): the Cooler 45 qt at the Cherry Creek store in Denver sold at $254.99 and the request
+    set it to $269.99, 90% of its list price. That task's terse wording only said the price, but the same draw could
+    have said "Mark down the Cooler 45 qt ..." or "We're running a local promotion on ..." for a rise. Those
+    wordings are said only where the new price is below the store's current price, and a rise is asked
+    plainly."""
+    rises = falls = 0
+    for ask, b in _retail_asks("set_store_price", draws=300):
+        line = next(x for x in b["stock"] if x["product_id"] == ask.args["product_id"])
+        if ask.args["price"] > line["price"]:
+            rises += 1
+            for text in (ask.say, ask.terse):
+                assert not re.search(r"mark down|markdown|promotion|discount|reduce|lower", text, re.I), text
+        else:
+            falls += 1
+    assert rises and falls, (rises, falls)

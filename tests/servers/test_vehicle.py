@@ -1539,3 +1539,22 @@ def test_the_car_list_is_not_asked_for_as_what_the_introduction_just_told():
                         assert said.count("connected") <= 1, said
         asked += 1
     assert asked > 100
+
+
+def test_the_outside_reading_is_asked_for_as_a_temperature():
+    """Finding: "How warm is it inside my Jeep right now, and what's it like outside?" asked for the outside
+    temperature (the fact) in words that read as a question about the weather, which no tool reports. Every
+    request for the inside and outside readings names the outside one as a temperature ('warm', 'cold',
+    'temperature')."""
+    bundles, goals, rng = _bundles_and_goals("vehicle outside temperature")
+    asked = 0
+    for _ in range(300):
+        ask = goals["get_climate"].build(rng.choice(bundles), rng)
+        if ask is None or "outside" not in ask.say:
+            continue
+        for text in (ask.say, ask.terse, ask.plain):
+            if text:
+                assert "like outside" not in text, text
+                assert any(w in text.lower() for w in ("warm", "cold", "temperature")), text
+        asked += 1
+    assert asked > 20
