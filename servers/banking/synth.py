@@ -78,6 +78,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
             "payments": payments,
             "transactions": transactions,
             "closing": _closing(accounts, payments, rng),
+            "losing": _losing(read("list_cards", customer_id=cid), rng),
             "opens": _opens(cid, accounts),
         })
     return bundles
@@ -102,6 +103,22 @@ def _closing(accounts: list[dict], payments: list[dict], rng: random.Random, sha
     if len(banking) < 2 or not closable or rng.random() >= share:
         return None
     return rng.choice(closable)["account_id"]
+
+
+def _losing(cards: list[dict], rng: random.Random) -> str | None:
+    """The id of the one card the customer may report lost or stolen (None: none), so that no
+    conversation raises a card's limit for "a big purchase" and then reports the same card missing.
+    Another card than the only debit card is picked where there is one, so that a limit can still be
+    set; a customer whose only active card is their only debit card loses it half the time."""
+    active = [c for c in cards if c["status"] == "active"]
+    debit = [c for c in cards if c["status"] != "cancelled" and c["kind"] == "debit"]
+    if len(debit) == 1:
+        others = [c for c in active if c["card_id"] != debit[0]["card_id"]]
+        if others:
+            return rng.choice(others)["card_id"]
+        if rng.random() < 0.5:
+            return None
+    return rng.choice(active)["card_id"] if active else None
 
 
 def _writable(b: Bundle) -> list[dict]:
@@ -832,7 +849,9 @@ def schedule_payment(b: Bundle, rng: random.Random) -> Ask | None:
     account, payee = rng.choice(accounts), rng.choice(payees)
     amount = float(rng.choice([40, 60, 75, 90, 120, 150, 200, 350, 600, 1200]))
     when = b["now"].date() + dt.timedelta(days=rng.randint(3, 45))
-    frequency = rng.choice(["once", "once", "once", "monthly", "weekly"])
+    # rent, bills and insurance are paid monthly; only a person (a tutor, a sitter) may be paid weekly
+    weekly = ["weekly"] if payee["category"] in ("personal", "other") else []
+    frequency = rng.choice(["once", "once", "once", "monthly"] + weekly)
     name, cash, who = account_name(b, account, rng), money(amount), payee["name"]
     on = rng.choice([full_date(when), full_date(when), f"{weekday(when)}, {when.year}"])
     args = {"account_id": account["account_id"], "payee_id": payee["payee_id"], "amount": amount,
@@ -875,7 +894,7 @@ def cancel_scheduled_payment(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("freeze_card")
 def freeze_card(b: Bundle, rng: random.Random) -> Ask | None:
-    cards = [c for c in _cards(b) if c["status"] == "active"]
+    cards = [c for c in _cards(b) if c["status"] == "active" and c["card_id"] == b.get("losing")]
     if not cards:
         return None
     card = rng.choice(cards)
@@ -910,7 +929,9 @@ def unfreeze_card(b: Bundle, rng: random.Random) -> Ask | None:
 
 @goals.add("set_card_limit")
 def set_card_limit(b: Bundle, rng: random.Random) -> Ask | None:
-    cards = [c for c in _cards(b) if c["status"] != "cancelled" and c["kind"] == "debit"]
+    # never the card the customer may report missing (`_losing`)
+    cards = [c for c in _cards(b) if c["status"] != "cancelled" and c["kind"] == "debit"
+             and c["card_id"] != b.get("losing")]
     if not cards:
         return None
     card = rng.choice(cards)

@@ -2088,7 +2088,19 @@ def tar_list(b: Bundle, rng: random.Random) -> Ask | None:
                f"Could you tar up {top} into {archive} and then show me what the archive holds?")
     return Ask({"archive": archive}, say=say, terse=f"Archive {top} as {archive}, then list it.",
                mentions=(top, archive), prior=(("tar_create", {"archive": archive, "paths": [top]}),),
-               facts=lambda r: _names([e["name"] for e in r["entries"] if e["type"] == "file"]))
+               facts=lambda r: _archive_top(r["entries"]))
+
+
+def _archive_top(entries: Sequence[dict]) -> list[str]:
+    """What any fair account of an archive names: the entries right under its top folder, subfolders
+    first (an archive of forty files is as well told folder by folder as file by file, and either
+    way names the subfolders); the first files of the listing where the top folder holds none."""
+    top = {e["name"].split("/", 1)[0] for e in entries}
+    below = [e for e in entries if "/" in e["name"] and e["name"].count("/") == 1 and e["name"].split("/")[0] in top]
+    folders = [e["name"] for e in below if e["type"] == "directory"]
+    if folders:
+        return _names(folders)
+    return _names([e["name"] for e in entries if e["type"] == "file"])
 
 
 @goals.add("tar_extract", 0.3)

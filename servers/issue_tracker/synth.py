@@ -28,7 +28,7 @@ Bundle = dict[str, Any]
 LANES = ("flow", "flow", "close", "unassign", "sprint", "edit", "edit", "edit")
 # "What is to do in Nova?" reads as a question about what to do: the to-do column is said as a marking
 STATUS_WORDS = {"to_do": "marked to do", "in_progress": "in progress", "in_review": "in review", "done": "done"}
-COMMENTS = ("Let's discuss this at the stand-up.", "The design mock is attached in Figma.",
+COMMENTS = ("Let's discuss this at the stand-up.",
             "QA signed off on this in staging.", "Needs a second reviewer before merging.",
             "Moving fast on this one, it's a release blocker.")
 # what only a bug's comment says (a task to document PostgreSQL is not reproduced), and what only the
@@ -36,6 +36,9 @@ COMMENTS = ("Let's discuss this at the stand-up.", "The design mock is attached 
 # issue (seed 127) promised someone else's work
 BUG_COMMENTS = ("I can reproduce this on the staging build.", "Customer reported this again today.",
                 "This only happens with the VPN on.")
+# a design mock belongs to a feature (a story): "The design mock is attached in Figma." on the bug 'Password
+# reset email fails with a 500 error' (seed 141) spoke of no design
+STORY_COMMENTS = ("The design mock is attached in Figma.",)
 OWN_COMMENTS = ("Blocked on the API change; will pick it up next week.",)
 OWN_BUG_COMMENTS = ("Fixed in the latest branch, please verify.",)
 NEW_TASKS = ("Set up alerts for {d}", "Benchmark {d} under load", "Audit access to {d}", "Clean up unused settings of {d}")
@@ -217,9 +220,12 @@ def get_issue(b: Bundle, rng: random.Random) -> Ask | None:
     # working on APOLLO-13?" from its assignee)
     me = b["me"]["user_id"]
     if choice == 0 and issue["assignee"] and issue["story_points"] is not None and issue["assignee_id"] != me:
-        return Ask(args, say=rng.choice([f"Who is working on {name}, and how many story points is it?",
-                                         f"Can you tell me who has {name} and what it's estimated at?",
-                                         f"I need the assignee and the estimate of {name}."]),
+        # a finished issue is no one's work now: "Who is working on HERMES-6" of a done one (seed 141)
+        say = ([f"Who worked on {name}, and how many story points was it?",
+                f"Who was {name} assigned to, and what was it estimated at?"] if issue["status"] == "done" else
+               [f"Who is working on {name}, and how many story points is it?",
+                f"Can you tell me who has {name} and what it's estimated at?"])
+        return Ask(args, say=rng.choice(say + [f"I need the assignee and the estimate of {name}."]),
                    terse=f"Assignee and points of {name}?", refs=refs, settles=shown,
                    facts=lambda r: [r["assignee"], r["story_points"]])
     if choice == 1:
@@ -631,8 +637,9 @@ def update_issue(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"issue_id": n.arg, "story_points": points},
                    say=rng.choice([f"We re-estimated {name}; please update its story points.",
                                    f"The estimate on {name} is off. Can you fix it?"]),
-                   # "please update its story points. Make it 8 story points." said them twice: the number alone
-                   detail=rng.choice([f"It's {points} points now.", f"Make it {points}."]),
+                   # "please update its story points. Make it 8 story points." said them twice: the number alone;
+                   # never "It's 2 points now.", which after "The estimate is off" tells the wrong estimate (seed 141)
+                   detail=rng.choice([f"It should be {points} points.", f"Make it {points}."]),
                    terse=f"{name}: {points} points.", refs=refs)
     return Ask({"issue_id": n.arg, "story_points": points},
                say=rng.choice([f"Re-estimate {name} at {points} story points.",
@@ -867,7 +874,8 @@ def add_comment(b: Bundle, rng: random.Random) -> Ask | None:
     n = named(b, issue, rng)
     name = n.words
     bug, own = issue["type"] == "bug", issue["assignee_id"] == b["me"]["user_id"]
-    body = rng.choice(COMMENTS + (BUG_COMMENTS if bug else ()) + (OWN_COMMENTS if own else ())
+    body = rng.choice(COMMENTS + (BUG_COMMENTS if bug else ()) + (STORY_COMMENTS if issue["type"] == "story" else ())
+                      + (OWN_COMMENTS if own else ())
                       + (OWN_BUG_COMMENTS if own and bug else ()))
     args = {"issue_id": n.arg, "author_id": b["me"]["user_id"], "body": body}
     if rng.random() < 0.6:

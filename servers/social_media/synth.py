@@ -513,8 +513,11 @@ def replied_to(b: Bundle, rng: random.Random) -> Ask | None:
                                    f"I saw {said} write \"{text}\" as a reply. Whose post was it on, and is it still there?"]),
                    terse=f"Whose post did {said}'s reply \"{text}\" answer, and is it still up?", refs=(ref,),
                    mentions=(text,),  # gone: 'deleted' in the words the answer may use
+                   # the deleted post shows its author's handle alone; their name (a look-up away) names them too
                    facts=lambda r: [one_of(r["in_reply_to"]["status"], "removed", "gone", "taken down", "no longer"),
-                                    r["in_reply_to"]["handle"]])
+                                    one_of(r["in_reply_to"]["handle"],
+                                           *[p["name"] for p in [b["people"].get(r["in_reply_to"]["author_id"])]
+                                             if p])])
     return Ask({"post_id": reply["post_id"]},
                say=rng.choice([f"Whose post was {said}'s reply \"{text}\" answering?",
                                f"{said} replied \"{text}\" somewhere. Who wrote the post they replied to?"]),

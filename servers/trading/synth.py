@@ -163,6 +163,8 @@ def ins_name(q: dict, rng: random.Random) -> str:
     """A ticker or the company's short name."""
     if q["kind"] == "etf" or q["short"] == q["symbol"]:
         return q["symbol"]
+    if len(q["symbol"]) == 1:  # a one-letter ticker alone ('every trade in T') reads as a stray letter
+        return rng.choice([q["short"], q["short"], f"{q['short']} ({q['symbol']})"])
     return rng.choice([q["symbol"], q["short"], q["short"], f"{q['short']} ({q['symbol']})"])
 
 
@@ -1089,13 +1091,15 @@ def list_fills(b: Bundle, rng: random.Random) -> Ask | None:
         whole = len(fills) < 20
         args = {"account_id": account["account_id"]} if whole else {"account_id": account["account_id"],
                                                                     "instrument_id": iid}
-        return Ask(args,
-                   say=rng.choice([f"Show me every trade I've made in {said} in {name}, with the prices.",
-                                   f"What are my executions in {said} in {name}? Prices and share counts.",
-                                   f"When did I buy or sell {said} in {name}, and at what prices?"]),
-                   terse=f"My {said} fills in {name}, with prices?",
+        say = rng.choice([f"Show me every trade I've made in {said} in {name}, with the prices.",
+                          f"What are my executions in {said} in {name}? Prices and share counts.",
+                          f"When did I buy or sell {said} in {name}, and at what prices?"])
+        when = say.startswith("When")  # asked when, the days are facts too (and the terse form asks them)
+        return Ask(args, say=say,
+                   terse=f"My {said} fills in {name}" + (": days and prices?" if when else ", with prices?"),
                    refs=refs if whole else refs + (_instrument(q),), mentions=(said,),
-                   facts=lambda r: [f["price"] for f in r if f["instrument_id"] == iid][:4])
+                   facts=lambda r: [x for f in [f for f in r if f["instrument_id"] == iid][:4]
+                                    for x in ((f["price"], f["filled_at"][:10]) if when else (f["price"],))])
     d = dt.date.fromisoformat(fills[0]["filled_at"][:10])
     start = d - dt.timedelta(days=rng.choice([3, 6, 9]))
     found = [f for f in fills if start.isoformat() <= f["filled_at"][:10] <= d.isoformat()]

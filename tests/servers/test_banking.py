@@ -1255,3 +1255,71 @@ def test_a_count_of_the_category_other_says_other_as_a_name():
         for text in (ask.say, ask.terse or ask.say):
             assert '"other"' in text, text
             assert not re.search(r"\b(under|the|of) other\b", text), text
+
+
+def _card_asks_by_customer(seeds=(0, 1, 2, 3), draws: int = 30) -> dict[str, dict[str, set]]:
+    """For each customer of a few worlds, the cards that the requests to freeze a card and to set a
+    card's limit name, over many draws."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    named: dict[str, dict[str, set]] = {}
+    for seed in seeds:
+        world = worlds.create(toolkit, seed)
+        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(f"banking cards {seed}"))
+        world.close()
+        rng = random.Random(f"banking card asks {seed}")
+        for b in bundles:
+            for goal in (g for g in recipe.goals if g.tool in ("freeze_card", "set_card_limit")):
+                for _ in range(draws):
+                    ask = goal.build(b, rng)
+                    if ask is not None:
+                        key = f"{seed} {b['customer']['customer_id']}"
+                        named.setdefault(key, {}).setdefault(goal.tool, set()).add(ask.args["card_id"])
+    return named
+
+
+def test_a_card_reported_missing_is_never_one_whose_limit_is_changed():
+    """"I've got a big purchase coming. Raise the daily limit on my Mastercard that ends in 9361 to
+    $4,000" and two turns later "Could you lock the debit card ending in 9361? It's gone missing."
+    tell two stories of one card: a customer reports one card missing at most, never one whose limit
+    any request changes, while both requests are still drawn."""
+    named = _card_asks_by_customer()
+    both = 0
+    for key, tools in named.items():
+        frozen, limited = tools.get("freeze_card", set()), tools.get("set_card_limit", set())
+        assert len(frozen) <= 1, (key, frozen)
+        assert not frozen & limited, (key, frozen, limited)
+        both += bool(frozen) and bool(limited)
+    assert sum("freeze_card" in tools for tools in named.values()) > 10
+    assert sum("set_card_limit" in tools for tools in named.values()) > 10
+    assert both > 3
+
+
+def test_only_a_person_is_paid_weekly():
+    """"Schedule $150 to Oakwood Property Management on Wednesday, January 28, 2026, then every week
+    after that" pays rent weekly: a scheduled payment repeats weekly only to a payee filed as a person
+    (or "other"), never to rent, a utility, an insurer or a phone company."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader
+    from prove_env.world import worlds
+
+    toolkit, weekly = get_toolkit("banking"), 0
+    for seed in (0, 1, 2):
+        asks = _asks("schedule_payment", seeds=(seed,), draws=200)
+        assert len(asks) > 50
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        for ask, _, before in asks:
+            if ask.args.get("frequency") != "weekly":
+                continue
+            weekly += 1
+            payees = read("list_payees", customer_id=before["find_customers"][0]["customer_id"])
+            category = next(p["category"] for p in payees if p["payee_id"] == ask.args["payee_id"])
+            assert category in ("personal", "other"), (category, ask.say)
+        world.close()
+    assert weekly > 3

@@ -2620,3 +2620,50 @@ def test_whether_a_path_exists_is_never_left_out_with_a_tool_that_tells_it_shown
         world.close()
     assert "stat" in telling, telling
     assert telling <= recipe.substitutes_of("exists"), telling - recipe.substitutes_of("exists")
+
+
+def test_an_archive_told_folder_by_folder_states_its_facts():
+    """"Pack the /home/ashley/projects folder into /tmp/projects-backup.tar, then tell me what went into
+    it." (filesystem-14100000-0002, seed 141): forty entries, and the facts were the first four files
+    (.gitignore, LICENSE, README.md, logging.ini of the first project), so the answer "40 entries: the
+    projects folder with expense-report, recipe-box and weather-cli, each with its sources, README and
+    config" failed. The facts are what every fair account names: the subfolders right under the top
+    folder (its first files where it holds none), and a listing of every path still states them."""
+    import random
+
+    from prove_env.facts import facts_stated
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from tests.stand_ins import parse
+
+    toolkit, recipe = get_toolkit("filesystem"), get_recipe("filesystem")
+    checked = 0
+    for seed in range(3):
+        world = worlds.create(toolkit, seed)
+        try:
+            rng = random.Random(f"filesystem archives {seed}")
+            bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+            [goal] = [g for g in recipe.goals if g.tool == "tar_list"]
+            for _ in range(20):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None:
+                    continue
+                w = world.clone()
+                [(tool, args)] = ask.prior
+                toolkit(w).run(tool, dict(args))
+                listed = parse(toolkit(w).run("tar_list", dict(ask.args)))
+                facts = ask.facts(listed)
+                entries = listed["entries"]
+                top = entries[0]["name"].split("/")[0]
+                folders = [e["name"].split("/")[1] for e in entries
+                           if e["type"] == "directory" and e["name"].count("/") == 1]
+                if not folders:
+                    continue
+                summary = (f"The archive holds {len(entries)} entries: the {top} folder with the subfolders "
+                           f"{', '.join(folders)}, each with its own files.")
+                listing = "\n".join(e["name"] for e in entries)
+                assert facts and facts_stated([facts], [summary]), (facts, summary)
+                assert facts_stated([facts], [listing]), facts
+                checked += 1
+        finally:
+            world.close()
+    assert checked > 5

@@ -2024,3 +2024,44 @@ def test_a_blocked_link_names_the_blocker_without_a_second_it():
         seen += 1
         assert "blocked by it" not in ask.say, ask.say
     assert seen, seen
+
+
+def test_a_re_estimate_tells_the_new_points_not_the_current_ones():
+    """Finding (seed 141, 0004): "The estimate on 'Add an audit trail to the profile page' in Orion is off.
+    Can you fix it? It's 2 points now." reads as the estimate it has (13), wrong, with no new one: two
+    readings. The points given say what the estimate should be."""
+    seen = 0
+    for ask, _, _ in _bundle_asks("update_issue", draws=400):
+        if "story_points" not in ask.args or ask.detail is None:
+            continue
+        seen += 1
+        assert "points now" not in ask.detail, ask.detail
+        assert str(ask.args["story_points"]) in ask.detail, ask.detail
+    assert seen > 3, seen
+
+
+def test_a_design_mock_is_mentioned_only_on_a_story():
+    """Finding (seed 141, 0004): "The design mock is attached in Figma." was posted on the bug 'Password
+    reset email fails with a 500 error': a design mock belongs to a feature, so only a story gets it."""
+    kinds = set()
+    for ask, _, read in _bundle_asks("add_comment", draws=600):
+        if "design mock" not in ask.args["body"]:
+            continue
+        kind = read("get_issue", issue_id=ask.args["issue_id"])["type"]
+        kinds.add(kind)
+    assert kinds == {"story"}, kinds
+
+
+def test_nobody_is_said_to_work_on_a_finished_issue():
+    """Finding (seed 141, 0009): "Who is working on HERMES-6, and how many story points is it?" of an issue
+    that is done. A finished issue's assignee and estimate are asked in the past tense."""
+    done = 0
+    for seed in (0, 1):
+        for ask, _, read in _bundle_asks("get_issue", seed=seed, draws=600):
+            issue = read("get_issue", issue_id=ask.args["issue_id"])
+            if issue["status"] != "done" or "estimate" not in ask.say and "story points" not in ask.say:
+                continue
+            done += 1
+            assert "is working on" not in ask.say and "who has" not in ask.say, ask.say
+            assert "how many story points is it" not in ask.say, ask.say
+    assert done > 3, done

@@ -727,7 +727,9 @@ def test_whose_post_a_reply_answered_is_asked_in_every_wording():
             if result.get("in_reply_to", {}).get("status") == "deleted"]
     assert asks
     for ask, result in asks:
-        assert result["in_reply_to"]["handle"] in [v for f in ask.facts(result) for v in ([f] if isinstance(f, str) else [])]
+        # the handle is checked as a fact of its own (or as one of its readings, beside the author's name)
+        assert result["in_reply_to"]["handle"] in [v for f in ask.facts(result) for v in ([f] if isinstance(f, str) else
+                                                   [] if "deleted" in f["one_of"] else f["one_of"])]
         for words in (ask.say, ask.terse):
             assert "whose" in words.lower() or "author" in words.lower(), words
 
@@ -1036,3 +1038,40 @@ def test_a_pending_follow_request_is_withdrawn_in_every_wording():
     for ask in pending:
         for words in (ask.say, ask.terse):
             assert "request" in words and "unfollow" not in words.lower(), words
+
+
+def test_the_author_of_a_deleted_post_a_reply_answered_may_be_said_by_name():
+    """Finding (seed 141): "Whose post did @linda.perez's reply "Wait, is this still happening on
+    Saturday?" answer, and is it still up?" checked the author of the deleted post by handle alone
+    ("thedennisc"): "a post by Dennis Cervantes, since deleted" (the name a profile look-up gives)
+    was scored wrong. Either the handle or the name states whose post it was."""
+    from prove_env.facts import facts_stated
+
+    checked = 0
+    for seed in (0, 14100000):
+        asks = [(ask, result) for ask, result, _ in _asks("get_post", seeds=(seed,))
+                if (result.get("in_reply_to") or {}).get("status") == "deleted"]
+        for ask, result in asks:
+            parent = result["in_reply_to"]
+            assert "name" not in parent
+            by_handle = f"It answered @{parent['handle']}'s post, which has been deleted."
+            assert facts_stated([ask.facts(result)], [by_handle]), ask.say
+            name = _name_of(seed, parent["author_id"])
+            by_name = f"It answered a post by {name}, which has been deleted."
+            assert facts_stated([ask.facts(result)], [by_name]), (ask.say, name)
+            checked += 1
+    assert checked
+
+
+def _name_of(seed: int, user_id: str) -> str:
+    import json
+
+    from prove_env.registry import get_toolkit
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("social_media")
+    world = worlds.create(toolkit, seed)
+    try:
+        return json.loads(toolkit(world).run("get_profile", {"user_id": user_id}))["name"]
+    finally:
+        world.close()

@@ -1265,3 +1265,29 @@ def test_an_alert_is_named_in_words_not_as_a_hyphenated_compound():
         for words in (ask.say, ask.terse):
             assert not re.search(r"(above|below)-\$", words), words
             assert re.search(r"(above|below) \$", words), words
+
+
+def test_a_one_letter_ticker_is_not_said_alone():
+    """Finding (seed 141): "Show me every trade I've made in T in my account ending in 9413" reads T as a
+    stray letter: a one-letter ticker is said with the company's name ('AT&T', 'AT&T (T)')."""
+    import random
+
+    from servers.trading.synth import ins_name
+
+    q = {"symbol": "T", "short": "AT&T", "kind": "stock"}
+    rng = random.Random(0)
+    said = {ins_name(q, rng) for _ in range(200)}
+    assert "T" not in said and said <= {"AT&T", "AT&T (T)"}, said
+
+
+def test_a_trade_history_asked_when_states_the_days_too():
+    """Finding (seed 141): "When did I buy or sell Coca-Cola (KO) in my account ending in 3394, and at what
+    prices?" had the fill prices alone as facts: asked when, the days of the fills are facts too."""
+    asks = [(ask, result) for ask, result, _ in _asks("list_fills", draws=200)
+            if ask.say.startswith("When did I buy or sell")]
+    assert asks
+    for ask, result in asks:
+        facts = ask.facts(result)
+        days = {f["filled_at"][:10] for f in result}
+        assert any(x in days for x in facts), ask.say
+        assert "days" in ask.terse, ask.terse
