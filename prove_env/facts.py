@@ -41,8 +41,9 @@ Two structured forms (JSON objects, so that tasks stay JSON) say more than a bar
   and rounded as a person rounds it: at least two significant digits (or as many as the fact
   has), within the rounding of both ('1.2 km', '1.24 km', '1,238 m', '0.77 mi', '4,062 ft' state
   1.238 km; '1 km' and '0.8 mi' do not). Durations may be said in parts ('1 h 35 min', '1 hour
-  and 35 minutes' state 95 minutes), and a number up to twelve in words ('a minute', 'two miles';
-  not 'half an hour'); a length of 0 also in words ('right where your car is', 'already there').
+  and 35 minutes' state 95 minutes), a number up to twelve in words ('a minute', 'two miles'), and
+  the parts of an hour in words, exactly ('half an hour' is 30 minutes, 'a quarter of an hour' 15,
+  'an hour and a half' 90); a length of 0 also in words ('right where your car is', 'already there').
   Sign aside, as for plain numbers. The units: km, m, mi, ft
   (length); s, min, h, d (time); mph, km/h (speed); F, C (temperature); psi, kPa, bar
   (pressure); kWh, Wh (energy); L, gal (volume); % (a share); B, KB, MB, GB (size); USD (money:
@@ -728,9 +729,29 @@ _WORDED = re.compile(
     + r")(?![a-z0-9]))")
 
 
+# Parts of an hour said in words ('half an hour', 'a quarter of an hour', 'an hour and a half', 'two and
+# a half hours'), as the minutes they are: exactly so many, no rounding read into them.
+_HOUR_PARTS = re.compile(
+    r"(?<![\w-])(?:(?P<half>half an hour|half-an-hour)|(?:a )?(?P<quarter>quarter of an hour|quarter-hour|quarter hour)"
+    r"|(?P<three>three quarters of an hour)|(?P<whole>an?|one|" + "|".join(w for w in _WORD_NUMBERS if w not in ("zero", "one"))
+    + r"|\d{1,2})(?: hours? and a half| and a half hours?))(?![\w-])", re.I)
+
+
+def _in_minutes(m: re.Match[str]) -> str:
+    if m["half"]:
+        return "30 minutes"
+    if m["quarter"]:
+        return "15 minutes"
+    if m["three"]:
+        return "45 minutes"
+    whole = m["whole"].lower()
+    hours = int(whole) if whole.isdigit() else _WORD_NUMBERS.get(whole, 1)
+    return f"{hours * 60 + 30} minutes"
+
+
 def _worded(text: str) -> str:
     """`text` with the measures said in words written in digits."""
-    return _WORDED.sub(lambda m: f"{_WORD_NUMBERS.get(m['word'], 1)} ", text)
+    return _WORDED.sub(lambda m: f"{_WORD_NUMBERS.get(m['word'], 1)} ", _HOUR_PARTS.sub(_in_minutes, text))
 
 
 # The parts of a duration said in parts: '1 h 35 min', '1 hour and 35 minutes', '2 days, 3 hours'.

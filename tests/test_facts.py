@@ -283,11 +283,16 @@ def test_once_and_twice_are_counts(fact, text):
     (quantity(2, "mi"), "two miles", True),
     (quantity(90, "min"), "one hour and 30 minutes", True),
     (quantity(12, "min"), "about a minute", False),
-    (quantity(30, "min"), "half an hour", False),
-    (quantity(15, "min"), "a quarter of an hour", False),
+    (quantity(30, "min"), "runs half an hour", True),  # video_meeting, seed 143: a recording's length
+    (quantity(15, "min"), "a quarter of an hour", True), (quantity(45, "min"), "three quarters of an hour", True),
+    (quantity(90, "min"), "an hour and a half", True), (quantity(150, "min"), "two and a half hours", True),
+    (quantity(0.5, "h"), "half an hour", True), (quantity(60, "min"), "half an hour", False),
+    (quantity(32, "min"), "half an hour", False), (quantity(60, "min"), "an hour and a half", False),
+    (quantity(60, "min"), "a quarter of an hour", False),
 ])
 def test_a_measure_said_in_words_states_its_quantity(fact, text, expected):
-    """'about a minute' on foot states 1 min; a half or a quarter of an hour is no hour."""
+    """'about a minute' on foot states 1 min; a half or a quarter of an hour is that part of an hour,
+    exactly, and no hour."""
     assert stated(fact, text) is expected
 
 

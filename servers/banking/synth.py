@@ -531,7 +531,8 @@ def get_spending_summary(b: Bundle, rng: random.Random) -> Ask | None:
              _top_spending),
             ("Can you total up my spending for me?", f"Total spending {when}?",
              lambda r: [_total(r["total_spending"])]),
-            ("How much came in and how much went out? I'd like both totals.",
+            # Across all accounts, said: after a turn about one account, "how much came in" reads as that account's.
+            ("How much came in and how much went out across all my accounts? I'd like both totals.",
              f"Income and spending {when}?", _totals),
         ])
         # The period as a sentence of its own: it fits after the request in the same message (no "I mean",
@@ -983,6 +984,11 @@ def add_payee(b: Bundle, rng: random.Random) -> Ask | None:
     name, category, who = rng.choice(NEW_PAYEES)
     if any(p["name"] == name for p in b["payees"]):
         return None
+    if category != "other" and any(p["category"] == category for p in b["payees"]):
+        # "I need to start paying my landlord" from a customer who already pays a landlord, paid next in
+        # the same task, tells two stories: the payee of a kind already held is a new one.
+        lead, _, rest = who.partition(" ")
+        who = f"{lead} new {rest}"
     bank, routing = rng.choice(BANKS)
     number = "".join(rng.choice("0123456789") for _ in range(rng.choice([8, 10, 12])))
     args = {"customer_id": b["customer"]["customer_id"], "name": name, "account_number": number,

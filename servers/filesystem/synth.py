@@ -923,7 +923,9 @@ def tree(b: Bundle, rng: random.Random) -> Ask | None:
         args, terse = {"path": top, "max_depth": depth}, f"Tree of {top}, {levels}."
         if rng.random() < 0.5:
             return Ask(args, say=_one(rng, f"Draw the directory tree of {top}, but not too deep.",
-                                      f"Show me how {top} is laid out, just the upper levels."),
+                                      # one level is not "the upper levels": the detail then said "Stop at 1 level"
+                                      f"Show me how {top} is laid out, just the "
+                                      f"{'upper levels' if depth > 1 else 'top of it'}."),
                        terse=terse, detail=_one(rng, f"{levels[:1].upper()}{levels[1:]} deep.",
                                                 f"Stop at {levels}.", f"Only {levels}, please."),
                        mentions=(top, str(depth)), facts=_tree_top)

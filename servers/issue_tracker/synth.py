@@ -1173,32 +1173,29 @@ def move_issue_to_backlog(b: Bundle, rng: random.Random) -> Ask | None:
 
 # -- look-ups and hidden requests ------------------------------------------------------------------
 
-_INTRO = ("Hi, this is {name} from the {short} team.", "Hello, {name} here, I work on {short}.",
-          "Hey, it's {name} ({short} team).", "I'm {name}, one of the {short} people.",
-          "Hi there, {name} here from {short}.", "Good morning, this is {name} on {short}.",
-          "{name} here, from the {short} project.", "{name} from {short} speaking.",
-          "This is {name}; I'm on the {short} project.", "My name is {name} and I'm on {short}.",
-          "Hello from {name} in the {short} team.", "{name} writing, {short} team.",
-          "Hey there, {name} of {short} here.", "Hi, {name} from {short} here.",
-          "It's {name}, working on {short}.", "It's {name} from the {short} team.",
-          "Hello, it's {name}, {short} project.", "Hi, {name} ({short}) here.",
-          "{name} here, I'm part of {short}.", "Hi, I'm {name} and I work on {short}.",
-          "Good afternoon, {name} from {short} here.", "Hey, {name} on {short} here.")
+# The introduction says who writes, never their project: every request of the asker's names the project
+# itself, so "Bethany Griffin here, from the Nova project. Can you assign the issue 'X' in our Nova
+# project to me" (seed 143) said Nova twice.
+_INTRO = ("Hi, this is {name}.", "Hello, {name} here.", "Hey, it's {name}.", "I'm {name}.",
+          "Hi there, {name} here.", "Good morning, this is {name}.", "{name} here.",
+          "{name} speaking.", "This is {name}.", "My name is {name}.", "Hello from {name}.",
+          "{name} writing.", "Hey there, {name} here.", "Hi, {name} here.", "It's {name}.",
+          "Hello, it's {name}.", "Hi, I'm {name}.", "Good afternoon, {name} here.", "Hey, {name} here.")
 # "From Ada Park." before "Comments on ...?" reads as whose comments are asked for: a terse opener says
 # who is writing in a sentence of its own.
-_INTRO_TERSE = ("{name} here.", "This is {name}.", "{name} on {short} here.", "{name} from {short}.",
-                "{name}, {short} team.", "It's {name}.", "{name} ({short}).", "{name} writing.")
+_INTRO_TERSE = ("{name} here.", "This is {name}.", "It's {name}.", "{name} writing.", "{name} speaking.",
+                "Hi, {name} here.", "Hi, it's {name}.")
 
 
 def _intro(ref: Ref) -> tuple[str, str]:
-    """How the asker introduces themselves, naming their project (`ref`, carrying who asks)."""
+    """How the asker introduces themselves, by name alone (`ref`, their project, carrying who asks)."""
     name, short = ref.entity["asker"], ref.entity["short"]
     return (stable(_INTRO, "intro", ref.key, name).format(name=name, short=short),
             stable(_INTRO_TERSE, "terse", ref.key, name).format(name=name, short=short))
 
 
 def _asker_intro(ref: Ref) -> tuple[str, str]:
-    """The asker's introduction (with their project: `_intro`) when their own look-up comes up; nothing
+    """The asker's introduction (by name: `_intro`) when their own look-up comes up; nothing
     for anyone else."""
     return _intro(ref.owner) if ref.entity.get("asker") and ref.owner is not None else ("", "")
 

@@ -521,6 +521,14 @@ def _merchant_shown(ref: Ref) -> tuple[tuple[str, str], ...]:
     return (("merchant", merchant),) if merchant else ()
 
 
+def _owners_shown(ref: Ref) -> tuple[tuple[str, str], ...]:
+    """The merchant and the customer an invoice's or a payment's entry shows by id ('customer_id':
+    CUS-0058): a later request about that customer's other payments or invoices lists them under that
+    id at once, with no search by the name the user gave for the same invoice."""
+    customer = ref.entity.get("customer_id")
+    return _merchant_shown(ref) + ((("customer", customer),) if customer else ())
+
+
 @goals.add("list_invoices", 0.8)
 def invoice_by_number(b: Bundle, rng: random.Random) -> Ask | None:
     """An invoice asked about by its number alone (numbers carry their merchant's prefix): another
@@ -1297,13 +1305,13 @@ recipe = Recipe(
                settles=_merchant_shown),
         Lookup.under("card", "list_payment_methods"),
         # an invoice is named by its number, which finds it alone: no look-up of its customer first
-        # (its result shows the merchant's id: no look-up of the merchant after it)
+        # (its result shows the merchant's and the customer's ids: no look-up of either after it)
         Lookup("invoice", "list_invoices", args=lambda r: {"number": r.entity["number"]}, needs=lambda r: (),
-               settles=_merchant_shown),
+               settles=_owners_shown),
         # a payment under its customer or invoice, or a hold on the list of the payments in its status
         Lookup("payment", "list_payments",
                args=lambda r: {f"{r.owner.kind}_id": r.owner.key} if r.owner else {"status": r.entity["status"]},
-               settles=_merchant_shown),
+               settles=_owners_shown),
         # an endpoint the user names is their merchant's: its entry shows the merchant's id
         Lookup("endpoint", "list_webhook_endpoints", args=lambda r: {"merchant_id": r.owner.key} if r.owner else {},
                settles=_merchant_shown),

@@ -224,7 +224,7 @@ def update_profile(b: Bundle, rng: random.Random) -> Ask | None:
     bio = rng.choice([x for x in NEW_BIOS if x != b["me"]["bio"]])
     return Ask({"bio": bio}, say=rng.choice(["Time for a new bio.", "Can you update the bio on my profile?",
                                              "My bio is out of date, please replace it.", "Swap out my profile bio.",
-                                             "I want my profile to say something different.",
+                                             "I want my profile bio to say something different.",
                                              "Let's freshen up my bio."]),
                detail=rng.choice([f"Make it say: {bio}", f"The new one should read \"{bio}\"", f"Use this: {bio}",
                                   f"Put \"{bio}\" there instead.", f"New bio: {bio}"]),
@@ -531,7 +531,7 @@ def search_posts(b: Bundle, rng: random.Random) -> Ask | None:
     if rng.random() < 0.4:
         return Ask({"hashtag": tag}, say=rng.choice(["I want to know how many posts use a hashtag.",
                                                      "Can you count the posts under a hashtag for me?"]),
-                   detail=rng.choice([f"The tag is #{tag}.", f"#{tag}, how many posts use it?"]),
+                   detail=rng.choice([f"The tag is #{tag}.", f"It's #{tag}."]),
                    terse=f"Count of #{tag} posts?", mentions=(tag,), facts=lambda r: [r["total"]])
     return Ask({"hashtag": tag}, say=rng.choice([f"How many posts can I see tagged #{tag}?",
                                                  f"Search for posts with the #{tag} hashtag and tell me how many there are.",

@@ -302,7 +302,7 @@ def get_account_summary(b: Bundle, rng: random.Random) -> Ask | None:
             return None
         return Ask(args, say=rng.choice([f"Am I up or down on what I hold in {name}? By how much, on paper?",
                                          f"What's the unrealised profit or loss across {name}?",
-                                         f"How are my holdings in {name} doing overall, unrealised?"]),
+                                         f"Overall, how much are my holdings in {name} up or down on paper?"]),
                    terse=f"Unrealised P&L in {name}?", refs=refs,
                    facts=lambda r: [_amount(r["unrealized_pnl"], NO_PNL)])
     if mode == "withdraw":
@@ -935,7 +935,7 @@ def order_fills(b: Bundle, rng: random.Random) -> Ask | None:
     verb = {"buy": "buy", "sell": "sale"}[order["side"]]
     return Ask({"account_id": account["account_id"]},
                say=rng.choice([f"When exactly did my {verb} of {shares(n)} of {said} from {when} in {name} fill?",
-                               f"At what time did my {n}-share {said} order from {when} in {name} get filled?"]),
+                               f"At what time did my {n}-share {said} {order['side']} order from {when} in {name} get filled?"]),
                terse=f"Fill time of my {n} {said} order on {when} in {name}?", refs=refs, mentions=(str(n), said),
                facts=lambda r: [f["filled_at"] for f in mine(r)][:4])
 

@@ -449,11 +449,12 @@ def list_free_seats(b: Bundle, rng: random.Random) -> Ask | None:
     said = flight_said(f, rng)
     return Ask({"flight_id": f["flight_id"], "cabin": "business"},
                say=rng.choice([f"Which business class seats are still free on {said}?",
-                               f"Can you tell me what seats are open up front in business on {said}?",
+                               f"Can you tell me which business seats are still open on {said}?",
                                f"I'm thinking of flying business on {said}. Which seats could I still pick?"]),
                # asked with "which": "Free business seats on TB 386?" reads as well as "how many"
                terse=f"Which business seats are free on {said}?", refs=(_flight(f),), mentions=(f["number"],),
-               # every free seat: "which seats could I still pick?" asks for all of them (a business cabin has 16)
+               # every free seat: "which seats could I still pick?" asks for all of them (a business cabin has 16);
+               # no "up front" (read as the front rows, it would ask for a few of them)
                facts=lambda r: r["free_seats"])
 
 

@@ -1323,3 +1323,56 @@ def test_only_a_person_is_paid_weekly():
             assert category in ("personal", "other"), (category, ask.say)
         world.close()
     assert weekly > 3
+
+
+def test_income_and_spending_asked_after_an_account_names_all_accounts():
+    """"What went in and out of my checking account ...?" then "How much came in and how much went out?
+    I'd like both totals." reads as the same checking account (its transactions, coverage 0.8), while the
+    gold adds up every account's: a spending summary asked as money coming in and going out says it is
+    across all the customer's accounts."""
+    import re
+
+    asks = [ask for ask, *_ in _asks("get_spending_summary", seeds=(0, 1, 2), draws=200)]
+    assert len(asks) > 100
+    said = 0
+    for ask in asks:
+        if re.search(r"came in|went out", ask.say):
+            said += 1
+            assert "all my accounts" in ask.say, ask.say
+    assert said > 3
+
+
+def test_a_new_payee_of_a_kind_already_held_is_said_to_be_new():
+    """"I need to start paying my landlord. Can you save Oakwood Property Mgmt as a rent payee? ... And
+    then can you pay Greystar Apartments $5 today" tells two stories of one landlord: a customer who
+    already has a payee of the new payee's kind speaks of "my new landlord" (a "new" one), while a
+    customer without one still says "my landlord"."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    from servers.banking.synth import NEW_PAYEES
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    goal = next(g for g in recipe.goals if g.tool == "add_payee")
+    held = fresh = 0
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(f"banking new payees {seed}"))
+        world.close()
+        rng = random.Random(f"banking new payee asks {seed}")
+        for b in bundles:
+            for _ in range(20):
+                ask = goal.build(b, rng)
+                if ask is None:
+                    continue
+                name, category, who = next(p for p in NEW_PAYEES if p[0] == ask.args["name"])
+                words = who.split(" ", 1)[1]
+                if category != "other" and any(p["category"] == category for p in b["payees"]):
+                    held += f"new {words}" in ask.say
+                    assert f" {who}" not in ask.say, ask.say
+                else:
+                    fresh += f" {who}" in ask.say
+    assert held > 3 and fresh > 3, (held, fresh)

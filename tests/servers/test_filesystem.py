@@ -2667,3 +2667,16 @@ def test_an_archive_told_folder_by_folder_states_its_facts():
         finally:
             world.close()
     assert checked > 5
+
+
+def test_a_tree_one_level_deep_is_not_asked_for_as_the_upper_levels(goal_asks):
+    """"Show me how /home/brady/projects is laid out, just the upper levels. Stop at 1 level."
+    (filesystem-14300000-0002, seed 143): one level is not "the upper levels", and the two sentences
+    of one request disagreed. A tree one level deep is asked for as the top of the folder."""
+    seen = 0
+    for goal, ask in goal_asks("filesystem", seeds=(0, 1, 2), draws=80, salt="tree levels"):
+        if goal.tool != "tree" or ask.args.get("max_depth") != 1:
+            continue
+        seen += 1
+        assert "upper levels" not in f"{ask.say} {ask.detail or ''}", (ask.say, ask.detail)
+    assert seen > 3

@@ -2065,3 +2065,31 @@ def test_nobody_is_said_to_work_on_a_finished_issue():
             assert "is working on" not in ask.say and "who has" not in ask.say, ask.say
             assert "how many story points is it" not in ask.say, ask.say
     assert done > 3, done
+
+
+def test_an_introduction_does_not_name_the_project_its_request_names():
+    """Finding (seed 143): "Bethany Griffin here, from the Nova project. Can you assign the issue 'Add
+    filters to the admin panel' in our Nova project to me and start it?" and "Mark Avila on Orion here.
+    'A' blocks 'B' on the Orion board." said the project twice: every request of the asker's names its
+    project itself. The introduction says who writes, by name alone."""
+    import re
+    import types
+
+    from servers.issue_tracker.synth import _intro
+
+    for i in range(200):
+        ref = types.SimpleNamespace(entity={"asker": f"Ada Park {i}", "short": "Nova"}, key=f"PRJ-{i:04d}")
+        for opener in _intro(ref):
+            assert f"Ada Park {i}" in opener and "Nova" not in opener, opener
+    introduced = 0
+    for draft in _issue_drafts(143, "intro", n=300):
+        people = {c.arguments["name"] for turn in draft.gold for c in turn if c.name == "find_users"}
+        for turn in draft.user_turns:
+            opener = turn.split(". ")[0].split("; ")[0]
+            # an introduction: a short sentence of its own that names the writer and asks nothing
+            if (any(person in opener for person in people) and len(opener) < min(len(turn), 60)
+                    and not re.search(r"\b(is|are|add|can|could|please|assign|give|put)\b|\?", opener, re.I)):
+                introduced += 1
+                for short in ("Apollo", "Atlas", "Hermes", "Orion", "Nova", "Titan"):
+                    assert short not in opener, turn
+    assert introduced > 5, introduced

@@ -1075,3 +1075,23 @@ def _name_of(seed: int, user_id: str) -> str:
         return json.loads(toolkit(world).run("get_profile", {"user_id": user_id}))["name"]
     finally:
         world.close()
+
+
+def test_a_new_bio_request_names_the_bio():
+    """Finding (seed 143): "I want my profile to say something different. Use this: Always planning
+    the next road trip." left open which field of the profile (name, location, bio) is meant.
+    Every wording of the request names the bio."""
+    asks = [ask for ask, _, _ in _asks("update_profile", seeds=(0, 14300000))]
+    assert asks
+    for ask in asks:
+        for words in (ask.say, ask.terse):
+            assert "bio" in words.lower(), words
+
+
+def test_a_hashtag_count_asks_for_the_count_once():
+    """Finding (seed 143): "I want to know how many posts use a hashtag. #dogsofinstagram, how many
+    posts use it?" asked the same question twice. The sentence that names the tag only names it."""
+    asks = [ask for ask, _, _ in _asks("search_posts", seeds=(0, 14300000)) if ask.detail]
+    assert asks
+    for ask in asks:
+        assert "how many" not in ask.detail.lower(), (ask.say, ask.detail)

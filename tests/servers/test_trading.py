@@ -1291,3 +1291,24 @@ def test_a_trade_history_asked_when_states_the_days_too():
         days = {f["filled_at"][:10] for f in result}
         assert any(x in days for x in facts), ask.say
         assert "days" in ask.terse, ask.terse
+
+
+def test_an_unrealised_pnl_is_asked_as_an_amount_up_or_down():
+    """Finding (seed 143): "How are my holdings in my account ending in 6636 doing overall, unrealised?" asks
+    how they are doing with the kind of figure tacked on: the amount is asked for, up or down."""
+    asks = [ask for ask, _, _ in _asks("get_account_summary", draws=300)]
+    assert len(asks) > 50
+    for ask in asks:
+        assert "doing overall, unrealised" not in ask.say, ask.say
+
+
+def test_a_fill_time_asked_by_count_names_the_side_of_the_order():
+    """Finding (seed 143): "At what time did my 640-share AT&T (T) order from May 26 in the IRA get filled?"
+    came right after the client changed an open order to sell 640 AT&T shares: the order asked about is
+    named with its side ('buy order', 'sell order')."""
+    import re
+
+    asks = [ask for ask, _, _ in _asks("list_fills", draws=300) if ask.say.startswith("At what time did my")]
+    assert asks
+    for ask in asks:
+        assert re.search(r"-share .* (buy|sell) order from", ask.say), ask.say

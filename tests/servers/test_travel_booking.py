@@ -1759,3 +1759,15 @@ def test_an_exchange_rate_question_names_us_dollars():
     for ask in asks:
         for text in (ask.say, ask.terse):
             assert "dollars" not in re.sub(r"(US|Canadian) dollars", "", text), text
+
+
+def test_the_free_business_seats_are_asked_without_up_front():
+    """Finding (seed 143, 0005): "Can you tell me what seats are open up front in business on the TB 403 MIA-JFK
+    flight on March 10?" recorded every free business seat (1D, 3C, 4C, 4F), yet "up front" reads as the front
+    rows too, so "Up front, 1D is open" is a fair reading of it. Every wording asks for the free business seats
+    as such."""
+    asks = [ask for _, ask in _asks("list_free_seats", draws=80)]
+    assert len(asks) > 20
+    for ask in asks:
+        for text in (ask.say, ask.terse):
+            assert "business" in text and "front" not in text.lower(), text
