@@ -87,6 +87,7 @@ from typing import Any
 __all__ = ["stated", "facts_stated", "say", "quantity", "one_of", "values", "NOTHING", "ABSENT"]
 
 _SPACE = re.compile(r"\s+")
+_CLOCK_FACT = re.compile(r"(\d{2}):(\d{2})(?::\d{2})?")  # a time fact, '14:30'
 # Where one item of an answer ends: a line, a semicolon, a sentence (not the point of 'Sep. 15').
 _ITEMS = re.compile(r"[;\n]|\.\s+(?=[A-Z])")
 # What is blanked out before numbers are read: ids, dates and clock times hold digits that are not
@@ -221,7 +222,7 @@ def stated(fact: Any, text: str, today: dt.date | None = None) -> bool:
         # a number written as text is also a whole cell of a comma-separated row, as printed
         return (stated(float(value.replace("$", "").replace(",", "")), text)
                 or re.search(rf"(?m)(?:^|,){re.escape(value)}(?=,|\s*$)", text) is not None)
-    clock = re.fullmatch(r"(\d{2}):(\d{2})(?::\d{2})?", value)
+    clock = _CLOCK_FACT.fullmatch(value)
     if clock:
         return _time_stated(int(clock[1]), int(clock[2]), text)
     moment = _moment(value)
@@ -301,7 +302,7 @@ def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Colle
                 text = re.sub(rf"(?<!\w){words}(?!\w)", " · ", text, flags=re.I)  # no word, but no run goes on
     if isinstance(fact, dict) and "quantity" in fact:
         return _quantity_hedged(fact, text, others)
-    if isinstance(fact, str) and (_moment(fact.strip()) or re.fullmatch(r"\d{2}:\d{2}(?::\d{2})?", fact.strip())) and any(
+    if isinstance(fact, str) and (_moment(fact.strip()) or _CLOCK_FACT.fullmatch(fact.strip())) and any(
             _dated_among(fact, run[0], others, today) for run in _WHEN_RUN.finditer(text)):
         return True
     for rivals in _rivals(fact):
@@ -352,8 +353,9 @@ def _choice_hedged(word: str, said: str, rest: str, known: set[str], choices: Se
 # word to tell them apart ('1, 4, 7, 10', '$12.50 / $40.00 / $7.25', 'three, six or nine').
 _BARE = rf"-?\$?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})"
 _BARE_NUMBER = re.compile(rf"(?<![\w.,$-])(?:{_BARE})(?![\w%]|[.,]\d)", re.I)
-_RUN = re.compile(rf"(?<![\w.,$-])(?:{_BARE})(?:(?:[ \t]*[,;/][ \t]*|[ \t]+)(?:(?:or|and)[ \t]+)?(?:{_BARE})){{2,}}"
-                  rf"(?![\w%]|[.,]\d)", re.I)
+# what joins the items of a run: a comma, a semicolon, a slash or a space, then 'or' or 'and' alone
+_RUN_JOIN = r"(?:[ \t]*[,;/][ \t]*|[ \t]+)(?:(?:or|and)[ \t]+)?"
+_RUN = re.compile(rf"(?<![\w.,$-])(?:{_BARE})(?:{_RUN_JOIN}(?:{_BARE})){{2,}}(?![\w%]|[.,]\d)", re.I)
 
 
 def _runs(text: str) -> list[list[float]]:
@@ -389,7 +391,7 @@ _TIME_ITEM = r"(?:(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[ap]\.?[ \t]?m\b\.?
 _WHEN_ITEM = (rf"(?:{_DAY_ITEM}(?:,?[ \t]+(?:at[ \t]+)?{_TIME_ITEM}|T\d{{2}}:\d{{2}}(?::\d{{2}})?)?"
               rf"|{_TIME_ITEM}(?:,?[ \t]+(?:on[ \t]+)?{_DAY_ITEM})?)")
 _WHEN = re.compile(_WHEN_ITEM, re.I)
-_WHEN_RUN = re.compile(rf"{_WHEN_ITEM}(?:(?:[ \t]*[,;/][ \t]*|[ \t]+)(?:(?:or|and)[ \t]+)?{_WHEN_ITEM}){{2,}}", re.I)
+_WHEN_RUN = re.compile(rf"{_WHEN_ITEM}(?:{_RUN_JOIN}{_WHEN_ITEM}){{2,}}", re.I)
 
 
 def _dated_among(fact: str, run: str, every: Sequence[Any], today: dt.date | None) -> bool:
@@ -808,6 +810,7 @@ def _quantity_hedged(fact: dict[str, Any], text: str, others: Sequence[Any]) -> 
     measures = [m for other in others for m in (other.get("one_of", [other]) if isinstance(other, dict) else ())]
     known = [_truth(float(m["quantity"]), _UNITS[m["unit"]], m.get("places", _decimals(m["quantity"])))
              for m in measures if isinstance(m, dict) and "quantity" in m and _UNITS[m["unit"]].kind == unit.kind]
+    numbers = {_as_number(v) for other in others for v in values(other)} - {None}
     measured = _measured(text)
     said: dict[int, list[_Said]] = {}
     for at, reading in _measures(measured, unit):
@@ -815,8 +818,6 @@ def _quantity_hedged(fact: dict[str, Any], text: str, others: Sequence[Any]) -> 
 
     def right(readings: list[_Said]) -> bool:
         return any(_agrees(r, truth, step) for r in readings)
-
-    numbers = {_as_number(v) for other in others for v in values(other)} - {None}
 
     def rival(readings: list[_Said]) -> bool:  # neither this measure nor another fact's measure or number
         return not right(readings) and not any(_agrees(r, t, s) for r in readings for t, s in known) \

@@ -28,7 +28,7 @@ import pytest
 
 from prove_env.actions import ParsedCall
 from prove_env.episode import Episode, replay
-from prove_env.facts import quantity
+from prove_env.facts import _decimals, _key, quantity
 from prove_env.registry import get_toolkit, server_names
 from prove_env.runtime import run_sync
 from prove_env.synthesis.config import SynthConfig
@@ -253,7 +253,7 @@ def _spread(fact: Any) -> list[Any] | None:
     neighbours; a measure's at the rounding it is recorded to); None for other facts."""
     plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
     if isinstance(plain, dict) and "quantity" in plain:
-        places = plain.get("places", _places(plain["quantity"]))
+        places = plain.get("places", _decimals(plain["quantity"]))
         return [quantity(round(plain["quantity"] + k * 10.0 ** -places, places), plain["unit"], places)
                 for k in (-2, -1, 0, 1, 2) if plain["unit"] in ("F", "C") or plain["quantity"] + k * 10.0 ** -places >= 0]
     if isinstance(plain, bool) or isinstance(plain, dict):
@@ -268,11 +268,6 @@ def _spread(fact: Any) -> list[Any] | None:
     return None
 
 
-def _places(value: float) -> int:
-    text = repr(float(value))
-    return 0 if "e" in text or text.endswith(".0") else len(text.split(".")[1])
-
-
 def _said(value: Any) -> str:
     """A value of a guess as an answer writes it: a measure in its own unit and rounding."""
     if isinstance(value, dict) and "quantity" in value:
@@ -284,20 +279,13 @@ def _value(value: Any) -> Any:
     return value["quantity"] if isinstance(value, dict) and "quantity" in value else value
 
 
-def _known(value: Any, known: set[str]) -> bool:
-    """Whether a value is among the task's facts' values (`known`, as text): a number as a number."""
-    if isinstance(value, int | float):
-        return any(re.fullmatch(r"-?\d+(\.\d+)?", k) and abs(float(k) - value) < 0.005 for k in known)
-    return str(value) in known
-
-
 def _far_apart(fact: Any) -> tuple[list[str], str] | None:
     """A run of values three steps apart that holds a number, a measure, a day or a time fact, with
     nothing to tell them apart ('1, 4, 7, 10', '88, 95, 102, 109 min', 'Oct 23, Oct 26, Oct 29', '1:30
     pm, 2:30 pm, 3:30 pm'): its values, each said on its own, and the run as said; None for other facts."""
     plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
     if isinstance(plain, dict) and "quantity" in plain:
-        places = plain.get("places", _places(plain["quantity"]))
+        places = plain.get("places", _decimals(plain["quantity"]))
         run = [round(plain["quantity"] + k * 3 * 10.0 ** -places, places) for k in (-1, 0, 1, 2)]
         if plain["unit"] not in ("F", "C"):
             run = [v for v in run if v >= 0]
@@ -348,11 +336,11 @@ def test_a_guess_that_names_a_facts_neighbours_fails(server, sample):
     reads = [t for t in sample[server] if _with_facts(t) and not t.abstain]
     for task in reads:
         facts = _with_facts(task)
-        known = {str(v) for f in facts for v in values(f)}
+        known = {_key(v) for f in facts for v in values(f)}
         for i, fact in enumerate(facts):
             spread = _spread(fact)
             plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
-            if spread is None or any(_known(_value(v), known) for v in spread if v != plain):
+            if spread is None or any(_key(_value(v)) in known for v in spread if v != plain):
                 continue
             if all(stated(fact, _said(v)) for v in spread):
                 continue  # each value states it at a rounding the task accepts ('1236 m' is 1.2 km)
