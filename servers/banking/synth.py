@@ -568,7 +568,7 @@ def get_spending_summary(b: Bundle, rng: random.Random) -> Ask | None:
     said = CATEGORY_WORDS[category]
     return Ask(args, say=rng.choice([f"How much did I spend on {said} {when}?",
                                      f"What did {said} cost me {when}?",
-                                     f"I think I overdid it on {said}. What did I spend on it {when}?"]),
+                                     f"I think I overdid it on {said} {when}. How much did I spend?"]),
                terse=f"Spent on {said} {when}?", refs=refs, mentions=(*mentions, said),
                facts=lambda r: [r["spending_by_category"][category]])
 

@@ -194,6 +194,10 @@ def _order_name(b: Bundle, order: dict, rng: random.Random) -> str | None:
         if days.count(order["placed_at"][:10]) > 1:
             return None
         when = dt.date.fromisoformat(order["placed_at"][:10])
+        # an order placed today is "today" ("the one I placed on December 19" said on December 19 is odd)
+        if when == b["now"].date():
+            return rng.choice([f"my {order['restaurant']} order from today",
+                               f"the {order['restaurant']} order I placed today"])
         return rng.choice([f"my {order['restaurant']} order from {when:%B} {when.day}",
                            f"the {order['restaurant']} order I placed on {when:%B} {when.day}"])
     return rng.choice([f"my {order['restaurant']} order", f"the order from {order['restaurant']}",
@@ -647,6 +651,8 @@ SUBSTITUTES = (
     ("get_restaurant", "search_restaurants"),
     ("list_cuisines", "search_restaurants"),
     ("track_order", "list_orders"),
+    # a cart is emptied as well by taking out each of its lines (one call for a cart of one dish)
+    ("clear_cart", "remove_from_cart"),
 )
 
 

@@ -385,11 +385,14 @@ def list_comments(b: Bundle, rng: random.Random) -> Ask | None:
                    terse=f"Comments on {name}?", refs=n.refs,
                    facts=lambda r: [c["body"] if c["author"] == me else one_of(c["author"], c["body"]) for c in r])
     if me in {c["author"] for c in b["comments"][issue["issue_id"]]}:
-        # the asker wrote there too: who else did (not "I missed the thread")
+        # the asker wrote there too: who else did (not "I missed the thread"), the asker saying who
+        # "me" is, since nothing else in the conversation may (seed 145: "Who else has commented on
+        # 'Redesign the notification center'?" from an asker never named left "else" unresolvable)
         return Ask({"issue_id": n.arg},
-                   say=rng.choice([f"Who else has commented on {name}?", f"Besides me, who has weighed in on {name}?"]),
-                   terse=f"Who else commented on {name}?", refs=n.refs,
-                   facts=lambda r: list(dict.fromkeys(c["author"] for c in r)))
+                   say=rng.choice([f"Who else has commented on {name}, apart from me ({me})?",
+                                   f"Besides me ({me}), who has weighed in on {name}?"]),
+                   terse=f"Who besides me ({me}) commented on {name}?", refs=n.refs,
+                   facts=lambda r: list(dict.fromkeys(c["author"] for c in r if c["author"] != me)))
     return Ask({"issue_id": n.arg},
                say=rng.choice([f"Who has commented on {name}?", f"I missed the thread on {name}. Who chimed in?"]),
                terse=f"Who commented on {name}?", refs=n.refs,

@@ -255,7 +255,7 @@ def list_bids(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Who is the top bidder on {_my(item)} auction, and how much did they bid?",
                                f"Could you show me the bids on {_my(item)}? I mostly want the highest one.",
                                f"Who's winning the auction for {_my(item)} so far, and with what bid?"]),
-               terse=f"Top bid on {_my(item)}?", refs=(_me(b), _listing(item)), mentions=(item["title"].lower(),),
+               terse=f"Top bidder and bid on {_my(item)}?", refs=(_me(b), _listing(item)), mentions=(item["title"].lower(),),
                facts=lambda r: [r["bids"][0]["bidder_name"], r["bids"][0]["amount"]])
 
 

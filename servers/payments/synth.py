@@ -596,14 +596,24 @@ def list_payments(b: Bundle, rng: random.Random) -> Ask | None:
     # as short as the invoice's look-up and its payments where it has not. Not where the customer's name
     # needs their merchant looked up first (the invoice's own look-up is then the shorter route), nor
     # where their payments run past the list's first page.
-    invoice = next((i for i in b["invoices"] if i["payments"]), None)
+    # Not an invoice another request of the conversation pays, authorises or voids (finding, seed 145: "I
+    # need the payment record for invoice CK-1031" after CK-1031 was paid, which then had two payments, and
+    # whose look-up had shown its id: `list_payments(invoice_id=...)` was then as short and lost coverage),
+    # and where it can be, not one whose payments another request captures, cancels or refunds.
+    unchanged = [i for i in b["invoices"] if i["payments"] and i["invoice_id"] not in b["roles"]]
+    invoice = next((i for i in unchanged if not any(b["roles"].get(p["payment_id"]) for p in b["payments"]
+                                                    if p["invoice_id"] == i["invoice_id"])),
+                   next(iter(unchanged), None))
     if invoice is None or b["at_merchant"] or len(b["payments"]) > 20:
         return None
     name, number, iid = invoice_name(b, invoice, rng), invoice["number"], invoice["invoice_id"]
+    # 'the payment record' says there is one
+    single = sum(p["invoice_id"] == iid for p in b["payments"]) == 1
     return Ask({"customer_id": cid},
                say=rng.choice([f"Which payments were made against {name}: how much, and what state are they in?",
                                f"Was {name} charged to a card? Show me the amount and status of each payment.",
-                               f"I need the payment record for {name}: amount and status."]),
+                               f"I need the payment record for {name}: amount and status." if single else
+                               f"I need the payment records for {name}: amount and status of each."]),
                terse=f"Payments on {name}: amounts and status?", refs=refs, mentions=(who, number),
                facts=lambda r: [v for p in [p for p in r if p["invoice_id"] == iid][:3]
                                 for v in (p["amount"], _said_status(p["status"]))])

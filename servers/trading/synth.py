@@ -254,7 +254,7 @@ def list_accounts(b: Bundle, rng: random.Random) -> Ask | None:
                                "I'd like an overview of my accounts: how much uninvested cash does each hold?",
                                "What accounts are open under my name, and what's the cash in them?",
                                "Remind me which accounts I have here and the cash sitting in each one."]),
-               terse=rng.choice(["My accounts and cash?", "List my accounts with cash."]),
+               terse=rng.choice(["My accounts and cash?", "List my accounts and the cash in each."]),
                refs=(_client(b),), facts=lambda r: [_amount(a["cash"]) for a in r if a["status"] == "active"][:4])
 
 
@@ -596,7 +596,7 @@ def get_price_history(b: Bundle, rng: random.Random) -> Ask | None:
         words = full_date(when)
         args = {"instrument_id": iid, "start_date": d["date"], "end_date": d["date"]}
         if _split(rng):
-            return Ask(args, say=rng.choice([f"I need a closing price for {said} from a few days back.",
+            return Ask(args, say=rng.choice([f"I need a closing price for {said} on a past day.",
                                              f"Can you look up where {said} closed on a particular day?"]),
                        terse=f"{said} close on {words}?",
                        detail=rng.choice([f"The day is {words}.", f"On {words}.", f"For {words}, please."]),

@@ -367,6 +367,8 @@ def reschedule_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     when = old.date() + dt.timedelta(days=rng.choice((-2, -1, 1, 2, 3, 7)))
     if when.weekday() >= 5:
         when += dt.timedelta(days=7 - when.weekday())
+    if when == old.date():  # a Monday moved back a day or two rolls past the weekend onto its own day
+        when += dt.timedelta(days=1)  # ('... "Weekly sync" on September 7? Make it Monday, September 7 ...')
     if when <= b["now"].date():
         return None
     at = dt.datetime.combine(when, dt.time(rng.randint(9, 16), rng.choice((0, 30))))
@@ -650,7 +652,8 @@ def share_recording(b: Bundle, rng: random.Random) -> Ask | None:
     who, email = colleague["name"], colleague["email"]
     # the colleague is in the directory (find_users gives the address), so the address is said with
     # the request, never held back for the assistant to ask
-    say = rng.choice([f"{who} missed it, so please share {name} with them.", f"Please share {name} with {who}.",
+    # 'it' is the meeting, said after it: never 'X missed it, so please share ...' ahead of its name
+    say = rng.choice([f"Please share {name} with {who}; they missed the meeting.", f"Please share {name} with {who}.",
                       f"Could you send {name} to {who}?", f"{who} asked for {name}; share it with them."])
     # the address says no action again ('... share it with them. Send it to ...' asked for the share twice)
     say += " " + rng.choice([f"Their email is {email}.", f"The address is {email}.", f"They're at {email}."])

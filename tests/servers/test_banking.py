@@ -1376,3 +1376,31 @@ def test_a_new_payee_of_a_kind_already_held_is_said_to_be_new():
                 else:
                     fresh += f" {who}" in ask.say
     assert held > 3 and fresh > 3, (held, fresh)
+
+
+def test_a_category_spend_is_asked_without_a_dangling_it():
+    """"I think I overdid it on groceries. What did I spend on it between March 3 and March 16?" reads
+    "it" as the overdoing: the period goes with the category ("I think I overdid it on groceries between
+    March 3 and March 16, 2026. How much did I spend?") and no "spend on it" is left."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    goal = next(g for g in recipe.goals if g.tool == "get_spending_summary")
+    overdid = 0
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(f"banking overdid {seed}"))
+        world.close()
+        rng = random.Random(f"banking overdid asks {seed}")
+        for b in bundles:
+            for _ in range(30):
+                ask = goal.build(b, rng)
+                if ask is None:
+                    continue
+                assert "spend on it" not in ask.say, ask.say
+                overdid += "overdid it" in ask.say
+    assert overdid > 3, overdid

@@ -810,3 +810,46 @@ def test_an_introduction_names_no_topic():
     assert len(said) > 10
     for words in said:
         assert not re.search(r"\b(calling|about|regarding)\b", words, re.I), words
+
+
+def test_a_hidden_clear_cart_hides_removing_its_lines_too():
+    """Finding (seed 145): "Clear my Ramen Ichiban cart." with `clear_cart` hidden and the gold an
+    abstention, while the shown `remove_from_cart` takes out the cart's one dish (edamame) and so
+    empties it: the agent that did so was scored state 0. Hiding `clear_cart` hides
+    `remove_from_cart` with it."""
+    from prove_env.synthesis.recipe import get_recipe
+
+    assert "remove_from_cart" in get_recipe("food_delivery").substitutes_of("clear_cart")
+
+
+def test_an_order_placed_today_is_not_named_by_its_date():
+    """Finding (seed 145): "I'd like to change the tip on the Burger Barn order I placed on December
+    19." said on December 19, twelve minutes after the order: an order placed today is "today"."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("food_delivery"), get_recipe("food_delivery")
+    today = dated = 0
+    for seed in (0, 1, 14500000):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"food today {seed}")
+        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+        day = world.now.date()
+        for goal in (g for g in recipe.goals if g.tool in ("set_tip", "track_order", "cancel_order")):
+            for _ in range(150):
+                ask = goal.build(rng.choice(bundles), rng)
+                if ask is None:
+                    continue
+                (order,) = [r.entity for r in ask.refs if r.kind == "order"]
+                if order["placed_at"][:10] != day.isoformat():
+                    continue
+                said = ask.say + " " + (ask.detail or "")
+                if "today" in said:
+                    today += 1
+                assert f"{day:%B} {day.day}" not in said, said
+                dated += 1
+        world.close()
+    assert dated and today

@@ -2093,3 +2093,21 @@ def test_an_introduction_does_not_name_the_project_its_request_names():
                 for short in ("Apollo", "Atlas", "Hermes", "Orion", "Nova", "Titan"):
                     assert short not in opener, turn
     assert introduced > 5, introduced
+
+
+def test_who_else_commented_says_who_the_asker_is():
+    """Finding (seed 145, 0001): "Who else has commented on 'Redesign the notification center' on the
+    Hermes board?" from an asker the conversation never named: "else" (besides whom?) could not be
+    resolved. A request that leaves the asker out names them in its own words, and the asker is no fact."""
+    asked = 0
+    for seed in (0, 1):
+        for ask, b, _ in _bundle_asks("list_comments", seed=seed, draws=300):
+            for words in (ask.say, ask.terse):
+                if "else" in words or "besides me" in words.lower():
+                    asked += 1
+                    assert b["me"]["name"] in words, words
+            if "else" in ask.say or "Besides me" in ask.say:
+                comments = b["comments"][ask.args["issue_id"]] if ask.args["issue_id"] in b["comments"] else None
+                if comments:
+                    assert b["me"]["name"] not in ask.facts(comments), ask.say
+    assert asked > 3, asked

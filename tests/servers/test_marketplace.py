@@ -903,3 +903,17 @@ def test_feedback_is_said_to_come_from_buyers_only_where_buyers_left_it():
                     assert not rated & sold, (b["member"]["name"], ask.say)
         world.close()
     assert said["buyers"] + said["sellers"] > 10, said
+
+
+def test_terse_top_bid_asks_for_the_bidder_its_fact_holds(goal_asks):
+    """Finding (seed 145, marketplace-14500000-0005): "I'm Thomas Aguirre. Top bid on my Deluxe silk
+    scarf?" recorded the top bidder's name with the amount, so an assistant that read the listing and said
+    "the top bid is $11.93" failed on "Jeffrey White", which the terse wording never asked for. The terse
+    wording now asks for the bidder as every other wording does."""
+    checked = 0
+    for goal, ask in goal_asks("marketplace", seeds=(0, 1), draws=20, salt="terse top bid"):
+        if goal.tool != "list_bids":
+            continue
+        assert "bidder" in ask.terse.lower() or "who" in ask.terse.lower(), ask.terse
+        checked += 1
+    assert checked > 5

@@ -1894,3 +1894,30 @@ def test_a_customer_shown_by_an_earlier_payment_or_invoice_is_not_searched_for_a
                 row = json.loads(outputs[call.id])
                 shown |= {row["customer_id"]} if "customer_id" in row else set()
     assert searched
+
+
+def test_the_payments_of_an_invoice_are_not_asked_of_one_the_conversation_pays_or_voids():
+    """Finding (seed 145): "Could you take payment for invoice CK-1031 for Robert Henson?" then "I need the
+    payment record for invoice CK-1031 for Robert Henson: amount and status." CK-1031 had by then two
+    payments (facts 771, captured, 1542 mixed them), and its look-up had shown its id, so
+    `list_payments(invoice_id=...)` was as short as the gold's and lost coverage. The payments of an
+    invoice are asked only of one no request changes (pay, authorise, void, edit, finalize), and 'the
+    payment record' only of an invoice with one payment."""
+    seen = Counter()
+    for seed in (14500000, 12100000, 12300000):
+        world, read, recipe, bundles, rng = _payments_bundles_of(seed, "payments record of an invoice")
+        goal = next(g for g in recipe.goals if g.tool == "list_payments")
+        for _ in range(400):
+            bundle = rng.choice(bundles)
+            ask = goal.build(bundle, rng)
+            if ask is None or not ask.mentions[1:]:
+                continue
+            number = ask.mentions[1]
+            invoice = next(i for i in bundle["invoices"] if i["number"] == number)
+            assert invoice["invoice_id"] not in bundle["roles"], (ask.say, bundle["roles"][invoice["invoice_id"]])
+            payments = sum(p["invoice_id"] == invoice["invoice_id"] for p in bundle["payments"])
+            if "payment record for" in ask.say:
+                assert payments == 1, (ask.say, payments)
+            seen[payments == 1] += 1
+        world.close()
+    assert seen[True] > 10, seen

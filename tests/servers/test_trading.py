@@ -1312,3 +1312,22 @@ def test_a_fill_time_asked_by_count_names_the_side_of_the_order():
     assert asks
     for ask in asks:
         assert re.search(r"-share .* (buy|sell) order from", ask.say), ask.say
+
+
+def test_an_accounts_listing_with_cash_asks_for_every_account():
+    """Finding (seed 145): "List my accounts with cash." reads as "the accounts that hold cash", so a model
+    leaving out the account at $0.00 failed the fact that reads its zero: the terse wording asks for the cash
+    in each account."""
+    asks = [ask for ask, _, _ in _asks("list_accounts", draws=200) if "cash" in ask.terse]
+    assert asks
+    for ask in asks:
+        assert ask.terse != "List my accounts with cash.", ask.terse
+
+
+def test_a_closing_price_of_a_past_day_is_not_called_a_few_days_back():
+    """Finding (seed 145): "I need a closing price for Home Depot from a few days back. The day is October
+    30, 2026." was said on December 4: the day can be weeks back, so it is not called "a few days back"."""
+    asks = [ask for ask, _, _ in _asks("get_price_history", draws=300)]
+    assert len(asks) > 50
+    for ask in asks:
+        assert "a few days back" not in ask.say, ask.say

@@ -949,3 +949,25 @@ def test_a_person_held_back_is_not_said_after_the_live_meeting_that_names_them()
     for ask in held:
         assert not re.search(r"(right now|in progress|running now) I need", ask.say), ask.say
         assert not re.search(r"^There's a person in .* I need", ask.say), ask.say
+
+
+def test_a_meeting_moved_goes_to_another_day():
+    """Finding: "Could you reschedule my "Weekly sync" meeting on September 7? Make it Monday, September 7 at
+    11:30 am instead." (a Monday moved back a day or two rolled past the weekend onto its own day, so the new
+    day said again the day the meeting's name already gave). A move is to a day other than the meeting's."""
+    asks = _asks("reschedule_meeting", seeds=(0, 1, 2), n=300)
+    assert len(asks) > 50
+    for b, ask in asks:
+        m = next(m for m in b["meetings"] if m["meeting_id"] == ask.args["meeting_id"])
+        old = dt.datetime.fromisoformat(m["start_at"]).date()
+        assert dt.datetime.fromisoformat(ask.args["start_at"]).date() != old, (ask.say, ask.detail)
+
+
+def test_a_share_says_what_was_missed_after_naming_it():
+    """Finding: "Kevin Johnson missed it, so please share the second of the 1:1 check-in recordings from June 25
+    with them." (opening a message, or following "Could you book a new meeting ...", the 'it' has nothing
+    before it to stand for). The request names the recording before anything refers to its meeting."""
+    asks = _asks("share_recording", seeds=(0, 1, 2), n=150)
+    assert len(asks) > 30
+    for _, ask in asks:
+        assert " missed it" not in ask.say, ask.say
