@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -507,7 +508,6 @@ def test_a_request_joined_to_a_message_names_its_entity_outright() -> None:
     """'Open the trunk of my CX-5. In addition, the tyre light came on in my car. ... It's my Civic.' reads
     first as the CX-5: a request that joins a message says its plain form when it has one, as does one
     after the conversation named another entity of its kind."""
-    import dataclasses
 
     from prove_env.synthesis.compose import Composer
     from prove_env.synthesis.recipe import Ask, Goal, Recipe
@@ -552,6 +552,67 @@ def test_a_request_joined_to_a_message_names_its_entity_outright() -> None:
                 after += 1
                 assert "my account" not in text and "It's my" not in text, text
     assert after
+
+
+def test_an_introduction_is_not_said_before_a_request_that_names_it() -> None:
+    """'Northwind Studio account. Invoice prefix and email of Northwind Studio?': the merchant a later
+    request needs was looked up by the first request, which names it, so the introduction that says
+    which merchant it is would name it twice in a row. Where the first request names something else,
+    the introduction is said."""
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.recipe import Recipe
+
+    base = get_recipe("payments")
+    toolkit = get_toolkit("payments")
+    world = worlds.create(toolkit, 0)
+    bundles = base.sample(Reader(toolkit, world), world.now, random.Random(0))
+    config = dataclasses.replace(TWO_JOINED, split_turn_rate=1.0)
+    before, other = 0, 0
+    for first in ("list_merchants", "list_invoices"):
+        recipe = Recipe(server="payments", sample=base.sample, lookups=base.lookups, topics=base.topics, skip={},
+                        goals=[g for g in base.goals if g.tool in (first, "create_customer")])
+        composer = Composer(recipe, dependency_graph("payments"), bundles, config, random.Random(3))
+        for draft in (composer.draft() for _ in range(60)):
+            if draft is None or [c.name for c in draft.gold[-1]][-1:] != ["create_customer"]:
+                continue
+            opening = draft.user_turns[0]
+            merchant = next(b["merchant"]["name"] for b in bundles
+                            if b["merchant"]["merchant_id"] == draft.gold[-1][-1].arguments["merchant_id"])
+            if first == "list_merchants" and draft.gold[0][0].name == "list_merchants":
+                before += 1
+                assert opening.count(merchant) == 1, opening
+            elif first == "list_invoices":
+                other += 1
+                assert merchant in opening, opening  # the introduction says which merchant
+    assert before and other
+
+
+def test_a_hidden_requests_look_up_is_not_kept_as_another_requests_route() -> None:
+    """'Move the issue Upgrade Redis in Nova to in progress' with the move hidden, then 'Kick off Nova
+    Sprint 14': the search for the issue shows its project's id, but a model that declines the move
+    looks the project up by its name, and would match none of a gold that kept the search for the
+    sprint. A request whose look-up another request borrows that way is never the hidden one; a
+    look-up the other request would make itself (the project list of the sprint's own look-up) is
+    its own."""
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.recipe import Recipe
+
+    base = get_recipe("issue_tracker")
+    toolkit = get_toolkit("issue_tracker")
+    world = worlds.create(toolkit, 0)
+    bundles = base.sample(Reader(toolkit, world), world.now, random.Random(0))
+    recipe = Recipe(server="issue_tracker", sample=base.sample, lookups=base.lookups, topics=base.topics, skip={},
+                    goals=[g for g in base.goals if g.tool in ("transition_issue", "start_sprint", "complete_sprint")])
+    config = dataclasses.replace(TWO_JOINED, missing_function_rate=1.0, split_turn_rate=1.0)
+    composer = Composer(recipe, dependency_graph("issue_tracker"), bundles, config, random.Random(5))
+    hidden = 0
+    for draft in (composer.draft() for _ in range(150)):
+        if draft is None or draft.missing_tool != "transition_issue":
+            continue
+        hidden += 1
+        kept = [c.name for turn in draft.gold for c in turn]
+        assert "search_issues" not in kept, (draft.user_turns, kept)
+    assert hidden
 
 
 def test_a_change_joined_to_a_change_says_their_order_and_please_once() -> None:

@@ -88,14 +88,15 @@ class _Chain:
         self.introduced: set[tuple[str, str]] = set()
         self.served: set[str] = set()  # the requests' own calls, look-ups never (even where they settle one)
 
-    def plan(self, tool: str, ask: Ask) -> tuple[list[GoldCall], list[tuple[str, str, Ref]], dict, set] | None:
+    def plan(self, tool: str, ask: Ask) -> tuple[list[GoldCall], list[tuple[str, str, Ref, bool]], dict, set] | None:
         """The calls `ask` adds (look-ups first), and the introductions they need (the words, terse
-        words and the entity introduced); nothing committed.
+        words, the entity introduced, and whether an earlier call settled it or made its look-up: then
+        no new look-up takes values from the words); nothing committed.
 
         None when the chain already makes that very call (a request must add something), or a
         change the request asks for first (a car put in accessory mode): the words would ask twice."""
         new: list[GoldCall] = []
-        intros: list[tuple[str, str, Ref]] = []
+        intros: list[tuple[str, str, Ref, bool]] = []
         resolved = dict(self.resolved)
         introduced = set(self.introduced)
 
@@ -121,7 +122,7 @@ class _Chain:
                 intro = next((lk.intro for lk in self.recipe.lookups_for(ref.kind) if lk.intro is not None), None)
                 if intro is not None and key not in introduced:
                     introduced.add(key)
-                    intros.append((*intro(ref), ref))
+                    intros.append((*intro(ref), ref, True))
                 return resolved[key]
             if depth > 4:
                 raise RecipeError(f"{self.recipe.server}: look-ups for {ref.kind!r} do not terminate")
@@ -131,10 +132,11 @@ class _Chain:
             lookup = choices[0] if len(choices) == 1 else self.rng.choice(choices)
             deps = [resolve(r, depth + 1) for r in lookup.needs(ref)]
             args = lookup.args(ref)
-            call_id = find(lookup.tool, args) or add(lookup.tool, args, deps)
+            made = find(lookup.tool, args)  # a request's own call that is the look-up ('Currencies of X?')
+            call_id = made or add(lookup.tool, args, deps)
             if lookup.intro is not None and key not in introduced:
                 introduced.add(key)
-                intros.append((*lookup.intro(ref), ref))
+                intros.append((*lookup.intro(ref), ref, made is not None))
             resolved[key] = call_id
             for other in lookup.settles(ref):
                 resolved.setdefault(other, call_id)
@@ -237,6 +239,8 @@ class Composer:
         named: set[tuple[str, str]] = set()  # entities the requests so far have named
         served: list[str] = []
         first: dict[str, set[str]] = {}  # a request's own call -> the calls it asks for first (`Ask.prior`)
+        added: dict[str, set[str]] = {}  # a request's own call -> the calls it added before it (look-ups, prior)
+        named_by: dict[str, list[Ref]] = {}  # a request's own call -> the entities it names, owners too
         held_for: str | None = None  # the call whose required value the user holds back
         intro_texts: list[tuple[str, str]] = []  # how the user introduces themselves: at the start, once
         intro_refs: list[Ref] = []  # whom those introduce
@@ -285,14 +289,20 @@ class Composer:
                 request, plain = ask.plain, True
             if not joins and len(turns) + extra_turns > config.max_turns:
                 break
-            for say, short, ref in intros:
-                if say or short:
+            for say, short, ref, earlier in intros:
+                # an entity an earlier call settled or looked up is introduced to say who it is, at the
+                # start of the first message, unless the request right after names it ('Northwind Studio
+                # account. Invoice prefix and email of Northwind Studio?')
+                opening = turns[0].texts[0] if turns else request
+                if (say or short) and not (earlier and _named_in(ref, opening)):
                     intro_texts.append((say, short))
                     intro_refs.append(ref)
             mentions = list(ask.mentions)
             served.append(new[-1].name)  # the request's own call (its look-ups and prior calls come first)
             asked_first = [(name, dict(args)) for name, args in ask.prior]
             first[new[-1].id] = {c.id for c in new[:-1] if (c.name, c.arguments) in asked_first}
+            added[new[-1].id] = {c.id for c in new[:-1]}
+            named_by[new[-1].id] = list(_with_owners(ask.refs))
             if ask.facts is not None:
                 facts_of[new[-1].id] = ask.facts
             if withhold:
@@ -328,7 +338,7 @@ class Composer:
         gold = [t.calls for t in turns]
         missing, hide, missing_call, missing_facts = None, set(), None, None
         if rng.random() < config.missing_function_rate:
-            picked = self._missing(chain, served, held_for, first)
+            picked = self._missing(chain, served, held_for, first, added, named_by)
             if picked is not None:
                 missing_call, dropped = picked
                 missing, missing_facts = missing_call.name, facts_of.get(missing_call.id)
@@ -412,22 +422,38 @@ class Composer:
             user_turns.append(text)
         return user_turns
 
-    def _missing(self, chain: _Chain, served: list[str], held_for: str | None, first: dict[str, set[str]]
-                 ) -> tuple[GoldCall, set[str]] | None:
+    def _missing(self, chain: _Chain, served: list[str], held_for: str | None, first: dict[str, set[str]],
+                 added: dict[str, set[str]], named_by: dict[str, list[Ref]]) -> tuple[GoldCall, set[str]] | None:
         """A call a request asks for (its own call, not a look-up or a call it needs first) whose tool
         the chain uses once, to leave out of the shown tools with its declared substitutes, and the
         ids of the calls that go with it: it and every call depending on it. Never one whose
         substitute the chain calls; never one whose request asks for calls first (the user asked for
         that step too: doing it and declining the rest, and declining it all, would both be right);
-        and never one that takes with it the call a held-back value is for (the user is asked only
-        for values a call left in the gold needs)."""
+        never one that takes with it the call a held-back value is for (the user is asked only for
+        values a call left in the gold needs); and never one whose request looked up an entity that a
+        later request, on its own, would look up with another call (the search for the issue to move,
+        whose result shows its project's id, kept for the sprint of that project to start: a model
+        that declines the move and looks the project up by its name would match none of it). The
+        call the later request would make itself (the list of the user's categories) is its own."""
         counts = Counter(call.name for call in chain.calls)
+        request_of = {c: own for own, calls in added.items() for c in (*calls, own)}
+        calls = {c.id: c for c in chain.calls}
+
+        def borrowed(lookup: str, request: str) -> bool:
+            """Whether `request` takes an entity from the call `lookup` that it would look up otherwise."""
+            return any(chain.resolved.get((r.kind, r.key)) == lookup and not self._looks_up(calls[lookup], r)
+                       for r in named_by.get(request, ()))
+
         candidates = []
         for call in chain.calls:
             stand_ins = self.recipe.substitutes_of(call.name) & counts.keys()
             if call.name not in served or counts[call.name] != 1 or stand_ins or first.get(call.id):
                 continue
             dropped = _dependents(chain.calls, {call.id})
+            own = added.get(call.id, set())
+            if any(borrowed(d, request_of.get(c.id, ""))
+                   for c in chain.calls if c.id not in dropped | own for d in c.depends_on if d in own):
+                continue
             if held_for not in dropped:
                 candidates.append((call, dropped))
         return self.rng.choice(candidates) if candidates else None
@@ -465,6 +491,16 @@ class Composer:
                            distractors=c.distractors, strip_enums_rate=c.strip_enums_rate,
                            strip=passes_enum(self.recipe.server, calls), hide=hide, off_topic=off_topic)
 
+    def _looks_up(self, call: GoldCall, ref: Ref) -> bool:
+        """Whether `call` is a look-up the recipe makes for `ref`."""
+        for lookup in self.recipe.lookups_for(ref.kind):
+            try:
+                if lookup.tool == call.name and lookup.args(ref) == call.arguments:
+                    return True
+            except (KeyError, AttributeError):  # a look-up by a field this entity does not have
+                continue
+        return False
+
     def _is_lookup(self, call: GoldCall, chain: _Chain) -> bool:
         return call.id in set(chain.resolved.values()) and call.id not in chain.served
 
@@ -484,6 +520,14 @@ def _flat(value: Any) -> Iterator[Any]:
             yield from _flat(v)
     else:
         yield value
+
+
+def _with_owners(refs: Sequence[Ref]) -> Iterator[Ref]:
+    """`refs` and the entities they are listed under (an account's customer), and theirs."""
+    for ref in refs:
+        while ref is not None:
+            yield ref
+            ref = ref.owner
 
 
 def _dependents(calls: list[GoldCall], roots: set[str]) -> set[str]:
@@ -555,12 +599,14 @@ def _names(refs: Sequence[Ref]) -> list[str]:
     """The capitalised values of the entities `refs` name, and of their owners (names, titles); a
     title that opens with a digit counts where a capitalised word follows ('1:1 Taylor / Jennifer'),
     a date or a time does not ('2026-09-15T13:55')."""
-    found = []
-    for ref in refs:
-        while ref is not None:
-            found += [v for v in ref.entity.values() if isinstance(v, str) and _capitalised(v)]
-            ref = ref.owner
-    return found
+    return [v for ref in _with_owners(refs) for v in ref.entity.values() if isinstance(v, str) and _capitalised(v)]
+
+
+def _named_in(ref: Ref, text: str) -> bool:
+    """Whether `text` says the name of the entity `ref` names, as words of their own."""
+    name = ref.entity.get("name")
+    return (isinstance(name, str) and len(name) >= 4
+            and re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", text.casefold()) is not None)
 
 
 def _capitalised(value: str) -> bool:

@@ -489,11 +489,11 @@ def set_status(b: Bundle, rng: random.Random) -> Ask | None:
                                          "Can you set my availability and status for me?"]),
                    detail=rng.choice([f"Set me to {how} with the status \"{text}\".",
                                       f"Status \"{text}\", and mark me as {how}."]),
-                   terse=f"Me: {how}, status \"{text}\".", refs=refs, mentions=(text,))
+                   terse=f"Set me to {how}, status \"{text}\".", refs=refs, mentions=(text,))
     return Ask(args, say=rng.choice([f"Set my status to \"{text}\" and set me to {how}.",
                                      f"Mark me as {how} with the status \"{text}\".",
                                      f"I'm stepping out: status \"{text}\", and set me to {how}."]),
-               terse=f"Me: {how}, status \"{text}\".", refs=refs, mentions=(text,))
+               terse=f"Set me to {how}, status \"{text}\".", refs=refs, mentions=(text,))
 
 
 @goals.add("list_channels", 0.7)
@@ -724,7 +724,7 @@ def reply_in_thread(b: Bundle, rng: random.Random) -> Ask | None:
     text = rng.choice(REPLY_TEXTS)
     said = message_name(b, channel, message, rng)
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
-               say=rng.choice([f"Reply in the thread of {said}.", f"I'd like to post a thread reply to {said}.",
+               say=rng.choice([f"Reply in the thread of {said}.", f"I'd like to add a reply to the thread of {said}.",
                                f"Could you respond to {said.mid} in a thread?"]),
                detail=rng.choice([f"Say \"{text}\"", f"My reply: \"{text}\"", f"Just write \"{text}\""]),
                terse=f"Reply \"{text}\" to {said}.", refs=(_msg(b, said, message),),  # not '...: "Moving ...": "Great!"'

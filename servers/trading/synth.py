@@ -1148,7 +1148,9 @@ def create_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
     name = rng.choice(names)
     if _split(rng):
         return Ask({"client_id": b["client"]["client_id"], "name": name},
-                   say=rng.choice(["I'd like to start a new watchlist.", "Can you make me another watchlist?"]),
+                   # "another" only where the client already keeps a watchlist
+                   say=rng.choice(["I'd like to start a new watchlist."]
+                                  + (["Can you make me another watchlist?"] if b["watchlists"] else [])),
                    terse=f"New watchlist '{name}'.",
                    detail=rng.choice([f"Call it '{name}'.", f"Name it '{name}'.", f"'{name}' is the name."]),
                    refs=(_client(b),), mentions=(name,))

@@ -547,7 +547,7 @@ def test_several_of_a_dish_are_them_not_it():
 def test_delivered_orders_are_asked_with_each_ones_cost():
     """Finding: "How many of my orders have been delivered so far, and what did they cost?" records each
     order's total, while "$123.98 in all" answers it as well; every wording asks for each order's cost."""
-    asks = [ask for ask, _ in _built("list_orders", draws=300) if ask.args.get("status") == "delivered"]
+    asks = [ask for ask, _ in _built("list_orders", draws=300) if "delivered" in ask.say]
     assert len({a.say for a in asks}) >= 3
     for ask in asks:
         assert "they cost" not in ask.say and "for how much" not in ask.say, ask.say
@@ -853,3 +853,17 @@ def test_an_order_placed_today_is_not_named_by_its_date():
                 dated += 1
         world.close()
     assert dated and today
+
+
+def test_a_list_of_orders_is_read_as_the_order_look_up_reads_it():
+    """Finding (seed 147): "What have I had delivered, and how much was each order? Also, can you
+    track my Jade Garden order?" had the gold `list_orders(status="delivered")` and then
+    `list_orders()` again to find the order: one read of the whole list answers both, and the agent
+    that made it lost coverage (0.75). The orders asked for are read with the customer alone, as the
+    look-up of an order reads them, and the facts pick the delivered ones."""
+    asks = [ask for ask, _ in _built("list_orders", draws=120)]
+    assert asks
+    delivered = [ask for ask in asks if "delivered" in ask.say]
+    assert delivered
+    for ask in delivered:
+        assert set(ask.args) == {"customer_id"}, ask.args

@@ -1418,3 +1418,18 @@ def test_a_channel_shows_every_member_who_reads_it_the_same_page_pins_and_detail
                                          **({"emoji": "eyes"} if name == "add_reaction" else {})})
         finally:
             world.close()
+
+
+def test_a_thread_reply_request_does_not_read_the_quoted_message_as_the_reply(goal_asks):
+    """'I'd like to post a thread reply to Karen's message in #random that says "I'll share notes..."'
+    reads two ways when the reply's words are held back (seed 147, 0005): the quote may be the reply
+    itself. A request that quotes the message it answers says 'the thread of' that message instead;
+    a terse status change says what to do ('Set me to ...', not 'Me: ...')."""
+    quoting = 0
+    for goal, ask in goal_asks("team_chat", seeds=(0, 14700000)):
+        if goal.tool == "reply_in_thread" and 'that says "' in ask.say:
+            quoting += 1
+            assert not re.search(r"\breply to (?!the thread of)", ask.say, re.I), ask.say
+        if goal.tool == "set_status":
+            assert not ask.terse.startswith("Me:"), ask.terse
+    assert quoting, "no thread reply quotes the message it answers"

@@ -1331,3 +1331,14 @@ def test_a_closing_price_of_a_past_day_is_not_called_a_few_days_back():
     assert len(asks) > 50
     for ask in asks:
         assert "a few days back" not in ask.say, ask.say
+
+
+def test_another_watchlist_is_asked_only_by_a_client_who_keeps_one():
+    """Finding (seed 147): "Can you make me another watchlist?" was asked by a client with no watchlist
+    at all; "another" is said only where the client already keeps one."""
+    found = _asks("create_watchlist", listing=lambda ask, read: read("list_watchlists", client_id=ask.args["client_id"]),
+                  seeds=(0, 1, 2), draws=120)
+    assert any(not kept for _, _, kept in found)
+    for ask, _, kept in found:
+        if not kept:
+            assert "another" not in ask.say, ask.say
