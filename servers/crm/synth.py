@@ -641,10 +641,13 @@ def update_deal_stage(b: Bundle, rng: random.Random) -> Ask | None:
     if stage == "closed_lost":
         reason = rng.choice(LOST_REASONS)
         args["lost_reason"] = reason
-        say, detail = _held(rng, rng.choice([f"We lost {name}. Please close it as lost, reason: '{reason}'.",
+        # "lost" once where the user asks for the close: not "We lost {name}. Please close it as lost."
+        say, detail = _held(rng, rng.choice([f"Unfortunately {name} fell through. Please close it as lost, reason: "
+                                             f"'{reason}'.",
                                              f"Mark {name} closed lost; the reason is '{reason}'.",
                                              f"Bad news on {name}: it's closed lost. Put '{reason}' as the reason."]),
-                            [f"We lost {name}. Please close it as lost.", f"Bad news: {name} is closed lost."],
+                            [f"Unfortunately {name} fell through. Please close it as lost.",
+                             f"Bad news: {name} is closed lost."],
                             [f"The reason is '{reason}'.", f"Reason: '{reason}'.", f"Put '{reason}' as the reason."])
         return Ask(args, say=say, detail=detail,
                    terse=f"Close {name} as lost: '{reason}'.", refs=refs, mentions=(company, reason))

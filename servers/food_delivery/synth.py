@@ -228,16 +228,18 @@ def add_address(b: Bundle, rng: random.Random) -> Ask | None:
     if not options:
         return None
     label, street, hood = rng.choice(options)
+    # "in University" reads as a school, not a part of town: that neighborhood is "the University area"
+    within = f"in the {hood} area" if hood == "University" else f"in {hood}"
     say, detail = rng.choice([
-        (f"Please save a new address called {label}.", rng.choice([f"It's {street}, in {hood}.", f"{street}, {hood}."])),
+        (f"Please save a new address called {label}.", rng.choice([f"It's {street}, {within}.", f"{street}, {hood}."])),
         (f"I'd like to add a '{label}' address to my account.", rng.choice([f"The street is {street}, {hood}.",
-                                                                            f"That would be {street} in {hood}."])),
-        (f"Could you add an address for me, labelled {label}?", rng.choice([f"{street}, over in {hood}.",
+                                                                            f"That would be {street} {within}."])),
+        (f"Could you add an address for me, labelled {label}?", rng.choice([f"{street}, over {within}.",
                                                                             f"Use {street} ({hood})."])),
         (f"I need a new delivery address on file, '{label}'.", rng.choice([f"Address: {street}, {hood}.",
                                                                            f"It's at {street}, in the {hood} area."])),
         (f"New address to save: {street}, {hood}. Call it {label}.", None),
-        (f"Add {street} in {hood} as my {label} address, please.", None),
+        (f"Add {street} {within} as my {label} address, please.", None),
         (f"Can you store {street} ({hood}) under the label {label}?", None),
     ])
     return Ask({"customer_id": b["customer"]["customer_id"], "label": label, "street": street, "neighborhood": hood},

@@ -1314,7 +1314,8 @@ _BY_NAME_TERSE = ("{name} here.", "It's {name}.", "This is {name}.", "I'm {name}
 _BY_EMAIL = ("Hi, my account email is {email}.", "You have me under {email}.", "My login is {email}.",
              "Hello, I'm registered as {email}.", "The email on my home account is {email}.",
              "You can look me up by my email, {email}.")  # no "Please": requests open with it
-_BY_EMAIL_TERSE = ("Email: {email}.", "Account {email}.", "Login: {email}.")
+# a sentence, never a form field or a bare label ("Account holly.reyes31@gmail.com. New code on ...")
+_BY_EMAIL_TERSE = ("My email is {email}.", "My login is {email}.", "Account's under {email}.")
 
 
 def _by_name(ref: Ref) -> tuple[str, str]:

@@ -328,8 +328,11 @@ def get_product(b: Bundle, rng: random.Random) -> Ask | None:
 
 
 def _options(detail: dict) -> list[Any]:
-    """The colours and sizes of a product's variants in stock (the first few), or none at all."""
-    said = [x for v in detail["variants"] if v["stock"] > 0 for x in (v["colour"], v["size"]) if x][:4]
+    """Every colour and every size that some variant in stock comes in, or none at all. Not the first
+    few: a full answer ("red and black in 7, 8, 9 and 11; olive in 7, 9 and 11") names sizes that the
+    first few leave out, and a number listed among others the facts do not hold reads as a guess."""
+    said = list(dict.fromkeys(x for v in detail["variants"] if v["stock"] > 0
+                              for x in (v["colour"], v["size"]) if x))
     return said or [one_of("none", "out of stock", "sold out", "not in stock", "unavailable", "not available")]
 
 

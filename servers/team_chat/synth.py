@@ -672,11 +672,13 @@ def list_messages(b: Bundle, rng: random.Random) -> Ask | None:
     channel = rng.choice(pool)
     name = _hash(channel, rng)
     return Ask({"user_id": b["me"]["member_id"], "channel_id": channel["channel_id"]},
+               # every wording asks who posted it as well: its author is a fact (seed 149, 0009)
                say=rng.choice([f"What was the latest message in {name}, and who posted it?",
-                               f"I've been away. What's the most recent post in {name}?",
+                               f"I've been away. What's the most recent post in {name}, and who wrote it?",
                                f"Who posted last in {name}, and what did they say?",
-                               f"Catch me up: what's the newest thing in {name}?"]),
-               terse=f"Latest in #{channel['name']}?", refs=(_chan(b, channel),), mentions=(channel["name"],),
+                               f"Catch me up: what's the newest thing in {name}, and who said it?"]),
+               terse=f"Latest in #{channel['name']}, and who posted it?", refs=(_chan(b, channel),),
+               mentions=(channel["name"],),
                facts=lambda r: [r[0]["author"], _now_says(r[0])])
 
 

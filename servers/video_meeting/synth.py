@@ -441,7 +441,10 @@ def join_meeting(b: Bundle, rng: random.Random) -> Ask | None:
                       f"Please connect me to the meeting with number {number}."])
     detail = rng.choice([f"The passcode is {code}.", f"Passcode: {code}.", f"The code to get in is {code}."])
     return Ask({"meeting_number": number, "passcode": code, "user_id": b["user"]["user_id"]}, say=say, detail=detail,
-               terse=f"Join meeting {number}, passcode {code}.", refs=(_me(b),), mentions=(number, code))
+               terse=f"Join meeting {number}, passcode {code}.", refs=(_me(b),),
+               # the host's name, where said, is a name the request says: joined after other words, a
+               # request that opens with it keeps its capital ('And then rachel Booker invited me ...')
+               mentions=(number, code, *([host] if host in say else [])))
 
 
 # -- goals: the live session -----------------------------------------------------------------------

@@ -1409,3 +1409,17 @@ def test_a_taken_over_lead_is_not_asked_for_with_a_clause_of_cause_first():
                 checked += 1
                 assert not text.lower().startswith("now that"), text
     assert checked
+
+
+def test_a_deal_closed_lost_is_not_called_lost_twice():
+    """"We lost 'Rivera LLC - Platform expansion'. Please close it as lost.": the request to close a
+    deal as lost said "lost" twice in two sentences. It says it once; the reason is the user's own."""
+    checked = 0
+    for ask, _, _ in _asks("update_deal_stage", draws=300):
+        if ask.args.get("stage") != "closed_lost":
+            continue
+        for text in (ask.say, ask.detail or ""):
+            said = text.replace(ask.args["lost_reason"], "")
+            checked += 1
+            assert len(re.findall(r"\blost\b", said, re.IGNORECASE)) <= 1, text
+    assert checked

@@ -867,3 +867,16 @@ def test_a_list_of_orders_is_read_as_the_order_look_up_reads_it():
     assert delivered
     for ask in delivered:
         assert set(ask.args) == {"customer_id"}, ask.args
+
+
+def test_a_new_address_in_university_is_not_said_in_university():
+    """Finding (seed 149, minor): "That would be 120 College Ave in University." reads as a school,
+    not a part of town: the University neighborhood is said as "the University area"."""
+    import re
+
+    asks = [ask for ask, _ in _built("add_address", draws=150) if ask.args["neighborhood"] == "University"]
+    assert asks
+    for ask in asks:
+        said = ask.say + " " + (ask.detail or "")
+        assert "University" in said, said
+        assert not re.search(r"\bin University\b", said), said

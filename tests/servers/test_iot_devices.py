@@ -1921,3 +1921,29 @@ def test_a_new_code_s_end_date_is_not_read_as_the_digits_or_the_person_stopping(
             assert not re.search(r"(\d|'|Grandma|Aunt Rose) that stops working", text), text
         seen += "valid through" in ask.terse
     assert seen > 5, seen
+
+
+def test_a_terse_owner_found_by_email_says_a_sentence_not_a_form_field():
+    """Finding (seed 149, 0007): "Account holly.reyes31@gmail.com. New code on my front door lock: ..." opened
+    with a bare label; "Email: ..." and "Login: ..." read as form fields, which the by-name openers no longer do."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, Ref, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("iot_devices"), get_recipe("iot_devices")
+    by_email = next(x for x in recipe.lookups if x.kind == "home" and "email" in x.args(
+        Ref.of("home", {"home_id": "HOM-0001", "owner_name": "A B", "email": "a@b.c"})))
+    seen = 0
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        for b in recipe.sample(Reader(toolkit, world), world.now, random.Random(seed)):
+            terse = by_email.intro(Ref.of("home", b["home"]))[1]
+            email = b["home"]["email"]
+            assert email in terse, terse
+            assert not terse.startswith(("Email:", "Login:", "Account ", "User:")), terse
+            assert terse.split(email)[0].strip(), terse  # words before the address, not the bare address
+            seen += 1
+        world.close()
+    assert seen > 20, seen

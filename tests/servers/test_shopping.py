@@ -1343,3 +1343,25 @@ def test_a_return_reason_is_said_as_the_call_writes_it():
             said = re.findall(re.escape(reason), text, flags=re.IGNORECASE)
             assert all(s == reason for s in said), (text, reason)
         assert reason in f"{ask.say} {ask.detail or ''}" and reason in ask.terse, (ask.say, ask.terse, reason)
+
+
+def test_the_options_in_stock_are_every_colour_and_size_a_full_answer_names():
+    """"What colours or sizes of the Copperfield Essential Canvas Sneakers can I order today?" recorded
+    the first few values of the variants in stock (Olive, 7, 9) of twelve in three colours and four
+    sizes: the full answer "Red and black come in sizes 7, 8, 9 and 11; olive in 7, 9 and 11" failed,
+    its 8 and 11 read as guesses among the facts' numbers. The facts are every colour and size in stock,
+    and the full answer states them."""
+    from prove_env.facts import facts_stated
+
+    asks = [(ask, result) for ask, result, _ in _asks("get_product", seeds=(0, 1, 149), draws=200)
+            if "options" in ask.terse]
+    assert asks
+    for ask, result in asks:
+        stocked = [v for v in result["variants"] if v["stock"] > 0]
+        if not stocked:
+            continue
+        colours = list(dict.fromkeys(v["colour"] for v in stocked if v["colour"]))
+        full = "; ".join(f"{c} in " + ", ".join(v["size"] or "one size" for v in stocked if v["colour"] == c)
+                         for c in colours) or ", ".join(v["size"] for v in stocked if v["size"])
+        full += ". " + ", ".join(v["size"] for v in stocked if v["size"] and not v["colour"])
+        assert facts_stated([ask.facts(result)], [full]), (ask.say, full, ask.facts(result))

@@ -1433,3 +1433,16 @@ def test_a_thread_reply_request_does_not_read_the_quoted_message_as_the_reply(go
         if goal.tool == "set_status":
             assert not ask.terse.startswith("Me:"), ask.terse
     assert quoting, "no thread reply quotes the message it answers"
+
+
+def test_a_latest_message_request_asks_who_posted_it(goal_asks):
+    """'Catch me up: what's the newest thing in #sales?' (seed 149, 0009) required the author's name
+    as a fact, so quoting the message alone failed. Every wording of the latest-message request,
+    the terse one too, asks who posted it as well as what it says."""
+    latest = 0
+    for goal, ask in goal_asks("team_chat", seeds=(0, 14900000)):
+        if goal.tool == "list_messages":
+            latest += 1
+            for text in (ask.say, ask.terse):
+                assert re.search(r"\bwho\b", text, re.I), text
+    assert latest, "no latest-message request drawn"

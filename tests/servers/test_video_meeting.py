@@ -971,3 +971,19 @@ def test_a_share_says_what_was_missed_after_naming_it():
     assert len(asks) > 30
     for _, ask in asks:
         assert " missed it" not in ask.say, ask.say
+
+
+def test_a_join_that_opens_with_the_host_keeps_the_name_capitalised():
+    """Finding: "And then rachel Booker invited me to a meeting that's running now, number 198 2019 8604."
+    (a request that opens with the host's name, joined after another, lost the name's capital: the host
+    was not among the names the request says). Joined after other words, the request keeps the host's
+    name as written."""
+    from prove_env.synthesis.compose import _names
+    from prove_env.synthesis.wording import lower_first
+
+    asks = _asks("join_meeting", seeds=(0, 1, 2), n=200)
+    opening = [(b, a) for b, a in asks if a.say.split()[0][:1].isupper() and not a.say.startswith(("Could", "I'm", "Please"))]
+    assert len(opening) > 5
+    for _, ask in opening:
+        joined = lower_first(ask.say, [*ask.mentions, *_names(ask.refs)])
+        assert joined == ask.say, joined
