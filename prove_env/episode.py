@@ -25,7 +25,7 @@ from typing import Any
 from prove_env.actions import ParsedCall
 from prove_env.mcp_server import ToolClient, WorldSlot, build_server, tool_result, unknown_tool
 from prove_env.registry import get_toolkit
-from prove_env.facts import facts_stated
+from prove_env.facts import facts_stated, listed
 from prove_env.reward import PAPER, Call, Gold, RewardBreakdown, RewardConfig, StateOutcome, compute_reward
 from prove_env.task import Task
 from prove_env.toolkit import Toolkit
@@ -147,6 +147,7 @@ class Episode:
         self.schemas: dict[str, dict[str, Any]] = {}
         self.calls: list[CallRecord] = []
         self.answers: list[str] = []
+        self._shown: frozenset[float] | None = None  # the numbers of the listings the facts come from
         # The tools this server runs: a shown tool that is not one of them (a distractor of another
         # server) is as unknown as a tool never shown, and reads the same as over stdio or HTTP.
         self._served = frozenset(s.name for s in self.toolkit.specs().values() if include_hidden or not s.hidden)
@@ -173,6 +174,7 @@ class Episode:
         self._callable = [name for name in self.schemas if name in self._served]
         self.calls = []
         self.answers = []
+        self._shown = None
         if self._client is not None:
             await self._client.aopen()
 
@@ -241,9 +243,11 @@ class Episode:
                       or self._details_changed_elsewhere(reference, final))
         unshown = ((task.missing_tool is not None or not task.gold_calls)
                    and any(r.name not in self.schemas for r in self.calls))
+        if self._shown is None:  # the listings the facts come from: read once an episode
+            self._shown = listed(task.facts, [r.output for r in reference.records])
         return StateOutcome(matched=matched_parts / writes if writes else 1.0, collateral=collateral or unshown,
                             writes=bool(writes), facts=facts_stated(task.facts, self.answers, choices(self.toolkit),
-                                                                    today=self.world.now.date()))
+                                                                    today=self.world.now.date(), shown=self._shown))
 
     def _details_changed_elsewhere(self, reference: Replay, final: dict[str, str]) -> bool:
         """Whether a detail changed on a row the gold calls never touch: tolerated details are

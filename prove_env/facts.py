@@ -69,7 +69,9 @@ it, because a guess that names every candidate is no statement:
 - nor a word that is one of the values a tool's argument takes (a status, a priority) beside two
   of its other values, or joined to one by 'or' ('open or closed'; the episode passes the server's
   choices);
-- the task's own facts are no rivals: an answer that lists them all is no guess.
+- the task's own facts are no rivals: an answer that lists them all is no guess; nor are the other
+  values of a listing the facts come from (`listed`: the totals of every order where the facts keep
+  the first five, the sizes of every shoe in stock), which a full answer names.
 
 A list that counts up to the fact ('0 1 2 ... 8' for 8) is as likely right as the fact said alone,
 so it is let be; hours of the clock ('2 pm') are times, never numbers.
@@ -78,13 +80,14 @@ so it is let be; hours of the clock ('2 pm') are times, never numbers.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["stated", "facts_stated", "say", "quantity", "one_of", "values", "NOTHING", "ABSENT"]
+__all__ = ["stated", "facts_stated", "listed", "say", "quantity", "one_of", "values", "NOTHING", "ABSENT"]
 
 _SPACE = re.compile(r"\s+")
 _CLOCK_FACT = re.compile(r"(\d{2}):(\d{2})(?::\d{2})?")  # a time fact, '14:30'
@@ -239,26 +242,61 @@ def stated(fact: Any, text: str, today: dt.date | None = None) -> bool:
 
 
 def facts_stated(facts: Sequence[Sequence[Any]] | None, answers: Sequence[str],
-                 choices: Sequence[Collection[str]] = (), today: dt.date | None = None) -> bool | None:
+                 choices: Sequence[Collection[str]] = (), today: dt.date | None = None,
+                 shown: Collection[float] = ()) -> bool | None:
     """Whether the answers, together, state every fact of the task, none among its rivals in any one
     answer (None: the task declares none). `choices`: the sets of values the server's tool arguments
     take (the statuses an order may have), whose other values are a word fact's rivals. `today`: the
-    world's date, which 'today', 'tomorrow' and 'yesterday' name."""
+    world's date, which 'today', 'tomorrow' and 'yesterday' name. `shown`: the numbers of the
+    listings the facts come from (`listed`), which are no rivals either."""
     if facts is None:
         return None
     every = [fact for turn in facts for fact in turn]
-    return all(_answered(fact, answers, every, choices, today) for fact in every)
+    return all(_answered(fact, answers, every, choices, today, frozenset(shown)) for fact in every)
+
+
+def listed(facts: Sequence[Sequence[Any]] | None, outputs: Sequence[str]) -> frozenset[float]:
+    """The numbers of the listings the task's facts come from, in the results `outputs` (JSON): every
+    value of a field that holds two or more of the facts' numbers (the totals of a customer's orders,
+    of which the facts keep the first five; the sizes a shoe comes in). A full answer names them
+    beside the facts; a field that holds one of them (one order's total) lends none of its values."""
+    numbers = {_key(v) for turn in facts or [] for f in turn for v in values(f)
+               if not isinstance(v, bool) and isinstance(v, int | float)}
+    if len(numbers) < 2:
+        return frozenset()
+    fields: dict[str, set[float]] = {}
+    for output in outputs:
+        try:
+            data = json.loads(output)
+        except ValueError:
+            continue
+        for key, value in _fields(data):
+            fields.setdefault(key, set()).add(round(float(value), 2))
+    return frozenset(n for held in fields.values() if len(held & numbers) >= 2 for n in held)
+
+
+def _fields(data: Any) -> Iterator[tuple[str, float]]:
+    """The numbers a JSON value holds, each with the key it is under."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                yield key, value
+            else:
+                yield from _fields(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _fields(item)
 
 
 def _answered(fact: Any, answers: Sequence[str], every: Sequence[Any], choices: Sequence[Collection[str]],
-              today: dt.date | None) -> bool:
+              today: dt.date | None, shown: frozenset[float] = frozenset()) -> bool:
     """Whether the answers state `fact` and none offers rivals for it (`every`: the task's facts). A
     guess is made in one answer: the count an earlier turn's answer gave ('Three holds expired') is
     no rival of this turn's ('One transfer is on its way: 2 ...')."""
     if isinstance(fact, dict) and "one_of" in fact:
-        return any(_answered(choice, answers, every, choices, today) for choice in fact["one_of"])
+        return any(_answered(choice, answers, every, choices, today, shown) for choice in fact["one_of"])
     return (stated(fact, "\n".join(answers), today)
-            and not any(_hedged(fact, answer, every, choices, today) for answer in answers))
+            and not any(_hedged(fact, answer, every, choices, today, shown) for answer in answers))
 
 
 def say(facts: Sequence[Any]) -> str:
@@ -285,15 +323,16 @@ def _plain(fact: Any) -> str:
 
 
 def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Collection[str]],
-            today: dt.date | None) -> bool:
+            today: dt.date | None, shown: frozenset[float] = frozenset()) -> bool:
     """Whether `text` offers rivals for a number, a day or a choice: for a number or a day, two of
     the four values nearest it (a step each way and two, a step being 1, a cent or a day), one of
     them above it, or a number joined to it by 'or' or 'to' ('5 or 6', 'four to six'); for a word
     that is one of the values a tool's argument takes (`choices`: a status, a priority), two other
     values of it, or one joined to it by 'or' ('open or closed'). Values of the task's facts are no
-    rivals (an answer that lists them is no guess), nor the digits inside a text fact (seats '1A',
-    '2C' beside a count of 0)."""
+    rivals (an answer that lists them is no guess), nor the numbers of the listings they come from
+    (`shown`), nor the digits inside a text fact (seats '1A', '2C' beside a count of 0)."""
     known = {_key(v) for other in others for v in values(other)}
+    numbers = known | shown
     said_text = text
     for other in others:
         for v in values(other):
@@ -301,12 +340,12 @@ def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Colle
                 words = r"\s+".join(map(re.escape, v.split()))  # spaced as the answer spaces it
                 text = re.sub(rf"(?<!\w){words}(?!\w)", " · ", text, flags=re.I)  # no word, but no run goes on
     if isinstance(fact, dict) and "quantity" in fact:
-        return _quantity_hedged(fact, text, others)
+        return _quantity_hedged(fact, text, others, shown)
     if isinstance(fact, str) and (_moment(fact.strip()) or _CLOCK_FACT.fullmatch(fact.strip())) and any(
             _dated_among(fact, run[0], others, today) for run in _WHEN_RUN.finditer(text)):
         return True
     for rivals in _rivals(fact):
-        said = [step for step, rival in rivals if _key(rival) not in known and stated(rival, text, today)]
+        said = [step for step, rival in rivals if _key(rival) not in numbers and stated(rival, text, today)]
         if len(said) >= 2 and max(said) > 0:
             return True
     number = _as_number(fact)
@@ -314,7 +353,7 @@ def _hedged(fact: Any, text: str, others: Sequence[Any], choices: Sequence[Colle
         # a number recorded as text is a cell of printed data, which a print of its column lists
         # among the others ('jan: 11, 3, 5, 12, -3, 9'): no run of a table's cells is a guess
         return (any(number in pair and len(set(pair)) > 1 for pair in _numbers_joined(text))
-                or not isinstance(fact, str) and any(_listed_among(number, run, known) for run in _runs(text)))
+                or not isinstance(fact, str) and any(_listed_among(number, run, numbers) for run in _runs(text)))
     if isinstance(fact, str) and choices:
         return _choice_hedged(_fold(fact), said_text, text, {_fold(str(k)) for k in known}, choices)
     return False
@@ -799,18 +838,20 @@ def _measured(text: str) -> str:
     return _worded(_NOT_NUMBERS.sub(" at ", _unscaled(_fold(text))))
 
 
-def _quantity_hedged(fact: dict[str, Any], text: str, others: Sequence[Any]) -> bool:
+def _quantity_hedged(fact: dict[str, Any], text: str, others: Sequence[Any],
+                     shown: frozenset[float] = frozenset()) -> bool:
     """Whether `text` offers rivals for a measure: two other measures of its kind near the one that
     states it (within two of the steps it is stated to, one of them above: '94, 95, 96 minutes',
     '1.2, 1.3 or 1.4 km'), one joined to it by 'or', 'to' or a dash ('95 or 96 minutes', '1.2-1.4
     km'), or a run of bare numbers that holds it among two others ('60, 95, 130 minutes'). What
-    agrees with another of the task's measures, or writes another of its numbers, is no rival."""
+    agrees with another of the task's measures, or writes another of its numbers or a number of the
+    listings they come from (`shown`), is no rival."""
     unit = _UNITS[fact["unit"]]
     truth, step = _truth(float(fact["quantity"]), unit, fact.get("places", _decimals(fact["quantity"])))
     measures = [m for other in others for m in (other.get("one_of", [other]) if isinstance(other, dict) else ())]
     known = [_truth(float(m["quantity"]), _UNITS[m["unit"]], m.get("places", _decimals(m["quantity"])))
              for m in measures if isinstance(m, dict) and "quantity" in m and _UNITS[m["unit"]].kind == unit.kind]
-    numbers = {_as_number(v) for other in others for v in values(other)} - {None}
+    numbers = ({_as_number(v) for other in others for v in values(other)} - {None}) | shown
     measured = _measured(text)
     said: dict[int, list[_Said]] = {}
     for at, reading in _measures(measured, unit):

@@ -541,3 +541,29 @@ def test_two_things_said_apart_are_no_list_that_shares_a_noun():
     """'the budget, and the quarterly review' speaks of two things: no 'Budget review'."""
     assert not stated("Budget review", "We went over the budget, and the quarterly review is next.")
     assert stated("Budget review", "the budget and quarterly reviews")
+
+
+def test_a_full_listing_beyond_the_facts_is_no_guess():
+    """'Your delivered orders: $12.50, $30.20, $8.99, $45.00, $21.75, $17.40 and $9.10' where the facts
+    keep the first five totals: the other two are values of the same listing (`listed`), which a full
+    answer names, not guesses. One order's total among other orders' totals is still a guess: a
+    field that holds one fact lends none of its values, nor does a field of other numbers."""
+    import json
+
+    from prove_env.facts import listed
+
+    orders = json.dumps([{"order_id": f"O{i}", "total": total, "items": items}
+                         for i, (total, items) in enumerate([(12.5, 2), (30.2, 1), (8.99, 3), (45.0, 1), (21.75, 2),
+                                                             (17.4, 5), (9.1, 4)])])
+    first = [[12.5, 30.2, 8.99, 45.0, 21.75]]
+    full = "Your delivered orders: $12.50, $30.20, $8.99, $45.00, $21.75, $17.40 and $9.10."
+    shown = listed(first, [orders, "not JSON"])
+    assert shown == {12.5, 30.2, 8.99, 45.0, 21.75, 17.4, 9.1}
+    assert facts_stated(first, [full], shown=shown) and not facts_stated(first, [full])
+    # sizes 7 and 9 of a shoe in 7, 8, 9 and 11: '7, 8, 9 and 11' names both among the listing's own
+    sizes = json.dumps([{"colour": "red", "size": s} for s in (7, 8, 9, 11)])
+    assert facts_stated([[7, 9]], ["Red in 7, 8, 9 and 11"], shown=listed([[7, 9]], [sizes]))
+    assert not facts_stated([[9]], ["Red in 7, 8, 9 and 11"], shown=listed([[9]], [sizes]))
+    assert listed([[30.2]], [orders]) == frozenset()
+    assert not facts_stated([[30.2]], ["$12.50, $30.20, $8.99"], shown=listed([[30.2]], [orders]))
+    assert not facts_stated(first, ["$12.50, $30.20, $8.99, $45.00, $21.75, 3, 5, 4"], shown=shown)

@@ -10,7 +10,7 @@ probes a synth output instead):
 - the same answer with any one fact left out, or changed, fails, and so does one that names a
   number, a day or a measure among its neighbours ('4, 5, 6'), a number, a measure, a day or a time
   in a run of values far apart ('1, 4, 7, 10'; 'Oct 23, Oct 26, Oct 29'), or a status among every
-  status there is;
+  status there is; one that lists every value of the listings the facts come from succeeds;
 - an abstention task answered after a harmless look-up with a shown tool succeeds, and a call to a
   tool that was not shown fails it.
 """
@@ -28,7 +28,7 @@ import pytest
 
 from prove_env.actions import ParsedCall
 from prove_env.episode import Episode, replay
-from prove_env.facts import _decimals, _key, quantity
+from prove_env.facts import _decimals, _key, listed, quantity
 from prove_env.registry import get_toolkit, server_names
 from prove_env.runtime import run_sync
 from prove_env.synthesis.config import SynthConfig
@@ -310,6 +310,35 @@ def _far_apart(fact: Any) -> tuple[list[str], str] | None:
     return None
 
 
+def _listings(task: Task) -> frozenset[float]:
+    """The numbers of the listings `task`'s facts come from, in its gold results (`prove_env.facts.listed`)."""
+    return listed(task.facts, [r.output for r in run_sync(replay(task)).records])
+
+
+def _number(text: str) -> float | None:
+    found = re.fullmatch(r"-?\$?([\d,]+(?:\.\d+)?)", text.strip())
+    return float(found[1].replace(",", "")) if found else None
+
+
+@pytest.mark.parametrize("server", server_names())
+def test_a_full_listing_beyond_the_facts_succeeds(server, sample):
+    """The facts keep the first few values of a listing (the totals of five orders of seven): an
+    answer that states them and then every value of that listing, in one run with nothing between
+    them, names what the results hold, which is no guess, and succeeds."""
+    for task in [t for t in sample[server] if _with_facts(t) and not t.abstain]:
+        facts = _with_facts(task)
+        told = {_key(v) for f in facts for v in (f.get("one_of", [f]) if isinstance(f, dict) else [f])
+                if isinstance(v, int | float) and not isinstance(v, bool)}
+        more = sorted(_listings(task) - told)
+        if not more:
+            continue
+        run = ", ".join(f"{n:g}" for n in sorted(told | set(more)) if n >= 0)
+        success, episode = play(task, gold_calls(task), "; ".join([render(f) for f in facts] + [run]))
+        episode.close()
+        STATS["full listings beyond the facts"] += 1
+        assert success, f"{task.id}: the listing {run!r} beyond the facts {facts!r} fails"
+
+
 @pytest.mark.parametrize("server", server_names())
 def test_a_pleasantry_states_no_fact(server, sample):
     """'No problem! Nothing went wrong ...' holds the words that say a zero ('no', 'nothing'), an
@@ -336,7 +365,7 @@ def test_a_guess_that_names_a_facts_neighbours_fails(server, sample):
     reads = [t for t in sample[server] if _with_facts(t) and not t.abstain]
     for task in reads:
         facts = _with_facts(task)
-        known = {_key(v) for f in facts for v in values(f)}
+        known = {_key(v) for f in facts for v in values(f)} | _listings(task)
         for i, fact in enumerate(facts):
             spread = _spread(fact)
             plain = fact["one_of"][0] if isinstance(fact, dict) and "one_of" in fact else fact
@@ -364,11 +393,14 @@ def test_a_guess_that_names_values_far_apart_fails(server, sample):
     reads = [t for t in sample[server] if _with_facts(t) and not t.abstain]
     for task in reads:
         facts = _with_facts(task)
+        shown = _listings(task)
         for i, fact in enumerate(facts):
             guess = _far_apart(fact)
             if guess is None:
                 continue
             alone, said = guess
+            if any(_key(_number(one)) in shown for one in alone if _number(one) is not None):
+                continue  # values of the listing the facts come from, which a full answer names: no guess
             rest = [render(f) for j, f in enumerate(facts) if j != i]
             others = [f for j, f in enumerate(facts) if j != i and not isinstance(f, bool)]
             if stated(fact, "; ".join(rest)) or any(stated(o, one) for one in alone for o in others):

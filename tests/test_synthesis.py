@@ -615,6 +615,45 @@ def test_a_hidden_requests_look_up_is_not_kept_as_another_requests_route() -> No
     assert hidden
 
 
+def test_a_request_about_what_the_conversation_named_says_it_without_the_name() -> None:
+    """'Who's in the Pricing workshop meeting I'm running now?' then 'Record the Pricing workshop
+    meeting I'm running now.': a request whose entity an earlier request named says `Ask.again`
+    instead, in every register; the first request that names it says its name."""
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.recipe import Again, Ask, Goal, Recipe
+
+    base = get_recipe("banking")
+
+    def request(tool, verb, terse_verb):
+        def build(b, rng):
+            account = b["accounts"][0]
+            name = f"my {account['kind']} account"
+            return Ask({"account_id": account["account_id"]}, say=f"{verb} {name}, please.",
+                       terse=f"{terse_verb} {name}.", refs=(Ref.of("account", account, Ref.of("customer", b["customer"])),),
+                       again=Again(name, say=f"{verb} that same account, please.", terse=f"{terse_verb} it."))
+        return Goal(tool, build)
+
+    recipe = Recipe(server="banking", sample=base.sample, lookups=base.lookups, topics=base.topics, skip={},
+                    goals=[request("get_balance", "Tell me the balance of", "Balance of"),
+                           request("list_transactions", "List the last transactions of", "Transactions of")])
+    bundles = _banking_bundles(recipe)
+    seen = 0
+    for level in ((1.0, 0.0, 0.0), (0.0, 0.0, 1.0)):
+        for split in (0.0, 1.0):
+            config = dataclasses.replace(TWO_JOINED, info_levels=level, split_turn_rate=split)
+            composer = Composer(recipe, dependency_graph("banking"), bundles, config, random.Random(1))
+            for draft in (composer.draft() for _ in range(20)):
+                if draft is None:
+                    continue
+                text = " ".join(draft.user_turns)
+                kind = next(b["accounts"][0]["kind"] for b in bundles
+                            if b["accounts"][0]["account_id"] == draft.gold[-1][-1].arguments["account_id"])
+                seen += 1
+                assert text.count(f"my {kind} account") == 1, text
+                assert "that same account" in text or " it." in text, text
+    assert seen >= 20
+
+
 def test_a_change_joined_to_a_change_says_their_order_and_please_once() -> None:
     """'Archive my notes. Besides that, add a line to one of them' leaves the line in the archive or
     out of it, by the order the assistant picks: a change joined to a change in one message says
@@ -749,6 +788,13 @@ def test_a_read_is_shown_earlier_only_where_every_entry_holding_the_fact_was_sho
             {"booking_id": "FBK-0001", "itinerary_id": "ITN-0053", "price_paid": 432.99}]
     assert not _same_field(432.99, listed, trip)
     assert _same_field(432.99, listed, trip[1:])  # a read of the booking alone shows nothing new
+    # a product's stock of 4, on its one variant, is not shown by the search listing whose review count
+    # is 4 (the product read also holds 4 as its review count)
+    search = [{"product_id": "PRD-0007", "name": "Sunscreen", "review_count": 4, "in_stock": True}]
+    product = [{"product_id": "PRD-0007", "name": "Sunscreen", "review_count": 4,
+                "variants": [{"variant_id": "VAR-0019", "size": "50 ml", "stock": 4}]}]
+    assert not _same_field(4, search, product)
+    assert _same_field(4, search, [{**product[0], "variants": [{"variant_id": "VAR-0019", "stock": 9}]}])
 
 
 def test_next_weekday_is_said_only_when_no_such_day_is_left_this_week() -> None:
@@ -777,6 +823,10 @@ def test_a_joined_request_lowers_its_first_letter_but_not_an_acronym_or_i() -> N
     for kept in ("I'm late.", "I need it.", "PIN 1234, please.", "OK, go.", "A/B test results?", '"Q3" file.'):
         assert lower_first(kept) == kept
     assert lower_first("Ada Park is late.", names=("Ada Park",)) == "Ada Park is late."
+    assert lower_first("Ada Park's call.", names=("Ada Park",)) == "Ada Park's call."
+    # a name is a word of its own: a car in gear 'D' or 'P' keeps no capital ('Also, Did I lock it?')
+    assert lower_first("Did I lock my Tesla?", names=("D", "Tesla")) == "did I lock my Tesla?"
+    assert lower_first("Please lock it.", names=("P",)) == "please lock it."
 
 
 def test_a_title_opening_with_a_digit_is_a_name_a_joined_request_would_repeat() -> None:

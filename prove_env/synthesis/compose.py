@@ -265,7 +265,12 @@ class Composer:
             terse = level == "minimal"
             request = ask.terse if terse and ask.terse else ask.say
             plain = bool(ask.plain) and known and not terse and not withhold
-            if plain:
+            # named before: not named in full again ('the Pricing workshop meeting I'm running now' twice)
+            again = ask.again is not None and re.search(rf"(?<!\w){re.escape(ask.again.named)}(?!\w)", " ".join(
+                t for turn in turns for t in turn.texts), re.IGNORECASE) is not None
+            if again:
+                request, plain = (ask.again.terse if terse else ask.again.say), False
+            elif plain:
                 request = ask.plain  # the entity is known: no 'the car ... My EV6, that is.'
             elif terse and ask.terse_alone and _said_before(ask, " ".join(t for turn in turns for t in turn.texts),
                                                             chain.calls):
@@ -282,7 +287,7 @@ class Composer:
                 not specs[c.name].read_only for c in turns[-1].calls)
             if joins and ordered and Voice.tells(request):
                 joins = False
-            if (joins or other) and ask.plain and not plain and not terse and not withhold:
+            if (joins or other) and ask.plain and not plain and not again and not terse and not withhold:
                 # joined to a message, or after the conversation named another of its kind, 'my car ... It's
                 # my Civic.' reads first as what was named ('Open the trunk of my CX-5. In addition, the tyre
                 # light came on in my car.'): the request names its entity outright

@@ -48,7 +48,7 @@ from prove_env.synthesis.topics import TOPICS
 from prove_env.synthesis.voice import Voice
 from prove_env.world import World
 
-__all__ = ["Ref", "Ask", "Goal", "Goals", "Lookup", "HiddenAsk", "Recipe", "Reader", "RecipeError", "get_recipe"]
+__all__ = ["Ref", "Again", "Ask", "Goal", "Goals", "Lookup", "HiddenAsk", "Recipe", "Reader", "RecipeError", "get_recipe"]
 
 Bundle = Mapping[str, Any]
 
@@ -71,6 +71,18 @@ class Ref:
     def of(cls, kind: str, entity: Mapping[str, Any], owner: Ref | None = None) -> Ref:
         """The reference to a sampled entity whose id is its `<kind>_id` field."""
         return cls(kind, entity[f"{kind}_id"], entity, owner)
+
+
+@dataclass(frozen=True)
+class Again:
+    """A request as said once the conversation has named what it is about: `say` and `terse` refer to
+    it in words that need no name ('Make Ann a co-host in the meeting I'm running.' after 'Who's in
+    the Pricing workshop meeting I'm running now?'), said when an earlier request of the conversation
+    said `named` (the meeting's title). They take `say`'s and `terse`'s place; `detail` is kept."""
+
+    named: str
+    say: str
+    terse: str
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,8 @@ class Ask:
         settles: entities, as (kind, key), that the serving call's result shows for certain (the
             waiting room of the meeting a host runs now lists people with that meeting's id): a later
             request about one of them takes its id from this call, as from a look-up (`Lookup.settles`).
+        again: the request once the conversation has named its entity (`Again`): the name is not
+            said in full a second time.
     """
 
     args: dict[str, Any]
@@ -117,6 +131,7 @@ class Ask:
     plain: str | None = None
     terse_alone: str | None = None
     settles: tuple[tuple[str, str], ...] = ()
+    again: Again | None = None
 
     def __post_init__(self) -> None:
         # 'please' once a request: "Please set a reminder for the review. 15 minutes beforehand.", not

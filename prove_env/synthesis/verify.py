@@ -526,7 +526,9 @@ def _same_field(fact: Any, entries: Sequence[dict[str, Any]], own: Sequence[dict
     also holds it in a field the entry lacks may tell it from there: a member's `presence` 'active'
     is not the account `status` 'active' the search shows."""
     wanted = [v for v in values(fact) if not isinstance(v, bool)]
-    holding = [(o, keys) for o in own
+    # the objects inside each too: a product's stock of 4 on its one variant is not shown by a listing
+    # of the product whose review count is 4
+    holding = [(o, keys) for entry in own for o in _entries(entry)
                if (keys := [k for k, v in o.items() if not isinstance(v, bool | dict | list) and v in wanted])]
     # every entry of the read's own that holds the fact must show it where an earlier entry does: a
     # trip's total equal to its one booking's price is not shown by the list of bookings

@@ -106,9 +106,11 @@ def article(word: str) -> str:
 
 def lower_first(text: str, names: Sequence[str] = ()) -> str:
     """The text with its first letter lowered, where it follows other words ("Also, ..."), unless it
-    starts with one of `names` (a person's or a thing's name), an acronym such as 'PIN', or "I"."""
+    starts with one of `names` (a person's or a thing's name) as a word of its own (a car in gear 'D'
+    leaves 'Did I lock it?' to be lowered), an acronym such as 'PIN', or "I"."""
     word = re.match(r"[A-Za-z/]*", text).group(0)  # 'A' of "A colleague" is no acronym
-    if word == "I" or (len(word) > 1 and word.isupper()) or any(name and text.startswith(name) for name in names):
+    if word == "I" or (len(word) > 1 and word.isupper()) or any(
+            name and text.startswith(name) and not text[len(name):len(name) + 1].isalnum() for name in names):
         return text
     return text[:1].lower() + text[1:]
 

@@ -61,6 +61,7 @@ NEW_PEOPLE = (  # full name, email, company, job title
     ("Grace Mbeki", "grace.mbeki@acmecorp.com", "Acme Corp", "Head of Data"),
     ("Samir Haddad", "samir.haddad@umbrella.dev", "Umbrella Dev", "CTO"),
 )
+VERB_TITLES = ("Pick up ",)  # titles said in quotes: they start with a verb
 PERSONAL_PLANS = ("Gym session", "Pick up the kids", "Piano lesson", "Physio follow-up", "Grocery run",
                   "Call with Mom", "Yoga class", "Plumber visit")
 VIDEO = ("Zoom", "Google Meet")
@@ -311,8 +312,10 @@ def names(people: list[dict], *, me: bool = False) -> str:
 
 
 def quoted(o: dict) -> str:
-    """The title as said: quoted when its punctuation would read oddly ('Interview: Ada Park')."""
-    return f"'{o['title']}'" if any(ch in o["title"] for ch in ":/") else o["title"]
+    """The title as said: quoted when its punctuation would read oddly ('Interview: Ada Park'), or
+    when it starts with a verb ('Pick up dry cleaning': "make my Pick up dry cleaning ..." reads oddly)."""
+    title = o["title"]
+    return f"'{title}'" if any(ch in title for ch in ":/") or title.startswith(VERB_TITLES) else title
 
 
 def event_name(o: dict, rng: random.Random | None = None) -> str:

@@ -2111,7 +2111,7 @@ def tar_extract(b: Bundle, rng: random.Random) -> Ask | None:
     if packed is None or "/tmp" not in b["nodes"]:
         return None
     top, archive = packed
-    say = _one(rng, f"Back up {top} as {archive}, then unpack a copy of that archive into /tmp.",
+    say = _one(rng, f"Back up {top} as {archive}, then unpack that archive into /tmp so I have a copy there.",
                f"Pack {top} into {archive} and extract it again under /tmp, so I can check the copy.",
                f"I want to test a backup: archive {top} to {archive}, then unpack it into /tmp.")
     return Ask({"archive": archive, "directory": "/tmp"}, say=say,

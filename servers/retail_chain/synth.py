@@ -257,8 +257,10 @@ def low_stock_report(b: Bundle, rng: random.Random) -> Ask | None:
     restock = f"Which lines at {name} need restocking soon?"
     say = _pick(rng, [f"What's running low at {name}?",
                       f"Could you pull the low-stock report for {name}?",
-                      f"Before I do the weekly order for {name}, which products are at or below their reorder point?",
+                      f"Which products at {name} are at or below their reorder point?",
                       restock])
+    # no wording that keeps every low line gives ordering as its reason ("Before I do the weekly order for ..."): a
+    # model rightly leaves out a discontinued line the chain will not order, and facts holding it failed that answer.
     # a discontinued line is never restocked, and one with a restock on order is being restocked already:
     # "which lines need restocking" is right to leave both out, so the facts of that wording do not ask for them
     needed = (lambda x: not x["discontinued"] and not x["on_order"]) if say == restock else (lambda x: True)
@@ -527,7 +529,7 @@ def list_restock_orders(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"store_id": store["store_id"], "status": "placed"},
                say=_pick(rng, [f"Which restock orders for {name} are still outstanding, and when are they due?",
                                f"What has {name} ordered that hasn't been delivered yet? When is each expected?",
-                               f"Could you list the placed restock orders at {name} and when they're expected?"]),
+                               f"Could you list the open restock orders at {name} and when they're expected?"]),
                terse=f"Open restock orders at {name}, expected when?", refs=(_store_ref(store),),
                mentions=(store_mention(store),),
                facts=lambda r: [o["product"] for o in r] + [o["expected_on"] for o in r])

@@ -298,8 +298,13 @@ def get_product(b: Bundle, rng: random.Random) -> Ask | None:
     name = product["name"]
     args, refs = {"product_id": product["product_id"]}, (_product(product),)
     variants = detail["variants"]
+    # a count the product's search listing also shows (its review count, a whole price or rating) would
+    # read as already told by the search, and the gates would drop the get_product that tells the stock
+    listed = {product.get(k) for k in ("review_count", "rating", "price")}
     if len(variants) == 1:
         only = variants[0]
+        if only["stock"] in listed:
+            return None
         return Ask(args, **_pick(rng, [f"How many of the {name} do you have left?",
                                        f"Can you check how many of the {name} are in stock?",
                                        f"Before I order, how many {name} units do you have?"],
@@ -307,6 +312,8 @@ def get_product(b: Bundle, rng: random.Random) -> Ask | None:
                    refs=refs, mentions=(name,), facts=lambda r: [_stock(r, only)])
     if rng.random() < 0.6:
         variant = rng.choice(variants)
+        if variant["stock"] in listed:
+            return None
         words = variant_words(variant)
         if rng.random() < 0.4:
             return Ask(args, say=rng.choice([f"How many of the {name} do you have left?",

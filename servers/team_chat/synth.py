@@ -477,8 +477,9 @@ def set_status(b: Bundle, rng: random.Random) -> Ask | None:
                    terse="Clear my status.", refs=refs)
     if roll < 0.35 and mine["presence"] != "active":
         return Ask({"user_id": uid, "presence": "active"},
-                   say=rng.choice(["I'm back at my desk; set me to active.", "Mark me as active again, please.",
-                                   "Switch my availability back to active."]),
+                   # 'back at my desk' would leave a status such as 'On vacation until Monday' standing
+                   say=rng.choice(["Mark me as active again, please.", "Switch my availability back to active."]
+                                  + ([] if mine["status_text"] else ["I'm back at my desk; set me to active."])),
                    terse="Set me active.", refs=refs)
     presence = rng.choice([p for p in ("away", "do_not_disturb") if p != mine["presence"]] or ["away"])
     text = rng.choice([t for t in STATUSES if t != mine["status_text"]])

@@ -615,7 +615,11 @@ def get_itinerary(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"What does {said} come to in total?", f"What's the total of what's booked in {said}?",
                                f"Could you add up everything booked in {said}?"]),
                terse=f"Total of {said}?", refs=(_trip(b, trip),), mentions=(trip["name"],),
-               facts=lambda r: [r["total"] or NOTHING])
+               facts=lambda r: [r["total"] or NOTHING],
+               # the trip's read shows its bookings and stays with their ids: a later request about one of
+               # them (cancel my flight) takes the id from here, with no bookings listing of its own
+               settles=tuple(("booking", x["booking_id"]) for x in trip["detail"]["flights"])
+               + tuple(("stay", x["stay_id"]) for x in trip["detail"]["hotels"]))
 
 
 def _booked_only(b: Bundle, which: str) -> dict[str, Any]:

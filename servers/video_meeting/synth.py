@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from prove_env.facts import quantity
-from prove_env.synthesis.recipe import Ask, Goals, Lookup, Reader, Recipe, Ref
+from prove_env.synthesis.recipe import Again, Ask, Goals, Lookup, Reader, Recipe, Ref
 from prove_env.synthesis.wording import clock, day, stable, weekday
 
 Bundle = dict[str, Any]
@@ -155,6 +155,13 @@ def meeting_name(m: dict, rng: random.Random | None = None, timed: str = "") -> 
         return f'my "{title}"{noun}{on}'
     return rng.choice([f'my "{title}"{noun}{on}', f"my {title}{noun}{on}", f'the "{title}"{noun}{on}',
                        f"the {title}{on}", f'"{title}"{on}'])
+
+
+def _again(m: dict, say: str, terse: str, **values: str) -> Again:
+    """A request about the live meeting once the conversation has named it: 'the meeting I'm running',
+    which no other meeting is, not its title and 'I'm running now' again."""
+    return Again(m["title"], say=say.format(name="the meeting I'm running", **values),
+                 terse=terse.format(name="the live meeting", **values))
 
 
 def _recording_name(r: dict, rng: random.Random) -> str:
@@ -426,7 +433,8 @@ def end_meeting(b: Bundle, rng: random.Random) -> Ask | None:
                       "That's all for today. Close {name} for everybody."])
     name = meeting_name(m, rng, timed=say)
     return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
-               terse=f"End {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
+               terse=f"End {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m),
+               again=_again(m, say, "End {name}."))
 
 
 @goals.add("join_meeting", 1.2)
@@ -460,17 +468,17 @@ def list_participants(b: Bundle, rng: random.Random) -> Ask | None:
     waiting = [p for p in b["people"] if p["state"] == "waiting" and p["role_in_task"] is None]
     if waiting and rng.random() < 0.4:
         name = meeting_name(m, rng)
-        return Ask({"host_id": b["user"]["user_id"], "state": "waiting"},
-                   say=rng.choice([f"Who is in the waiting room of {name}?", f"Is anybody waiting to be let into {name}?",
-                                   f"Can you check who's stuck in the waiting room for {name}?"]),
+        say = rng.choice(["Who is in the waiting room of {name}?", "Is anybody waiting to be let into {name}?",
+                          "Can you check who's stuck in the waiting room for {name}?"])
+        return Ask({"host_id": b["user"]["user_id"], "state": "waiting"}, say=say.format(name=name),
                    terse=f"Waiting room of {name}?", refs=refs, mentions=mentions, facts=lambda r: [p["name"] for p in r],
-                   settles=settles)
+                   settles=settles, again=_again(m, say, "Waiting room of {name}?"))
     say = rng.choice(["Who's in {name} right now?", "Can you tell me who has joined {name} so far?",
                       "I'm on my phone and can't see the gallery. Who is in {name} at the moment?"])
     name = meeting_name(m, rng, timed=say)
     return Ask({"host_id": b["user"]["user_id"], "state": "in_meeting"}, say=say.format(name=name),
                terse=f"Who's in {meeting_name(m)}?", refs=refs, mentions=mentions,
-               facts=lambda r: [p["name"] for p in r], settles=settles)
+               facts=lambda r: [p["name"] for p in r], settles=settles, again=_again(m, say, "Who's in {name}?"))
 
 
 def _person_ask(b: Bundle, rng: random.Random, role: str, says: Sequence[str], vague: Sequence[str],
@@ -491,12 +499,14 @@ def _person_ask(b: Bundle, rng: random.Random, role: str, says: Sequence[str], v
         say = rng.choice(list(says))
         name = meeting_name(m, rng, timed=say)
         return Ask(args, say=say.format(who=p["name"], name=name),
-                   terse=terse.format(who=p["name"], name=meeting_name(m)), refs=refs, mentions=mentions)
+                   terse=terse.format(who=p["name"], name=meeting_name(m)), refs=refs, mentions=mentions,
+                   again=_again(m, say, terse, who=p["name"]))
     detail = rng.choice(["It's {who}.", "I mean {who}.", "That's {who}.", "The person is {who}."]).format(who=p["name"])
     say = rng.choice(list(vague))
     name = meeting_name(m, rng, timed=say)
     return Ask(args, say=say.format(name=name), detail=detail,
-               terse=terse.format(who=p["name"], name=meeting_name(m)), refs=refs, mentions=mentions)
+               terse=terse.format(who=p["name"], name=meeting_name(m)), refs=refs, mentions=mentions,
+               again=_again(m, say, terse, who=p["name"]))
 
 
 @goals.add("admit_participant", 1.6)
@@ -561,7 +571,8 @@ def start_recording(b: Bundle, rng: random.Random) -> Ask | None:
                       "Record {name} from now on, please."])
     name = meeting_name(m, rng, timed=say)
     return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
-               terse=f"Record {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
+               terse=f"Record {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m),
+               again=_again(m, say, "Record {name}."))
 
 
 @goals.add("stop_recording", 1.3)
@@ -574,7 +585,8 @@ def stop_recording(b: Bundle, rng: random.Random) -> Ask | None:
                       "Turn off the recording in {name}, please."])
     name = meeting_name(m, rng, timed=say)
     return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
-               terse=f"Stop recording {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m))
+               terse=f"Stop recording {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m),
+               again=_again(m, say, "Stop recording {name}."))
 
 
 # -- goals: recordings ------------------------------------------------------------------------------

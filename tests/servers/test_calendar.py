@@ -2074,3 +2074,22 @@ def test_the_first_event_of_a_day_is_asked_without_two_ons():
             assert " on my calendar?" not in text or text.lower().startswith(("what's the first", "what was the first",
                                                                                  "which event")), text
             assert not ("first event on" in text.lower() and " on the " in text), text
+
+
+def test_a_title_that_starts_with_a_verb_is_quoted():
+    """Minor flaw (seed 151): "Please make my Pick up dry cleaning a recurring event." reads the title
+    as part of the sentence; a title that starts with a verb ('Pick up ...') is said in quotes."""
+    from servers.calendar.synth import quoted
+
+    assert quoted({"title": "Pick up dry cleaning"}) == "'Pick up dry cleaning'"
+    assert quoted({"title": "Dentist appointment"}) == "Dentist appointment"
+    said = 0
+    for seed in range(3):
+        for tool in ("set_recurrence", "add_reminder", "get_event"):
+            for ask, _ in _built(tool, seed=seed, draws=200):
+                for text in (ask.say, ask.terse, *(getattr(ask, "vague", None) or ())):
+                    if not isinstance(text, str) or "Pick up" not in text:
+                        continue
+                    said += 1
+                    assert re.search(r"(?<!')Pick up", text) is None, text
+    assert said, "no request named a 'Pick up ...' event"

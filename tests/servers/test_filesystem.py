@@ -2680,3 +2680,16 @@ def test_a_tree_one_level_deep_is_not_asked_for_as_the_upper_levels(goal_asks):
         seen += 1
         assert "upper levels" not in f"{ask.say} {ask.detail or ''}", (ask.say, ask.detail)
     assert seen > 3
+
+
+def test_an_archive_to_unpack_is_not_asked_for_as_a_copy_of_the_archive(goal_asks):
+    """"Back up /home/nicole/scripts as /tmp/scripts-backup.tar, then unpack a copy of that archive into
+    /tmp." (filesystem-15100000-0002, seed 151): "a copy of that archive" reads as copying the archive
+    itself before unpacking; the copy is of the folder, which the unpacking makes."""
+    seen = 0
+    for goal, ask in goal_asks("filesystem", seeds=(0, 1, 2), draws=80, salt="tar extract copy"):
+        if goal.tool != "tar_extract":
+            continue
+        seen += 1
+        assert "a copy of that archive" not in f"{ask.say} {ask.detail or ''}", ask.say
+    assert seen > 3

@@ -1288,31 +1288,39 @@ def test_whether_someone_is_around_is_told_in_the_words_people_use():
     assert all(seen.values()), seen
 
 
-def test_a_message_is_called_mistaken_only_where_the_edit_puts_it_right():
-    """"There's a mistake in my message ...; let's correct it." and "I need to fix ..." fit a weekday
-    put right, not a line added ("... Update: this is done now."), which is asked as an edit or an
-    update of the message."""
+def _drawn(tool: str, seeds: tuple[int, ...], label: str, draws: int = 300):
+    """(bundle, ask) for `draws` requests of `tool` on the worlds of `seeds` (None where none is drawn)."""
     import random
 
     from prove_env.synthesis.recipe import Reader, get_recipe
 
     toolkit, recipe = get_toolkit("team_chat"), get_recipe("team_chat")
-    goal = next(g for g in recipe.goals if g.tool == "edit_message")
-    seen = {"added": 0, "corrected": 0}
-    for seed in (0, 11700000):
+    goal = next(g for g in recipe.goals if g.tool == tool)
+    for seed in seeds:
         world = worlds.create(toolkit, seed)
-        rng = random.Random(f"team_chat edit wording {seed}")
-        bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
-        for _ in range(300):
-            ask = goal.build(rng.choice(bundles), rng)
-            if ask is None or "mention" in ask.say:
-                continue
-            added = any(ask.args["text"].endswith(line) for line in
-                        ("Update: this is done now.", "(Moved to next week.)", "Edit: details are in the doc."))
-            seen["added" if added else "corrected"] += 1
-            if added:
-                assert "mistake" not in ask.say and " fix " not in ask.say, ask.say
-        world.close()
+        rng = random.Random(f"team_chat {label} {seed}")
+        try:
+            bundles = recipe.sample(Reader(toolkit, world), world.now, rng)
+            for _ in range(draws):
+                bundle = rng.choice(bundles)
+                yield bundle, goal.build(bundle, rng)
+        finally:
+            world.close()
+
+
+def test_a_message_is_called_mistaken_only_where_the_edit_puts_it_right():
+    """"There's a mistake in my message ...; let's correct it." and "I need to fix ..." fit a weekday
+    put right, not a line added ("... Update: this is done now."), which is asked as an edit or an
+    update of the message."""
+    seen = {"added": 0, "corrected": 0}
+    for _, ask in _drawn("edit_message", (0, 11700000), "edit wording"):
+        if ask is None or "mention" in ask.say:
+            continue
+        added = any(ask.args["text"].endswith(line) for line in
+                    ("Update: this is done now.", "(Moved to next week.)", "Edit: details are in the doc."))
+        seen["added" if added else "corrected"] += 1
+        if added:
+            assert "mistake" not in ask.say and " fix " not in ask.say, ask.say
     assert all(seen.values()), seen
 
 
@@ -1446,3 +1454,19 @@ def test_a_latest_message_request_asks_who_posted_it(goal_asks):
             for text in (ask.say, ask.terse):
                 assert re.search(r"\bwho\b", text, re.I), text
     assert latest, "no latest-message request drawn"
+
+
+def test_back_at_my_desk_is_not_said_over_a_status_message():
+    """'I'm back at my desk; set me to active.' was asked by a member whose status still said 'On
+    vacation until Monday' (seed 151, 0006): the gold leaves that text standing, so a model that
+    clears it too is scored wrong. The words come only from a member with no status message."""
+    said = {"desk": 0, "texted": 0}
+    for bundle, ask in _drawn("set_status", (0, 15100000), "back at my desk"):
+        if ask is None or ask.args.get("presence") != "active":
+            continue
+        if bundle["profile"]["status_text"]:
+            said["texted"] += 1
+            assert "back at my desk" not in ask.say, (ask.say, bundle["profile"])
+        elif "back at my desk" in ask.say:
+            said["desk"] += 1
+    assert said["texted"] and said["desk"], said

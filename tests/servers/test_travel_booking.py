@@ -1771,3 +1771,17 @@ def test_the_free_business_seats_are_asked_without_up_front():
     for ask in asks:
         for text in (ask.say, ask.terse):
             assert "business" in text and "front" not in text.lower(), text
+
+
+def test_a_trip_total_settles_the_bookings_it_shows():
+    """Finding (seed 151, 0010): "What does my 'Boston business trip' come to in total?" read the trip, whose
+    answer lists its flight with the booking id; the next turn, "Please cancel my flight from Miami to Boston on
+    December 26", still listed the flight bookings first, so an agent that cancelled with the id the trip showed
+    lost coverage. The trip's read settles every booking and stay it shows."""
+    found = _asks("get_itinerary")
+    assert len(found) > 20
+    for b, ask in found:
+        trip = next(t for t in b["trips"] if t["itinerary_id"] == ask.args["itinerary_id"])
+        shown = {("booking", x["booking_id"]) for x in trip["detail"]["flights"]} | {
+            ("stay", x["stay_id"]) for x in trip["detail"]["hotels"]}
+        assert shown and set(ask.settles) == shown, (ask.say, ask.settles)

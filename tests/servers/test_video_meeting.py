@@ -987,3 +987,42 @@ def test_a_join_that_opens_with_the_host_keeps_the_name_capitalised():
     for _, ask in opening:
         joined = lower_first(ask.say, [*ask.mentions, *_names(ask.refs)])
         assert joined == ask.say, joined
+
+
+def test_the_live_meeting_is_named_in_full_once_a_conversation():
+    """Finding: "Someone in the Pricing workshop meeting I'm running now has a barking dog ...", then "I'll
+    need a co-host in the "Pricing workshop" meeting in progress while I present." (and in the terse
+    register "the Mobile release retro meeting I'm running now" in each of three turns). A request about
+    the live meeting after the conversation named it says "the meeting I'm running" (`Ask.again`)."""
+    import dataclasses
+    import random
+    import re
+
+    from prove_env.synthesis.compose import Composer
+    from prove_env.synthesis.config import SynthConfig
+    from prove_env.synthesis.graph import dependency_graph
+    from prove_env.synthesis.recipe import Reader, Recipe, get_recipe
+
+    base = get_recipe("video_meeting")
+    live = ("list_participants", "mute_participant", "make_co_host", "start_recording", "remove_participant")
+    recipe = dataclasses.replace(base, goals=[g for g in base.goals if g.tool in live])
+    toolkit = get_toolkit("video_meeting")
+    checked = 0
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(seed))
+        for level in ((1.0, 0.0, 0.0), (0.0, 0.0, 1.0)):
+            config = SynthConfig(goals=(0.0, 0.0, 1.0), info_levels=level, irrelevant_rate=0.0, hidden_rate=0.0,
+                                 missing_function_rate=0.0, distractor_rate=0.0, split_turn_rate=1.0)
+            composer = Composer(recipe, dependency_graph("video_meeting"), bundles, config, random.Random(seed))
+            for draft in (composer.draft() for _ in range(20)):
+                if draft is None or len(draft.user_turns) < 2:
+                    continue
+                text = " ".join(draft.user_turns)
+                titles = {m["title"] for b in bundles for m in b["meetings"] if m["status"] == "live"}
+                for title in titles:
+                    said = len(re.findall(rf"(?<!\w){re.escape(title)}(?!\w)", text))
+                    if said:
+                        checked += 1
+                        assert said == 1, draft.user_turns
+    assert checked >= 10
