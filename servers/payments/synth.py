@@ -156,13 +156,17 @@ def _resendable(read: Reader, now: dt.datetime, endpoints: list[dict]) -> tuple[
     found: dict[bool, list[dict]] = {True: [], False: []}
     recent = (now - dt.timedelta(days=30)).isoformat()
     for endpoint in endpoints:
-        for delivery in read("list_deliveries", endpoint_id=endpoint["endpoint_id"], status="failed"):
+        page = read("list_deliveries", endpoint_id=endpoint["endpoint_id"], status="failed")
+        for delivery in page:
             if not delivery["event_type"].startswith("invoice."):
                 continue
             attempts = read("list_deliveries", event_id=delivery["event_id"], endpoint_id=endpoint["endpoint_id"])
             first = min(a["created_at"] for a in attempts)
             if max(a["attempt"] for a in attempts) == delivery["attempt"] and first >= recent:
-                found[endpoint["enabled"]].append({**delivery, "endpoint": endpoint, "attempts": len(attempts)})
+                # "listed": how many of the event's attempts the endpoint's failed deliveries show
+                listed = sum(d["event_id"] == delivery["event_id"] for d in page)
+                found[endpoint["enabled"]].append({**delivery, "endpoint": endpoint, "attempts": len(attempts),
+                                                   "listed": listed})
     out = []
     for group in (found[True], found[False]):
         summaries = Counter(d["event_summary"] for d in group)
@@ -807,18 +811,23 @@ def list_deliveries(b: Bundle, rng: random.Random) -> Ask | None:
                        mentions=(summary, desc),
                        facts=lambda r: [d["next_retry_at"] for d in r
                                         if d["delivery_id"] == did and d["next_retry_at"]])
-        return Ask({"event_id": delivery["event_id"], "endpoint_id": endpoint["endpoint_id"]},
-                   # the delivery is found among the endpoint's failed ones (every attempt of it failed):
-                   # each wording asks for the failed attempts, as that look-up lists them
+        # the delivery is found among the endpoint's failed ones (every attempt of it failed): each
+        # wording asks for the failed attempts, as that look-up lists them; where it lists every attempt
+        # of the event, it is the request's one call (no second list of the event's deliveries)
+        eid, whole = delivery["event_id"], delivery["listed"] == delivery["attempts"]
+        args = ({"endpoint_id": endpoint["endpoint_id"], "status": "failed"} if whole
+                else {"event_id": eid, "endpoint_id": endpoint["endpoint_id"]})
+        return Ask(args,
                    say=rng.choice([f"How many failed attempts have we made to deliver '{summary}' to {desc}, and "
                                    "what status code did the last one get?",
                                    f"Walk me through the failed delivery attempts of '{summary}' to {desc}: how many, "
                                    "and what did the endpoint answer last?",
                                    f"'{summary}' never reached {desc}. How many failed attempts so far, and the last "
                                    "response code?"]),
-                   terse=f"Failed attempts to send '{summary}' to {desc}, and the last response code?", refs=(ref,),
-                   mentions=(summary, desc),
-                   facts=lambda r: [sum(d["status"] == "failed" for d in r), r[0]["response_code"]])
+                   terse=f"Failed attempts to send '{summary}' to {desc}, and the last response code?",
+                   refs=(_endpoint_ref(b, endpoint),) if whole else (ref,), mentions=(summary, desc),
+                   facts=lambda r: [sum(d["status"] == "failed" and d["event_id"] == eid for d in r),
+                                    next(d["response_code"] for d in r if d["event_id"] == eid)])
     # "the last three failed deliveries" only of an endpoint with three or more
     failing = [e for e in b["endpoints"] if e["failed_deliveries"] >= 3]
     if not failing:

@@ -243,7 +243,7 @@ def list_store_stock(b: Bundle, rng: random.Random) -> Ask | None:
                                f"What {products_of(category)} can a customer buy at {name} today?",
                                f"Walk me through the {products_of(category)} that {name} has on its shelves, please.",
                                f"List the {products_of(category).replace(' products', ' items')} in stock at {name}."]),
-               terse=f"{category} in stock at {name}?", refs=(_store_ref(store),),
+               terse=f"{_capital(products_of(category))} in stock at {name}?", refs=(_store_ref(store),),
                mentions=(category.lower(), store_mention(store)),
                facts=lambda r: [x["product"] for x in r])
 
@@ -448,12 +448,16 @@ def list_reservations(b: Bundle, rng: random.Random) -> Ask | None:
     active = [r for r in b["reservations"] if r["status"] == "active"]
     if not active:
         return None
-    return Ask({"store_id": store["store_id"], "status": "active"},
-               say=_pick(rng, [f"Which pick-up reservations are waiting at {name}?",
-                               f"Who has items on hold for pick-up at {name} right now?",
-                               f"Could you list the active pick-up holds at {name}, with what each customer reserved?"]),
-               terse=f"Active holds at {name}?", refs=(_store_ref(store),), mentions=(store_mention(store),),
-               facts=lambda r: [x["customer_name"] for x in r])
+    say = _pick(rng, [f"Which pick-up reservations are waiting at {name}?",
+                      f"Who has items on hold for pick-up at {name} right now?",
+                      f"Could you list the active pick-up holds at {name}, with what each customer reserved?"])
+    # the wording that asks what each customer reserved has the products as facts beside the names
+    items = "what each customer reserved" in say
+    return Ask({"store_id": store["store_id"], "status": "active"}, say=say,
+               terse=f"Active holds at {name}, and what each is for?" if items else f"Active holds at {name}?",
+               refs=(_store_ref(store),), mentions=(store_mention(store),),
+               facts=(lambda r: [x["customer_name"] for x in r] + [x["product"] for x in r]) if items
+               else (lambda r: [x["customer_name"] for x in r]))
 
 
 @goals.add("collect_reservation", 1.1)

@@ -753,28 +753,32 @@ def edit_message(b: Bundle, rng: random.Random) -> Ask | None:
     if not pool:
         return None
     channel, message = rng.choice(pool)
-    said = message_name(b, channel, message, rng)
+    named = message_name(b, channel, message, rng)
+    # 'Please edit my post in #random: "X."' reads X as the new words (seed 153, 0002): an edit names
+    # its message with 'that says', never a colon before the old words
+    said = named.mid
     other = _other(b, rng)
     if other is not None and "@" not in message["text"] and rng.random() < 0.4:
         # the person is named; their @handle, which the new text starts with, is looked up
         text, person = f"@{other['display_name']} {message['text']}", other["name"]
         return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
-                   say=rng.choice([f"Edit {said.mid} so that it mentions {person} at the start; keep the rest as it is.",
+                   say=rng.choice([f"Edit {said} so that it mentions {person} at the start; keep the rest as it is.",
                                    f"I forgot to tag {person} in {said}. Add an @-mention of them in front of the text, "
                                    "nothing else changed.",
-                                   f"Please put an @-mention of {person} at the beginning of {said.mid}, leaving the words as "
+                                   f"Please put an @-mention of {person} at the beginning of {said}, leaving the words as "
                                    "they are."]),
-                   terse=f"Edit {said.mid}: prefix @-mention of {person}.", refs=(_msg(b, said, message), _person(other)),
+                   terse=f"Edit {said}: put an @-mention of {person} in front.",
+                   refs=(_msg(b, named, message), _person(other)),
                    mentions=(channel["name"], person))
     text, corrects = _edited(message["text"], rng)
     # a mistake is fixed only where the words are put right; a line added is an update
-    say = [f"I need to fix {said}.", f"Please edit {said}.", f"There's a mistake in {said.mid}; let's correct it."] \
+    say = [f"I need to fix {said}.", f"Please edit {said}.", f"There's a mistake in {said}; let's correct it."] \
         if corrects else [f"Please edit {said}.", f"I'd like to add a line to {said}.",
                           f"Please update {said}."]
     return Ask({"user_id": b["me"]["member_id"], "message_id": message["message_id"], "text": text},
                say=rng.choice(say),
                detail=rng.choice([f"It should read \"{text}\"", f"Change it to \"{text}\"", f"The new text is \"{text}\""]),
-               terse=f"Edit {said.mid} to \"{text}\"", refs=(_msg(b, said, message),), mentions=(channel["name"], text))
+               terse=f"Edit {said} to \"{text}\"", refs=(_msg(b, named, message),), mentions=(channel["name"], text))
 
 
 @goals.add("delete_message", 0.8)

@@ -267,7 +267,7 @@ _BY_NAME_TERSE = ("{name} here.", "I'm {name}.", "It's {name}.", "Name: {name}."
 _BY_EMAIL = ("Hi, my email is {email}.", "Hello, I'm the traveller with the email {email}.",
              "My account email is {email}.", "You have me as {email}.", "I booked with the email {email}.",
              "I'm listed under {email}.", "Hi! You'll find me under {email}.", "My email with you is {email}.",
-             "My bookings are under the address {email}.", "Hello, it's the {email} account.",
+             "My bookings are under the email address {email}.", "Hello, it's the {email} account.",
              "I'm registered with {email}.", "You can look me up by {email}.")
 _BY_EMAIL_TERSE = ("Email: {email}.", "{email} here.", "Account {email}.", "Me: {email}.")
 
@@ -1131,7 +1131,7 @@ def list_transactions(b: Bundle, rng: random.Random) -> Ask | None:
         return Ask({"traveller_id": tid},
                    say=rng.choice([f"What exactly have you charged me for {said}? Every charge, and what I paid "
                                    "it with, please.",
-                                   f"Could you break down the payments on {said}, and what paid for them?",
+                                   f"Could you break down the charges on {said}, and what I paid for them with?",
                                    f"I'm doing my expenses: what did {said} cost me, charge by charge, and what did "
                                    "I pay with?"]),
                    terse=f"Charges on {said}, and paid with what?", refs=(_traveller(b),),

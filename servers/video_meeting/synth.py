@@ -312,7 +312,7 @@ def schedule_meeting(b: Bundle, rng: random.Random) -> Ask | None:
                          f"For the time: {on}, {t}.", f"It's on {on}; kick-off at {t}.",
                          f"Everyone is free on {on} from {t}, so start it then."])
     return Ask(args, say=say, detail=detail,
-               terse=f'Schedule "{title}", {on} {t}, {length}.{extra}', refs=(_me(b),), mentions=mentions)
+               terse=f'Schedule "{title}", {on} at {t}, {length}.{extra}', refs=(_me(b),), mentions=mentions)
 
 
 @goals.add("invite_to_meeting", 1.1)
@@ -428,9 +428,9 @@ def end_meeting(b: Bundle, rng: random.Random) -> Ask | None:
     if not b["ending"]:
         return None
     m = b["live"]
-    say = rng.choice(["We're done; please end {name} for everyone.", "End {name} now, please.",
+    say = rng.choice(["The meeting has run its course; please end {name} for everyone.", "End {name} now, please.",
                       "Could you wrap up {name}? End it for all participants.",
-                      "That's all for today. Close {name} for everybody."])
+                      "Close {name} for everybody; the discussion is finished."])
     name = meeting_name(m, rng, timed=say)
     return Ask({"meeting_id": m["meeting_id"], "user_id": b["user"]["user_id"]}, say=say.format(name=name),
                terse=f"End {meeting_name(m)}.", refs=(_me(b), _mtg(b, m)), mentions=_title_words(m),

@@ -1511,6 +1511,14 @@ def test_an_endpoint_is_found_without_its_merchant_and_the_failed_attempts_are_a
                 failed = read("list_deliveries", endpoint_id=ask.args["endpoint_id"], status="failed")
                 mine = [d for d in failed if d["event_id"] == ask.args["event_id"]]
                 assert ask.facts(read("list_deliveries", **ask.args)) == [len(mine), mine[0]["response_code"]]
+            elif name == "list_deliveries" and "failed attempts" in ask.say.replace("failed delivery attempts",
+                                                                                    "failed attempts"):
+                # (seed 153) where the endpoint's failed deliveries show every attempt, they are the one call
+                seen["attempts"] += 1
+                assert ask.args.get("status") == "failed" and "failed" in ask.terse.lower(), (ask.args, ask.terse)
+                failed = read("list_deliveries", **ask.args)
+                mine = [d for d in failed if d["event_summary"] == ask.mentions[0]]
+                assert ask.facts(failed) == [len(mine), mine[0]["response_code"]]
     world.close()
     assert seen["endpoint", True] > 5 and seen["attempts"] > 5, seen
 
@@ -1921,3 +1929,32 @@ def test_the_payments_of_an_invoice_are_not_asked_of_one_the_conversation_pays_o
             seen[payments == 1] += 1
         world.close()
     assert seen[True] > 10, seen
+
+
+def test_the_failed_attempts_of_an_event_are_not_listed_again_when_the_endpoints_failures_show_them_all():
+    """Finding (seed 153): "Walk me through the failed delivery attempts of 'Invoice HY-1040 paid: 725.00 CAD'
+    to Studio booking system: how many, and what did the endpoint answer last?" listed the endpoint's failed
+    deliveries (to find the event) and then the event's deliveries to it, but the first list already held
+    every attempt of the event (one, answered 503): a model that answered from it scored coverage 0.75. Where
+    the endpoint's failed deliveries show every attempt of the event, they are the request's one call."""
+    from prove_env.synthesis.recipe import Lookup  # noqa: F401 - the recipe's look-ups read the world
+
+    seen = Counter()
+    for seed in (15300000, 14500000, 12100000, 12300000):
+        world, read, recipe, bundles, rng = _payments_bundles_of(seed, "failed attempts of an event")
+        goal = next(g for g in recipe.goals if g.tool == "list_deliveries")
+        for _ in range(300):
+            bundle = rng.choice(bundles)
+            ask = goal.build(bundle, rng)
+            if ask is None or "failed attempts" not in ask.say and "failed delivery attempts" not in ask.say:
+                continue
+            if "event_id" in ask.args:
+                page = read("list_deliveries", endpoint_id=ask.args["endpoint_id"], status="failed")
+                attempts = read("list_deliveries", event_id=ask.args["event_id"], endpoint_id=ask.args["endpoint_id"])
+                listed = sum(d["event_id"] == ask.args["event_id"] for d in page)
+                assert listed < len(attempts), (ask.say, listed, len(attempts))
+            else:
+                assert ask.args.get("status") == "failed", ask.args
+            seen["event_id" in ask.args] += 1
+        world.close()
+    assert seen[False] > 3, seen

@@ -1035,3 +1035,34 @@ def test_open_restock_orders_are_never_asked_for_by_the_status_word_placed():
         said.add(ask.say)
         assert "placed" not in ask.say and "placed" not in ask.terse, ask.say
     assert len(said) >= 3, said
+
+
+def test_a_terse_stock_request_names_the_category_as_products():
+    """Finding (seed 153, 0004): the terse wording "Storage in stock at the Portland Hawthorne store?" named the
+    category alone ('Storage', 'Outdoor'), which reads as storage space rather than the storage products. The
+    terse wording says the category's products as the other wordings do: "Storage products in stock at ...?"."""
+    from servers.retail_chain.synth import products_of
+
+    said = set()
+    for ask, _ in _retail_asks("list_store_stock", draws=200):
+        said.add(ask.terse)
+        category = ask.args["category"]
+        assert ask.terse.lower().startswith(products_of(category)), ask.terse
+    assert len(said) >= 3, said
+
+
+def test_active_holds_asked_with_what_each_customer_reserved_state_the_products():
+    """Finding (seed 153, 0010): "Could you list the active pick-up holds at the Salem store, with what each customer
+    reserved?" had only the customer names as facts: the products the user asked for went unchecked. That wording
+    has the products as facts beside the names; the others keep the names alone."""
+    rows = [{"customer_name": "Jamie Brown", "product": "Under-cabinet light bar"}]
+    seen = set()
+    for ask, _ in _retail_asks("list_reservations", draws=300):
+        if ask.args.get("status") != "active":
+            continue
+        items = "what each customer reserved" in ask.say
+        seen.add(items)
+        assert ("Under-cabinet light bar" in ask.facts(rows)) == items, ask.say
+        assert ("what each" in ask.terse) == items, ask.terse
+        assert "Jamie Brown" in ask.facts(rows)
+    assert seen == {True, False}, seen

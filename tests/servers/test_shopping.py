@@ -1379,3 +1379,35 @@ def test_a_stock_asked_is_no_number_the_search_listing_shows():
         shown = {listed[k] for k in ("review_count", "rating", "price")}
         told = [f for f in ask.facts(result) if isinstance(f, (int, float))]
         assert not shown & set(told), (ask.say, told, listed)
+
+
+def test_the_cart_total_is_not_asked_where_a_coupon_may_have_told_it():
+    """"Use coupon WELCOME10 on my cart, please, and tell me the new total." then "Understood, thank
+    you. What does my shopping cart come to at the moment?" asked the same total twice (the coupon's
+    result had told it; the second turn had no call). A cart's total is not asked of a customer whose
+    coupon request asks the new total: the cart's contents or its subtotal are."""
+    import random
+    import re
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("shopping"), get_recipe("shopping")
+    goal = next(g for g in recipe.goals if g.tool == "get_cart")
+    coupon_asks = total_asks = 0
+    for seed in (0, 1, 153):
+        world = worlds.create(toolkit, seed)
+        rng = random.Random(f"shopping cart total {seed}")
+        for b in recipe.sample(Reader(toolkit, world), world.now, rng):
+            for _ in range(12):
+                ask = goal.build(b, rng)
+                if ask is None:
+                    continue
+                total = re.search(r"\btotal\b|\bcome to\b", f"{ask.say} {ask.terse}") is not None
+                total_asks += total
+                if b["coupon"] is not None and b.get("coupon_total", True):
+                    coupon_asks += 1
+                    assert not total, (ask.say, b["coupon"]["code"])
+        world.close()
+    assert coupon_asks and total_asks

@@ -1470,3 +1470,19 @@ def test_back_at_my_desk_is_not_said_over_a_status_message():
         elif "back at my desk" in ask.say:
             said["desk"] += 1
     assert said["texted"] and said["desk"], said
+
+
+def test_an_edit_request_never_puts_the_old_words_after_a_colon():
+    """'Please edit my post in the #random channel: "Status update: ... 80% done."' (seed 153, 0002),
+    its new words held for the next turn, reads the quote as the new text. An edit names its message
+    with 'that says' (or its day), never a colon before the old words; the terse @-mention edit says
+    what to do ('put an @-mention of ... in front', not 'prefix @-mention of ...')."""
+    quoted = 0
+    for _, ask in _drawn("edit_message", (0, 15300000), "edit colon"):
+        if ask is None:
+            continue
+        for text in (ask.say, ask.terse):
+            assert not re.search(r': "', text.split(" to \"")[0] if text is ask.terse else text), text
+            assert "prefix @-mention" not in text, text
+        quoted += 'that says "' in ask.say
+    assert quoted, "no edit request quotes the message's words"

@@ -1785,3 +1785,23 @@ def test_a_trip_total_settles_the_bookings_it_shows():
         shown = {("booking", x["booking_id"]) for x in trip["detail"]["flights"]} | {
             ("stay", x["stay_id"]) for x in trip["detail"]["hotels"]}
         assert shown and set(ask.settles) == shown, (ask.say, ask.settles)
+
+
+def test_an_email_introduction_names_the_email_address():
+    """Finding (seed 153, 0007): "My bookings are under the address caitlin.king@example.com." named no kind of
+    address; every email introduction says "email" or shows the address alone."""
+    from servers.travel_booking import synth
+
+    for intro in synth._BY_EMAIL:
+        assert "address" not in intro or "email address" in intro, intro
+
+
+def test_a_charges_question_asks_what_paid_them_in_plain_words():
+    """Finding (seed 153, 0006): "Could you break down the payments on the August 7 flight I took to New York, and
+    what paid for them?" asked what "paid for" the payments. Every wording asks the charges and what the
+    traveller paid them with."""
+    asks = [ask for _, ask in _asks("list_transactions", draws=120)]
+    assert len(asks) > 20
+    for ask in asks:
+        for text in (ask.say, ask.terse):
+            assert "what paid" not in text and "payments on" not in text, text

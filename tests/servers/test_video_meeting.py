@@ -1026,3 +1026,25 @@ def test_the_live_meeting_is_named_in_full_once_a_conversation():
                         checked += 1
                         assert said == 1, draft.user_turns
     assert checked >= 10
+
+
+def test_a_terse_schedule_says_at_between_day_and_time():
+    """Finding: 'Schedule "Offsite planning", Monday, May 11 11 am, an hour.' (two numbers run together,
+    the day and the hour). The terse request puts "at" between the day and the time."""
+    import re
+
+    asks = _asks("schedule_meeting", seeds=(0, 1), n=60)
+    assert len(asks) > 20
+    for _, ask in asks:
+        assert not re.search(r"\d (?:1[0-2]|[1-9])(?::\d\d)? [ap]m", ask.terse), ask.terse
+        assert " at " in ask.terse, ask.terse
+
+
+def test_an_end_request_does_not_sound_like_the_end_of_the_conversation():
+    """Finding: "That's very helpful, thank you. We're done; please end the "Customer onboarding call" in
+    progress for everyone." ("We're done" and "That's all for today", after an acknowledgement, read as the
+    user closing the conversation, not the meeting)."""
+    asks = _asks("end_meeting", seeds=(0, 1, 2), n=200)
+    assert len(asks) > 20
+    for _, ask in asks:
+        assert not ask.say.startswith(("We're done", "That's all")), ask.say
