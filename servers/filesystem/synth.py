@@ -226,7 +226,8 @@ def name_file(b: Bundle, rng: random.Random, path: str, how: tuple[float, float,
                             # not 'with "..." in it', which after 'the lines of' reads as the lines holding it
                             f'my {noun} under {area} that has "{phrase}" in it',
                             f'the {noun} under {area} where I wrote "{phrase}"',
-                            f'that {noun} somewhere in {area} that says "{phrase}"'])
+                            # 'the', not 'that': nothing earlier pointed at it (filesystem-15500000-0001)
+                            f'the {noun} somewhere in {area} that says "{phrase}"'])
         return words, (Ref("file", path, {"query": phrase, "dir": area}),), (area, phrase)
     if way == "name":
         top = b["by_name"][path]
@@ -1163,7 +1164,9 @@ def du(b: Bundle, rng: random.Random) -> Ask | None:
     if style < 0.7 and any(n["kind"] == "dir" and p.rsplit("/", 1)[0] == top for p, n in b["nodes"].items()):
         say = _one(rng, f"Show the disk usage of {top} and of each folder directly inside it (one level down).",
                    f"How much space does each subfolder of {top} use? Only one level down, plus the total.",
-                   f"Break down the size of {top} by its immediate subfolders, please.")
+                   # the total is asked: a breakdown alone, answered folder by folder without it, failed
+                   # the total's fact (filesystem-15500000-0004, seed 155)
+                   f"Break down the size of {top} by its immediate subfolders, and give me the total too.")
         return Ask({"path": top, "max_depth": 1}, say=say, terse=f"Disk usage of {top}, one level down.",
                    mentions=(top,), facts=_du_rows)
     say = _one(rng, f"How many bytes does {top} take up in total?", f"What's the exact size of {top} in bytes?",

@@ -560,8 +560,10 @@ def get_velocity(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"project_id": b["project"]["project_id"], "sprints": n},
                say=rng.choice([f"What's the {short} team's average velocity over the last {words} sprints?",
                                f"How many points does {short} complete per sprint, averaged over the last {words}?",
-                               f"For planning: what's {short}'s velocity across its last {words} sprints?"]),
-               terse=f"{short} velocity, last {n} sprints?", refs=(_project_ref(b),),
+                               f"For planning: what's {short}'s average velocity across its last {words} sprints?"]),
+               # "average" in every wording: "Apollo velocity, last 3 sprints?" (seed 155, 0009) also reads
+               # as each sprint's completed points, and an answer listing 8, 5 and 35 failed on the average
+               terse=f"{short} average velocity, last {n} sprints?", refs=(_project_ref(b),),
                facts=lambda r: [r["average_completed_points"] or NOTHING])
 
 
@@ -1002,7 +1004,18 @@ def add_project_member(b: Bundle, rng: random.Random) -> Ask | None:
         return None
     person = b["joining"][0]
     short, name = b["short"], person["name"]
-    role = rng.choice(("developer", "designer", "qa"))
+    # the role fits the person's job (seed 155: a Backend Engineer and two Product Managers each added
+    # "as a designer"): a designer as one, a QA engineer as QA, another engineer as a developer; a
+    # manager's role is none of these, so the request names none and the default (developer) stands
+    title = person.get("title") or ""
+    rng.choice(("developer", "designer", "qa"))  # the draw the role once took, so the samples keep theirs
+    if "Manager" in title:
+        return Ask({"project_id": b["project"]["project_id"], "user_id": person["user_id"]},
+                   say=rng.choice([f"Please add {name} to the {short} team.",
+                                   f"{name} is joining {short}; can you add them to the project?",
+                                   f"Give {name} access to {short}."]),
+                   terse=f"Add {name} to {short}.", refs=(_project_ref(b), _person_ref(person)), mentions=(name,))
+    role = "designer" if "Designer" in title else "qa" if "QA" in title else "developer"
     word = {"developer": "a developer", "designer": "a designer", "qa": "QA"}[role]
     return Ask({"project_id": b["project"]["project_id"], "user_id": person["user_id"], "role": role},
                say=rng.choice([f"Please add {name} to the {short} team as {word}.",

@@ -280,7 +280,8 @@ def find_nearest_stock(b: Bundle, rng: random.Random) -> Ask | None:
     city = rng.choice(sorted(CITIES))
     quantity = rng.choice((1, 2, 3, 4, 6, 10))
     args = {"product_id": line["product_id"], "quantity": quantity, "city": city}
-    amount = "one" if quantity == 1 else f"{quantity}"
+    # in units: 'needs one of the Propane grill 3-burner' takes a plural after 'one of the' that a catalogue name lacks
+    amount = "one unit" if quantity == 1 else f"{quantity} units"
     enough = "one" if quantity == 1 else "that many"  # "has that many" of one reads oddly
     stocked = "available" if product.endswith(" in") else "in stock"  # not 'Pipe wrench 14 in in stock'
     say = _pick(rng, [f"A customer of ours is in {city} and needs {amount} of the {product}. Which is the nearest of our stores that has {enough}?",
@@ -418,7 +419,8 @@ def reserve_for_pickup(b: Bundle, rng: random.Random) -> Ask | None:
     customer = rng.choice(CUSTOMERS)
     store, product = b["store"], product_name(b, line["product_id"])
     name = store_name(store, "hold", line["product_id"])
-    amount = "one" if quantity == 1 else str(quantity)
+    # in units ('one unit of the Propane grill 3-burner'): 'one of the <product>' wants a plural the name lacks
+    amount = "one unit" if quantity == 1 else f"{quantity} units"
     # 'aside' before the product: 'put one of the Roller kit 9 in aside' reads the unit as a preposition
     # the customer introduced, not named as 'The customer' twice: 'The customer will collect it. The
     # customer's name is Omar Haddad.'

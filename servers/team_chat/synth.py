@@ -972,6 +972,8 @@ def search_messages(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"user_id": uid, **narrow, "start_date": when.isoformat(), "end_date": when.isoformat()},
                say=say, detail=rng.choice([f"The day was {day(when)}.", f"It was {day(when)}."]) if held else None,
                terse=f"{person}'s messages on {day(when)}?", refs=refs, mentions=(person, day(when)),
+               # said whole ('What did Tara Hall post on July 7?'), not 'on a certain day? The day was July 7.'
+               plain=f"What did {person} post on {day(when)}?" if held else None,
                facts=lambda r: [_now_says(m) for m in r if m["author_id"] == aid])
 
 

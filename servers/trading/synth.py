@@ -1174,7 +1174,7 @@ def add_to_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Add {said} to my '{wl['name']}' watchlist.",
                                f"Please put {said} on {_wl_list(wl)}.",
                                f"I want to keep an eye on {said}. Add it to my {wl['name']} watchlist."]),
-               terse=f"Add {said} to {wl['name']}.", refs=(_watchlist(b, wl), _instrument(q)),
+               terse=f"Add {said} to watchlist '{wl['name']}'.", refs=(_watchlist(b, wl), _instrument(q)),
                mentions=(said, wl["name"]))
 
 
@@ -1190,8 +1190,8 @@ def remove_from_watchlist(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask({"watchlist_id": wl["watchlist_id"], "instrument_id": q["instrument_id"]},
                say=rng.choice([f"Take {said} off my '{wl['name']}' watchlist.",
                                f"Remove {said} from {_wl_list(wl)}, please.",
-                               f"I'm done watching {said}; drop it from {wl['name']}."]),
-               terse=f"Remove {said} from {wl['name']}.", refs=(_watchlist(b, wl), _instrument(q)),
+                               f"I'm done watching {said}; drop it from my '{wl['name']}' watchlist."]),
+               terse=f"Remove {said} from watchlist '{wl['name']}'.", refs=(_watchlist(b, wl), _instrument(q)),
                mentions=(said, wl["name"]))
 
 

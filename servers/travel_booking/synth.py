@@ -108,7 +108,7 @@ def sample(read: Reader, now: dt.datetime, rng: random.Random) -> list[Bundle]:
                      "stays": read("list_hotel_bookings", traveller_id=tid)
                      != read("list_hotel_bookings", traveller_id=tid, status="booked")}
         trips = [{**trip, "detail": read("get_itinerary", itinerary_id=trip["itinerary_id"])} for trip in trips]
-        bundles.append({"now": now, "traveller": t, "profile": read("get_traveller", traveller_id=tid),
+        bundles.append({"now": now, "traveller": t, "held_days": sorted(_date(b["departs_at"]) for b in held), "profile": read("get_traveller", traveller_id=tid),
                         "cancelled": cancelled, "trips": trips, "bookings": booked, "stays": stays, "flights": flights,
                         "searched": searched, "hotels": hotels,
                         "aboard": aboard, "methods": methods, "ledger": ledger, "routes": set(routes),
@@ -632,14 +632,22 @@ def _booked_only(b: Bundle, which: str) -> dict[str, Any]:
 
 @goals.add("list_flight_bookings", 0.6)
 def list_flight_bookings(b: Bundle, rng: random.Random) -> Ask | None:
+    today = b["now"].date()
+    if today in b["held_days"]:
+        return None  # a flight of today is upcoming or flown by the hour: two readings
+    ahead = [d for d in b["held_days"] if d > today]
+    if len(ahead) != len(b["held_days"]) and not ahead:
+        return None  # only flown flights: "none upcoming" would be its answer, and a listing of them another
     return Ask(_booked_only(b, "flights"),
                # every wording asks for the numbers the facts are: "What flights am I booked on?" is rightly answered
-               # by route and day ("San Francisco to Seattle on April 16"), which named no number and failed
-               say=rng.choice(["Which flights do I have booked at the moment? The flight numbers, please.",
-                               "Can you list my current flight bookings? I need the flight numbers.",
-                               "What flights am I booked on right now? Just the flight numbers."]),
-               terse="Flight numbers of my booked flights?", refs=(_traveller(b),),
-               facts=lambda r: [x["flight_number"] for x in r if x["status"] == "booked"] or [NOTHING])
+               # by route and day ("San Francisco to Seattle on April 16"), which named no number and failed; and
+               # for the upcoming ones, the facts: "right now" left a flight flown yesterday in or out (seed 155)
+               say=rng.choice(["Which upcoming flights do I have booked? The flight numbers, please.",
+                               "Can you list my upcoming flight bookings? I need the flight numbers.",
+                               "What upcoming flights am I booked on? Just the flight numbers."]),
+               terse="Flight numbers of my upcoming flights?", refs=(_traveller(b),),
+               facts=lambda r: [x["flight_number"] for x in r if x["status"] == "booked"
+                                and _date(x["departs_at"]) > today] or [NOTHING])
 
 
 @goals.add("list_hotel_bookings", 0.6)
@@ -1261,9 +1269,10 @@ def open_support_case(b: Bundle, rng: random.Random) -> Ask | None:
     tid = b["traveller"]["traveller_id"]
     options = []
     for booking in b["bookings"]:
-        if booking["role"] in ("cancel", "change"):
+        if booking["role"] in ("cancel", "change") or booking["flight_status"] == "cancelled":
             continue  # a case on a booking the same conversation cancels would be moot, and one the
-            # conversation moves to another flight would be named by a day it no longer flies
+            # conversation moves to another flight would be named by a day it no longer flies; one on a
+            # flight the airline cancelled is moot too (its cancellation refunds it in full)
         options += [("name_correction", booking), ("special_assistance", booking), ("refund", booking)]
     options += [("baggage", booking) for booking in b["flown"]]
     options.append(("other", None))
@@ -1285,7 +1294,7 @@ def open_support_case(b: Bundle, rng: random.Random) -> Ask | None:
         wrong = name.split()[0][:-1] + " " + name.split()[-1]
         text = f"The name on the ticket reads {wrong}; it should be {name}, as on my passport."
         ask = rng.choice([f"My name is misspelled on {said}. Please open a name correction case",
-                          f"The airline got my name wrong on {said}; raise a name correction request"])
+                          f"My name was printed wrong on {said}; raise a name correction request"])
     elif topic == "special_assistance":
         need = rng.choice(["wheelchair assistance at both airports", "help boarding with my guide dog",
                            "an oxygen concentrator on board"])

@@ -465,20 +465,25 @@ def list_participants(b: Bundle, rng: random.Random) -> Ask | None:
     refs, mentions = (_me(b),), _title_words(m)
     # the people listed (the host among those in the meeting) carry the live meeting's id
     settles = (("meeting", m["meeting_id"]),)
+    # the whole list is read and the facts are the people in the state asked about: a state filter the
+    # user's words allow as well as the unfiltered list, which a gold read with the filter scored at half
+    # coverage ("Who is in my "All-hands prep" meeting at the moment?" answered off every participant)
     waiting = [p for p in b["people"] if p["state"] == "waiting" and p["role_in_task"] is None]
     if waiting and rng.random() < 0.4:
         name = meeting_name(m, rng)
         say = rng.choice(["Who is in the waiting room of {name}?", "Is anybody waiting to be let into {name}?",
                           "Can you check who's stuck in the waiting room for {name}?"])
-        return Ask({"host_id": b["user"]["user_id"], "state": "waiting"}, say=say.format(name=name),
-                   terse=f"Waiting room of {name}?", refs=refs, mentions=mentions, facts=lambda r: [p["name"] for p in r],
+        return Ask({"host_id": b["user"]["user_id"]}, say=say.format(name=name),
+                   terse=f"Waiting room of {name}?", refs=refs, mentions=mentions,
+                   facts=lambda r: [p["name"] for p in r if p["state"] == "waiting"],
                    settles=settles, again=_again(m, say, "Waiting room of {name}?"))
     say = rng.choice(["Who's in {name} right now?", "Can you tell me who has joined {name} so far?",
                       "I'm on my phone and can't see the gallery. Who is in {name} at the moment?"])
     name = meeting_name(m, rng, timed=say)
-    return Ask({"host_id": b["user"]["user_id"], "state": "in_meeting"}, say=say.format(name=name),
+    return Ask({"host_id": b["user"]["user_id"]}, say=say.format(name=name),
                terse=f"Who's in {meeting_name(m)}?", refs=refs, mentions=mentions,
-               facts=lambda r: [p["name"] for p in r], settles=settles, again=_again(m, say, "Who's in {name}?"))
+               facts=lambda r: [p["name"] for p in r if p["state"] == "in_meeting"], settles=settles,
+               again=_again(m, say, "Who's in {name}?"))
 
 
 def _person_ask(b: Bundle, rng: random.Random, role: str, says: Sequence[str], vague: Sequence[str],

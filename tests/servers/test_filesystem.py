@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -2773,4 +2774,28 @@ def test_a_column_named_value_is_not_asked_for_as_its_values_values(goal_asks):
             continue
         seen += 1
         assert "' values in" not in ask.say, ask.say
+    assert seen > 3
+
+
+def test_a_du_breakdown_asks_for_the_total_its_facts_hold(goal_asks):
+    """"Break down the size of /home/destiny/documents by its immediate subfolders, please."
+    (filesystem-15500000-0004, seed 155): the facts held the folder's total, which the wording never
+    asked for, so an answer giving each subfolder's size failed."""
+    seen = 0
+    for goal, ask in goal_asks("filesystem", seeds=(0, 1, 2), draws=120, salt="du breakdown"):
+        if goal.tool != "du" or "max_depth" not in ask.args:
+            continue
+        seen += 1
+        top = ask.args["path"]
+        assert "total" in ask.say or f"disk usage of {top} and" in ask.say, ask.say
+    assert seen > 3
+
+
+def test_a_file_named_by_its_words_is_not_pointed_at_as_that_file(goal_asks):
+    """"Replace every '#2a6f97' in that stylesheet somewhere in /home/destiny/projects that says "body {"
+    ..." (filesystem-15500000-0001, seed 155): 'that' points at a file nothing earlier mentioned."""
+    seen = 0
+    for goal, ask in goal_asks("filesystem", seeds=(0, 1, 2), draws=80, salt="that file"):
+        seen += "somewhere in" in ask.say
+        assert not re.search(r"\bthat \w+ somewhere in\b", ask.say), ask.say
     assert seen > 3

@@ -2111,3 +2111,33 @@ def test_who_else_commented_says_who_the_asker_is():
                 if comments:
                     assert b["me"]["name"] not in ask.facts(comments), ask.say
     assert asked > 3, asked
+
+
+def test_a_velocity_request_says_it_asks_for_the_average():
+    """Finding (seed 155, 0009): "Apollo velocity, last 3 sprints?" recorded the average alone (16.0), so an
+    answer giving each sprint's completed points (8, 5 and 35), a reading the words allow, failed. Every
+    wording asks for the average."""
+    asked = 0
+    for ask, _ in _asks("get_velocity", draws=120):
+        asked += 1
+        for words in (ask.say, ask.terse):
+            assert "average" in words.lower(), words
+    assert asked > 10, asked
+
+
+def test_a_newcomer_joins_in_a_role_that_fits_their_job():
+    """Finding (seed 155, 0002, 0007, 0008): a Backend Engineer and two Product Managers were each added
+    "as a designer". A designer joins as a designer, a QA engineer as QA, another engineer as a developer;
+    a manager's role is not named (the default stands)."""
+    titles = set()
+    for ask, b, _ in _bundle_asks("add_project_member", draws=400):
+        person = next(u for u in b["joining"] if u["user_id"] == ask.args["user_id"])
+        title = person["title"]
+        titles.add(title)
+        if "Manager" in title:
+            assert "role" not in ask.args, (title, ask.args)
+            assert not any(w in ask.say for w in ("developer", "designer", "QA")), (title, ask.say)
+        else:
+            expected = "designer" if "Designer" in title else "qa" if "QA" in title else "developer"
+            assert ask.args["role"] == expected, (title, ask.args)
+    assert len(titles) > 3 and any("Manager" in t for t in titles), titles

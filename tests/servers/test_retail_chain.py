@@ -1066,3 +1066,15 @@ def test_active_holds_asked_with_what_each_customer_reserved_state_the_products(
         assert ("what each" in ask.terse) == items, ask.terse
         assert "Jamie Brown" in ask.facts(rows)
     assert seen == {True, False}, seen
+
+
+def test_a_held_or_searched_quantity_is_said_in_units_never_as_one_of_the_product():
+    """Finding (seed 155, 0010): "Set aside one of the Propane grill 3-burner at the West Seattle store": 'one of
+    the' wants a plural that a catalogue name lacks. A hold and a nearest-stock search say the quantity in units
+    ('one unit of the Propane grill 3-burner', '3 units of the Fire pit 30 in')."""
+    seen = 0
+    for tool in ("reserve_for_pickup", "find_nearest_stock"):
+        for ask, _ in _retail_asks(tool, draws=200):
+            assert not re.search(r"\b(one|\d+) of the\b", ask.say), ask.say
+            seen += bool(re.search(r"\bunits? of the\b", ask.say))
+    assert seen, "no quantity in units was drawn"

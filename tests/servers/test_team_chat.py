@@ -1486,3 +1486,17 @@ def test_an_edit_request_never_puts_the_old_words_after_a_colon():
             assert "prefix @-mention" not in text, text
         quoted += 'that says "' in ask.say
     assert quoted, "no edit request quotes the message's words"
+
+
+def test_a_day_search_said_whole_names_its_day_outright():
+    """'Can you find what Tara Hall wrote on a certain day? The day was July 7.' was said in one
+    message (seed 155, 0002): the wording that holds the day back for a later turn read stiffly when
+    the day followed at once. A request that holds its day back offers a plain wording naming it."""
+    held = 0
+    for _, ask in _drawn("search_messages", (0, 15500000), "day search"):
+        if ask is None or ask.detail is None:
+            continue
+        held += 1
+        assert ask.plain and "certain day" not in ask.plain and "particular day" not in ask.plain, ask
+        assert all(m in ask.plain for m in ask.mentions), (ask.plain, ask.mentions)
+    assert held, "no day search holds its day back"

@@ -1342,3 +1342,15 @@ def test_another_watchlist_is_asked_only_by_a_client_who_keeps_one():
     for ask, _, kept in found:
         if not kept:
             assert "another" not in ask.say, ask.say
+
+
+def test_a_watchlist_edit_names_the_watchlist_as_one():
+    """Finding (seed 155): "Add UPS to Watching." named the watchlist bare, so it read as a verb ("Remove
+    TLT from Core holdings." as holdings): an edit of a watchlist says it is a watchlist, its name quoted."""
+    for goal in ("add_to_watchlist", "remove_from_watchlist"):
+        asks = [ask for ask, _, _ in _asks(goal, draws=200)]
+        assert asks
+        for ask in asks:
+            for text in (ask.say, ask.terse):
+                name = ask.mentions[-1]
+                assert any(f in text for f in (f"'{name}'", f"{name} watchlist", f"the {name} list")), text

@@ -1048,3 +1048,36 @@ def test_an_end_request_does_not_sound_like_the_end_of_the_conversation():
     assert len(asks) > 20
     for _, ask in asks:
         assert not ask.say.startswith(("We're done", "That's all")), ask.say
+
+
+def test_who_is_in_the_live_meeting_reads_the_whole_participant_list():
+    """Finding (seed 155): "Who is in my "All-hands prep" meeting at the moment?" had the gold
+    `list_participants(host_id, state="in_meeting")`, so a model that listed every participant and
+    named those in the meeting (the waiting one apart) lost half the coverage. The gold reads the
+    whole list, which a call with the state filter also matches, and the facts are the people in the
+    state asked about."""
+    import random
+
+    from prove_env.synthesis.recipe import Reader, get_recipe
+
+    asks = _asks("list_participants", seeds=(0, 1, 2), n=80)
+    assert len(asks) > 10
+    states = set()
+    toolkit, recipe = get_toolkit("video_meeting"), get_recipe("video_meeting")
+    for _, ask in asks:
+        assert set(ask.args) == {"host_id"}, ask.args
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        try:
+            rng = random.Random(f"video_meeting people {seed}")
+            for b in recipe.sample(Reader(toolkit, world), world.now, rng):
+                if b["live"] is None or b["ending"]:
+                    continue
+                ask = next(g for g in recipe.goals if g.tool == "list_participants").build(b, rng)
+                rows = Reader(toolkit, world)("list_participants", host_id=b["user"]["user_id"])
+                state = "waiting" if "wait" in ask.say else "in_meeting"
+                states.add(state)
+                assert ask.facts(rows) == [p["name"] for p in rows if p["state"] == state], ask.say
+        finally:
+            world.close()
+    assert "in_meeting" in states
