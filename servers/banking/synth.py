@@ -1021,7 +1021,10 @@ def remove_payee(b: Bundle, rng: random.Random) -> Ask | None:
                                f"Could you delete {who} from my payee list?",
                                f"Please take {who} off my payees, I don't use them anymore.",
                                f"I'm cleaning up my payees. Remove {who}, please.",
-                               f"I switched providers, so {who} can go from my saved payees."]),
+                               # a person is no provider: "I switched providers, so Daniel Johnson can go"
+                               f"I switched providers, so {who} can go from my saved payees."
+                               if payee.get("category") != "personal"
+                               else f"I don't send money to {who} anymore, so they can go from my saved payees."]),
                terse=rng.choice([f"Remove payee {who}.", f"Delete the payee {who}."]),
                refs=(_customer(b), _payee(b, payee)), mentions=(who,))
 

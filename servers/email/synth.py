@@ -562,7 +562,7 @@ def label_message(b: Bundle, rng: random.Random) -> Ask | None:
                say=rng.choice([f"Please label {name} as {label['name']}.",
                                f"Could you file {name} under {label['name']}?",
                                f"Put my {label['name']} label on {name}, please."]),
-               terse=f"Label {name}: {label['name']}.",
+               terse=f"Label {name} as {label['name']}.",
                refs=(_user(b), _message(b, m), Ref.of("label", label, _user(b))),
                mentions=(*_mentions(m), label["name"]))
 
@@ -701,7 +701,7 @@ def attach_file(b: Bundle, rng: random.Random) -> Ask | None:
     args, file, refs, mentions = found
     name = _draft_name(b, d, rng)
     return Ask(args, say=rng.choice([f"Please attach {file} to {name}.", f"Add {file} to {name} as an attachment.",
-                                     f"I need {file} on {name}; attach it, but don't send anything yet.",
+                                     f"On {name}, I need {file}; attach it, but don't send anything yet.",
                                      f"Could you put {file} into {name}?"]),
                terse=f"Attach {file} to {name}.", refs=refs, mentions=(*mentions, d["subject"]))
 

@@ -991,7 +991,7 @@ def stat(b: Bundle, rng: random.Random) -> Ask | None:
     return Ask(args, say=_one(rng, f"Show me the details of {w}: type, size and permissions.",
                               f"Could you look up {w} for me? I want its size and permissions."),
                terse=f"Size and permissions of {w}?", refs=refs, mentions=mentions,
-               facts=lambda r: [quantity(r["size"], "B")])
+               facts=lambda r: [quantity(r["size"], "B"), one_of(r["permissions"], r["permissions"][1:], r["mode"][-3:])])
 
 
 def _exists(r: Any) -> list[Any]:

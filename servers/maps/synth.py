@@ -305,6 +305,13 @@ def nearby_places(b: Bundle, rng: random.Random) -> Ask | None:
     # place and the address ("the nearest gas station that's open right now to 574 Birch Street")
     when = " I need one that's open right now." if open_now else ""
     far = rng.random() < 0.5  # and how far it is
+    # a nearest place at the address itself is no distance to ask for: "How far is the nearest
+    # bakery?" of the bakery's own address is rightly answered "it's right at your address", not "0 m"
+    by_id = {a["address_id"]: a for a in b["addresses"]}
+    places = {p["place_id"]: p for p in b["all_places"]}
+    nearest = places[_nearby(b, center, category=category, **stated)[0]]
+    if round(_meters(center, by_id[nearest["address_id"]])) < 50:
+        far = False
     # the radius is said with the request, never held back: a search has a default radius an
     # assistant may rightly use
     if far:

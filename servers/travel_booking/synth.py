@@ -1225,7 +1225,12 @@ def quote_cancellation(b: Bundle, rng: random.Random) -> Ask | None:
     said = booking_said(booking, rng)
     args: dict[str, Any] = {"booking_id": booking["booking_id"]}
     why = ""
-    if booking["insurance"] and rng.random() < 0.5:
+    # a reason is told only where it changes the quote: an insured basic fare that is neither cancelled by the
+    # airline nor booked in the last day (those refund in full whatever the reason, a flex fare its fare), so
+    # a quote without the reason is never a wrong one
+    covers = (booking["insurance"] and booking["fare_type"] != "flex" and booking["flight_status"] != "cancelled"
+              and b["now"] - dt.datetime.fromisoformat(booking["booked_at"]) >= dt.timedelta(hours=24))
+    if covers and rng.random() < 0.5:
         reason = rng.choice(["illness", "family_emergency"])
         args["reason"] = reason
         why = " " + rng.choice(REASON_WORDS[reason])

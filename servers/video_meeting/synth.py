@@ -308,9 +308,9 @@ def schedule_meeting(b: Bundle, rng: random.Random) -> Ask | None:
                       f"Can you put a new meeting, {title}, on the books for me? It'll take {length}."]) + extra
     detail = rng.choice([f"It should start on {on} at {t}.", f"Make it {on} at {t}.", f"{on}, {t}, please.",
                          f"The start time is {t} on {on}.", f"Put it on {on}, starting at {t}.",
-                         f"We'd like to begin at {t} on {on}.", f"Start it {on} at {t}.",
+                         f"We'd like to begin at {t} on {on}.", f"Hold it {on} at {t}.",
                          f"For the time: {on}, {t}.", f"It's on {on}; kick-off at {t}.",
-                         f"Everyone is free on {on} from {t}, so start it then."])
+                         f"Everyone is free on {on} from {t}, so let's have it then."])
     return Ask(args, say=say, detail=detail,
                terse=f'Schedule "{title}", {on} at {t}, {length}.{extra}', refs=(_me(b),), mentions=mentions)
 

@@ -1404,3 +1404,32 @@ def test_a_category_spend_is_asked_without_a_dangling_it():
                 assert "spend on it" not in ask.say, ask.say
                 overdid += "overdid it" in ask.say
     assert overdid > 3, overdid
+
+
+def test_a_person_payee_is_not_removed_as_a_switched_provider():
+    """"I switched providers, so Daniel Johnson can go from my saved payees." gives a person the reason
+    of a company: a personal payee is removed for no longer being paid, and only a company payee (a
+    phone, insurance or utility provider) is left because the customer switched providers."""
+    import random
+
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader, get_recipe
+    from prove_env.world import worlds
+
+    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
+    goal = next(g for g in recipe.goals if g.tool == "remove_payee")
+    switched = 0
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(f"banking removals {seed}"))
+        world.close()
+        rng = random.Random(f"banking removal asks {seed}")
+        for b in bundles:
+            for _ in range(30):
+                ask = goal.build(b, rng)
+                if ask is None or "switched providers" not in ask.say:
+                    continue
+                payee = next(p for p in b["payees"] if p["payee_id"] == ask.args["payee_id"])
+                assert payee["category"] != "personal", ask.say
+                switched += 1
+    assert switched > 3, switched

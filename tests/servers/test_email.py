@@ -894,3 +894,22 @@ def test_an_archive_or_a_restore_reads_as_one_request():
     for ask in asks:
         assert not ask.say.lower().rstrip(".?!").endswith("thanks"), ask.say
         assert "trash again" not in ask.say, ask.say
+
+
+def test_a_terse_label_request_names_the_label_plainly():
+    """Finding (seed 157, email-15700000-0006): "Label my email to Derek Smith about "Rent and
+    utilities": Travel." (a colon where a person writes "as")."""
+    asks = [ask for ask, _, _, _ in _asks("label_message", draws=100)]
+    assert asks
+    for ask in asks:
+        assert ":" not in ask.terse, ask.terse
+
+
+def test_an_attach_request_names_the_draft_before_the_file_source():
+    """Finding (seed 157, email-15700000-0004): "I need itinerary_05.pdf from the email I sent to Jennifer
+    Cobb about "Weekend hiking trip" on my draft about "Marketing launch"" ("on my draft" reads as part of
+    the email it came from)."""
+    asks = [ask for ask, _, _, _ in _asks("attach_file", draws=200)]
+    assert asks
+    for ask in asks:
+        assert not ask.say.startswith("I need "), ask.say

@@ -2799,3 +2799,18 @@ def test_a_file_named_by_its_words_is_not_pointed_at_as_that_file(goal_asks):
         seen += "somewhere in" in ask.say
         assert not re.search(r"\bthat \w+ somewhere in\b", ask.say), ask.say
     assert seen > 3
+
+
+def test_a_stat_asked_for_permissions_holds_them_in_its_facts(goal_asks):
+    """"Could you look up the pyproject.toml config file ... ? I want its size and permissions."
+    (filesystem-15700000-0008, seed 157): the facts held the size alone, so half the request went
+    unchecked."""
+    seen = 0
+    for goal, ask in goal_asks("filesystem", seeds=(0, 1, 2), draws=200, salt="stat permissions"):
+        if goal.tool != "stat" or "permissions" not in ask.say or "owner" in ask.say:
+            continue
+        seen += 1
+        r = {"size": 82, "permissions": "-rw-r--r--", "mode": "0644", "owner": "x", "type": "file",
+             "modified": "2026-03-17T15:30", "entries": 1}
+        assert "644" in json.dumps(ask.facts(r)), ask.say
+    assert seen > 0

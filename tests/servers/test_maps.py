@@ -718,3 +718,27 @@ def test_a_park_library_museum_or_hospital_is_never_called_a_business():
                     checked += 1
         world.close()
     assert checked > 20, checked
+
+
+def test_a_distance_is_not_asked_of_a_place_at_the_address_itself(goal_asks):
+    """Finding (seed 157): "I'm at 218 6th Avenue, Cedar Falls. How far is the nearest bakery?" with
+    the bakery at that very address: the fact was "0 m", and "it's right at your address" was scored
+    wrong. A nearest place at (or next to) the address is asked of by name, never by distance."""
+    from prove_env.registry import get_toolkit
+    from prove_env.synthesis.recipe import Reader
+    from prove_env.world import worlds
+
+    toolkit = get_toolkit("maps")
+    checked = 0
+    for seed in (0, 1, 2):
+        world = worlds.create(toolkit, seed)
+        read = Reader(toolkit, world)
+        for goal, ask in goal_asks("maps", seeds=(seed,), draws=200, salt="maps at the address"):
+            if goal.tool != "nearby_places":
+                continue
+            found = read("nearby_places", **ask.args)
+            if found and found[0]["distance_m"] < 50:
+                assert "how far" not in ask.say.lower() and "how far" not in ask.terse.lower(), ask.say
+                checked += 1
+        world.close()
+    assert checked > 0, checked

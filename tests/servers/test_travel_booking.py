@@ -1863,3 +1863,21 @@ def test_a_name_correction_request_says_what_is_wrong_as_the_travellers_own():
     assert len(asks) > 5
     for ask in asks:
         assert ask.say.startswith("My "), ask.say
+
+
+def test_a_refund_quote_tells_a_reason_only_where_it_changes_the_refund():
+    """Finding (seed 157, 0007): "What would I be refunded if I cancel my July 24 flight to Chicago? I've come down
+    with pneumonia" quoted with reason="illness" a flight the airline had cancelled, which refunds in full whatever
+    the reason: a model quoting it without the reason got the same refund and lost coverage. A reason is told only
+    on an insured basic fare neither cancelled by the airline nor booked in the last day."""
+    found = [(b, ask) for seed in (0, 1, 2, 3, 4, 5) for b, ask in _asks("quote_cancellation", seed=seed, draws=60)]
+    told = 0
+    for b, ask in found:
+        if "reason" not in ask.args:
+            continue
+        told += 1
+        booking = next(x for x in b["bookings"] if x["booking_id"] == ask.args["booking_id"])
+        assert booking["insurance"] and booking["fare_type"] != "flex", ask.say
+        assert booking["flight_status"] != "cancelled", ask.say
+        assert b["now"] - dt.datetime.fromisoformat(booking["booked_at"]) >= dt.timedelta(hours=24), ask.say
+    assert told

@@ -1081,3 +1081,13 @@ def test_who_is_in_the_live_meeting_reads_the_whole_participant_list():
         finally:
             world.close()
     assert "in_meeting" in states
+
+
+def test_a_schedule_detail_does_not_ask_to_start_the_meeting():
+    """Finding (seed 157): "Everyone is free on Monday, October 19 from 10 am, so start it then." (the
+    time of a meeting being booked read as a request to start it, which start_meeting does). The detail
+    of a new meeting's time never says "start it"."""
+    asks = _asks("schedule_meeting", seeds=(0, 1, 2), n=200)
+    assert len(asks) > 30
+    for _, ask in asks:
+        assert "start it" not in ask.detail.lower(), ask.detail
