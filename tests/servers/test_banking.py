@@ -1378,10 +1378,8 @@ def test_a_new_payee_of_a_kind_already_held_is_said_to_be_new():
     assert held > 3 and fresh > 3, (held, fresh)
 
 
-def test_a_category_spend_is_asked_without_a_dangling_it():
-    """"I think I overdid it on groceries. What did I spend on it between March 3 and March 16?" reads
-    "it" as the overdoing: the period goes with the category ("I think I overdid it on groceries between
-    March 3 and March 16, 2026. How much did I spend?") and no "spend on it" is left."""
+def _asks_of(tool: str, label: str, per_bundle: int = 30):
+    """(bundle, ask) for `per_bundle` requests of `tool` on each bundle of banking's worlds 0 to 2."""
     import random
 
     from prove_env.registry import get_toolkit
@@ -1389,20 +1387,27 @@ def test_a_category_spend_is_asked_without_a_dangling_it():
     from prove_env.world import worlds
 
     toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
-    goal = next(g for g in recipe.goals if g.tool == "get_spending_summary")
-    overdid = 0
+    goal = next(g for g in recipe.goals if g.tool == tool)
     for seed in (0, 1, 2):
         world = worlds.create(toolkit, seed)
-        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(f"banking overdid {seed}"))
+        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(f"banking {label} {seed}"))
         world.close()
-        rng = random.Random(f"banking overdid asks {seed}")
+        rng = random.Random(f"banking {label} asks {seed}")
         for b in bundles:
-            for _ in range(30):
+            for _ in range(per_bundle):
                 ask = goal.build(b, rng)
-                if ask is None:
-                    continue
-                assert "spend on it" not in ask.say, ask.say
-                overdid += "overdid it" in ask.say
+                if ask is not None:
+                    yield b, ask
+
+
+def test_a_category_spend_is_asked_without_a_dangling_it():
+    """"I think I overdid it on groceries. What did I spend on it between March 3 and March 16?" reads
+    "it" as the overdoing: the period goes with the category ("I think I overdid it on groceries between
+    March 3 and March 16, 2026. How much did I spend?") and no "spend on it" is left."""
+    overdid = 0
+    for _, ask in _asks_of("get_spending_summary", "overdid"):
+        assert "spend on it" not in ask.say, ask.say
+        overdid += "overdid it" in ask.say
     assert overdid > 3, overdid
 
 
@@ -1410,26 +1415,11 @@ def test_a_person_payee_is_not_removed_as_a_switched_provider():
     """"I switched providers, so Daniel Johnson can go from my saved payees." gives a person the reason
     of a company: a personal payee is removed for no longer being paid, and only a company payee (a
     phone, insurance or utility provider) is left because the customer switched providers."""
-    import random
-
-    from prove_env.registry import get_toolkit
-    from prove_env.synthesis.recipe import Reader, get_recipe
-    from prove_env.world import worlds
-
-    toolkit, recipe = get_toolkit("banking"), get_recipe("banking")
-    goal = next(g for g in recipe.goals if g.tool == "remove_payee")
     switched = 0
-    for seed in (0, 1, 2):
-        world = worlds.create(toolkit, seed)
-        bundles = recipe.sample(Reader(toolkit, world), world.now, random.Random(f"banking removals {seed}"))
-        world.close()
-        rng = random.Random(f"banking removal asks {seed}")
-        for b in bundles:
-            for _ in range(30):
-                ask = goal.build(b, rng)
-                if ask is None or "switched providers" not in ask.say:
-                    continue
-                payee = next(p for p in b["payees"] if p["payee_id"] == ask.args["payee_id"])
-                assert payee["category"] != "personal", ask.say
-                switched += 1
+    for b, ask in _asks_of("remove_payee", "removals"):
+        if "switched providers" not in ask.say:
+            continue
+        payee = next(p for p in b["payees"] if p["payee_id"] == ask.args["payee_id"])
+        assert payee["category"] != "personal", ask.say
+        switched += 1
     assert switched > 3, switched
